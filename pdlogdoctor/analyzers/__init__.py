@@ -1,0 +1,17 @@
+"""Analyzers: the code behind verdicts whose discriminators need reasoning over numbers.
+
+A verdict in `patterns/verdicts.toml` names its analyzer; each analyzer takes a
+candidate hypothesis and the whole evidence and returns the hypotheses it
+supports (possibly relabelled, with facts, suggestions, or a `rejected` reason).
+"""
+
+from __future__ import annotations
+
+from ..hypothesis import Analyzer
+from . import memory_registration, scheduler_crash, serving_quality
+
+ANALYZERS: dict[str, Analyzer] = {
+    "memory-registration": memory_registration.analyze,
+    "scheduler-crash": scheduler_crash.analyze,
+    "serving-quality": serving_quality.analyze,
+}

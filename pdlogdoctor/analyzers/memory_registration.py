@@ -1,0 +1,220 @@
+"""Memory-registration failures: a single-region size ceiling, or a refusal of another kind.
+
+The question is whether size is what fails. A ceiling shows as only the largest
+regions failing with EINVAL; a missing peer-memory module, an unsupported dmabuf
+path or rejected access flags fail small regions too, or with other errnos.
+When it is a ceiling, the advice is computed from the failing sizes and the
+KV sizing lines, and the arithmetic is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..hypothesis import Evidence, Hypothesis
+from ..model import Event, FieldValue, Suggestion
+
+GIB = 1 << 30
+DEFAULT_CEILING = 2 * GIB  # the largest region known to register on MI355X + Ionic (seed thread)
+SMALL_REGION = 1 * GIB  # no NIC ceiling seen is this low: a failure here is not about size
+SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region
+SIZE_LIMIT = "mori-mr-size-limit"
+REJECTED = "mr-registration-rejected"
+TOKEN_SIZING = ("max-total-num-tokens", "kv-cache-allocated", "dsv4-pool-sizes", "dsv4-memory-calculation")
+TOKEN_FIELDS = ("tokens", "full", "full_token")
+ERRNO_HINTS = {
+    14: "EFAULT (Bad address): the NIC cannot pin this memory, typically GPU memory without the peer-memory module",
+    12: "ENOMEM: the locked-memory limit (ulimit -l) or the NIC's translation tables are exhausted",
+    1: "EPERM: the process may not register memory (container capabilities, memlock limit)",
+    13: "EACCES: the requested access flags are not allowed for this memory",
+    95: "EOPNOTSUPP: this registration path (dmabuf, ODP) is not supported by the driver stack",
+    5: "EIO: the device failed the registration",
+}
+
+
+def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    failures = _registration_failures(evidence)
+    if not failures:
+        return [hypothesis]
+    sizes = sorted({int(e.get("size")) for e in failures if e.get("size") is not None})
+    errnos = sorted({int(e.get("errno")) for e in failures if e.get("errno") is not None})
+    proven = _proven_registered(evidence)
+    facts = _bracket_facts(sizes, errnos, proven, failures)
+    refusal = _refusal_reason(sizes, errnos, proven)
+    size_limit = replace(hypothesis, verdict=SIZE_LIMIT, facts=facts)
+    rejected = replace(hypothesis, verdict=REJECTED, facts=facts)
+    if refusal is not None:
+        return [
+            _as_rejected(rejected, refusal, errnos),
+            replace(size_limit, rejected=refusal, confidence=0.1),
+        ]
+    return [
+        _as_size_limit(size_limit, sizes, errnos, failures, evidence),
+        replace(rejected, rejected=_why_not_rejected(sizes), confidence=0.15),
+    ]
+
+
+def _registration_failures(evidence: Evidence) -> list[Event]:
+    verdicts = {SIZE_LIMIT, REJECTED}
+    ids = {p.id for p in evidence.library.patterns if p.verdict in verdicts and "size" in dict(p.fields)}
+    return [e for e in evidence.events if e.pattern in ids and e.failing]
+
+
+def _proven_registered(evidence: Evidence) -> list[int]:
+    """Region sizes some line shows registering successfully (field `registered_size`)."""
+    return [int(e.get("registered_size")) for e in evidence.events if e.get("registered_size") is not None]
+
+
+def _refusal_reason(sizes: list[int], errnos: list[int], proven: list[int]) -> str | None:
+    if sizes and sizes[0] < SMALL_REGION:
+        return f"a region of only {_human(sizes[0])} failed too: no NIC's size ceiling is that low"
+    other = [code for code in errnos if code not in SIZE_ERRNOS]
+    if other:
+        hint = ERRNO_HINTS.get(other[0], f"errno {other[0]}")
+        return f"the registration failed with {hint}, not EINVAL"
+    if sizes and proven and max(proven) >= sizes[0]:
+        return f"a region of {_human(max(proven))} registered, larger than the {_human(sizes[0])} that failed"
+    if not sizes:
+        return "no failing region size is logged, so the size cannot be what fails"
+    return None
+
+
+def _why_not_rejected(sizes: list[int]) -> str:
+    return (
+        f"only regions of {_human(sizes[0])} or more fail, all with EINVAL; a missing peer-memory "
+        "module, dmabuf or access-flag refusal would fail the smaller buffers too"
+    )
+
+
+def _bracket_facts(
+    sizes: list[int], errnos: list[int], proven: list[int], failures: list[Event]
+) -> tuple[tuple[str, FieldValue], ...]:
+    facts: list[tuple[str, FieldValue]] = [
+        ("registration_failures", _count(failures)),
+        ("smallest_failing_region_bytes", sizes[0] if sizes else "unknown"),
+        ("largest_failing_region_bytes", sizes[-1] if sizes else "unknown"),
+        ("errnos", ", ".join(str(code) for code in errnos) or "unknown"),
+        ("largest_region_known_to_register_bytes", max(proven) if proven else "not in these logs"),
+    ]
+    return tuple(facts)
+
+
+def _count(failures: list[Event]) -> int:
+    """Matches, not kept events: the first kept event of a run carries the run's count."""
+    runs: dict[tuple[str, str], int] = {}
+    for event in failures:
+        key = (event.pattern, event.source)
+        runs[key] = max(runs.get(key, 0), event.repeats)
+    return sum(runs.values())
+
+
+def _as_rejected(hypothesis: Hypothesis, reason: str, errnos: list[int]) -> Hypothesis:
+    confidence = 0.8 if errnos and errnos != [22] else 0.7
+    summary = f"Memory registration was refused, and not for size: {reason}."
+    return replace(hypothesis, confidence=confidence, summary=summary)
+
+
+def _as_size_limit(
+    hypothesis: Hypothesis, sizes: list[int], errnos: list[int], failures: list[Event], evidence: Evidence
+) -> Hypothesis:
+    smallest = sizes[0]
+    suggested, ceiling_steps = suggested_region_bytes(smallest, _proven_registered(evidence))
+    suggestions = [_env_suggestion(suggested, ceiling_steps, failures)]
+    token_cap = _token_cap_suggestion(suggested, failures, evidence)
+    if token_cap is not None:
+        suggestions.append(token_cap)
+    confidence = 0.9 if len(sizes) > 1 or len(failures) > 1 else 0.82
+    summary = (
+        f"MORI failed to register a {_human(sizes[-1])} KV buffer as one RDMA memory region "
+        f"(errno {', '.join(map(str, errnos))}); the smallest failing region is {_human(smallest)}, "
+        f"above the single-region ceiling. Keep every region at or below {_human(suggested)}."
+    )
+    return replace(hypothesis, confidence=confidence, summary=summary, suggestions=tuple(suggestions))
+
+
+def suggested_region_bytes(smallest_failing: int, proven: list[int]) -> tuple[int, list[str]]:
+    """Largest power of two strictly below the smallest failure, capped at 2 GiB
+    unless a larger region is proven to register."""
+    below = 1 << ((smallest_failing - 1).bit_length() - 1)
+    cap = DEFAULT_CEILING
+    steps = [f"largest power of two below {smallest_failing:,} = {below:,}"]
+    if proven and max(proven) > DEFAULT_CEILING:
+        cap = 1 << (max(proven).bit_length() - 1)
+        steps.append(f"a {max(proven):,}-byte region registered, so the cap rises to {cap:,}")
+    else:
+        steps.append(f"capped at 2 GiB = {DEFAULT_CEILING:,} (no larger region proven to register)")
+    value = min(below, cap)
+    steps.append(f"suggested = min({below:,}, {cap:,}) = {value:,}")
+    return value, steps
+
+
+def _env_suggestion(value: int, steps: list[str], failures: list[Event]) -> Suggestion:
+    return Suggestion(
+        kind="env",
+        name="SGLANG_MORI_MAX_MR_BYTES",
+        value=value,
+        reason="the largest single MORI-registered KV region; builds with the MR clamp cap the KV pool to fit",
+        arithmetic=tuple(steps),
+        lines_used=tuple(e.where for e in failures[:3]),
+    )
+
+
+def _token_cap_suggestion(value: int, failures: list[Event], evidence: Evidence) -> Suggestion | None:
+    largest = max(failures, key=lambda e: int(e.get("size", 0)))
+    sizing = _sizing_for(largest, evidence)
+    if sizing is None:
+        return None
+    tokens = int(next(sizing.get(name) for name in TOKEN_FIELDS if sizing.get(name) is not None))
+    region = int(largest.get("size"))
+    per_token = bytes_per_token(region, tokens)
+    page_size, page_line, page_note = _page_size(largest, evidence)
+    cap = (value - page_size * per_token) // per_token
+    steps = [
+        f"bytes per token = {region:,} B / {tokens:,} tokens = {region / tokens:.3f} -> {per_token}",
+        f"one page of the largest buffer = page_size {page_size} x {per_token} B = {page_size * per_token:,} B"
+        + page_note,
+        f"cap = ({value:,} - {page_size * per_token:,}) / {per_token} = {cap:,} tokens",
+    ]
+    used = [largest.where, sizing.where] + ([page_line.where] if page_line else [])
+    return Suggestion(
+        kind="server-arg",
+        name="--max-total-tokens",
+        value=cap,
+        reason="for builds without SGLANG_MORI_MAX_MR_BYTES: keeps the largest KV buffer below the suggested region size",
+        arithmetic=tuple(steps),
+        lines_used=tuple(used),
+    )
+
+
+def bytes_per_token(region: int, tokens: int) -> int:
+    """A buffer's bytes per token: the ratio, rounded when within 1% of a whole number
+    (buffers carry a few padding pages, so the ratio is rarely exact)."""
+    ratio = region / tokens
+    nearest = round(ratio)
+    if nearest > 0 and abs(ratio - nearest) / nearest < 0.01:
+        return nearest
+    return max(1, int(ratio))
+
+
+def _sizing_for(failure: Event, evidence: Evidence) -> Event | None:
+    candidates = [e for e in evidence.of(*TOKEN_SIZING) if any(e.get(f) for f in TOKEN_FIELDS)]
+    if not candidates:
+        return None
+    nearby = evidence.same_server(failure, candidates)
+    before = [e for e in nearby if e.time is None or failure.time is None or e.time <= failure.time]
+    ranked = before or nearby
+    return max(ranked, key=lambda e: (e.time or 0.0, TOKEN_SIZING.index(e.pattern) * -1))
+
+
+def _page_size(failure: Event, evidence: Evidence) -> tuple[int, Event | None, str]:
+    args = [e for e in evidence.of("server-args") if isinstance(e.get("page_size"), int)]
+    if not args:
+        return 1, None, " (no page_size in the logs: assumed 1)"
+    chosen = evidence.same_server(failure, args)[0]
+    return int(chosen.get("page_size")), chosen, ""
+
+
+def _human(size: int) -> str:
+    if size >= GIB:
+        return f"{size / GIB:.2f} GiB ({size:,} B)"
+    return f"{size / (1 << 20):.1f} MiB ({size:,} B)"

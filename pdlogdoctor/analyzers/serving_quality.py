@@ -1,0 +1,70 @@
+"""Quality verdicts (garbage output, accuracy below the gate) hold only while serving works.
+
+Zero output ids next to 5xx answers or transfer errors are a transport symptom,
+not a numerics regression; an accuracy gate is meaningless if nothing served.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..hypothesis import Evidence, Hypothesis
+from ..model import Event
+
+OUTPUT = "output-corruption"
+ACCURACY = "accuracy-regression"
+NOT_SERVING = (
+    "kv-transfer-failed-prefill",
+    "kv-transfer-failed-decode",
+    "http-5xx",
+    "router-decode-error-status",
+    "router-transport-error",
+    "router-server-error",
+    "probe-not-serving",
+)
+SERVING_PROOF = ("probe-ok", "server-ready", "gsm8k-accuracy")
+
+
+def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    failures = evidence.failing(*NOT_SERVING)
+    if failures:
+        first = min(failures, key=lambda e: (e.time or 0.0, e.line))
+        why = f"requests fail ({first.pattern} at {first.where}): the PD path is not serving, so this is a symptom"
+        return [replace(hypothesis, rejected=why, confidence=0.1)]
+    if hypothesis.verdict == ACCURACY:
+        return [_accuracy(hypothesis, evidence)]
+    return [_output(hypothesis, evidence)]
+
+
+def _accuracy(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    gate = hypothesis.first_root
+    accuracy, threshold = float(gate.get("accuracy")), float(gate.get("threshold"))
+    margin = round(accuracy - threshold, 4)
+    summary = (
+        f"The PD path serves, but GSM8K accuracy {accuracy:.3f} is not above the threshold "
+        f"{threshold} (margin {margin:+.3f}); the gate passes only when accuracy > threshold."
+    )
+    facts = (("accuracy", accuracy), ("threshold", threshold), ("margin", margin))
+    proof = _proof(evidence)
+    confidence = 0.85 if proof else 0.7
+    return replace(hypothesis, summary=summary, facts=facts, confidence=confidence, lines_used=tuple(proof[:2]))
+
+
+def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    root = hypothesis.first_root
+    ids = root.get("output_ids")
+    zero = root.get("output_ids_zero_fraction")
+    detail = f"output_ids {list(ids)[:8]} ({zero:.0%} zeros)" if ids is not None and zero is not None else root.pattern
+    summary = (
+        f"Requests succeed and no KV-transfer error is logged, but the output is garbage: {detail}. "
+        "This points at the model path (weights, kernels, numerics), not the transport."
+    )
+    proof = _proof(evidence)
+    confidence = 0.8 if proof else 0.65
+    facts = (("zero_fraction", float(zero)),) if zero is not None else ()
+    return replace(hypothesis, summary=summary, facts=facts, confidence=confidence, lines_used=tuple(proof[:2]))
+
+
+def _proof(evidence: Evidence) -> list[Event]:
+    """Lines that show requests being served."""
+    return [e for e in evidence.of(*SERVING_PROOF)]

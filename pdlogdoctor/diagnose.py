@@ -1,0 +1,285 @@
+"""Diagnose: from linked events to one verdict, its chain, its rivals and what is missing.
+
+1. Every failing event whose pattern supports a verdict is a candidate root,
+   unless an event upstream of it (through the links) supports a verdict too:
+   then it is a consequence, and the upstream one wins.
+2. Candidate roots are grouped by verdict into hypotheses; each hypothesis's
+   chain is everything reachable from its roots.
+3. Analyzers check discriminators, relabel, reject or compute advice.
+4. The best surviving hypothesis (tier, then how much of the failure it
+   explains, then how early it starts) is the verdict; the rest are alternatives.
+5. Without a surviving hypothesis: `healthy` when nothing fails and something
+   shows serving, `inconclusive` otherwise, with the missing evidence named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .analyzers import ANALYZERS
+from .hypothesis import Evidence, Hypothesis
+from .link import downstream, upstream_of
+from .model import Alternative, Event, Kind, Link, Report, Role, Source, Tier, Verdict
+from .patterns import Library
+
+BASE_CONFIDENCE = {Tier.CAUSE: 0.75, Tier.MECHANISM: 0.6, Tier.SYMPTOM: 0.5, Tier.META: 0.5}
+SERVING_PROOF = ("probe-ok", "server-ready", "gsm8k-accuracy", "warmup-status", "warmup-output-ids")
+SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
+
+
+def diagnose(events: Sequence[Event], links: Sequence[Link], sources: Sequence[Source], library: Library) -> Report:
+    failing = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
+    groups = frozenset((e.pattern, e.source) for e in failing)
+    evidence = Evidence(tuple(events), tuple(links), tuple(sources), library, groups)
+    candidates, consequences = _candidates(failing, links, library)
+    hypotheses = [h for c in candidates for h in _analyze(c, evidence)]
+    viable = sorted((h for h in hypotheses if h.rejected is None), key=lambda h: _rank(h, library), reverse=True)
+    missing = _missing_roles(evidence)
+    if viable:
+        return _report_for(viable[0], viable[1:], hypotheses, consequences, evidence, missing)
+    return _no_cause_report(failing, hypotheses, consequences, evidence, missing)
+
+
+# ---------------------------------------------------------------- candidates
+
+
+def _candidates(
+    failing: list[Event], links: Sequence[Link], library: Library
+) -> tuple[list[Hypothesis], list[tuple[Event, Event]]]:
+    parents = upstream_of(links)
+    roots: dict[str, list[Event]] = {}
+    consequences: list[tuple[Event, Event]] = []  # (event with a verdict, the upstream event explaining it)
+    for event in failing:
+        verdict = library.pattern(event.pattern).verdict
+        if verdict is None:
+            continue
+        explainer = _upstream_with_verdict(event, parents, library)
+        if explainer is None:
+            roots.setdefault(verdict, []).append(event)
+        else:
+            consequences.append((event, explainer))
+    hypotheses = []
+    for verdict, events in roots.items():
+        ordered = sorted(events, key=_time_key)
+        chain = _chain(downstream(ordered, links))
+        tier = library.verdict(verdict).tier
+        hypotheses.append(Hypothesis(verdict, tuple(ordered), chain, BASE_CONFIDENCE[tier]))
+    return hypotheses, consequences
+
+
+def _upstream_with_verdict(event: Event, parents: dict[int, list[Event]], library: Library) -> Event | None:
+    seen: set[int] = set()
+    queue = list(parents.get(id(event), ()))
+    while queue:
+        cause = queue.pop(0)
+        if id(cause) in seen:
+            continue
+        seen.add(id(cause))
+        if library.pattern(cause.pattern).verdict is not None:
+            return cause
+        queue.extend(parents.get(id(cause), ()))
+    return None
+
+
+def _chain(events: list[Event]) -> tuple[Event, ...]:
+    """One event per (pattern, source), in time order: repeats are counted, not listed."""
+    firsts: dict[tuple[str, str], Event] = {}
+    for event in sorted(events, key=_time_key):
+        firsts.setdefault((event.pattern, event.source), event)
+    return tuple(sorted(firsts.values(), key=_time_key))
+
+
+def _time_key(event: Event) -> tuple[float, str, int]:
+    return (event.time if event.time is not None else float("inf"), event.source, event.line)
+
+
+def _analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    spec = evidence.library.verdict(hypothesis.verdict)
+    analyzed = [hypothesis]
+    if spec.analyzer is not None:
+        analyzed = ANALYZERS[spec.analyzer](hypothesis, evidence)
+    return [_with_coverage(h, evidence) for h in analyzed]
+
+
+def _with_coverage(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    """Raise confidence by the share of the failure this hypothesis explains."""
+    if hypothesis.rejected is not None or not evidence.failing_groups:
+        return hypothesis
+    explained = {(e.pattern, e.source) for e in hypothesis.chain} & evidence.failing_groups
+    coverage = len(explained) / len(evidence.failing_groups)
+    confidence = min(0.97, hypothesis.confidence + 0.1 * coverage)
+    return replace(hypothesis, confidence=round(confidence, 2))
+
+
+def _rank(hypothesis: Hypothesis, library: Library) -> tuple[int, int, float, float]:
+    tier = library.verdict(hypothesis.verdict).tier
+    start = hypothesis.first_root.time
+    return (tier.weight, len(hypothesis.chain), hypothesis.confidence, -(start if start is not None else 1e18))
+
+
+# ---------------------------------------------------------------- reports
+
+
+def _report_for(
+    best: Hypothesis,
+    runners_up: list[Hypothesis],
+    hypotheses: list[Hypothesis],
+    consequences: list[tuple[Event, Event]],
+    evidence: Evidence,
+    missing: list[str],
+) -> Report:
+    spec = evidence.library.verdict(best.verdict)
+    confidence = best.confidence
+    if runners_up and evidence.library.verdict(runners_up[0].verdict).tier == spec.tier:
+        confidence = max(0.3, confidence - 0.15)  # a rival of the same tier that nothing links
+    confidence = max(0.3, confidence - 0.05 * len(missing))
+    verdict = Verdict(best.verdict, spec.title, round(confidence, 2), best.summary or _default_summary(best, spec.title), best.facts)
+    alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library)
+    chain = _chain(list(best.chain) + list(best.lines_used))
+    links = tuple(link for link in evidence.links if link.cause in best.chain and link.effect in best.chain)
+    return Report(
+        verdict=verdict,
+        chain=chain,
+        links=links,
+        alternatives=alternatives,
+        suggestions=best.suggestions,
+        missing=tuple(missing + list(best.missing)),
+        inputs=evidence.sources,
+        advice=spec.advice.strip(),
+        explain=spec.explain.strip(),
+    )
+
+
+def _default_summary(hypothesis: Hypothesis, title: str) -> str:
+    root = hypothesis.first_root
+    return f"{title}: {root.text.strip()[:300]} ({root.where})"
+
+
+def _alternatives(
+    best: Hypothesis,
+    runners_up: list[Hypothesis],
+    hypotheses: list[Hypothesis],
+    consequences: list[tuple[Event, Event]],
+    library: Library,
+) -> tuple[Alternative, ...]:
+    found: dict[str, Alternative] = {}
+    for other in runners_up:
+        why = f"explains less: ranked below {best.verdict} (tier, chain length, confidence)"
+        if library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:
+            why = f"a {library.verdict(other.verdict).tier.value}-level verdict, and a deeper cause ({best.verdict}) is in the evidence"
+        found.setdefault(other.verdict, Alternative(other.verdict, round(min(other.confidence, 0.5), 2), why))
+    for rejected in hypotheses:
+        if rejected.rejected is not None and rejected.verdict != best.verdict:
+            found.setdefault(rejected.verdict, Alternative(rejected.verdict, rejected.confidence, rejected.rejected))
+    for event, explainer in consequences:
+        verdict = library.pattern(event.pattern).verdict
+        if verdict is not None and verdict != best.verdict:
+            why = f"{event.pattern} at {event.where} follows from {explainer.pattern} at {explainer.where}"
+            found.setdefault(verdict, Alternative(verdict, 0.05, why))
+    return tuple(sorted(found.values(), key=lambda a: (-a.confidence, a.id)))
+
+
+def _no_cause_report(
+    failing: list[Event],
+    hypotheses: list[Hypothesis],
+    consequences: list[tuple[Event, Event]],
+    evidence: Evidence,
+    missing: list[str],
+) -> Report:
+    library = evidence.library
+    alternatives = tuple(
+        sorted(
+            {h.verdict: Alternative(h.verdict, h.confidence, h.rejected or "") for h in hypotheses}.values(),
+            key=lambda a: (-a.confidence, a.id),
+        )
+    )
+    if not failing:
+        proof = [e for e in evidence.events if e.pattern in SERVING_PROOF and not e.failing]
+        if proof:
+            return _healthy(proof, evidence, alternatives)
+        missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
+        summary = "No failure evidence, but nothing shows the deployment serving either."
+        return _inconclusive(summary, (), alternatives, missing, evidence, confidence=0.0)
+    chain = _chain(failing)
+    first = chain[0]
+    summary = (
+        f"{len(chain)} kinds of failure are logged (first: {library.pattern(first.pattern).title} at "
+        f"{first.where}), but no line in these logs shows their cause."
+    )
+    missing = [*missing, *_missing_for_symptoms(failing, evidence)]
+    return _inconclusive(summary, chain, alternatives, missing, evidence, confidence=0.0)
+
+
+def _healthy(proof: list[Event], evidence: Evidence, alternatives: tuple[Alternative, ...]) -> Report:
+    spec = evidence.library.verdict("healthy")
+    kinds = sorted({e.pattern for e in proof})
+    confidence = min(0.95, 0.6 + 0.1 * len(kinds))
+    summary = f"No failure in the logs, and {', '.join(kinds)} show the deployment serving."
+    return Report(
+        verdict=Verdict("healthy", spec.title, round(confidence, 2), summary),
+        chain=_chain(proof),
+        links=(),
+        alternatives=alternatives,
+        suggestions=(),
+        missing=(),
+        inputs=evidence.sources,
+        advice=spec.advice.strip(),
+        explain=spec.explain.strip(),
+    )
+
+
+def _inconclusive(
+    summary: str,
+    chain: tuple[Event, ...],
+    alternatives: tuple[Alternative, ...],
+    missing: list[str],
+    evidence: Evidence,
+    confidence: float,
+) -> Report:
+    spec = evidence.library.verdict("inconclusive")
+    return Report(
+        verdict=Verdict("inconclusive", spec.title, confidence, summary),
+        chain=chain,
+        links=(),
+        alternatives=alternatives,
+        suggestions=(),
+        missing=tuple(dict.fromkeys(missing)),
+        inputs=evidence.sources,
+        advice=spec.advice.strip(),
+        explain=spec.explain.strip(),
+    )
+
+
+# ---------------------------------------------------------------- missing evidence
+
+
+def _missing_roles(evidence: Evidence) -> list[str]:
+    roles = evidence.roles()
+    if Role.CI in roles:
+        return []  # a job log interleaves every component's output
+    missing = []
+    has_server = bool(roles & set(SERVER_ROLES))
+    if Role.PREFILL not in roles and not (Role.SERVER in roles):
+        missing.append("no prefill server log given")
+    if Role.DECODE not in roles and not (Role.SERVER in roles and has_server):
+        missing.append("no decode server log given")
+    if Role.ROUTER not in roles:
+        missing.append("no router log given")
+    if Role.HARNESS not in roles:
+        missing.append("no harness/bench log given")
+    return missing
+
+
+def _missing_for_symptoms(failing: list[Event], evidence: Evidence) -> list[str]:
+    patterns = {e.pattern for e in failing}
+    hints = []
+    if patterns & {"kv-transfer-failed-decode", "kv-transfer-failed-prefill", "warmup-output-ids"}:
+        hints.append("no transfer-backend error (MORI/Mooncake/NIXL) explains the failed KV transfers")
+    if patterns & {"http-5xx", "router-decode-error-status", "router-transport-error", "router-server-error"}:
+        hints.append("no server-side error explains the 5xx answers")
+    if "sigquit-from-child" in patterns:
+        hints.append("the failing child's own error is not in the logs")
+    if not hints:
+        hints.append("no cause-level line (exception, backend error, OOM, crash) in the logs")
+    return hints

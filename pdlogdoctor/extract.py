@@ -1,0 +1,320 @@
+"""Extract: scan one byte stream for every pattern of the library, in chunks.
+
+The scan never looks at a line unless it contains a pattern's primary anchor:
+`bytes.find` over multi-megabyte chunks skips the batch-log noise at memory
+speed, and only the few anchored lines are decoded and matched with a regex.
+Memory is bounded by the chunk size, the longest line we keep, and a cap on
+the events kept per pattern.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import BinaryIO
+
+from .model import Event, FieldValue, InputProblem, Kind, Role, Severity
+from .patterns import Library, Pattern, match_line
+from .timeline import Stamp, clean_line, parse_actions_time, parse_stamp
+from .traceback import read_traceback
+
+CHUNK_BYTES = 8 << 20
+MAX_LINE_BYTES = 64 << 10  # what we keep of one line around an anchor
+LONG_LINE_CARRY = 4 << 20  # a partial line longer than this is scanned in windows
+BLOCK_LOOKAHEAD = 256 << 10  # room a traceback needs after its first line
+KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are counted
+HEAD_BYTES = 64 << 10  # what role sniffing sees of each source
+MAX_TEXT = 2000  # characters of a line kept in an event
+STAMP_LOOKBACK_LINES = 60
+
+
+@dataclass(slots=True)
+class ScanResult:
+    events: list[Event]
+    lines: int
+    bytes: int
+    head: str
+    problems: list[InputProblem]
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class AnchorIndex:
+    """Patterns grouped by the primary anchor the scanner searches for."""
+
+    by_anchor: tuple[tuple[bytes, tuple[Pattern, ...]], ...]
+    blocks: frozenset[str]
+
+    @classmethod
+    def build(cls, library: Library) -> AnchorIndex:
+        groups: dict[bytes, list[Pattern]] = defaultdict(list)
+        for pattern in library.patterns:
+            groups[pattern.primary_anchor.encode()].append(pattern)
+        ordered = tuple((anchor, tuple(group)) for anchor, group in sorted(groups.items()))
+        blocks = frozenset(p.id for p in library.patterns if p.block)
+        return cls(ordered, blocks)
+
+
+@dataclass(slots=True)
+class _State:
+    """What one source's scan carries from chunk to chunk."""
+
+    name: str
+    line_base: int = 0  # lines before the current buffer
+    offset_base: int = 0  # bytes before the current buffer
+    last_stamp: Stamp | None = None
+    events: list[Event] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    last_events: dict[str, Event] = field(default_factory=dict)
+    resume: int = 0  # where the next buffer's search starts (after a long-line window)
+
+
+def read_chunks(stream: BinaryIO, problems: list[InputProblem], size: int = CHUNK_BYTES) -> Iterator[bytes]:
+    """Raw chunks; a truncated or corrupt compressed stream ends with a problem, not an error."""
+    while True:
+        try:
+            data = stream.read(size)
+        except (EOFError, zlib.error, OSError, ValueError) as exc:
+            problems.append(InputProblem("truncated", f"stopped reading early: {exc or type(exc).__name__}"))
+            return
+        except Exception as exc:  # zstandard raises its own error type
+            problems.append(InputProblem("corrupt", f"stopped reading early: {exc}"))
+            return
+        if not data:
+            return
+        yield data
+
+
+def scan_stream(
+    stream: BinaryIO,
+    name: str,
+    index: AnchorIndex,
+    chunk_bytes: int = CHUNK_BYTES,
+    on_progress: Callable[[int], None] | None = None,
+) -> ScanResult:
+    problems: list[InputProblem] = []
+    state = _State(name)
+    head = b""
+    carry = b""
+    total = 0
+    for data in read_chunks(stream, problems, chunk_bytes):
+        total += len(data)
+        if len(head) < HEAD_BYTES:
+            head += data[: HEAD_BYTES - len(head)]
+        carry = _scan_buffer(carry + data, index, state, final=False)
+        if on_progress:
+            on_progress(len(data))
+    if carry:
+        _scan_buffer(carry, index, state, final=True)
+        state.line_base += 0 if carry.endswith(b"\n") else 1  # a last line without a newline counts
+    _close_counts(state)
+    head_text = head.decode("utf-8", errors="replace")
+    return ScanResult(state.events, state.line_base, total, head_text, problems, state.counts)
+
+
+def _scan_buffer(buf: bytes, index: AnchorIndex, state: _State, final: bool) -> bytes:
+    """Scan the complete lines of `buf`; return the unfinished tail to carry over."""
+    lo, state.resume = state.resume, 0
+    cut = len(buf) if final else buf.rfind(b"\n") + 1
+    if cut == 0:
+        return _scan_long_line_window(buf, lo, index, state)
+    cut = _defer_open_block(buf, cut, index, final)
+    if cut == 0:  # a traceback starts this buffer and has not arrived whole yet
+        state.resume = lo
+        return buf
+    _scan_region(buf, lo, cut, cut, index, state)
+    state.line_base += buf.count(b"\n", 0, cut)
+    state.offset_base += cut
+    return buf[cut:]
+
+
+def _scan_long_line_window(buf: bytes, lo: int, index: AnchorIndex, state: _State) -> bytes:
+    """One line longer than the carry limit: scan what has full context, keep a window.
+
+    Anchors in [lo, hi) are matched now with MAX_LINE_BYTES of context on each
+    side; the kept tail starts MAX_LINE_BYTES before hi, and the next scan
+    resumes at hi, so every anchor is matched exactly once and memory stays bounded.
+    """
+    if len(buf) <= LONG_LINE_CARRY:
+        state.resume = lo
+        return buf
+    hi = len(buf) - MAX_LINE_BYTES
+    _scan_region(buf, lo, hi, len(buf), index, state)
+    keep_from = hi - MAX_LINE_BYTES
+    state.offset_base += keep_from
+    state.resume = MAX_LINE_BYTES
+    return buf[keep_from:]
+
+
+def _defer_open_block(buf: bytes, cut: int, index: AnchorIndex, final: bool) -> int:
+    """Move the cut before a traceback that may run past it, so it is read whole next time."""
+    if final or not index.blocks:
+        return cut
+    tail_start = max(0, cut - BLOCK_LOOKAHEAD)
+    earliest = cut
+    for anchor, patterns in index.by_anchor:
+        if any(p.block for p in patterns):
+            pos = buf.find(anchor, tail_start, cut)
+            if pos != -1:
+                earliest = min(earliest, buf.rfind(b"\n", 0, pos) + 1)
+    # Deferring never loses data: the carry grows until the lookahead is there or the stream ends.
+    return earliest
+
+
+def _find_lines(
+    buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex
+) -> dict[int, tuple[int, list[Pattern]]]:
+    """Lines holding an anchor found in [lo, hi), keyed by line start; lines may reach `limit`."""
+    lines: dict[int, tuple[int, list[Pattern]]] = {}
+    for anchor, patterns in index.by_anchor:
+        pos = buf.find(anchor, lo, hi)
+        while pos != -1:
+            start = _line_start(buf, pos)
+            stop = _line_end(buf, pos, limit)
+            entry = lines.get(start)
+            if entry is None:
+                lines[start] = (stop, list(patterns))
+            else:
+                entry[1].extend(patterns)
+            pos = buf.find(anchor, max(stop, pos + 1), hi)
+    return lines
+
+
+def _line_start(buf: bytes, pos: int) -> int:
+    floor = max(0, pos - MAX_LINE_BYTES)
+    newline = buf.rfind(b"\n", floor, pos)
+    return newline + 1 if newline != -1 else floor
+
+
+def _line_end(buf: bytes, pos: int, end: int) -> int:
+    ceiling = min(end, pos + MAX_LINE_BYTES)
+    newline = buf.find(b"\n", pos, ceiling)
+    return newline if newline != -1 else ceiling
+
+
+def _scan_region(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State) -> None:
+    found = _find_lines(buf, lo, hi, limit, index)
+    if not found:
+        _remember_last_stamp(buf, limit, state)
+        return
+    line_no = state.line_base
+    counted_to = 0
+    for start in sorted(found):
+        stop, patterns = found[start]
+        line_no += buf.count(b"\n", counted_to, start)
+        counted_to = start
+        _match_line(buf, start, stop, limit, patterns, line_no + 1, state)
+    _remember_last_stamp(buf, limit, state)
+
+
+def _match_line(
+    buf: bytes, start: int, stop: int, end: int, patterns: list[Pattern], line_no: int, state: _State
+) -> None:
+    raw = buf[start:stop].decode("utf-8", errors="replace")
+    text, actions_time = clean_line(raw)
+    stamp: Stamp | None = None
+    seen: set[str] = set()
+    for pattern in patterns:
+        if pattern.id in seen:
+            continue
+        seen.add(pattern.id)
+        try:
+            captured = match_line(pattern, text)
+        except TimeoutError:
+            continue  # reported by `patterns check`; one slow line must not stop the scan
+        if captured is None:
+            continue
+        if stamp is None:
+            stamp = _stamp_for(buf, start, text, actions_time, state)
+        if pattern.block:
+            captured.update(read_traceback(buf, stop, end))
+        _record(_make_event(pattern, state.name, line_no, stamp, text, captured), state)
+
+
+def _stamp_for(buf: bytes, start: int, text: str, actions_time: str | None, state: _State) -> Stamp | None:
+    own = parse_stamp(text)
+    if own is not None:
+        return own
+    # Traceback lines and other continuations inherit the time of the line above them.
+    pos = start
+    for _ in range(STAMP_LOOKBACK_LINES):
+        if pos <= 0:
+            break
+        previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
+        candidate, _ = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
+        stamp = parse_stamp(candidate)
+        if stamp is not None:
+            return stamp
+        pos = previous
+    if actions_time is not None:
+        return parse_actions_time(actions_time)
+    return state.last_stamp
+
+
+def _remember_last_stamp(buf: bytes, end: int, state: _State) -> None:
+    pos = end
+    for _ in range(STAMP_LOOKBACK_LINES):
+        if pos <= 0:
+            return
+        previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
+        candidate, actions_time = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
+        stamp = parse_stamp(candidate) or (parse_actions_time(actions_time) if actions_time else None)
+        if stamp is not None:
+            state.last_stamp = stamp
+            return
+        pos = previous
+
+
+def _make_event(
+    pattern: Pattern, source: str, line_no: int, stamp: Stamp | None, text: str, captured: dict[str, FieldValue]
+) -> Event:
+    if stamp is not None:
+        for rank_name, rank in stamp.ranks:
+            captured.setdefault(rank_name.lower(), rank)
+    failing = pattern.kind is not Kind.CONTEXT
+    if pattern.failure_if is not None:
+        failing = pattern.failure_if.holds(captured)
+    severity = pattern.severity if failing or pattern.failure_if is None else Severity.INFO
+    return Event(
+        pattern=pattern.id,
+        source=source,
+        line=line_no,
+        time=stamp.seconds if stamp else None,
+        time_text=stamp.text if stamp else None,
+        text=text[:MAX_TEXT],
+        fields=tuple(sorted(captured.items())),
+        severity=severity,
+        kind=pattern.kind,
+        failing=failing,
+        role=pattern.roles[0] if len(pattern.roles) == 1 else Role.UNKNOWN,
+    )
+
+
+def _record(event: Event, state: _State) -> None:
+    # Failing and passing matches of one pattern are counted apart, so a run of
+    # successful warmups cannot push the one failing warmup out of the kept events.
+    key = f"{event.pattern}:{event.failing}"
+    count = state.counts.get(key, 0) + 1
+    state.counts[key] = count
+    if count <= KEEP_PER_PATTERN:
+        state.events.append(event)
+    else:
+        state.last_events[key] = event
+
+
+def _close_counts(state: _State) -> None:
+    """Keep the last match of a long run too, and tell the first how many it stands for."""
+    state.events.extend(state.last_events.values())
+    firsts: dict[str, int] = {}
+    for position, event in enumerate(state.events):
+        firsts.setdefault(f"{event.pattern}:{event.failing}", position)
+    for key, position in firsts.items():
+        count = state.counts[key]
+        if count > 1:
+            state.events[position] = replace(state.events[position], repeats=count)
+    merged: dict[str, int] = defaultdict(int)
+    for key, count in state.counts.items():
+        merged[key.rsplit(":", 1)[0]] += count
+    state.counts = dict(merged)

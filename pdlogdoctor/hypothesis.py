@@ -1,0 +1,68 @@
+"""A candidate verdict while the diagnosis weighs it, and what analyzers see."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from .model import Event, FieldValue, Link, Role, Source, Suggestion
+from .patterns import Library
+
+# Sizing lines: after any of them in a server's log, the KV pool has been sized.
+POOL_SIZING_PATTERNS = (
+    "kv-cache-allocated",
+    "max-total-num-tokens",
+    "dsv4-memory-calculation",
+    "dsv4-pool-sizes",
+    "memory-pool-end",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Hypothesis:
+    verdict: str
+    roots: tuple[Event, ...]
+    chain: tuple[Event, ...]
+    confidence: float
+    summary: str = ""
+    facts: tuple[tuple[str, FieldValue], ...] = ()
+    suggestions: tuple[Suggestion, ...] = ()
+    rejected: str | None = None  # why this hypothesis cannot be the verdict
+    missing: tuple[str, ...] = ()
+    lines_used: tuple[Event, ...] = ()  # context lines an analyzer read (shown with the chain)
+
+    @property
+    def first_root(self) -> Event:
+        return self.roots[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """Everything an analyzer may read: all events, edges and inputs of the run."""
+
+    events: tuple[Event, ...]
+    links: tuple[Link, ...]
+    sources: tuple[Source, ...]
+    library: Library
+    failing_groups: frozenset[tuple[str, str]] = field(default_factory=frozenset)
+
+    def of(self, *pattern_ids: str) -> list[Event]:
+        return [e for e in self.events if e.pattern in pattern_ids]
+
+    def failing(self, *pattern_ids: str) -> list[Event]:
+        return [e for e in self.events if e.pattern in pattern_ids and e.failing]
+
+    def roles(self) -> set[Role]:
+        return {s.role for s in self.sources if s.lines > 0}
+
+    def same_server(self, event: Event, candidates: list[Event]) -> list[Event]:
+        """Candidates from the same source, else from any server log, else all."""
+        same = [c for c in candidates if c.source == event.source]
+        if same:
+            return same
+        servers = [c for c in candidates if c.role in (Role.PREFILL, Role.DECODE, Role.SERVER)]
+        return servers or candidates
+
+
+class Analyzer(Protocol):
+    def __call__(self, hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]: ...

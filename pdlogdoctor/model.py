@@ -1,0 +1,158 @@
+"""The immutable values that flow between the pipeline stages.
+
+ingest -> Source; extract -> Event; link -> Link; diagnose -> Report.
+Nothing here formats or colours anything: renderers do that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+FieldValue = int | float | str | tuple[int, ...]
+
+
+class Role(StrEnum):
+    PREFILL = "prefill"
+    DECODE = "decode"
+    SERVER = "server"  # a prefill or decode server whose side is not known
+    ROUTER = "router"
+    HARNESS = "harness"
+    CI = "ci"
+    UNKNOWN = "unknown"
+
+
+class Severity(StrEnum):
+    DEBUG = "debug"
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+    CRITICAL = "critical"
+
+    @property
+    def rank(self) -> int:
+        return list(Severity).index(self)
+
+
+class Kind(StrEnum):
+    """Where a pattern sits in a failure: a cause, a symptom, or plain context."""
+
+    CAUSE = "cause"
+    SYMPTOM = "symptom"
+    CONTEXT = "context"
+
+
+class Tier(StrEnum):
+    """How far upstream a verdict sits; upstream tiers win over downstream ones."""
+
+    CAUSE = "cause"
+    MECHANISM = "mechanism"
+    SYMPTOM = "symptom"
+    META = "meta"  # healthy, inconclusive
+
+    @property
+    def weight(self) -> int:
+        return {"cause": 3, "mechanism": 2, "symptom": 1, "meta": 0}[self.value]
+
+
+class OutputFormat(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+
+
+@dataclass(frozen=True, slots=True)
+class InputProblem:
+    """Something wrong with one input that did not stop the analysis."""
+
+    code: str  # short kebab-case id, e.g. "not-found", "truncated-gzip"
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One log stream: a file, an archive member, or stdin."""
+
+    name: str  # what the user sees: a path relative to what they passed, or "<stdin>"
+    role: Role
+    role_reason: str
+    lines: int
+    bytes: int
+    problems: tuple[InputProblem, ...] = ()
+    node: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One pattern matched on one line."""
+
+    pattern: str
+    source: str  # Source.name
+    line: int  # 1-based
+    time: float | None  # seconds since the epoch, naive timestamps read as UTC
+    time_text: str | None
+    text: str  # the line, prefixes and colour codes removed, clipped
+    fields: tuple[tuple[str, FieldValue], ...]
+    severity: Severity
+    kind: Kind
+    failing: bool  # False when the pattern's failure condition did not hold
+    role: Role = Role.UNKNOWN
+    repeats: int = 1  # how many matches of this pattern in this source it stands for
+
+    def get(self, name: str, default: Any = None) -> Any:
+        for key, value in self.fields:
+            if key == name:
+                return value
+        return default
+
+    @property
+    def where(self) -> str:
+        return f"{self.source}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    cause: Event
+    effect: Event
+    reason: str  # which rule joined them, e.g. "same bootstrap_room"
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    kind: str  # "env", "server-arg", "action"
+    name: str
+    value: int | str | None
+    reason: str
+    arithmetic: tuple[str, ...] = ()
+    lines_used: tuple[str, ...] = ()  # file:line of the evidence the value came from
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    id: str
+    confidence: float
+    why_not: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    id: str
+    title: str
+    confidence: float
+    summary: str
+    facts: tuple[tuple[str, FieldValue], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    verdict: Verdict
+    chain: tuple[Event, ...]
+    links: tuple[Link, ...]
+    alternatives: tuple[Alternative, ...]
+    suggestions: tuple[Suggestion, ...]
+    missing: tuple[str, ...]
+    inputs: tuple[Source, ...]
+    advice: str = ""
+    explain: str = ""
+    incomplete: bool = False
+    notes: tuple[str, ...] = field(default=())

@@ -1,0 +1,548 @@
+"""The pattern library: data files, validated on load, that test themselves.
+
+Each `patterns/<group>/<id>.toml` describes one condition seen in a log line.
+`patterns/verdicts.toml` lists the verdicts the diagnosis may give.
+"""
+
+from __future__ import annotations
+
+import operator
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import regex
+
+from .errors import PatternError
+from .model import FieldValue, Kind, Role, Severity, Tier
+
+FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list")
+BLOCK_KINDS = ("python-traceback",)
+MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
+DEFAULT_WINDOW_S = 1800.0
+DEFAULT_SKEW_S = 10.0
+
+_PATTERN_KEYS = {
+    "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
+    "failure_if", "block", "explain", "advice", "references", "causes", "examples",
+}  # fmt: skip
+_REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
+_CAUSE_KEYS = {"pattern", "window", "skew", "join"}
+_EXAMPLE_KEYS = {"match", "no_match", "captures"}
+_VERDICT_KEYS = {"id", "title", "tier", "explain", "advice", "analyzer", "summary"}
+_PSEUDO_JOIN_KEYS = {"source", "node", "role"}
+_E = TypeVar("_E", Severity, Kind, Tier)
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """`a op b [and|or ...]` over an event's fields; see `parse_condition`."""
+
+    text: str
+    clauses: tuple[tuple[tuple[str, str, str], ...], ...]  # OR of ANDs of (left, op, right)
+
+    def holds(self, fields: Mapping[str, FieldValue]) -> bool:
+        return any(all(_atom_holds(atom, fields) for atom in ands) for ands in self.clauses)
+
+
+@dataclass(frozen=True, slots=True)
+class CauseRule:
+    target: str
+    window_s: float
+    skew_s: float
+    join: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Examples:
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    captures: tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    id: str
+    title: str
+    path: str
+    group: str
+    roles: tuple[Role, ...]
+    severity: Severity
+    kind: Kind
+    verdict: str | None
+    anchors: tuple[str, ...]
+    regex: regex.Pattern[str]
+    fields: tuple[tuple[str, str], ...]
+    failure_if: Condition | None
+    block: str | None
+    explain: str
+    advice: str
+    references: tuple[str, ...]
+    causes: tuple[CauseRule, ...]
+    examples: Examples
+
+    @property
+    def primary_anchor(self) -> str:
+        """The anchor the scanner searches for: the longest is usually the rarest."""
+        return max(self.anchors, key=len)
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictSpec:
+    id: str
+    title: str
+    tier: Tier
+    explain: str
+    advice: str
+    analyzer: str | None
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class Library:
+    patterns: tuple[Pattern, ...]
+    verdicts: tuple[VerdictSpec, ...]
+
+    def pattern(self, pattern_id: str) -> Pattern:
+        for pattern in self.patterns:
+            if pattern.id == pattern_id:
+                return pattern
+        raise KeyError(pattern_id)
+
+    def verdict(self, verdict_id: str) -> VerdictSpec:
+        for spec in self.verdicts:
+            if spec.id == verdict_id:
+                return spec
+        raise KeyError(verdict_id)
+
+    def has_verdict(self, verdict_id: str) -> bool:
+        return any(spec.id == verdict_id for spec in self.verdicts)
+
+
+# ---------------------------------------------------------------- locating
+
+
+def builtin_library_dir() -> Path:
+    """The shipped library: inside the wheel, or `patterns/` beside the package."""
+    packaged = resources.files("pdlogdoctor") / "_library"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "patterns"
+
+
+def load_library(extra_dirs: Iterable[Path] = ()) -> Library:
+    dirs = [builtin_library_dir(), *extra_dirs]
+    patterns: list[Pattern] = []
+    verdicts: list[VerdictSpec] = []
+    for directory in dirs:
+        if not directory.is_dir():
+            raise PatternError(str(directory), None, "is not a directory of patterns")
+        for path in sorted(directory.rglob("*.toml")):
+            if path.name == "verdicts.toml":
+                verdicts.extend(_load_verdicts(path))
+            else:
+                patterns.append(load_pattern(path, group=path.parent.name))
+    library = Library(tuple(patterns), tuple(verdicts))
+    validate_library(library)
+    return library
+
+
+# ---------------------------------------------------------------- one pattern
+
+
+def load_pattern(path: Path, group: str = "") -> Pattern:
+    where = str(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PatternError(where, None, f"cannot be read as TOML: {exc}") from exc
+    return parse_pattern(data, where, path.stem, group)
+
+
+def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pattern:
+    _check_keys(data, _PATTERN_KEYS, _REQUIRED_KEYS, where)
+    pattern_id = _string(data, "id", where)
+    if pattern_id != stem:
+        raise PatternError(where, "id", f"'{pattern_id}' must equal the file name '{stem}'")
+    compiled = _compile(data, where)
+    fields = _fields(data, compiled, where)
+    return Pattern(
+        id=pattern_id,
+        title=_string(data, "title", where),
+        path=where,
+        group=group,
+        roles=_roles(data, where),
+        severity=_enum(Severity, data, "severity", where),
+        kind=_enum(Kind, data, "kind", where),
+        verdict=data.get("verdict"),
+        anchors=_anchors(data, where),
+        regex=compiled,
+        fields=fields,
+        failure_if=_failure_condition(data, fields, where),
+        block=_block(data, where),
+        explain=_string(data, "explain", where),
+        advice=str(data.get("advice", "")),
+        references=tuple(str(ref) for ref in data.get("references", [])),
+        causes=_causes(data, where),
+        examples=_examples(data, where),
+    )
+
+
+def _check_keys(data: Mapping[str, Any], allowed: set[str], required: Iterable[str], where: str) -> None:
+    for key in data:
+        if key not in allowed:
+            raise PatternError(where, key, "unknown key")
+    for key in required:
+        if key not in data:
+            raise PatternError(where, key, "missing required key")
+
+
+def _string(data: Mapping[str, Any], key: str, where: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise PatternError(where, key, "must be a non-empty string")
+    return value
+
+
+def _enum(cls: type[_E], data: Mapping[str, Any], key: str, where: str) -> _E:
+    value = data.get(key)
+    try:
+        return cls(value)
+    except ValueError:
+        allowed = ", ".join(member.value for member in cls)
+        raise PatternError(where, key, f"'{value}' is not one of: {allowed}") from None
+
+
+def _roles(data: Mapping[str, Any], where: str) -> tuple[Role, ...]:
+    raw = data.get("roles", [])
+    if not isinstance(raw, list):
+        raise PatternError(where, "roles", "must be a list")
+    try:
+        return tuple(Role(role) for role in raw)
+    except ValueError as exc:
+        raise PatternError(where, "roles", str(exc)) from None
+
+
+def _anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
+    raw = data.get("anchors")
+    if not isinstance(raw, list) or not raw or not all(isinstance(a, str) and a for a in raw):
+        raise PatternError(where, "anchors", "must be a non-empty list of non-empty strings")
+    for anchor in raw:
+        if not anchor.isascii():
+            raise PatternError(where, "anchors", f"'{anchor}' must be ASCII (it is searched as bytes)")
+    return tuple(raw)
+
+
+def _compile(data: Mapping[str, Any], where: str) -> regex.Pattern[str]:
+    source = _string(data, "regex", where)
+    try:
+        return regex.compile(source)
+    except regex.error as exc:
+        raise PatternError(where, "regex", f"does not compile: {exc}") from None
+
+
+def _fields(data: Mapping[str, Any], compiled: regex.Pattern[str], where: str) -> tuple[tuple[str, str], ...]:
+    raw = data.get("fields", {})
+    if not isinstance(raw, dict):
+        raise PatternError(where, "fields", "must be a table of name = type")
+    groups = set(compiled.groupindex)
+    for name, kind in raw.items():
+        if kind not in FIELD_TYPES:
+            raise PatternError(where, f"fields.{name}", f"type '{kind}' is not one of {FIELD_TYPES}")
+        if name not in groups:
+            raise PatternError(where, f"fields.{name}", "is not a named group of the regex")
+    # Named groups without a declared type are strings.
+    typed = {name: raw.get(name, "str") for name in compiled.groupindex}
+    return tuple(sorted(typed.items()))
+
+
+def _failure_condition(
+    data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str
+) -> Condition | None:
+    text = data.get("failure_if")
+    if text is None:
+        return None
+    try:
+        condition = parse_condition(str(text))
+    except ValueError as exc:
+        raise PatternError(where, "failure_if", str(exc)) from None
+    known = {name for name, _ in fields} | {
+        f"{name}_{suffix}" for name, kind in fields if kind == "int_list" for suffix in ("zero_fraction", "len")
+    }
+    for ands in condition.clauses:
+        for left, _, right in ands:
+            for operand in (left, right):
+                if _is_identifier(operand) and operand not in known:
+                    raise PatternError(where, "failure_if", f"'{operand}' is not a field of the pattern")
+    return condition
+
+
+def _block(data: Mapping[str, Any], where: str) -> str | None:
+    block = data.get("block")
+    if block is not None and block not in BLOCK_KINDS:
+        raise PatternError(where, "block", f"'{block}' is not one of {BLOCK_KINDS}")
+    return block
+
+
+def _causes(data: Mapping[str, Any], where: str) -> tuple[CauseRule, ...]:
+    rules = []
+    for index, raw in enumerate(data.get("causes", [])):
+        key = f"causes[{index}]"
+        if not isinstance(raw, dict):
+            raise PatternError(where, key, "must be a table")
+        _check_keys(raw, _CAUSE_KEYS, ("pattern",), f"{where}: {key}")
+        rules.append(
+            CauseRule(
+                target=str(raw["pattern"]),
+                window_s=parse_duration(raw.get("window", DEFAULT_WINDOW_S), where, f"{key}.window"),
+                skew_s=parse_duration(raw.get("skew", DEFAULT_SKEW_S), where, f"{key}.skew"),
+                join=tuple(str(name) for name in raw.get("join", [])),
+            )
+        )
+    return tuple(rules)
+
+
+def _examples(data: Mapping[str, Any], where: str) -> Examples:
+    raw = data.get("examples")
+    if not isinstance(raw, dict):
+        raise PatternError(where, "examples", "must be a table with match and no_match lists")
+    _check_keys(raw, _EXAMPLE_KEYS, ("match", "no_match"), f"{where}: examples")
+    match, no_match = raw["match"], raw["no_match"]
+    if not isinstance(match, list) or not match:
+        raise PatternError(where, "examples.match", "needs at least one line")
+    if not isinstance(no_match, list) or not no_match:
+        raise PatternError(where, "examples.no_match", "needs at least one line")
+    captures = raw.get("captures", {})
+    return Examples(tuple(map(str, match)), tuple(map(str, no_match)), tuple(sorted(captures.items())))
+
+
+def parse_duration(value: Any, where: str, key: str) -> float:
+    """`90`, `"90s"`, `"30m"`, `"2h"` -> seconds."""
+    if isinstance(value, int | float):
+        return float(value)
+    text = str(value).strip()
+    units = {"s": 1.0, "m": 60.0, "h": 3600.0}
+    try:
+        if text and text[-1] in units:
+            return float(text[:-1]) * units[text[-1]]
+        return float(text)
+    except ValueError:
+        raise PatternError(where, key, f"'{value}' is not a duration like 30s, 10m, 2h") from None
+
+
+# ---------------------------------------------------------------- conditions
+
+_OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
+    "<=": operator.le, ">=": operator.ge, "!=": operator.ne,
+    "==": operator.eq, "<": operator.lt, ">": operator.gt,
+}  # fmt: skip
+_ATOM = regex.compile(r"^\s*([\w.']+)\s*(<=|>=|!=|==|<|>)\s*([\w.'-]+)\s*$")
+
+
+def parse_condition(text: str) -> Condition:
+    clauses = []
+    for disjunct in text.split(" or "):
+        atoms = []
+        for conjunct in disjunct.split(" and "):
+            found = _ATOM.match(conjunct)
+            if not found:
+                raise ValueError(f"'{conjunct.strip()}' is not of the form `field op value`")
+            atoms.append((found.group(1), found.group(2), found.group(3)))
+        clauses.append(tuple(atoms))
+    return Condition(text, tuple(clauses))
+
+
+def _is_identifier(operand: str) -> bool:
+    return operand[0].isalpha() or operand[0] == "_"
+
+
+def _operand(operand: str, fields: Mapping[str, FieldValue]) -> Any:
+    if operand.startswith("'"):
+        return operand.strip("'")
+    if _is_identifier(operand):
+        return fields.get(operand)
+    return float(operand)
+
+
+def _atom_holds(atom: tuple[str, str, str], fields: Mapping[str, FieldValue]) -> bool:
+    left, op, right = (_operand(atom[0], fields), atom[1], _operand(atom[2], fields))
+    if left is None or right is None:
+        return False
+    try:
+        return _OPERATORS[op](left, right)
+    except TypeError:
+        return False
+
+
+# ---------------------------------------------------------------- matching
+
+
+def match_line(pattern: Pattern, line: str) -> dict[str, FieldValue] | None:
+    """The typed captures of `pattern` on `line`, or None.
+
+    The scanner and `patterns check` both call this, so examples test exactly
+    what a real run does. A search that exceeds its time limit raises TimeoutError.
+    """
+    if not all(anchor in line for anchor in pattern.anchors):
+        return None
+    found = pattern.regex.search(line, timeout=MATCH_TIMEOUT_S)
+    if found is None:
+        return None
+    return typed_fields(pattern, found.groupdict())
+
+
+def typed_fields(pattern: Pattern, raw: Mapping[str, str | None]) -> dict[str, FieldValue]:
+    values: dict[str, FieldValue] = {}
+    for name, kind in pattern.fields:
+        text = raw.get(name)
+        if text is None:
+            continue
+        value = convert_field(kind, text)
+        if value is None:
+            continue
+        values[name] = value
+        if isinstance(value, tuple):
+            values[f"{name}_len"] = len(value)
+            values[f"{name}_zero_fraction"] = (
+                round(sum(1 for item in value if item == 0) / len(value), 4) if value else 0.0
+            )
+    return values
+
+
+_SIZE_UNITS = {
+    "": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+    "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "k": 2**10, "m": 2**20, "g": 2**30,
+}  # fmt: skip
+_SIZE = regex.compile(r"^\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*$")
+
+
+def convert_field(kind: str, text: str) -> FieldValue | None:
+    text = text.strip()
+    try:
+        if kind == "int":
+            return int(text.replace(",", "").replace("_", ""), 0 if text.lower().startswith("0x") else 10)
+        if kind == "float":
+            return float(text)
+        if kind == "duration":
+            return float(text.rstrip("sS"))
+        if kind == "bytes":
+            return _parse_bytes(text)
+        if kind == "int_list":
+            return tuple(int(item) for item in regex.findall(r"-?\d+", text))
+    except ValueError:
+        return None
+    return text
+
+
+def _parse_bytes(text: str) -> int | None:
+    found = _SIZE.match(text)
+    if not found or found.group(2).lower() not in _SIZE_UNITS:
+        return None
+    number = float(found.group(1).replace(",", "").replace("_", ""))
+    return int(number * _SIZE_UNITS[found.group(2).lower()])
+
+
+# ---------------------------------------------------------------- verdicts
+
+
+def _load_verdicts(path: Path) -> list[VerdictSpec]:
+    where = str(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PatternError(where, None, f"cannot be read as TOML: {exc}") from exc
+    specs = []
+    for index, raw in enumerate(data.get("verdict", [])):
+        key = f"verdict[{index}]"
+        _check_keys(raw, _VERDICT_KEYS, ("id", "title", "tier", "explain", "advice"), f"{where}: {key}")
+        specs.append(
+            VerdictSpec(
+                id=_string(raw, "id", f"{where}: {key}"),
+                title=_string(raw, "title", f"{where}: {key}"),
+                tier=_enum(Tier, raw, "tier", f"{where}: {key}"),
+                explain=_string(raw, "explain", f"{where}: {key}"),
+                advice=str(raw["advice"]),
+                analyzer=raw.get("analyzer"),
+                summary=str(raw.get("summary", "")),
+            )
+        )
+    return specs
+
+
+# ---------------------------------------------------------------- the whole library
+
+
+def validate_library(library: Library) -> None:
+    _check_unique([(p.id, p.path) for p in library.patterns], "pattern")
+    _check_unique([(v.id, "verdicts.toml") for v in library.verdicts], "verdict")
+    pattern_ids = {p.id for p in library.patterns}
+    for pattern in library.patterns:
+        if pattern.verdict is not None and not library.has_verdict(pattern.verdict):
+            raise PatternError(pattern.path, "verdict", f"'{pattern.verdict}' is not a known verdict id")
+        for index, rule in enumerate(pattern.causes):
+            if rule.target not in pattern_ids:
+                raise PatternError(pattern.path, f"causes[{index}].pattern", f"unknown pattern '{rule.target}'")
+    _check_acyclic(library)
+
+
+def _check_unique(items: list[tuple[str, str]], what: str) -> None:
+    seen: dict[str, str] = {}
+    for item_id, where in items:
+        if item_id in seen:
+            raise PatternError(where, "id", f"duplicate {what} id '{item_id}' (also in {seen[item_id]})")
+        seen[item_id] = where
+
+
+def _check_acyclic(library: Library) -> None:
+    graph = {p.id: [rule.target for rule in p.causes] for p in library.patterns}
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = done
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for target in graph.get(node, []):
+            if state.get(target) == 1:
+                cycle = " -> ".join([*path, node, target])
+                raise PatternError(library.pattern(node).path, "causes", f"cycle: {cycle}")
+            if target not in state:
+                visit(target, [*path, node])
+        state[node] = 2
+
+    for node in graph:
+        if node not in state:
+            visit(node, [])
+
+
+def check_examples(pattern: Pattern) -> list[str]:
+    """Every problem with the pattern's own examples; empty when they all hold."""
+    problems = []
+    for index, line in enumerate(pattern.examples.match):
+        try:
+            captured = match_line(pattern, line)
+        except TimeoutError:
+            problems.append(f"{pattern.id}: match[{index}] timed out")
+            continue
+        if captured is None:
+            problems.append(f"{pattern.id}: match[{index}] does not match: {line!r}")
+        elif index == 0:
+            problems.extend(_capture_problems(pattern, captured))
+    for index, line in enumerate(pattern.examples.no_match):
+        try:
+            if match_line(pattern, line) is not None:
+                problems.append(f"{pattern.id}: no_match[{index}] matches: {line!r}")
+        except TimeoutError:
+            problems.append(f"{pattern.id}: no_match[{index}] timed out")
+    return problems
+
+
+def _capture_problems(pattern: Pattern, captured: Mapping[str, FieldValue]) -> list[str]:
+    problems = []
+    for name, expected in pattern.examples.captures:
+        actual = captured.get(name)
+        if isinstance(actual, tuple):
+            actual = list(actual)
+        if actual != expected:
+            problems.append(f"{pattern.id}: match[0] captured {name}={actual!r}, expected {expected!r}")
+    return problems

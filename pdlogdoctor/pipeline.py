@@ -1,0 +1,122 @@
+"""The one function that composes the stages: ingest -> extract -> link -> diagnose."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import BinaryIO
+
+from .diagnose import diagnose
+from .extract import AnchorIndex, ScanResult, scan_stream
+from .ingest import LogInput, discover
+from .link import link
+from .model import Event, InputProblem, Report, Role, Source
+from .patterns import Library
+from .roles import detect_role, node_from_name, role_from_text_markers
+from .timeline import with_year, year_of
+
+SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
+
+
+@dataclass(frozen=True, slots=True)
+class Scanned:
+    source: Source
+    events: tuple[Event, ...]
+
+
+def run(
+    paths: Sequence[str],
+    library: Library,
+    stdin: BinaryIO | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> Report:
+    inputs = discover(list(paths), stdin)
+    scanned = [item for log_input in inputs for item in scan_input(log_input, library, on_progress)]
+    sources = tuple(item.source for item in scanned)
+    events = _place_on_timeline([e for item in scanned for e in item.events])
+    nodes = {s.name: s.node for s in sources}
+    return diagnose(events, link(events, library, nodes), sources, library)
+
+
+def scan_input(
+    log_input: LogInput, library: Library, on_progress: Callable[[int], None] | None = None
+) -> Iterator[Scanned]:
+    if log_input.members is not None:
+        yield from _scan_members(log_input, library, on_progress)
+        return
+    if log_input.open is None:
+        yield Scanned(_unread_source(log_input), ())
+        return
+    try:
+        stream = log_input.open()
+    except OSError as exc:
+        problem = InputProblem("unreadable", exc.strerror or str(exc))
+        yield Scanned(_unread_source(replace(log_input, problems=(problem,))), ())
+        return
+    with stream:
+        yield scan_one(log_input.name, stream, library, log_input.problems, on_progress)
+
+
+def _scan_members(
+    log_input: LogInput, library: Library, on_progress: Callable[[int], None] | None
+) -> Iterator[Scanned]:
+    assert log_input.members is not None
+    try:
+        for name, stream in log_input.members():
+            with stream:
+                yield scan_one(name, stream, library, (), on_progress)
+    except Exception as exc:  # tarfile, gzip and zstandard raise many types on corrupt data
+        problem = InputProblem("corrupt-archive", f"stopped reading the archive: {exc}")
+        yield Scanned(_unread_source(replace(log_input, problems=(problem,))), ())
+
+
+def scan_one(
+    name: str,
+    stream: BinaryIO,
+    library: Library,
+    problems: tuple[InputProblem, ...] = (),
+    on_progress: Callable[[int], None] | None = None,
+) -> Scanned:
+    result = scan_stream(stream, name, AnchorIndex.build(library), on_progress=on_progress)
+    role, reason = detect_role(name, result.head, result.events)
+    source = Source(
+        name=name,
+        role=role,
+        role_reason=reason,
+        lines=result.lines,
+        bytes=result.bytes,
+        problems=problems + tuple(result.problems),
+        node=node_from_name(name),
+    )
+    return Scanned(source, tuple(_with_role(e, role) for e in result.events))
+
+
+def _with_role(event: Event, source_role: Role) -> Event:
+    if event.role is Role.SERVER and source_role in SERVER_ROLES:
+        return replace(event, role=source_role)
+    if event.role is not Role.UNKNOWN:
+        return event
+    if source_role in (Role.CI, Role.UNKNOWN):
+        marked = role_from_text_markers(event.text)
+        return replace(event, role=marked or source_role)
+    return replace(event, role=source_role)
+
+
+def _unread_source(log_input: LogInput) -> Source:
+    return Source(log_input.name, Role.UNKNOWN, "not read", 0, 0, log_input.problems)
+
+
+def _place_on_timeline(events: list[Event]) -> list[Event]:
+    """Give year-less times (glog, vLLM) the bundle's year, then sort once."""
+    years = Counter(year_of(e.time) for e in events if e.time is not None and e.time_text and e.time_text[:4].isdigit())
+    if years:
+        year = years.most_common(1)[0][0]
+        events = [_with_bundle_year(e, year) for e in events]
+    return sorted(events, key=lambda e: (e.time if e.time is not None else float("inf"), e.source, e.line))
+
+
+def _with_bundle_year(event: Event, year: int) -> Event:
+    if event.time is None or event.time_text is None or event.time_text[:4].isdigit():
+        return event
+    return replace(event, time=with_year(event.time, year))

@@ -1,0 +1,87 @@
+"""The report as plain data: what JSON prints and what other renderers can share."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .. import __version__
+from ..model import Event, FieldValue, Report
+
+SCHEMA_VERSION = "1.0"
+
+
+def format_time(seconds: float | None) -> str | None:
+    if seconds is None:
+        return None
+    whole = int(seconds)
+    millis = int(round((seconds - whole) * 1000))
+    if millis == 1000:
+        whole, millis = whole + 1, 0
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{millis:03d}Z"
+
+
+def _value(value: FieldValue) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def event_document(event: Event) -> dict[str, Any]:
+    return {
+        "pattern": event.pattern,
+        "role": event.role.value,
+        "file": event.source,
+        "line": event.line,
+        "time": format_time(event.time),
+        "text": event.text,
+        "severity": event.severity.value,
+        "repeats": event.repeats,
+        "fields": {key: _value(value) for key, value in event.fields},
+    }
+
+
+def report_document(report: Report) -> dict[str, Any]:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "pdlogdoctor", "version": __version__},
+        "verdict": {
+            "id": report.verdict.id,
+            "title": report.verdict.title,
+            "confidence": report.verdict.confidence,
+            "summary": report.verdict.summary,
+            "facts": {key: _value(value) for key, value in report.verdict.facts},
+        },
+        "chain": [event_document(event) for event in report.chain],
+        "links": [
+            {"cause": link.cause.where, "effect": link.effect.where, "reason": link.reason} for link in report.links
+        ],
+        "alternatives": [
+            {"id": alt.id, "confidence": alt.confidence, "why_not": alt.why_not} for alt in report.alternatives
+        ],
+        "suggestions": [
+            {
+                "kind": s.kind,
+                "name": s.name,
+                "value": s.value,
+                "reason": s.reason,
+                "arithmetic": list(s.arithmetic),
+                "lines_used": list(s.lines_used),
+            }
+            for s in report.suggestions
+        ],
+        "missing": list(report.missing),
+        "advice": report.advice,
+        "explain": report.explain,
+        "incomplete": report.incomplete,
+        "notes": list(report.notes),
+        "inputs": [
+            {
+                "file": source.name,
+                "role": source.role.value,
+                "role_reason": source.role_reason,
+                "lines": source.lines,
+                "bytes": source.bytes,
+                "problems": [{"code": p.code, "message": p.message} for p in source.problems],
+            }
+            for source in report.inputs
+        ],
+    }

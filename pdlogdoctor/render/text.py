@@ -1,0 +1,112 @@
+"""The terminal report: verdict first, then the fix, the chain as a timeline, the rivals."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..model import Event, Report
+
+VERDICT_STYLE = {"healthy": "green", "inconclusive": "yellow"}
+TEXT_WIDTH = 160
+
+
+def render(report: Report, out: TextIO) -> None:
+    console = Console(file=out, width=_width(out), highlight=False, soft_wrap=False)
+    console.print(_verdict_panel(report))
+    if report.suggestions:
+        console.print(_suggestions(report))
+    if report.chain:
+        console.print(_chain_table(report))
+    if report.alternatives:
+        console.print(_alternatives(report))
+    if report.missing:
+        console.print(Text("Missing evidence", style="bold yellow"))
+        for item in report.missing:
+            console.print(Text(f"  - {item}"))
+    console.print(_inputs(report))
+
+
+def _width(out: TextIO) -> int:
+    isatty = getattr(out, "isatty", lambda: False)()
+    return Console(file=out).width if isatty else TEXT_WIDTH
+
+
+def _verdict_panel(report: Report) -> Panel:
+    verdict = report.verdict
+    style = VERDICT_STYLE.get(verdict.id, "red")
+    head = Text.assemble(
+        (f"{verdict.id}", f"bold {style}"),
+        f"  {verdict.title}  ",
+        (f"confidence {verdict.confidence:.2f}", "dim"),
+    )
+    body: list[Text] = [head, Text(""), Text(verdict.summary)]
+    if verdict.facts:
+        body.append(Text(""))
+        for key, value in verdict.facts:
+            shown = f"{value:,}" if isinstance(value, int) else str(value)
+            body.append(Text(f"  {key.replace('_', ' ')}: {shown}", style="dim"))
+    if report.advice:
+        body.extend([Text(""), Text(report.advice, style="italic")])
+    return Panel(Group(*body), title="pdlogdoctor verdict", border_style=style)
+
+
+def _suggestions(report: Report) -> Panel:
+    parts: list[Text] = []
+    for item in report.suggestions:
+        shown = f"export {item.name}={item.value}" if item.kind == "env" else f"{item.name} {item.value}"
+        parts.append(Text(shown, style="bold cyan"))
+        parts.append(Text(f"  {item.reason}", style="dim"))
+        parts.extend(Text(f"    {step}") for step in item.arithmetic)
+        if item.lines_used:
+            parts.append(Text(f"    from: {', '.join(item.lines_used)}", style="dim"))
+    return Panel(Group(*parts), title="suggested fix", border_style="cyan")
+
+
+def _chain_table(report: Report) -> Table:
+    table = Table(title="Causal chain (earliest first)", title_justify="left", expand=False)
+    for column in ("Δt", "role", "where", "pattern", "line"):
+        table.add_column(column, overflow="fold" if column == "line" else "ellipsis")
+    start = next((e.time for e in report.chain if e.time is not None), None)
+    for event in report.chain:
+        cells = (_delta(event, start), event.role.value, event.where, _pattern_cell(event), event.text[:200])
+        table.add_row(*(Text(cell) for cell in cells))
+    return table
+
+
+def _pattern_cell(event: Event) -> str:
+    return f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
+
+
+def _delta(event: Event, start: float | None) -> str:
+    if event.time is None or start is None:
+        return "?"
+    seconds = event.time - start
+    if abs(seconds) < 60:
+        return f"+{seconds:.1f}s"
+    return f"+{seconds / 60:.1f}m" if seconds < 3600 else f"+{seconds / 3600:.1f}h"
+
+
+def _alternatives(report: Report) -> Table:
+    table = Table(title="Alternatives considered", title_justify="left")
+    table.add_column("verdict")
+    table.add_column("confidence")
+    table.add_column("why not", overflow="fold")
+    for alt in report.alternatives:
+        table.add_row(Text(alt.id), Text(f"{alt.confidence:.2f}"), Text(alt.why_not))
+    return table
+
+
+def _inputs(report: Report) -> Table:
+    table = Table(title="Inputs", title_justify="left")
+    for column in ("file", "role", "lines", "bytes", "problems"):
+        table.add_column(column, overflow="fold")
+    for source in report.inputs:
+        problems = "; ".join(f"{p.code}: {p.message}" for p in source.problems)
+        cells = (source.name, f"{source.role.value} ({source.role_reason})", f"{source.lines:,}", f"{source.bytes:,}", problems)
+        table.add_row(*(Text(cell) for cell in cells))
+    return table

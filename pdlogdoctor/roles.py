@@ -1,0 +1,92 @@
+"""Which part of the deployment wrote a log: content first, file name second."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+import regex
+
+from .model import Event, Role
+
+_SERVER_ARGS_MODE = regex.compile(r"server_args=ServerArgs\(.*?disaggregation_mode='(prefill|decode|null)'")
+_ROUTER_LINE = regex.compile(
+    r"^\S+ \S+\s+(?:TRACE|DEBUG|INFO|WARN|ERROR) .*?(?:smg::|sglang_router_rs::|sgl_model_gateway::|pd_router)",
+    regex.MULTILINE,
+)
+_HARNESS_LINE = regex.compile(r"^(?:\S+Z )?\[(?:probe|gsm8k|smoke|wait|drive)\] ", regex.MULTILINE)
+_ACTIONS_LINE = regex.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z ", regex.MULTILINE)
+_ACTIONS_MARKERS = ("##[group]", "##[endgroup]", "##[error]", "Current runner version", "Job defined at")
+_DECODE_ONLY = ("Decode transfer failed", "Decode batch.", "disaggregation_mode='decode'")
+_PREFILL_ONLY = ("Prefill transfer failed", "Prefill batch.", "disaggregation_mode='prefill'")
+_NAME_HINTS = (
+    (Role.PREFILL, ("prefill",)),
+    (Role.DECODE, ("decode",)),
+    (Role.ROUTER, ("router", "gateway", "smg", "lb_", "loadbalancer")),
+    (Role.HARNESS, ("bench", "harness", "probe", "gsm8k", "client")),
+    (Role.CI, ("job", "workflow", "actions", "runner")),
+)
+
+
+def detect_role(name: str, head: str, events: Iterable[Event]) -> tuple[Role, str]:
+    """(role, why) for one source; `why` is shown to the user."""
+    by_content = _role_from_content(head, list(events))
+    if by_content is not None:
+        return by_content
+    base = name.rsplit("!", 1)[-1].rsplit("/", 1)[-1].lower()
+    for role, hints in _NAME_HINTS:
+        if any(hint in base for hint in hints):
+            return role, f"file name contains '{next(h for h in hints if h in base)}'"
+    return Role.UNKNOWN, "no role marker in content or name"
+
+
+def _role_from_content(head: str, events: list[Event]) -> tuple[Role, str] | None:
+    if _is_ci_job_log(head):
+        return Role.CI, "GitHub Actions job log (timestamp prefixes, workflow markers)"
+    mode = _SERVER_ARGS_MODE.search(head)
+    if mode:
+        return _server_role(mode.group(1)), f"server_args disaggregation_mode='{mode.group(1)}'"
+    for event in events:
+        if event.pattern == "server-args" and event.get("mode"):
+            return _server_role(str(event.get("mode"))), f"server_args disaggregation_mode='{event.get('mode')}'"
+    if _ROUTER_LINE.search(head):
+        return Role.ROUTER, "router tracing lines"
+    if _HARNESS_LINE.search(head):
+        return Role.HARNESS, "harness [probe]/[gsm8k]/[wait] lines"
+    return _role_from_event_roles(events)
+
+
+def _is_ci_job_log(head: str) -> bool:
+    lines = head.splitlines()[:200]
+    if not lines:
+        return False
+    stamped = sum(1 for line in lines if _ACTIONS_LINE.match(line))
+    return stamped >= 0.8 * len(lines) and any(marker in head for marker in _ACTIONS_MARKERS)
+
+
+def _server_role(mode: str) -> Role:
+    return {"prefill": Role.PREFILL, "decode": Role.DECODE}.get(mode, Role.SERVER)
+
+
+def _role_from_event_roles(events: list[Event]) -> tuple[Role, str] | None:
+    votes = Counter(e.role for e in events if e.role is not Role.UNKNOWN)
+    if not votes:
+        return None
+    role, _ = votes.most_common(1)[0]
+    return role, "role-specific messages"
+
+
+def role_from_text_markers(text: str) -> Role | None:
+    """A server's side from a role-specific phrase, for server events in mixed logs."""
+    if any(marker in text for marker in _DECODE_ONLY):
+        return Role.DECODE
+    if any(marker in text for marker in _PREFILL_ONLY):
+        return Role.PREFILL
+    return None
+
+
+def node_from_name(name: str) -> str | None:
+    """`prefill_<node>.log` / `decode_<node>.log`: the harness names files after the node."""
+    base = name.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
+    found = regex.match(r"^(?:prefill|decode)[_-](?P<node>[\w.-]+?)(?:\.log)?(?:\.(?:gz|zst))?$", base)
+    return found.group("node") if found else None

@@ -1,0 +1,136 @@
+"""Line clean-up and the timestamp shapes of every component in the reference.
+
+All naive timestamps are read as UTC: sglang, MORI and glog print local time
+without a zone, the router prints UTC, and CI containers run in UTC. Year-less
+shapes (glog, vLLM) get their year later from the rest of the bundle.
+"""
+
+from __future__ import annotations
+
+import calendar
+import time
+from dataclasses import dataclass
+
+import regex
+
+# GitHub Actions prepends `2026-07-02T10:16:03.4120000Z ` to every line it stores.
+ACTIONS_PREFIX = regex.compile(r"^\ufeff?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) ")
+ANSI = regex.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+_SHAPES: tuple[tuple[str, regex.Pattern[str]], ...] = (
+    # sglang: [2026-07-02 10:16:03.412 DP0 TP0 EP0] ; uvicorn: [2026-07-02 10:15:30] INFO: ...
+    ("sglang", regex.compile(
+        r"^\[(?P<date>\d{4}-\d\d-\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:[.,](?P<frac>\d+))?"
+        r"(?P<ranks>(?: [A-Z_]+\d+)*)\]"
+    )),
+    # MORI spdlog: [2026-07-02 10:16:03.412] [48211] [application] [error]
+    # (the sglang shape above already covers the bracketed date; kept for the frac width)
+    # Rust router (tracing, UTC): 2026-02-26 13:00:12 ERROR ... or ISO 2026-02-26T13:00:12.123Z
+    ("router", regex.compile(
+        r"^(?P<date>\d{4}-\d\d-\d\d)[ T](?P<clock>\d\d:\d\d:\d\d)(?:[.,](?P<frac>\d+))?Z?"
+        r"(?=\s+(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL)\b|\s*[-|])"
+    )),
+    # glog: E0702 10:16:03.412345 48211 file.cc:12] msg
+    ("glog", regex.compile(r"^[IWEF](?P<month>\d\d)(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?\s")),
+    # vLLM: (EngineCore_DP0 pid=123) ERROR 07-02 10:16:03 [file.py:12] msg
+    ("vllm", regex.compile(
+        r"^(?:\([\w ]+pid=\d+\)\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+"
+        r"(?P<month>\d\d)-(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?"
+    )),
+    # Any other line that starts with a full date and time.
+    ("generic", regex.compile(
+        r"^\[?(?P<date>\d{4}-\d\d-\d\d)[ T](?P<clock>\d\d:\d\d:\d\d)(?:[.,](?P<frac>\d+))?"
+    )),
+)  # fmt: skip
+
+_RANK = regex.compile(r"([A-Z_]+?)(\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """A parsed timestamp; `year_known` is False for glog/vLLM month-day shapes."""
+
+    seconds: float  # since the epoch; for year-less shapes, computed with year 1970
+    text: str
+    year_known: bool
+    ranks: tuple[tuple[str, int], ...] = ()
+
+
+def clean_line(raw: str) -> tuple[str, str | None]:
+    """Remove the Actions prefix and colour codes; return (line, actions timestamp)."""
+    actions_time = None
+    found = ACTIONS_PREFIX.match(raw)
+    if found:
+        actions_time = found.group(1)
+        raw = raw[found.end() :]
+    if "\x1b" in raw:
+        raw = ANSI.sub("", raw)
+    return raw.rstrip("\r\n"), actions_time
+
+
+def parse_stamp(line: str) -> Stamp | None:
+    if not line or not (line[0] == "[" or line[0].isdigit() or line[0] in "IWEF("):
+        return _shape_anywhere(line)
+    for name, shape in _SHAPES:
+        found = shape.match(line)
+        if found:
+            return _to_stamp(name, found)
+    return None
+
+
+def _shape_anywhere(line: str) -> Stamp | None:
+    # vLLM lines can start with "(EngineCore_DP0 pid=1)" or log level words.
+    if line[:1] in ("D", "C") or line.startswith(("INFO", "WARNING", "ERROR")):
+        found = _SHAPES[3][1].match(line)
+        if found:
+            return _to_stamp("vllm", found)
+    return None
+
+
+def parse_actions_time(text: str) -> Stamp:
+    date, clock = text.rstrip("Z").split("T")
+    clock, _, frac = clock.partition(".")
+    return Stamp(_epoch(date, clock, frac), f"{date} {clock}", True)
+
+
+def _to_stamp(shape: str, found: regex.Match[str]) -> Stamp:
+    groups = found.groupdict()
+    frac = groups.get("frac") or ""
+    clock = groups["clock"]
+    if groups.get("date"):
+        date = groups["date"]
+        seconds = _epoch(date, clock, frac)
+        text = f"{date} {clock}" + (f".{frac[:3]}" if frac else "")
+        year_known = True
+    else:
+        date = f"1970-{groups['month']}-{groups['day']}"
+        seconds = _epoch(date, clock, frac)
+        text = f"{groups['month']}-{groups['day']} {clock}"
+        year_known = False
+    ranks = tuple((m.group(1), int(m.group(2))) for m in _RANK.finditer(groups.get("ranks") or ""))
+    return Stamp(seconds, text, year_known, ranks)
+
+
+def _epoch(date: str, clock: str, frac: str) -> float:
+    year, month, day = (int(part) for part in date.split("-"))
+    hour, minute, second = (int(part) for part in clock.split(":"))
+    try:
+        whole = calendar.timegm((year, month, day, hour, minute, second, 0, 0, 0))
+    except (ValueError, OverflowError):
+        return 0.0
+    return whole + (float(f"0.{frac}") if frac else 0.0)
+
+
+def with_year(seconds: float, year: int) -> float:
+    """Move a year-less (1970-based) time into `year`."""
+    day_seconds = seconds % 86400
+    month_day = int(seconds // 86400) * 86400
+    parts = time.gmtime(month_day)
+    try:
+        return calendar.timegm((year, parts.tm_mon, parts.tm_mday, 0, 0, 0, 0, 0, 0)) + day_seconds
+    except ValueError:
+        return seconds
+
+
+def year_of(seconds: float) -> int:
+    return time.gmtime(seconds).tm_year

@@ -1,0 +1,89 @@
+"""Read a Python traceback that follows a matched line.
+
+sglang logs `Scheduler hit an exception: Traceback (most recent call last):`
+with the rest of the traceback on the following, unprefixed lines. What a
+diagnosis needs from it: the exception type and message, and the innermost
+frame that belongs to the project (not to torch or the standard library).
+"""
+
+from __future__ import annotations
+
+import regex
+
+from .model import FieldValue
+from .timeline import clean_line, parse_stamp
+
+MAX_TRACEBACK_LINES = 400
+MAX_TRACEBACK_BYTES = 256 << 10
+_FRAME = regex.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)')
+_EXCEPTION = regex.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
+_CONNECTORS = (
+    "During handling of the above exception",
+    "The above exception was the direct cause",
+    "Traceback (most recent call last):",
+)
+PROJECT_MARKERS = ("/sglang/", "/vllm/", "/mori/", "/mooncake/", "/nixl/", "sglang/srt", "sgl_kernel")
+
+
+def read_traceback(buf: bytes, first_line_end: int, limit: int) -> dict[str, FieldValue]:
+    """Fields of the traceback after `first_line_end` in `buf`: empty if there is none."""
+    frames: list[tuple[str, int, str]] = []
+    exception: tuple[str, str] | None = None
+    for line in _following_lines(buf, first_line_end, limit):
+        if not line.strip() or line.startswith(_CONNECTORS):
+            continue
+        frame = _FRAME.match(line)
+        if frame:
+            frames.append((frame.group("file"), int(frame.group("line")), frame.group("func")))
+            continue
+        if line.startswith((" ", "\t")):
+            continue  # the source line under a frame, or a caret line
+        found = _EXCEPTION.match(line)
+        if found is None or parse_stamp(line) is not None:
+            break  # the next log record: the traceback is over
+        exception = (found.group("type"), (found.group("message") or "").strip())
+    return _fields(frames, exception)
+
+
+def _following_lines(buf: bytes, start: int, limit: int) -> list[str]:
+    end = min(limit, start + MAX_TRACEBACK_BYTES)
+    text = buf[start:end].decode("utf-8", errors="replace")
+    lines = []
+    for raw in text.split("\n")[1 : MAX_TRACEBACK_LINES + 1]:
+        line, _ = clean_line(raw)
+        lines.append(line)
+    return _until_exception_ends(lines)
+
+
+def _until_exception_ends(lines: list[str]) -> list[str]:
+    """Cut after the last exception line of the (possibly chained) traceback."""
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        kept.append(line)
+        is_exception = line and not line.startswith((" ", "\t")) and not line.startswith(_CONNECTORS)
+        if is_exception and not _chain_continues(lines, index + 1):
+            break
+    return kept
+
+
+def _chain_continues(lines: list[str], index: int) -> bool:
+    for line in lines[index : index + 3]:
+        if line.strip():
+            return line.startswith(_CONNECTORS)
+    return False
+
+
+def _fields(frames: list[tuple[str, int, str]], exception: tuple[str, str] | None) -> dict[str, FieldValue]:
+    if exception is None and not frames:
+        return {}
+    fields: dict[str, FieldValue] = {"traceback_frames": len(frames)}
+    if exception is not None:
+        fields["exc_type"] = exception[0]
+        fields["exc_message"] = exception[1][:500]
+    project = [frame for frame in frames if any(marker in frame[0] for marker in PROJECT_MARKERS)]
+    innermost = (project or frames)[-1] if frames else None
+    if innermost is not None:
+        fields["frame_file"] = innermost[0]
+        fields["frame_line"] = innermost[1]
+        fields["frame_func"] = innermost[2]
+    return fields

@@ -1,0 +1,84 @@
+"""Every fixture bundle yields the verdict, chain and values its expected.toml states."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pdlogdoctor.cli import exit_code_for
+from pdlogdoctor.model import Report
+from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+
+from .conftest import FIXTURES
+
+BUNDLES = sorted(path.parent for path in FIXTURES.glob("*/expected.toml"))
+
+
+def load_expected(bundle: Path) -> dict[str, Any]:
+    return tomllib.loads((bundle / "expected.toml").read_text())["expected"]
+
+
+@pytest.fixture(scope="module")
+def reports(library: Library) -> dict[Path, Report]:
+    return {bundle: run([str(bundle)], library) for bundle in BUNDLES}
+
+
+def test_there_are_bundles() -> None:
+    assert len(BUNDLES) >= 4
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_bundle_verdict(bundle: Path, reports: dict[Path, Report]) -> None:
+    expected = load_expected(bundle)
+    report = reports[bundle]
+    assert report.verdict.id == expected["verdict"], report.verdict.summary
+    assert report.verdict.id not in expected.get("must_not_be", [])
+    assert int(exit_code_for(report)) == expected["exit_code"]
+    assert report.verdict.confidence >= expected.get("min_confidence", 0.0)
+    if "max_confidence" in expected:
+        assert report.verdict.confidence <= expected["max_confidence"]
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_bundle_chain(bundle: Path, reports: dict[Path, Report]) -> None:
+    expected = load_expected(bundle)
+    report = reports[bundle]
+    chain_patterns = {event.pattern for event in report.chain}
+    missing = set(expected.get("chain", [])) - chain_patterns
+    assert not missing, f"chain lacks {missing}; has {sorted(chain_patterns)}"
+    roles = {event.role.value for event in report.chain}
+    assert set(expected.get("chain_roles", [])) <= roles
+    for forbidden in expected.get("chain_must_not_have", []):
+        assert forbidden not in chain_patterns
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_bundle_suggestions_and_facts(bundle: Path, reports: dict[Path, Report]) -> None:
+    expected = load_expected(bundle)
+    report = reports[bundle]
+    suggested = {s.name: s.value for s in report.suggestions}
+    for name, want in expected.get("suggestions", {}).items():
+        assert name in suggested, f"no suggestion {name}; got {suggested}"
+        if isinstance(want, dict):
+            assert abs(int(suggested[name]) - want["value"]) <= want["tolerance"] * want["value"]
+        else:
+            assert suggested[name] == want
+    for name in expected.get("no_suggestions", []):
+        assert name not in suggested
+    facts = dict(report.verdict.facts)
+    for name, want in expected.get("facts", {}).items():
+        assert name in facts, f"no fact {name}; got {facts}"
+        if isinstance(want, str) and not isinstance(facts[name], str):
+            assert want in str(facts[name])
+        elif isinstance(want, str):
+            assert want in facts[name], f"{name}: {facts[name]!r} lacks {want!r}"
+        else:
+            assert facts[name] == want
+    for phrase in expected.get("summary_contains", []):
+        assert phrase in report.verdict.summary
+    for phrase in expected.get("missing_contains", []):
+        assert any(phrase in item for item in report.missing), report.missing

@@ -1,0 +1,94 @@
+"""The pattern library tests itself: every example of every pattern, and the library's shape."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.analyzers import ANALYZERS
+from pdlogdoctor.errors import PatternError
+from pdlogdoctor.patterns import Library, check_examples, load_library, load_pattern
+
+from .conftest import ROOT
+
+LIBRARY = load_library()
+
+
+@pytest.mark.parametrize("pattern_id", [p.id for p in LIBRARY.patterns])
+def test_pattern_examples(pattern_id: str) -> None:
+    assert check_examples(LIBRARY.pattern(pattern_id)) == []
+
+
+def test_ids_equal_file_stems_and_are_unique(library: Library) -> None:
+    ids = [p.id for p in library.patterns]
+    assert len(ids) == len(set(ids))
+    for pattern in library.patterns:
+        assert Path(pattern.path).stem == pattern.id
+
+
+def test_every_analyzer_named_by_a_verdict_exists(library: Library) -> None:
+    for spec in library.verdicts:
+        assert spec.analyzer is None or spec.analyzer in ANALYZERS
+
+
+def test_every_non_meta_verdict_is_reachable_from_some_pattern(library: Library) -> None:
+    supported = {p.verdict for p in library.patterns}
+    relabelled = {"mr-registration-rejected", "scheduler-runtime-crash"}  # analyzers relabel to these
+    for spec in library.verdicts:
+        if spec.tier.value != "meta":
+            assert spec.id in supported | relabelled, spec.id
+
+
+def test_library_is_found_from_any_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert len(load_library().patterns) == len(LIBRARY.patterns)
+
+
+BROKEN = {
+    "bad regex": ('regex = "(unclosed"', "regex"),
+    "unknown key": ('colour = "red"', "colour"),
+    "field not a group": ('[fields]\nnot_a_group = "int"', "fields.not_a_group"),
+}
+
+
+def _pattern_text(extra: str, regex_line: str = 'regex = "size:(?P<size>\\\\d+)"') -> str:
+    lines = [
+        'id = "broken"',
+        'title = "t"',
+        'severity = "error"',
+        'kind = "cause"',
+        'anchors = ["size:"]',
+        'explain = "e"',
+    ]
+    if not extra.startswith("regex"):
+        lines.append(regex_line)
+    body = "\n".join(lines) + "\n"
+    examples = '[examples]\nmatch = ["size:12"]\nno_match = ["nothing"]\n'
+    if extra.startswith("["):
+        return body + extra + "\n" + examples
+    return body + extra + "\n" + examples
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_broken_pattern_names_file_and_key(case: str, tmp_path: Path) -> None:
+    extra, key = BROKEN[case]
+    path = tmp_path / "broken.toml"
+    path.write_text(_pattern_text(extra))
+    with pytest.raises(PatternError) as caught:
+        load_pattern(path)
+    assert str(path) in str(caught.value)
+    assert key in str(caught.value)
+
+
+def test_unknown_cause_target_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "broken.toml").write_text(_pattern_text('[[causes]]\npattern = "no-such-pattern"'))
+    with pytest.raises(PatternError, match="no-such-pattern"):
+        load_library([tmp_path])
+
+
+def test_shipped_library_has_the_core_patterns(library: Library) -> None:
+    ids = {p.id for p in library.patterns}
+    for needed in ("mori-mr-register-failed", "warmup-output-ids", "scheduler-died-init", "probe-not-serving"):
+        assert needed in ids
+    assert (ROOT / "patterns" / "verdicts.toml").is_file()
