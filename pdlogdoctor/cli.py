@@ -32,7 +32,11 @@ EXIT_HELP = (
     "3 failure evidence without a known cause (inconclusive); 4 nothing readable. --exit-zero forces 0."
 )
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help=f"Diagnose failed SGLang PD-disaggregation runs from their logs. {EXIT_HELP}")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help=f"Diagnose failed SGLang PD-disaggregation runs from their logs. {EXIT_HELP}",
+)
 patterns_app = typer.Typer(no_args_is_help=True, help="Inspect and check the pattern library.")
 app.add_typer(patterns_app, name="patterns")
 
@@ -55,8 +59,12 @@ def _load(extra: list[Path] | None) -> Library:
 def analyze(
     paths: Annotated[list[str], typer.Argument(help="Files, directories, .gz/.zst/.zip/.tar.gz, or - for stdin.")],
     output_format: Annotated[OutputFormat, typer.Option("--format", "-f", help="Report format.")] = OutputFormat.TEXT,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here (only after a successful analysis).")] = None,
-    patterns: Annotated[list[Path] | None, typer.Option("--patterns", help="An extra directory of pattern files.")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the report here (only after a successful analysis).")
+    ] = None,
+    patterns: Annotated[
+        list[Path] | None, typer.Option("--patterns", help="An extra directory of pattern files.")
+    ] = None,
     exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Always exit 0 (after printing the report).")] = False,
 ) -> None:
     library = _load(patterns)
@@ -96,7 +104,9 @@ def _write(report: Report, output_format: OutputFormat, output: Path | None) -> 
 
 @patterns_app.command("list", help="List every pattern with its kind, verdict and title.")
 def patterns_list(
-    patterns: Annotated[list[Path] | None, typer.Option("--patterns", help="An extra directory of pattern files.")] = None,
+    patterns: Annotated[
+        list[Path] | None, typer.Option("--patterns", help="An extra directory of pattern files.")
+    ] = None,
 ) -> None:
     library = _load(patterns)
     for pattern in library.patterns:
@@ -106,7 +116,9 @@ def patterns_list(
 
 @patterns_app.command("check", help="Validate the library and run every pattern's own examples (exit 2 on failure).")
 def patterns_check(
-    patterns: Annotated[list[Path] | None, typer.Option("--patterns", help="An extra directory of pattern files.")] = None,
+    patterns: Annotated[
+        list[Path] | None, typer.Option("--patterns", help="An extra directory of pattern files.")
+    ] = None,
 ) -> None:
     library = _load(patterns)
     problems = [problem for pattern in library.patterns for problem in check_examples(pattern)]
@@ -118,7 +130,9 @@ def patterns_check(
     typer.echo(f"ok: {len(library.patterns)} patterns, {len(library.verdicts)} verdicts, {examples} examples")
 
 
-@patterns_app.command("anchors", help="Print each pattern's anchor as an extended regex, one per line (for grep -E -f).")
+@patterns_app.command(
+    "anchors", help="Print each pattern's anchor as an extended regex, one per line (for grep -E -f)."
+)
 def patterns_anchors() -> None:
     library = _load(None)
     for anchor in sorted({p.primary_anchor for p in library.patterns}):

@@ -134,7 +134,9 @@ def _report_for(
     if runners_up and evidence.library.verdict(runners_up[0].verdict).tier == spec.tier:
         confidence = max(0.3, confidence - 0.15)  # a rival of the same tier that nothing links
     confidence = max(0.3, confidence - 0.05 * len(missing))
-    verdict = Verdict(best.verdict, spec.title, round(confidence, 2), best.summary or _default_summary(best, spec.title), best.facts)
+    verdict = Verdict(
+        best.verdict, spec.title, round(confidence, 2), best.summary or _default_summary(best, spec.title), best.facts
+    )
     alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library)
     chain = _chain(list(best.chain) + list(best.lines_used))
     links = tuple(link for link in evidence.links if link.cause in best.chain and link.effect in best.chain)
@@ -167,7 +169,8 @@ def _alternatives(
     for other in runners_up:
         why = f"explains less: ranked below {best.verdict} (tier, chain length, confidence)"
         if library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:
-            why = f"a {library.verdict(other.verdict).tier.value}-level verdict, and a deeper cause ({best.verdict}) is in the evidence"
+            tier = library.verdict(other.verdict).tier.value
+            why = f"a {tier}-level verdict, and a deeper cause ({best.verdict}) is in the evidence"
         found.setdefault(other.verdict, Alternative(other.verdict, round(min(other.confidence, 0.5), 2), why))
     for rejected in hypotheses:
         if rejected.rejected is not None and rejected.verdict != best.verdict:
@@ -260,7 +263,7 @@ def _missing_roles(evidence: Evidence) -> list[str]:
         return []  # a job log interleaves every component's output
     missing = []
     has_server = bool(roles & set(SERVER_ROLES))
-    if Role.PREFILL not in roles and not (Role.SERVER in roles):
+    if Role.PREFILL not in roles and Role.SERVER not in roles:
         missing.append("no prefill server log given")
     if Role.DECODE not in roles and not (Role.SERVER in roles and has_server):
         missing.append("no decode server log given")

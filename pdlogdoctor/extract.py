@@ -163,9 +163,7 @@ def _defer_open_block(buf: bytes, cut: int, index: AnchorIndex, final: bool) -> 
     return earliest
 
 
-def _find_lines(
-    buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex
-) -> dict[int, tuple[int, list[Pattern]]]:
+def _find_lines(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex) -> dict[int, tuple[int, list[Pattern]]]:
     """Lines holding an anchor found in [lo, hi), keyed by line start; lines may reach `limit`."""
     lines: dict[int, tuple[int, list[Pattern]]] = {}
     for anchor, patterns in index.by_anchor:

@@ -208,7 +208,7 @@ def _string(data: Mapping[str, Any], key: str, where: str) -> str:
 
 
 def _enum(cls: type[_E], data: Mapping[str, Any], key: str, where: str) -> _E:
-    value = data.get(key)
+    value = str(data.get(key))
     try:
         return cls(value)
     except ValueError:
@@ -259,9 +259,7 @@ def _fields(data: Mapping[str, Any], compiled: regex.Pattern[str], where: str) -
     return tuple(sorted(typed.items()))
 
 
-def _failure_condition(
-    data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str
-) -> Condition | None:
+def _failure_condition(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> Condition | None:
     text = data.get("failure_if")
     if text is None:
         return None
@@ -540,9 +538,8 @@ def check_examples(pattern: Pattern) -> list[str]:
 def _capture_problems(pattern: Pattern, captured: Mapping[str, FieldValue]) -> list[str]:
     problems = []
     for name, expected in pattern.examples.captures:
-        actual = captured.get(name)
-        if isinstance(actual, tuple):
-            actual = list(actual)
+        value = captured.get(name)
+        actual: Any = list(value) if isinstance(value, tuple) else value
         if actual != expected:
             problems.append(f"{pattern.id}: match[0] captured {name}={actual!r}, expected {expected!r}")
     return problems

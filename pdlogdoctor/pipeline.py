@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import BinaryIO
 
 from .diagnose import diagnose
-from .extract import AnchorIndex, ScanResult, scan_stream
+from .extract import AnchorIndex, scan_stream
 from .ingest import LogInput, discover
 from .link import link
 from .model import Event, InputProblem, Report, Role, Source

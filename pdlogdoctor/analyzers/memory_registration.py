@@ -180,7 +180,7 @@ def _token_cap_suggestion(value: int, failures: list[Event], evidence: Evidence)
         kind="server-arg",
         name="--max-total-tokens",
         value=cap,
-        reason="for builds without SGLANG_MORI_MAX_MR_BYTES: keeps the largest KV buffer below the suggested region size",
+        reason="for builds without SGLANG_MORI_MAX_MR_BYTES: keeps the largest KV buffer below the suggested size",
         arithmetic=tuple(steps),
         lines_used=tuple(used),
     )

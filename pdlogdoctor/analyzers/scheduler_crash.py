@@ -33,9 +33,7 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     summary = _summary(verdict, crash, exception, exit_event, sized)
     used = tuple(e for e in (exception, exit_event, served, sized) if e is not None and e not in hypothesis.chain)
     confidence = 0.85 if exception is not None else 0.7
-    chosen = replace(
-        hypothesis, verdict=verdict, facts=facts, summary=summary, confidence=confidence, lines_used=used
-    )
+    chosen = replace(hypothesis, verdict=verdict, facts=facts, summary=summary, confidence=confidence, lines_used=used)
     other = INIT if verdict == RUNTIME else RUNTIME
     why_not = (
         f"the server reported ready at {served.where} before the crash"
@@ -98,9 +96,7 @@ def _facts(
     return tuple(facts)
 
 
-def _summary(
-    verdict: str, crash: Event, exception: Event | None, exit_event: Event | None, sized: Event | None
-) -> str:
+def _summary(verdict: str, crash: Event, exception: Event | None, exit_event: Event | None, sized: Event | None) -> str:
     when = "while serving" if verdict == RUNTIME else "during initialization"
     pool = "after KV pool sizing" if sized is not None else "before KV pool sizing"
     parts = [f"A scheduler died {when}, {pool}"]

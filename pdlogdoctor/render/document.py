@@ -15,7 +15,7 @@ def format_time(seconds: float | None) -> str | None:
     if seconds is None:
         return None
     whole = int(seconds)
-    millis = int(round((seconds - whole) * 1000))
+    millis = round((seconds - whole) * 1000)
     if millis == 1000:
         whole, millis = whole + 1, 0
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{millis:03d}Z"

@@ -107,6 +107,12 @@ def _inputs(report: Report) -> Table:
         table.add_column(column, overflow="fold")
     for source in report.inputs:
         problems = "; ".join(f"{p.code}: {p.message}" for p in source.problems)
-        cells = (source.name, f"{source.role.value} ({source.role_reason})", f"{source.lines:,}", f"{source.bytes:,}", problems)
+        cells = (
+            source.name,
+            f"{source.role.value} ({source.role_reason})",
+            f"{source.lines:,}",
+            f"{source.bytes:,}",
+            problems,
+        )
         table.add_row(*(Text(cell) for cell in cells))
     return table

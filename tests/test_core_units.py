@@ -1,0 +1,144 @@
+"""Unit tests of the core stages: timestamps, tracebacks, the MR arithmetic, exit codes."""
+
+from __future__ import annotations
+
+import calendar
+import io
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pdlogdoctor.analyzers.memory_registration import bytes_per_token, suggested_region_bytes
+from pdlogdoctor.cli import app
+from pdlogdoctor.extract import AnchorIndex, scan_stream
+from pdlogdoctor.patterns import Library, parse_condition
+from pdlogdoctor.timeline import clean_line, parse_stamp
+from pdlogdoctor.traceback import read_traceback
+
+GIB = 1 << 30
+
+
+def epoch(*parts: int) -> float:
+    return float(calendar.timegm((*parts, 0, 0, 0)))
+
+
+@pytest.mark.parametrize(
+    ("line", "seconds", "ranks"),
+    [
+        ("[2026-07-02 10:16:03 DP0 TP3 EP0] Prefill batch.", epoch(2026, 7, 2, 10, 16, 3), {"DP": 0, "TP": 3, "EP": 0}),
+        ("[2026-07-02 10:16:03.250 TP7] x", epoch(2026, 7, 2, 10, 16, 3) + 0.25, {"TP": 7}),
+        ("[2026-07-02 10:16:03.412] [48211] [application] [error] x", epoch(2026, 7, 2, 10, 16, 3) + 0.412, {}),
+        ("2026-02-26 13:00:12 ERROR http_request{}: smg::x", epoch(2026, 2, 26, 13, 0, 12), {}),
+        ('[2026-07-02 10:15:30] INFO:     127.0.0.1:1 - "POST /generate HTTP/1.1" 500', epoch(2026, 7, 2, 10, 15, 30), {}),
+    ],
+)
+def test_dated_timestamp_shapes(line: str, seconds: float, ranks: dict[str, int]) -> None:
+    stamp = parse_stamp(line)
+    assert stamp is not None and stamp.year_known
+    assert stamp.seconds == pytest.approx(seconds)
+    assert dict(stamp.ranks) == ranks
+
+
+def test_yearless_glog_and_vllm_shapes() -> None:
+    glog = parse_stamp("E0702 10:16:03.412345 48211 rdma_context.cpp:203] Failed to register memory 0x7b: x [14]")
+    vllm = parse_stamp("(EngineCore_DP0 pid=12) ERROR 07-02 10:16:03 [nixl_connector.py:1] x")
+    assert glog is not None and not glog.year_known
+    assert vllm is not None and not vllm.year_known
+    assert glog.text.startswith("07-02 10:16:03")
+
+
+def test_actions_prefix_and_colours_are_removed() -> None:
+    line, actions = clean_line("2026-07-02T10:16:03.4120000Z \x1b[31m[probe] request failed\x1b[0m\r\n")
+    assert line == "[probe] request failed"
+    assert actions == "2026-07-02T10:16:03.4120000Z"
+
+
+def test_traceback_fields_name_the_innermost_project_frame() -> None:
+    text = (
+        "[2026-07-08 03:12:09 TP3] Scheduler hit an exception: Traceback (most recent call last):\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2710, in run_scheduler_process\n'
+        "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank)\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/pool_configurator.py", line 412, in largest\n'
+        "    return per_token // min(ratios)\n"
+        '  File "/usr/lib/python3.12/functools.py", line 10, in wrapper\n'
+        "ZeroDivisionError: integer division or modulo by zero\n"
+        "[2026-07-08 03:12:10] Received sigquit from a child process. It usually means the child failed.\n"
+    ).encode()
+    fields = read_traceback(text, text.index(b"\n"), len(text))
+    assert fields["exc_type"] == "ZeroDivisionError"
+    assert fields["exc_message"] == "integer division or modulo by zero"
+    assert str(fields["frame_file"]).endswith("pool_configurator.py")
+    assert fields["frame_line"] == 412
+
+
+def test_suggested_region_is_power_of_two_below_failure_capped_at_2gib() -> None:
+    assert suggested_region_bytes(6_002_442_240, [])[0] == 2 * GIB
+    assert suggested_region_bytes(4_294_836_224, [])[0] == 2 * GIB
+    # A 1.5 GiB failure: the largest power of two strictly below it is 1 GiB.
+    assert suggested_region_bytes(3 * GIB // 2, [])[0] == 1 * GIB
+    # Exactly 2 GiB failing: strictly below means 1 GiB.
+    assert suggested_region_bytes(2 * GIB, [])[0] == 1 * GIB
+
+
+def test_a_proven_larger_region_lifts_the_2gib_cap() -> None:
+    proven_4_5_gib = 4_831_838_208
+    assert suggested_region_bytes(6_002_442_240, [proven_4_5_gib])[0] == 4 * GIB
+    # Proven regions below 2 GiB do not lower the cap: the failure bound already applies.
+    assert suggested_region_bytes(6_002_442_240, [GIB])[0] == 2 * GIB
+
+
+def test_bytes_per_token_rounds_only_near_whole_numbers() -> None:
+    assert bytes_per_token(6_002_442_240, 23_448_064) == 256  # 255.989: page padding
+    assert bytes_per_token(4_294_836_224, 16_776_704) == 256
+    assert bytes_per_token(1000, 3) == 333  # 333.33 is within 1% of 333
+    assert bytes_per_token(1000, 6) == 167  # 166.67 -> 167 (0.2%)
+    assert bytes_per_token(150, 100) == 1  # 1.5 is 50% from a whole number: floor
+
+
+def test_failure_conditions() -> None:
+    condition = parse_condition("accuracy <= threshold")
+    assert condition.holds({"accuracy": 0.88, "threshold": 0.92})
+    assert condition.holds({"accuracy": 0.92, "threshold": 0.92})  # the gate needs strictly above
+    assert not condition.holds({"accuracy": 0.95, "threshold": 0.92})
+    assert not condition.holds({"threshold": 0.92})  # a missing field never holds
+    either = parse_condition("status != 200 or output_ids_zero_fraction >= 0.5")
+    assert either.holds({"status": 200, "output_ids_zero_fraction": 0.75})
+    assert not either.holds({"status": 200, "output_ids_zero_fraction": 0.1})
+    with pytest.raises(ValueError):
+        parse_condition("accuracy is low")
+
+
+def test_scan_finds_events_with_line_numbers_and_last_line_without_newline(library: Library) -> None:
+    noise = "[2026-07-02 10:16:00 TP0] Decode batch. #running-req: 1\n" * 5000
+    incident = (
+        "[2026-07-02 10:16:03.412] [1] [application] [error] RegisterRdmaMemoryRegion failed! "
+        "addr:0x7f, size:6002442240, accessFlag:15, errno:22 (Invalid argument)"
+    )
+    data = (noise + incident + "\n" + noise + "[probe] request failed -- PD path not serving; aborting before sweep").encode()
+    result = scan_stream(io.BytesIO(data), "x.log", AnchorIndex.build(library), chunk_bytes=4096)
+    found = {(e.pattern, e.line) for e in result.events}
+    assert ("mori-mr-register-failed", 5001) in found
+    assert ("probe-not-serving", 10002) in found
+    assert result.lines == 10002
+
+
+runner = CliRunner()
+
+
+def test_patterns_check_passes_on_the_shipped_library() -> None:
+    result = runner.invoke(app, ["patterns", "check"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("ok:")
+
+
+def test_patterns_check_fails_with_exit_2_on_a_broken_pattern_file(tmp_path: Path) -> None:
+    (tmp_path / "broken-one.toml").write_text('id = "broken-one"\ntitle = "x"\nregex = "(unclosed"\n')
+    result = runner.invoke(app, ["patterns", "check", "--patterns", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "broken-one.toml" in result.output
+
+
+def test_nothing_readable_exits_4(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["analyze", str(tmp_path / "does-not-exist"), "--format", "json"])
+    assert result.exit_code == 4
