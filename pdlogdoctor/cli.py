@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
-from enum import IntEnum
+import tempfile
+from collections.abc import Callable, Iterator
+from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -11,10 +15,12 @@ import typer
 
 from . import __version__
 from .errors import PdlogdoctorError
+from .ingest import discover
 from .model import OutputFormat, Report
 from .patterns import Library, check_examples, load_library
 from .pipeline import run
 from .render import render
+from .render.options import RenderOptions
 
 
 class ExitCode(IntEnum):
@@ -27,10 +33,21 @@ class ExitCode(IntEnum):
     NOTHING_READABLE = 4
 
 
+class FailOn(StrEnum):
+    """Which results give a non-zero exit code (for CI gating); usage errors (2) always do."""
+
+    INCONCLUSIVE = "inconclusive"  # 1 root cause, 3 inconclusive, 4 nothing readable (the default)
+    CAUSE = "cause"  # only a diagnosed root cause (1); inconclusive and unreadable exit 0
+    NEVER = "never"  # always 0 after the report (same as --exit-zero)
+
+
 EXIT_HELP = (
     "Exit codes: 0 healthy; 1 a root cause diagnosed; 2 usage or pattern-library error; "
-    "3 failure evidence without a known cause (inconclusive); 4 nothing readable. --exit-zero forces 0."
+    "3 failure evidence without a known cause (inconclusive); 4 nothing readable. --exit-zero forces 0. "
+    "--fail-on cause turns 3 and 4 into 0; --fail-on never turns all of 1, 3, 4 into 0."
 )
+SHAREABLE = (OutputFormat.MARKDOWN, OutputFormat.GITHUB)
+PROGRESS_MIN_BYTES = 50 << 20
 
 app = typer.Typer(
     add_completion=False,
@@ -66,16 +83,53 @@ def analyze(
         list[Path] | None, typer.Option("--patterns", help="An extra directory of pattern files.")
     ] = None,
     exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Always exit 0 (after printing the report).")] = False,
+    fail_on: Annotated[
+        FailOn,
+        typer.Option("--fail-on", help="Which results exit non-zero: inconclusive (1,3,4; default), cause (1), never."),
+    ] = FailOn.INCONCLUSIVE,
+    no_redact: Annotated[
+        bool, typer.Option("--no-redact", help="Do not mask IPs, hosts, home paths, tokens in markdown/github output.")
+    ] = False,
 ) -> None:
     library = _load(patterns)
+    _refuse_input_as_output(output, paths)
     try:
-        report = run(paths, library, stdin=sys.stdin.buffer)
+        with _progress(paths) as on_progress:
+            report = run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress)
     except PdlogdoctorError as exc:
         _fail(str(exc), exc.hint)
         raise typer.Exit(ExitCode.USAGE) from None
     _report_input_problems(report)
-    _write(report, output_format, output)
-    raise typer.Exit(0 if exit_zero else exit_code_for(report))
+    _write(report, output_format, output, _render_options(output_format, no_redact))
+    raise typer.Exit(0 if exit_zero else gated_exit_code(exit_code_for(report), fail_on))
+
+
+def gated_exit_code(code: ExitCode, fail_on: FailOn) -> int:
+    if fail_on is FailOn.NEVER or (fail_on is FailOn.CAUSE and code is not ExitCode.ROOT_CAUSE):
+        return 0
+    return int(code)
+
+
+def _render_options(output_format: OutputFormat, no_redact: bool) -> RenderOptions:
+    return RenderOptions(
+        redact=output_format in SHAREABLE and not no_redact,
+        workspace=os.environ.get("GITHUB_WORKSPACE") or None,
+        step_summary=os.environ.get("GITHUB_STEP_SUMMARY") or None,
+    )
+
+
+def _refuse_input_as_output(output: Path | None, paths: list[str]) -> None:
+    """--output must never overwrite (or land inside a directory of) the logs being read."""
+    if output is None:
+        return
+    target = output.resolve()
+    for raw in paths:
+        if raw == "-":
+            continue
+        source = Path(raw).resolve()
+        if target == source or (source.is_dir() and source in target.parents):
+            _fail(f"--output {output} is inside the input {raw}", "write the report somewhere else")
+            raise typer.Exit(ExitCode.USAGE)
 
 
 def exit_code_for(report: Report) -> ExitCode:
@@ -94,12 +148,45 @@ def _report_input_problems(report: Report) -> None:
             typer.echo(f"warning: {source.name}: {problem.message} [{problem.code}]", err=True)
 
 
-def _write(report: Report, output_format: OutputFormat, output: Path | None) -> None:
+def _write(report: Report, output_format: OutputFormat, output: Path | None, options: RenderOptions) -> None:
     if output is None:
-        render(report, output_format, sys.stdout)
+        render(report, output_format, sys.stdout, options)
         return
-    with output.open("w", encoding="utf-8") as handle:
-        render(report, output_format, handle)
+    # A temp file in the same directory, renamed over the target: readers never see half a report.
+    directory = output.resolve().parent
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        _fail(f"cannot write {output}: {exc.strerror or exc}")
+        raise typer.Exit(ExitCode.USAGE) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            render(report, output_format, handle, options)
+        os.replace(temp, output)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def _progress(paths: list[str]) -> contextlib.AbstractContextManager[Callable[[int], None] | None]:
+    """A rich progress bar on stderr for big inputs, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext(None)
+    total = sum(item.size for item in discover([p for p in paths if p != "-"]))
+    if total < PROGRESS_MIN_BYTES:
+        return contextlib.nullcontext(None)
+    return _progress_bar(total)
+
+
+@contextlib.contextmanager
+def _progress_bar(total: int) -> Iterator[Callable[[int], None]]:
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn, TransferSpeedColumn
+
+    columns = (BarColumn(), DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("scanning", total=total)
+        yield lambda size: progress.advance(task, size)
 
 
 @patterns_app.command("list", help="List every pattern with its kind, verdict and title.")
@@ -141,6 +228,13 @@ def patterns_anchors() -> None:
 
 def _ere_escape(literal: str) -> str:
     return "".join("\\" + char if char in r".[]()*+?{}|^$\\" else char for char in literal)
+
+
+@app.command(help="Print the JSON Schema of `--format json` output.")
+def schema() -> None:
+    from .render.json_format import schema_text
+
+    sys.stdout.write(schema_text())
 
 
 @app.command(help="Print the version.")

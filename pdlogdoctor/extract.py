@@ -241,10 +241,14 @@ def _stamp_for(buf: bytes, start: int, text: str, actions_time: str | None, stat
         if pos <= 0:
             break
         previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
-        candidate, _ = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
+        candidate, above_actions = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
         stamp = parse_stamp(candidate)
         if stamp is not None:
             return stamp
+        if actions_time is None and above_actions is not None:
+            # A line of multi-line output that the Actions runner stored without its
+            # prefix: it was printed with the nearest prefixed line above it.
+            return parse_actions_time(above_actions)
         pos = previous
     if actions_time is not None:
         return parse_actions_time(actions_time)

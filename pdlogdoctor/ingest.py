@@ -251,3 +251,47 @@ def _safe_member_name(name: str) -> str:
     """Members are only ever read, never written; still, show no absolute or `..` path."""
     parts = [part for part in name.replace("\\", "/").split("/") if part not in ("", ".", "..")]
     return "/".join(parts) or "(unnamed)"
+
+
+# ---------------------------------------------------------------- re-reading after the scan
+
+
+def reopen(name: str) -> BinaryIO | None:
+    """Open a source again by the name the scan gave it (for evidence context), or None.
+
+    `<stdin>` cannot be read twice; a tar member is found by streaming the tar
+    again up to it. Never used by the scan itself.
+    """
+    path_text, _, member = name.partition("!")
+    path = Path(path_text)
+    if name == "<stdin>" or not path.is_file():
+        return None
+    try:
+        if not member:
+            return _decompressing(path.open("rb"))
+        if _read_head(path).startswith(ZIP_MAGIC):
+            return _zip_member(path, member)
+        return _tar_member(path, path_text, name)
+    except (OSError, zipfile.BadZipFile, tarfile.TarError, ValueError, EOFError):
+        return None
+
+
+def _zip_member(path: Path, member: str) -> BinaryIO | None:
+    with zipfile.ZipFile(path) as archive:
+        names = [info.filename for info in archive.infolist() if _safe_member_name(info.filename) == member]
+    return _zip_opener(path, names[0])() if names else None
+
+
+def _tar_member(path: Path, display: str, name: str) -> BinaryIO | None:
+    for member_name, stream in _tar_members(path, display):
+        if member_name == name:
+            return _TarMemberCopy(stream)  # the tar handle closes when the generator ends
+        stream.close()
+    return None
+
+
+class _TarMemberCopy(io.BytesIO):
+    """A tar member read into memory, capped: tar streams cannot be reopened mid-way."""
+
+    def __init__(self, stream: BinaryIO, cap: int = 256 << 20) -> None:
+        super().__init__(stream.read(cap))

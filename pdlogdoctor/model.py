@@ -59,6 +59,8 @@ class Tier(StrEnum):
 class OutputFormat(StrEnum):
     TEXT = "text"
     JSON = "json"
+    MARKDOWN = "markdown"  # an issue-ready body, redacted by default
+    GITHUB = "github"  # GitHub Actions workflow commands (+ the step summary)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,8 @@
-"""Renderers: one module per output format, each with `render(report, out)`."""
+"""Renderers: one module per output format, each with `render(report, out[, options])`.
+
+text and json take no options (never redacted); markdown and github take
+RenderOptions (redaction, the Actions workspace and step summary).
+"""
 
 from __future__ import annotations
 
@@ -6,15 +10,26 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..model import OutputFormat, Report
-from . import json_format, text
+from . import github, json_format, markdown, text
+from .options import RenderOptions
 
-Renderer = Callable[[Report, TextIO], None]
+Renderer = Callable[[Report, TextIO, RenderOptions], None]
+
+
+def _plain(function: Callable[[Report, TextIO], None]) -> Renderer:
+    def renderer(report: Report, out: TextIO, options: RenderOptions) -> None:
+        function(report, out)
+
+    return renderer
+
 
 RENDERERS: dict[OutputFormat, Renderer] = {
-    OutputFormat.TEXT: text.render,
-    OutputFormat.JSON: json_format.render,
+    OutputFormat.TEXT: _plain(text.render),
+    OutputFormat.JSON: _plain(json_format.render),
+    OutputFormat.MARKDOWN: markdown.render,
+    OutputFormat.GITHUB: github.render,
 }
 
 
-def render(report: Report, output_format: OutputFormat, out: TextIO) -> None:
-    RENDERERS[output_format](report, out)
+def render(report: Report, output_format: OutputFormat, out: TextIO, options: RenderOptions | None = None) -> None:
+    RENDERERS[output_format](report, out, options or RenderOptions())

@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from .. import __version__
+from ..fingerprint import fingerprint
 from ..model import Event, FieldValue, Report
 
 SCHEMA_VERSION = "1.0"
@@ -43,6 +44,7 @@ def report_document(report: Report) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "pdlogdoctor", "version": __version__},
+        "fingerprint": fingerprint(report),
         "verdict": {
             "id": report.verdict.id,
             "title": report.verdict.title,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib import resources
 from typing import TextIO
 
 from ..model import Report
@@ -12,3 +13,8 @@ from .document import report_document
 def render(report: Report, out: TextIO) -> None:
     json.dump(report_document(report), out, indent=2, ensure_ascii=False)
     out.write("\n")
+
+
+def schema_text() -> str:
+    """The JSON Schema of the document, shipped inside the package."""
+    return resources.files("pdlogdoctor").joinpath("schema/report.schema.json").read_text(encoding="utf-8")

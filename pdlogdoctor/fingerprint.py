@@ -1,0 +1,66 @@
+"""A short id for "this failure", stable across nights, for finding an existing issue.
+
+Made from what identifies the incident, never from what changes every run:
+the verdict id, the pattern that starts the chain, and the verdict's facts
+with run-specific facts dropped and run-specific text normalised.
+
+Dropped facts: names that talk about times, pids, addresses, request ids,
+rooms, hosts, paths or lines; counts (how many failures a night produced
+depends on traffic, not on the cause); and floats (measurements such as an
+accuracy or a zero fraction move a little between runs of the same incident).
+Kept: integers such as sizes, errnos and exit codes, and normalised strings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import regex
+
+from .model import FieldValue, Report
+
+PREFIX = "pdld-"
+_RUN_SPECIFIC_NAME = regex.compile(
+    r"(?i)(?:^|_)(?:time|timestamp|pid|pids|addr|address|rid|request|room|host|hostname|node|path|file|line|where|"
+    r"latency|duration|elapsed|seconds|count|failures|repeats|attempts|errors|occurrences)(?:_|s?$)"
+)
+_NORMALISERS: tuple[tuple[regex.Pattern[str], str], ...] = (
+    (regex.compile(r"<(ip|host|home|token|hf-token|gh-token|aws-key|secret)-\d+>"), r"<\1>"),  # redacted text
+    (regex.compile(r"\S+:\d+(?=\)|,|\s|$)"), "<where>"),  # file:line references
+    (regex.compile(r"\b\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?"), "<time>"),
+    (regex.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
+    (regex.compile(r"\b[0-9a-f]{16,}\b"), "<id>"),
+    (regex.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"), "<ip>"),
+    (regex.compile(r"(?:/[\w.+-]+){2,}"), "<path>"),
+    (regex.compile(r"(?i)\b(?:pid|room|rid|request_id)[=: ]+\S+"), "<var>"),
+)
+
+
+def normalise(text: str) -> str:
+    for rule, replacement in _NORMALISERS:
+        text = rule.sub(replacement, text)
+    return " ".join(text.split())
+
+
+def key_facts(report: Report) -> list[tuple[str, str]]:
+    return [(name, _fact_value(value)) for name, value in report.verdict.facts if _is_key_fact(name, value)]
+
+
+def _is_key_fact(name: str, value: FieldValue) -> bool:
+    if isinstance(value, float) or _RUN_SPECIFIC_NAME.search(name):
+        return False
+    return not (isinstance(value, tuple) and any(isinstance(item, float) for item in value))
+
+
+def _fact_value(value: FieldValue) -> str:
+    if isinstance(value, tuple):
+        return ",".join(str(item) for item in sorted(set(value)))
+    return normalise(value) if isinstance(value, str) else str(value)
+
+
+def fingerprint(report: Report) -> str:
+    """`pdld-` and 12 hex digits; the same for the same incident on another night."""
+    root = report.chain[0].pattern if report.chain else ""
+    parts = [report.verdict.id, root, *(f"{name}={value}" for name, value in sorted(key_facts(report)))]
+    digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    return PREFIX + digest[:12]

@@ -1,0 +1,253 @@
+"""Markdown: an issue-ready body, always under GitHub's 65,536-character limit.
+
+Verdict and confidence first, then the fix as a copyable sh block, the chain
+as a table, the evidence excerpt in <details>, the alternatives and the
+fingerprint. When the body would be too long, the least important parts go
+first (excerpt context, then alternatives, then chain rows) and the body says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from .. import __version__
+from ..excerpt import MAX_CONTEXT, Window, build_excerpt
+from ..fingerprint import fingerprint
+from ..model import Event, Report, Suggestion
+from ..redact import Redactor, redact_report, redactor_for
+from .options import RenderOptions
+
+GITHUB_BODY_LIMIT = 65_536
+CELL_CHARS = 300
+TRIM_NOTE = "Trimmed to fit GitHub's 65,536-character limit: "
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much of each part to show; `trim_levels` walks from generous to minimal."""
+
+    context: int = MAX_CONTEXT
+    alternatives: bool = True
+    chain_rows: int | None = None  # None: all
+    excerpt: bool = True
+
+
+def render(report: Report, out: TextIO, options: RenderOptions | None = None) -> None:
+    out.write(markdown_report(report, options or RenderOptions()))
+
+
+def markdown_report(report: Report, options: RenderOptions, limit: int = GITHUB_BODY_LIMIT) -> str:
+    """The body, redacted unless options say not to, and under `limit` characters."""
+    stable_id = fingerprint(report)  # from the unredacted report: redaction must not change it
+    windows = build_excerpt(report)
+    if options.redact:
+        redactor = redactor_for(report)
+        report = redact_report(report, redactor)
+        windows = _redact_windows(windows, redactor)
+    for budget, trimmed in trim_levels(report):
+        body = compose(report, windows, stable_id, budget, trimmed)
+        if len(body) < limit:
+            return body
+    note = f"\n\n_{TRIM_NOTE}the body was cut here._\n"
+    return body[: limit - len(note) - 1] + note
+
+
+def trim_levels(report: Report) -> list[tuple[Budget, list[str]]]:
+    levels: list[tuple[Budget, list[str]]] = [(Budget(), [])]
+    for context in range(MAX_CONTEXT - 1, -1, -1):
+        levels.append((Budget(context=context), ["evidence context"]))
+    levels.append((Budget(context=0, alternatives=False), ["evidence context", "alternatives"]))
+    rows = len(report.chain)
+    while rows > 1:
+        rows //= 2
+        levels.append((Budget(0, False, rows), ["evidence context", "alternatives", "chain rows"]))
+    levels.append((Budget(0, False, 1, excerpt=False), ["evidence context", "alternatives", "chain rows", "excerpt"]))
+    return levels
+
+
+def compose(report: Report, windows: list[Window], stable_id: str, budget: Budget, trimmed: list[str]) -> str:
+    parts = [_head(report, stable_id)]
+    if report.suggestions:
+        parts.append(_suggestions(report.suggestions))
+    if report.verdict.facts:
+        parts.append(_facts(report))
+    if report.chain:
+        parts.append(_chain(report.chain, budget.chain_rows))
+    if report.chain and budget.excerpt:
+        parts.append(_excerpt(windows, budget.context))
+    if report.alternatives and budget.alternatives:
+        parts.append(_alternatives(report))
+    if report.missing:
+        parts.append("### Missing evidence\n\n" + "\n".join(f"- {escape(item)}" for item in report.missing))
+    parts.append(_inputs(report))
+    parts.append(_footer(stable_id, trimmed))
+    return "\n\n".join(parts) + "\n"
+
+
+# ---------------------------------------------------------------- sections
+
+
+def _head(report: Report, stable_id: str) -> str:
+    verdict = report.verdict
+    lines = [
+        f"## pdlogdoctor: {escape(verdict.title)}",
+        "",
+        f"**Verdict:** `{verdict.id}` · **confidence {verdict.confidence:.2f}** · fingerprint `{stable_id}`",
+        "",
+        escape(verdict.summary),
+    ]
+    if report.advice:
+        lines += ["", f"> {escape(report.advice)}".replace("\n", "\n> ")]
+    return "\n".join(lines)
+
+
+def suggestion_command(item: Suggestion) -> str | None:
+    """The copyable form of a suggestion; None for advice that is not a command."""
+    if item.value is None:
+        return None
+    if item.kind == "env":
+        return f"export {item.name}={item.value}"
+    if item.kind == "server-arg":
+        return f"{item.name} {item.value}"
+    return None
+
+
+def _suggestions(suggestions: tuple[Suggestion, ...]) -> str:
+    commands: list[str] = []
+    notes: list[str] = []
+    for item in suggestions:
+        command = suggestion_command(item)
+        if command is None:
+            notes.append(f"- {escape(item.name)}: {escape(item.reason)}")
+            continue
+        commands += [f"# {line}" for line in item.reason.splitlines()] + [command]
+        notes += [f"- `{command}`: " + "; ".join(escape(step) for step in item.arithmetic)] if item.arithmetic else []
+    body = ["### Suggested fix"]
+    if commands:
+        body += ["", fence("\n".join(commands), "sh")]
+    if notes:
+        body += ["", *notes]
+    return "\n".join(body)
+
+
+def _facts(report: Report) -> str:
+    rows = ["| fact | value |", "| --- | --- |"]
+    for key, value in report.verdict.facts:
+        shown = f"{value:,}" if isinstance(value, int) else str(value)
+        rows.append(f"| {cell(key.replace('_', ' '))} | {cell(shown)} |")
+    return "### Facts\n\n" + "\n".join(rows)
+
+
+def _chain(chain: tuple[Event, ...], rows: int | None) -> str:
+    start = next((e.time for e in chain if e.time is not None), None)
+    table = ["| # | Δt | role | where | pattern | line |", "| ---: | ---: | --- | --- | --- | --- |"]
+    shown = chain if rows is None else chain[:rows]
+    for number, event in enumerate(shown, 1):
+        pattern = f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
+        cells = (
+            str(number),
+            _delta(event, start),
+            event.role.value,
+            code_cell(event.where),
+            pattern,
+            code_cell(event.text),
+        )
+        table.append("| " + " | ".join(cells) + " |")
+    if len(shown) < len(chain):
+        table.append(f"\n_{len(chain) - len(shown)} later chain rows left out._")
+    return "### Causal chain (earliest first)\n\n" + "\n".join(table)
+
+
+def _delta(event: Event, start: float | None) -> str:
+    if event.time is None or start is None:
+        return "?"
+    seconds = event.time - start
+    return f"+{seconds:.1f}s" if abs(seconds) < 120 else f"+{seconds / 60:.1f}m"
+
+
+def _excerpt(windows: list[Window], context: int) -> str:
+    lines: list[str] = []
+    for window in windows:
+        kept = [x for x in window.lines if x.distance <= context]
+        if not kept:
+            continue
+        lines.append(f"--- {window.source}")
+        lines += [f"{'>' if x.distance == 0 else ' '} {x.line:>7} | {x.text}" for x in kept]
+    count = sum(1 for line in lines if not line.startswith("--- "))
+    summary = f"Evidence excerpt ({count} lines, chain lines marked &gt;, ±{context} lines of context)"
+    return f"<details>\n<summary>{summary}</summary>\n\n{fence(chr(10).join(lines), 'text')}\n\n</details>"
+
+
+def _alternatives(report: Report) -> str:
+    rows = ["| verdict | confidence | why not |", "| --- | ---: | --- |"]
+    for alt in report.alternatives:
+        rows.append(f"| `{alt.id}` | {alt.confidence:.2f} | {cell(alt.why_not)} |")
+    return "### Alternatives considered\n\n" + "\n".join(rows)
+
+
+def _inputs(report: Report) -> str:
+    rows = ["| file | role | lines | bytes | problems |", "| --- | --- | ---: | ---: | --- |"]
+    for source in report.inputs:
+        problems = "; ".join(f"{p.code}: {p.message}" for p in source.problems)
+        numbers = f"{source.lines:,} | {source.bytes:,}"
+        rows.append(f"| {code_cell(source.name)} | {source.role.value} | {numbers} | {cell(problems)} |")
+    return "<details>\n<summary>Inputs</summary>\n\n" + "\n".join(rows) + "\n\n</details>"
+
+
+def _footer(stable_id: str, trimmed: list[str]) -> str:
+    lines = [f"<sub>fingerprint: `{stable_id}` · pdlogdoctor {__version__}</sub>"]
+    if trimmed:
+        lines.insert(0, f"_{TRIM_NOTE}left out {', '.join(trimmed)}._\n")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- escaping
+
+
+def escape(text: str) -> str:
+    """Plain text in markdown: no HTML, no accidental emphasis or mentions."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("@", "@\u200b")  # no @mentions of people from log text
+
+
+def cell(text: str, limit: int = CELL_CHARS) -> str:
+    text = " ".join(text.split())
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return escape(text).replace("|", "\\|")
+
+
+def code_cell(text: str, limit: int = CELL_CHARS) -> str:
+    """A log line as inline code in a table cell (pipes escaped, backticks fenced)."""
+    text = " ".join(text.split())
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    ticks = "`" * (_longest_backtick_run(text) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text.replace('|', chr(92) + '|')}{pad}{ticks}"
+
+
+def fence(body: str, info: str) -> str:
+    ticks = "`" * max(3, _longest_backtick_run(body) + 1)
+    return f"{ticks}{info}\n{body}\n{ticks}"
+
+
+def _longest_backtick_run(text: str) -> int:
+    longest = run = 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    return longest
+
+
+def _redact_windows(windows: list[Window], redact: Callable[[str], str] | Redactor) -> list[Window]:
+    from dataclasses import replace
+
+    return [
+        replace(
+            w,
+            source=redact(w.source),
+            lines=tuple(replace(x, source=redact(x.source), text=redact(x.text)) for x in w.lines),
+        )
+        for w in windows
+    ]

@@ -1,0 +1,113 @@
+"""JSON: validates against the shipped schema; the fingerprint is stable per incident."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from pdlogdoctor.fingerprint import fingerprint, key_facts
+from pdlogdoctor.model import OutputFormat, Report
+from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.redact import redact_report, redactor_for
+from pdlogdoctor.render import RENDERERS, render
+from pdlogdoctor.render.json_format import schema_text
+
+from .bundle_copy import SEED, copy_bundle
+from .conftest import FIXTURES, ROOT
+
+BUNDLES = sorted(path.parent for path in FIXTURES.glob("*/expected.toml"))
+
+
+def as_json(report: Report) -> dict[str, Any]:
+    out = io.StringIO()
+    render(report, OutputFormat.JSON, out)
+    parsed: dict[str, Any] = json.loads(out.getvalue())
+    return parsed
+
+
+@pytest.fixture(scope="module")
+def reports(library: Library) -> dict[str, Report]:
+    return {bundle.name: run([str(bundle)], library) for bundle in BUNDLES}
+
+
+def test_every_output_format_has_a_renderer() -> None:
+    assert set(RENDERERS) == set(OutputFormat)
+
+
+def test_schema_file_is_the_one_shipped_in_the_package() -> None:
+    shipped = ROOT / "pdlogdoctor" / "schema" / "report.schema.json"
+    assert json.loads(schema_text()) == json.loads(shipped.read_text())
+    jsonschema.Draft202012Validator.check_schema(json.loads(schema_text()))
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_real_output_validates_against_the_schema(bundle: Path, reports: dict[str, Report]) -> None:
+    document = as_json(reports[bundle.name])
+    jsonschema.validate(document, json.loads(schema_text()))
+    assert document["fingerprint"] == fingerprint(reports[bundle.name])
+
+
+def test_schema_rejects_a_document_missing_the_fingerprint(reports: dict[str, Report]) -> None:
+    document = as_json(reports[SEED.name])
+    del document["fingerprint"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(document, json.loads(schema_text()))
+
+
+def test_json_is_stable_between_runs(library: Library) -> None:
+    first = as_json(run([str(SEED)], library))
+    second = as_json(run([str(SEED)], library))
+    assert json.dumps(first) == json.dumps(second)  # same keys, same order, no run time
+    assert list(first)[:3] == ["schema_version", "tool", "fingerprint"]
+
+
+def _another_night(text: str) -> str:
+    """The same incident a week later on other nodes: new times, pids, addresses, ids, IPs."""
+    text = text.replace("2026-07-02", "2026-07-09").replace("07-02 ", "07-09 ")
+    text = re.sub(r"\b10:1(\d):", r"22:4\1:", text)  # other clock times
+    text = re.sub(r"\] \[(\d{4,6})\] \[", lambda m: f"] [{int(m.group(1)) + 7919}] [", text)  # MORI pids
+    text = re.sub(r"process \[(\d+)\]", lambda m: f"process [{int(m.group(1)) + 31}]", text)
+    text = re.sub(r"0x7[0-9a-f]{11}", lambda m: hex(int(m.group(0), 16) - 0x123450000), text)
+    text = re.sub(r"\b[0-9a-f]{32}\b", lambda m: hashlib.md5(m.group(0).encode()).hexdigest(), text)
+    text = text.replace("10.24.3.", "10.31.7.").replace("mia1-p06-g1", "chi4-p02-g0")
+    return re.sub(r"request_id=\"req-(\d+)\"", lambda m: f'request_id="req-{int(m.group(1)) + 40}"', text)
+
+
+def test_same_incident_on_another_night_has_the_same_fingerprint(library: Library, tmp_path: Path) -> None:
+    night2 = copy_bundle(SEED, tmp_path / "night2", _another_night, lambda n: n.replace("mia1-p06-g1", "chi4-p02-g0"))
+    first, second = run([str(SEED)], library), run([str(night2)], library)
+    # The rewrite really changed the run-specific parts the chain shows...
+    assert first.chain[0].text != second.chain[0].text
+    assert first.chain[0].get("addr") != second.chain[0].get("addr")
+    assert first.chain[0].time != second.chain[0].time
+    # ...and not the incident.
+    assert second.verdict.id == first.verdict.id
+    assert fingerprint(second) == fingerprint(first)
+
+
+def test_a_different_size_is_a_different_incident(library: Library, tmp_path: Path) -> None:
+    other = copy_bundle(SEED, tmp_path / "bigger", lambda t: t.replace("size:6002442240", "size:8589934592"))
+    report = run([str(other)], library)
+    assert report.verdict.id == "mori-mr-size-limit"
+    assert fingerprint(report) != fingerprint(run([str(SEED)], library))
+
+
+def test_different_bundles_have_different_fingerprints(reports: dict[str, Report]) -> None:
+    prints = {name: fingerprint(report) for name, report in reports.items()}
+    assert len(set(prints.values())) == len(prints), prints
+    assert all(re.fullmatch(r"pdld-[0-9a-f]{12}", value) for value in prints.values())
+
+
+def test_fingerprint_ignores_redaction_and_run_specific_facts(reports: dict[str, Report]) -> None:
+    for report in reports.values():
+        assert fingerprint(redact_report(report, redactor_for(report))) == fingerprint(report)
+        names = [name for name, _ in key_facts(report)]
+        assert not any(part in name for name in names for part in ("time", "pid", "addr", "host", "path"))

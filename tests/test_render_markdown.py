@@ -1,0 +1,174 @@
+"""Markdown: verdict first, copyable fix, chain table, excerpt with context, bounded length."""
+
+from __future__ import annotations
+
+import io
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.fingerprint import fingerprint
+from pdlogdoctor.model import OutputFormat, Report
+from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.render import render
+from pdlogdoctor.render.markdown import GITHUB_BODY_LIMIT, markdown_report
+from pdlogdoctor.render.options import RenderOptions
+
+from .bundle_copy import SEED, copy_bundle
+from .conftest import FIXTURES
+
+BUNDLES = sorted(path.parent for path in FIXTURES.glob("*/expected.toml"))
+PLAIN = RenderOptions(redact=False)
+
+
+def as_markdown(report: Report, options: RenderOptions = PLAIN) -> str:
+    out = io.StringIO()
+    render(report, OutputFormat.MARKDOWN, out, options)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def seed(library: Library) -> Report:
+    return run([str(SEED)], library)
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_verdict_and_fingerprint_on_every_bundle(bundle: Path, library: Library) -> None:
+    report = run([str(bundle)], library)
+    body = as_markdown(report, RenderOptions())
+    head = "\n".join(body.splitlines()[:3])
+    assert f"`{report.verdict.id}`" in head and f"confidence {report.verdict.confidence:.2f}" in head
+    assert fingerprint(report) in head
+    assert len(body) < GITHUB_BODY_LIMIT
+
+
+def test_suggestions_are_a_copyable_sh_block(seed: Report) -> None:
+    body = as_markdown(seed)
+    expected = tomllib.loads((SEED / "expected.toml").read_text())["expected"]["suggestions"]
+    block = body.split("```sh\n", 1)[1].split("\n```", 1)[0]
+    commands = [line for line in block.splitlines() if not line.startswith("#")]
+    values = {s.name: s.value for s in seed.suggestions}
+    assert f"export SGLANG_MORI_MAX_MR_BYTES={expected['SGLANG_MORI_MAX_MR_BYTES']}" in commands
+    assert f"--max-total-tokens {values['--max-total-tokens']}" in commands
+
+
+def test_chain_is_a_table_in_chain_order(seed: Report) -> None:
+    body = as_markdown(seed)
+    table = body.split("### Causal chain", 1)[1].split("\n\n", 2)[1]
+    rows = [row for row in table.splitlines() if row.startswith("| ") and row[2].isdigit()]
+    assert len(rows) == len(seed.chain)
+    for row, event in zip(rows, seed.chain, strict=True):
+        assert f"`{event.where}`" in row and event.pattern in row
+
+
+def test_excerpt_has_real_context_lines_interleaved_in_time_order(seed: Report) -> None:
+    body = as_markdown(seed)
+    excerpt = body.split("<details>\n<summary>Evidence excerpt", 1)[1].split("</details>", 1)[0]
+    root = seed.chain[0]
+    lines = Path(root.source).read_text().splitlines()
+    # the line before the root event is context read back from the file, unmarked
+    assert f"  {root.line - 1:>7} | {lines[root.line - 2]}" in excerpt
+    assert f"> {root.line:>7} | {lines[root.line - 1]}" in excerpt
+    headers = [line[4:] for line in excerpt.splitlines() if line.startswith("--- ")]
+    firsts = [min((e.time or float("inf")) for e in seed.chain if e.source == h) for h in headers]
+    assert firsts == sorted(firsts)  # windows follow the chain's time order across files
+    assert len({h for h in headers}) >= 3
+
+
+def _long_report(report: Report, tmp_path: Path, events: int) -> Report:
+    """A real file with long lines and a chain of `events` events on it."""
+    log = tmp_path / "long.log"
+    width = 380
+    lines = [f"[2026-07-02 10:{n // 60 % 60:02d}:{n % 60:02d}] line {n} " + "x" * width for n in range(1, 4001)]
+    log.write_text("\n".join(lines) + "\n")
+    base = report.chain[0]
+    chain = tuple(
+        replace(base, source=str(log), line=n, text=lines[n - 1], time=(base.time or 0) + n)
+        for n in range(10, 10 * events + 1, 10)
+    )
+    return replace(report, chain=chain)
+
+
+def test_long_chain_and_excerpt_stay_under_the_limit_and_say_so(seed: Report, tmp_path: Path) -> None:
+    report = _long_report(seed, tmp_path, 300)
+    full = markdown_report(report, PLAIN, limit=10**9)
+    assert len(full) > 4 * GITHUB_BODY_LIMIT  # it really would exceed
+    body = markdown_report(report, PLAIN)
+    assert len(body) < GITHUB_BODY_LIMIT
+    assert "Trimmed to fit GitHub's 65,536-character limit" in body
+    assert "chain rows" in body and "alternatives" in body
+    assert "### Alternatives considered" not in body
+
+
+def test_context_goes_before_alternatives(seed: Report, tmp_path: Path) -> None:
+    report = _long_report(seed, tmp_path, 20)
+    assert len(markdown_report(report, PLAIN, limit=10**9)) > 40_000
+    body = markdown_report(report, PLAIN, limit=40_000)
+    assert len(body) < 40_000
+    assert "left out evidence context." in body
+    assert "### Alternatives considered" in body
+    assert all(f"line {n} x" in body for n in range(10, 201, 10))  # every chain row kept
+
+
+def _plant_secrets(text: str) -> str:
+    secrets = (
+        "[2026-07-02 10:15:59] INFO: loading token from /home/alice/.cache/huggingface hf_AbCdEfGhIjKlMnOpQrStUvWx12 "
+        "Authorization: Bearer sk-live-7f7f7f7f7f7f7f7f password=hunter2secret ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123 "
+        "AKIAIOSFODNN7EXAMPLE peer=10.77.66.55 gateway=gw01.prod.example.com\n"
+    )
+    # just before the MORI failure, so it is inside the excerpt's context window
+    return text.replace("[2026-07-02 10:16:03.412]", secrets + "[2026-07-02 10:16:03.412]", 1)
+
+
+SENSITIVE = (
+    "hf_AbCdEfGhIjKlMnOpQrStUvWx12",
+    "sk-live-7f7f7f7f7f7f7f7f",
+    "hunter2secret",
+    "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123",
+    "AKIAIOSFODNN7EXAMPLE",
+    "10.77.66.55",
+    "gw01.prod.example.com",
+    "/home/alice",
+    "10.24.3.18",  # the decode server in the fixture
+    "10.24.3.9",
+    "mia1-p06-g13",  # node names
+    "mia1-p06-g14",
+)
+
+
+def test_nothing_sensitive_leaks_into_markdown(library: Library, tmp_path: Path) -> None:
+    bundle = copy_bundle(SEED, tmp_path / "b", _plant_secrets)
+    report = run([str(bundle)], library)
+    assert report.verdict.id == "mori-mr-size-limit"
+    plain = markdown_report(report, PLAIN)
+    assert all(secret in plain for secret in SENSITIVE)  # the planted values reach the output...
+    redacted = markdown_report(report, RenderOptions())
+    leaked = [secret for secret in SENSITIVE if secret in redacted]
+    assert not leaked  # ...and redaction masks every one
+    assert "&lt;hf-token-1&gt;" in redacted or "<hf-token-1>" in redacted
+    assert "<ip-1>" in redacted and "<host-1>" in redacted
+    assert "127.0.0.1" in redacted  # loopback is not a secret
+    assert fingerprint(report) in redacted
+
+
+def test_placeholders_are_stable_per_value() -> None:
+    from pdlogdoctor.redact import Redactor
+
+    redact = Redactor(["node-a7"])
+    first = redact("10.1.2.3 talks to 10.1.2.4 on node-a7")
+    again = redact("10.1.2.4 again, 10.1.2.3, node-a7.log, prefill_node-a7.log")
+    assert first == "<ip-1> talks to <ip-2> on <host-1>"
+    assert again == "<ip-2> again, <ip-1>, <host-1>.log, prefill_<host-1>.log"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["#new-token: 583, #cached-token: 261", "token usage: 0.01", "src/routers/http/pd_router.rs:590", "Event.where"],
+)
+def test_redaction_leaves_ordinary_log_text_alone(text: str) -> None:
+    from pdlogdoctor.redact import Redactor
+
+    assert Redactor()(text) == text
