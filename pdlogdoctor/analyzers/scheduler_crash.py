@@ -19,7 +19,9 @@ SIGNALS = {
     1: "exit 1: a Python exception ended the process",
 }
 CRASH_PATTERNS = ("scheduler-exception", "scheduler-died-init", "scheduler-dead-legacy")
-EXIT_CODE_PATTERNS = ("scheduler-died-init", "scheduler-exit-code")
+EXIT_CODE_PATTERNS = ("scheduler-died-init", "scheduler-exit-code", "subprocess-crashed")
+SIGKILL = -9
+KERNEL_OOM_PATTERNS = ("oom-killed-process",)
 
 
 def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
@@ -33,7 +35,16 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     summary = _summary(verdict, crash, exception, exit_event, sized)
     used = tuple(e for e in (exception, exit_event, served, sized) if e is not None and e not in hypothesis.chain)
     confidence = 0.85 if exception is not None else 0.7
-    chosen = replace(hypothesis, verdict=verdict, facts=facts, summary=summary, confidence=confidence, lines_used=used)
+    missing = hypothesis.missing + _missing_kernel_log(exit_event, evidence)
+    chosen = replace(
+        hypothesis,
+        verdict=verdict,
+        facts=facts,
+        summary=summary,
+        confidence=confidence,
+        lines_used=used,
+        missing=missing,
+    )
     other = INIT if verdict == RUNTIME else RUNTIME
     why_not = (
         f"the server reported ready at {served.where} before the crash"
@@ -41,6 +52,16 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         else "the server never reported ready before the crash"
     )
     return [chosen, replace(chosen, verdict=other, rejected=why_not, confidence=0.1)]
+
+
+def _missing_kernel_log(exit_event: Event | None, evidence: Evidence) -> tuple[str, ...]:
+    """A SIGKILL with no kernel line: the OOM killer is the usual suspect, but only the kernel log can say."""
+    if exit_event is None or exit_event.get("exit_code") != SIGKILL or evidence.of(*KERNEL_OOM_PATTERNS):
+        return ()
+    return (
+        "no kernel log (dmesg) given: exit code -9 is usually the host OOM killer; "
+        "add the node's `dmesg -T | grep -i oom` output to confirm",
+    )
 
 
 def _earliest(events: list[Event]) -> Event:
@@ -108,5 +129,7 @@ def _summary(verdict: str, crash: Event, exception: Event | None, exit_event: Ev
     if exit_event is not None:
         code = int(exit_event.get("exit_code"))
         meaning = SIGNALS.get(code, "non-zero exit").split(":")[0]
+        if code == SIGKILL:
+            meaning += ", usually the host OOM killer"
         parts.append(f"exit code {code} ({meaning})")
     return ", ".join(parts) + "."
