@@ -237,6 +237,30 @@ def schema() -> None:
     sys.stdout.write(schema_text())
 
 
+@app.command(
+    "explain",
+    help="Explain a verdict or pattern id: what it means, how it is recognised, what to do (exit 2 if unknown).",
+)
+def explain_command(
+    item_id: Annotated[str, typer.Argument(metavar="VERDICT_OR_PATTERN_ID", help="A verdict id or a pattern id.")],
+    patterns: Annotated[
+        list[Path] | None, typer.Option("--patterns", help="An extra directory of pattern files.")
+    ] = None,
+) -> None:
+    from .explain import explain, nearest_ids
+
+    library = _load(patterns)
+    text = explain(library, item_id)
+    if text is None:
+        near = nearest_ids(library, item_id)
+        _fail(
+            f"no verdict or pattern with id '{item_id}'",
+            f"did you mean: {', '.join(near)}?" if near else "see `pdlogdoctor patterns list`",
+        )
+        raise typer.Exit(ExitCode.USAGE)
+    typer.echo(text)
+
+
 @app.command(help="Print the version.")
 def version() -> None:
     typer.echo(__version__)
