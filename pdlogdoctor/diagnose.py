@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .analyzers import ANALYZERS
+from .analyzers import ANALYZERS, DETECTORS
 from .hypothesis import Evidence, Hypothesis
 from .link import downstream, upstream_of
 from .model import Alternative, Event, Kind, Link, Report, Role, Source, Tier, Verdict
@@ -34,6 +34,7 @@ def diagnose(events: Sequence[Event], links: Sequence[Link], sources: Sequence[S
     evidence = Evidence(tuple(events), tuple(links), tuple(sources), library, groups)
     candidates, consequences = _candidates(failing, links, library)
     hypotheses = [h for c in candidates for h in _analyze(c, evidence)]
+    hypotheses += [_with_coverage(h, evidence) for detect in DETECTORS for h in detect(evidence)]
     viable = sorted((h for h in hypotheses if h.rejected is None), key=lambda h: _rank(h, library), reverse=True)
     missing = _missing_roles(evidence)
     if viable:

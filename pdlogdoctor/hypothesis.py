@@ -66,3 +66,10 @@ class Evidence:
 
 class Analyzer(Protocol):
     def __call__(self, hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]: ...
+
+
+class Detector(Protocol):
+    """Proposes hypotheses no single failing line roots, from context events read together
+    (e.g. two server_args lines that disagree). Run once per diagnosis."""
+
+    def __call__(self, evidence: Evidence) -> list[Hypothesis]: ...

@@ -7,11 +7,18 @@ supports (possibly relabelled, with facts, suggestions, or a `rejected` reason).
 
 from __future__ import annotations
 
-from ..hypothesis import Analyzer
-from . import memory_registration, scheduler_crash, serving_quality
+from ..hypothesis import Analyzer, Detector
+from . import config_mismatch, memory_registration, scheduler_crash, serving_quality, transport
 
 ANALYZERS: dict[str, Analyzer] = {
     "memory-registration": memory_registration.analyze,
     "scheduler-crash": scheduler_crash.analyze,
     "serving-quality": serving_quality.analyze,
+    "rdma-link": transport.rdma_link,
+    "transfer-timeout": transport.transfer_timeout,
+    "peer-lost": transport.peer_lost,
+    "router-no-workers": transport.router_no_workers,
 }
+
+# Detectors run once over the whole evidence and may propose hypotheses of their own.
+DETECTORS: tuple[Detector, ...] = (config_mismatch.detect,)

@@ -22,6 +22,15 @@ SIZE_LIMIT = "mori-mr-size-limit"
 REJECTED = "mr-registration-rejected"
 TOKEN_SIZING = ("max-total-num-tokens", "kv-cache-allocated", "dsv4-pool-sizes", "dsv4-memory-calculation")
 TOKEN_FIELDS = ("tokens", "full", "full_token")
+STRERROR_ERRNO = {
+    "Operation not permitted": 1,
+    "Input/output error": 5,
+    "Cannot allocate memory": 12,
+    "Permission denied": 13,
+    "Bad address": 14,
+    "Invalid argument": 22,
+    "Operation not supported": 95,
+}
 ERRNO_HINTS = {
     14: "EFAULT (Bad address): the NIC cannot pin this memory, typically GPU memory without the peer-memory module",
     12: "ENOMEM: the locked-memory limit (ulimit -l) or the NIC's translation tables are exhausted",
@@ -37,10 +46,14 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     if not failures:
         return [hypothesis]
     sizes = sorted({int(e.get("size")) for e in failures if e.get("size") is not None})
-    errnos = sorted({int(e.get("errno")) for e in failures if e.get("errno") is not None})
+    errnos = sorted({code for code in map(_errno, failures) if code is not None})
     proven = _proven_registered(evidence)
     facts = _bracket_facts(sizes, errnos, proven, failures)
     refusal = _refusal_reason(sizes, errnos, proven)
+    if refusal is None and not any(e.pattern in _size_limit_patterns(evidence) for e in failures):
+        # Only MORI's own registration line shows the ceiling sglang's MR clamp addresses;
+        # UCX/Mooncake sized lines alone do not support MORI's advice.
+        refusal = "none of the failing registrations is MORI's single-region registration"
     size_limit = replace(hypothesis, verdict=SIZE_LIMIT, facts=facts)
     rejected = replace(hypothesis, verdict=REJECTED, facts=facts)
     if refusal is not None:
@@ -55,9 +68,25 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 
 def _registration_failures(evidence: Evidence) -> list[Event]:
+    """Every failing registration line, with or without a logged size (Mooncake and
+    sglang's NIXL wrapper print none): all of them count, and their errnos too."""
     verdicts = {SIZE_LIMIT, REJECTED}
-    ids = {p.id for p in evidence.library.patterns if p.verdict in verdicts and "size" in dict(p.fields)}
+    ids = {p.id for p in evidence.library.patterns if p.verdict in verdicts}
     return [e for e in evidence.events if e.pattern in ids and e.failing]
+
+
+def _size_limit_patterns(evidence: Evidence) -> set[str]:
+    """Patterns that can show a single-region ceiling: they log the size and claim it."""
+    return {p.id for p in evidence.library.patterns if p.verdict == SIZE_LIMIT and "size" in dict(p.fields)}
+
+
+def _errno(event: Event) -> int | None:
+    """The errno a line gives, as a number or (UCX prints only the text) as its strerror."""
+    code = event.get("errno")
+    if code is not None:
+        return int(code)
+    text = event.get("strerror")
+    return STRERROR_ERRNO.get(str(text).strip()) if text is not None else None
 
 
 def _proven_registered(evidence: Evidence) -> list[int]:

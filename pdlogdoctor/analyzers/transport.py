@@ -1,0 +1,137 @@
+"""Transport and connectivity verdicts: what failed on which path, and what is not known.
+
+These verdicts come straight from their lines; the analyzers name the discriminating
+evidence (NIC pair and completion status, timeout phase, lost peer address) and lower
+confidence when the log that could show a deeper cause was not given.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+
+from ..hypothesis import Evidence, Hypothesis
+from ..model import Event, FieldValue, Role
+
+LINK_PATTERNS = ("mooncake-slice-failed", "ucx-retry-exceeded", "mori-cqe-error")
+INACTIVE = "mooncake-nic-inactive"
+TIMEOUT_PHASES = {"kv-bootstrap-timeout": "KVPoll.Bootstrapping", "kv-waiting-timeout": "KVPoll.WaitingForInput"}
+PEER_PATTERNS = ("decode-lost-prefill", "kv-peer-dead", "prefill-down")
+PEER_PORT = re.compile(r":\d+@")
+# A peer's own log can only explain its loss if it is there and has an error in it.
+SYMPTOM_ONLY = 0.45
+
+
+def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    failures = evidence.failing(*LINK_PATTERNS)
+    paths = Counter(_path(e) for e in failures)
+    statuses = Counter(str(e.get("status") or "transport retry count exceeded") for e in failures if _is_completion(e))
+    inactive = sorted({str(e.get("nic") or e.get("nic2") or e.get("endpoint")) for e in evidence.failing(INACTIVE)})
+    facts: list[tuple[str, FieldValue]] = [
+        ("completion_errors", _matches(failures)),
+        ("statuses", "; ".join(f"{status} x{n}" for status, n in statuses.most_common()) or "none logged"),
+        ("failing_paths", "; ".join(f"{path} x{n}" for path, n in paths.most_common(4)) or "none logged"),
+        ("marked_inactive", ", ".join(inactive) or "none"),
+    ]
+    worst = paths.most_common(1)[0][0] if paths else (inactive[0] if inactive else "an RDMA path")
+    status = statuses.most_common(1)[0][0] if statuses else "NIC marked inactive"
+    summary = (
+        f"The RDMA transport failed on {worst}: {status}"
+        f"{' (' + str(sum(statuses.values())) + ' completion errors)' if statuses else ''}"
+        f"{'; marked inactive: ' + ', '.join(inactive) if inactive else ''}. "
+        "The transfer failures and 5xx that follow are its consequences."
+    )
+    return [replace(hypothesis, summary=summary, facts=tuple(facts))]
+
+
+def _path(event: Event) -> str:
+    local, peer = event.get("local_nic"), event.get("peer_nic")
+    if local is not None:
+        # peer_nic is host:port@device; the port is per-connection, the NIC pair is the path
+        return f"{local} -> {PEER_PORT.sub('@', str(peer))}"
+    return str(event.get("device") or event.get("device2") or f"qp {event.get('qp_num')}")
+
+
+def _is_completion(event: Event) -> bool:
+    return event.pattern in LINK_PATTERNS
+
+
+def _matches(events: list[Event]) -> int:
+    """Matches, not kept events: the first kept event of a run carries the run's count."""
+    runs: dict[tuple[str, str], int] = {}
+    for event in events:
+        key = (event.pattern, event.source)
+        runs[key] = max(runs.get(key, 0), event.repeats)
+    return sum(runs.values())
+
+
+def transfer_timeout(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    timeouts = evidence.failing(*TIMEOUT_PHASES)
+    phases = Counter(TIMEOUT_PHASES[e.pattern] for e in timeouts)
+    elapsed = sorted({float(e.get("elapsed")) for e in timeouts if e.get("elapsed") is not None})
+    facts: list[tuple[str, FieldValue]] = [
+        ("phases", "; ".join(f"{phase} x{n}" for phase, n in phases.most_common()) or "warning only"),
+        ("timeout_seconds", ", ".join(f"{value:g}" for value in elapsed) or "unknown"),
+    ]
+    said = ", ".join(phases) or "bootstrap or waiting"
+    summary = (
+        f"KV transfers timed out ({said}"
+        f"{', after ' + ', '.join(f'{v:g}' for v in elapsed) + ' s' if elapsed else ''}) and no line in "
+        "these logs shows why: no backend error, crash or lost peer."
+    )
+    missing = _missing_peer_logs(evidence)
+    confidence = hypothesis.confidence if not missing else min(hypothesis.confidence, SYMPTOM_ONLY)
+    return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(missing), confidence=confidence)]
+
+
+def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    lost = evidence.failing(*PEER_PATTERNS)
+    addrs = sorted({str(e.get("bootstrap_addr")) for e in lost if e.get("bootstrap_addr") is not None})
+    affected = sum(int(e.get("affected")) for e in lost if e.get("affected") is not None)
+    facts: list[tuple[str, FieldValue]] = [
+        ("lost_prefill", ", ".join(addrs) or "not named"),
+        ("requests_affected", affected or _matches(lost)),
+    ]
+    prefill_given = Role.PREFILL in evidence.roles() or Role.CI in evidence.roles()
+    missing = (
+        []
+        if prefill_given
+        else [f"the prefill server's log ({', '.join(addrs) or 'its address'}) that would say why it went away"]
+    )
+    where = ", ".join(addrs) or "its prefill"
+    summary = f"Decode lost {where} ({hypothesis.first_root.where}); " + (
+        "the prefill log given shows no crash, OOM or backend error that explains it."
+        if prefill_given
+        else "the prefill log was not given, so why it went away is not known."
+    )
+    confidence = hypothesis.confidence if prefill_given else min(hypothesis.confidence, SYMPTOM_ONLY)
+    return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(missing), confidence=confidence)]
+
+
+def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    sides = Counter(str(e.get("side")) for e in evidence.failing("router-no-workers") if e.get("side"))
+    health = sorted({str(e.get("worker")) for e in evidence.failing("router-health-failed") if e.get("worker")})
+    facts: list[tuple[str, FieldValue]] = [
+        ("no_workers_side", ", ".join(sides) or "unknown"),
+        ("failed_health_checks", ", ".join(health) or "none logged"),
+    ]
+    side = ", ".join(sides) or "a"
+    summary = (
+        f"The router had no available {side} worker"
+        f"{' (health checks failed for ' + ', '.join(health) + ')' if health else ''}, "
+        "and no server log given shows why the worker went unhealthy."
+    )
+    return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(_missing_peer_logs(evidence)))]
+
+
+def _missing_peer_logs(evidence: Evidence) -> list[str]:
+    roles = evidence.roles()
+    if Role.CI in roles:
+        return []
+    missing = []
+    if Role.PREFILL not in roles and Role.SERVER not in roles:
+        missing.append("the prefill server's log, where a deeper cause would show")
+    if Role.DECODE not in roles and Role.SERVER not in roles:
+        missing.append("the decode server's log, where a deeper cause would show")
+    return missing
