@@ -90,12 +90,16 @@ def analyze(
     no_redact: Annotated[
         bool, typer.Option("--no-redact", help="Do not mask IPs, hosts, home paths, tokens in markdown/github output.")
     ] = False,
+    timeout: Annotated[
+        float | None,
+        typer.Option("--timeout", min=0, help="Stop reading after SECONDS; report the best verdict so far, marked incomplete."),
+    ] = None,
 ) -> None:
     library = _load(patterns)
     _refuse_input_as_output(output, paths)
     try:
         with _progress(paths) as on_progress:
-            report = run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress)
+            report = run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress, timeout=timeout)
     except PdlogdoctorError as exc:
         _fail(str(exc), exc.hint)
         raise typer.Exit(ExitCode.USAGE) from None

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
+from .ingest import StreamStopped
 from .model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from .patterns import Library, Pattern, match_line
 from .timeline import Stamp, clean_line, parse_actions_time, parse_stamp
@@ -28,6 +29,7 @@ KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are
 HEAD_BYTES = 64 << 10  # what role sniffing sees of each source
 MAX_TEXT = 2000  # characters of a line kept in an event
 STAMP_LOOKBACK_LINES = 60
+MAX_PATTERN_TIMEOUTS = 3  # per pattern and source; then the pattern is dropped there (each costs MATCH_TIMEOUT_S)
 
 
 @dataclass(slots=True)
@@ -69,6 +71,8 @@ class _State:
     counts: dict[str, int] = field(default_factory=dict)
     last_events: dict[str, Event] = field(default_factory=dict)
     resume: int = 0  # where the next buffer's search starts (after a long-line window)
+    timeouts: dict[str, int] = field(default_factory=dict)  # regex time-outs per pattern
+    problems: list[InputProblem] = field(default_factory=list)
 
 
 def read_chunks(stream: BinaryIO, problems: list[InputProblem], size: int = CHUNK_BYTES) -> Iterator[bytes]:
@@ -76,6 +80,9 @@ def read_chunks(stream: BinaryIO, problems: list[InputProblem], size: int = CHUN
     while True:
         try:
             data = stream.read(size)
+        except StreamStopped as exc:  # ingest knows why: truncated, output cap, still growing, timeout
+            problems.append(exc.problem)
+            return
         except (EOFError, zlib.error, OSError, ValueError) as exc:
             problems.append(InputProblem("truncated", f"stopped reading early: {exc or type(exc).__name__}"))
             return
@@ -110,6 +117,7 @@ def scan_stream(
         _scan_buffer(carry, index, state, final=True)
         state.line_base += 0 if carry.endswith(b"\n") else 1  # a last line without a newline counts
     _close_counts(state)
+    problems.extend(state.problems)
     head_text = head.decode("utf-8", errors="replace")
     return ScanResult(state.events, state.line_base, total, head_text, problems, state.counts)
 
@@ -218,10 +226,13 @@ def _match_line(
         if pattern.id in seen:
             continue
         seen.add(pattern.id)
+        if state.timeouts.get(pattern.id, 0) >= MAX_PATTERN_TIMEOUTS:
+            continue
         try:
             captured = match_line(pattern, text)
         except TimeoutError:
-            continue  # reported by `patterns check`; one slow line must not stop the scan
+            _pattern_timed_out(pattern, line_no, state)  # one slow line must not stop the scan
+            continue
         if captured is None:
             continue
         if stamp is None:
@@ -229,6 +240,17 @@ def _match_line(
         if pattern.block:
             captured.update(read_traceback(buf, stop, end))
         _record(_make_event(pattern, state.name, line_no, stamp, text, captured), state)
+
+
+def _pattern_timed_out(pattern: Pattern, line_no: int, state: _State) -> None:
+    count = state.timeouts.get(pattern.id, 0) + 1
+    state.timeouts[pattern.id] = count
+    if count == 1:
+        message = f"pattern {pattern.id} ({pattern.path}) timed out on line {line_no}; that line was not matched"
+        state.problems.append(InputProblem("pattern-timeout", message))
+    if count == MAX_PATTERN_TIMEOUTS:
+        message = f"pattern {pattern.id} timed out {count} times; not matched on the rest of this source"
+        state.problems.append(InputProblem("pattern-timeout", message))
 
 
 def _stamp_for(buf: bytes, start: int, text: str, actions_time: str | None, state: _State) -> Stamp | None:

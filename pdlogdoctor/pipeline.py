@@ -9,7 +9,7 @@ from typing import BinaryIO
 
 from .diagnose import diagnose
 from .extract import AnchorIndex, scan_stream
-from .ingest import LogInput, discover
+from .ingest import Deadline, LogInput, discover
 from .link import link
 from .model import Event, InputProblem, Report, Role, Source
 from .patterns import Library
@@ -30,42 +30,83 @@ def run(
     library: Library,
     stdin: BinaryIO | None = None,
     on_progress: Callable[[int], None] | None = None,
+    timeout: float | None = None,
 ) -> Report:
+    deadline = Deadline(timeout)
     inputs = discover(list(paths), stdin)
-    scanned = [item for log_input in inputs for item in scan_input(log_input, library, on_progress)]
+    scanned = [item for log_input in inputs for item in scan_input(log_input, library, on_progress, deadline)]
     sources = tuple(item.source for item in scanned)
     events = _place_on_timeline([e for item in scanned for e in item.events])
     nodes = {s.name: s.node for s in sources}
-    return diagnose(events, link(events, library, nodes), sources, library)
+    return _mark_incomplete(diagnose(events, link(events, library, nodes), sources, library))
+
+
+# Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
+COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory"})
+MAX_NAMES_IN_NOTE = 8
+
+
+def _mark_incomplete(report: Report) -> Report:
+    """Say when the verdict rests on partial evidence, and which inputs were not fully read."""
+    partial = [
+        f"{source.name} [{', '.join(sorted({p.code for p in source.problems}))}]"
+        for source in report.inputs
+        if any(p.code not in COMPLETE_PROBLEMS for p in source.problems)
+    ]
+    if not partial:
+        return report
+    shown = "; ".join(partial[:MAX_NAMES_IN_NOTE]) + (
+        f"; and {len(partial) - MAX_NAMES_IN_NOTE} more" if len(partial) > MAX_NAMES_IN_NOTE else ""
+    )
+    notes = [f"evidence incomplete: {len(partial)} input(s) not fully read: {shown}"]
+    if any(p.code == "timeout" for source in report.inputs for p in source.problems):
+        notes.insert(0, "--timeout reached: this is the best verdict from what was read before it")
+    return replace(report, incomplete=True, notes=(*report.notes, *notes))
 
 
 def scan_input(
-    log_input: LogInput, library: Library, on_progress: Callable[[int], None] | None = None
+    log_input: LogInput,
+    library: Library,
+    on_progress: Callable[[int], None] | None = None,
+    deadline: Deadline | None = None,
 ) -> Iterator[Scanned]:
+    deadline = deadline or Deadline(None)
+    if deadline.passed:
+        yield Scanned(_unread_source(replace(log_input, problems=(*log_input.problems, _NOT_STARTED))), ())
+        return
     if log_input.members is not None:
-        yield from _scan_members(log_input, library, on_progress)
+        yield from _scan_members(log_input, library, on_progress, deadline)
         return
     if log_input.open is None:
         yield Scanned(_unread_source(log_input), ())
         return
     try:
         stream = log_input.open()
-    except OSError as exc:
-        problem = InputProblem("unreadable", exc.strerror or str(exc))
+    except Exception as exc:  # zipfile and the decompressors raise more than OSError
+        message = (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__
+        problem = InputProblem("unreadable", message)
         yield Scanned(_unread_source(replace(log_input, problems=(problem,))), ())
         return
     with stream:
-        yield scan_one(log_input.name, stream, library, log_input.problems, on_progress)
+        yield scan_one(log_input.name, deadline.wrap(stream), library, log_input.problems, on_progress)
+
+
+_NOT_STARTED = InputProblem("timeout", "--timeout reached before this input was read")
 
 
 def _scan_members(
-    log_input: LogInput, library: Library, on_progress: Callable[[int], None] | None
+    log_input: LogInput, library: Library, on_progress: Callable[[int], None] | None, deadline: Deadline
 ) -> Iterator[Scanned]:
     assert log_input.members is not None
     try:
         for name, stream in log_input.members():
+            if deadline.passed:
+                stream.close()
+                problem = InputProblem("timeout", "--timeout reached; the rest of the archive was not read")
+                yield Scanned(_unread_source(replace(log_input, name=name, problems=(problem,))), ())
+                return
             with stream:
-                yield scan_one(name, stream, library, (), on_progress)
+                yield scan_one(name, deadline.wrap(stream), library, (), on_progress)
     except Exception as exc:  # tarfile, gzip and zstandard raise many types on corrupt data
         problem = InputProblem("corrupt-archive", f"stopped reading the archive: {exc}")
         yield Scanned(_unread_source(replace(log_input, problems=(problem,))), ())

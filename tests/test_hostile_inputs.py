@@ -1,0 +1,483 @@
+"""Hostile and broken input (issue 6): every bad input is reported on stderr and in the
+report, the run does not crash or hang, and the planted seed incident in the good files
+next to it is still diagnosed."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import shutil
+import socket
+import tarfile
+import threading
+import time
+import tracemalloc
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zstandard
+from typer.testing import CliRunner
+
+from pdlogdoctor import ingest
+from pdlogdoctor.cli import app
+from pdlogdoctor.extract import AnchorIndex, scan_stream
+from pdlogdoctor.patterns import Library
+
+from .conftest import FIXTURES
+
+SEED = FIXTURES / "mori-mr-size-limit-seed"
+PREFILL = "prefill_mia1-p06-g13.log"
+PLANTED = b"RegisterRdmaMemoryRegion failed! addr:0x7f2a80000000, size:6002442240"
+VERDICT = "mori-mr-size-limit"
+
+
+@pytest.fixture
+def bundle(tmp_path: Path) -> Path:
+    target = tmp_path / "bundle"
+    shutil.copytree(SEED, target)
+    (target / "expected.toml").unlink()
+    return target
+
+
+def analyze(tmp_path: Path, *paths: Path | str, extra: tuple[str, ...] = ()) -> tuple[int, dict[str, Any], str]:
+    """Run the CLI; return (exit code, the JSON report, stderr)."""
+    out = tmp_path / "report.json"
+    args = ["analyze", *map(str, paths), "--format", "json", "--output", str(out), *extra]
+    result = CliRunner().invoke(app, args, catch_exceptions=False)
+    report = json.loads(out.read_text()) if out.exists() else {}
+    return result.exit_code, report, result.stderr
+
+
+def problems_of(report: dict[str, Any], name_part: str) -> list[dict[str, str]]:
+    return [p for source in report["inputs"] if name_part in source["file"] for p in source["problems"]]
+
+
+def assert_seed_found(code: int, report: dict[str, Any]) -> None:
+    assert code == 1
+    assert report["verdict"]["id"] == VERDICT
+    assert any(event["pattern"] == "mori-mr-register-failed" for event in report["chain"])
+
+
+def assert_warned(stderr: str, name_part: str, code: str) -> None:
+    lines = [line for line in stderr.splitlines() if line.startswith("warning: ") and f"[{code}]" in line]
+    assert any(name_part in line for line in lines), stderr
+
+
+def assert_incomplete(report: dict[str, Any], name_part: str) -> None:
+    assert report["incomplete"] is True
+    assert any(name_part in note for note in report["notes"]), report["notes"]
+
+
+# ---------------------------------------------------------------- paths that are not logs
+
+
+def test_nonexistent_path(tmp_path: Path, bundle: Path) -> None:
+    code, report, stderr = analyze(tmp_path, bundle, tmp_path / "nope.log")
+    assert_seed_found(code, report)
+    assert_warned(stderr, "nope.log", "not-found")
+    assert problems_of(report, "nope.log")[0]["message"] == "no such file or directory"
+    assert_incomplete(report, "nope.log")
+
+
+def test_permission_denied_real(tmp_path: Path, bundle: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root reads mode-000 files; see test_permission_denied_on_open")
+    locked = bundle / "decode_locked.log"
+    locked.write_text("x\n")
+    locked.chmod(0)
+    code, report, stderr = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    assert_warned(stderr, "decode_locked.log", "permission-denied")
+
+
+def test_permission_denied_on_open(tmp_path: Path, bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    locked = bundle / "decode_locked.log"
+    locked.write_text("x\n")
+    real_open = os.open
+
+    def refusing_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if str(path).endswith("decode_locked.log"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(ingest.os, "open", refusing_open)
+    code, report, stderr = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    assert_warned(stderr, "decode_locked.log", "permission-denied")
+    assert_incomplete(report, "decode_locked.log")
+
+
+def test_directory_symlink_loop(tmp_path: Path, bundle: Path) -> None:
+    (bundle / "sub").mkdir()
+    (bundle / "sub" / "up").symlink_to(bundle, target_is_directory=True)
+    (bundle / "self.log").symlink_to(bundle / "self.log")  # ELOOP
+    code, report, stderr = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    assert_warned(stderr, "sub/up", "symlink-loop")
+    assert_warned(stderr, "self.log", "symlink-loop")
+    # each real file is read once, not once per trip round the loop
+    names = [s["file"] for s in report["inputs"] if s["bytes"]]
+    assert sum(PREFILL in n for n in names) == 1
+
+
+def test_fifo_is_never_opened(tmp_path: Path, bundle: Path) -> None:
+    os.mkfifo(bundle / "pipe.log")  # opening it for reading would block forever
+    started = time.monotonic()
+    code, report, stderr = analyze(tmp_path, bundle)
+    assert time.monotonic() - started < 60
+    assert_seed_found(code, report)
+    assert_warned(stderr, "pipe.log", "not-a-file")
+    assert "FIFO" in problems_of(report, "pipe.log")[0]["message"]
+
+
+def test_socket_is_skipped(tmp_path: Path, bundle: Path) -> None:
+    path = bundle / "s.sock"
+    if len(str(path)) > 100:
+        pytest.skip("socket path too long for AF_UNIX")
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(path))
+        code, report, stderr = analyze(tmp_path, bundle)
+    finally:
+        server.close()
+    assert_seed_found(code, report)
+    assert_warned(stderr, "s.sock", "not-a-file")
+
+
+def test_device_given_directly_is_not_read(tmp_path: Path, bundle: Path) -> None:
+    code, report, stderr = analyze(tmp_path, bundle, "/dev/zero")
+    assert_seed_found(code, report)
+    assert_warned(stderr, "/dev/zero", "not-a-file")
+    assert "device" in problems_of(report, "/dev/zero")[0]["message"]
+
+
+def test_empty_file_and_empty_directory(tmp_path: Path, bundle: Path) -> None:
+    (bundle / "decode_empty.log").write_bytes(b"")
+    (tmp_path / "nothing").mkdir()
+    code, report, stderr = analyze(tmp_path, bundle, tmp_path / "nothing")
+    assert_seed_found(code, report)
+    assert_warned(stderr, "decode_empty.log", "empty")
+    assert_warned(stderr, "nothing", "empty-directory")
+    assert report["incomplete"] is False  # nothing in them could have been missed
+
+
+def test_only_bad_inputs_exit_nothing_readable(tmp_path: Path) -> None:
+    code, _, stderr = analyze(tmp_path, tmp_path / "missing.log", "/dev/null")
+    assert code == 4
+    assert_warned(stderr, "missing.log", "not-found")
+
+
+# ---------------------------------------------------------------- content
+
+
+def test_binary_file_is_skipped_even_if_it_holds_log_strings(tmp_path: Path, bundle: Path) -> None:
+    # A core dump holds copies of log strings; they are not evidence of what happened.
+    fake = b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 64 + b"\0" * 4000
+    fake += b"RegisterRdmaMemoryRegion failed! addr:0x1, size:99, accessFlag:15, errno:14 (Bad address)\n"
+    (bundle / "decode_core.log").write_bytes(fake)
+    code, report, stderr = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    assert_warned(stderr, "decode_core.log", "binary")
+    assert not any(e["file"].endswith("decode_core.log") for e in report["chain"])
+
+
+def test_leading_nul_hole_is_still_scanned(library: Library) -> None:
+    data = b"\0" * 20000 + (SEED / PREFILL).read_bytes()
+    result = scan_stream(ingest.text_stream(io.BytesIO(data)), "p.log", AnchorIndex.build(library))
+    assert any(e.pattern == "mori-mr-register-failed" for e in result.events)
+    assert ingest._looks_binary(data[:8192]) is False
+
+
+def test_invalid_utf8_and_latin1_lines(tmp_path: Path, bundle: Path) -> None:
+    prefill = bundle / PREFILL
+    lines = prefill.read_bytes().split(b"\n")
+    noisy = [line + b" caf\xe9 \xff\xfe \xc3\x28" if i % 3 == 0 else line for i, line in enumerate(lines)]
+    prefill.write_bytes(b"\n".join(noisy))
+    code, report, _ = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    assert report["verdict"]["facts"]["smallest_failing_region_bytes"] == 6002442240
+
+
+@pytest.mark.parametrize("ending", [b"\r\n", b"\r"], ids=["crlf", "lone-cr"])
+def test_line_endings(tmp_path: Path, bundle: Path, ending: bytes) -> None:
+    for path in bundle.glob("*.log"):
+        path.write_bytes(path.read_bytes().replace(b"\n", ending))
+    code, report, _ = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    register = next(e for e in report["chain"] if e["pattern"] == "mori-mr-register-failed")
+    # Lone CR is a line break: the planted line keeps its own line number (34 in the file).
+    assert register["line"] in (34, 35)
+    assert "\r" not in register["text"]
+
+
+def test_progress_bar_redraws_with_lone_cr(library: Library) -> None:
+    # tqdm-style redraws: the planted line sits between CR-separated redraws on one "line".
+    data = b"step 1/9\rstep 2/9\r" + (SEED / PREFILL).read_bytes().replace(b"\n", b"\rstep 3/9\r", 40)
+    result = scan_stream(ingest.text_stream(io.BytesIO(data)), "prefill_x.log", AnchorIndex.build(library))
+    event = next(e for e in result.events if e.pattern == "mori-mr-register-failed")
+    assert event.get("size") == 6002442240
+    assert "step" not in event.text
+
+
+def test_one_huge_line_keeps_memory_bounded(tmp_path: Path, bundle: Path, library: Library) -> None:
+    size = 30 << 20
+    huge = bundle / "decode_huge.log"
+    with huge.open("wb") as handle:
+        handle.write(b"x" * size)  # no newline at all
+    tracemalloc.start()
+    try:
+        with ingest.text_stream(ingest.open_regular(huge)) as stream:
+            result = scan_stream(stream, "decode_huge.log", AnchorIndex.build(library))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.bytes == size
+    assert peak < 64 << 20  # chunk + carry window, not the 30 MB line (plus copies of it)
+    code, report, _ = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+
+
+def test_file_growing_during_read(tmp_path: Path, bundle: Path, library: Library) -> None:
+    growing = bundle / "decode_growing.log"
+    growing.write_bytes(b"INFO start\n" * 1000)
+    stop = threading.Event()
+
+    def writer() -> None:
+        with growing.open("ab") as handle:
+            while not stop.is_set():
+                handle.write(b"INFO more\n" * 1000)
+                handle.flush()
+                time.sleep(0.001)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        time.sleep(0.05)
+        code, report, stderr = analyze(tmp_path, bundle)
+    finally:
+        stop.set()
+        thread.join()
+    assert_seed_found(code, report)
+    # The read stops at the size seen when the file was opened (it ends; no endless tail).
+    source = next(s for s in report["inputs"] if s["file"].endswith("decode_growing.log"))
+    assert 0 < source["bytes"] < growing.stat().st_size
+    assert_warned(stderr, "decode_growing.log", "still-growing")
+
+
+@pytest.mark.parametrize("kind", ["gz", "zst"])
+def test_truncated_compressed_log_keeps_what_was_readable(tmp_path: Path, bundle: Path, kind: str) -> None:
+    prefill = bundle / PREFILL
+    # Numbered filler compresses like a real log, so the cut falls blocks after the incident
+    # (zstd cannot decode a partial block: what precedes the damaged block is what is kept).
+    filler = b"".join(b"INFO filler %d %x after the incident\n" % (k, k * 2654435761 % 2**32) for k in range(50000))
+    data = prefill.read_bytes() + filler
+    packed = gzip.compress(data) if kind == "gz" else zstandard.ZstdCompressor().compress(data)
+    prefill.unlink()
+    (bundle / f"{PREFILL}.{kind}").write_bytes(packed[: len(packed) * 2 // 3])
+    code, report, stderr = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)  # the planted line is in the readable first part
+    assert_warned(stderr, PREFILL, "truncated")
+    source = next(s for s in report["inputs"] if PREFILL in s["file"])
+    assert 0 < source["bytes"] < len(data)
+    assert_incomplete(report, PREFILL)
+
+
+def test_corrupt_zip(tmp_path: Path, bundle: Path) -> None:
+    (bundle / "artifacts.zip").write_bytes(b"PK\x03\x04" + os.urandom(2000))
+    code, report, stderr = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    assert_warned(stderr, "artifacts.zip", "corrupt-archive")
+
+
+def _listing(root: Path) -> set[str]:
+    return {str(p) for p in root.rglob("*")} if root.exists() else set()
+
+
+def test_zip_members_with_absolute_and_dotdot_paths_are_never_written(tmp_path: Path) -> None:
+    escape_name = f"pdlogdoctor-escape-{os.getpid()}.log"
+    archive = tmp_path / "in" / "evil.zip"
+    archive.parent.mkdir()
+    prefill = (SEED / PREFILL).read_bytes()
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr(f"/tmp/{escape_name}", prefill)
+        zf.writestr(f"../../{escape_name}", b"INFO hello\n")
+        for other in SEED.glob("*.log"):
+            if other.name != PREFILL:
+                zf.writestr(f"../{other.name}", other.read_bytes())
+    before_parent = {p.name for p in tmp_path.parent.iterdir()}
+    before_tmp = set(os.listdir("/tmp"))
+    code, report, _ = analyze(tmp_path, archive)
+    assert_seed_found(code, report)
+    assert not Path("/tmp", escape_name).exists()
+    assert set(os.listdir("/tmp")) - before_tmp == set()
+    assert {p.name for p in tmp_path.parent.iterdir()} == before_parent
+    names = [s["file"] for s in report["inputs"]]
+    assert f"{archive}!tmp/{escape_name}" in names
+    assert all(".." not in name.split("!", 1)[1] for name in names)
+
+
+def test_nested_archives(tmp_path: Path, bundle: Path) -> None:
+    prefill = bundle / PREFILL
+    inner_zip = io.BytesIO()
+    with zipfile.ZipFile(inner_zip, "w") as zf:
+        zf.writestr("inner.log", b"INFO x\n")
+    tar_bytes = io.BytesIO()
+    with tarfile.open(fileobj=tar_bytes, mode="w:gz") as tf:
+        data = (bundle / "router.log").read_bytes()
+        info = tarfile.TarInfo("logs/router.log")
+        info.size = len(data)
+        tf.addfile(info, io.BytesIO(data))
+    with zipfile.ZipFile(bundle / "artifacts.zip", "w") as zf:
+        zf.writestr(f"{PREFILL}.gz", gzip.compress(prefill.read_bytes()))  # .gz in a zip: decompressed
+        zf.writestr("more.zip", inner_zip.getvalue())  # zip in a zip: not opened, reported
+        zf.writestr("logs.tar.gz", tar_bytes.getvalue())  # tar.gz in a zip: streamed
+    prefill.unlink()
+    (bundle / "router.log").unlink()
+    code, report, stderr = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    sources = {e["file"] for e in report["chain"]}
+    assert any(s.endswith(f"artifacts.zip!{PREFILL}.gz") for s in sources)
+    assert any(s.endswith("logs.tar.gz!logs/router.log") for s in sources)
+    assert_warned(stderr, "artifacts.zip!more.zip", "nested-archive")
+
+
+def test_decompression_bomb_member_cap(tmp_path: Path, bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ingest, "MAX_MEMBER_OUTPUT", 1 << 20)
+    (bundle / "decode_bomb.log.gz").write_bytes(gzip.compress(b"\0" * (64 << 20), compresslevel=9))
+    with zipfile.ZipFile(bundle / "bomb.zip", "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("a.log", b"INFO a\n" * (1 << 20))
+    code, report, stderr = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    assert_warned(stderr, "decode_bomb.log.gz", "output-cap")
+    assert_warned(stderr, "bomb.zip!a.log", "output-cap")
+    for name in ("decode_bomb.log.gz", "bomb.zip!a.log"):
+        source = next(s for s in report["inputs"] if s["file"].endswith(name))
+        assert source["bytes"] <= 1 << 20
+
+
+def test_decompression_bomb_total_cap(tmp_path: Path, bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ingest, "MAX_TOTAL_OUTPUT", 3 << 20)
+    with zipfile.ZipFile(bundle / "many.zip", "w", zipfile.ZIP_DEFLATED) as zf:
+        for k in range(5):
+            zf.writestr(f"m{k}.log", b"INFO member line\n" * 80000)  # ~1.3 MB each
+    code, report, stderr = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    read = sum(s["bytes"] for s in report["inputs"] if "many.zip!" in s["file"])
+    assert read <= 3 << 20
+    assert "whole run" in stderr
+    assert_incomplete(report, "many.zip")
+
+
+def test_thousands_of_small_files(tmp_path: Path, bundle: Path) -> None:
+    many = bundle / "ranks"
+    many.mkdir()
+    for k in range(3000):
+        (many / f"rank{k:04}.log").write_bytes(b"[2026-07-02 10:00:00] INFO rank %d ok\n" % k)
+    started = time.monotonic()
+    code, report, _ = analyze(tmp_path, bundle)
+    elapsed = time.monotonic() - started
+    assert_seed_found(code, report)
+    assert sum("ranks/" in s["file"] for s in report["inputs"]) == 3000
+    assert elapsed < 120
+
+
+# ---------------------------------------------------------------- never writes, runs or connects
+
+
+def _snapshot(root: Path) -> dict[str, tuple[int, int]]:
+    return {str(p): (p.stat().st_mtime_ns, p.stat().st_size) for p in [root, *root.rglob("*")]}
+
+
+def test_never_writes_into_inputs(tmp_path: Path, bundle: Path) -> None:
+    (bundle / "logs.zip").write_bytes(_zip_of(SEED / "bench.log"))
+    (bundle / "router.log.gz").write_bytes(gzip.compress((bundle / "router.log").read_bytes()))
+    (bundle / "router.log").unlink()
+    before = _snapshot(bundle)
+    out_dir = tmp_path / "elsewhere"
+    out_dir.mkdir()
+    for fmt in ("json", "text"):
+        result = CliRunner().invoke(app, ["analyze", str(bundle), "-f", fmt, "-o", str(out_dir / f"r.{fmt}")])
+        assert result.exit_code == 1
+    assert _snapshot(bundle) == before
+    refused = CliRunner().invoke(app, ["analyze", str(bundle), "-o", str(bundle / "report.txt")])
+    assert refused.exit_code == 2
+    assert _snapshot(bundle) == before
+
+
+def _zip_of(path: Path) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        zf.write(path, path.name)
+    return buffer.getvalue()
+
+
+def test_never_executes_log_content(tmp_path: Path, bundle: Path) -> None:
+    marker = tmp_path / "executed"
+    (bundle / "decode_x.log").write_text(f"$(touch {marker})\n`touch {marker}`\n; touch {marker}\n")
+    code, report, _ = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    assert not marker.exists()
+
+
+def test_no_network(tmp_path: Path, bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_socket(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("pdlogdoctor opened a socket")
+
+    monkeypatch.setattr(socket, "socket", no_socket)
+    monkeypatch.setattr(socket, "create_connection", no_socket)
+    code, report, _ = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+
+
+# ---------------------------------------------------------------- --timeout
+
+
+def _slow_reads(monkeypatch: pytest.MonkeyPatch, delay: float) -> None:
+    real = ingest.text_stream
+
+    class Slow(io.RawIOBase):
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def read(self, size: int = -1) -> bytes:
+            time.sleep(delay)
+            return bytes(self.inner.read(min(size, 4096) if size > 0 else 4096))
+
+        def close(self) -> None:
+            self.inner.close()
+
+    def slow_text_stream(*args: Any, **kwargs: Any) -> Any:
+        return Slow(real(*args, **kwargs))
+
+    monkeypatch.setattr(ingest, "text_stream", slow_text_stream)
+
+
+def test_timeout_returns_best_verdict_so_far(tmp_path: Path, bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Sorted order reads bench, decode, prefill, router: the prefill (the cause) is read
+    # only if time allows. With a tiny timeout nothing much is read, and the report
+    # still comes back, marked incomplete, naming what was not read.
+    _slow_reads(monkeypatch, 0.05)
+    started = time.monotonic()
+    code, report, stderr = analyze(tmp_path, bundle, extra=("--timeout", "0.3"))
+    assert time.monotonic() - started < 30
+    assert report["incomplete"] is True
+    assert any("--timeout reached" in note for note in report["notes"])
+    assert "[timeout]" in stderr
+    assert report["verdict"]["id"] != VERDICT or code == 1
+    unread = [s["file"] for s in report["inputs"] if any(p["code"] == "timeout" for p in s["problems"])]
+    assert unread and any(name in note for note in report["notes"] for name in unread)
+
+
+def test_generous_timeout_changes_nothing(tmp_path: Path, bundle: Path) -> None:
+    code, report, _ = analyze(tmp_path, bundle, extra=("--timeout", "600"))
+    assert_seed_found(code, report)
+    assert report["incomplete"] is False
+
+
+def _ignore(_: Iterator[Any]) -> None:
+    return None
