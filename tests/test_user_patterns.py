@@ -1,0 +1,104 @@
+"""User pattern directories (--patterns): validated with errors naming file and key, and a
+catastrophically backtracking regex cannot hang the run (issue 6, item 2)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pdlogdoctor.cli import app
+
+from .conftest import FIXTURES
+
+SEED = FIXTURES / "mori-mr-size-limit-seed"
+
+GOOD = """id = "{id}"
+title = "a user pattern"
+severity = "warning"
+kind = "context"
+anchors = ["{anchor}"]
+regex = '''{regex}'''
+explain = "user supplied"
+[examples]
+match = ["{anchor}"]
+no_match = ["nothing here"]
+"""
+
+
+def write_pattern(directory: Path, pattern_id: str, text: str) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{pattern_id}.toml"
+    path.write_text(text)
+    return path
+
+
+def good(pattern_id: str = "user-thing", anchor: str = "USERANCHOR", regex: str = "USERANCHOR") -> str:
+    return GOOD.format(id=pattern_id, anchor=anchor, regex=regex)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "problem"),
+    [
+        (good().replace('severity = "warning"', 'severity = "loud"'), "severity", "is not one of"),
+        (good().replace("regex = '''USERANCHOR'''", "regex = '''(unclosed'''"), "regex", "does not compile"),
+        (good() + 'colour = "red"\n', "colour", "unknown key"),
+        (good().replace('title = "a user pattern"\n', ""), "title", "missing required key"),
+        (good().replace('id = "user-thing"', 'id = "other-name"'), "id", "must equal the file name"),
+        (good() + "[fields]\nnope = 'int'\n", "fields.nope", "not a named group"),
+        (good().replace('anchors = ["USERANCHOR"]', 'anchors = ["é"]'), "anchors", "must be ASCII"),
+        ("id = 'user-thing'\nthis is not toml", None, "cannot be read as TOML"),
+    ],
+    ids=["bad-enum", "bad-regex", "unknown-key", "missing-key", "id-mismatch", "bad-field", "non-ascii", "bad-toml"],
+)
+def test_invalid_user_pattern_names_file_and_key(tmp_path: Path, text: str, key: str | None, problem: str) -> None:
+    path = write_pattern(tmp_path / "mine", "user-thing", text)
+    result = CliRunner().invoke(app, ["analyze", str(SEED), "--patterns", str(tmp_path / "mine")])
+    assert result.exit_code == 2
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"error: {path}")
+    if key is not None:
+        assert f": {key}: " in first
+    assert problem in first
+
+
+def test_missing_patterns_directory(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["analyze", str(SEED), "--patterns", str(tmp_path / "absent")])
+    assert result.exit_code == 2
+    assert "absent" in result.stderr and "not a directory" in result.stderr
+
+
+def test_user_pattern_checked_by_patterns_check(tmp_path: Path) -> None:
+    write_pattern(tmp_path / "mine", "user-thing", good())
+    ok = CliRunner().invoke(app, ["patterns", "check", "--patterns", str(tmp_path / "mine")])
+    assert ok.exit_code == 0, ok.stderr
+
+
+def test_catastrophic_regex_cannot_hang_the_run(tmp_path: Path) -> None:
+    # (a|aa)+$ against a long run of a's that ends in something else backtracks
+    # exponentially; the regex module's per-search timeout stops each attempt.
+    evil = good("user-evil", anchor="aaaaaaaa", regex="(a|aa)+$")
+    write_pattern(tmp_path / "mine", "user-evil", evil)
+    bundle = tmp_path / "bundle"
+    shutil.copytree(SEED, bundle)
+    (bundle / "expected.toml").unlink()
+    (bundle / "decode_aaa.log").write_text(("a" * 5000 + "!\n") * 50)  # 50 lines, each would hang
+    out = tmp_path / "r.json"
+    started = time.monotonic()
+    args = ["analyze", str(bundle), "--patterns", str(tmp_path / "mine"), "-f", "json", "-o", str(out)]
+    result = CliRunner().invoke(app, args)
+    elapsed = time.monotonic() - started
+    # Three time-outs of MATCH_TIMEOUT_S (0.5 s) and the pattern is dropped for that source.
+    assert elapsed < 20
+    assert result.exit_code == 1
+    report = json.loads(out.read_text())
+    assert report["verdict"]["id"] == "mori-mr-size-limit"
+    problems = [p for s in report["inputs"] if s["file"].endswith("decode_aaa.log") for p in s["problems"]]
+    assert [p["code"] for p in problems] == ["pattern-timeout", "pattern-timeout"]
+    assert "user-evil" in problems[0]["message"] and "line 1" in problems[0]["message"]
+    assert "warning: " in result.stderr and "[pattern-timeout]" in result.stderr
+    assert report["incomplete"] is True
