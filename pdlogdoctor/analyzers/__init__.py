@@ -8,12 +8,15 @@ supports (possibly relabelled, with facts, suggestions, or a `rejected` reason).
 from __future__ import annotations
 
 from ..hypothesis import Analyzer, Detector
-from . import config_mismatch, memory_registration, scheduler_crash, serving_quality, transport
+from . import config_mismatch, memory_registration, resources, scheduler_crash, serving_quality, transport, warmup
 
 ANALYZERS: dict[str, Analyzer] = {
     "memory-registration": memory_registration.analyze,
     "scheduler-crash": scheduler_crash.analyze,
     "serving-quality": serving_quality.analyze,
+    "gpu-oom": resources.gpu_oom,
+    "host-oom": resources.host_oom,
+    "warmup": warmup.analyze,
     "rdma-link": transport.rdma_link,
     "transfer-timeout": transport.transfer_timeout,
     "peer-lost": transport.peer_lost,
