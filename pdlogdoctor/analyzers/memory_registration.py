@@ -17,6 +17,7 @@ from ..model import Event, FieldValue, Suggestion
 GIB = 1 << 30
 DEFAULT_CEILING = 2 * GIB  # the largest region known to register on MI355X + Ionic (seed thread)
 SMALL_REGION = 1 * GIB  # no NIC ceiling seen is this low: a failure here is not about size
+SINGLE_FAILURE = 0.6  # one failing line: a ceiling and an access-flag refusal look the same
 SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region
 SIZE_LIMIT = "mori-mr-size-limit"
 REJECTED = "mr-registration-rejected"
@@ -60,6 +61,18 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         return [
             _as_rejected(rejected, refusal, errnos),
             replace(size_limit, rejected=refusal, confidence=0.1),
+        ]
+    if _count(failures) == 1 and not proven:
+        # One EINVAL line on a big region reads the same for a size ceiling and for a NIC
+        # that refuses the access flags (REMOTE_ATOMIC on Ionic, ROCm/mori#497): keep both.
+        doubt = (
+            "only one registration failed and no region is shown registering, so an access-flag "
+            "or peer-memory refusal (same errno 22) cannot be ruled out"
+        )
+        limit = _as_size_limit(size_limit, sizes, errnos, failures, evidence)
+        return [
+            replace(limit, confidence=SINGLE_FAILURE, summary=f"{limit.summary} Uncertain: {doubt}."),
+            _as_rejected(rejected, doubt, errnos, confidence=SINGLE_FAILURE - 0.15),
         ]
     return [
         _as_size_limit(size_limit, sizes, errnos, failures, evidence),
@@ -137,8 +150,9 @@ def _count(failures: list[Event]) -> int:
     return sum(runs.values())
 
 
-def _as_rejected(hypothesis: Hypothesis, reason: str, errnos: list[int]) -> Hypothesis:
-    confidence = 0.8 if errnos and errnos != [22] else 0.7
+def _as_rejected(hypothesis: Hypothesis, reason: str, errnos: list[int], confidence: float | None = None) -> Hypothesis:
+    if confidence is None:
+        confidence = 0.8 if errnos and errnos != [22] else 0.7
     summary = f"Memory registration was refused, and not for size: {reason}."
     return replace(hypothesis, confidence=confidence, summary=summary)
 
