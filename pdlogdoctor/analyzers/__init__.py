@@ -8,7 +8,7 @@ supports (possibly relabelled, with facts, suggestions, or a `rejected` reason).
 from __future__ import annotations
 
 from ..hypothesis import Analyzer, Detector
-from . import config_mismatch, memory_registration, resources, scheduler_crash, serving_quality, transport, warmup
+from . import ci, config_mismatch, memory_registration, resources, scheduler_crash, serving_quality, transport, warmup
 
 ANALYZERS: dict[str, Analyzer] = {
     "memory-registration": memory_registration.analyze,
@@ -17,6 +17,7 @@ ANALYZERS: dict[str, Analyzer] = {
     "gpu-oom": resources.gpu_oom,
     "host-oom": resources.host_oom,
     "warmup": warmup.analyze,
+    "ci-cancelled": ci.analyze,
     "rdma-link": transport.rdma_link,
     "transfer-timeout": transport.transfer_timeout,
     "peer-lost": transport.peer_lost,
