@@ -59,6 +59,7 @@ BINARY_CONTROL_FRACTION = 0.10  # of the sniffed bytes (after a leading NUL hole
 READ_PIECE = 1 << 20  # an inner read never asks for more, so damage loses at most this
 GZIP_INPUT_PIECE = 64 << 10
 ZSTD_INPUT_PIECE = 1 << 10  # zstd has no output limit per call: ~32 MiB worst case from 1 KiB
+HEADER_CHECK = 32  # bytes decoded to tell a real compressed header from text that starts with its magic
 SKIP_SUFFIXES = (".png", ".jpg", ".jpeg", ".so", ".pt", ".safetensors", ".bin", ".core", ".whl")
 _TEXT_CONTROLS = frozenset(b"\t\n\r\x0c\x1b\x08")
 
@@ -344,7 +345,7 @@ def decoded_stream(raw: BinaryIO, budget: Budget | None = None, *, sniffing: boo
     """
     buffered = io.BufferedReader(raw if isinstance(raw, io.RawIOBase) else _Passthrough(raw), READ_PIECE)
     magic = buffered.peek(4)[:4]
-    if magic.startswith(GZIP_MAGIC) or magic == ZSTD_MAGIC:
+    if (magic.startswith(GZIP_MAGIC) or magic == ZSTD_MAGIC) and _valid_header(buffered.peek(HEADER_CHECK)):
         inflater = _Inflater(buffered, "gzip" if magic.startswith(GZIP_MAGIC) else "zstd")
         return _Guarded(inflater, MAX_MEMBER_OUTPUT, None if sniffing else budget)  # type: ignore[return-value]
     return _Guarded(buffered, None, None)  # type: ignore[return-value]
@@ -492,6 +493,19 @@ class _Guarded(_Reader):
         if self.budget is not None:
             self.budget.left -= len(data)
         return data
+
+
+def _valid_header(head: bytes) -> bool:
+    """The magic bytes start a real gzip/zstd header (a text line may begin with them by chance)."""
+    head = head[:HEADER_CHECK]
+    try:
+        if head.startswith(GZIP_MAGIC):
+            zlib.decompressobj(wbits=31).decompress(head, 1)
+        else:
+            zstandard.ZstdDecompressor().decompressobj().decompress(head)
+    except (zlib.error, zstandard.ZstdError):
+        return False
+    return True
 
 
 def _read_some(stream: Any, size: int) -> bytes:

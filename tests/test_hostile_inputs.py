@@ -468,7 +468,6 @@ def test_timeout_returns_best_verdict_so_far(tmp_path: Path, bundle: Path, monke
     assert report["incomplete"] is True
     assert any("--timeout reached" in note for note in report["notes"])
     assert "[timeout]" in stderr
-    assert report["verdict"]["id"] != VERDICT or code == 1
     unread = [s["file"] for s in report["inputs"] if any(p["code"] == "timeout" for p in s["problems"])]
     assert unread and any(name in note for note in report["notes"] for name in unread)
 
