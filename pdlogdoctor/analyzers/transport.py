@@ -38,11 +38,16 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     status = statuses.most_common(1)[0][0] if statuses else "NIC marked inactive"
     summary = (
         f"The RDMA transport failed on {worst}: {status}"
-        f"{' (' + str(sum(statuses.values())) + ' completion errors)' if statuses else ''}"
+        f"{_plural(sum(statuses.values()), ' ({} completion error{})')}"
         f"{'; marked inactive: ' + ', '.join(inactive) if inactive else ''}. "
         "The transfer failures and 5xx that follow are its consequences."
     )
     return [replace(hypothesis, summary=summary, facts=tuple(facts))]
+
+
+def _plural(count: int, template: str) -> str:
+    """The template filled with count and an 's' where needed; empty for zero."""
+    return template.format(count, "" if count == 1 else "s") if count else ""
 
 
 def _path(event: Event) -> str:
