@@ -94,3 +94,25 @@ def test_peer_lost_with_a_clean_prefill_log_names_no_missing_prefill(tmp_path: P
     assert report.verdict.id == "peer-lost"
     assert not any("prefill server's log" in item for item in report.missing)
     assert dict(report.verdict.facts)["requests_affected"] == 3
+
+
+def test_refused_registration_without_consequence_is_not_the_verdict(tmp_path: Path, library: Library) -> None:
+    # An AMD Mooncake guide calls this errno-12 line normal: the run served, nothing else failed.
+    line = (
+        "E0702 10:16:03.412345 48211 rdma_context.cpp:265] "
+        "Failed to register memory 0x768b23fff010: Cannot allocate memory [12]"
+    )
+    files = {"prefill.log": [line], "bench.log": ["[probe] ok:  Paris. It is the capital of France."]}
+    report = _analyze(tmp_path, files, library)
+    assert report.verdict.id != "mr-registration-rejected"
+    assert report.verdict.id == "inconclusive"
+
+
+def test_router_health_check_noise_alone_is_not_a_failure(tmp_path: Path, library: Library) -> None:
+    noise = (
+        "2025-10-07 23:31:33 DEBUG sglang_router_rs::core::worker_manager: src/core/worker_manager.rs:1031: "
+        "Worker http://10.0.0.2:30000 health check failed: Connection failed for worker http://10.0.0.2:30000"
+    )
+    files = {"router.log": [noise], "bench.log": ["[probe] ok:  Paris. It is the capital of France."]}
+    report = _analyze(tmp_path, files, library)
+    assert report.verdict.id == "healthy"

@@ -21,6 +21,7 @@ SINGLE_FAILURE = 0.6  # one failing line: a ceiling and an access-flag refusal l
 SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region
 SIZE_LIMIT = "mori-mr-size-limit"
 REJECTED = "mr-registration-rejected"
+SERVING_PROOF = ("probe-ok", "gsm8k-accuracy")  # end-to-end proof, not just "server ready"
 TOKEN_SIZING = ("max-total-num-tokens", "kv-cache-allocated", "dsv4-pool-sizes", "dsv4-memory-calculation")
 TOKEN_FIELDS = ("tokens", "full", "full_token")
 STRERROR_ERRNO = {
@@ -46,6 +47,9 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     failures = _registration_failures(evidence)
     if not failures:
         return [hypothesis]
+    harmless = _without_consequence(failures, evidence)
+    if harmless is not None:
+        return [replace(hypothesis, rejected=harmless, confidence=0.1)]
     sizes = sorted({int(e.get("size")) for e in failures if e.get("size") is not None})
     errnos = sorted({code for code in map(_errno, failures) if code is not None})
     proven = _proven_registered(evidence)
@@ -86,6 +90,22 @@ def _registration_failures(evidence: Evidence) -> list[Event]:
     verdicts = {SIZE_LIMIT, REJECTED}
     ids = {p.id for p in evidence.library.patterns if p.verdict in verdicts}
     return [e for e in evidence.events if e.pattern in ids and e.failing]
+
+
+def _without_consequence(failures: list[Event], evidence: Evidence) -> str | None:
+    """Some stacks log a refused registration and go on (Mooncake retries host buffers, an
+    AMD guide calls its errno-12 line normal): with nothing else failing and the deployment
+    shown serving, the refusal is not why anything failed."""
+    registration = {(e.pattern, e.source) for e in failures}
+    if evidence.failing_groups - registration:
+        return None
+    serving = [e for e in evidence.events if e.pattern in SERVING_PROOF and not e.failing]
+    if not serving:
+        return None
+    return (
+        f"the registration failures had no visible consequence: nothing else failed, and "
+        f"{serving[0].pattern} at {serving[0].where} shows the deployment serving"
+    )
 
 
 def _size_limit_patterns(evidence: Evidence) -> set[str]:

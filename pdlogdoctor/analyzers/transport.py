@@ -116,7 +116,7 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     sides = Counter(str(e.get("side")) for e in evidence.failing("router-no-workers") if e.get("side"))
-    health = sorted({str(e.get("worker")) for e in evidence.failing("router-health-failed") if e.get("worker")})
+    health = sorted({str(e.get("worker")) for e in evidence.of("router-health-failed") if e.get("worker")})
     facts: list[tuple[str, FieldValue]] = [
         ("no_workers_side", ", ".join(sides) or "unknown"),
         ("failed_health_checks", ", ".join(health) or "none logged"),
