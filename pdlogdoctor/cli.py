@@ -119,6 +119,7 @@ def _render_options(output_format: OutputFormat, no_redact: bool) -> RenderOptio
         redact=output_format in SHAREABLE and not no_redact,
         workspace=os.environ.get("GITHUB_WORKSPACE") or None,
         step_summary=os.environ.get("GITHUB_STEP_SUMMARY") or None,
+        step_outputs=os.environ.get("GITHUB_OUTPUT") or None,
     )
 
 

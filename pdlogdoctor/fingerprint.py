@@ -6,8 +6,9 @@ with run-specific facts dropped and run-specific text normalised.
 
 Dropped facts: names that talk about times, pids, addresses, request ids,
 rooms, hosts, paths or lines; counts (how many failures a night produced
-depends on traffic, not on the cause); and floats (measurements such as an
-accuracy or a zero fraction move a little between runs of the same incident).
+depends on traffic, not on the cause); which GPU or rank, and free or used
+memory (they move between nights of the same incident); and floats
+(measurements such as an accuracy or a zero fraction).
 Kept: integers such as sizes, errnos and exit codes, and normalised strings.
 """
 
@@ -22,7 +23,8 @@ from .model import FieldValue, Report
 PREFIX = "pdld-"
 _RUN_SPECIFIC_NAME = regex.compile(
     r"(?i)(?:^|_)(?:time|timestamp|pid|pids|addr|address|rid|request|room|host|hostname|node|path|file|line|where|"
-    r"latency|duration|elapsed|seconds|count|failures|repeats|attempts|errors|occurrences)(?:_|s?$)"
+    r"latency|duration|elapsed|seconds|count|failures|repeats|attempts|errors|occurrences|affected|checks|"
+    r"free|avail|available|usage|rss|gpu|rank)(?:_|s?$)"
 )
 _NORMALISERS: tuple[tuple[regex.Pattern[str], str], ...] = (
     (regex.compile(r"<(ip|host|home|token|hf-token|gh-token|aws-key|secret)-\d+>"), r"<\1>"),  # redacted text
@@ -33,6 +35,7 @@ _NORMALISERS: tuple[tuple[regex.Pattern[str], str], ...] = (
     (regex.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"), "<ip>"),
     (regex.compile(r"(?:/[\w.+-]+){2,}"), "<path>"),
     (regex.compile(r"(?i)\b(?:pid|room|rid|request_id)[=: ]+\S+"), "<var>"),
+    (regex.compile(r"\bx\d+\b"), "x<n>"),  # "KVPoll.Bootstrapping x8": how often varies by night
 )
 
 
@@ -60,7 +63,8 @@ def _fact_value(value: FieldValue) -> str:
 
 def fingerprint(report: Report) -> str:
     """`pdld-` and 12 hex digits; the same for the same incident on another night."""
-    root = report.chain[0].pattern if report.chain else ""
+    # The first failing event starts the failure; context (server ready, sizes) may precede it.
+    root = next((e.pattern for e in report.chain if e.failing), report.chain[0].pattern if report.chain else "")
     parts = [report.verdict.id, root, *(f"{name}={value}" for name, value in sorted(key_facts(report)))]
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
     return PREFIX + digest[:12]

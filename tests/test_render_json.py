@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import re
 from pathlib import Path
@@ -100,14 +101,21 @@ def test_a_different_size_is_a_different_incident(library: Library, tmp_path: Pa
     assert fingerprint(report) != fingerprint(run([str(SEED)], library))
 
 
-def test_different_bundles_have_different_fingerprints(reports: dict[str, Report]) -> None:
+def test_different_incidents_have_different_fingerprints(reports: dict[str, Report]) -> None:
     prints = {name: fingerprint(report) for name, report in reports.items()}
-    assert len(set(prints.values())) == len(prints), prints
     assert all(re.fullmatch(r"pdld-[0-9a-f]{12}", value) for value in prints.values())
+    for first, second in itertools.combinations(sorted(reports), 2):
+        a, b = reports[first], reports[second]
+        if a.verdict.id != b.verdict.id or key_facts(a) != key_facts(b):
+            assert prints[first] != prints[second], (first, second)
+        else:  # two bundles of one incident (e.g. the same GPU OOM seen from two sides)
+            assert prints[first] == prints[second]
+    assert len(set(prints.values())) >= len(prints) - 2  # sharing is the exception
 
 
 def test_fingerprint_ignores_redaction_and_run_specific_facts(reports: dict[str, Report]) -> None:
     for report in reports.values():
         assert fingerprint(redact_report(report, redactor_for(report))) == fingerprint(report)
         names = [name for name, _ in key_facts(report)]
-        assert not any(part in name for name in names for part in ("time", "pid", "addr", "host", "path"))
+        tokens = {token for name in names for token in name.split("_")}
+        assert not tokens & {"time", "pid", "addr", "host", "path", "gpu", "free", "count"}

@@ -4,7 +4,8 @@ At most MAX_ANNOTATIONS annotations (GitHub shows only the first 10 errors of a
 step): the verdict first, on the line that starts the chain, then the chain
 events earliest (most causal) first. `file=`/`line=` are given only for plain
 files inside GITHUB_WORKSPACE, as paths relative to it: the only paths the
-annotation UI can open. Those paths are the one thing not redacted: they name
+annotation UI can open. With GITHUB_OUTPUT set, the step outputs `verdict` and
+`fingerprint` are written too. Those paths are the one thing not redacted: they name
 files of the same run, and masking them would break the link.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
+from ..fingerprint import fingerprint
 from ..model import Event, Report, Severity
 from ..redact import redact_report, redactor_for
 from . import markdown
@@ -42,6 +44,14 @@ def render(report: Report, out: TextIO, options: RenderOptions | None = None) ->
         out.write(line + "\n")
     if options.step_summary:
         append_step_summary(report, options, Path(options.step_summary))
+    if options.step_outputs:
+        append_step_outputs(report, Path(options.step_outputs))
+
+
+def append_step_outputs(report: Report, path: Path) -> None:
+    """`verdict` and `fingerprint` for later steps (`steps.<id>.outputs.*`); both are single-line ids."""
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(f"verdict={report.verdict.id}\nfingerprint={fingerprint(report)}\n")
 
 
 def annotation_lines(report: Report, options: RenderOptions) -> list[str]:

@@ -1,0 +1,97 @@
+"""CI inputs: an Actions log archive and a .tar.gz artefact read directly, same verdict as the folder."""
+
+from __future__ import annotations
+
+import io
+import re
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.extract import AnchorIndex, scan_stream
+from pdlogdoctor.model import Report
+from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.timeline import parse_stamp
+
+from .conftest import FIXTURES
+
+BUNDLES = sorted(path.parent for path in FIXTURES.glob("*/expected.toml"))
+STAMP = re.compile(r"^\[?(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)")
+
+
+def actions_lines(text: str, start: str = "2026-07-02T09:00:00") -> str:
+    """Lines as the Actions runner stores them: an ISO prefix on each line it received,
+    none on the continuation lines of multi-line output (here every third line)."""
+    out = []
+    last = start
+    for number, line in enumerate(text.splitlines()):
+        found = STAMP.match(line)
+        if found:
+            last = f"{found.group(1)}T{found.group(2)}"
+        out.append(line if number % 3 == 2 else f"{last}.0000000Z {line}")
+    return "\n".join(out) + "\n"
+
+
+def plain_logs(bundle: Path) -> list[Path]:
+    return [p for p in sorted(bundle.iterdir()) if p.name != "expected.toml" and p.suffix not in (".gz", ".zst")]
+
+
+def summary(report: Report) -> tuple[str, set[str], dict[str, object]]:
+    return report.verdict.id, {e.pattern for e in report.chain}, {s.name: s.value for s in report.suggestions}
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_tar_gz_artefact_gives_the_folder_verdict(bundle: Path, library: Library, tmp_path: Path) -> None:
+    archive = tmp_path / "artifacts.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for path in sorted(bundle.iterdir()):
+            if path.name != "expected.toml":
+                tar.add(path, arcname=f"nightly/{bundle.name}/{path.name}")
+    folder, packed = run([str(bundle)], library), run([str(archive)], library)
+    assert summary(packed) == summary(folder)
+    assert all(event.source.startswith(f"{archive}!nightly/") for event in packed.chain)
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_plain_zip_gives_the_folder_verdict(bundle: Path, library: Library, tmp_path: Path) -> None:
+    archive = tmp_path / "artifacts.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for path in sorted(bundle.iterdir()):
+            if path.name != "expected.toml":
+                zipped.write(path, arcname=path.name)
+    assert summary(run([str(archive)], library)) == summary(run([str(bundle)], library))
+
+
+def test_actions_log_archive_gives_the_folder_verdict(library: Library, tmp_path: Path) -> None:
+    bundle = FIXTURES / "mori-mr-size-limit-seed"
+    archive = tmp_path / "logs_27184930211.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+        zipped.writestr(
+            "nightly-disagg (mi355x)/1_Set up job.txt", actions_lines("Current runner version: '2.328.0'\n")
+        )
+        for number, path in enumerate(plain_logs(bundle), start=2):
+            member = f"nightly-disagg (mi355x)/{number}_{path.stem}.txt"
+            # a step without its own timestamps (the harness) ran after the servers came up
+            start = "2026-07-02T10:17:05" if path.name == "bench.log" else "2026-07-02T10:00:00"
+            zipped.writestr(member, actions_lines(path.read_text(), start))
+    folder, packed = run([str(bundle)], library), run([str(archive)], library)
+    assert packed.verdict.id == folder.verdict.id
+    assert {s.name: s.value for s in packed.suggestions} == {s.name: s.value for s in folder.suggestions}
+    assert {e.pattern for e in folder.chain} <= {e.pattern for e in packed.chain}
+
+
+def test_unprefixed_continuation_lines_take_the_time_of_the_line_above(library: Library) -> None:
+    # A harness line with only the Actions prefix, then output the runner stored without one.
+    text = (
+        "2026-07-02T10:17:05.1000000Z [probe] PD end-to-end check via LB\n"
+        "curl: (22) The requested URL returned error: 502\n"
+        "[probe] request failed -- PD path not serving; aborting before sweep\n"
+    )
+    result = scan_stream(io.BytesIO(text.encode()), "job.txt", AnchorIndex.build(library))
+    event = next(e for e in result.events if e.pattern == "probe-not-serving")
+    assert event.line == 3
+    assert event.time_text == "2026-07-02 10:17:05"
+    assert parse_stamp("curl: (22) x") is None  # the line itself has no time of its own

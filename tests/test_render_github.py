@@ -1,0 +1,125 @@
+"""GitHub Actions: at most 10 escaped annotations, most causal first; the step summary."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.fingerprint import fingerprint
+from pdlogdoctor.model import OutputFormat, Report
+from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.render import render
+from pdlogdoctor.render.github import STEP_SUMMARY_LIMIT, command, escape_data, escape_property
+from pdlogdoctor.render.options import RenderOptions
+
+from .bundle_copy import SEED, copy_bundle
+from .conftest import ROOT
+from .test_render_markdown import SENSITIVE, _plant_secrets
+
+
+def annotate(report: Report, options: RenderOptions) -> list[str]:
+    out = io.StringIO()
+    render(report, OutputFormat.GITHUB, out, options)
+    return out.getvalue().splitlines()
+
+
+def parse(line: str) -> tuple[str, dict[str, str], str]:
+    """A workflow command back into (level, properties, message), undoing the escapes."""
+    assert line.startswith("::")
+    head, message = line[2:].split("::", 1)
+    level, _, props = head.partition(" ")
+    properties = {}
+    for item in props.split(","):
+        key, value = item.split("=", 1)
+        properties[key] = _unescape(value)
+    return level, properties, _unescape(message)
+
+
+def _unescape(text: str) -> str:
+    return text.replace("%0A", "\n").replace("%0D", "\r").replace("%3A", ":").replace("%2C", ",").replace("%25", "%")
+
+
+@pytest.fixture(scope="module")
+def seed(library: Library) -> Report:
+    return run([str(SEED)], library)
+
+
+def test_escaping_follows_the_workflow_command_rules() -> None:
+    assert escape_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
+    assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
+    line = command("error", "x::y\nz", {"title": "t: 1, 2", "file": "a,b.log"})
+    assert line == "::error title=t%3A 1%2C 2,file=a%2Cb.log::x::y%0Az"
+    assert "\n" not in line
+
+
+def test_verdict_first_then_chain_in_causal_order_with_workspace_files(seed: Report) -> None:
+    lines = annotate(seed, RenderOptions(workspace=str(ROOT)))
+    parsed = [parse(line) for line in lines]
+    assert len(parsed) <= 10
+    level, props, message = parsed[0]
+    assert level == "error" and seed.verdict.id in props["title"]
+    assert "export SGLANG_MORI_MAX_MR_BYTES=" in message
+    root = seed.chain[0]
+    relative = Path(root.source).resolve().relative_to(ROOT).as_posix()
+    assert (props["file"], props["line"]) == (relative, str(root.line))
+    for (_, event_props, _), event in zip(parsed[1:], seed.chain, strict=False):
+        assert event.pattern in event_props["title"]
+        assert event_props["line"] == str(event.line)
+        assert all(level in ("error", "warning") for level, _, _ in parsed)
+
+
+def test_no_file_outside_the_workspace(seed: Report, tmp_path: Path) -> None:
+    parsed = [parse(line) for line in annotate(seed, RenderOptions(workspace=str(tmp_path)))]
+    assert parsed and all("file" not in props and "title" in props for _, props, _ in parsed)
+
+
+def test_never_more_than_ten_annotations(seed: Report) -> None:
+    long = replace(seed, chain=seed.chain * 5)
+    assert len(long.chain) > 10
+    assert len(annotate(long, RenderOptions())) == 10
+
+
+def test_step_summary_gets_the_markdown_report(seed: Report, tmp_path: Path) -> None:
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n")
+    annotate(seed, RenderOptions(step_summary=str(summary)))
+    text = summary.read_text()
+    assert text.startswith("earlier step\n")  # appended, not overwritten
+    assert fingerprint(seed) in text and "### Causal chain" in text
+
+
+def test_step_summary_stays_under_one_mebibyte(seed: Report, tmp_path: Path) -> None:
+    summary = tmp_path / "summary.md"
+    summary.write_text("x" * (STEP_SUMMARY_LIMIT - 20_000))
+    annotate(seed, RenderOptions(step_summary=str(summary)))
+    assert summary.stat().st_size < STEP_SUMMARY_LIMIT
+    assert summary.stat().st_size > STEP_SUMMARY_LIMIT - 20_000  # something was still added
+
+
+def test_nothing_sensitive_leaks_into_annotations_or_summary(library: Library, tmp_path: Path) -> None:
+    bundle = copy_bundle(SEED, tmp_path / "b", _plant_secrets)
+    report = run([str(bundle)], library)
+    summary = tmp_path / "summary.md"
+    options = RenderOptions(workspace=str(tmp_path), step_summary=str(summary))
+    parsed = [parse(line) for line in annotate(report, options)]
+    shown = "\n".join(props["title"] + "\n" + message for _, props, message in parsed)
+    assert "<ip-" in shown
+    assert not [secret for secret in SENSITIVE if secret in shown]
+    assert not [secret for secret in SENSITIVE if secret in summary.read_text()]
+    # file= is the one unredacted value: it must name the workspace file to link the annotation
+    assert all(Path(tmp_path, props["file"]).is_file() for _, props, _ in parsed if "file" in props)
+    unredacted = "\n".join(annotate(report, replace(options, redact=False, step_summary=None)))
+    assert "10.24.3.18" in unredacted  # the fixture IP is really in what is annotated
+
+
+def test_healthy_run_has_no_annotations(library: Library) -> None:
+    healthy = ROOT / "fixtures" / "healthy-dsv4-flash"
+    if not healthy.is_dir():
+        pytest.skip("no healthy bundle")
+    report = run([str(healthy)], library)
+    assert report.verdict.id == "healthy"
+    assert annotate(report, RenderOptions()) == []
