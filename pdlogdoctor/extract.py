@@ -52,11 +52,21 @@ class AnchorIndex:
     @classmethod
     def build(cls, library: Library) -> AnchorIndex:
         groups: dict[bytes, list[Pattern]] = defaultdict(list)
+        primaries = {p.primary_anchor.encode() for p in library.patterns}
         for pattern in library.patterns:
-            groups[pattern.primary_anchor.encode()].append(pattern)
+            groups[_search_key(pattern.primary_anchor.encode(), primaries)].append(pattern)
         ordered = tuple((anchor, tuple(group)) for anchor, group in sorted(groups.items()))
         blocks = frozenset(p.id for p in library.patterns if p.block)
         return cls(ordered, blocks)
+
+
+def _search_key(anchor: bytes, primaries: set[bytes]) -> bytes:
+    """A line holding `anchor` holds every anchor inside it: one search pass serves both.
+
+    match_line still checks every anchor of the pattern, so this only saves passes.
+    """
+    inside = [other for other in primaries if other != anchor and other in anchor]
+    return min(inside, key=lambda other: (len(other), other)) if inside else anchor
 
 
 @dataclass(slots=True)
@@ -71,8 +81,25 @@ class _State:
     counts: dict[str, int] = field(default_factory=dict)
     last_events: dict[str, Event] = field(default_factory=dict)
     resume: int = 0  # where the next buffer's search starts (after a long-line window)
+    keep: int = KEEP_PER_PATTERN + 1  # a partial keeps one more, so merging can find the overflow
     timeouts: dict[str, int] = field(default_factory=dict)  # regex time-outs per pattern
     problems: list[InputProblem] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Partial:
+    """One stream or one byte range of a file, before the per-source event cap is applied.
+
+    Lines are numbered from the start of the range; `merge_partials` shifts them.
+    """
+
+    events: list[Event]
+    last_events: dict[str, Event]
+    counts: dict[str, int]
+    lines: int
+    size: int
+    head: bytes
+    problems: list[InputProblem]
 
 
 def read_chunks(stream: BinaryIO, problems: list[InputProblem], size: int = CHUNK_BYTES) -> Iterator[bytes]:
@@ -101,8 +128,28 @@ def scan_stream(
     chunk_bytes: int = CHUNK_BYTES,
     on_progress: Callable[[int], None] | None = None,
 ) -> ScanResult:
+    partial = scan_partial(stream, name, index, chunk_bytes, on_progress)
+    return merge_partials(name, [partial])
+
+
+def scan_partial(
+    stream: BinaryIO,
+    name: str,
+    index: AnchorIndex,
+    chunk_bytes: int = CHUNK_BYTES,
+    on_progress: Callable[[int], None] | None = None,
+    context: tuple[bytes, bytes] = (b"", b""),
+) -> Partial:
+    """Scan a stream, or a byte range of a file when `context` gives the bytes around it.
+
+    context[0] ends where the range starts (its last stamp is the range's starting
+    stamp); context[1] follows the range (a traceback may run into it); no line of
+    the context is matched or counted.
+    """
     problems: list[InputProblem] = []
     state = _State(name)
+    if context[0]:
+        _remember_last_stamp(context[0], len(context[0]), state)
     head = b""
     carry = b""
     total = 0
@@ -110,21 +157,55 @@ def scan_stream(
         total += len(data)
         if len(head) < HEAD_BYTES:
             head += data[: HEAD_BYTES - len(head)]
-        carry = _scan_buffer(carry + data, index, state, final=False)
+        carry = _scan_buffer(carry + data if carry else data, index, state, final=False)
         if on_progress:
             on_progress(len(data))
     if carry:
-        _scan_buffer(carry, index, state, final=True)
+        _scan_buffer(carry + context[1], index, state, final=True, stop=len(carry))
         state.line_base += 0 if carry.endswith(b"\n") else 1  # a last line without a newline counts
-    _close_counts(state)
     problems.extend(state.problems)
-    head_text = head.decode("utf-8", errors="replace")
-    return ScanResult(state.events, state.line_base, total, head_text, problems, state.counts)
+    return Partial(state.events, state.last_events, state.counts, state.line_base, total, head, problems)
 
 
-def _scan_buffer(buf: bytes, index: AnchorIndex, state: _State, final: bool) -> bytes:
-    """Scan the complete lines of `buf`; return the unfinished tail to carry over."""
+def merge_partials(name: str, partials: list[Partial]) -> ScanResult:
+    """Join consecutive ranges of one source exactly as one sequential scan would have."""
+    state = _State(name, keep=KEEP_PER_PATTERN)
+    for partial in partials:
+        fed: dict[str, int] = defaultdict(int)
+        for event in partial.events:
+            _record(_shifted(event, state.line_base), state)
+            fed[_key(event)] += 1
+        for key, count in partial.counts.items():
+            if count > fed[key]:  # the range had more than it kept: count them, keep its last
+                state.counts[key] = state.counts.get(key, 0) + count - fed[key]
+                state.last_events[key] = _shifted(partial.last_events[key], state.line_base)
+        state.line_base += partial.lines
+    _close_counts(state)
+    head = b"".join(p.head for p in partials)[:HEAD_BYTES].decode("utf-8", errors="replace")
+    total = sum(p.size for p in partials)
+    problems = [problem for p in partials for problem in p.problems]
+    return ScanResult(state.events, state.line_base, total, head, problems, state.counts)
+
+
+def _shifted(event: Event, lines: int) -> Event:
+    return replace(event, line=event.line + lines) if lines else event
+
+
+def _key(event: Event) -> str:
+    return f"{event.pattern}:{event.failing}"
+
+
+def _scan_buffer(buf: bytes, index: AnchorIndex, state: _State, final: bool, stop: int | None = None) -> bytes:
+    """Scan the complete lines of `buf`; return the unfinished tail to carry over.
+
+    With `stop`, only lines starting before it are this scan's; the bytes after it
+    are context for tracebacks and line ends.
+    """
     lo, state.resume = state.resume, 0
+    if stop is not None:
+        _scan_region(buf, lo, stop, len(buf), index, state)
+        state.line_base += buf.count(b"\n", 0, stop)
+        return b""
     cut = len(buf) if final else buf.rfind(b"\n") + 1
     if cut == 0:
         return _scan_long_line_window(buf, lo, index, state)
@@ -261,6 +342,10 @@ def _stamp_for(buf: bytes, start: int, text: str, actions_time: str | None, stat
     pos = start
     for _ in range(STAMP_LOOKBACK_LINES):
         if pos <= 0:
+            # The lines above are in an earlier buffer (or range): the stamp remembered
+            # from there is what this lookback would have found, whatever the chunking.
+            if state.last_stamp is not None:
+                return state.last_stamp
             break
         previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
         candidate, above_actions = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
@@ -319,10 +404,10 @@ def _make_event(
 def _record(event: Event, state: _State) -> None:
     # Failing and passing matches of one pattern are counted apart, so a run of
     # successful warmups cannot push the one failing warmup out of the kept events.
-    key = f"{event.pattern}:{event.failing}"
+    key = _key(event)
     count = state.counts.get(key, 0) + 1
     state.counts[key] = count
-    if count <= KEEP_PER_PATTERN:
+    if count <= state.keep:
         state.events.append(event)
     else:
         state.last_events[key] = event

@@ -8,10 +8,11 @@ from dataclasses import dataclass, replace
 from typing import BinaryIO
 
 from .diagnose import diagnose
-from .extract import AnchorIndex, scan_stream
+from .extract import AnchorIndex, ScanResult, scan_stream
 from .ingest import Deadline, LogInput, discover
 from .link import link
 from .model import Event, InputProblem, Report, Role, Source
+from .parallel import plain_file_path, scan_file_parallel, workers, worth_splitting
 from .patterns import Library
 from .roles import detect_role, node_from_name, role_from_text_markers
 from .timeline import with_year, year_of
@@ -119,7 +120,7 @@ def scan_one(
     problems: tuple[InputProblem, ...] = (),
     on_progress: Callable[[int], None] | None = None,
 ) -> Scanned:
-    result = scan_stream(stream, name, AnchorIndex.build(library), on_progress=on_progress)
+    result = _scan(stream, name, AnchorIndex.build(library), on_progress)
     role, reason = detect_role(name, result.head, result.events)
     source = Source(
         name=name,
@@ -131,6 +132,15 @@ def scan_one(
         node=node_from_name(name),
     )
     return Scanned(source, tuple(_with_role(e, role) for e in result.events))
+
+
+def _scan(stream: BinaryIO, name: str, index: AnchorIndex, on_progress: Callable[[int], None] | None) -> ScanResult:
+    """A large plain file is scanned in byte ranges on every core; the result is the same."""
+    path = plain_file_path(stream)
+    count = workers()
+    if path is not None and worth_splitting(path, count):
+        return scan_file_parallel(path, name, index, count, on_progress)
+    return scan_stream(stream, name, index, on_progress=on_progress)
 
 
 def _with_role(event: Event, source_role: Role) -> Event:

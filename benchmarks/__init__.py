@@ -1,0 +1,1 @@
+"""Throughput benchmark: `python -m benchmarks.run --size 1G` (see benchmarks/README.md)."""

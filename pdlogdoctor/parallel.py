@@ -1,0 +1,152 @@
+"""Scan one large plain file on every core: newline-aligned byte ranges, merged exactly.
+
+Each worker scans its range with `scan_partial`, given the bytes just before the
+range (for the starting timestamp) and just after it (for a traceback that runs
+past its end). `merge_partials` renumbers lines and applies the per-pattern event
+cap in file order, so the result equals the sequential scan's.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import multiprocessing
+import os
+import re
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import BinaryIO, cast
+
+from .extract import (
+    BLOCK_LOOKAHEAD,
+    CHUNK_BYTES,
+    MAX_LINE_BYTES,
+    AnchorIndex,
+    Partial,
+    ScanResult,
+    merge_partials,
+    scan_partial,
+)
+
+MIN_PARALLEL_BYTES = 32 << 20  # below this, starting workers costs more than it saves
+MIN_RANGE_BYTES = 16 << 20
+BEFORE_BYTES = 256 << 10  # room for the stamp lookback's lines before a range
+AFTER_BYTES = BLOCK_LOOKAHEAD + MAX_LINE_BYTES
+
+_INDEX: AnchorIndex | None = None  # set before the pool forks, so workers inherit it unpickled
+
+
+def workers() -> int:
+    """PDLOGDOCTOR_WORKERS overrides; 1 turns the parallel path off."""
+    wanted = os.environ.get("PDLOGDOCTOR_WORKERS", "")
+    if wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def plain_file_path(stream: BinaryIO) -> str | None:
+    """The path behind a stream that is an uncompressed regular file, else None."""
+    marked = getattr(stream, "plain_path", None)  # ingest.text_stream of a plain file
+    if isinstance(marked, str):
+        return marked if os.path.isfile(marked) else None
+    raw = getattr(stream, "raw", None)
+    if not isinstance(stream, io.BufferedReader) or not isinstance(raw, io.FileIO):
+        return None
+    name = raw.name
+    return name if isinstance(name, str) and os.path.isfile(name) else None
+
+
+def worth_splitting(path: str, count: int) -> bool:
+    return count > 1 and os.path.getsize(path) >= MIN_PARALLEL_BYTES
+
+
+def plan_ranges(path: str, count: int) -> list[tuple[int, int]]:
+    """About 2 ranges per worker (the slower ones even out), each ending after a newline."""
+    size = os.path.getsize(path)
+    pieces = max(1, min(2 * count, size // MIN_RANGE_BYTES))
+    bounds = [0]
+    with open(path, "rb") as handle:
+        for k in range(1, pieces):
+            cut = _newline_after(handle, size * k // pieces)
+            if bounds[-1] < cut < size:
+                bounds.append(cut)
+    bounds.append(size)
+    return list(itertools.pairwise(bounds))
+
+
+def _newline_after(handle: BinaryIO, pos: int) -> int:
+    handle.seek(pos)
+    while True:
+        block = handle.read(1 << 16)
+        if not block:
+            return handle.tell()
+        newline = block.find(b"\n")
+        if newline != -1:
+            return pos + newline + 1
+        pos += len(block)
+
+
+def scan_file_parallel(
+    path: str,
+    name: str,
+    index: AnchorIndex,
+    count: int,
+    on_progress: Callable[[int], None] | None = None,
+) -> ScanResult:
+    global _INDEX
+    ranges = plan_ranges(path, count)
+    _INDEX = index
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=min(count, len(ranges)), mp_context=context) as pool:
+        futures = [pool.submit(_scan_range, path, name, start, end) for start, end in ranges]
+        partials = []
+        for future, (start, end) in zip(futures, ranges, strict=True):
+            partials.append(future.result())
+            if on_progress:
+                on_progress(end - start)
+    _INDEX = None
+    return merge_partials(name, partials)
+
+
+def _scan_range(path: str, name: str, start: int, end: int) -> Partial:
+    assert _INDEX is not None
+    with open(path, "rb") as handle:
+        handle.seek(max(0, start - BEFORE_BYTES))
+        before = handle.read(start - max(0, start - BEFORE_BYTES))
+        if start > BEFORE_BYTES:  # drop the cut-off first line: it is no line's start
+            before = before[before.find(b"\n") + 1 :]
+        handle.seek(end)
+        after = handle.read(AFTER_BYTES)
+        handle.seek(start)
+        partial = scan_partial(
+            cast(BinaryIO, _Limited(handle, end - start)), name, _INDEX, CHUNK_BYTES, context=(before, after)
+        )
+    if start > 0:
+        partial.head = b""  # role sniffing sees the start of the file only
+    return partial
+
+
+class _Limited(io.RawIOBase):
+    """The first `left` bytes of a stream."""
+
+    def __init__(self, inner: BinaryIO, left: int) -> None:
+        self.inner = inner
+        self.left = left
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        want = self.left if size < 0 else min(size, self.left)
+        data = self.inner.read(want) if want > 0 else b""
+        self.left -= len(data)
+        if data.endswith(b"\r") and self.left > 0:  # is this CR half of a CRLF?
+            data += self.inner.read(1)
+            self.left -= 1
+        # ingest turns a lone CR into LF for the sequential path; ranges must see the same bytes.
+        if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+            data = _LONE_CR.sub(b"\n", data)
+        return data
+
+
+_LONE_CR = re.compile(rb"\r(?!\n)")

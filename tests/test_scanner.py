@@ -1,0 +1,112 @@
+"""The scanner finds the same events whatever the chunking, the line ends or the parallelism."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pdlogdoctor import parallel
+from pdlogdoctor.extract import KEEP_PER_PATTERN, AnchorIndex, ScanResult, scan_stream
+from pdlogdoctor.patterns import Library
+
+MR_LINE = (
+    "[2026-07-02 10:16:03.412] [48211] [application] [error] RegisterRdmaMemoryRegion failed! "
+    "addr:0x7f2a80000000, size:6002442240, accessFlag:15, errno:22 (Invalid argument)"
+)
+NOISE = (
+    "[2026-07-02 10:16:42 DP0 TP3 EP0] Decode batch. #running-req: 6, #token: 11224, token usage: 0.03, "
+    "cuda graph: True, gen throughput (token/s): 447.35, #queue-req: 0"
+)
+
+
+def scan(data: bytes, library: Library, chunk: int = 8 << 20) -> ScanResult:
+    return scan_stream(io.BytesIO(data), "prefill_x.log", AnchorIndex.build(library), chunk_bytes=chunk)
+
+
+def found(result: ScanResult) -> list[tuple[str, int, tuple[object, ...]]]:
+    return sorted((e.pattern, e.line, e.fields) for e in result.events)
+
+
+def mr_lines(result: ScanResult) -> list[int]:
+    return [e.line for e in result.events if e.pattern == "mori-mr-register-failed"]
+
+
+def example_lines(library: Library) -> list[str]:
+    return [p.examples.match[0] for p in library.patterns if p.examples.match]
+
+
+@pytest.mark.parametrize("chunk", [5, 64, 333, 4096])
+def test_event_across_chunk_boundaries_is_found(library: Library, chunk: int) -> None:
+    data = ("\n".join([NOISE] * 7 + [MR_LINE] + [NOISE] * 3) + "\n").encode()
+    result = scan(data, library, chunk)
+    assert mr_lines(result) == [8]
+    assert result.lines == 11
+    event = next(e for e in result.events if e.pattern == "mori-mr-register-failed")
+    assert dict(event.fields)["size"] == 6002442240
+
+
+def test_last_line_without_newline_is_found(library: Library) -> None:
+    data = (NOISE + "\n" + NOISE + "\n" + MR_LINE).encode()
+    for chunk in (16, 8 << 20):
+        result = scan(data, library, chunk)
+        assert mr_lines(result) == [3]
+        assert result.lines == 3
+
+
+def test_crlf_lines_are_found_with_the_same_fields(library: Library) -> None:
+    lf = ("\n".join([NOISE, MR_LINE, NOISE, MR_LINE]) + "\n").encode()
+    crlf = lf.replace(b"\n", b"\r\n")
+    assert mr_lines(scan(crlf, library, 50)) == [2, 4]
+    assert found(scan(crlf, library, 50)) == found(scan(lf, library))
+
+
+def test_anchor_in_a_line_longer_than_8_mib_is_found(library: Library) -> None:
+    filler = b"x" * (9 << 20)
+    data = NOISE.encode() + b"\n" + filler + b" " + MR_LINE.encode() + b" " + filler + b"\n" + MR_LINE.encode() + b"\n"
+    result = scan(data, library, 1 << 20)
+    # The long line's event keeps the line number; the line after it is line 3.
+    assert mr_lines(result) == [2, 3]
+    assert result.lines == 3
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_chunk_size_never_changes_the_events(library: Library, data: st.DataObject) -> None:
+    pool = [*example_lines(library), NOISE, "", "    at frame", MR_LINE]
+    lines = data.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=60))
+    newline = data.draw(st.sampled_from(["\n", "\r\n"]))
+    text = newline.join(lines) + data.draw(st.sampled_from([newline, ""]))
+    chunk = data.draw(st.integers(min_value=1, max_value=2048))
+    reference = scan(text.encode(), library)
+    chunked = scan(text.encode(), library, chunk)
+    assert found(chunked) == found(reference)
+    assert chunked.lines == reference.lines
+
+
+def test_parallel_ranges_equal_the_sequential_scan(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Many events of one pattern spread over every range (the per-pattern cap and repeats
+    # must merge exactly), lines without a stamp at range starts, a last line without a newline.
+    lines: list[str] = []
+    for block in range(400):
+        lines += [NOISE] * 20 + [MR_LINE if block % 3 == 0 else NOISE, "  continuation without a stamp"]
+        lines += [example_lines(library)[block % len(example_lines(library))]]
+    data = "\n".join(lines).encode()
+    path = tmp_path / "prefill_x.log"
+    path.write_bytes(data)
+    monkeypatch.setattr(parallel, "MIN_RANGE_BYTES", 16 << 10)
+    index = AnchorIndex.build(library)
+    ranges = parallel.plan_ranges(str(path), 2)
+    assert len(ranges) == 4 and ranges[0][0] == 0 and ranges[-1][1] == len(data)
+    assert all(data[end - 1 : end] == b"\n" for _, end in ranges[:-1])
+    sequential = scan(data, library)
+    split = parallel.scan_file_parallel(str(path), "prefill_x.log", index, 2)
+    assert split == sequential
+    assert len(mr_lines(sequential)) == KEEP_PER_PATTERN + 1  # first 20 and the last
+    first = next(e for e in sequential.events if e.pattern == "mori-mr-register-failed")
+    assert first.repeats == sum(1 for line in lines if "RegisterRdmaMemoryRegion failed!" in line)
