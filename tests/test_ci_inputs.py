@@ -95,3 +95,28 @@ def test_unprefixed_continuation_lines_take_the_time_of_the_line_above(library: 
     assert event.line == 3
     assert event.time_text == "2026-07-02 10:17:05"
     assert parse_stamp("curl: (22) x") is None  # the line itself has no time of its own
+
+
+def test_excerpt_context_is_read_back_from_archive_members(library: Library, tmp_path: Path) -> None:
+    from pdlogdoctor.render.markdown import markdown_report
+    from pdlogdoctor.render.options import RenderOptions
+
+    bundle = FIXTURES / "mori-mr-size-limit-seed"
+    archive = tmp_path / "artifacts.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for path in plain_logs(bundle):
+            tar.add(path, arcname=path.name)
+    report = run([str(archive)], library)
+    root = report.chain[0]
+    before = (bundle / root.source.rsplit("!", 1)[1]).read_text().splitlines()[root.line - 2]
+    body = markdown_report(report, RenderOptions(redact=False))
+    assert f"  {root.line - 1:>7} | {before}" in body  # a context line, not in any event
+
+
+def test_stdin_excerpt_falls_back_to_the_chain_lines(library: Library) -> None:
+    from pdlogdoctor.excerpt import build_excerpt
+
+    text = (FIXTURES / "mori-mr-size-limit-seed" / "prefill_mia1-p06-g13.log").read_bytes()
+    report = run(["-"], library, stdin=io.BytesIO(text))
+    windows = build_excerpt(report)
+    assert windows and all(line.distance == 0 for window in windows for line in window.lines)

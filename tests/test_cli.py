@@ -122,14 +122,6 @@ def test_schema_command_prints_the_shipped_schema() -> None:
     assert code == 0 and json.loads(out) == json.loads(schema_text())
 
 
-def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
-    big = tmp_path / "big.log"
-    with big.open("wb") as handle:
-        handle.truncate(60 << 20)  # a sparse 60 MB file: above the progress threshold
-    code, _, err = invoke("analyze", "-f", "json", str(big))
-    assert code in (3, 4) and "scanning" not in err and "\x1b[" not in err
-
-
 def test_progress_bar_only_for_big_inputs_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import io
     import sys
