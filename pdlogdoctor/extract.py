@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
+from . import accel
+from .accel import Matcher
 from .ingest import StreamStopped
 from .model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from .patterns import Library, Pattern, match_line
@@ -48,6 +50,7 @@ class AnchorIndex:
 
     by_anchor: tuple[tuple[bytes, tuple[Pattern, ...]], ...]
     blocks: frozenset[str]
+    fast: Matcher | None = field(default=None, compare=False)  # pdlogdoctor[fast], if installed
 
     @classmethod
     def build(cls, library: Library) -> AnchorIndex:
@@ -57,7 +60,7 @@ class AnchorIndex:
             groups[_search_key(pattern.primary_anchor.encode(), primaries)].append(pattern)
         ordered = tuple((anchor, tuple(group)) for anchor, group in sorted(groups.items()))
         blocks = frozenset(p.id for p in library.patterns if p.block)
-        return cls(ordered, blocks)
+        return cls(ordered, blocks, accel.load([anchor for anchor, _ in ordered]))
 
 
 def _search_key(anchor: bytes, primaries: set[bytes]) -> bytes:
@@ -255,8 +258,10 @@ def _defer_open_block(buf: bytes, cut: int, index: AnchorIndex, final: bool) -> 
 def _find_lines(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex) -> dict[int, tuple[int, list[Pattern]]]:
     """Lines holding an anchor found in [lo, hi), keyed by line start; lines may reach `limit`."""
     lines: dict[int, tuple[int, list[Pattern]]] = {}
-    for anchor, patterns in index.by_anchor:
-        pos = buf.find(anchor, lo, hi)
+    hits = index.fast.positions(buf, lo, hi) if index.fast is not None else None
+    for number, (anchor, patterns) in enumerate(index.by_anchor):
+        starts = iter(hits[number]) if hits is not None else None
+        pos = _next_hit(buf, anchor, lo, hi, starts)
         while pos != -1:
             start = _line_start(buf, pos)
             stop = _line_end(buf, pos, limit)
@@ -265,8 +270,15 @@ def _find_lines(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex) ->
                 lines[start] = (stop, list(patterns))
             else:
                 entry[1].extend(patterns)
-            pos = buf.find(anchor, max(stop, pos + 1), hi)
+            pos = _next_hit(buf, anchor, max(stop, pos + 1), hi, starts)
     return lines
+
+
+def _next_hit(buf: bytes, anchor: bytes, frm: int, hi: int, starts: Iterator[int] | None) -> int:
+    """The first occurrence at or after `frm`: bytes.find, or the accelerator's sorted hits."""
+    if starts is None:
+        return buf.find(anchor, frm, hi)
+    return next((pos for pos in starts if pos >= frm), -1)
 
 
 def _line_start(buf: bytes, pos: int) -> int:
