@@ -35,7 +35,7 @@ class Result:
     tool_seconds: float
     grep_seconds: float
     tool_peak_rss: int  # bytes, largest single process (getrusage of children)
-    tool_tree_rss: int  # bytes, largest sum over the process tree (sampled every 20 ms)
+    tool_tree_rss: int  # bytes, largest sum over the process tree (sampled every 50 ms)
     grep_matches: int
     verdict: str
     fixture_verdict: str
@@ -76,25 +76,17 @@ def warm(files: list[Path]) -> None:
 
 
 def _tree_rss(root: int) -> int:
-    """Resident bytes of `root` and its descendants, read from /proc."""
-    parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    """Resident bytes of `root` and its descendants (only their /proc entries are read)."""
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
         try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            pages = int(Path(f"/proc/{entry}/statm").read_text().split()[1])
+            total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            for task in os.listdir(f"/proc/{pid}/task"):
+                todo += [int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
         except (OSError, IndexError, ValueError):
             continue
-        parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-        rss[int(entry)] = pages * os.sysconf("SC_PAGE_SIZE")
-    tree, grew = {root}, True
-    while grew:
-        more = {pid for pid, parent in parents.items() if parent in tree} - tree
-        tree |= more
-        grew = bool(more)
-    return sum(rss.get(pid, 0) for pid in tree)
+    return total
 
 
 def run_tool(bundle: Path) -> tuple[float, int, int, str]:
@@ -111,7 +103,7 @@ def run_tool(bundle: Path) -> tuple[float, int, int, str]:
     def sample() -> None:
         while proc.poll() is None:
             peak[0] = max(peak[0], _tree_rss(proc.pid))
-            time.sleep(0.02)
+            time.sleep(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()

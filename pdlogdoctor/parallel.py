@@ -28,8 +28,8 @@ from .extract import (
     scan_partial,
 )
 
-MIN_PARALLEL_BYTES = 32 << 20  # below this, starting workers costs more than it saves
-MIN_RANGE_BYTES = 16 << 20
+MIN_PARALLEL_BYTES = 16 << 20  # below this, starting workers costs more than it saves
+MIN_RANGE_BYTES = 8 << 20
 BEFORE_BYTES = 256 << 10  # room for the stamp lookback's lines before a range
 AFTER_BYTES = BLOCK_LOOKAHEAD + MAX_LINE_BYTES
 
