@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import BinaryIO
 
 from .diagnose import diagnose
+from .duplicates import DUPLICATE_CODE, prefer_zstd
 from .extract import AnchorIndex, ScanResult, scan_stream
 from .ingest import Deadline, LogInput, discover
 from .link import link
@@ -34,7 +35,7 @@ def run(
     timeout: float | None = None,
 ) -> Report:
     deadline = Deadline(timeout)
-    inputs = discover(list(paths), stdin)
+    inputs = prefer_zstd(discover(list(paths), stdin))
     scanned = [item for log_input in inputs for item in scan_input(log_input, library, on_progress, deadline)]
     sources = tuple(item.source for item in scanned)
     events = _place_on_timeline([e for item in scanned for e in item.events])
@@ -43,7 +44,7 @@ def run(
 
 
 # Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
-COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory"})
+COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE})
 MAX_NAMES_IN_NOTE = 8
 
 

@@ -110,3 +110,23 @@ def test_parallel_ranges_equal_the_sequential_scan(
     assert len(mr_lines(sequential)) == KEEP_PER_PATTERN + 1  # first 20 and the last
     first = next(e for e in sequential.events if e.pattern == "mori-mr-register-failed")
     assert first.repeats == sum(1 for line in lines if "RegisterRdmaMemoryRegion failed!" in line)
+
+
+def test_zst_is_read_instead_of_the_same_log_as_gz(library: Library, tmp_path: Path) -> None:
+    import gzip
+
+    import zstandard
+
+    from pdlogdoctor.pipeline import run
+
+    data = ("\n".join([NOISE, MR_LINE, NOISE]) + "\n").encode()
+    (tmp_path / "prefill_x.log.gz").write_bytes(gzip.compress(data))
+    (tmp_path / "prefill_x.log.zst").write_bytes(zstandard.ZstdCompressor().compress(data))
+    (tmp_path / "decode_x.log.gz").write_bytes(gzip.compress(data))  # no .zst twin: read
+    report = run([str(tmp_path)], library)
+    names = sorted(Path(source.name).name for source in report.inputs)
+    assert names == ["decode_x.log.gz", "prefill_x.log.zst"]
+    zst = next(s for s in report.inputs if s.name.endswith(".zst"))
+    assert [p.code for p in zst.problems] == ["duplicate-skipped"]
+    assert "prefill_x.log.gz" in zst.problems[0].message
+    assert not report.incomplete
