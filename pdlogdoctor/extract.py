@@ -9,6 +9,9 @@ the events kept per pattern.
 
 from __future__ import annotations
 
+import io
+import queue
+import threading
 import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -24,6 +27,8 @@ from .timeline import Stamp, clean_line, parse_actions_time, parse_stamp
 from .traceback import read_traceback
 
 CHUNK_BYTES = 8 << 20
+PREFETCH_MIN_CHUNK = 1 << 20  # smaller reads (tests) stay on one thread
+PREFETCH_CHUNKS = 2  # decompressed chunks read ahead: bounded memory
 MAX_LINE_BYTES = 64 << 10  # what we keep of one line around an anchor
 LONG_LINE_CARRY = 4 << 20  # a partial line longer than this is scanned in windows
 BLOCK_LOOKAHEAD = 256 << 10  # room a traceback needs after its first line
@@ -106,7 +111,58 @@ class Partial:
 
 
 def read_chunks(stream: BinaryIO, problems: list[InputProblem], size: int = CHUNK_BYTES) -> Iterator[bytes]:
-    """Raw chunks; a truncated or corrupt compressed stream ends with a problem, not an error."""
+    """Raw chunks; a truncated or corrupt compressed stream ends with a problem, not an error.
+
+    A decompressing stream is read ahead on a thread: zstd and zlib release the GIL,
+    so the next chunk inflates on the other core while this one is matched.
+    """
+    if size >= PREFETCH_MIN_CHUNK and not _is_plain(stream):
+        yield from _read_ahead(stream, problems, size)
+        return
+    yield from _read_chunks(stream, problems, size)
+
+
+def _is_plain(stream: BinaryIO) -> bool:
+    raw = getattr(stream, "raw", None)
+    return getattr(stream, "plain_path", None) is not None or isinstance(raw, io.FileIO)
+
+
+def _read_ahead(stream: BinaryIO, problems: list[InputProblem], size: int) -> Iterator[bytes]:
+    ready: queue.Queue[bytes | None] = queue.Queue(maxsize=PREFETCH_CHUNKS)
+    stop = threading.Event()
+    found: list[InputProblem] = []  # problems are handed over only after the last chunk
+
+    def produce() -> None:
+        try:
+            for data in _read_chunks(stream, found, size):
+                while not stop.is_set():
+                    try:
+                        ready.put(data, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+        finally:
+            while not stop.is_set():
+                try:
+                    ready.put(None, timeout=0.1)
+                    break
+                except queue.Full:
+                    continue
+
+    worker = threading.Thread(target=produce, name="pdlogdoctor-read-ahead", daemon=True)
+    worker.start()
+    try:
+        while (data := ready.get()) is not None:
+            yield data
+    finally:
+        stop.set()  # the consumer may stop early: let the reader end instead of blocking
+        worker.join()
+        problems.extend(found)
+
+
+def _read_chunks(stream: BinaryIO, problems: list[InputProblem], size: int) -> Iterator[bytes]:
     while True:
         try:
             data = stream.read(size)
