@@ -35,7 +35,7 @@ class Result:
     tool_seconds: float
     grep_seconds: float
     tool_peak_rss: int  # bytes, largest single process (getrusage of children)
-    tool_tree_rss: int  # bytes, largest sum over the process tree (sampled every 50 ms)
+    tool_tree_pss: int  # bytes, largest PSS summed over the process tree (sampled every 50 ms)
     grep_matches: int
     verdict: str
     fixture_verdict: str
@@ -53,7 +53,7 @@ class Result:
             f"  ({self.grep_matches} matching lines)",
             f"ratio pdlogdoctor / grep: {self.ratio:.2f}x",
             f"pdlogdoctor peak RSS: {self.tool_peak_rss / 2**20:.0f} MiB per process, "
-            f"{self.tool_tree_rss / 2**20:.0f} MiB summed over its processes",
+            f"{self.tool_tree_pss / 2**20:.0f} MiB PSS summed over its processes",
             f"verdict: {self.verdict} (seed fixture: {self.fixture_verdict})"
             + ("  OK" if self.verdict == self.fixture_verdict else "  MISMATCH"),
         ]
@@ -75,13 +75,20 @@ def warm(files: list[Path]) -> None:
                 pass
 
 
-def _tree_rss(root: int) -> int:
-    """Resident bytes of `root` and its descendants (only their /proc entries are read)."""
+def _tree_pss(root: int) -> int:
+    """Proportional set size of `root` and its descendants, in bytes.
+
+    PSS splits the pages forked workers share with their parent, so the sum is the
+    memory the run really holds; a sum of RSS would count those pages once per process.
+    """
     total, todo = 0, [root]
     while todo:
         pid = todo.pop()
         try:
-            total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1]) * 1024
+                    break
             for task in os.listdir(f"/proc/{pid}/task"):
                 todo += [int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
         except (OSError, IndexError, ValueError):
@@ -90,7 +97,7 @@ def _tree_rss(root: int) -> int:
 
 
 def run_tool(bundle: Path) -> tuple[float, int, int, str]:
-    """Seconds, largest process RSS, largest tree RSS, verdict id."""
+    """Seconds, largest process RSS, largest tree PSS, verdict id."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -102,7 +109,7 @@ def run_tool(bundle: Path) -> tuple[float, int, int, str]:
 
     def sample() -> None:
         while proc.poll() is None:
-            peak[0] = max(peak[0], _tree_rss(proc.pid))
+            peak[0] = max(peak[0], _tree_pss(proc.pid))
             time.sleep(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
