@@ -240,6 +240,7 @@ def merge_partials(name: str, partials: list[Partial]) -> ScanResult:
                 state.last_events[key] = _shifted(partial.last_events[key], state.line_base)
         state.line_base += partial.lines
     _close_counts(state)
+    # Ranges are consecutive: a short first range's head continues in the next one's.
     head = b"".join(p.head for p in partials)[:HEAD_BYTES].decode("utf-8", errors="replace")
     total = sum(p.size for p in partials)
     problems = [problem for p in partials for problem in p.problems]

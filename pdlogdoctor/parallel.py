@@ -118,12 +118,9 @@ def _scan_range(path: str, name: str, start: int, end: int) -> Partial:
         handle.seek(end)
         after = handle.read(AFTER_BYTES)
         handle.seek(start)
-        partial = scan_partial(
-            cast(BinaryIO, _Limited(handle, end - start)), name, _INDEX, CHUNK_BYTES, context=(before, after)
-        )
-    if start > 0:
-        partial.head = b""  # role sniffing sees the start of the file only
-    return partial
+        context = (_lone_cr_to_lf(before), _lone_cr_to_lf(after))
+        stream = cast(BinaryIO, _Limited(handle, end - start))
+        return scan_partial(stream, name, _INDEX, CHUNK_BYTES, context=context)
 
 
 class _Limited(io.RawIOBase):
@@ -143,10 +140,14 @@ class _Limited(io.RawIOBase):
         if data.endswith(b"\r") and self.left > 0:  # is this CR half of a CRLF?
             data += self.inner.read(1)
             self.left -= 1
-        # ingest turns a lone CR into LF for the sequential path; ranges must see the same bytes.
-        if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
-            data = _LONE_CR.sub(b"\n", data)
-        return data
+        return _lone_cr_to_lf(data)
+
+
+def _lone_cr_to_lf(data: bytes) -> bytes:
+    """ingest turns a lone CR into LF for the sequential path; ranges must see the same bytes."""
+    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+        return _LONE_CR.sub(b"\n", data)
+    return data
 
 
 _LONE_CR = re.compile(rb"\r(?!\n)")

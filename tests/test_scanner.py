@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,30 @@ def test_zst_is_read_instead_of_the_same_log_as_gz(library: Library, tmp_path: P
     assert [p.code for p in zst.problems] == ["duplicate-skipped"]
     assert "prefill_x.log.gz" in zst.problems[0].message
     assert not report.incomplete
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_traceback_running_past_a_range_end_is_read_whole(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, newline: str
+) -> None:
+    crash = "[2026-07-08 03:12:09 TP3] Scheduler hit an exception: Traceback (most recent call last):"
+    frames = [
+        '  File "/sgl/python/sglang/srt/managers/scheduler.py", line 2711, in run_scheduler_process',
+        "    scheduler.event_loop_normal()",
+        "ZeroDivisionError: division by zero",
+    ]
+    head = newline.join([NOISE] * 50 + [crash]) + newline
+    data = (head + newline.join([*frames, *[NOISE] * 50, "  continuation without a stamp"])).encode()
+    path = tmp_path / "prefill_x.log"
+    path.write_bytes(data)
+    boundary = len(head.encode())  # the second range starts inside the traceback
+    monkeypatch.setattr(parallel, "plan_ranges", lambda _path, _count: [(0, boundary), (boundary, len(data))])
+    index = AnchorIndex.build(library)
+    # What ingest hands the sequential scan: a lone CR becomes LF, CRLF stays.
+    sequential = scan(re.sub(rb"\r(?!\n)", b"\n", data), library)
+    split = parallel.scan_file_parallel(str(path), "prefill_x.log", index, 2)
+    assert split == sequential
+    event = next(e for e in split.events if e.pattern == "scheduler-exception")
+    assert event.line == 51
+    assert dict(event.fields)["exc_type"] == "ZeroDivisionError"
+    assert split.lines == 51 + len(frames) + 51
