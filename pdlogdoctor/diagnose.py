@@ -138,7 +138,7 @@ def _report_for(
     verdict = Verdict(
         best.verdict, spec.title, round(confidence, 2), best.summary or _default_summary(best, spec.title), best.facts
     )
-    alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library)
+    alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library, confidence)
     chain = _chain(list(best.chain) + list(best.lines_used))
     links = tuple(link for link in evidence.links if link.cause in best.chain and link.effect in best.chain)
     return Report(
@@ -165,17 +165,21 @@ def _alternatives(
     hypotheses: list[Hypothesis],
     consequences: list[tuple[Event, Event]],
     library: Library,
+    verdict_confidence: float,
 ) -> tuple[Alternative, ...]:
+    # A runner-up never shows more confidence than the verdict it lost to.
+    ceiling = max(0.05, min(0.5, verdict_confidence - 0.05))
     found: dict[str, Alternative] = {}
     for other in runners_up:
         why = f"explains less: ranked below {best.verdict} (tier, chain length, confidence)"
         if library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:
             tier = library.verdict(other.verdict).tier.value
             why = f"a {tier}-level verdict, and a deeper cause ({best.verdict}) is in the evidence"
-        found.setdefault(other.verdict, Alternative(other.verdict, round(min(other.confidence, 0.5), 2), why))
+        found.setdefault(other.verdict, Alternative(other.verdict, round(min(other.confidence, ceiling), 2), why))
     for rejected in hypotheses:
         if rejected.rejected is not None and rejected.verdict != best.verdict:
-            found.setdefault(rejected.verdict, Alternative(rejected.verdict, rejected.confidence, rejected.rejected))
+            confidence = min(rejected.confidence, ceiling)
+            found.setdefault(rejected.verdict, Alternative(rejected.verdict, confidence, rejected.rejected))
     for event, explainer in consequences:
         verdict = library.pattern(event.pattern).verdict
         if verdict is not None and verdict != best.verdict:

@@ -63,7 +63,27 @@ def _mark_incomplete(report: Report) -> Report:
     notes = [f"evidence incomplete: {len(partial)} input(s) not fully read: {shown}"]
     if any(p.code == "timeout" for source in report.inputs for p in source.problems):
         notes.insert(0, "--timeout reached: this is the best verdict from what was read before it")
-    return replace(report, incomplete=True, notes=(*report.notes, *notes))
+    report = replace(report, incomplete=True, notes=(*report.notes, *notes))
+    return _not_healthy_when_partial(report, len(partial))
+
+
+def _not_healthy_when_partial(report: Report, unread: int) -> Report:
+    """ "Healthy" is a claim about everything; with inputs left unread it cannot be made."""
+    if report.verdict.id != "healthy":
+        return report
+    summary = (
+        f"No failure in what was read, and the deployment served; but {unread} input(s) were not fully read, "
+        "so a failure may sit in what was missed."
+    )
+    verdict = replace(
+        report.verdict,
+        id="inconclusive",
+        title="No failure in what was read; evidence incomplete",
+        confidence=0.0,
+        summary=summary,
+    )
+    missing = (*report.missing, "the unread part of the inputs listed in the notes")
+    return replace(report, verdict=verdict, missing=missing)
 
 
 def scan_input(

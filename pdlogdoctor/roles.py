@@ -30,14 +30,22 @@ _NAME_HINTS = (
 
 def detect_role(name: str, head: str, events: Iterable[Event]) -> tuple[Role, str]:
     """(role, why) for one source; `why` is shown to the user."""
-    by_content = _role_from_content(head, list(events))
-    if by_content is not None:
-        return by_content
+    kept = list(events)
+    found = _role_from_content(head, kept) or _role_from_name(name)
+    if found is not None:
+        return found
+    if any(event.role is Role.SERVER for event in kept):
+        return Role.SERVER, "server messages (prefill or decode not told apart)"
+    return Role.UNKNOWN, "no role marker in content or name"
+
+
+def _role_from_name(name: str) -> tuple[Role, str] | None:
     base = name.rsplit("!", 1)[-1].rsplit("/", 1)[-1].lower()
     for role, hints in _NAME_HINTS:
-        if any(hint in base for hint in hints):
-            return role, f"file name contains '{next(h for h in hints if h in base)}'"
-    return Role.UNKNOWN, "no role marker in content or name"
+        for hint in hints:
+            if hint in base:
+                return role, f"file name contains '{hint}'"
+    return None
 
 
 def _role_from_content(head: str, events: list[Event]) -> tuple[Role, str] | None:
@@ -69,7 +77,8 @@ def _server_role(mode: str) -> Role:
 
 
 def _role_from_event_roles(events: list[Event]) -> tuple[Role, str] | None:
-    votes = Counter(e.role for e in events if e.role is not Role.UNKNOWN)
+    # A generic "server" tag says nothing about the side, so it does not outvote the file name.
+    votes = Counter(e.role for e in events if e.role not in (Role.UNKNOWN, Role.SERVER))
     if not votes:
         return None
     role, _ = votes.most_common(1)[0]
