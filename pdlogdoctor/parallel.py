@@ -27,6 +27,7 @@ from .extract import (
     merge_partials,
     scan_partial,
 )
+from .model import InputProblem
 
 MIN_PARALLEL_BYTES = 16 << 20  # below this, starting workers costs more than it saves
 MIN_RANGE_BYTES = 8 << 20
@@ -60,9 +61,9 @@ def worth_splitting(path: str, count: int) -> bool:
     return count > 1 and os.path.getsize(path) >= MIN_PARALLEL_BYTES
 
 
-def plan_ranges(path: str, count: int) -> list[tuple[int, int]]:
+def plan_ranges(path: str, count: int, size: int | None = None) -> list[tuple[int, int]]:
     """About 2 ranges per worker (the slower ones even out), each ending after a newline."""
-    size = os.path.getsize(path)
+    size = os.path.getsize(path) if size is None else size
     pieces = max(1, min(2 * count, size // MIN_RANGE_BYTES))
     bounds = [0]
     with open(path, "rb") as handle:
@@ -94,7 +95,8 @@ def scan_file_parallel(
     on_progress: Callable[[int], None] | None = None,
 ) -> ScanResult:
     global _INDEX
-    ranges = plan_ranges(path, count)
+    size = os.path.getsize(path)  # like the sequential read: the file as it is now, growth reported
+    ranges = plan_ranges(path, count, size)
     _INDEX = index
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=min(count, len(ranges)), mp_context=context) as pool:
@@ -105,7 +107,12 @@ def scan_file_parallel(
             if on_progress:
                 on_progress(end - start)
     _INDEX = None
-    return merge_partials(name, partials)
+    result = merge_partials(name, partials)
+    grown = os.path.getsize(path)
+    if grown > size:
+        message = f"the file grew from {size} to {grown} bytes while being read; read the first {size} bytes"
+        result.problems.append(InputProblem("still-growing", message))
+    return result
 
 
 def _scan_range(path: str, name: str, start: int, end: int) -> Partial:

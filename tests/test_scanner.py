@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -148,7 +149,7 @@ def test_traceback_running_past_a_range_end_is_read_whole(
     path = tmp_path / "prefill_x.log"
     path.write_bytes(data)
     boundary = len(head.encode())  # the second range starts inside the traceback
-    monkeypatch.setattr(parallel, "plan_ranges", lambda _path, _count: [(0, boundary), (boundary, len(data))])
+    monkeypatch.setattr(parallel, "plan_ranges", lambda *_args: [(0, boundary), (boundary, len(data))])
     index = AnchorIndex.build(library)
     # What ingest hands the sequential scan: a lone CR becomes LF, CRLF stays.
     sequential = scan(re.sub(rb"\r(?!\n)", b"\n", data), library)
@@ -158,3 +159,24 @@ def test_traceback_running_past_a_range_end_is_read_whole(
     assert event.line == 51
     assert dict(event.fields)["exc_type"] == "ZeroDivisionError"
     assert split.lines == 51 + len(frames) + 51
+
+
+def test_parallel_scan_of_a_growing_file_reads_what_was_there_and_says_so(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = ("\n".join([NOISE] * 300 + [MR_LINE]) + "\n").encode()
+    path = tmp_path / "prefill_x.log"
+    path.write_bytes(data)
+    monkeypatch.setattr(parallel, "MIN_RANGE_BYTES", 8 << 10)
+    scan_partial = parallel.scan_partial
+
+    def appending(*args: Any, **kwargs: Any) -> Any:  # runs in the forked worker
+        with path.open("ab") as handle:  # a writer still logging while we read
+            handle.write((MR_LINE + "\n").encode())
+        return scan_partial(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "scan_partial", appending)
+    result = parallel.scan_file_parallel(str(path), "prefill_x.log", AnchorIndex.build(library), 2)
+    assert result.bytes == len(data)
+    assert mr_lines(result) == [301]
+    assert [p.code for p in result.problems] == ["still-growing"]
