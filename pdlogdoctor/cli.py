@@ -92,7 +92,9 @@ def analyze(
     ] = False,
     timeout: Annotated[
         float | None,
-        typer.Option("--timeout", min=0, help="Stop reading after SECONDS; report the best verdict so far, marked incomplete."),
+        typer.Option(
+            "--timeout", min=0, help="Stop reading after SECONDS; report the best verdict so far, marked incomplete."
+        ),
     ] = None,
 ) -> None:
     library = _load(patterns)

@@ -10,6 +10,7 @@ import pytest
 
 from benchmarks.generate import SEED_FIXTURE, generate, parse_size
 from benchmarks.run import bench
+from pdlogdoctor.patterns import load_library
 
 
 def digest(directory: Path) -> str:
@@ -50,8 +51,8 @@ def test_tiny_benchmark_reports_the_seed_verdict(tmp_path: Path) -> None:
     assert not (tmp_path / "3000000").exists()
 
 
-def _anchored(line: bytes) -> bool:
-    from pdlogdoctor.patterns import load_library
+ANCHORS = {p.primary_anchor.encode() for p in load_library().patterns}
 
-    anchors = {p.primary_anchor.encode() for p in load_library().patterns}
-    return any(anchor in line for anchor in anchors)
+
+def _anchored(line: bytes) -> bool:
+    return any(anchor in line for anchor in ANCHORS)

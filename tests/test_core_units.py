@@ -30,7 +30,11 @@ def epoch(*parts: int) -> float:
         ("[2026-07-02 10:16:03.250 TP7] x", epoch(2026, 7, 2, 10, 16, 3) + 0.25, {"TP": 7}),
         ("[2026-07-02 10:16:03.412] [48211] [application] [error] x", epoch(2026, 7, 2, 10, 16, 3) + 0.412, {}),
         ("2026-02-26 13:00:12 ERROR http_request{}: smg::x", epoch(2026, 2, 26, 13, 0, 12), {}),
-        ('[2026-07-02 10:15:30] INFO:     127.0.0.1:1 - "POST /generate HTTP/1.1" 500', epoch(2026, 7, 2, 10, 15, 30), {}),
+        (
+            '[2026-07-02 10:15:30] INFO:     127.0.0.1:1 - "POST /generate HTTP/1.1" 500',
+            epoch(2026, 7, 2, 10, 15, 30),
+            {},
+        ),
     ],
 )
 def test_dated_timestamp_shapes(line: str, seconds: float, ranks: dict[str, int]) -> None:
@@ -56,15 +60,15 @@ def test_actions_prefix_and_colours_are_removed() -> None:
 
 def test_traceback_fields_name_the_innermost_project_frame() -> None:
     text = (
-        "[2026-07-08 03:12:09 TP3] Scheduler hit an exception: Traceback (most recent call last):\n"
-        '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2710, in run_scheduler_process\n'
-        "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank)\n"
-        '  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/pool_configurator.py", line 412, in largest\n'
-        "    return per_token // min(ratios)\n"
-        '  File "/usr/lib/python3.12/functools.py", line 10, in wrapper\n'
-        "ZeroDivisionError: integer division or modulo by zero\n"
-        "[2026-07-08 03:12:10] Received sigquit from a child process. It usually means the child failed.\n"
-    ).encode()
+        b"[2026-07-08 03:12:09 TP3] Scheduler hit an exception: Traceback (most recent call last):\n"
+        b'  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2710, in run_scheduler_process\n'
+        b"    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank)\n"
+        b'  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/pool_configurator.py", line 412, in largest\n'
+        b"    return per_token // min(ratios)\n"
+        b'  File "/usr/lib/python3.12/functools.py", line 10, in wrapper\n'
+        b"ZeroDivisionError: integer division or modulo by zero\n"
+        b"[2026-07-08 03:12:10] Received sigquit from a child process. It usually means the child failed.\n"
+    )
     fields = read_traceback(text, text.index(b"\n"), len(text))
     assert fields["exc_type"] == "ZeroDivisionError"
     assert fields["exc_message"] == "integer division or modulo by zero"
@@ -115,7 +119,9 @@ def test_scan_finds_events_with_line_numbers_and_last_line_without_newline(libra
         "[2026-07-02 10:16:03.412] [1] [application] [error] RegisterRdmaMemoryRegion failed! "
         "addr:0x7f, size:6002442240, accessFlag:15, errno:22 (Invalid argument)"
     )
-    data = (noise + incident + "\n" + noise + "[probe] request failed -- PD path not serving; aborting before sweep").encode()
+    data = (
+        noise + incident + "\n" + noise + "[probe] request failed -- PD path not serving; aborting before sweep"
+    ).encode()
     result = scan_stream(io.BytesIO(data), "x.log", AnchorIndex.build(library), chunk_bytes=4096)
     found = {(e.pattern, e.line) for e in result.events}
     assert ("mori-mr-register-failed", 5001) in found

@@ -4,6 +4,7 @@ next to it is still diagnosed."""
 
 from __future__ import annotations
 
+import faulthandler
 import gzip
 import io
 import json
@@ -127,9 +128,12 @@ def test_directory_symlink_loop(tmp_path: Path, bundle: Path) -> None:
 
 def test_fifo_is_never_opened(tmp_path: Path, bundle: Path) -> None:
     os.mkfifo(bundle / "pipe.log")  # opening it for reading would block forever
-    started = time.monotonic()
-    code, report, stderr = analyze(tmp_path, bundle)
-    assert time.monotonic() - started < 60
+    # A hang guard, not a speed check: a regression that opens the FIFO dumps a traceback.
+    faulthandler.dump_traceback_later(300, exit=True)
+    try:
+        code, report, stderr = analyze(tmp_path, bundle)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
     assert_seed_found(code, report)
     assert_warned(stderr, "pipe.log", "not-a-file")
     assert "FIFO" in problems_of(report, "pipe.log")[0]["message"]
@@ -378,12 +382,9 @@ def test_thousands_of_small_files(tmp_path: Path, bundle: Path) -> None:
     many.mkdir()
     for k in range(3000):
         (many / f"rank{k:04}.log").write_bytes(b"[2026-07-02 10:00:00] INFO rank %d ok\n" % k)
-    started = time.monotonic()
     code, report, _ = analyze(tmp_path, bundle)
-    elapsed = time.monotonic() - started
     assert_seed_found(code, report)
     assert sum("ranks/" in s["file"] for s in report["inputs"]) == 3000
-    assert elapsed < 120
 
 
 # ---------------------------------------------------------------- never writes, runs or connects
@@ -462,9 +463,8 @@ def test_timeout_returns_best_verdict_so_far(tmp_path: Path, bundle: Path, monke
     # only if time allows. With a tiny timeout nothing much is read, and the report
     # still comes back, marked incomplete, naming what was not read.
     _slow_reads(monkeypatch, 0.05)
-    started = time.monotonic()
     code, report, stderr = analyze(tmp_path, bundle, extra=("--timeout", "0.3"))
-    assert time.monotonic() - started < 30
+    assert code in (1, 3)  # a verdict from what was read, or inconclusive: never a crash
     assert report["incomplete"] is True
     assert any("--timeout reached" in note for note in report["notes"])
     assert "[timeout]" in stderr

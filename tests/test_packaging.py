@@ -12,12 +12,26 @@ from .conftest import ROOT
 
 def test_wheel_contains_every_pattern_file(tmp_path: Path) -> None:
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
         check=True,
         capture_output=True,
     )
     wheel = next(tmp_path.glob("pdlogdoctor-*.whl"))
     members = set(zipfile.ZipFile(wheel).namelist())
-    shipped = {f"pdlogdoctor/_library/{p.relative_to(ROOT / 'patterns').as_posix()}" for p in (ROOT / "patterns").rglob("*.toml")}
+    shipped = {
+        f"pdlogdoctor/_library/{p.relative_to(ROOT / 'patterns').as_posix()}"
+        for p in (ROOT / "patterns").rglob("*.toml")
+    }
     assert shipped <= members, sorted(shipped - members)[:5]
     assert "pdlogdoctor/cli.py" in members

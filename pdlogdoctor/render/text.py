@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+import regex
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -21,7 +22,7 @@ def render(report: Report, out: TextIO) -> None:
     if report.suggestions:
         console.print(_suggestions(report))
     if report.chain:
-        console.print(_chain_table(report))
+        console.print(_chain(report, console.width))
     if report.alternatives:
         console.print(_alternatives(report))
     if report.missing:
@@ -67,15 +68,45 @@ def _suggestions(report: Report) -> Panel:
     return Panel(Group(*parts), title="suggested fix", border_style="cyan")
 
 
-def _chain_table(report: Report) -> Table:
-    table = Table(title="Causal chain (earliest first)", title_justify="left", expand=False)
-    for column in ("Δt", "role", "where", "pattern", "line"):
-        table.add_column(column, overflow="fold" if column == "line" else "ellipsis")
+def _chain(report: Report, width: int) -> Group:
+    """Each link on two lines: when, who, where and what; then the log message itself."""
+    lines: list[Text] = [Text("Causal chain (earliest first)", style="bold")]
     start = next((e.time for e in report.chain if e.time is not None), None)
     for event in report.chain:
-        cells = (_delta(event, start), event.role.value, event.where, _pattern_cell(event), event.text[:200])
-        table.add_row(*(Text(cell) for cell in cells))
-    return table
+        head = Text.assemble(
+            (f"{_delta(event, start):>8}  ", "dim"),
+            (f"{event.role.value:<8} ", "magenta"),
+            (f"{_short_where(event)}  ", "cyan"),
+            (_pattern_cell(event), "bold"),
+        )
+        lines.append(head)
+        lines.append(Text(" " * 10 + _clip(_message(event.text), width - 12), style="dim"))
+    return Group(*lines)
+
+
+# Timestamps and rank/level brackets at the start of a line: the Δt column already says when.
+_LEADING_STAMP = regex.compile(
+    r"^(?:\[[^\]]{0,40}\]\s*)+|^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\S*\s+(?:[A-Z]+\s+)?|^[IWEF]\d{4} [\d:.]+\s+\d+\s+"
+)
+
+
+# Rust tracing puts the span and the source location before the message.
+_TRACING_PREFIX = regex.compile(r"^\S*\{.*?\}: .*?\.rs:\d+: ")
+
+
+def _message(text: str) -> str:
+    message = _LEADING_STAMP.sub("", text, count=1).strip()
+    return _TRACING_PREFIX.sub("", message, count=1) or text.strip()
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(10, width - 1)] + "…"
+
+
+def _short_where(event: Event) -> str:
+    """The file's own name and line; the inputs table gives full paths."""
+    name = event.source.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
+    return f"{name}:{event.line}"
 
 
 def _pattern_cell(event: Event) -> str:
