@@ -743,15 +743,28 @@ def _zip_member(path: Path, member: str) -> BinaryIO | None:
 
 
 def _tar_member(path: Path, display: str, name: str) -> BinaryIO | None:
-    for member_name, stream in _tar_members(path, display, Budget()):
+    members = _tar_members(path, display, Budget())
+    for member_name, stream in members:
         if member_name == name:
-            return _TarMemberCopy(stream)  # the tar handle closes when the generator ends
+            return _MemberOfOpenTar(stream, members)  # type: ignore[return-value]
         stream.close()
     return None
 
 
-class _TarMemberCopy(io.BytesIO):
-    """A tar member read into memory, capped: tar streams cannot be reopened mid-way."""
+class _MemberOfOpenTar(_Reader):
+    """A tar member read in place: the tar's generator (which owns the file handle) is
+    kept alive until the member is closed, so nothing is copied into memory."""
 
-    def __init__(self, stream: BinaryIO, cap: int = 256 << 20) -> None:
-        super().__init__(stream.read(cap))
+    def __init__(self, stream: BinaryIO, members: Iterator[tuple[str, BinaryIO]]) -> None:
+        super().__init__(stream)
+        self.members = members
+
+    def read(self, size: int = -1) -> bytes:
+        return bytes(self.inner.read(size))
+
+    def close(self) -> None:
+        if not self.closed:
+            close_generator = getattr(self.members, "close", None)
+            if close_generator is not None:
+                close_generator()
+        super().close()
