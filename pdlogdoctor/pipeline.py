@@ -36,7 +36,8 @@ def run(
 ) -> Report:
     deadline = Deadline(timeout)
     inputs = prefer_zstd(discover(list(paths), stdin))
-    scanned = [item for log_input in inputs for item in scan_input(log_input, library, on_progress, deadline)]
+    index = AnchorIndex.build(library)  # once per run: with [fast] this compiles a matcher
+    scanned = [item for log_input in inputs for item in scan_input(log_input, index, on_progress, deadline)]
     sources = tuple(item.source for item in scanned)
     events = _place_on_timeline([e for item in scanned for e in item.events])
     nodes = {s.name: s.node for s in sources}
@@ -88,7 +89,7 @@ def _not_healthy_when_partial(report: Report, unread: int) -> Report:
 
 def scan_input(
     log_input: LogInput,
-    library: Library,
+    index: AnchorIndex,
     on_progress: Callable[[int], None] | None = None,
     deadline: Deadline | None = None,
 ) -> Iterator[Scanned]:
@@ -97,7 +98,7 @@ def scan_input(
         yield Scanned(_unread_source(replace(log_input, problems=(*log_input.problems, _NOT_STARTED))), ())
         return
     if log_input.members is not None:
-        yield from _scan_members(log_input, library, on_progress, deadline)
+        yield from _scan_members(log_input, index, on_progress, deadline)
         return
     if log_input.open is None:
         yield Scanned(_unread_source(log_input), ())
@@ -110,14 +111,14 @@ def scan_input(
         yield Scanned(_unread_source(replace(log_input, problems=(problem,))), ())
         return
     with stream:
-        yield scan_one(log_input.name, deadline.wrap(stream), library, log_input.problems, on_progress)
+        yield scan_one(log_input.name, deadline.wrap(stream), index, log_input.problems, on_progress)
 
 
 _NOT_STARTED = InputProblem("timeout", "--timeout reached before this input was read")
 
 
 def _scan_members(
-    log_input: LogInput, library: Library, on_progress: Callable[[int], None] | None, deadline: Deadline
+    log_input: LogInput, index: AnchorIndex, on_progress: Callable[[int], None] | None, deadline: Deadline
 ) -> Iterator[Scanned]:
     assert log_input.members is not None
     try:
@@ -128,7 +129,7 @@ def _scan_members(
                 yield Scanned(_unread_source(replace(log_input, name=name, problems=(problem,))), ())
                 return
             with stream:
-                yield scan_one(name, deadline.wrap(stream), library, (), on_progress)
+                yield scan_one(name, deadline.wrap(stream), index, (), on_progress)
     except Exception as exc:  # tarfile, gzip and zstandard raise many types on corrupt data
         problem = InputProblem("corrupt-archive", f"stopped reading the archive: {exc}")
         yield Scanned(_unread_source(replace(log_input, problems=(problem,))), ())
@@ -137,11 +138,11 @@ def _scan_members(
 def scan_one(
     name: str,
     stream: BinaryIO,
-    library: Library,
+    index: AnchorIndex,
     problems: tuple[InputProblem, ...] = (),
     on_progress: Callable[[int], None] | None = None,
 ) -> Scanned:
-    result = _scan(stream, name, AnchorIndex.build(library), on_progress)
+    result = _scan(stream, name, index, on_progress)
     role, reason = detect_role(name, result.head, result.events)
     source = Source(
         name=name,

@@ -12,7 +12,6 @@ import os
 import shutil
 import socket
 import tarfile
-import threading
 import time
 import tracemalloc
 import zipfile
@@ -246,26 +245,23 @@ def test_one_huge_line_keeps_memory_bounded(tmp_path: Path, bundle: Path, librar
     assert_seed_found(code, report)
 
 
-def test_file_growing_during_read(tmp_path: Path, bundle: Path, library: Library) -> None:
+def test_file_growing_during_read(
+    tmp_path: Path, bundle: Path, library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
     growing = bundle / "decode_growing.log"
     growing.write_bytes(b"INFO start\n" * 1000)
-    stop = threading.Event()
+    real_open = ingest.open_regular
 
-    def writer() -> None:
-        with growing.open("ab") as handle:
-            while not stop.is_set():
-                handle.write(b"INFO more\n" * 1000)
-                handle.flush()
-                time.sleep(0.001)
+    def open_then_grow(path: Path) -> Any:
+        # A writer appends right after we opened it: deterministic, unlike a racing thread.
+        handle = real_open(path)
+        if path.name == growing.name:
+            with growing.open("ab") as writer:
+                writer.write(b"INFO more\n" * 1000)
+        return handle
 
-    thread = threading.Thread(target=writer)
-    thread.start()
-    try:
-        time.sleep(0.05)
-        code, report, stderr = analyze(tmp_path, bundle)
-    finally:
-        stop.set()
-        thread.join()
+    monkeypatch.setattr(ingest, "open_regular", open_then_grow)
+    code, report, stderr = analyze(tmp_path, bundle)
     assert_seed_found(code, report)
     # The read stops at the size seen when the file was opened (it ends; no endless tail).
     source = next(s for s in report["inputs"] if s["file"].endswith("decode_growing.log"))
