@@ -171,7 +171,10 @@ def _alternatives(
     ceiling = max(0.05, min(0.5, verdict_confidence - 0.05))
     found: dict[str, Alternative] = {}
     for other in runners_up:
-        why = f"explains less: ranked below {best.verdict} (tier, chain length, confidence)"
+        why = other.why_not or (
+            f"explains less: its chain links {len(other.chain)} kinds of evidence against "
+            f"{len(best.chain)} for {best.verdict}, starting at {other.first_root.where}"
+        )
         if library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:
             tier = library.verdict(other.verdict).tier.value
             why = f"a {tier}-level verdict, and a deeper cause ({best.verdict}) is in the evidence"

@@ -29,6 +29,7 @@ class Hypothesis:
     suggestions: tuple[Suggestion, ...] = ()
     rejected: str | None = None  # why this hypothesis cannot be the verdict
     missing: tuple[str, ...] = ()
+    why_not: str = ""  # what to say if it is viable but loses to another hypothesis
     lines_used: tuple[Event, ...] = ()  # context lines an analyzer read (shown with the chain)
 
     @property

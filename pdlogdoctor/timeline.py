@@ -68,7 +68,21 @@ def clean_line(raw: str) -> tuple[str, str | None]:
     return raw.rstrip("\r\n"), actions_time
 
 
+# What log collectors put before a component's own line: `docker compose` service names
+# (`prefill-1  | `), and the older Python router launcher's `[Router (Rust)] `.
+_COLLECTOR_PREFIX = regex.compile(r"^(?:\[Router \(Rust\)\] |[\w.:/-]{1,63}\s*\| )")
+
+
 def parse_stamp(line: str) -> Stamp | None:
+    stamp = _parse_at_start(line)
+    if stamp is None:
+        prefix = _COLLECTOR_PREFIX.match(line)
+        if prefix is not None:
+            stamp = _parse_at_start(line[prefix.end() :])
+    return stamp
+
+
+def _parse_at_start(line: str) -> Stamp | None:
     if not line or not (line[0] == "[" or line[0].isdigit() or line[0] in "IWEF("):
         return _shape_anywhere(line)
     for name, shape in _SHAPES:

@@ -148,3 +148,16 @@ def test_patterns_check_fails_with_exit_2_on_a_broken_pattern_file(tmp_path: Pat
 def test_nothing_readable_exits_4(tmp_path: Path) -> None:
     result = runner.invoke(app, ["analyze", str(tmp_path / "does-not-exist"), "--format", "json"])
     assert result.exit_code == 4
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "prefill-1  | [2026-07-02 10:16:03 TP0] Prefill batch. #new-seq: 1",
+        "[Router (Rust)] 2026-07-02 10:16:03 - INFO - Worker http://10.0.0.1:30000 health check is pending",
+    ],
+)
+def test_collector_prefixes_do_not_hide_the_time(line: str) -> None:
+    stamp = parse_stamp(line)
+    assert stamp is not None
+    assert stamp.seconds == pytest.approx(epoch(2026, 7, 2, 10, 16, 3))

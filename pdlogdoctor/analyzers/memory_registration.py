@@ -76,7 +76,14 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         limit = _as_size_limit(size_limit, sizes, errnos, failures, evidence)
         return [
             replace(limit, confidence=SINGLE_FAILURE, summary=f"{limit.summary} Uncertain: {doubt}."),
-            _as_rejected(rejected, doubt, errnos, confidence=SINGLE_FAILURE - 0.15),
+            replace(
+                _as_rejected(rejected, doubt, errnos, confidence=SINGLE_FAILURE - 0.15),
+                why_not=(
+                    f"not ruled out: one EINVAL line cannot tell a refusal from a ceiling; ranked lower because the "
+                    f"failing region ({_human(sizes[-1])}) is above 2 GiB, where single-region ceilings are known. "
+                    "A failure of a small region would settle it"
+                ),
+            ),
         ]
     return [
         _as_size_limit(size_limit, sizes, errnos, failures, evidence),
