@@ -20,7 +20,13 @@ class Role(StrEnum):
     ROUTER = "router"
     HARNESS = "harness"
     CI = "ci"
+    MIXED = "mixed"  # several components in one stream: a concatenation, a pasted excerpt
     UNKNOWN = "unknown"
+
+    @property
+    def interleaves(self) -> bool:
+        """A stream that may hold every component's lines (so no component's log is 'missing')."""
+        return self in (Role.CI, Role.MIXED)
 
 
 class Severity(StrEnum):

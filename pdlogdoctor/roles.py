@@ -51,6 +51,9 @@ def _role_from_name(name: str) -> tuple[Role, str] | None:
 def _role_from_content(head: str, events: list[Event]) -> tuple[Role, str] | None:
     if _is_ci_job_log(head):
         return Role.CI, "GitHub Actions job log (timestamp prefixes, workflow markers)"
+    mixed = _mixed_components(head, events)
+    if mixed is not None:
+        return Role.MIXED, mixed
     mode = _SERVER_ARGS_MODE.search(head)
     if mode:
         return _server_role(mode.group(1)), f"server_args disaggregation_mode='{mode.group(1)}'"
@@ -62,6 +65,17 @@ def _role_from_content(head: str, events: list[Event]) -> tuple[Role, str] | Non
     if _HARNESS_LINE.search(head):
         return Role.HARNESS, "harness [probe]/[gsm8k]/[wait] lines"
     return _role_from_event_roles(events)
+
+
+def _mixed_components(head: str, events: list[Event]) -> str | None:
+    """Why one stream holds several components' lines, or None."""
+    modes = set(_SERVER_ARGS_MODE.findall(head))
+    modes |= {str(e.get("mode")) for e in events if e.pattern == "server-args" and e.get("mode")}
+    if len(modes) > 1:
+        return f"server_args of {' and '.join(sorted(modes))} servers in one stream"
+    if modes and _ROUTER_LINE.search(head):
+        return "server and router lines in one stream"
+    return None
 
 
 def _is_ci_job_log(head: str) -> bool:

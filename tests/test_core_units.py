@@ -161,3 +161,14 @@ def test_collector_prefixes_do_not_hide_the_time(line: str) -> None:
     stamp = parse_stamp(line)
     assert stamp is not None
     assert stamp.seconds == pytest.approx(epoch(2026, 7, 2, 10, 16, 3))
+
+
+def test_a_concatenation_of_every_log_is_read_as_one_mixed_stream(library: Library) -> None:
+    from pdlogdoctor.pipeline import run
+
+    bundle = Path(__file__).resolve().parent.parent / "fixtures" / "mori-mr-size-limit-seed"
+    joined = b"".join(path.read_bytes() for path in sorted(bundle.glob("*.log")))
+    report = run(["-"], library, stdin=io.BytesIO(joined))
+    assert [source.role.value for source in report.inputs] == ["mixed"]
+    assert report.verdict.id == "mori-mr-size-limit"
+    assert report.missing == ()  # one stream holds every component: nothing is missing

@@ -98,7 +98,7 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         ("lost_prefill", ", ".join(addrs) or "not named"),
         ("requests_affected", affected or _matches(lost)),
     ]
-    prefill_given = Role.PREFILL in evidence.roles() or Role.CI in evidence.roles()
+    prefill_given = any(role is Role.PREFILL or role.interleaves for role in evidence.roles())
     missing = (
         []
         if prefill_given
@@ -132,7 +132,7 @@ def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypoth
 
 def _missing_peer_logs(evidence: Evidence) -> list[str]:
     roles = evidence.roles()
-    if Role.CI in roles:
+    if any(role.interleaves for role in roles):
         return []
     missing = []
     if Role.PREFILL not in roles and Role.SERVER not in roles:

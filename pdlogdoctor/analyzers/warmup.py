@@ -44,6 +44,7 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 
 def _missing(role: Role, peer: Role, evidence: Evidence) -> tuple[str, ...]:
-    if role not in (Role.PREFILL, Role.DECODE) or peer in evidence.roles() or Role.CI in evidence.roles():
+    roles = evidence.roles()
+    if role not in (Role.PREFILL, Role.DECODE) or peer in roles or any(r.interleaves for r in roles):
         return ()
     return (f"no {peer.value} server log given: the warmup's peer may hold the cause",)
