@@ -31,6 +31,11 @@ def test_there_are_bundles() -> None:
     assert len(BUNDLES) >= 4
 
 
+def test_every_fixture_directory_states_its_meaning() -> None:
+    directories = {path for path in FIXTURES.iterdir() if path.is_dir()}
+    assert directories == set(BUNDLES), sorted(p.name for p in directories - set(BUNDLES))
+
+
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
 def test_bundle_verdict(bundle: Path, reports: dict[Path, Report]) -> None:
     expected = load_expected(bundle)

@@ -1,0 +1,87 @@
+"""The same incident, reshaped the way real logs arrive, gets the same verdict.
+
+Each fixture bundle is rewritten in tmp_path: files renamed to names that say
+nothing, every log concatenated into one stream, turned into a GitHub Actions
+job log, gzip'd, or given CRLF line endings. The failure mechanism does not
+change, so the verdict must not either: the tool must not depend on its own
+fixtures' file names or layout.
+"""
+
+from __future__ import annotations
+
+import gzip
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+
+from .conftest import FIXTURES
+
+BUNDLES = sorted(p.parent for p in FIXTURES.glob("*/expected.toml"))
+
+
+def _logs(bundle: Path) -> list[tuple[str, bytes]]:
+    """(name, text bytes) of every log in the bundle, compressed ones decompressed."""
+    logs = []
+    for path in sorted(bundle.iterdir()):
+        if path.name == "expected.toml":
+            continue
+        data = path.read_bytes()
+        if path.suffix == ".gz":
+            data = gzip.decompress(data)
+        logs.append((path.name.removesuffix(".gz"), data))
+    return logs
+
+
+def anonymous_names(bundle: Path, target: Path) -> None:
+    for index, (_, data) in enumerate(_logs(bundle)):
+        (target / f"part{index}.txt").write_bytes(data)
+
+
+def one_stream(bundle: Path, target: Path) -> None:
+    (target / "everything.log").write_bytes(b"".join(_with_newline(data) for _, data in _logs(bundle)))
+
+
+def actions_job_log(bundle: Path, target: Path) -> None:
+    lines = [b"2026-07-02T09:00:00.0000000Z Current runner version: '2.327.1'"]
+    for name, data in _logs(bundle):
+        lines.append(b"2026-07-02T09:00:01.0000000Z ##[group]" + name.encode())
+        lines.extend(b"2026-07-02T09:00:01.0000000Z " + line for line in data.splitlines())
+        lines.append(b"2026-07-02T09:00:01.0000000Z ##[endgroup]")
+    (target / "1_run-disagg.txt").write_bytes(b"\n".join(lines) + b"\n")
+
+
+def gzipped(bundle: Path, target: Path) -> None:
+    for name, data in _logs(bundle):
+        (target / f"{name}.gz").write_bytes(gzip.compress(data, mtime=0))
+
+
+def crlf(bundle: Path, target: Path) -> None:
+    for name, data in _logs(bundle):
+        (target / name).write_bytes(data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+
+
+def _with_newline(data: bytes) -> bytes:
+    return data if data.endswith(b"\n") else data + b"\n"
+
+
+RESHAPES: dict[str, Callable[[Path, Path], None]] = {
+    "anonymous-names": anonymous_names,
+    "one-stream": one_stream,
+    "actions-job-log": actions_job_log,
+    "gzipped": gzipped,
+    "crlf": crlf,
+}
+
+
+@pytest.mark.parametrize("reshape", sorted(RESHAPES))
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_reshaped_bundle_keeps_its_verdict(bundle: Path, reshape: str, tmp_path: Path, library: Library) -> None:
+    expected = tomllib.loads((bundle / "expected.toml").read_text())["expected"]
+    RESHAPES[reshape](bundle, tmp_path)
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id == expected["verdict"], report.verdict.summary
