@@ -25,6 +25,7 @@ from .patterns import Library
 
 BASE_CONFIDENCE = {Tier.CAUSE: 0.75, Tier.MECHANISM: 0.6, Tier.SYMPTOM: 0.5, Tier.META: 0.5}
 SERVING_PROOF = ("probe-ok", "server-ready", "gsm8k-accuracy", "warmup-status", "warmup-output-ids")
+END_TO_END_PROOF = ("probe-ok", "gsm8k-accuracy")
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 
 
@@ -208,7 +209,7 @@ def _no_cause_report(
     if not failing:
         proof = [e for e in evidence.events if e.pattern in SERVING_PROOF and not e.failing]
         if proof:
-            return _healthy(proof, evidence, alternatives)
+            return _healthy(proof, evidence, alternatives, missing)
         missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
         summary = "No failure evidence, but nothing shows the deployment serving either."
         return _inconclusive(summary, (), alternatives, missing, evidence, confidence=0.0)
@@ -222,18 +223,26 @@ def _no_cause_report(
     return _inconclusive(summary, chain, alternatives, missing, evidence, confidence=0.0)
 
 
-def _healthy(proof: list[Event], evidence: Evidence, alternatives: tuple[Alternative, ...]) -> Report:
+def _healthy(
+    proof: list[Event], evidence: Evidence, alternatives: tuple[Alternative, ...], missing: list[str]
+) -> Report:
     spec = evidence.library.verdict("healthy")
     kinds = sorted({e.pattern for e in proof})
-    confidence = min(0.95, 0.6 + 0.1 * len(kinds))
+    confidence = min(0.95, 0.6 + 0.1 * len(kinds)) - 0.1 * len(missing)
     summary = f"No failure in the logs, and {', '.join(kinds)} show the deployment serving."
+    if not set(kinds) & set(END_TO_END_PROOF):
+        # Servers that came up say nothing of what the harness saw end to end.
+        confidence = min(confidence, 0.6)
+        missing = [*missing, "no end-to-end result (probe or accuracy gate) in the logs"]
+        summary += " No end-to-end result (probe or accuracy gate) was given."
+    confidence = max(0.3, confidence)
     return Report(
         verdict=Verdict("healthy", spec.title, round(confidence, 2), summary),
         chain=_chain(proof),
         links=(),
         alternatives=alternatives,
         suggestions=(),
-        missing=(),
+        missing=tuple(missing),
         inputs=evidence.sources,
         advice=spec.advice.strip(),
         explain=spec.explain.strip(),
@@ -291,6 +300,10 @@ def _missing_for_symptoms(failing: list[Event], evidence: Evidence) -> list[str]
         hints.append("no server-side error explains the 5xx answers")
     if "sigquit-from-child" in patterns:
         hints.append("the failing child's own error is not in the logs")
+    for exit_line in (e for e in failing if e.pattern == "harness-server-exit"):
+        server = exit_line.get("server", "a")
+        rc = exit_line.get("rc")
+        hints.append(f"the {server} server exited with rc={rc} ({exit_line.where}), but no line of its log says why")
     if not hints:
         hints.append("no cause-level line (exception, backend error, OOM, crash) in the logs")
     return hints

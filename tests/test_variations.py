@@ -85,3 +85,29 @@ def test_reshaped_bundle_keeps_its_verdict(bundle: Path, reshape: str, tmp_path:
     RESHAPES[reshape](bundle, tmp_path)
     report = run([str(tmp_path)], library)
     assert report.verdict.id == expected["verdict"], report.verdict.summary
+
+
+# Above this, a verdict reads as a diagnosis; a guess must stay below it.
+GUESS_CEILING = 0.6
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_without_the_cause_file_there_is_no_confident_wrong_verdict(
+    bundle: Path, tmp_path: Path, library: Library
+) -> None:
+    expected = tomllib.loads((bundle / "expected.toml").read_text())["expected"]
+    full = run([str(bundle)], library)
+    roots = [e for e in full.chain if library.pattern(e.pattern).verdict is not None]
+    if not roots:
+        pytest.skip("no single cause line to take away (healthy or inconclusive)")
+    cause_file = Path(roots[0].source.split("!", 1)[0])
+    kept = [p for p in bundle.iterdir() if p.name != "expected.toml" and p != cause_file]
+    for path in kept:
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    report = run([str(tmp_path)], library)
+    same_cause_elsewhere = report.verdict.id == expected["verdict"] and any(
+        e.pattern == roots[0].pattern or library.pattern(e.pattern).verdict == expected["verdict"] for e in report.chain
+    )
+    assert same_cause_elsewhere or report.verdict.id == "inconclusive" or report.verdict.confidence <= GUESS_CEILING, (
+        f"{report.verdict.id} at {report.verdict.confidence} without {cause_file.name}"
+    )

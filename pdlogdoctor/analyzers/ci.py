@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..hypothesis import Evidence, Hypothesis
-from ..model import Event, FieldValue
+from ..model import Event, FieldValue, Role
 
 CANCEL = "ci-cancelled"
 SKEW_S = 60.0  # server clocks and the runner's clock may disagree by this much
+STUCK_WAIT_S = 15 * 60.0  # a harness still `[wait]`ing this long before the cancel was stuck
 HOW = {
     "actions-runner-shutdown": "the runner received a shutdown signal",
     "actions-concurrency-cancel": "a newer run in the same concurrency group pre-empted it",
@@ -41,7 +42,39 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     summary = f"The CI job was cancelled, not failed: {how} ({hypothesis.first_root.where})."
     if after:
         summary += f" The {len(after)} error line kinds after it ({_names(after)}) are the shutdown."
+    stuck = _stuck_waiting(cancel_time, evidence)
+    if stuck is not None:
+        return [_cancelled_while_waiting(hypothesis, stuck, cancel_time or 0.0, facts)]
     return [replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.9)]
+
+
+def _stuck_waiting(cancel_time: float | None, evidence: Evidence) -> Event | None:
+    """The harness's last `[wait]` line, if it came long before the cancel with no progress since."""
+    if cancel_time is None:
+        return None
+    harness = [e for e in evidence.events if e.role is Role.HARNESS and e.time is not None and e.time <= cancel_time]
+    if not harness:
+        return None
+    last = max(harness, key=lambda e: (e.time or 0.0, e.line))
+    if last.pattern == "harness-wait" and cancel_time - (last.time or 0.0) >= STUCK_WAIT_S:
+        return last
+    return None
+
+
+def _cancelled_while_waiting(
+    hypothesis: Hypothesis, wait: Event, cancel_time: float, facts: list[tuple[str, FieldValue]]
+) -> Hypothesis:
+    """A cancel after hours of waiting for a server is a timeout over a server that never came up."""
+    server = str(wait.get("waiting_for", "a server"))
+    hours = (cancel_time - (wait.time or cancel_time)) / 3600
+    summary = (
+        f"The CI job was cancelled ({hypothesis.first_root.where}) after the harness had waited {hours:.1f} h for "
+        f"the {server} server ({wait.where}): most likely the job's timeout over a {server} server that never "
+        "became ready. Its log holds the cause; no failure of it is in these logs."
+    )
+    missing = (f"the {server} server's log: it never became ready",)
+    facts = [*facts, ("waiting_for", server), ("waited_hours", round(hours, 2))]
+    return replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.5, missing=missing)
 
 
 def _earlier_failure(cancel_time: float | None, evidence: Evidence) -> Event | None:
