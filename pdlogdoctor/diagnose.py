@@ -114,10 +114,19 @@ def _with_coverage(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     return replace(hypothesis, confidence=round(confidence, 2))
 
 
-def _rank(hypothesis: Hypothesis, library: Library) -> tuple[int, int, float, float]:
+def _rank(hypothesis: Hypothesis, library: Library) -> tuple[int, int, int, float, float]:
+    """Causal position first (tier, then how many kinds of evidence it links), then severity;
+    never how many times a line repeats."""
     tier = library.verdict(hypothesis.verdict).tier
+    severity = max(root.severity.rank for root in hypothesis.roots)
     start = hypothesis.first_root.time
-    return (tier.weight, len(hypothesis.chain), hypothesis.confidence, -(start if start is not None else 1e18))
+    return (
+        tier.weight,
+        len(hypothesis.chain),
+        severity,
+        hypothesis.confidence,
+        -(start if start is not None else 1e18),
+    )
 
 
 # ---------------------------------------------------------------- reports

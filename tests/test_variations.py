@@ -111,3 +111,22 @@ def test_without_the_cause_file_there_is_no_confident_wrong_verdict(
     assert same_cause_elsewhere or report.verdict.id == "inconclusive" or report.verdict.confidence <= GUESS_CEILING, (
         f"{report.verdict.id} at {report.verdict.confidence} without {cause_file.name}"
     )
+
+
+def test_thousands_of_symptom_lines_do_not_outrank_one_cause_line(tmp_path: Path, library: Library) -> None:
+    """Rule 4: rank by causal position and severity, never by how often a line repeats."""
+    seed = FIXTURES / "mori-mr-size-limit-seed"
+    for path in seed.iterdir():
+        if path.name != "expected.toml":
+            (tmp_path / path.name).write_bytes(path.read_bytes())
+    noise = "".join(
+        f"[2026-07-02 11:{k // 60 % 60:02d}:{k % 60:02d} TP0] Prefill bootstrap failed for request rank=0 "
+        f"req.rid='{k:032x}' req.bootstrap_room={k} with exception KVTransferError(bootstrap_room={k}): "
+        f"Request {k} timed out after 300.0s in KVPoll.Bootstrapping\n"
+        for k in range(3000)
+    )
+    (tmp_path / "prefill_extra.log").write_text(noise)
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id == "mori-mr-size-limit"
+    timeouts = next(a for a in report.alternatives if a.id == "kv-transfer-timeout")
+    assert timeouts.confidence < report.verdict.confidence
