@@ -15,22 +15,31 @@ from .timeline import clean_line, parse_stamp
 
 MAX_TRACEBACK_LINES = 400
 MAX_TRACEBACK_BYTES = 256 << 10
-_FRAME = regex.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)')
+# The comma is optional: faulthandler's dumps (after 'Fatal Python error: ...') write `line N in f`.
+_FRAME = regex.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>\S+)')
 _EXCEPTION = regex.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
 _CONNECTORS = (
     "During handling of the above exception",
     "The above exception was the direct cause",
     "Traceback (most recent call last):",
+    "Thread 0x",  # faulthandler: one stack per thread
+    "Current thread 0x",
 )
+_FAULTHANDLER = ("Thread 0x", "Current thread 0x")
 PROJECT_MARKERS = ("/sglang/", "/vllm/", "/mori/", "/mooncake/", "/nixl/", "sglang/srt", "sgl_kernel")
+# Functions only the scheduler's serving loop runs: a crash under one of them happened after
+# initialization (while serving, or in the warmup request, which the loop serves too).
+SERVING_FRAMES = ("event_loop", "process_batch_result", "run_batch")
 
 
 def read_traceback(buf: bytes, first_line_end: int, limit: int) -> dict[str, FieldValue]:
     """Fields of the traceback after `first_line_end` in `buf`: empty if there is none."""
     frames: list[tuple[str, int, str]] = []
     exception: tuple[str, str] | None = None
+    newest_first = False
     for line in _following_lines(buf, first_line_end, limit):
         if not line.strip() or line.startswith(_CONNECTORS):
+            newest_first = newest_first or line.startswith(_FAULTHANDLER)
             continue
         frame = _FRAME.match(line)
         if frame:
@@ -42,7 +51,8 @@ def read_traceback(buf: bytes, first_line_end: int, limit: int) -> dict[str, Fie
         if found is None or parse_stamp(line) is not None:
             break  # the next log record: the traceback is over
         exception = (found.group("type"), (found.group("message") or "").strip())
-    return _fields(frames, exception)
+    # faulthandler lists the newest call first; a traceback lists it last
+    return _fields(frames[::-1] if newest_first else frames, exception)
 
 
 def _following_lines(buf: bytes, start: int, limit: int) -> list[str]:
@@ -80,6 +90,9 @@ def _fields(frames: list[tuple[str, int, str]], exception: tuple[str, str] | Non
     if exception is not None:
         fields["exc_type"] = exception[0]
         fields["exc_message"] = exception[1][:500]
+    serving = [frame for frame in frames if frame[2].startswith(SERVING_FRAMES)]
+    if serving:
+        fields["serving_frame"] = serving[0][2]
     project = [frame for frame in frames if any(marker in frame[0] for marker in PROJECT_MARKERS)]
     innermost = (project or frames)[-1] if frames else None
     if innermost is not None:

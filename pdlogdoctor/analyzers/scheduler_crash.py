@@ -22,6 +22,11 @@ CRASH_PATTERNS = ("scheduler-exception", "scheduler-died-init", "scheduler-dead-
 EXIT_CODE_PATTERNS = ("scheduler-died-init", "scheduler-exit-code", "subprocess-crashed")
 SIGKILL = -9
 KERNEL_OOM_PATTERNS = ("oom-killed-process",)
+# Serving before a crash: the ready line, or a client request the server answered.
+SERVED_PATTERNS = ("server-ready", "http-request-ok")
+# Crashed in the serving loop, but no line says the server had finished its warmup: the
+# crash could be in the warmup request, so runtime is the better reading, not a certain one.
+LOOP_ONLY_CONFIDENCE = 0.55
 
 
 def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
@@ -30,9 +35,15 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     exit_event = _exit_code_for(crash, evidence)
     served = _served_before(crash, evidence)
     sized = _sizing_before(crash, evidence)
-    verdict = RUNTIME if served is not None else INIT
-    facts = _facts(exception, exit_event, served, sized)
+    loop = _serving_frame(crash, exception) if served is None else None
+    verdict = RUNTIME if served is not None or loop is not None else INIT
+    facts = _facts(exception, exit_event, served, sized, verdict == RUNTIME)
     summary = _summary(verdict, crash, exception, exit_event, sized)
+    if loop is not None:
+        summary += (
+            f" No line shows the server ready: the stack runs through the serving loop ({loop}()),"
+            " which also serves the warmup request."
+        )
     used = tuple(e for e in (exception, exit_event, served, sized) if e is not None and e not in hypothesis.chain)
     confidence = 0.85 if exception is not None else 0.7
     missing = hypothesis.missing + _missing_kernel_log(exit_event, evidence)
@@ -46,12 +57,30 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         missing=missing,
     )
     other = INIT if verdict == RUNTIME else RUNTIME
+    if loop is not None:
+        # Not rejected: the other reading stays live, and neither is stated with confidence.
+        why = (
+            f"the crash is in the serving loop ({loop}()), which also serves the warmup request;"
+            " no ready line was given"
+        )
+        return [
+            replace(chosen, confidence=min(confidence, LOOP_ONLY_CONFIDENCE)),
+            replace(chosen, verdict=other, summary=why, confidence=0.3),
+        ]
     why_not = (
-        f"the server reported ready at {served.where} before the crash"
+        f"the server was serving at {served.where} before the crash"
         if verdict == RUNTIME and served is not None
         else "the server never reported ready before the crash"
     )
     return [chosen, replace(chosen, verdict=other, rejected=why_not, confidence=0.1)]
+
+
+def _serving_frame(crash: Event, exception: Event | None) -> str | None:
+    """The serving-loop function the crash's stack runs through, if its stack was logged."""
+    for event in (crash, exception):
+        if event is not None and event.get("serving_frame"):
+            return str(event.get("serving_frame"))
+    return None
 
 
 def _missing_kernel_log(exit_event: Event | None, evidence: Evidence) -> tuple[str, ...]:
@@ -84,7 +113,7 @@ def _exit_code_for(crash: Event, evidence: Evidence) -> Event | None:
 
 
 def _served_before(crash: Event, evidence: Evidence) -> Event | None:
-    ready = [e for e in evidence.of("server-ready") if e.source == crash.source and _before(e, crash)]
+    ready = [e for e in evidence.of(*SERVED_PATTERNS) if e.source == crash.source and _before(e, crash)]
     return ready[0] if ready else None
 
 
@@ -100,7 +129,7 @@ def _before(event: Event, crash: Event) -> bool:
 
 
 def _facts(
-    exception: Event | None, exit_event: Event | None, served: Event | None, sized: Event | None
+    exception: Event | None, exit_event: Event | None, served: Event | None, sized: Event | None, running: bool
 ) -> tuple[tuple[str, FieldValue], ...]:
     facts: list[tuple[str, FieldValue]] = []
     if exception is not None:
@@ -113,14 +142,32 @@ def _facts(
         facts.append(("exit_code", code))
         facts.append(("exit_code_meaning", SIGNALS.get(code, "a non-zero exit")))
     facts.append(("after_server_ready", "yes" if served is not None else "no"))
-    facts.append(("after_kv_pool_sizing", f"yes ({sized.where})" if sized is not None else "no"))
+    unsized = "yes (not in these lines)" if running else "no"  # a serving server has sized its pool
+    facts.append(("after_kv_pool_sizing", f"yes ({sized.where})" if sized is not None else unsized))
     return tuple(facts)
+
+
+def _native_cause(crash: Event) -> str | None:
+    """What a crash line without a Python exception says killed the process."""
+    if crash.pattern == "native-segfault":
+        return "a segmentation fault" + (f" ({crash.get('detail')})" if crash.get("detail") else "")
+    if crash.pattern == "cuda-device-assert":
+        return f"a device-side assertion in CUDA kernel {crash.get('kernel')} (`{crash.get('assertion')}`)"
+    return None
 
 
 def _summary(verdict: str, crash: Event, exception: Event | None, exit_event: Event | None, sized: Event | None) -> str:
     when = "while serving" if verdict == RUNTIME else "during initialization"
-    pool = "after KV pool sizing" if sized is not None else "before KV pool sizing"
-    parts = [f"A scheduler died {when}, {pool}"]
+    # A serving server has sized its pool; the sizing line is then only missing from the excerpt.
+    pool = "after KV pool sizing" if sized is not None else ("" if verdict == RUNTIME else "before KV pool sizing")
+    parts = [f"A scheduler died {when}" + (f", {pool}" if pool else "")]
+    native = _native_cause(crash)
+    if exception is None:
+        if native is not None:
+            parts.append(f"of {native}")
+        if crash.get("frame_file"):
+            frame = str(crash.get("frame_file")).rsplit("/", 1)[-1]
+            parts.append(f"in {frame}:{crash.get('frame_line')} {crash.get('frame_func')}()")
     if exception is not None:
         parts.append(f"of {exception.get('exc_type')}: {exception.get('exc_message', '')}".rstrip(": "))
         if exception.get("frame_file"):

@@ -14,8 +14,9 @@ from dataclasses import replace
 from ..hypothesis import Evidence, Hypothesis
 from ..model import Event, FieldValue, Role
 
-LINK_PATTERNS = ("mooncake-slice-failed", "ucx-retry-exceeded", "mori-cqe-error")
+LINK_PATTERNS = ("mooncake-slice-failed", "ucx-retry-exceeded", "mori-cqe-error", "ionic-cqe-error")
 INACTIVE = "mooncake-nic-inactive"
+HANDSHAKE = ("mooncake-handshake-mismatch", "mooncake-qp-rtr-failed")
 TIMEOUT_PHASES = {"kv-bootstrap-timeout": "KVPoll.Bootstrapping", "kv-waiting-timeout": "KVPoll.WaitingForInput"}
 PEER_PATTERNS = ("decode-lost-prefill", "kv-peer-dead", "prefill-down")
 PEER_PORT = re.compile(r":\d+@")
@@ -26,16 +27,17 @@ SYMPTOM_ONLY = 0.45
 def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     failures = evidence.failing(*LINK_PATTERNS)
     paths = Counter(_path(e) for e in failures)
-    statuses = Counter(str(e.get("status") or "transport retry count exceeded") for e in failures if _is_completion(e))
+    statuses = Counter(_status(e) for e in failures if _is_completion(e))
     inactive = sorted({str(e.get("nic") or e.get("nic2") or e.get("endpoint")) for e in evidence.failing(INACTIVE)})
     facts: list[tuple[str, FieldValue]] = [
         ("completion_errors", _matches(failures)),
         ("statuses", "; ".join(f"{status} x{n}" for status, n in statuses.most_common()) or "none logged"),
         ("failing_paths", "; ".join(f"{path} x{n}" for path, n in paths.most_common(4)) or "none logged"),
         ("marked_inactive", ", ".join(inactive) or "none"),
+        ("handshake_failures", _handshakes(evidence.failing(*HANDSHAKE))),
     ]
     worst = paths.most_common(1)[0][0] if paths else (inactive[0] if inactive else "an RDMA path")
-    status = statuses.most_common(1)[0][0] if statuses else "NIC marked inactive"
+    status = _headline(statuses, inactive, evidence.failing(*HANDSHAKE))
     summary = (
         f"The RDMA transport failed on {worst}: {status}"
         f"{_plural(sum(statuses.values()), ' ({} completion error{})')}"
@@ -45,9 +47,43 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     return [replace(hypothesis, summary=summary, facts=tuple(facts))]
 
 
+def _headline(statuses: Counter[str], inactive: list[str], handshakes: list[Event]) -> str:
+    """What went wrong, from the most specific evidence: a completion status, an inactive NIC, a failed handshake."""
+    if statuses:
+        return statuses.most_common(1)[0][0]
+    if inactive:
+        return "NIC marked inactive"
+    if handshakes:
+        return f"the queue-pair handshake failed ({_handshakes(handshakes)})"
+    return "an RDMA error"
+
+
+def _handshakes(events: list[Event]) -> str:
+    """'QP to RTR: Connection timed out [110] x8': the handshake step, errno and count."""
+    reasons = Counter(_handshake_step(e) for e in events)
+    return "; ".join(f"{reason} x{n}" for reason, n in reasons.most_common()) or "none"
+
+
+def _handshake_step(event: Event) -> str:
+    if event.pattern == "mooncake-handshake-mismatch":
+        return "reply did not match the requested NIC paths"
+    if event.get("errno") is not None:
+        return f"QP to RTR: {event.get('strerror')} [{event.get('errno')}]"
+    return "QP to RTR"
+
+
 def _plural(count: int, template: str) -> str:
     """The template filled with count and an 's' where needed; empty for zero."""
     return template.format(count, "" if count == 1 else "s") if count else ""
+
+
+def _status(event: Event) -> str:
+    """The completion status as logged; a provider's bare code is kept as a code, not translated."""
+    if event.get("status"):
+        return str(event.get("status"))
+    if event.get("status_code") is not None:
+        return f"CQE error {event.get('status_code')} ({event.get('func') or 'provider'})"
+    return "transport retry count exceeded"
 
 
 def _path(event: Event) -> str:
@@ -55,7 +91,9 @@ def _path(event: Event) -> str:
     if local is not None:
         # peer_nic is host:port@device; the port is per-connection, the NIC pair is the path
         return f"{local} -> {PEER_PORT.sub('@', str(peer))}"
-    return str(event.get("device") or event.get("device2") or f"qp {event.get('qp_num')}")
+    if event.get("device") or event.get("device2"):
+        return str(event.get("device") or event.get("device2"))
+    return f"qp {event.get('qp_num')}" if event.get("qp_num") is not None else "an unnamed NIC"
 
 
 def _is_completion(event: Event) -> bool:
