@@ -57,6 +57,10 @@ class AnchorIndex:
     blocks: frozenset[str]
     fast: Matcher | None = field(default=None, compare=False)  # pdlogdoctor[fast], if installed
 
+    def limits(self) -> dict[str, int]:
+        """Each pattern's `stop_after`, for merging ranges scanned apart."""
+        return {p.id: p.stop_after for _, group in self.by_anchor for p in group if p.stop_after is not None}
+
     @classmethod
     def build(cls, library: Library) -> AnchorIndex:
         groups: dict[bytes, list[Pattern]] = defaultdict(list)
@@ -91,6 +95,7 @@ class _State:
     resume: int = 0  # where the next buffer's search starts (after a long-line window)
     keep: int = KEEP_PER_PATTERN + 1  # a partial keeps one more, so merging can find the overflow
     timeouts: dict[str, int] = field(default_factory=dict)  # regex time-outs per pattern
+    matched: dict[str, int] = field(default_factory=dict)  # matches per pattern, for `stop_after`
     problems: list[InputProblem] = field(default_factory=list)
 
 
@@ -226,14 +231,23 @@ def scan_partial(
     return Partial(state.events, state.last_events, state.counts, state.line_base, total, head, problems)
 
 
-def merge_partials(name: str, partials: list[Partial]) -> ScanResult:
-    """Join consecutive ranges of one source exactly as one sequential scan would have."""
+def merge_partials(name: str, partials: list[Partial], limits: dict[str, int] | None = None) -> ScanResult:
+    """Join consecutive ranges of one source exactly as one sequential scan would have.
+
+    `limits` are the patterns' `stop_after`: each range stopped on its own, the source
+    as a whole stops at the same count the sequential scan would have.
+    """
     state = _State(name, keep=KEEP_PER_PATTERN)
+    limits = limits or {}
     for partial in partials:
         fed: dict[str, int] = defaultdict(int)
         for event in partial.events:
-            _record(_shifted(event, state.line_base), state)
             fed[_key(event)] += 1
+            seen = state.matched.get(event.pattern, 0)
+            if event.pattern in limits and seen >= limits[event.pattern]:
+                continue
+            state.matched[event.pattern] = seen + 1
+            _record(_shifted(event, state.line_base), state)
         for key, count in partial.counts.items():
             if count > fed[key]:  # the range had more than it kept: count them, keep its last
                 state.counts[key] = state.counts.get(key, 0) + count - fed[key]
@@ -312,11 +326,15 @@ def _defer_open_block(buf: bytes, cut: int, index: AnchorIndex, final: bool) -> 
     return earliest
 
 
-def _find_lines(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex) -> dict[int, tuple[int, list[Pattern]]]:
+def _find_lines(
+    buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State
+) -> dict[int, tuple[int, list[Pattern]]]:
     """Lines holding an anchor found in [lo, hi), keyed by line start; lines may reach `limit`."""
     lines: dict[int, tuple[int, list[Pattern]]] = {}
     hits = index.fast.positions(buf, lo, hi) if index.fast is not None else None
     for number, (anchor, patterns) in enumerate(index.by_anchor):
+        if all(_saturated(pattern, state.matched) for pattern in patterns):
+            continue  # every pattern of this anchor has been seen enough in this source
         starts = iter(hits[number]) if hits is not None else None
         pos = _next_hit(buf, anchor, lo, hi, starts)
         while pos != -1:
@@ -351,7 +369,7 @@ def _line_end(buf: bytes, pos: int, end: int) -> int:
 
 
 def _scan_region(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State) -> None:
-    found = _find_lines(buf, lo, hi, limit, index)
+    found = _find_lines(buf, lo, hi, limit, index, state)
     if not found:
         _remember_last_stamp(buf, limit, state)
         return
@@ -376,7 +394,7 @@ def _match_line(
         if pattern.id in seen:
             continue
         seen.add(pattern.id)
-        if state.timeouts.get(pattern.id, 0) >= MAX_PATTERN_TIMEOUTS:
+        if state.timeouts.get(pattern.id, 0) >= MAX_PATTERN_TIMEOUTS or _saturated(pattern, state.matched):
             continue
         try:
             captured = match_line(pattern, text)
@@ -389,7 +407,12 @@ def _match_line(
             stamp = _stamp_for(buf, start, text, actions_time, state)
         if pattern.block:
             captured.update(read_traceback(buf, stop, end))
+        state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
         _record(_make_event(pattern, state.name, line_no, stamp, text, captured), state)
+
+
+def _saturated(pattern: Pattern, matched: dict[str, int]) -> bool:
+    return pattern.stop_after is not None and matched.get(pattern.id, 0) >= pattern.stop_after
 
 
 def _pattern_timed_out(pattern: Pattern, line_no: int, state: _State) -> None:

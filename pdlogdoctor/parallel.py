@@ -107,7 +107,7 @@ def scan_file_parallel(
             if on_progress:
                 on_progress(end - start)
     _INDEX = None
-    result = merge_partials(name, partials)
+    result = merge_partials(name, partials, index.limits())
     grown = os.path.getsize(path)
     if grown > size:
         message = f"the file grew from {size} to {grown} bytes while being read; read the first {size} bytes"

@@ -21,13 +21,14 @@ from .model import FieldValue, Kind, Role, Severity, Tier
 
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list")
 BLOCK_KINDS = ("python-traceback",)
+MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
 MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
 DEFAULT_WINDOW_S = 1800.0
 DEFAULT_SKEW_S = 10.0
 
 _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
-    "failure_if", "block", "explain", "advice", "references", "causes", "examples",
+    "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
 }  # fmt: skip
 _REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
 _CAUSE_KEYS = {"pattern", "window", "skew", "join"}
@@ -83,6 +84,7 @@ class Pattern:
     references: tuple[str, ...]
     causes: tuple[CauseRule, ...]
     examples: Examples
+    stop_after: int | None = None  # context seen this often in one source is enough: stop looking
 
     @property
     def primary_anchor(self) -> str:
@@ -188,6 +190,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         references=tuple(str(ref) for ref in data.get("references", [])),
         causes=_causes(data, where),
         examples=_examples(data, where),
+        stop_after=_stop_after(data, where),
     )
 
 
@@ -276,6 +279,17 @@ def _failure_condition(data: Mapping[str, Any], fields: tuple[tuple[str, str], .
                 if _is_identifier(operand) and operand not in known:
                     raise PatternError(where, "failure_if", f"'{operand}' is not a field of the pattern")
     return condition
+
+
+def _stop_after(data: Mapping[str, Any], where: str) -> int | None:
+    value = data.get("stop_after")
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_STOP_AFTER:
+        raise PatternError(where, "stop_after", f"must be a whole number of matches from 1 to {MAX_STOP_AFTER}")
+    if data.get("kind") != "context":
+        raise PatternError(where, "stop_after", "only context patterns may stop early: failures are always counted")
+    return value
 
 
 def _block(data: Mapping[str, Any], where: str) -> str | None:

@@ -180,3 +180,25 @@ def test_parallel_scan_of_a_growing_file_reads_what_was_there_and_says_so(
     assert result.bytes == len(data)
     assert mr_lines(result) == [301]
     assert [p.code for p in result.problems] == ["still-growing"]
+
+
+def test_stop_after_limits_context_matches_the_same_sequentially_and_in_ranges(
+    tmp_path: Path, library: Library
+) -> None:
+    """A context pattern with `stop_after` is matched that many times per source, whichever way it is read."""
+    from pdlogdoctor.parallel import scan_file_parallel
+
+    line = '[2026-07-02 10:17:02] INFO:     10.0.0.1:1 - "POST /v1/chat/completions HTTP/1.1" 200 OK\n'
+    filler = "[2026-07-02 10:17:02 TP0] Decode batch. #running-req: 1, #token: 1\n" * 3000
+    path = tmp_path / "decode.log"
+    path.write_text((line * 40 + filler) * 60)
+    index = AnchorIndex.build(library)
+    limit = library.pattern("http-request-ok").stop_after
+    assert limit is not None
+    with path.open("rb") as stream:
+        sequential = scan_stream(stream, "decode.log", index, chunk_bytes=1 << 16)
+    ranged = scan_file_parallel(path, "decode.log", index, 2, None)
+    for result in (sequential, ranged):
+        kept = [e for e in result.events if e.pattern == "http-request-ok"]
+        assert len(kept) == limit
+        assert [e.line for e in kept] == [1, 2, 3][:limit]
