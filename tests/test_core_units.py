@@ -172,3 +172,19 @@ def test_a_concatenation_of_every_log_is_read_as_one_mixed_stream(library: Libra
     assert [source.role.value for source in report.inputs] == ["mixed"]
     assert report.verdict.id == "mori-mr-size-limit"
     assert report.missing == ()  # one stream holds every component: nothing is missing
+
+
+def test_a_crash_excerpt_that_starts_late_does_not_claim_before_pool_sizing(tmp_path: Path, library: Library) -> None:
+    from pdlogdoctor.pipeline import run
+
+    (tmp_path / "prefill.log").write_text(
+        "[2026-07-06 21:40:10 TP3] Scheduler hit an exception: Traceback (most recent call last):\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2710, in run_scheduler_process\n'
+        "RuntimeError: Error building extension 'sgl_jit_dsv4_topk'\n"
+        "[2026-07-06 21:40:12] Received sigquit from a child process. It usually means the child failed.\n"
+    )
+    report = run([str(tmp_path)], library)
+    facts = dict(report.verdict.facts)
+    assert report.verdict.id == "scheduler-init-crash"
+    assert str(facts["after_kv_pool_sizing"]).startswith("unknown")
+    assert "before KV pool sizing" not in report.verdict.summary

@@ -37,8 +37,9 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     sized = _sizing_before(crash, evidence)
     loop = _serving_frame(crash, exception) if served is None else None
     verdict = RUNTIME if served is not None or loop is not None else INIT
-    facts = _facts(exception, exit_event, served, sized, verdict == RUNTIME)
-    summary = _summary(verdict, crash, exception, exit_event, sized)
+    pool_fact, pool_phrase = _pool_phase(sized, _launched_before(crash, evidence), verdict == RUNTIME)
+    facts = _facts(exception, exit_event, served, pool_fact)
+    summary = _summary(verdict, crash, exception, exit_event, pool_phrase)
     if loop is not None:
         summary += (
             f" No line shows the server ready: the stack runs through the serving loop ({loop}()),"
@@ -128,8 +129,29 @@ def _before(event: Event, crash: Event) -> bool:
     return event.line < crash.line
 
 
+def _launched_before(crash: Event, evidence: Evidence) -> Event | None:
+    """The server's start (its server_args line) in the same log, before the crash."""
+    started = [e for e in evidence.of("server-args") if e.source == crash.source and _before(e, crash)]
+    return started[0] if started else None
+
+
+def _pool_phase(sized: Event | None, launched: Event | None, running: bool) -> tuple[str, str]:
+    """(fact, summary phrase) for where the crash sits relative to KV pool sizing.
+
+    "Before" is only claimed when the log shows the server's start and no sizing line
+    between it and the crash; a log excerpt that begins later cannot tell.
+    """
+    if sized is not None:
+        return f"yes ({sized.where})", "after KV pool sizing"
+    if running:
+        return "yes (not in these lines)", ""  # a serving server has sized its pool
+    if launched is not None:
+        return "no", "before KV pool sizing"
+    return "unknown (the log does not show the server's start)", "KV pool sizing not seen (the log starts later)"
+
+
 def _facts(
-    exception: Event | None, exit_event: Event | None, served: Event | None, sized: Event | None, running: bool
+    exception: Event | None, exit_event: Event | None, served: Event | None, pool_fact: str
 ) -> tuple[tuple[str, FieldValue], ...]:
     facts: list[tuple[str, FieldValue]] = []
     if exception is not None:
@@ -142,8 +164,7 @@ def _facts(
         facts.append(("exit_code", code))
         facts.append(("exit_code_meaning", SIGNALS.get(code, "a non-zero exit")))
     facts.append(("after_server_ready", "yes" if served is not None else "no"))
-    unsized = "yes (not in these lines)" if running else "no"  # a serving server has sized its pool
-    facts.append(("after_kv_pool_sizing", f"yes ({sized.where})" if sized is not None else unsized))
+    facts.append(("after_kv_pool_sizing", pool_fact))
     return tuple(facts)
 
 
@@ -156,10 +177,8 @@ def _native_cause(crash: Event) -> str | None:
     return None
 
 
-def _summary(verdict: str, crash: Event, exception: Event | None, exit_event: Event | None, sized: Event | None) -> str:
+def _summary(verdict: str, crash: Event, exception: Event | None, exit_event: Event | None, pool: str) -> str:
     when = "while serving" if verdict == RUNTIME else "during initialization"
-    # A serving server has sized its pool; the sizing line is then only missing from the excerpt.
-    pool = "after KV pool sizing" if sized is not None else ("" if verdict == RUNTIME else "before KV pool sizing")
     parts = [f"A scheduler died {when}" + (f", {pool}" if pool else "")]
     native = _native_cause(crash)
     if exception is None:
