@@ -65,6 +65,15 @@ class Evidence:
         return servers or candidates
 
 
+def count_matches(events: list[Event]) -> int:
+    """Matches, not kept events: the first kept event of a run carries the run's count."""
+    runs: dict[tuple[str, str], int] = {}
+    for event in events:
+        key = (event.pattern, event.source)
+        runs[key] = max(runs.get(key, 0), event.repeats)
+    return sum(runs.values())
+
+
 class Analyzer(Protocol):
     def __call__(self, hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]: ...
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..hypothesis import Evidence, Hypothesis
+from ..hypothesis import Evidence, Hypothesis, count_matches
 from ..model import Event, FieldValue, Suggestion
 
 GIB = 1 << 30
@@ -66,7 +66,7 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
             _as_rejected(rejected, refusal, errnos),
             replace(size_limit, rejected=refusal, confidence=0.1),
         ]
-    if _count(failures) == 1 and not proven:
+    if count_matches(failures) == 1 and not proven:
         # One EINVAL line on a big region reads the same for a size ceiling and for a NIC
         # that refuses the access flags (REMOTE_ATOMIC on Ionic, ROCm/mori#497): keep both.
         doubt = (
@@ -159,22 +159,13 @@ def _bracket_facts(
     sizes: list[int], errnos: list[int], proven: list[int], failures: list[Event]
 ) -> tuple[tuple[str, FieldValue], ...]:
     facts: list[tuple[str, FieldValue]] = [
-        ("registration_failures", _count(failures)),
+        ("registration_failures", count_matches(failures)),
         ("smallest_failing_region_bytes", sizes[0] if sizes else "unknown"),
         ("largest_failing_region_bytes", sizes[-1] if sizes else "unknown"),
         ("errnos", ", ".join(str(code) for code in errnos) or "unknown"),
         ("largest_region_known_to_register_bytes", max(proven) if proven else "not in these logs"),
     ]
     return tuple(facts)
-
-
-def _count(failures: list[Event]) -> int:
-    """Matches, not kept events: the first kept event of a run carries the run's count."""
-    runs: dict[tuple[str, str], int] = {}
-    for event in failures:
-        key = (event.pattern, event.source)
-        runs[key] = max(runs.get(key, 0), event.repeats)
-    return sum(runs.values())
 
 
 def _as_rejected(hypothesis: Hypothesis, reason: str, errnos: list[int], confidence: float | None = None) -> Hypothesis:

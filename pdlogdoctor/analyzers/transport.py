@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from ..hypothesis import Evidence, Hypothesis
+from ..hypothesis import Evidence, Hypothesis, count_matches
 from ..model import Event, FieldValue, Role
 
 LINK_PATTERNS = ("mooncake-slice-failed", "ucx-retry-exceeded", "mori-cqe-error", "ionic-cqe-error")
@@ -30,7 +30,7 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     statuses = Counter(_status(e) for e in failures if _is_completion(e))
     inactive = sorted({str(e.get("nic") or e.get("nic2") or e.get("endpoint")) for e in evidence.failing(INACTIVE)})
     facts: list[tuple[str, FieldValue]] = [
-        ("completion_errors", _matches(failures)),
+        ("completion_errors", count_matches(failures)),
         ("statuses", "; ".join(f"{status} x{n}" for status, n in statuses.most_common()) or "none logged"),
         ("failing_paths", "; ".join(f"{path} x{n}" for path, n in paths.most_common(4)) or "none logged"),
         ("marked_inactive", ", ".join(inactive) or "none"),
@@ -100,15 +100,6 @@ def _is_completion(event: Event) -> bool:
     return event.pattern in LINK_PATTERNS
 
 
-def _matches(events: list[Event]) -> int:
-    """Matches, not kept events: the first kept event of a run carries the run's count."""
-    runs: dict[tuple[str, str], int] = {}
-    for event in events:
-        key = (event.pattern, event.source)
-        runs[key] = max(runs.get(key, 0), event.repeats)
-    return sum(runs.values())
-
-
 def transfer_timeout(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     timeouts = evidence.failing(*TIMEOUT_PHASES)
     phases = Counter(TIMEOUT_PHASES[e.pattern] for e in timeouts)
@@ -134,7 +125,7 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     affected = sum(int(e.get("affected")) for e in lost if e.get("affected") is not None)
     facts: list[tuple[str, FieldValue]] = [
         ("lost_prefill", ", ".join(addrs) or "not named"),
-        ("requests_affected", affected or _matches(lost)),
+        ("requests_affected", affected or count_matches(lost)),
     ]
     prefill_given = any(role is Role.PREFILL or role.interleaves for role in evidence.roles())
     missing = (
