@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import shutil
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -172,3 +173,19 @@ def test_redaction_leaves_ordinary_log_text_alone(text: str) -> None:
     from pdlogdoctor.redact import Redactor
 
     assert Redactor()(text) == text
+
+
+def test_thousands_of_inputs_do_not_bury_the_report(tmp_path: Path, library: Library) -> None:
+    from pdlogdoctor.render.inputs import SHOWN_INPUTS, inputs_to_show
+
+    shutil.copytree(FIXTURES / "mori-mr-size-limit-seed", tmp_path / "seed")
+    (tmp_path / "seed" / "expected.toml").unlink()
+    for k in range(300):
+        (tmp_path / f"rank{k:03}.log").write_text(f"[2026-07-02 10:00:00] rank {k} ok\n")
+    report = run([str(tmp_path)], library)
+    shown, hidden = inputs_to_show(report)
+    names = {source.name for source in shown}
+    assert {event.source for event in report.chain} <= names  # every file of the chain is listed
+    assert len(shown) <= SHOWN_INPUTS and hidden == len(report.inputs) - len(shown) >= 300
+    body = markdown_report(report, RenderOptions(redact=False))
+    assert f"{hidden} more inputs" in body and "rank150.log" not in body

@@ -17,6 +17,7 @@ from ..excerpt import MAX_CONTEXT, Window, build_excerpt
 from ..fingerprint import fingerprint
 from ..model import Event, Report, Suggestion
 from ..redact import Redactor, redact_report, redactor_for
+from .inputs import inputs_to_show
 from .options import RenderOptions
 
 GITHUB_BODY_LIMIT = 65_536
@@ -189,7 +190,10 @@ def _alternatives(report: Report) -> str:
 
 def _inputs(report: Report) -> str:
     rows = ["| file | role | lines | bytes | problems |", "| --- | --- | ---: | ---: | --- |"]
-    for source in report.inputs:
+    shown, hidden = inputs_to_show(report)
+    if hidden:
+        rows.append(f"| _{hidden} more inputs with no chain line and no problem_ | | | | |")
+    for source in shown:
         problems = "; ".join(f"{p.code}: {p.message}" for p in source.problems)
         numbers = f"{source.lines:,} | {source.bytes:,}"
         rows.append(f"| {code_cell(source.name)} | {source.role.value} | {numbers} | {cell(problems)} |")

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..model import Event, Report
+from .inputs import inputs_to_show
 
 VERDICT_STYLE = {"healthy": "green", "inconclusive": "yellow"}
 TEXT_WIDTH = 160
@@ -136,7 +137,10 @@ def _inputs(report: Report) -> Table:
     table = Table(title="Inputs", title_justify="left")
     for column in ("file", "role", "lines", "bytes", "problems"):
         table.add_column(column, overflow="fold")
-    for source in report.inputs:
+    shown, hidden = inputs_to_show(report)
+    if hidden:
+        table.caption = f"{hidden} more inputs not listed (no chain line, no problem); --format json lists all"
+    for source in shown:
         problems = "; ".join(f"{p.code}: {p.message}" for p in source.problems)
         cells = (
             source.name,
