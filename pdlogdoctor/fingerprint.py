@@ -66,5 +66,8 @@ def fingerprint(report: Report) -> str:
     # The first failing event starts the failure; context (server ready, sizes) may precede it.
     root = next((e.pattern for e in report.chain if e.failing), report.chain[0].pattern if report.chain else "")
     parts = [report.verdict.id, root, *(f"{name}={value}" for name, value in sorted(key_facts(report)))]
+    if report.verdict.id == "inconclusive":
+        # No cause and no facts: the kinds of failure seen are what tells one unexplained failure from another.
+        parts.append("failures=" + ",".join(sorted({e.pattern for e in report.chain if e.failing})))
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
     return PREFIX + digest[:12]

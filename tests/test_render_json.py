@@ -119,3 +119,17 @@ def test_fingerprint_ignores_redaction_and_run_specific_facts(reports: dict[str,
         names = [name for name, _ in key_facts(report)]
         tokens = {token for name in names for token in name.split("_")}
         assert not tokens & {"time", "pid", "addr", "host", "path", "gpu", "free", "count"}
+
+
+def test_unexplained_failures_of_different_kinds_have_different_fingerprints(library: Library, tmp_path: Path) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    (first / "bench.log").write_text("[probe] request failed -- PD path not serving; aborting before sweep\n")
+    (second / "bench.log").write_text(
+        "[probe] request failed -- PD path not serving; aborting before sweep\n"
+        "[gsm8k] could not parse accuracy from harness output\n"
+    )
+    reports = [run([str(path)], library) for path in (first, second)]
+    assert [r.verdict.id for r in reports] == ["inconclusive", "inconclusive"]
+    assert fingerprint(reports[0]) != fingerprint(reports[1])
