@@ -149,9 +149,15 @@ def exit_code_for(report: Report) -> ExitCode:
     return ExitCode.ROOT_CAUSE
 
 
+# Inputs left out on purpose, not bad ones: listed in the report, not warned about.
+QUIET_PROBLEMS = frozenset({"not-a-log"})
+
+
 def _report_input_problems(report: Report) -> None:
     for source in report.inputs:
         for problem in source.problems:
+            if problem.code in QUIET_PROBLEMS:
+                continue
             typer.echo(f"warning: {source.name}: {problem.message} [{problem.code}]", err=True)
 
 

@@ -60,6 +60,10 @@ READ_PIECE = 1 << 20  # an inner read never asks for more, so damage loses at mo
 GZIP_INPUT_PIECE = 64 << 10
 ZSTD_INPUT_PIECE = 1 << 10  # zstd has no output limit per call: ~32 MiB worst case from 1 KiB
 HEADER_CHECK = 32  # bytes decoded to tell a real compressed header from text that starts with its magic
+FIXTURE_EXPECTATION = "expected.toml"
+NOT_A_LOG = "not-a-log"
+NOT_LOG_SUFFIXES = frozenset({".md", ".rst", ".toml", ".yaml", ".yml", ".ini", ".cfg", ".py", ".sh", ".rs", ".patch"})
+NOT_LOG_STEMS = frozenset({"readme", "expected", "notes", "license", "changelog"})
 SKIP_SUFFIXES = (".png", ".jpg", ".jpeg", ".so", ".pt", ".safetensors", ".bin", ".core", ".whl")
 _TEXT_CONTROLS = frozenset(b"\t\n\r\x0c\x1b\x08")
 
@@ -175,14 +179,26 @@ def _directory_entry(path: Path, budget: Budget) -> Iterator[LogInput]:
     except OSError as exc:
         yield _problem(str(path), *_os_problem(exc))
         return
+    if path.name == FIXTURE_EXPECTATION:
+        return  # a fixture bundle's own statement of its meaning
+    if _not_a_log(path):
+        yield _problem(str(path), NOT_A_LOG, "documentation, notes or source, not a log; skipped (name it to read it)")
+        return
     yield from _file_inputs(path, str(path), info, budget)
+
+
+def _not_a_log(path: Path) -> bool:
+    """Files found in a directory walk that are not logs: a notes file or a launcher script
+    beside the logs quotes log lines (`echo "[probe] request failed ..."`) without them having happened."""
+    name = path.name.lower()
+    return path.suffix.lower() in NOT_LOG_SUFFIXES or name.split(".", 1)[0] in NOT_LOG_STEMS
 
 
 def _file_inputs(path: Path, display: str, info: os.stat_result, budget: Budget) -> Iterator[LogInput]:
     if not stat.S_ISREG(info.st_mode):
         yield _problem(display, "not-a-file", f"{_file_kind(info.st_mode)}, not a regular file; skipped, never read")
         return
-    if path.name == "expected.toml" or path.suffix.lower() in SKIP_SUFFIXES:
+    if path.suffix.lower() in SKIP_SUFFIXES:
         return
     if info.st_size == 0:
         yield _problem(display, "empty", "empty file")

@@ -10,7 +10,7 @@ from typing import BinaryIO
 from .diagnose import diagnose
 from .duplicates import DUPLICATE_CODE, prefer_zstd
 from .extract import AnchorIndex, ScanResult, scan_stream
-from .ingest import Deadline, LogInput, discover
+from .ingest import NOT_A_LOG, Deadline, LogInput, discover
 from .link import link
 from .model import Event, InputProblem, Report, Role, Source
 from .parallel import plain_file_path, scan_file_parallel, workers, worth_splitting
@@ -45,7 +45,7 @@ def run(
 
 
 # Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
-COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE})
+COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG})
 MAX_NAMES_IN_NOTE = 8
 
 

@@ -188,3 +188,19 @@ def test_a_crash_excerpt_that_starts_late_does_not_claim_before_pool_sizing(tmp_
     assert report.verdict.id == "scheduler-init-crash"
     assert str(facts["after_kv_pool_sizing"]).startswith("unknown")
     assert "before KV pool sizing" not in report.verdict.summary
+
+
+def test_notes_and_scripts_beside_the_logs_are_not_evidence(tmp_path: Path, library: Library) -> None:
+    from pdlogdoctor.pipeline import run
+
+    quoted = "[probe] request failed -- PD path not serving; aborting before sweep\n"
+    (tmp_path / "EXPECTED.txt").write_text("expected: healthy\n" + quoted)
+    (tmp_path / "launch.sh").write_text(f'echo "{quoted.strip()}"\n')
+    (tmp_path / "bench.log").write_text("[probe] ok:  Paris.\n[gsm8k] accuracy=0.943 threshold=0.91\n")
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id == "healthy"
+    skipped = {s.name.rsplit("/", 1)[-1] for s in report.inputs if any(p.code == "not-a-log" for p in s.problems)}
+    assert skipped == {"EXPECTED.txt", "launch.sh"}
+    assert not report.incomplete
+    # Named explicitly, a file is always read.
+    assert run([str(tmp_path / "EXPECTED.txt")], library).verdict.id == "inconclusive"
