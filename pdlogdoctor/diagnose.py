@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .analyzers import ANALYZERS, DETECTORS
-from .hypothesis import Evidence, Hypothesis
+from .hypothesis import Evidence, Hypothesis, count_matches
 from .link import downstream, upstream_of
-from .model import Alternative, Event, Kind, Link, Report, Role, Source, Tier, Verdict
+from .model import Alternative, Event, Kind, Link, Report, Role, Severity, Source, Tier, Verdict
 from .patterns import Library
 
 BASE_CONFIDENCE = {Tier.CAUSE: 0.75, Tier.MECHANISM: 0.6, Tier.SYMPTOM: 0.5, Tier.META: 0.5}
@@ -161,6 +161,7 @@ def _report_for(
         inputs=evidence.sources,
         advice=spec.advice.strip(),
         explain=spec.explain.strip(),
+        roots=best.roots,
     )
 
 
@@ -215,8 +216,11 @@ def _no_cause_report(
             key=lambda a: (-a.confidence, a.id),
         )
     )
+    proof = [e for e in evidence.events if e.pattern in SERVING_PROOF and not e.failing]
+    if failing and _only_warnings_while_serving(failing, proof):
+        # A few aborted requests in a run whose probe and gate passed: noise, not a failure.
+        return _healthy(proof, evidence, alternatives, missing, tolerated=failing)
     if not failing:
-        proof = [e for e in evidence.events if e.pattern in SERVING_PROOF and not e.failing]
         if proof:
             return _healthy(proof, evidence, alternatives, missing)
         missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
@@ -232,13 +236,31 @@ def _no_cause_report(
     return _inconclusive(summary, chain, alternatives, missing, evidence, confidence=0.0)
 
 
+def _only_warnings_while_serving(failing: list[Event], proof: list[Event]) -> bool:
+    """Warning-level symptoms only, and the end-to-end result (probe, accuracy gate) passed."""
+    end_to_end = any(e.pattern in END_TO_END_PROOF for e in proof)
+    return end_to_end and all(e.severity.rank <= Severity.WARNING.rank for e in failing)
+
+
 def _healthy(
-    proof: list[Event], evidence: Evidence, alternatives: tuple[Alternative, ...], missing: list[str]
+    proof: list[Event],
+    evidence: Evidence,
+    alternatives: tuple[Alternative, ...],
+    missing: list[str],
+    tolerated: list[Event] | None = None,
 ) -> Report:
     spec = evidence.library.verdict("healthy")
     kinds = sorted({e.pattern for e in proof})
     confidence = min(0.95, 0.6 + 0.1 * len(kinds)) - 0.1 * len(missing)
     summary = f"No failure in the logs, and {', '.join(kinds)} show the deployment serving."
+    if tolerated:
+        confidence -= 0.1
+        first = min(tolerated, key=_time_key)
+        summary = (
+            f"The deployment served and its end-to-end checks passed ({', '.join(kinds)}); "
+            f"{count_matches(tolerated)} warning-level line(s) such as {first.pattern} at {first.where} "
+            "did not stop it."
+        )
     if not set(kinds) & set(END_TO_END_PROOF):
         # Servers that came up say nothing of what the harness saw end to end.
         confidence = min(confidence, 0.6)
@@ -247,7 +269,7 @@ def _healthy(
     confidence = max(0.3, confidence)
     return Report(
         verdict=Verdict("healthy", spec.title, round(confidence, 2), summary),
-        chain=_chain(proof),
+        chain=_chain([*proof, *(tolerated or [])]),
         links=(),
         alternatives=alternatives,
         suggestions=(),

@@ -63,8 +63,14 @@ def _fact_value(value: FieldValue) -> str:
 
 def fingerprint(report: Report) -> str:
     """`pdld-` and 12 hex digits; the same for the same incident on another night."""
-    # The first failing event starts the failure; context (server ready, sizes) may precede it.
-    root = next((e.pattern for e in report.chain if e.failing), report.chain[0].pattern if report.chain else "")
+    # The verdict's root names the cause; without one, the first failing event starts the failure
+    # (context such as a ready server or a size line may precede it).
+    first_failing = next(
+        (e.pattern for e in report.chain if e.failing), report.chain[0].pattern if report.chain else ""
+    )
+    root = report.roots[0].pattern if report.roots else first_failing
+    if report.verdict.id == "healthy":
+        root = ""  # nothing failed: every healthy run is the same "incident"
     parts = [report.verdict.id, root, *(f"{name}={value}" for name, value in sorted(key_facts(report)))]
     if report.verdict.id == "inconclusive":
         # No cause and no facts: the kinds of failure seen are what tells one unexplained failure from another.

@@ -164,3 +164,4 @@ class Report:
     explain: str = ""
     incomplete: bool = False
     notes: tuple[str, ...] = field(default=())
+    roots: tuple[Event, ...] = ()  # the verdict's own evidence: where its chain starts

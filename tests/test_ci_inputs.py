@@ -59,9 +59,9 @@ def test_tar_gz_artefact_gives_the_folder_verdict(bundle: Path, library: Library
 def test_plain_zip_gives_the_folder_verdict(bundle: Path, library: Library, tmp_path: Path) -> None:
     archive = tmp_path / "artifacts.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
-        for path in sorted(bundle.iterdir()):
+        for path in sorted(p for p in bundle.rglob("*") if p.is_file()):
             if path.name != "expected.toml":
-                zipped.write(path, arcname=path.name)
+                zipped.write(path, arcname=path.relative_to(bundle).as_posix())
     assert summary(run([str(archive)], library)) == summary(run([str(bundle)], library))
 
 

@@ -110,7 +110,8 @@ def test_different_incidents_have_different_fingerprints(reports: dict[str, Repo
             assert prints[first] != prints[second], (first, second)
         else:  # two bundles of one incident (e.g. the same GPU OOM seen from two sides)
             assert prints[first] == prints[second]
-    assert len(set(prints.values())) >= len(prints) - 2  # sharing is the exception
+    # Sharing is the exception: the blind bundles re-create a few incidents on purpose.
+    assert len(set(prints.values())) >= 0.6 * len(prints)
 
 
 def test_fingerprint_ignores_redaction_and_run_specific_facts(reports: dict[str, Report]) -> None:

@@ -10,6 +10,7 @@ fixtures' file names or layout.
 from __future__ import annotations
 
 import gzip
+import time
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 
 from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
+from pdlogdoctor.timeline import parse_stamp
 
 from .conftest import FIXTURES
 
@@ -27,13 +29,14 @@ BUNDLES = sorted(p.parent for p in FIXTURES.glob("*/expected.toml"))
 def _logs(bundle: Path) -> list[tuple[str, bytes]]:
     """(name, text bytes) of every log in the bundle, compressed ones decompressed."""
     logs = []
-    for path in sorted(bundle.iterdir()):
+    for path in sorted(p for p in bundle.rglob("*") if p.is_file()):
         if path.name == "expected.toml":
             continue
         data = path.read_bytes()
         if path.suffix == ".gz":
             data = gzip.decompress(data)
-        logs.append((path.name.removesuffix(".gz"), data))
+        flat = path.relative_to(bundle).as_posix().replace("/", "__")  # artifacts/node/x.log -> one level
+        logs.append((flat.removesuffix(".gz"), data))
     return logs
 
 
@@ -47,12 +50,34 @@ def one_stream(bundle: Path, target: Path) -> None:
 
 
 def actions_job_log(bundle: Path, target: Path) -> None:
-    lines = [b"2026-07-02T09:00:00.0000000Z Current runner version: '2.327.1'"]
-    for name, data in _logs(bundle):
-        lines.append(b"2026-07-02T09:00:01.0000000Z ##[group]" + name.encode())
-        lines.extend(b"2026-07-02T09:00:01.0000000Z " + line for line in data.splitlines())
-        lines.append(b"2026-07-02T09:00:01.0000000Z ##[endgroup]")
+    """Every log dumped in a ##[group]; the runner stamps each line when it is printed, which
+    for a line with a time of its own is (in a UTC container) that time."""
+    logs = _logs(bundle)
+    now = _first_time(logs)
+    lines = [_actions(now) + b"Current runner version: '2.327.1'"]
+    for name, data in logs:
+        lines.append(_actions(now) + b"##[group]" + name.encode())
+        for line in data.splitlines():
+            stamp = parse_stamp(line.decode("utf-8", errors="replace"))
+            if stamp is not None and stamp.year_known:
+                now = stamp.seconds
+            lines.append(_actions(now) + line)
+        lines.append(_actions(now) + b"##[endgroup]")
     (target / "1_run-disagg.txt").write_bytes(b"\n".join(lines) + b"\n")
+
+
+def _first_time(logs: list[tuple[str, bytes]]) -> float:
+    for _, data in logs:
+        for line in data.splitlines():
+            stamp = parse_stamp(line.decode("utf-8", errors="replace"))
+            if stamp is not None and stamp.year_known:
+                return stamp.seconds
+    return 1_782_986_400.0  # 2026-07-02 10:00:00 UTC
+
+
+def _actions(seconds: float) -> bytes:
+    whole = int(seconds)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)).encode() + b".0000000Z "
 
 
 def gzipped(bundle: Path, target: Path) -> None:
@@ -100,10 +125,12 @@ def test_without_the_cause_file_there_is_no_confident_wrong_verdict(
     roots = [e for e in full.chain if library.pattern(e.pattern).verdict is not None]
     if not roots:
         pytest.skip("no single cause line to take away (healthy or inconclusive)")
-    cause_file = Path(roots[0].source.split("!", 1)[0])
-    kept = [p for p in bundle.iterdir() if p.name != "expected.toml" and p != cause_file]
+    cause_file = Path(roots[0].source.split("!", 1)[0]).resolve()
+    kept = [p for p in bundle.rglob("*") if p.is_file() and p.name != "expected.toml" and p.resolve() != cause_file]
     for path in kept:
-        (tmp_path / path.name).write_bytes(path.read_bytes())
+        target = tmp_path / path.relative_to(bundle)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
     report = run([str(tmp_path)], library)
     same_cause_elsewhere = report.verdict.id == expected["verdict"] and any(
         e.pattern == roots[0].pattern or library.pattern(e.pattern).verdict == expected["verdict"] for e in report.chain

@@ -22,6 +22,7 @@ PEER_PATTERNS = ("decode-lost-prefill", "kv-peer-dead", "prefill-down")
 PEER_PORT = re.compile(r":\d+@")
 # A peer's own log can only explain its loss if it is there and has an error in it.
 SYMPTOM_ONLY = 0.45
+PEER_UNSEEN = 0.5  # completion errors seen from one side only, the other side's log missing
 
 
 def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
@@ -44,7 +45,30 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         f"{'; marked inactive: ' + ', '.join(inactive) if inactive else ''}. "
         "The transfer failures and 5xx that follow are its consequences."
     )
+    # Only bare completion errors are ambiguous; a NIC marked inactive or a failed handshake is local evidence.
+    peer = None if inactive or evidence.failing(*HANDSHAKE) else _unseen_peer(failures, evidence)
+    if peer is not None:
+        # A peer process that died stops acknowledging: its side's completions fail the same way.
+        summary += (
+            f" The {peer} server's log is not given: a {peer} that crashed produces the same completion"
+            " errors, so a link fault is not established."
+        )
+        missing = (*hypothesis.missing, f"the {peer} server's log: a crash there looks the same from this side")
+        confidence = min(hypothesis.confidence, PEER_UNSEEN)
+        return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=missing, confidence=confidence)]
     return [replace(hypothesis, summary=summary, facts=tuple(facts))]
+
+
+def _unseen_peer(failures: list[Event], evidence: Evidence) -> str | None:
+    """The side opposite the one reporting the errors, when that side's log was not given."""
+    roles = evidence.roles()
+    if any(role.interleaves for role in roles):
+        return None
+    sides = {e.role for e in failures} & {Role.PREFILL, Role.DECODE}
+    if len(sides) != 1:
+        return None
+    peer = Role.DECODE if Role.PREFILL in sides else Role.PREFILL
+    return None if peer in roles else peer.value
 
 
 def _headline(statuses: Counter[str], inactive: list[str], handshakes: list[Event]) -> str:
