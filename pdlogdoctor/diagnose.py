@@ -84,12 +84,41 @@ def _upstream_with_verdict(event: Event, parents: dict[int, list[Event]], librar
     return None
 
 
-def _chain(events: list[Event]) -> tuple[Event, ...]:
-    """One event per (pattern, source), in time order: repeats are counted, not listed."""
+def _chain(events: list[Event], depth: dict[int, int] | None = None) -> tuple[Event, ...]:
+    """One event per (pattern, source), in time order: repeats are counted, not listed.
+
+    With `depth` (causal distance from the root), events within the same second are ordered
+    cause first: sglang stamps whole seconds while glog and MORI stamp micro- or milliseconds,
+    so a root printed at 10:16:03.885 must not sort after its effect stamped 10:16:03.
+    """
     firsts: dict[tuple[str, str], Event] = {}
     for event in sorted(events, key=_time_key):
         firsts.setdefault((event.pattern, event.source), event)
-    return tuple(sorted(firsts.values(), key=_time_key))
+    if depth is None:
+        return tuple(sorted(firsts.values(), key=_time_key))
+    return tuple(sorted(firsts.values(), key=lambda e: _causal_key(e, depth)))
+
+
+def _causal_key(event: Event, depth: dict[int, int]) -> tuple[float, int, float, str, int]:
+    second = float(int(event.time)) if event.time is not None else float("inf")
+    time, source, line = _time_key(event)
+    return (second, depth.get(id(event), len(depth)), time, source, line)
+
+
+def _depths(roots: Sequence[Event], links: Sequence[Link]) -> dict[int, int]:
+    """Longest causal distance from the roots of every reachable event (by identity), so that
+    every link's cause ranks before its effect. The pattern graph is acyclic, so this ends."""
+    depth = {id(root): 0 for root in roots}
+    for _ in range(len(links) + 1):
+        changed = False
+        for link in links:
+            cause = depth.get(id(link.cause))
+            if cause is not None and depth.get(id(link.effect), -1) < cause + 1:
+                depth[id(link.effect)] = cause + 1
+                changed = True
+        if not changed:
+            break
+    return depth
 
 
 def _time_key(event: Event) -> tuple[float, str, int]:
@@ -149,7 +178,7 @@ def _report_for(
         best.verdict, spec.title, round(confidence, 2), best.summary or _default_summary(best, spec.title), best.facts
     )
     alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library, confidence)
-    chain = _chain(list(best.chain) + list(best.lines_used))
+    chain = _chain(list(best.chain) + list(best.lines_used), _depths(best.roots, evidence.links))
     links = tuple(link for link in evidence.links if link.cause in best.chain and link.effect in best.chain)
     return Report(
         verdict=verdict,

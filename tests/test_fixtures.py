@@ -87,3 +87,17 @@ def test_bundle_suggestions_and_facts(bundle: Path, reports: dict[Path, Report])
         assert phrase in report.verdict.summary
     for phrase in expected.get("missing_contains", []):
         assert any(phrase in item for item in report.missing), report.missing
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_no_effect_is_listed_before_its_cause(bundle: Path, reports: dict[Path, Report]) -> None:
+    """Clocks of different resolution (whole seconds vs microseconds) must not reverse a link."""
+    report = reports[bundle]
+    position = {(e.pattern, e.source, e.line): index for index, e in enumerate(report.chain)}
+    for link in report.links:
+        cause = position.get((link.cause.pattern, link.cause.source, link.cause.line))
+        effect = position.get((link.effect.pattern, link.effect.source, link.effect.line))
+        if cause is None or effect is None or link.cause.time is None or link.effect.time is None:
+            continue
+        if int(link.cause.time) == int(link.effect.time):  # same second: only the link can order them
+            assert cause < effect, f"{link.effect.where} listed before its cause {link.cause.where}"

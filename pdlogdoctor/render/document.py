@@ -22,6 +22,17 @@ def format_time(seconds: float | None) -> str | None:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{millis:03d}Z"
 
 
+def time_since(event: Event, start: float | None) -> str:
+    """Signed time from the chain's first event: a root stamped in milliseconds may follow an
+    effect stamped in whole seconds by a fraction of a second."""
+    if event.time is None or start is None:
+        return "?"
+    seconds = event.time - start
+    if abs(seconds) < 60:
+        return f"{seconds:+.1f}s"
+    return f"{seconds / 60:+.1f}m" if abs(seconds) < 3600 else f"{seconds / 3600:+.1f}h"
+
+
 def _value(value: FieldValue) -> Any:
     return list(value) if isinstance(value, tuple) else value
 

@@ -17,6 +17,7 @@ from ..excerpt import MAX_CONTEXT, Window, build_excerpt
 from ..fingerprint import fingerprint
 from ..model import Event, Report, Suggestion
 from ..redact import Redactor, redact_report, redactor_for
+from .document import time_since
 from .inputs import inputs_to_show
 from .options import RenderOptions
 
@@ -149,7 +150,7 @@ def _chain(chain: tuple[Event, ...], rows: int | None) -> str:
         pattern = f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
         cells = (
             str(number),
-            _delta(event, start),
+            time_since(event, start),
             event.role.value,
             code_cell(event.where),
             pattern,
@@ -158,14 +159,7 @@ def _chain(chain: tuple[Event, ...], rows: int | None) -> str:
         table.append("| " + " | ".join(cells) + " |")
     if len(shown) < len(chain):
         table.append(f"\n_{len(chain) - len(shown)} later chain rows left out._")
-    return "### Causal chain (earliest first)\n\n" + "\n".join(table)
-
-
-def _delta(event: Event, start: float | None) -> str:
-    if event.time is None or start is None:
-        return "?"
-    seconds = event.time - start
-    return f"+{seconds:.1f}s" if abs(seconds) < 120 else f"+{seconds / 60:.1f}m"
+    return "### Causal chain (in time order, causes first within a second)\n\n" + "\n".join(table)
 
 
 def _excerpt(windows: list[Window], context: int) -> str:

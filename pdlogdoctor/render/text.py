@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..model import Event, Report
+from .document import time_since
 from .inputs import inputs_to_show
 
 VERDICT_STYLE = {"healthy": "green", "inconclusive": "yellow"}
@@ -71,11 +72,11 @@ def _suggestions(report: Report) -> Panel:
 
 def _chain(report: Report, width: int) -> Group:
     """Each link on two lines: when, who, where and what; then the log message itself."""
-    lines: list[Text] = [Text("Causal chain (earliest first)", style="bold")]
+    lines: list[Text] = [Text("Causal chain (in time order, causes first within a second)", style="bold")]
     start = next((e.time for e in report.chain if e.time is not None), None)
     for event in report.chain:
         head = Text.assemble(
-            (f"{_delta(event, start):>8}  ", "dim"),
+            (f"{time_since(event, start):>8}  ", "dim"),
             (f"{event.role.value:<8} ", "magenta"),
             (f"{_short_where(event)}  ", "cyan"),
             (_pattern_cell(event), "bold"),
@@ -87,7 +88,9 @@ def _chain(report: Report, width: int) -> Group:
 
 # Timestamps and rank/level brackets at the start of a line: the Δt column already says when.
 _LEADING_STAMP = regex.compile(
-    r"^(?:\[[^\]]{0,40}\]\s*)+|^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\S*\s+(?:[A-Z]+\s+)?|^[IWEF]\d{4} [\d:.]+\s+\d+\s+"
+    r"^(?:\[[^\]]{0,40}\]\s*)+"  # sglang, uvicorn, MORI spdlog
+    r"|^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\S*\s+(?:[A-Z]+\s+)?"  # router
+    r"|^[IWEF]\d{4} [\d:.]+\s+\d+\s+(?:[\w.-]+:\d+\]\s*)?"  # glog, with its file:line]
 )
 
 
@@ -112,15 +115,6 @@ def _short_where(event: Event) -> str:
 
 def _pattern_cell(event: Event) -> str:
     return f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
-
-
-def _delta(event: Event, start: float | None) -> str:
-    if event.time is None or start is None:
-        return "?"
-    seconds = event.time - start
-    if abs(seconds) < 60:
-        return f"+{seconds:.1f}s"
-    return f"+{seconds / 60:.1f}m" if seconds < 3600 else f"+{seconds / 3600:.1f}h"
 
 
 def _alternatives(report: Report) -> Table:
