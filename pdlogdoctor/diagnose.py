@@ -258,7 +258,8 @@ def _no_cause_report(
     chain = _chain(failing)
     first = chain[0]
     summary = (
-        f"{len(chain)} kinds of failure are logged (first: {library.pattern(first.pattern).title} at "
+        f"{'One kind of failure is' if len(chain) == 1 else f'{len(chain)} kinds of failure are'} logged "
+        f"(first: {library.pattern(first.pattern).title} at "
         f"{first.where}), but no line in these logs shows their cause."
     )
     missing = [*missing, *_missing_for_symptoms(failing, evidence)]

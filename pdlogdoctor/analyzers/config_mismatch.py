@@ -57,7 +57,7 @@ def detect(evidence: Evidence) -> list[Hypothesis]:
     summary = (
         f"Prefill and decode were launched with different settings ({said}; from the two server_args "
         f"lines {prefill.where} and {decode.where}); no explicit mismatch error was logged, and "
-        f"{len({e.pattern for e in effects})} kinds of failure follow."
+        f"{_kinds(len({e.pattern for e in effects}))} follow."
     )
     return [
         Hypothesis(
@@ -69,6 +69,10 @@ def detect(evidence: Evidence) -> list[Hypothesis]:
             facts=tuple(facts),
         )
     ]
+
+
+def _kinds(count: int) -> str:
+    return "one kind of failure" if count == 1 else f"{count} kinds of failure"
 
 
 def _args_of(evidence: Evidence, role: Role) -> Event | None:

@@ -175,12 +175,18 @@ def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypoth
         ("failed_health_checks", ", ".join(health) or "none logged"),
     ]
     side = ", ".join(sides) or "a"
+    missing = _missing_peer_logs(evidence)
+    why = (
+        "the server logs that could say why are not given"
+        if missing
+        else "the server logs given show no error that explains it (check the router's view of the workers: "
+        "addresses, ports, network)"
+    )
     summary = (
         f"The router had no available {side} worker"
-        f"{' (health checks failed for ' + ', '.join(health) + ')' if health else ''}, "
-        "and no server log given shows why the worker went unhealthy."
+        f"{' (health checks failed for ' + ', '.join(health) + ')' if health else ''}, and {why}."
     )
-    return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(_missing_peer_logs(evidence)))]
+    return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(missing))]
 
 
 def _missing_peer_logs(evidence: Evidence) -> list[str]:
