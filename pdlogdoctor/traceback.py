@@ -35,15 +35,20 @@ SERVING_FRAMES = ("event_loop", "process_batch_result", "run_batch")
 def read_traceback(buf: bytes, first_line_end: int, limit: int) -> dict[str, FieldValue]:
     """Fields of the traceback after `first_line_end` in `buf`: empty if there is none."""
     frames: list[tuple[str, int, str]] = []
+    crashed: list[tuple[str, int, str]] = []  # faulthandler's "Current thread" stack: the one that faulted
+    in_crashed = False
     exception: tuple[str, str] | None = None
     newest_first = False
     for line in _following_lines(buf, first_line_end, limit):
         if not line.strip() or line.startswith(_CONNECTORS):
             newest_first = newest_first or line.startswith(_FAULTHANDLER)
+            in_crashed = line.startswith("Current thread 0x") or (in_crashed and not line.startswith(_FAULTHANDLER))
             continue
         frame = _FRAME.match(line)
         if frame:
             frames.append((frame.group("file"), int(frame.group("line")), frame.group("func")))
+            if in_crashed:
+                crashed.append(frames[-1])
             continue
         if line.startswith((" ", "\t")):
             continue  # the source line under a frame, or a caret line
@@ -51,7 +56,10 @@ def read_traceback(buf: bytes, first_line_end: int, limit: int) -> dict[str, Fie
         if found is None or parse_stamp(line) is not None:
             break  # the next log record: the traceback is over
         exception = (found.group("type"), (found.group("message") or "").strip())
-    # faulthandler lists the newest call first; a traceback lists it last
+    # faulthandler lists the newest call first (and the faulting thread as "Current thread");
+    # a traceback lists the newest call last
+    if crashed:
+        return _fields(crashed[::-1], exception)
     return _fields(frames[::-1] if newest_first else frames, exception)
 
 

@@ -204,3 +204,24 @@ def test_notes_and_scripts_beside_the_logs_are_not_evidence(tmp_path: Path, libr
     assert not report.incomplete
     # Named explicitly, a file is always read.
     assert run([str(tmp_path / "EXPECTED.txt")], library).verdict.id == "inconclusive"
+
+
+def test_a_faulthandler_dump_names_the_faulting_thread_not_the_first_one() -> None:
+    srt = "/sgl-workspace/sglang/python/sglang/srt"
+    lines = [
+        "Fatal Python error: Segmentation fault",
+        "",
+        "Thread 0x00007f3a2cfff640 (most recent call first):",
+        f'  File "{srt}/disaggregation/mooncake/conn.py", line 1184 in heartbeat_checker',
+        '  File "/usr/lib/python3.12/threading.py", line 1010 in run',
+        "",
+        "Current thread 0x00007f3b91e6b740 (most recent call first):",
+        f'  File "{srt}/layers/attention/flashinfer_backend.py", line 711 in forward_decode',
+        f'  File "{srt}/managers/scheduler.py", line 987 in event_loop_overlap_disagg_decode',
+        "",
+        "[2026-07-02 10:20:00] Received sigquit from a child process. It usually means the child failed.",
+    ]
+    text = ("\n".join(lines) + "\n").encode()
+    fields = read_traceback(text, text.index(b"\n"), len(text))
+    assert fields["frame_func"] == "forward_decode"
+    assert str(fields["frame_file"]).endswith("flashinfer_backend.py")
