@@ -27,6 +27,8 @@ SERVED_PATTERNS = ("server-ready", "http-request-ok")
 # Crashed in the serving loop, but no line says the server had finished its warmup: the
 # crash could be in the warmup request, so runtime is the better reading, not a certain one.
 LOOP_ONLY_CONFIDENCE = 0.55
+# Where sglang sizes the KV pool: a crash raised here is neither before nor after it.
+POOL_SIZING_CODE = ("pool_configurator", "memory_pool_config", "init_memory_pool", "profile_max_num_token", "mr_limit")
 
 
 def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
@@ -37,7 +39,8 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     sized = _sizing_before(crash, evidence)
     loop = _serving_frame(crash, exception) if served is None else None
     verdict = RUNTIME if served is not None or loop is not None else INIT
-    pool_fact, pool_phrase = _pool_phase(sized, _launched_before(crash, evidence), verdict == RUNTIME)
+    sizing_frame = _in_pool_sizing(exception or crash)
+    pool_fact, pool_phrase = _pool_phase(sized, _launched_before(crash, evidence), verdict == RUNTIME, sizing_frame)
     facts = _facts(exception, exit_event, served, pool_fact)
     summary = _summary(verdict, crash, exception, exit_event, pool_phrase)
     if loop is not None:
@@ -135,16 +138,27 @@ def _launched_before(crash: Event, evidence: Evidence) -> Event | None:
     return started[0] if started else None
 
 
-def _pool_phase(sized: Event | None, launched: Event | None, running: bool) -> tuple[str, str]:
+def _in_pool_sizing(event: Event) -> str | None:
+    """The innermost frame, when it is part of sizing the KV pool."""
+    where = f"{event.get('frame_file', '')} {event.get('frame_func', '')}"
+    return str(event.get("frame_func")) if any(marker in where for marker in POOL_SIZING_CODE) else None
+
+
+def _pool_phase(
+    sized: Event | None, launched: Event | None, running: bool, sizing_frame: str | None
+) -> tuple[str, str]:
     """(fact, summary phrase) for where the crash sits relative to KV pool sizing.
 
     "Before" is only claimed when the log shows the server's start and no sizing line
-    between it and the crash; a log excerpt that begins later cannot tell.
+    between it and the crash; a log excerpt that begins later cannot tell. A crash raised
+    in the sizing code itself happened during sizing, whatever was printed before it.
     """
     if sized is not None:
         return f"yes ({sized.where})", "after KV pool sizing"
     if running:
         return "yes (not in these lines)", ""  # a serving server has sized its pool
+    if sizing_frame is not None:
+        return f"during (raised in {sizing_frame})", "during KV pool sizing"
     if launched is not None:
         return "no", "before KV pool sizing"
     return "unknown (the log does not show the server's start)", "KV pool sizing not seen (the log starts later)"
