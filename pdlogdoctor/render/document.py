@@ -22,6 +22,12 @@ def format_time(seconds: float | None) -> str | None:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{millis:03d}Z"
 
 
+def chain_start(report: Report) -> float | None:
+    """Δt is counted from the root cause; context lines read before it show as negative."""
+    rooted = next((e.time for e in report.roots if e.time is not None), None)
+    return rooted if rooted is not None else next((e.time for e in report.chain if e.time is not None), None)
+
+
 def time_since(event: Event, start: float | None) -> str:
     """Signed time from the chain's first event: a root stamped in milliseconds may follow an
     effect stamped in whole seconds by a fraction of a second."""

@@ -17,7 +17,7 @@ from ..excerpt import MAX_CONTEXT, Window, build_excerpt
 from ..fingerprint import fingerprint
 from ..model import Event, Report, Suggestion
 from ..redact import Redactor, redact_report, redactor_for
-from .document import time_since
+from .document import chain_start, time_since
 from .inputs import inputs_to_show
 from .options import RenderOptions
 
@@ -76,7 +76,7 @@ def compose(report: Report, windows: list[Window], stable_id: str, budget: Budge
     if report.verdict.facts:
         parts.append(_facts(report))
     if report.chain:
-        parts.append(_chain(report.chain, budget.chain_rows))
+        parts.append(_chain(report.chain, budget.chain_rows, chain_start(report)))
     if report.chain and budget.excerpt:
         parts.append(_excerpt(windows, budget.context))
     if report.alternatives and budget.alternatives:
@@ -142,8 +142,7 @@ def _facts(report: Report) -> str:
     return "### Facts\n\n" + "\n".join(rows)
 
 
-def _chain(chain: tuple[Event, ...], rows: int | None) -> str:
-    start = next((e.time for e in chain if e.time is not None), None)
+def _chain(chain: tuple[Event, ...], rows: int | None, start: float | None) -> str:
     table = ["| # | Δt | role | where | pattern | line |", "| ---: | ---: | --- | --- | --- | --- |"]
     shown = chain if rows is None else chain[:rows]
     for number, event in enumerate(shown, 1):

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..model import Event, Report
-from .document import time_since
+from .document import chain_start, time_since
 from .inputs import inputs_to_show
 
 VERDICT_STYLE = {"healthy": "green", "inconclusive": "yellow"}
@@ -73,7 +73,7 @@ def _suggestions(report: Report) -> Panel:
 def _chain(report: Report, width: int) -> Group:
     """Each link on two lines: when, who, where and what; then the log message itself."""
     lines: list[Text] = [Text("Causal chain (in time order, causes first within a second)", style="bold")]
-    start = next((e.time for e in report.chain if e.time is not None), None)
+    start = chain_start(report)
     for event in report.chain:
         head = Text.assemble(
             (f"{time_since(event, start):>8}  ", "dim"),
