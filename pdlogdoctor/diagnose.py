@@ -20,7 +20,7 @@ from dataclasses import replace
 from .analyzers import ANALYZERS, DETECTORS
 from .hypothesis import Evidence, Hypothesis, count_matches
 from .link import downstream, upstream_of
-from .model import Alternative, Event, Kind, Link, Report, Role, Severity, Source, Tier, Verdict
+from .model import Alternative, Event, FieldValue, Kind, Link, Report, Role, Severity, Source, Tier, Verdict
 from .patterns import Library
 
 BASE_CONFIDENCE = {Tier.CAUSE: 0.75, Tier.MECHANISM: 0.6, Tier.SYMPTOM: 0.5, Tier.META: 0.5}
@@ -175,7 +175,11 @@ def _report_for(
         confidence = max(0.3, confidence - 0.15)  # a rival of the same tier that nothing links
     confidence = max(0.3, confidence - 0.05 * len(missing))
     verdict = Verdict(
-        best.verdict, spec.title, round(confidence, 2), best.summary or _default_summary(best, spec.title), best.facts
+        best.verdict,
+        spec.title,
+        round(confidence, 2),
+        best.summary or _default_summary(best, spec.title),
+        best.facts or _root_facts(best.first_root),
     )
     alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library, confidence)
     chain = _chain(list(best.chain) + list(best.lines_used), _depths(best.roots, evidence.links))
@@ -192,6 +196,15 @@ def _report_for(
         explain=spec.explain.strip(),
         roots=best.roots,
     )
+
+
+# Captures that say where a line came from, not what it says.
+_PLACE_FIELDS = frozenset({"dp", "tp", "ep", "pp", "rank", "attn_cp", "moe_dp"})
+
+
+def _root_facts(root: Event) -> tuple[tuple[str, FieldValue], ...]:
+    """Without an analyzer, the root line's own typed captures are the verdict's facts."""
+    return tuple((name, value) for name, value in root.fields if name not in _PLACE_FIELDS)
 
 
 def _default_summary(hypothesis: Hypothesis, title: str) -> str:

@@ -57,7 +57,8 @@ class Stamp:
 
 
 def clean_line(raw: str) -> tuple[str, str | None]:
-    """Remove the Actions prefix and colour codes; return (line, actions timestamp)."""
+    """Remove the Actions prefix, colour codes and a log collector's prefix;
+    return (line, actions timestamp)."""
     actions_time = None
     found = ACTIONS_PREFIX.match(raw)
     if found:
@@ -65,15 +66,23 @@ def clean_line(raw: str) -> tuple[str, str | None]:
         raw = raw[found.end() :]
     if "\x1b" in raw:
         raw = ANSI.sub("", raw)
+    collector = _STRIPPED_PREFIX.match(raw)
+    if collector is not None:
+        raw = raw[collector.end() :]
     return raw.rstrip("\r\n"), actions_time
 
 
 # What log collectors put before a component's own line: `docker compose` service names
 # (`prefill-1  | `), and the older Python router launcher's `[Router (Rust)] `.
 _COLLECTOR_PREFIX = regex.compile(r"^(?:\[Router \(Rust\)\] |[\w.:/-]{1,63}\s*\| )")
+# Removed from every line before matching: `docker compose logs` (`prefill-1  | `, padded) and
+# `kubectl logs --prefix` (`[pod/NAME/CONTAINER] `). Both only ever wrap a component's own line.
+_STRIPPED_PREFIX = regex.compile(r"^(?:[\w.-]{1,63} +\| |\[pod/[^\]\s]{1,253}\] )")
 
 
 def parse_stamp(line: str) -> Stamp | None:
+    if line[:1] in (" ", "\t") and line.lstrip()[:1] == "[":
+        line = line.lstrip()  # a pasted excerpt indented as a whole
     stamp = _parse_at_start(line)
     if stamp is None:
         prefix = _COLLECTOR_PREFIX.match(line)

@@ -66,10 +66,14 @@ def read_traceback(buf: bytes, first_line_end: int, limit: int) -> dict[str, Fie
 def _following_lines(buf: bytes, start: int, limit: int) -> list[str]:
     end = min(limit, start + MAX_TRACEBACK_BYTES)
     text = buf[start:end].decode("utf-8", errors="replace")
+    first_start = buf.rfind(b"\n", 0, start) + 1
+    first, _ = clean_line(buf[first_start:start].decode("utf-8", errors="replace"))
+    # A pasted excerpt may be indented as a whole: read the traceback relative to its first line.
+    indent = first[: len(first) - len(first.lstrip())]
     lines = []
     for raw in text.split("\n")[1 : MAX_TRACEBACK_LINES + 1]:
         line, _ = clean_line(raw)
-        lines.append(line)
+        lines.append(line[len(indent) :] if indent and line.startswith(indent) else line)
     return _until_exception_ends(lines)
 
 

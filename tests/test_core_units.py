@@ -225,3 +225,26 @@ def test_a_faulthandler_dump_names_the_faulting_thread_not_the_first_one() -> No
     fields = read_traceback(text, text.index(b"\n"), len(text))
     assert fields["frame_func"] == "forward_decode"
     assert str(fields["frame_file"]).endswith("flashinfer_backend.py")
+
+
+def test_a_pasted_excerpt_with_collector_prefixes_or_indentation_reads_like_the_raw_log(
+    tmp_path: Path, library: Library
+) -> None:
+    from pdlogdoctor.pipeline import run
+
+    raw = [
+        "[2026-02-27 15:27:12 TP3] Scheduler hit an exception: Traceback (most recent call last):",
+        '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2297, in run_scheduler_process',
+        "RuntimeError: NCCL error: remote process exited or there was a network error",
+    ]
+    shapes = {
+        "compose.txt": ["prefill-1  | " + line for line in raw],
+        "kubectl.txt": ["[pod/sglang-prefill-0/prefill] " + line for line in raw],
+        "indented.txt": ["    " + line for line in raw],
+    }
+    for name, lines in shapes.items():
+        path = tmp_path / name
+        path.write_text("\n".join(lines) + "\n")
+        facts = dict(run([str(path)], library).verdict.facts)
+        assert facts.get("exception") == "RuntimeError: NCCL error: remote process exited or there was a network error"
+        assert str(facts.get("innermost_project_frame", "")).endswith("scheduler.py:2297 in run_scheduler_process")
