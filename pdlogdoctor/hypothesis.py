@@ -54,7 +54,9 @@ class Evidence:
         return [e for e in self.events if e.pattern in pattern_ids and e.failing]
 
     def roles(self) -> set[Role]:
-        return {s.role for s in self.sources if s.lines > 0}
+        """Components whose lines are in the evidence: by file, and by line for mixed files."""
+        by_file = {s.role for s in self.sources if s.lines > 0}
+        return by_file | {e.role for e in self.events if e.role is not Role.UNKNOWN}
 
     def same_server(self, event: Event, candidates: list[Event]) -> list[Event]:
         """Candidates from the same source, else from any server log, else all."""

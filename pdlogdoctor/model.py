@@ -25,8 +25,9 @@ class Role(StrEnum):
 
     @property
     def interleaves(self) -> bool:
-        """A stream that may hold every component's lines (so no component's log is 'missing')."""
-        return self in (Role.CI, Role.MIXED)
+        """A whole CI job's log: it may hold every component's output, so none is 'missing'.
+        (A mixed stream is judged by the roles of its lines instead.)"""
+        return self is Role.CI
 
 
 class Severity(StrEnum):

@@ -170,7 +170,7 @@ def _with_role(event: Event, source_role: Role) -> Event:
         return replace(event, role=source_role)
     if event.role is not Role.UNKNOWN:
         return event
-    if source_role.interleaves or source_role is Role.UNKNOWN:
+    if source_role in (Role.CI, Role.MIXED, Role.UNKNOWN):
         marked = role_from_text_markers(event.text)
         return replace(event, role=marked or source_role)
     return replace(event, role=source_role)

@@ -67,6 +67,9 @@ def _role_from_content(head: str, events: list[Event]) -> tuple[Role, str] | Non
     return _role_from_event_roles(events)
 
 
+_COMPONENT_ROLES = (Role.PREFILL, Role.DECODE, Role.ROUTER, Role.HARNESS)
+
+
 def _mixed_components(head: str, events: list[Event]) -> str | None:
     """Why one stream holds several components' lines, or None."""
     modes = set(_SERVER_ARGS_MODE.findall(head))
@@ -75,6 +78,9 @@ def _mixed_components(head: str, events: list[Event]) -> str | None:
         return f"server_args of {' and '.join(sorted(modes))} servers in one stream"
     if modes and _ROUTER_LINE.search(head):
         return "server and router lines in one stream"
+    sides = sorted({e.role.value for e in events if e.role in _COMPONENT_ROLES})
+    if len(sides) > 1:
+        return f"{' and '.join(sides)} lines in one stream"
     return None
 
 

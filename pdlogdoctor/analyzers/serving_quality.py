@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..hypothesis import Evidence, Hypothesis
-from ..model import Event
+from ..model import Event, Role
 
 OUTPUT = "output-corruption"
 ACCURACY = "accuracy-regression"
@@ -23,6 +23,7 @@ NOT_SERVING = (
     "probe-not-serving",
 )
 SERVING_PROOF = ("probe-ok", "server-ready", "gsm8k-accuracy")
+END_TO_END = ("probe-ok", "gsm8k-accuracy", "http-request-ok", "probe-invalid-output")
 
 
 def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
@@ -60,9 +61,33 @@ def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
         "This points at the model path (weights, kernels, numerics), not the transport."
     )
     proof = _proof(evidence)
-    confidence = 0.8 if proof else 0.65
     facts = (("zero_fraction", float(zero)),) if zero is not None else ()
+    transport_seen = _transport_evidence(evidence)
+    if not transport_seen:
+        # Zero output ids are also what decode produces from a KV cache that never arrived (the
+        # seed incident): without the servers' logs or requests served end to end, the absence of
+        # a transfer error is not evidence that transfers worked.
+        summary = (
+            f"The warmup output is garbage ({detail}), and no KV-transfer error is in these lines; but neither "
+            "the servers' full logs nor a request served end to end are either, so a failed KV transfer "
+            "(which produces the same zeros) is not ruled out."
+        )
+        missing = (
+            "the prefill and decode logs (a transfer-backend error there would explain zero output ids)",
+            "an end-to-end result (probe or accuracy gate)",
+        )
+        return replace(hypothesis, summary=summary, facts=facts, confidence=0.45, missing=missing)
+    confidence = 0.8 if proof else 0.65
     return replace(hypothesis, summary=summary, facts=facts, confidence=confidence, lines_used=tuple(proof[:2]))
+
+
+def _transport_evidence(evidence: Evidence) -> bool:
+    """Something that would show a transfer problem if there were one: both servers' logs, or
+    requests served end to end."""
+    served = [e for e in evidence.of(*END_TO_END) if e.pattern != "gsm8k-accuracy" or not e.failing]
+    roles = evidence.roles()
+    both_servers = {Role.PREFILL, Role.DECODE} <= roles or any(role.interleaves for role in roles)
+    return bool(served) or both_servers
 
 
 def _proof(evidence: Evidence) -> list[Event]:
