@@ -101,12 +101,20 @@ def test_a_different_size_is_a_different_incident(library: Library, tmp_path: Pa
     assert fingerprint(report) != fingerprint(run([str(SEED)], library))
 
 
+def incident(report: Report) -> tuple[object, ...]:
+    """What the fingerprint is documented to identify: the verdict, where its chain starts (the
+    root cause's pattern), the key facts, and for an unexplained failure the kinds of failure seen."""
+    root = report.roots[0].pattern if report.roots else None
+    kinds = sorted({e.pattern for e in report.chain if e.failing}) if report.verdict.id == "inconclusive" else []
+    return (report.verdict.id, root, tuple(key_facts(report)), tuple(kinds))
+
+
 def test_different_incidents_have_different_fingerprints(reports: dict[str, Report]) -> None:
     prints = {name: fingerprint(report) for name, report in reports.items()}
     assert all(re.fullmatch(r"pdld-[0-9a-f]{12}", value) for value in prints.values())
     for first, second in itertools.combinations(sorted(reports), 2):
         a, b = reports[first], reports[second]
-        if a.verdict.id != b.verdict.id or key_facts(a) != key_facts(b):
+        if incident(a) != incident(b):
             assert prints[first] != prints[second], (first, second)
         else:  # two bundles of one incident (e.g. the same GPU OOM seen from two sides)
             assert prints[first] == prints[second]
