@@ -137,24 +137,23 @@ def _read_ahead(stream: BinaryIO, problems: list[InputProblem], size: int) -> It
     stop = threading.Event()
     found: list[InputProblem] = []  # problems are handed over only after the last chunk
 
+    def hand_over(item: bytes | None) -> bool:
+        """Queue an item for the consumer; False once the consumer has stopped reading."""
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
     def produce() -> None:
         try:
             for data in _read_chunks(stream, found, size):
-                while not stop.is_set():
-                    try:
-                        ready.put(data, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
+                if not hand_over(data):
                     return
         finally:
-            while not stop.is_set():
-                try:
-                    ready.put(None, timeout=0.1)
-                    break
-                except queue.Full:
-                    continue
+            hand_over(None)
 
     worker = threading.Thread(target=produce, name="pdlogdoctor-read-ahead", daemon=True)
     worker.start()
