@@ -8,14 +8,23 @@ on either side does not block the join: logs rarely print every id).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from .model import Event, Link
 from .patterns import CauseRule, Library
 
 
-def link(events: Sequence[Event], library: Library, nodes: dict[str, str | None]) -> tuple[Link, ...]:
-    """Every edge between failing events that some pattern's `causes` rule allows."""
+def link(
+    events: Sequence[Event],
+    library: Library,
+    nodes: dict[str, str | None],
+    slack: Mapping[str, float] | None = None,
+) -> tuple[Link, ...]:
+    """Every edge between failing events that some pattern's `causes` rule allows.
+
+    `slack` widens the window between two files by the seconds by which either file's clock
+    could not be aligned (clocks.py): a link is kept, not dropped, when the clocks are unsure."""
+    slack = slack or {}
     by_pattern: dict[str, list[Event]] = defaultdict(list)
     for event in events:
         if event.failing:
@@ -25,18 +34,28 @@ def link(events: Sequence[Event], library: Library, nodes: dict[str, str | None]
         for cause in by_pattern.get(pattern.id, ()):
             for rule in pattern.causes:
                 for effect in by_pattern.get(rule.target, ()):
-                    if effect is not cause and _joins(cause, effect, rule, nodes):
-                        links.append(Link(cause, effect, _reason(rule)))
+                    if effect is not cause and _joins(cause, effect, rule, nodes, slack):
+                        links.append(Link(cause, effect, _reason(rule, _widening(cause, effect, slack))))
     return tuple(links)
 
 
-def _joins(cause: Event, effect: Event, rule: CauseRule, nodes: dict[str, str | None]) -> bool:
-    return _in_window(cause, effect, rule) and all(_key_agrees(cause, effect, key, nodes) for key in rule.join)
+def _joins(
+    cause: Event, effect: Event, rule: CauseRule, nodes: dict[str, str | None], slack: Mapping[str, float]
+) -> bool:
+    return _in_window(cause, effect, rule, _widening(cause, effect, slack)) and all(
+        _key_agrees(cause, effect, key, nodes) for key in rule.join
+    )
 
 
-def _in_window(cause: Event, effect: Event, rule: CauseRule) -> bool:
+def _widening(cause: Event, effect: Event, slack: Mapping[str, float]) -> float:
+    if cause.source == effect.source:
+        return 0.0
+    return slack.get(cause.source, 0.0) + slack.get(effect.source, 0.0)
+
+
+def _in_window(cause: Event, effect: Event, rule: CauseRule, widening: float = 0.0) -> bool:
     if cause.time is not None and effect.time is not None:
-        return cause.time - rule.skew_s <= effect.time <= cause.time + rule.window_s
+        return cause.time - rule.skew_s - widening <= effect.time <= cause.time + rule.window_s + widening
     if cause.source == effect.source:
         return effect.line >= cause.line
     return True  # no clock to compare across files: the rule alone decides
@@ -54,11 +73,12 @@ def _key_agrees(cause: Event, effect: Event, key: str, nodes: dict[str, str | No
     return left is None or right is None or left == right
 
 
-def _reason(rule: CauseRule) -> str:
+def _reason(rule: CauseRule, widening: float = 0.0) -> str:
     minutes = rule.window_s / 60
     window = f"within {minutes:g} min" if minutes < 120 else f"within {minutes / 60:g} h"
     keys = f", same {', '.join(rule.join)}" if rule.join else ""
-    return f"{window}{keys}"
+    widened = f" (widened by {widening:g} s: clocks not aligned)" if widening else ""
+    return f"{window}{keys}{widened}"
 
 
 def downstream(roots: Iterable[Event], links: Sequence[Link]) -> list[Event]:

@@ -153,6 +153,20 @@ class Verdict:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockOffset:
+    """How one file's clock relates to the reference file's, and what was done about it."""
+
+    source: str
+    reference: str  # Source.name whose clock the others are brought onto
+    measured: float  # seconds this file's clock reads ahead of the reference (median of its pairs)
+    correction: float  # seconds taken off this file's times before linking (0: left as logged)
+    pairs: int  # near-simultaneous line pairs the estimate rests on
+    method: str  # reference | paired | whole-hours | disagreeing | unaligned
+    reasons: tuple[str, ...]  # which kinds of pair, e.g. "same bootstrap_room"
+    uncertainty: float = 0.0  # seconds by which cross-file windows are widened for this file
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     verdict: Verdict
     chain: tuple[Event, ...]
@@ -166,3 +180,5 @@ class Report:
     incomplete: bool = False
     notes: tuple[str, ...] = field(default=())
     roots: tuple[Event, ...] = ()  # the verdict's own evidence: where its chain starts
+    clocks: tuple[ClockOffset, ...] = ()  # every timed file's clock against the reference
+    time_notes: tuple[str, ...] = ()  # sentences about clocks a reader must know, e.g. a correction

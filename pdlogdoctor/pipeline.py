@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import BinaryIO
 
+from .clocks import annotate, correct, estimate_offsets, slack
 from .diagnose import diagnose
 from .duplicates import DUPLICATE_CODE, prefer_zstd
 from .extract import AnchorIndex, ScanResult, scan_stream
@@ -40,8 +41,11 @@ def run(
     scanned = [item for log_input in inputs for item in scan_input(log_input, index, on_progress, deadline)]
     sources = tuple(item.source for item in scanned)
     events = _place_on_timeline([e for item in scanned for e in item.events])
+    clocks = estimate_offsets(events, sources)
+    events = correct(events, clocks)  # before linking: the links rest on time windows
     nodes = {s.name: s.node for s in sources}
-    return _mark_incomplete(diagnose(events, link(events, library, nodes), sources, library))
+    report = diagnose(events, link(events, library, nodes, slack(clocks)), sources, library)
+    return _mark_incomplete(annotate(report, clocks))
 
 
 # Problems that leave no evidence unread: an empty file or directory holds nothing to miss.

@@ -87,6 +87,25 @@ def test_bundle_suggestions_and_facts(bundle: Path, reports: dict[Path, Report])
         assert phrase in report.verdict.summary
     for phrase in expected.get("missing_contains", []):
         assert any(phrase in item for item in report.missing), report.missing
+    for phrase in expected.get("time_notes_contain", []):
+        assert any(phrase in note for note in report.time_notes), report.time_notes
+
+
+DISTORTED = [bundle for bundle in BUNDLES if "same_as" in load_expected(bundle)]
+
+
+def chain_meaning(report: Report) -> set[tuple[str, str, str]]:
+    """What a chain says, whatever the clocks: which patterns, on which role, in which file."""
+    return {(e.pattern, e.role.value, Path(e.source).name) for e in report.chain}
+
+
+@pytest.mark.parametrize("bundle", DISTORTED, ids=[b.name for b in DISTORTED])
+def test_distorted_bundle_reads_as_its_original(bundle: Path, reports: dict[Path, Report]) -> None:
+    """A copy of a bundle with its clocks (or layout) distorted gets the original's verdict and chain."""
+    original = reports[FIXTURES / load_expected(bundle)["same_as"]]
+    report = reports[bundle]
+    assert report.verdict.id == original.verdict.id
+    assert chain_meaning(report) == chain_meaning(original)
 
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])

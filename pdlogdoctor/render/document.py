@@ -7,9 +7,9 @@ from typing import Any
 
 from .. import __version__
 from ..fingerprint import fingerprint
-from ..model import Event, FieldValue, Report
+from ..model import ClockOffset, Event, FieldValue, Report
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 
 def format_time(seconds: float | None) -> str | None:
@@ -50,10 +50,24 @@ def event_document(event: Event) -> dict[str, Any]:
         "file": event.source,
         "line": event.line,
         "time": format_time(event.time),
+        "time_as_logged": event.time_text,
         "text": event.text,
         "severity": event.severity.value,
         "repeats": event.repeats,
         "fields": {key: _value(value) for key, value in event.fields},
+    }
+
+
+def clock_document(clock: ClockOffset) -> dict[str, Any]:
+    return {
+        "file": clock.source,
+        "reference": clock.reference,
+        "method": clock.method,
+        "measured_s": round(clock.measured, 3),
+        "correction_s": round(clock.correction, 3),
+        "pairs": clock.pairs,
+        "pair_kinds": list(clock.reasons),
+        "window_widened_s": clock.uncertainty,
     }
 
 
@@ -92,6 +106,8 @@ def report_document(report: Report) -> dict[str, Any]:
         "explain": report.explain,
         "incomplete": report.incomplete,
         "notes": list(report.notes),
+        "time_notes": list(report.time_notes),
+        "clocks": [clock_document(clock) for clock in report.clocks],
         "inputs": [
             {
                 "file": source.name,

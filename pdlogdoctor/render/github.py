@@ -60,7 +60,8 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
     places = {id(event): workspace_file(event.source, options.workspace) for event in report.chain}
     shown = redact_report(report, redactor_for(report)) if options.redact else report
     lines = [_verdict_annotation(shown, places.get(id(report.chain[0])) if report.chain else None, report)]
-    for original, event in list(zip(report.chain, shown.chain, strict=True))[: MAX_ANNOTATIONS - 1]:
+    lines += [command("notice", note, {"title": "pdlogdoctor: clocks"}) for note in shown.time_notes]
+    for original, event in list(zip(report.chain, shown.chain, strict=True))[: MAX_ANNOTATIONS - 1 - len(lines)]:
         lines.append(_event_annotation(event, places[id(original)]))
     return lines
 

@@ -75,6 +75,8 @@ def compose(report: Report, windows: list[Window], stable_id: str, budget: Budge
         parts.append(_suggestions(report.suggestions))
     if report.verdict.facts:
         parts.append(_facts(report))
+    if report.time_notes:
+        parts.append("### Clocks\n\n" + "\n".join(f"- {escape(note)}" for note in report.time_notes))
     if report.chain:
         parts.append(_chain(report.chain, budget.chain_rows, chain_start(report)))
     if report.chain and budget.excerpt:

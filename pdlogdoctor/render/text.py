@@ -23,6 +23,10 @@ def render(report: Report, out: TextIO) -> None:
     console.print(_verdict_panel(report))
     if report.suggestions:
         console.print(_suggestions(report))
+    if report.time_notes:
+        console.print(Text("Clocks", style="bold"))
+        for note in report.time_notes:
+            console.print(Text(f"  - {note}"))
     if report.chain:
         console.print(_chain(report, console.width))
     if report.alternatives:
