@@ -61,7 +61,7 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
     shown = redact_report(report, redactor_for(report)) if options.redact else report
     lines = [_verdict_annotation(shown, places.get(id(report.chain[0])) if report.chain else None, report)]
     lines += [command("notice", note, {"title": "pdlogdoctor: clocks"}) for note in shown.time_notes]
-    for original, event in list(zip(report.chain, shown.chain, strict=True))[: MAX_ANNOTATIONS - 1 - len(lines)]:
+    for original, event in list(zip(report.chain, shown.chain, strict=True))[: MAX_ANNOTATIONS - len(lines)]:
         lines.append(_event_annotation(event, places[id(original)]))
     return lines
 
