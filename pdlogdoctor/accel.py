@@ -4,12 +4,12 @@ The pure-Python scanner runs one `bytes.find` pass per anchor, so its speed fall
 as the library grows. Hyperscan finds all of them in one pass. It only answers
 "where does each anchor occur in [lo, hi)": the scanner feeds those positions to
 the same line logic as `bytes.find`, so events are identical with or without it
-(tests/test_accel.py checks every fixture). PDLOGDOCTOR_ACCEL=0 turns it off.
+(tests/test_accel.py checks every fixture). RunOptions.accelerate=False (the CLI:
+PDLOGDOCTOR_ACCEL=0) turns it off.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -40,7 +40,7 @@ class Matcher:
 
 
 def load(anchors: Sequence[bytes]) -> Matcher | None:
-    if os.environ.get("PDLOGDOCTOR_ACCEL", "1") == "0" or not anchors:
+    if not anchors:
         return None
     try:
         import hyperscan  # type: ignore[import-not-found, unused-ignore]

@@ -17,10 +17,12 @@ from . import __version__
 from .errors import PdlogdoctorError
 from .ingest import discover
 from .model import OutputFormat, Report
+from .options import RunOptions
 from .patterns import Library, check_examples, load_library
 from .pipeline import run
-from .render import render
+from .render import SHOWS_EXCERPT, render
 from .render.options import RenderOptions
+from .step_files import append_step_outputs, append_step_summary, workspace_files
 
 
 class ExitCode(IntEnum):
@@ -101,12 +103,16 @@ def analyze(
     _refuse_input_as_output(output, paths)
     try:
         with _progress(paths) as on_progress:
-            report = run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress, timeout=timeout)
+            options = run_options(output_format, timeout)
+            report = run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress, options=options)
     except PdlogdoctorError as exc:
         _fail(str(exc), exc.hint)
         raise typer.Exit(ExitCode.USAGE) from None
     _report_input_problems(report)
-    _write(report, output_format, output, _render_options(output_format, no_redact))
+    render_options = _render_options(report, output_format, no_redact)
+    _write(report, output_format, output, render_options)
+    if output_format is OutputFormat.GITHUB:
+        _write_step_files(report, render_options)
     raise typer.Exit(0 if exit_zero else gated_exit_code(exit_code_for(report), fail_on))
 
 
@@ -116,13 +122,30 @@ def gated_exit_code(code: ExitCode, fail_on: FailOn) -> int:
     return int(code)
 
 
-def _render_options(output_format: OutputFormat, no_redact: bool) -> RenderOptions:
-    return RenderOptions(
-        redact=output_format in SHAREABLE and not no_redact,
-        workspace=os.environ.get("GITHUB_WORKSPACE") or None,
-        step_summary=os.environ.get("GITHUB_STEP_SUMMARY") or None,
-        step_outputs=os.environ.get("GITHUB_OUTPUT") or None,
+def run_options(output_format: OutputFormat, timeout: float | None) -> RunOptions:
+    """The run's options: flags, plus the two environment switches (read here and nowhere else)."""
+    wanted = os.environ.get("PDLOGDOCTOR_WORKERS", "")
+    return RunOptions(
+        workers=int(wanted) if wanted.isdigit() and int(wanted) > 0 else None,
+        accelerate=os.environ.get("PDLOGDOCTOR_ACCEL", "1") != "0",
+        timeout=timeout,
+        excerpt=output_format in SHOWS_EXCERPT,
     )
+
+
+def _render_options(report: Report, output_format: OutputFormat, no_redact: bool) -> RenderOptions:
+    workspace = os.environ.get("GITHUB_WORKSPACE") or None
+    places = workspace_files(report, workspace) if output_format is OutputFormat.GITHUB else ()
+    return RenderOptions(redact=output_format in SHAREABLE and not no_redact, workspace_files=places)
+
+
+def _write_step_files(report: Report, options: RenderOptions) -> None:
+    """In GitHub Actions: the markdown report in the step summary; verdict and fingerprint as step outputs."""
+    summary, outputs = os.environ.get("GITHUB_STEP_SUMMARY"), os.environ.get("GITHUB_OUTPUT")
+    if summary:
+        append_step_summary(report, options, Path(summary))
+    if outputs:
+        append_step_outputs(report, Path(outputs))
 
 
 def _refuse_input_as_output(output: Path | None, paths: list[str]) -> None:

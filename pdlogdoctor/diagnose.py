@@ -10,6 +10,8 @@
    explains, then how early it starts) is the verdict; the rest are alternatives.
 5. Without a surviving hypothesis: `healthy` when nothing fails and something
    shows serving, `inconclusive` otherwise, with the missing evidence named.
+6. Inputs not fully read mark the report incomplete; "healthy" is a claim about
+   everything, so with unread input it becomes `inconclusive`.
 """
 
 from __future__ import annotations
@@ -18,15 +20,20 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .analyzers import ANALYZERS, DETECTORS
+from .duplicates import DUPLICATE_CODE
 from .hypothesis import Evidence, Hypothesis, count_matches
+from .ingest import NOT_A_LOG
 from .link import downstream, upstream_of
 from .model import Alternative, Event, FieldValue, Kind, Link, Report, Role, Severity, Source, Tier, Verdict
 from .patterns import Library
+from .roles import SERVER_ROLES
 
 BASE_CONFIDENCE = {Tier.CAUSE: 0.75, Tier.MECHANISM: 0.6, Tier.SYMPTOM: 0.5, Tier.META: 0.5}
 SERVING_PROOF = ("probe-ok", "server-ready", "gsm8k-accuracy", "warmup-status", "warmup-output-ids")
 END_TO_END_PROOF = ("probe-ok", "gsm8k-accuracy")
-SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
+# Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
+COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG})
+MAX_NAMES_IN_NOTE = 8
 
 
 def diagnose(events: Sequence[Event], links: Sequence[Link], sources: Sequence[Source], library: Library) -> Report:
@@ -39,8 +46,10 @@ def diagnose(events: Sequence[Event], links: Sequence[Link], sources: Sequence[S
     viable = sorted((h for h in hypotheses if h.rejected is None), key=lambda h: _rank(h, library), reverse=True)
     missing = _missing_roles(evidence)
     if viable:
-        return _report_for(viable[0], viable[1:], hypotheses, consequences, evidence, missing)
-    return _no_cause_report(failing, hypotheses, consequences, evidence, missing)
+        report = _report_for(viable[0], viable[1:], hypotheses, consequences, evidence, missing)
+    else:
+        report = _no_cause_report(failing, hypotheses, consequences, evidence, missing)
+    return _mark_incomplete(report)
 
 
 # ---------------------------------------------------------------- candidates
@@ -381,3 +390,44 @@ def _missing_for_symptoms(failing: list[Event], evidence: Evidence) -> list[str]
     if not hints:
         hints.append("no cause-level line (exception, backend error, OOM, crash) in the logs")
     return hints
+
+
+# ---------------------------------------------------------------- incomplete input
+
+
+def _mark_incomplete(report: Report) -> Report:
+    """Say when the verdict rests on partial evidence, and which inputs were not fully read."""
+    partial = [
+        f"{source.name} [{', '.join(sorted({p.code for p in source.problems}))}]"
+        for source in report.inputs
+        if any(p.code not in COMPLETE_PROBLEMS for p in source.problems)
+    ]
+    if not partial:
+        return report
+    shown = "; ".join(partial[:MAX_NAMES_IN_NOTE]) + (
+        f"; and {len(partial) - MAX_NAMES_IN_NOTE} more" if len(partial) > MAX_NAMES_IN_NOTE else ""
+    )
+    notes = [f"evidence incomplete: {len(partial)} input(s) not fully read: {shown}"]
+    if any(p.code == "timeout" for source in report.inputs for p in source.problems):
+        notes.insert(0, "--timeout reached: this is the best verdict from what was read before it")
+    report = replace(report, incomplete=True, notes=(*report.notes, *notes))
+    return _not_healthy_when_partial(report, len(partial))
+
+
+def _not_healthy_when_partial(report: Report, unread: int) -> Report:
+    """ "Healthy" is a claim about everything; with inputs left unread it cannot be made."""
+    if report.verdict.id != "healthy":
+        return report
+    summary = (
+        f"No failure in what was read, and the deployment served; but {unread} input(s) were not fully read, "
+        "so a failure may sit in what was missed."
+    )
+    verdict = replace(
+        report.verdict,
+        id="inconclusive",
+        title="No failure in what was read; evidence incomplete",
+        confidence=0.0,
+        summary=summary,
+    )
+    missing = (*report.missing, "the unread part of the inputs listed in the notes")
+    return replace(report, verdict=verdict, missing=missing)

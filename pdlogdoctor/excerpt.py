@@ -1,7 +1,7 @@
 """The evidence excerpt: the chain's lines with a few lines of context around each.
 
-Runs after the scan and only for the formats that show it (markdown, github's
-step summary): each source holding a chain event is opened again and read up
+The pipeline builds it after the diagnosis (RunOptions.excerpt) and the report
+carries it, so renderers never read the inputs: each source holding a chain event is opened again and read up
 to its last needed line, counting newlines a chunk at a time, so the hot scan
 never keeps context. A source that cannot be re-read (stdin) or that would
 need more than MAX_REREAD_BYTES shows its chain lines alone.
@@ -10,10 +10,9 @@ need more than MAX_REREAD_BYTES shows its chain lines alone.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 
 from .ingest import reopen
-from .model import Event, Report
+from .model import Event, ExcerptLine, ExcerptWindow, Report
 from .timeline import clean_line
 
 MAX_CONTEXT = 3  # lines before and after each chain line
@@ -22,38 +21,23 @@ MAX_LINE_CHARS = 400
 CHUNK = 4 << 20
 
 
-@dataclass(frozen=True, slots=True)
-class ExcerptLine:
-    source: str
-    line: int
-    text: str
-    distance: int  # lines from the nearest chain line; 0 for a chain line
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    """Consecutive lines of one source around one or more chain lines."""
-
-    source: str
-    time: float | None  # of its earliest chain event: windows are shown in this order
-    lines: tuple[ExcerptLine, ...]
-
-
-def build_excerpt(report: Report, context: int = MAX_CONTEXT) -> list[Window]:
+def build_excerpt(report: Report, context: int = MAX_CONTEXT) -> tuple[ExcerptWindow, ...]:
     by_source: dict[str, list[Event]] = defaultdict(list)
     for event in report.chain:
         by_source[event.source].append(event)
     windows = [w for source, events in by_source.items() for w in _source_windows(source, events, context)]
-    return sorted(windows, key=lambda w: (w.time if w.time is not None else float("inf"), w.source, w.lines[0].line))
+    return tuple(
+        sorted(windows, key=lambda w: (w.time if w.time is not None else float("inf"), w.source, w.lines[0].line))
+    )
 
 
-def _source_windows(source: str, events: list[Event], context: int) -> list[Window]:
+def _source_windows(source: str, events: list[Event], context: int) -> list[ExcerptWindow]:
     chain_lines = {event.line: event for event in events}
     wanted = {n for line in chain_lines for n in range(max(1, line - context), line + context + 1)}
     texts = _read_lines(source, wanted) or {}
     for line, event in chain_lines.items():
         texts.setdefault(line, event.text)  # unreadable source: the chain line as the scan kept it
-    windows: list[Window] = []
+    windows: list[ExcerptWindow] = []
     current: list[ExcerptLine] = []
     for line in sorted(texts):
         if current and line != current[-1].line + 1:
@@ -66,10 +50,10 @@ def _source_windows(source: str, events: list[Event], context: int) -> list[Wind
     return windows
 
 
-def _window(source: str, lines: list[ExcerptLine], chain_lines: dict[int, Event]) -> Window:
+def _window(source: str, lines: list[ExcerptLine], chain_lines: dict[int, Event]) -> ExcerptWindow:
     times = [chain_lines[x.line].time for x in lines if x.line in chain_lines]
     known = [t for t in times if t is not None]
-    return Window(source, min(known) if known else None, tuple(lines))
+    return ExcerptWindow(source, min(known) if known else None, tuple(lines))
 
 
 def _read_lines(source: str, wanted: set[int]) -> dict[int, str] | None:

@@ -62,14 +62,15 @@ class AnchorIndex:
         return {p.id: p.stop_after for _, group in self.by_anchor for p in group if p.stop_after is not None}
 
     @classmethod
-    def build(cls, library: Library) -> AnchorIndex:
+    def build(cls, library: Library, accelerate: bool = True) -> AnchorIndex:
         groups: dict[bytes, list[Pattern]] = defaultdict(list)
         primaries = {p.primary_anchor.encode() for p in library.patterns}
         for pattern in library.patterns:
             groups[_search_key(pattern.primary_anchor.encode(), primaries)].append(pattern)
         ordered = tuple((anchor, tuple(group)) for anchor, group in sorted(groups.items()))
         blocks = frozenset(p.id for p in library.patterns if p.block)
-        return cls(ordered, blocks, accel.load([anchor for anchor, _ in ordered]))
+        fast = accel.load([anchor for anchor, _ in ordered]) if accelerate else None
+        return cls(ordered, blocks, fast)
 
 
 def _search_key(anchor: bytes, primaries: set[bytes]) -> bytes:

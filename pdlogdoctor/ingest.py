@@ -12,8 +12,8 @@ tests/test_hostile_inputs.py):
   meanwhile, the scan stops there with a `still-growing` problem (no endless tail).
 - Decompression is incremental with a bounded output per step. A truncated or
   corrupt stream keeps everything decoded before the damage (`truncated` /
-  `corrupt`). Output is capped per member (MAX_MEMBER_OUTPUT) and per run
-  (MAX_TOTAL_OUTPUT): past a cap the member stops with `output-cap`.
+  `corrupt`). Output is capped per member (Limits.member_output) and per run
+  (Limits.total_output): past a cap the member stops with `output-cap`.
 - Archives are only read, never extracted: member names are shown without
   absolute or `..` parts and nothing is written anywhere. A gz/zst member is
   decompressed and a tar inside a zip is streamed; a zip inside an archive is not
@@ -46,14 +46,13 @@ from typing import Any, BinaryIO
 import zstandard
 
 from .model import InputProblem
+from .options import Limits
+
+DEFAULT_LIMITS = Limits()
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 ZIP_MAGIC = b"PK\x03\x04"
-# Decompression-bomb caps, in decompressed bytes; read at call time so tests can shrink them.
-MAX_MEMBER_OUTPUT = 8 << 30  # one compressed file or archive member
-MAX_TOTAL_OUTPUT = 64 << 30  # everything decompressed in one run
-MAX_FILES = 100_000
 SNIFF_BYTES = 8192
 BINARY_CONTROL_FRACTION = 0.10  # of the sniffed bytes (after a leading NUL hole)
 READ_PIECE = 1 << 20  # an inner read never asks for more, so damage loses at most this
@@ -77,10 +76,11 @@ class StreamStopped(EOFError):
 
 
 class Budget:
-    """Decompressed bytes left for the whole run (MAX_TOTAL_OUTPUT)."""
+    """The run's caps (options.Limits), and the decompressed bytes left of its total."""
 
-    def __init__(self, total: int | None = None) -> None:
-        self.left = MAX_TOTAL_OUTPUT if total is None else total
+    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.limits = limits
+        self.left = limits.total_output
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +94,8 @@ class LogInput:
     members: Callable[[], Iterator[tuple[str, BinaryIO]]] | None = None  # a streamed archive
 
 
-def discover(paths: list[str], stdin: BinaryIO | None = None) -> list[LogInput]:
-    budget = Budget()
+def discover(paths: list[str], stdin: BinaryIO | None = None, limits: Limits = DEFAULT_LIMITS) -> list[LogInput]:
+    budget = Budget(limits)
     found: list[LogInput] = []
     for raw in paths:
         if raw == "-":
@@ -160,8 +160,8 @@ def _walk_directory(root: Path, budget: Budget) -> Iterator[LogInput]:
         subdirs.sort()
         for name in sorted(files):
             count += 1
-            if count > MAX_FILES:
-                yield _problem(str(here), "too-many-files", f"stopped after {MAX_FILES} files")
+            if count > budget.limits.files:
+                yield _problem(str(here), "too-many-files", f"stopped after {budget.limits.files} files")
                 return
             for item in _directory_entry(here / name, budget):
                 yielded_any = True
@@ -363,7 +363,8 @@ def decoded_stream(raw: BinaryIO, budget: Budget | None = None, *, sniffing: boo
     magic = buffered.peek(4)[:4]
     if (magic.startswith(GZIP_MAGIC) or magic == ZSTD_MAGIC) and _valid_header(buffered.peek(HEADER_CHECK)):
         inflater = _Inflater(buffered, "gzip" if magic.startswith(GZIP_MAGIC) else "zstd")
-        return _Guarded(inflater, MAX_MEMBER_OUTPUT, None if sniffing else budget)  # type: ignore[return-value]
+        cap = (budget.limits if budget is not None else DEFAULT_LIMITS).member_output
+        return _Guarded(inflater, cap, None if sniffing else budget)  # type: ignore[return-value]
     return _Guarded(buffered, None, None)  # type: ignore[return-value]
 
 
@@ -605,7 +606,8 @@ def _zip_opener(path: Path, member: str, budget: Budget | None, text: bool = Tru
     def opener() -> BinaryIO:
         archive = zipfile.ZipFile(open_seekable(path))
         try:
-            raw = _Guarded(_ZipMember(archive, archive.open(member)), MAX_MEMBER_OUTPUT, budget)
+            cap = (budget.limits if budget is not None else DEFAULT_LIMITS).member_output
+            raw = _Guarded(_ZipMember(archive, archive.open(member)), cap, budget)
         except BaseException:
             archive.close()
             raise
@@ -654,7 +656,7 @@ def _tar_stream_members(handle: BinaryIO, display: str, budget: Budget) -> Itera
 
 
 def _tar_member_stream(extracted: Any, budget: Budget) -> BinaryIO:
-    stream = text_stream(_Guarded(_Unclosing(extracted), MAX_MEMBER_OUTPUT, budget), budget)  # type: ignore[arg-type]
+    stream = text_stream(_Guarded(_Unclosing(extracted), budget.limits.member_output, budget), budget)  # type: ignore[arg-type]
     try:
         head = stream.read(SNIFF_BYTES)
     except StreamStopped as exc:

@@ -1,6 +1,6 @@
 """The immutable values that flow between the pipeline stages.
 
-ingest -> Source; extract -> Event; link -> Link; diagnose -> Report.
+ingest -> LogInput; scan -> Source, Event; link -> Link; diagnose -> Report (+ its excerpt).
 Nothing here formats or colours anything: renderers do that.
 """
 
@@ -74,7 +74,7 @@ class OutputFormat(StrEnum):
 class InputProblem:
     """Something wrong with one input that did not stop the analysis."""
 
-    code: str  # short kebab-case id, e.g. "not-found", "truncated-gzip"
+    code: str  # short kebab-case id, e.g. "not-found", "truncated"
     message: str
 
 
@@ -167,6 +167,23 @@ class ClockOffset:
 
 
 @dataclass(frozen=True, slots=True)
+class ExcerptLine:
+    source: str
+    line: int
+    text: str
+    distance: int  # lines from the nearest chain line; 0 for a chain line
+
+
+@dataclass(frozen=True, slots=True)
+class ExcerptWindow:
+    """Consecutive lines of one source around one or more chain lines."""
+
+    source: str
+    time: float | None  # of its earliest chain event: windows are shown in this order
+    lines: tuple[ExcerptLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     verdict: Verdict
     chain: tuple[Event, ...]
@@ -182,3 +199,5 @@ class Report:
     roots: tuple[Event, ...] = ()  # the verdict's own evidence: where its chain starts
     clocks: tuple[ClockOffset, ...] = ()  # every timed file's clock against the reference
     time_notes: tuple[str, ...] = ()  # sentences about clocks a reader must know, e.g. a correction
+    # The chain's lines with their context, read by the pipeline (renderers never read inputs).
+    excerpt: tuple[ExcerptWindow, ...] = ()

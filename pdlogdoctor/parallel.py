@@ -34,14 +34,9 @@ MIN_RANGE_BYTES = 8 << 20
 BEFORE_BYTES = 256 << 10  # room for the stamp lookback's lines before a range
 AFTER_BYTES = BLOCK_LOOKAHEAD + MAX_LINE_BYTES
 
-_INDEX: AnchorIndex | None = None  # set before the pool forks, so workers inherit it unpickled
 
-
-def workers() -> int:
-    """PDLOGDOCTOR_WORKERS overrides; 1 turns the parallel path off."""
-    wanted = os.environ.get("PDLOGDOCTOR_WORKERS", "")
-    if wanted.isdigit() and int(wanted) > 0:
-        return int(wanted)
+def usable_cores() -> int:
+    """The default number of workers (RunOptions.workers overrides it)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
@@ -94,19 +89,17 @@ def scan_file_parallel(
     count: int,
     on_progress: Callable[[int], None] | None = None,
 ) -> ScanResult:
-    global _INDEX
     size = os.path.getsize(path)  # like the sequential read: the file as it is now, growth reported
     ranges = plan_ranges(path, count, size)
-    _INDEX = index
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=min(count, len(ranges)), mp_context=context) as pool:
+    context = multiprocessing.get_context("fork")  # workers inherit the index unpickled
+    workers = min(count, len(ranges))
+    with ProcessPoolExecutor(workers, context, initializer=_hold_index, initargs=(index,)) as pool:
         futures = [pool.submit(_scan_range, path, name, start, end) for start, end in ranges]
         partials = []
         for future, (start, end) in zip(futures, ranges, strict=True):
             partials.append(future.result())
             if on_progress:
                 on_progress(end - start)
-    _INDEX = None
     result = merge_partials(name, partials, index.limits())
     grown = os.path.getsize(path)
     if grown > size:
@@ -115,8 +108,14 @@ def scan_file_parallel(
     return result
 
 
+_WORKER_INDEX: list[AnchorIndex] = []  # filled once in each worker process, never in the parent
+
+
+def _hold_index(index: AnchorIndex) -> None:
+    _WORKER_INDEX.append(index)
+
+
 def _scan_range(path: str, name: str, start: int, end: int) -> Partial:
-    assert _INDEX is not None
     with open(path, "rb") as handle:
         handle.seek(max(0, start - BEFORE_BYTES))
         before = handle.read(start - max(0, start - BEFORE_BYTES))
@@ -127,7 +126,7 @@ def _scan_range(path: str, name: str, start: int, end: int) -> Partial:
         handle.seek(start)
         context = (_lone_cr_to_lf(before), _lone_cr_to_lf(after))
         stream = cast(BinaryIO, _Limited(handle, end - start))
-        return scan_partial(stream, name, _INDEX, CHUNK_BYTES, context=context)
+        return scan_partial(stream, name, _WORKER_INDEX[0], CHUNK_BYTES, context=context)
 
 
 class _Limited(io.RawIOBase):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 
 import regex
 
@@ -119,3 +120,22 @@ def node_from_name(name: str) -> str | None:
     base = name.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
     found = regex.match(r"^(?:prefill|decode)[_-](?P<node>[\w.-]+?)(?:\.log)?(?:\.(?:gz|zst))?$", base)
     return found.group("node") if found else None
+
+
+SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
+
+
+def with_source_role(event: Event, source_role: Role) -> Event:
+    """An event's role once its source's role is known: the pattern's hint, refined by the file.
+
+    A generic server line takes its file's side; a line with no role of its own takes its
+    file's role, unless the file interleaves components, where the line's own markers decide.
+    """
+    if event.role is Role.SERVER and source_role in SERVER_ROLES:
+        return replace(event, role=source_role)
+    if event.role is not Role.UNKNOWN:
+        return event
+    if source_role in (Role.CI, Role.MIXED, Role.UNKNOWN):
+        marked = role_from_text_markers(event.text)
+        return replace(event, role=marked or source_role)
+    return replace(event, role=source_role)

@@ -114,9 +114,7 @@ def test_excerpt_context_is_read_back_from_archive_members(library: Library, tmp
 
 
 def test_stdin_excerpt_falls_back_to_the_chain_lines(library: Library) -> None:
-    from pdlogdoctor.excerpt import build_excerpt
-
     text = (FIXTURES / "mori-mr-size-limit-seed" / "prefill_mia1-p06-g13.log").read_bytes()
     report = run(["-"], library, stdin=io.BytesIO(text))
-    windows = build_excerpt(report)
+    windows = report.excerpt  # built by the run: stdin cannot be read twice
     assert windows and all(line.distance == 0 for window in windows for line in window.lines)

@@ -108,13 +108,16 @@ def test_markdown_is_redacted_by_default_and_not_with_no_redact() -> None:
 
 def test_github_format_uses_the_actions_environment(tmp_path: Path) -> None:
     summary = tmp_path / "summary.md"
-    env = {"GITHUB_WORKSPACE": str(ROOT), "GITHUB_STEP_SUMMARY": str(summary)}
+    outputs = tmp_path / "outputs"
+    env = {"GITHUB_WORKSPACE": str(ROOT), "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(outputs)}
     code, out, _ = invoke("analyze", "-f", "github", str(SEED), env=env)
     assert code == 1
     lines = out.splitlines()
     assert 1 <= len(lines) <= 10 and all(line.startswith(("::error ", "::warning ")) for line in lines)
     assert "file=fixtures/mori-mr-size-limit-seed/" in lines[0]
     assert "### Causal chain" in summary.read_text()
+    assert "Evidence excerpt" in summary.read_text()  # the run read the excerpt for the summary
+    assert outputs.read_text().startswith("verdict=mori-mr-size-limit\nfingerprint=pdld-")
 
 
 def test_schema_command_prints_the_shipped_schema() -> None:

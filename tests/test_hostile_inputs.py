@@ -24,9 +24,12 @@ import zstandard
 from typer.testing import CliRunner
 
 from pdlogdoctor import ingest
-from pdlogdoctor.cli import app
+from pdlogdoctor.cli import app, exit_code_for
 from pdlogdoctor.extract import AnchorIndex, scan_stream
+from pdlogdoctor.options import Limits, RunOptions
 from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.render.document import report_document
 
 from .conftest import FIXTURES
 
@@ -51,6 +54,13 @@ def analyze(tmp_path: Path, *paths: Path | str, extra: tuple[str, ...] = ()) -> 
     result = CliRunner().invoke(app, args, catch_exceptions=False)
     report = json.loads(out.read_text()) if out.exists() else {}
     return result.exit_code, report, result.stderr
+
+
+def analyze_limited(library: Library, bundle: Path, limits: Limits) -> tuple[int, dict[str, Any], str]:
+    """Run the pipeline with smaller caps; return (exit code, the JSON report, the warnings the CLI would print)."""
+    report = run([str(bundle)], library, options=RunOptions(limits=limits))
+    warnings = "".join(f"warning: {s.name}: {p.message} [{p.code}]\n" for s in report.inputs for p in s.problems)
+    return int(exit_code_for(report)), report_document(report), warnings
 
 
 def problems_of(report: dict[str, Any], name_part: str) -> list[dict[str, str]]:
@@ -346,12 +356,11 @@ def test_nested_archives(tmp_path: Path, bundle: Path) -> None:
     assert_warned(stderr, "artifacts.zip!more.zip", "nested-archive")
 
 
-def test_decompression_bomb_member_cap(tmp_path: Path, bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ingest, "MAX_MEMBER_OUTPUT", 1 << 20)
+def test_decompression_bomb_member_cap(library: Library, bundle: Path) -> None:
     (bundle / "decode_bomb.log.gz").write_bytes(gzip.compress(b"\0" * (64 << 20), compresslevel=9))
     with zipfile.ZipFile(bundle / "bomb.zip", "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("a.log", b"INFO a\n" * (1 << 20))
-    code, report, stderr = analyze(tmp_path, bundle)
+    code, report, stderr = analyze_limited(library, bundle, Limits(member_output=1 << 20))
     assert_seed_found(code, report)
     assert_warned(stderr, "decode_bomb.log.gz", "output-cap")
     assert_warned(stderr, "bomb.zip!a.log", "output-cap")
@@ -360,12 +369,11 @@ def test_decompression_bomb_member_cap(tmp_path: Path, bundle: Path, monkeypatch
         assert source["bytes"] <= 1 << 20
 
 
-def test_decompression_bomb_total_cap(tmp_path: Path, bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ingest, "MAX_TOTAL_OUTPUT", 3 << 20)
+def test_decompression_bomb_total_cap(library: Library, bundle: Path) -> None:
     with zipfile.ZipFile(bundle / "many.zip", "w", zipfile.ZIP_DEFLATED) as zf:
         for k in range(5):
             zf.writestr(f"m{k}.log", b"INFO member line\n" * 80000)  # ~1.3 MB each
-    code, report, stderr = analyze(tmp_path, bundle)
+    code, report, stderr = analyze_limited(library, bundle, Limits(total_output=3 << 20))
     assert_seed_found(code, report)
     read = sum(s["bytes"] for s in report["inputs"] if "many.zip!" in s["file"])
     assert read <= 3 << 20

@@ -1,4 +1,4 @@
-"""GitHub Actions: at most 10 escaped annotations, most causal first; the step summary."""
+"""GitHub Actions: at most 10 escaped annotations, most causal first; the step files the CLI writes."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from pdlogdoctor.model import OutputFormat, Report
 from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render import render
-from pdlogdoctor.render.github import STEP_SUMMARY_LIMIT, command, escape_data, escape_property
+from pdlogdoctor.render.github import command, escape_data, escape_property
 from pdlogdoctor.render.options import RenderOptions
+from pdlogdoctor.step_files import STEP_SUMMARY_LIMIT, append_step_outputs, append_step_summary, workspace_files
 
 from .bundle_copy import SEED, copy_bundle
 from .conftest import ROOT
@@ -57,7 +58,7 @@ def test_escaping_follows_the_workflow_command_rules() -> None:
 
 
 def test_verdict_first_then_chain_in_causal_order_with_workspace_files(seed: Report) -> None:
-    lines = annotate(seed, RenderOptions(workspace=str(ROOT)))
+    lines = annotate(seed, RenderOptions(workspace_files=workspace_files(seed, str(ROOT))))
     parsed = [parse(line) for line in lines]
     assert len(parsed) <= 10
     level, props, message = parsed[0]
@@ -73,7 +74,10 @@ def test_verdict_first_then_chain_in_causal_order_with_workspace_files(seed: Rep
 
 
 def test_no_file_outside_the_workspace(seed: Report, tmp_path: Path) -> None:
-    parsed = [parse(line) for line in annotate(seed, RenderOptions(workspace=str(tmp_path)))]
+    assert workspace_files(seed, str(tmp_path)) == ()
+    parsed = [
+        parse(line) for line in annotate(seed, RenderOptions(workspace_files=workspace_files(seed, str(tmp_path))))
+    ]
     assert parsed and all("file" not in props and "title" in props for _, props, _ in parsed)
 
 
@@ -86,7 +90,7 @@ def test_never_more_than_ten_annotations(seed: Report) -> None:
 def test_step_summary_gets_the_markdown_report(seed: Report, tmp_path: Path) -> None:
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step\n")
-    annotate(seed, RenderOptions(step_summary=str(summary)))
+    append_step_summary(seed, RenderOptions(), summary)
     text = summary.read_text()
     assert text.startswith("earlier step\n")  # appended, not overwritten
     assert fingerprint(seed) in text and "### Causal chain" in text
@@ -95,7 +99,7 @@ def test_step_summary_gets_the_markdown_report(seed: Report, tmp_path: Path) -> 
 def test_step_summary_stays_under_one_mebibyte(seed: Report, tmp_path: Path) -> None:
     summary = tmp_path / "summary.md"
     summary.write_text("x" * (STEP_SUMMARY_LIMIT - 20_000))
-    annotate(seed, RenderOptions(step_summary=str(summary)))
+    append_step_summary(seed, RenderOptions(), summary)
     assert summary.stat().st_size < STEP_SUMMARY_LIMIT
     assert summary.stat().st_size > STEP_SUMMARY_LIMIT - 20_000  # something was still added
 
@@ -104,15 +108,16 @@ def test_nothing_sensitive_leaks_into_annotations_or_summary(library: Library, t
     bundle = copy_bundle(SEED, tmp_path / "b", _plant_secrets)
     report = run([str(bundle)], library)
     summary = tmp_path / "summary.md"
-    options = RenderOptions(workspace=str(tmp_path), step_summary=str(summary))
+    options = RenderOptions(workspace_files=workspace_files(report, str(tmp_path)))
     parsed = [parse(line) for line in annotate(report, options)]
+    append_step_summary(report, options, summary)
     shown = "\n".join(props["title"] + "\n" + message for _, props, message in parsed)
     assert "<ip-" in shown
     assert not [secret for secret in SENSITIVE if secret in shown]
     assert not [secret for secret in SENSITIVE if secret in summary.read_text()]
     # file= is the one unredacted value: it must name the workspace file to link the annotation
     assert all(Path(tmp_path, props["file"]).is_file() for _, props, _ in parsed if "file" in props)
-    unredacted = "\n".join(annotate(report, replace(options, redact=False, step_summary=None)))
+    unredacted = "\n".join(annotate(report, replace(options, redact=False)))
     assert "10.24.3.18" in unredacted  # the fixture IP is really in what is annotated
 
 
@@ -123,3 +128,19 @@ def test_healthy_run_has_no_annotations(library: Library) -> None:
     report = run([str(healthy)], library)
     assert report.verdict.id == "healthy"
     assert annotate(report, RenderOptions()) == []
+
+
+def test_step_outputs_name_the_verdict_and_fingerprint(seed: Report, tmp_path: Path) -> None:
+    outputs = tmp_path / "outputs"
+    outputs.write_text("earlier=1\n")
+    append_step_outputs(seed, outputs)
+    assert outputs.read_text() == f"earlier=1\nverdict={seed.verdict.id}\nfingerprint={fingerprint(seed)}\n"
+
+
+def test_the_renderer_itself_writes_no_file(seed: Report, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Even with the Actions variables set, rendering only writes to `out`: the CLI writes the step files."""
+    summary, outputs = tmp_path / "summary.md", tmp_path / "outputs"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(outputs))
+    assert annotate(seed, RenderOptions())
+    assert not summary.exists() and not outputs.exists()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pdlogdoctor.excerpt import build_excerpt
 from pdlogdoctor.fingerprint import fingerprint
 from pdlogdoctor.model import OutputFormat, Report
 from pdlogdoctor.patterns import Library
@@ -90,7 +91,8 @@ def _long_report(report: Report, tmp_path: Path, events: int) -> Report:
         replace(base, source=str(log), line=n, text=lines[n - 1], time=(base.time or 0) + n)
         for n in range(10, 10 * events + 1, 10)
     )
-    return replace(report, chain=chain)
+    long = replace(report, chain=chain)
+    return replace(long, excerpt=build_excerpt(long))  # what the pipeline reads for such a chain
 
 
 def test_long_chain_and_excerpt_stay_under_the_limit_and_say_so(seed: Report, tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
-"""Renderers: one module per output format, each with `render(report, out[, options])`.
+"""Renderers: one module per output format, each a pure `render(report, out, options)`.
 
-text and json take no options (never redacted); markdown and github take
-RenderOptions (redaction, the Actions workspace and step summary).
+A renderer writes only to `out` and reads nothing but its arguments: the pipeline
+has already read everything the report shows (the excerpt included), and the CLI
+writes any other file (GitHub's step summary and outputs: step_files.py).
 """
 
 from __future__ import annotations
@@ -15,20 +16,14 @@ from .options import RenderOptions
 
 Renderer = Callable[[Report, TextIO, RenderOptions], None]
 
-
-def _plain(function: Callable[[Report, TextIO], None]) -> Renderer:
-    def renderer(report: Report, out: TextIO, options: RenderOptions) -> None:
-        function(report, out)
-
-    return renderer
-
-
 RENDERERS: dict[OutputFormat, Renderer] = {
-    OutputFormat.TEXT: _plain(text.render),
-    OutputFormat.JSON: _plain(json_format.render),
+    OutputFormat.TEXT: text.render,
+    OutputFormat.JSON: json_format.render,
     OutputFormat.MARKDOWN: markdown.render,
     OutputFormat.GITHUB: github.render,
 }
+# Formats whose output (or whose side files) show the evidence excerpt: the run reads it for them.
+SHOWS_EXCERPT = frozenset({OutputFormat.MARKDOWN, OutputFormat.GITHUB})
 
 
 def render(report: Report, output_format: OutputFormat, out: TextIO, options: RenderOptions | None = None) -> None:

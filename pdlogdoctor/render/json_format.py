@@ -8,9 +8,11 @@ from typing import TextIO
 
 from ..model import Report
 from .document import report_document
+from .options import PLAIN, RenderOptions
 
 
-def render(report: Report, out: TextIO) -> None:
+def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
+    """Never redacted (`options` is ignored): a machine-readable record of exactly what was read."""
     json.dump(report_document(report), out, indent=2, ensure_ascii=False)
     out.write("\n")
 

@@ -8,15 +8,13 @@ first (excerpt context, then alternatives, then chain rows) and the body says so
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
 from .. import __version__
-from ..excerpt import MAX_CONTEXT, Window, build_excerpt
 from ..fingerprint import fingerprint
-from ..model import Event, Report, Suggestion
-from ..redact import Redactor, redact_report, redactor_for
+from ..model import Event, ExcerptWindow, Report, Suggestion
+from ..redact import redact_report, redactor_for
 from .document import chain_start, time_since
 from .inputs import inputs_to_show
 from .options import RenderOptions
@@ -30,26 +28,23 @@ TRIM_NOTE = "Trimmed to fit GitHub's 65,536-character limit: "
 class Budget:
     """How much of each part to show; `trim_levels` walks from generous to minimal."""
 
-    context: int = MAX_CONTEXT
+    context: int = 1 << 30  # lines of context around each chain line: all the report carries
     alternatives: bool = True
     chain_rows: int | None = None  # None: all
     excerpt: bool = True
 
 
-def render(report: Report, out: TextIO, options: RenderOptions | None = None) -> None:
-    out.write(markdown_report(report, options or RenderOptions()))
+def render(report: Report, out: TextIO, options: RenderOptions) -> None:
+    out.write(markdown_report(report, options))
 
 
 def markdown_report(report: Report, options: RenderOptions, limit: int = GITHUB_BODY_LIMIT) -> str:
     """The body, redacted unless options say not to, and under `limit` characters."""
     stable_id = fingerprint(report)  # from the unredacted report: redaction must not change it
-    windows = build_excerpt(report)
     if options.redact:
-        redactor = redactor_for(report)
-        report = redact_report(report, redactor)
-        windows = _redact_windows(windows, redactor)
+        report = redact_report(report, redactor_for(report))  # the excerpt too: it is part of the report
     for budget, trimmed in trim_levels(report):
-        body = compose(report, windows, stable_id, budget, trimmed)
+        body = compose(report, stable_id, budget, trimmed)
         if len(body) < limit:
             return body
     note = f"\n\n_{TRIM_NOTE}the body was cut here._\n"
@@ -58,7 +53,8 @@ def markdown_report(report: Report, options: RenderOptions, limit: int = GITHUB_
 
 def trim_levels(report: Report) -> list[tuple[Budget, list[str]]]:
     levels: list[tuple[Budget, list[str]]] = [(Budget(), [])]
-    for context in range(MAX_CONTEXT - 1, -1, -1):
+    widest = max((x.distance for window in report.excerpt for x in window.lines), default=0)
+    for context in range(widest - 1, -1, -1):
         levels.append((Budget(context=context), ["evidence context"]))
     levels.append((Budget(context=0, alternatives=False), ["evidence context", "alternatives"]))
     rows = len(report.chain)
@@ -69,7 +65,7 @@ def trim_levels(report: Report) -> list[tuple[Budget, list[str]]]:
     return levels
 
 
-def compose(report: Report, windows: list[Window], stable_id: str, budget: Budget, trimmed: list[str]) -> str:
+def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str]) -> str:
     parts = [_head(report, stable_id)]
     if report.suggestions:
         parts.append(_suggestions(report.suggestions))
@@ -79,8 +75,8 @@ def compose(report: Report, windows: list[Window], stable_id: str, budget: Budge
         parts.append("### Clocks\n\n" + "\n".join(f"- {escape(note)}" for note in report.time_notes))
     if report.chain:
         parts.append(_chain(report.chain, budget.chain_rows, chain_start(report)))
-    if report.chain and budget.excerpt:
-        parts.append(_excerpt(windows, budget.context))
+    if report.excerpt and budget.excerpt:
+        parts.append(_excerpt(report.excerpt, budget.context))
     if report.alternatives and budget.alternatives:
         parts.append(_alternatives(report))
     if report.missing:
@@ -163,7 +159,7 @@ def _chain(chain: tuple[Event, ...], rows: int | None, start: float | None) -> s
     return "### Causal chain (in time order, causes first within a second)\n\n" + "\n".join(table)
 
 
-def _excerpt(windows: list[Window], context: int) -> str:
+def _excerpt(windows: tuple[ExcerptWindow, ...], context: int) -> str:
     lines: list[str] = []
     for window in windows:
         kept = [x for x in window.lines if x.distance <= context]
@@ -172,7 +168,8 @@ def _excerpt(windows: list[Window], context: int) -> str:
         lines.append(f"--- {window.source}")
         lines += [f"{'>' if x.distance == 0 else ' '} {x.line:>7} | {x.text}" for x in kept]
     count = sum(1 for line in lines if not line.startswith("--- "))
-    summary = f"Evidence excerpt ({count} lines, chain lines marked &gt;, ±{context} lines of context)"
+    shown = min(context, max((x.distance for window in windows for x in window.lines), default=0))
+    summary = f"Evidence excerpt ({count} lines, chain lines marked &gt;, ±{shown} lines of context)"
     return f"<details>\n<summary>{summary}</summary>\n\n{fence(chr(10).join(lines), 'text')}\n\n</details>"
 
 
@@ -237,16 +234,3 @@ def _longest_backtick_run(text: str) -> int:
         run = run + 1 if char == "`" else 0
         longest = max(longest, run)
     return longest
-
-
-def _redact_windows(windows: list[Window], redact: Callable[[str], str] | Redactor) -> list[Window]:
-    from dataclasses import replace
-
-    return [
-        replace(
-            w,
-            source=redact(w.source),
-            lines=tuple(replace(x, source=redact(x.source), text=redact(x.text)) for x in w.lines),
-        )
-        for w in windows
-    ]

@@ -1,4 +1,4 @@
-"""What the shareable renderers need besides the report."""
+"""What a renderer is told besides the report: plain values, decided by the CLI."""
 
 from __future__ import annotations
 
@@ -7,7 +7,13 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class RenderOptions:
-    redact: bool = True  # only markdown and github mask secrets; text and json never do
-    workspace: str | None = None  # GITHUB_WORKSPACE: annotations get file= only for files inside it
-    step_summary: str | None = None  # GITHUB_STEP_SUMMARY: github also appends the markdown report here
-    step_outputs: str | None = None  # GITHUB_OUTPUT: github also sets the step outputs verdict and fingerprint
+    redact: bool = True  # mask secrets and infrastructure names (markdown and github; text and json never do)
+    # Chain sources that are plain files inside GITHUB_WORKSPACE, as (source name, path relative to it):
+    # the only places a GitHub annotation can point at. The CLI finds them; renderers never touch files.
+    workspace_files: tuple[tuple[str, str], ...] = ()
+
+    def workspace_file(self, source: str) -> str | None:
+        return dict(self.workspace_files).get(source)
+
+
+PLAIN = RenderOptions(redact=False)

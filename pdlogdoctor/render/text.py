@@ -13,12 +13,14 @@ from rich.text import Text
 from ..model import Event, Report
 from .document import chain_start, time_since
 from .inputs import inputs_to_show
+from .options import PLAIN, RenderOptions
 
 VERDICT_STYLE = {"healthy": "green", "inconclusive": "yellow"}
 TEXT_WIDTH = 160
 
 
-def render(report: Report, out: TextIO) -> None:
+def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
+    """Never redacted (`options` is ignored): the operator's own terminal."""
     console = Console(file=out, width=_width(out), highlight=False, soft_wrap=False)
     console.print(_verdict_panel(report))
     if report.suggestions:

@@ -1,0 +1,29 @@
+"""How one run behaves: built once (by the CLI, or a Python caller) and passed down.
+
+No stage reads the environment or a module constant it could be handed instead;
+tests shrink a cap by passing a smaller one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GIB = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Decompression-bomb and walk caps."""
+
+    member_output: int = 8 * GIB  # decompressed bytes of one compressed file or archive member
+    total_output: int = 64 * GIB  # decompressed bytes of everything in one run
+    files: int = 100_000  # files walked under one directory
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    workers: int | None = None  # processes for one large plain file; None: every usable core, 1: no forking
+    accelerate: bool = True  # use the optional hyperscan anchor matcher when it is installed
+    timeout: float | None = None  # seconds; then the best verdict so far, marked incomplete
+    excerpt: bool = True  # re-read the chain's lines with context for the report (markdown shows it)
+    limits: Limits = Limits()

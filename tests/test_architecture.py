@@ -1,0 +1,68 @@
+"""The shape the design promises, checked on the source: pure renderers, no hidden module state."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+PACKAGE = ROOT / "pdlogdoctor"
+RENDER_MODULES = sorted((PACKAGE / "render").glob("*.py"))
+# What a pure renderer must not reach for: the inputs, the file system, the environment.
+NOT_FOR_RENDERERS = {"pdlogdoctor.ingest", "pdlogdoctor.excerpt", "pdlogdoctor.step_files", "os", "pathlib", "shutil"}
+FILE_CALLS = {"open", "write_text", "write_bytes", "read_text", "read_bytes", "unlink", "mkdir", "stat"}
+# The JSON Schema ships inside the package (importlib.resources): data of the tool, not input.
+ALLOWED_CALLS = {"json_format.py": {"read_text"}}
+
+
+def _package_of(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+
+
+def _imports(source: str, package: str) -> set[str]:
+    """Absolute names of every module `source` imports (relative imports resolved against `package`)."""
+    tree = ast.parse(source)
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            module = ".".join(part for part in (base, node.module or "") if part)
+            names.add(module)
+            names |= {f"{module}.{alias.name}" for alias in node.names}
+    return names
+
+
+@pytest.mark.parametrize("path", RENDER_MODULES, ids=lambda p: p.name)
+def test_renderers_read_no_input_and_write_no_file(path: Path) -> None:
+    reached = {
+        name for name in _imports(path.read_text(encoding="utf-8"), _package_of(path)) if name in NOT_FOR_RENDERERS
+    }
+    assert not reached, f"{path.name} imports {reached}: renderers only format the report they are given"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    calls = {
+        node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+    }
+    file_calls = calls & FILE_CALLS - ALLOWED_CALLS.get(path.name, set())
+    assert not file_calls, f"{path.name} calls {file_calls}"
+
+
+def test_the_import_scan_sees_a_renderer_that_reads_inputs() -> None:
+    """The check above must be able to fail: a planted relative import of ingest is caught."""
+    planted = (PACKAGE / "render" / "markdown.py").read_text(encoding="utf-8") + "\nfrom ..ingest import reopen\n"
+    assert "pdlogdoctor.ingest" in _imports(planted, "pdlogdoctor.render")
+    assert "pdlogdoctor.render.options" in _imports("from .options import PLAIN", "pdlogdoctor.render")
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_rebinds_global_state(path: Path) -> None:
+    """No `global` statements: run-wide values travel in RunOptions and as arguments."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    rebinding = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Global | ast.Nonlocal)]
+    assert not rebinding, f"{path.name}: global/nonlocal at lines {rebinding}"
