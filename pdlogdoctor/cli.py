@@ -48,7 +48,7 @@ EXIT_HELP = (
     "3 failure evidence without a known cause (inconclusive); 4 nothing readable. --exit-zero forces 0. "
     "--fail-on cause turns 3 and 4 into 0; --fail-on never turns all of 1, 3, 4 into 0."
 )
-SHAREABLE = (OutputFormat.MARKDOWN, OutputFormat.GITHUB)
+SHAREABLE = (OutputFormat.MARKDOWN, OutputFormat.GITHUB, OutputFormat.HTML)
 PROGRESS_MIN_BYTES = 50 << 20
 
 app = typer.Typer(

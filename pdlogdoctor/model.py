@@ -68,6 +68,7 @@ class OutputFormat(StrEnum):
     JSON = "json"
     MARKDOWN = "markdown"  # an issue-ready body, redacted by default
     GITHUB = "github"  # GitHub Actions workflow commands (+ the step summary)
+    HTML = "html"  # one self-contained page with the incident's timeline, redacted by default
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,3 +202,4 @@ class Report:
     time_notes: tuple[str, ...] = ()  # sentences about clocks a reader must know, e.g. a correction
     # The chain's lines with their context, read by the pipeline (renderers never read inputs).
     excerpt: tuple[ExcerptWindow, ...] = ()
+    glossary: tuple[tuple[str, str], ...] = ()  # pattern id -> its title, for the patterns the chain shows

@@ -53,7 +53,15 @@ def run(
     nodes = {s.name: s.node for s in sources}
     report = diagnose(events, link(events, library, nodes, slack(clocks)), sources, library)
     report = annotate(report, clocks)
+    report = replace(report, glossary=_glossary(report, library))
     return replace(report, excerpt=build_excerpt(report)) if options.excerpt else report
+
+
+def _glossary(report: Report, library: Library) -> tuple[tuple[str, str], ...]:
+    """What each pattern the report shows means, so a renderer can say it without the library."""
+    titles = {pattern.id: pattern.title for pattern in library.patterns}
+    shown = sorted({event.pattern for event in (*report.roots, *report.chain)})
+    return tuple((pattern_id, titles[pattern_id]) for pattern_id in shown if pattern_id in titles)
 
 
 def scan_input(

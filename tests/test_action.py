@@ -201,6 +201,9 @@ def test_the_analyze_step_produces_the_outputs(
     report = Path(values["report-path"])
     assert report.parent == tmp_path and report.suffix == ".md"
     assert values["fingerprint"] in report.read_text() and "10.24.3.18" not in report.read_text()
+    html = Path(values["html-path"])
+    assert html.parent == tmp_path and html.read_text().startswith("<!doctype html>")
+    assert values["fingerprint"] in html.read_text() and "10.24.3.18" not in html.read_text()
     annotations = [line for line in done.stdout.splitlines() if line.startswith("::")]
     assert 1 <= len(annotations) <= 10 and "file=fixtures/mori-mr-size-limit-seed/" in annotations[0]
     assert "### Causal chain" in summary.read_text()

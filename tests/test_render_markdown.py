@@ -111,7 +111,7 @@ def test_context_goes_before_alternatives(seed: Report, tmp_path: Path) -> None:
     assert len(markdown_report(report, PLAIN, limit=10**9)) > 40_000
     body = markdown_report(report, PLAIN, limit=40_000)
     assert len(body) < 40_000
-    assert "left out evidence context." in body
+    assert "left out diagram, evidence context." in body  # the diagram goes first, then context
     assert "### Alternatives considered" in body
     assert all(f"line {n} x" in body for n in range(10, 201, 10))  # every chain row kept
 

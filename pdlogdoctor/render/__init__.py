@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..model import OutputFormat, Report
-from . import github, json_format, markdown, text
+from . import github, html, json_format, markdown, text
 from .options import RenderOptions
 
 Renderer = Callable[[Report, TextIO, RenderOptions], None]
@@ -21,9 +21,10 @@ RENDERERS: dict[OutputFormat, Renderer] = {
     OutputFormat.JSON: json_format.render,
     OutputFormat.MARKDOWN: markdown.render,
     OutputFormat.GITHUB: github.render,
+    OutputFormat.HTML: html.render,
 }
 # Formats whose output (or whose side files) show the evidence excerpt: the run reads it for them.
-SHOWS_EXCERPT = frozenset({OutputFormat.MARKDOWN, OutputFormat.GITHUB})
+SHOWS_EXCERPT = frozenset({OutputFormat.MARKDOWN, OutputFormat.GITHUB, OutputFormat.HTML})
 
 
 def render(report: Report, output_format: OutputFormat, out: TextIO, options: RenderOptions | None = None) -> None:

@@ -17,6 +17,7 @@ from ..model import Event, ExcerptWindow, Report, Suggestion
 from ..redact import redact_report, redactor_for
 from .document import chain_start, time_since
 from .inputs import inputs_to_show
+from .mermaid import mermaid_chain
 from .options import RenderOptions
 
 GITHUB_BODY_LIMIT = 65_536
@@ -32,17 +33,32 @@ class Budget:
     alternatives: bool = True
     chain_rows: int | None = None  # None: all
     excerpt: bool = True
+    diagram: bool = True  # the Mermaid chain: the first thing left out when the body is too long
 
 
 def render(report: Report, out: TextIO, options: RenderOptions) -> None:
     out.write(markdown_report(report, options))
 
 
-def markdown_report(report: Report, options: RenderOptions, limit: int = GITHUB_BODY_LIMIT) -> str:
-    """The body, redacted unless options say not to, and under `limit` characters."""
+@dataclass(frozen=True, slots=True)
+class ShareableView:
+    """What a shareable format shows: the report (its excerpt included), redacted, and the fingerprint."""
+
+    report: Report
+    fingerprint: str
+
+
+def shareable_view(report: Report, options: RenderOptions) -> ShareableView:
     stable_id = fingerprint(report)  # from the unredacted report: redaction must not change it
     if options.redact:
         report = redact_report(report, redactor_for(report))  # the excerpt too: it is part of the report
+    return ShareableView(report, stable_id)
+
+
+def markdown_report(report: Report, options: RenderOptions, limit: int = GITHUB_BODY_LIMIT) -> str:
+    """The body, redacted unless options say not to, and under `limit` characters."""
+    view = shareable_view(report, options)
+    report, stable_id = view.report, view.fingerprint
     for budget, trimmed in trim_levels(report):
         body = compose(report, stable_id, budget, trimmed)
         if len(body) < limit:
@@ -52,21 +68,26 @@ def markdown_report(report: Report, options: RenderOptions, limit: int = GITHUB_
 
 
 def trim_levels(report: Report) -> list[tuple[Budget, list[str]]]:
-    levels: list[tuple[Budget, list[str]]] = [(Budget(), [])]
+    levels: list[tuple[Budget, list[str]]] = [(Budget(), []), (Budget(diagram=False), ["diagram"])]
     widest = max((x.distance for window in report.excerpt for x in window.lines), default=0)
     for context in range(widest - 1, -1, -1):
-        levels.append((Budget(context=context), ["evidence context"]))
-    levels.append((Budget(context=0, alternatives=False), ["evidence context", "alternatives"]))
+        levels.append((Budget(context=context, diagram=False), ["diagram", "evidence context"]))
+    levels.append((Budget(0, False, diagram=False), ["diagram", "evidence context", "alternatives"]))
     rows = len(report.chain)
     while rows > 1:
         rows //= 2
-        levels.append((Budget(0, False, rows), ["evidence context", "alternatives", "chain rows"]))
-    levels.append((Budget(0, False, 1, excerpt=False), ["evidence context", "alternatives", "chain rows", "excerpt"]))
+        left_out = ["diagram", "evidence context", "alternatives", "chain rows"]
+        levels.append((Budget(0, False, rows, diagram=False), left_out))
+    everything = ["diagram", "evidence context", "alternatives", "chain rows", "excerpt"]
+    levels.append((Budget(0, False, 1, excerpt=False, diagram=False), everything))
     return levels
 
 
 def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str]) -> str:
     parts = [_head(report, stable_id)]
+    diagram = mermaid_chain(report) if budget.diagram else None
+    if diagram:
+        parts.append(fence(diagram, "mermaid"))
     if report.suggestions:
         parts.append(_suggestions(report.suggestions))
     if report.verdict.facts:

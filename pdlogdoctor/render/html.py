@@ -1,0 +1,288 @@
+"""HTML: one self-contained file that shows the incident as a story in time.
+
+The verdict, confidence, fix, rival causes and missing evidence come first, as
+static HTML; under them a swimlane timeline (one lane per role and node) that a
+small inline script draws as SVG from a JSON blob: chain events as marks, the
+root cause ringed, causal links as arrows across lanes. Marks that fall on the
+same few pixels are drawn as one mark with a count, so 10,000 events cost a few
+hundred DOM nodes. Clicking a mark shows its lines, file:line, context and what
+the pattern means. Inputs and problems come last.
+
+Nothing is fetched: CSS and JS are inlined from `html_assets/`, and the file
+opens from disk. Redaction is the markdown's (same redactor, same excerpt), so
+what a shared HTML report shows is what a shared issue body shows.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, TextIO
+
+from .. import __version__
+from ..model import Event, ExcerptWindow, Report, Role
+from .markdown import shareable_view, suggestion_command
+from .options import RenderOptions
+
+# Lanes in the order a request flows, CI last; unknown sources after them.
+LANE_ORDER = (Role.PREFILL, Role.SERVER, Role.DECODE, Role.ROUTER, Role.HARNESS, Role.CI, Role.MIXED, Role.UNKNOWN)
+MAX_LINE_CHARS = 600
+
+
+def render(report: Report, out: TextIO, options: RenderOptions) -> None:
+    out.write(html_report(report, options))
+
+
+def html_report(report: Report, options: RenderOptions) -> str:
+    view = shareable_view(report, options)
+    data = timeline_data(view.report)
+    return _PAGE.format(
+        title=html.escape(f"pdlogdoctor: {view.report.verdict.title}"),
+        css=_asset("report.css"),
+        js=_asset("report.js"),
+        head=_head(view.report, view.fingerprint),
+        fix=_fix(view.report),
+        rivals=_rivals(view.report),
+        inputs=_inputs(view.report),
+        footer=html.escape(f"fingerprint {view.fingerprint} · pdlogdoctor {__version__}"),
+        data=_script_json(data),
+    )
+
+
+# ---------------------------------------------------------------- the data the timeline draws
+
+
+@dataclass(frozen=True, slots=True)
+class Lane:
+    key: str
+    role: str
+    label: str
+
+
+def lane_of(event: Event, nodes: dict[str, str | None]) -> Lane:
+    """A lane per role and node: two prefill nodes are two lanes, a CI log's prefill lines join prefill."""
+    node = nodes.get(event.source) or _file_name(event.source)
+    return Lane(f"{event.role.value}\x00{node}", event.role.value, f"{event.role.value} · {node}")
+
+
+def timeline_data(report: Report) -> dict[str, Any]:
+    """The timeline as compact tables: events refer to files, patterns and context windows by index,
+    so 10,000 events from a few files and patterns cost little more than their lines."""
+    nodes = {source.name: source.node for source in report.inputs}
+    events = _timeline_events(report)
+    index = {_key(event): number for number, event in enumerate(events)}
+    lanes = _lanes([lane_of(event, nodes) for event in events])
+    lane_index = {lane.key: number for number, lane in enumerate(lanes)}
+    files = sorted({event.source for event in events})
+    patterns = sorted({event.pattern for event in events})
+    glossary = dict(report.glossary)
+    contexts, context_of = _contexts(report.excerpt)
+    roots = {_key(event) for event in report.roots}
+    file_index = {name: number for number, name in enumerate(files)}
+    pattern_index = {name: number for number, name in enumerate(patterns)}
+    return {
+        "root_time": _root_time(report),
+        "has_root": any(event.time is not None for event in report.roots),
+        "lanes": [{"role": lane.role, "label": lane.label} for lane in lanes],
+        "files": files,
+        "patterns": [{"id": name, "meaning": glossary.get(name, "")} for name in patterns],
+        "contexts": contexts,
+        # lane, time, file, line, text, pattern, kind, repeats, root (0/1), context (-1: none)
+        "events": [
+            [
+                lane_index[lane_of(event, nodes).key],
+                event.time,
+                file_index[event.source],
+                event.line,
+                _clip(event.text),
+                pattern_index[event.pattern],
+                event.kind.value,
+                event.repeats,
+                int(_key(event) in roots),
+                context_of.get((event.source, event.line), -1),
+            ]
+            for event in events
+        ],
+        "links": sorted(
+            {
+                (index[_key(link.cause)], index[_key(link.effect)])
+                for link in report.links
+                if _key(link.cause) in index and _key(link.effect) in index
+            }
+        ),
+    }
+
+
+def _timeline_events(report: Report) -> list[Event]:
+    seen: dict[tuple[str, int, str], Event] = {}
+    for event in (*report.roots, *report.chain):
+        seen.setdefault(_key(event), event)
+    return sorted(seen.values(), key=lambda e: (e.time if e.time is not None else float("inf"), e.source, e.line))
+
+
+def _key(event: Event) -> tuple[str, int, str]:
+    return (event.source, event.line, event.pattern)
+
+
+def _lanes(found: list[Lane]) -> list[Lane]:
+    unique = {lane.key: lane for lane in found}
+    rank = {role.value: number for number, role in enumerate(LANE_ORDER)}
+    return sorted(unique.values(), key=lambda lane: (rank.get(lane.role, len(rank)), lane.label))
+
+
+def _root_time(report: Report) -> float | None:
+    timed = [event.time for event in (*report.roots, *report.chain) if event.time is not None]
+    rooted = [event.time for event in report.roots if event.time is not None]
+    found = rooted or timed
+    return found[0] if found else None
+
+
+def _contexts(windows: tuple[ExcerptWindow, ...]) -> tuple[list[list[tuple[int, str]]], dict[tuple[str, int], int]]:
+    """Each excerpt window once, and for every line in it the window it sits in."""
+    contexts: list[list[tuple[int, str]]] = []
+    context_of: dict[tuple[str, int], int] = {}
+    for window in windows:
+        contexts.append([(x.line, _clip(x.text)) for x in window.lines])
+        for x in window.lines:
+            context_of.setdefault((x.source, x.line), len(contexts) - 1)
+    return contexts, context_of
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 1] + "…"
+
+
+def _file_name(source: str) -> str:
+    return source.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
+
+
+def _script_json(data: dict[str, Any]) -> str:
+    """JSON that cannot close its <script> element or open a comment, whatever the logs hold."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+# ---------------------------------------------------------------- the static parts
+
+
+def _head(report: Report, fingerprint: str) -> str:
+    verdict = report.verdict
+    tone = {"healthy": "ok", "inconclusive": "unsure"}.get(verdict.id, "bad")
+    sure = "" if verdict.id == "inconclusive" else f'<span class="conf">confidence {verdict.confidence:.2f}</span>'
+    facts = "".join(
+        f"<div><dt>{html.escape(key.replace('_', ' '))}</dt><dd>{html.escape(_fact(value))}</dd></div>"
+        for key, value in verdict.facts
+    )
+    return (
+        f'<section class="verdict {tone}"><h1>{html.escape(verdict.title)}</h1>'
+        f'<p class="meta"><code>{html.escape(verdict.id)}</code> {sure} '
+        f'<span class="fp">fingerprint <code>{html.escape(fingerprint)}</code></span></p>'
+        f'<p class="summary">{html.escape(verdict.summary)}</p>'
+        + (f'<p class="advice">{html.escape(report.advice)}</p>' if report.advice else "")
+        + (f'<dl class="facts">{facts}</dl>' if facts else "")
+        + "</section>"
+    )
+
+
+def _fact(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _fix(report: Report) -> str:
+    if not report.suggestions:
+        return ""
+    sure = report.verdict.confidence >= 0.7
+    caution = "" if sure else '<p class="caution">Low confidence: verify the cause before applying a fix.</p>'
+    options: list[str] = []
+    for number, item in enumerate(report.suggestions, 1):
+        command = suggestion_command(item)
+        label = f"Option {number}" if len(report.suggestions) > 1 else "Fix"
+        copy = '<button type="button" data-copy title="copy to the clipboard">copy</button>'
+        body = f"<pre><code>{html.escape(command)}</code></pre>{copy}" if command else ""
+        steps = "".join(f"<li>{html.escape(step)}</li>" for step in item.arithmetic)
+        arithmetic = f"<details><summary>arithmetic</summary><ul>{steps}</ul></details>" if steps else ""
+        options.append(
+            f'<div class="option"><h3>{label}: {html.escape(item.name)}</h3>{body}'
+            f"<p>{html.escape(item.reason)}</p>{arithmetic}</div>"
+        )
+    return f'<section class="fix"><h2>Suggested fix</h2>{caution}{"".join(options)}</section>'
+
+
+def _rivals(report: Report) -> str:
+    parts: list[str] = []
+    if report.alternatives:
+        rows = "".join(
+            f"<tr><td><code>{html.escape(alt.id)}</code></td><td>{alt.confidence:.2f}</td>"
+            f"<td>{html.escape(alt.why_not)}</td></tr>"
+            for alt in report.alternatives
+        )
+        parts.append(
+            "<details><summary>Alternatives considered "
+            f"({len(report.alternatives)})</summary><table><tr><th>verdict</th><th>confidence</th>"
+            f"<th>why not</th></tr>{rows}</table></details>"
+        )
+    if report.missing:
+        items = "".join(f"<li>{html.escape(item)}</li>" for item in report.missing)
+        parts.append(f'<div class="missing"><h2>Missing evidence</h2><ul>{items}</ul></div>')
+    return f'<section class="rivals">{"".join(parts)}</section>' if parts else ""
+
+
+def _inputs(report: Report) -> str:
+    rows = "".join(
+        f"<tr><td><code>{html.escape(source.name)}</code></td><td>{html.escape(source.role.value)}</td>"
+        f"<td>{source.lines:,}</td><td>{source.bytes:,}</td>"
+        f"<td>{html.escape('; '.join(f'{p.code}: {p.message}' for p in source.problems))}</td></tr>"
+        for source in report.inputs
+    )
+    notes = "".join(f"<li>{html.escape(note)}</li>" for note in report.notes)
+    return (
+        f'<section class="inputs"><details><summary>Inputs ({len(report.inputs)})</summary><table>'
+        f"<tr><th>file</th><th>role</th><th>lines</th><th>bytes</th><th>problems</th></tr>{rows}</table></details>"
+        + (f'<ul class="notes">{notes}</ul>' if notes else "")
+        + "</section>"
+    )
+
+
+@cache
+def _asset(name: str) -> str:
+    return (resources.files("pdlogdoctor.render") / "html_assets" / name).read_text(encoding="utf-8")
+
+
+_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; \
+script-src 'unsafe-inline'; img-src data:">
+<title>{title}</title>
+<style>{css}</style>
+</head>
+<body>
+<main>
+{head}
+{fix}
+{rivals}
+<section class="timeline">
+<div class="toolbar"><strong>Timeline</strong>
+<button type="button" data-zoom="in" title="zoom in">+</button>
+<button type="button" data-zoom="out" title="zoom out">&minus;</button>
+<button type="button" data-zoom="reset">reset</button>
+<span class="hint">wheel to zoom, drag to pan, click a mark</span>
+<span class="legend"><i class="k-root"></i>root cause <i class="k-cause"></i>cause \
+<i class="k-symptom"></i>symptom <i class="k-context"></i>context <i class="k-unknown"></i>unrecognised error</span>
+</div>
+<div id="lanes"></div>
+<div id="detail" aria-live="polite"><p class="hint">Click a mark to see its lines.</p></div>
+</section>
+{inputs}
+<footer>{footer}</footer>
+</main>
+<script type="application/json" id="pdld-data">{data}</script>
+<script>{js}</script>
+</body>
+</html>
+"""
