@@ -14,8 +14,9 @@ RENDER_MODULES = sorted((PACKAGE / "render").glob("*.py"))
 # What a pure renderer must not reach for: the inputs, the file system, the environment.
 NOT_FOR_RENDERERS = {"pdlogdoctor.ingest", "pdlogdoctor.excerpt", "pdlogdoctor.step_files", "os", "pathlib", "shutil"}
 FILE_CALLS = {"open", "write_text", "write_bytes", "read_text", "read_bytes", "unlink", "mkdir", "stat"}
-# The JSON Schema ships inside the package (importlib.resources): data of the tool, not input.
-ALLOWED_CALLS = {"json_format.py": {"read_text"}}
+# The JSON Schema and the HTML page's CSS/JS ship inside the package (importlib.resources):
+# data of the tool, not input.
+ALLOWED_CALLS = {"json_format.py": {"read_text"}, "html.py": {"read_text"}}
 
 
 def _package_of(path: Path) -> str:
