@@ -7,6 +7,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -14,6 +15,7 @@ from typing import Annotated
 import typer
 
 from . import __version__
+from .clocks import parse_moment
 from .errors import PdlogdoctorError
 from .ingest import discover
 from .model import OutputFormat, Report
@@ -98,22 +100,42 @@ def analyze(
             "--timeout", min=0, help="Stop reading after SECONDS; report the best verdict so far, marked incomplete."
         ),
     ] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="Only lines at or after this UTC date/time (ISO 8601).")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option("--until", help="Only lines up to this UTC date/time (ISO 8601).")
+    ] = None,
+    abs_time: Annotated[
+        bool, typer.Option("--abs-time", help="Show the chain's UTC times instead of the time since the root cause.")
+    ] = False,
 ) -> None:
     library = _load(patterns)
     _refuse_input_as_output(output, paths)
     try:
         with _progress(paths) as on_progress:
-            options = run_options(output_format, timeout)
+            options = replace(
+                run_options(output_format, timeout), since=_moment(since, "--since"), until=_moment(until, "--until")
+            )
             report = run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress, options=options)
     except PdlogdoctorError as exc:
         _fail(str(exc), exc.hint)
         raise typer.Exit(ExitCode.USAGE) from None
     _report_input_problems(report)
-    render_options = _render_options(report, output_format, no_redact)
+    render_options = replace(_render_options(report, output_format, no_redact), abs_time=abs_time)
     _write(report, output_format, output, render_options)
     if output_format is OutputFormat.GITHUB:
         _write_step_files(report, render_options)
     raise typer.Exit(0 if exit_zero else gated_exit_code(exit_code_for(report), fail_on))
+
+
+def _moment(text: str | None, option: str) -> float | None:
+    if text is None:
+        return None
+    try:
+        return parse_moment(text)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint=option) from None
 
 
 def gated_exit_code(code: ExitCode, fail_on: FailOn) -> int:

@@ -22,6 +22,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from itertools import pairwise
 
 from .model import ClockOffset, Event, Report, Role, Source
@@ -39,10 +40,16 @@ PRECISE_SPREAD_S = 10.0
 MIN_SKEW_S = 5.0
 # A coarse offset is read as whole hours only when it sits this close to a whole hour.
 HOUR_TOLERANCE_S = 15 * 60.0
+# A file no pair joins starts within this of the others, give or take whole hours (time zones).
+START_TOLERANCE_S = 10 * 60.0
 # Files whose clocks could not be aligned: cross-file windows are widened by this much.
 UNALIGNED_SLACK_S = 60.0
 # Roles whose file holds one component's clock (a job log or a paste interleaves several).
-CLOCKED_ROLES = frozenset({Role.PREFILL, Role.DECODE, Role.SERVER, Role.ROUTER})
+CLOCKED_ROLES = frozenset(Role)  # a job log or a paste is read as one clock too: one runner wrote it
+# Started by one launcher within minutes of each other: their first lines can anchor whole hours.
+LAUNCHED_TOGETHER = frozenset({Role.PREFILL, Role.DECODE, Role.SERVER, Role.ROUTER})
+# Named by their role in sentences when the bundle has one file of that role.
+LABELLED_ROLES = {Role.PREFILL: "prefill", Role.DECODE: "decode", Role.ROUTER: "the router", Role.CI: "the CI job log"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +68,12 @@ def estimate_offsets(events: Sequence[Event], sources: Sequence[Source]) -> tupl
         return ()
     pairs = [p for p in _pairs(events, clocked) if p.left != p.right]
     reference = _reference(clocked, pairs)
-    return tuple(_offsets_from(reference, clocked, pairs))
+    spans: dict[str, tuple[float, float]] = {}
+    for event in events:
+        if event.time is not None and event.source in clocked:
+            start, end = spans.get(event.source, (event.time, event.time))
+            spans[event.source] = (min(start, event.time), max(end, event.time))
+    return tuple(_offsets_from(reference, clocked, pairs, spans))
 
 
 def correct(events: Sequence[Event], offsets: Iterable[ClockOffset]) -> list[Event]:
@@ -81,7 +93,8 @@ def slack(offsets: Iterable[ClockOffset]) -> dict[str, float]:
 def _shifted(event: Event, seconds: float) -> Event:
     if not seconds or event.time is None:
         return event
-    return replace(event, time=event.time - seconds)
+    latest = event.time_latest - seconds if event.time_latest is not None else None
+    return replace(event, time=event.time - seconds, time_latest=latest)
 
 
 def _clocked_sources(events: Sequence[Event], sources: Sequence[Source]) -> dict[str, Role]:
@@ -153,26 +166,97 @@ def _reference(clocked: dict[str, Role], pairs: Sequence[_Pair]) -> str:
     for pair in pairs:
         partners[pair.left].add(pair.right)
         partners[pair.right].add(pair.left)
-    return min(clocked, key=lambda name: (-len(partners[name]), name))
+    return min(clocked, key=lambda name: (-len(partners[name]), clocked[name] not in LAUNCHED_TOGETHER, name))
 
 
-def _offsets_from(reference: str, clocked: dict[str, Role], pairs: Sequence[_Pair]) -> Iterable[ClockOffset]:
+def _offsets_from(
+    reference: str, clocked: dict[str, Role], pairs: Sequence[_Pair], spans: dict[str, tuple[float, float]]
+) -> Iterable[ClockOffset]:
     """Walk the pair graph from the reference: each file's offset is its neighbour's plus the
-    offset measured between them."""
+    offset measured between them. A group of files no pair joins to the reference is anchored
+    as a whole by where it starts or ends (whole hours only), or left unaligned."""
     between: dict[tuple[str, str], list[_Pair]] = defaultdict(list)
     for pair in pairs:
         between[(pair.left, pair.right)].append(pair)
         between[(pair.right, pair.left)].append(_reversed(pair))
-    known = {reference: ClockOffset(reference, reference, 0.0, 0.0, 0, "reference", ())}
-    queue = [reference]
+    known: dict[str, ClockOffset] = {}
+    for root in (reference, *sorted(clocked)):
+        if root in known:
+            continue
+        method = "reference" if root == reference else "unaligned"
+        group = _walk(ClockOffset(root, reference, 0.0, 0.0, 0, method, ()), between)
+        if root != reference:
+            group = _anchored(group, _anchor_spans(known, clocked, spans), spans, clocked)
+        known.update(group)
+    return [known[name] for name in sorted(clocked)]
+
+
+def _walk(root: ClockOffset, between: dict[tuple[str, str], list[_Pair]]) -> dict[str, ClockOffset]:
+    """The root and every file paired to it, directly or through others, with offsets relative to it."""
+    group = {root.source: root}
+    queue = [root.source]
     while queue:
         here = queue.pop(0)
         for (left, right), measured in sorted(between.items()):
-            if right == here and left not in known:
-                known[left] = _measured(left, known[here], measured)
+            if right == here and left not in group:
+                group[left] = _measured(left, group[here], measured)
                 queue.append(left)
-    for name in sorted(clocked):
-        yield known.get(name) or ClockOffset(name, reference, 0.0, 0.0, 0, "unaligned", (), UNALIGNED_SLACK_S)
+    return group
+
+
+def _anchored(
+    group: dict[str, ClockOffset],
+    anchors: list[tuple[float, float]],
+    spans: dict[str, tuple[float, float]],
+    clocked: dict[str, Role],
+) -> dict[str, ClockOffset]:
+    """A group no pair joins to the reference. Servers and router are launched together and
+    stopped together, and a job log whose lines all sit outside the others' span is misread, so a
+    start or an end a whole number of hours (give or take START_TOLERANCE_S) from the aligned
+    servers' reads as a time zone. Otherwise the group keeps its clock, unaligned."""
+    hours = _whole_hours_apart(group, anchors, spans, clocked)
+    changed = {}
+    for name, offset in group.items():
+        if hours:
+            changed[name] = replace(
+                offset, correction=offset.correction + hours * HOUR, method="start-times",
+                reasons=(*offset.reasons, "first and last lines of the files"),
+                uncertainty=offset.uncertainty + UNALIGNED_SLACK_S,
+            )  # fmt: skip
+        else:
+            method = "unaligned" if offset.method in ("unaligned", "paired") else offset.method
+            changed[name] = replace(offset, method=method, uncertainty=offset.uncertainty + UNALIGNED_SLACK_S)
+    return changed
+
+
+def _whole_hours_apart(
+    group: dict[str, ClockOffset],
+    anchors: list[tuple[float, float]],
+    spans: dict[str, tuple[float, float]],
+    clocked: dict[str, Role],
+) -> int:
+    own = [(spans[n][0] - o.correction, spans[n][1] - o.correction) for n, o in group.items() if n in spans]
+    if not own or not anchors:
+        return 0
+    first, last = min(a for a, _ in anchors), max(b for _, b in anchors)
+    start, end = min(a for a, _ in own), max(b for _, b in own)
+    launched = any(clocked[name] in LAUNCHED_TOGETHER for name in group)
+    if not (launched or end < first or start > last):
+        return 0
+    closest = min((start - first, end - last), key=lambda d: abs(d - round(d / HOUR) * HOUR))
+    hours = round(closest / HOUR)
+    return hours if abs(closest - hours * HOUR) <= START_TOLERANCE_S else 0
+
+
+def _anchor_spans(
+    known: dict[str, ClockOffset], clocked: dict[str, Role], spans: dict[str, tuple[float, float]]
+) -> list[tuple[float, float]]:
+    """The corrected spans of the aligned files launched with the servers (a job log starts earlier)."""
+    return [
+        (spans[name][0] - offset.correction, spans[name][1] - offset.correction)
+        for name, offset in known.items()
+        if name in spans and clocked[name] in LAUNCHED_TOGETHER and offset.method not in ("unaligned", "disagreeing")
+    ]
 
 
 def _reversed(pair: _Pair) -> _Pair:
@@ -190,7 +274,7 @@ def _measured(name: str, neighbour: ClockOffset, pairs: list[_Pair]) -> ClockOff
         correction = measured if abs(measured) >= MIN_SKEW_S else 0.0
         return ClockOffset(
             name, neighbour.reference, measured + neighbour.measured, correction + neighbour.correction,
-            len(precise), "paired", tuple(sorted({p.reason for p in precise})),
+            len(precise), "paired", tuple(sorted({p.reason for p in precise})), neighbour.uncertainty,
         )  # fmt: skip
     measured = statistics.median(p.difference for p in pairs)
     hours = round(measured / HOUR)
@@ -200,7 +284,7 @@ def _measured(name: str, neighbour: ClockOffset, pairs: list[_Pair]) -> ClockOff
         )
     return ClockOffset(
         name, neighbour.reference, measured + neighbour.measured, hours * HOUR + neighbour.correction,
-        len(pairs), "whole-hours", reasons, UNALIGNED_SLACK_S,
+        len(pairs), "whole-hours", reasons, UNALIGNED_SLACK_S + neighbour.uncertainty,
     )  # fmt: skip
 
 
@@ -222,6 +306,12 @@ def describe(offset: ClockOffset, label: str, reference_label: str) -> str | Non
         )
     if offset.method == "whole-hours":
         return None
+    if offset.method == "start-times":
+        return (
+            f"{label} clock is about {_span(offset.correction)} {reference_label} (no line seen from both sides; "
+            f"read from where the files start and end, whole hours only); corrected by whole hours, "
+            f"windows to other files widened by {offset.uncertainty:g} s"
+        )
     why = "no line seen from both sides" if offset.method == "unaligned" else f"the {evidence} disagree"
     return (
         f"{label} times could not be aligned with {reference_label} ({why}); "
@@ -243,7 +333,7 @@ def _span(seconds: float) -> str:
     return f"{text} {direction}"
 
 
-def annotate(report: Report, offsets: tuple[ClockOffset, ...]) -> Report:
+def annotate(report: Report, offsets: tuple[ClockOffset, ...], window: str | None = None) -> Report:
     """The report with every file's clock, and a sentence for each correction and for each
     unaligned file whose lines the chain joins to another file's."""
     labels = _labels(report.inputs)
@@ -259,6 +349,8 @@ def annotate(report: Report, offsets: tuple[ClockOffset, ...]) -> Report:
         )
         if note is not None:
             notes.append(note)
+    if window is not None:
+        notes.append(window)
     return replace(report, clocks=offsets, time_notes=(*report.time_notes, *notes))
 
 
@@ -270,6 +362,46 @@ def _labels(sources: Sequence[Source]) -> dict[str, str]:
     labels = {}
     for role, names in by_role.items():
         for name in names:
-            unique = len(names) == 1 and role in CLOCKED_ROLES
-            labels[name] = (f"the {role.value}" if role is Role.ROUTER else role.value) if unique else name
+            labels[name] = LABELLED_ROLES[role] if len(names) == 1 and role in LABELLED_ROLES else name
     return labels
+
+
+# ---------------------------------------------------------------- --since / --until
+
+
+def parse_moment(text: str) -> float:
+    """A moment given on the command line: ISO 8601 date or date-time; without a zone it is UTC,
+    like the log times it is compared with."""
+    try:
+        moment = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
+    except ValueError:
+        raise ValueError(f"{text!r} is not a date or time (use e.g. 2026-07-14 or 2026-07-14T01:05:00)") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+def within(events: Sequence[Event], since: float | None, until: float | None) -> list[Event]:
+    """The events inside [since, until] on the reference clock. An untimed event is kept only
+    when its file has no time at all (a bench log's lines cannot be placed, so they are not cut)."""
+    if since is None and until is None:
+        return list(events)
+    timed_files = {e.source for e in events if e.time is not None}
+    low, high = since if since is not None else float("-inf"), until if until is not None else float("inf")
+    return [
+        e
+        for e in events
+        if (e.time is None and e.source not in timed_files)
+        or (e.time is not None and (e.latest or e.time) >= low and e.time <= high)
+    ]
+
+
+def window_note(since: float | None, until: float | None) -> str | None:
+    if since is None and until is None:
+        return None
+    shown = [f"from {_utc(since)}" if since is not None else "", f"until {_utc(until)}" if until is not None else ""]
+    return f"only lines {' '.join(part for part in shown if part)} UTC (on the reference clock) were analysed"
+
+
+def _utc(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S")

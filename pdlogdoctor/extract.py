@@ -389,6 +389,7 @@ def _match_line(
     raw = buf[start:stop].decode("utf-8", errors="replace")
     text, actions_time = clean_line(raw)
     stamp: Stamp | None = None
+    latest: float | None = None
     seen: set[str] = set()
     for pattern in patterns:
         if pattern.id in seen:
@@ -405,10 +406,12 @@ def _match_line(
             continue
         if stamp is None:
             stamp = _stamp_for(buf, start, text, actions_time, state)
+            latest = _latest_for(buf, stop, end, text, actions_time, stamp)
         if pattern.block:
             captured.update(read_traceback(buf, stop, end))
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
-        _record(_make_event(pattern, state.name, line_no, stamp, text, captured), state)
+        event = _make_event(pattern, state.name, line_no, stamp, text, captured)
+        _record(replace(event, time_inferred=True, time_latest=latest) if latest is not None else event, state)
 
 
 def _saturated(pattern: Pattern, matched: dict[str, int]) -> bool:
@@ -452,6 +455,30 @@ def _stamp_for(buf: bytes, start: int, text: str, actions_time: str | None, stat
     if actions_time is not None:
         return parse_actions_time(actions_time)
     return state.last_stamp
+
+
+def _latest_for(
+    buf: bytes, stop: int, end: int, text: str, actions_time: str | None, stamp: Stamp | None
+) -> float | None:
+    """For a line without a time of its own (a crash line, a traceback), the latest it can be:
+    the time of the next stamped line below it (or the earliest, when none is in reach).
+    None for a line that carries its own time."""
+    if stamp is None or actions_time is not None or parse_stamp(text) is not None:
+        return None
+    pos = stop + 1
+    for _ in range(STAMP_LOOKBACK_LINES):
+        if pos >= end:
+            break
+        newline = buf.find(b"\n", pos, min(end, pos + MAX_LINE_BYTES))
+        stop_at = newline if newline >= 0 else min(end, pos + MAX_LINE_BYTES)
+        candidate, below_actions = clean_line(buf[pos:stop_at].decode("utf-8", errors="replace"))
+        below = parse_stamp(candidate) or (parse_actions_time(below_actions) if below_actions else None)
+        if below is not None and below.year_known == stamp.year_known and below.seconds >= stamp.seconds:
+            return below.seconds
+        if newline < 0:
+            break
+        pos = newline + 1
+    return stamp.seconds
 
 
 def _remember_last_stamp(buf: bytes, end: int, state: _State) -> None:

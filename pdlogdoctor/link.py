@@ -55,7 +55,12 @@ def _widening(cause: Event, effect: Event, slack: Mapping[str, float]) -> float:
 
 def _in_window(cause: Event, effect: Event, rule: CauseRule, widening: float = 0.0) -> bool:
     if cause.time is not None and effect.time is not None:
-        return cause.time - rule.skew_s - widening <= effect.time <= cause.time + rule.window_s + widening
+        # An untimed line lies anywhere between its neighbours: the rule holds if it holds for some time there.
+        cause_latest, effect_latest = cause.latest or cause.time, effect.latest or effect.time
+        return (
+            cause.time - rule.skew_s - widening <= effect_latest
+            and effect.time <= cause_latest + rule.window_s + widening
+        )
     if cause.source == effect.source:
         return effect.line >= cause.line
     return True  # no clock to compare across files: the rule alone decides

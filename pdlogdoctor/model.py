@@ -108,6 +108,13 @@ class Event:
     failing: bool  # False when the pattern's failure condition did not hold
     role: Role = Role.UNKNOWN
     repeats: int = 1  # how many matches of this pattern in this source it stands for
+    time_inferred: bool = False  # the line has no time of its own: `time` is the stamped line above's
+    time_latest: float | None = None  # and this the stamped line below's: the line sits between them
+
+    @property
+    def latest(self) -> float | None:
+        """The latest the event can have happened (its time, unless the time is inferred)."""
+        return self.time_latest if self.time_latest is not None else self.time
 
     def get(self, name: str, default: Any = None) -> Any:
         for key, value in self.fields:
@@ -162,7 +169,7 @@ class ClockOffset:
     measured: float  # seconds this file's clock reads ahead of the reference (median of its pairs)
     correction: float  # seconds taken off this file's times before linking (0: left as logged)
     pairs: int  # near-simultaneous line pairs the estimate rests on
-    method: str  # reference | paired | whole-hours | disagreeing | unaligned
+    method: str  # reference | paired | whole-hours | start-times | disagreeing | unaligned
     reasons: tuple[str, ...]  # which kinds of pair, e.g. "same bootstrap_room"
     uncertainty: float = 0.0  # seconds by which cross-file windows are widened for this file
 

@@ -27,3 +27,6 @@ class RunOptions:
     timeout: float | None = None  # seconds; then the best verdict so far, marked incomplete
     excerpt: bool = True  # re-read the chain's lines with context for the report (markdown shows it)
     limits: Limits = Limits()
+    # Only events inside [since, until] (epoch seconds, on the reference clock): for logs spanning days.
+    since: float | None = None
+    until: float | None = None

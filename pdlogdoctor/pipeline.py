@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import BinaryIO
 
-from .clocks import annotate, correct, estimate_offsets, slack
+from .clocks import annotate, correct, estimate_offsets, slack, window_note, within
 from .diagnose import diagnose
 from .duplicates import prefer_zstd
 from .excerpt import build_excerpt
@@ -49,10 +49,12 @@ def run(
     sources = tuple(item.source for item in scanned)
     events = _place_on_timeline([e for item in scanned for e in item.events])
     clocks = estimate_offsets(events, sources)
-    events = correct(events, clocks)  # before linking: the links rest on time windows
+    events = within(
+        correct(events, clocks), options.since, options.until
+    )  # before linking: the links rest on time windows
     nodes = {s.name: s.node for s in sources}
     report = diagnose(events, link(events, library, nodes, slack(clocks)), sources, library)
-    report = annotate(report, clocks)
+    report = annotate(report, clocks, window_note(options.since, options.until))
     report = replace(report, glossary=_glossary(report, library))
     return replace(report, excerpt=build_excerpt(report)) if options.excerpt else report
 
@@ -150,15 +152,56 @@ def _unread_source(log_input: LogInput) -> Source:
 
 
 def _place_on_timeline(events: list[Event]) -> list[Event]:
-    """Give year-less times (glog, vLLM) the bundle's year, then sort once."""
-    years = Counter(year_of(e.time) for e in events if e.time is not None and e.time_text and e.time_text[:4].isdigit())
-    if years:
-        year = years.most_common(1)[0][0]
-        events = [_with_bundle_year(e, year) for e in events]
+    """Give year-less times (glog, vLLM) a year, then sort once. With dated lines in the bundle,
+    the year (of the bundle's, the one before or after) that lands nearest them: a glog line of
+    Jan 1 next to sglang lines of Dec 31 belongs to the next year. Without any, a file's times
+    that go back from December to January have crossed New Year."""
+    dated = [e.time for e in events if e.time is not None and _dated(e)]
+    if dated:
+        year = Counter(year_of(t) for t in dated).most_common(1)[0][0]
+        low, high = min(dated), max(dated)
+        events = [_with_nearest_year(e, year, low, high) for e in events]
+    else:
+        events = _across_new_year(events)
     return sorted(events, key=lambda e: (e.time if e.time is not None else float("inf"), e.source, e.line))
 
 
-def _with_bundle_year(event: Event, year: int) -> Event:
-    if event.time is None or event.time_text is None or event.time_text[:4].isdigit():
+def _dated(event: Event) -> bool:
+    return bool(event.time_text and event.time_text[:4].isdigit())
+
+
+def _with_nearest_year(event: Event, year: int, low: float, high: float) -> Event:
+    if event.time is None or event.time_text is None or _dated(event):
         return event
-    return replace(event, time=with_year(event.time, year))
+    candidates = [with_year(event.time, y) for y in (year, year - 1, year + 1)]
+    best = min(candidates, key=lambda t: max(low - t, t - high, 0.0))
+    return _moved(event, best - event.time)
+
+
+def _across_new_year(events: list[Event]) -> list[Event]:
+    """Year-less files read in line order: each wrap from late in the year to early in the next
+    adds a year."""
+    placed: list[Event] = []
+    by_source: dict[str, list[Event]] = {}
+    for event in events:
+        by_source.setdefault(event.source, []).append(event)
+    for source_events in by_source.values():
+        years, previous = 0, None
+        for event in sorted(source_events, key=lambda e: e.line):
+            if event.time is not None and not _dated(event):
+                if previous is not None and event.time < previous - HALF_YEAR:
+                    years += 1
+                previous = event.time
+                event = _moved(event, with_year(event.time, 1970 + years) - event.time) if years else event
+            placed.append(event)
+    return placed
+
+
+HALF_YEAR = 183 * 86400.0
+
+
+def _moved(event: Event, seconds: float) -> Event:
+    if not seconds or event.time is None:
+        return event
+    latest = event.time_latest + seconds if event.time_latest is not None else None
+    return replace(event, time=event.time + seconds, time_latest=latest)

@@ -2,8 +2,23 @@
 
 from __future__ import annotations
 
-from pdlogdoctor.clocks import correct, describe, estimate_offsets, slack
-from pdlogdoctor.model import Event, Kind, Role, Severity, Source
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from pdlogdoctor.cli import app
+from pdlogdoctor.clocks import correct, describe, estimate_offsets, parse_moment, slack
+from pdlogdoctor.model import Event, Kind, Report, Role, Severity, Source
+from pdlogdoctor.options import RunOptions
+from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+
+from .clock_shift import shift_text
+from .conftest import FIXTURES
 
 T0 = 1_782_986_400.0  # 2026-07-02 10:00:00 UTC
 
@@ -75,3 +90,64 @@ def test_precise_pairs_that_disagree_are_not_trusted_to_the_second() -> None:
     offsets = {o.source: o for o in estimate_offsets(events, SOURCES)}
     assert offsets["prefill.log"].correction == 0.0
     assert offsets["prefill.log"].uncertainty > 0
+
+
+# ---------------------------------------------------------------- property: time zones change nothing
+
+SAMPLED = sorted(p.parent for p in FIXTURES.glob("*/expected.toml") if not p.parent.name.startswith("clock-"))
+
+
+def _logs(bundle: Path) -> list[Path]:
+    return sorted(
+        p for p in bundle.iterdir() if p.is_file() and p.name != "expected.toml" and p.suffix not in (".gz", ".zst")
+    )
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_whole_hour_shift_of_one_file_changes_neither_verdict_nor_chain(
+    data: st.DataObject, library: Library, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    bundle = data.draw(st.sampled_from(SAMPLED), label="bundle")
+    logs = _logs(bundle)
+    assume(logs)
+    shifted = data.draw(st.sampled_from(logs), label="file").relative_to(bundle)
+    hours = data.draw(st.integers(-12, 14).filter(bool), label="hours")
+    target = tmp_path_factory.mktemp("shifted") / bundle.name
+    shutil.copytree(bundle, target)
+    (target / shifted).write_text(shift_text((bundle / shifted).read_text(encoding="utf-8"), hours * 3600))
+    original, moved = run([str(bundle)], library), run([str(target)], library)
+    assert moved.verdict.id == original.verdict.id, moved.time_notes
+    assert _meaning(moved) == _meaning(original), moved.time_notes
+
+
+def _meaning(report: Report) -> list[tuple[str, str, str, int]]:
+    return sorted((e.pattern, e.role.value, Path(e.source).name, e.line) for e in report.chain)
+
+
+def test_since_and_until_cut_a_long_log_to_one_incident(library: Library) -> None:
+    """Cutting the prefill OOM out leaves decode's lost peer without its cause; cutting before it keeps it."""
+    bundle = FIXTURES / "gpu-oom-prefill-kills-pd"
+    whole = run([str(bundle)], library)
+    assert whole.verdict.id == "gpu-oom"
+    after = run([str(bundle)], library, options=RunOptions(since=parse_moment("2026-07-14 01:07")))
+    assert after.verdict.id != "gpu-oom"
+    assert all(e.time is None or e.time >= parse_moment("2026-07-14T01:07:00Z") for e in after.chain)
+    assert any("only lines from 2026-07-14 01:07:00" in note for note in after.time_notes)
+    before = run([str(bundle)], library, options=RunOptions(until=parse_moment("2026-07-14 01:06:00")))
+    assert not any(e.pattern == "cuda-oom" for e in before.chain)
+
+
+def test_a_moment_with_a_zone_is_converted_to_utc() -> None:
+    assert parse_moment("2026-07-14T09:00:00+08:00") == parse_moment("2026-07-14 01:00:00")
+    with pytest.raises(ValueError, match="not a date"):
+        parse_moment("yesterday")
+
+
+def test_abs_time_shows_the_chain_in_utc_and_marks_inferred_times() -> None:
+    bundle = FIXTURES / "untimed-crash-after-quiet"
+    result = CliRunner().invoke(app, ["analyze", str(bundle), "--abs-time"])
+    assert "~2026-07-09 02:14:59" in result.stdout  # the segfault's time, inferred from the line above
+    assert "2026-07-09 02:21:20" in result.stdout
+    relative = CliRunner().invoke(app, ["analyze", str(bundle)])
+    assert "2026-07-09 02:21:20" not in relative.stdout

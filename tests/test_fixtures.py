@@ -12,6 +12,7 @@ from pdlogdoctor.cli import exit_code_for
 from pdlogdoctor.model import Report
 from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
+from pdlogdoctor.render.document import format_time
 
 from .conftest import FIXTURES
 
@@ -89,6 +90,20 @@ def test_bundle_suggestions_and_facts(bundle: Path, reports: dict[Path, Report])
         assert any(phrase in item for item in report.missing), report.missing
     for phrase in expected.get("time_notes_contain", []):
         assert any(phrase in note for note in report.time_notes), report.time_notes
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_bundle_chain_times(bundle: Path, reports: dict[Path, Report]) -> None:
+    """Times the chain must show (UTC, reference clock), and untimed lines bounded by their neighbours."""
+    expected = load_expected(bundle)
+    firsts = {e.pattern: e for e in reversed(reports[bundle].chain)}
+    for pattern, want in expected.get("chain_times", {}).items():
+        assert (format_time(firsts[pattern].time) or "").startswith(want), pattern
+    for pattern, (earliest, latest) in expected.get("inferred_times", {}).items():
+        event = firsts[pattern]
+        assert event.time_inferred, pattern
+        assert (format_time(event.time) or "").startswith(earliest)
+        assert (format_time(event.time_latest) or "").startswith(latest)
 
 
 DISTORTED = [bundle for bundle in BUNDLES if "same_as" in load_expected(bundle)]

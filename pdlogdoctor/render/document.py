@@ -39,6 +39,18 @@ def time_since(event: Event, start: float | None) -> str:
     return f"{seconds / 60:+.1f}m" if abs(seconds) < 3600 else f"{seconds / 3600:+.1f}h"
 
 
+def chain_time(event: Event, start: float | None, absolute: bool) -> str:
+    """When the event happened: Δt from the root, or (absolute) UTC on the reference clock;
+    `~` marks a time inferred from the lines around an untimed line."""
+    mark = "~" if event.time_inferred else ""
+    if not absolute:
+        shown = time_since(event, start)
+        return shown if shown == "?" else mark + shown
+    if event.time is None:
+        return "?"
+    return mark + time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(int(event.time)))
+
+
 def _value(value: FieldValue) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
@@ -51,6 +63,8 @@ def event_document(event: Event) -> dict[str, Any]:
         "line": event.line,
         "time": format_time(event.time),
         "time_as_logged": event.time_text,
+        "time_inferred": event.time_inferred,
+        "time_latest": format_time(event.time_latest) if event.time_inferred else None,
         "text": event.text,
         "severity": event.severity.value,
         "repeats": event.repeats,

@@ -237,7 +237,7 @@ def _inputs(report: Report) -> str:
         f"<td>{html.escape('; '.join(f'{p.code}: {p.message}' for p in source.problems))}</td></tr>"
         for source in report.inputs
     )
-    notes = "".join(f"<li>{html.escape(note)}</li>" for note in report.notes)
+    notes = "".join(f"<li>{html.escape(note)}</li>" for note in (*report.time_notes, *report.notes))
     return (
         f'<section class="inputs"><details><summary>Inputs ({len(report.inputs)})</summary><table>'
         f"<tr><th>file</th><th>role</th><th>lines</th><th>bytes</th><th>problems</th></tr>{rows}</table></details>"

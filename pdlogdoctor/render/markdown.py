@@ -15,7 +15,7 @@ from .. import __version__
 from ..fingerprint import fingerprint
 from ..model import Event, ExcerptWindow, Report, Suggestion
 from ..redact import redact_report, redactor_for
-from .document import chain_start, time_since
+from .document import chain_start, chain_time
 from .inputs import inputs_to_show
 from .mermaid import mermaid_chain
 from .options import RenderOptions
@@ -60,7 +60,7 @@ def markdown_report(report: Report, options: RenderOptions, limit: int = GITHUB_
     view = shareable_view(report, options)
     report, stable_id = view.report, view.fingerprint
     for budget, trimmed in trim_levels(report):
-        body = compose(report, stable_id, budget, trimmed)
+        body = compose(report, stable_id, budget, trimmed, options.abs_time)
         if len(body) < limit:
             return body
     note = f"\n\n_{TRIM_NOTE}the body was cut here._\n"
@@ -83,7 +83,7 @@ def trim_levels(report: Report) -> list[tuple[Budget, list[str]]]:
     return levels
 
 
-def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str]) -> str:
+def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], absolute: bool = False) -> str:
     parts = [_head(report, stable_id)]
     diagram = mermaid_chain(report) if budget.diagram else None
     if diagram:
@@ -95,7 +95,7 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str]) 
     if report.time_notes:
         parts.append("### Clocks\n\n" + "\n".join(f"- {escape(note)}" for note in report.time_notes))
     if report.chain:
-        parts.append(_chain(report.chain, budget.chain_rows, chain_start(report)))
+        parts.append(_chain(report.chain, budget.chain_rows, chain_start(report), absolute))
     if report.excerpt and budget.excerpt:
         parts.append(_excerpt(report.excerpt, budget.context))
     if report.alternatives and budget.alternatives:
@@ -161,14 +161,15 @@ def _facts(report: Report) -> str:
     return "### Facts\n\n" + "\n".join(rows)
 
 
-def _chain(chain: tuple[Event, ...], rows: int | None, start: float | None) -> str:
-    table = ["| # | Δt | role | where | pattern | line |", "| ---: | ---: | --- | --- | --- | --- |"]
+def _chain(chain: tuple[Event, ...], rows: int | None, start: float | None, absolute: bool = False) -> str:
+    when = "time (UTC)" if absolute else "Δt"
+    table = [f"| # | {when} | role | where | pattern | line |", "| ---: | ---: | --- | --- | --- | --- |"]
     shown = chain if rows is None else chain[:rows]
     for number, event in enumerate(shown, 1):
         pattern = f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
         cells = (
             str(number),
-            time_since(event, start),
+            chain_time(event, start, absolute),
             event.role.value,
             code_cell(event.where),
             pattern,

@@ -11,6 +11,7 @@ class RenderOptions:
     # Chain sources that are plain files inside GITHUB_WORKSPACE, as (source name, path relative to it):
     # the only places a GitHub annotation can point at. The CLI finds them; renderers never touch files.
     workspace_files: tuple[tuple[str, str], ...] = ()
+    abs_time: bool = False  # the chain shows UTC times on the reference clock instead of Δt from the root
 
     def workspace_file(self, source: str) -> str | None:
         return dict(self.workspace_files).get(source)

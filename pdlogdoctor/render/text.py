@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..model import Event, Report
-from .document import chain_start, time_since
+from .document import chain_start, chain_time
 from .inputs import inputs_to_show
 from .options import PLAIN, RenderOptions
 
@@ -20,7 +20,8 @@ TEXT_WIDTH = 160
 
 
 def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
-    """Never redacted (`options` is ignored): the operator's own terminal."""
+    """Never redacted (only `abs_time` is read): the operator's own terminal."""
+    absolute = options.abs_time
     console = Console(file=out, width=_width(out), highlight=False, soft_wrap=False)
     console.print(_verdict_panel(report))
     if report.suggestions:
@@ -30,7 +31,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
         for note in report.time_notes:
             console.print(Text(f"  - {note}"))
     if report.chain:
-        console.print(_chain(report, console.width))
+        console.print(_chain(report, console.width, absolute))
     if report.alternatives:
         console.print(_alternatives(report))
     if report.missing:
@@ -76,13 +77,16 @@ def _suggestions(report: Report) -> Panel:
     return Panel(Group(*parts), title="suggested fix", border_style="cyan")
 
 
-def _chain(report: Report, width: int) -> Group:
+def _chain(report: Report, width: int, absolute: bool = False) -> Group:
     """Each link on two lines: when, who, where and what; then the log message itself."""
-    lines: list[Text] = [Text("Causal chain (in time order, causes first within a second)", style="bold")]
+    heading = "Causal chain (in time order, causes first within a second"
+    heading += "; UTC on the reference clock)" if absolute else ")"
+    lines: list[Text] = [Text(heading, style="bold")]
     start = chain_start(report)
+    column = 21 if absolute else 8
     for event in report.chain:
         head = Text.assemble(
-            (f"{time_since(event, start):>8}  ", "dim"),
+            (f"{chain_time(event, start, absolute):>{column}}  ", "dim"),
             (f"{event.role.value:<8} ", "magenta"),
             (f"{_short_where(event)}  ", "cyan"),
             (_pattern_cell(event), "bold"),
