@@ -189,7 +189,7 @@ def exit_code_for(report: Report) -> ExitCode:
         return ExitCode.NOTHING_READABLE
     if report.verdict.id == "healthy":
         return ExitCode.HEALTHY
-    if report.verdict.id == "inconclusive":
+    if report.verdict.id in ("inconclusive", "no-failure-seen"):
         return ExitCode.INCONCLUSIVE
     return ExitCode.ROOT_CAUSE
 

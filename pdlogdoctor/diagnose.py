@@ -34,6 +34,8 @@ END_TO_END_PROOF = ("probe-ok", "gsm8k-accuracy")
 # Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
 COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG})
 MAX_NAMES_IN_NOTE = 8
+NO_FAILURE_SEEN = "no-failure-seen"
+NO_FAILURE_CONFIDENCE = 0.5  # sure nothing failed in what was given; says nothing of what was not
 
 
 def diagnose(events: Sequence[Event], links: Sequence[Link], sources: Sequence[Source], library: Library) -> Report:
@@ -274,9 +276,7 @@ def _no_cause_report(
     if not failing:
         if proof:
             return _healthy(proof, evidence, alternatives, missing)
-        missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
-        summary = "No failure evidence, but nothing shows the deployment serving either."
-        return _inconclusive(summary, (), alternatives, missing, evidence, confidence=0.0)
+        return _no_failure_seen(alternatives, missing, evidence)
     chain = _chain(failing)
     first = chain[0]
     summary = (
@@ -326,6 +326,30 @@ def _healthy(
         alternatives=alternatives,
         suggestions=(),
         missing=tuple(missing),
+        inputs=evidence.sources,
+        advice=spec.advice.strip(),
+        explain=spec.explain.strip(),
+    )
+
+
+def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], evidence: Evidence) -> Report:
+    """Nothing failed, and nothing shows serving either: a starting server, a short excerpt. Not a
+    failure report (no failure title), and not healthy (nothing was shown to work)."""
+    spec = evidence.library.verdict(NO_FAILURE_SEEN)
+    context = sorted({e.pattern for e in evidence.events})
+    summary = (
+        "No failure seen in these lines: nothing in them failed, and nothing shows a request served yet "
+        f"({', '.join(context[:5]) + ' seen' if context else 'no known line'}), so whether the deployment works "
+        "is not shown either."
+    )
+    missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
+    return Report(
+        verdict=Verdict(NO_FAILURE_SEEN, spec.title, NO_FAILURE_CONFIDENCE, summary),
+        chain=(),
+        links=(),
+        alternatives=alternatives,
+        suggestions=(),
+        missing=tuple(dict.fromkeys(missing)),
         inputs=evidence.sources,
         advice=spec.advice.strip(),
         explain=spec.explain.strip(),

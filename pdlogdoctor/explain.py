@@ -61,6 +61,8 @@ def _unrooted_note(spec: VerdictSpec) -> str:
         )
     if spec.id == "inconclusive":
         return "failing lines exist but none supports a cause; the report lists the evidence that is missing."
+    if spec.id == "no-failure-seen":
+        return "no failing line, and no line shows the deployment serving (a starting server, a short excerpt)."
     return "no single pattern roots this verdict: an analyzer or detector proposes it from several lines read together."
 
 

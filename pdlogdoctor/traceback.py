@@ -16,7 +16,8 @@ from .timeline import clean_line, parse_stamp
 MAX_TRACEBACK_LINES = 400
 MAX_TRACEBACK_BYTES = 256 << 10
 # The comma is optional: faulthandler's dumps (after 'Fatal Python error: ...') write `line N in f`.
-_FRAME = regex.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>\S+)')
+# Python frames are indented; native crash banners ('Segfault encountered') print theirs flush left.
+_FRAME = regex.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>\S+)')
 _EXCEPTION = regex.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
 _CONNECTORS = (
     "During handling of the above exception",
@@ -29,7 +30,8 @@ _FAULTHANDLER = ("Thread 0x", "Current thread 0x")
 PROJECT_MARKERS = ("/sglang/", "/vllm/", "/mori/", "/mooncake/", "/nixl/", "sglang/srt", "sgl_kernel")
 # Functions only the scheduler's serving loop runs: a crash under one of them happened after
 # initialization (while serving, or in the warmup request, which the loop serves too).
-SERVING_FRAMES = ("event_loop", "process_batch_result", "run_batch")
+# KV-transfer engine frames run only while KV moves: serving, or the warmup request.
+SERVING_FRAMES = ("event_loop", "process_batch_result", "run_batch", "mooncake::", "nixl", "ucp_", "uct_")
 
 
 def read_traceback(buf: bytes, first_line_end: int, limit: int) -> dict[str, FieldValue]:

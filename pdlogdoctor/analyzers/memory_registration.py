@@ -21,6 +21,8 @@ SINGLE_FAILURE = 0.6  # one failing line: a ceiling and an access-flag refusal l
 SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region
 SIZE_LIMIT = "mori-mr-size-limit"
 REJECTED = "mr-registration-rejected"
+EXHAUSTED = "rdma-resource-exhausted"
+ENOMEM = 12
 SERVING_PROOF = ("probe-ok", "gsm8k-accuracy")  # end-to-end proof, not just "server ready"
 TOKEN_SIZING = ("max-total-num-tokens", "kv-cache-allocated", "dsv4-pool-sizes", "dsv4-memory-calculation")
 TOKEN_FIELDS = ("tokens", "full", "full_token")
@@ -54,6 +56,8 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     errnos = sorted({code for code in map(_errno, failures) if code is not None})
     proven = _proven_registered(evidence)
     facts = _bracket_facts(sizes, errnos, proven, failures)
+    if errnos == [ENOMEM]:
+        return [_as_exhausted(hypothesis, facts, failures)]
     refusal = _refusal_reason(sizes, errnos, proven)
     if refusal is None and not any(e.pattern in _size_limit_patterns(evidence) for e in failures):
         # Only MORI's own registration line shows the ceiling sglang's MR clamp addresses;
@@ -166,6 +170,17 @@ def _bracket_facts(
         ("largest_region_known_to_register_bytes", max(proven) if proven else "not in these logs"),
     ]
     return tuple(facts)
+
+
+def _as_exhausted(
+    hypothesis: Hypothesis, facts: tuple[tuple[str, FieldValue], ...], failures: list[Event]
+) -> Hypothesis:
+    """Every refusal is ENOMEM: pinned memory ran out (the locked-memory limit), not a refusal of the buffer."""
+    summary = (
+        f"{count_matches(failures)} memory registration(s) failed with ENOMEM (Cannot allocate memory), first at "
+        f"{failures[0].where}: registered memory is pinned and counts against the locked-memory limit (ulimit -l)."
+    )
+    return replace(hypothesis, verdict=EXHAUSTED, facts=facts, confidence=0.75, summary=summary)
 
 
 def _as_rejected(hypothesis: Hypothesis, reason: str, errnos: list[int], confidence: float | None = None) -> Hypothesis:

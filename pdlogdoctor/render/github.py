@@ -54,7 +54,7 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
 
 def _verdict_annotation(shown: Report, place: str | None, original: Report) -> str:
     verdict = shown.verdict
-    level = "warning" if verdict.id == "inconclusive" else "error"
+    level = "warning" if verdict.id in ("inconclusive", "no-failure-seen") else "error"
     message = verdict.summary
     fixes = [markdown.suggestion_command(s) for s in shown.suggestions]
     if any(fixes):

@@ -15,7 +15,7 @@ from .document import chain_start, chain_time
 from .inputs import inputs_to_show
 from .options import PLAIN, RenderOptions
 
-VERDICT_STYLE = {"healthy": "green", "inconclusive": "yellow"}
+VERDICT_STYLE = {"healthy": "green", "inconclusive": "yellow", "no-failure-seen": "yellow"}
 TEXT_WIDTH = 160
 
 
