@@ -24,13 +24,13 @@ from .duplicates import DUPLICATE_CODE
 from .hypothesis import Evidence, Hypothesis, count_matches
 from .ingest import NOT_A_LOG
 from .link import downstream, upstream_of
-from .model import Alternative, Event, FieldValue, Kind, Link, Report, Role, Severity, Source, Tier, Verdict
+from .model import Alternative, Event, FieldValue, Kind, Link, Mark, Report, Role, Severity, Source, Tier, Verdict
 from .patterns import Library
 from .roles import SERVER_ROLES
 
 BASE_CONFIDENCE = {Tier.CAUSE: 0.75, Tier.MECHANISM: 0.6, Tier.SYMPTOM: 0.5, Tier.META: 0.5}
-SERVING_PROOF = ("probe-ok", "server-ready", "gsm8k-accuracy", "warmup-status", "warmup-output-ids")
-END_TO_END_PROOF = ("probe-ok", "gsm8k-accuracy")
+# Lines that show the deployment serving (when not failing themselves), and the end-to-end ones among them.
+SERVING_PROOF = (Mark.SERVER_UP, Mark.WARMUP, Mark.END_TO_END)
 # Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
 COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG})
 MAX_NAMES_IN_NOTE = 8
@@ -191,6 +191,8 @@ def _report_for(
         round(confidence, 2),
         best.summary or _default_summary(best, spec.title),
         best.facts or _root_facts(best.first_root),
+        # The analyzer's facts are identified by the verdict's declaration, a root line's by its pattern's.
+        spec.identity if best.facts else evidence.library.pattern(best.first_root.pattern).identity,
     )
     alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library, confidence)
     chain = _chain(list(best.chain) + list(best.lines_used), _depths(best.roots, evidence.links))
@@ -269,8 +271,8 @@ def _no_cause_report(
             key=lambda a: (-a.confidence, a.id),
         )
     )
-    proof = [e for e in evidence.events if e.pattern in SERVING_PROOF and not e.failing]
-    if failing and _only_warnings_while_serving(failing, proof):
+    proof = [e for e in evidence.marked(*SERVING_PROOF) if not e.failing]
+    if failing and _only_warnings_while_serving(failing, proof, library):
         # A few aborted requests in a run whose probe and gate passed: noise, not a failure.
         return _healthy(proof, evidence, alternatives, missing, tolerated=failing)
     if not failing:
@@ -284,13 +286,13 @@ def _no_cause_report(
         f"(first: {library.pattern(first.pattern).title} at "
         f"{first.where}), but no line in these logs shows their cause."
     )
-    missing = [*missing, *_missing_for_symptoms(failing, evidence)]
+    missing = [*missing, *_missing_for_symptoms(failing, library)]
     return _inconclusive(summary, chain, alternatives, missing, evidence, confidence=0.0)
 
 
-def _only_warnings_while_serving(failing: list[Event], proof: list[Event]) -> bool:
+def _only_warnings_while_serving(failing: list[Event], proof: list[Event], library: Library) -> bool:
     """Warning-level symptoms only, and the end-to-end result (probe, accuracy gate) passed."""
-    end_to_end = any(e.pattern in END_TO_END_PROOF for e in proof)
+    end_to_end = any(e.pattern in library.marked(Mark.END_TO_END) for e in proof)
     return end_to_end and all(e.severity.rank <= Severity.WARNING.rank for e in failing)
 
 
@@ -313,7 +315,7 @@ def _healthy(
             f"{count_matches(tolerated)} warning-level line(s) such as {first.pattern} at {first.where} "
             "did not stop it."
         )
-    if not set(kinds) & set(END_TO_END_PROOF):
+    if not set(kinds) & evidence.library.marked(Mark.END_TO_END):
         # Servers that came up say nothing of what the harness saw end to end.
         confidence = min(confidence, 0.6)
         missing = [*missing, "no end-to-end result (probe or accuracy gate) in the logs"]
@@ -398,22 +400,19 @@ def _missing_roles(evidence: Evidence) -> list[str]:
     return missing
 
 
-def _missing_for_symptoms(failing: list[Event], evidence: Evidence) -> list[str]:
-    patterns = {e.pattern for e in failing}
-    hints = []
-    if patterns & {"kv-transfer-failed-decode", "kv-transfer-failed-prefill", "warmup-output-ids"}:
-        hints.append("no transfer-backend error (MORI/Mooncake/NIXL) explains the failed KV transfers")
-    if patterns & {"http-5xx", "router-decode-error-status", "router-transport-error", "router-server-error"}:
-        hints.append("no server-side error explains the 5xx answers")
-    if "sigquit-from-child" in patterns:
-        hints.append("the failing child's own error is not in the logs")
-    for exit_line in (e for e in failing if e.pattern == "harness-server-exit"):
-        server = exit_line.get("server", "a")
-        rc = exit_line.get("rc")
-        hints.append(f"the {server} server exited with rc={rc} ({exit_line.where}), but no line of its log says why")
-    if not hints:
-        hints.append("no cause-level line (exception, backend error, OOM, crash) in the logs")
-    return hints
+def _missing_for_symptoms(failing: list[Event], library: Library) -> list[str]:
+    """What each unexplained failure needs to be explained: its pattern's `unexplained` sentence."""
+    hints = [_unexplained(event, library) for event in failing]
+    found = list(dict.fromkeys(hint for hint in hints if hint is not None))
+    return found or ["no cause-level line (exception, backend error, OOM, crash) in the logs"]
+
+
+def _unexplained(event: Event, library: Library) -> str | None:
+    template = library.pattern(event.pattern).unexplained
+    if template is None:
+        return None
+    values = {name: str(event.get(name, "?")) for name, _ in library.pattern(event.pattern).fields}
+    return template.format(where=event.where, **values)
 
 
 # ---------------------------------------------------------------- incomplete input

@@ -1,10 +1,14 @@
 """A short id for "this failure", stable across nights, for finding an existing issue.
 
 Made from what identifies the incident, never from what changes every run:
-the verdict id, the pattern that starts the chain, and the verdict's facts
-with run-specific facts dropped and run-specific text normalised.
+the verdict id, the pattern that starts the chain, and the verdict's identifying
+facts, with run-specific text normalised.
 
-Dropped facts: names that talk about times, pids, addresses, request ids,
+The library declares which facts identify an incident: a pattern's `identity`
+(for the captures a verdict reports as its facts) or a verdict's `identity` (for
+an analyzer's facts); `Verdict.identity` carries the declaration. Only where
+nothing is declared (an analyzer's verdict without `identity`, a hand-built
+report) are facts chosen by name. Dropped then: names that talk about times, pids, addresses, request ids,
 rooms, hosts, paths or lines; counts (how many failures a night produced
 depends on traffic, not on the cause); which GPU or rank, and free or used
 memory (they move between nights of the same incident); and floats
@@ -46,7 +50,12 @@ def normalise(text: str) -> str:
 
 
 def key_facts(report: Report) -> list[tuple[str, str]]:
-    return [(name, _fact_value(value)) for name, value in report.verdict.facts if _is_key_fact(name, value)]
+    declared = report.verdict.identity
+    return [
+        (name, _fact_value(value))
+        for name, value in report.verdict.facts
+        if (name in declared if declared is not None else _is_key_fact(name, value))
+    ]
 
 
 def _is_key_fact(name: str, value: FieldValue) -> bool:

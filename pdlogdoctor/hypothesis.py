@@ -5,17 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .model import Event, FieldValue, Link, Role, Source, Suggestion
+from .model import Event, FieldValue, Link, Mark, Role, Source, Suggestion
 from .patterns import Library
-
-# Sizing lines: after any of them in a server's log, the KV pool has been sized.
-POOL_SIZING_PATTERNS = (
-    "kv-cache-allocated",
-    "max-total-num-tokens",
-    "dsv4-memory-calculation",
-    "dsv4-pool-sizes",
-    "memory-pool-end",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +43,15 @@ class Evidence:
 
     def failing(self, *pattern_ids: str) -> list[Event]:
         return [e for e in self.events if e.pattern in pattern_ids and e.failing]
+
+    def marked(self, *marks: Mark) -> list[Event]:
+        """Events of the patterns that carry any of `marks` (what a line shows: model.Mark)."""
+        ids = self.library.marked(*marks)
+        return [e for e in self.events if e.pattern in ids]
+
+    def carrying(self, field_name: str) -> list[Event]:
+        """Events that captured `field_name` (e.g. every line that logs an exit_code)."""
+        return [e for e in self.events if e.get(field_name) is not None]
 
     def roles(self) -> set[Role]:
         """Components whose lines are in the evidence: by file, and by line for mixed files."""

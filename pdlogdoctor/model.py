@@ -63,6 +63,20 @@ class Tier(StrEnum):
         return {"cause": 3, "mechanism": 2, "symptom": 1, "meta": 0}[self.value]
 
 
+class Mark(StrEnum):
+    """What a pattern's line shows beyond its own failure: the diagnosis reads these, never pattern ids.
+
+    A pattern lists its marks (`marks = ["end-to-end"]`); the vocabulary is closed and checked on load.
+    """
+
+    SERVER_UP = "server-up"  # a server finished starting and listens
+    WARMUP = "warmup"  # a server's own warmup request came back (its status or its output)
+    ANSWERED = "answered"  # a request through the PD path got an answer (whatever its content)
+    END_TO_END = "end-to-end"  # an end-to-end check (probe, accuracy gate) ran; it passed unless failing
+    REQUEST_FAILED = "request-failed"  # a request through the PD path failed: it is not serving
+    KV_POOL_SIZED = "kv-pool-sized"  # the server has sized its KV pool (a sizing line)
+
+
 class OutputFormat(StrEnum):
     TEXT = "text"
     JSON = "json"
@@ -158,6 +172,9 @@ class Verdict:
     confidence: float
     summary: str
     facts: tuple[tuple[str, FieldValue], ...] = ()
+    # Names of the facts that identify the incident (the fingerprint's), as the library declares
+    # them; None when undeclared (the fingerprint then drops run-specific facts by name).
+    identity: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import regex
 
 from .errors import PatternError
-from .model import FieldValue, Kind, Role, Severity, Tier
+from .model import FieldValue, Kind, Mark, Role, Severity, Tier
 
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list")
 BLOCK_KINDS = ("python-traceback",)
@@ -29,13 +29,18 @@ DEFAULT_SKEW_S = 10.0
 _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
+    "marks", "unexplained", "identity",
 }  # fmt: skip
 _REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
 _CAUSE_KEYS = {"pattern", "window", "skew", "join"}
 _EXAMPLE_KEYS = {"match", "no_match", "captures"}
-_VERDICT_KEYS = {"id", "title", "tier", "explain", "advice", "analyzer", "summary"}
-_PSEUDO_JOIN_KEYS = {"source", "node", "role"}
-_E = TypeVar("_E", Severity, Kind, Tier)
+_VERDICT_KEYS = {"id", "title", "tier", "explain", "advice", "analyzer", "explains", "identity"}
+# Join keys that are not captures: the same file, the same host (from the file name), the same role.
+PSEUDO_JOIN_KEYS = frozenset({"source", "node", "role"})
+# Placeholders an `unexplained` sentence may use besides the pattern's own fields.
+_HINT_PLACES = frozenset({"where"})
+_VERDICT_ID = regex.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_E = TypeVar("_E", Severity, Kind, Tier, Mark)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +90,13 @@ class Pattern:
     causes: tuple[CauseRule, ...]
     examples: Examples
     stop_after: int | None = None  # context seen this often in one source is enough: stop looking
+    marks: tuple[Mark, ...] = ()  # what the line shows beyond itself (model.Mark)
+    # When this failure is seen with no cause: what evidence is missing, e.g. "no server-side error
+    # explains the 5xx answers"; `{field}` and `{where}` are filled from the event.
+    unexplained: str | None = None
+    # The captures that identify the incident (for the fingerprint); None: not declared. Required
+    # for a pattern that roots a verdict without an analyzer, whose facts are its captures.
+    identity: tuple[str, ...] | None = None
 
     @property
     def primary_anchor(self) -> str:
@@ -100,7 +112,8 @@ class VerdictSpec:
     explain: str
     advice: str
     analyzer: str | None
-    summary: str
+    explains: tuple[str, ...] = ()  # pattern ids of failures it accounts for (verdicts no single line roots)
+    identity: tuple[str, ...] | None = None  # names of the facts that identify the incident (fingerprint)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +135,14 @@ class Library:
 
     def has_verdict(self, verdict_id: str) -> bool:
         return any(spec.id == verdict_id for spec in self.verdicts)
+
+    def marked(self, *marks: Mark) -> frozenset[str]:
+        """Ids of the patterns carrying any of `marks`."""
+        return frozenset(p.id for p in self.patterns if set(p.marks) & set(marks))
+
+    def rooting(self, verdict_id: str) -> frozenset[str]:
+        """Ids of the patterns whose failure supports `verdict_id`."""
+        return frozenset(p.id for p in self.patterns if p.verdict == verdict_id)
 
 
 # ---------------------------------------------------------------- locating
@@ -191,6 +212,9 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         causes=_causes(data, where),
         examples=_examples(data, where),
         stop_after=_stop_after(data, where),
+        marks=_marks(data, where),
+        unexplained=_unexplained(data, fields, where),
+        identity=_identity(data, fields, where),
     )
 
 
@@ -290,6 +314,40 @@ def _stop_after(data: Mapping[str, Any], where: str) -> int | None:
     if data.get("kind") != "context":
         raise PatternError(where, "stop_after", "only context patterns may stop early: failures are always counted")
     return value
+
+
+def _string_list(data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...] | None:
+    raw = data.get(key)
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not all(isinstance(item, str) and item for item in raw):
+        raise PatternError(where, key, "must be a list of non-empty strings")
+    return tuple(raw)
+
+
+def _marks(data: Mapping[str, Any], where: str) -> tuple[Mark, ...]:
+    names = _string_list(data, "marks", where) or ()
+    return tuple(_enum(Mark, {"marks": name}, "marks", where) for name in names)
+
+
+def _unexplained(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> str | None:
+    if "unexplained" not in data:
+        return None
+    text = _string(data, "unexplained", where)
+    known = {name for name, _ in fields} | _HINT_PLACES
+    for name in regex.findall(r"\{(\w*)\}", text):
+        if name not in known:
+            raise PatternError(where, "unexplained", f"'{{{name}}}' is not a field of the pattern nor {{where}}")
+    return text
+
+
+def _identity(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> tuple[str, ...] | None:
+    names = _string_list(data, "identity", where)
+    known = {name for name, _ in fields}
+    for name in names or ():
+        if name not in known:
+            raise PatternError(where, "identity", f"'{name}' is not a field (named group) of the pattern")
+    return names
 
 
 def _block(data: Mapping[str, Any], where: str) -> str | None:
@@ -469,16 +527,21 @@ def _load_verdicts(path: Path) -> list[VerdictSpec]:
     specs = []
     for index, raw in enumerate(data.get("verdict", [])):
         key = f"verdict[{index}]"
-        _check_keys(raw, _VERDICT_KEYS, ("id", "title", "tier", "explain", "advice"), f"{where}: {key}")
+        at = f"{where}: {key}"
+        _check_keys(raw, _VERDICT_KEYS, ("id", "title", "tier", "explain", "advice"), at)
+        verdict_id = _string(raw, "id", at)
+        if not _VERDICT_ID.match(verdict_id):
+            raise PatternError(at, "id", f"'{verdict_id}' must be kebab-case: lower-case letters, digits and '-'")
         specs.append(
             VerdictSpec(
-                id=_string(raw, "id", f"{where}: {key}"),
-                title=_string(raw, "title", f"{where}: {key}"),
-                tier=_enum(Tier, raw, "tier", f"{where}: {key}"),
-                explain=_string(raw, "explain", f"{where}: {key}"),
+                id=verdict_id,
+                title=_string(raw, "title", at),
+                tier=_enum(Tier, raw, "tier", at),
+                explain=_string(raw, "explain", at),
                 advice=str(raw["advice"]),
                 analyzer=raw.get("analyzer"),
-                summary=str(raw.get("summary", "")),
+                explains=_string_list(raw, "explains", at) or (),
+                identity=_string_list(raw, "identity", at),
             )
         )
     return specs
@@ -490,14 +553,53 @@ def _load_verdicts(path: Path) -> list[VerdictSpec]:
 def validate_library(library: Library) -> None:
     _check_unique([(p.id, p.path) for p in library.patterns], "pattern")
     _check_unique([(v.id, "verdicts.toml") for v in library.verdicts], "verdict")
-    pattern_ids = {p.id for p in library.patterns}
+    by_id = {p.id: p for p in library.patterns}
     for pattern in library.patterns:
         if pattern.verdict is not None and not library.has_verdict(pattern.verdict):
             raise PatternError(pattern.path, "verdict", f"'{pattern.verdict}' is not a known verdict id")
         for index, rule in enumerate(pattern.causes):
-            if rule.target not in pattern_ids:
+            target = by_id.get(rule.target)
+            if target is None:
                 raise PatternError(pattern.path, f"causes[{index}].pattern", f"unknown pattern '{rule.target}'")
+            _check_join(pattern, target, rule, f"causes[{index}].join")
+        _check_identity_declared(pattern)
+    for spec in library.verdicts:
+        for name in spec.explains:
+            if name not in by_id:
+                raise PatternError("verdicts.toml", f"{spec.id}.explains", f"unknown pattern '{name}'")
     _check_acyclic(library)
+
+
+def _check_join(cause: Pattern, target: Pattern, rule: CauseRule, key: str) -> None:
+    """A join key must be captured on both sides: link.py lets a key absent from one event pass,
+    so a misspelt key would silently turn a keyed edge into "anything within the window"."""
+    cause_fields = {name for name, _ in cause.fields}
+    target_fields = {name for name, _ in target.fields}
+    for name in rule.join:
+        if name in PSEUDO_JOIN_KEYS:
+            continue
+        sides = [
+            who for who, fields in (("this pattern", cause_fields), (target.id, target_fields)) if name not in fields
+        ]
+        if sides:
+            raise PatternError(
+                cause.path,
+                key,
+                f"'{name}' is not a named group of {' nor '.join(sides)} "
+                f"(a join key is a capture of both ends, or one of {sorted(PSEUDO_JOIN_KEYS)})",
+            )
+
+
+def _check_identity_declared(pattern: Pattern) -> None:
+    """A verdict whose analyzer sets no facts (or that has none) reports its root's captures, and the
+    fingerprint is made from facts: the pattern must say which captures stay the same night to night."""
+    if pattern.verdict is not None and pattern.identity is None and pattern.fields:
+        raise PatternError(
+            pattern.path,
+            "identity",
+            "missing: list the captures that identify the incident (not counters, times, ids that change "
+            'every run), e.g. identity = ["errno"], or identity = [] for none',
+        )
 
 
 def _check_unique(items: list[tuple[str, str]], what: str) -> None:

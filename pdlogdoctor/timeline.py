@@ -2,7 +2,7 @@
 
 All naive timestamps are read as UTC: sglang, MORI and glog print local time
 without a zone, the router prints UTC, and CI containers run in UTC. Year-less
-shapes (glog, vLLM) get their year later from the rest of the bundle.
+shapes (glog, torch, vLLM) get their year later from the rest of the bundle.
 """
 
 from __future__ import annotations
@@ -30,6 +30,12 @@ _SHAPES: tuple[tuple[str, regex.Pattern[str]], ...] = (
         r"^(?P<date>\d{4}-\d\d-\d\d)[ T](?P<clock>\d\d:\d\d:\d\d)(?:[.,](?P<frac>\d+))?Z?"
         r"(?=\s+(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL)\b|\s*[-|])"
     )),
+    # torch c10 (ProcessGroupNCCL, the NCCL watchdog): [rank3]:[E702 10:16:03.412345678 File.cpp:616] msg;
+    # glog's letter and month-day with the month not zero-padded (E626 is June 26, E1206 December 6)
+    ("torch", regex.compile(
+        r"^\[rank\d+\]:\[[IWEF](?P<month>1[0-2]|0?[1-9])(?P<day>[0-3]\d) "
+        r"(?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?\s"
+    )),
     # glog: E0702 10:16:03.412345 48211 file.cc:12] msg
     ("glog", regex.compile(r"^[IWEF](?P<month>\d\d)(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?\s")),
     # vLLM: (EngineCore_DP0 pid=123) ERROR 07-02 10:16:03 [file.py:12] msg
@@ -43,6 +49,7 @@ _SHAPES: tuple[tuple[str, regex.Pattern[str]], ...] = (
     )),
 )  # fmt: skip
 
+_VLLM = dict(_SHAPES)["vllm"]
 _RANK = regex.compile(r"([A-Z_]+?)(\d+)")
 
 
@@ -104,7 +111,7 @@ def _parse_at_start(line: str) -> Stamp | None:
 def _shape_anywhere(line: str) -> Stamp | None:
     # vLLM lines can start with "(EngineCore_DP0 pid=1)" or log level words.
     if line[:1] in ("D", "C") or line.startswith(("INFO", "WARNING", "ERROR")):
-        found = _SHAPES[3][1].match(line)
+        found = _VLLM.match(line)
         if found:
             return _to_stamp("vllm", found)
     return None
@@ -126,9 +133,10 @@ def _to_stamp(shape: str, found: regex.Match[str]) -> Stamp:
         text = f"{date} {clock}" + (f".{frac[:3]}" if frac else "")
         year_known = True
     else:
-        date = f"1970-{groups['month']}-{groups['day']}"
+        month = f"{int(groups['month']):02d}"  # torch does not pad it
+        date = f"1970-{month}-{groups['day']}"
         seconds = _epoch(date, clock, frac)
-        text = f"{groups['month']}-{groups['day']} {clock}"
+        text = f"{month}-{groups['day']} {clock}"
         year_known = False
     ranks = tuple((m.group(1), int(m.group(2))) for m in _RANK.finditer(groups.get("ranks") or ""))
     return Stamp(seconds, text, year_known, ranks)

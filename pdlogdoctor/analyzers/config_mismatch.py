@@ -14,31 +14,15 @@ from ..link import downstream
 from ..model import Event, FieldValue, Role
 
 VERDICT = "config-mismatch"
-EXPLICIT = ("page-size-mismatch", "kv-dtype-mismatch", "pd-tp-unsupported")
 SHARED_KEYS = ("page_size", "kv_cache_dtype", "backend")
-# Failures a mismatch explains when both servers otherwise start: what decode does with
-# wrongly laid-out or wrongly typed KV, and what the clients see of it.
-EFFECTS = (
-    "kv-transfer-failed-prefill",
-    "kv-transfer-failed-decode",
-    "warmup-output-ids",
-    "warmup-status",
-    "warmup-failed",
-    "http-5xx",
-    "router-decode-error-status",
-    "router-server-error",
-    "probe-invalid-output",
-    "probe-not-serving",
-    "gsm8k-no-accuracy",
-    "gsm8k-accuracy",
-)
 CONFIDENCE = 0.7
 
 
 def detect(evidence: Evidence) -> list[Hypothesis]:
     """Propose config-mismatch from the server_args lines, when something failed and no
     explicit mismatch error already carries the verdict."""
-    if not evidence.failing_groups or evidence.failing(*EXPLICIT):
+    # sglang's explicit mismatch errors root the verdict themselves (verdicts.toml: their patterns).
+    if not evidence.failing_groups or evidence.failing(*evidence.library.rooting(VERDICT)):
         return []
     prefill, decode = _args_of(evidence, Role.PREFILL), _args_of(evidence, Role.DECODE)
     if prefill is None or decode is None:
@@ -46,7 +30,8 @@ def detect(evidence: Evidence) -> list[Hypothesis]:
     differences = _differences(prefill, decode)
     if not differences:
         return []
-    effects = [e for e in evidence.failing(*EFFECTS) if _after(e, prefill, decode)]
+    # The failures a mismatch explains are the verdict's `explains` list in verdicts.toml.
+    effects = [e for e in evidence.failing(*evidence.library.verdict(VERDICT).explains) if _after(e, prefill, decode)]
     if not effects:
         return []  # a difference nothing went wrong with is not this failure's cause
     chain = tuple(sorted(downstream([prefill, decode, *effects], evidence.links), key=_time_key))

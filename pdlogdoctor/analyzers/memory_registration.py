@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..hypothesis import Evidence, Hypothesis, count_matches
-from ..model import Event, FieldValue, Suggestion
+from ..model import Event, FieldValue, Mark, Suggestion
 
 GIB = 1 << 30
 DEFAULT_CEILING = 2 * GIB  # the largest region known to register on MI355X + Ionic (seed thread)
@@ -23,9 +23,7 @@ SIZE_LIMIT = "mori-mr-size-limit"
 REJECTED = "mr-registration-rejected"
 EXHAUSTED = "rdma-resource-exhausted"
 ENOMEM = 12
-SERVING_PROOF = ("probe-ok", "gsm8k-accuracy")  # end-to-end proof, not just "server ready"
-TOKEN_SIZING = ("max-total-num-tokens", "kv-cache-allocated", "dsv4-pool-sizes", "dsv4-memory-calculation")
-TOKEN_FIELDS = ("tokens", "full", "full_token")
+TOKEN_FIELDS = ("tokens", "full", "full_token")  # how KV pool sizing lines name the pool's token count
 STRERROR_ERRNO = {
     "Operation not permitted": 1,
     "Input/output error": 5,
@@ -110,7 +108,7 @@ def _without_consequence(failures: list[Event], evidence: Evidence) -> str | Non
     registration = {(e.pattern, e.source) for e in failures}
     if evidence.failing_groups - registration:
         return None
-    serving = [e for e in evidence.events if e.pattern in SERVING_PROOF and not e.failing]
+    serving = [e for e in evidence.marked(Mark.END_TO_END) if not e.failing]  # end to end, not just "ready"
     if not serving:
         return None
     return (
@@ -273,13 +271,18 @@ def bytes_per_token(region: int, tokens: int) -> int:
 
 
 def _sizing_for(failure: Event, evidence: Evidence) -> Event | None:
-    candidates = [e for e in evidence.of(*TOKEN_SIZING) if any(e.get(f) for f in TOKEN_FIELDS)]
+    candidates = [e for e in evidence.marked(Mark.KV_POOL_SIZED) if any(e.get(f) for f in TOKEN_FIELDS)]
     if not candidates:
         return None
     nearby = evidence.same_server(failure, candidates)
     before = [e for e in nearby if e.time is None or failure.time is None or e.time <= failure.time]
     ranked = before or nearby
-    return max(ranked, key=lambda e: (e.time or 0.0, TOKEN_SIZING.index(e.pattern) * -1))
+    return max(ranked, key=lambda e: (e.time or 0.0, -_token_field_rank(e)))
+
+
+def _token_field_rank(event: Event) -> int:
+    """The pool's total in tokens is preferred over DSv4's per-kind counts when both are logged."""
+    return next(rank for rank, name in enumerate(TOKEN_FIELDS) if event.get(name))
 
 
 def _page_size(failure: Event, evidence: Evidence) -> tuple[int, Event | None, str]:

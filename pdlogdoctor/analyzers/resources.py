@@ -7,10 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..hypothesis import Evidence, Hypothesis
-from ..model import Event, FieldValue
+from ..model import Event, FieldValue, Mark
 
 SIGKILL = -9
-EXIT_CODE_PATTERNS = ("scheduler-died-init", "scheduler-exit-code", "subprocess-crashed")
 
 
 def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
@@ -46,7 +45,7 @@ def host_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     ]
     if kill.get("anon_rss") is not None:
         facts.append(("anon_rss", kill.get("anon_rss")))  # as the kernel logs it (KiB)
-    died = [e for e in evidence.of(*EXIT_CODE_PATTERNS) if e.get("exit_code") == SIGKILL]
+    died = [e for e in evidence.carrying("exit_code") if e.get("exit_code") == SIGKILL]
     corroborated = bool(died)
     facts.append(("server_exit_code_minus_9", died[0].where if died else "not in these logs"))
     summary = f"The kernel OOM killer ended process {kill.get('pid')} ({kill.get('comm')}) [{dict(facts)['scope']}]" + (
@@ -66,7 +65,7 @@ def host_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 
 def _ready_before(event: Event, evidence: Evidence) -> Event | None:
-    ready = [e for e in evidence.of("server-ready") if e.source == event.source and _before(e, event)]
+    ready = [e for e in evidence.marked(Mark.SERVER_UP) if e.source == event.source and _before(e, event)]
     return ready[0] if ready else None
 
 

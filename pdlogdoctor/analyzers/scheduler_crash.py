@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..hypothesis import POOL_SIZING_PATTERNS, Evidence, Hypothesis
-from ..model import Event, FieldValue
+from ..hypothesis import Evidence, Hypothesis
+from ..model import Event, FieldValue, Mark
 
 INIT = "scheduler-init-crash"
 RUNTIME = "scheduler-runtime-crash"
@@ -18,12 +18,10 @@ SIGNALS = {
     -15: "SIGTERM: the process was told to stop (launcher, job timeout or cancellation)",
     1: "exit 1: a Python exception ended the process",
 }
-CRASH_PATTERNS = ("scheduler-exception", "scheduler-died-init", "scheduler-dead-legacy")
-EXIT_CODE_PATTERNS = ("scheduler-died-init", "scheduler-exit-code", "subprocess-crashed")
 SIGKILL = -9
-KERNEL_OOM_PATTERNS = ("oom-killed-process",)
-# Serving before a crash: the ready line, or a client request the server answered.
-SERVED_PATTERNS = ("server-ready", "http-request-ok")
+HOST_OOM = "host-oom"  # the verdict whose lines are the kernel's OOM kills
+# Serving before a crash: the ready line, or a request the server answered.
+SERVED = (Mark.SERVER_UP, Mark.ANSWERED)
 # Crashed in the serving loop, but no line says the server had finished its warmup: the
 # crash could be in the warmup request, so runtime is the better reading, not a certain one.
 LOOP_ONLY_CONFIDENCE = 0.55
@@ -89,7 +87,7 @@ def _serving_frame(crash: Event, exception: Event | None) -> str | None:
 
 def _missing_kernel_log(exit_event: Event | None, evidence: Evidence) -> tuple[str, ...]:
     """A SIGKILL with no kernel line: the OOM killer is the usual suspect, but only the kernel log can say."""
-    if exit_event is None or exit_event.get("exit_code") != SIGKILL or evidence.of(*KERNEL_OOM_PATTERNS):
+    if exit_event is None or exit_event.get("exit_code") != SIGKILL or evidence.of(*evidence.library.rooting(HOST_OOM)):
         return ()
     return (
         "no kernel log (dmesg) given: exit code -9 is usually the host OOM killer; "
@@ -110,19 +108,19 @@ def _exception_for(crash: Event, evidence: Evidence) -> Event | None:
 
 
 def _exit_code_for(crash: Event, evidence: Evidence) -> Event | None:
-    candidates = [e for e in evidence.of(*EXIT_CODE_PATTERNS) if e.get("exit_code") is not None]
+    candidates = evidence.carrying("exit_code")
     if not candidates:
         return None
     return _earliest(evidence.same_server(crash, candidates))
 
 
 def _served_before(crash: Event, evidence: Evidence) -> Event | None:
-    ready = [e for e in evidence.of(*SERVED_PATTERNS) if e.source == crash.source and _before(e, crash)]
+    ready = [e for e in evidence.marked(*SERVED) if e.source == crash.source and _before(e, crash)]
     return ready[0] if ready else None
 
 
 def _sizing_before(crash: Event, evidence: Evidence) -> Event | None:
-    sized = [e for e in evidence.of(*POOL_SIZING_PATTERNS) if e.source == crash.source and _before(e, crash)]
+    sized = [e for e in evidence.marked(Mark.KV_POOL_SIZED) if e.source == crash.source and _before(e, crash)]
     return sized[0] if sized else None
 
 

@@ -9,25 +9,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..hypothesis import Evidence, Hypothesis
-from ..model import Event, Role
+from ..model import Event, Mark, Role
 
 OUTPUT = "output-corruption"
 ACCURACY = "accuracy-regression"
-NOT_SERVING = (
-    "kv-transfer-failed-prefill",
-    "kv-transfer-failed-decode",
-    "http-5xx",
-    "router-decode-error-status",
-    "router-transport-error",
-    "router-server-error",
-    "probe-not-serving",
-)
-SERVING_PROOF = ("probe-ok", "server-ready", "gsm8k-accuracy")
-END_TO_END = ("probe-ok", "gsm8k-accuracy", "http-request-ok", "probe-invalid-output")
+SERVING_PROOF = (Mark.SERVER_UP, Mark.END_TO_END)  # shown next to the verdict as the lines it rests on
 
 
 def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
-    failures = evidence.failing(*NOT_SERVING)
+    failures = [e for e in evidence.marked(Mark.REQUEST_FAILED) if e.failing]
     if failures:
         first = min(failures, key=lambda e: (e.time or 0.0, e.line))
         why = f"requests fail ({first.pattern} at {first.where}): the PD path is not serving, so this is a symptom"
@@ -84,7 +74,9 @@ def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
 def _transport_evidence(evidence: Evidence) -> bool:
     """Something that would show a transfer problem if there were one: both servers' logs, or
     requests served end to end."""
-    served = [e for e in evidence.of(*END_TO_END) if e.pattern != "gsm8k-accuracy" or not e.failing]
+    # An answer, even a wrong one, crossed the PD path; a failed end-to-end check (an accuracy gate
+    # below its threshold) is not counted as one.
+    served = evidence.marked(Mark.ANSWERED) + [e for e in evidence.marked(Mark.END_TO_END) if not e.failing]
     roles = evidence.roles()
     both_servers = {Role.PREFILL, Role.DECODE} <= roles or any(role.interleaves for role in roles)
     return bool(served) or both_servers
@@ -92,4 +84,4 @@ def _transport_evidence(evidence: Evidence) -> bool:
 
 def _proof(evidence: Evidence) -> list[Event]:
     """Lines that show requests being served."""
-    return [e for e in evidence.of(*SERVING_PROOF)]
+    return evidence.marked(*SERVING_PROOF)

@@ -1,0 +1,236 @@
+"""Every cross-reference between the library and the code resolves, and a broken one is refused.
+
+- A pattern or verdict id written in Python must name something in the library (meta-test over
+  the package's source): domain knowledge lives in the patterns, and what Python still names
+  must not go stale.
+- On load: `[[causes]].join` keys are captures of both ends (or pseudo-keys), causes, verdicts and
+  `explains` exist, windows parse, verdict ids are kebab-case, marks come from the closed
+  vocabulary, `identity` and `unexplained` name real fields.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.analyzers import ANALYZERS
+from pdlogdoctor.errors import PatternError
+from pdlogdoctor.model import Mark
+from pdlogdoctor.patterns import Library, load_library
+
+from .conftest import ROOT
+
+PACKAGE = ROOT / "pdlogdoctor"
+KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
+# Kebab-case strings in the package that are not library ids, each with what it is.
+NOT_IDS = {
+    "utf-8": "an encoding",
+    "server-arg": "a Suggestion kind",
+    "python-traceback": "a pattern block kind (patterns.BLOCK_KINDS)",
+    "pdlogdoctor-read-ahead": "a thread name",
+    "duplicate-skipped": "an input problem code (duplicates.py)",
+    "not-a-log": "an input problem code",
+    "empty-directory": "an input problem code",
+    "whole-hours": "a clock-offset method (clocks.py)",
+    "start-times": "a clock-offset method (clocks.py)",
+    "hf-token": "a redaction kind",
+    "gh-token": "a redaction kind",
+    "aws-key": "a redaction kind",
+}
+# Calls whose first argument is an input-problem code, not a library id.
+PROBLEM_CALLS = {"InputProblem", "_problem", "StreamStopped", "_Refusal"}
+# A module that imports none of these never sees an event or the library (ingest's readers, the
+# accelerator): its kebab-case strings are problem codes and the like, not ids.
+DOMAIN_TYPES = {"Event", "Library", "Evidence", "Report", "Pattern", "Hypothesis", "Analyzer"}
+
+
+def reads_the_library(path: Path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names}
+    return bool(imported & DOMAIN_TYPES) or path.name == "patterns.py"
+
+
+DOMAIN_MODULES = [path for path in sorted(PACKAGE.rglob("*.py")) if reads_the_library(path)]
+
+
+def library_names(library: Library) -> set[str]:
+    return (
+        {p.id for p in library.patterns}
+        | {v.id for v in library.verdicts}
+        | set(ANALYZERS)
+        | {mark.value for mark in Mark}
+    )
+
+
+def kebab_literals(source: str) -> list[tuple[int, str]]:
+    """(line, text) of every kebab-case string constant, except problem codes passed to their constructors."""
+    tree = ast.parse(source)
+    codes = {
+        id(node.args[0])
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and node.args
+        and (getattr(node.func, "id", None) or getattr(node.func, "attr", None)) in PROBLEM_CALLS
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and KEBAB.match(node.value)
+        and id(node) not in codes
+    ]
+
+
+def dangling(source: str, names: set[str]) -> list[tuple[int, str]]:
+    return [(line, text) for line, text in kebab_literals(source) if text not in names and text not in NOT_IDS]
+
+
+@pytest.mark.parametrize("path", DOMAIN_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_every_id_written_in_python_names_something_in_the_library(path: Path, library: Library) -> None:
+    found = dangling(path.read_text(encoding="utf-8"), library_names(library))
+    assert not found, (
+        f"{path.relative_to(ROOT)}: {found} name no pattern, verdict, analyzer or mark. Fix the id, or "
+        "if it is another vocabulary, add it to NOT_IDS with what it is"
+    )
+
+
+def test_the_meta_test_catches_a_misspelt_id(library: Library) -> None:
+    planted = (
+        'EFFECTS = ("kv-transfer-failed-decode", "kv-transfer-faild-prefill")\nproblem = InputProblem("x-y", "m")\n'
+    )
+    assert dangling(planted, library_names(library)) == [(1, "kv-transfer-faild-prefill")]
+
+
+def test_the_scan_covers_the_reasoning_modules() -> None:
+    scanned = {str(path.relative_to(PACKAGE)) for path in DOMAIN_MODULES}
+    assert {"diagnose.py", "hypothesis.py", "fingerprint.py", "roles.py", "link.py"} <= scanned
+    assert {f"analyzers/{path.name}" for path in (PACKAGE / "analyzers").glob("*.py")} <= scanned
+
+
+def test_no_vocabulary_entry_shadows_a_library_id(library: Library) -> None:
+    assert not set(NOT_IDS) & library_names(library)
+
+
+def test_every_analyzer_is_named_by_a_verdict_and_exists(library: Library) -> None:
+    named = {v.analyzer for v in library.verdicts if v.analyzer is not None}
+    assert named == set(ANALYZERS)
+
+
+def test_marks_the_diagnosis_reads_are_carried_by_patterns(library: Library) -> None:
+    for mark in Mark:
+        assert library.marked(mark), f"no pattern carries mark {mark.value}"
+
+
+# ---------------------------------------------------------------- load-time validation
+
+CAUSE = """id = "user-cause"
+title = "a cause"
+severity = "error"
+kind = "cause"
+anchors = ["CAUSE"]
+regex = 'CAUSE room=(?P<bootstrap_room>\\d+)'
+explain = "x"
+{extra}
+[[causes]]
+pattern = "user-effect"
+window = "{window}"
+join = [{join}]
+[examples]
+match = ["CAUSE room=1"]
+no_match = ["nothing"]
+"""
+EFFECT = """id = "user-effect"
+title = "an effect"
+severity = "error"
+kind = "symptom"
+anchors = ["EFFECT"]
+regex = 'EFFECT room=(?P<bootstrap_room>\\d+)(?: rid=(?P<rid>\\w+))?'
+explain = "x"
+[examples]
+match = ["EFFECT room=1"]
+no_match = ["nothing"]
+"""
+
+
+def load_pair(tmp_path: Path, join: str, window: str = "5m", extra: str = "", verdicts: str = "") -> Library:
+    directory = tmp_path / "mine"
+    directory.mkdir(exist_ok=True)
+    (directory / "user-cause.toml").write_text(CAUSE.format(join=join, window=window, extra=extra))
+    (directory / "user-effect.toml").write_text(EFFECT)
+    if verdicts:
+        (directory / "verdicts.toml").write_text(verdicts)
+    return load_library([directory])
+
+
+def refused(tmp_path: Path, **kwargs: str) -> str:
+    with pytest.raises(PatternError) as caught:
+        load_pair(tmp_path, **{"join": '"bootstrap_room"', **kwargs})
+    return str(caught.value)
+
+
+def test_join_keys_captured_on_both_ends_and_pseudo_keys_load(tmp_path: Path) -> None:
+    library = load_pair(tmp_path, '"bootstrap_room", "source", "node", "role"')
+    assert library.pattern("user-cause").causes[0].join == ("bootstrap_room", "source", "node", "role")
+
+
+def test_a_misspelt_join_key_is_refused(tmp_path: Path) -> None:
+    message = refused(tmp_path, join='"bootstrap_rom"')
+    assert "user-cause.toml" in message and "causes[0].join" in message
+    assert "'bootstrap_rom' is not a named group of this pattern nor user-effect" in message
+
+
+def test_a_join_key_captured_on_one_end_only_is_refused(tmp_path: Path) -> None:
+    message = refused(tmp_path, join='"rid"')
+    assert "'rid' is not a named group of this pattern" in message and "nor" not in message
+
+
+def test_a_window_that_does_not_parse_is_refused(tmp_path: Path) -> None:
+    assert "causes[0].window" in refused(tmp_path, window="soon")
+
+
+VERDICT = """[[verdict]]
+id = "{id}"
+title = "t"
+tier = "cause"
+explain = "x"
+advice = "y"
+{extra}
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "verdicts", "problem"),
+    [
+        ('verdict = "user-verdict"', VERDICT.format(id="User_Verdict", extra=""), "must be kebab-case"),
+        ('verdict = "no-such-verdict"\nidentity = []', "", "'no-such-verdict' is not a known verdict id"),
+        ('verdict = "user-verdict"', VERDICT.format(id="user-verdict", extra=""), "identity: missing"),
+        ('verdict = "user-verdict"\nidentity = ["roomz"]', VERDICT.format(id="user-verdict", extra=""), "'roomz'"),
+        (
+            'verdict = "user-verdict"\nidentity = []',
+            VERDICT.format(id="user-verdict", extra='explains = ["user-efect"]'),
+            "unknown pattern 'user-efect'",
+        ),
+        ('marks = ["end-to-ends"]', "", "is not one of"),
+        ('unexplained = "room {room} at {where}"', "", "'{room}' is not a field"),
+    ],
+    ids=["verdict-id-shape", "unknown-verdict", "identity-missing", "identity-field", "explains", "mark", "hint"],
+)
+def test_broken_metadata_is_refused_naming_the_key(tmp_path: Path, extra: str, verdicts: str, problem: str) -> None:
+    with pytest.raises(PatternError) as caught:
+        load_pair(tmp_path, '"bootstrap_room"', extra=extra, verdicts=verdicts)
+    assert problem in str(caught.value)
+
+
+def test_good_metadata_loads(tmp_path: Path) -> None:
+    extra = (
+        'verdict = "user-verdict"\nidentity = []\nmarks = ["end-to-end"]\n'
+        'unexplained = "room {bootstrap_room} at {where}"'
+    )
+    library = load_pair(tmp_path, '"bootstrap_room"', extra=extra, verdicts=VERDICT.format(id="user-verdict", extra=""))
+    cause = library.pattern("user-cause")
+    assert cause.identity == () and cause.marks == (Mark.END_TO_END,)
+    assert "user-cause" in library.marked(Mark.END_TO_END) and library.rooting("user-verdict") == {"user-cause"}
