@@ -16,11 +16,10 @@ import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import BinaryIO
 
 from . import accel
 from .accel import Matcher
-from .ingest import StreamStopped
+from .ingest import ByteSource, StreamStopped
 from .model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from .patterns import Library, Pattern, match_line
 from .timeline import Stamp, clean_line, parse_actions_time, parse_stamp
@@ -116,7 +115,7 @@ class Partial:
     problems: list[InputProblem]
 
 
-def read_chunks(stream: BinaryIO, problems: list[InputProblem], size: int = CHUNK_BYTES) -> Iterator[bytes]:
+def read_chunks(stream: ByteSource, problems: list[InputProblem], size: int = CHUNK_BYTES) -> Iterator[bytes]:
     """Raw chunks; a truncated or corrupt compressed stream ends with a problem, not an error.
 
     A decompressing stream is read ahead on a thread: zstd and zlib release the GIL,
@@ -128,12 +127,12 @@ def read_chunks(stream: BinaryIO, problems: list[InputProblem], size: int = CHUN
     yield from _read_chunks(stream, problems, size)
 
 
-def _is_plain(stream: BinaryIO) -> bool:
+def _is_plain(stream: ByteSource) -> bool:
     raw = getattr(stream, "raw", None)
     return getattr(stream, "plain_path", None) is not None or isinstance(raw, io.FileIO)
 
 
-def _read_ahead(stream: BinaryIO, problems: list[InputProblem], size: int) -> Iterator[bytes]:
+def _read_ahead(stream: ByteSource, problems: list[InputProblem], size: int) -> Iterator[bytes]:
     ready: queue.Queue[bytes | None] = queue.Queue(maxsize=PREFETCH_CHUNKS)
     stop = threading.Event()
     found: list[InputProblem] = []  # problems are handed over only after the last chunk
@@ -167,7 +166,7 @@ def _read_ahead(stream: BinaryIO, problems: list[InputProblem], size: int) -> It
         problems.extend(found)
 
 
-def _read_chunks(stream: BinaryIO, problems: list[InputProblem], size: int) -> Iterator[bytes]:
+def _read_chunks(stream: ByteSource, problems: list[InputProblem], size: int) -> Iterator[bytes]:
     while True:
         try:
             data = stream.read(size)
@@ -186,7 +185,7 @@ def _read_chunks(stream: BinaryIO, problems: list[InputProblem], size: int) -> I
 
 
 def scan_stream(
-    stream: BinaryIO,
+    stream: ByteSource,
     name: str,
     index: AnchorIndex,
     chunk_bytes: int = CHUNK_BYTES,
@@ -197,7 +196,7 @@ def scan_stream(
 
 
 def scan_partial(
-    stream: BinaryIO,
+    stream: ByteSource,
     name: str,
     index: AnchorIndex,
     chunk_bytes: int = CHUNK_BYTES,

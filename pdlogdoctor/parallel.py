@@ -12,10 +12,9 @@ import io
 import itertools
 import multiprocessing
 import os
-import re
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import BinaryIO, cast
+from typing import BinaryIO
 
 from .extract import (
     BLOCK_LOOKAHEAD,
@@ -27,6 +26,8 @@ from .extract import (
     merge_partials,
     scan_partial,
 )
+from .ingest import ByteSource
+from .ingest.streams import Limited, LoneCr, lone_cr_to_lf
 from .model import InputProblem
 
 MIN_PARALLEL_BYTES = 16 << 20  # below this, starting workers costs more than it saves
@@ -40,7 +41,7 @@ def usable_cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def plain_file_path(stream: BinaryIO) -> str | None:
+def plain_file_path(stream: ByteSource) -> str | None:
     """The path behind a stream that is an uncompressed regular file, else None."""
     marked = getattr(stream, "plain_path", None)  # ingest.text_stream of a plain file
     if isinstance(marked, str):
@@ -124,36 +125,6 @@ def _scan_range(path: str, name: str, start: int, end: int) -> Partial:
         handle.seek(end)
         after = handle.read(AFTER_BYTES)
         handle.seek(start)
-        context = (_lone_cr_to_lf(before), _lone_cr_to_lf(after))
-        stream = cast(BinaryIO, _Limited(handle, end - start))
-        return scan_partial(stream, name, _WORKER_INDEX[0], CHUNK_BYTES, context=context)
-
-
-class _Limited(io.RawIOBase):
-    """The first `left` bytes of a stream."""
-
-    def __init__(self, inner: BinaryIO, left: int) -> None:
-        self.inner = inner
-        self.left = left
-
-    def readable(self) -> bool:
-        return True
-
-    def read(self, size: int = -1) -> bytes:
-        want = self.left if size < 0 else min(size, self.left)
-        data = self.inner.read(want) if want > 0 else b""
-        self.left -= len(data)
-        if data.endswith(b"\r") and self.left > 0:  # is this CR half of a CRLF?
-            data += self.inner.read(1)
-            self.left -= 1
-        return _lone_cr_to_lf(data)
-
-
-def _lone_cr_to_lf(data: bytes) -> bytes:
-    """ingest turns a lone CR into LF for the sequential path; ranges must see the same bytes."""
-    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
-        return _LONE_CR.sub(b"\n", data)
-    return data
-
-
-_LONE_CR = re.compile(rb"\r(?!\n)")
+        # The same bytes the sequential read sees: lone CRs are line breaks there too.
+        context = (lone_cr_to_lf(before), lone_cr_to_lf(after))
+        return scan_partial(LoneCr(Limited(handle, end - start)), name, _WORKER_INDEX[0], CHUNK_BYTES, context=context)

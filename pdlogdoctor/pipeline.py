@@ -15,7 +15,7 @@ from .diagnose import diagnose
 from .duplicates import prefer_zstd
 from .excerpt import build_excerpt
 from .extract import AnchorIndex, ScanResult, scan_stream
-from .ingest import Deadline, LogInput, discover
+from .ingest import ByteSource, Deadline, LogInput, discover
 from .link import link
 from .model import Event, InputProblem, Report, Role, Source
 from .options import RunOptions
@@ -117,7 +117,7 @@ def _scan_members(
 
 def scan_one(
     name: str,
-    stream: BinaryIO,
+    stream: ByteSource,
     index: AnchorIndex,
     problems: tuple[InputProblem, ...] = (),
     on_progress: Callable[[int], None] | None = None,
@@ -138,7 +138,7 @@ def scan_one(
 
 
 def _scan(
-    stream: BinaryIO, name: str, index: AnchorIndex, on_progress: Callable[[int], None] | None, workers: int
+    stream: ByteSource, name: str, index: AnchorIndex, on_progress: Callable[[int], None] | None, workers: int
 ) -> ScanResult:
     """A large plain file is scanned in byte ranges on `workers` cores; the result is the same."""
     path = plain_file_path(stream)

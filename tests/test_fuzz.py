@@ -118,5 +118,5 @@ def test_lone_cr_translation_is_chunking_independent(data: bytes, piece: int) ->
 
 
 def test_zlib_is_really_what_gzip_uses() -> None:
-    # guards the wbits=31 assumption of ingest._Inflater
+    # guards the wbits=31 assumption of ingest.streams._Inflater
     assert zlib.decompressobj(wbits=31).decompress(gzip.compress(b"x")) == b"x"

@@ -26,6 +26,8 @@ from typer.testing import CliRunner
 from pdlogdoctor import ingest
 from pdlogdoctor.cli import app, exit_code_for
 from pdlogdoctor.extract import AnchorIndex, scan_stream
+from pdlogdoctor.ingest import discover as discover_module
+from pdlogdoctor.ingest.content import looks_binary
 from pdlogdoctor.options import Limits, RunOptions
 from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
@@ -115,7 +117,7 @@ def test_permission_denied_on_open(tmp_path: Path, bundle: Path, monkeypatch: py
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr(ingest.os, "open", refusing_open)
+    monkeypatch.setattr(os, "open", refusing_open)
     code, report, stderr = analyze(tmp_path, bundle)
     assert_seed_found(code, report)
     assert_warned(stderr, "decode_locked.log", "permission-denied")
@@ -203,7 +205,7 @@ def test_leading_nul_hole_is_still_scanned(library: Library) -> None:
     data = b"\0" * 20000 + (SEED / PREFILL).read_bytes()
     result = scan_stream(ingest.text_stream(io.BytesIO(data)), "p.log", AnchorIndex.build(library))
     assert any(e.pattern == "mori-mr-register-failed" for e in result.events)
-    assert ingest._looks_binary(data[:8192]) is False
+    assert looks_binary(data[:8192]) is False
 
 
 def test_invalid_utf8_and_latin1_lines(tmp_path: Path, bundle: Path) -> None:
@@ -270,7 +272,7 @@ def test_file_growing_during_read(
                 writer.write(b"INFO more\n" * 1000)
         return handle
 
-    monkeypatch.setattr(ingest, "open_regular", open_then_grow)
+    monkeypatch.setattr(discover_module, "open_regular", open_then_grow)
     code, report, stderr = analyze(tmp_path, bundle)
     assert_seed_found(code, report)
     # The read stops at the size seen when the file was opened (it ends; no endless tail).
@@ -459,7 +461,7 @@ def _slow_reads(monkeypatch: pytest.MonkeyPatch, delay: float) -> None:
     def slow_text_stream(*args: Any, **kwargs: Any) -> Any:
         return Slow(real(*args, **kwargs))
 
-    monkeypatch.setattr(ingest, "text_stream", slow_text_stream)
+    monkeypatch.setattr(discover_module, "text_stream", slow_text_stream)
 
 
 def test_timeout_returns_best_verdict_so_far(tmp_path: Path, bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,51 @@
+"""Ingest: turn the user's paths into readable byte streams, never writing anything.
+
+Files, directories (recursively, symlink loops cut), `-` for stdin, `.gz` and
+`.zst` (by their magic bytes, whatever the name), and zip / tar archives read
+member by member. Anything that cannot be read becomes an `InputProblem` and
+the rest is still analysed. The rules for hostile input (see docs and
+tests/test_hostile_inputs.py):
+
+- Only regular files are opened, with O_NONBLOCK, and re-checked with fstat
+  after opening: a FIFO, socket or device is never read (opening a FIFO would block).
+- A plain file is read up to the size it had when it was opened; if it grew
+  meanwhile, the scan stops there with a `still-growing` problem (no endless tail).
+- Decompression is incremental with a bounded output per step. A truncated or
+  corrupt stream keeps everything decoded before the damage (`truncated` /
+  `corrupt`). Output is capped per member (Limits.member_output) and per run
+  (Limits.total_output): past a cap the member stops with `output-cap`.
+- Archives are only read, never extracted: member names are shown without
+  absolute or `..` parts and nothing is written anywhere. A gz/zst member is
+  decompressed and a tar inside a zip is streamed; a zip inside an archive is not
+  opened (`nested-archive`): it needs random access, i.e. holding it in memory
+  or writing it to disk, and a tool running on untrusted artifacts does neither.
+- Files that look binary (NUL bytes or control characters after any leading NUL
+  hole) are skipped with `binary`: a core dump holds copies of log strings that
+  would otherwise read as evidence.
+- A lone CR (not part of CRLF) is a line break: progress bars redraw with it,
+  and each redraw is its own line (line numbers count them).
+
+The package by job: `discover` (paths to inputs), `streams` (safe opening,
+decoding and the line-break rule, all typed against one `ByteSource`),
+`archives` (zip / tar members) and `reopen` (re-reading a source for the excerpt).
+"""
+
+from .content import LogInput
+from .discover import NOT_A_LOG, discover
+from .reopen import reopen
+from .streams import Budget, ByteSource, Deadline, Reader, StreamStopped, lone_cr_to_lf, open_regular, text_stream
+
+__all__ = [
+    "NOT_A_LOG",
+    "Budget",
+    "ByteSource",
+    "Deadline",
+    "LogInput",
+    "Reader",
+    "StreamStopped",
+    "discover",
+    "lone_cr_to_lf",
+    "open_regular",
+    "reopen",
+    "text_stream",
+]

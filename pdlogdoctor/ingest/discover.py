@@ -1,0 +1,148 @@
+"""Discover: turn the user's paths into inputs to scan, and say why the others are not read.
+
+Directories are walked recursively (symlink loops cut, at most Limits.files files);
+only regular files are opened; notes, docs and scripts found beside the logs are
+reported as not-a-log; binary files and nested archives are reported and skipped.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from ..options import Limits
+from .archives import tar_members, zip_inputs
+from .content import ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
+from .streams import DEFAULT_LIMITS, Budget, decoded_stream, file_kind, open_regular, text_stream
+
+FIXTURE_EXPECTATION = "expected.toml"
+NOT_A_LOG = "not-a-log"
+NOT_LOG_SUFFIXES = frozenset({".md", ".rst", ".toml", ".yaml", ".yml", ".ini", ".cfg", ".py", ".sh", ".rs", ".patch"})
+NOT_LOG_STEMS = frozenset({"readme", "expected", "notes", "license", "changelog"})
+SKIP_SUFFIXES = (".png", ".jpg", ".jpeg", ".so", ".pt", ".safetensors", ".bin", ".core", ".whl")
+
+
+def discover(paths: list[str], stdin: BinaryIO | None = None, limits: Limits = DEFAULT_LIMITS) -> list[LogInput]:
+    budget = Budget(limits)
+    found: list[LogInput] = []
+    for raw in paths:
+        if raw == "-":
+            found.append(_stdin_input(stdin, budget))
+            continue
+        found.extend(_walk(Path(raw), budget))
+    return found
+
+
+def _stdin_input(stdin: BinaryIO | None, budget: Budget) -> LogInput:
+    stream = stdin if stdin is not None else sys.stdin.buffer
+    return LogInput("<stdin>", 0, lambda: text_stream(stream, budget))
+
+
+def _walk(root: Path, budget: Budget) -> Iterator[LogInput]:
+    try:
+        info = root.stat()
+    except OSError as exc:
+        yield unread(str(root), *_os_problem(exc))
+        return
+    if stat.S_ISDIR(info.st_mode):
+        yield from _walk_directory(root, budget)
+    else:
+        yield from _file_inputs(root, str(root), info, budget)
+
+
+def _os_problem(exc: OSError) -> tuple[str, str]:
+    if isinstance(exc, FileNotFoundError):
+        return "not-found", "no such file or directory"
+    if isinstance(exc, PermissionError):
+        return "permission-denied", "permission denied"
+    if exc.errno == errno.ELOOP:
+        return "symlink-loop", "too many levels of symbolic links; skipped"
+    return "unreadable", exc.strerror or str(exc)
+
+
+def _walk_directory(root: Path, budget: Budget) -> Iterator[LogInput]:
+    seen_dirs: set[tuple[int, int]] = set()
+    errors: list[OSError] = []
+    count = 0
+    yielded_any = False
+    for directory, subdirs, files in os.walk(root, followlinks=True, onerror=errors.append):
+        while errors:  # a directory os.walk could not list
+            exc = errors.pop(0)
+            yielded_any = True
+            yield unread(str(exc.filename or directory), *_os_problem(exc))
+        here = Path(directory)
+        try:
+            info = here.stat()
+        except OSError:
+            continue
+        key = (info.st_dev, info.st_ino)
+        if key in seen_dirs:
+            subdirs[:] = []
+            yielded_any = True
+            yield unread(str(here), "symlink-loop", "directory seen before (symlink loop); skipped")
+            continue
+        seen_dirs.add(key)
+        subdirs.sort()
+        for name in sorted(files):
+            count += 1
+            if count > budget.limits.files:
+                yield unread(str(here), "too-many-files", f"stopped after {budget.limits.files} files")
+                return
+            for item in _directory_entry(here / name, budget):
+                yielded_any = True
+                yield item
+    for exc in errors:
+        yielded_any = True
+        yield unread(str(exc.filename or root), *_os_problem(exc))
+    if not yielded_any:
+        yield unread(str(root), "empty-directory", "no files in directory")
+
+
+def _directory_entry(path: Path, budget: Budget) -> Iterator[LogInput]:
+    try:
+        info = path.stat()
+    except OSError as exc:
+        yield unread(str(path), *_os_problem(exc))
+        return
+    if path.name == FIXTURE_EXPECTATION:
+        return  # a fixture bundle's own statement of its meaning
+    if _not_a_log(path):
+        yield unread(str(path), NOT_A_LOG, "documentation, notes or source, not a log; skipped (name it to read it)")
+        return
+    yield from _file_inputs(path, str(path), info, budget)
+
+
+def _not_a_log(path: Path) -> bool:
+    """Files found in a directory walk that are not logs: a notes file or a launcher script
+    beside the logs quotes log lines (`echo "[probe] request failed ..."`) without them having happened."""
+    name = path.name.lower()
+    return path.suffix.lower() in NOT_LOG_SUFFIXES or name.split(".", 1)[0] in NOT_LOG_STEMS
+
+
+def _file_inputs(path: Path, display: str, info: os.stat_result, budget: Budget) -> Iterator[LogInput]:
+    if not stat.S_ISREG(info.st_mode):
+        yield unread(display, "not-a-file", f"{file_kind(info.st_mode)}, not a regular file; skipped, never read")
+        return
+    if path.suffix.lower() in SKIP_SUFFIXES:
+        return
+    if info.st_size == 0:
+        yield unread(display, "empty", "empty file")
+        return
+    try:
+        head = sniff(lambda: decoded_stream(open_regular(path), budget, sniffing=True))
+    except OSError as exc:
+        yield unread(display, *_os_problem(exc))
+        return
+    if head.startswith(ZIP_MAGIC):
+        yield from zip_inputs(path, display, budget)
+    elif is_tar(head):
+        yield LogInput(display, info.st_size, None, (), lambda: tar_members(path, display, budget))
+    elif looks_binary(head):
+        yield unread(display, "binary", "binary content (not a log); skipped")
+    else:
+        yield LogInput(display, info.st_size, lambda: text_stream(open_regular(path), budget))

@@ -1,0 +1,415 @@
+"""Streams: open a regular file safely and read it as the scanner sees it.
+
+Every stream here is a `Reader` over a `ByteSource` (anything with `read(size)`
+and `close()`): a file read up to its size at open time, gzip / zstd inflated by
+magic bytes with bounded output per step, salvaged on damage and capped against
+decompression bombs, and lone CRs made line breaks. See the package docstring
+for the rules on hostile input.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import re
+import stat
+import time
+import zlib
+from pathlib import Path
+from typing import Any, BinaryIO, Protocol
+
+import zstandard
+
+from ..model import InputProblem
+from ..options import Limits
+
+DEFAULT_LIMITS = Limits()
+
+GZIP_MAGIC = b"\x1f\x8b"
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+READ_PIECE = 1 << 20  # an inner read never asks for more, so damage loses at most this
+GZIP_INPUT_PIECE = 64 << 10
+ZSTD_INPUT_PIECE = 1 << 10  # zstd has no output limit per call: ~32 MiB worst case from 1 KiB
+HEADER_CHECK = 32  # bytes decoded to tell a real compressed header from text that starts with its magic
+
+
+class ByteSource(Protocol):
+    """What every stream reads from and what the scanner reads: bytes on demand, then close."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+class StreamStopped(EOFError):
+    """A stream ended early for a known reason; the scanner records `problem` and keeps what it read."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.problem = InputProblem(code, message)
+
+
+class Budget:
+    """The run's caps (options.Limits), and the decompressed bytes left of its total."""
+
+    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.limits = limits
+        self.left = limits.total_output
+
+
+class Reader(io.RawIOBase):
+    """Base of every stream here: `read(size)` from an inner source; closing closes it.
+
+    `plain_path` names the file when the stream is an uncompressed regular file,
+    so the scanner may read it in parallel byte ranges instead.
+    """
+
+    plain_path: str | None = None
+
+    def __init__(self, inner: ByteSource) -> None:
+        self.inner = inner
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1, /) -> bytes:
+        return self.inner.read(size)
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def readall(self) -> bytes:
+        parts = []
+        while data := self.read(READ_PIECE):
+            parts.append(data)
+        return b"".join(parts)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.inner.close()
+        super().close()
+
+
+# ---------------------------------------------------------------- opening
+
+
+def open_regular(path: Path) -> Reader:
+    """Open a regular file without ever blocking; read up to the size it has now."""
+    handle = open_seekable(path, buffering=0)
+    limited = SizeLimited(handle, os.fstat(handle.fileno()).st_size)
+    limited.plain_path = str(path)
+    return limited
+
+
+def open_seekable(path: Path, buffering: int = -1) -> BinaryIO:
+    """A regular file opened for reading, never blocking (zip needs to seek).
+
+    O_NONBLOCK makes a FIFO swapped in after the stat return at once; fstat
+    then refuses anything but a regular file.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, f"{file_kind(info.st_mode)}, not a regular file")
+        return os.fdopen(fd, "rb", buffering=buffering)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def file_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a file"
+
+
+class Limited(Reader):
+    """The first `limit` bytes of a source (a file as it was when opened, a byte range of it)."""
+
+    def __init__(self, inner: ByteSource, limit: int) -> None:
+        super().__init__(inner)
+        self.left = limit
+        self.limit = limit
+
+    def read(self, size: int = -1, /) -> bytes:
+        if self.left <= 0:
+            return b""
+        want = self.left if size < 0 else min(size, self.left)
+        data = self.inner.read(want)
+        self.left -= len(data)
+        return data
+
+
+class SizeLimited(Limited):
+    """A file read up to its size at open time; growth is reported, not followed."""
+
+    def __init__(self, inner: BinaryIO, limit: int) -> None:
+        super().__init__(inner, limit)
+        self.file = inner
+
+    def read(self, size: int = -1, /) -> bytes:
+        if self.left == 0:
+            grown = os.fstat(self.file.fileno()).st_size
+            if grown > self.limit:
+                self.left = -1  # report once
+                raise StreamStopped(
+                    "still-growing",
+                    f"the file grew from {self.limit} to {grown} bytes while being read; "
+                    f"read the first {self.limit} bytes",
+                )
+        return super().read(size)
+
+
+# ---------------------------------------------------------------- decoding
+
+
+def text_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False) -> Reader:
+    """What the scanner reads: `decoded_stream` with lone CRs made line breaks."""
+    decoded = decoded_stream(raw, budget, sniffing=sniffing)
+    stream = LoneCr(decoded)
+    if decoded.cap is None:
+        stream.plain_path = getattr(raw, "plain_path", None)
+    return stream
+
+
+def decoded_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False) -> Guarded:
+    """`raw` decompressed by its magic bytes, bomb-capped, and salvaged on damage.
+
+    `sniffing` streams (a peek at the head, a tar read as a container) are not
+    charged to the run's budget: the members read from them are.
+    """
+    buffered = io.BufferedReader(raw if isinstance(raw, io.RawIOBase) else Reader(raw), READ_PIECE)
+    magic = buffered.peek(4)[:4]
+    if (magic.startswith(GZIP_MAGIC) or magic == ZSTD_MAGIC) and _valid_header(buffered.peek(HEADER_CHECK)):
+        inflater = _Inflater(buffered, "gzip" if magic.startswith(GZIP_MAGIC) else "zstd")
+        cap = (budget.limits if budget is not None else DEFAULT_LIMITS).member_output
+        return Guarded(inflater, cap, None if sniffing else budget)
+    return Guarded(buffered, None, None)
+
+
+class _Inflater(Reader):
+    """Incremental gzip / zstd: bounded output per step, multi-member, truncation detected."""
+
+    def __init__(self, inner: ByteSource, kind: str) -> None:
+        super().__init__(inner)
+        self.kind = kind
+        self.obj: Any = self._new()
+        self.fed = False
+        self.ended = False
+        self.out = b""  # decoded but not yet returned (zstd has no per-call output limit)
+
+    def _new(self) -> Any:
+        if self.kind == "gzip":
+            return zlib.decompressobj(wbits=31)
+        return zstandard.ZstdDecompressor().decompressobj()
+
+    def read(self, size: int = -1, /) -> bytes:
+        size = READ_PIECE if size < 0 else size
+        while not self.out and not self.ended:
+            self.out = self._step(size)
+        data, self.out = self.out[:size], self.out[size:]
+        return data
+
+    def _step(self, size: int) -> bytes:
+        tail = self.obj.unconsumed_tail if self.kind == "gzip" else b""
+        if tail:
+            return self._decompress(tail, size)
+        piece = _read_some(self.inner, GZIP_INPUT_PIECE if self.kind == "gzip" else ZSTD_INPUT_PIECE)
+        if not piece:
+            self.ended = True
+            if self.fed and not self.obj.eof:
+                raise StreamStopped("truncated", f"{self.kind} stream ends mid-frame (truncated); read what was there")
+            return b""
+        if not self.fed:
+            piece = piece.lstrip(b"\0")  # NUL padding between or after members
+            if not piece:
+                return b""
+        return self._decompress(piece, size)
+
+    def _decompress(self, data: bytes, size: int) -> bytes:
+        self.fed = True
+        try:
+            out: bytes = self.obj.decompress(data, size) if self.kind == "gzip" else self.obj.decompress(data)
+        except (zlib.error, zstandard.ZstdError) as exc:
+            self.ended = True
+            raise StreamStopped("corrupt", f"corrupt {self.kind} data: {exc}") from None
+        if self.obj.eof:  # concatenated members/frames continue with what is left over
+            rest = self.obj.unused_data
+            self.obj, self.fed = self._new(), False
+            if rest:
+                self.inner = Prepend(rest, self.inner)
+        return out
+
+
+class Prepend(Reader):
+    """Put bytes back in front of a stream."""
+
+    def __init__(self, head: bytes, inner: ByteSource) -> None:
+        super().__init__(inner)
+        self.head = head
+
+    def read(self, size: int = -1, /) -> bytes:
+        if self.head:
+            size = len(self.head) if size < 0 else size
+            data, self.head = self.head[:size], self.head[size:]
+            return data
+        return bytes(self.inner.read(size))
+
+
+class Guarded(Reader):
+    """Reads in pieces so damage loses nothing decoded before it; enforces the output caps.
+
+    An error in the middle of a read returns the data so far; the error is
+    raised by the next read, as a StreamStopped the scanner records.
+    """
+
+    def __init__(self, inner: ByteSource, cap: int | None, budget: Budget | None) -> None:
+        super().__init__(inner)
+        self.left = cap
+        self.cap = cap
+        self.budget = budget
+        self.error: StreamStopped | None = None
+
+    def read(self, size: int = -1, /) -> bytes:
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
+        size = READ_PIECE if size < 0 else size
+        parts: list[bytes] = []
+        got = 0
+        while got < size:
+            try:
+                data = self._piece(size - got)
+            except StreamStopped as exc:
+                self.error = exc
+                break
+            except Exception as exc:  # zipfile, tarfile, lzma, bz2 raise their own types on damage
+                self.error = StreamStopped(_damage_code(exc), f"stopped reading early: {exc or type(exc).__name__}")
+                break
+            if not data:
+                break
+            parts.append(data)
+            got += len(data)
+        if not parts and self.error is not None:
+            error, self.error = self.error, None
+            raise error
+        return b"".join(parts)
+
+    def _piece(self, want: int) -> bytes:
+        want = min(want, READ_PIECE)
+        if self.left is not None:
+            if self.left <= 0:
+                message = f"decompressed output cap of {self.cap} bytes per member reached; rest not read"
+                raise StreamStopped("output-cap", message)
+            want = min(want, self.left)
+        if self.budget is not None:
+            if self.budget.left <= 0:
+                raise StreamStopped("output-cap", "decompressed output cap for the whole run reached; rest not read")
+            want = min(want, self.budget.left)
+        data = _read_some(self.inner, want)
+        if self.left is not None:
+            self.left -= len(data)
+        if self.budget is not None:
+            self.budget.left -= len(data)
+        return data
+
+
+def _valid_header(head: bytes) -> bool:
+    """The magic bytes start a real gzip/zstd header (a text line may begin with them by chance)."""
+    head = head[:HEADER_CHECK]
+    try:
+        if head.startswith(GZIP_MAGIC):
+            zlib.decompressobj(wbits=31).decompress(head, 1)
+        else:
+            zstandard.ZstdDecompressor().decompressobj().decompress(head)
+    except (zlib.error, zstandard.ZstdError):
+        return False
+    return True
+
+
+def _read_some(stream: ByteSource, size: int) -> bytes:
+    """One underlying read at most: a buffered `read(n)` that hits an error drops what it had."""
+    read1 = getattr(stream, "read1", None)
+    data: bytes = read1(size) if read1 is not None else stream.read(size)
+    return data
+
+
+def _damage_code(exc: Exception) -> str:
+    return "truncated" if isinstance(exc, EOFError) else "corrupt"
+
+
+# ---------------------------------------------------------------- line breaks
+
+
+class LoneCr(Reader):
+    """Turns a CR not followed by LF into LF (same length, so offsets hold)."""
+
+    def __init__(self, inner: ByteSource) -> None:
+        super().__init__(inner)
+        self.held = b""
+        self.error: EOFError | None = None
+
+    def read(self, size: int = -1, /) -> bytes:
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
+        data: bytes = self.held + self.inner.read(size)
+        self.held = b""
+        if data.endswith(b"\r"):
+            try:
+                more = self.inner.read(1)  # one byte decides whether this CR is half a CRLF
+            except EOFError as exc:  # raised on the next call, after this data
+                self.error, more = exc, b""
+            data += more
+            if more == b"\r":
+                data, self.held = data[:-1], more
+        return lone_cr_to_lf(data)
+
+
+def lone_cr_to_lf(data: bytes) -> bytes:
+    """A CR that is not half of a CRLF becomes LF: progress bars redraw with it, each redraw a line."""
+    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+        return _LONE_CR.sub(b"\n", data)
+    return data
+
+
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
+# ---------------------------------------------------------------- deadline
+
+
+class Deadline:
+    """The global --timeout: streams stop at it, inputs not started are reported."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.at = None if seconds is None else time.monotonic() + seconds
+
+    @property
+    def passed(self) -> bool:
+        return self.at is not None and time.monotonic() >= self.at
+
+    def wrap(self, stream: Reader) -> Reader:
+        return stream if self.at is None else _UntilDeadline(stream, self)
+
+
+class _UntilDeadline(Reader):
+    def __init__(self, inner: Reader, deadline: Deadline) -> None:
+        super().__init__(inner)
+        self.deadline = deadline
+        self.read_bytes = 0
+
+    def read(self, size: int = -1, /) -> bytes:
+        if self.deadline.passed:
+            raise StreamStopped("timeout", f"--timeout reached after {self.read_bytes} bytes; the rest was not read")
+        data = self.inner.read(size)
+        self.read_bytes += len(data)
+        return data
