@@ -88,7 +88,8 @@ class _State:
     name: str
     line_base: int = 0  # lines before the current buffer
     offset_base: int = 0  # bytes before the current buffer
-    last_stamp: Stamp | None = None
+    last_stamp: Stamp | None = None  # of the last stamped line (its own time, or the Actions runner's)
+    last_own_stamp: Stamp | None = None  # of the last line with a time of its own
     events: list[Event] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     last_events: dict[str, Event] = field(default_factory=dict)
@@ -438,8 +439,10 @@ def _stamp_for(buf: bytes, start: int, text: str, actions_time: str | None, stat
         if pos <= 0:
             # The lines above are in an earlier buffer (or range): the stamp remembered
             # from there is what this lookback would have found, whatever the chunking.
-            if state.last_stamp is not None:
-                return state.last_stamp
+            # A line with the runner's time only looks above for a line's own time.
+            remembered = state.last_stamp if actions_time is None else state.last_own_stamp
+            if remembered is not None:
+                return remembered
             break
         previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
         candidate, above_actions = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
@@ -481,16 +484,23 @@ def _latest_for(
 
 
 def _remember_last_stamp(buf: bytes, end: int, state: _State) -> None:
+    """The stamps a lookback from the next buffer's first line would find in this one."""
     pos = end
+    found = False
     for _ in range(STAMP_LOOKBACK_LINES):
         if pos <= 0:
             return
         previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
         candidate, actions_time = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
-        stamp = parse_stamp(candidate) or (parse_actions_time(actions_time) if actions_time else None)
-        if stamp is not None:
-            state.last_stamp = stamp
+        own = parse_stamp(candidate)
+        if own is not None:
+            state.last_own_stamp = own
+            if not found:
+                state.last_stamp = own
             return
+        runner = parse_actions_time(actions_time) if actions_time and not found else None
+        if runner is not None:
+            state.last_stamp, found = runner, True
         pos = previous
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import faulthandler
 import gzip
+import importlib
 import io
 import json
 import os
@@ -26,7 +27,6 @@ from typer.testing import CliRunner
 from pdlogdoctor import ingest
 from pdlogdoctor.cli import app, exit_code_for
 from pdlogdoctor.extract import AnchorIndex, scan_stream
-from pdlogdoctor.ingest import discover as discover_module
 from pdlogdoctor.ingest.content import looks_binary
 from pdlogdoctor.options import Limits, RunOptions
 from pdlogdoctor.patterns import Library
@@ -35,6 +35,8 @@ from pdlogdoctor.render.document import report_document
 
 from .conftest import FIXTURES
 
+# The module, not the function of the same name that the package exports.
+discover_module = importlib.import_module("pdlogdoctor.ingest.discover")
 SEED = FIXTURES / "mori-mr-size-limit-seed"
 PREFILL = "prefill_mia1-p06-g13.log"
 PLANTED = b"RegisterRdmaMemoryRegion failed! addr:0x7f2a80000000, size:6002442240"
