@@ -1,30 +1,39 @@
-"""The command line: the only module that imports typer and decides exit codes."""
+"""The command line: the only module that imports typer and decides exit codes.
+
+Conventions a user already knows: `-h`, `-V`/`--version`, `-q`/`-v`, `--color`
+with NO_COLOR, format names in any case, the format of `-o FILE` from its
+extension, shell completion, a config file, usage errors as one line with exit 2,
+and the verdict's exit code kept when the reader of stdout goes away (`| head`).
+Heavy modules (the pipeline, rich) are imported where they are used.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
+import shutil
+import stat
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import IntEnum, StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn, TextIO
 
 import typer
 
 from . import __version__
-from .clocks import parse_moment
+from .config import PATTERNS_ENV, Config, find_config, pattern_dirs
 from .errors import PdlogdoctorError
-from .ingest import discover
 from .model import OutputFormat, Report
-from .options import RunOptions
-from .patterns import Library, check_examples, load_library
-from .pipeline import run
-from .render import SHOWS_EXCERPT, render
-from .render.options import RenderOptions
-from .step_files import append_step_outputs, append_step_summary, workspace_files
+
+if TYPE_CHECKING:
+    from .options import RunOptions
+    from .patterns import Library
+    from .render.options import RenderOptions
 
 
 class ExitCode(IntEnum):
@@ -45,143 +54,315 @@ class FailOn(StrEnum):
     NEVER = "never"  # always 0 after the report (same as --exit-zero)
 
 
+class Color(StrEnum):
+    AUTO = "auto"  # colour on a terminal, unless NO_COLOR is set or TERM=dumb
+    ALWAYS = "always"
+    NEVER = "never"
+
+
 EXIT_HELP = (
-    "Exit codes: 0 healthy; 1 a root cause diagnosed; 2 usage or pattern-library error; "
-    "3 failure evidence without a known cause (inconclusive); 4 nothing readable. --exit-zero forces 0. "
-    "--fail-on cause turns 3 and 4 into 0; --fail-on never turns all of 1, 3, 4 into 0."
+    "\b\nExit codes:\n"
+    "  0  healthy\n"
+    "  1  a root cause diagnosed\n"
+    "  2  usage error, or an invalid pattern library\n"
+    "  3  failure evidence without a known cause (inconclusive)\n"
+    "  4  nothing readable\n"
+    "--fail-on cause turns 3 and 4 into 0;\n"
+    "--fail-on never (or --exit-zero) turns 1, 3 and 4 into 0."
 )
 SHAREABLE = (OutputFormat.MARKDOWN, OutputFormat.GITHUB, OutputFormat.HTML)
 PROGRESS_MIN_BYTES = 50 << 20
+EXTENSION_FORMATS = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".txt": "text", ".log": "text"}
+EXTENSION_FORMATS |= {".html": "html", ".htm": "html"}  # only where an html renderer exists
+DEFAULT_WIDTH = 80  # a pipe or a file without COLUMNS
+# Inputs skipped on purpose or holding nothing: folded into one count line, not a warning each.
+SKIP_WORDS = {
+    "binary": "binary file",
+    "empty": "empty file",
+    "empty-directory": "empty directory",
+    "not-a-file": "special file (FIFO, socket, device)",
+    "not-a-log": "note or script beside the logs",
+    "duplicate": "duplicate of a .zst twin",
+}
+LISTED_SKIPS = 3  # up to this many skips are named one by one; more are counted
+LISTED_WARNINGS = 10  # inputs not fully read: named one by one up to this many
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help=f"Diagnose failed SGLang PD-disaggregation runs from their logs. {EXIT_HELP}",
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Diagnose failed SGLang PD-disaggregation runs from their logs. "
+    "'pdlogdoctor analyze -h' shows the options and the exit codes.",
 )
-patterns_app = typer.Typer(no_args_is_help=True, help="Inspect and check the pattern library.")
+patterns_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Inspect and check the pattern library.")
 app.add_typer(patterns_app, name="patterns")
+
+PatternsOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--patterns",
+        metavar="DIR",
+        help=f"An extra directory of pattern files (repeatable; adds to {PATTERNS_ENV} and the config file's).",
+    ),
+]
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"pdlogdoctor {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", "-V", is_eager=True, callback=_print_version, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Diagnose failed SGLang PD-disaggregation runs from their logs."""
 
 
 def _fail(message: str, hint: str | None = None) -> None:
-    typer.echo(f"error: {message}", err=True)
-    if hint:
-        typer.echo(f"hint: {hint}", err=True)
+    """One line on stderr: a CI log shows it whole, and `2>&1 | tail -1` still holds the hint."""
+    typer.echo(f"error: {message}" + (f" ({hint})" if hint else ""), err=True)
 
 
-def _load(extra: list[Path] | None) -> Library:
+def _usage_error(message: str, hint: str | None = None) -> NoReturn:
+    _fail(message, hint)
+    raise typer.Exit(ExitCode.USAGE)
+
+
+def _config() -> Config:
     try:
-        return load_library(extra or [])
+        return find_config(Path.cwd())
     except PdlogdoctorError as exc:
-        _fail(str(exc), exc.hint)
-        raise typer.Exit(ExitCode.USAGE) from None
+        _usage_error(str(exc), exc.hint)
 
 
-@app.command(help=f"Analyse log files, directories, archives or - (stdin). {EXIT_HELP}")
+def _load(extra: list[Path] | None, config: Config | None = None) -> Library:
+    from .patterns import load_library
+
+    try:
+        return load_library(pattern_dirs(config or _config(), extra))
+    except PdlogdoctorError as exc:
+        _usage_error(str(exc), exc.hint)
+
+
+# ---------------------------------------------------------------- analyze
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One place a report goes: stdout (path None) or a file."""
+
+    format: OutputFormat
+    path: Path | None
+
+
+@app.command(
+    help="Analyse logs: each PATH is a file, a directory (read recursively), a .gz/.zst file, a .zip or .tar(.gz) "
+    f"archive (read in place), or - for standard input.\n\n{EXIT_HELP}"
+)
 def analyze(
-    paths: Annotated[list[str], typer.Argument(help="Files, directories, .gz/.zst/.zip/.tar.gz, or - for stdin.")],
-    output_format: Annotated[OutputFormat, typer.Option("--format", "-f", help="Report format.")] = OutputFormat.TEXT,
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write the report here (only after a successful analysis).")
+    paths: Annotated[list[str], typer.Argument(metavar="PATH", hidden=True)],
+    output_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="text, json, markdown or github (any case). Default: from the -o file's extension, else text.",
+            autocompletion=lambda: [f.value for f in OutputFormat],
+        ),
     ] = None,
-    patterns: Annotated[
-        list[Path] | None, typer.Option("--patterns", help="An extra directory of pattern files.")
+    outputs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="[FORMAT=]FILE",
+            help="Write a report file (after a successful analysis; repeatable). The format comes from FORMAT=, "
+            "else --format, else the extension (.md, .json, .txt). Without --format, nothing goes to stdout.",
+        ),
+    ] = None,
+    patterns: PatternsOption = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="One line: verdict, confidence, fingerprint, fix. No warnings.")
+    ] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="List every skipped input, the inputs table, whole log lines.")
+    ] = False,
+    color: Annotated[
+        str | None,
+        typer.Option(
+            "--color",
+            metavar="WHEN",
+            help="auto (a terminal, unless NO_COLOR is set), always or never.",
+            autocompletion=lambda: [c.value for c in Color],
+        ),
     ] = None,
     exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Always exit 0 (after printing the report).")] = False,
     fail_on: Annotated[
-        FailOn,
-        typer.Option("--fail-on", help="Which results exit non-zero: inconclusive (1,3,4; default), cause (1), never."),
-    ] = FailOn.INCONCLUSIVE,
+        str | None,
+        typer.Option(
+            "--fail-on",
+            metavar="WHICH",
+            help="Which results exit non-zero: inconclusive (1, 3, 4; the default), cause (1 only), never.",
+            autocompletion=lambda: [f.value for f in FailOn],
+        ),
+    ] = None,
     no_redact: Annotated[
         bool, typer.Option("--no-redact", help="Do not mask IPs, hosts, home paths, tokens in markdown/github output.")
     ] = False,
     timeout: Annotated[
         float | None,
         typer.Option(
-            "--timeout", min=0, help="Stop reading after SECONDS; report the best verdict so far, marked incomplete."
+            "--timeout",
+            metavar="SECONDS",
+            help="Stop reading after SECONDS; report the best verdict so far, marked incomplete.",
         ),
     ] = None,
     since: Annotated[
-        str | None, typer.Option("--since", help="Only lines at or after this UTC date/time (ISO 8601).")
+        str | None,
+        typer.Option("--since", metavar="TIME", help="Only lines at or after this UTC date/time (ISO 8601)."),
     ] = None,
     until: Annotated[
-        str | None, typer.Option("--until", help="Only lines up to this UTC date/time (ISO 8601).")
+        str | None, typer.Option("--until", metavar="TIME", help="Only lines up to this UTC date/time (ISO 8601).")
     ] = None,
     abs_time: Annotated[
         bool, typer.Option("--abs-time", help="Show the chain's UTC times instead of the time since the root cause.")
     ] = False,
 ) -> None:
-    library = _load(patterns)
-    _refuse_input_as_output(output, paths)
-    try:
-        with _progress(paths) as on_progress:
-            options = replace(
-                run_options(output_format, timeout), since=_moment(since, "--since"), until=_moment(until, "--until")
-            )
-            report = run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress, options=options)
-    except PdlogdoctorError as exc:
-        _fail(str(exc), exc.hint)
-        raise typer.Exit(ExitCode.USAGE) from None
-    _report_input_problems(report)
-    render_options = replace(_render_options(report, output_format, no_redact), abs_time=abs_time)
-    _write(report, output_format, output, render_options)
-    if output_format is OutputFormat.GITHUB:
-        _write_step_files(report, render_options)
-    raise typer.Exit(0 if exit_zero else gated_exit_code(exit_code_for(report), fail_on))
+    config = _config()
+    if timeout is not None and timeout < 0:
+        _usage_error(f"--timeout {timeout:g} is negative")
+    explicit = _choice(OutputFormat, output_format, "--format") if output_format else None
+    default = _choice(OutputFormat, config.format, "format", config) if config.format else OutputFormat.TEXT
+    targets = _targets(explicit or default, outputs or [], explicit)
+    gate = _choice(FailOn, fail_on or config.fail_on or FailOn.INCONCLUSIVE.value, "--fail-on", config)
+    colour = _choice(Color, color or config.color or Color.AUTO.value, "--color", config)
+    library = _load(patterns, config)
+    _check_paths(paths)
+    for target in targets:
+        _refuse_input_as_output(target.path, paths)
+    options = run_options({target.format for target in targets}, timeout)
+    options = replace(options, since=_moment(since, "--since"), until=_moment(until, "--until"))
+    report = _run(paths, library, options)
+    code = 0 if exit_zero else gated_exit_code(exit_code_for(report), gate)
+    if exit_code_for(report) is ExitCode.NOTHING_READABLE:
+        _nothing_readable(report, targets, paths)
+        raise typer.Exit(code)
+    if not quiet:
+        _report_input_problems(report, verbose)
+    _emit(report, targets, Look(quiet, verbose, colour, no_redact, abs_time), code)
 
 
 def _moment(text: str | None, option: str) -> float | None:
+    from .clocks import parse_moment
+
     if text is None:
         return None
     try:
         return parse_moment(text)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint=option) from None
+        _usage_error(f"{option} {text!r}: {exc}")
 
 
-def gated_exit_code(code: ExitCode, fail_on: FailOn) -> int:
-    if fail_on is FailOn.NEVER or (fail_on is FailOn.CAUSE and code is not ExitCode.ROOT_CAUSE):
-        return 0
-    return int(code)
+def _choice(kind: type[StrEnum], value: str, flag: str, config: Config | None = None) -> StrEnum:
+    """An option value in any case; a usage error that lists the choices otherwise."""
+    for member in kind.__members__.values():
+        if member.value == value.strip().lower():
+            return member
+    where = f"{config.source}: " if config is not None and config.source is not None else ""
+    choices = ", ".join(member.value for member in kind.__members__.values())
+    _usage_error(f"{where}{flag} {value!r} is not one of: {choices}")
 
 
-def run_options(output_format: OutputFormat, timeout: float | None) -> RunOptions:
+def _targets(stdout_format: StrEnum, outputs: list[str], explicit: StrEnum | None) -> list[Target]:
+    """Where reports go. A plain `-o FILE` takes --format, else its extension; `-o FORMAT=FILE` says its own.
+    stdout gets the --format report unless a plain -o took it (the old `-f markdown -o r.md` stays one file)."""
+    targets: list[Target] = []
+    plain_file = False
+    for item in outputs:
+        name, sep, rest = item.partition("=")
+        if sep and name.strip().lower() in _format_names():
+            targets.append(Target(OutputFormat(name.strip().lower()), Path(rest)))
+            continue
+        plain_file = True
+        path = Path(item)
+        inferred = EXTENSION_FORMATS.get(path.suffix.lower())
+        chosen = explicit or (OutputFormat(inferred) if inferred in _format_names() else None)
+        targets.append(Target(OutputFormat(chosen or stdout_format), path))
+    if not plain_file:
+        targets.insert(0, Target(OutputFormat(stdout_format), None))
+    return targets
+
+
+def _format_names() -> set[str]:
+    return {member.value for member in OutputFormat}
+
+
+def _check_paths(paths: list[str]) -> None:
+    """A mistyped path is a usage error (exit 2), even beside good ones: CI must tell a typo from 'inconclusive'."""
+    for raw in paths:
+        if raw == "-":
+            continue
+        try:
+            info = os.stat(raw)
+        except FileNotFoundError:
+            _usage_error(f"{raw}: no such file or directory", _near_names(raw))
+        except OSError:
+            continue  # permission and the like: ingest reports it as a problem of that input
+        if not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode)):
+            _usage_error(
+                f"{raw}: not a file, directory or archive",
+                "to read a stream, pipe it to standard input: ... | pdlogdoctor analyze -",
+            )
+
+
+def _near_names(raw: str) -> str | None:
+    path = Path(raw)
+    parent = path.parent if str(path.parent) else Path(".")
+    try:
+        siblings = [entry.name for entry in parent.iterdir()]
+    except OSError:
+        return None
+    near = difflib.get_close_matches(path.name, siblings, n=3, cutoff=0.6)
+    if not near:
+        return None
+    return "did you mean " + " or ".join(str(parent / name) if str(parent) != "." else name for name in near) + "?"
+
+
+def _run(paths: list[str], library: Library, options: RunOptions) -> Report:
+    from .pipeline import run
+
+    try:
+        with _progress(paths) as on_progress:
+            return run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress, options=options)
+    except PdlogdoctorError as exc:
+        _usage_error(str(exc), exc.hint)
+
+
+def run_options(formats: set[OutputFormat], timeout: float | None) -> RunOptions:
     """The run's options: flags, plus the two environment switches (read here and nowhere else)."""
+    from .options import RunOptions
+    from .render import SHOWS_EXCERPT
+
     wanted = os.environ.get("PDLOGDOCTOR_WORKERS", "")
     return RunOptions(
         workers=int(wanted) if wanted.isdigit() and int(wanted) > 0 else None,
         accelerate=os.environ.get("PDLOGDOCTOR_ACCEL", "1") != "0",
         timeout=timeout,
-        excerpt=output_format in SHOWS_EXCERPT,
+        excerpt=bool(formats & SHOWS_EXCERPT),
     )
 
 
-def _render_options(report: Report, output_format: OutputFormat, no_redact: bool) -> RenderOptions:
-    workspace = os.environ.get("GITHUB_WORKSPACE") or None
-    places = workspace_files(report, workspace) if output_format is OutputFormat.GITHUB else ()
-    return RenderOptions(redact=output_format in SHAREABLE and not no_redact, workspace_files=places)
-
-
-def _write_step_files(report: Report, options: RenderOptions) -> None:
-    """In GitHub Actions: the markdown report in the step summary; verdict and fingerprint as step outputs."""
-    summary, outputs = os.environ.get("GITHUB_STEP_SUMMARY"), os.environ.get("GITHUB_OUTPUT")
-    if summary:
-        append_step_summary(report, options, Path(summary))
-    if outputs:
-        append_step_outputs(report, Path(outputs))
-
-
-def _refuse_input_as_output(output: Path | None, paths: list[str]) -> None:
-    """--output must never overwrite (or land inside a directory of) the logs being read."""
-    if output is None:
-        return
-    target = output.resolve()
-    for raw in paths:
-        if raw == "-":
-            continue
-        source = Path(raw).resolve()
-        if target == source or (source.is_dir() and source in target.parents):
-            _fail(f"--output {output} is inside the input {raw}", "write the report somewhere else")
-            raise typer.Exit(ExitCode.USAGE)
+def gated_exit_code(code: ExitCode, fail_on: FailOn | StrEnum) -> int:
+    if fail_on is FailOn.NEVER or (fail_on is FailOn.CAUSE and code is not ExitCode.ROOT_CAUSE):
+        return 0
+    return int(code)
 
 
 def exit_code_for(report: Report) -> ExitCode:
@@ -194,33 +375,171 @@ def exit_code_for(report: Report) -> ExitCode:
     return ExitCode.ROOT_CAUSE
 
 
-# Inputs left out on purpose, not bad ones: listed in the report, not warned about.
-QUIET_PROBLEMS = frozenset({"not-a-log"})
-
-
-def _report_input_problems(report: Report) -> None:
-    for source in report.inputs:
-        for problem in source.problems:
-            if problem.code in QUIET_PROBLEMS:
-                continue
-            typer.echo(f"warning: {source.name}: {problem.message} [{problem.code}]", err=True)
-
-
-def _write(report: Report, output_format: OutputFormat, output: Path | None, options: RenderOptions) -> None:
+def _refuse_input_as_output(output: Path | None, paths: list[str]) -> None:
+    """--output must never overwrite (or land inside a directory of) the logs being read."""
     if output is None:
-        render(report, output_format, sys.stdout, options)
         return
-    # A temp file in the same directory, renamed over the target: readers never see half a report.
-    directory = output.resolve().parent
+    target = output.resolve()
+    for raw in paths:
+        if raw == "-":
+            continue
+        source = Path(raw).resolve()
+        if target == source or (source.is_dir() and source in target.parents):
+            _usage_error(f"--output {output} is inside the input {raw}", "write the report somewhere else")
+
+
+# ---------------------------------------------------------------- input problems
+
+
+def _report_input_problems(report: Report, verbose: bool) -> None:
+    """Inputs not fully read: a warning each (up to LISTED_WARNINGS). Skips: one folded count line."""
+    lost = [(s.name, p) for s in report.inputs for p in s.problems if p.code not in SKIP_WORDS]
+    skipped = [(s.name, p) for s in report.inputs for p in s.problems if p.code in SKIP_WORDS]
+    if not verbose:
+        skipped = [(name, p) for name, p in skipped if p.code != "not-a-log"]  # left out on purpose
+    shown = lost if verbose else lost[:LISTED_WARNINGS]
+    fold = not verbose and len(skipped) > LISTED_SKIPS
+    for name, problem in shown + ([] if fold else skipped):
+        typer.echo(f"warning: {name}: {problem.message} [{problem.code}]", err=True)
+    if len(lost) > len(shown):
+        typer.echo(f"warning: {len(lost) - len(shown):,} more inputs not fully read; --verbose lists them", err=True)
+    if fold:
+        typer.echo(
+            f"warning: {skip_summary(Counter(p.code for _, p in skipped))} skipped; --verbose lists them", err=True
+        )
+
+
+def skip_summary(counts: Counter[str]) -> str:
+    """'17,647 binary files and 281 empty files'."""
+    parts = [f"{n:,} {SKIP_WORDS[code]}{'s' if n != 1 else ''}" for code, n in counts.most_common()]
+    parts = [part.replace("directorys", "directories").replace("files (", "file (") for part in parts]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _nothing_readable(report: Report, targets: list[Target], paths: list[str]) -> None:
+    """One line instead of a report: there is nothing to diagnose."""
+    problems = [p for source in report.inputs for p in source.problems]
+    skipped = Counter(p.code for p in problems if p.code in SKIP_WORDS)
+    other = Counter(p.code for p in problems if p.code not in SKIP_WORDS)
+    said = ([skip_summary(skipped)] if skipped else []) + [f"{n:,} {code}" for code, n in other.most_common()]
+    names = " ".join("standard input" if p == "-" else p for p in paths)
+    message = f"nothing readable in {names}" + (f": {'; '.join(said)}" if said else "")
+    _fail(message)
+    if any(target.format is OutputFormat.GITHUB and target.path is None for target in targets):
+        from .render.github import command
+
+        _write_stdout(lambda out: out.write(command("warning", message, {"title": "pdlogdoctor"}) + "\n"), 0)
+
+
+# ---------------------------------------------------------------- writing
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How the reports should look, from the flags."""
+
+    quiet: bool
+    verbose: bool
+    colour: StrEnum
+    no_redact: bool
+    abs_time: bool
+
+
+def _emit(report: Report, targets: list[Target], look: Look, code: int) -> None:
+    """Report files first (atomic), then the GitHub step files, then stdout (whose reader may go away)."""
+    for target in targets:
+        if target.path is not None:
+            _write_file(report, target, _render_options(report, target.format, look, None))
+    if any(target.format is OutputFormat.GITHUB for target in targets):
+        _write_step_files(report, _render_options(report, OutputFormat.GITHUB, look, None))
+    stdout = next((t for t in targets if t.path is None), None)
+    if stdout is not None:
+        if look.quiet:
+            from .render.text import quiet_line
+
+            _write_stdout(lambda out: out.write(quiet_line(report) + "\n"), code)
+        else:
+            options = _render_options(report, stdout.format, look, sys.stdout)
+            _write_stdout(lambda out: _render(report, stdout.format, out, options), code)
+    raise typer.Exit(code)
+
+
+def _write_step_files(report: Report, options: RenderOptions) -> None:
+    """In GitHub Actions: the markdown report in the step summary; verdict and fingerprint as step outputs."""
+    from .step_files import append_step_outputs, append_step_summary
+
+    summary, outputs = os.environ.get("GITHUB_STEP_SUMMARY"), os.environ.get("GITHUB_OUTPUT")
+    if summary:
+        append_step_summary(report, options, Path(summary))
+    if outputs:
+        append_step_outputs(report, Path(outputs))
+
+
+def _render(report: Report, output_format: OutputFormat, out: TextIO, options: RenderOptions) -> None:
+    from .render import render
+
+    render(report, output_format, out, options)
+
+
+def _render_options(report: Report, output_format: OutputFormat, look: Look, stream: TextIO | None) -> RenderOptions:
+    from .render.options import RenderOptions
+    from .step_files import workspace_files
+
+    workspace = os.environ.get("GITHUB_WORKSPACE") or None
+    return RenderOptions(
+        redact=output_format in SHAREABLE and not look.no_redact,
+        workspace_files=workspace_files(report, workspace) if output_format is OutputFormat.GITHUB else (),
+        color=use_color(look.colour, stream),
+        width=terminal_width(stream),
+        verbose=look.verbose,
+        abs_time=look.abs_time,
+    )
+
+
+def use_color(choice: StrEnum, stream: TextIO | None) -> bool:
+    """--color wins; then NO_COLOR (any value); then: is it a terminal that does colour?"""
+    if choice is Color.ALWAYS or choice is Color.NEVER:
+        return choice is Color.ALWAYS
+    if stream is None or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def terminal_width(stream: TextIO | None) -> int:
+    """COLUMNS when set (the user's say, and what `COLUMNS=80 cmd | less` means), else the terminal's, else 80."""
+    value = os.environ.get("COLUMNS", "")
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    if stream is not None and getattr(stream, "isatty", lambda: False)():
+        return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+    return DEFAULT_WIDTH
+
+
+def _write_stdout(write: Callable[[TextIO], object], code: int) -> None:
+    """Write the report; when the reader went away (`| head -1`), exit with the verdict's code all the same."""
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=directory)
+        write(sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would print a traceback at exit while flushing to the closed pipe: point stdout at nothing.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(devnull, sys.stdout.fileno())
+        raise typer.Exit(code) from None
+
+
+def _write_file(report: Report, target: Target, options: RenderOptions) -> None:
+    # A temp file in the same directory, renamed over the target: readers never see half a report.
+    assert target.path is not None
+    directory = target.path.resolve().parent
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{target.path.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:
-        _fail(f"cannot write {output}: {exc.strerror or exc}")
-        raise typer.Exit(ExitCode.USAGE) from None
+        _usage_error(f"cannot write {target.path}: {exc.strerror or exc}")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            render(report, output_format, handle, options)
-        os.replace(temp, output)
+            _render(report, target.format, handle, options)
+        os.replace(temp, target.path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
@@ -230,6 +549,8 @@ def _progress(paths: list[str]) -> contextlib.AbstractContextManager[Callable[[i
     """A rich progress bar on stderr for big inputs, only when stderr is a terminal."""
     if not sys.stderr.isatty():
         return contextlib.nullcontext(None)
+    from .ingest import discover
+
     total = sum(item.size for item in discover([p for p in paths if p != "-"]))
     if total < PROGRESS_MIN_BYTES:
         return contextlib.nullcontext(None)
@@ -247,12 +568,11 @@ def _progress_bar(total: int) -> Iterator[Callable[[int], None]]:
         yield lambda size: progress.advance(task, size)
 
 
+# ---------------------------------------------------------------- the library
+
+
 @patterns_app.command("list", help="List every pattern with its kind, verdict and title.")
-def patterns_list(
-    patterns: Annotated[
-        list[Path] | None, typer.Option("--patterns", help="An extra directory of pattern files.")
-    ] = None,
-) -> None:
+def patterns_list(patterns: PatternsOption = None) -> None:
     library = _load(patterns)
     for pattern in library.patterns:
         verdict = pattern.verdict or "-"
@@ -260,11 +580,9 @@ def patterns_list(
 
 
 @patterns_app.command("check", help="Validate the library and run every pattern's own examples (exit 2 on failure).")
-def patterns_check(
-    patterns: Annotated[
-        list[Path] | None, typer.Option("--patterns", help="An extra directory of pattern files.")
-    ] = None,
-) -> None:
+def patterns_check(patterns: PatternsOption = None) -> None:
+    from .patterns import check_examples
+
     library = _load(patterns)
     problems = [problem for pattern in library.patterns for problem in check_examples(pattern)]
     for problem in problems:
@@ -288,6 +606,14 @@ def _ere_escape(literal: str) -> str:
     return "".join("\\" + char if char in r".[]()*+?{}|^$\\" else char for char in literal)
 
 
+@app.command(help="List the verdicts a diagnosis can give: id, how far upstream it sits, title.")
+def verdicts(patterns: PatternsOption = None) -> None:
+    library = _load(patterns)
+    width = max(len(spec.id) for spec in library.verdicts)
+    for spec in library.verdicts:
+        typer.echo(f"{spec.id:{width}}  {spec.tier.value:9}  {spec.title}")
+
+
 @app.command(help="Print the JSON Schema of `--format json` output.")
 def schema() -> None:
     from .render.json_format import schema_text
@@ -297,13 +623,11 @@ def schema() -> None:
 
 @app.command(
     "explain",
-    help="Explain a verdict or pattern id: what it means, how it is recognised, what to do (exit 2 if unknown).",
+    help="Explain a verdict or pattern ID: what it means, how it is recognised, what to do (exit 2 if unknown).",
 )
 def explain_command(
-    item_id: Annotated[str, typer.Argument(metavar="VERDICT_OR_PATTERN_ID", help="A verdict id or a pattern id.")],
-    patterns: Annotated[
-        list[Path] | None, typer.Option("--patterns", help="An extra directory of pattern files.")
-    ] = None,
+    item_id: Annotated[str, typer.Argument(metavar="ID", hidden=True)],
+    patterns: PatternsOption = None,
 ) -> None:
     from .explain import explain, nearest_ids
 
@@ -311,11 +635,12 @@ def explain_command(
     text = explain(library, item_id)
     if text is None:
         near = nearest_ids(library, item_id)
-        _fail(
+        _usage_error(
             f"no verdict or pattern with id '{item_id}'",
-            f"did you mean: {', '.join(near)}?" if near else "see `pdlogdoctor patterns list`",
+            f"did you mean: {', '.join(near)}?"
+            if near
+            else "see `pdlogdoctor verdicts` and `pdlogdoctor patterns list`",
         )
-        raise typer.Exit(ExitCode.USAGE)
     typer.echo(text)
 
 
@@ -324,5 +649,31 @@ def version() -> None:
     typer.echo(__version__)
 
 
+SHELLS = ("bash", "zsh", "fish")
+PROG = "pdlogdoctor"
+COMPLETE_VAR = "_PDLOGDOCTOR_COMPLETE"  # set by the completion script when the shell asks for candidates
+
+
+@app.command(
+    help="Print the shell completion script for bash, zsh or fish. "
+    'Install: eval "$(pdlogdoctor completion bash)" in ~/.bashrc; '
+    "pdlogdoctor completion fish > ~/.config/fish/completions/pdlogdoctor.fish."
+)
+def completion(
+    shell: Annotated[str, typer.Argument(metavar="SHELL", hidden=True, autocompletion=lambda: list(SHELLS))],
+) -> None:
+    from typer._completion_shared import get_completion_script
+
+    name = shell.strip().lower()
+    if name not in SHELLS:
+        _usage_error(f"no completion for shell {shell!r}", f"choose one of: {', '.join(SHELLS)}")
+    typer.echo(get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=name))
+
+
 def main() -> None:
-    app()
+    if COMPLETE_VAR in os.environ:
+        # The shell is asking for candidates: typer's completion classes answer (only then are they loaded).
+        from typer._completion_classes import completion_init
+
+        completion_init()
+    app(prog_name=PROG)

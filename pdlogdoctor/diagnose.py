@@ -36,6 +36,12 @@ COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A
 MAX_NAMES_IN_NOTE = 8
 NO_FAILURE_SEEN = "no-failure-seen"
 NO_FAILURE_CONFIDENCE = 0.5  # sure nothing failed in what was given; says nothing of what was not
+# The serving proof in words, in the order a reader checks it: end to end first.
+PROOF_WORDS = {
+    Mark.END_TO_END: "the end-to-end checks",
+    Mark.SERVER_UP: "the servers' ready lines",
+    Mark.WARMUP: "the warmup requests",
+}
 
 
 def diagnose(events: Sequence[Event], links: Sequence[Link], sources: Sequence[Source], library: Library) -> Report:
@@ -290,6 +296,17 @@ def _no_cause_report(
     return _inconclusive(summary, chain, alternatives, missing, evidence, confidence=0.0)
 
 
+def _proof_words(kinds: list[str], library: Library) -> str:
+    """The kinds of serving proof in words ('the end-to-end checks and the servers' ready lines'), not ids."""
+    marks = {mark for kind in kinds for mark in library.pattern(kind).marks}
+    words = [text for mark, text in PROOF_WORDS.items() if mark in marks] or ["the logs"]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _warning_lines(count: int) -> str:
+    return "one warning-level line" if count == 1 else f"{count:,} warning-level lines"
+
+
 def _only_warnings_while_serving(failing: list[Event], proof: list[Event], library: Library) -> bool:
     """Warning-level symptoms only, and the end-to-end result (probe, accuracy gate) passed."""
     end_to_end = any(e.pattern in library.marked(Mark.END_TO_END) for e in proof)
@@ -306,14 +323,14 @@ def _healthy(
     spec = evidence.library.verdict("healthy")
     kinds = sorted({e.pattern for e in proof})
     confidence = min(0.95, 0.6 + 0.1 * len(kinds)) - 0.1 * len(missing)
-    summary = f"No failure in the logs, and {', '.join(kinds)} show the deployment serving."
+    summary = f"No failure in the logs, and {_proof_words(kinds, evidence.library)} show the deployment serving."
     if tolerated:
         confidence -= 0.1
         first = min(tolerated, key=_time_key)
         summary = (
-            f"The deployment served and its end-to-end checks passed ({', '.join(kinds)}); "
-            f"{count_matches(tolerated)} warning-level line(s) such as {first.pattern} at {first.where} "
-            "did not stop it."
+            f"The deployment served ({_proof_words(kinds, evidence.library)} show it); "
+            f"{_warning_lines(count_matches(tolerated))} such as "
+            f"'{evidence.library.pattern(first.pattern).title}' at {first.where} did not stop it."
         )
     if not set(kinds) & evidence.library.marked(Mark.END_TO_END):
         # Servers that came up say nothing of what the harness saw end to end.

@@ -150,12 +150,15 @@ class Link:
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
+    """One fix; a report's suggestions are alternatives (each alone is a fix), most preferred first."""
+
     kind: str  # "env", "server-arg", "action"
     name: str
     value: int | str | None
     reason: str
     arithmetic: tuple[str, ...] = ()
     lines_used: tuple[str, ...] = ()  # file:line of the evidence the value came from
+    applies_to: tuple[Role, ...] = ()  # the servers to change; empty when the logs do not tell
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,11 +23,12 @@ def invoke(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str
 
 
 def test_stdout_has_only_the_report_and_stderr_the_warnings(tmp_path: Path) -> None:
-    code, out, err = invoke("analyze", "-f", "json", str(SEED), str(tmp_path / "missing.log"))
+    (tmp_path / "empty.log").write_bytes(b"")
+    code, out, err = invoke("analyze", "-f", "json", str(SEED), str(tmp_path / "empty.log"))
     assert code == ExitCode.ROOT_CAUSE
     document = json.loads(out)  # nothing but JSON on stdout
     assert document["verdict"]["id"] == "mori-mr-size-limit"
-    assert "missing.log" in err and "not-found" in err
+    assert "empty.log" in err and "[empty]" in err
 
 
 @pytest.mark.parametrize(

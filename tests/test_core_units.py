@@ -146,7 +146,8 @@ def test_patterns_check_fails_with_exit_2_on_a_broken_pattern_file(tmp_path: Pat
 
 
 def test_nothing_readable_exits_4(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["analyze", str(tmp_path / "does-not-exist"), "--format", "json"])
+    (tmp_path / "empty").mkdir()
+    result = runner.invoke(app, ["analyze", str(tmp_path / "empty"), "--format", "json"])
     assert result.exit_code == 4
 
 

@@ -90,12 +90,11 @@ def assert_incomplete(report: dict[str, Any], name_part: str) -> None:
 # ---------------------------------------------------------------- paths that are not logs
 
 
-def test_nonexistent_path(tmp_path: Path, bundle: Path) -> None:
+def test_nonexistent_path_is_a_usage_error_even_beside_good_ones(tmp_path: Path, bundle: Path) -> None:
+    # A typo must not read as "inconclusive" or pass silently: CI tells it by exit 2.
     code, report, stderr = analyze(tmp_path, bundle, tmp_path / "nope.log")
-    assert_seed_found(code, report)
-    assert_warned(stderr, "nope.log", "not-found")
-    assert problems_of(report, "nope.log")[0]["message"] == "no such file or directory"
-    assert_incomplete(report, "nope.log")
+    assert code == 2 and report == {}  # no report written
+    assert stderr.count("\n") == 1 and stderr.startswith("error: ") and "nope.log" in stderr
 
 
 def test_permission_denied_real(tmp_path: Path, bundle: Path) -> None:
@@ -166,11 +165,11 @@ def test_socket_is_skipped(tmp_path: Path, bundle: Path) -> None:
     assert_warned(stderr, "s.sock", "not-a-file")
 
 
-def test_device_given_directly_is_not_read(tmp_path: Path, bundle: Path) -> None:
+def test_device_given_directly_is_a_usage_error(tmp_path: Path, bundle: Path) -> None:
+    # Never opened (reading /dev/zero never ends); named on the command line, it is the user's mistake.
     code, report, stderr = analyze(tmp_path, bundle, "/dev/zero")
-    assert_seed_found(code, report)
-    assert_warned(stderr, "/dev/zero", "not-a-file")
-    assert "device" in problems_of(report, "/dev/zero")[0]["message"]
+    assert code == 2 and report == {}
+    assert stderr.startswith("error: /dev/zero: not a file, directory or archive") and stderr.count("\n") == 1
 
 
 def test_empty_file_and_empty_directory(tmp_path: Path, bundle: Path) -> None:
@@ -183,10 +182,13 @@ def test_empty_file_and_empty_directory(tmp_path: Path, bundle: Path) -> None:
     assert report["incomplete"] is False  # nothing in them could have been missed
 
 
-def test_only_bad_inputs_exit_nothing_readable(tmp_path: Path) -> None:
-    code, _, stderr = analyze(tmp_path, tmp_path / "missing.log", "/dev/null")
-    assert code == 4
-    assert_warned(stderr, "missing.log", "not-found")
+def test_only_empty_inputs_exit_nothing_readable_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "empty.log").write_bytes(b"")
+    (tmp_path / "nothing").mkdir()
+    code, report, stderr = analyze(tmp_path, tmp_path / "empty.log", tmp_path / "nothing")
+    assert code == 4 and report == {}  # nothing to diagnose: no verdict, no report
+    names = f"{tmp_path / 'empty.log'} {tmp_path / 'nothing'}"
+    assert stderr.splitlines() == [f"error: nothing readable in {names}: 1 empty file and 1 empty directory"]
 
 
 # ---------------------------------------------------------------- content

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..hypothesis import Evidence, Hypothesis, count_matches
-from ..model import Event, FieldValue, Mark, Suggestion
+from ..model import Event, FieldValue, Mark, Role, Suggestion
 
 GIB = 1 << 30
 DEFAULT_CEILING = 2 * GIB  # the largest region known to register on MI355X + Ionic (seed thread)
@@ -24,6 +24,8 @@ REJECTED = "mr-registration-rejected"
 EXHAUSTED = "rdma-resource-exhausted"
 ENOMEM = 12
 TOKEN_FIELDS = ("tokens", "full", "full_token")  # how KV pool sizing lines name the pool's token count
+# Both sides register their KV pools with MORI, sized by the same auto-sizing: both need the cap.
+BOTH_SERVERS = (Role.PREFILL, Role.DECODE)
 STRERROR_ERRNO = {
     "Operation not permitted": 1,
     "Input/output error": 5,
@@ -230,6 +232,7 @@ def _env_suggestion(value: int, steps: list[str], failures: list[Event]) -> Sugg
         reason="the largest single MORI-registered KV region; builds with the MR clamp cap the KV pool to fit",
         arithmetic=tuple(steps),
         lines_used=tuple(e.where for e in failures[:3]),
+        applies_to=BOTH_SERVERS,
     )
 
 
@@ -257,6 +260,7 @@ def _token_cap_suggestion(value: int, failures: list[Event], evidence: Evidence)
         reason="for builds without SGLANG_MORI_MAX_MR_BYTES: keeps the largest KV buffer below the suggested size",
         arithmetic=tuple(steps),
         lines_used=tuple(used),
+        applies_to=BOTH_SERVERS,
     )
 
 

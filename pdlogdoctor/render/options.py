@@ -12,6 +12,10 @@ class RenderOptions:
     # the only places a GitHub annotation can point at. The CLI finds them; renderers never touch files.
     workspace_files: tuple[tuple[str, str], ...] = ()
     abs_time: bool = False  # the chain shows UTC times on the reference clock instead of Δt from the root
+    # The terminal report (text): the CLI decides these from the terminal, COLUMNS, --color and NO_COLOR.
+    color: bool = False  # ANSI colour; never when the output is not a terminal unless asked for
+    width: int = 80  # columns to wrap prose and clip log lines at
+    verbose: bool = False  # list every input, and log lines unclipped
 
     def workspace_file(self, source: str) -> str | None:
         return dict(self.workspace_files).get(source)

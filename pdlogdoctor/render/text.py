@@ -1,157 +1,311 @@
-"""The terminal report: verdict first, then the fix, the chain as a timeline, the rivals."""
+"""The terminal report: what went wrong and the fix on the first screen, then the evidence.
+
+Plain lines, wrapped to `options.width`, with ANSI colour only when `options.color`
+(the CLI turns it on for a terminal, never for a pipe unless asked): no box drawing,
+so the same text reads right in a terminal, `less`, a CI log or a pasted issue.
+Prose is re-wrapped (its hard newlines are the source's, not the reader's); quoted
+log lines are clipped to one line unless `options.verbose`. Order: verdict,
+summary, fix, then facts, arithmetic, chain, alternatives, missing evidence and
+(when something is wrong with them, or verbose) the inputs.
+"""
 
 from __future__ import annotations
 
+import textwrap
+from collections import Counter
+from collections.abc import Iterable
 from typing import TextIO
 
 import regex
-from rich.console import Console, Group
-from rich.panel import Panel
-from rich.table import Table
-from rich.text import Text
 
-from ..model import Event, Report
+from ..fingerprint import fingerprint
+from ..model import Report, Source
 from .document import chain_start, chain_time
+from .fixes import Fix, command_text, confidence_words, fixes, verify_first
 from .inputs import inputs_to_show
 from .options import PLAIN, RenderOptions
 
-VERDICT_STYLE = {"healthy": "green", "inconclusive": "yellow", "no-failure-seen": "yellow"}
-TEXT_WIDTH = 160
+ANSI = {
+    "bold": "1",
+    "dim": "2",
+    "red": "31",
+    "green": "32",
+    "yellow": "33",
+    "cyan": "36",
+}
+VERDICT_COLOUR = {"healthy": "green", "inconclusive": "yellow", "no-failure-seen": "yellow"}
+# Inputs left out on purpose, not bad ones: they do not make the inputs table worth showing.
+QUIET_PROBLEMS = frozenset({"not-a-log", "duplicate"})
+MIN_WIDTH = 40
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class Page:
+    """Lines of the report, wrapped to a width, styled only when colour is on."""
+
+    def __init__(self, options: RenderOptions) -> None:
+        self.width = max(MIN_WIDTH, options.width)
+        self.color = options.color
+        self.lines: list[str] = []
+
+    def style(self, text: str, *styles: str) -> str:
+        codes = ";".join(ANSI[s] for s in styles if s)
+        return f"\x1b[{codes}m{text}\x1b[0m" if self.color and codes and text else text
+
+    def add(self, text: str = "", *styles: str) -> None:
+        self.lines.append(self.style(text, *styles))
+
+    def prose(self, text: str, indent: int = 0, *styles: str, first: str = "") -> None:
+        """Paragraphs re-wrapped to the width; `first` starts the first line (a label, a bullet)."""
+        pad = " " * indent
+        for number, paragraph in enumerate(_paragraphs(text)):
+            lead = pad + first if number == 0 else pad + " " * len(first)
+            wrapped = textwrap.wrap(
+                paragraph,
+                self.width,
+                initial_indent=lead,
+                subsequent_indent=pad + " " * len(first),
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            for line in wrapped or [lead]:
+                self.add(line, *styles)
+
+    def heading(self, text: str) -> None:
+        self.add()
+        self.add(text, "bold")
+
+    def clip(self, text: str, indent: int, verbose: bool) -> str:
+        room = self.width - indent
+        return text if verbose or len(text) <= room else text[: max(10, room - 1)] + "…"
+
+
+def _paragraphs(text: str) -> list[str]:
+    """Blank lines separate paragraphs; single newlines inside one are the source's line breaks."""
+    return [" ".join(block.split()) for block in regex.split(r"\n\s*\n", text.strip()) if block.strip()]
 
 
 def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
-    """Never redacted (only `abs_time` is read): the operator's own terminal."""
-    absolute = options.abs_time
-    console = Console(file=out, width=_width(out), highlight=False, soft_wrap=False)
-    console.print(_verdict_panel(report))
-    if report.suggestions:
-        console.print(_suggestions(report))
-    if report.time_notes:
-        console.print(Text("Clocks", style="bold"))
-        for note in report.time_notes:
-            console.print(Text(f"  - {note}"))
-    if report.chain:
-        console.print(_chain(report, console.width, absolute))
-    if report.alternatives:
-        console.print(_alternatives(report))
-    if report.missing:
-        console.print(Text("Missing evidence", style="bold yellow"))
-        for item in report.missing:
-            console.print(Text(f"  - {item}"))
-    console.print(_inputs(report))
+    """Never redacted (`options.redact` is ignored): the operator's own terminal."""
+    page = Page(options)
+    _verdict(page, report)
+    _fix(page, report)
+    _clocks(page, report)
+    _facts(page, report)
+    _arithmetic(page, report)
+    _chain(page, report, options)
+    _alternatives(page, report)
+    _missing(page, report)
+    _inputs(page, report, options.verbose)
+    out.write("\n".join(page.lines) + "\n")
 
 
-def _width(out: TextIO) -> int:
-    isatty = getattr(out, "isatty", lambda: False)()
-    return Console(file=out).width if isatty else TEXT_WIDTH
+def quiet_line(report: Report) -> str:
+    """`--quiet`: verdict, confidence, fingerprint and the first fix, space-separated on one line."""
+    confidence = "-" if report.verdict.id == "inconclusive" else f"{report.verdict.confidence:.2f}"
+    commands = [command_text(item) for item in report.suggestions]
+    fix = next((command for command in commands if command), "-")
+    return f"{report.verdict.id} {confidence} {fingerprint(report)} {fix}"
 
 
-def _verdict_panel(report: Report) -> Panel:
+# ---------------------------------------------------------------- sections
+
+
+def _verdict(page: Page, report: Report) -> None:
     verdict = report.verdict
-    style = VERDICT_STYLE.get(verdict.id, "red")
-    head = Text.assemble(
-        (f"{verdict.id}", f"bold {style}"),
-        f"  {verdict.title}  ",
-        (f"confidence {verdict.confidence:.2f}", "dim"),
-    )
-    body: list[Text] = [head, Text(""), Text(verdict.summary)]
-    if verdict.facts:
-        body.append(Text(""))
-        for key, value in verdict.facts:
-            shown = f"{value:,}" if isinstance(value, int) else str(value)
-            body.append(Text(f"  {key.replace('_', ' ')}: {shown}", style="dim"))
+    colour = VERDICT_COLOUR.get(verdict.id, "red")
+    page.prose(verdict.title, 0, "bold", colour)
+    page.prose(f"{verdict.id} · {confidence_words(report)} · fingerprint {fingerprint(report)}", 0, "dim")
+    page.add()
+    page.prose(verdict.summary)
+    for note in report.notes:
+        page.prose(note, 0, "yellow", first="Note: ")
+
+
+def _fix(page: Page, report: Report) -> None:
+    shown = fixes(report)
+    if not shown and (not report.advice or report.verdict.id == "healthy"):
+        return
+    title = "What to do" if not shown else "Fix" if len(shown) == 1 else f"Fix: {len(shown)} alternatives, pick one"
+    page.heading(title)
     if report.advice:
-        body.extend([Text(""), Text(report.advice, style="italic")])
-    return Panel(Group(*body), title="pdlogdoctor verdict", border_style=style)
+        page.prose(report.advice, 2)
+    doubt = verify_first(report)
+    if doubt:
+        page.prose(doubt, 2, "yellow", first="verify first: ")
+    for letter, fix in zip(LETTERS, shown, strict=False):
+        _one_fix(page, f"{letter}." if len(shown) > 1 else "-", fix)
 
 
-def _suggestions(report: Report) -> Panel:
-    parts: list[Text] = []
-    for item in report.suggestions:
-        shown = f"export {item.name}={item.value}" if item.kind == "env" else f"{item.name} {item.value}"
-        parts.append(Text(shown, style="bold cyan"))
-        parts.append(Text(f"  {item.reason}", style="dim"))
-        parts.extend(Text(f"    {step}") for step in item.arithmetic)
-        if item.lines_used:
-            parts.append(Text(f"    from: {', '.join(item.lines_used)}", style="dim"))
-    return Panel(Group(*parts), title="suggested fix", border_style="cyan")
+def _one_fix(page: Page, marker: str, fix: Fix) -> None:
+    where = f", on the {fix.applies}" if fix.applies else ""
+    page.prose(fix.label + where, 2, "bold", first=f"{marker} ")
+    indent = 2 + len(marker) + 1
+    for line in fix.snippet:
+        page.add(" " * (indent + 2) + line, "cyan")
+    page.prose(fix.reason, indent, "dim")
 
 
-def _chain(report: Report, width: int, absolute: bool = False) -> Group:
-    """Each link on two lines: when, who, where and what; then the log message itself."""
-    heading = "Causal chain (in time order, causes first within a second"
-    heading += "; UTC on the reference clock)" if absolute else ")"
-    lines: list[Text] = [Text(heading, style="bold")]
+def _clocks(page: Page, report: Report) -> None:
+    if not report.time_notes:
+        return
+    page.heading("Clocks")
+    for note in report.time_notes:
+        page.prose(note, 2, first="- ")
+
+
+def _facts(page: Page, report: Report) -> None:
+    if not report.verdict.facts:
+        return
+    page.heading("Facts")
+    for key, value in report.verdict.facts:
+        page.prose(_fact_text(value), 2, first=f"{key.replace('_', ' ')}: ")
+
+
+def _fact_text(value: object) -> str:
+    if value is None:
+        return "not in these logs"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, tuple | list):
+        return ", ".join(_fact_text(item) for item in value) or "none"
+    return str(value)
+
+
+def _arithmetic(page: Page, report: Report) -> None:
+    shown = [fix for fix in fixes(report) if fix.arithmetic or fix.lines_used]
+    if not shown:
+        return
+    page.heading("How the values were computed")
+    lettered = len(report.suggestions) > 1
+    for letter, fix in zip(LETTERS, fixes(report), strict=False):
+        if not (fix.arithmetic or fix.lines_used):
+            continue
+        page.prose(fix.label, 2, first=f"{letter}. " if lettered else "")
+        for step in fix.arithmetic:
+            page.prose(step, 5)
+        for where in _short_wheres(report, fix.lines_used):
+            page.prose(where, 5, "dim", first="from ")
+
+
+def _short_wheres(report: Report, wheres: tuple[str, ...]) -> list[str]:
+    """`file:line` references with the files named as the chain names them."""
+    names = short_names(source.name for source in report.inputs)
+    shown = []
+    for where in wheres:
+        source, _, line = where.rpartition(":")
+        shown.append(f"{names.get(source, source)}:{line}")
+    return shown
+
+
+def _chain(page: Page, report: Report, options: RenderOptions) -> None:
+    if not report.chain:
+        return
+    page.heading(chain_title(report))
     start = chain_start(report)
-    column = 21 if absolute else 8
+    names = short_names(source.name for source in report.inputs)
+    column = 21 if options.abs_time else 8
     for event in report.chain:
-        head = Text.assemble(
-            (f"{chain_time(event, start, absolute):>{column}}  ", "dim"),
-            (f"{event.role.value:<8} ", "magenta"),
-            (f"{_short_where(event)}  ", "cyan"),
-            (_pattern_cell(event), "bold"),
-        )
-        lines.append(head)
-        lines.append(Text(" " * 10 + _clip(_message(event.text), width - 12), style="dim"))
-    return Group(*lines)
+        when = chain_time(event, start, options.abs_time)
+        head = f"{when:>{column}}  {event.role.value:<8} {names[event.source]}:{event.line}"
+        pattern = f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
+        if len(head) + 2 + len(pattern) <= page.width:
+            page.add(head + "  " + page.style(pattern, "bold"))
+        else:
+            page.add(head)
+            page.add(" " * 10 + pattern, "bold")
+        page.add(" " * 10 + page.clip(log_message(event.text), 10, options.verbose), "dim")
+    page.prose(chain_legend(report, options.abs_time), 2, "dim")
 
 
-# Timestamps and rank/level brackets at the start of a line: the Δt column already says when.
+def chain_title(report: Report) -> str:
+    if report.verdict.id == "healthy":
+        return "Evidence that the deployment served, in time order"
+    if report.verdict.id == "inconclusive":
+        return "Failure evidence, in time order (no cause identified)"
+    return "Causal chain, in time order (causes first within a second)"
+
+
+def chain_legend(report: Report, absolute: bool = False) -> str:
+    if absolute:
+        parts = ["times in UTC on the reference clock"]
+    else:
+        parts = ["times from the root cause" if report.roots else "times from the first line"]
+    if any(event.time_inferred for event in report.chain):
+        parts.append("~ = inferred from the lines around it")
+    if any(event.repeats > 1 for event in report.chain):
+        parts.append("(xN) = N such lines in the file")
+    if any(event.time is None for event in report.chain):
+        parts.append("? = no timestamp")
+    return "; ".join(parts)
+
+
+def short_names(sources: Iterable[str]) -> dict[str, str]:
+    """Each source by the fewest trailing path parts that tell it from the others
+    (two `server.log` under `prefill-0/` and `decode-0/` stay apart). Linear in the inputs."""
+    parts = {name: regex.split(r"[/!]", name) for name in set(sources)}
+    shown: dict[str, str] = {}
+    depth = 1
+    while len(shown) < len(parts):
+        tails = Counter(tuple(split[-depth:]) for split in parts.values())
+        for name, split in parts.items():
+            if name not in shown and (tails[tuple(split[-depth:])] == 1 or depth >= len(split)):
+                shown[name] = "/".join(split[-depth:])
+        depth += 1
+    return shown
+
+
+# Timestamps and rank/level brackets at the start of a line: the time column already says when.
 _LEADING_STAMP = regex.compile(
     r"^(?:\[[^\]]{0,40}\]\s*)+"  # sglang, uvicorn, MORI spdlog
     r"|^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\S*\s+(?:[A-Z]+\s+)?"  # router
     r"|^[IWEF]\d{4} [\d:.]+\s+\d+\s+(?:[\w.-]+:\d+\]\s*)?"  # glog, with its file:line]
 )
-
-
 # Rust tracing puts the span and the source location before the message.
 _TRACING_PREFIX = regex.compile(r"^\S*\{.*?\}: .*?\.rs:\d+: ")
 
 
-def _message(text: str) -> str:
+def log_message(text: str) -> str:
     message = _LEADING_STAMP.sub("", text, count=1).strip()
     return _TRACING_PREFIX.sub("", message, count=1) or text.strip()
 
 
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: max(10, width - 1)] + "…"
-
-
-def _short_where(event: Event) -> str:
-    """The file's own name and line; the inputs table gives full paths."""
-    name = event.source.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
-    return f"{name}:{event.line}"
-
-
-def _pattern_cell(event: Event) -> str:
-    return f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
-
-
-def _alternatives(report: Report) -> Table:
-    table = Table(title="Alternatives considered", title_justify="left")
-    table.add_column("verdict")
-    table.add_column("confidence")
-    table.add_column("why not", overflow="fold")
+def _alternatives(page: Page, report: Report) -> None:
+    if not report.alternatives:
+        return
+    page.heading("Alternatives considered")
     for alt in report.alternatives:
-        table.add_row(Text(alt.id), Text(f"{alt.confidence:.2f}"), Text(alt.why_not))
-    return table
+        page.add(f"  {alt.id} ({alt.confidence:.2f})")
+        page.prose(alt.why_not or "no reason recorded", 4, "dim")
 
 
-def _inputs(report: Report) -> Table:
-    table = Table(title="Inputs", title_justify="left")
-    for column in ("file", "role", "lines", "bytes", "problems"):
-        table.add_column(column, overflow="fold")
-    shown, hidden = inputs_to_show(report)
-    if hidden:
-        table.caption = f"{hidden} more inputs not listed (no chain line, no problem); --format json lists all"
+def _missing(page: Page, report: Report) -> None:
+    if not report.missing:
+        return
+    page.heading("Missing evidence")
+    for item in report.missing:
+        page.prose(item, 2, first="- ")
+
+
+def _inputs(page: Page, report: Report, verbose: bool) -> None:
+    if not verbose and not any(_telling(s) for s in report.inputs):
+        return
+    shown, hidden = inputs_to_show(report, limit=len(report.inputs) if verbose else 10)
+    if not verbose:
+        shown = [s for s in shown if _telling(s)]
+        hidden = len(report.inputs) - len(shown)
+    page.heading("Inputs" if verbose else "Inputs with problems")
+    names = short_names(s.name for s in report.inputs) if not verbose else {s.name: s.name for s in report.inputs}
     for source in shown:
-        problems = "; ".join(f"{p.code}: {p.message}" for p in source.problems)
-        cells = (
-            source.name,
-            f"{source.role.value} ({source.role_reason})",
-            f"{source.lines:,}",
-            f"{source.bytes:,}",
-            problems,
-        )
-        table.add_row(*(Text(cell) for cell in cells))
-    return table
+        role = f"{source.role.value} ({source.role_reason})" if verbose else source.role.value
+        page.prose(f"{role}, {source.lines:,} lines", 4, first=f"{names[source.name]}: ")
+        for problem in source.problems:
+            page.prose(problem.message, 6, "yellow", first=f"{problem.code}: ")
+    if hidden:
+        page.add(f"  {hidden:,} more inputs read without problems; --verbose lists them", "dim")
+
+
+def _telling(source: Source) -> bool:
+    return any(p.code not in QUIET_PROBLEMS for p in source.problems)

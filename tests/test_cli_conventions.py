@@ -1,0 +1,235 @@
+"""The command line behaves as users of other CLIs expect (issue 15): wrong input, -o formats,
+--quiet, completion, config file, closed pipes, the verdict catalogue, a reviewed --help."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pdlogdoctor.cli import app
+from pdlogdoctor.patterns import load_library
+
+from .bundle_copy import SEED, copy_bundle
+from .conftest import FIXTURES, ROOT
+from .test_user_patterns import good, write_pattern
+
+HEALTHY = FIXTURES / "blind-healthy-scary-noise"
+HELP_SNAPSHOT = Path(__file__).parent / "data" / "help" / "analyze.txt"
+
+
+def invoke(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args), env=env, input=stdin, prog_name="pdlogdoctor")
+    return result.exit_code, result.stdout, result.stderr
+
+
+def command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "pdlogdoctor", *args]
+
+
+# ---------------------------------------------------------------- wrong input
+
+
+def test_a_typo_is_one_usage_line_with_exit_2_even_beside_a_good_path(tmp_path: Path) -> None:
+    typo = str(SEED).replace("seed", "sed")
+    for paths in ([typo], [str(SEED), typo]):
+        code, out, err = invoke("analyze", *paths)
+        assert code == 2 and out == ""  # no verdict panel
+        assert err.count("\n") == 1 and err.startswith(f"error: {typo}: no such file or directory")
+        assert "did you mean" in err and str(SEED) in err
+
+
+def test_a_fifo_argument_is_a_usage_error_that_says_to_use_stdin(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, out, err = invoke("analyze", str(SEED), str(fifo))
+    assert code == 2 and out == ""
+    assert "not a file, directory or archive" in err and "analyze -" in err and err.count("\n") == 1
+
+
+def test_an_empty_directory_is_one_line_and_exit_4(tmp_path: Path) -> None:
+    (tmp_path / "logs").mkdir()
+    code, out, err = invoke("analyze", str(tmp_path / "logs"))
+    assert (code, out) == (4, "")
+    assert err == f"error: nothing readable in {tmp_path / 'logs'}: 1 empty directory\n"
+
+
+def test_empty_stdin_is_nothing_readable() -> None:
+    code, out, err = invoke("analyze", "-", stdin="")
+    assert (code, out) == (4, "") and err == "error: nothing readable in standard input\n"
+
+
+def test_skipped_files_are_folded_into_one_count_and_verbose_lists_them(tmp_path: Path) -> None:
+    bundle = copy_bundle(SEED, tmp_path / "bundle")
+    for k in range(6):
+        (bundle / f"core.{k}").write_bytes(b"\x7fELF\x02\x01" + bytes(range(32)) * 64)
+    for k in range(2):
+        (bundle / f"rank{k}.log").write_bytes(b"")
+    code, _, err = invoke("analyze", "-f", "json", str(bundle))
+    assert code == 1
+    assert err.splitlines() == ["warning: 6 binary files and 2 empty files skipped; --verbose lists them"]
+    _, _, verbose = invoke("analyze", "-f", "json", "--verbose", str(bundle))
+    assert sum("[binary]" in line for line in verbose.splitlines()) == 6
+    assert sum("[empty]" in line for line in verbose.splitlines()) == 2
+
+
+# ---------------------------------------------------------------- formats and outputs
+
+
+def test_format_names_in_any_case_and_a_one_line_error_for_unknown_ones() -> None:
+    code, out, _ = invoke("analyze", "-f", "JSON", str(SEED))
+    assert code == 1 and json.loads(out)["verdict"]["id"] == "mori-mr-size-limit"
+    code, out, err = invoke("analyze", "-f", "yaml", str(SEED))
+    assert (code, out) == (2, "")
+    assert err == "error: --format 'yaml' is not one of: " + ", ".join(f.value for f in type_of_formats()) + "\n"
+
+
+def type_of_formats() -> list[object]:
+    from pdlogdoctor.model import OutputFormat
+
+    return list(OutputFormat)
+
+
+@pytest.mark.parametrize(
+    ("name", "starts"),
+    [("report.md", "## pdlogdoctor:"), ("report.json", "{"), ("report.txt", "A KV buffer is larger")],
+)
+def test_the_output_format_follows_the_file_extension(tmp_path: Path, name: str, starts: str) -> None:
+    code, out, _ = invoke("analyze", "-o", str(tmp_path / name), str(SEED))
+    assert code == 1 and out == ""  # the report went to the file
+    assert (tmp_path / name).read_text().startswith(starts)
+
+
+def test_several_outputs_in_one_run_and_the_stdout_format_kept(tmp_path: Path) -> None:
+    report, data = tmp_path / "r.md", tmp_path / "r.json"
+    code, out, _ = invoke("analyze", "-f", "github", "-o", f"markdown={report}", "-o", f"JSON={data}", str(SEED))
+    assert code == 1
+    assert out.startswith("::error ")  # stdout keeps the --format report
+    assert report.read_text().startswith("## pdlogdoctor:")
+    assert json.loads(data.read_text())["verdict"]["id"] == "mori-mr-size-limit"
+
+
+def test_quiet_prints_one_line_verdict_confidence_fingerprint_fix() -> None:
+    code, out, err = invoke("analyze", "-q", str(SEED))
+    assert code == 1 and err == ""
+    assert re.fullmatch(
+        r"mori-mr-size-limit 0\.\d\d pdld-[0-9a-f]{12} export SGLANG_MORI_MAX_MR_BYTES=2147483648\n", out
+    )
+    _, inconclusive, _ = invoke("analyze", "--quiet", str(FIXTURES / "inconclusive-symptoms-only"))
+    verdict, confidence, fingerprint, fix = inconclusive.split()
+    assert (verdict, confidence, fix) == ("inconclusive", "-", "-") and fingerprint.startswith("pdld-")
+
+
+def test_stdin_is_read_with_a_dash() -> None:
+    text = (SEED / "prefill_mia1-p06-g13.log").read_text()
+    code, out, _ = invoke("analyze", "-q", "-", stdin=text)
+    assert code == 1 and out.startswith("mori-mr-size-limit ")
+
+
+# ---------------------------------------------------------------- conventions
+
+
+def test_version_and_short_help() -> None:
+    from pdlogdoctor import __version__
+
+    for flag in ("--version", "-V"):
+        assert invoke(flag) == (0, f"pdlogdoctor {__version__}\n", "")
+    code, out, _ = invoke("analyze", "-h")
+    assert code == 0 and out.startswith("Usage: pdlogdoctor analyze")
+
+
+def test_help_matches_the_reviewed_snapshot_and_shows_no_python_types() -> None:
+    _, out, _ = invoke("analyze", "--help", env={"COLUMNS": "100"})
+    assert not re.search(r"<\w+(\[\w+\])?>|list\[|\bbool\b|float range", out), out
+    if os.environ.get("PDLD_UPDATE_SNAPSHOTS"):
+        HELP_SNAPSHOT.write_text(out)
+    assert out == HELP_SNAPSHOT.read_text(), "--help changed: review it, then rerun with PDLD_UPDATE_SNAPSHOTS=1"
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts(shell: str) -> None:
+    code, out, _ = invoke("completion", shell)
+    assert code == 0 and "_PDLOGDOCTOR_COMPLETE=complete_" + shell in out
+
+
+def test_completion_answers_the_shell(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "_PDLOGDOCTOR_COMPLETE": "complete_bash",
+        "COMP_WORDS": "pdlogdoctor analyze -f ",
+        "COMP_CWORD": "3",
+    }
+    done = subprocess.run(command(), env=env, capture_output=True, text=True, check=False)
+    assert done.stdout.split() == ["text", "json", "markdown", "github", *extra_formats()]
+    env |= {"COMP_WORDS": "pdlogdoctor ver", "COMP_CWORD": "1"}
+    done = subprocess.run(command(), env=env, capture_output=True, text=True, check=False)
+    assert done.stdout.split() == ["verdicts", "version"]
+
+
+def extra_formats() -> list[str]:
+    return [str(f) for f in type_of_formats()][4:]
+
+
+def test_verdicts_lists_the_catalogue() -> None:
+    code, out, _ = invoke("verdicts")
+    assert code == 0
+    ids = [line.split()[0] for line in out.splitlines()]
+    assert ids == [spec.id for spec in load_library().verdicts]
+    assert any(line.startswith("mori-mr-size-limit ") and "cause" in line for line in out.splitlines())
+
+
+# ---------------------------------------------------------------- config file and environment
+
+
+def test_config_file_sets_format_and_pattern_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_pattern(tmp_path / "team-patterns", "team-thing", good("team-thing", "TEAMANCHOR", "TEAMANCHOR"))
+    (tmp_path / "pdlogdoctor.toml").write_text('patterns = "team-patterns"\nformat = "JSON"\n')
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = invoke("patterns", "list")
+    assert code == 0 and "team-thing" in out
+    code, out, _ = invoke("analyze", str(SEED))
+    assert code == 1 and json.loads(out)["verdict"]["id"] == "mori-mr-size-limit"  # format from the file
+    code, out, _ = invoke("analyze", "-f", "text", str(SEED))
+    assert out.startswith("A KV buffer")  # the flag wins over the file
+
+
+def test_pyproject_table_and_a_bad_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.pdlogdoctor]\nfail-on = "never"\n')
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")  # found from a subdirectory
+    assert invoke("analyze", "-q", str(SEED))[0] == 0
+    (tmp_path / "pdlogdoctor.toml").write_text('colour = "never"\n')  # beside it, and it wins
+    code, _, err = invoke("analyze", str(SEED))
+    assert code == 2 and "unknown key 'colour'" in err
+
+
+def test_patterns_environment_variable(tmp_path: Path) -> None:
+    write_pattern(tmp_path / "a", "env-one", good("env-one", "ENVONE", "ENVONE"))
+    write_pattern(tmp_path / "b", "env-two", good("env-two", "ENVTWO", "ENVTWO"))
+    env = {"PDLOGDOCTOR_PATTERNS": f"{tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'}"}
+    code, out, _ = invoke("patterns", "list", env=env)
+    assert code == 0 and "env-one" in out and "env-two" in out
+    code, _, err = invoke("patterns", "list", env={"PDLOGDOCTOR_PATTERNS": str(tmp_path / "none")})
+    assert code == 2 and "none" in err
+
+
+# ---------------------------------------------------------------- closed pipes
+
+
+@pytest.mark.parametrize(("bundle", "expected"), [(HEALTHY, 0), (SEED, 1)])
+def test_a_closed_pipe_keeps_the_verdicts_exit_code(bundle: Path, expected: int) -> None:
+    """`pdlogdoctor analyze healthy/ | head -1` is still 0, with no traceback."""
+    process = subprocess.Popen(
+        command("analyze", str(bundle)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before the report is written
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) == expected
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr

@@ -1,0 +1,189 @@
+"""The terminal report (issue 15): the first screen holds verdict, summary and fix; plain text when
+piped; COLUMNS honoured; colour only for a terminal; words, not ids, in prose."""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import os
+import pty
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.render.options import RenderOptions
+from pdlogdoctor.render.text import render
+
+from .bundle_copy import SEED, copy_bundle
+from .conftest import FIXTURES, ROOT
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+BOX_DRAWING = re.compile(r"[\u2500-\u257f]")
+HEALTHY = FIXTURES / "blind-healthy-scary-noise"
+INCONCLUSIVE = FIXTURES / "inconclusive-symptoms-only"
+LOW_CONFIDENCE = FIXTURES / "pasted-mori-mr-sizing"
+
+
+def text_report(library: Library, bundle: Path, **options: object) -> str:
+    out = io.StringIO()
+    render(run([str(bundle)], library), out, RenderOptions(**options))  # type: ignore[arg-type]
+    return out.getvalue()
+
+
+def in_a_terminal(args: list[str], columns: int, rows: int = 24, env: dict[str, str] | None = None) -> str:
+    """Run the CLI with a pty as its stdout (and stdin) at the given size; return what it printed."""
+    main, child = pty.openpty()
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "TERM")}
+    environment |= {"TERM": "xterm-256color", **(env or {})}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pdlogdoctor", *args],
+        stdin=child,
+        stdout=child,
+        stderr=subprocess.DEVNULL,
+        env=environment,
+        cwd=ROOT,
+    )
+    os.close(child)
+    chunks: list[bytes] = []
+    while True:
+        ready, _, _ = select.select([main], [], [], 120)
+        if not ready:
+            break
+        try:
+            data = os.read(main, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(main)
+    process.wait(timeout=120)
+    return b"".join(chunks).decode().replace("\r\n", "\n")
+
+
+def piped(args: list[str], env: dict[str, str] | None = None) -> str:
+    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "NO_COLOR")} | (env or {})
+    done = subprocess.run(
+        [sys.executable, "-m", "pdlogdoctor", *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=ROOT,
+        check=False,
+    )
+    return done.stdout
+
+
+def first_screen_holds_verdict_summary_and_fix(lines: list[str]) -> None:
+    screen = "\n".join(lines[:24])
+    assert lines[0] == "A KV buffer is larger than the NIC's single RDMA memory-region ceiling"
+    assert "mori-mr-size-limit" in lines[1] and "confidence 0.97" in lines[1]
+    assert "MORI failed to register" in screen and "Fix: 2 alternatives" in screen
+    assert "export SGLANG_MORI_MAX_MR_BYTES=2147483648" in screen
+    assert "#   --max-total-tokens 8388352" in screen
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_in_a_terminal_the_first_screen_holds_the_fix_and_lines_fit(columns: int) -> None:
+    shown = in_a_terminal(["analyze", str(SEED)], columns)
+    assert ANSI.search(shown)  # a terminal gets colour
+    plain = ANSI.sub("", shown)
+    assert not BOX_DRAWING.search(plain)
+    lines = plain.splitlines()
+    first_screen_holds_verdict_summary_and_fix(lines)
+    too_wide = [line for line in lines if len(line) > columns and " " in line.strip()]
+    assert not too_wide, too_wide  # only an unbreakable path may run past the edge
+    # The same text as a pipe with COLUMNS set: the terminal adds colour and nothing else.
+    assert plain == piped(["analyze", str(SEED)], env={"COLUMNS": str(columns)})
+
+
+def test_no_color_in_a_terminal() -> None:
+    shown = in_a_terminal(["analyze", str(SEED)], 80, env={"NO_COLOR": "1"})
+    assert not ANSI.search(shown) and shown.startswith("A KV buffer")
+    assert ANSI.search(in_a_terminal(["analyze", "--color", "always", str(SEED)], 80, env={"NO_COLOR": "1"}))
+
+
+def test_piped_output_is_plain_and_honours_columns() -> None:
+    default = piped(["analyze", str(SEED)])
+    assert not ANSI.search(default) and not BOX_DRAWING.search(default)
+    assert max(len(line) for line in default.splitlines() if " " in line.strip()) <= 80  # a pipe without COLUMNS
+    wide = piped(["analyze", str(SEED)], env={"COLUMNS": "200"})
+    assert len(wide.splitlines()) < len(default.splitlines())  # prose re-wrapped to the wider page
+    assert ANSI.search(piped(["analyze", "--color", "always", str(SEED)]))
+
+
+def test_prose_has_no_hard_newlines(library: Library) -> None:
+    # The verdict's advice is written across lines in verdicts.toml; the report re-wraps it.
+    shown = text_report(library, SEED, width=400)
+    assert any(
+        line.strip().startswith("Cap the size of a single registered region") and line.rstrip().endswith("ceiling.")
+        for line in shown.splitlines()
+    )
+
+
+def test_fix_alternatives_are_labelled_with_where_they_apply(library: Library) -> None:
+    lines = text_report(library, SEED).splitlines()
+    a = lines.index("  A. Environment variable SGLANG_MORI_MAX_MR_BYTES, on the prefill and decode")
+    assert lines[a + 2].strip() == "export SGLANG_MORI_MAX_MR_BYTES=2147483648"
+    b = next(i for i, line in enumerate(lines) if line.startswith("  B. Launch flag --max-total-tokens"))
+    flag_lines = [line.strip() for line in lines[b + 1 : b + 3]]
+    assert all(line.startswith("#") for line in flag_lines)  # a paste runs nothing
+    assert not any(line.strip().startswith("--max-total-tokens") for line in lines)
+
+
+def test_low_confidence_says_what_to_verify_first(library: Library) -> None:
+    shown = text_report(library, LOW_CONFIDENCE, width=200)
+    assert "confidence 0.45 (low)" in shown
+    verify = next(line for line in shown.splitlines() if "verify first:" in line)
+    assert "mr-registration-rejected" in verify
+    assert "verify first" not in text_report(library, SEED)
+
+
+def test_inconclusive_shows_no_numeric_confidence(library: Library) -> None:
+    shown = text_report(library, INCONCLUSIVE)
+    assert "no cause identified" in shown.splitlines()[1]
+    assert not re.search(r"confidence \d", shown.split("Alternatives considered")[0])
+    assert "Failure evidence, in time order (no cause identified)" in shown
+
+
+def test_healthy_report_titles_its_chain_for_what_it_is_and_speaks_english(library: Library) -> None:
+    shown = text_report(library, HEALTHY, width=400)
+    assert "Evidence that the deployment served, in time order" in shown and "Causal chain" not in shown
+    summary = shown.splitlines()[3]
+    assert "the end-to-end checks" in summary and "the servers' ready lines" in summary
+    assert not re.search(r"\b(probe-ok|gsm8k-accuracy|server-ready|kv-transfer-aborted)\b", summary)
+    assert "What to do" not in shown  # nothing to fix
+
+
+def test_chain_legend_explains_the_markers(library: Library) -> None:
+    lines = text_report(library, SEED).splitlines()
+    legend = next(line for line in lines if "times from the root cause" in line)
+    assert "(xN) = N such lines" in legend and "? = no timestamp" in legend
+    assert any("(x2)" in line for line in lines) and any(line.strip().startswith("?  harness") for line in lines)
+
+
+def test_inputs_are_listed_only_when_something_is_wrong_or_verbose(tmp_path: Path, library: Library) -> None:
+    assert "Inputs" not in text_report(library, SEED)
+    assert "Inputs" in text_report(library, SEED, verbose=True)
+    bundle = copy_bundle(SEED, tmp_path / "bundle")
+    (bundle / "decode_rank3.log").write_bytes(b"")
+    shown = text_report(library, bundle)
+    section = shown.split("Inputs with problems")[1]
+    assert "decode_rank3.log" in section and "empty" in section
+    assert "router.log" not in section  # the good inputs are counted, not listed
+    assert "4 more inputs read without problems" in section
+
+
+def test_same_file_names_in_different_directories_stay_apart(library: Library) -> None:
+    shown = text_report(library, FIXTURES / "blind-gpu-oom-prefill-runtime", width=200)
+    wheres = re.findall(r"^ +(?:[+-][\d.]+[smh]|\?) +\w+ +(\S+/server\.log):\d+", shown, flags=re.MULTILINE)
+    assert wheres and all(w.split("/")[0] in ("prefill-0", "decode-0") for w in wheres)
