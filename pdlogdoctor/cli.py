@@ -173,7 +173,8 @@ def analyze(
             "--format",
             "-f",
             metavar="FORMAT",
-            help="text, json, markdown or github (any case). Default: from the -o file's extension, else text.",
+            help=f"{', '.join(f.value for f in OutputFormat)} (any case). "
+            "Default: from the -o file's extension, else text.",
             autocompletion=lambda: [f.value for f in OutputFormat],
         ),
     ] = None,
@@ -184,7 +185,7 @@ def analyze(
             "-o",
             metavar="[FORMAT=]FILE",
             help="Write a report file (after a successful analysis; repeatable). The format comes from FORMAT=, "
-            "else --format, else the extension (.md, .json, .txt). Without --format, nothing goes to stdout.",
+            "else --format, else the extension (.md, .json, .txt, .html). Without --format, nothing goes to stdout.",
         ),
     ] = None,
     patterns: PatternsOption = None,

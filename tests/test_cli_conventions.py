@@ -98,7 +98,12 @@ def type_of_formats() -> list[object]:
 
 @pytest.mark.parametrize(
     ("name", "starts"),
-    [("report.md", "## pdlogdoctor:"), ("report.json", "{"), ("report.txt", "A KV buffer is larger")],
+    [
+        ("report.md", "## pdlogdoctor:"),
+        ("report.json", "{"),
+        ("report.txt", "A KV buffer is larger"),
+        ("report.HTML", "<!doctype html>"),
+    ],
 )
 def test_the_output_format_follows_the_file_extension(tmp_path: Path, name: str, starts: str) -> None:
     code, out, _ = invoke("analyze", "-o", str(tmp_path / name), str(SEED))
