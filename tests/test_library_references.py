@@ -34,6 +34,7 @@ NOT_IDS = {
     "duplicate-skipped": "an input problem code (duplicates.py)",
     "not-a-log": "an input problem code",
     "empty-directory": "an input problem code",
+    "not-a-file": "an input problem code (ingest)",
     "whole-hours": "a clock-offset method (clocks.py)",
     "start-times": "a clock-offset method (clocks.py)",
     "hf-token": "a redaction kind",
@@ -41,7 +42,7 @@ NOT_IDS = {
     "aws-key": "a redaction kind",
 }
 # Calls whose first argument is an input-problem code, not a library id.
-PROBLEM_CALLS = {"InputProblem", "_problem", "StreamStopped", "_Refusal"}
+PROBLEM_CALLS = {"InputProblem", "unread", "StreamStopped", "_Refusal"}
 # A module that imports none of these never sees an event or the library (ingest's readers, the
 # accelerator): its kebab-case strings are problem codes and the like, not ids.
 DOMAIN_TYPES = {"Event", "Library", "Evidence", "Report", "Pattern", "Hypothesis", "Analyzer"}
