@@ -26,6 +26,7 @@ def test_parse_size_uses_decimal_units() -> None:
     assert parse_size("1500") == 1500
 
 
+@pytest.mark.slow
 def test_bundle_is_deterministic_and_keeps_every_seed_line_in_order(tmp_path: Path) -> None:
     first = generate(tmp_path / "a", 3_000_000)
     second = generate(tmp_path / "b", 3_000_000)
@@ -40,6 +41,7 @@ def test_bundle_is_deterministic_and_keeps_every_seed_line_in_order(tmp_path: Pa
 
 
 @pytest.mark.skipif(shutil.which("grep") is None, reason="grep is the baseline")
+@pytest.mark.slow
 def test_tiny_benchmark_reports_the_seed_verdict(tmp_path: Path) -> None:
     result = bench(3_000_000, tmp_path, keep=False)
     assert result.verdict == result.fixture_verdict == "mori-mr-size-limit"

@@ -16,9 +16,8 @@ from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.timeline import parse_stamp
 
-from .conftest import FIXTURES
+from .conftest import BUNDLES, FIXTURES
 
-BUNDLES = sorted(path.parent for path in FIXTURES.glob("*/expected.toml"))
 STAMP = re.compile(r"^\[?(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)")
 
 
@@ -44,25 +43,29 @@ def summary(report: Report) -> tuple[str, set[str], dict[str, object]]:
 
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
-def test_tar_gz_artefact_gives_the_folder_verdict(bundle: Path, library: Library, tmp_path: Path) -> None:
+def test_tar_gz_artefact_gives_the_folder_verdict(
+    bundle: Path, library: Library, bundle_reports: dict[Path, Report], tmp_path: Path
+) -> None:
     archive = tmp_path / "artifacts.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:
         for path in sorted(bundle.iterdir()):
             if path.name != "expected.toml":
                 tar.add(path, arcname=f"nightly/{bundle.name}/{path.name}")
-    folder, packed = run([str(bundle)], library), run([str(archive)], library)
+    folder, packed = bundle_reports[bundle], run([str(archive)], library)
     assert summary(packed) == summary(folder)
     assert all(event.source.startswith(f"{archive}!nightly/") for event in packed.chain)
 
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
-def test_plain_zip_gives_the_folder_verdict(bundle: Path, library: Library, tmp_path: Path) -> None:
+def test_plain_zip_gives_the_folder_verdict(
+    bundle: Path, library: Library, bundle_reports: dict[Path, Report], tmp_path: Path
+) -> None:
     archive = tmp_path / "artifacts.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
         for path in sorted(p for p in bundle.rglob("*") if p.is_file()):
             if path.name != "expected.toml":
                 zipped.write(path, arcname=path.relative_to(bundle).as_posix())
-    assert summary(run([str(archive)], library)) == summary(run([str(bundle)], library))
+    assert summary(run([str(archive)], library)) == summary(bundle_reports[bundle])
 
 
 def test_actions_log_archive_gives_the_folder_verdict(library: Library, tmp_path: Path) -> None:

@@ -18,15 +18,15 @@ from pdlogdoctor.model import Report
 from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 
-from .conftest import FIXTURES
+from .conftest import BUNDLES
 from .night import another_night, copy_night
-
-BUNDLES = sorted(path.parent for path in FIXTURES.glob("*/expected.toml"))
 
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=lambda p: p.name)
-def test_another_night_of_each_family_has_the_same_fingerprint(bundle: Path, library: Library, tmp_path: Path) -> None:
-    first = run([str(bundle)], library)
+def test_another_night_of_each_family_has_the_same_fingerprint(
+    bundle: Path, library: Library, bundle_reports: dict[Path, Report], tmp_path: Path
+) -> None:
+    first = bundle_reports[bundle]
     second = run([str(copy_night(bundle, tmp_path / "night2"))], library)
     assert second.verdict.id == first.verdict.id
     assert key_facts(second) == key_facts(first)

@@ -12,6 +12,7 @@ import gzip
 import io
 import zlib
 
+import pytest
 import zstandard
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -25,6 +26,7 @@ PLANTED = (
     b"addr:0x7f2a80000000, size:6002442240, accessFlag:15, errno:22 (Invalid argument)"
 )
 INDEX = AnchorIndex.build(load_library())
+pytestmark = pytest.mark.slow  # hundreds of examples per property: the longest module of the suite
 FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 noise_line = st.binary(max_size=200).map(lambda b: b.replace(b"\n", b" ").replace(b"\r", b" "))

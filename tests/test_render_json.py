@@ -22,9 +22,7 @@ from pdlogdoctor.render import RENDERERS, render
 from pdlogdoctor.render.json_format import schema_text
 
 from .bundle_copy import SEED, copy_bundle
-from .conftest import FIXTURES, ROOT
-
-BUNDLES = sorted(path.parent for path in FIXTURES.glob("*/expected.toml"))
+from .conftest import BUNDLES, ROOT
 
 
 def as_json(report: Report) -> dict[str, Any]:
@@ -35,8 +33,8 @@ def as_json(report: Report) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def reports(library: Library) -> dict[str, Report]:
-    return {bundle.name: run([str(bundle)], library) for bundle in BUNDLES}
+def reports(bundle_reports: dict[Path, Report]) -> dict[str, Report]:
+    return {bundle.name: report for bundle, report in bundle_reports.items()}
 
 
 def test_every_output_format_has_a_renderer() -> None:

@@ -20,9 +20,8 @@ from pdlogdoctor.render.markdown import GITHUB_BODY_LIMIT, markdown_report
 from pdlogdoctor.render.options import RenderOptions
 
 from .bundle_copy import SEED, copy_bundle
-from .conftest import FIXTURES
+from .conftest import BUNDLES, FIXTURES
 
-BUNDLES = sorted(path.parent for path in FIXTURES.glob("*/expected.toml"))
 PLAIN = RenderOptions(redact=False)
 
 
@@ -38,8 +37,8 @@ def seed(library: Library) -> Report:
 
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
-def test_verdict_and_fingerprint_on_every_bundle(bundle: Path, library: Library) -> None:
-    report = run([str(bundle)], library)
+def test_verdict_and_fingerprint_on_every_bundle(bundle: Path, bundle_reports: dict[Path, Report]) -> None:
+    report = bundle_reports[bundle]
     body = as_markdown(report, RenderOptions())
     head = "\n".join(body.splitlines()[:3])
     assert f"`{report.verdict.id}`" in head and f"confidence {report.verdict.confidence:.2f}" in head

@@ -17,13 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from pdlogdoctor.model import Report
 from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.timeline import parse_stamp
 
-from .conftest import FIXTURES
-
-BUNDLES = sorted(p.parent for p in FIXTURES.glob("*/expected.toml"))
+from .conftest import BUNDLES, FIXTURES
 
 
 def _logs(bundle: Path) -> list[tuple[str, bytes]]:
@@ -118,10 +117,10 @@ GUESS_CEILING = 0.6
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
 def test_without_the_cause_file_there_is_no_confident_wrong_verdict(
-    bundle: Path, tmp_path: Path, library: Library
+    bundle: Path, tmp_path: Path, library: Library, bundle_reports: dict[Path, Report]
 ) -> None:
     expected = tomllib.loads((bundle / "expected.toml").read_text())["expected"]
-    full = run([str(bundle)], library)
+    full = bundle_reports[bundle]
     roots = [e for e in full.chain if library.pattern(e.pattern).verdict is not None]
     if not roots:
         pytest.skip("no single cause line to take away (healthy or inconclusive)")
