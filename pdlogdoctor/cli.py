@@ -235,6 +235,14 @@ def analyze(
     abs_time: Annotated[
         bool, typer.Option("--abs-time", help="Show the chain's UTC times instead of the time since the root cause.")
     ] = False,
+    baseline: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--baseline",
+            metavar="PATH",
+            help="The last green run's logs (repeatable): the report adds what changed since then (see `diff`).",
+        ),
+    ] = None,
 ) -> None:
     config = _config()
     if timeout is not None and timeout < 0:
@@ -245,12 +253,12 @@ def analyze(
     gate = _choice(FailOn, fail_on or config.fail_on or FailOn.INCONCLUSIVE.value, "--fail-on", config)
     colour = _choice(Color, color or config.color or Color.AUTO.value, "--color", config)
     library = _load(patterns, config)
-    _check_paths(paths)
+    _check_paths([*paths, *(baseline or [])])
     for target in targets:
-        _refuse_input_as_output(target.path, paths)
+        _refuse_input_as_output(target.path, [*paths, *(baseline or [])])
     options = run_options({target.format for target in targets}, timeout)
     options = replace(options, since=_moment(since, "--since"), until=_moment(until, "--until"))
-    report = _run(paths, library, options)
+    report = _run(paths, library, options, baseline or [])
     code = 0 if exit_zero else gated_exit_code(exit_code_for(report), gate)
     if exit_code_for(report) is ExitCode.NOTHING_READABLE:
         _nothing_readable(report, targets, paths)
@@ -336,11 +344,15 @@ def _near_names(raw: str) -> str | None:
     return "did you mean " + " or ".join(str(parent / name) if str(parent) != "." else name for name in near) + "?"
 
 
-def _run(paths: list[str], library: Library, options: RunOptions) -> Report:
+def _run(paths: list[str], library: Library, options: RunOptions, baseline: list[str] | None = None) -> Report:
+    """The run; with a baseline, also the last green run and what changed since (baseline.py)."""
+    from .baseline import run_with_baseline
     from .pipeline import run
 
     try:
-        with _progress(paths) as on_progress:
+        with _progress([*paths, *(baseline or [])]) as on_progress:
+            if baseline:
+                return run_with_baseline(paths, baseline, library, sys.stdin.buffer, on_progress, options)
             return run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress, options=options)
     except PdlogdoctorError as exc:
         _usage_error(str(exc), exc.hint)
@@ -444,6 +456,7 @@ class Look:
     colour: StrEnum
     no_redact: bool
     abs_time: bool
+    changes_first: bool = False  # `diff`: the comparison with the last green run leads the text report
 
 
 def _emit(report: Report, targets: list[Target], look: Look, code: int) -> None:
@@ -494,6 +507,7 @@ def _render_options(report: Report, output_format: OutputFormat, look: Look, str
         width=terminal_width(stream),
         verbose=look.verbose,
         abs_time=look.abs_time,
+        changes_first=look.changes_first,
     )
 
 
@@ -643,6 +657,64 @@ def explain_command(
             else "see `pdlogdoctor verdicts` and `pdlogdoctor patterns list`",
         )
     typer.echo(text)
+
+
+# ---------------------------------------------------------------- diff
+
+
+class DiffExit(IntEnum):
+    """`diff`'s own contract (README): did anything relevant change?"""
+
+    NO_CHANGE = 0
+    CHANGED = 1
+    USAGE = 2  # as every command's usage errors
+
+
+@app.command(
+    "diff",
+    help="What changed since the last green run: GOOD's and BAD's configuration, sizing, behaviour and error lines "
+    "side by side (run-specific values such as times, ports and hosts are ignored), and BAD's verdict read in their "
+    "light. GOOD and BAD are each a directory, archive or file.\n\n"
+    "Exit codes: 0 no relevant change, 1 changes found, 2 usage error.",
+)
+def diff_command(
+    good: Annotated[str, typer.Argument(metavar="GOOD", help="The last green run.")],
+    bad: Annotated[str, typer.Argument(metavar="BAD", help="The failing run.")],
+    output_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help=f"{', '.join(f.value for f in OutputFormat)} (any case). Default: text.",
+            autocompletion=lambda: [f.value for f in OutputFormat],
+        ),
+    ] = None,
+    outputs: Annotated[
+        list[str] | None,
+        typer.Option("--output", "-o", metavar="[FORMAT=]FILE", help="Write a report file, as `analyze -o` does."),
+    ] = None,
+    patterns: PatternsOption = None,
+    color: Annotated[
+        str | None, typer.Option("--color", metavar="WHEN", help="auto (a terminal, unless NO_COLOR), always, never.")
+    ] = None,
+    no_redact: Annotated[
+        bool, typer.Option("--no-redact", help="Do not mask IPs, hosts, home paths, tokens in markdown/github output.")
+    ] = False,
+) -> None:
+    config = _config()
+    explicit = _choice(OutputFormat, output_format, "--format") if output_format else None
+    targets = _targets(explicit or OutputFormat.TEXT, outputs or [], explicit)
+    colour = _choice(Color, color or config.color or Color.AUTO.value, "--color", config)
+    library = _load(patterns, config)
+    _check_paths([good, bad])
+    for target in targets:
+        _refuse_input_as_output(target.path, [good, bad])
+    report = _run([bad], library, run_options({target.format for target in targets}, None), [good])
+    _report_input_problems(report, False)
+    changed = report.comparison is not None and report.comparison.changed
+    look = Look(False, False, colour, no_redact, False, changes_first=True)
+    _emit(report, targets, look, DiffExit.CHANGED if changed else DiffExit.NO_CHANGE)
 
 
 @app.command(help="Print the version.")

@@ -212,6 +212,60 @@ class ExcerptWindow:
 
 
 @dataclass(frozen=True, slots=True)
+class Delta:
+    """One profile value that differs between the last green run (GOOD) and this one (BAD)."""
+
+    section: str  # configuration | sizing | behaviour
+    roles: tuple[str, ...]  # the roles whose files show it (identical rows of several roles are one)
+    key: str  # e.g. max_total_num_tokens, server_args.page_size, env.SGLANG_MORI_NUM_WORKERS
+    before: FieldValue | None  # None: not in GOOD's logs
+    after: FieldValue | None  # None: not in BAD's logs
+    change: str  # changed | added | removed | unlogged (only one run got far enough to log it)
+    unit: str = ""
+    ratio: float | None = None  # after / before, for numbers
+    note: str = ""  # what the change means, e.g. "crossed 4 GiB (2^32)"
+    bears: bool = False  # it can explain BAD's verdict (patterns/profile.toml `bears_on`)
+    explains: bool = False  # it names BAD's verdict explicitly: raises the verdict's confidence
+    where: tuple[str, ...] = ()  # file:line in GOOD, then in BAD
+
+    @property
+    def relevant(self) -> bool:
+        return self.change != "unlogged"
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorDelta:
+    """A kind of error line (a pattern, or an open-world template) new, gone or changed in count."""
+
+    template: str
+    title: str
+    before: int  # lines in GOOD
+    after: int  # lines in BAD
+    change: str  # new | gone | more | fewer
+    first: str  # file:line of its earliest line (in BAD; in GOOD when gone)
+    first_time: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """BAD's report against the last green run: `pdlogdoctor diff` and `analyze --baseline`."""
+
+    baseline: tuple[str, ...]  # GOOD's inputs
+    baseline_verdict: str
+    baseline_confidence: float
+    baseline_summary: str
+    baseline_failing: bool  # GOOD is not green itself: its deltas explain less
+    deltas: tuple[Delta, ...]  # those bearing on BAD's verdict first
+    errors: tuple[ErrorDelta, ...]  # earliest first
+    bearing: tuple[str, ...]  # the deltas bearing on BAD's verdict, as sentences
+
+    @property
+    def changed(self) -> bool:
+        """Anything relevant differs (exit code 1 of `diff`)."""
+        return any(delta.relevant for delta in self.deltas) or bool(self.errors)
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     verdict: Verdict
     chain: tuple[Event, ...]
@@ -230,3 +284,4 @@ class Report:
     # The chain's lines with their context, read by the pipeline (renderers never read inputs).
     excerpt: tuple[ExcerptWindow, ...] = ()
     glossary: tuple[tuple[str, str], ...] = ()  # pattern id -> its title, for the patterns the chain shows
+    comparison: Comparison | None = None  # against the last green run (--baseline, diff)

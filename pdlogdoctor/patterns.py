@@ -25,6 +25,7 @@ MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one sour
 MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
 DEFAULT_WINDOW_S = 1800.0
 DEFAULT_SKEW_S = 10.0
+PROFILE_FILE = "profile.toml"
 
 _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
@@ -164,6 +165,8 @@ def load_library(extra_dirs: Iterable[Path] = ()) -> Library:
         if not directory.is_dir():
             raise PatternError(str(directory), None, "is not a directory of patterns")
         for path in sorted(directory.rglob("*.toml")):
+            if path.name == PROFILE_FILE:
+                continue  # not a pattern: what run profiles take from events (profile.py)
             if path.name == "verdicts.toml":
                 verdicts.extend(_load_verdicts(path))
             else:

@@ -33,6 +33,15 @@ class Scanned:
     events: tuple[Event, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A run's report with every event and source it rests on (run profiles read them: profile.py)."""
+
+    report: Report
+    events: tuple[Event, ...]
+    sources: tuple[Source, ...]
+
+
 def run(
     paths: Sequence[str],
     library: Library,
@@ -41,6 +50,17 @@ def run(
     options: RunOptions = DEFAULT_OPTIONS,
 ) -> Report:
     """ingest -> scan -> link -> diagnose, then the excerpt of the chain's lines."""
+    return analyse(paths, library, stdin, on_progress, options).report
+
+
+def analyse(
+    paths: Sequence[str],
+    library: Library,
+    stdin: BinaryIO | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    options: RunOptions = DEFAULT_OPTIONS,
+) -> Analysis:
+    """`run`, keeping the events and sources next to the report."""
     deadline = Deadline(options.timeout)
     inputs = prefer_zstd(discover(list(paths), stdin, options.limits))
     index = AnchorIndex.build(library, options.accelerate)  # once per run: with [fast] this compiles a matcher
@@ -56,7 +76,8 @@ def run(
     report = diagnose(events, link(events, library, nodes, slack(clocks)), sources, library)
     report = annotate(report, clocks, window_note(options.since, options.until))
     report = replace(report, glossary=_glossary(report, library))
-    return replace(report, excerpt=build_excerpt(report)) if options.excerpt else report
+    report = replace(report, excerpt=build_excerpt(report)) if options.excerpt else report
+    return Analysis(report, tuple(events), sources)
 
 
 def _glossary(report: Report, library: Library) -> tuple[tuple[str, str], ...]:

@@ -6,8 +6,9 @@ import time
 from typing import Any
 
 from .. import __version__
+from ..compare import describe
 from ..fingerprint import fingerprint
-from ..model import ClockOffset, Event, FieldValue, Report
+from ..model import ClockOffset, Comparison, Delta, ErrorDelta, Event, FieldValue, Report
 
 SCHEMA_VERSION = "1.1"
 
@@ -86,6 +87,13 @@ def clock_document(clock: ClockOffset) -> dict[str, Any]:
 
 
 def report_document(report: Report) -> dict[str, Any]:
+    document = _document(report)
+    if report.comparison is not None:
+        document.update(comparison_documents(report.comparison))
+    return document
+
+
+def _document(report: Report) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "pdlogdoctor", "version": __version__},
@@ -133,4 +141,53 @@ def report_document(report: Report) -> dict[str, Any]:
             }
             for source in report.inputs
         ],
+    }
+
+
+def comparison_documents(comparison: Comparison) -> dict[str, Any]:
+    """The JSON report's `baseline` and `diff` sections."""
+    return {
+        "baseline": {
+            "inputs": list(comparison.baseline),
+            "verdict": comparison.baseline_verdict,
+            "confidence": comparison.baseline_confidence,
+            "summary": comparison.baseline_summary,
+            "failing": comparison.baseline_failing,
+        },
+        "diff": {
+            "changed": comparison.changed,
+            "bearing_on_verdict": list(comparison.bearing),
+            "values": [_delta_document(delta) for delta in comparison.deltas],
+            "errors": [_error_document(error) for error in comparison.errors],
+        },
+    }
+
+
+def _delta_document(delta: Delta) -> dict[str, Any]:
+    return {
+        "section": delta.section,
+        "key": delta.key,
+        "roles": list(delta.roles),
+        "before": _value(delta.before) if delta.before is not None else None,
+        "after": _value(delta.after) if delta.after is not None else None,
+        "change": delta.change,
+        "unit": delta.unit,
+        "ratio": round(delta.ratio, 4) if delta.ratio is not None else None,
+        "note": delta.note,
+        "bears_on_verdict": delta.bears,
+        "explains_verdict": delta.explains,
+        "where": list(delta.where),
+        "text": describe(delta),
+    }
+
+
+def _error_document(error: ErrorDelta) -> dict[str, Any]:
+    return {
+        "template": error.template,
+        "title": error.title,
+        "before": error.before,
+        "after": error.after,
+        "change": error.change,
+        "first": error.first,
+        "first_time": format_time(error.first_time),
     }

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from ..model import Event, Report, Severity
+from ..model import Comparison, Event, Report, Severity
 from ..redact import redact_report, redactor_for
-from . import markdown
+from . import changes, markdown
 from .options import RenderOptions
 
 MAX_ANNOTATIONS = 10
@@ -47,6 +47,8 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
     shown = redact_report(report, redactor_for(report)) if options.redact else report
     lines = [_verdict_annotation(shown, places.get(id(report.chain[0])) if report.chain else None, report)]
     lines += [command("notice", note, {"title": "pdlogdoctor: clocks"}) for note in shown.time_notes]
+    if shown.comparison is not None:
+        lines.append(_changes_annotation(shown.comparison))
     for original, event in list(zip(report.chain, shown.chain, strict=True))[: MAX_ANNOTATIONS - len(lines)]:
         lines.append(_event_annotation(event, places[id(original)]))
     return lines
@@ -61,6 +63,14 @@ def _verdict_annotation(shown: Report, place: str | None, original: Report) -> s
         message += "\nSuggested: " + "; ".join(f for f in fixes if f)
     title = f"pdlogdoctor: {verdict.id} (confidence {verdict.confidence:.2f})"
     return command(level, message, _properties(title, place, original.chain[0] if original.chain else None))
+
+
+def _changes_annotation(comparison: Comparison) -> str:
+    """One notice: what changed since the last green run that bears on the verdict (the step
+    summary carries the whole table)."""
+    parts = [changes.baseline_warning(comparison) or "", changes.headline(comparison), *comparison.bearing]
+    level = "warning" if comparison.baseline_failing else "notice"
+    return command(level, "\n".join(part for part in parts if part), {"title": f"pdlogdoctor: {changes.TITLE.lower()}"})
 
 
 def _event_annotation(event: Event, place: str | None) -> str:

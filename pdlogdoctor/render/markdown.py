@@ -13,8 +13,9 @@ from typing import TextIO
 
 from .. import __version__
 from ..fingerprint import fingerprint
-from ..model import Event, ExcerptWindow, Report, Suggestion
+from ..model import Comparison, Event, ExcerptWindow, Report, Suggestion
 from ..redact import redact_report, redactor_for
+from . import changes
 from .document import chain_start, chain_time
 from .inputs import inputs_to_show
 from .mermaid import mermaid_chain
@@ -92,6 +93,8 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], 
         parts.append(_suggestions(report.suggestions))
     if report.verdict.facts:
         parts.append(_facts(report))
+    if report.comparison is not None:
+        parts.append(_changes(report.comparison))
     if report.time_notes:
         parts.append("### Clocks\n\n" + "\n".join(f"- {escape(note)}" for note in report.time_notes))
     if report.chain:
@@ -159,6 +162,31 @@ def _facts(report: Report) -> str:
         shown = f"{value:,}" if isinstance(value, int) else str(value)
         rows.append(f"| {cell(key.replace('_', ' '))} | {cell(shown)} |")
     return "### Facts\n\n" + "\n".join(rows)
+
+
+def _changes(comparison: Comparison) -> str:
+    """GOOD and BAD side by side; changes bearing on the verdict in bold."""
+    lines = [f"### {changes.TITLE}", ""]
+    warning = changes.baseline_warning(comparison)
+    if warning:
+        lines += [f"> **Warning:** {escape(warning)}", ""]
+    lines += [f"{escape(changes.headline(comparison))} {escape(changes.baseline_line(comparison))}.", ""]
+    if comparison.deltas:
+        lines += ["| what | role | last green | this run | change |", "| --- | --- | ---: | ---: | --- |"]
+        for delta in comparison.deltas[: changes.MAX_ROWS]:
+            what, roles, before, after, change = (cell(text) for text in changes.delta_cells(delta))
+            after = f"**{after}**" if delta.relevant else after
+            lines.append(f"| `{what}` | {roles} | {before} | {after} | {change} |")
+        hidden = len(comparison.deltas) - changes.MAX_ROWS
+        if hidden > 0:
+            lines.append(f"\n_{hidden} more changes; `--format json` lists all._")
+    if comparison.errors:
+        lines += ["", "| error lines (earliest first) | last green | this run | change | first seen |"]
+        lines.append("| --- | ---: | ---: | --- | --- |")
+        for error in comparison.errors[: changes.MAX_ROWS]:
+            what, before, after, change, first = changes.error_cells(error)
+            lines.append(f"| {cell(what)} | {before} | {after} | {change} | {code_cell(first)} |")
+    return "\n".join(lines)
 
 
 def _chain(chain: tuple[Event, ...], rows: int | None, start: float | None, absolute: bool = False) -> str:

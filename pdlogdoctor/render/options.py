@@ -16,6 +16,7 @@ class RenderOptions:
     color: bool = False  # ANSI colour; never when the output is not a terminal unless asked for
     width: int = 80  # columns to wrap prose and clip log lines at
     verbose: bool = False  # list every input, and log lines unclipped
+    changes_first: bool = False  # `pdlogdoctor diff`: the comparison with the baseline leads the text report
 
     def workspace_file(self, source: str) -> str | None:
         return dict(self.workspace_files).get(source)

@@ -19,7 +19,8 @@ from typing import TextIO
 import regex
 
 from ..fingerprint import fingerprint
-from ..model import Report, Source
+from ..model import Comparison, Report, Source
+from . import changes
 from .document import chain_start, chain_time
 from .fixes import Fix, command_text, confidence_words, fixes, verify_first
 from .inputs import inputs_to_show
@@ -38,6 +39,8 @@ VERDICT_COLOUR = {"healthy": "green", "inconclusive": "yellow", "no-failure-seen
 QUIET_PROBLEMS = frozenset({"not-a-log", "duplicate"})
 MIN_WIDTH = 40
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+DELTA_COLUMNS = (1, 34, 16, 24, 24, 0)  # mark, what, role, last green, this run, change (caps; 0: never clipped)
+ERROR_COLUMNS = (1, 64, 10, 8, 6, 0)  # mark, what, last green, this run, change, first seen
 
 
 class Page:
@@ -88,7 +91,12 @@ def _paragraphs(text: str) -> list[str]:
 def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
     """Never redacted (`options.redact` is ignored): the operator's own terminal."""
     page = Page(options)
+    if options.changes_first:
+        _changes(page, report)
+        page.add()
     _verdict(page, report)
+    if not options.changes_first:
+        _changes(page, report)
     _fix(page, report)
     _clocks(page, report)
     _facts(page, report)
@@ -135,6 +143,78 @@ def _fix(page: Page, report: Report) -> None:
         page.prose(doubt, 2, "yellow", first="verify first: ")
     for letter, fix in zip(LETTERS, shown, strict=False):
         _one_fix(page, f"{letter}." if len(shown) > 1 else "-", fix)
+
+
+def _changes(page: Page, report: Report) -> None:
+    """GOOD and BAD side by side. `!` marks a change bearing on the verdict, `*` any other change
+    (BAD's value in colour too); unmarked rows were logged by one run only."""
+    comparison = report.comparison
+    if comparison is None:
+        return
+    page.heading(changes.TITLE)
+    warning = changes.baseline_warning(comparison)
+    if warning:
+        page.prose(warning, 2, "bold", "yellow", first="! ")
+    page.prose(changes.baseline_line(comparison), 2, "dim")
+    page.prose(changes.headline(comparison), 2)
+    if comparison.deltas:
+        _delta_rows(page, comparison)
+    if comparison.errors:
+        _error_rows(page, comparison)
+
+
+def _delta_rows(page: Page, comparison: Comparison) -> None:
+    rows: list[tuple[str, ...]] = [("", "what", "role", "last green", "this run", "change")]
+    styles: list[tuple[str, ...]] = [("dim",)]
+    for delta in comparison.deltas[: changes.MAX_ROWS]:
+        mark = "!" if delta.bears and delta.relevant else "*" if delta.relevant else " "
+        rows.append((mark, *changes.delta_cells(delta)))
+        styles.append(("bold", "red") if mark == "!" else ("bold", "yellow") if mark == "*" else ("dim",))
+    page.add()
+    _table(page, rows, styles, DELTA_COLUMNS, highlight=4)
+    hidden = len(comparison.deltas) - changes.MAX_ROWS
+    if hidden > 0:
+        page.add(f"  {hidden} more changes; --format json lists all", "dim")
+
+
+def _error_rows(page: Page, comparison: Comparison) -> None:
+    rows: list[tuple[str, ...]] = [
+        ("", "error lines, earliest first", "last green", "this run", "change", "first seen")
+    ]
+    styles: list[tuple[str, ...]] = [("dim",)]
+    for error in comparison.errors[: changes.MAX_ROWS]:
+        what, before, after, change, first = changes.error_cells(error)
+        worse = change in ("new", "more")
+        rows.append(("!" if worse else " ", what, before, after, change, first))
+        styles.append(("bold", "red") if worse else ("green",))
+    page.add()
+    _table(page, rows, styles, ERROR_COLUMNS, highlight=3)
+
+
+def _table(
+    page: Page, rows: list[tuple[str, ...]], styles: list[tuple[str, ...]], caps: tuple[int, ...], highlight: int
+) -> None:
+    tails = (highlight - 1, highlight)  # GOOD's and BAD's values
+    """Columns padded to their widest cell, at most `caps` wide (longer cells are clipped, the
+    last column never); the cell at `highlight` (BAD's value) takes the row's style."""
+    widths = [min(cap, max(len(row[column]) for row in rows)) for column, cap in enumerate(caps)]
+    widths[-1] = max(len(row[-1]) for row in rows)
+    for number, (row, style) in enumerate(zip(rows, styles, strict=True)):
+        cells = [
+            _fit(cell, width, column in tails).ljust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        if number and page.color:
+            cells[highlight] = page.style(cells[highlight], *style)
+        line = "  ".join(cells).rstrip()
+        page.add(line, *(("dim",) if number == 0 else ()))
+
+
+def _fit(text: str, width: int, tail: bool = False) -> str:
+    """Clipped to `width`; a value column keeps its end (image tags and versions differ there)."""
+    if len(text) <= width:
+        return text
+    return "…" + text[len(text) - width + 1 :] if tail else text[: max(1, width - 1)] + "…"
 
 
 def _one_fix(page: Page, marker: str, fix: Fix) -> None:
