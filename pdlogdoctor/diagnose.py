@@ -30,7 +30,7 @@ from .roles import SERVER_ROLES
 
 BASE_CONFIDENCE = {Tier.CAUSE: 0.75, Tier.MECHANISM: 0.6, Tier.SYMPTOM: 0.5, Tier.META: 0.5}
 # Lines that show the deployment serving (when not failing themselves), and the end-to-end ones among them.
-SERVING_PROOF = (Mark.SERVER_UP, Mark.WARMUP, Mark.END_TO_END)
+SERVING_PROOF = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 # Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
 COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG})
 MAX_NAMES_IN_NOTE = 8
@@ -41,6 +41,7 @@ PROOF_WORDS = {
     Mark.END_TO_END: "the end-to-end checks",
     Mark.SERVER_UP: "the servers' ready lines",
     Mark.WARMUP: "the warmup requests",
+    Mark.ANSWERED: "the requests answered",
 }
 
 
@@ -281,6 +282,9 @@ def _no_cause_report(
     if failing and _only_warnings_while_serving(failing, proof, library):
         # A few aborted requests in a run whose probe and gate passed: noise, not a failure.
         return _healthy(proof, evidence, alternatives, missing, tolerated=failing)
+    benign = _benign_reason(failing, proof, hypotheses)
+    if failing and benign is not None:
+        return _healthy(proof, evidence, alternatives, missing, tolerated=failing, benign=benign)
     if not failing:
         if proof:
             return _healthy(proof, evidence, alternatives, missing)
@@ -307,6 +311,16 @@ def _warning_lines(count: int) -> str:
     return "one warning-level line" if count == 1 else f"{count:,} warning-level lines"
 
 
+def _benign_reason(failing: list[Event], proof: list[Event], hypotheses: list[Hypothesis]) -> str | None:
+    """Why every failing line is harmless, when each belongs to a hypothesis an analyzer found
+    benign (KV released after the client aborted) and something shows the deployment serving."""
+    benign = [h for h in hypotheses if h.benign]
+    covered = {id(e) for h in benign for e in (*h.roots, *h.chain)}
+    if not proof or not benign or any(id(e) not in covered for e in failing):
+        return None
+    return "; ".join(str(h.rejected) for h in benign)
+
+
 def _only_warnings_while_serving(failing: list[Event], proof: list[Event], library: Library) -> bool:
     """Warning-level symptoms only, and the end-to-end result (probe, accuracy gate) passed."""
     end_to_end = any(e.pattern in library.marked(Mark.END_TO_END) for e in proof)
@@ -319,12 +333,20 @@ def _healthy(
     alternatives: tuple[Alternative, ...],
     missing: list[str],
     tolerated: list[Event] | None = None,
+    benign: str | None = None,
 ) -> Report:
     spec = evidence.library.verdict("healthy")
     kinds = sorted({e.pattern for e in proof})
     confidence = min(0.95, 0.6 + 0.1 * len(kinds)) - 0.1 * len(missing)
     summary = f"No failure in the logs, and {_proof_words(kinds, evidence.library)} show the deployment serving."
-    if tolerated:
+    if tolerated and benign is not None:
+        confidence -= 0.1
+        first = min(tolerated, key=_time_key)
+        summary = (
+            f"The deployment served ({_proof_words(kinds, evidence.library)}); the {count_matches(tolerated)} failing-looking line(s) "
+            f"such as {first.pattern} at {first.where} are harmless: {benign}."
+        )
+    elif tolerated:
         confidence -= 0.1
         first = min(tolerated, key=_time_key)
         summary = (

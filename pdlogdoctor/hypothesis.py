@@ -19,6 +19,7 @@ class Hypothesis:
     facts: tuple[tuple[str, FieldValue], ...] = ()
     suggestions: tuple[Suggestion, ...] = ()
     rejected: str | None = None  # why this hypothesis cannot be the verdict
+    benign: bool = False  # rejected because its lines are expected noise (a client abort), not a failure
     missing: tuple[str, ...] = ()
     why_not: str = ""  # what to say if it is viable but loses to another hypothesis
     lines_used: tuple[Event, ...] = ()  # context lines an analyzer read (shown with the chain)

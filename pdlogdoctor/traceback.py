@@ -30,6 +30,7 @@ _FAULTHANDLER = ("Thread 0x", "Current thread 0x")
 PROJECT_MARKERS = ("/sglang/", "/vllm/", "/mori/", "/mooncake/", "/nixl/", "sglang/srt", "sgl_kernel")
 # Functions only the scheduler's serving loop runs: a crash under one of them happened after
 # initialization (while serving, or in the warmup request, which the loop serves too).
+NATIVE_FILE = "<unknown>"  # how native crash banners name the file of every frame
 # KV-transfer engine frames run only while KV moves: serving, or the warmup request.
 SERVING_FRAMES = ("event_loop", "process_batch_result", "run_batch", "mooncake::", "nixl", "ucp_", "uct_")
 
@@ -109,6 +110,8 @@ def _fields(frames: list[tuple[str, int, str]], exception: tuple[str, str] | Non
         fields["serving_frame"] = serving[0][2]
     project = [frame for frame in frames if any(marker in frame[0] for marker in PROJECT_MARKERS)]
     innermost = (project or frames)[-1] if frames else None
+    if frames and all(frame[0] == NATIVE_FILE for frame in frames):
+        innermost = frames[0]  # a native backtrace lists the crashing frame first, Python's last
     if innermost is not None:
         fields["frame_file"] = innermost[0]
         fields["frame_line"] = innermost[1]

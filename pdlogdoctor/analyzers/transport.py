@@ -19,6 +19,8 @@ INACTIVE = "mooncake-nic-inactive"
 HANDSHAKE = ("mooncake-handshake-mismatch", "mooncake-qp-rtr-failed")
 TIMEOUT_PHASES = {"kv-bootstrap-timeout": "KVPoll.Bootstrapping", "kv-waiting-timeout": "KVPoll.WaitingForInput"}
 PEER_PATTERNS = ("decode-lost-prefill", "kv-peer-dead", "prefill-down")
+EXPIRED_UNREAD = "vllm-nixl-expired-blocks"
+ABORTED = "vllm-aborted-request"
 PEER_PORT = re.compile(r":\d+@")
 # A peer's own log can only explain its loss if it is there and has an error in it.
 SYMPTOM_ONLY = 0.45
@@ -125,6 +127,9 @@ def _is_completion(event: Event) -> bool:
 
 
 def transfer_timeout(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    aborted = _released_after_client_abort(hypothesis, evidence)
+    if aborted is not None:
+        return [replace(hypothesis, rejected=aborted, benign=True, confidence=0.1)]
     timeouts = evidence.failing(*TIMEOUT_PHASES)
     phases = Counter(TIMEOUT_PHASES[e.pattern] for e in timeouts)
     elapsed = sorted({float(e.get("elapsed")) for e in timeouts if e.get("elapsed") is not None})
@@ -141,6 +146,23 @@ def transfer_timeout(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothe
     missing = _missing_peer_logs(evidence)
     confidence = hypothesis.confidence if not missing else min(hypothesis.confidence, SYMPTOM_ONLY)
     return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(missing), confidence=confidence)]
+
+
+def _released_after_client_abort(hypothesis: Hypothesis, evidence: Evidence) -> str | None:
+    """KV released unread because the client had aborted the request: the decode was told to
+    drop it, so nobody was ever going to read those blocks. Benign, not a transfer timeout."""
+    if any(root.pattern != EXPIRED_UNREAD for root in hypothesis.roots):
+        return None
+    released = {str(root.get("request")) for root in hypothesis.roots}
+    aborted = {
+        request.strip() for event in evidence.of(ABORTED) for request in str(event.get("requests", "")).split(",")
+    }
+    if not released or not released <= aborted:
+        return None
+    return (
+        f"the {len(released)} request(s) whose KV the prefill released unread had been aborted by the client "
+        f"({evidence.of(ABORTED)[0].where}): their KV was never going to be read"
+    )
 
 
 def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
