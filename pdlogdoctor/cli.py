@@ -82,7 +82,7 @@ SKIP_WORDS = {
     "empty-directory": "empty directory",
     "not-a-file": "special file (FIFO, socket, device)",
     "not-a-log": "note or script beside the logs",
-    "duplicate": "duplicate of a .zst twin",
+    "duplicate-skipped": "duplicate of a .zst twin",  # duplicates.DUPLICATE_CODE (not imported: start-up time)
 }
 LISTED_SKIPS = 3  # up to this many skips are named one by one; more are counted
 LISTED_WARNINGS = 10  # inputs not fully read: named one by one up to this many

@@ -36,7 +36,7 @@ ANSI = {
 }
 VERDICT_COLOUR = {"healthy": "green", "inconclusive": "yellow", "no-failure-seen": "yellow"}
 # Inputs left out on purpose, not bad ones: they do not make the inputs table worth showing.
-QUIET_PROBLEMS = frozenset({"not-a-log", "duplicate"})
+QUIET_PROBLEMS = frozenset({"not-a-log", "duplicate-skipped"})  # ingest.NOT_A_LOG, duplicates.DUPLICATE_CODE
 MIN_WIDTH = 40
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DELTA_COLUMNS = (1, 34, 16, 24, 24, 0)  # mark, what, role, last green, this run, change (caps; 0: never clipped)
