@@ -678,8 +678,8 @@ class DiffExit(IntEnum):
     "Exit codes: 0 no relevant change, 1 changes found, 2 usage error.",
 )
 def diff_command(
-    good: Annotated[str, typer.Argument(metavar="GOOD", help="The last green run.")],
-    bad: Annotated[str, typer.Argument(metavar="BAD", help="The failing run.")],
+    good: Annotated[str, typer.Argument(metavar="GOOD", hidden=True)],
+    bad: Annotated[str, typer.Argument(metavar="BAD", hidden=True)],
     output_format: Annotated[
         str | None,
         typer.Option(

@@ -157,6 +157,15 @@ def test_help_matches_the_reviewed_snapshot_and_shows_no_python_types() -> None:
     assert out == HELP_SNAPSHOT.read_text(), "--help changed: review it, then rerun with PDLD_UPDATE_SNAPSHOTS=1"
 
 
+@pytest.mark.parametrize(
+    "args", [[], ["diff"], ["explain"], ["verdicts"], ["completion"], ["patterns"], ["patterns", "check"]]
+)
+def test_no_help_page_shows_python_types(args: list[str]) -> None:
+    code, out, _ = invoke(*args, "--help")
+    assert code == 0 and out.startswith("Usage: pdlogdoctor")
+    assert not re.search(r"<\w+(\[\w+\])?>|list\[|\bbool\b|float range", out), out
+
+
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_completion_scripts(shell: str) -> None:
     code, out, _ = invoke("completion", shell)
