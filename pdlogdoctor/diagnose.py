@@ -343,7 +343,8 @@ def _healthy(
         confidence -= 0.1
         first = min(tolerated, key=_time_key)
         summary = (
-            f"The deployment served ({_proof_words(kinds, evidence.library)}); the {count_matches(tolerated)} failing-looking line(s) "
+            f"The deployment served ({_proof_words(kinds, evidence.library)}); "
+            f"the {count_matches(tolerated)} failing-looking line(s) "
             f"such as {first.pattern} at {first.where} are harmless: {benign}."
         )
     elif tolerated:
