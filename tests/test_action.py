@@ -204,6 +204,7 @@ def test_the_analyze_step_produces_the_outputs(
     html = Path(values["html-path"])
     assert html.parent == tmp_path and html.read_text().startswith("<!doctype html>")
     assert values["fingerprint"] in html.read_text() and "10.24.3.18" not in html.read_text()
+    assert len(re.findall(r"\bpdlogdoctor analyze\b", step["run"])) == 1  # one analysis, not one per file
     annotations = [line for line in done.stdout.splitlines() if line.startswith("::")]
     assert 1 <= len(annotations) <= 10 and "file=fixtures/mori-mr-size-limit-seed/" in annotations[0]
     assert "### Causal chain" in summary.read_text()

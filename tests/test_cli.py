@@ -114,7 +114,8 @@ def test_github_format_uses_the_actions_environment(tmp_path: Path) -> None:
     code, out, _ = invoke("analyze", "-f", "github", str(SEED), env=env)
     assert code == 1
     lines = out.splitlines()
-    assert 1 <= len(lines) <= 10 and all(line.startswith(("::error ", "::warning ")) for line in lines)
+    assert 1 <= len(lines) <= 10 and lines[0].startswith("::error ")
+    assert all(line.startswith("::notice ") for line in lines[1:])
     assert "file=fixtures/mori-mr-size-limit-seed/" in lines[0]
     assert "### Causal chain" in summary.read_text()
     assert "Evidence excerpt" in summary.read_text()  # the run read the excerpt for the summary

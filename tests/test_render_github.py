@@ -62,15 +62,19 @@ def test_verdict_first_then_chain_in_causal_order_with_workspace_files(seed: Rep
     parsed = [parse(line) for line in lines]
     assert len(parsed) <= 10
     level, props, message = parsed[0]
-    assert level == "error" and seed.verdict.id in props["title"]
+    assert level == "error" and props["title"] == f"pdlogdoctor: {seed.verdict.title}"
+    assert seed.verdict.id in message  # the id stays findable, in the message, not the title
     assert "export SGLANG_MORI_MAX_MR_BYTES=" in message
     root = seed.chain[0]
     relative = Path(root.source).resolve().relative_to(ROOT).as_posix()
     assert (props["file"], props["line"]) == (relative, str(root.line))
-    for (_, event_props, _), event in zip(parsed[1:], seed.chain, strict=False):
-        assert event.pattern in event_props["title"]
+    # One error for the one cause; the symptoms follow as notices, in chain order, the root not repeated.
+    assert [level for level, _, _ in parsed] == ["error"] + ["notice"] * (len(parsed) - 1)
+    titles = dict(seed.glossary)
+    symptoms = [event for event in seed.chain if event not in seed.roots]
+    for (_, event_props, _), event in zip(parsed[1:], symptoms, strict=False):
+        assert titles[event.pattern] in event_props["title"] and event.pattern not in event_props["title"]
         assert event_props["line"] == str(event.line)
-        assert all(level in ("error", "warning") for level, _, _ in parsed)
 
 
 def test_no_file_outside_the_workspace(seed: Report, tmp_path: Path) -> None:
@@ -121,13 +125,33 @@ def test_nothing_sensitive_leaks_into_annotations_or_summary(library: Library, t
     assert "10.24.3.18" in unredacted  # the fixture IP is really in what is annotated
 
 
-def test_healthy_run_has_no_annotations(library: Library) -> None:
-    healthy = ROOT / "fixtures" / "healthy-dsv4-flash"
-    if not healthy.is_dir():
-        pytest.skip("no healthy bundle")
-    report = run([str(healthy)], library)
+def test_healthy_run_has_one_notice(library: Library) -> None:
+    report = run([str(ROOT / "fixtures" / "healthy-dsv4-flash")], library)
     assert report.verdict.id == "healthy"
-    assert annotate(report, RenderOptions()) == []
+    [(level, props, message)] = [parse(line) for line in annotate(report, RenderOptions())]
+    assert level == "notice" and props["title"] == f"pdlogdoctor: {report.verdict.title}"
+    assert message.startswith(report.verdict.summary)
+
+
+def test_inconclusive_is_a_warning_with_its_unexplained_errors(library: Library) -> None:
+    report = run([str(ROOT / "fixtures" / "inconclusive-symptoms-only")], library)
+    parsed = [
+        parse(line) for line in annotate(report, RenderOptions(workspace_files=workspace_files(report, str(ROOT))))
+    ]
+    assert {level for level, _, _ in parsed} == {"warning"}  # nothing is an error: no cause was found
+    assert "confidence" not in parsed[0][2] and "no cause identified" in parsed[0][2]
+    failing = [event for event in report.chain if event.failing]
+    assert len(parsed) == 1 + min(len(failing), 9)
+    assert [props["line"] for _, props, _ in parsed[1:]] == [str(e.line) for e in failing[:9]]
+
+
+def test_file_names_stay_linkable_when_hosts_are_masked(library: Library, tmp_path: Path) -> None:
+    bundle = copy_bundle(SEED, tmp_path / "b")
+    report = run([str(bundle)], library)
+    options = RenderOptions(workspace_files=workspace_files(report, str(tmp_path)))
+    text = "\n".join(annotate(report, options))
+    assert "prefill_mia1-p06-g13.log" in text and "prefill_<host-" not in text
+    assert "10.24.3.18" not in text  # the rest is still redacted
 
 
 def test_step_outputs_name_the_verdict_and_fingerprint(seed: Report, tmp_path: Path) -> None:

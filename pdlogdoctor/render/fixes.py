@@ -15,7 +15,10 @@ from ..model import Report, Role, Suggestion
 
 LOW_CONFIDENCE = 0.7  # below this a fix is shown with what to check first
 NO_CAUSE = ("healthy", "inconclusive", "no-failure-seen")  # verdicts that name no cause to be unsure of
-RIVAL_CONFIDENCE = 0.25  # an alternative this likely is named among the checks
+RIVAL_CONFIDENCE = 0.25
+LETTERS = (
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # alternatives are A, B, ...  # an alternative this likely is named among the checks
+)
 
 
 @dataclass(frozen=True, slots=True)

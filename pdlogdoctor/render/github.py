@@ -1,21 +1,28 @@
-"""GitHub Actions: workflow-command annotations.
+"""GitHub Actions: workflow-command annotations, one per thing a reader must act on.
 
-At most MAX_ANNOTATIONS annotations (GitHub shows only the first 10 errors of a
-step): the verdict first, on the line that starts the chain, then the chain
-events earliest (most causal) first. `file=`/`line=` are given only for plain
-files inside GITHUB_WORKSPACE (options.workspace_files), as paths relative to it:
-the only paths the annotation UI can open. Those paths are the one thing not
-redacted: they name files of the same run, and masking them would break the link.
-The step summary and step outputs are files: the CLI writes them (step_files.py).
+- A diagnosed cause: one `::error`, on the root line, with the fix; the chain's other
+  events are its symptoms, shown as `::notice` (most causal first).
+- Inconclusive (or no failure seen): one `::warning` verdict, and each failure the logs
+  hold but nothing explains as a `::warning`: errors nobody recognised as a cause.
+- Healthy: one `::notice`, so a green diagnosis step still says what it checked.
+
+At most MAX_ANNOTATIONS lines. `file=`/`line=` are given only for plain files inside
+GITHUB_WORKSPACE (options.workspace_files), as paths relative to it: the only paths the
+annotation UI can open. Those files are the run's own, so their names stay as they are
+in titles and messages too (redaction would turn `prefill_node-7.log` into a name no
+artefact has); everything else is redacted. The step summary and step outputs are
+files: the CLI writes them (step_files.py).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TextIO
 
-from ..model import Comparison, Event, Report, Severity
+from ..model import Comparison, Event, Report
 from ..redact import redact_report, redactor_for
-from . import changes, markdown
+from . import changes
+from .fixes import LETTERS, NO_CAUSE, confidence_words, fixes, verify_first
 from .options import RenderOptions
 
 MAX_ANNOTATIONS = 10
@@ -41,28 +48,60 @@ def render(report: Report, out: TextIO, options: RenderOptions) -> None:
 
 
 def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
-    if report.verdict.id == "healthy":
-        return []
     places = {id(event): options.workspace_file(event.source) for event in report.chain}
-    shown = redact_report(report, redactor_for(report)) if options.redact else report
+    shown = _linkable(redact_report(report, redactor_for(report)), report) if options.redact else report
+    titles = dict(report.glossary)
     lines = [_verdict_annotation(shown, places.get(id(report.chain[0])) if report.chain else None, report)]
+    if report.verdict.id == "healthy":
+        return lines
     lines += [command("notice", note, {"title": "pdlogdoctor: clocks"}) for note in shown.time_notes]
     if shown.comparison is not None:
         lines.append(_changes_annotation(shown.comparison))
-    for original, event in list(zip(report.chain, shown.chain, strict=True))[: MAX_ANNOTATIONS - len(lines)]:
-        lines.append(_event_annotation(event, places[id(original)]))
+    level = "notice" if report.verdict.id not in NO_CAUSE else "warning"
+    roots = {id(event) for event in report.roots}
+    for original, event in zip(report.chain, shown.chain, strict=True):
+        if len(lines) >= MAX_ANNOTATIONS:
+            break
+        if id(original) in roots or (level == "warning" and not original.failing):
+            continue  # the verdict annotation stands for the root; context lines explain nothing unexplained
+        lines.append(_event_annotation(level, event, titles, places[id(original)]))
     return lines
+
+
+def _linkable(shown: Report, original: Report) -> Report:
+    """The redacted report with the chain's file names put back: they name the run's own artefacts."""
+    redactor = redactor_for(original)
+    names = {redactor(event.source): event.source for event in original.chain if redactor(event.source) != event.source}
+    if not names:
+        return shown
+
+    def restore(text: str) -> str:
+        for masked, name in names.items():
+            text = text.replace(masked, name)
+        return text
+
+    chain = tuple(replace(event, source=restore(event.source)) for event in shown.chain)
+    verdict = replace(shown.verdict, summary=restore(shown.verdict.summary))
+    return replace(shown, chain=chain, verdict=verdict)
 
 
 def _verdict_annotation(shown: Report, place: str | None, original: Report) -> str:
     verdict = shown.verdict
-    level = "warning" if verdict.id in ("inconclusive", "no-failure-seen") else "error"
-    message = verdict.summary
-    fixes = [markdown.suggestion_command(s) for s in shown.suggestions]
-    if any(fixes):
-        message += "\nSuggested: " + "; ".join(f for f in fixes if f)
-    title = f"pdlogdoctor: {verdict.id} (confidence {verdict.confidence:.2f})"
-    return command(level, message, _properties(title, place, original.chain[0] if original.chain else None))
+    level = {"healthy": "notice", "inconclusive": "warning", "no-failure-seen": "warning"}.get(verdict.id, "error")
+    message = [verdict.summary]
+    doubt = verify_first(shown)
+    if doubt:
+        message.append(f"Verify first: {doubt}")
+    options = fixes(shown)
+    for letter, fix in zip(LETTERS, options, strict=False):
+        where = f" (on the {fix.applies})" if fix.applies else ""
+        lead = f"Fix {letter}" if len(options) > 1 else "Fix"
+        message.append(f"{lead}: {fix.label}{where}" + "".join(f"\n    {line}" for line in fix.snippet))
+    if not options and shown.advice and verdict.id != "healthy":
+        message.append("What to do: " + " ".join(shown.advice.split()))
+    message.append(f"{verdict.id} · {confidence_words(shown)}")
+    title = f"pdlogdoctor: {verdict.title}"
+    return command(level, "\n".join(message), _properties(title, place, original.chain[0] if original.chain else None))
 
 
 def _changes_annotation(comparison: Comparison) -> str:
@@ -73,10 +112,9 @@ def _changes_annotation(comparison: Comparison) -> str:
     return command(level, "\n".join(part for part in parts if part), {"title": f"pdlogdoctor: {changes.TITLE.lower()}"})
 
 
-def _event_annotation(event: Event, place: str | None) -> str:
-    level = "error" if event.failing and event.severity.rank >= Severity.ERROR.rank else "warning"
-    repeats = f" (x{event.repeats})" if event.repeats > 1 else ""
-    title = f"{event.role.value}: {event.pattern}{repeats}"
+def _event_annotation(level: str, event: Event, titles: dict[str, str], place: str | None) -> str:
+    repeats = f" ({event.repeats} such lines)" if event.repeats > 1 else ""
+    title = f"{event.role.value}: {titles.get(event.pattern, event.pattern)}{repeats}"
     return command(level, event.text, _properties(title, place, event))
 
 

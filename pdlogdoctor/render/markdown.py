@@ -13,13 +13,15 @@ from typing import TextIO
 
 from .. import __version__
 from ..fingerprint import fingerprint
-from ..model import Comparison, Event, ExcerptWindow, Report, Suggestion
+from ..model import Comparison, ExcerptWindow, Report, Suggestion
 from ..redact import redact_report, redactor_for
 from . import changes
 from .document import chain_start, chain_time
+from .fixes import LETTERS, confidence_words, fixes, snippet, verify_first
 from .inputs import inputs_to_show
 from .mermaid import mermaid_chain
 from .options import RenderOptions
+from .text import chain_legend, chain_title
 
 GITHUB_BODY_LIMIT = 65_536
 CELL_CHARS = 300
@@ -86,11 +88,11 @@ def trim_levels(report: Report) -> list[tuple[Budget, list[str]]]:
 
 def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], absolute: bool = False) -> str:
     parts = [_head(report, stable_id)]
+    if report.suggestions:
+        parts.append(_suggestions(report))  # the fix right under the verdict, before any picture
     diagram = mermaid_chain(report) if budget.diagram else None
     if diagram:
         parts.append(fence(diagram, "mermaid"))
-    if report.suggestions:
-        parts.append(_suggestions(report.suggestions))
     if report.verdict.facts:
         parts.append(_facts(report))
     if report.comparison is not None:
@@ -98,7 +100,7 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], 
     if report.time_notes:
         parts.append("### Clocks\n\n" + "\n".join(f"- {escape(note)}" for note in report.time_notes))
     if report.chain:
-        parts.append(_chain(report.chain, budget.chain_rows, chain_start(report), absolute))
+        parts.append(_chain(report, budget.chain_rows, chain_start(report), absolute))
     if report.excerpt and budget.excerpt:
         parts.append(_excerpt(report.excerpt, budget.context))
     if report.alternatives and budget.alternatives:
@@ -118,41 +120,40 @@ def _head(report: Report, stable_id: str) -> str:
     lines = [
         f"## pdlogdoctor: {escape(verdict.title)}",
         "",
-        f"**Verdict:** `{verdict.id}` · **confidence {verdict.confidence:.2f}** · fingerprint `{stable_id}`",
+        f"**Verdict:** `{verdict.id}` · **{confidence_words(report)}** · fingerprint `{stable_id}`",
         "",
         escape(verdict.summary),
     ]
-    if report.advice:
-        lines += ["", f"> {escape(report.advice)}".replace("\n", "\n> ")]
+    if report.advice and verdict.id != "healthy":
+        lines += ["", f"> {escape(' '.join(report.advice.split()))}"]
     return "\n".join(lines)
 
 
 def suggestion_command(item: Suggestion) -> str | None:
-    """The copyable form of a suggestion; None for advice that is not a command."""
-    if item.value is None:
-        return None
-    if item.kind == "env":
-        return f"export {item.name}={item.value}"
-    if item.kind == "server-arg":
-        return f"{item.name} {item.value}"
-    return None
+    """The copyable form of a suggestion (safe to paste: a flag comes as a comment); None for advice."""
+    return "\n".join(snippet(item)) or None
 
 
-def _suggestions(suggestions: tuple[Suggestion, ...]) -> str:
-    commands: list[str] = []
-    notes: list[str] = []
-    for item in suggestions:
-        command = suggestion_command(item)
-        if command is None:
-            notes.append(f"- {escape(item.name)}: {escape(item.reason)}")
-            continue
-        commands += [f"# {line}" for line in item.reason.splitlines()] + [command]
-        notes += [f"- `{command}`: " + "; ".join(escape(step) for step in item.arithmetic)] if item.arithmetic else []
-    body = ["### Suggested fix"]
-    if commands:
-        body += ["", fence("\n".join(commands), "sh")]
-    if notes:
-        body += ["", *notes]
+def _suggestions(report: Report) -> str:
+    """Each alternative under its own label, with its own fenced block: copying one never copies the other."""
+    shown = fixes(report)
+    title = "Suggested fix" if len(shown) == 1 else f"Suggested fix: {len(shown)} alternatives, pick one"
+    body = [f"### {title}"]
+    doubt = verify_first(report)
+    if doubt:
+        body += ["", f"> **Verify first:** {escape(doubt)}"]
+    lettered = len(shown) > 1
+    for letter, fix in zip(LETTERS, shown, strict=False):
+        label = f"{letter}. {fix.label}" if lettered else fix.label
+        where = f" — on the {fix.applies}" if fix.applies else ""
+        body += ["", f"**{escape(label)}**{escape(where)}"]
+        if fix.snippet:
+            body += ["", fence("\n".join(fix.snippet), "sh")]
+        body += ["", escape(fix.reason)]
+        if fix.arithmetic:
+            body += ["", *(f"- {escape(step)}" for step in fix.arithmetic)]
+        if fix.lines_used:
+            body += ["", "From " + ", ".join(code_cell(where) for where in fix.lines_used)]
     return "\n".join(body)
 
 
@@ -189,7 +190,8 @@ def _changes(comparison: Comparison) -> str:
     return "\n".join(lines)
 
 
-def _chain(chain: tuple[Event, ...], rows: int | None, start: float | None, absolute: bool = False) -> str:
+def _chain(report: Report, rows: int | None, start: float | None, absolute: bool = False) -> str:
+    chain = report.chain
     when = "time (UTC)" if absolute else "Δt"
     table = [f"| # | {when} | role | where | pattern | line |", "| ---: | ---: | --- | --- | --- | --- |"]
     shown = chain if rows is None else chain[:rows]
@@ -206,7 +208,7 @@ def _chain(chain: tuple[Event, ...], rows: int | None, start: float | None, abso
         table.append("| " + " | ".join(cells) + " |")
     if len(shown) < len(chain):
         table.append(f"\n_{len(chain) - len(shown)} later chain rows left out._")
-    return "### Causal chain (in time order, causes first within a second)\n\n" + "\n".join(table)
+    return f"### {chain_title(report)}\n\n_{escape(chain_legend(report, absolute))}._\n\n" + "\n".join(table)
 
 
 def _excerpt(windows: tuple[ExcerptWindow, ...], context: int) -> str:

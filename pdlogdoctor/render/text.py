@@ -22,7 +22,7 @@ from ..fingerprint import fingerprint
 from ..model import Comparison, Report, Source
 from . import changes
 from .document import chain_start, chain_time
-from .fixes import Fix, command_text, confidence_words, fixes, verify_first
+from .fixes import LETTERS, Fix, command_text, confidence_words, fixes, verify_first
 from .inputs import inputs_to_show
 from .options import PLAIN, RenderOptions
 
@@ -38,7 +38,6 @@ VERDICT_COLOUR = {"healthy": "green", "inconclusive": "yellow", "no-failure-seen
 # Inputs left out on purpose, not bad ones: they do not make the inputs table worth showing.
 QUIET_PROBLEMS = frozenset({"not-a-log", "duplicate-skipped"})  # ingest.NOT_A_LOG, duplicates.DUPLICATE_CODE
 MIN_WIDTH = 40
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DELTA_COLUMNS = (1, 34, 16, 24, 24, 0)  # mark, what, role, last green, this run, change (caps; 0: never clipped)
 ERROR_COLUMNS = (1, 64, 10, 8, 6, 0)  # mark, what, last green, this run, change, first seen
 
