@@ -59,6 +59,15 @@ class Evidence:
         by_file = {s.role for s in self.sources if s.lines > 0}
         return by_file | {e.role for e in self.events if e.role is not Role.UNKNOWN}
 
+    def unseen_peer(self, side: Role) -> Role | None:
+        """The other server side of `side` (prefill <-> decode) when its log is not in the evidence:
+        where a cause of what `side` reports may sit unseen. None when a job log interleaves everything."""
+        if side not in (Role.PREFILL, Role.DECODE):
+            return None
+        roles = self.roles()
+        peer = Role.DECODE if side is Role.PREFILL else Role.PREFILL
+        return None if peer in roles or any(role.interleaves for role in roles) else peer
+
     def same_server(self, event: Event, candidates: list[Event]) -> list[Event]:
         """Candidates from the same source, else from any server log, else all."""
         same = [c for c in candidates if c.source == event.source]

@@ -63,14 +63,9 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 def _unseen_peer(failures: list[Event], evidence: Evidence) -> str | None:
     """The side opposite the one reporting the errors, when that side's log was not given."""
-    roles = evidence.roles()
-    if any(role.interleaves for role in roles):
-        return None
     sides = {e.role for e in failures} & {Role.PREFILL, Role.DECODE}
-    if len(sides) != 1:
-        return None
-    peer = Role.DECODE if Role.PREFILL in sides else Role.PREFILL
-    return None if peer in roles else peer.value
+    peer = evidence.unseen_peer(sides.pop()) if len(sides) == 1 else None
+    return peer.value if peer is not None else None
 
 
 def _headline(statuses: Counter[str], inactive: list[str], handshakes: list[Event]) -> str:

@@ -30,7 +30,8 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     timeout = any(marker in str(dict(facts).get("exception", "")) for marker in TIMEOUT_MARKERS)
     facts.append(("timeout", "yes" if timeout else "no"))
     peer = Role.DECODE if root.role is Role.PREFILL else Role.PREFILL
-    missing = _missing(root.role, peer, evidence)
+    unseen = evidence.unseen_peer(root.role)
+    missing = (f"no {unseen.value} server log given: the warmup's peer may hold the cause",) if unseen else ()
     cause = (
         f"the {peer.value} server never completed the transfer in time"
         if timeout
@@ -41,10 +42,3 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         f"No backend error, crash or OOM in these logs explains it; most likely {cause}."
     )
     return [replace(hypothesis, facts=tuple(facts), summary=summary, missing=hypothesis.missing + missing)]
-
-
-def _missing(role: Role, peer: Role, evidence: Evidence) -> tuple[str, ...]:
-    roles = evidence.roles()
-    if role not in (Role.PREFILL, Role.DECODE) or peer in roles or any(r.interleaves for r in roles):
-        return ()
-    return (f"no {peer.value} server log given: the warmup's peer may hold the cause",)
