@@ -22,7 +22,7 @@ import hashlib
 
 import regex
 
-from .model import FieldValue, Report
+from .model import FactValue, Report
 
 PREFIX = "pdld-"
 _RUN_SPECIFIC_NAME = regex.compile(
@@ -58,15 +58,17 @@ def key_facts(report: Report) -> list[tuple[str, str]]:
     ]
 
 
-def _is_key_fact(name: str, value: FieldValue) -> bool:
-    if isinstance(value, float) or _RUN_SPECIFIC_NAME.search(name):
+def _is_key_fact(name: str, value: FactValue) -> bool:
+    if value is None or isinstance(value, float) or _RUN_SPECIFIC_NAME.search(name):
         return False
     return not (isinstance(value, tuple) and any(isinstance(item, float) for item in value))
 
 
-def _fact_value(value: FieldValue) -> str:
+def _fact_value(value: FactValue) -> str:
+    if value is None:
+        return "unknown"
     if isinstance(value, tuple):
-        return ",".join(str(item) for item in sorted(set(value)))
+        return ",".join(sorted({normalise(str(item)) for item in value}))
     return normalise(value) if isinstance(value, str) else str(value)
 
 

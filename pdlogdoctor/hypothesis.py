@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .model import Event, FieldValue, Link, Mark, Role, Source, Suggestion
+from .model import Event, FactValue, Link, Mark, Role, Source, Suggestion
 from .patterns import Library
 
 
@@ -16,7 +16,7 @@ class Hypothesis:
     chain: tuple[Event, ...]
     confidence: float
     summary: str = ""
-    facts: tuple[tuple[str, FieldValue], ...] = ()
+    facts: tuple[tuple[str, FactValue], ...] = ()
     suggestions: tuple[Suggestion, ...] = ()
     rejected: str | None = None  # why this hypothesis cannot be the verdict
     benign: bool = False  # rejected because its lines are expected noise (a client abort), not a failure

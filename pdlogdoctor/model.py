@@ -11,6 +11,8 @@ from enum import StrEnum
 from typing import Any
 
 FieldValue = int | float | str | tuple[int, ...]
+# A verdict's fact: typed as JSON shows it (a number, a list, null when the logs do not tell).
+FactValue = int | float | str | None | tuple[int, ...] | tuple[float, ...] | tuple[str, ...]
 
 
 class Role(StrEnum):
@@ -174,7 +176,7 @@ class Verdict:
     title: str
     confidence: float
     summary: str
-    facts: tuple[tuple[str, FieldValue], ...] = ()
+    facts: tuple[tuple[str, FactValue], ...] = ()
     # Names of the facts that identify the incident (the fingerprint's), as the library declares
     # them; None when undeclared (the fingerprint then drops run-specific facts by name).
     identity: tuple[str, ...] | None = None

@@ -140,3 +140,32 @@ def test_unexplained_failures_of_different_kinds_have_different_fingerprints(lib
     reports = [run([str(path)], library) for path in (first, second)]
     assert [r.verdict.id for r in reports] == ["inconclusive", "inconclusive"]
     assert fingerprint(reports[0]) != fingerprint(reports[1])
+
+
+def test_facts_are_typed_and_locations_are_objects(reports: dict[str, Report]) -> None:
+    document = as_json(reports["mori-mr-size-limit-seed"])
+    facts = document["verdict"]["facts"]
+    assert facts["errnos"] == [22] and facts["smallest_failing_region_bytes"] == 6_002_442_240
+    assert facts["largest_region_known_to_register_bytes"] is None  # unknown is null, not prose
+    for link in document["links"]:
+        for end in (link["cause"], link["effect"]):
+            assert set(end) == {"file", "line"} and isinstance(end["line"], int)
+            assert any(e["file"] == end["file"] and e["line"] == end["line"] for e in document["chain"])
+    used = document["suggestions"][0]["lines_used"][0]
+    assert used["file"].endswith("prefill_mia1-p06-g13.log") and used["line"] == 34
+    assert document["suggestions"][0]["applies_to"] == ["prefill", "decode"]
+
+
+def test_no_fact_is_prose_for_unknown(reports: dict[str, Report]) -> None:
+    """Across every bundle, no fact value says 'unknown' or 'not in these logs' in words: that is null."""
+    for name, report in reports.items():
+        for key, value in as_json(report)["verdict"]["facts"].items():
+            assert value not in ("unknown", "not in these logs", "not logged", "none logged", "?"), (name, key)
+
+
+def test_schema_version_and_its_changelog_agree() -> None:
+    from pdlogdoctor.render.document import SCHEMA_VERSION
+
+    changelog = (ROOT / "docs" / "json.md").read_text()
+    assert f"- **{SCHEMA_VERSION}**:" in changelog
+    assert re.fullmatch(json.loads(schema_text())["properties"]["schema_version"]["pattern"], SCHEMA_VERSION)

@@ -37,7 +37,7 @@ def test_big_einval_outside_mori_is_not_the_mori_ceiling(tmp_path: Path, library
     report = _analyze(tmp_path, {"prefill.log": [line]}, library)
     assert report.verdict.id == "mr-registration-rejected"
     assert "SGLANG_MORI_MAX_MR_BYTES" not in {s.name for s in report.suggestions}
-    assert dict(report.verdict.facts)["errnos"] == "22"  # read from the strerror text
+    assert dict(report.verdict.facts)["errnos"] == (22,)  # read from the strerror text
 
 
 def test_sizeless_registration_line_never_yields_the_size_ceiling(tmp_path: Path, library: Library) -> None:

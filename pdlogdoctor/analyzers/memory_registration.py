@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..hypothesis import Evidence, Hypothesis, count_matches
-from ..model import Event, FieldValue, Mark, Role, Suggestion
+from ..model import Event, FactValue, Mark, Role, Suggestion
 
 GIB = 1 << 30
 DEFAULT_CEILING = 2 * GIB  # the largest region known to register on MI355X + Ionic (seed thread)
@@ -161,19 +161,19 @@ def _why_not_rejected(sizes: list[int]) -> str:
 
 def _bracket_facts(
     sizes: list[int], errnos: list[int], proven: list[int], failures: list[Event]
-) -> tuple[tuple[str, FieldValue], ...]:
-    facts: list[tuple[str, FieldValue]] = [
+) -> tuple[tuple[str, FactValue], ...]:
+    facts: list[tuple[str, FactValue]] = [
         ("registration_failures", count_matches(failures)),
-        ("smallest_failing_region_bytes", sizes[0] if sizes else "unknown"),
-        ("largest_failing_region_bytes", sizes[-1] if sizes else "unknown"),
-        ("errnos", ", ".join(str(code) for code in errnos) or "unknown"),
-        ("largest_region_known_to_register_bytes", max(proven) if proven else "not in these logs"),
+        ("smallest_failing_region_bytes", sizes[0] if sizes else None),
+        ("largest_failing_region_bytes", sizes[-1] if sizes else None),
+        ("errnos", tuple(errnos) or None),
+        ("largest_region_known_to_register_bytes", max(proven) if proven else None),
     ]
     return tuple(facts)
 
 
 def _as_exhausted(
-    hypothesis: Hypothesis, facts: tuple[tuple[str, FieldValue], ...], failures: list[Event]
+    hypothesis: Hypothesis, facts: tuple[tuple[str, FactValue], ...], failures: list[Event]
 ) -> Hypothesis:
     """Every refusal is ENOMEM: pinned memory ran out (the locked-memory limit), not a refusal of the buffer."""
     summary = (

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..hypothesis import Evidence, Hypothesis
-from ..model import Event, FieldValue, Mark
+from ..model import Event, FactValue, Mark
 
 SIGKILL = -9
 
@@ -16,10 +16,10 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     root = hypothesis.first_root
     served = _ready_before(root, evidence)
     when = "while serving" if served is not None else "during startup"
-    facts: list[tuple[str, FieldValue]] = [("server", _server_name(root)), ("phase", when)]
+    facts: list[tuple[str, FactValue]] = [("server", _server_name(root)), ("phase", when)]
     if root.pattern == "not-enough-memory":
         fraction = root.get("mem_fraction_static")
-        facts.append(("mem_fraction_static", fraction if fraction is not None else "not logged"))
+        facts.append(("mem_fraction_static", fraction))
         detail = "its KV pool does not fit in the memory the weights left"
         if fraction is not None:
             detail += f" (mem_fraction_static={fraction})"
@@ -38,16 +38,16 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 def host_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     kill = hypothesis.first_root
-    facts: list[tuple[str, FieldValue]] = [
+    facts: list[tuple[str, FactValue]] = [
         ("killed_pid", kill.get("pid")),
-        ("killed_process", kill.get("comm", "?")),
+        ("killed_process", kill.get("comm")),
         ("scope", "memory cgroup (container limit)" if "cgroup" in str(kill.get("scope", "")) else "whole host"),
     ]
     if kill.get("anon_rss") is not None:
         facts.append(("anon_rss", kill.get("anon_rss")))  # as the kernel logs it (KiB)
     died = [e for e in evidence.carrying("exit_code") if e.get("exit_code") == SIGKILL]
     corroborated = bool(died)
-    facts.append(("server_exit_code_minus_9", died[0].where if died else "not in these logs"))
+    facts.append(("server_exit_code_minus_9", died[0].where if died else None))
     summary = f"The kernel OOM killer ended process {kill.get('pid')} ({kill.get('comm')}) [{dict(facts)['scope']}]" + (
         f"; the server reports a scheduler killed by SIGKILL (exit code -9) at {died[0].where}." if died else "."
     )

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import replace
 
 from ..hypothesis import Evidence, Hypothesis, count_matches
-from ..model import Event, FieldValue, Role
+from ..model import Event, FactValue, Role
 
 LINK_PATTERNS = ("mooncake-slice-failed", "ucx-retry-exceeded", "mori-cqe-error", "ionic-cqe-error")
 INACTIVE = "mooncake-nic-inactive"
@@ -32,11 +32,11 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     paths = Counter(_path(e) for e in failures)
     statuses = Counter(_status(e) for e in failures if _is_completion(e))
     inactive = sorted({str(e.get("nic") or e.get("nic2") or e.get("endpoint")) for e in evidence.failing(INACTIVE)})
-    facts: list[tuple[str, FieldValue]] = [
+    facts: list[tuple[str, FactValue]] = [
         ("completion_errors", count_matches(failures)),
         ("statuses", "; ".join(f"{status} x{n}" for status, n in statuses.most_common()) or "none logged"),
         ("failing_paths", "; ".join(f"{path} x{n}" for path, n in paths.most_common(4)) or "none logged"),
-        ("marked_inactive", ", ".join(inactive) or "none"),
+        ("marked_inactive", tuple(inactive)),
         ("handshake_failures", _handshakes(evidence.failing(*HANDSHAKE))),
     ]
     worst = paths.most_common(1)[0][0] if paths else (inactive[0] if inactive else "an RDMA path")
@@ -128,9 +128,9 @@ def transfer_timeout(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothe
     timeouts = evidence.failing(*TIMEOUT_PHASES)
     phases = Counter(TIMEOUT_PHASES[e.pattern] for e in timeouts)
     elapsed = sorted({float(e.get("elapsed")) for e in timeouts if e.get("elapsed") is not None})
-    facts: list[tuple[str, FieldValue]] = [
+    facts: list[tuple[str, FactValue]] = [
         ("phases", "; ".join(f"{phase} x{n}" for phase, n in phases.most_common()) or "warning only"),
-        ("timeout_seconds", ", ".join(f"{value:g}" for value in elapsed) or "unknown"),
+        ("timeout_seconds", tuple(int(v) if v.is_integer() else v for v in elapsed) or None),
     ]
     said = ", ".join(phases) or "bootstrap or waiting"
     summary = (
@@ -164,8 +164,8 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     lost = evidence.failing(*PEER_PATTERNS)
     addrs = sorted({str(e.get("bootstrap_addr")) for e in lost if e.get("bootstrap_addr") is not None})
     affected = sum(int(e.get("affected")) for e in lost if e.get("affected") is not None)
-    facts: list[tuple[str, FieldValue]] = [
-        ("lost_prefill", ", ".join(addrs) or "not named"),
+    facts: list[tuple[str, FactValue]] = [
+        ("lost_prefill", tuple(addrs) or None),
         ("requests_affected", affected or count_matches(lost)),
     ]
     prefill_given = any(role is Role.PREFILL or role.interleaves for role in evidence.roles())
@@ -187,9 +187,9 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     sides = Counter(str(e.get("side")) for e in evidence.failing("router-no-workers") if e.get("side"))
     health = sorted({str(e.get("worker")) for e in evidence.of("router-health-failed") if e.get("worker")})
-    facts: list[tuple[str, FieldValue]] = [
-        ("no_workers_side", ", ".join(sides) or "unknown"),
-        ("failed_health_checks", ", ".join(health) or "none logged"),
+    facts: list[tuple[str, FactValue]] = [
+        ("no_workers_side", tuple(sides) or None),
+        ("failed_health_checks", tuple(health)),
     ]
     side = ", ".join(sides) or "a"
     missing = _missing_peer_logs(evidence)

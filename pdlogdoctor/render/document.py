@@ -8,9 +8,9 @@ from typing import Any
 from .. import __version__
 from ..compare import describe
 from ..fingerprint import fingerprint
-from ..model import ClockOffset, Comparison, Delta, ErrorDelta, Event, FieldValue, Report
+from ..model import ClockOffset, Comparison, Delta, ErrorDelta, Event, FactValue, Report
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "2.0"  # docs/json.md has the changelog
 
 
 def format_time(seconds: float | None) -> str | None:
@@ -52,7 +52,24 @@ def chain_time(event: Event, start: float | None, absolute: bool) -> str:
     return mark + time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(int(event.time)))
 
 
-def _value(value: FieldValue) -> Any:
+def location(where: str) -> dict[str, Any]:
+    """`file:line` as {"file", "line"}: a path may hold colons, the line number never does."""
+    source, _, line = where.rpartition(":")
+    return {"file": source, "line": int(line)} if line.isdigit() and source else {"file": where, "line": None}
+
+
+def fact_text(value: FactValue) -> str:
+    """A fact for people: thousands separators, lists joined, 'not in these logs' for unknown."""
+    if value is None:
+        return "not in these logs"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, tuple):
+        return ", ".join(fact_text(item) for item in value) or "none"
+    return str(value)
+
+
+def _value(value: FactValue) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
@@ -107,7 +124,8 @@ def _document(report: Report) -> dict[str, Any]:
         },
         "chain": [event_document(event) for event in report.chain],
         "links": [
-            {"cause": link.cause.where, "effect": link.effect.where, "reason": link.reason} for link in report.links
+            {"cause": location(link.cause.where), "effect": location(link.effect.where), "reason": link.reason}
+            for link in report.links
         ],
         "alternatives": [
             {"id": alt.id, "confidence": alt.confidence, "why_not": alt.why_not} for alt in report.alternatives
@@ -119,7 +137,8 @@ def _document(report: Report) -> dict[str, Any]:
                 "value": s.value,
                 "reason": s.reason,
                 "arithmetic": list(s.arithmetic),
-                "lines_used": list(s.lines_used),
+                "lines_used": [location(where) for where in s.lines_used],
+                "applies_to": [role.value for role in s.applies_to],
             }
             for s in report.suggestions
         ],

@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from .. import __version__
 from ..model import Event, ExcerptWindow, Report, Role
+from .document import fact_text
 from .markdown import shareable_view, suggestion_command
 from .options import RenderOptions
 
@@ -173,7 +174,7 @@ def _head(report: Report, fingerprint: str) -> str:
     tone = {"healthy": "ok", "inconclusive": "unsure"}.get(verdict.id, "bad")
     sure = "" if verdict.id == "inconclusive" else f'<span class="conf">confidence {verdict.confidence:.2f}</span>'
     facts = "".join(
-        f"<div><dt>{html.escape(key.replace('_', ' '))}</dt><dd>{html.escape(_fact(value))}</dd></div>"
+        f"<div><dt>{html.escape(key.replace('_', ' '))}</dt><dd>{html.escape(fact_text(value))}</dd></div>"
         for key, value in verdict.facts
     )
     return (
@@ -185,10 +186,6 @@ def _head(report: Report, fingerprint: str) -> str:
         + (f'<dl class="facts">{facts}</dl>' if facts else "")
         + "</section>"
     )
-
-
-def _fact(value: object) -> str:
-    return f"{value:,}" if isinstance(value, int) else str(value)
 
 
 def _fix(report: Report) -> str:

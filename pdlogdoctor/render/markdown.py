@@ -16,7 +16,7 @@ from ..fingerprint import fingerprint
 from ..model import Comparison, ExcerptWindow, Report, Suggestion
 from ..redact import redact_report, redactor_for
 from . import changes
-from .document import chain_start, chain_time
+from .document import chain_start, chain_time, fact_text
 from .fixes import LETTERS, confidence_words, fixes, snippet, verify_first
 from .inputs import inputs_to_show
 from .mermaid import mermaid_chain
@@ -160,8 +160,7 @@ def _suggestions(report: Report) -> str:
 def _facts(report: Report) -> str:
     rows = ["| fact | value |", "| --- | --- |"]
     for key, value in report.verdict.facts:
-        shown = f"{value:,}" if isinstance(value, int) else str(value)
-        rows.append(f"| {cell(key.replace('_', ' '))} | {cell(shown)} |")
+        rows.append(f"| {cell(key.replace('_', ' '))} | {cell(fact_text(value))} |")
     return "### Facts\n\n" + "\n".join(rows)
 
 

@@ -21,7 +21,7 @@ import regex
 from ..fingerprint import fingerprint
 from ..model import Comparison, Report, Source
 from . import changes
-from .document import chain_start, chain_time
+from .document import chain_start, chain_time, fact_text
 from .fixes import LETTERS, Fix, command_text, confidence_words, fixes, verify_first
 from .inputs import inputs_to_show
 from .options import PLAIN, RenderOptions
@@ -238,19 +238,7 @@ def _facts(page: Page, report: Report) -> None:
         return
     page.heading("Facts")
     for key, value in report.verdict.facts:
-        page.prose(_fact_text(value), 2, first=f"{key.replace('_', ' ')}: ")
-
-
-def _fact_text(value: object) -> str:
-    if value is None:
-        return "not in these logs"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, tuple | list):
-        return ", ".join(_fact_text(item) for item in value) or "none"
-    return str(value)
+        page.prose(fact_text(value), 2, first=f"{key.replace('_', ' ')}: ")
 
 
 def _arithmetic(page: Page, report: Report) -> None:
