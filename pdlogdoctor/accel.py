@@ -1,29 +1,94 @@
-"""Optional accelerator (`pip install pdlogdoctor[fast]`): every anchor in one pass.
+"""Compiled anchor matchers: every anchor in one pass over a chunk.
 
 The pure-Python scanner runs one `bytes.find` pass per anchor, so its speed falls
-as the library grows. Hyperscan finds all of them in one pass. It only answers
-"where does each anchor occur in [lo, hi)": the scanner feeds those positions to
-the same line logic as `bytes.find`, so events are identical with or without it
-(tests/test_accel.py checks every fixture). RunOptions.accelerate=False (the CLI:
-PDLOGDOCTOR_ACCEL=0) turns it off.
+as the library grows. A compiled matcher finds all of them in one pass. It only
+answers "where does each anchor occur in [lo, hi)": the scanner feeds those
+positions to the same line logic as `bytes.find`, so events are identical
+whichever matcher ran (tests/test_accel.py checks every fixture and random
+chunkings with each installed one).
+
+Chosen at run time, fastest first, from what is installed (RunOptions.matcher,
+the CLI's PDLOGDOCTOR_MATCHER, names one instead):
+
+- `hyperscan` (the `[fast]` extra; wheels for x86_64 Linux/macOS/Windows and
+  aarch64 Linux with glibc >= 2.28);
+- `ahocorasick` (ahocorasick-rs, in the default install wherever it has a wheel:
+  Linux x86_64/aarch64 from glibc 2.17, macOS, Windows AMD64);
+- `pure`: the per-anchor `bytes.find` loop, always there.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import re
+from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
+
+AUTO = "auto"
+PURE = "pure"
+MATCHERS = ("hyperscan", "ahocorasick", PURE)  # fastest first
+_MODULES = {"hyperscan": "hyperscan", "ahocorasick": "ahocorasick_rs"}
+AHO_GROUP = 64  # keys per automaton: up to this many, ahocorasick-rs searches with its SIMD prefilter
 
 
-class Matcher:
-    """Start positions of every occurrence of each literal anchor."""
+class Matcher(Protocol):
+    name: str
+
+    def positions(self, buf: bytes, lo: int, hi: int) -> list[list[int]]:
+        """Per anchor, ascending starts s with lo <= s and s + len(anchor) <= hi (as bytes.find)."""
+        ...
+
+
+def load(anchors: Sequence[bytes], wanted: str = AUTO) -> Matcher | None:
+    """The fastest installed matcher (or the one `wanted` names); None: the pure loop."""
+    if not anchors:
+        return None
+    for name in MATCHERS if wanted == AUTO else (wanted,):
+        matcher = _build(name, anchors)
+        if matcher is not None:
+            return matcher
+    return None
+
+
+def installed(wanted: str = AUTO) -> str:
+    """The matcher `load` picks, told from what is installed without importing it (start-up stays short)."""
+    for name in MATCHERS if wanted == AUTO else (wanted,):
+        if name == PURE or importlib.util.find_spec(_MODULES[name]) is not None:
+            return name
+    return PURE
+
+
+def check(wanted: str) -> str:
+    """`wanted` if it names a matcher, else ValueError."""
+    if wanted != AUTO and wanted not in MATCHERS:
+        raise ValueError(f"unknown matcher {wanted!r}; one of: {AUTO}, {', '.join(MATCHERS)}")
+    return wanted
+
+
+def name_of(matcher: Matcher | None) -> str:
+    return matcher.name if matcher is not None else PURE
+
+
+def _build(name: str, anchors: Sequence[bytes]) -> Matcher | None:
+    if check(name) == PURE:
+        return None
+    if name == "hyperscan":
+        return _hyperscan(anchors)
+    return _ahocorasick(anchors)
+
+
+# ---------------------------------------------------------------- hyperscan
+
+
+class HyperscanMatcher:
+    name = "hyperscan"
 
     def __init__(self, database: Any, anchors: Sequence[bytes]) -> None:
         self.database = database
         self.lengths = [len(anchor) for anchor in anchors]
 
     def positions(self, buf: bytes, lo: int, hi: int) -> list[list[int]]:
-        """Per anchor, ascending starts s with lo <= s and s + len(anchor) <= hi (as bytes.find)."""
         found: list[list[int]] = [[] for _ in self.lengths]
         lengths = self.lengths
 
@@ -39,9 +104,7 @@ class Matcher:
         return found
 
 
-def load(anchors: Sequence[bytes]) -> Matcher | None:
-    if not anchors:
-        return None
+def _hyperscan(anchors: Sequence[bytes]) -> Matcher | None:
     try:
         import hyperscan  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
@@ -54,6 +117,77 @@ def load(anchors: Sequence[bytes]) -> Matcher | None:
             elements=len(anchors),
             flags=[0] * len(anchors),
         )
-    except Exception:  # a library hyperscan cannot compile is scanned the pure-Python way
+    except Exception:  # a library hyperscan cannot compile is scanned another way
         return None
-    return Matcher(database, anchors)
+    return HyperscanMatcher(database, anchors)
+
+
+# ---------------------------------------------------------------- ahocorasick-rs
+
+
+class AhoCorasickMatcher:
+    """Leftmost-first automata of at most AHO_GROUP keys each (the SIMD path), made exact.
+
+    A leftmost-first search reports no match that starts inside a reported one: an
+    occurrence of key j starting d bytes into a reported key i is missed. That can
+    only happen when i[d:] is a prefix of j or holds j, so those (j, d) are listed per
+    key at build time and checked with `startswith` at each
+    reported hit of i: every occurrence is found, as hyperscan and `bytes.find` find it.
+    """
+
+    name = "ahocorasick"
+
+    def __init__(self, automata: list[tuple[Any, list[int]]], anchors: Sequence[bytes]) -> None:
+        self.automata = automata  # each automaton with the anchor numbers of its keys
+        self.anchors = list(anchors)
+        self.hidden = _hidden_partners(self.anchors, automata)
+
+    def positions(self, buf: bytes, lo: int, hi: int) -> list[list[int]]:
+        found: list[list[int]] = [[] for _ in self.anchors]
+        view = memoryview(buf)[lo:hi]  # no copy
+        unsorted: set[int] = set()
+        for automaton, numbers in self.automata:
+            for key, start, _end in automaton.find_matches_as_indexes(view):
+                anchor = numbers[key]
+                found[anchor].append(start + lo)
+                for other, offset in self.hidden.get(anchor, ()):
+                    at = start + lo + offset
+                    if at + len(self.anchors[other]) <= hi and buf.startswith(self.anchors[other], at):
+                        found[other].append(at)
+                        unsorted.add(other)
+        for anchor in unsorted:
+            found[anchor] = sorted(set(found[anchor]))
+        return found
+
+
+def _hidden_partners(anchors: list[bytes], automata: list[tuple[Any, list[int]]]) -> dict[int, list[tuple[int, int]]]:
+    """Per key i of one automaton: keys j (same automaton, i itself too) that may start d bytes
+    into i (at d = 0, a key that loses to i on priority)."""
+    hidden: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for _, numbers in automata:
+        for i in numbers:
+            for j in numbers:
+                for d in range(len(anchors[i])):
+                    tail = anchors[i][d:]
+                    if (i != j or d > 0) and (anchors[j].startswith(tail) or tail.startswith(anchors[j])):
+                        hidden[i].append((j, d))
+    return dict(hidden)
+
+
+def _ahocorasick(anchors: Sequence[bytes]) -> Matcher | None:
+    try:
+        import ahocorasick_rs  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    numbers = list(range(len(anchors)))
+    groups = [numbers[k : k + AHO_GROUP] for k in range(0, len(numbers), AHO_GROUP)]
+    automata = [
+        (
+            ahocorasick_rs.BytesAhoCorasick(
+                [anchors[n] for n in group], matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
+            ),
+            group,
+        )
+        for group in groups
+    ]
+    return AhoCorasickMatcher(automata, anchors)

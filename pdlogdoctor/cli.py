@@ -265,6 +265,10 @@ def analyze(
         raise typer.Exit(code)
     if not quiet:
         _report_input_problems(report, verbose)
+    if verbose:
+        from .accel import installed
+
+        typer.echo(f"anchor matcher: {installed(options.matcher)}", err=True)
     _emit(report, targets, Look(quiet, verbose, colour, no_redact, abs_time), code)
 
 
@@ -366,10 +370,22 @@ def run_options(formats: set[OutputFormat], timeout: float | None) -> RunOptions
     wanted = os.environ.get("PDLOGDOCTOR_WORKERS", "")
     return RunOptions(
         workers=int(wanted) if wanted.isdigit() and int(wanted) > 0 else None,
-        accelerate=os.environ.get("PDLOGDOCTOR_ACCEL", "1") != "0",
+        matcher=_matcher(),
         timeout=timeout,
         excerpt=bool(formats & SHOWS_EXCERPT),
     )
+
+
+def _matcher() -> str:
+    """PDLOGDOCTOR_MATCHER names the anchor matcher (PDLOGDOCTOR_ACCEL=0, the older switch: pure)."""
+    from . import accel
+
+    if os.environ.get("PDLOGDOCTOR_ACCEL") == "0":
+        return accel.PURE
+    try:
+        return accel.check(os.environ.get("PDLOGDOCTOR_MATCHER", accel.AUTO).strip().lower() or accel.AUTO)
+    except ValueError as exc:
+        _usage_error(f"PDLOGDOCTOR_MATCHER: {exc}")
 
 
 def gated_exit_code(code: ExitCode, fail_on: FailOn | StrEnum) -> int:

@@ -54,21 +54,26 @@ class AnchorIndex:
 
     by_anchor: tuple[tuple[bytes, tuple[Pattern, ...]], ...]
     blocks: frozenset[str]
-    fast: Matcher | None = field(default=None, compare=False)  # pdlogdoctor[fast], if installed
+    fast: Matcher | None = field(default=None, compare=False)  # a compiled matcher (accel.py); None: bytes.find
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
         return {p.id: p.stop_after for _, group in self.by_anchor for p in group if p.stop_after is not None}
 
+    @property
+    def matcher(self) -> str:
+        """Which matcher finds the anchors: hyperscan, ahocorasick or pure."""
+        return accel.name_of(self.fast)
+
     @classmethod
-    def build(cls, library: Library, accelerate: bool = True) -> AnchorIndex:
+    def build(cls, library: Library, matcher: str = accel.AUTO) -> AnchorIndex:
         groups: dict[bytes, list[Pattern]] = defaultdict(list)
         primaries = {p.primary_anchor.encode() for p in library.patterns}
         for pattern in library.patterns:
             groups[_search_key(pattern.primary_anchor.encode(), primaries)].append(pattern)
         ordered = tuple((anchor, tuple(group)) for anchor, group in sorted(groups.items()))
         blocks = frozenset(p.id for p in library.patterns if p.block)
-        fast = accel.load([anchor for anchor, _ in ordered]) if accelerate else None
+        fast = accel.load([anchor for anchor, _ in ordered], matcher)
         return cls(ordered, blocks, fast)
 
 

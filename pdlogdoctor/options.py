@@ -23,7 +23,7 @@ class Limits:
 @dataclass(frozen=True, slots=True)
 class RunOptions:
     workers: int | None = None  # processes for one large plain file; None: every usable core, 1: no forking
-    accelerate: bool = True  # use the optional hyperscan anchor matcher when it is installed
+    matcher: str = "auto"  # anchor matcher (accel.py): auto (fastest installed), hyperscan, ahocorasick or pure
     timeout: float | None = None  # seconds; then the best verdict so far, marked incomplete
     excerpt: bool = True  # re-read the chain's lines with context for the report (markdown shows it)
     limits: Limits = Limits()

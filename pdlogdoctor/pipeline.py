@@ -63,7 +63,7 @@ def analyse(
     """`run`, keeping the events and sources next to the report."""
     deadline = Deadline(options.timeout)
     inputs = prefer_zstd(discover(list(paths), stdin, options.limits))
-    index = AnchorIndex.build(library, options.accelerate)  # once per run: with [fast] this compiles a matcher
+    index = AnchorIndex.build(library, options.matcher)  # once per run: with [fast] this compiles a matcher
     workers = options.workers or usable_cores()
     scanned = [item for log_input in inputs for item in scan_input(log_input, index, on_progress, deadline, workers)]
     sources = tuple(item.source for item in scanned)

@@ -1,7 +1,9 @@
-"""pdlogdoctor[fast] finds exactly what the pure-Python scanner finds, on every fixture."""
+"""Every compiled matcher finds exactly what the pure-Python scanner finds: on every fixture,
+on random chunkings, and (for the raw positions) on random anchors and haystacks."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 from dataclasses import replace
 from pathlib import Path
@@ -10,19 +12,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pdlogdoctor import accel
 from pdlogdoctor.extract import AnchorIndex, scan_stream
 from pdlogdoctor.ingest import discover
 from pdlogdoctor.patterns import Library
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+COMPILED = [name for name in accel.MATCHERS if name != accel.PURE]
 
 
-@pytest.fixture(scope="module")
-def indexes(library: Library) -> tuple[AnchorIndex, AnchorIndex]:
-    fast = AnchorIndex.build(library)
-    if fast.fast is None:
-        pytest.skip("pdlogdoctor[fast] (hyperscan) is not installed")
-    return fast, replace(fast, fast=None)
+@pytest.fixture(scope="module", params=COMPILED)
+def indexes(request: pytest.FixtureRequest, library: Library) -> tuple[AnchorIndex, AnchorIndex]:
+    """(the index with this compiled matcher, the same index with the pure loop)."""
+    compiled = AnchorIndex.build(library, request.param)
+    if compiled.fast is None:
+        pytest.skip(f"{request.param} is not installed")
+    assert compiled.matcher == request.param
+    return compiled, replace(compiled, fast=None)
 
 
 def fixture_streams() -> list[tuple[str, bytes]]:
@@ -50,7 +56,7 @@ def test_every_fixture_scans_identically(indexes: tuple[AnchorIndex, AnchorIndex
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_accelerator_agrees_on_any_chunking(
+def test_matchers_agree_on_any_chunking(
     library: Library, indexes: tuple[AnchorIndex, AnchorIndex], data: st.DataObject
 ) -> None:
     fast, plain = indexes
@@ -59,3 +65,54 @@ def test_accelerator_agrees_on_any_chunking(
     chunk = data.draw(st.integers(min_value=1, max_value=4096))
     accelerated = scan_stream(io.BytesIO(text.encode()), "x.log", fast, chunk_bytes=chunk)
     assert accelerated == scan_stream(io.BytesIO(text.encode()), "x.log", plain)
+
+
+def every_start(buf: bytes, anchor: bytes, lo: int, hi: int) -> list[int]:
+    starts, pos = [], buf.find(anchor, lo, hi)
+    while pos != -1:
+        starts.append(pos)
+        pos = buf.find(anchor, pos + 1, hi)
+    return starts
+
+
+# Few letters, so that anchors overlap each other and themselves (`aba` inside `ababa`,
+# `ab` starting inside `bab`): the leftmost-first automaton must still report every start.
+small_words = st.binary(min_size=1, max_size=5).map(lambda b: bytes(b"ab\n"[x % 3] for x in b))
+
+
+@pytest.mark.parametrize("name", COMPILED)
+@settings(max_examples=300, deadline=None)
+@given(
+    anchors=st.lists(small_words, min_size=1, max_size=8, unique=True),
+    haystack=st.binary(max_size=200).map(lambda b: bytes(b"ab\n"[x % 3] for x in b)),
+    cut=st.tuples(st.integers(0, 200), st.integers(0, 200)),
+)
+def test_positions_are_every_occurrence(name: str, anchors: list[bytes], haystack: bytes, cut: tuple[int, int]) -> None:
+    if importlib.util.find_spec({"hyperscan": "hyperscan", "ahocorasick": "ahocorasick_rs"}[name]) is None:
+        pytest.skip(f"{name} is not installed")
+    matcher = accel.load(anchors, name)
+    assert matcher is not None and matcher.name == name
+    lo, hi = min(cut), min(max(cut), len(haystack))
+    found = matcher.positions(haystack, lo, hi)
+    assert found == [every_start(haystack, anchor, lo, hi) for anchor in anchors]
+
+
+def test_groups_of_keys_are_searched_apart_and_still_complete(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys spread over several automata (the SIMD path takes at most AHO_GROUP): hits of each."""
+    if importlib.util.find_spec("ahocorasick_rs") is None:
+        pytest.skip("ahocorasick-rs is not installed")
+    monkeypatch.setattr(accel, "AHO_GROUP", 2)
+    anchors = [b"alpha", b"beta", b"gamma", b"phab", b"ta g"]
+    matcher = accel.load(anchors, "ahocorasick")
+    assert matcher is not None
+    assert len(matcher.automata) == 3  # type: ignore[attr-defined]
+    text = b"alphabeta gamma; betalpha"
+    assert matcher.positions(text, 0, len(text)) == [every_start(text, a, 0, len(text)) for a in anchors]
+
+
+def test_the_fastest_installed_matcher_is_chosen(library: Library) -> None:
+    index = AnchorIndex.build(library)
+    assert index.matcher == accel.installed()
+    assert AnchorIndex.build(library, accel.PURE).fast is None
+    with pytest.raises(ValueError, match="unknown matcher"):
+        accel.check("grep")
