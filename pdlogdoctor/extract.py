@@ -103,16 +103,6 @@ class _State:
     timeouts: dict[str, int] = field(default_factory=dict)  # regex time-outs per pattern
     matched: dict[str, int] = field(default_factory=dict)  # matches per pattern, for `stop_after`
     problems: list[InputProblem] = field(default_factory=list)
-    pending: list[_Pending] = field(default_factory=list)  # latest times still looking past the buffer
-
-
-@dataclass(slots=True)
-class _Pending:
-    """An untimed event whose lookahead for the next stamped line reached the end of its buffer."""
-
-    event: Event
-    stamp: Stamp
-    lines_left: int
 
 
 @dataclass(slots=True)
@@ -242,8 +232,6 @@ def scan_partial(
     if carry:
         _scan_buffer(carry + context[1], index, state, final=True, stop=len(carry))
         state.line_base += 0 if carry.endswith(b"\n") else 1  # a last line without a newline counts
-    elif state.pending:
-        _settle_pending(context[1], len(context[1]), state)
     problems.extend(state.problems)
     return Partial(state.events, state.last_events, state.counts, state.line_base, total, head, problems)
 
@@ -401,8 +389,6 @@ def _line_end(buf: bytes, pos: int, end: int) -> int:
 
 
 def _scan_region(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State) -> None:
-    if state.pending:
-        _settle_pending(buf, limit, state)
     found = _find_lines(buf, lo, hi, limit, index, state)
     if not found:
         _remember_last_stamp(buf, hi, state)  # the lines past hi are scanned (and remembered) next time
@@ -440,15 +426,13 @@ def _match_line(
             continue
         if stamp is None:
             stamp = _stamp_for(buf, start, text, actions_time, state)
-            latest, unread_below = _latest_for(buf, stop, end, text, actions_time, stamp)
+            latest = _latest_for(buf, stop, end, text, actions_time, stamp)
         if pattern.block:
             captured.update(read_traceback(buf, stop, end))
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
         event = _make_event(pattern, state.name, line_no, stamp, text, captured)
-        if latest is not None and stamp is not None:
+        if latest is not None:
             event = replace(event, time_inferred=True, time_latest=latest)
-            if unread_below:  # the next buffer holds the lines below: settled there, whatever the chunking
-                state.pending.append(_Pending(event, stamp, unread_below))
         _record(event, state)
 
 
@@ -499,57 +483,27 @@ def _stamp_for(buf: bytes, start: int, text: str, actions_time: str | None, stat
 
 def _latest_for(
     buf: bytes, stop: int, end: int, text: str, actions_time: str | None, stamp: Stamp | None
-) -> tuple[float | None, int]:
+) -> float | None:
     """For a line without a time of its own (a crash line, a traceback), the latest it can be:
     the time of the next stamped line below it (or the earliest, when none is in reach).
-    None for a line that carries its own time. Also: how many lines below are still to be
-    looked at in the next buffer (0 when this one settled it)."""
+    None for a line that carries its own time. The buffer holds STAMP_LOOKBACK_LINES lines
+    below every scanned line (_defer_for_lookahead), so this does not depend on chunking."""
     if stamp is None or actions_time is not None or parse_stamp(text) is not None:
-        return None, 0
-    below, unread = _stamp_below(buf, stop + 1, end, stamp, STAMP_LOOKBACK_LINES)
-    return (below if below is not None else stamp.seconds), unread
-
-
-def _stamp_below(buf: bytes, pos: int, end: int, stamp: Stamp, lines: int) -> tuple[float | None, int]:
-    """The time of the first of `lines` lines from `pos` stamped no earlier than `stamp`,
-    and how many lines were left unread when `end` came first."""
-    for left in range(lines, 0, -1):
+        return None
+    pos = stop + 1
+    for _ in range(STAMP_LOOKBACK_LINES):
         if pos >= end:
-            return None, left
+            break
         newline = buf.find(b"\n", pos, min(end, pos + MAX_LINE_BYTES))
         stop_at = newline if newline >= 0 else min(end, pos + MAX_LINE_BYTES)
         candidate, below_actions = clean_line(buf[pos:stop_at].decode("utf-8", errors="replace"))
         below = parse_stamp(candidate) or (parse_actions_time(below_actions) if below_actions else None)
         if below is not None and below.year_known == stamp.year_known and below.seconds >= stamp.seconds:
-            return below.seconds, 0
+            return below.seconds
         if newline < 0:
-            return None, 0
+            break
         pos = newline + 1
-    return None, 0
-
-
-def _settle_pending(buf: bytes, end: int, state: _State) -> None:
-    """Untimed events near the end of the last buffer look on into this one, which starts where it ended."""
-    waiting: list[_Pending] = []
-    for item in state.pending:
-        below, unread = _stamp_below(buf, 0, end, item.stamp, item.lines_left)
-        if below is not None:
-            _replace_event(item.event, replace(item.event, time_latest=below), state)
-        elif unread:
-            item.lines_left = unread
-            waiting.append(item)
-    state.pending = waiting
-
-
-def _replace_event(old: Event, new: Event, state: _State) -> None:
-    for position in range(len(state.events) - 1, -1, -1):
-        if state.events[position] is old:
-            state.events[position] = new
-            return
-    for key, event in state.last_events.items():
-        if event is old:
-            state.last_events[key] = new
-            return
+    return stamp.seconds
 
 
 def _remember_last_stamp(buf: bytes, end: int, state: _State) -> None:
