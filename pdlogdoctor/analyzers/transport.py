@@ -18,7 +18,6 @@ LINK_PATTERNS = ("mooncake-slice-failed", "ucx-retry-exceeded", "mori-cqe-error"
 INACTIVE = "mooncake-nic-inactive"
 HANDSHAKE = ("mooncake-handshake-mismatch", "mooncake-qp-rtr-failed")
 TIMEOUT_PHASES = {"kv-bootstrap-timeout": "KVPoll.Bootstrapping", "kv-waiting-timeout": "KVPoll.WaitingForInput"}
-PEER_PATTERNS = ("decode-lost-prefill", "kv-peer-dead", "prefill-down")
 EXPIRED_UNREAD = "vllm-nixl-expired-blocks"
 ABORTED = "vllm-aborted-request"
 PEER_PORT = re.compile(r":\d+@")
@@ -161,7 +160,7 @@ def _released_after_client_abort(hypothesis: Hypothesis, evidence: Evidence) -> 
 
 
 def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
-    lost = evidence.failing(*PEER_PATTERNS)
+    lost = evidence.failing(*evidence.library.rooting(hypothesis.verdict))  # every line that says the peer is gone
     addrs = sorted({str(e.get("bootstrap_addr")) for e in lost if e.get("bootstrap_addr") is not None})
     affected = sum(int(e.get("affected")) for e in lost if e.get("affected") is not None)
     facts: list[tuple[str, FactValue]] = [
