@@ -23,6 +23,7 @@ COUNT_CHANGE = 2.0  # an error kind seen at least this many times more (or fewer
 EXPLAINING_BONUS = 0.05  # confidence added when a change since the last green run explains the verdict
 MAX_CONFIDENCE = 0.97  # diagnose's own ceiling
 MAX_GENERIC_BEARING = 3
+MAX_SUMMARY_CHANGES = 3  # the verdict's summary names this many changes; its fact names all
 REGION_KEY = "largest_kv_region"
 TOKENS_KEY = "max_total_num_tokens"
 FAILING_REGION_KEY = "failing_region_size"
@@ -132,12 +133,15 @@ def _merge_roles(deltas: list[Delta]) -> list[Delta]:
 
 
 def _ordered(deltas: list[Delta], spec: ProfileSpec) -> list[Delta]:
-    """Changes that bear on BAD's verdict first; then sizing, configuration, behaviour;
-    then the file's order (the derived region right after the token count it comes from)."""
+    """Changes that explain BAD's verdict first, then those bearing on it; then sizing,
+    configuration, behaviour; then the file's order (the derived region right after the token
+    count it comes from)."""
 
-    def rank(delta: Delta) -> tuple[int, int, int, float, str]:
+    def rank(delta: Delta) -> tuple[int, int, int, int, float, str]:
         key_rank = spec.rank(TOKENS_KEY) + 0.5 if delta.key == REGION_KEY else float(spec.rank(delta.key))
-        return (not delta.relevant, not delta.bears, SECTION_ORDER[delta.section], key_rank, delta.key)
+        # A configuration change the verdict names is upstream of the sizing it changed.
+        section = -1 if delta.explains and delta.section == "configuration" else SECTION_ORDER[delta.section]
+        return (not delta.relevant, not delta.bears, not delta.explains, section, key_rank, delta.key)
 
     return sorted(deltas, key=rank)
 
@@ -178,6 +182,7 @@ def largest_region_delta(good: RunProfile, bad: RunProfile, verdict: str) -> Del
             [
                 f"crossed {_gib(1 << crossed[0])} (2^{crossed[0]})" if crossed else "",
                 f"GOOD's estimated as {tokens_good:,} tokens x {per_token} B/token" if estimated else "",
+                "" if estimated else "GOOD's region failed to register too",
             ],
         )
     )
@@ -288,8 +293,16 @@ def strengthen_verdict(report: Report, comparison: Comparison) -> Report:
     if not comparison.bearing:
         return report
     verdict = report.verdict
-    facts = (*verdict.facts, ("changed_since_last_green", "; ".join(comparison.bearing)))
-    summary = f"{verdict.summary} Since the last green run: {'; '.join(comparison.bearing)}."
+    since = (
+        f"Since the baseline (which failed too: {comparison.baseline_verdict})"
+        if comparison.baseline_failing
+        else "Since the last green run"
+    )
+    facts = (*verdict.facts, ("changed_since_baseline", f"{since}: {'; '.join(comparison.bearing)}"))
+    shown = "; ".join(comparison.bearing[:MAX_SUMMARY_CHANGES])
+    more = len(comparison.bearing) - MAX_SUMMARY_CHANGES
+    shown += f"; and {more} more (see the changes)" if more > 0 else ""
+    summary = f"{verdict.summary} {since}: {shown}."
     confidence = verdict.confidence
     if not comparison.baseline_failing and any(d.explains and d.relevant for d in comparison.deltas):
         confidence = min(MAX_CONFIDENCE, round(confidence + EXPLAINING_BONUS, 2))

@@ -64,6 +64,7 @@ class ProfileSpec:
     sizing_args: tuple[str, ...]  # server_args keys shown under sizing
     args_bears_on: tuple[str, ...]
     sizing_args_bears_on: tuple[str, ...]
+    bears: tuple[tuple[str, tuple[str, ...]], ...] = ()  # [[bears]]: key prefix -> verdicts it can explain
 
     def is_noise(self, name: str) -> bool:
         lowered = name.lower()
@@ -72,8 +73,9 @@ class ProfileSpec:
     def rules_for(self, key: str) -> tuple[float, tuple[str, ...]]:
         """(tolerance, bears_on) of a profile key, however it was produced."""
         rule = self._rule(key)
+        extra = tuple(verdict for prefix, verdicts in self.bears for verdict in verdicts if key.startswith(prefix))
         if rule is not None:
-            return rule.tolerance, rule.bears_on
+            return rule.tolerance, (*rule.bears_on, *extra)
         if key.startswith("server_args."):
             name = key.removeprefix("server_args.")
             return 0.0, self.sizing_args_bears_on if name in self.sizing_args else self.args_bears_on
@@ -146,6 +148,7 @@ def load_profile_spec(directory: Path | None = None) -> ProfileSpec:
         sizing_args=tuple(args.get("sizing", ())),
         args_bears_on=tuple(args.get("bears_on", ())),
         sizing_args_bears_on=tuple(args.get("sizing_bears_on", ())),
+        bears=tuple((str(item["prefix"]), tuple(item["on"])) for item in data.get("bears", [])),
     )
 
 
@@ -250,7 +253,8 @@ def _take(rule: ValueSpec, matched: list[Event]) -> FieldValue | None:
         return rule.seen
     numbers = [event.get(rule.field) for event in matched]
     if rule.take == "last":
-        return numbers[-1]  # type: ignore[no-any-return]
+        last = numbers[-1]
+        return _literal(last) if isinstance(last, str) and "{" in rule.key else last
     numeric = [float(n) for n in numbers if isinstance(n, int | float)]
     if not numeric:
         return None

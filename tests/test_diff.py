@@ -13,17 +13,18 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pdlogdoctor.baseline import run_with_baseline
+from pdlogdoctor.baseline import profile_of, run_with_baseline
 from pdlogdoctor.cli import app
-from pdlogdoctor.compare import strengthen_verdict
+from pdlogdoctor.compare import compare, strengthen_verdict
 from pdlogdoctor.model import Comparison, Delta, Report
 from pdlogdoctor.patterns import Library
-from pdlogdoctor.pipeline import run
+from pdlogdoctor.pipeline import analyse, run
 from pdlogdoctor.profile import load_profile_spec, parse_repr_arguments, unknown_patterns
 
 from .conftest import FIXTURES
 
 PAIRS: list[dict[str, Any]] = tomllib.loads((FIXTURES / "pairs.toml").read_text(encoding="utf-8"))["pair"]
+ABSENT = "__absent__"  # pairs.toml: the value is not in that run's logs
 runner = CliRunner()
 
 
@@ -66,7 +67,7 @@ def test_pair_changes(pair: dict[str, Any], compared: dict[str, Report]) -> None
     assert shown[: len(pair.get("first", []))] == pair.get("first", [])
     for key, (before, after) in pair.get("values", {}).items():
         delta = _delta(comparison, key)
-        assert (delta.before, delta.after) == (before, after)
+        assert (delta.before, delta.after) == tuple(None if v == ABSENT else v for v in (before, after))
     for key, words in pair.get("notes", {}).items():
         assert words in _delta(comparison, key).note
     for key, change in pair.get("changes", {}).items():
@@ -84,15 +85,31 @@ def test_pair_verdict_is_read_in_the_light_of_the_changes(
     assert report.verdict.id == alone.verdict.id  # a baseline never changes what failed
     for words in pair.get("bearing", []):
         assert words in report.verdict.summary
-        assert words in dict(report.verdict.facts)["changed_since_last_green"]
-    if not pair.get("bearing"):
+        assert words in dict(report.verdict.facts)["changed_since_baseline"]
+    if not _comparison(report).bearing:
         assert report.verdict.summary == alone.verdict.summary
+    if _comparison(report).baseline_failing:
+        assert report.verdict.confidence == alone.verdict.confidence  # a failing baseline proves nothing
+        assert (
+            f"Since the baseline (which failed too: {_comparison(report).baseline_verdict})" in report.verdict.summary
+        )
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=[p["name"] for p in PAIRS])
 def test_diff_exit_code(pair: dict[str, Any]) -> None:
     result = runner.invoke(app, ["diff", str(FIXTURES / pair["good"]), str(FIXTURES / pair["bad"])])
     assert result.exit_code == pair["exit_code"], result.output
+
+
+def test_noise_rules_are_what_hides_the_other_nodes_ports(library: Library) -> None:
+    """The other-nodes pair is empty because of profile.toml's noise rules, not because nothing differs."""
+    spec = load_profile_spec()
+    bare = replace(spec, noise_keys=())
+    titles = {pattern.id: pattern.title for pattern in library.patterns}
+    good = profile_of(analyse([str(FIXTURES / "pair-seed-0701-green")], library), bare, titles)
+    bad = profile_of(analyse([str(FIXTURES / "pair-seed-0701-other-nodes-green")], library), bare, titles)
+    keys = {delta.key for delta in compare(good, bad, bare, library).deltas if delta.relevant}
+    assert {"server_args.port", "server_args.disaggregation_bootstrap_port"} <= keys
 
 
 def test_seed_week_diff_names_the_sizing_change_and_the_crossed_ceiling_first() -> None:
