@@ -288,11 +288,12 @@ def _scan_buffer(buf: bytes, index: AnchorIndex, state: _State, final: bool, sto
     cut = len(buf) if final else buf.rfind(b"\n") + 1
     if cut == 0:
         return _scan_long_line_window(buf, lo, index, state)
-    cut = _defer_open_block(buf, cut, index, final)
-    if cut == 0:  # a traceback starts this buffer and has not arrived whole yet
+    complete = cut
+    cut = _defer_for_lookahead(buf, _defer_open_block(buf, cut, index, final), complete, final)
+    if cut == 0:  # a traceback, or the lines below the last ones, have not arrived whole yet
         state.resume = lo
         return buf
-    _scan_region(buf, lo, cut, cut, index, state)
+    _scan_region(buf, lo, cut, complete, index, state)
     state.line_base += buf.count(b"\n", 0, cut)
     state.offset_base += cut
     return buf[cut:]
@@ -329,6 +330,20 @@ def _defer_open_block(buf: bytes, cut: int, index: AnchorIndex, final: bool) -> 
                 earliest = min(earliest, buf.rfind(b"\n", 0, pos) + 1)
     # Deferring never loses data: the carry grows until the lookahead is there or the stream ends.
     return earliest
+
+
+def _defer_for_lookahead(buf: bytes, cut: int, complete: int, final: bool) -> int:
+    """Move the cut back so STAMP_LOOKBACK_LINES complete lines stay below every scanned line: an
+    untimed line's latest time comes from the stamped lines under it, and they must be in the
+    buffer wherever the chunks happen to end."""
+    if final:
+        return cut
+    pos = complete
+    for _ in range(STAMP_LOOKBACK_LINES):
+        if pos <= 0:
+            return 0
+        pos = buf.rfind(b"\n", 0, pos - 1) + 1
+    return min(cut, pos)
 
 
 def _find_lines(
@@ -376,7 +391,7 @@ def _line_end(buf: bytes, pos: int, end: int) -> int:
 def _scan_region(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State) -> None:
     found = _find_lines(buf, lo, hi, limit, index, state)
     if not found:
-        _remember_last_stamp(buf, limit, state)
+        _remember_last_stamp(buf, hi, state)  # the lines past hi are scanned (and remembered) next time
         return
     line_no = state.line_base
     counted_to = 0
@@ -385,7 +400,7 @@ def _scan_region(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, s
         line_no += buf.count(b"\n", counted_to, start)
         counted_to = start
         _match_line(buf, start, stop, limit, patterns, line_no + 1, state)
-    _remember_last_stamp(buf, limit, state)
+    _remember_last_stamp(buf, hi, state)
 
 
 def _match_line(
