@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import io
 import os
 import shutil
 import stat
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -29,6 +29,8 @@ from . import __version__
 from .config import PATTERNS_ENV, Config, find_config, pattern_dirs
 from .errors import PdlogdoctorError
 from .model import OutputFormat, Report
+from .neutralise import defuse_output, one_line
+from .output import WriteFailed
 
 if TYPE_CHECKING:
     from .options import RunOptions
@@ -126,7 +128,8 @@ def main_options(
 
 def _fail(message: str, hint: str | None = None) -> None:
     """One line on stderr: a CI log shows it whole, and `2>&1 | tail -1` still holds the hint."""
-    typer.echo(f"error: {message}" + (f" ({hint})" if hint else ""), err=True)
+    # Messages name files and archive members: defused like log text (the runner reads stderr too).
+    typer.echo(f"error: {one_line(message)}" + (f" ({one_line(hint)})" if hint else ""), err=True)
 
 
 def _usage_error(message: str, hint: str | None = None) -> NoReturn:
@@ -429,7 +432,7 @@ def _report_input_problems(report: Report, verbose: bool) -> None:
     shown = lost if verbose else lost[:LISTED_WARNINGS]
     fold = not verbose and len(skipped) > LISTED_SKIPS
     for name, problem in shown + ([] if fold else skipped):
-        typer.echo(f"warning: {name}: {problem.message} [{problem.code}]", err=True)
+        typer.echo(f"warning: {one_line(name)}: {one_line(problem.message)} [{problem.code}]", err=True)
     if len(lost) > len(shown):
         typer.echo(f"warning: {len(lost) - len(shown):,} more inputs not fully read; --verbose lists them", err=True)
     if fold:
@@ -457,7 +460,8 @@ def _nothing_readable(report: Report, targets: list[Target], paths: list[str]) -
     if any(target.format is OutputFormat.GITHUB and target.path is None for target in targets):
         from .render.github import command
 
-        _write_stdout(lambda out: out.write(command("warning", message, {"title": "pdlogdoctor"}) + "\n"), 0)
+        line = defuse_output(command("warning", message, {"title": "pdlogdoctor"}) + "\n", OutputFormat.GITHUB)
+        _write_stdout(lambda out: out.write(line), 0)
 
 
 # ---------------------------------------------------------------- writing
@@ -476,12 +480,18 @@ class Look:
 
 
 def _emit(report: Report, targets: list[Target], look: Look, code: int) -> None:
-    """Report files first (atomic), then the GitHub step files, then stdout (whose reader may go away)."""
+    """Report files first (atomic), then the GitHub step files, then stdout (whose reader may go away).
+    A file that cannot be written is the environment's fault after a good analysis: the other
+    outputs are still written, then one line and exit 2 (never 1, which means a root cause)."""
+    failures: list[str] = []
     for target in targets:
         if target.path is not None:
-            _write_file(report, target, _render_options(report, target.format, look, None))
+            try:
+                _write_file(report, target, _render_options(report, target.format, look, None))
+            except WriteFailed as exc:
+                failures.append(str(exc))
     if any(target.format is OutputFormat.GITHUB for target in targets):
-        _write_step_files(report, _render_options(report, OutputFormat.GITHUB, look, None))
+        _write_step_files(report, _render_options(report, OutputFormat.GITHUB, look, None), failures)
     stdout = next((t for t in targets if t.path is None), None)
     if stdout is not None:
         if look.quiet:
@@ -490,25 +500,38 @@ def _emit(report: Report, targets: list[Target], look: Look, code: int) -> None:
             _write_stdout(lambda out: out.write(quiet_line(report) + "\n"), code)
         else:
             options = _render_options(report, stdout.format, look, sys.stdout)
-            _write_stdout(lambda out: _render(report, stdout.format, out, options), code)
-    raise typer.Exit(code)
+            text = _rendered(report, stdout.format, options)
+            _write_stdout(lambda out: out.write(text), code)
+    for failure in failures:
+        _fail(failure)
+    raise typer.Exit(ExitCode.USAGE if failures else code)
 
 
-def _write_step_files(report: Report, options: RenderOptions) -> None:
+def _write_step_files(report: Report, options: RenderOptions, failures: list[str]) -> None:
     """In GitHub Actions: the markdown report in the step summary; verdict and fingerprint as step outputs."""
     from .step_files import append_step_outputs, append_step_summary
 
-    summary, outputs = os.environ.get("GITHUB_STEP_SUMMARY"), os.environ.get("GITHUB_OUTPUT")
-    if summary:
-        append_step_summary(report, options, Path(summary))
-    if outputs:
-        append_step_outputs(report, Path(outputs))
+    for variable in ("GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT"):
+        value = os.environ.get(variable)
+        if not value:
+            continue
+        try:
+            if variable == "GITHUB_STEP_SUMMARY":
+                append_step_summary(report, options, Path(value))
+            else:
+                append_step_outputs(report, Path(value))
+        except OSError as exc:
+            failures.append(f"cannot write {variable} ({value}): {exc.strerror or exc}")
 
 
-def _render(report: Report, output_format: OutputFormat, out: TextIO, options: RenderOptions) -> None:
+def _rendered(report: Report, output_format: OutputFormat, options: RenderOptions) -> str:
+    """The whole report, defused: no log line or file name in it can act as a workflow command."""
+    from .neutralise import defuse_output
     from .render import render
 
-    render(report, output_format, out, options)
+    buffer = io.StringIO()
+    render(report, output_format, buffer, options)
+    return defuse_output(buffer.getvalue(), output_format)
 
 
 def _render_options(report: Report, output_format: OutputFormat, look: Look, stream: TextIO | None) -> RenderOptions:
@@ -557,23 +580,15 @@ def _write_stdout(write: Callable[[TextIO], object], code: int) -> None:
         with contextlib.suppress(OSError, ValueError):
             os.dup2(devnull, sys.stdout.fileno())
         raise typer.Exit(code) from None
+    except OSError as exc:  # a full disk behind `> file`, a closed terminal: the report is lost
+        _usage_error(f"cannot write the report to stdout: {exc.strerror or exc}")
 
 
 def _write_file(report: Report, target: Target, options: RenderOptions) -> None:
-    # A temp file in the same directory, renamed over the target: readers never see half a report.
+    from .output import deliver
+
     assert target.path is not None
-    directory = target.path.resolve().parent
-    try:
-        fd, temp = tempfile.mkstemp(prefix=f".{target.path.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        _usage_error(f"cannot write {target.path}: {exc.strerror or exc}")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            _render(report, target.format, handle, options)
-        os.replace(temp, target.path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    deliver(_rendered(report, target.format, options), target.path)
 
 
 def _progress(paths: list[str]) -> contextlib.AbstractContextManager[Callable[[int], None] | None]:

@@ -27,6 +27,7 @@ from .link import downstream, upstream_of
 from .model import Alternative, Event, FieldValue, Kind, Link, Mark, Report, Role, Severity, Source, Tier, Verdict
 from .patterns import Library
 from .roles import SERVER_ROLES
+from .textcut import clip
 
 BASE_CONFIDENCE = {Tier.CAUSE: 0.75, Tier.MECHANISM: 0.6, Tier.SYMPTOM: 0.5, Tier.META: 0.5}
 # Lines that show the deployment serving (when not failing themselves), and the end-to-end ones among them.
@@ -230,7 +231,7 @@ def _root_facts(root: Event) -> tuple[tuple[str, FieldValue], ...]:
 
 def _default_summary(hypothesis: Hypothesis, title: str) -> str:
     root = hypothesis.first_root
-    return f"{title}: {root.text.strip()[:300]} ({root.where})"
+    return f"{title}: {clip(root.text.strip(), 300)} ({root.where})"
 
 
 def _alternatives(

@@ -13,11 +13,14 @@ from collections import defaultdict
 
 from .ingest import reopen
 from .model import Event, ExcerptLine, ExcerptWindow, Report
+from .textcut import clip
 from .timeline import clean_line
 
 MAX_CONTEXT = 3  # lines before and after each chain line
 MAX_REREAD_BYTES = 512 << 20  # per source; past this, context is skipped
-MAX_LINE_CHARS = 400
+# Kept per line: four times what markdown shows (400), so redaction sees a token across the shown cut.
+KEPT_LINE_CHARS = 1600
+KEPT_LINE_BYTES = KEPT_LINE_CHARS * 4
 CHUNK = 4 << 20
 
 
@@ -44,7 +47,7 @@ def _source_windows(source: str, events: list[Event], context: int) -> list[Exce
             windows.append(_window(source, current, chain_lines))
             current = []
         distance = min(abs(line - chain) for chain in chain_lines)
-        current.append(ExcerptLine(source, line, texts[line][:MAX_LINE_CHARS], distance))
+        current.append(ExcerptLine(source, line, texts[line], distance))
     if current:
         windows.append(_window(source, current, chain_lines))
     return windows
@@ -86,5 +89,6 @@ def _read_lines(source: str, wanted: set[int]) -> dict[int, str] | None:
 def _pick(complete: bytes, first: int, wanted: set[int], found: dict[int, str]) -> None:
     for offset, raw in enumerate(complete.split(b"\n")[:-1]):
         if first + offset in wanted:
-            text, _ = clean_line(raw[: MAX_LINE_CHARS * 4].decode("utf-8", errors="replace"))
-            found[first + offset] = text
+            # Kept longer than shown: markdown cuts after redaction saw the whole line.
+            text, _ = clean_line(raw[:KEPT_LINE_BYTES].decode("utf-8", errors="replace"))
+            found[first + offset] = clip(text, KEPT_LINE_CHARS, cut=len(raw) > KEPT_LINE_BYTES)

@@ -22,6 +22,7 @@ from .accel import Matcher
 from .ingest import ByteSource, StreamStopped
 from .model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from .patterns import Library, Pattern, match_line
+from .textcut import clip
 from .timeline import Stamp, clean_line, parse_actions_time, parse_stamp
 from .traceback import read_traceback
 
@@ -543,7 +544,7 @@ def _make_event(
         line=line_no,
         time=stamp.seconds if stamp else None,
         time_text=stamp.text if stamp else None,
-        text=text[:MAX_TEXT],
+        text=clip(text, MAX_TEXT),  # a token across the cut goes whole: redaction runs on this text later
         fields=tuple(sorted(captured.items())),
         severity=severity,
         kind=pattern.kind,

@@ -31,7 +31,7 @@ _RUN_SPECIFIC_NAME = regex.compile(
     r"free|avail|available|usage|rss|gpu|rank)(?:_|s?$)"
 )
 _NORMALISERS: tuple[tuple[regex.Pattern[str], str], ...] = (
-    (regex.compile(r"<(ip|host|home|token|hf-token|gh-token|aws-key|secret)-\d+>"), r"<\1>"),  # redacted text
+    (regex.compile(r"<([a-z][a-z0-9-]*)-\d+>"), r"<\1>"),  # redacted text: <kind-n> (Redactor.placeholder)
     (regex.compile(r"\S+:\d+(?=\)|,|\s|$)"), "<where>"),  # file:line references
     (regex.compile(r"\b\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?"), "<time>"),
     (regex.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),

@@ -41,8 +41,8 @@ NOT_IDS = {
     "gh-token": "a redaction kind",
     "aws-key": "a redaction kind",
 }
-# Calls whose first argument is an input-problem code, not a library id.
-PROBLEM_CALLS = {"InputProblem", "unread", "StreamStopped", "_Refusal"}
+# Calls whose first argument is an input-problem code or a redaction kind (redact.py), not a library id.
+PROBLEM_CALLS = {"InputProblem", "unread", "StreamStopped", "_Refusal", "Rule", "placeholder"}
 # A module that imports none of these never sees an event or the library (ingest's readers, the
 # accelerator): its kebab-case strings are problem codes and the like, not ids.
 DOMAIN_TYPES = {"Event", "Library", "Evidence", "Report", "Pattern", "Hypothesis", "Analyzer"}

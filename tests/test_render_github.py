@@ -67,7 +67,10 @@ def test_verdict_first_then_chain_in_causal_order_with_workspace_files(seed: Rep
     assert "export SGLANG_MORI_MAX_MR_BYTES=" in message
     root = seed.chain[0]
     relative = Path(root.source).resolve().relative_to(ROOT).as_posix()
-    assert (props["file"], props["line"]) == (relative, str(root.line))
+    # the node name in the file name is masked as everywhere else; the rest of the path stays
+    assert (props["file"], props["line"]) == (relative.replace("mia1-p06-g13", "<host-1>"), str(root.line))
+    plain = parse(annotate(seed, RenderOptions(redact=False, workspace_files=workspace_files(seed, str(ROOT))))[0])
+    assert plain[1]["file"] == relative  # unredacted, it names the workspace file and links
     # One error for the one cause; the symptoms follow as notices, in chain order, the root not repeated.
     assert [level for level, _, _ in parsed] == ["error"] + ["notice"] * (len(parsed) - 1)
     titles = dict(seed.glossary)
@@ -119,8 +122,10 @@ def test_nothing_sensitive_leaks_into_annotations_or_summary(library: Library, t
     assert "<ip-" in shown
     assert not [secret for secret in SENSITIVE if secret in shown]
     assert not [secret for secret in SENSITIVE if secret in summary.read_text()]
-    # file= is the one unredacted value: it must name the workspace file to link the annotation
-    assert all(Path(tmp_path, props["file"]).is_file() for _, props, _ in parsed if "file" in props)
+    # file= names the same masked file as the summary, never the node
+    files = [props["file"] for _, props, _ in parsed if "file" in props]
+    assert files and not [secret for secret in SENSITIVE if any(secret in f for f in files)]
+    assert all(f"`{f}:" in summary.read_text() or f in summary.read_text() for f in files)
     unredacted = "\n".join(annotate(report, replace(options, redact=False)))
     assert "10.24.3.18" in unredacted  # the fixture IP is really in what is annotated
 
@@ -145,13 +150,14 @@ def test_inconclusive_is_a_warning_with_its_unexplained_errors(library: Library)
     assert [props["line"] for _, props, _ in parsed[1:]] == [str(e.line) for e in failing[:9]]
 
 
-def test_file_names_stay_linkable_when_hosts_are_masked(library: Library, tmp_path: Path) -> None:
+def test_file_names_in_annotations_are_masked_as_in_the_summary(library: Library, tmp_path: Path) -> None:
+    """Issue 14: a node name in an annotation's file= gives away what the step summary masks."""
     bundle = copy_bundle(SEED, tmp_path / "b")
     report = run([str(bundle)], library)
     options = RenderOptions(workspace_files=workspace_files(report, str(tmp_path)))
     text = "\n".join(annotate(report, options))
-    assert "prefill_mia1-p06-g13.log" in text and "prefill_<host-" not in text
-    assert "10.24.3.18" not in text  # the rest is still redacted
+    assert "mia1-p06-g13" not in text and "file=b/prefill_<host-1>.log" in text
+    assert "10.24.3.18" not in text  # the rest is redacted too
 
 
 def test_step_outputs_name_the_verdict_and_fingerprint(seed: Report, tmp_path: Path) -> None:

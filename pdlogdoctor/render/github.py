@@ -8,19 +8,19 @@
 
 At most MAX_ANNOTATIONS lines. `file=`/`line=` are given only for plain files inside
 GITHUB_WORKSPACE (options.workspace_files), as paths relative to it: the only paths the
-annotation UI can open. Those files are the run's own, so their names stay as they are
-in titles and messages too (redaction would turn `prefill_node-7.log` into a name no
-artefact has); everything else is redacted. The step summary and step outputs are
+annotation UI can open. Those paths are redacted like every other file name, as the
+issue-ready outputs are: a node name in `prefill_<node>.log` would otherwise give away
+what the step summary masks. A masked path links nowhere in the UI, but names the file
+the summary's chain, excerpt and legend name. The step summary and step outputs are
 files: the CLI writes them (step_files.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
 from typing import TextIO
 
 from ..model import Comparison, Event, Report
-from ..redact import redact_report, redactor_for
 from . import changes
 from .fixes import LETTERS, NO_CAUSE, confidence_words, fixes, verify_first
 from .options import RenderOptions
@@ -48,8 +48,13 @@ def render(report: Report, out: TextIO, options: RenderOptions) -> None:
 
 
 def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
-    places = {id(event): options.workspace_file(event.source) for event in report.chain}
-    shown = _linkable(redact_report(report, redactor_for(report)), report) if options.redact else report
+    redactor = None
+    if options.redact:
+        from ..redact import redactor_for  # the rules load only when they are used
+
+        redactor = redactor_for(report)
+    shown = redactor.report(report) if redactor is not None else report
+    places = {id(event): _place(options.workspace_file(event.source), redactor) for event in report.chain}
     titles = dict(report.glossary)
     lines = [_verdict_annotation(shown, places.get(id(report.chain[0])) if report.chain else None, report)]
     if report.verdict.id == "healthy":
@@ -68,21 +73,8 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
     return lines
 
 
-def _linkable(shown: Report, original: Report) -> Report:
-    """The redacted report with the chain's file names put back: they name the run's own artefacts."""
-    redactor = redactor_for(original)
-    names = {redactor(event.source): event.source for event in original.chain if redactor(event.source) != event.source}
-    if not names:
-        return shown
-
-    def restore(text: str) -> str:
-        for masked, name in names.items():
-            text = text.replace(masked, name)
-        return text
-
-    chain = tuple(replace(event, source=restore(event.source)) for event in shown.chain)
-    verdict = replace(shown.verdict, summary=restore(shown.verdict.summary))
-    return replace(shown, chain=chain, verdict=verdict)
+def _place(path: str | None, redactor: Callable[[str], str] | None) -> str | None:
+    return redactor(path) if path is not None and redactor is not None else path
 
 
 def _verdict_annotation(shown: Report, place: str | None, original: Report) -> str:

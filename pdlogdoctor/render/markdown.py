@@ -8,23 +8,25 @@ first (excerpt context, then alternatives, then chain rows) and the body says so
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TextIO
 
 from .. import __version__
 from ..fingerprint import fingerprint
 from ..model import Comparison, ExcerptWindow, Report, Suggestion
-from ..redact import redact_report, redactor_for
 from . import changes
 from .document import chain_start, chain_time, fact_text
 from .fixes import LETTERS, confidence_words, fixes, snippet, verify_first
 from .inputs import inputs_to_show
+from .markup import CELL_CHARS, cell, code_cell, code_span, fence, prose, quoted_cell, quoted_prose
 from .mermaid import mermaid_chain
 from .options import RenderOptions
 from .text import chain_legend, chain_title
 
+__all__ = ["CELL_CHARS", "cell", "code_cell", "escape", "fence", "markdown_report", "render"]
 GITHUB_BODY_LIMIT = 65_536
-CELL_CHARS = 300
+SHOWN_LINE_CHARS = 400  # of an excerpt line (the report keeps more, so redaction sees past the cut)
 TRIM_NOTE = "Trimmed to fit GitHub's 65,536-character limit: "
 
 
@@ -54,6 +56,8 @@ class ShareableView:
 def shareable_view(report: Report, options: RenderOptions) -> ShareableView:
     stable_id = fingerprint(report)  # from the unredacted report: redaction must not change it
     if options.redact:
+        from ..redact import redact_report, redactor_for  # the rules load only when they are used
+
         report = redact_report(report, redactor_for(report))  # the excerpt too: it is part of the report
     return ShareableView(report, stable_id)
 
@@ -87,7 +91,8 @@ def trim_levels(report: Report) -> list[tuple[Budget, list[str]]]:
 
 
 def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], absolute: bool = False) -> str:
-    parts = [_head(report, stable_id)]
+    quotes = _log_text(report)  # what the tool's sentences may quote: shown as code
+    parts = [_head(report, stable_id, quotes)]
     if report.suggestions:
         parts.append(_suggestions(report))  # the fix right under the verdict, before any picture
     diagram = mermaid_chain(report) if budget.diagram else None
@@ -98,16 +103,21 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], 
     if report.comparison is not None:
         parts.append(_changes(report.comparison))
     if report.time_notes:
-        parts.append("### Clocks\n\n" + "\n".join(f"- {escape(note)}" for note in report.time_notes))
+        parts.append("### Clocks\n\n" + "\n".join(f"- {quoted_prose(note, quotes)}" for note in report.time_notes))
     if report.chain:
         parts.append(_chain(report, budget.chain_rows, chain_start(report), absolute))
     if report.excerpt and budget.excerpt:
         parts.append(_excerpt(report.excerpt, budget.context))
     if report.alternatives and budget.alternatives:
-        parts.append(_alternatives(report))
+        parts.append(_alternatives(report, quotes))
     if report.missing:
-        parts.append("### Missing evidence\n\n" + "\n".join(f"- {escape(item)}" for item in report.missing))
-    parts.append(_inputs(report))
+        parts.append(
+            "### Missing evidence\n\n" + "\n".join(f"- {quoted_prose(item, quotes)}" for item in report.missing)
+        )
+    parts.append(_inputs(report, quotes))
+    legend = _legend(report)
+    if legend:
+        parts.append(legend)
     parts.append(_footer(stable_id, trimmed))
     return "\n\n".join(parts) + "\n"
 
@@ -115,17 +125,17 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], 
 # ---------------------------------------------------------------- sections
 
 
-def _head(report: Report, stable_id: str) -> str:
+def _head(report: Report, stable_id: str, quotes: list[str]) -> str:
     verdict = report.verdict
     lines = [
-        f"## pdlogdoctor: {escape(verdict.title)}",
+        f"## pdlogdoctor: {prose(verdict.title)}",
         "",
         f"**Verdict:** `{verdict.id}` · **{confidence_words(report)}** · fingerprint `{stable_id}`",
         "",
-        escape(verdict.summary),
+        quoted_prose(verdict.summary, quotes),
     ]
     if report.advice and verdict.id != "healthy":
-        lines += ["", f"> {escape(' '.join(report.advice.split()))}"]
+        lines += ["", f"> {quoted_prose(' '.join(report.advice.split()), quotes)}"]
     return "\n".join(lines)
 
 
@@ -160,7 +170,14 @@ def _suggestions(report: Report) -> str:
 def _facts(report: Report) -> str:
     rows = ["| fact | value |", "| --- | --- |"]
     for key, value in report.verdict.facts:
-        rows.append(f"| {cell(key.replace('_', ' '))} | {cell(fact_text(value))} |")
+        # Numbers and unknowns are the tool's words; any other value may hold log text, so it is code.
+        plain = (
+            value is None
+            or isinstance(value, int | float)
+            or (isinstance(value, tuple) and all(isinstance(item, int | float) for item in value))
+        )
+        shown = cell(fact_text(value)) if plain else code_cell(fact_text(value))
+        rows.append(f"| {cell(key.replace('_', ' '))} | {shown} |")
     return "### Facts\n\n" + "\n".join(rows)
 
 
@@ -174,9 +191,9 @@ def _changes(comparison: Comparison) -> str:
     if comparison.deltas:
         lines += ["| what | role | last green | this run | change |", "| --- | --- | ---: | ---: | --- |"]
         for delta in comparison.deltas[: changes.MAX_ROWS]:
-            what, roles, before, after, change = (cell(text) for text in changes.delta_cells(delta))
-            after = f"**{after}**" if delta.relevant else after
-            lines.append(f"| `{what}` | {roles} | {before} | {after} | {change} |")
+            what, roles, before, after, change = changes.delta_cells(delta)
+            shown = f"**{cell(after)}**" if delta.relevant else cell(after)
+            lines.append(f"| {code_cell(what)} | {cell(roles)} | {cell(before)} | {shown} | {cell(change)} |")
         hidden = len(comparison.deltas) - changes.MAX_ROWS
         if hidden > 0:
             lines.append(f"\n_{hidden} more changes; `--format json` lists all._")
@@ -217,21 +234,26 @@ def _excerpt(windows: tuple[ExcerptWindow, ...], context: int) -> str:
         if not kept:
             continue
         lines.append(f"--- {window.source}")
-        lines += [f"{'>' if x.distance == 0 else ' '} {x.line:>7} | {x.text}" for x in kept]
+        # Cut only now, after redaction saw the whole line: a secret across the cut was masked whole.
+        lines += [f"{'>' if x.distance == 0 else ' '} {x.line:>7} | {_shown_line(x.text)}" for x in kept]
     count = sum(1 for line in lines if not line.startswith("--- "))
     shown = min(context, max((x.distance for window in windows for x in window.lines), default=0))
     summary = f"Evidence excerpt ({count} lines, chain lines marked &gt;, ±{shown} lines of context)"
     return f"<details>\n<summary>{summary}</summary>\n\n{fence(chr(10).join(lines), 'text')}\n\n</details>"
 
 
-def _alternatives(report: Report) -> str:
+def _shown_line(text: str) -> str:
+    return text if len(text) <= SHOWN_LINE_CHARS else text[:SHOWN_LINE_CHARS] + "…"
+
+
+def _alternatives(report: Report, quotes: list[str]) -> str:
     rows = ["| verdict | confidence | why not |", "| --- | ---: | --- |"]
     for alt in report.alternatives:
-        rows.append(f"| `{alt.id}` | {alt.confidence:.2f} | {cell(alt.why_not)} |")
+        rows.append(f"| `{alt.id}` | {alt.confidence:.2f} | {quoted_cell(alt.why_not, quotes)} |")
     return "### Alternatives considered\n\n" + "\n".join(rows)
 
 
-def _inputs(report: Report) -> str:
+def _inputs(report: Report, quotes: list[str]) -> str:
     rows = ["| file | role | lines | bytes | problems |", "| --- | --- | ---: | ---: | --- |"]
     shown, hidden = inputs_to_show(report)
     if hidden:
@@ -239,7 +261,7 @@ def _inputs(report: Report) -> str:
     for source in shown:
         problems = "; ".join(f"{p.code}: {p.message}" for p in source.problems)
         numbers = f"{source.lines:,} | {source.bytes:,}"
-        rows.append(f"| {code_cell(source.name)} | {source.role.value} | {numbers} | {cell(problems)} |")
+        rows.append(f"| {code_cell(source.name)} | {source.role.value} | {numbers} | {quoted_cell(problems, quotes)} |")
     return "<details>\n<summary>Inputs</summary>\n\n" + "\n".join(rows) + "\n\n</details>"
 
 
@@ -250,38 +272,52 @@ def _footer(stable_id: str, trimmed: list[str]) -> str:
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------- escaping
+# ---------------------------------------------------------------- log text in prose
 
 
 def escape(text: str) -> str:
-    """Plain text in markdown: no HTML, no accidental emphasis or mentions."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("@", "@\u200b")  # no @mentions of people from log text
+    """Prose that renders as itself (kept for callers of the old name)."""
+    return prose(text)
 
 
-def cell(text: str, limit: int = CELL_CHARS) -> str:
-    text = " ".join(text.split())
-    text = text if len(text) <= limit else text[: limit - 1] + "…"
-    return escape(text).replace("|", "\\|")
+def _log_text(report: Report) -> list[str]:
+    """What the tool's sentences may quote: the chain's lines, their captured values, file names."""
+    events = (*report.chain, *report.roots)
+    texts = [e.text for e in events] + [e.where for e in events] + [s.name for s in report.inputs]
+    texts += [str(value) for e in events for _, value in e.fields if isinstance(value, str)]
+    return texts
 
 
-def code_cell(text: str, limit: int = CELL_CHARS) -> str:
-    """A log line as inline code in a table cell (pipes escaped, backticks fenced)."""
-    text = " ".join(text.split())
-    text = text if len(text) <= limit else text[: limit - 1] + "…"
-    ticks = "`" * (_longest_backtick_run(text) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{pad}{text.replace('|', chr(92) + '|')}{pad}{ticks}"
+_PLACEHOLDER = re.compile(r"<[a-z][a-z0-9-]*-\d+>")  # a masked value: <kind-n> (redact.Redactor.placeholder)
+_PLACEHOLDER_KINDS = {
+    "host": "host names",
+    "ip": "IP addresses",
+    "home": "home directories",
+    "pod": "Kubernetes pod names",
+    "email": "e-mail addresses",
+}
 
 
-def fence(body: str, info: str) -> str:
-    ticks = "`" * max(3, _longest_backtick_run(body) + 1)
-    return f"{ticks}{info}\n{body}\n{ticks}"
+def _legend(report: Report) -> str:
+    """Which placeholders stand for parts of file names: the reader sees `prefill_<host-1>.log`
+    in the chain, the excerpt and the annotations alike, and can map it back on their own machine."""
+    names = {s.name for s in report.inputs} | {e.source for e in report.chain}
+    found = sorted({m.group(0) for name in names for m in _PLACEHOLDER.finditer(name)}, key=_placeholder_order)
+    if not found:
+        return ""
+    kinds: dict[str, list[str]] = {}
+    for placeholder in found:
+        kinds.setdefault(placeholder[1:].rsplit("-", 1)[0], []).append(placeholder)
+    parts = [
+        f"{', '.join(code_span(p) for p in group)} ({_PLACEHOLDER_KINDS.get(kind, 'masked values')})"
+        for kind, group in kinds.items()
+    ]
+    return (
+        "<sub>Masked in file names: " + "; ".join(parts) + ". The same placeholder stands for the same value "
+        "everywhere in this report; `--no-redact` shows the real names (do not post that output).</sub>"
+    )
 
 
-def _longest_backtick_run(text: str) -> int:
-    longest = run = 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    return longest
+def _placeholder_order(placeholder: str) -> tuple[str, int]:
+    kind, number = placeholder[1:-1].rsplit("-", 1)
+    return kind, int(number)

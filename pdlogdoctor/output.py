@@ -1,0 +1,137 @@
+"""Writing the report: stdout, a file (atomically), or a special file; every failure a WriteFailed.
+
+A report is written only after a successful analysis, so a failure here is the
+user's environment (a directory given as --output, no permission, a full disk, a
+closed pipe, a broken GITHUB_STEP_SUMMARY): the CLI says so in one line and exits
+2, never 1, which means "root cause diagnosed".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import stat
+import sys
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+# Paths that name one of this process's own descriptors: written through it, never replaced.
+_OWN_DESCRIPTOR = re.compile(r"/(?:proc/self|dev)/fd/(\d+)|/dev/std(out|err)")
+
+
+class WriteFailed(Exception):
+    """A report or an Actions file could not be written; the message is one line for the user."""
+
+
+def deliver(text: str, output: Path | None, stdout: TextIO | None = None) -> None:
+    """`text` to `output`, or to stdout when it is None (or names stdout)."""
+    stdout = stdout or sys.stdout
+    descriptor = None if output is None else _own_descriptor(output)
+    if output is None or descriptor == 1:
+        _to_stream(text, stdout, "stdout")
+    elif descriptor == 2:
+        _to_stream(text, sys.stderr, "stderr")
+    elif descriptor is not None:
+        _to_descriptor(text, descriptor, output)
+    else:
+        _to_path(text, output)
+
+
+def append(text: str, path: Path) -> None:
+    """Append to a file the Actions runner reads (step summary, step outputs)."""
+    try:
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise WriteFailed(_why(path, exc)) from None
+
+
+def _to_stream(text: str, stream: TextIO, name: str) -> None:
+    try:
+        stream.write(text)
+        stream.flush()
+    except OSError as exc:  # a closed pipe (`| head`), a full disk behind a redirect
+        _silence(stream)
+        raise WriteFailed(f"cannot write the report to {name}: {exc.strerror or exc}") from None
+
+
+def _silence(stream: TextIO) -> None:
+    """After a failed write, the interpreter's own flush at exit must not fail again with a traceback."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+
+
+def _to_descriptor(text: str, descriptor: int, output: Path) -> None:
+    try:
+        os.write(descriptor, text.encode("utf-8"))
+    except OSError as exc:
+        raise WriteFailed(_why(output, exc)) from None
+
+
+def _to_path(text: str, output: Path) -> None:
+    if output.is_dir():
+        raise WriteFailed(f"cannot write {output}: it is a directory")
+    # A link is written through (its target replaced, the link kept); anything else is replaced by name.
+    target = Path(os.path.realpath(output)) if output.is_symlink() else output
+    try:
+        mode = target.stat()
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode.st_mode):  # a FIFO, /dev/null, a terminal: written as is
+        _write_in_place(text, target, output)
+    else:
+        _replace_atomically(text, target, output, None if mode is None else stat.S_IMODE(mode.st_mode))
+
+
+def _write_in_place(text: str, target: Path, output: Path) -> None:
+    try:
+        with target.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise WriteFailed(_why(output, exc)) from None
+
+
+def _replace_atomically(text: str, target: Path, output: Path, mode: int | None) -> None:
+    """A temp file beside the target, renamed over it: readers never see half a report. Beside the
+    path as given, not its resolved parent, so the rename never crosses a filesystem."""
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.absolute().parent)
+    except OSError as exc:
+        raise WriteFailed(_why(output, exc)) from None
+    try:
+        os.fchmod(fd, mode if mode is not None else 0o666 & ~_umask())  # as a plain `>` would create it
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temp, target)
+    except OSError as exc:
+        Path(temp).unlink(missing_ok=True)
+        raise WriteFailed(_why(output, exc)) from None
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def _own_descriptor(output: Path) -> int | None:
+    """1 for /dev/stdout, /proc/self/fd/1 or a link to one of them; None for an ordinary path."""
+    path = str(output.absolute())
+    for _ in range(8):
+        found = _OWN_DESCRIPTOR.fullmatch(path)
+        if found:
+            return int(found.group(1)) if found.group(1) else (1 if found.group(2) == "out" else 2)
+        if not os.path.islink(path):
+            return None
+        path = os.path.join(os.path.dirname(path), os.readlink(path))
+    return None
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def _why(path: Path, exc: OSError) -> str:
+    return f"cannot write {path}: {exc.strerror or exc}"
