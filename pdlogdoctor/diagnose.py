@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from .analyzers import ANALYZERS, DETECTORS
 from .duplicates import DUPLICATE_CODE
-from .hypothesis import Evidence, Hypothesis, count_matches
+from .hypothesis import Evidence, Hypothesis, count_matches, described
 from .ingest import NOT_A_LOG
 from .link import downstream, upstream_of
 from .model import Alternative, Event, FieldValue, Kind, Link, Mark, Report, Role, Severity, Source, Tier, Verdict
@@ -261,7 +261,7 @@ def _alternatives(
     for event, explainer in consequences:
         verdict = library.pattern(event.pattern).verdict
         if verdict is not None and verdict != best.verdict:
-            why = f"{event.pattern} at {event.where} follows from {explainer.pattern} at {explainer.where}"
+            why = f"{described(library, event)} follows from {described(library, explainer)}"
             found.setdefault(verdict, Alternative(verdict, 0.05, why))
     return tuple(sorted(found.values(), key=lambda a: (-a.confidence, a.id)))
 
@@ -350,7 +350,7 @@ def _healthy(
         summary = (
             f"The deployment served ({_proof_words(kinds, evidence.library)}); "
             f"the {count_matches(tolerated)} failing-looking line(s) "
-            f"such as {first.pattern} at {first.where} are harmless: {benign}."
+            f"such as {described(evidence.library, first)} are harmless: {benign}."
         )
     elif tolerated:
         confidence -= 0.1

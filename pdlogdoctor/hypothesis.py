@@ -42,6 +42,10 @@ class Evidence:
     def of(self, *pattern_ids: str) -> list[Event]:
         return [e for e in self.events if e.pattern in pattern_ids]
 
+    def said(self, event: Event) -> str:
+        """An event in words for prose: the pattern's title and the place (ids stay in the chain's column)."""
+        return described(self.library, event)
+
     def failing(self, *pattern_ids: str) -> list[Event]:
         return [e for e in self.events if e.pattern in pattern_ids and e.failing]
 
@@ -75,6 +79,10 @@ class Evidence:
             return same
         servers = [c for c in candidates if c.role in (Role.PREFILL, Role.DECODE, Role.SERVER)]
         return servers or candidates
+
+
+def described(library: Library, event: Event) -> str:
+    return f"'{library.pattern(event.pattern).title}' at {event.where}"
 
 
 def count_matches(events: list[Event]) -> int:

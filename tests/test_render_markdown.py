@@ -202,3 +202,17 @@ def test_thousands_of_inputs_do_not_bury_the_report(tmp_path: Path, library: Lib
     assert len(shown) <= SHOWN_INPUTS and hidden == len(report.inputs) - len(shown) >= 300
     body = markdown_report(report, RenderOptions(redact=False))
     assert f"{hidden} more inputs" in body and "rank150.log" not in body
+
+
+def test_chain_has_a_legend_that_names_the_masked_parts_of_file_names(seed: Report) -> None:
+    body = as_markdown(seed)
+    legend = body.split("### Causal chain", 1)[1].split("\n\n", 2)[1]
+    assert "(xN) = N such lines" in legend and "? = no timestamp" in legend
+    assert "prefill_&lt;host-1&gt;.log" in body  # masked in the body...
+    assert "&lt;host-N&gt; a host name" in legend and "--no-redact" in legend  # ...and said so
+
+
+def test_alternatives_are_explained_in_words_not_pattern_ids(seed: Report) -> None:
+    why = {alt.id: alt.why_not for alt in seed.alternatives}["output-corruption"]
+    assert "'Disaggregation warmup returned near-all-zero output ids' at" in why
+    assert "warmup-output-ids" not in why and "mori-mr-register-failed" not in why

@@ -28,7 +28,7 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     earlier = _earlier_failure(cancel_time, evidence)
     if earlier is not None:
         why = (
-            f"{earlier.pattern} at {earlier.where} failed before the job was cancelled: "
+            f"{evidence.said(earlier)} failed before the job was cancelled: "
             "the cancellation is a consequence, not the cause"
         )
         return [replace(hypothesis, rejected=why, confidence=0.1)]

@@ -115,7 +115,7 @@ def _without_consequence(failures: list[Event], evidence: Evidence) -> str | Non
         return None
     return (
         f"the registration failures had no visible consequence: nothing else failed, and "
-        f"{serving[0].pattern} at {serving[0].where} shows the deployment serving"
+        f"{evidence.said(serving[0])} shows the deployment serving"
     )
 
 

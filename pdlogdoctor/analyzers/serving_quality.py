@@ -20,7 +20,7 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     failures = [e for e in evidence.marked(Mark.REQUEST_FAILED) if e.failing]
     if failures:
         first = min(failures, key=lambda e: (e.time or 0.0, e.line))
-        why = f"requests fail ({first.pattern} at {first.where}): the PD path is not serving, so this is a symptom"
+        why = f"requests fail ({evidence.said(first)}): the PD path is not serving, so this is a symptom"
         return [replace(hypothesis, rejected=why, confidence=0.1)]
     if hypothesis.verdict == ACCURACY:
         return [_accuracy(hypothesis, evidence)]

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import TextIO
 
+import regex
+
 from .. import __version__
 from ..fingerprint import fingerprint
 from ..model import Comparison, ExcerptWindow, Report, Suggestion
@@ -27,6 +29,8 @@ from .text import chain_legend, chain_title
 __all__ = ["CELL_CHARS", "cell", "code_cell", "escape", "fence", "markdown_report", "render"]
 GITHUB_BODY_LIMIT = 65_536
 SHOWN_LINE_CHARS = 400  # of an excerpt line (the report keeps more, so redaction sees past the cut)
+MASKED_NAME = regex.compile(r"<(ip|host|home)-\d+>")  # redaction placeholders (redact.py) in a file name
+MASK_WORDS = {"ip": "network address", "host": "host name", "home": "home directory"}
 TRIM_NOTE = "Trimmed to fit GitHub's 65,536-character limit: "
 
 
@@ -224,7 +228,12 @@ def _chain(report: Report, rows: int | None, start: float | None, absolute: bool
         table.append("| " + " | ".join(cells) + " |")
     if len(shown) < len(chain):
         table.append(f"\n_{len(chain) - len(shown)} later chain rows left out._")
-    return f"### {chain_title(report)}\n\n_{escape(chain_legend(report, absolute))}._\n\n" + "\n".join(table)
+    legend = chain_legend(report, absolute)
+    masked = sorted({kind for event in shown for kind in MASKED_NAME.findall(event.source)})
+    if masked:
+        kinds = ", ".join(f"<{kind}-N> a {MASK_WORDS.get(kind, kind)}" for kind in masked)
+        legend += f"; file names are masked like the text ({kinds}); --no-redact shows them"
+    return f"### {chain_title(report)}\n\n_{escape(legend)}._\n\n" + "\n".join(table)
 
 
 def _excerpt(windows: tuple[ExcerptWindow, ...], context: int) -> str:
