@@ -208,7 +208,7 @@ def test_chain_has_a_legend_that_names_the_masked_parts_of_file_names(seed: Repo
     body = as_markdown(seed)
     legend = body.split("### Causal chain", 1)[1].split("\n\n", 2)[1]
     assert "(xN) = N such lines" in legend and "? = no timestamp" in legend
-    assert "prefill_&lt;host-1&gt;.log" in body  # masked in the body...
+    assert "prefill_<host-1>.log" in body  # masked in the body (in code cells)...
     assert "&lt;host-N&gt; a host name" in legend and "--no-redact" in legend  # ...and said so
 
 
