@@ -204,8 +204,12 @@ def test_thousands_of_inputs_do_not_bury_the_report(tmp_path: Path, library: Lib
     assert f"{hidden} more inputs" in body and "rank150.log" not in body
 
 
-def test_chain_has_a_legend_that_names_the_masked_parts_of_file_names(seed: Report) -> None:
-    body = as_markdown(seed)
+def test_chain_has_a_legend_that_names_the_masked_parts_of_file_names() -> None:
+    from typer.testing import CliRunner
+
+    from pdlogdoctor.cli import app
+
+    body = CliRunner().invoke(app, ["analyze", "-f", "markdown", str(SEED)]).stdout
     legend = body.split("### Causal chain", 1)[1].split("\n\n", 2)[1]
     assert "(xN) = N such lines" in legend and "? = no timestamp" in legend
     assert "prefill_<host-1>.log" in body  # masked in the body (in code cells)...
