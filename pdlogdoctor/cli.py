@@ -497,7 +497,8 @@ def _emit(report: Report, targets: list[Target], look: Look, code: int) -> None:
         if look.quiet:
             from .render.text import quiet_line
 
-            _write_stdout(lambda out: out.write(quiet_line(report) + "\n"), code)
+            line = defuse_output(quiet_line(report) + "\n", OutputFormat.TEXT)
+            _write_stdout(lambda out: out.write(line), code)
         else:
             options = _render_options(report, stdout.format, look, sys.stdout)
             text = _rendered(report, stdout.format, options)
