@@ -149,7 +149,8 @@ def _as_text(value: Any) -> Any:
 
 
 def test_action_shape(action: dict[str, Any]) -> None:
-    assert set(action["inputs"]) == {"path", "format", "fail-on", "python-version"}
+    assert set(action["inputs"]) == {"path", "format", "fail-on", "baseline", "python-version"}
+    assert action["inputs"]["baseline"]["required"] == "false"
     assert action["inputs"]["path"]["required"] == "true"
     assert action["runs"]["using"] == "composite"
     steps = action["runs"]["steps"]
@@ -208,3 +209,22 @@ def test_the_analyze_step_produces_the_outputs(
     annotations = [line for line in done.stdout.splitlines() if line.startswith("::")]
     assert 1 <= len(annotations) <= 10 and "file=fixtures/mori-mr-size-limit-seed/" in annotations[0]
     assert "### Causal chain" in summary.read_text()
+
+
+def test_the_baseline_input_adds_the_changes_to_the_summary(action: dict[str, Any], tmp_path: Path) -> None:
+    inputs = {name: spec.get("default", "") for name, spec in action["inputs"].items()}
+    inputs.update({"path": str(SEED), "baseline": str(SEED.parent / "pair-seed-0701-green")})
+    outputs, summary = tmp_path / "output", tmp_path / "summary.md"
+    env = {
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "GITHUB_OUTPUT": str(outputs),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "RUNNER_TEMP": str(tmp_path),
+        "HOME": str(tmp_path),
+    }
+    step = next(s for s in action["runs"]["steps"] if s.get("id") == "analyze")
+    done = _run_step(step, inputs, env)
+    assert done.returncode == 0, done.stderr
+    table = summary.read_text().split("### Changed since the last green run", 1)[1]
+    assert "| `max_total_num_tokens` | decode, prefill | 8,551,168 | **23,448,064** | ×2.74" in table
+    assert any("changed since the last green run" in line for line in done.stdout.splitlines())
