@@ -165,10 +165,13 @@ def _hidden_partners(anchors: list[bytes], automata: list[tuple[Any, list[int]]]
     into i (at d = 0, a key that loses to i on priority)."""
     hidden: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for _, numbers in automata:
+        by_first_byte: dict[int, list[int]] = defaultdict(list)  # a key can only start where its first byte is
+        for j in numbers:
+            by_first_byte[anchors[j][0]].append(j)
         for i in numbers:
-            for j in numbers:
-                for d in range(len(anchors[i])):
-                    tail = anchors[i][d:]
+            for d, byte in enumerate(anchors[i]):
+                tail = anchors[i][d:]
+                for j in by_first_byte.get(byte, ()):
                     if (i != j or d > 0) and (anchors[j].startswith(tail) or tail.startswith(anchors[j])):
                         hidden[i].append((j, d))
     return dict(hidden)

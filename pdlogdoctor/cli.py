@@ -10,7 +10,6 @@ Heavy modules (the pipeline, rich) are imported where they are used.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import io
 import os
 import shutil
@@ -345,6 +344,8 @@ def _near_names(raw: str) -> str | None:
         siblings = [entry.name for entry in parent.iterdir()]
     except OSError:
         return None
+    import difflib
+
     near = difflib.get_close_matches(path.name, siblings, n=3, cutoff=0.6)
     if not near:
         return None
@@ -353,12 +354,13 @@ def _near_names(raw: str) -> str | None:
 
 def _run(paths: list[str], library: Library, options: RunOptions, baseline: list[str] | None = None) -> Report:
     """The run; with a baseline, also the last green run and what changed since (baseline.py)."""
-    from .baseline import run_with_baseline
     from .pipeline import run
 
     try:
         with _progress([*paths, *(baseline or [])]) as on_progress:
             if baseline:
+                from .baseline import run_with_baseline  # the diff machinery only when asked for
+
                 return run_with_baseline(paths, baseline, library, sys.stdin.buffer, on_progress, options)
             return run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress, options=options)
     except PdlogdoctorError as exc:
@@ -537,18 +539,23 @@ def _rendered(report: Report, output_format: OutputFormat, options: RenderOption
 
 def _render_options(report: Report, output_format: OutputFormat, look: Look, stream: TextIO | None) -> RenderOptions:
     from .render.options import RenderOptions
-    from .step_files import workspace_files
 
     workspace = os.environ.get("GITHUB_WORKSPACE") or None
     return RenderOptions(
         redact=output_format in SHAREABLE and not look.no_redact,
-        workspace_files=workspace_files(report, workspace) if output_format is OutputFormat.GITHUB else (),
+        workspace_files=_workspace_files(report, workspace) if output_format is OutputFormat.GITHUB else (),
         color=use_color(look.colour, stream),
         width=terminal_width(stream),
         verbose=look.verbose,
         abs_time=look.abs_time,
         changes_first=look.changes_first,
     )
+
+
+def _workspace_files(report: Report, workspace: str | None) -> tuple[tuple[str, str], ...]:
+    from .step_files import workspace_files  # the markdown renderer with it: only for --format github
+
+    return workspace_files(report, workspace)
 
 
 def use_color(choice: StrEnum, stream: TextIO | None) -> bool:

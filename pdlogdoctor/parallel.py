@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import io
 import itertools
-import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from typing import BinaryIO
 
 from .extract import (
@@ -90,6 +88,9 @@ def scan_file_parallel(
     count: int,
     on_progress: Callable[[int], None] | None = None,
 ) -> ScanResult:
+    import multiprocessing  # only a large file pays for it (start-up)
+    from concurrent.futures import ProcessPoolExecutor
+
     size = os.path.getsize(path)  # like the sequential read: the file as it is now, growth reported
     ranges = plan_ranges(path, count, size)
     context = multiprocessing.get_context("fork")  # workers inherit the index unpickled

@@ -10,7 +10,6 @@ import operator
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -151,9 +150,9 @@ class Library:
 
 def builtin_library_dir() -> Path:
     """The shipped library: inside the wheel, or `patterns/` beside the package."""
-    packaged = resources.files("pdlogdoctor") / "_library"
+    packaged = Path(__file__).resolve().parent / "_library"  # a plain path: importlib.resources costs start-up
     if packaged.is_dir():
-        return Path(str(packaged))
+        return packaged
     return Path(__file__).resolve().parent.parent / "patterns"
 
 

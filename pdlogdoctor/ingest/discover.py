@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..options import Limits
-from .archives import tar_members, zip_inputs
 from .content import ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
 from .streams import DEFAULT_LIMITS, Budget, decoded_stream, file_kind, open_regular, text_stream
 
@@ -124,6 +123,15 @@ def _not_a_log(path: Path) -> bool:
     return path.suffix.lower() in NOT_LOG_SUFFIXES or name.split(".", 1)[0] in NOT_LOG_STEMS
 
 
+def _archive_inputs(head: bytes, path: Path, display: str, size: int, budget: Budget) -> Iterator[LogInput]:
+    from .archives import tar_members, zip_inputs  # zipfile and tarfile only when an archive is given
+
+    if head.startswith(ZIP_MAGIC):
+        yield from zip_inputs(path, display, budget)
+    else:
+        yield LogInput(display, size, None, (), lambda: tar_members(path, display, budget))
+
+
 def _file_inputs(path: Path, display: str, info: os.stat_result, budget: Budget) -> Iterator[LogInput]:
     if not stat.S_ISREG(info.st_mode):
         yield unread(display, "not-a-file", f"{file_kind(info.st_mode)}, not a regular file; skipped, never read")
@@ -138,10 +146,8 @@ def _file_inputs(path: Path, display: str, info: os.stat_result, budget: Budget)
     except OSError as exc:
         yield unread(display, *_os_problem(exc))
         return
-    if head.startswith(ZIP_MAGIC):
-        yield from zip_inputs(path, display, budget)
-    elif is_tar(head):
-        yield LogInput(display, info.st_size, None, (), lambda: tar_members(path, display, budget))
+    if head.startswith(ZIP_MAGIC) or is_tar(head):
+        yield from _archive_inputs(head, path, display, info.st_size, budget)
     elif looks_binary(head):
         yield unread(display, "binary", "binary content (not a log); skipped")
     else:

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import tarfile
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from .archives import safe_member_name, tar_members, zip_opener
 from .content import ZIP_MAGIC, sniff
 from .streams import Budget, Reader, decoded_stream, open_regular, open_seekable, text_stream
 
@@ -23,9 +20,15 @@ def reopen(name: str) -> Reader | None:
     path = Path(path_text)
     if name == "<stdin>" or not path.is_file():
         return None
-    try:
-        if not member:
+    if not member:
+        try:
             return text_stream(open_regular(path), Budget())
+        except (OSError, ValueError, EOFError, RuntimeError):
+            return None
+    import tarfile  # archives only when a member is asked for (start-up)
+    import zipfile
+
+    try:
         if sniff(lambda: decoded_stream(open_regular(path), Budget(), sniffing=True)).startswith(ZIP_MAGIC):
             return _zip_member(path, member)
         return _tar_member(path, path_text, name)
@@ -34,12 +37,18 @@ def reopen(name: str) -> Reader | None:
 
 
 def _zip_member(path: Path, member: str) -> Reader | None:
+    import zipfile
+
+    from .archives import safe_member_name, zip_opener
+
     with zipfile.ZipFile(open_seekable(path)) as archive:
         names = [info.filename for info in archive.infolist() if safe_member_name(info.filename) == member]
     return zip_opener(path, names[0], Budget())() if names else None
 
 
 def _tar_member(path: Path, display: str, name: str) -> Reader | None:
+    from .archives import tar_members
+
     members = tar_members(path, display, Budget())
     for member_name, stream in members:
         if member_name == name:

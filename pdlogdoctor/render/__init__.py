@@ -7,25 +7,31 @@ writes any other file (GitHub's step summary and outputs: step_files.py).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from typing import TextIO
+from typing import TextIO, cast
 
 from ..model import OutputFormat, Report
-from . import github, html, json_format, markdown, text
 from .options import RenderOptions
 
 Renderer = Callable[[Report, TextIO, RenderOptions], None]
 
-RENDERERS: dict[OutputFormat, Renderer] = {
-    OutputFormat.TEXT: text.render,
-    OutputFormat.JSON: json_format.render,
-    OutputFormat.MARKDOWN: markdown.render,
-    OutputFormat.GITHUB: github.render,
-    OutputFormat.HTML: html.render,
+# The module of each format's renderer, imported when it is used: a run loads only what it prints.
+RENDERERS: dict[OutputFormat, str] = {
+    OutputFormat.TEXT: "text",
+    OutputFormat.JSON: "json_format",
+    OutputFormat.MARKDOWN: "markdown",
+    OutputFormat.GITHUB: "github",
+    OutputFormat.HTML: "html",
 }
 # Formats whose output (or whose side files) show the evidence excerpt: the run reads it for them.
 SHOWS_EXCERPT = frozenset({OutputFormat.MARKDOWN, OutputFormat.GITHUB, OutputFormat.HTML})
 
 
+def renderer(output_format: OutputFormat) -> Renderer:
+    module = importlib.import_module(f"{__name__}.{RENDERERS[output_format]}")
+    return cast(Renderer, module.render)
+
+
 def render(report: Report, output_format: OutputFormat, out: TextIO, options: RenderOptions | None = None) -> None:
-    RENDERERS[output_format](report, out, options or RenderOptions())
+    renderer(output_format)(report, out, options or RenderOptions())
