@@ -22,8 +22,9 @@ from .accel import Matcher
 from .ingest import ByteSource, StreamStopped
 from .model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from .patterns import Library, Pattern, match_line
+from .roles import role_from_name
 from .textcut import clip
-from .timeline import Stamp, clean_line, parse_actions_time, parse_stamp
+from .timeline import Stamp, clean_line, grep_file, parse_actions_time, parse_stamp
 from .traceback import read_traceback
 
 CHUNK_BYTES = 8 << 20
@@ -431,7 +432,7 @@ def _match_line(
         if pattern.block:
             captured.update(read_traceback(buf, stop, end))
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
-        event = _make_event(pattern, state.name, line_no, stamp, text, captured)
+        event = _with_pasted_role(_make_event(pattern, state.name, line_no, stamp, text, captured), raw)
         if latest is not None:
             event = replace(event, time_inferred=True, time_latest=latest)
         _record(event, state)
@@ -551,6 +552,15 @@ def _make_event(
         failing=failing,
         role=pattern.roles[0] if len(pattern.roles) == 1 else Role.UNKNOWN,
     )
+
+
+def _with_pasted_role(event: Event, raw: str) -> Event:
+    """A line from a `grep -H` paste takes its side from the file name in its prefix (`vllm_p3.log:`)."""
+    if event.role is not Role.UNKNOWN:
+        return event
+    pasted = grep_file(raw)
+    found = role_from_name(pasted) if pasted else None
+    return replace(event, role=found[0]) if found else event
 
 
 def _record(event: Event, state: _State) -> None:

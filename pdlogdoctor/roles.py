@@ -11,6 +11,10 @@ import regex
 from .model import Event, Role
 
 _SERVER_ARGS_MODE = regex.compile(r"server_args=ServerArgs\(.*?disaggregation_mode='(prefill|decode|null)'")
+# vLLM P/D: the kv_transfer_config's kv_role, as vLLM prints it ('non-default args: {...}') or as
+# the launch command passes it (--kv-transfer-config '{"kv_role": "kv_producer", ...}').
+_KV_ROLE = regex.compile(r"""kv_role['"]?\s*[:=]\s*['"]?(kv_producer|kv_consumer|kv_both)""")
+_KV_ROLES = {"kv_producer": "prefill", "kv_consumer": "decode", "kv_both": "null"}
 _ROUTER_LINE = regex.compile(
     r"^\S+ \S+\s+(?:TRACE|DEBUG|INFO|WARN|ERROR) .*?(?:smg::|sglang_router_rs::|sgl_model_gateway::|pd_router)",
     regex.MULTILINE,
@@ -32,7 +36,7 @@ _NAME_HINTS = (
 def detect_role(name: str, head: str, events: Iterable[Event]) -> tuple[Role, str]:
     """(role, why) for one source; `why` is shown to the user."""
     kept = list(events)
-    found = _role_from_content(head, kept) or _role_from_name(name)
+    found = _role_from_content(head, kept) or role_from_name(name)
     if found is not None:
         return found
     if any(event.role is Role.SERVER for event in kept):
@@ -40,7 +44,7 @@ def detect_role(name: str, head: str, events: Iterable[Event]) -> tuple[Role, st
     return Role.UNKNOWN, "no role marker in content or name"
 
 
-def _role_from_name(name: str) -> tuple[Role, str] | None:
+def role_from_name(name: str) -> tuple[Role, str] | None:
     base = name.rsplit("!", 1)[-1].rsplit("/", 1)[-1].lower()
     for role, hints in _NAME_HINTS:
         for hint in hints:
@@ -58,6 +62,9 @@ def _role_from_content(head: str, events: list[Event]) -> tuple[Role, str] | Non
     mode = _SERVER_ARGS_MODE.search(head)
     if mode:
         return _server_role(mode.group(1)), f"server_args disaggregation_mode='{mode.group(1)}'"
+    kv_role = _KV_ROLE.search(head)
+    if kv_role:
+        return _server_role(_KV_ROLES[kv_role.group(1)]), f"vLLM kv_transfer_config kv_role='{kv_role.group(1)}'"
     for event in events:
         if event.pattern == "server-args" and event.get("mode"):
             return _server_role(str(event.get("mode"))), f"server_args disaggregation_mode='{event.get('mode')}'"
@@ -73,10 +80,10 @@ _COMPONENT_ROLES = (Role.PREFILL, Role.DECODE, Role.ROUTER, Role.HARNESS)
 
 def _mixed_components(head: str, events: list[Event]) -> str | None:
     """Why one stream holds several components' lines, or None."""
-    modes = set(_SERVER_ARGS_MODE.findall(head))
+    modes = set(_SERVER_ARGS_MODE.findall(head)) | {_KV_ROLES[role] for role in _KV_ROLE.findall(head)}
     modes |= {str(e.get("mode")) for e in events if e.pattern == "server-args" and e.get("mode")}
     if len(modes) > 1:
-        return f"server_args of {' and '.join(sorted(modes))} servers in one stream"
+        return f"role settings (server_args, kv_role) of {' and '.join(sorted(modes))} servers in one stream"
     if modes and _ROUTER_LINE.search(head):
         return "server and router lines in one stream"
     sides = sorted({e.role.value for e in events if e.role in _COMPONENT_ROLES})
