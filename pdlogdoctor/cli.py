@@ -77,13 +77,14 @@ EXTENSION_FORMATS = {".md": "markdown", ".markdown": "markdown", ".json": "json"
 EXTENSION_FORMATS |= {".html": "html", ".htm": "html"}  # only where an html renderer exists
 DEFAULT_WIDTH = 80  # a pipe or a file without COLUMNS
 # Inputs skipped on purpose or holding nothing: folded into one count line, not a warning each.
-SKIP_WORDS = {
-    "binary": "binary file",
-    "empty": "empty file",
-    "empty-directory": "empty directory",
-    "not-a-file": "special file (FIFO, socket, device)",
-    "not-a-log": "note or script beside the logs",
-    "duplicate-skipped": "duplicate of a .zst twin",  # duplicates.DUPLICATE_CODE (not imported: start-up time)
+SKIP_WORDS = {  # code: (one, several)
+    "binary": ("binary file", "binary files"),
+    "empty": ("empty file", "empty files"),
+    "empty-directory": ("empty directory", "empty directories"),
+    "not-a-file": ("special file (FIFO, socket, device)", "special files (FIFO, socket, device)"),
+    "not-a-log": ("note or script beside the logs", "notes or scripts beside the logs"),
+    # duplicates.DUPLICATE_CODE (not imported: start-up time)
+    "duplicate-skipped": ("duplicate of a .zst twin", "duplicates of .zst twins"),
 }
 LISTED_SKIPS = 3  # up to this many skips are named one by one; more are counted
 LISTED_WARNINGS = 10  # inputs not fully read: named one by one up to this many
@@ -445,8 +446,7 @@ def _report_input_problems(report: Report, verbose: bool) -> None:
 
 def skip_summary(counts: Counter[str]) -> str:
     """'17,647 binary files and 281 empty files'."""
-    parts = [f"{n:,} {SKIP_WORDS[code]}{'s' if n != 1 else ''}" for code, n in counts.most_common()]
-    parts = [part.replace("directorys", "directories").replace("files (", "file (") for part in parts]
+    parts = [f"{n:,} {SKIP_WORDS[code][n != 1]}" for code, n in counts.most_common()]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 

@@ -247,3 +247,14 @@ def test_a_closed_pipe_keeps_the_verdicts_exit_code(bundle: Path, expected: int)
     stderr = process.stderr.read().decode()
     assert process.wait(timeout=120) == expected
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr
+
+
+def test_skip_counts_read_as_english() -> None:
+    from collections import Counter
+
+    from pdlogdoctor.cli import skip_summary
+
+    counts = Counter({"binary": 17_647, "empty": 281, "empty-directory": 2, "not-a-file": 1})
+    assert skip_summary(counts) == (
+        "17,647 binary files, 281 empty files, 2 empty directories and 1 special file (FIFO, socket, device)"
+    )

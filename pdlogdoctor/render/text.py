@@ -226,11 +226,15 @@ def _one_fix(page: Page, marker: str, fix: Fix) -> None:
 
 
 def _clocks(page: Page, report: Report) -> None:
-    if not report.time_notes:
+    _bullets(page, "Clocks", report.time_notes)
+
+
+def _bullets(page: Page, title: str, items: tuple[str, ...]) -> None:
+    if not items:
         return
-    page.heading("Clocks")
-    for note in report.time_notes:
-        page.prose(note, 2, first="- ")
+    page.heading(title)
+    for item in items:
+        page.prose(item, 2, first="- ")
 
 
 def _facts(page: Page, report: Report) -> None:
@@ -349,11 +353,7 @@ def _alternatives(page: Page, report: Report) -> None:
 
 
 def _missing(page: Page, report: Report) -> None:
-    if not report.missing:
-        return
-    page.heading("Missing evidence")
-    for item in report.missing:
-        page.prose(item, 2, first="- ")
+    _bullets(page, "Missing evidence", report.missing)
 
 
 def _inputs(page: Page, report: Report, verbose: bool) -> None:
