@@ -169,7 +169,7 @@ class Target:
     f"archive (read in place), or - for standard input.\n\n{EXIT_HELP}"
 )
 def analyze(
-    paths: Annotated[list[str], typer.Argument(metavar="PATH", hidden=True)],
+    paths: Annotated[list[str], typer.Argument(metavar="PATH...", hidden=True)],
     output_format: Annotated[
         str | None,
         typer.Option(
