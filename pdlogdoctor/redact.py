@@ -49,21 +49,39 @@ _NOT_SECRET_VALUE = re.compile(
 )
 
 
+_ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
+
+
 def _entropy(text: str) -> float:
     counts = Counter(text)
     return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
 
 
 def _looks_random(value: str) -> bool:
-    """A long mixed-case value with digits and high entropy: a key, not a word, a path or a hex id."""
+    """A long mixed-case value with digits and high entropy: a key, not a word, a path or a hex id.
+    A long unbroken alphanumeric run tells a key from a name built of short parts
+    (`meta-llama/Llama-3.1-70B-Instruct`), which base64's rare `+` and `/` seldom break."""
     core = value.rstrip("=")
     return (
         len(core) >= 32
+        and max(len(run) for run in _ALNUM_RUN.findall(core) or [""]) >= 16
         and any(c.isupper() for c in core)
         and any(c.islower() for c in core)
         and any(c.isdigit() for c in core)
         and _entropy(core) >= 4.0
     )
+
+
+_ID_KEY = re.compile(
+    r"(?i)(?:^|[_.-])(?:id|ids|rid|uuid|guid|hash|digest|sha\d*|checksum|etag|commit|trace|span)[\"']?\s*$"
+)
+_KEY_BEFORE = re.compile(r"[\w.-]+[\"']?\s*$")
+
+
+def _names_an_id(match: Match) -> bool:
+    """`request_id="chatcmpl-Wly2z..."` is random but not a secret: an id, a hash, a commit."""
+    before = _KEY_BEFORE.search(match.string, max(0, match.start() - 60), match.start())
+    return before is not None and _ID_KEY.search(before.group(0)) is not None
 
 
 def _is_secret_value(value: str, strict: bool) -> bool:
@@ -119,6 +137,8 @@ _KEY_NAME = r"(?<![#\w.-])(?P<key>[\w.-]{1,80})"
 _SEPARATOR = r"[\"']?\s*(?P<sep>:=|=>|=|:(?!:))\s*[\"']?"
 _VALUE = r"(?P<v>(?!<)[^\s'\",;&)}\]<>`]{3,})"
 
+_PEM_END_RULE = re.compile(_PEM_END)
+_PEM_OPEN_RULE = re.compile(rf"{_PEM_BEGIN}(?!.*?{_PEM_END}).*")  # a block that goes on below
 _POD_SUFFIX = re.compile(r"-[bcdfghjklmnpqrstvwxz2456789]{5}\b")
 
 _RULES: tuple[Rule, ...] = (
@@ -180,7 +200,7 @@ _RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         re.compile(r"[=:]\s?[\"']?(?P<v>[A-Za-z0-9+/_~.-]{32,}={0,2})(?![\w+/=~.-])"),
-        check=lambda value, match: _looks_random(value),
+        check=lambda value, match: _looks_random(value) and not _names_an_id(match),
     ),
     # A line that is nothing but base64: the body of a key or certificate block.
     Rule(
@@ -194,14 +214,12 @@ _RULES: tuple[Rule, ...] = (
         re.compile(r"(?<![\w.-])(?:/home/|/Users/|/export/home/|[A-Za-z]:\\Users\\)[^/\\\s'\":]+"),
         ("/home/", "/users/", "\\users\\"),
     ),
-    # Kubernetes pods: <deployment>-<template hash>-<suffix>, <daemonset|job>-<suffix>; both drawn from
-    # the API server's alphabet (no vowels, no 0/1/3).
+    # Kubernetes pods: <deployment>-<template hash>-<suffix>, both drawn from the API server's alphabet
+    # (no vowels, no 0/1/3). A lone 5-character suffix (daemonsets, jobs) is too like `kimi-gsm8k` to tell.
     Rule(
         "pod",
         re.compile(
             r"\b[a-z0-9](?:[a-z0-9-]{0,50}[a-z0-9])?-[bcdfghjklmnpqrstvwxz2456789]{6,10}-[bcdfghjklmnpqrstvwxz2456789]{5}\b"
-            r"|\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?=[bcdfghjklmnpqrstvwxz]*\d)(?=[2456789]*[bcdfghjklmnpqrstvwxz])"
-            r"[bcdfghjklmnpqrstvwxz2456789]{5}\b"
         ),
         prefilter=_POD_SUFFIX,
     ),
@@ -324,15 +342,16 @@ class Redactor:
         return redact_report(report, self)
 
     def redact_lines(self, lines: Sequence[str]) -> list[str]:
-        """Consecutive lines of one file: the body of a private-key block is masked up to its END line."""
+        """Consecutive lines of one file: the body of a private-key block is masked up to its END
+        line, with the placeholder its BEGIN line got."""
         out: list[str] = []
-        inside = False
+        block: str | None = None  # the BEGIN line's masked value while inside a block
         for line in lines:
-            if inside:
-                inside = re.search(_PEM_END, line) is None
-                out.append(self.placeholder("private-key", "block") if inside else self(line))
+            if block is not None and _PEM_END_RULE.search(line) is None:
+                out.append(self.placeholder("private-key", block))
                 continue
-            inside = re.search(_PEM_BEGIN, line) is not None and re.search(_PEM_END, line) is None
+            begin = _PEM_OPEN_RULE.search(line)
+            block = begin.group(0) if begin is not None else None  # as the private-key rule masks it
             out.append(self(line))
         return out
 
