@@ -1,4 +1,4 @@
-"""Two nights of one incident give one fingerprint, for every family (and a new one).
+"""Two nights of one incident give one fingerprint: for every fixture bundle, and for the NCCL watchdog family.
 
 The second night is each bundle with everything that changes between runs changed
 (tests/night.py: dates and clocks, pids, rooms, request ids, sequence numbers, durations,
@@ -34,7 +34,7 @@ def test_another_night_of_each_family_has_the_same_fingerprint(
 
 
 def test_the_second_night_really_differs() -> None:
-    """The rewrite changes most bundles' chain lines (the check above is not comparing a bundle with itself)."""
+    """The rewrite changes most bundles' logs (the check above does not compare a bundle with itself)."""
     changed = [b for b in BUNDLES if any(another_night(t) != t for t in _texts(b))]
     assert len(changed) >= 0.9 * len(BUNDLES)
 
