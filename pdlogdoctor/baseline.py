@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import BinaryIO
 
 from .compare import compare, strengthen_verdict
+from .diagnose import UNNAMED_ERRORS
 from .model import Report
 from .options import RunOptions
 from .patterns import Library
@@ -26,10 +27,11 @@ def run_with_baseline(
     spec = load_profile_spec()
     bad = analyse(paths, library, stdin, on_progress, options)
     good = analyse(baseline, library, None, on_progress, replace(options, excerpt=False))
-    titles = {pattern.id: pattern.title for pattern in library.patterns}
-    comparison = compare(profile_of(good, spec, titles), profile_of(bad, spec, titles), spec, library)
+    comparison = compare(profile_of(good, spec, library), profile_of(bad, spec, library), spec, library)
     return strengthen_verdict(bad.report, comparison)
 
 
-def profile_of(analysis: Analysis, spec: ProfileSpec, titles: Mapping[str, str]) -> RunProfile:
-    return build_profile(analysis.report, analysis.events, analysis.sources, spec, titles)
+def profile_of(analysis: Analysis, spec: ProfileSpec, library: Library) -> RunProfile:
+    titles = {pattern.id: pattern.title for pattern in library.patterns}
+    unnamed = frozenset(pattern.id for pattern in library.patterns if pattern.group == UNNAMED_ERRORS)
+    return build_profile(analysis.report, analysis.events, analysis.sources, spec, titles, unnamed)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import regex
+
 from .errors import PatternError
 from .model import Event, FieldValue, Kind, Report, Source
 from .patterns import PROFILE_FILE, Library, builtin_library_dir
@@ -195,9 +197,15 @@ def unknown_patterns(spec: ProfileSpec, library: Library) -> list[str]:
 
 
 def build_profile(
-    report: Report, events: Sequence[Event], sources: Sequence[Source], spec: ProfileSpec, titles: Mapping[str, str]
+    report: Report,
+    events: Sequence[Event],
+    sources: Sequence[Source],
+    spec: ProfileSpec,
+    titles: Mapping[str, str],
+    unnamed: frozenset[str] = frozenset(),
 ) -> RunProfile:
-    """`titles`: pattern id -> title, for naming the kinds of error line."""
+    """`titles`: pattern id -> title, for naming the kinds of error line; `unnamed`: the patterns
+    of error lines no family names (see error_counts)."""
     values = [
         *_captured_values(events, spec),
         *_server_args_values(events, spec),
@@ -207,7 +215,7 @@ def build_profile(
     return RunProfile(
         inputs=tuple(source.name for source in sources),
         values=tuple(values),
-        errors=error_counts(events, titles),
+        errors=error_counts(events, titles, unnamed),
         logged=frozenset((event.role.value, event.pattern) for event in events),
         verdict=report.verdict.id,
         confidence=report.verdict.confidence,
@@ -307,18 +315,38 @@ def _node_counts(sources: Sequence[Source]) -> list[ProfileValue]:
     return [ProfileValue("configuration", role, "nodes", len(names), "", "", "") for role, names in nodes.items()]
 
 
-def error_counts(events: Iterable[Event], titles: Mapping[str, str]) -> tuple[ErrorCount, ...]:
-    """Failing lines grouped by what they are (a pattern, or an open-world template), earliest first."""
+def error_counts(
+    events: Iterable[Event], titles: Mapping[str, str], unnamed: frozenset[str] = frozenset()
+) -> tuple[ErrorCount, ...]:
+    """Failing lines grouped by what they are (a pattern, or an open-world template), earliest first.
+
+    `unnamed`: patterns of error lines no family names (UCX ERROR, glog E/F, a Python exception):
+    context to the diagnosis, but a new one since the last green run is news. Their message,
+    with numbers and hex ids masked, is their template.
+    """
     groups: dict[str, list[Event]] = defaultdict(list)
     for event in events:
         if event.failing and event.kind is not Kind.CONTEXT:
             groups[template_of(event)].append(event)
+        elif event.pattern in unnamed:
+            groups[unnamed_template(event)].append(event)
     counts = []
     for template, matched in groups.items():
         first = min(matched, key=lambda e: (e.time is None, e.time or 0.0, e.source, e.line))
         title = titles.get(template, "")
         counts.append(ErrorCount(template, title, sum(e.repeats for e in matched), first.where, first.time))
     return tuple(sorted(counts, key=lambda c: (c.first_time is None, c.first_time or 0.0, c.template)))
+
+
+_VARIABLE = regex.compile(r"0x[0-9a-fA-F]+|\b[0-9a-f]{8,}\b|\d+(?:\.\d+)?")
+
+
+def unnamed_template(event: Event) -> str:
+    """`vllm-error-line: Request <n> failed` from `... Request 1234 failed`."""
+    message = event.get("exc_message") or event.get("message") or ""
+    kind = event.get("exc_type")
+    text = f"{kind}: {message}" if kind else str(message)
+    return f"{event.pattern}: {_VARIABLE.sub('<n>', text)[:200]}"
 
 
 def template_of(event: Event) -> str:

@@ -105,9 +105,8 @@ def test_noise_rules_are_what_hides_the_other_nodes_ports(library: Library) -> N
     """The other-nodes pair is empty because of profile.toml's noise rules, not because nothing differs."""
     spec = load_profile_spec()
     bare = replace(spec, noise_keys=())
-    titles = {pattern.id: pattern.title for pattern in library.patterns}
-    good = profile_of(analyse([str(FIXTURES / "pair-seed-0701-green")], library), bare, titles)
-    bad = profile_of(analyse([str(FIXTURES / "pair-seed-0701-other-nodes-green")], library), bare, titles)
+    good = profile_of(analyse([str(FIXTURES / "pair-seed-0701-green")], library), bare, library)
+    bad = profile_of(analyse([str(FIXTURES / "pair-seed-0701-other-nodes-green")], library), bare, library)
     keys = {delta.key for delta in compare(good, bad, bare, library).deltas if delta.relevant}
     assert {"server_args.port", "server_args.disaggregation_bootstrap_port"} <= keys
 
@@ -186,3 +185,20 @@ def test_diff_usage_errors_exit_2(tmp_path: Path) -> None:
 def test_server_args_repr_is_split_at_top_level_commas_only() -> None:
     pairs = dict(parse_repr_arguments("a=1, b='x, y', c=[1, 2], d={'k': (3, 4)}, e=None, f=0.85, g=True"))
     assert pairs == {"a": 1, "b": "x, y", "c": "[1, 2]", "d": "{'k': (3, 4)}", "e": "None", "f": 0.85, "g": "True"}
+
+
+def test_an_error_line_no_family_names_is_a_new_template(tmp_path: Path, library: Library) -> None:
+    """A UCX ERROR line (the generic layer's) that the green run did not have is a new kind of error
+    line, its numbers masked; the same line with other numbers is the same template."""
+    bad = tmp_path / "bad"
+    shutil.copytree(FIXTURES / "pair-seed-0708-rerun-green", bad)
+    with (bad / "decode_mia1-p06-g14.log").open("a") as log:  # the shape of a real UCX line (its pattern's example)
+        log.write(
+            "[1751968801.555759] [mia1-p06-g14:7053 :0]          tcp_ep.c:1260 UCX  ERROR "
+            "tcp_ep 0x3c502370 (state=CONNECTED): send(110) failed: Input/output error\n"
+        )
+    report = run_with_baseline([str(bad)], [str(FIXTURES / "pair-seed-0701-green")], library)
+    new = [error for error in _comparison(report).errors if error.change == "new"]
+    assert [error.template for error in new] == [
+        "ucx-error-line: tcp_ep <n> (state=CONNECTED): send(<n>) failed: Input/output error"
+    ]
