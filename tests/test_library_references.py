@@ -35,6 +35,7 @@ NOT_IDS = {
     "not-a-log": "an input problem code",
     "empty-directory": "an input problem code",
     "not-a-file": "an input problem code (ingest)",
+    "read-as-paste": "an input problem code (ingest): a document read because nothing else is a log",
     "whole-hours": "a clock-offset method (clocks.py)",
     "start-times": "a clock-offset method (clocks.py)",
     "hf-token": "a redaction kind",

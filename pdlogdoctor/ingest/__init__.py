@@ -31,12 +31,13 @@ decoding and the line-break rule, all typed against one `ByteSource`),
 """
 
 from .content import LogInput
-from .discover import NOT_A_LOG, discover
+from .discover import NOT_A_LOG, PASTED, discover
 from .reopen import reopen
 from .streams import Budget, ByteSource, Deadline, Reader, StreamStopped, lone_cr_to_lf, open_regular, text_stream
 
 __all__ = [
     "NOT_A_LOG",
+    "PASTED",
     "Budget",
     "ByteSource",
     "Deadline",

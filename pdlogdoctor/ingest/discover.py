@@ -12,15 +12,18 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
+from ..model import InputProblem
 from ..options import Limits
 from .content import ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
 from .streams import DEFAULT_LIMITS, Budget, decoded_stream, file_kind, open_regular, text_stream
 
 FIXTURE_EXPECTATION = "expected.toml"
 NOT_A_LOG = "not-a-log"
+PASTED = "read-as-paste"
 NOT_LOG_SUFFIXES = frozenset({".md", ".rst", ".toml", ".yaml", ".yml", ".ini", ".cfg", ".py", ".sh", ".rs", ".patch"})
 NOT_LOG_STEMS = frozenset({"readme", "expected", "notes", "license", "changelog"})
 SKIP_SUFFIXES = (".png", ".jpg", ".jpeg", ".so", ".pt", ".safetensors", ".bin", ".core", ".whl")
@@ -64,7 +67,37 @@ def _os_problem(exc: OSError) -> tuple[str, str]:
     return "unreadable", exc.strerror or str(exc)
 
 
+# A directory holding nothing but a pasted issue body (`issue.md`) has no log to protect from its
+# notes: the paste is the evidence. Scripts and configs stay unread even then.
+PASTE_SUFFIXES = frozenset({".md", ".rst"})
+
+
 def _walk_directory(root: Path, budget: Budget) -> Iterator[LogInput]:
+    """The directory's inputs; its notes are read after all when nothing else in it is a log."""
+    found = list(_walk_directory_entries(root, budget))
+    if any(item.open is not None or item.members is not None for item in found):
+        yield from found
+        return
+    for item in found:
+        path = Path(item.name)
+        if any(p.code == NOT_A_LOG for p in item.problems) and path.suffix.lower() in PASTE_SUFFIXES:
+            yield from _paste_inputs(path, budget)
+        else:
+            yield item
+
+
+def _paste_inputs(path: Path, budget: Budget) -> Iterator[LogInput]:
+    try:
+        info = path.stat()
+    except OSError as exc:
+        yield unread(str(path), *_os_problem(exc))
+        return
+    note = InputProblem(PASTED, "a document read as a log: nothing else in its directory is one")
+    for item in _file_inputs(path, str(path), info, budget):
+        yield replace(item, problems=(*item.problems, note))
+
+
+def _walk_directory_entries(root: Path, budget: Budget) -> Iterator[LogInput]:
     seen_dirs: set[tuple[int, int]] = set()
     errors: list[OSError] = []
     count = 0
