@@ -1,66 +1,87 @@
-"""Time `pdlogdoctor analyze` against `grep -c -E -f <anchors>` on one generated bundle.
+"""Time `pdlogdoctor analyze` with each anchor matcher against cat, grep and ripgrep, in one run.
 
-    .venv/bin/python -m benchmarks.run --size 1G [--dir /tmp/pdlogdoctor-bench] [--keep]
+    .venv/bin/python -m benchmarks.run --size 100M,500M,1G,4G [--dir DIR] [--delete] [--repeat N]
 
-Generates (or reuses) a bundle of about SIZE bytes (decimal units) under
-DIR/<size>/, reads it once so both tools start from a warm page cache, runs
-pdlogdoctor first (its peak RSS is the children's maximum) and then grep with
-LC_ALL=C, prints MB/s (10**6 bytes per second) for both, the ratio, and checks
-that the verdict equals the verdict on the small seed fixture.
+For each size: generates (or reuses) a bundle of about SIZE bytes (decimal units) under
+DIR/<bytes>/, reads it once so every tool starts from a warm page cache, then times
+- the read floor: `cat FILES > /dev/null`;
+- `LC_ALL=C grep -c -E -f anchors FILES` and `rg -c -f anchors FILES` (ripgrep from the
+  `bench` extra), where `anchors` is `pdlogdoctor patterns anchors`: the tool's own anchors;
+- `pdlogdoctor analyze --format json BUNDLE` once per installed matcher
+  (PDLOGDOCTOR_MATCHER=hyperscan / ahocorasick / pure), with its peak RSS (the largest
+  single process) and the PSS summed over the tool and its workers (sampled every 50 ms);
+and checks that each verdict equals the verdict on the seed fixture. Each time is the best
+of --repeat runs. Then the start-up: `analyze` on a 1-line file, best of 5. Prints one
+markdown table (exit 1 on a verdict mismatch).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .generate import SEED_FIXTURE, generate, parse_size
 
 DEFAULT_DIR = Path("/tmp/pdlogdoctor-bench")
+MATCHERS = (("hyperscan", "hyperscan"), ("ahocorasick", "ahocorasick_rs"), ("pure", None))
+DEFAULT_MATCHER = "ahocorasick"  # what `pip install pdlogdoctor` gives on the common platforms
 
 
 @dataclass(frozen=True)
+class ToolRun:
+    seconds: float
+    peak_rss: int  # bytes, largest single process
+    tree_pss: int  # bytes, largest PSS summed over the process tree
+    verdict: str
+
+
+@dataclass
 class Result:
     size: int
     files: int
-    tool_seconds: float
+    cat_seconds: float
     grep_seconds: float
-    tool_peak_rss: int  # bytes, largest single process (getrusage of children)
-    tool_tree_pss: int  # bytes, largest PSS summed over the process tree (sampled every 50 ms)
     grep_matches: int
-    verdict: str
-    fixture_verdict: str
+    rg_seconds: float | None  # None: rg not installed
+    rg_matches: int | None
+    tools: dict[str, ToolRun] = field(default_factory=dict)
+    fixture_verdict: str = ""
 
     @property
-    def ratio(self) -> float:
-        return self.tool_seconds / self.grep_seconds if self.grep_seconds else float("inf")
+    def verdict(self) -> str:
+        """The verdict every matcher gave, or the first that differs from the fixture's."""
+        wrong = [run.verdict for run in self.tools.values() if run.verdict != self.fixture_verdict]
+        return wrong[0] if wrong else self.fixture_verdict
 
-    def lines(self) -> list[str]:
-        mb = self.size / 1e6
-        return [
-            f"bundle: {mb:.0f} MB in {self.files} files",
-            f"pdlogdoctor analyze --format json: {self.tool_seconds:.2f} s  {mb / self.tool_seconds:.0f} MB/s",
-            f"LC_ALL=C grep -c -E -f anchors:     {self.grep_seconds:.2f} s  {mb / self.grep_seconds:.0f} MB/s"
-            f"  ({self.grep_matches} matching lines)",
-            f"ratio pdlogdoctor / grep: {self.ratio:.2f}x",
-            f"pdlogdoctor peak RSS: {self.tool_peak_rss / 2**20:.0f} MiB per process, "
-            f"{self.tool_tree_pss / 2**20:.0f} MiB PSS summed over its processes",
-            f"verdict: {self.verdict} (seed fixture: {self.fixture_verdict})"
-            + ("  OK" if self.verdict == self.fixture_verdict else "  MISMATCH"),
-        ]
+    @property
+    def tool_peak_rss(self) -> int:
+        return max(run.peak_rss for run in self.tools.values())
+
+    def best(self) -> tuple[str, ToolRun]:
+        return min(self.tools.items(), key=lambda item: item[1].seconds)
+
+
+def installed_matchers() -> list[str]:
+    return [name for name, module in MATCHERS if module is None or importlib.util.find_spec(module) is not None]
 
 
 def tool_command() -> list[str]:
     return [sys.executable, "-m", "pdlogdoctor"]
+
+
+def rg_path() -> str | None:
+    beside = Path(sys.executable).parent / "rg"  # the `bench` extra's wheel puts it in the venv
+    return str(beside) if beside.exists() else shutil.which("rg")
 
 
 def write_anchors(path: Path) -> None:
@@ -76,11 +97,8 @@ def warm(files: list[Path]) -> None:
 
 
 def _tree_pss(root: int) -> int:
-    """Proportional set size of `root` and its descendants, in bytes.
-
-    PSS splits the pages forked workers share with their parent, so the sum is the
-    memory the run really holds; a sum of RSS would count those pages once per process.
-    """
+    """Proportional set size of `root` and its descendants, in bytes (PSS splits pages forked
+    workers share with their parent, so the sum is the memory the run really holds)."""
     total, todo = 0, [root]
     while todo:
         pid = todo.pop()
@@ -96,41 +114,55 @@ def _tree_pss(root: int) -> int:
     return total
 
 
-def run_tool(bundle: Path) -> tuple[float, int, int, str]:
-    """Seconds, largest process RSS, largest tree PSS, verdict id."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    start = time.perf_counter()
-    proc = subprocess.Popen(
-        [*tool_command(), "analyze", "--format", "json", str(bundle)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    peak = [0]
-
-    def sample() -> None:
-        while proc.poll() is None:
-            peak[0] = max(peak[0], _tree_pss(proc.pid))
-            time.sleep(0.05)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    out, _ = proc.communicate()
-    seconds = time.perf_counter() - start
-    sampler.join()
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    verdict = json.loads(out)["verdict"]["id"]
-    return seconds, max(before, after) * 1024, peak[0], verdict
+# A fresh child measures each run, so one run's peak RSS is not another's (RUSAGE_CHILDREN
+# keeps the maximum over every child ever waited for).
+_MEASURE = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+done = subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "wb"), stderr=subprocess.DEVNULL)
+seconds = time.perf_counter() - start
+print(json.dumps([seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024, done.returncode]))
+"""
 
 
-def run_grep(anchors: Path, files: list[Path]) -> tuple[float, int]:
+def measure(
+    command: list[str], env: dict[str, str] | None = None, discard: bool = False
+) -> tuple[float, int, bytes, int]:
+    """Seconds, peak RSS of the largest process, stdout (none if `discard`), and the largest tree PSS."""
+    with tempfile.NamedTemporaryFile() as out:
+        target = os.devnull if discard else out.name
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _MEASURE, target, *command], stdout=subprocess.PIPE, env=env or os.environ
+        )
+        peak = [0]
+
+        def sample() -> None:
+            while proc.poll() is None:
+                peak[0] = max(peak[0], _tree_pss(proc.pid))
+                time.sleep(0.05)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        report, _ = proc.communicate()
+        sampler.join()
+        seconds, rss, _code = json.loads(report)
+        return seconds, rss, Path(out.name).read_bytes(), peak[0]
+
+
+def run_tool(bundle: Path, matcher: str, repeat: int = 1) -> ToolRun:
+    env = {**os.environ, "PDLOGDOCTOR_MATCHER": matcher}
+    runs = [measure([*tool_command(), "analyze", "--format", "json", str(bundle)], env) for _ in range(repeat)]
+    seconds, rss, out, pss = min(runs, key=lambda run: run[0])
+    return ToolRun(seconds, rss, pss, str(json.loads(out)["verdict"]["id"]))
+
+
+def run_counter(command: list[str], repeat: int = 1) -> tuple[float, int]:
+    """A `-c` search (grep, rg): best seconds and the total count of matching lines."""
     env = {**os.environ, "LC_ALL": "C"}
-    start = time.perf_counter()
-    out = subprocess.run(
-        ["grep", "-c", "-E", "-f", str(anchors), *map(str, files)], env=env, capture_output=True, text=True
-    )
-    seconds = time.perf_counter() - start
-    matches = sum(int(line.rsplit(":", 1)[1]) for line in out.stdout.splitlines() if ":" in line)
-    return seconds, matches
+    runs = [measure(command, env) for _ in range(repeat)]
+    seconds, _, out, _ = min(runs, key=lambda run: run[0])
+    lines = out.decode().splitlines()
+    return seconds, sum(int(line.rsplit(":", 1)[1]) for line in lines if ":" in line)
 
 
 def fixture_verdict() -> str:
@@ -140,31 +172,79 @@ def fixture_verdict() -> str:
     return str(json.loads(out.stdout)["verdict"]["id"])
 
 
-def bench(size: int, directory: Path, keep: bool = True) -> Result:
+def startup(repeat: int = 5) -> float:
+    """Best wall time of `analyze` on a 1-line file (interpreter, imports, library, one scan)."""
+    with tempfile.TemporaryDirectory() as folder:
+        one = Path(folder) / "one.log"
+        one.write_text("2026-07-01 12:00:00 INFO server started\n")
+        return min(measure([*tool_command(), "analyze", "--format", "json", str(one)])[0] for _ in range(repeat))
+
+
+def bench(size: int, directory: Path, keep: bool = True, matchers: list[str] | None = None, repeat: int = 1) -> Result:
     work = directory / str(size)
     bundle = generate(work, size)
     files = sorted(bundle.iterdir())
     anchors = work / "anchors.ere"  # beside the bundle, not in it
     write_anchors(anchors)
     warm(files)
-    seconds, peak, tree, verdict = run_tool(bundle)
-    grep_seconds, matches = run_grep(anchors, files) if shutil.which("grep") else (0.0, 0)
+    names = [str(f) for f in files]
+    cat_seconds = min(measure(["cat", *names], discard=True)[0] for _ in range(repeat))
+    grep_seconds, matches = run_counter(["grep", "-c", "-E", "-f", str(anchors), *names], repeat)
+    rg = rg_path()
+    rg_run = run_counter([rg, "--no-config", "-c", "-f", str(anchors), *names], repeat) if rg else None
     total = sum(f.stat().st_size for f in files)
-    result = Result(total, len(files), seconds, grep_seconds, peak, tree, matches, verdict, fixture_verdict())
+    rg_seconds, rg_matches = rg_run if rg_run else (None, None)
+    result = Result(
+        total, len(files), cat_seconds, grep_seconds, matches, rg_seconds, rg_matches, {}, fixture_verdict()
+    )
+    for matcher in matchers or installed_matchers():
+        result.tools[matcher] = run_tool(bundle, matcher, repeat)
     if not keep:
         shutil.rmtree(work)
     return result
 
 
+def _cell(seconds: float, size: int) -> str:
+    return f"{seconds:.2f} s ({size / 1e6 / seconds:,.0f} MB/s)"
+
+
+def table(results: list[Result], start: float) -> list[str]:
+    matchers = list(results[0].tools)
+    head = ["size", "cat", "grep -c -E -f", "rg -c -f", *(f"tool [{m}]" for m in matchers)]
+    head += [f"[{DEFAULT_MATCHER}] / grep", "best / rg", "peak RSS per process", "PSS summed", "verdict"]
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for result in results:
+        mb = result.size
+        best_name, best = result.best()
+        default = result.tools.get(DEFAULT_MATCHER)
+        row = [f"{result.size / 1e6:,.0f} MB", _cell(result.cat_seconds, mb), _cell(result.grep_seconds, mb)]
+        row.append(_cell(result.rg_seconds, mb) if result.rg_seconds else "rg not installed")
+        row += [_cell(result.tools[m].seconds, mb) for m in matchers]
+        row.append(f"{default.seconds / result.grep_seconds:.2f}x" if default and result.grep_seconds else "-")
+        row.append(f"{best.seconds / result.rg_seconds:.2f}x ({best_name})" if result.rg_seconds else "-")
+        row.append(" / ".join(f"{run.peak_rss / 2**20:.0f}" for run in result.tools.values()) + " MiB")
+        row.append(" / ".join(f"{run.tree_pss / 2**20:.0f}" for run in result.tools.values()) + " MiB")
+        row.append(result.verdict + ("" if result.verdict == result.fixture_verdict else " MISMATCH"))
+        lines.append("| " + " | ".join(row) + " |")
+    lines.append("")
+    lines.append(f"start-up (`analyze` on a 1-line file, best of 5): {start:.3f} s")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--size", default="1G", help="bundle size, decimal units: 100M, 1G, 4G")
+    parser.add_argument("--size", default="100M,1G", help="bundle sizes, comma-separated, decimal units: 100M,1G,4G")
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="where bundles are generated and reused")
-    parser.add_argument("--delete", action="store_true", help="delete the generated bundle afterwards")
+    parser.add_argument("--delete", action="store_true", help="delete each generated bundle after its runs")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each command; the best is shown")
+    parser.add_argument("--matcher", action="append", help="only these matchers (repeatable); default: every installed")
     args = parser.parse_args(argv)
-    result = bench(parse_size(args.size), args.dir, keep=not args.delete)
-    print("\n".join(result.lines()))
-    return 0 if result.verdict == result.fixture_verdict else 1
+    results = []
+    for size in args.size.split(","):
+        results.append(bench(parse_size(size), args.dir, not args.delete, args.matcher, args.repeat))
+        print(f"done: {size}", file=sys.stderr, flush=True)
+    print("\n".join(table(results, startup())))
+    return 0 if all(r.verdict == r.fixture_verdict for r in results) else 1
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.generate import SEED_FIXTURE, generate, parse_size
-from benchmarks.run import bench
+from benchmarks.run import bench, installed_matchers
 from pdlogdoctor.patterns import load_library
 
 
@@ -50,6 +50,10 @@ def test_tiny_benchmark_reports_the_seed_verdict(tmp_path: Path) -> None:
         1 for line in (b"".join(p.read_bytes() for p in SEED_FIXTURE.glob("*.log"))).splitlines() if _anchored(line)
     )
     assert result.tool_peak_rss > 0 and result.size > 2_900_000
+    # Every installed matcher ran and found the seed incident; ripgrep (if installed) counts as grep does.
+    assert set(result.tools) == set(installed_matchers()) and "pure" in result.tools
+    assert {run.verdict for run in result.tools.values()} == {"mori-mr-size-limit"}
+    assert result.rg_matches in (None, result.grep_matches)
     assert not (tmp_path / "3000000").exists()
 
 
