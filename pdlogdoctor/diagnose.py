@@ -397,7 +397,6 @@ def _unnamed_errors(
 def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], evidence: Evidence) -> Report:
     """Nothing failed, and nothing shows serving either: a starting server, a short excerpt. Not a
     failure report (no failure title), and not healthy (nothing was shown to work)."""
-    spec = evidence.library.verdict(NO_FAILURE_SEEN)
     context = sorted({e.pattern for e in evidence.events})
     summary = (
         "No failure seen in these lines: nothing in them failed, and nothing shows a request served yet "
@@ -405,17 +404,7 @@ def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], 
         "is not shown either."
     )
     missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
-    return Report(
-        verdict=Verdict(NO_FAILURE_SEEN, spec.title, NO_FAILURE_CONFIDENCE, summary),
-        chain=(),
-        links=(),
-        alternatives=alternatives,
-        suggestions=(),
-        missing=tuple(dict.fromkeys(missing)),
-        inputs=evidence.sources,
-        advice=spec.advice.strip(),
-        explain=spec.explain.strip(),
-    )
+    return _inconclusive(summary, (), alternatives, missing, evidence, NO_FAILURE_CONFIDENCE, NO_FAILURE_SEEN)
 
 
 def _inconclusive(
@@ -425,10 +414,12 @@ def _inconclusive(
     missing: list[str],
     evidence: Evidence,
     confidence: float,
+    verdict: str = "inconclusive",
 ) -> Report:
-    spec = evidence.library.verdict("inconclusive")
+    """A report no root supports: inconclusive, or (nothing failing) no-failure-seen."""
+    spec = evidence.library.verdict(verdict)
     return Report(
-        verdict=Verdict("inconclusive", spec.title, confidence, summary),
+        verdict=Verdict(verdict, spec.title, confidence, summary),
         chain=chain,
         links=(),
         alternatives=alternatives,
