@@ -9,7 +9,6 @@ verdict's facts and reasoning and raises its confidence a little.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -307,10 +306,3 @@ def strengthen_verdict(report: Report, comparison: Comparison) -> Report:
     if not comparison.baseline_failing and any(d.explains and d.relevant for d in comparison.deltas):
         confidence = min(MAX_CONFIDENCE, round(confidence + EXPLAINING_BONUS, 2))
     return replace(report, verdict=replace(verdict, facts=facts, summary=summary, confidence=confidence))
-
-
-def changes_by_section(comparison: Comparison) -> dict[str, list[Delta]]:
-    sections: dict[str, list[Delta]] = defaultdict(list)
-    for delta in comparison.deltas:
-        sections[delta.section].append(delta)
-    return sections

@@ -202,3 +202,10 @@ def test_an_error_line_no_family_names_is_a_new_template(tmp_path: Path, library
     assert [error.template for error in new] == [
         "ucx-error-line: tcp_ep <n> (state=CONNECTED): send(<n>) failed: Input/output error"
     ]
+
+
+def test_html_has_the_changes_table() -> None:
+    good, bad = FIXTURES / "pair-seed-0701-green", FIXTURES / "mori-mr-size-limit-seed"
+    page = runner.invoke(app, ["diff", str(good), str(bad), "--format", "html"]).stdout
+    section = page[page.index("<summary>Changed since the last green run</summary>") :]
+    assert "<td>max_total_num_tokens</td><td>decode, prefill</td><td>8,551,168</td><td>23,448,064</td>" in section

@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from .. import __version__
 from ..model import Event, ExcerptWindow, Report, Role
+from . import changes
 from .document import fact_text
 from .markdown import shareable_view, suggestion_command
 from .options import RenderOptions
@@ -46,7 +47,7 @@ def html_report(report: Report, options: RenderOptions) -> str:
         js=_asset("report.js"),
         head=_head(view.report, view.fingerprint),
         fix=_fix(view.report),
-        rivals=_rivals(view.report),
+        rivals=_changes(view.report) + _rivals(view.report),
         inputs=_inputs(view.report),
         footer=html.escape(f"fingerprint {view.fingerprint} · pdlogdoctor {__version__}"),
         data=_script_json(data),
@@ -206,6 +207,32 @@ def _fix(report: Report) -> str:
             f"<p>{html.escape(item.reason)}</p>{arithmetic}</div>"
         )
     return f'<section class="fix"><h2>Suggested fix</h2>{caution}{"".join(options)}</section>'
+
+
+def _changes(report: Report) -> str:
+    """The comparison with the last green run (--baseline, diff): GOOD and BAD side by side."""
+    comparison = report.comparison
+    if comparison is None:
+        return ""
+    warning = changes.baseline_warning(comparison)
+    parts = [f"<p><strong>{html.escape(warning)}</strong></p>"] if warning else []
+    parts.append(
+        f"<p>{html.escape(changes.headline(comparison))} {html.escape(changes.baseline_line(comparison))}.</p>"
+    )
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in changes.delta_cells(delta)) + "</tr>"
+        for delta in comparison.deltas[: changes.MAX_ROWS]
+    )
+    errors = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in changes.error_cells(error)) + "</tr>"
+        for error in comparison.errors[: changes.MAX_ROWS]
+    )
+    head = "<tr><th>what</th><th>role</th><th>last green</th><th>this run</th><th>change</th></tr>"
+    parts.append(f"<table>{head}{rows}</table>" if rows else "")
+    error_head = "<tr><th>error lines</th><th>last green</th><th>this run</th><th>change</th><th>first seen</th></tr>"
+    parts.append(f"<table>{error_head}{errors}</table>" if errors else "")
+    summary = html.escape(changes.TITLE)
+    return f'<section class="rivals"><details open><summary>{summary}</summary>{"".join(parts)}</details></section>'
 
 
 def _rivals(report: Report) -> str:
