@@ -635,10 +635,12 @@ def patterns_list(patterns: PatternsOption = None) -> None:
 
 @patterns_app.command("check", help="Validate the library and run every pattern's own examples (exit 2 on failure).")
 def patterns_check(patterns: PatternsOption = None) -> None:
+    from .errorlines import check_layer
     from .patterns import check_examples
 
     library = _load(patterns)
     problems = [problem for pattern in library.patterns for problem in check_examples(pattern)]
+    problems += check_layer(library.errors) if library.errors else []
     for problem in problems:
         typer.echo(f"error: {problem}", err=True)
     examples = sum(len(p.examples.match) + len(p.examples.no_match) for p in library.patterns)
@@ -652,7 +654,8 @@ def patterns_check(patterns: PatternsOption = None) -> None:
 )
 def patterns_anchors() -> None:
     library = _load(None)
-    for anchor in sorted({p.primary_anchor for p in library.patterns}):
+    generic = library.errors.anchors if library.errors else ()
+    for anchor in sorted({p.primary_anchor for p in library.patterns} | set(generic)):
         typer.echo(_ere_escape(anchor))
 
 

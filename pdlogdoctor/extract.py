@@ -19,10 +19,11 @@ from dataclasses import dataclass, field, replace
 
 from . import accel
 from .accel import Matcher
+from .errorlines import ErrorLayer
 from .ingest import ByteSource, StreamStopped
 from .model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from .patterns import Library, Pattern, match_line
-from .roles import role_from_name
+from .roles import role_from_name, role_from_prefix
 from .textcut import clip
 from .timeline import Stamp, clean_line, grep_file, parse_actions_time, parse_stamp
 from .traceback import read_traceback
@@ -34,6 +35,12 @@ MAX_LINE_BYTES = 64 << 10  # what we keep of one line around an anchor
 LONG_LINE_CARRY = 4 << 20  # a partial line longer than this is scanned in windows
 BLOCK_LOOKAHEAD = 256 << 10  # room a traceback needs after its first line
 KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are counted
+# Library patterns that only quote error lines no family names (patterns/generic/): a line they
+# match is still read by the generic error layer, which templates and ranks it.
+QUOTING_GROUP = "generic"
+KEEP_PER_TEMPLATE = 3  # first N lines of one unrecognised error template in one source (+ the last)
+MAX_TEMPLATES = 400  # distinct error templates kept per source; the rest are counted as one
+OVERFLOW_TEMPLATE = "<more error templates than pdlogdoctor keeps per file>"
 HEAD_BYTES = 64 << 10  # what role sniffing sees of each source
 MAX_TEXT = 2000  # characters of a line kept in an event
 STAMP_LOOKBACK_LINES = 60
@@ -57,6 +64,10 @@ class AnchorIndex:
     by_anchor: tuple[tuple[bytes, tuple[Pattern, ...]], ...]
     blocks: frozenset[str]
     fast: Matcher | None = field(default=None, compare=False)  # a compiled matcher (accel.py); None: bytes.find
+    # The generic error layer rides on the same search: `generic` holds the positions in
+    # `by_anchor` of the keys that find its lines (see errorlines.py).
+    errors: ErrorLayer | None = field(default=None, compare=False)
+    generic: frozenset[int] = frozenset()
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
@@ -70,13 +81,18 @@ class AnchorIndex:
     @classmethod
     def build(cls, library: Library, matcher: str = accel.AUTO) -> AnchorIndex:
         groups: dict[bytes, list[Pattern]] = defaultdict(list)
-        primaries = {p.primary_anchor.encode() for p in library.patterns}
+        generic_anchors = [a.encode() for a in library.errors.anchors] if library.errors else []
+        primaries = {p.primary_anchor.encode() for p in library.patterns} | set(generic_anchors)
         for pattern in library.patterns:
             groups[_search_key(pattern.primary_anchor.encode(), primaries)].append(pattern)
+        generic_keys = {_search_key(anchor, primaries) for anchor in generic_anchors}
+        for key in generic_keys:
+            groups.setdefault(key, [])
         ordered = tuple((anchor, tuple(group)) for anchor, group in sorted(groups.items()))
         blocks = frozenset(p.id for p in library.patterns if p.block)
         fast = accel.load([anchor for anchor, _ in ordered], matcher)
-        return cls(ordered, blocks, fast)
+        generic = frozenset(number for number, (anchor, _) in enumerate(ordered) if anchor in generic_keys)
+        return cls(ordered, blocks, fast, library.errors, generic)
 
 
 def _search_key(anchor: bytes, primaries: set[bytes]) -> bytes:
@@ -105,6 +121,7 @@ class _State:
     timeouts: dict[str, int] = field(default_factory=dict)  # regex time-outs per pattern
     matched: dict[str, int] = field(default_factory=dict)  # matches per pattern, for `stop_after`
     problems: list[InputProblem] = field(default_factory=list)
+    templates: int = 0  # distinct unrecognised error templates recorded
 
 
 @dataclass(slots=True)
@@ -273,6 +290,8 @@ def _shifted(event: Event, lines: int) -> Event:
 
 
 def _key(event: Event) -> str:
+    if event.template is not None:
+        return f"{event.pattern}\x00{event.template}"
     return f"{event.pattern}:{event.failing}"
 
 
@@ -325,11 +344,12 @@ def _defer_open_block(buf: bytes, cut: int, index: AnchorIndex, final: bool) -> 
         return cut
     tail_start = max(0, cut - BLOCK_LOOKAHEAD)
     earliest = cut
-    for anchor, patterns in index.by_anchor:
-        if any(p.block for p in patterns):
-            pos = buf.find(anchor, tail_start, cut)
-            if pos != -1:
-                earliest = min(earliest, buf.rfind(b"\n", 0, pos) + 1)
+    # The block patterns' own anchors, not their search keys: a key shared with the generic
+    # layer ("xception") is far more common than the line that starts a traceback.
+    for anchor in {p.primary_anchor.encode() for _, group in index.by_anchor for p in group if p.block}:
+        pos = buf.find(anchor, tail_start, cut)
+        if pos != -1:
+            earliest = min(earliest, buf.rfind(b"\n", 0, pos) + 1)
     # Deferring never loses data: the carry grows until the lookahead is there or the stream ends.
     return earliest
 
@@ -348,14 +368,17 @@ def _defer_for_lookahead(buf: bytes, cut: int, complete: int, final: bool) -> in
     return min(cut, pos)
 
 
-def _find_lines(
-    buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State
-) -> dict[int, tuple[int, list[Pattern]]]:
+# A line found by a key of the generic error layer: (line end, patterns, read by the layer too)
+_Found = tuple[int, list[Pattern], bool]
+
+
+def _find_lines(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State) -> dict[int, _Found]:
     """Lines holding an anchor found in [lo, hi), keyed by line start; lines may reach `limit`."""
-    lines: dict[int, tuple[int, list[Pattern]]] = {}
+    lines: dict[int, _Found] = {}
     hits = index.fast.positions(buf, lo, hi) if index.fast is not None else None
     for number, (anchor, patterns) in enumerate(index.by_anchor):
-        if all(_saturated(pattern, state.matched) for pattern in patterns):
+        generic = number in index.generic
+        if not generic and all(_saturated(pattern, state.matched) for pattern in patterns):
             continue  # every pattern of this anchor has been seen enough in this source
         starts = iter(hits[number]) if hits is not None else None
         pos = _next_hit(buf, anchor, lo, hi, starts)
@@ -364,9 +387,11 @@ def _find_lines(
             stop = _line_end(buf, pos, limit)
             entry = lines.get(start)
             if entry is None:
-                lines[start] = (stop, list(patterns))
+                lines[start] = (stop, list(patterns), generic)
             else:
                 entry[1].extend(patterns)
+                if generic and not entry[2]:
+                    lines[start] = (entry[0], entry[1], True)
             pos = _next_hit(buf, anchor, max(stop, pos + 1), hi, starts)
     return lines
 
@@ -398,20 +423,26 @@ def _scan_region(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, s
     line_no = state.line_base
     counted_to = 0
     for start in sorted(found):
-        stop, patterns = found[start]
+        stop, patterns, generic = found[start]
         line_no += buf.count(b"\n", counted_to, start)
         counted_to = start
-        _match_line(buf, start, stop, limit, patterns, line_no + 1, state)
+        recognised = _match_line(buf, start, stop, limit, patterns, line_no + 1, state)
+        if generic and not recognised and index.errors is not None:
+            _match_error_line(buf, start, stop, index.errors, line_no + 1, state)
     _remember_last_stamp(buf, hi, state)
 
 
 def _match_line(
     buf: bytes, start: int, stop: int, end: int, patterns: list[Pattern], line_no: int, state: _State
-) -> None:
+) -> bool:
+    """Match the line against `patterns`; True when one of them recognised it."""
+    if not patterns:
+        return False
     raw = buf[start:stop].decode("utf-8", errors="replace")
     text, actions_time = clean_line(raw)
     stamp: Stamp | None = None
     latest: float | None = None
+    recognised = False  # by a pattern that names what the line means (not one that only quotes errors)
     seen: set[str] = set()
     for pattern in patterns:
         if pattern.id in seen:
@@ -432,10 +463,47 @@ def _match_line(
         if pattern.block:
             captured.update(read_traceback(buf, stop, end))
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
-        event = _with_pasted_role(_make_event(pattern, state.name, line_no, stamp, text, captured), raw)
+        recognised = recognised or pattern.group != QUOTING_GROUP
+        event = _make_event(pattern, state.name, line_no, stamp, text, captured)
+        event = _with_prefix_role(_with_pasted_role(event, raw), raw)
         if latest is not None:
             event = replace(event, time_inferred=True, time_latest=latest)
         _record(event, state)
+    return recognised
+
+
+def _with_prefix_role(event: Event, raw: str, tags_only: bool = True) -> Event:
+    """A line whose own prefix names its component has that role: a job script's `[prefill] `
+    tag; for unrecognised lines also a compose service or pod name (`decode-1  | `). (Library
+    lines in compose pastes keep the roles their patterns and files give them.)"""
+    if event.role not in (Role.UNKNOWN, Role.SERVER):
+        return event
+    role = role_from_prefix(raw, tags_only)
+    return replace(event, role=role) if role is not None else event
+
+
+def _match_error_line(buf: bytes, start: int, stop: int, errors: ErrorLayer, line_no: int, state: _State) -> None:
+    """The generic layer's turn on a line no pattern recognised (errorlines.py decides)."""
+    raw = buf[start:stop].decode("utf-8", errors="replace")
+    text, actions_time = clean_line(raw)
+    hit = errors.classify(text)
+    if hit is None:
+        return
+    stamp = _stamp_for(buf, start, text, actions_time, state)
+    event = Event(
+        pattern=hit.marker,
+        source=state.name,
+        line=line_no,
+        time=stamp.seconds if stamp else None,
+        time_text=stamp.text if stamp else None,
+        text=text[:MAX_TEXT],
+        fields=tuple(sorted((name.lower(), rank) for name, rank in stamp.ranks)) if stamp else (),
+        severity=hit.severity,
+        kind=Kind.CAUSE if hit.severity is Severity.CRITICAL else Kind.SYMPTOM,
+        failing=True,
+        template=hit.template,
+    )
+    _record(_with_prefix_role(event, raw, tags_only=False), state)
 
 
 def _saturated(pattern: Pattern, matched: dict[str, int]) -> bool:
@@ -567,9 +635,17 @@ def _record(event: Event, state: _State) -> None:
     # Failing and passing matches of one pattern are counted apart, so a run of
     # successful warmups cannot push the one failing warmup out of the kept events.
     key = _key(event)
+    keep = state.keep
+    if event.template is not None:
+        if key not in state.counts:
+            if state.templates >= MAX_TEMPLATES:
+                event = replace(event, template=OVERFLOW_TEMPLATE)
+                key = _key(event)
+            state.templates += key not in state.counts
+        keep = KEEP_PER_TEMPLATE + state.keep - KEEP_PER_PATTERN
     count = state.counts.get(key, 0) + 1
     state.counts[key] = count
-    if count <= state.keep:
+    if count <= keep:
         state.events.append(event)
     else:
         state.last_events[key] = event
@@ -580,12 +656,12 @@ def _close_counts(state: _State) -> None:
     state.events.extend(state.last_events.values())
     firsts: dict[str, int] = {}
     for position, event in enumerate(state.events):
-        firsts.setdefault(f"{event.pattern}:{event.failing}", position)
+        firsts.setdefault(_key(event), position)
     for key, position in firsts.items():
         count = state.counts[key]
         if count > 1:
             state.events[position] = replace(state.events[position], repeats=count)
     merged: dict[str, int] = defaultdict(int)
     for key, count in state.counts.items():
-        merged[key.rsplit(":", 1)[0]] += count
+        merged[key.split("\x00", 1)[0] if "\x00" in key else key.rsplit(":", 1)[0]] += count
     state.counts = dict(merged)

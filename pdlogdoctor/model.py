@@ -126,6 +126,12 @@ class Event:
     repeats: int = 1  # how many matches of this pattern in this source it stands for
     time_inferred: bool = False  # the line has no time of its own: `time` is the stamped line above's
     time_latest: float | None = None  # and this the stamped line below's: the line sits between them
+    template: str | None = None  # set on error lines of the generic layer: `pattern` is then its marker
+
+    @property
+    def unrecognised(self) -> bool:
+        """An error line no pattern of the library names (see errorlines.py)."""
+        return self.template is not None
 
     @property
     def latest(self) -> float | None:
@@ -268,6 +274,22 @@ class Comparison:
 
 
 @dataclass(frozen=True, slots=True)
+class UnexplainedError:
+    """One template of error lines that no pattern of the library names, over all inputs."""
+
+    template: str
+    marker: str  # the severity marker that called these lines errors (errorlines.py)
+    severity: Severity
+    count: int
+    first: Event
+    last: Event
+    roles: tuple[Role, ...]
+    files: tuple[str, ...]
+    position: str  # "before-root", "before-first-symptom", "after" (see unexplained.py)
+    earliest: bool = False  # the earliest unexplained error before the first known symptom
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     verdict: Verdict
     chain: tuple[Event, ...]
@@ -287,3 +309,4 @@ class Report:
     excerpt: tuple[ExcerptWindow, ...] = ()
     glossary: tuple[tuple[str, str], ...] = ()  # pattern id -> its title, for the patterns the chain shows
     comparison: Comparison | None = None  # against the last green run (--baseline, diff)
+    unrecognised: tuple[UnexplainedError, ...] = ()  # ranked: the one to read first comes first

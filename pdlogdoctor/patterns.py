@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import regex
 
+from .errorlines import OPEN_WORLD_DIR, ErrorLayer, load_layer
 from .errors import PatternError
 from .model import FieldValue, Kind, Mark, Role, Severity, Tier
 
@@ -120,6 +121,7 @@ class VerdictSpec:
 class Library:
     patterns: tuple[Pattern, ...]
     verdicts: tuple[VerdictSpec, ...]
+    errors: ErrorLayer | None = None  # the generic error layer (open-world/): lines no pattern names
 
     def pattern(self, pattern_id: str) -> Pattern:
         for pattern in self.patterns:
@@ -166,11 +168,13 @@ def load_library(extra_dirs: Iterable[Path] = ()) -> Library:
         for path in sorted(directory.rglob("*.toml")):
             if path.name == PROFILE_FILE:
                 continue  # not a pattern: what run profiles take from events (profile.py)
+            if OPEN_WORLD_DIR in path.relative_to(directory).parts:
+                continue  # the generic error layer's data, read by load_layer
             if path.name == "verdicts.toml":
                 verdicts.extend(_load_verdicts(path))
             else:
                 patterns.append(load_pattern(path, group=path.parent.name))
-    library = Library(tuple(patterns), tuple(verdicts))
+    library = Library(tuple(patterns), tuple(verdicts), load_layer(dirs))
     validate_library(library)
     return library
 

@@ -23,6 +23,7 @@ from .parallel import plain_file_path, scan_file_parallel, usable_cores, worth_s
 from .patterns import Library
 from .roles import detect_role, node_from_name, with_source_role
 from .timeline import with_year, year_of
+from .unexplained import attach, without_benign
 
 DEFAULT_OPTIONS = RunOptions()
 
@@ -67,13 +68,16 @@ def analyse(
     workers = options.workers or usable_cores()
     scanned = [item for log_input in inputs for item in scan_input(log_input, index, on_progress, deadline, workers)]
     sources = tuple(item.source for item in scanned)
-    events = _place_on_timeline([e for item in scanned for e in item.events])
+    placed = _place_on_timeline([e for item in scanned for e in item.events])
+    events = without_benign([e for e in placed if not e.unrecognised], library)
+    errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
     clocks = estimate_offsets(events, sources)
     events = within(
         correct(events, clocks), options.since, options.until
     )  # before linking: the links rest on time windows
     nodes = {s.name: s.node for s in sources}
     report = diagnose(events, link(events, library, nodes, slack(clocks)), sources, library)
+    report = attach(report, within(correct(errors, clocks), options.since, options.until), events, library)
     report = annotate(report, clocks, window_note(options.since, options.until))
     report = replace(report, glossary=_glossary(report, library))
     report = replace(report, excerpt=build_excerpt(report)) if options.excerpt else report

@@ -132,6 +132,25 @@ def node_from_name(name: str) -> str | None:
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 
 
+# A job log or a collector that says which component printed each line: `[prefill] ...`
+# (launch scripts), `decode-1  | ...` (docker compose), `[pod/sglang-prefill-0/sglang] ...`.
+_ROLE_PREFIX = regex.compile(
+    r"^\s*(?:\[(?P<tag>prefill|decode|router)\] |(?P<service>[\w.-]{0,63}) +\| |\[pod/(?P<pod>[^\]\s]{1,253})\] )",
+    regex.IGNORECASE,
+)
+_ROLE_WORDS = (("prefill", Role.PREFILL), ("decode", Role.DECODE), ("router", Role.ROUTER))
+
+
+def role_from_prefix(raw: str, tags_only: bool = False) -> Role | None:
+    """The component a line's own prefix names, if any; with `tags_only`, only an explicit
+    `[prefill] `-style tag counts (not a compose service or pod name)."""
+    found = _ROLE_PREFIX.match(raw)
+    if found is None or (tags_only and not found.group("tag")):
+        return None
+    name = (found.group("tag") or found.group("service") or found.group("pod") or "").lower()
+    return next((role for word, role in _ROLE_WORDS if word in name), None)
+
+
 def with_source_role(event: Event, source_role: Role) -> Event:
     """An event's role once its source's role is known: the pattern's hint, refined by the file.
 

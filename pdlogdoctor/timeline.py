@@ -83,12 +83,15 @@ def clean_line(raw: str) -> tuple[str, str | None]:
 # (`prefill-1  | `), and the older Python router launcher's `[Router (Rust)] `.
 _COLLECTOR_PREFIX = regex.compile(r"^(?:\[Router \(Rust\)\] |[\w.:/-]{1,63}\s*\| )")
 # Removed from every line before matching: `docker compose logs` (`prefill-1  | `, padded) and
-# `kubectl logs --prefix` (`[pod/NAME/CONTAINER] `), and `grep -H`/`-n` over several files
-# (`vllm_p3.log:`, `vllm_p3.log-` for context lines, `decode.log:120:`). All only ever wrap a
+# `kubectl logs --prefix` (`[pod/NAME/CONTAINER] `), `grep -H`/`-n` over several files
+# (`vllm_p3.log:`, `vllm_p3.log-` for context lines, `decode.log:120:`) and a job script's
+# `[prefill] ` tags. All only ever wrap a
 # component's own line.
 _GREP_FILE = r"[\w./-]{1,200}?\.(?:log|txt|out|err)(?:\.\d+)?[:-](?:\d+[:-])?(?=\S)"
 GREP_PREFIX = regex.compile(r"^(?P<file>[\w./-]{1,200}?\.(?:log|txt|out|err))(?:\.\d+)?[:-](?:\d+[:-])?(?=\S)")
-_STRIPPED_PREFIX = regex.compile(r"^(?:[\w.-]{1,63} +\| |\[pod/[^\]\s]{1,253}\] |" + _GREP_FILE + ")")
+_STRIPPED_PREFIX = regex.compile(
+    r"^(?:[\w.-]{1,63} +\| |\[pod/[^\]\s]{1,253}\] |\[(?:prefill|decode|router)\] |" + _GREP_FILE + ")"
+)
 
 
 def grep_file(raw: str) -> str | None:

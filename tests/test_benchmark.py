@@ -57,7 +57,11 @@ def test_tiny_benchmark_reports_the_seed_verdict(tmp_path: Path) -> None:
     assert not (tmp_path / "3000000").exists()
 
 
-ANCHORS = {p.primary_anchor.encode() for p in load_library().patterns}
+LIBRARY = load_library()
+# The generic error layer's anchors are searched too (`patterns anchors` prints them for grep).
+ANCHORS = {p.primary_anchor.encode() for p in LIBRARY.patterns} | {
+    a.encode() for a in (LIBRARY.errors.anchors if LIBRARY.errors else ())
+}
 
 
 def _anchored(line: bytes) -> bool:

@@ -41,6 +41,8 @@ NOT_IDS = {
     "hf-token": "a redaction kind",
     "gh-token": "a redaction kind",
     "aws-key": "a redaction kind",
+    "before-root": "where an unexplained error sits (unexplained.py)",
+    "before-first-symptom": "where an unexplained error sits (unexplained.py)",
 }
 # Calls whose first argument is an input-problem code or a redaction kind (redact.py), not a library id.
 PROBLEM_CALLS = {"InputProblem", "unread", "StreamStopped", "_Refusal", "Rule", "placeholder"}
@@ -64,6 +66,7 @@ def library_names(library: Library) -> set[str]:
         | {v.id for v in library.verdicts}
         | set(ANALYZERS)
         | {mark.value for mark in Mark}
+        | ({m.id for m in library.errors.markers} if library.errors else set())  # the generic error layer
     )
 
 

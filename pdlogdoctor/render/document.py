@@ -8,7 +8,7 @@ from typing import Any
 from .. import __version__
 from ..compare import describe
 from ..fingerprint import fingerprint
-from ..model import ClockOffset, Comparison, Delta, ErrorDelta, Event, FactValue, Report
+from ..model import ClockOffset, Comparison, Delta, ErrorDelta, Event, FactValue, Report, UnexplainedError
 
 SCHEMA_VERSION = "2.0"  # docs/json.md has the changelog
 
@@ -103,6 +103,38 @@ def clock_document(clock: ClockOffset) -> dict[str, Any]:
     }
 
 
+def _occurrence(event: Event) -> dict[str, Any]:
+    return {"file": event.source, "line": event.line, "time": format_time(event.time), "text": event.text}
+
+
+POSITION_LABELS = {"before-root": "before the root cause", "before-first-symptom": "before the first symptom"}
+
+
+def position_label(item: UnexplainedError) -> str:
+    """How a renderer names where an unexplained error sits."""
+    label = POSITION_LABELS.get(item.position, "")
+    return (
+        f"earliest unexplained, {label}"
+        if item.earliest and label
+        else ("earliest unexplained" if item.earliest else label)
+    )
+
+
+def unrecognised_document(item: UnexplainedError) -> dict[str, Any]:
+    return {
+        "template": item.template,
+        "marker": item.marker,
+        "severity": item.severity.value,
+        "count": item.count,
+        "position": item.position,
+        "earliest": item.earliest,
+        "first": _occurrence(item.first),
+        "last": _occurrence(item.last),
+        "roles": [role.value for role in item.roles],
+        "files": list(item.files),
+    }
+
+
 def report_document(report: Report) -> dict[str, Any]:
     document = _document(report)
     if report.comparison is not None:
@@ -123,6 +155,7 @@ def _document(report: Report) -> dict[str, Any]:
             "facts": {key: _value(value) for key, value in report.verdict.facts},
         },
         "chain": [event_document(event) for event in report.chain],
+        "unrecognised": [unrecognised_document(item) for item in report.unrecognised],
         "links": [
             {"cause": location(link.cause.where), "effect": location(link.effect.where), "reason": link.reason}
             for link in report.links

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from ..model import Comparison, Event, Report
+from ..model import Comparison, Event, Report, UnexplainedError
 from . import changes
 from .fixes import LETTERS, NO_CAUSE, confidence_words, fixes, verify_first
 from .options import RenderOptions
@@ -70,11 +70,20 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
         if id(original) in roots or (level == "warning" and not original.failing):
             continue  # the verdict annotation stands for the root; context lines explain nothing unexplained
         lines.append(_event_annotation(level, event, titles, places[id(original)]))
+    if report.verdict.id in NO_CAUSE:  # no cause named: the errors no pattern names are the lead
+        room = max(0, MAX_ANNOTATIONS - len(lines))
+        for raw, item in list(zip(report.unrecognised, shown.unrecognised, strict=True))[:room]:
+            lines.append(_unrecognised_annotation(item, _place(options.workspace_file(raw.first.source), redactor)))
     return lines
 
 
 def _place(path: str | None, redactor: Callable[[str], str] | None) -> str | None:
     return redactor(path) if path is not None and redactor is not None else path
+
+
+def _unrecognised_annotation(item: UnexplainedError, place: str | None) -> str:
+    title = f"unrecognised {item.severity.value} (x{item.count})"
+    return command("warning", item.first.text, _properties(title, place, item.first))
 
 
 def _verdict_annotation(shown: Report, place: str | None, original: Report) -> str:

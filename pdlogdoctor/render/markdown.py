@@ -18,7 +18,7 @@ from .. import __version__
 from ..fingerprint import fingerprint
 from ..model import Comparison, ExcerptWindow, Report, Suggestion
 from . import changes
-from .document import chain_start, chain_time, fact_text
+from .document import chain_start, chain_time, fact_text, position_label
 from .fixes import LETTERS, confidence_words, fixes, snippet, verify_first
 from .inputs import inputs_to_show
 from .markup import CELL_CHARS, cell, code_cell, code_span, fence, prose, quoted_cell, quoted_prose
@@ -112,6 +112,8 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], 
         parts.append(_chain(report, budget.chain_rows, chain_start(report), absolute))
     if report.excerpt and budget.excerpt:
         parts.append(_excerpt(report.excerpt, budget.context))
+    if report.unrecognised:
+        parts.append(_unrecognised(report))
     if report.alternatives and budget.alternatives:
         parts.append(_alternatives(report, quotes))
     if report.missing:
@@ -253,6 +255,27 @@ def _excerpt(windows: tuple[ExcerptWindow, ...], context: int) -> str:
 
 def _shown_line(text: str) -> str:
     return text if len(text) <= SHOWN_LINE_CHARS else text[:SHOWN_LINE_CHARS] + "…"
+
+
+SHOWN_UNRECOGNISED = 5
+
+
+def _unrecognised(report: Report) -> str:
+    rows = ["| where | role | severity | count | position | line |", "| --- | --- | --- | ---: | --- | --- |"]
+    for item in report.unrecognised[:SHOWN_UNRECOGNISED]:
+        cells = (
+            code_cell(item.first.where),
+            "/".join(role.value for role in item.roles),
+            item.severity.value,
+            str(item.count),
+            position_label(item) or "after",
+            code_cell(item.first.text.strip()),
+        )
+        rows.append("| " + " | ".join(cells) + " |")
+    hidden = len(report.unrecognised) - SHOWN_UNRECOGNISED
+    if hidden > 0:
+        rows.append(f"\n_{hidden} more templates; `--format json` lists them._")
+    return "### Unrecognised errors\n\nError lines no pattern names, the one to read first first.\n\n" + "\n".join(rows)
 
 
 def _alternatives(report: Report, quotes: list[str]) -> str:

@@ -21,7 +21,7 @@ import regex
 from ..fingerprint import fingerprint
 from ..model import Comparison, Report, Source
 from . import changes
-from .document import chain_start, chain_time, fact_text
+from .document import chain_start, chain_time, fact_text, position_label
 from .fixes import LETTERS, Fix, command_text, confidence_words, fixes, verify_first
 from .inputs import inputs_to_show
 from .options import PLAIN, RenderOptions
@@ -101,6 +101,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
     _facts(page, report)
     _arithmetic(page, report)
     _chain(page, report, options)
+    _unrecognised(page, report, options.verbose)
     _alternatives(page, report)
     _missing(page, report)
     _inputs(page, report, options.verbose)
@@ -341,6 +342,28 @@ _TRACING_PREFIX = regex.compile(r"^\S*\{.*?\}: .*?\.rs:\d+: ")
 def log_message(text: str) -> str:
     message = _LEADING_STAMP.sub("", text, count=1).strip()
     return _TRACING_PREFIX.sub("", message, count=1) or text.strip()
+
+
+SHOWN_UNRECOGNISED = 5
+
+
+def _unrecognised(page: Page, report: Report, verbose: bool) -> None:
+    """The top error templates no pattern names: where each first appeared, and its line."""
+    if not report.unrecognised:
+        return
+    page.heading("Unrecognised errors (no pattern names them; the one to read first is first)")
+    names = short_names(source.name for source in report.inputs)
+    for item in report.unrecognised[:SHOWN_UNRECOGNISED]:
+        tags = " · ".join(tag for tag in (item.severity.value, f"x{item.count}", position_label(item)) if tag)
+        roles = "/".join(role.value for role in item.roles)
+        page.add(
+            f"  {names.get(item.first.source, item.first.source)}:{item.first.line}  {roles}  "
+            + page.style(tags, "bold")
+        )
+        page.add(" " * 10 + page.clip(item.first.text.strip(), 10, verbose), "dim")
+    hidden = len(report.unrecognised) - SHOWN_UNRECOGNISED
+    if hidden > 0:
+        page.add(f"  and {hidden} more templates (--format json lists them)", "dim")
 
 
 def _alternatives(page: Page, report: Report) -> None:

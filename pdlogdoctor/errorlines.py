@@ -1,0 +1,250 @@
+"""The generic error layer: error lines that no pattern of the library names.
+
+Driven by data, like the library: `patterns/open-world/severity.toml` says how a line
+states its severity (Python logging, glog, torch, spdlog, Rust tracing, UCX, NCCL,
+tracebacks, crashes, exit codes) and `patterns/open-world/benign/*.toml` name noise known
+to be harmless. The scanner hands this layer only the lines that hold one of its anchors,
+found in the same search pass as the library's anchors, and only when no pattern of the
+library matched the line: the layer adds no pass of its own over the input.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import regex
+
+from .errors import PatternError
+from .model import Severity
+from .templates import message_of, template_of
+
+OPEN_WORLD_DIR = "open-world"
+LEVELS = ("critical", "error", "warning", "quiet")
+MATCH_TIMEOUT_S = 0.5
+SWALLOW_LINES = 60  # how far below an 'Exception ignored in' line its traceback may end
+EXPLAINED_LINES = 400  # how far below a traceback a library pattern read its exception line may be
+BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for the traceback under it
+_MARKER_KEYS = {"id", "level", "effect", "regex", "examples"}
+_BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "examples"}
+_EXAMPLE_KEYS = {"match", "no_match"}
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    id: str
+    level: str
+    regex: regex.Pattern[str]
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
+    effect: bool = False  # the line says that something ended (a 5xx, an exit code), not why
+
+
+@dataclass(frozen=True, slots=True)
+class Benign:
+    id: str
+    reason: str
+    regex: regex.Pattern[str]
+    swallow_traceback: bool
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
+    recovered: bool = False  # benign only when the same file shows serving after it
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorHit:
+    """One line the layer calls an error (or a warning worth showing)."""
+
+    marker: str
+    severity: Severity
+    template: str
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorLayer:
+    anchors: tuple[str, ...]
+    markers: tuple[Marker, ...]
+    benign: tuple[Benign, ...]
+
+    def benign_entry(self, text: str) -> Benign | None:
+        """The benign entry naming this line, if any."""
+        return next((entry for entry in self.benign if _search(entry.regex, text)), None)
+
+    def effects(self) -> frozenset[str]:
+        """Markers whose lines report an ending, not its cause: ranked after the others."""
+        return frozenset(marker.id for marker in self.markers if marker.effect)
+
+    def classify(self, text: str) -> ErrorHit | None:
+        """The error this line states, or None (not an error, or benign).
+
+        A benign line whose traceback follows it is kept as an INFO hit: the exception line
+        under it is then dropped after the scan (`unexplained.py`), whichever byte range of a
+        file each was scanned in.
+        """
+        for entry in self.benign:
+            if not entry.recovered and _search(entry.regex, text):  # recovered ones: after the scan
+                return ErrorHit(BENIGN_PREFIX + entry.id, Severity.INFO, "") if entry.swallow_traceback else None
+        marker, found = self._marker_for(text)
+        if marker is None or found is None:
+            return None
+        message = found.groupdict().get("message") or message_of(text)
+        severity = Severity(marker.level)
+        return ErrorHit(marker.id, severity, template_of(message))
+
+    def _marker_for(self, text: str) -> tuple[Marker | None, regex.Match[str] | None]:
+        for marker in self.markers:
+            found = _search(marker.regex, text)
+            if found is not None:
+                return (None, None) if marker.level == "quiet" else (marker, found)
+        return None, None
+
+
+def _search(pattern: regex.Pattern[str], text: str) -> regex.Match[str] | None:
+    try:
+        return pattern.search(text, timeout=MATCH_TIMEOUT_S)
+    except TimeoutError:
+        return None
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
+    """Markers and benign noise from each library directory's `open-world/`; None if none."""
+    anchors: list[str] = []
+    markers: list[Marker] = []
+    benign: list[Benign] = []
+    for directory in dirs:
+        root = directory / OPEN_WORLD_DIR
+        severity = root / "severity.toml"
+        if severity.is_file():
+            data = _read(severity)
+            anchors.extend(_anchor_list(data, str(severity)))
+            markers.extend(_marker(raw, str(severity), i) for i, raw in enumerate(data.get("marker", [])))
+        for path in sorted((root / "benign").glob("*.toml")) if (root / "benign").is_dir() else []:
+            benign.append(_benign(_read(path), str(path), path.stem))
+    if not markers:
+        return None
+    return ErrorLayer(tuple(dict.fromkeys(anchors)), tuple(markers), tuple(benign))
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PatternError(str(path), None, f"cannot be read as TOML: {exc}") from exc
+
+
+def _anchor_list(data: Mapping[str, Any], where: str) -> list[str]:
+    raw = data.get("anchors")
+    if not isinstance(raw, list) or not raw or not all(isinstance(a, str) and a and a.isascii() for a in raw):
+        raise PatternError(where, "anchors", "must be a non-empty list of non-empty ASCII strings")
+    return raw
+
+
+def _marker(raw: Any, where: str, index: int) -> Marker:
+    key = f"marker[{index}]"
+    if not isinstance(raw, dict):
+        raise PatternError(where, key, "must be a table")
+    _check(raw, _MARKER_KEYS, where, key)
+    level = raw["level"]
+    if level not in LEVELS:
+        raise PatternError(where, f"{key}.level", f"'{level}' is not one of {LEVELS}")
+    match, no_match = _examples(raw, where, key)
+    effect = raw.get("effect", False)
+    if not isinstance(effect, bool):
+        raise PatternError(where, f"{key}.effect", "must be true or false")
+    return Marker(str(raw["id"]), level, _compile(raw, where, key), match, no_match, where, effect)
+
+
+def _benign(raw: dict[str, Any], where: str, stem: str) -> Benign:
+    _check(raw, _BENIGN_KEYS, where, None, required=("id", "reason", "regex", "examples"))
+    if raw["id"] != stem:
+        raise PatternError(where, "id", f"'{raw['id']}' must equal the file name '{stem}'")
+    match, no_match = _examples(raw, where, None)
+    swallow, recovered = raw.get("swallow_traceback", False), raw.get("recovered", False)
+    for key, value in (("swallow_traceback", swallow), ("recovered", recovered)):
+        if not isinstance(value, bool):
+            raise PatternError(where, key, "must be true or false")
+    compiled = _compile(raw, where, None)
+    return Benign(str(raw["id"]), str(raw["reason"]), compiled, swallow, match, no_match, where, recovered)
+
+
+def _check(
+    raw: Mapping[str, Any],
+    allowed: set[str],
+    where: str,
+    key: str | None,
+    required: tuple[str, ...] = ("id", "level", "regex", "examples"),
+) -> None:
+    prefix = f"{key}." if key else ""
+    for name in raw:
+        if name not in allowed:
+            raise PatternError(where, prefix + name, "unknown key")
+    for name in required:
+        if name not in raw:
+            raise PatternError(where, prefix + name, "missing required key")
+
+
+def _compile(raw: Mapping[str, Any], where: str, key: str | None) -> regex.Pattern[str]:
+    try:
+        return regex.compile(str(raw["regex"]))
+    except regex.error as exc:
+        raise PatternError(where, f"{key}.regex" if key else "regex", f"does not compile: {exc}") from None
+
+
+def _examples(raw: Mapping[str, Any], where: str, key: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    name = f"{key}.examples" if key else "examples"
+    examples = raw.get("examples")
+    if not isinstance(examples, dict):
+        raise PatternError(where, name, "must be a table with match and no_match lists")
+    for item in examples:
+        if item not in _EXAMPLE_KEYS:
+            raise PatternError(where, f"{name}.{item}", "unknown key")
+    match, no_match = examples.get("match"), examples.get("no_match")
+    if not isinstance(match, list) or not match:
+        raise PatternError(where, f"{name}.match", "needs at least one real line")
+    if not isinstance(no_match, list) or not no_match:
+        raise PatternError(where, f"{name}.no_match", "needs at least one line")
+    return tuple(map(str, match)), tuple(map(str, no_match))
+
+
+# ---------------------------------------------------------------- self-test
+
+
+def check_layer(layer: ErrorLayer) -> list[str]:
+    """Every marker must decide its own match examples and not its no_match ones; every benign
+    entry must match its examples. Markers are tried in order, so a match example must be
+    decided by its own marker, not an earlier one."""
+    problems: list[str] = []
+    for marker in layer.markers:
+        for line in marker.match:
+            decided, _ = _first(layer, line)
+            if decided != marker.id:
+                problems.append(f"{marker.path}: marker {marker.id}: match example decided by {decided}: {line!r}")
+        for line in marker.no_match:
+            if _search(marker.regex, line) is not None:
+                problems.append(f"{marker.path}: marker {marker.id}: no_match example matches: {line!r}")
+    for entry in layer.benign:
+        problems += [f"{entry.path}: example does not match: {x!r}" for x in entry.match if not _search(entry.regex, x)]
+        problems += [
+            f"{entry.path}: no_match example matches: {x!r}" for x in entry.no_match if _search(entry.regex, x)
+        ]
+    for marker in layer.markers:
+        for line in marker.match:
+            if not any(anchor in line for anchor in layer.anchors):
+                problems.append(f"{marker.path}: marker {marker.id}: no anchor finds the example {line!r}")
+    return problems
+
+
+def _first(layer: ErrorLayer, line: str) -> tuple[str | None, regex.Match[str] | None]:
+    for marker in layer.markers:
+        found = _search(marker.regex, line)
+        if found is not None:
+            return marker.id, found
+    return None, None

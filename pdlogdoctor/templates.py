@@ -1,0 +1,90 @@
+"""Templates of error lines: the same error on 8 ranks or 3,000 requests is one template.
+
+`template_of` masks what varies between occurrences of one error (numbers, hex, ids,
+addresses, paths, quoted values, times); `mine` then merges templates that still differ
+in a few words, the way Drain does: same number of tokens, same first token, and most
+tokens equal; the differing positions become `<*>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import regex
+
+MAX_TEMPLATE = 300
+SIMILARITY = 0.7  # share of equal tokens for two templates to be one
+MIN_TOKENS_TO_MERGE = 4  # short templates ("Killed") are merged only when equal
+
+# A log line's own prefix: time stamps, rank and level brackets, glog headers, tracing spans.
+_PREFIX = regex.compile(
+    r"^(?:\s*(?:\[[^\]]{0,80}\]:?|\d{4}-\d\d-\d\d[ T][\d:.,]+Z?|[IWEF]\d{4} [\d:.]+\s+\d+\s+[\w.-]+:\d+\]"
+    r"|\([\w\s=]+pid=\d+\)|(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|FATAL)\b:?|\d\d-\d\d [\d:.]+)\s*)+"
+)
+_TRACING = regex.compile(r"^\S*\{.*?\}: (?:[\w:]+: )?(?:\S+\.rs:\d+: )?")
+_MASKS: tuple[tuple[regex.Pattern[str], str], ...] = (
+    (regex.compile(r"\^M|\r"), ""),
+    (regex.compile(r"""'[^']{0,200}'|"[^"]{0,200}\""""), "<str>"),
+    (regex.compile(r"\b[a-z][\w+.-]*://\S+"), "<url>"),
+    (regex.compile(r"(?:\b[\w.-]+)?(?:/[\w.@+-]+){2,}/?"), "<path>"),
+    (regex.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b"), "<ip>"),
+    (regex.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<id>"),
+    (regex.compile(r"\b0x[0-9a-fA-F]+\b"), "<hex>"),
+    (regex.compile(r"\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\b"), "<hex>"),
+    (regex.compile(r"\b[\w-]*\d[\w-]*[a-zA-Z][\w-]*\d[\w-]*\b(?<=\w{12,})"), "<id>"),  # chatcmpl-…, long ids
+    (regex.compile(r"\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b"), "<time>"),
+    (regex.compile(r"\b\d{4}-\d\d-\d\d\b"), "<date>"),
+    (regex.compile(r"(?<![\w<])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w>])"), "<num>"),
+    (regex.compile(r"\s+"), " "),
+)
+
+
+def message_of(line: str) -> str:
+    """The line without its time stamp, rank, level and tracing prefix."""
+    message = _PREFIX.sub("", line, count=1)
+    message = _TRACING.sub("", message, count=1)
+    return message.strip() or line.strip()
+
+
+def template_of(message: str) -> str:
+    """`message` with its variable parts masked."""
+    text = message.replace("^M", "")
+    for pattern, replacement in _MASKS:
+        text = pattern.sub(replacement, text)
+    return text.strip()[:MAX_TEMPLATE]
+
+
+T = TypeVar("T")
+
+
+def mine(items: Sequence[T], template: Callable[[T], str]) -> list[tuple[str, list[T]]]:
+    """Group items whose templates are one Drain cluster; each group with its merged template.
+
+    Items keep their order within a group; groups come in the order of their first item.
+    """
+    clusters: dict[tuple[int, str], list[tuple[list[str], list[T]]]] = {}
+    order: list[tuple[list[str], list[T]]] = []
+    for item in items:
+        tokens = template(item).split(" ")
+        key = (len(tokens), tokens[0] if tokens else "")
+        bucket = clusters.setdefault(key, [])
+        for cluster in bucket:
+            if _similar(cluster[0], tokens):
+                cluster[0][:] = [a if a == b else "<*>" for a, b in zip(cluster[0], tokens, strict=True)]
+                cluster[1].append(item)
+                break
+        else:
+            cluster = (tokens, [item])
+            bucket.append(cluster)
+            order.append(cluster)
+    return [(" ".join(tokens), members) for tokens, members in order]
+
+
+def _similar(left: list[str], right: list[str]) -> bool:
+    if left == right:
+        return True
+    if len(left) < MIN_TOKENS_TO_MERGE:
+        return False
+    same = sum(1 for a, b in zip(left, right, strict=True) if a == b or a == "<*>")
+    return same / len(left) >= SIMILARITY

@@ -1,0 +1,324 @@
+"""Unexplained errors: rank the error lines no pattern names and let them shape the report.
+
+Runs after `diagnose`, on the generic error layer's lines (errorlines.py):
+
+- lines are grouped into templates (templates.py) with a count, first and last occurrence,
+  roles and files;
+- templates are ranked: before the first known symptom (or the verdict's root) first, then
+  severity, cause-like lines before lines that only report an ending (5xx, exit codes),
+  server roles, rarity, time; the earliest error before the first symptom is named;
+- an inconclusive report leads with that error instead of saying nothing failed; a healthy
+  run keeps its verdict only when its end-to-end checks passed; a named verdict loses
+  confidence when a severe error comes before its root, and a verdict that is only a
+  symptom ("might be dead", "Lost connection") yields to a cause-like error beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES, ErrorLayer
+from .model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
+from .patterns import Library
+from .templates import message_of, mine
+
+SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
+SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
+CAUSE_ROLES = frozenset(SERVER_ROLES)
+DEPLOYMENT_ROLES = frozenset({*SERVER_ROLES, Role.ROUTER, Role.MIXED})
+BESIDE_SYMPTOM_AFTER_S = 60.0  # a cause logged up to this long after a symptom is still 'beside' it
+BESIDE_SYMPTOM_BEFORE_S = 600.0
+# Lines this close are one moment: components stamp whole seconds or milliseconds, and a
+# consequence printed in the same burst may carry an earlier stamp than its cause.
+SAME_MOMENT_S = 1.0
+MAX_KEPT = 50  # templates kept in the report (the rest are counted in a note)
+QUOTE = 240  # characters of a line quoted in a summary
+NOTHING_FAILED = ("inconclusive", "no-failure-seen")  # verdicts that name no cause
+SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did not stop it"
+
+
+def attach(report: Report, errors: Sequence[Event], events: Sequence[Event], library: Library) -> Report:
+    errors = without_benign(_unaccounted(errors, events), library)
+    if not errors:
+        return report
+    symptom_time = _first_failure_time(events)
+    root_time = _first_time(report.roots) if report.verdict.id not in ("healthy", *NOTHING_FAILED) else None
+    effects = library.errors.effects() if library.errors else frozenset()
+    ranked = _ranked(_templates(errors), root_time, symptom_time, effects)
+    report = replace(report, unrecognised=tuple(ranked[:MAX_KEPT]))
+    if len(ranked) > MAX_KEPT:
+        report = _noted(report, f"{len(ranked) - MAX_KEPT} more unrecognised error templates are not listed")
+    serious = [t for t in ranked if t.severity.rank >= Severity.ERROR.rank]
+    if not serious:
+        return report
+    if report.verdict.id in NOTHING_FAILED:
+        return _inconclusive(report, serious, library)
+    if report.verdict.id == "healthy":
+        return _healthy(report, serious, library)
+    return _named(report, [t for t in serious if t.marker not in effects], library, root_time)
+
+
+# ---------------------------------------------------------------- what is already accounted for
+
+
+def without_benign(events: Sequence[Event], library: Library) -> list[Event]:
+    """Failing lines that benign data names are not evidence: a favicon 404, a /health 503 while
+    the server was still starting (benign only when the same file shows it serving later)."""
+    if library.errors is None or not library.errors.benign:
+        return list(events)
+    serving = library.marked(*SERVING_MARKS)
+    served_at: dict[str, float] = {}
+    for event in events:
+        if event.pattern in serving and not event.failing and event.time is not None:
+            served_at[event.source] = max(served_at.get(event.source, event.time), event.time)
+    return [e for e in events if not (e.failing and _benign(e, library.errors, served_at))]
+
+
+def _benign(event: Event, errors: ErrorLayer, served_at: dict[str, float]) -> bool:
+    entry = errors.benign_entry(event.text)
+    if entry is None:
+        return False
+    if not entry.recovered:
+        return True
+    last_served = served_at.get(event.source)
+    return last_served is not None and event.time is not None and last_served > event.time
+
+
+def _unaccounted(errors: Sequence[Event], events: Sequence[Event]) -> list[Event]:
+    """Drop exception lines of tracebacks that a library pattern read (its verdict names the
+    exception) or that follow a benign line owning them ('Exception ignored in')."""
+    # A context pattern that only quotes a traceback (patterns/generic/) explains nothing.
+    owners = [
+        (e.source, e.line, _exception_text(e), EXPLAINED_LINES)
+        for e in events
+        if e.get("exc_type") and e.kind is not Kind.CONTEXT
+    ]
+    owners += [(e.source, e.line, "", SWALLOW_LINES) for e in errors if e.pattern.startswith(BENIGN_PREFIX)]
+    kept = []
+    for error in errors:
+        if error.pattern.startswith(BENIGN_PREFIX):
+            continue
+        if error.pattern == "python-exception" and any(_owns(owner, error) for owner in owners):
+            continue
+        kept.append(error)
+    return kept
+
+
+def _exception_text(event: Event) -> str:
+    message = event.get("exc_message", "")
+    return f"{event.get('exc_type')}: {message}" if message else str(event.get("exc_type"))
+
+
+def _owns(owner: tuple[str, int, str, int], error: Event) -> bool:
+    source, line, text, reach = owner
+    if source != error.source or not 0 < error.line - line <= reach:
+        return False
+    return not text or text[:200] in error.text
+
+
+# ---------------------------------------------------------------- templates and ranking
+
+
+def _templates(errors: Sequence[Event]) -> list[UnexplainedError]:
+    ordered = sorted(errors, key=_time_key)
+    found = []
+    for template, members in mine(ordered, lambda e: e.template or ""):
+        # The scanner keeps the first lines of a template per file and counts the rest on the first.
+        per_key: dict[tuple[str, str, str | None], int] = {}
+        for event in members:
+            key = (event.source, event.pattern, event.template)
+            per_key[key] = max(per_key.get(key, 0), event.repeats)
+        first, last = members[0], members[-1]
+        found.append(
+            UnexplainedError(
+                template=template,
+                marker=first.pattern,
+                severity=max((e.severity for e in members), key=lambda s: s.rank),
+                count=sum(per_key.values()),
+                first=first,
+                last=last,
+                roles=tuple(dict.fromkeys(e.role for e in members)),
+                files=tuple(dict.fromkeys(e.source for e in members)),
+                position="after",
+            )
+        )
+    return found
+
+
+def _ranked(
+    templates: list[UnexplainedError], root_time: float | None, symptom_time: float | None, effects: frozenset[str]
+) -> list[UnexplainedError]:
+    placed = [replace(t, position=_position(t.first, root_time, symptom_time)) for t in templates]
+    ranked = sorted(placed, key=lambda t: _rank_key(t, effects))
+    serious = [t for t in placed if t.severity.rank >= Severity.ERROR.rank and t.marker not in effects]
+    early = [t for t in serious if t.position != "after"] or (serious if symptom_time is None else [])
+    if not early:
+        return ranked
+    earliest = min(early, key=lambda t: _time_key(t.first))
+    return [replace(t, earliest=True) if t is earliest else t for t in ranked]
+
+
+def _position(first: Event, root_time: float | None, symptom_time: float | None) -> str:
+    if first.time is None:
+        return "after"
+    if root_time is not None and first.time < root_time - SAME_MOMENT_S:
+        return "before-root"
+    if symptom_time is not None and first.time < symptom_time - SAME_MOMENT_S:
+        return "before-first-symptom"
+    return "after"
+
+
+def _rank_key(t: UnexplainedError, effects: frozenset[str]) -> tuple[int, int, int, int, int, tuple[float, str, int]]:
+    return (
+        t.position == "after",
+        -t.severity.rank,
+        t.marker in effects,
+        not any(role in SERVER_ROLES for role in t.roles),
+        t.count > 10,  # rare lines first: a line printed once per request is rarely the cause
+        _time_key(t.first),
+    )
+
+
+def _time_key(event: Event) -> tuple[float, str, int]:
+    return (event.time if event.time is not None else float("inf"), event.source, event.line)
+
+
+def _first_time(events: Sequence[Event]) -> float | None:
+    times = [e.time for e in events if e.time is not None]
+    return min(times) if times else None
+
+
+def _first_failure_time(events: Sequence[Event]) -> float | None:
+    return _first_time([e for e in events if e.failing and e.kind.value != "context"])
+
+
+# ---------------------------------------------------------------- the report
+
+
+def quote(t: UnexplainedError) -> str:
+    """`file:line: the line` of a template's first occurrence, for summaries."""
+    text = message_of(t.first.text)
+    text = text if len(text) <= QUOTE else text[: QUOTE - 1] + "…"
+    more = f" ({t.count} lines like it in {len(t.files)} file(s))" if t.count > 1 else ""
+    return f"{t.first.where}: {text}{more}"
+
+
+def _lead(serious: list[UnexplainedError]) -> UnexplainedError:
+    flagged = [t for t in serious if t.earliest]
+    return flagged[0] if flagged else serious[0]
+
+
+def _lead_words(lead: UnexplainedError) -> str:
+    if not lead.earliest:
+        return "An error no pattern explains"
+    if lead.position == "before-first-symptom":
+        return "The earliest error no pattern explains, before the first known symptom"
+    return "The earliest error no pattern explains"
+
+
+def _inconclusive(report: Report, serious: list[UnexplainedError], library: Library) -> Report:
+    lead = _lead(serious)
+    head = f"{_lead_words(lead)}: {quote(lead)}."
+    nothing_failed = report.verdict.id != "inconclusive"  # the diagnosis saw no failing line at all
+    rest = (
+        " No pattern of the library names it, and nothing shows the deployment serving."
+        if nothing_failed
+        else " " + report.verdict.summary
+    )
+    missing = [f"no pattern explains the error at {lead.first.where}", *report.missing]
+    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library)
+
+
+def _healthy(report: Report, serious: list[UnexplainedError], library: Library) -> Report:
+    """Serving proves errors before it did not matter; it proves nothing about errors after it,
+    and without an end-to-end check, nothing about errors in the deployment's own logs."""
+    end_to_end = library.marked(Mark.END_TO_END)
+    passed = [e for e in report.chain if e.pattern in end_to_end and not e.failing]
+    if passed:
+        effects = library.errors.effects() if library.errors else frozenset()
+        last_check = max((e.time for e in passed if e.time is not None), default=None)
+        # A side-car's errors (a file of unknown role) are not the run's.
+        run = [t for t in serious if set(t.roles) - {Role.UNKNOWN} and t.marker not in effects]
+        later = [t for t in run if _after(t.last, last_check)]
+        if later:
+            return _not_healthy(
+                report, later[0], "after the end-to-end checks passed, so they do not vouch for it", library
+            )
+    deployment = [t for t in serious if set(t.roles) & DEPLOYMENT_ROLES]
+    if not passed and deployment:
+        why = "while no end-to-end result (probe or accuracy gate) shows that it did not matter"
+        return _not_healthy(report, _lead(deployment), why, library)
+    lead = _lead(serious)
+    drop = 0.1 if any(t.severity is Severity.CRITICAL for t in serious) else 0.05
+    count = sum(t.count for t in serious)
+    note = (
+        f"{count} error line(s) no pattern explains did not stop the deployment serving; "
+        f"the first worth reading: {quote(lead)}"
+    )
+    confidence = round(max(0.3, report.verdict.confidence - drop), 2)
+    verdict = replace(report.verdict, title=SERVED_DESPITE_TITLE, confidence=confidence)
+    return _noted(replace(report, verdict=verdict), note)
+
+
+def _after(event: Event, moment: float | None) -> bool:
+    return event.time is not None and moment is not None and event.time > moment
+
+
+def _not_healthy(report: Report, lead: UnexplainedError, why: str, library: Library) -> Report:
+    summary = f"{_lead_words(lead)}: {quote(lead)}. The deployment served, but this error comes {why}."
+    missing = (*report.missing, f"no pattern explains the error at {lead.first.where}")
+    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library)
+
+
+def _as_inconclusive(report: Report, summary: str, library: Library) -> Report:
+    """The report under the inconclusive verdict: its title, advice and explanation too."""
+    spec = library.verdict("inconclusive")
+    verdict = Verdict("inconclusive", spec.title, 0.0, summary)
+    return replace(report, verdict=verdict, advice=spec.advice.strip(), explain=spec.explain.strip())
+
+
+def _named(report: Report, causes: list[UnexplainedError], library: Library, root_time: float | None) -> Report:
+    tier = library.verdict(report.verdict.id).tier if library.has_verdict(report.verdict.id) else Tier.CAUSE
+    # Cause-like lines are printed by servers and their backends; a harness or router line beside
+    # a symptom is another view of the same symptom.
+    beside = [t for t in causes if _beside(t.first, root_time) and set(t.roles) & CAUSE_ROLES]
+    if tier is Tier.SYMPTOM and beside:
+        return _symptom_yields(report, _lead(beside) if any(t.earliest for t in beside) else beside[0], library)
+    before = [t for t in causes if t.position == "before-root"]
+    if not before:
+        return report
+    worst = max(before, key=lambda t: t.severity.rank)
+    drop = 0.2 if worst.severity is Severity.CRITICAL else 0.1
+    verdict = replace(report.verdict, confidence=round(max(0.3, report.verdict.confidence - drop), 2))
+    note = (
+        f"{len(before)} kind(s) of error no pattern explains come before this verdict's root; "
+        f"the earliest: {quote(min(before, key=lambda t: _time_key(t.first)))}"
+    )
+    return _noted(replace(report, verdict=verdict), note)
+
+
+def _beside(first: Event, root_time: float | None) -> bool:
+    """Near the symptom in time; a line without a time cannot be ruled out."""
+    if first.time is None or root_time is None:
+        return True
+    return -BESIDE_SYMPTOM_BEFORE_S <= first.time - root_time <= BESIDE_SYMPTOM_AFTER_S
+
+
+def _symptom_yields(report: Report, cause: UnexplainedError, library: Library) -> Report:
+    """A symptom's own wording guesses a cause; an error line beside it is better evidence."""
+    old = report.verdict
+    root = report.roots[0].where if report.roots else "its first line"
+    summary = (
+        f"{_lead_words(cause)}: {quote(cause)}. It is logged beside the symptom "
+        f"{old.id} ({old.title}, {root}), whose wording only guesses a cause."
+    )
+    why = f"a symptom; the error at {cause.first.where}, which no pattern names, is beside it and is likelier the cause"
+    alternatives = (Alternative(old.id, round(min(old.confidence, 0.4), 2), why), *report.alternatives)
+    missing = (f"no pattern explains the error at {cause.first.where}", *report.missing)
+    changed = replace(report, alternatives=alternatives, suggestions=(), missing=tuple(dict.fromkeys(missing)))
+    return _as_inconclusive(changed, summary, library)
+
+
+def _noted(report: Report, note: str) -> Report:
+    return replace(report, notes=(*report.notes, note))

@@ -1,0 +1,130 @@
+"""The generic error layer: error lines no pattern names are seen, templated, ranked and quoted."""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.errorlines import check_layer
+from pdlogdoctor.extract import AnchorIndex, scan_stream
+from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.render.json_format import render as render_json
+from pdlogdoctor.templates import mine, template_of
+
+
+def _report_of(tmp_path: Path, library: Library, files: dict[str, str]) -> dict[str, object]:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    out = io.StringIO()
+    render_json(run([str(tmp_path)], library), out)
+    document: dict[str, object] = json.loads(out.getvalue())
+    return document
+
+
+def test_the_shipped_markers_and_benign_entries_pass_their_own_examples(library: Library) -> None:
+    assert library.errors is not None
+    assert check_layer(library.errors) == []
+
+
+def test_a_marker_whose_example_an_earlier_marker_decides_is_reported(library: Library) -> None:
+    assert library.errors is not None
+    markers = library.errors.markers
+    python = next(m for m in markers if m.id == "python-exception")
+    broken = type(library.errors)(
+        library.errors.anchors,
+        tuple(replace(m, match=python.match) if m.id == "glog-error" else m for m in markers),
+        library.errors.benign,
+    )
+    assert any("glog-error" in problem and "decided by python-exception" in problem for problem in check_layer(broken))
+
+
+def test_the_same_error_on_eight_ranks_is_one_template_with_its_count() -> None:
+    lines = [
+        f"E0729 05:04:3{rank}.52772{rank} 1409{rank} rdma_endpoint.cpp:70] "
+        "Failed to create QP: Cannot allocate memory [12]"
+        for rank in range(8)
+    ]
+    groups = mine(lines, template_of)
+    assert len(groups) == 1 and len(groups[0][1]) == 8
+
+
+def test_masking_keeps_the_words_and_hides_what_varies() -> None:
+    masked = template_of("Request 0x7f2a80000000 from 10.0.0.7:30001 took 12.5 s at 05:04:30 in /opt/x/y.py")
+    assert masked == "Request <hex> from <ip> took <num> s at <time> in <path>"
+
+
+def test_an_unrecognised_glog_error_is_quoted_where_nothing_else_fails(tmp_path: Path, library: Library) -> None:
+    etcd = (
+        "E20260521 08:44:16.320911   412 transfer_metadata.cpp:74] Error from etcd client, "
+        "etcd uri: 192.168.30.5:2379 error: 14 message: connections to all backends failing"
+    )
+    document = _report_of(tmp_path, library, {"prefill_n1.log": "\n".join([etcd] * 14) + "\n"})
+    verdict = document["verdict"]
+    assert isinstance(verdict, dict)
+    assert verdict["id"] == "inconclusive"
+    assert "Error from etcd client, etcd uri: 192.168.30.5:2379 error: 14" in verdict["summary"]
+    assert "No failure evidence" not in verdict["summary"]
+    unrecognised = document["unrecognised"]
+    assert isinstance(unrecognised, list) and len(unrecognised) == 1
+    assert unrecognised[0]["count"] == 14 and unrecognised[0]["first"]["line"] == 1
+    assert unrecognised[0]["earliest"] is True and unrecognised[0]["roles"] == ["prefill"]
+
+
+def test_a_prefixed_traceback_is_one_error_its_exception_line(tmp_path: Path, library: Library) -> None:
+    prefix = "ERROR 499 [ TP4 scheduler.py:2982]"
+    text = "\n".join(
+        [
+            f"{prefix} Traceback (most recent call last):",
+            f'{prefix}   File "/sgl/python/sglang/srt/managers/scheduler.py", line 2976, in run_scheduler_process',
+            f"{prefix}     scheduler.event_loop_normal()",
+            f"{prefix} RuntimeError: Decode out of memory. Try to lower your batch size.^M",
+        ]
+    )
+    document = _report_of(tmp_path, library, {"decode_n2.log": text + "\n"})
+    unrecognised = document["unrecognised"]
+    assert isinstance(unrecognised, list)
+    # The frames are not errors of their own; the first error-level line of the block is.
+    texts = [item["first"]["text"] for item in unrecognised]
+    assert not any('File "' in t for t in texts)
+    assert any("RuntimeError: Decode out of memory" in t for t in texts)
+
+
+def test_a_traceback_a_pattern_read_is_not_unrecognised(tmp_path: Path, library: Library) -> None:
+    text = "\n".join(
+        [
+            "[2026-07-08 03:12:09 TP3] Scheduler hit an exception: Traceback (most recent call last):",
+            '  File "/sgl/python/sglang/srt/managers/scheduler.py", line 2711, in run_scheduler_process',
+            "    scheduler.event_loop_normal()",
+            "ZeroDivisionError: division by zero",
+        ]
+    )
+    document = _report_of(tmp_path, library, {"prefill_n1.log": text + "\n"})
+    assert document["unrecognised"] == []
+
+
+def test_benign_noise_never_becomes_a_finding(tmp_path: Path, library: Library) -> None:
+    text = "\n".join(
+        [
+            "Exception ignored in: <function ResourceTracker.__del__ at 0x00000180C086F380>",
+            "Traceback (most recent call last):",
+            '  File "/usr/lib/python3.10/multiprocessing/resource_tracker.py", line 77, in __del__',
+            "ImportError: sys.meta_path is None, Python is likely shutting down",
+            "[2026-07-02 11:00:30] Prefill register attempt 1/5 failed: status 503",
+        ]
+    )
+    document = _report_of(tmp_path, library, {"prefill_n1.log": text + "\n"})
+    assert document["unrecognised"] == []
+
+
+@pytest.mark.parametrize("chunk", [64, 4096])
+def test_a_glog_error_is_one_template_whatever_the_chunking(library: Library, chunk: int) -> None:
+    data = b"E0729 05:04:30.527725 14093 transfer_metadata.cpp:74] Error from etcd client, error: 14\n" * 3
+    result = scan_stream(io.BytesIO(data), "x.log", AnchorIndex.build(library), chunk_bytes=chunk)
+    found = [e for e in result.events if e.unrecognised]
+    assert [e.line for e in found] == [1, 2, 3]
+    assert found[0].repeats == 3 and found[0].template == "Error from etcd client, error: <num>"
