@@ -26,7 +26,7 @@ from .templates import message_of, mine
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 CAUSE_ROLES = frozenset(SERVER_ROLES)
-DEPLOYMENT_ROLES = frozenset({*SERVER_ROLES, Role.ROUTER, Role.MIXED})
+DEPLOYMENT_ROLES = frozenset({*SERVER_ROLES, Role.ROUTER})  # a mixed stream may hold a side-car too
 BESIDE_SYMPTOM_AFTER_S = 60.0  # a cause logged up to this long after a symptom is still 'beside' it
 BESIDE_SYMPTOM_BEFORE_S = 600.0
 # Lines this close are one moment: components stamp whole seconds or milliseconds, and a

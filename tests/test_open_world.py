@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pdlogdoctor.errorlines import check_layer
 from pdlogdoctor.extract import AnchorIndex, scan_stream
@@ -128,3 +131,37 @@ def test_a_glog_error_is_one_template_whatever_the_chunking(library: Library, ch
     found = [e for e in result.events if e.unrecognised]
     assert [e.line for e in found] == [1, 2, 3]
     assert found[0].repeats == 3 and found[0].template == "Error from etcd client, error: <num>"
+
+
+NOISE = [
+    "[2026-07-02 10:15:30 DP0 TP0 EP0] Decode batch. #running-req: 3, #token: 3342, token usage: 0.01",
+    '[2026-07-02 10:15:31] INFO:     127.0.0.1:51234 - "GET /health HTTP/1.1" 200 OK',
+    "[2026-07-02 10:15:32 TP1] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, avail mem=13.91 GB",
+]
+
+
+def _error_lines(library: Library) -> list[str]:
+    """Every example the error layer's own markers call an error (not warnings or quiet lines)."""
+    assert library.errors is not None
+    return [line for m in library.errors.markers if m.level in ("error", "critical") for line in m.match]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_no_report_says_no_failure_when_an_error_line_exists(library: Library, data: st.DataObject) -> None:
+    """Whatever the noise around it, an error-level line is never called absent: the report is not
+    'no failure seen', and an inconclusive one quotes an error line in its summary."""
+    error = data.draw(st.sampled_from(_error_lines(library)))
+    noise = data.draw(st.lists(st.sampled_from(NOISE), max_size=6))
+    position = data.draw(st.integers(min_value=0, max_value=len(noise)))
+    lines = [*noise[:position], error, *noise[position:]]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "server.log"
+        path.write_text("\n".join(lines) + "\n")
+        report = run([str(path)], library)
+    summary = report.verdict.summary
+    assert report.verdict.id != "no-failure-seen", summary
+    assert not summary.startswith(("No failure", "No known failure")) or report.unrecognised, summary
+    if report.verdict.id == "inconclusive":
+        shown = [summary, *(e.text for e in report.chain)]
+        assert any(part.strip() and part.strip() in text for text in shown for part in [error[-40:]]), summary
