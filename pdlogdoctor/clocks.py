@@ -28,6 +28,8 @@ from itertools import pairwise
 from .model import ClockOffset, Event, Report, Role, Source
 
 HOUR = 3600.0
+# Zones run from UTC-12 to UTC+14: two files can be up to 26 h apart; more is not a time zone.
+MAX_ZONE_HOURS = 26
 # Keys whose equal values on two files are one request seen from both sides.
 REQUEST_KEYS = ("bootstrap_room", "rid")
 # A server's 5xx answer and the router's error lines for the same request.
@@ -245,7 +247,12 @@ def _whole_hours_apart(
         return 0
     closest = min((start - first, end - last), key=lambda d: abs(d - round(d / HOUR) * HOUR))
     hours = round(closest / HOUR)
-    return hours if abs(closest - hours * HOUR) <= START_TOLERANCE_S else 0
+    return hours if abs(closest - hours * HOUR) <= START_TOLERANCE_S and _time_zone(hours) else 0
+
+
+def _time_zone(hours: int) -> bool:
+    """Clocks differ by a time zone (UTC-12 to UTC+14 against UTC), not by days."""
+    return -MAX_ZONE_HOURS <= hours <= MAX_ZONE_HOURS
 
 
 def _anchor_spans(
@@ -278,7 +285,7 @@ def _measured(name: str, neighbour: ClockOffset, pairs: list[_Pair]) -> ClockOff
         )  # fmt: skip
     measured = statistics.median(p.difference for p in pairs)
     hours = round(measured / HOUR)
-    if abs(measured - hours * HOUR) > HOUR_TOLERANCE_S:
+    if abs(measured - hours * HOUR) > HOUR_TOLERANCE_S or not _time_zone(hours):
         return ClockOffset(
             name, neighbour.reference, measured, 0.0, len(pairs), "disagreeing", reasons, UNALIGNED_SLACK_S
         )
@@ -335,15 +342,13 @@ def _span(seconds: float) -> str:
 
 def annotate(report: Report, offsets: tuple[ClockOffset, ...], window: str | None = None) -> Report:
     """The report with every file's clock, and a sentence for each correction and for each
-    unaligned file whose lines the chain joins to another file's."""
+    unaligned file whose link into the chain needed a widened window."""
     labels = _labels(report.inputs)
-    chain_files = {e.source for e in report.chain if e.time is not None}
+    relied_on = {e.source for link in report.links if "widened" in link.reason for e in (link.cause, link.effect)}
     notes = []
     for offset in offsets:
-        if offset.method in ("unaligned", "disagreeing") and not (
-            offset.source in chain_files and len(chain_files) > 1
-        ):
-            continue
+        if offset.method in ("unaligned", "disagreeing") and offset.source not in relied_on:
+            continue  # nothing in the chain rests on this file's unsure clock
         note = describe(
             offset, labels.get(offset.source, offset.source), labels.get(offset.reference, offset.reference)
         )

@@ -21,10 +21,26 @@ from dataclasses import replace
 
 from .analyzers import ANALYZERS, DETECTORS
 from .duplicates import DUPLICATE_CODE
+from .fleets import with_fleet
 from .hypothesis import Evidence, Hypothesis, count_matches, described
+from .incidents import Split, split_incidents, why_separate
 from .ingest import NOT_A_LOG, PASTED
 from .link import downstream, upstream_of
-from .model import Alternative, Event, FieldValue, Kind, Link, Mark, Report, Role, Severity, Source, Tier, Verdict
+from .model import (
+    Alternative,
+    Event,
+    FieldValue,
+    Finding,
+    Kind,
+    Link,
+    Mark,
+    Report,
+    Role,
+    Severity,
+    Source,
+    Tier,
+    Verdict,
+)
 from .patterns import Library
 from .roles import SERVER_ROLES
 from .textcut import clip
@@ -57,7 +73,10 @@ def diagnose(events: Sequence[Event], links: Sequence[Link], sources: Sequence[S
     viable = sorted((h for h in hypotheses if h.rejected is None), key=lambda h: _rank(h, library), reverse=True)
     missing = _missing_roles(evidence)
     if viable:
-        report = _report_for(viable[0], viable[1:], hypotheses, consequences, evidence, missing)
+        split = split_incidents(viable, evidence)
+        consequences = [c for c in consequences if not split.elsewhere(c[0])]  # another incident's story
+        report = _report_for(split.best, split.rivals, hypotheses, consequences, evidence, missing)
+        report = with_fleet(_with_incidents(report, split, evidence), evidence)
     else:
         report = _no_cause_report(failing, hypotheses, consequences, evidence, missing)
     return _mark_incomplete(report)
@@ -218,6 +237,33 @@ def _report_for(
         explain=spec.explain.strip(),
         roots=best.roots,
     )
+
+
+def _with_incidents(report: Report, split: Split, evidence: Evidence) -> Report:
+    """Failures the service recovered from become alternatives that say so; unrelated incidents
+    elsewhere in time become findings of their own."""
+    recovered = tuple(
+        Alternative(h.verdict, 0.05, split.recoveries[id(h)].why(h))
+        for h in split.recovered_rivals
+        if h.verdict != report.verdict.id
+    )
+    kept = tuple(a for a in report.alternatives if a.id not in {r.id for r in recovered})
+    findings = tuple(_finding(incident.hypotheses[0], why_separate(incident, split.primary, split.recoveries), evidence)
+                     for incident in split.others)  # fmt: skip
+    return replace(report, alternatives=(*kept, *recovered), other_incidents=findings)
+
+
+def _finding(hypothesis: Hypothesis, why: str, evidence: Evidence) -> Finding:
+    spec = evidence.library.verdict(hypothesis.verdict)
+    verdict = Verdict(
+        hypothesis.verdict,
+        spec.title,
+        hypothesis.confidence,
+        hypothesis.summary or _default_summary(hypothesis, spec.title),
+        hypothesis.facts or _root_facts(hypothesis.first_root),
+    )
+    chain = _chain(list(hypothesis.chain) + list(hypothesis.lines_used), _depths(hypothesis.roots, evidence.links))
+    return Finding(verdict, chain, why)
 
 
 # Captures that say where a line came from, not what it says.

@@ -35,7 +35,7 @@ def link(
             for rule in pattern.causes:
                 for effect in by_pattern.get(rule.target, ()):
                     if effect is not cause and _joins(cause, effect, rule, nodes, slack):
-                        links.append(Link(cause, effect, _reason(rule, _widening(cause, effect, slack))))
+                        links.append(Link(cause, effect, _reason(rule, _widening_needed(cause, effect, rule, slack))))
     return tuple(links)
 
 
@@ -51,6 +51,11 @@ def _widening(cause: Event, effect: Event, slack: Mapping[str, float]) -> float:
     if cause.source == effect.source:
         return 0.0
     return slack.get(cause.source, 0.0) + slack.get(effect.source, 0.0)
+
+
+def _widening_needed(cause: Event, effect: Event, rule: CauseRule, slack: Mapping[str, float]) -> float:
+    """The widening a joined pair relied on: 0 when the rule's own window already held."""
+    return 0.0 if _in_window(cause, effect, rule) else _widening(cause, effect, slack)
 
 
 def _in_window(cause: Event, effect: Event, rule: CauseRule, widening: float = 0.0) -> bool:

@@ -189,6 +189,15 @@ class Verdict:
 
 
 @dataclass(frozen=True, slots=True)
+class Finding:
+    """A separate incident in the same logs: its own verdict and chain, and why it stands apart."""
+
+    verdict: Verdict
+    chain: tuple[Event, ...]
+    why_separate: str
+
+
+@dataclass(frozen=True, slots=True)
 class ClockOffset:
     """How one file's clock relates to the reference file's, and what was done about it."""
 
@@ -305,6 +314,7 @@ class Report:
     roots: tuple[Event, ...] = ()  # the verdict's own evidence: where its chain starts
     clocks: tuple[ClockOffset, ...] = ()  # every timed file's clock against the reference
     time_notes: tuple[str, ...] = ()  # sentences about clocks a reader must know, e.g. a correction
+    other_incidents: tuple[Finding, ...] = ()  # unrelated failures elsewhere in time, each with its own chain
     # The chain's lines with their context, read by the pipeline (renderers never read inputs).
     excerpt: tuple[ExcerptWindow, ...] = ()
     glossary: tuple[tuple[str, str], ...] = ()  # pattern id -> its title, for the patterns the chain shows

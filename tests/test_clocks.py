@@ -151,3 +151,14 @@ def test_abs_time_shows_the_chain_in_utc_and_marks_inferred_times() -> None:
     assert "2026-07-09 02:21:20" in result.stdout
     relative = CliRunner().invoke(app, ["analyze", str(bundle)])
     assert "2026-07-09 02:21:20" not in relative.stdout
+
+
+def test_a_fleet_where_every_node_fails_points_at_what_they_share(library: Library, tmp_path: Path) -> None:
+    """Both prefill nodes failing the same way is the shared configuration, not one node."""
+    seed = FIXTURES / "mori-mr-size-limit-seed"
+    shutil.copytree(seed, tmp_path / "fleet", ignore=shutil.ignore_patterns("expected.toml"))
+    (tmp_path / "fleet" / "prefill_mia1-p06-g15.log").write_text((seed / "prefill_mia1-p06-g13.log").read_text())
+    report = run([str(tmp_path / "fleet")], library)
+    facts = dict(report.verdict.facts)
+    assert str(facts["failing_nodes"]).startswith("all 2 prefill nodes failed the same way")
+    assert report.verdict.confidence == run([str(seed)], library).verdict.confidence

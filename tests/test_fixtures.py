@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from pdlogdoctor.cli import exit_code_for
-from pdlogdoctor.model import Report
+from pdlogdoctor.model import Event, Report
 from pdlogdoctor.render.document import format_time
 
 from .conftest import BUNDLES, FIXTURES
@@ -43,6 +43,10 @@ EXPECTED_KEYS = {
     "chain_times": "pattern -> UTC time prefix of its first chain event",
     "inferred_times": "pattern -> [earliest, latest] of an untimed event",
     "same_as": "another bundle whose verdict and chain meaning this distorted copy must keep",
+    "same_as_ignoring": "patterns left out of that comparison (say why in a comment)",
+    "other_incidents": "verdict ids of the separate incidents reported besides the verdict, in order",
+    "other_incident_same_as": "the bundle whose verdict and chain meaning the first other incident keeps",
+    "alternative_why": "verdict -> phrase its alternative's why-not must hold",
 }
 REQUIRED_KEYS = ("verdict", "exit_code", "must_not_be", "chain")
 # A must-not-be verdict may be a runner-up, but a clear one: this far below the verdict. One the
@@ -175,18 +179,37 @@ def test_bundle_chain_times(bundle: Path, reports: dict[Path, Report]) -> None:
 DISTORTED = [bundle for bundle in BUNDLES if "same_as" in load_expected(bundle)]
 
 
-def chain_meaning(report: Report) -> set[tuple[str, str, str]]:
-    """What a chain says, whatever the clocks: which patterns, on which role, in which file."""
-    return {(e.pattern, e.role.value, Path(e.source).name) for e in report.chain}
+def chain_meaning(chain: tuple[Event, ...], ignored: list[str]) -> set[tuple[str, str]]:
+    """What a chain says, whatever the clocks, file names or line numbers: which patterns on which role."""
+    return {(e.pattern, e.role.value) for e in chain if e.pattern not in ignored}
 
 
 @pytest.mark.parametrize("bundle", DISTORTED, ids=[b.name for b in DISTORTED])
 def test_distorted_bundle_reads_as_its_original(bundle: Path, reports: dict[Path, Report]) -> None:
     """A copy of a bundle with its clocks (or layout) distorted gets the original's verdict and chain."""
-    original = reports[FIXTURES / load_expected(bundle)["same_as"]]
+    expected = load_expected(bundle)
+    original = reports[FIXTURES / expected["same_as"]]
     report = reports[bundle]
+    ignored = expected.get("same_as_ignoring", [])
     assert report.verdict.id == original.verdict.id
-    assert chain_meaning(report) == chain_meaning(original)
+    assert chain_meaning(report.chain, ignored) == chain_meaning(original.chain, ignored)
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_other_incidents_and_recovered_rivals(bundle: Path, reports: dict[Path, Report]) -> None:
+    """Separate incidents are findings of their own (with the chain of the bundle they came from);
+    a failure the service recovered from is an alternative that says so."""
+    expected = load_expected(bundle)
+    report = reports[bundle]
+    assert [f.verdict.id for f in report.other_incidents] == expected.get("other_incidents", [])
+    if "other_incident_same_as" in expected:
+        original = reports[FIXTURES / expected["other_incident_same_as"]]
+        ignored = expected.get("same_as_ignoring", [])
+        assert report.other_incidents[0].verdict.id == original.verdict.id
+        assert chain_meaning(report.other_incidents[0].chain, ignored) == chain_meaning(original.chain, ignored)
+    why = {a.id: a.why_not for a in report.alternatives}
+    for verdict, phrase in expected.get("alternative_why", {}).items():
+        assert phrase in why.get(verdict, ""), why
 
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])

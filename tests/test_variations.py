@@ -106,9 +106,17 @@ RESHAPES: dict[str, Callable[[Path, Path], None]] = {
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
 def test_reshaped_bundle_keeps_its_verdict(bundle: Path, reshape: str, tmp_path: Path, library: Library) -> None:
     expected = tomllib.loads((bundle / "expected.toml").read_text())["expected"]
+    if reshape in MERGING and "time_notes_contain" in expected:
+        pytest.skip("its files keep different clocks on purpose: merged into one stream, they share one clock")
+    if reshape in MERGING and "other_incidents" in expected:
+        pytest.skip("a restart is seen in its server's own file; merged with the others, the file's order is lost")
     RESHAPES[reshape](bundle, tmp_path)
     report = run([str(tmp_path)], library)
     assert report.verdict.id == expected["verdict"], report.verdict.summary
+
+
+# Reshapes that put every file into one stream (one clock).
+MERGING = ("one-stream", "actions-job-log")
 
 
 # Above this, a verdict reads as a diagnosis; a guess must stay below it.

@@ -8,7 +8,7 @@ from typing import Any
 from .. import __version__
 from ..compare import describe
 from ..fingerprint import fingerprint
-from ..model import ClockOffset, Comparison, Delta, ErrorDelta, Event, FactValue, Report, UnexplainedError
+from ..model import ClockOffset, Comparison, Delta, ErrorDelta, Event, FactValue, Report, UnexplainedError, Verdict
 
 SCHEMA_VERSION = "2.0"  # docs/json.md has the changelog
 
@@ -135,6 +135,16 @@ def unrecognised_document(item: UnexplainedError) -> dict[str, Any]:
     }
 
 
+def _verdict_document(verdict: Verdict) -> dict[str, Any]:
+    return {
+        "id": verdict.id,
+        "title": verdict.title,
+        "confidence": verdict.confidence,
+        "summary": verdict.summary,
+        "facts": {key: _value(value) for key, value in verdict.facts},
+    }
+
+
 def report_document(report: Report) -> dict[str, Any]:
     document = _document(report)
     if report.comparison is not None:
@@ -147,13 +157,7 @@ def _document(report: Report) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "pdlogdoctor", "version": __version__},
         "fingerprint": fingerprint(report),
-        "verdict": {
-            "id": report.verdict.id,
-            "title": report.verdict.title,
-            "confidence": report.verdict.confidence,
-            "summary": report.verdict.summary,
-            "facts": {key: _value(value) for key, value in report.verdict.facts},
-        },
+        "verdict": _verdict_document(report.verdict),
         "chain": [event_document(event) for event in report.chain],
         "unrecognised": [unrecognised_document(item) for item in report.unrecognised],
         "links": [
@@ -182,6 +186,14 @@ def _document(report: Report) -> dict[str, Any]:
         "notes": list(report.notes),
         "time_notes": list(report.time_notes),
         "clocks": [clock_document(clock) for clock in report.clocks],
+        "other_incidents": [
+            {
+                "verdict": _verdict_document(finding.verdict),
+                "why_separate": finding.why_separate,
+                "chain": [event_document(event) for event in finding.chain],
+            }
+            for finding in report.other_incidents
+        ],
         "inputs": [
             {
                 "file": source.name,

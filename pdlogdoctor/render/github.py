@@ -62,6 +62,14 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
     lines += [command("notice", note, {"title": "pdlogdoctor: clocks"}) for note in shown.time_notes]
     if shown.comparison is not None:
         lines.append(_changes_annotation(shown.comparison))
+    lines += [
+        command(
+            "warning",
+            f"{f.verdict.summary}\n({f.why_separate})",
+            {"title": f"pdlogdoctor: other incident: {f.verdict.id}"},
+        )
+        for f in shown.other_incidents
+    ]
     level = "notice" if report.verdict.id not in NO_CAUSE else "warning"
     roots = {id(event) for event in report.roots}
     for original, event in zip(report.chain, shown.chain, strict=True):

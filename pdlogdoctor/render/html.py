@@ -261,7 +261,10 @@ def _inputs(report: Report) -> str:
         f"<td>{html.escape('; '.join(f'{p.code}: {p.message}' for p in source.problems))}</td></tr>"
         for source in report.inputs
     )
-    notes = "".join(f"<li>{html.escape(note)}</li>" for note in (*report.time_notes, *report.notes))
+    incidents = [
+        f"other incident: {f.verdict.id}: {f.verdict.summary} ({f.why_separate})" for f in report.other_incidents
+    ]
+    notes = "".join(f"<li>{html.escape(note)}</li>" for note in (*incidents, *report.time_notes, *report.notes))
     return (
         f'<section class="inputs"><details><summary>Inputs ({len(report.inputs)})</summary><table>'
         f"<tr><th>file</th><th>role</th><th>lines</th><th>bytes</th><th>problems</th></tr>{rows}</table></details>"

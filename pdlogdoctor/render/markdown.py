@@ -16,7 +16,7 @@ import regex
 
 from .. import __version__
 from ..fingerprint import fingerprint
-from ..model import Comparison, ExcerptWindow, Report, Suggestion
+from ..model import Comparison, Event, ExcerptWindow, Finding, Report, Suggestion
 from . import changes
 from .document import chain_start, chain_time, fact_text, position_label
 from .fixes import LETTERS, confidence_words, fixes, snippet, verify_first
@@ -114,6 +114,8 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], 
         parts.append(_excerpt(report.excerpt, budget.context))
     if report.unrecognised:
         parts.append(_unrecognised(report))
+    for finding in report.other_incidents:
+        parts.append(_other_incident(finding))
     if report.alternatives and budget.alternatives:
         parts.append(_alternatives(report, quotes))
     if report.missing:
@@ -213,7 +215,17 @@ def _changes(comparison: Comparison) -> str:
 
 
 def _chain(report: Report, rows: int | None, start: float | None, absolute: bool = False) -> str:
-    chain = report.chain
+    table = _chain_table(report.chain, rows, start, absolute)
+    shown = report.chain if rows is None else report.chain[:rows]
+    legend = chain_legend(report, absolute)
+    masked = sorted({kind for event in shown for kind in MASKED_NAME.findall(event.source)})
+    if masked:
+        kinds = ", ".join(f"<{kind}-N> a {MASK_WORDS.get(kind, kind)}" for kind in masked)
+        legend += f"; file names are masked like the text ({kinds}); --no-redact shows them"
+    return f"### {chain_title(report)}\n\n_{escape(legend)}._\n\n" + table
+
+
+def _chain_table(chain: tuple[Event, ...], rows: int | None, start: float | None, absolute: bool) -> str:
     when = "time (UTC)" if absolute else "Δt"
     table = [f"| # | {when} | role | where | pattern | line |", "| ---: | ---: | --- | --- | --- | --- |"]
     shown = chain if rows is None else chain[:rows]
@@ -230,12 +242,7 @@ def _chain(report: Report, rows: int | None, start: float | None, absolute: bool
         table.append("| " + " | ".join(cells) + " |")
     if len(shown) < len(chain):
         table.append(f"\n_{len(chain) - len(shown)} later chain rows left out._")
-    legend = chain_legend(report, absolute)
-    masked = sorted({kind for event in shown for kind in MASKED_NAME.findall(event.source)})
-    if masked:
-        kinds = ", ".join(f"<{kind}-N> a {MASK_WORDS.get(kind, kind)}" for kind in masked)
-        legend += f"; file names are masked like the text ({kinds}); --no-redact shows them"
-    return f"### {chain_title(report)}\n\n_{escape(legend)}._\n\n" + "\n".join(table)
+    return "\n".join(table)
 
 
 def _excerpt(windows: tuple[ExcerptWindow, ...], context: int) -> str:
@@ -353,3 +360,12 @@ def _legend(report: Report) -> str:
 def _placeholder_order(placeholder: str) -> tuple[str, int]:
     kind, number = placeholder[1:-1].rsplit("-", 1)
     return kind, int(number)
+
+
+def _other_incident(finding: Finding) -> str:
+    verdict = finding.verdict
+    head = (
+        f"### Other incident: `{verdict.id}` (confidence {verdict.confidence:.2f})\n\n"
+        f"{escape(verdict.summary)}\n\n_{escape(finding.why_separate)}_"
+    )
+    return head + "\n\n" + _chain_table(finding.chain, None, None, absolute=True)

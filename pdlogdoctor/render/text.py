@@ -103,6 +103,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
     _chain(page, report, options)
     _unrecognised(page, report, options.verbose)
     _alternatives(page, report)
+    _other_incidents(page, report, options)
     _missing(page, report)
     _inputs(page, report, options.verbose)
     out.write("\n".join(page.lines) + "\n")
@@ -290,6 +291,21 @@ def _chain(page: Page, report: Report, options: RenderOptions) -> None:
             page.add(" " * 10 + pattern, "bold")
         page.add(" " * 10 + page.clip(log_message(event.text), 10, options.verbose), "dim")
     page.prose(chain_legend(report, options.abs_time), 2, "dim")
+
+
+def _other_incidents(page: Page, report: Report, options: RenderOptions) -> None:
+    """Each separate incident: its verdict, why it stands apart, and its own chain in UTC."""
+    names = short_names(source.name for source in report.inputs)
+    for finding in report.other_incidents:
+        verdict = finding.verdict
+        page.heading(f"Other incident: {verdict.id} ({verdict.title}, confidence {verdict.confidence:.2f})")
+        page.prose(verdict.summary, 2)
+        page.prose(finding.why_separate, 2, "dim")
+        for event in finding.chain:
+            pattern = f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
+            head = f"{chain_time(event, None, True):>21}  {event.role.value:<8} {names[event.source]}:{event.line}"
+            page.add(head + "  " + page.style(pattern, "bold"))
+            page.add(" " * 10 + page.clip(log_message(event.text), 10, options.verbose), "dim")
 
 
 def chain_title(report: Report) -> str:
