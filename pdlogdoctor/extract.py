@@ -241,11 +241,16 @@ def scan_partial(
     head = b""
     carry = b""
     total = 0
+    fresh = 0  # bytes read since the last scan
     for data in read_chunks(stream, problems, chunk_bytes):
         total += len(data)
         if len(head) < HEAD_BYTES:
             head += data[: HEAD_BYTES - len(head)]
-        carry = _scan_buffer(carry + data if carry else data, index, state, final=False)
+        carry, fresh = carry + data if carry else data, fresh + len(data)
+        # The carry keeps STAMP_LOOKBACK_LINES lines that each scan walks again: scan once the new
+        # bytes outweigh it, so small reads (a slow pipe) cost linear time, not carry x reads.
+        if fresh >= len(carry) - fresh:
+            carry, fresh = _scan_buffer(carry, index, state, final=False), 0
         if on_progress:
             on_progress(len(data))
     if carry:
