@@ -220,3 +220,32 @@ def test_markdown_carries_the_diagram_and_drops_it_first(seed_report: Report) ->
     tight = markdown_report(seed_report, PLAIN, limit=len(body) - 10)
     assert "```mermaid" not in tight and "left out diagram" in tight
     assert "Evidence excerpt" in tight, "the diagram goes before any evidence does"
+
+
+def test_unrecognised_errors_are_marked_apart_with_their_count() -> None:
+    from pdlogdoctor.model import UnexplainedError
+
+    cause = event("mori-mr-register-failed", "prefill.log", 3, 0.0, Role.PREFILL, kind=Kind.CAUSE)
+    unknown = replace(
+        event("python-exception", "decode.log", 7, -20.0, Role.DECODE, "RuntimeError: odd thing 0x7f"),
+        template="RuntimeError: odd thing <hex>",
+    )
+    error = UnexplainedError(
+        template="RuntimeError: odd thing <hex>",
+        marker="python-exception",
+        severity=Severity.ERROR,
+        count=8,
+        first=unknown,
+        last=unknown,
+        roles=(Role.DECODE,),
+        files=("decode.log",),
+        position="before-root",
+    )
+    data = timeline_data(replace(hand_built((cause,)), unrecognised=(error,)))
+    rows = data["events"]
+    assert isinstance(rows, list)
+    (row,) = [r for r in rows if r[6] == "unrecognised"]
+    assert row[7] == 8 and row[4] == "RuntimeError: odd thing 0x7f"
+    patterns = data["patterns"]
+    assert isinstance(patterns, list)
+    assert "no pattern" in patterns[row[5]]["meaning"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import html
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Any, TextIO
@@ -80,7 +80,7 @@ def timeline_data(report: Report) -> dict[str, Any]:
     lane_index = {lane.key: number for number, lane in enumerate(lanes)}
     files = sorted({event.source for event in events})
     patterns = sorted({event.pattern for event in events})
-    glossary = dict(report.glossary)
+    glossary = {**_unrecognised_meanings(report), **dict(report.glossary)}
     contexts, context_of = _contexts(report.excerpt)
     roots = {_key(event) for event in report.roots}
     file_index = {name: number for number, name in enumerate(files)}
@@ -101,7 +101,7 @@ def timeline_data(report: Report) -> dict[str, Any]:
                 event.line,
                 _clip(event.text),
                 pattern_index[event.pattern],
-                event.kind.value,
+                "unrecognised" if event.unrecognised else event.kind.value,
                 event.repeats,
                 int(_key(event) in roots),
                 context_of.get((event.source, event.line), -1),
@@ -119,10 +119,21 @@ def timeline_data(report: Report) -> dict[str, Any]:
 
 
 def _timeline_events(report: Report) -> list[Event]:
+    """The chain, and the first line of every error template no pattern names, standing for all of its lines."""
     seen: dict[tuple[str, int, str], Event] = {}
     for event in (*report.roots, *report.chain):
         seen.setdefault(_key(event), event)
+    for error in report.unrecognised:
+        seen.setdefault(_key(error.first), replace(error.first, repeats=error.count))
     return sorted(seen.values(), key=lambda e: (e.time if e.time is not None else float("inf"), e.source, e.line))
+
+
+def _unrecognised_meanings(report: Report) -> dict[str, str]:
+    """Unrecognised lines carry their severity marker as `pattern`; say what that means."""
+    return {
+        error.first.pattern: f"an error line no pattern of the library names (its kind of line: {error.first.pattern})"
+        for error in report.unrecognised
+    }
 
 
 def _key(event: Event) -> tuple[str, int, str]:
