@@ -633,6 +633,38 @@ def patterns_list(patterns: PatternsOption = None) -> None:
         typer.echo(f"{pattern.id:32} {pattern.kind.value:8} {verdict:26} {pattern.title}")
 
 
+@patterns_app.command(
+    "suggest",
+    help="Pattern-file skeletons for the top errors no pattern names in PATH... (printed, or --output-dir).",
+)
+def patterns_suggest(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="Logs, as for analyze.")],
+    output_dir: Annotated[
+        Path | None,
+        typer.Option("--output-dir", metavar="DIR", help="Write each skeleton to DIR/<id>.toml (never overwrites)."),
+    ] = None,
+    patterns: PatternsOption = None,
+) -> None:
+    from .pipeline import run
+    from .suggest import suggestions
+
+    found = suggestions(run(paths, _load(patterns)))
+    if not found:
+        typer.echo("no unrecognised error line to suggest a pattern for", err=True)
+        return
+    for pattern_id, text in found:
+        if output_dir is None:
+            typer.echo(f"# ---- {pattern_id}.toml\n{text}")
+            continue
+        target = output_dir / f"{pattern_id}.toml"
+        if target.exists():
+            _fail(f"{target} exists; not overwritten")
+            continue
+        output_dir.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        typer.echo(str(target))
+
+
 @patterns_app.command("check", help="Validate the library and run every pattern's own examples (exit 2 on failure).")
 def patterns_check(patterns: PatternsOption = None) -> None:
     from .errorlines import check_layer

@@ -166,3 +166,30 @@ def test_no_report_says_no_failure_when_an_error_line_exists(library: Library, d
         shown = [summary, *(e.text for e in report.chain)]
         tail = error.strip()[-20:]  # the end of the message: the quote leaves out stamps and prefixes
         assert any(tail in text for text in shown), summary
+
+
+def test_suggested_skeletons_pass_patterns_check(tmp_path: Path, library: Library) -> None:
+    """Each top unrecognised error gets a pattern file that loads and passes its own examples."""
+    from typer.testing import CliRunner
+
+    from pdlogdoctor.cli import app
+    from pdlogdoctor.patterns import check_examples, load_library
+
+    log = tmp_path / "prefill_n1.log"
+    log.write_text(
+        "E20260521 08:44:16.320911   412 transfer_metadata.cpp:74] Error from etcd client, "
+        "etcd uri: 192.168.30.5:2379 error: 14 message: connections to all backends failing\n"
+        "E20260521 08:44:16.320977   412 transfer_metadata.cpp:426] Failed to insert rpc meta of 192.168.30.11:16702\n"
+    )
+    out = tmp_path / "suggested"
+    result = CliRunner().invoke(app, ["patterns", "suggest", "--output-dir", str(out), str(log)])
+    assert result.exit_code == 0, result.output
+    written = sorted(out.glob("*.toml"))
+    assert len(written) == 2
+    extended = load_library([out])
+    for path in written:
+        pattern = extended.pattern(path.stem)
+        assert check_examples(pattern) == []
+        assert pattern.examples.match[0] in log.read_text()
+    again = CliRunner().invoke(app, ["patterns", "suggest", "--output-dir", str(out), str(log)])
+    assert "not overwritten" in again.output
