@@ -42,6 +42,7 @@ NOT_IDS = {
     "gh-token": "a redaction kind",
     "aws-key": "a redaction kind",
     "before-root": "where an unexplained error sits (unexplained.py)",
+    "unrecognised-error": "the id a suggested pattern skeleton starts with (suggest.py)",
     "before-first-symptom": "where an unexplained error sits (unexplained.py)",
 }
 # Calls whose first argument is an input-problem code or a redaction kind (redact.py), not a library id.
