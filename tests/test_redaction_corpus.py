@@ -14,6 +14,7 @@ split on CR and LF, v2 `::cmd::` at the start after leading white space, v1 `##[
 
 from __future__ import annotations
 
+import html
 import random
 import re
 from dataclasses import dataclass, replace
@@ -190,6 +191,7 @@ def run_all(bundle: Bundle, tmp: Path) -> Outputs:
         }
         gh = runner.invoke(app, ["analyze", "-f", "github", *extra, str(bundle.path)], env=env)
         text = runner.invoke(app, ["analyze", "-f", "text", str(bundle.path)])
+        page = runner.invoke(app, ["analyze", "-f", "html", *extra, str(bundle.path)])
         assert md.exit_code == gh.exit_code == 1, (md.stderr, gh.stderr)
         found = {
             "markdown": md.stdout,
@@ -197,6 +199,7 @@ def run_all(bundle: Bundle, tmp: Path) -> Outputs:
             "github stderr": gh.stderr,
             "step summary": summary.read_text(),
             "GITHUB_OUTPUT": outputs.read_text(),
+            "html": readable_html(page.stdout),
         }
         tag = "" if redact else " (--no-redact)"
         streams |= {f"{k}{tag}": v for k, v in found.items() if k in ("github stdout", "github stderr")}
@@ -207,6 +210,13 @@ def run_all(bundle: Bundle, tmp: Path) -> Outputs:
         else:
             control = "\n".join(found.values())
     return Outputs(surfaces, control, streams, markdown)
+
+
+def readable_html(page: str) -> str:
+    """The HTML report as its reader sees it: entities and the data blob's JSON escapes undone, so a
+    value cannot hide from the leak check behind `&amp;` or `\\u003c`."""
+    unescaped = page.replace("\\u003c", "<").replace("\\u003e", ">").replace("\\u0026", "&")
+    return html.unescape(unescaped.replace('\\"', '"').replace("\\\\", "\\"))
 
 
 def workflow_commands(stream: str) -> list[tuple[str, str]]:
