@@ -87,8 +87,9 @@ _COLLECTOR_PREFIX = regex.compile(r"^(?:\[Router \(Rust\)\] |[\w.:/-]{1,63}\s*\|
 # (`vllm_p3.log:`, `vllm_p3.log-` for context lines, `decode.log:120:`) and a job script's
 # `[prefill] ` tags. All only ever wrap a
 # component's own line.
-_GREP_FILE = r"[\w./-]{1,200}?\.(?:log|txt|out|err)(?:\.\d+)?[:-](?:\d+[:-])?(?=\S)"
-GREP_PREFIX = regex.compile(r"^(?P<file>[\w./-]{1,200}?\.(?:log|txt|out|err))(?:\.\d+)?[:-](?:\d+[:-])?(?=\S)")
+# With -n the line number ends the prefix, so what follows may be indented (a traceback frame).
+_GREP_FILE = r"[\w./-]{1,200}?\.(?:log|txt|out|err)(?:\.\d+)?[:-](?:\d+[:-]|(?=\S))"
+GREP_PREFIX = regex.compile(r"^(?P<file>[\w./-]{1,200}?\.(?:log|txt|out|err))(?:\.\d+)?[:-](?:\d+[:-]|(?=\S))")
 _STRIPPED_PREFIX = regex.compile(
     r"^(?:[\w.-]{1,63} +\| |\[pod/[^\]\s]{1,253}\] |\[(?:prefill|decode|router)\] |" + _GREP_FILE + ")"
 )
