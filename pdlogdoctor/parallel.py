@@ -12,7 +12,7 @@ import io
 import itertools
 import os
 from collections.abc import Callable
-from typing import BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .extract import (
     BLOCK_LOOKAHEAD,
@@ -27,6 +27,9 @@ from .extract import (
 from .ingest import ByteSource
 from .ingest.streams import Limited, LoneCr, lone_cr_to_lf
 from .model import InputProblem
+
+if TYPE_CHECKING:  # multiprocessing is imported only when a large file is split (start-up)
+    from multiprocessing.connection import Connection
 
 MIN_PARALLEL_BYTES = 16 << 20  # below this, starting workers costs more than it saves
 MIN_RANGE_BYTES = 8 << 20
@@ -89,19 +92,18 @@ def scan_file_parallel(
     on_progress: Callable[[int], None] | None = None,
 ) -> ScanResult:
     import multiprocessing  # only a large file pays for it (start-up)
-    from concurrent.futures import ProcessPoolExecutor
 
     size = os.path.getsize(path)  # like the sequential read: the file as it is now, growth reported
     ranges = plan_ranges(path, count, size)
-    context = multiprocessing.get_context("fork")  # workers inherit the index unpickled
-    workers = min(count, len(ranges))
-    with ProcessPoolExecutor(workers, context, initializer=_hold_index, initargs=(index,)) as pool:
-        futures = [pool.submit(_scan_range, path, name, start, end) for start, end in ranges]
-        partials = []
-        for future, (start, end) in zip(futures, ranges, strict=True):
-            partials.append(future.result())
-            if on_progress:
-                on_progress(end - start)
+    # Forked, each worker inherits the index as an argument, unpickled (a compiled matcher does not
+    # pickle), and sends back only its Partial: no module state carries the index across the fork.
+    context = multiprocessing.get_context("fork")
+    started = [_start_worker(context, index, path, name, start, end) for start, end in ranges]
+    partials = []
+    for (worker, results), (start, end) in zip(started, ranges, strict=True):
+        partials.append(_result_of(worker, results))
+        if on_progress:
+            on_progress(end - start)
     result = merge_partials(name, partials, index.limits())
     grown = os.path.getsize(path)
     if grown > size:
@@ -110,14 +112,40 @@ def scan_file_parallel(
     return result
 
 
-_WORKER_INDEX: list[AnchorIndex] = []  # filled once in each worker process, never in the parent
+def _start_worker(
+    context: Any, index: AnchorIndex, path: str, name: str, start: int, end: int
+) -> tuple[Any, Connection]:
+    results, sender = context.Pipe(duplex=False)
+    worker = context.Process(target=_scan_range_into, args=(sender, index, path, name, start, end), daemon=True)
+    worker.start()
+    sender.close()  # the parent keeps only the reading end: a dead worker then reads as end of file
+    return worker, results
 
 
-def _hold_index(index: AnchorIndex) -> None:
-    _WORKER_INDEX.append(index)
+def _result_of(worker: Any, results: Connection) -> Partial:
+    try:
+        outcome = results.recv()  # before join: a large Partial fills the pipe until it is read
+    except EOFError:
+        outcome = RuntimeError(f"a scan worker ended without a result (exit code {worker.exitcode})")
+    finally:
+        results.close()
+        worker.join()
+    if isinstance(outcome, BaseException):
+        raise outcome
+    partial: Partial = outcome
+    return partial
 
 
-def _scan_range(path: str, name: str, start: int, end: int) -> Partial:
+def _scan_range_into(sender: Connection, index: AnchorIndex, path: str, name: str, start: int, end: int) -> None:
+    try:
+        sender.send(_scan_range(index, path, name, start, end))
+    except BaseException as exc:  # reported in the parent, which raises it as the pool did
+        sender.send(exc)
+    finally:
+        sender.close()
+
+
+def _scan_range(index: AnchorIndex, path: str, name: str, start: int, end: int) -> Partial:
     with open(path, "rb") as handle:
         handle.seek(max(0, start - BEFORE_BYTES))
         before = handle.read(start - max(0, start - BEFORE_BYTES))
@@ -128,4 +156,4 @@ def _scan_range(path: str, name: str, start: int, end: int) -> Partial:
         handle.seek(start)
         # The same bytes the sequential read sees: lone CRs are line breaks there too.
         context = (lone_cr_to_lf(before), lone_cr_to_lf(after))
-        return scan_partial(LoneCr(Limited(handle, end - start)), name, _WORKER_INDEX[0], CHUNK_BYTES, context=context)
+        return scan_partial(LoneCr(Limited(handle, end - start)), name, index, CHUNK_BYTES, context=context)

@@ -483,16 +483,10 @@ def _walk_fields(value: Any, redact: Redactor, skip: str = "") -> Any:
     return dataclasses.replace(value, **changes) if changes else value  # unchanged: shared, not copied
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
+@functools.cache  # a pure function of the class: a memo, not state
 def _field_names(kind: type) -> tuple[str, ...]:
     """A dataclass's field names (none for anything else), looked up once per class."""
-    names = _FIELD_NAMES.get(kind)
-    if names is None:
-        names = tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else ()
-        _FIELD_NAMES[kind] = names
-    return names
+    return tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else ()
 
 
 def _are_consecutive_lines(items: tuple[Any, ...]) -> bool:

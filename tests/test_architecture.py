@@ -67,3 +67,54 @@ def test_no_module_rebinds_global_state(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     rebinding = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Global | ast.Nonlocal)]
     assert not rebinding, f"{path.name}: global/nonlocal at lines {rebinding}"
+
+
+MUTATORS = {"append", "extend", "insert", "add", "update", "setdefault", "pop", "popitem", "remove", "clear", "discard"}
+CONTAINERS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+
+
+def _module_containers(tree: ast.Module) -> set[str]:
+    """Names a module binds at its top level to a list, dict or set."""
+    names: set[str] = set()
+    for node in tree.body:
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        value = getattr(node, "value", None)
+        if isinstance(value, CONTAINERS) or (
+            isinstance(value, ast.Call) and getattr(value.func, "id", "") in ("list", "dict", "set", "defaultdict")
+        ):
+            names |= {target.id for target in targets if isinstance(target, ast.Name)}
+    return names
+
+
+def mutated_module_containers(source: str) -> list[str]:
+    """Module-level containers the module changes after import: hidden state, whatever their name."""
+    tree = ast.parse(source)
+    shared = _module_containers(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS:
+            owner = node.func.value
+            if isinstance(owner, ast.Name) and owner.id in shared:
+                found.append(f"{owner.id}.{node.func.attr} at line {node.lineno}")
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) else []
+        )
+        for target in targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in shared:
+                found.append(f"{target.value.id}[...] = at line {node.lineno}")
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_keeps_mutable_state(path: Path) -> None:
+    """A list, dict or set bound at module level is a constant: nothing appends to it or assigns into it."""
+    assert not mutated_module_containers(path.read_text(encoding="utf-8")), path.name
+
+
+def test_the_state_scan_sees_a_worker_global() -> None:
+    """The check above must be able to fail: the shape parallel.py once had (a list a pool initializer filled)."""
+    planted = "_WORKER_INDEX: list[int] = []\n\ndef _hold(index: int) -> None:\n    _WORKER_INDEX.append(index)\n"
+    assert mutated_module_containers(planted) == ["_WORKER_INDEX.append at line 4"]
+    assert mutated_module_containers("CACHE = {}\ndef f(k):\n    CACHE[k] = 1\n") == ["CACHE[...] = at line 3"]
