@@ -26,9 +26,9 @@ import ipaddress
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from enum import Enum
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeVar, cast
 
 from .model import Report
 
@@ -483,9 +483,13 @@ def _walk_fields(value: Any, redact: Redactor, skip: str = "") -> Any:
     return dataclasses.replace(value, **changes) if changes else value  # unchanged: shared, not copied
 
 
-@functools.cache  # a pure function of the class: a memo, not state
 def _field_names(kind: type) -> tuple[str, ...]:
     """A dataclass's field names (none for anything else), looked up once per class."""
+    return _fields_of(cast(Hashable, kind))
+
+
+@functools.cache  # a pure function of the class: a memo, not state
+def _fields_of(kind: Any) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else ()
 
 
