@@ -307,9 +307,10 @@ def _scan_buffer(buf: bytes, index: AnchorIndex, state: _State, final: bool, sto
     are context for tracebacks and line ends.
     """
     lo, state.resume = state.resume, 0
+    newlines = _Newlines(buf)
     if stop is not None:
-        _scan_region(buf, lo, stop, len(buf), index, state)
-        state.line_base += buf.count(b"\n", 0, stop)
+        _scan_region(buf, lo, stop, len(buf), index, state, newlines)
+        state.line_base += newlines.before(stop)
         return b""
     cut = len(buf) if final else buf.rfind(b"\n") + 1
     if cut == 0:
@@ -319,8 +320,8 @@ def _scan_buffer(buf: bytes, index: AnchorIndex, state: _State, final: bool, sto
     if cut == 0:  # a traceback, or the lines below the last ones, have not arrived whole yet
         state.resume = lo
         return buf
-    _scan_region(buf, lo, cut, complete, index, state)
-    state.line_base += buf.count(b"\n", 0, cut)
+    _scan_region(buf, lo, cut, complete, index, state, newlines)
+    state.line_base += newlines.before(cut)
     state.offset_base += cut
     return buf[cut:]
 
@@ -336,7 +337,7 @@ def _scan_long_line_window(buf: bytes, lo: int, index: AnchorIndex, state: _Stat
         state.resume = lo
         return buf
     hi = len(buf) - MAX_LINE_BYTES
-    _scan_region(buf, lo, hi, len(buf), index, state)
+    _scan_region(buf, lo, hi, len(buf), index, state, _Newlines(buf))
     keep_from = hi - MAX_LINE_BYTES
     state.offset_base += keep_from
     state.resume = MAX_LINE_BYTES
@@ -420,17 +421,33 @@ def _line_end(buf: bytes, pos: int, end: int) -> int:
     return newline if newline != -1 else ceiling
 
 
-def _scan_region(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State) -> None:
+class _Newlines:
+    """The newlines of one buffer, counted once from left to right: the line numbers of its hits
+    and the buffer's line total share one pass (`bytes.count` is most of the scan's cost after
+    the matcher)."""
+
+    def __init__(self, buf: bytes) -> None:
+        self.buf = buf
+        self.counted_to = 0
+        self.count = 0
+
+    def before(self, pos: int) -> int:
+        """Newlines in buf[:pos]; `pos` never decreases from one call to the next."""
+        self.count += self.buf.count(b"\n", self.counted_to, pos)
+        self.counted_to = pos
+        return self.count
+
+
+def _scan_region(
+    buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State, newlines: _Newlines
+) -> None:
     found = _find_lines(buf, lo, hi, limit, index, state)
     if not found:
         _remember_last_stamp(buf, hi, state)  # the lines past hi are scanned (and remembered) next time
         return
-    line_no = state.line_base
-    counted_to = 0
     for start in sorted(found):
         stop, patterns, generic = found[start]
-        line_no += buf.count(b"\n", counted_to, start)
-        counted_to = start
+        line_no = state.line_base + newlines.before(start)
         recognised = _match_line(buf, start, stop, limit, patterns, line_no + 1, state)
         if generic and not recognised and index.errors is not None:
             _match_error_line(buf, start, stop, index.errors, line_no + 1, state)
