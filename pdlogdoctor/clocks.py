@@ -10,7 +10,10 @@ Pairs of lines that describe one moment seen from two files:
 - the same `bootstrap_room` or `rid` on both sides of a KV transfer (precise);
 - a server's HTTP 5xx answer and the router's error for it, in order (precise);
 - the disaggregation warmups of a prefill and a decode server (coarse: each server warms up when
-  its own loading ends, so they only pin whole hours).
+  its own loading ends, so they only pin whole hours);
+- the nodes of one multi-node server (the same `dist_init_addr`): sizing the KV pool all-reduces
+  the free memory over every rank, so each node logs its pool at the same step (coarse: pool
+  allocation after the all-reduce takes each node its own time).
 Precise pairs give the offset to the second; coarse pairs only a whole-hour (time-zone) shift.
 A file with no pair keeps its clock, and links to or from it get a wider window: its times
 could not be aligned, and the report says so when that matters.
@@ -36,6 +39,10 @@ REQUEST_KEYS = ("bootstrap_room", "rid")
 SERVER_ANSWERS = ("http-5xx",)
 ROUTER_ERRORS = ("router-decode-error-status", "router-server-error")
 WARMUPS = ("warmup-status", "warmup-output-ids")
+# Lines every node of one multi-node server logs right after the world-wide all-reduce that sizes
+# the KV pool, in the order tried; without them, where each node started (`server_args=`).
+LOCKSTEP = ("kv-cache-allocated", "memory-pool-end", "max-total-num-tokens")
+SERVER_ARGS = "server-args"
 # Precise pairs must agree this well to be trusted to the second.
 PRECISE_SPREAD_S = 10.0
 # Below this, a measured offset is clock resolution (whole seconds) and request latency.
@@ -109,7 +116,12 @@ def _clocked_sources(events: Sequence[Event], sources: Sequence[Source]) -> dict
 
 def _pairs(events: Sequence[Event], clocked: dict[str, Role]) -> list[_Pair]:
     timed = [e for e in events if e.time is not None and e.source in clocked]
-    return [*_request_pairs(timed), *_answer_pairs(timed, clocked), *_warmup_pairs(timed, clocked)]
+    return [
+        *_request_pairs(timed),
+        *_answer_pairs(timed, clocked),
+        *_warmup_pairs(timed, clocked),
+        *_node_pairs(timed),
+    ]
 
 
 def _request_pairs(events: Sequence[Event]) -> Iterable[_Pair]:
@@ -149,6 +161,34 @@ def _warmup_pairs(events: Sequence[Event], clocked: dict[str, Role]) -> Iterable
     names = sorted(firsts)
     for left, right in pairwise(names):
         yield _pair(firsts[left], firsts[right], False, "disaggregation warmups")
+
+
+def _node_pairs(events: Sequence[Event]) -> Iterable[_Pair]:
+    """The nodes of each multi-node server, paired by the first lockstep line all of them logged."""
+    servers: dict[str, set[str]] = defaultdict(set)
+    for event in events:
+        address, nodes = event.get("dist_init_addr"), event.get("nnodes")
+        if event.pattern == SERVER_ARGS and address and isinstance(nodes, int) and nodes > 1:
+            servers[str(address)].add(event.source)
+    for files in servers.values():
+        if len(files) < 2:
+            continue
+        names = sorted(files)
+        firsts = _first_shared(events, files)
+        for left, right in pairwise(names):
+            yield _pair(firsts[left], firsts[right], False, "nodes of one multi-node server")
+
+
+def _first_shared(events: Sequence[Event], files: set[str]) -> dict[str, Event]:
+    """Each file's first line of the first lockstep pattern every file logged, else its server_args."""
+    for pattern in (*LOCKSTEP, SERVER_ARGS):
+        firsts: dict[str, Event] = {}
+        for event in events:
+            if event.pattern == pattern and event.source in files:
+                firsts.setdefault(event.source, event)
+        if len(firsts) == len(files):
+            return firsts
+    raise AssertionError("every file of a server has its server_args line")
 
 
 def _pair(left: Event, right: Event, precise: bool, reason: str) -> _Pair:
@@ -215,7 +255,8 @@ def _anchored(
     """A group no pair joins to the reference. Servers and router are launched together and
     stopped together, and a job log whose lines all sit outside the others' span is misread, so a
     start or an end a whole number of hours (give or take START_TOLERANCE_S) from the aligned
-    servers' reads as a time zone. Otherwise the group keeps its clock, unaligned."""
+    servers' reads as a time zone. Otherwise the group keeps its root's clock, unaligned, and the
+    others in it are brought onto the root's clock (their pairs measured them against it)."""
     hours = _whole_hours_apart(group, anchors, spans, clocked)
     changed = {}
     for name, offset in group.items():
@@ -225,9 +266,11 @@ def _anchored(
                 reasons=(*offset.reasons, "first and last lines of the files"),
                 uncertainty=offset.uncertainty + UNALIGNED_SLACK_S,
             )  # fmt: skip
+        elif offset.method == "unaligned":  # the root
+            changed[name] = replace(offset, uncertainty=offset.uncertainty + UNALIGNED_SLACK_S)
         else:
-            method = "unaligned" if offset.method in ("unaligned", "paired") else offset.method
-            changed[name] = replace(offset, method=method, uncertainty=offset.uncertainty + UNALIGNED_SLACK_S)
+            root = next(n for n, o in group.items() if o.method == "unaligned")
+            changed[name] = replace(offset, reference=root, uncertainty=offset.uncertainty + UNALIGNED_SLACK_S)
     return changed
 
 
@@ -345,6 +388,7 @@ def annotate(report: Report, offsets: tuple[ClockOffset, ...], window: str | Non
     unaligned file whose link into the chain needed a widened window."""
     labels = _labels(report.inputs)
     relied_on = {e.source for link in report.links if "widened" in link.reason for e in (link.cause, link.effect)}
+    relied_on |= {o.reference for o in offsets if o.source in relied_on}  # a file brought onto an unaligned one
     notes = []
     for offset in offsets:
         if offset.method in ("unaligned", "disagreeing") and offset.source not in relied_on:
