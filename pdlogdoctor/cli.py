@@ -27,7 +27,7 @@ import typer
 from . import __version__
 from .config import PATTERNS_ENV, Config, find_config, pattern_dirs
 from .errors import PdlogdoctorError
-from .model import OutputFormat, Report
+from .model import OutputFormat, Report, Source
 from .neutralise import defuse_output, one_line
 from .output import WriteFailed
 
@@ -67,7 +67,7 @@ EXIT_HELP = (
     "  1  a root cause diagnosed\n"
     "  2  usage error, or an invalid pattern library\n"
     "  3  failure evidence without a known cause (inconclusive)\n"
-    "  4  nothing readable\n"
+    "  4  nothing readable, or no input looks like a serving log\n"
     "--fail-on cause turns 3 and 4 into 0;\n"
     "--fail-on never (or --exit-zero) turns 1, 3 and 4 into 0."
 )
@@ -76,6 +76,7 @@ PROGRESS_MIN_BYTES = 50 << 20
 EXTENSION_FORMATS = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".txt": "text", ".log": "text"}
 EXTENSION_FORMATS |= {".html": "html", ".htm": "html"}  # only where an html renderer exists
 DEFAULT_WIDTH = 80  # a pipe or a file without COLUMNS
+NOT_SERVING_LOG = "not-a-serving-log"  # logshape.NOT_SERVING_LOG (not imported: start-up time)
 # Inputs skipped on purpose or holding nothing: folded into one count line, not a warning each.
 SKIP_WORDS = {  # code: (one, several)
     "binary": ("binary file", "binary files"),
@@ -85,7 +86,13 @@ SKIP_WORDS = {  # code: (one, several)
     "not-a-log": ("note or script beside the logs", "notes or scripts beside the logs"),
     # duplicates.DUPLICATE_CODE (not imported: start-up time)
     "duplicate-skipped": ("duplicate of a .zst twin", "duplicates of .zst twins"),
+    # read, but no line in it looks like a serving log's: its lines are no evidence
+    NOT_SERVING_LOG: ("file that does not look like a serving log", "files that do not look like serving logs"),
 }
+SHAPES_HINT = (
+    "no line has the shape of sglang, vLLM, glog, MORI, NCCL, UCX, torch, router, harness or traceback output, "
+    "and no name such as prefill.log or router.log"
+)
 LISTED_SKIPS = 3  # up to this many skips are named one by one; more are counted
 LISTED_WARNINGS = 10  # inputs not fully read: named one by one up to this many
 
@@ -401,7 +408,7 @@ def gated_exit_code(code: ExitCode, fail_on: FailOn | StrEnum) -> int:
 
 
 def exit_code_for(report: Report) -> ExitCode:
-    if not any(source.bytes > 0 for source in report.inputs):
+    if not any(source.bytes > 0 and not _set_aside(source) for source in report.inputs):
         return ExitCode.NOTHING_READABLE
     if report.verdict.id == "healthy":
         return ExitCode.HEALTHY
@@ -450,14 +457,22 @@ def skip_summary(counts: Counter[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def _set_aside(source: Source) -> bool:
+    return any(p.code == NOT_SERVING_LOG for p in source.problems)
+
+
 def _nothing_readable(report: Report, targets: list[Target], paths: list[str]) -> None:
     """One line instead of a report: there is nothing to diagnose."""
-    problems = [p for source in report.inputs for p in source.problems]
+    problems = [p for source in report.inputs for p in source.problems if p.code != NOT_SERVING_LOG]
     skipped = Counter(p.code for p in problems if p.code in SKIP_WORDS)
     other = Counter(p.code for p in problems if p.code not in SKIP_WORDS)
     said = ([skip_summary(skipped)] if skipped else []) + [f"{n:,} {code}" for code, n in other.most_common()]
     names = " ".join("standard input" if p == "-" else p for p in paths)
-    message = f"nothing readable in {names}" + (f": {'; '.join(said)}" if said else "")
+    read = sum(1 for source in report.inputs if source.bytes > 0)
+    if read:  # read, but none of it is a serving log: say how many were looked at
+        looks = "file looks like a serving log" if read == 1 else "files look like serving logs"
+        said.insert(0, f"0 of {read:,} {looks} ({SHAPES_HINT})")
+    message = f"nothing {'to diagnose' if read else 'readable'} in {names}" + (f": {'; '.join(said)}" if said else "")
     _fail(message)
     if any(target.format is OutputFormat.GITHUB and target.path is None for target in targets):
         from .render.github import command

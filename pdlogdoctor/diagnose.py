@@ -26,6 +26,7 @@ from .hypothesis import Evidence, Hypothesis, count_matches, described
 from .incidents import Split, split_incidents, why_separate
 from .ingest import NOT_A_LOG, PASTED
 from .link import downstream, upstream_of
+from .logshape import NOT_SERVING_LOG
 from .model import (
     Alternative,
     Event,
@@ -49,7 +50,7 @@ BASE_CONFIDENCE = {Tier.CAUSE: 0.75, Tier.MECHANISM: 0.6, Tier.SYMPTOM: 0.5, Tie
 # Lines that show the deployment serving (when not failing themselves), and the end-to-end ones among them.
 SERVING_PROOF = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 # Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
-COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG, PASTED})
+COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG, PASTED, NOT_SERVING_LOG})
 MAX_NAMES_IN_NOTE = 8
 NO_FAILURE_SEEN = "no-failure-seen"
 UNNAMED_ERRORS = "generic"  # the pattern group of error lines no family names (UCX ERROR, glog E, vLLM ERROR)

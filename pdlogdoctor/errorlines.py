@@ -31,6 +31,8 @@ BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for th
 _MARKER_KEYS = {"id", "level", "effect", "regex", "examples"}
 _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "examples"}
 _EXAMPLE_KEYS = {"match", "no_match"}
+_SHAPE_KEYS = {"id", "component", "regex", "examples"}
+SHAPES_FILE = "log-shapes.toml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,18 @@ class Benign:
 
 
 @dataclass(frozen=True, slots=True)
+class Shape:
+    """What a line a deployment's component prints at run time looks like (log-shapes.toml)."""
+
+    id: str
+    component: str
+    regex: regex.Pattern[str]
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
 class ErrorHit:
     """One line the layer calls an error (or a warning worth showing)."""
 
@@ -70,6 +84,7 @@ class ErrorLayer:
     anchors: tuple[str, ...]
     markers: tuple[Marker, ...]
     benign: tuple[Benign, ...]
+    shapes: tuple[Shape, ...] = ()  # serving-log line shapes; none loaded: every file counts as a log
 
     def benign_entry(self, text: str) -> Benign | None:
         """The benign entry naming this line, if any."""
@@ -119,6 +134,7 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
     anchors: list[str] = []
     markers: list[Marker] = []
     benign: list[Benign] = []
+    shapes: list[Shape] = []
     for directory in dirs:
         root = directory / OPEN_WORLD_DIR
         severity = root / "severity.toml"
@@ -128,9 +144,12 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
             markers.extend(_marker(raw, str(severity), i) for i, raw in enumerate(data.get("marker", [])))
         for path in sorted((root / "benign").glob("*.toml")) if (root / "benign").is_dir() else []:
             benign.append(_benign(_read(path), str(path), path.stem))
+        if (root / SHAPES_FILE).is_file():
+            where = str(root / SHAPES_FILE)
+            shapes.extend(_shape(raw, where, i) for i, raw in enumerate(_read(root / SHAPES_FILE).get("shape", [])))
     if not markers:
         return None
-    return ErrorLayer(tuple(dict.fromkeys(anchors)), tuple(markers), tuple(benign))
+    return ErrorLayer(tuple(dict.fromkeys(anchors)), tuple(markers), tuple(benign), tuple(shapes))
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -160,6 +179,19 @@ def _marker(raw: Any, where: str, index: int) -> Marker:
     if not isinstance(effect, bool):
         raise PatternError(where, f"{key}.effect", "must be true or false")
     return Marker(str(raw["id"]), level, _compile(raw, where, key), match, no_match, where, effect)
+
+
+def _shape(raw: Any, where: str, index: int) -> Shape:
+    key = f"shape[{index}]"
+    if not isinstance(raw, dict):
+        raise PatternError(where, key, "must be a table")
+    _check(raw, _SHAPE_KEYS, where, key, required=("id", "component", "regex", "examples"))
+    match, no_match = _examples(raw, where, key)
+    try:
+        compiled = regex.compile(str(raw["regex"]), regex.MULTILINE)
+    except regex.error as exc:
+        raise PatternError(where, f"{key}.regex", f"does not compile: {exc}") from None
+    return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where)
 
 
 def _benign(raw: dict[str, Any], where: str, stem: str) -> Benign:
@@ -235,6 +267,11 @@ def check_layer(layer: ErrorLayer) -> list[str]:
         problems += [
             f"{entry.path}: no_match example matches: {x!r}" for x in entry.no_match if _search(entry.regex, x)
         ]
+    for shape in layer.shapes:
+        problems += [f"{shape.path}: shape {shape.id}: example does not match: {x!r}" for x in shape.match
+                     if not _search(shape.regex, x)]  # fmt: skip
+        problems += [f"{shape.path}: shape {shape.id}: no_match example matches: {x!r}" for x in shape.no_match
+                     if _search(shape.regex, x)]  # fmt: skip
     for marker in layer.markers:
         for line in marker.match:
             if not any(anchor in line for anchor in layer.anchors):

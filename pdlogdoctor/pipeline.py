@@ -17,6 +17,7 @@ from .excerpt import build_excerpt
 from .extract import AnchorIndex, ScanResult, scan_stream
 from .ingest import ByteSource, Deadline, LogInput, discover
 from .link import link
+from .logshape import not_serving_problem, serving_log_reason, set_aside, set_aside_note
 from .model import Event, InputProblem, Report, Role, Source
 from .options import RunOptions
 from .parallel import plain_file_path, scan_file_parallel, usable_cores, worth_splitting
@@ -68,7 +69,8 @@ def analyse(
     workers = options.workers or usable_cores()
     scanned = [item for log_input in inputs for item in scan_input(log_input, index, on_progress, deadline, workers)]
     sources = tuple(item.source for item in scanned)
-    placed = _place_on_timeline([e for item in scanned for e in item.events])
+    aside = set(set_aside(sources))  # not serving logs: their lines are no evidence (logshape.py)
+    placed = _place_on_timeline([e for item in scanned if item.source.name not in aside for e in item.events])
     events = without_benign([e for e in placed if not e.unrecognised], library)
     errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
     clocks = estimate_offsets(events, sources)
@@ -79,6 +81,8 @@ def analyse(
     report = diagnose(events, link(events, library, nodes, slack(clocks)), sources, library)
     report = attach(report, within(correct(errors, clocks), options.since, options.until), events, library)
     report = annotate(report, clocks, window_note(options.since, options.until))
+    note = set_aside_note(sources)
+    report = replace(report, notes=(*report.notes, note)) if note else report
     report = replace(report, glossary=_glossary(report, library))
     report = replace(report, excerpt=build_excerpt(report)) if options.excerpt else report
     return Analysis(report, tuple(events), sources)
@@ -150,6 +154,9 @@ def scan_one(
 ) -> Scanned:
     result = _scan(stream, name, index, on_progress, workers)
     role, reason = detect_role(name, result.head, result.events)
+    if result.bytes and serving_log_reason(name, result.head, index.errors) is None:
+        # Its words matched patterns, but it is not a log: no role from them either.
+        role, reason, problems = Role.UNKNOWN, "not a serving log", (*problems, not_serving_problem())
     source = Source(
         name=name,
         role=role,

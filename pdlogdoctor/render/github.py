@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
+from ..logshape import set_aside_note
 from ..model import Comparison, Event, Report, UnexplainedError
 from . import changes
 from .fixes import LETTERS, NO_CAUSE, confidence_words, fixes, verify_first
@@ -57,6 +58,9 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
     places = {id(event): _place(options.workspace_file(event.source), redactor) for event in report.chain}
     titles = dict(report.glossary)
     lines = [_verdict_annotation(shown, places.get(id(report.chain[0])) if report.chain else None, report)]
+    aside = set_aside_note(shown.inputs)
+    if aside:  # files whose lines were no evidence: said even on a healthy run
+        lines.append(command("notice", aside, {"title": "pdlogdoctor: not serving logs"}))
     if report.verdict.id == "healthy":
         return lines
     lines += [command("notice", note, {"title": "pdlogdoctor: clocks"}) for note in shown.time_notes]

@@ -16,6 +16,7 @@ import regex
 
 from .. import __version__
 from ..fingerprint import fingerprint
+from ..logshape import NAMES_SHOWN, set_aside, set_aside_words
 from ..model import Comparison, Event, ExcerptWindow, Finding, Report, Suggestion
 from . import changes
 from .document import chain_start, chain_time, fact_text, position_label
@@ -97,6 +98,9 @@ def trim_levels(report: Report) -> list[tuple[Budget, list[str]]]:
 def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], absolute: bool = False) -> str:
     quotes = _log_text(report)  # what the tool's sentences may quote: shown as code
     parts = [_head(report, stable_id, quotes)]
+    aside = _set_aside(report)
+    if aside:
+        parts.append(aside)
     if report.suggestions:
         parts.append(_suggestions(report))  # the fix right under the verdict, before any picture
     diagram = mermaid_chain(report) if budget.diagram else None
@@ -145,6 +149,16 @@ def _head(report: Report, stable_id: str, quotes: list[str]) -> str:
     if report.advice and verdict.id != "healthy":
         lines += ["", f"> {quoted_prose(' '.join(report.advice.split()), quotes)}"]
     return "\n".join(lines)
+
+
+def _set_aside(report: Report) -> str | None:
+    """Files that do not look like serving logs, named: their lines were no evidence."""
+    words = set_aside_words(report.inputs)
+    if words is None:
+        return None
+    names = set_aside(report.inputs)
+    more = f" and {len(names) - NAMES_SHOWN:,} more" if len(names) > NAMES_SHOWN else ""
+    return f"> **Note:** {prose(words)}: " + ", ".join(code_span(name) for name in names[:NAMES_SHOWN]) + more
 
 
 def suggestion_command(item: Suggestion) -> str | None:
