@@ -38,7 +38,7 @@ AHO_GROUP = 32
 class Matcher(Protocol):
     name: str
 
-    def positions(self, buf: bytes, lo: int, hi: int) -> list[list[int]]:
+    def positions(self, buf: bytes | bytearray, lo: int, hi: int) -> list[list[int]]:
         """Per anchor, ascending starts s with lo <= s and s + len(anchor) <= hi (as bytes.find)."""
         ...
 
@@ -91,17 +91,15 @@ class HyperscanMatcher:
         self.database = database
         self.lengths = [len(anchor) for anchor in anchors]
 
-    def positions(self, buf: bytes, lo: int, hi: int) -> list[list[int]]:
+    def positions(self, buf: bytes | bytearray, lo: int, hi: int) -> list[list[int]]:
         found: list[list[int]] = [[] for _ in self.lengths]
         lengths = self.lengths
 
         def on_match(anchor: int, _from: int, to: int, _flags: int, _context: object) -> None:
-            start = to - lengths[anchor]
-            if start >= lo and to <= hi:
-                found[anchor].append(start)
+            found[anchor].append(lo + to - lengths[anchor])
 
-        # The whole buffer is scanned (no copy of a slice); hits outside [lo, hi) are dropped.
-        self.database.scan(buf, match_event_handler=on_match)
+        # A view of [lo, hi) (no copy): a match ends inside it, so it also starts inside it.
+        self.database.scan(memoryview(buf)[lo:hi], match_event_handler=on_match)
         for starts in found:
             starts.sort()
         return found
@@ -145,7 +143,7 @@ class AhoCorasickMatcher:
         self.anchors = list(anchors)
         self.hidden = _hidden_partners(self.anchors, automata)
 
-    def positions(self, buf: bytes, lo: int, hi: int) -> list[list[int]]:
+    def positions(self, buf: bytes | bytearray, lo: int, hi: int) -> list[list[int]]:
         found: list[list[int]] = [[] for _ in self.anchors]
         view = memoryview(buf)[lo:hi]  # no copy
         unsorted: set[int] = set()

@@ -21,6 +21,7 @@ from . import accel
 from .accel import Matcher
 from .errorlines import ErrorLayer
 from .ingest import ByteSource, StreamStopped
+from .ingest.streams import read_into
 from .model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from .patterns import Library, Pattern, match_line
 from .roles import role_from_name, role_from_prefix
@@ -140,16 +141,63 @@ class Partial:
     problems: list[InputProblem]
 
 
-def read_chunks(stream: ByteSource, problems: list[InputProblem], size: int = CHUNK_BYTES) -> Iterator[bytes]:
-    """Raw chunks; a truncated or corrupt compressed stream ends with a problem, not an error.
+# What the scan reads: the bytes in front are a window's, the rest stale (bytearray: reused buffer).
+Buffer = bytes | bytearray
+
+
+class _Window:
+    """One source's bytes as the scan sees them, in one bytearray reused from read to read: the
+    unfinished tail the last scan left at the front, fresh bytes after it. A plain file is read
+    into it in place: no fresh buffer per read, no join of pieces, no join of tail and chunk."""
+
+    def __init__(self, chunk_bytes: int) -> None:
+        self.chunk_bytes = chunk_bytes
+        self.data = bytearray(chunk_bytes)
+        self.end = 0  # data[:end] is the source's; the rest is stale
+
+    def read(self, stream: ByteSource, problems: list[InputProblem]) -> int:
+        """Up to chunk_bytes more from `stream`: how many; 0 at the end (early: a problem says why)."""
+        self._room(self.chunk_bytes)
+        try:
+            got = read_into(stream, self.data, self.end, self.end + self.chunk_bytes)
+        except Exception as exc:
+            problems.append(_read_problem(exc))
+            return 0
+        self.end += got
+        return got
+
+    def append(self, data: bytes) -> None:
+        self._room(len(data))
+        self.data[self.end : self.end + len(data)] = data
+        self.end += len(data)
+
+    def drop_before(self, cut: int) -> None:
+        """Keep data[cut:end] only, moved to the front (usually a few lines: the lookahead)."""
+        if cut:
+            self.data[: self.end - cut] = self.data[cut : self.end]
+            self.end -= cut
+
+    def _room(self, size: int) -> None:
+        """Grow when the tail is long (a long line, a traceback waiting for its end)."""
+        if self.end + size > len(self.data):
+            grown = bytearray(max(self.end + size, 2 * len(self.data)))
+            grown[: self.end] = memoryview(self.data)[: self.end]
+            self.data = grown
+
+
+def _fills(window: _Window, stream: ByteSource, problems: list[InputProblem]) -> Iterator[int]:
+    """Fill `window` read by read; yields how many bytes each read added.
 
     A decompressing stream is read ahead on a thread: zstd and zlib release the GIL,
     so the next chunk inflates on the other core while this one is matched.
     """
-    if size >= PREFETCH_MIN_CHUNK and not _is_plain(stream):
-        yield from _read_ahead(stream, problems, size)
+    if window.chunk_bytes >= PREFETCH_MIN_CHUNK and not _is_plain(stream):
+        for data in _read_ahead(stream, problems, window.chunk_bytes):
+            window.append(data)
+            yield len(data)
         return
-    yield from _read_chunks(stream, problems, size)
+    while got := window.read(stream, problems):
+        yield got
 
 
 def _is_plain(stream: ByteSource) -> bool:
@@ -195,18 +243,21 @@ def _read_chunks(stream: ByteSource, problems: list[InputProblem], size: int) ->
     while True:
         try:
             data = stream.read(size)
-        except StreamStopped as exc:  # ingest knows why: truncated, output cap, still growing, timeout
-            problems.append(exc.problem)
-            return
-        except (EOFError, zlib.error, OSError, ValueError) as exc:
-            problems.append(InputProblem("truncated", f"stopped reading early: {exc or type(exc).__name__}"))
-            return
-        except Exception as exc:  # zstandard raises its own error type
-            problems.append(InputProblem("corrupt", f"stopped reading early: {exc}"))
+        except Exception as exc:
+            problems.append(_read_problem(exc))
             return
         if not data:
             return
         yield data
+
+
+def _read_problem(exc: Exception) -> InputProblem:
+    """Why a read stopped early: a truncated or corrupt stream ends the source, it is no error."""
+    if isinstance(exc, StreamStopped):  # ingest knows why: truncated, output cap, still growing, timeout
+        return exc.problem
+    if isinstance(exc, (EOFError, zlib.error, OSError, ValueError)):
+        return InputProblem("truncated", f"stopped reading early: {exc or type(exc).__name__}")
+    return InputProblem("corrupt", f"stopped reading early: {exc}")  # zstandard raises its own error type
 
 
 def scan_stream(
@@ -239,23 +290,28 @@ def scan_partial(
     if context[0]:
         _remember_last_stamp(context[0], len(context[0]), state)
     head = b""
-    carry = b""
+    window = _Window(chunk_bytes)
     total = 0
     fresh = 0  # bytes read since the last scan
-    for data in read_chunks(stream, problems, chunk_bytes):
-        total += len(data)
+    for got in _fills(window, stream, problems):
+        total += got
         if len(head) < HEAD_BYTES:
-            head += data[: HEAD_BYTES - len(head)]
-        carry, fresh = carry + data if carry else data, fresh + len(data)
-        # The carry keeps STAMP_LOOKBACK_LINES lines that each scan walks again: scan once the new
-        # bytes outweigh it, so small reads (a slow pipe) cost linear time, not carry x reads.
-        if fresh >= len(carry) - fresh:
-            carry, fresh = _scan_buffer(carry, index, state, final=False), 0
+            start = window.end - got
+            head += window.data[start : min(window.end, start + HEAD_BYTES - len(head))]
+        fresh += got
+        # The tail keeps STAMP_LOOKBACK_LINES lines that each scan walks again: scan once the new
+        # bytes outweigh it, so small reads (a slow pipe) cost linear time, not tail x reads.
+        if fresh >= window.end - fresh:
+            window.drop_before(_scan_buffer(window.data, window.end, index, state, final=False))
+            fresh = 0
         if on_progress:
-            on_progress(len(data))
-    if carry:
-        _scan_buffer(carry + context[1], index, state, final=True, stop=len(carry))
-        state.line_base += 0 if carry.endswith(b"\n") else 1  # a last line without a newline counts
+            on_progress(got)
+    if window.end:
+        stop = window.end
+        last_byte = window.data[stop - 1]
+        window.append(context[1])
+        _scan_buffer(window.data, window.end, index, state, final=True, stop=stop)
+        state.line_base += 0 if last_byte == NEWLINE else 1  # a last line without a newline counts
     problems.extend(state.problems)
     return Partial(state.events, state.last_events, state.counts, state.line_base, total, head, problems)
 
@@ -300,8 +356,12 @@ def _key(event: Event) -> str:
     return f"{event.pattern}:{event.failing}"
 
 
-def _scan_buffer(buf: bytes, index: AnchorIndex, state: _State, final: bool, stop: int | None = None) -> bytes:
-    """Scan the complete lines of `buf`; return the unfinished tail to carry over.
+NEWLINE = ord("\n")
+
+
+def _scan_buffer(buf: Buffer, end: int, index: AnchorIndex, state: _State, final: bool, stop: int | None = None) -> int:
+    """Scan the complete lines of buf[:end]; return where the unfinished tail starts (the next
+    scan's buffer begins with buf[cut:end]).
 
     With `stop`, only lines starting before it are this scan's; the bytes after it
     are context for tracebacks and line ends.
@@ -309,42 +369,42 @@ def _scan_buffer(buf: bytes, index: AnchorIndex, state: _State, final: bool, sto
     lo, state.resume = state.resume, 0
     newlines = _Newlines(buf)
     if stop is not None:
-        _scan_region(buf, lo, stop, len(buf), index, state, newlines)
+        _scan_region(buf, lo, stop, end, index, state, newlines)
         state.line_base += newlines.before(stop)
-        return b""
-    cut = len(buf) if final else buf.rfind(b"\n") + 1
+        return end
+    cut = end if final else buf.rfind(b"\n", 0, end) + 1
     if cut == 0:
-        return _scan_long_line_window(buf, lo, index, state)
+        return _scan_long_line_window(buf, end, lo, index, state)
     complete = cut
     cut = _defer_for_lookahead(buf, _defer_open_block(buf, cut, index, final), complete, final)
     if cut == 0:  # a traceback, or the lines below the last ones, have not arrived whole yet
         state.resume = lo
-        return buf
+        return 0
     _scan_region(buf, lo, cut, complete, index, state, newlines)
     state.line_base += newlines.before(cut)
     state.offset_base += cut
-    return buf[cut:]
+    return cut
 
 
-def _scan_long_line_window(buf: bytes, lo: int, index: AnchorIndex, state: _State) -> bytes:
+def _scan_long_line_window(buf: Buffer, end: int, lo: int, index: AnchorIndex, state: _State) -> int:
     """One line longer than the carry limit: scan what has full context, keep a window.
 
     Anchors in [lo, hi) are matched now with MAX_LINE_BYTES of context on each
     side; the kept tail starts MAX_LINE_BYTES before hi, and the next scan
     resumes at hi, so every anchor is matched exactly once and memory stays bounded.
     """
-    if len(buf) <= LONG_LINE_CARRY:
+    if end <= LONG_LINE_CARRY:
         state.resume = lo
-        return buf
-    hi = len(buf) - MAX_LINE_BYTES
-    _scan_region(buf, lo, hi, len(buf), index, state, _Newlines(buf))
+        return 0
+    hi = end - MAX_LINE_BYTES
+    _scan_region(buf, lo, hi, end, index, state, _Newlines(buf))
     keep_from = hi - MAX_LINE_BYTES
     state.offset_base += keep_from
     state.resume = MAX_LINE_BYTES
-    return buf[keep_from:]
+    return keep_from
 
 
-def _defer_open_block(buf: bytes, cut: int, index: AnchorIndex, final: bool) -> int:
+def _defer_open_block(buf: Buffer, cut: int, index: AnchorIndex, final: bool) -> int:
     """Move the cut before a traceback that may run past it, so it is read whole next time."""
     if final or not index.blocks:
         return cut
@@ -360,7 +420,7 @@ def _defer_open_block(buf: bytes, cut: int, index: AnchorIndex, final: bool) -> 
     return earliest
 
 
-def _defer_for_lookahead(buf: bytes, cut: int, complete: int, final: bool) -> int:
+def _defer_for_lookahead(buf: Buffer, cut: int, complete: int, final: bool) -> int:
     """Move the cut back so STAMP_LOOKBACK_LINES complete lines stay below every scanned line: an
     untimed line's latest time comes from the stamped lines under it, and they must be in the
     buffer wherever the chunks happen to end."""
@@ -378,7 +438,7 @@ def _defer_for_lookahead(buf: bytes, cut: int, complete: int, final: bool) -> in
 _Found = tuple[int, list[Pattern], bool]
 
 
-def _find_lines(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State) -> dict[int, _Found]:
+def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State) -> dict[int, _Found]:
     """Lines holding an anchor found in [lo, hi), keyed by line start; lines may reach `limit`."""
     lines: dict[int, _Found] = {}
     hits = index.fast.positions(buf, lo, hi) if index.fast is not None else None
@@ -402,20 +462,20 @@ def _find_lines(buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, st
     return lines
 
 
-def _next_hit(buf: bytes, anchor: bytes, frm: int, hi: int, starts: Iterator[int] | None) -> int:
+def _next_hit(buf: Buffer, anchor: bytes, frm: int, hi: int, starts: Iterator[int] | None) -> int:
     """The first occurrence at or after `frm`: bytes.find, or the accelerator's sorted hits."""
     if starts is None:
         return buf.find(anchor, frm, hi)
     return next((pos for pos in starts if pos >= frm), -1)
 
 
-def _line_start(buf: bytes, pos: int) -> int:
+def _line_start(buf: Buffer, pos: int) -> int:
     floor = max(0, pos - MAX_LINE_BYTES)
     newline = buf.rfind(b"\n", floor, pos)
     return newline + 1 if newline != -1 else floor
 
 
-def _line_end(buf: bytes, pos: int, end: int) -> int:
+def _line_end(buf: Buffer, pos: int, end: int) -> int:
     ceiling = min(end, pos + MAX_LINE_BYTES)
     newline = buf.find(b"\n", pos, ceiling)
     return newline if newline != -1 else ceiling
@@ -426,7 +486,7 @@ class _Newlines:
     and the buffer's line total share one pass (`bytes.count` is most of the scan's cost after
     the matcher)."""
 
-    def __init__(self, buf: bytes) -> None:
+    def __init__(self, buf: Buffer) -> None:
         self.buf = buf
         self.counted_to = 0
         self.count = 0
@@ -439,7 +499,7 @@ class _Newlines:
 
 
 def _scan_region(
-    buf: bytes, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State, newlines: _Newlines
+    buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State, newlines: _Newlines
 ) -> None:
     found = _find_lines(buf, lo, hi, limit, index, state)
     if not found:
@@ -455,7 +515,7 @@ def _scan_region(
 
 
 def _match_line(
-    buf: bytes, start: int, stop: int, end: int, patterns: list[Pattern], line_no: int, state: _State
+    buf: Buffer, start: int, stop: int, end: int, patterns: list[Pattern], line_no: int, state: _State
 ) -> bool:
     """Match the line against `patterns`; True when one of them recognised it."""
     if not patterns:
@@ -504,7 +564,7 @@ def _with_prefix_role(event: Event, raw: str, tags_only: bool = True) -> Event:
     return replace(event, role=role) if role is not None else event
 
 
-def _match_error_line(buf: bytes, start: int, stop: int, errors: ErrorLayer, line_no: int, state: _State) -> None:
+def _match_error_line(buf: Buffer, start: int, stop: int, errors: ErrorLayer, line_no: int, state: _State) -> None:
     """The generic layer's turn on a line no pattern recognised (errorlines.py decides)."""
     raw = buf[start:stop].decode("utf-8", errors="replace")
     text, actions_time = clean_line(raw)
@@ -543,7 +603,7 @@ def _pattern_timed_out(pattern: Pattern, line_no: int, state: _State) -> None:
         state.problems.append(InputProblem("pattern-timeout", message))
 
 
-def _stamp_for(buf: bytes, start: int, text: str, actions_time: str | None, state: _State) -> Stamp | None:
+def _stamp_for(buf: Buffer, start: int, text: str, actions_time: str | None, state: _State) -> Stamp | None:
     own = parse_stamp(text)
     if own is not None:
         return own
@@ -574,7 +634,7 @@ def _stamp_for(buf: bytes, start: int, text: str, actions_time: str | None, stat
 
 
 def _latest_for(
-    buf: bytes, stop: int, end: int, text: str, actions_time: str | None, stamp: Stamp | None
+    buf: Buffer, stop: int, end: int, text: str, actions_time: str | None, stamp: Stamp | None
 ) -> float | None:
     """For a line without a time of its own (a crash line, a traceback), the latest it can be:
     the time of the next stamped line below it (or the earliest, when none is in reach).
@@ -598,7 +658,7 @@ def _latest_for(
     return stamp.seconds
 
 
-def _remember_last_stamp(buf: bytes, end: int, state: _State) -> None:
+def _remember_last_stamp(buf: Buffer, end: int, state: _State) -> None:
     """The stamps a lookback from the next buffer's first line would find in this one."""
     pos = end
     found = False

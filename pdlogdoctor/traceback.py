@@ -35,7 +35,7 @@ NATIVE_FILE = "<unknown>"  # how native crash banners name the file of every fra
 SERVING_FRAMES = ("event_loop", "process_batch_result", "run_batch", "mooncake::", "nixl", "ucp_", "uct_")
 
 
-def read_traceback(buf: bytes, first_line_end: int, limit: int) -> dict[str, FieldValue]:
+def read_traceback(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:
     """Fields of the traceback after `first_line_end` in `buf`: empty if there is none."""
     frames: list[tuple[str, int, str]] = []
     crashed: list[tuple[str, int, str]] = []  # faulthandler's "Current thread" stack: the one that faulted
@@ -66,7 +66,7 @@ def read_traceback(buf: bytes, first_line_end: int, limit: int) -> dict[str, Fie
     return _fields(frames[::-1] if newest_first else frames, exception)
 
 
-def _following_lines(buf: bytes, start: int, limit: int) -> list[str]:
+def _following_lines(buf: bytes | bytearray, start: int, limit: int) -> list[str]:
     end = min(limit, start + MAX_TRACEBACK_BYTES)
     text = buf[start:end].decode("utf-8", errors="replace")
     first_start = buf.rfind(b"\n", 0, start) + 1

@@ -63,6 +63,9 @@ class Reader(io.RawIOBase):
 
     `plain_path` names the file when the stream is an uncompressed regular file,
     so the scanner may read it in parallel byte ranges instead.
+
+    `readinto` passes the caller's buffer down where a layer allows it, so the scanner
+    reads a plain file into its own reused buffer with no copy but the kernel's.
     """
 
     plain_path: str | None = None
@@ -80,6 +83,10 @@ class Reader(io.RawIOBase):
         data = self.read(len(buffer))
         buffer[: len(data)] = data
         return len(data)
+
+    def read_into(self, buffer: bytearray, start: int, stop: int) -> int:
+        """Up to stop - start bytes into buffer[start:stop]: how many (0 at the end)."""
+        return self.readinto(memoryview(buffer)[start:stop])
 
     def readall(self) -> bytes:
         parts = []
@@ -147,6 +154,13 @@ class Limited(Reader):
         self.left -= len(data)
         return data
 
+    def readinto(self, buffer: Any) -> int:
+        if self.left <= 0:
+            return 0
+        got = readinto(self.inner, memoryview(buffer)[: self.left])
+        self.left -= got
+        return got
+
 
 class SizeLimited(Limited):
     """A file read up to its size at open time; growth is reported, not followed."""
@@ -156,6 +170,14 @@ class SizeLimited(Limited):
         self.file = inner
 
     def read(self, size: int = -1, /) -> bytes:
+        self._check_growth()
+        return super().read(size)
+
+    def readinto(self, buffer: Any) -> int:
+        self._check_growth()
+        return super().readinto(buffer)
+
+    def _check_growth(self) -> None:
         if self.left == 0:
             grown = os.fstat(self.file.fileno()).st_size
             if grown > self.limit:
@@ -165,7 +187,6 @@ class SizeLimited(Limited):
                     f"the file grew from {self.limit} to {grown} bytes while being read; "
                     f"read the first {self.limit} bytes",
                 )
-        return super().read(size)
 
 
 # ---------------------------------------------------------------- decoding
@@ -279,32 +300,36 @@ class Guarded(Reader):
         self.error: StreamStopped | None = None
 
     def read(self, size: int = -1, /) -> bytes:
+        buffer = bytearray(READ_PIECE if size < 0 else size)
+        got = self.readinto(buffer)
+        return bytes(buffer) if got == len(buffer) else memoryview(buffer)[:got].tobytes()
+
+    def readinto(self, buffer: Any) -> int:
         if self.error is not None:
             error, self.error = self.error, None
             raise error
-        size = READ_PIECE if size < 0 else size
-        parts: list[bytes] = []
+        view = memoryview(buffer)
         got = 0
-        while got < size:
+        while got < len(view):
             try:
-                data = self._piece(size - got)
+                piece = self._piece(view[got:])
             except StreamStopped as exc:
                 self.error = exc
                 break
             except Exception as exc:  # zipfile, tarfile, lzma, bz2 raise their own types on damage
                 self.error = StreamStopped(_damage_code(exc), f"stopped reading early: {exc or type(exc).__name__}")
                 break
-            if not data:
+            if not piece:
                 break
-            parts.append(data)
-            got += len(data)
-        if not parts and self.error is not None:
+            got += piece
+        if not got and self.error is not None:
             error, self.error = self.error, None
             raise error
-        return b"".join(parts)
+        return got
 
-    def _piece(self, want: int) -> bytes:
-        want = min(want, READ_PIECE)
+    def _piece(self, view: memoryview) -> int:
+        """One inner read into the front of `view`, within the caps; how many bytes."""
+        want = min(len(view), READ_PIECE)
         if self.left is not None:
             if self.left <= 0:
                 message = f"decompressed output cap of {self.cap} bytes per member reached; rest not read"
@@ -314,12 +339,12 @@ class Guarded(Reader):
             if self.budget.left <= 0:
                 raise StreamStopped("output-cap", "decompressed output cap for the whole run reached; rest not read")
             want = min(want, self.budget.left)
-        data = _read_some(self.inner, want)
+        got = _readinto_some(self.inner, view[:want])
         if self.left is not None:
-            self.left -= len(data)
+            self.left -= got
         if self.budget is not None:
-            self.budget.left -= len(data)
-        return data
+            self.budget.left -= got
+        return got
 
 
 def _valid_header(head: bytes) -> bool:
@@ -342,6 +367,34 @@ def _read_some(stream: ByteSource, size: int) -> bytes:
     return data
 
 
+def _readinto_some(stream: ByteSource, view: memoryview) -> int:
+    """`_read_some` into the caller's buffer."""
+    readinto1 = getattr(stream, "readinto1", None)
+    if readinto1 is not None:
+        return int(readinto1(view) or 0)
+    return readinto(stream, view)
+
+
+def readinto(stream: ByteSource, view: memoryview) -> int:
+    """`stream.readinto(view)` where it has one (files, every Reader), else a read and a copy."""
+    method = getattr(stream, "readinto", None)
+    if method is not None:
+        return int(method(view) or 0)  # None: a non-blocking source has nothing yet
+    data = stream.read(len(view))
+    view[: len(data)] = data
+    return len(data)
+
+
+def read_into(stream: ByteSource, buffer: bytearray, start: int, stop: int) -> int:
+    """Up to stop - start bytes of `stream` into buffer[start:stop]; how many (0 at the end).
+
+    The scanner's way in: a Reader (a LoneCr makes its lone CRs LF in place) or any source."""
+    method = getattr(stream, "read_into", None)
+    if method is not None:
+        return int(method(buffer, start, stop))
+    return readinto(stream, memoryview(buffer)[start:stop])
+
+
 def _damage_code(exc: Exception) -> str:
     return "truncated" if isinstance(exc, EOFError) else "corrupt"
 
@@ -350,33 +403,65 @@ def _damage_code(exc: Exception) -> str:
 
 
 class LoneCr(Reader):
-    """Turns a CR not followed by LF into LF (same length, so offsets hold)."""
+    """Turns a CR not followed by LF into LF (same length, so offsets hold), in the reader's buffer."""
 
     def __init__(self, inner: ByteSource) -> None:
         super().__init__(inner)
-        self.held = b""
+        self.held = b""  # the byte read to decide a CR that ended the last read: it comes first next
         self.error: EOFError | None = None
 
     def read(self, size: int = -1, /) -> bytes:
+        if size < 0:
+            return self.readall()
+        buffer = bytearray(size)
+        got = self.read_into(buffer, 0, size)
+        return bytes(buffer) if got == size else memoryview(buffer)[:got].tobytes()
+
+    def readinto(self, buffer: Any) -> int:
+        if isinstance(buffer, bytearray):
+            return self.read_into(buffer, 0, len(buffer))
+        return super().readinto(buffer)
+
+    def read_into(self, buffer: bytearray, start: int, stop: int) -> int:
         if self.error is not None:
             error, self.error = self.error, None
             raise error
-        data: bytes = self.held + self.inner.read(size)
+        if stop <= start:
+            return 0
+        got = len(self.held)
+        buffer[start : start + got] = self.held
         self.held = b""
-        if data.endswith(b"\r"):
+        try:
+            got += read_into(self.inner, buffer, start + got, stop)
+        except EOFError as exc:  # raised on the next call, after the held byte
+            if not got:
+                raise
+            self.error = exc
+        end = start + got
+        if got and buffer[end - 1] == CR and self.error is None:
             try:
-                more = self.inner.read(1)  # one byte decides whether this CR is half a CRLF
+                self.held = self.inner.read(1)  # one byte decides whether this CR is half a CRLF
             except EOFError as exc:  # raised on the next call, after this data
-                self.error, more = exc, b""
-            data += more
-            if more == b"\r":
-                data, self.held = data[:-1], more
-        return lone_cr_to_lf(data)
+                self.error = exc
+        _lone_crs_to_lf(buffer, start, end, crlf_at_end=self.held == b"\n")
+        return got
+
+
+CR = ord("\r")
+
+
+def _lone_crs_to_lf(buffer: bytearray, start: int, end: int, crlf_at_end: bool) -> None:
+    """`lone_cr_to_lf` on buffer[start:end] in place; `crlf_at_end`: an LF follows a CR at end - 1."""
+    if buffer.find(b"\r", start, end) == -1:  # memchr: a file without CRs pays nothing more
+        return
+    limit = end - 1 if crlf_at_end and buffer[end - 1] == CR else end
+    if _LONE_CR.search(buffer, start, limit) is not None:  # CRLF files stop here
+        buffer[start:limit] = _LONE_CR.sub(b"\n", buffer[start:limit])
 
 
 def lone_cr_to_lf(data: bytes) -> bytes:
     """A CR that is not half of a CRLF becomes LF: progress bars redraw with it, each redraw a line."""
-    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+    if b"\r" in data and _LONE_CR.search(data) is not None:
         return _LONE_CR.sub(b"\n", data)
     return data
 
@@ -408,8 +493,17 @@ class _UntilDeadline(Reader):
         self.read_bytes = 0
 
     def read(self, size: int = -1, /) -> bytes:
-        if self.deadline.passed:
-            raise StreamStopped("timeout", f"--timeout reached after {self.read_bytes} bytes; the rest was not read")
+        self._check()
         data = self.inner.read(size)
         self.read_bytes += len(data)
         return data
+
+    def read_into(self, buffer: bytearray, start: int, stop: int) -> int:
+        self._check()
+        got = read_into(self.inner, buffer, start, stop)
+        self.read_bytes += got
+        return got
+
+    def _check(self) -> None:
+        if self.deadline.passed:
+            raise StreamStopped("timeout", f"--timeout reached after {self.read_bytes} bytes; the rest was not read")
