@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import re
 import zlib
 
 import pytest
@@ -17,15 +18,19 @@ import zstandard
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pdlogdoctor import ingest
+from pdlogdoctor import accel, ingest
 from pdlogdoctor.extract import AnchorIndex, scan_stream
+from pdlogdoctor.ingest.streams import read_into
 from pdlogdoctor.patterns import load_library
 
 PLANTED = (
     b"[2026-07-02 10:16:03.412] [48211] [application] [error] RegisterRdmaMemoryRegion failed! "
     b"addr:0x7f2a80000000, size:6002442240, accessFlag:15, errno:22 (Invalid argument)"
 )
-INDEX = AnchorIndex.build(load_library())
+LIBRARY = load_library()
+# Every installed matcher: each example draws one, so all of them meet every kind of input.
+INDEXES = {name: AnchorIndex.build(LIBRARY, name) for name in accel.MATCHERS if accel.installed(name) == name}
+matchers = st.sampled_from(sorted(INDEXES))
 pytestmark = pytest.mark.slow  # hundreds of examples per property: the longest module of the suite
 FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -41,9 +46,9 @@ def _compress(data: bytes, kind: str) -> bytes:
     return data
 
 
-def _scan(blob: bytes, chunk: int) -> list[int]:
+def _scan(blob: bytes, chunk: int, matcher: str = accel.PURE) -> list[int]:
     stream = ingest.text_stream(io.BytesIO(blob), ingest.Budget())
-    result = scan_stream(stream, "prefill_fuzz.log", INDEX, chunk_bytes=chunk)
+    result = scan_stream(stream, "prefill_fuzz.log", INDEXES[matcher], chunk_bytes=chunk)
     return [int(e.get("size")) for e in result.events if e.pattern == "mori-mr-register-failed"]
 
 
@@ -54,22 +59,23 @@ def _scan(blob: bytes, chunk: int) -> list[int]:
     ends=st.lists(ending, min_size=1, max_size=4),
     kind=st.sampled_from(["none", "gz", "zst"]),
     chunk=st.integers(min_value=1, max_value=4096),
+    matcher=matchers,
 )
 def test_planted_line_always_found(
-    before: list[bytes], after: list[bytes], ends: list[bytes], kind: str, chunk: int
+    before: list[bytes], after: list[bytes], ends: list[bytes], kind: str, chunk: int, matcher: str
 ) -> None:
     lines = [*before, PLANTED, *after]
     data = b"".join(line + ends[i % len(ends)] for i, line in enumerate(lines))
-    assert 6002442240 in _scan(_compress(data, kind), chunk)
+    assert 6002442240 in _scan(_compress(data, kind), chunk, matcher)
 
 
 @FUZZ
-@given(blob=st.binary(max_size=4096), chunk=st.integers(min_value=1, max_value=1024))
-def test_random_bytes_never_raise(blob: bytes, chunk: int) -> None:
-    _scan(blob, chunk)
-    _scan(gzip.compress(blob)[: max(1, len(blob) // 2)], chunk)  # truncated gz of random bytes
-    _scan(b"\x1f\x8b" + blob, chunk)  # gzip magic then garbage
-    _scan(b"\x28\xb5\x2f\xfd" + blob, chunk)  # zstd magic then garbage
+@given(blob=st.binary(max_size=4096), chunk=st.integers(min_value=1, max_value=1024), matcher=matchers)
+def test_random_bytes_never_raise(blob: bytes, chunk: int, matcher: str) -> None:
+    _scan(blob, chunk, matcher)
+    _scan(gzip.compress(blob)[: max(1, len(blob) // 2)], chunk, matcher)  # truncated gz of random bytes
+    _scan(b"\x1f\x8b" + blob, chunk, matcher)  # gzip magic then garbage
+    _scan(b"\x28\xb5\x2f\xfd" + blob, chunk, matcher)  # zstd magic then garbage
 
 
 @FUZZ
@@ -77,8 +83,9 @@ def test_random_bytes_never_raise(blob: bytes, chunk: int) -> None:
     kind=st.sampled_from(["gz", "zst"]),
     cut=st.floats(min_value=0.0, max_value=1.0),
     chunk=st.integers(min_value=1, max_value=4096),
+    matcher=matchers,
 )
-def test_truncated_compression_keeps_what_it_can(kind: str, cut: float, chunk: int) -> None:
+def test_truncated_compression_keeps_what_it_can(kind: str, cut: float, chunk: int, matcher: str) -> None:
     noise = b"".join(b"INFO line %d %x\n" % (k, (k * 2654435761) % 2**32) for k in range(3000))
     data = PLANTED + b"\n" + noise
     packed = _compress(data, kind)
@@ -86,7 +93,7 @@ def test_truncated_compression_keeps_what_it_can(kind: str, cut: float, chunk: i
     # Fewer than 4 bytes cannot show their magic: such a stub is read as (binary) text.
     assume(len(blob) >= 4)
     stream = ingest.text_stream(io.BytesIO(blob), ingest.Budget())
-    result = scan_stream(stream, "prefill_fuzz.log", INDEX, chunk_bytes=chunk)
+    result = scan_stream(stream, "prefill_fuzz.log", INDEXES[matcher], chunk_bytes=chunk)
     assert result.bytes <= len(data)
     assert data.startswith(_read_all(blob)[: result.bytes])
     if cut < 1.0 and blob:
@@ -117,6 +124,23 @@ def test_lone_cr_translation_is_chunking_independent(data: bytes, piece: int) ->
     assert b"".join(parts) == whole
     assert len(whole) == len(data)
     assert b"\r" not in whole.replace(b"\r\n", b"")
+
+
+line_ends = st.binary(max_size=600).map(lambda b: bytes(b"x\r\n"[x % 3] for x in b))  # CRs next to CRs and LFs
+
+
+@FUZZ
+@given(data=line_ends, pieces=st.lists(st.integers(min_value=0, max_value=40), min_size=1, max_size=50))
+def test_lone_crs_become_lf_in_the_scanners_buffer(data: bytes, pieces: list[int]) -> None:
+    """The scanner's way in (read_into a reused buffer, at an offset, piece by piece) makes
+    exactly the lone CRs LF, wherever the pieces end: a CR at a piece's end is decided by the
+    byte after it."""
+    stream = ingest.text_stream(io.BytesIO(data), ingest.Budget())
+    buffer = bytearray(b"?" * (len(data) + 50))
+    end, k = 0, 0
+    while got := read_into(stream, buffer, end, end + max(1, pieces[k % len(pieces)])):
+        end, k = end + got, k + 1
+    assert bytes(buffer[:end]) == re.sub(rb"\r(?!\n)", b"\n", data)
 
 
 def test_zlib_is_really_what_gzip_uses() -> None:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdlogdoctor import parallel
+from pdlogdoctor import accel, parallel
 from pdlogdoctor.extract import KEEP_PER_PATTERN, AnchorIndex, ScanResult, scan_stream
 from pdlogdoctor.patterns import Library
 
@@ -25,8 +25,16 @@ NOISE = (
 )
 
 
-def scan(data: bytes, library: Library, chunk: int = 8 << 20) -> ScanResult:
-    return scan_stream(io.BytesIO(data), "prefill_x.log", AnchorIndex.build(library), chunk_bytes=chunk)
+@pytest.fixture(scope="module", params=[name for name in accel.MATCHERS if accel.installed(name) == name])
+def index(request: pytest.FixtureRequest, library: Library) -> AnchorIndex:
+    """The library's index with each installed matcher in turn: every test here holds for all."""
+    built = AnchorIndex.build(library, request.param)
+    assert built.matcher == request.param
+    return built
+
+
+def scan(data: bytes, index: AnchorIndex, chunk: int = 8 << 20) -> ScanResult:
+    return scan_stream(io.BytesIO(data), "prefill_x.log", index, chunk_bytes=chunk)
 
 
 def found(result: ScanResult) -> list[tuple[str, int, tuple[object, ...]]]:
@@ -42,34 +50,34 @@ def example_lines(library: Library) -> list[str]:
 
 
 @pytest.mark.parametrize("chunk", [5, 64, 333, 4096])
-def test_event_across_chunk_boundaries_is_found(library: Library, chunk: int) -> None:
+def test_event_across_chunk_boundaries_is_found(index: AnchorIndex, chunk: int) -> None:
     data = ("\n".join([NOISE] * 7 + [MR_LINE] + [NOISE] * 3) + "\n").encode()
-    result = scan(data, library, chunk)
+    result = scan(data, index, chunk)
     assert mr_lines(result) == [8]
     assert result.lines == 11
     event = next(e for e in result.events if e.pattern == "mori-mr-register-failed")
     assert dict(event.fields)["size"] == 6002442240
 
 
-def test_last_line_without_newline_is_found(library: Library) -> None:
+def test_last_line_without_newline_is_found(index: AnchorIndex) -> None:
     data = (NOISE + "\n" + NOISE + "\n" + MR_LINE).encode()
     for chunk in (16, 8 << 20):
-        result = scan(data, library, chunk)
+        result = scan(data, index, chunk)
         assert mr_lines(result) == [3]
         assert result.lines == 3
 
 
-def test_crlf_lines_are_found_with_the_same_fields(library: Library) -> None:
+def test_crlf_lines_are_found_with_the_same_fields(index: AnchorIndex) -> None:
     lf = ("\n".join([NOISE, MR_LINE, NOISE, MR_LINE]) + "\n").encode()
     crlf = lf.replace(b"\n", b"\r\n")
-    assert mr_lines(scan(crlf, library, 50)) == [2, 4]
-    assert found(scan(crlf, library, 50)) == found(scan(lf, library))
+    assert mr_lines(scan(crlf, index, 50)) == [2, 4]
+    assert found(scan(crlf, index, 50)) == found(scan(lf, index))
 
 
-def test_anchor_in_a_line_longer_than_8_mib_is_found(library: Library) -> None:
+def test_anchor_in_a_line_longer_than_8_mib_is_found(index: AnchorIndex) -> None:
     filler = b"x" * (9 << 20)
     data = NOISE.encode() + b"\n" + filler + b" " + MR_LINE.encode() + b" " + filler + b"\n" + MR_LINE.encode() + b"\n"
-    result = scan(data, library, 1 << 20)
+    result = scan(data, index, 1 << 20)
     # The long line's event keeps the line number; the line after it is line 3.
     assert mr_lines(result) == [2, 3]
     assert result.lines == 3
@@ -77,20 +85,20 @@ def test_anchor_in_a_line_longer_than_8_mib_is_found(library: Library) -> None:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_chunk_size_never_changes_the_events(library: Library, data: st.DataObject) -> None:
+def test_chunk_size_never_changes_the_events(library: Library, index: AnchorIndex, data: st.DataObject) -> None:
     pool = [*example_lines(library), NOISE, "", "    at frame", MR_LINE]
     lines = data.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=60))
     newline = data.draw(st.sampled_from(["\n", "\r\n"]))
     text = newline.join(lines) + data.draw(st.sampled_from([newline, ""]))
     chunk = data.draw(st.integers(min_value=1, max_value=2048))
-    reference = scan(text.encode(), library)
-    chunked = scan(text.encode(), library, chunk)
+    reference = scan(text.encode(), index)
+    chunked = scan(text.encode(), index, chunk)
     assert found(chunked) == found(reference)
     assert chunked.lines == reference.lines
 
 
 def test_parallel_ranges_equal_the_sequential_scan(
-    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    library: Library, index: AnchorIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Many events of one pattern spread over every range (the per-pattern cap and repeats
     # must merge exactly), lines without a stamp at range starts, a last line without a newline.
@@ -102,11 +110,10 @@ def test_parallel_ranges_equal_the_sequential_scan(
     path = tmp_path / "prefill_x.log"
     path.write_bytes(data)
     monkeypatch.setattr(parallel, "MIN_RANGE_BYTES", 16 << 10)
-    index = AnchorIndex.build(library)
     ranges = parallel.plan_ranges(str(path), 2)
     assert len(ranges) == 4 and ranges[0][0] == 0 and ranges[-1][1] == len(data)
     assert all(data[end - 1 : end] == b"\n" for _, end in ranges[:-1])
-    sequential = scan(data, library)
+    sequential = scan(data, index)
     split = parallel.scan_file_parallel(str(path), "prefill_x.log", index, 2)
     assert split == sequential
     assert len(mr_lines(sequential)) == KEEP_PER_PATTERN + 1  # first 20 and the last
@@ -136,7 +143,7 @@ def test_zst_is_read_instead_of_the_same_log_as_gz(library: Library, tmp_path: P
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
 def test_traceback_running_past_a_range_end_is_read_whole(
-    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, newline: str
+    index: AnchorIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, newline: str
 ) -> None:
     crash = "[2026-07-08 03:12:09 TP3] Scheduler hit an exception: Traceback (most recent call last):"
     frames = [
@@ -150,9 +157,8 @@ def test_traceback_running_past_a_range_end_is_read_whole(
     path.write_bytes(data)
     boundary = len(head.encode())  # the second range starts inside the traceback
     monkeypatch.setattr(parallel, "plan_ranges", lambda *_args: [(0, boundary), (boundary, len(data))])
-    index = AnchorIndex.build(library)
     # What ingest hands the sequential scan: a lone CR becomes LF, CRLF stays.
-    sequential = scan(re.sub(rb"\r(?!\n)", b"\n", data), library)
+    sequential = scan(re.sub(rb"\r(?!\n)", b"\n", data), index)
     split = parallel.scan_file_parallel(str(path), "prefill_x.log", index, 2)
     assert split == sequential
     event = next(e for e in split.events if e.pattern == "scheduler-exception")
@@ -162,7 +168,7 @@ def test_traceback_running_past_a_range_end_is_read_whole(
 
 
 def test_parallel_scan_of_a_growing_file_reads_what_was_there_and_says_so(
-    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    index: AnchorIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = ("\n".join([NOISE] * 300 + [MR_LINE]) + "\n").encode()
     path = tmp_path / "prefill_x.log"
@@ -176,14 +182,14 @@ def test_parallel_scan_of_a_growing_file_reads_what_was_there_and_says_so(
         return scan_partial(*args, **kwargs)
 
     monkeypatch.setattr(parallel, "scan_partial", appending)
-    result = parallel.scan_file_parallel(str(path), "prefill_x.log", AnchorIndex.build(library), 2)
+    result = parallel.scan_file_parallel(str(path), "prefill_x.log", index, 2)
     assert result.bytes == len(data)
     assert mr_lines(result) == [301]
     assert [p.code for p in result.problems] == ["still-growing"]
 
 
 def test_stop_after_limits_context_matches_the_same_sequentially_and_in_ranges(
-    tmp_path: Path, library: Library
+    tmp_path: Path, library: Library, index: AnchorIndex
 ) -> None:
     """A context pattern with `stop_after` is matched that many times per source, whichever way it is read."""
     from pdlogdoctor.parallel import scan_file_parallel
@@ -192,7 +198,6 @@ def test_stop_after_limits_context_matches_the_same_sequentially_and_in_ranges(
     filler = "[2026-07-02 10:17:02 TP0] Decode batch. #running-req: 1, #token: 1\n" * 3000
     path = tmp_path / "decode.log"
     path.write_text((line * 40 + filler) * 60)
-    index = AnchorIndex.build(library)
     limit = library.pattern("http-request-ok").stop_after
     assert limit is not None
     with path.open("rb") as stream:
