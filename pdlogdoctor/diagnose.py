@@ -16,14 +16,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .analyzers import ANALYZERS, DETECTORS
 from .duplicates import DUPLICATE_CODE
 from .fleets import with_fleet
 from .hypothesis import Evidence, Hypothesis, count_matches, described
-from .incidents import Split, split_incidents, why_separate
+from .incidents import Precedence, Split, precedence, split_incidents, why_separate
 from .ingest import NOT_A_LOG, PASTED
 from .link import downstream, upstream_of
 from .logshape import NOT_SERVING_LOG
@@ -52,6 +52,11 @@ SERVING_PROOF = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 # Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
 COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG, PASTED, NOT_SERVING_LOG})
 MAX_NAMES_IN_NOTE = 8
+# A rival of the verdict's tier that nothing links costs the verdict this much when their order is
+# not known, nothing when the verdict clearly comes first and explains it, twice this when the rival
+# clearly comes first (incidents.Precedence.margin); the rival loses up to RIVAL_MARGIN_DROP.
+NEAR_TIE_PENALTY = 0.15
+RIVAL_MARGIN_DROP = 0.25
 NO_FAILURE_SEEN = "no-failure-seen"
 UNNAMED_ERRORS = "generic"  # the pattern group of error lines no family names (UCX ERROR, glog E, vLLM ERROR)
 NO_FAILURE_CONFIDENCE = 0.5  # sure nothing failed in what was given; says nothing of what was not
@@ -64,10 +69,16 @@ PROOF_WORDS = {
 }
 
 
-def diagnose(events: Sequence[Event], links: Sequence[Link], sources: Sequence[Source], library: Library) -> Report:
+def diagnose(
+    events: Sequence[Event],
+    links: Sequence[Link],
+    sources: Sequence[Source],
+    library: Library,
+    clock_slack: Mapping[str, float] | None = None,
+) -> Report:
     failing = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
     groups = frozenset((e.pattern, e.source) for e in failing)
-    evidence = Evidence(tuple(events), tuple(links), tuple(sources), library, groups)
+    evidence = Evidence(tuple(events), tuple(links), tuple(sources), library, groups, dict(clock_slack or {}))
     candidates, consequences = _candidates(failing, links, library)
     hypotheses = [h for c in candidates for h in _analyze(c, evidence)]
     hypotheses += [_with_coverage(h, evidence) for detect in DETECTORS for h in detect(evidence)]
@@ -211,8 +222,11 @@ def _report_for(
 ) -> Report:
     spec = evidence.library.verdict(best.verdict)
     confidence = best.confidence
+    orders = _time_orders(best, runners_up, evidence)
     if runners_up and evidence.library.verdict(runners_up[0].verdict).tier == spec.tier:
-        confidence = max(0.3, confidence - 0.15)  # a rival of the same tier that nothing links
+        # A rival of the same tier that nothing links: a near tie, unless the verdict clearly comes first.
+        order = orders.get(id(runners_up[0]))
+        confidence = max(0.3, confidence - NEAR_TIE_PENALTY * (1 - (order.margin if order else 0.0)))
     confidence = max(0.3, confidence - 0.05 * len(missing))
     verdict = Verdict(
         best.verdict,
@@ -223,7 +237,7 @@ def _report_for(
         # The analyzer's facts are identified by the verdict's declaration, a root line's by its pattern's.
         spec.identity if best.facts else evidence.library.pattern(best.first_root.pattern).identity,
     )
-    alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library, confidence)
+    alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library, confidence, orders)
     chain = _chain(list(best.chain) + list(best.lines_used), _depths(best.roots, evidence.links))
     links = tuple(link for link in evidence.links if link.cause in best.chain and link.effect in best.chain)
     return Report(
@@ -238,6 +252,17 @@ def _report_for(
         explain=spec.explain.strip(),
         roots=best.roots,
     )
+
+
+def _time_orders(best: Hypothesis, runners_up: list[Hypothesis], evidence: Evidence) -> dict[int, Precedence]:
+    """How the verdict's first failure stands in time to each rival of its tier (by the rival's identity)."""
+    tier = evidence.library.verdict(best.verdict).tier
+    orders = {}
+    for rival in runners_up:
+        order = precedence(best, rival, evidence) if evidence.library.verdict(rival.verdict).tier == tier else None
+        if order is not None:
+            orders[id(rival)] = order
+    return orders
 
 
 def _with_incidents(report: Report, split: Split, evidence: Evidence) -> Report:
@@ -288,6 +313,7 @@ def _alternatives(
     consequences: list[tuple[Event, Event]],
     library: Library,
     verdict_confidence: float,
+    orders: dict[int, Precedence],
 ) -> tuple[Alternative, ...]:
     # A runner-up never shows more confidence than the verdict it lost to.
     ceiling = max(0.05, min(0.5, verdict_confidence - 0.05))
@@ -297,10 +323,14 @@ def _alternatives(
             f"explains less: its chain links {len(other.chain)} kinds of evidence against "
             f"{len(best.chain)} for {best.verdict}, starting at {other.first_root.where}"
         )
+        confidence = min(other.confidence, ceiling)
         if library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:
             tier = library.verdict(other.verdict).tier.value
             why = f"a {tier}-level verdict, and a deeper cause ({best.verdict}) is in the evidence"
-        found.setdefault(other.verdict, Alternative(other.verdict, round(min(other.confidence, ceiling), 2), why))
+        elif id(other) in orders:  # the time order first: it is what decides between rivals of one tier
+            why = f"{orders[id(other)].sentence()}; {why}"
+            confidence = max(0.05, confidence - RIVAL_MARGIN_DROP * max(0.0, orders[id(other)].margin))
+        found.setdefault(other.verdict, Alternative(other.verdict, round(confidence, 2), why))
     for rejected in hypotheses:
         if rejected.rejected is not None and rejected.verdict != best.verdict:
             confidence = min(rejected.confidence, ceiling)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -38,6 +39,7 @@ class Evidence:
     sources: tuple[Source, ...]
     library: Library
     failing_groups: frozenset[tuple[str, str]] = field(default_factory=frozenset)
+    clock_slack: Mapping[str, float] = field(default_factory=dict)  # seconds a file's clock may be off
 
     def of(self, *pattern_ids: str) -> list[Event]:
         return [e for e in self.events if e.pattern in pattern_ids]

@@ -1,16 +1,20 @@
-"""Rival causes in time: which failures the service recovered from, and which are separate incidents.
+"""Rival causes in time: which failures the service recovered from, which are separate incidents,
+and which of two rivals in one incident came first.
 
 A long log can hold several failures. One the service recovered from (a fallback that worked,
 a restart that came up, warmup and readiness after it) did not cause what failed later: it is
 not a root cause. A failure with no causal link to the others that starts long after them, or
 after the service recovered, is a separate incident: it gets its own finding and chain instead
-of competing with the first as a near-tie alternative.
+of competing with the first as a near-tie alternative. Within one incident, the failure that
+comes first and explains the later one's other failing lines wins, and how clearly it comes
+first (beyond what the clocks can tell) sets how far apart their confidences are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 from .hypothesis import Evidence, Hypothesis
 from .model import Event, Mark
@@ -22,6 +26,11 @@ INCIDENT_GAP_S = 30 * 60.0
 # ... or this far apart with the service serving again in between (a fallback that worked a
 # minute before a crash is part of the same story: an alternative that recovered).
 RECOVERED_GAP_S = 5 * 60.0
+# Two files' clocks, aligned by paired lines, agree to about this (clocks.MIN_SKEW_S): failures in
+# two files closer than this (plus each file's clock slack) are in an order the logs cannot tell.
+CROSS_FILE_RESOLUTION_S = 5.0
+# A lead this far beyond the resolution is a full time-order margin.
+FULL_LEAD_S = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,16 +91,115 @@ class Split:
         return [h for h in self.primary.hypotheses if h is not self.best and id(h) in self.recoveries]
 
 
+@dataclass(frozen=True, slots=True)
+class Precedence:
+    """How the verdict's first failure stands in time to a rival's in the same incident."""
+
+    verdict: Hypothesis
+    rival: Hypothesis
+    verdict_first: bool
+    lead: float  # seconds between the two first failures
+    resolution: float | None  # closer than this, their order is not known; None: one file's line order
+    explains: bool  # the earlier one's chain holds the later one's other failing lines
+
+    @property
+    def known(self) -> bool:
+        return self.resolution is None or self.lead > self.resolution
+
+    @property
+    def margin(self) -> float:
+        """From -1 to 1: how clearly the verdict comes first (half of it: by how much beyond the
+        resolution) and explains the rival (the other half); negative when the rival comes first."""
+        if not self.known:
+            return 0.0
+        order = min(1.0, (self.lead - (self.resolution or 0.0)) / FULL_LEAD_S)
+        strength = (order + (1.0 if self.explains else 0.0)) / 2
+        return round(strength if self.verdict_first else -strength, 2)
+
+    def sentence(self) -> str:
+        first, later = (self.verdict, self.rival) if self.verdict_first else (self.rival, self.verdict)
+        at = f"{first.verdict} at {_clock(first.first_root)}"
+        if not self.known:
+            return (
+                f"{at} and {later.verdict} at {_clock(later.first_root)} are {_duration(self.lead)} apart, "
+                f"closer than the clocks can tell ({self.resolution:g} s): their order is not known"
+            )
+        explained = "and explains its other failing lines" if self.explains else "but does not explain its lines"
+        inferred = first.first_root.time_inferred or later.first_root.time_inferred
+        if self.resolution is None and (self.lead < 1 or inferred):  # line order, not a measurable gap
+            return f"{at} comes before {later.verdict} in the same file {explained}"
+        return f"{at} precedes {later.verdict} by {_duration(self.lead)} {explained}"
+
+
+def precedence(verdict: Hypothesis, rival: Hypothesis, evidence: Evidence) -> Precedence | None:
+    """The time order of two rivals' first failures; None when either has no time or both start
+    on the same line (two readings of one failure)."""
+    mine, theirs = verdict.first_root, rival.first_root
+    if mine.time is None or theirs.time is None or (mine.source, mine.line) == (theirs.source, theirs.line):
+        return None
+    if mine.source == theirs.source:  # one file: its lines are in the order they happened
+        resolution = None
+        verdict_first = (mine.time, mine.line) < (theirs.time, theirs.line)
+    else:
+        slack = evidence.clock_slack
+        resolution = CROSS_FILE_RESOLUTION_S + slack.get(mine.source, 0.0) + slack.get(theirs.source, 0.0)
+        verdict_first = mine.time <= theirs.time
+    first, later = (verdict, rival) if verdict_first else (rival, verdict)
+    return Precedence(verdict, rival, verdict_first, abs(theirs.time - mine.time), resolution, _explains(first, later))
+
+
+def _explains(first: Hypothesis, later: Hypothesis) -> bool:
+    """Every failing line of the later hypothesis's chain but its own roots is in the first's chain."""
+    roots = {id(e) for e in later.roots}
+    others = [e for e in later.chain if e.failing and id(e) not in roots]
+    reached = {id(e) for e in first.chain}
+    return bool(others) and all(id(e) in reached for e in others)
+
+
+def _clock(event: Event) -> str:
+    """The time on the reference clock (corrected), to the millisecond when the line has it."""
+    assert event.time is not None
+    whole = datetime.fromtimestamp(event.time, UTC)
+    return whole.strftime("%H:%M:%S.%f")[:12] if event.time % 1 else whole.strftime("%H:%M:%S")
+
+
 def split_incidents(ranked: Sequence[Hypothesis], evidence: Evidence) -> Split:
     """`ranked` (best first) grouped into incidents; the verdict's incident is the one holding
     the best-ranked hypothesis the service did not recover from (the best one, when it recovered
-    from all): a later incident does not lose to an earlier one for being later, nor win."""
+    from all): a later incident does not lose to an earlier one for being later, nor win.
+    Within that incident, the first failure that explains the later ones leads."""
     recoveries = {id(h): r for h in ranked if (r := recovery(h, evidence)) is not None}
     incidents = _incidents(ranked, recoveries)
     live = [h for h in ranked if id(h) not in recoveries]
     leader = (live or list(ranked))[0]
     primary = next(i for i in incidents if leader in i.hypotheses)
-    return Split(primary, tuple(i for i in incidents if i is not primary), recoveries)
+    others = tuple(i for i in incidents if i is not primary)
+    return Split(_first_that_explains(primary, recoveries, evidence), others, recoveries)
+
+
+def _first_that_explains(incident: Incident, recoveries: dict[int, Recovery], evidence: Evidence) -> Incident:
+    """The incident led by the first failure that explains the later ones: a live rival of the
+    leader's tier that comes first, by more than the clocks can blur, and whose chain holds the
+    leader's other failing lines takes the lead (again, until none does)."""
+    ranked = list(incident.hypotheses)
+    for _ in range(len(ranked)):
+        live = [h for h in ranked if id(h) not in recoveries]
+        earlier = _earlier_explaining(live[0], live[1:], evidence) if live else None
+        if earlier is None:
+            break
+        ranked.remove(earlier)
+        ranked.insert(ranked.index(live[0]), earlier)
+    return replace(incident, hypotheses=tuple(ranked))
+
+
+def _earlier_explaining(leader: Hypothesis, rivals: list[Hypothesis], evidence: Evidence) -> Hypothesis | None:
+    tier = evidence.library.verdict(leader.verdict).tier
+    for rival in rivals:
+        order = precedence(leader, rival, evidence)
+        same_tier = evidence.library.verdict(rival.verdict).tier == tier
+        if same_tier and order is not None and order.margin < 0 and order.explains:
+            return rival
+    return None
 
 
 def recovery(hypothesis: Hypothesis, evidence: Evidence) -> Recovery | None:
@@ -188,4 +296,6 @@ def why_separate(incident: Incident, primary: Incident, recoveries: dict[int, Re
 def _duration(seconds: float) -> str:
     if seconds >= 3600:
         return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 60:.0f} min"
+    if seconds >= 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds:.0f} s" if seconds >= 1 else f"{seconds * 1000:.1f} ms"

@@ -78,7 +78,8 @@ def analyse(
         correct(events, clocks), options.since, options.until
     )  # before linking: the links rest on time windows
     nodes = {s.name: s.node for s in sources}
-    report = diagnose(events, link(events, library, nodes, slack(clocks)), sources, library)
+    widened = slack(clocks)
+    report = diagnose(events, link(events, library, nodes, widened), sources, library, widened)
     report = attach(report, within(correct(errors, clocks), options.since, options.until), events, library)
     report = annotate(report, clocks, window_note(options.since, options.until))
     note = set_aside_note(sources)

@@ -13,7 +13,7 @@ import pytest
 
 from pdlogdoctor.diagnose import diagnose
 from pdlogdoctor.link import downstream, link, upstream_of
-from pdlogdoctor.model import Event, InputProblem, Kind, Role, Source, Tier
+from pdlogdoctor.model import Event, InputProblem, Kind, Role, Severity, Source, Tier
 from pdlogdoctor.patterns import Library, VerdictSpec, parse_pattern, validate_library
 from pdlogdoctor.roles import detect_role, role_from_text_markers, with_source_role
 
@@ -52,6 +52,8 @@ def small_library() -> Library:
         ),
         pattern("http-500", "symptom"),
         pattern("gpu-died", "cause", verdict="gpu-failure", identity=[]),
+        # A second cause whose consequences are nic-broke's too: whichever comes first explains the other's.
+        pattern("psu-died", "cause", verdict="power-failure", identity=[], causes=[{"pattern": "transfer-failed"}]),
         pattern("server-up", "context", severity="info", marks=["server-up"]),
         pattern("probe-passed", "context", severity="info", marks=["end-to-end"]),
         pattern("queue-warning", "symptom", severity="warning"),
@@ -61,6 +63,7 @@ def small_library() -> Library:
         spec("link-down", "cause"),
         spec("transfer-failure", "symptom"),
         spec("gpu-failure", "cause"),
+        spec("power-failure", "cause"),
         spec("healthy", "meta"),
         spec("inconclusive", "meta"),
     )
@@ -166,6 +169,61 @@ def test_an_unlinked_rival_of_the_same_tier_costs_confidence_and_the_earlier_sta
     assert rivals.verdict.confidence < alone.verdict.confidence
     rival = {a.id: a for a in rivals.alternatives}["gpu-failure"]
     assert rival.confidence < rivals.verdict.confidence and "explains less" in rival.why_not
+
+
+def rival_pair(nic_at: float, psu_at: float, psu_source: str = "prefill.log", **slack: float) -> Any:
+    """A NIC failure on decode and a power failure on prefill, then the transfer failure and the
+    500 both explain: one incident, two causes of one tier, nothing linking the two. The NIC line
+    is critical, so without the time order it would rank first."""
+    then = max(nic_at, psu_at)
+    timed = [
+        replace(event("nic-broke", nic_at), severity=Severity.CRITICAL),
+        event("psu-died", psu_at, source=psu_source),
+        event("transfer-failed", then + 1),
+        event("http-500", then + 2),
+    ]
+    events = [replace(e, line=n) for n, e in enumerate(sorted(timed, key=lambda e: e.time or 0.0), start=1)]
+    files = {"decode.log", psu_source}
+    slack_by_file = {name.replace("_", "."): seconds for name, seconds in slack.items()}
+    return diagnose(events, link(events, LIBRARY, {}), sources(*files), LIBRARY, slack_by_file)
+
+
+def confidences(report: Any) -> tuple[str, float, float]:
+    (rival,) = [a for a in report.alternatives if a.id in ("link-down", "power-failure")]
+    return report.verdict.id, report.verdict.confidence, rival.confidence
+
+
+def test_the_rival_that_comes_first_and_explains_the_later_wins_either_way_round() -> None:
+    """Order pair: the same two failures 40 s apart, swapped. The first one wins each time (the power
+    failure over the more severe NIC line), with the same confidence, and says why in time terms."""
+    nic_first, psu_first = rival_pair(nic_at=0, psu_at=40), rival_pair(nic_at=40, psu_at=0)
+    assert confidences(nic_first) == ("link-down", 0.64, 0.3)
+    assert confidences(psu_first) == ("power-failure", 0.64, 0.3)
+    (why,) = [a.why_not for a in psu_first.alternatives if a.id == "link-down"]
+    assert why.startswith("power-failure at 10:16:03 precedes link-down by 40 s and explains its other failing lines")
+
+
+def test_the_time_order_margin_sets_the_gap_between_rivals() -> None:
+    """Gap pair: the same order, 2 s apart (closer than two files' clocks agree: a near tie) and
+    40 s apart (clearly first): the verdict gains what the rival loses."""
+    near, clear = rival_pair(nic_at=0, psu_at=2), rival_pair(nic_at=0, psu_at=40)
+    assert confidences(near) == ("link-down", 0.52, 0.47)
+    assert confidences(clear) == ("link-down", 0.64, 0.3)
+    (why,) = [a.why_not for a in near.alternatives if a.id == "power-failure"]
+    assert "2 s apart, closer than the clocks can tell (5 s): their order is not known" in why
+    # In one file the line order is the order: 2 s is enough.
+    assert confidences(rival_pair(nic_at=0, psu_at=2, psu_source="decode.log"))[1] > near.verdict.confidence
+    # A file whose clock could not be aligned blurs even 40 s: a near tie again.
+    assert confidences(rival_pair(nic_at=0, psu_at=40, prefill_log=60.0)) == ("link-down", 0.52, 0.47)
+
+
+def test_a_later_rival_that_explains_nothing_of_the_first_costs_less() -> None:
+    """A rival that comes 15 min later and explains none of the verdict's lines: order without explanation."""
+    alone = diagnosed(event("nic-broke", 0))
+    rivals = diagnosed(event("gpu-died", 900, source="prefill.log"), event("nic-broke", 0))
+    rival = {a.id: a for a in rivals.alternatives}["gpu-failure"]
+    assert "link-down at 10:16:03 precedes gpu-failure by 15 min but does not explain its lines" in rival.why_not
+    assert alone.verdict.confidence - 0.15 < rivals.verdict.confidence < alone.verdict.confidence
 
 
 def test_a_symptom_verdict_alone_is_less_confident_than_a_cause() -> None:
