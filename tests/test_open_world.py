@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pdlogdoctor import accel
 from pdlogdoctor.errorlines import check_layer
 from pdlogdoctor.extract import AnchorIndex, scan_stream
 from pdlogdoctor.patterns import Library
@@ -132,6 +133,33 @@ def test_a_glog_error_is_one_template_whatever_the_chunking(library: Library, ch
     assert [e.line for e in found] == [1, 2, 3]
     assert found[0].repeats == 3 and found[0].template == "Error from etcd client, error: <num>"
 
+
+
+GLOG_WITHOUT_ERROR_WORDS = [
+    "E0729 05:04:30.527725 14093 transfer_metadata.cpp:512] 192.168.0.3:12001 returns 404",
+    "[prefill] E0729 05:04:31.527725 14093 rdma_transport.cpp:389] Device 0 is not active",
+    "prefill_n1.log:7:E0729 05:04:32.527725 14093 worker_pool.cpp:245] Cannot allocate endpoint: 10.0.0.7:16324@mlx5_2",
+    "(EngineCore_DP0 pid=48211) E0729 05:04:33.527725 14093 rdma_context.cpp:319] Context is not active: mlx5_9",
+    "E20260729 05:04:34.527725 14093 transfer_metadata.cpp:512] segment 192.168.0.3:12001 not found",
+    "F1222 05:04:35.527725 14093 rdma_context.cpp:212] Unable to register memory region 0x7f2a80000000",
+]
+
+
+@pytest.mark.parametrize("matcher", accel.MATCHERS)
+def test_a_glog_error_line_is_an_error_by_its_level_letter_alone(library: Library, matcher: str) -> None:
+    """No error word in these lines: the glog `E`/`F` letter, behind any prefix, makes each one an
+    error line of the layer (found by the same search pass; every matcher finds the same lines)."""
+    if matcher != accel.PURE and accel.installed(matcher) != matcher:
+        pytest.skip(f"{matcher} is not installed")
+    quiet = "I0729 05:04:36.527725 14093 transfer_metadata.cpp:512] 192.168.0.3:12001 returns 200"
+    data = ("\n".join([*GLOG_WITHOUT_ERROR_WORDS, quiet, "hash=AE0729 05:04:37.1 1 x.cpp:1] no"]) + "\n").encode()
+    result = scan_stream(io.BytesIO(data), "x.log", AnchorIndex.build(library, matcher))
+    found = sorted((e.line, e.pattern, e.severity.value) for e in result.events if e.unrecognised)
+    assert found == [(1, "glog-error", "error"), (2, "glog-error", "error"), (3, "glog-error", "error")] + [
+        (4, "glog-error", "error"),
+        (5, "glog-error", "error"),
+        (6, "glog-fatal", "critical"),
+    ]
 
 NOISE = [
     "[2026-07-02 10:15:30 DP0 TP0 EP0] Decode batch. #running-req: 3, #token: 3342, token usage: 0.01",
