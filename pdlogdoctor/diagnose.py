@@ -142,9 +142,10 @@ def _chain(events: list[Event], depth: dict[int, int] | None = None) -> tuple[Ev
     cause first: sglang stamps whole seconds while glog and MORI stamp micro- or milliseconds,
     so a root printed at 10:16:03.885 must not sort after its effect stamped 10:16:03.
     """
-    firsts: dict[tuple[str, str], Event] = {}
+    firsts: dict[tuple[str, str, object], Event] = {}
     for event in sorted(events, key=_time_key):
-        firsts.setdefault((event.pattern, event.source), event)
+        # A stack frame an analyzer quotes under its crash line (field `frame`) is an entry of its own.
+        firsts.setdefault((event.pattern, event.source, event.get("frame")), event)
     if depth is None:
         return tuple(sorted(firsts.values(), key=_time_key))
     return tuple(sorted(firsts.values(), key=lambda e: _causal_key(e, depth)))

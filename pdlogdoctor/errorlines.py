@@ -101,10 +101,14 @@ class ErrorLayer:
         under it is then dropped after the scan (`unexplained.py`), whichever byte range of a
         file each was scanned in.
         """
-        for entry in self.benign:
-            if not entry.recovered and _search(entry.regex, text):  # recovered ones: after the scan
-                return ErrorHit(BENIGN_PREFIX + entry.id, Severity.INFO, "") if entry.swallow_traceback else None
         marker, found = self._marker_for(text)
+        for entry in self.benign:
+            # Recovered ones are judged after the scan; a line no marker calls an error needs only the
+            # entries that swallow a traceback (the many quiet lines, glog's I lines, skip the rest).
+            if entry.recovered or (marker is None and not entry.swallow_traceback):
+                continue
+            if _search(entry.regex, text):
+                return ErrorHit(BENIGN_PREFIX + entry.id, Severity.INFO, "") if entry.swallow_traceback else None
         if marker is None or found is None:
             return None
         message = found.groupdict().get("message") or message_of(text)

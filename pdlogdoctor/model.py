@@ -77,6 +77,7 @@ class Mark(StrEnum):
     END_TO_END = "end-to-end"  # an end-to-end check (probe, accuracy gate) ran; it passed unless failing
     REQUEST_FAILED = "request-failed"  # a request through the PD path failed: it is not serving
     KV_POOL_SIZED = "kv-pool-sized"  # the server has sized its KV pool (a sizing line)
+    IN_START_UP = "in-start-up"  # the line itself says the server was still starting ("died during initialization")
 
 
 class OutputFormat(StrEnum):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -17,6 +17,7 @@ import regex
 
 from .errorlines import OPEN_WORLD_DIR, ErrorLayer, load_layer
 from .errors import PatternError
+from .frames import FRAMES_FILE, FrameTable, load_frames
 from .model import FieldValue, Kind, Mark, Role, Severity, Tier
 
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list")
@@ -122,6 +123,7 @@ class Library:
     patterns: tuple[Pattern, ...]
     verdicts: tuple[VerdictSpec, ...]
     errors: ErrorLayer | None = None  # the generic error layer (open-world/): lines no pattern names
+    frames: FrameTable = field(default_factory=FrameTable)  # what a crash's stack frames say (frames.toml)
 
     def pattern(self, pattern_id: str) -> Pattern:
         for pattern in self.patterns:
@@ -166,15 +168,15 @@ def load_library(extra_dirs: Iterable[Path] = ()) -> Library:
         if not directory.is_dir():
             raise PatternError(str(directory), None, "is not a directory of patterns")
         for path in sorted(directory.rglob("*.toml")):
-            if path.name == PROFILE_FILE:
-                continue  # not a pattern: what run profiles take from events (profile.py)
+            if path.name in (PROFILE_FILE, FRAMES_FILE):
+                continue  # not patterns: what run profiles take from events (profile.py), what stacks say (frames.py)
             if OPEN_WORLD_DIR in path.relative_to(directory).parts:
                 continue  # the generic error layer's data, read by load_layer
             if path.name == "verdicts.toml":
                 verdicts.extend(_load_verdicts(path))
             else:
                 patterns.append(load_pattern(path, group=path.parent.name))
-    library = Library(tuple(patterns), tuple(verdicts), load_layer(dirs))
+    library = Library(tuple(patterns), tuple(verdicts), load_layer(dirs), load_frames(dirs))
     validate_library(library)
     return library
 

@@ -8,6 +8,10 @@ frame that belongs to the project (not to torch or the standard library).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 import regex
 
 from .model import FieldValue
@@ -16,8 +20,25 @@ from .timeline import clean_line, parse_stamp
 MAX_TRACEBACK_LINES = 400
 MAX_TRACEBACK_BYTES = 256 << 10
 # The comma is optional: faulthandler's dumps (after 'Fatal Python error: ...') write `line N in f`.
-# Python frames are indented; native crash banners ('Segfault encountered') print theirs flush left.
-_FRAME = regex.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>\S+)')
+# Python frames are indented; native crash banners ('Segfault encountered') print theirs flush left,
+# and name C++ symbols with spaces in them (`nixlUcxWorker::arm() const`).
+_FRAME = regex.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>.+?)\s*$')
+# glog's failure signal handler (`    @     0x7f3a2c1b4f00 mooncake::RdmaEndPoint::deconstruct()`) and
+# abseil's (`PC: @     0x7f5fba26bfb7  (unknown)  raise`: a frame size before the symbol), innermost
+# first; a launcher's prefix may stand before them (`(EngineCore_DP0 pid=742) `).
+_GLOG_FRAME = regex.compile(r"(?:^|\s)(?:PC: )?@\s+0x[0-9a-fA-F]+\s+(?:(?:\d+|\(unknown\))\s+)?(?P<func>\S.*?)\s*$")
+# gdb's `bt`: `#1  0x00007f3a2c1b4f00 in mooncake::RdmaEndPoint::deconstruct() () from /x/engine.so`
+# or `#5  mooncake::WorkerPool::transferWorker (this=0x5f, thread_id=3) at /src/worker_pool.cpp:301`;
+# when it stops on the signal it prints the current frame without a number first.
+_GDB_FRAME = regex.compile(
+    r"^\s*(?:#\d+\s+(?:0x[0-9a-fA-F]+ in )?|0x[0-9a-fA-F]+ in )(?P<func>.+?) \((?:[^()]|\([^()]*\))*\)"
+    r"(?: at (?P<file>\S+?):(?P<line>\d+)| from (?P<lib>\S+))?\s*$"
+)
+# c10's (PyTorch) backtraces:
+# `frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(...) + 0x2b4 (0x7fd1 in /x/libtorch_cuda.so)`.
+_C10_FRAME = regex.compile(
+    r"(?:^|\s)frame #\d+: (?P<func>.+?)(?: \+ 0x[0-9a-fA-F]+)? \(0x[0-9a-fA-F]+ in (?P<lib>[^)]+)\)\s*$"
+)
 _EXCEPTION = regex.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
 _CONNECTORS = (
     "During handling of the above exception",
@@ -27,31 +48,66 @@ _CONNECTORS = (
     "Current thread 0x",
 )
 _FAULTHANDLER = ("Thread 0x", "Current thread 0x")
+_GDB_CHATTER = ("(gdb)", "[Current thread is", "[New Thread", "[Thread debugging", "[Inferior")  # between gdb's frames
 PROJECT_MARKERS = ("/sglang/", "/vllm/", "/mori/", "/mooncake/", "/nixl/", "sglang/srt", "sgl_kernel")
-# Functions only the scheduler's serving loop runs: a crash under one of them happened after
-# initialization (while serving, or in the warmup request, which the loop serves too).
 NATIVE_FILE = "<unknown>"  # how native crash banners name the file of every frame
-# KV-transfer engine frames run only while KV moves: serving, or the warmup request.
-SERVING_FRAMES = ("event_loop", "process_batch_result", "run_batch", "mooncake::", "nixl", "ucp_", "uct_")
+STACK_KEEP = 32  # frames kept of each end of a longer stack (the outer ones tell the phase, the inner the culprit)
+STACK_LINE_CHARS = 300
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One frame of a stack as the log printed it."""
+
+    file: str
+    line: int
+    func: str
+    native: bool  # printed by a native backtrace (a C/C++ symbol), not by Python
+    text: str = ""  # the frame's line
+    offset: int = 0  # lines below the line that announced the stack
+
+
+def parse_frame(line: str, offset: int = 0) -> Frame | None:
+    """The frame a line prints, in any of the formats above; None if it is not a frame."""
+    text = line.strip()[:STACK_LINE_CHARS]
+    found = _FRAME.match(line)
+    if found:
+        file = found.group("file")
+        native = file == NATIVE_FILE or not file.endswith(".py")
+        return Frame(file, int(found.group("line")), found.group("func"), native, text, offset)
+    found = _GLOG_FRAME.search(line)
+    if found:
+        return Frame(NATIVE_FILE, 0, found.group("func"), True, text, offset)
+    found = _C10_FRAME.search(line)
+    if found:
+        return Frame(found.group("lib"), 0, found.group("func"), True, text, offset)
+    found = _GDB_FRAME.match(line)
+    if found:
+        file = found.group("file") or found.group("lib") or NATIVE_FILE
+        return Frame(file, int(found.group("line") or 0), found.group("func"), True, text, offset)
+    return None
 
 
 def read_traceback(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:
     """Fields of the traceback after `first_line_end` in `buf`: empty if there is none."""
-    frames: list[tuple[str, int, str]] = []
-    crashed: list[tuple[str, int, str]] = []  # faulthandler's "Current thread" stack: the one that faulted
+    frames: list[Frame] = []
+    crashed: list[Frame] = []  # faulthandler's "Current thread" stack: the one that faulted
     in_crashed = False
     exception: tuple[str, str] | None = None
     newest_first = False
-    for line in _following_lines(buf, first_line_end, limit):
+    for offset, line in enumerate(_following_lines(buf, first_line_end, limit), start=1):
+        if line.startswith(_GDB_CHATTER):
+            continue
         if not line.strip() or line.startswith(_CONNECTORS):
             newest_first = newest_first or line.startswith(_FAULTHANDLER)
             in_crashed = line.startswith("Current thread 0x") or (in_crashed and not line.startswith(_FAULTHANDLER))
             continue
-        frame = _FRAME.match(line)
+        frame = parse_frame(line, offset)
         if frame:
-            frames.append((frame.group("file"), int(frame.group("line")), frame.group("func")))
+            frames.append(frame)
+            newest_first = newest_first or frame.native  # every native backtrace lists the innermost call first
             if in_crashed:
-                crashed.append(frames[-1])
+                crashed.append(frame)
             continue
         if line.startswith((" ", "\t")):
             continue  # the source line under a frame, or a caret line
@@ -64,6 +120,16 @@ def read_traceback(buf: bytes | bytearray, first_line_end: int, limit: int) -> d
     if crashed:
         return _fields(crashed[::-1], exception)
     return _fields(frames[::-1] if newest_first else frames, exception)
+
+
+def stack_of(fields: Callable[[str], Any]) -> list[Frame]:
+    """The stack an event's fields keep (see `_fields`), outermost frame first."""
+    text, offsets = fields("stack"), fields("stack_at")
+    if not isinstance(text, str) or not text:
+        return []
+    lines = text.split("\n")
+    at = list(offsets) if isinstance(offsets, tuple) and len(offsets) == len(lines) else [0] * len(lines)
+    return [frame for line, offset in zip(lines, at, strict=True) if (frame := parse_frame(line, offset))]
 
 
 def _following_lines(buf: bytes | bytearray, start: int, limit: int) -> list[str]:
@@ -85,7 +151,11 @@ def _until_exception_ends(lines: list[str]) -> list[str]:
     kept: list[str] = []
     for index, line in enumerate(lines):
         kept.append(line)
-        is_exception = line and not line.startswith((" ", "\t")) and not line.startswith(_CONNECTORS)
+        is_exception = (
+            line
+            and not line.startswith((" ", "\t", *_CONNECTORS, *_GDB_CHATTER))
+            and parse_frame(line) is None  # native backtraces print their frames flush left
+        )
         if is_exception and not _chain_continues(lines, index + 1):
             break
     return kept
@@ -98,22 +168,23 @@ def _chain_continues(lines: list[str], index: int) -> bool:
     return False
 
 
-def _fields(frames: list[tuple[str, int, str]], exception: tuple[str, str] | None) -> dict[str, FieldValue]:
+def _fields(frames: list[Frame], exception: tuple[str, str] | None) -> dict[str, FieldValue]:
+    """`frames` outermost first. The stack is kept as its printed lines (and their distance below
+    the announcing line), for the crash analysis to read with frames.toml and to quote."""
     if exception is None and not frames:
         return {}
     fields: dict[str, FieldValue] = {"traceback_frames": len(frames)}
     if exception is not None:
         fields["exc_type"] = exception[0]
         fields["exc_message"] = exception[1][:500]
-    serving = [frame for frame in frames if frame[2].startswith(SERVING_FRAMES)]
-    if serving:
-        fields["serving_frame"] = serving[0][2]
-    project = [frame for frame in frames if any(marker in frame[0] for marker in PROJECT_MARKERS)]
+    kept = frames if len(frames) <= 2 * STACK_KEEP else frames[:STACK_KEEP] + frames[-STACK_KEEP:]
+    if kept:
+        fields["stack"] = "\n".join(frame.text for frame in kept)
+        fields["stack_at"] = tuple(frame.offset for frame in kept)
+    project = [frame for frame in frames if any(marker in frame.file for marker in PROJECT_MARKERS)]
     innermost = (project or frames)[-1] if frames else None
-    if frames and all(frame[0] == NATIVE_FILE for frame in frames):
-        innermost = frames[0]  # a native backtrace lists the crashing frame first, Python's last
     if innermost is not None:
-        fields["frame_file"] = innermost[0]
-        fields["frame_line"] = innermost[1]
-        fields["frame_func"] = innermost[2]
+        fields["frame_file"] = innermost.file
+        fields["frame_line"] = innermost.line
+        fields["frame_func"] = innermost.func
     return fields

@@ -34,7 +34,11 @@ def test_every_analyzer_named_by_a_verdict_exists(library: Library) -> None:
 
 def test_every_non_meta_verdict_is_reachable_from_some_pattern(library: Library) -> None:
     supported = {p.verdict for p in library.patterns}
-    relabelled = {"mr-registration-rejected", "scheduler-runtime-crash"}  # analyzers relabel to these
+    relabelled = {
+        "mr-registration-rejected",
+        "scheduler-runtime-crash",
+        "scheduler-crash",
+    }  # analyzers relabel to these
     for spec in library.verdicts:
         if spec.tier.value != "meta":
             assert spec.id in supported | relabelled, spec.id

@@ -1,15 +1,24 @@
-"""Scheduler crashes: what died, of what, when (before or after serving, before or
-after KV pool sizing), and what the exit code's signal means."""
+"""Scheduler crashes: what died, of what, where (the native frame it crashed in), when (before
+or after serving, before or after KV pool sizing), and what the exit code's signal means.
+
+The phase is told from evidence only: a request served or a ready line before the crash; the
+frames of its stack (frames.toml: the outermost frame a rule names); a line that says so
+itself; and, only when the log shows the server's start, the absence of a ready line. When none
+of these is in the lines, the verdict says the phase is unknown and keeps both readings open.
+"""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
+from ..frames import Culprit, PhaseEvidence, short_name
 from ..hypothesis import Evidence, Hypothesis
 from ..model import Event, FieldValue, Mark
+from ..traceback import Frame, stack_of
 
 INIT = "scheduler-init-crash"
 RUNTIME = "scheduler-runtime-crash"
+UNKNOWN_PHASE = "scheduler-crash"  # a crash whose phase the lines cannot tell
 SIGNALS = {
     -3: "SIGQUIT: sent by sglang to its children after another child failed; the first failure is the cause",
     -6: "SIGABRT: the process aborted (a failed assertion, or a native library such as MORI calling abort())",
@@ -19,14 +28,34 @@ SIGNALS = {
     1: "exit 1: a Python exception ended the process",
 }
 SIGKILL = -9
+SIGNAL_NAMES = {
+    "SIGSEGV": "a segmentation fault",
+    "SIGABRT": "an abort",
+    "SIGBUS": "a bus error",
+    "SIGILL": "an illegal instruction",
+    "SIGFPE": "an arithmetic fault",
+}
 HOST_OOM = "host-oom"  # the verdict whose lines are the kernel's OOM kills
 # Serving before a crash: the ready line, or a request the server answered.
 SERVED = (Mark.SERVER_UP, Mark.ANSWERED)
 # Crashed in the serving loop, but no line says the server had finished its warmup: the
 # crash could be in the warmup request, so runtime is the better reading, not a certain one.
 LOOP_ONLY_CONFIDENCE = 0.55
+# The lines show a crash but not its phase: both readings stay open, neither is stated.
+UNKNOWN_PHASE_CONFIDENCE = 0.45
+OPEN_PHASE_CONFIDENCE = 0.3
 # Where sglang sizes the KV pool: a crash raised here is neither before nor after it.
 POOL_SIZING_CODE = ("pool_configurator", "memory_pool_config", "init_memory_pool", "profile_max_num_token", "mr_limit")
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """The phase a crash happened in, and the evidence that says so."""
+
+    verdict: str  # INIT, RUNTIME or UNKNOWN_PHASE
+    fact: str  # what decided it, for the facts
+    sentence: str  # what the summary adds about it ("" when the facts say enough)
+    certain: bool  # served, a start-up frame, the line itself, or the start seen without a ready line
 
 
 def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
@@ -35,54 +64,143 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     exit_event = _exit_code_for(crash, evidence)
     served = _served_before(crash, evidence)
     sized = _sizing_before(crash, evidence)
-    loop = _serving_frame(crash, exception) if served is None else None
-    verdict = RUNTIME if served is not None or loop is not None else INIT
+    launched = _launched_before(crash, evidence)
+    stacks = _stacks(crash, exception, hypothesis, evidence)
+    frame_phase = _frame_phase(stacks, evidence)
+    culprit = _culprit(stacks, evidence)
+    phase = _phase(crash, served, launched, frame_phase, evidence)
     sizing_frame = _in_pool_sizing(exception or crash)
-    pool_fact, pool_phrase = _pool_phase(sized, _launched_before(crash, evidence), verdict == RUNTIME, sizing_frame)
-    facts = _facts(exception, exit_event, served, pool_fact)
-    summary = _summary(verdict, crash, exception, exit_event, pool_phrase)
-    if loop is not None:
-        summary += (
-            f" No line shows the server ready: the stack runs through the serving loop ({loop}()),"
-            " which also serves the warmup request."
-        )
+    pool_fact, pool_phrase = _pool_phase(sized, launched, phase.verdict == RUNTIME, sizing_frame)
+    facts = _facts(exception, exit_event, served, pool_fact, phase, culprit)
+    summary = _summary(phase, crash, exception, exit_event, pool_phrase, culprit)
     used = tuple(e for e in (exception, exit_event, served, sized) if e is not None and e not in hypothesis.chain)
+    used += _crash_frame_line(culprit, exception, stacks)
     confidence = 0.85 if exception is not None else 0.7
     missing = hypothesis.missing + _missing_kernel_log(exit_event, evidence)
     chosen = replace(
         hypothesis,
-        verdict=verdict,
+        verdict=phase.verdict,
         facts=facts,
         summary=summary,
         confidence=confidence,
         lines_used=used,
         missing=missing,
     )
-    other = INIT if verdict == RUNTIME else RUNTIME
-    if loop is not None:
-        # Not rejected: the other reading stays live, and neither is stated with confidence.
-        why = (
-            f"the crash is in the serving loop ({loop}()), which also serves the warmup request;"
-            " no ready line was given"
-        )
+    return _with_alternatives(chosen, phase, served, frame_phase)
+
+
+def _with_alternatives(
+    chosen: Hypothesis, phase: Phase, served: Event | None, frame_phase: tuple[Event, PhaseEvidence] | None
+) -> list[Hypothesis]:
+    """The chosen reading and the other phases: rejected when the evidence rules them out, kept
+    open (not rejected, low confidence) when it does not."""
+    if phase.verdict == UNKNOWN_PHASE:
+        why = "these lines do not show whether the scheduler was starting up or serving"
         return [
-            replace(chosen, confidence=min(confidence, LOOP_ONLY_CONFIDENCE)),
-            replace(chosen, verdict=other, summary=why, confidence=0.3),
+            replace(chosen, confidence=UNKNOWN_PHASE_CONFIDENCE),
+            replace(chosen, verdict=INIT, summary=why, confidence=OPEN_PHASE_CONFIDENCE),
+            replace(chosen, verdict=RUNTIME, summary=why, confidence=OPEN_PHASE_CONFIDENCE),
         ]
-    why_not = (
-        f"the server was serving at {served.where} before the crash"
-        if verdict == RUNTIME and served is not None
-        else "the server never reported ready before the crash"
-    )
+    other = INIT if phase.verdict == RUNTIME else RUNTIME
+    if not phase.certain:
+        # Not rejected: the other reading stays live, and neither is stated with confidence.
+        return [
+            replace(chosen, confidence=min(chosen.confidence, LOOP_ONLY_CONFIDENCE)),
+            replace(chosen, verdict=other, summary=phase.fact + "; no ready line was given", confidence=0.3),
+        ]
+    if served is not None:
+        why_not = f"the server was serving at {served.where} before the crash"
+    elif frame_phase is not None:
+        why_not = f"the crash's stack is in {frame_phase[1].why} ({short_name(frame_phase[1].frame.func)})"
+    else:
+        why_not = phase.fact
     return [chosen, replace(chosen, verdict=other, rejected=why_not, confidence=0.1)]
 
 
-def _serving_frame(crash: Event, exception: Event | None) -> str | None:
-    """The serving-loop function the crash's stack runs through, if its stack was logged."""
-    for event in (crash, exception):
-        if event is not None and event.get("serving_frame"):
-            return str(event.get("serving_frame"))
+def _phase(
+    crash: Event,
+    served: Event | None,
+    launched: Event | None,
+    frame_phase: tuple[Event, PhaseEvidence] | None,
+    evidence: Evidence,
+) -> Phase:
+    """Which phase the evidence shows, strongest first."""
+    if served is not None:
+        return Phase(RUNTIME, f"served before the crash ({served.where})", "", True)
+    if frame_phase is not None:
+        event, found = frame_phase
+        where = f"{event.source}:{event.line + found.frame.offset}"
+        name = short_name(found.frame.func)
+        fact = f"the stack runs through {found.why}: {name} ({where})"
+        if found.phase == "init":
+            return Phase(INIT, fact, f"The stack runs through {found.why} ({name}).", True)
+        sentence = (
+            f"No line shows the server ready: the stack runs through {found.why} ({name}),"
+            " which runs once requests are served (the server's own warmup request too)."
+        )
+        return Phase(RUNTIME, fact, sentence, False)
+    says = [e for e in evidence.marked(Mark.IN_START_UP) if e.source == crash.source]
+    if says:
+        return Phase(INIT, f"the line says so ({says[0].where})", "", True)
+    if launched is not None:
+        fact = f"the server's start is logged ({launched.where}) and no ready line before the crash"
+        return Phase(INIT, fact, "", True)
+    sentence = (
+        "These lines cannot tell whether it was starting up or serving: they show no ready line, no served"
+        " request and not the server's start, and no frame of its stack names a start-up or serving step."
+    )
+    return Phase(
+        UNKNOWN_PHASE, "unknown (no ready line, served request, server start or telling frame)", sentence, False
+    )
+
+
+def _stacks(
+    crash: Event, exception: Event | None, hypothesis: Hypothesis, evidence: Evidence
+) -> list[tuple[Event, list[Frame]]]:
+    """The stacks logged with the crash: its own, its exception's, and those of the other crash
+    lines of the same process (a faulthandler dump and a native banner of one segfault)."""
+    events = [crash, *([exception] if exception else []), *hypothesis.roots, *hypothesis.chain]
+    seen: set[tuple[str, int]] = set()
+    stacks: list[tuple[Event, list[Frame]]] = []
+    for event in events:
+        if event.source != crash.source or (event.source, event.line) in seen:
+            continue
+        seen.add((event.source, event.line))
+        stack = stack_of(event.get)
+        if stack:
+            stacks.append((event, stack))
+    return stacks
+
+
+def _frame_phase(stacks: list[tuple[Event, list[Frame]]], evidence: Evidence) -> tuple[Event, PhaseEvidence] | None:
+    for event, stack in stacks:
+        found = evidence.library.frames.phase_of(stack)
+        if found is not None:
+            return event, found
     return None
+
+
+def _culprit(stacks: list[tuple[Event, list[Frame]]], evidence: Evidence) -> tuple[Event, Culprit] | None:
+    for event, stack in stacks:
+        found = evidence.library.frames.culprit(stack)
+        if found is not None:
+            return event, found
+    return None
+
+
+def _crash_frame_line(
+    culprit: tuple[Event, Culprit] | None, exception: Event | None, stacks: list[tuple[Event, list[Frame]]]
+) -> tuple[Event, ...]:
+    """The frame line the crash happened in, shown in the chain under its crash line: the native
+    culprit's, else (a signal with only a Python stack) the innermost Python frame it hit."""
+    if culprit is not None:
+        event, frame = culprit[0], culprit[1].frame
+    elif exception is None and stacks:
+        event, frame = stacks[0][0], stacks[0][1][-1]
+    else:
+        return ()
+    named = (("frame", short_name(frame.func)),)
+    return (replace(event, line=event.line + frame.offset, text=frame.text, fields=named, repeats=1),)
 
 
 def _missing_kernel_log(exit_event: Event | None, evidence: Evidence) -> tuple[str, ...]:
@@ -163,9 +281,18 @@ def _pool_phase(
 
 
 def _facts(
-    exception: Event | None, exit_event: Event | None, served: Event | None, pool_fact: str
+    exception: Event | None,
+    exit_event: Event | None,
+    served: Event | None,
+    pool_fact: str,
+    phase: Phase,
+    culprit: tuple[Event, Culprit] | None,
 ) -> tuple[tuple[str, FieldValue], ...]:
     facts: list[tuple[str, FieldValue]] = []
+    if culprit is not None:
+        facts.append(
+            ("crashed_in", f"{culprit[1].describe()} ({culprit[0].source}:{culprit[0].line + culprit[1].frame.offset})")
+        )
     if exception is not None:
         facts.append(("exception", f"{exception.get('exc_type')}: {exception.get('exc_message', '')}".strip()))
         if exception.get("frame_file"):
@@ -177,28 +304,40 @@ def _facts(
         facts.append(("exit_code_meaning", SIGNALS.get(code, "a non-zero exit")))
     facts.append(("after_server_ready", "yes" if served is not None else "no"))
     facts.append(("after_kv_pool_sizing", pool_fact))
+    facts.append(("phase_evidence", phase.fact))
     return tuple(facts)
 
 
 def _native_cause(crash: Event) -> str | None:
     """What a crash line without a Python exception says killed the process."""
-    if crash.pattern == "native-segfault":
+    if crash.pattern in ("native-segfault", "native-segfault-banner"):
         return "a segmentation fault" + (f" ({crash.get('detail')})" if crash.get("detail") else "")
+    if crash.pattern == "native-signal-backtrace":
+        return f"{crash.get('signal')} ({SIGNAL_NAMES.get(str(crash.get('signal')), 'a fatal signal')})"
     if crash.pattern == "cuda-device-assert":
         return f"a device-side assertion in CUDA kernel {crash.get('kernel')} (`{crash.get('assertion')}`)"
     return None
 
 
-def _summary(verdict: str, crash: Event, exception: Event | None, exit_event: Event | None, pool: str) -> str:
-    when = "while serving" if verdict == RUNTIME else "during initialization"
-    parts = [f"A scheduler died {when}" + (f", {pool}" if pool else "")]
+def _summary(
+    phase: Phase,
+    crash: Event,
+    exception: Event | None,
+    exit_event: Event | None,
+    pool: str,
+    culprit: tuple[Event, Culprit] | None,
+) -> str:
+    when = {RUNTIME: " while serving", INIT: " during initialization", UNKNOWN_PHASE: ""}[phase.verdict]
+    parts = [f"A scheduler died{when}" + (f", {pool}" if pool and phase.verdict != UNKNOWN_PHASE else "")]
     native = _native_cause(crash)
-    if exception is None:
-        if native is not None:
-            parts.append(f"of {native}")
-        if crash.get("frame_file"):
-            frame = str(crash.get("frame_file")).rsplit("/", 1)[-1]
-            parts.append(f"in {frame}:{crash.get('frame_line')} {crash.get('frame_func')}()")
+    if exception is None and native is not None:
+        parts.append(f"of {native}")
+    python_frame = str(crash.get("frame_file", "")).endswith(".py")
+    if exception is None and python_frame:
+        frame = str(crash.get("frame_file")).rsplit("/", 1)[-1]
+        parts.append(f"in {frame}:{crash.get('frame_line')} {crash.get('frame_func')}()")
+    if culprit is not None:
+        parts.append(f"{'crashing ' if python_frame or exception else ''}in {culprit[1].describe()}")
     if exception is not None:
         parts.append(f"of {exception.get('exc_type')}: {exception.get('exc_message', '')}".rstrip(": "))
         if exception.get("frame_file"):
@@ -210,4 +349,4 @@ def _summary(verdict: str, crash: Event, exception: Event | None, exit_event: Ev
         if code == SIGKILL:
             meaning += ", usually the host OOM killer"
         parts.append(f"exit code {code} ({meaning})")
-    return ", ".join(parts) + "."
+    return ", ".join(parts) + "." + (f" {phase.sentence}" if phase.sentence else "")

@@ -1,0 +1,218 @@
+"""A crash's phase comes from evidence, never from absence alone (issue 10 item 7).
+
+Evidence, strongest first: a request served (or a ready line) before the crash; the frames of
+its stack, read with patterns/frames.toml (the outermost frame a rule names decides); a line that
+says so itself; and, only when the log shows the server's start, the lack of a ready line. With
+none of these, the report says it cannot tell and keeps both phases open. The native frame the
+crash happened in (Mooncake, NIXL, UCX, MORI) is named in the summary and quoted in the chain,
+whichever handler printed the stack: the `Segfault encountered` banner, faulthandler, glog's or
+abseil's failure signal handler, or gdb.
+
+The stacks below are real (Mooncake#1000's banner, sglang#7338's faulthandler dump) or put
+together from the real formats (glog's signalhandler.cc, abseil's failure_signal_handler.cc, gdb's
+`bt`) with the real Mooncake symbols of Mooncake#1000.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.frames import check_frames
+from pdlogdoctor.model import Report
+from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.traceback import parse_frame
+
+from .conftest import ROOT
+from .test_fixtures import REJECTED
+
+EXCERPTS = ROOT / "tests" / "data" / "excerpts"
+INIT, RUNTIME, UNKNOWN = "scheduler-init-crash", "scheduler-runtime-crash", "scheduler-crash"
+
+MOONCAKE_1000 = EXCERPTS / "mooncake-1000-ep-deconstruct-segfault"
+SGLANG_7338 = EXCERPTS / "sglang-7338-mooncake-transfer-sync-segfault"
+
+SERVER_ARGS = (
+    "[2026-07-02 10:14:11] server_args=ServerArgs(model_path='/models/Qwen3-8B', port=30000, "
+    "disaggregation_mode='prefill', disaggregation_transfer_backend='mooncake')"
+)
+READY = "[2026-07-02 10:15:02] The server is fired up and ready to roll!"
+ANSWERED = '[2026-07-02 10:16:03] INFO:     10.0.0.9:40232 - "POST /generate HTTP/1.1" 200 OK'
+GLOG_SIGSEGV = [
+    '*** Aborted at 1782987364 (unix time) try "date -d @1782987364" if you are using GNU date ***',
+    "PC: @     0x7f3a2c1b4f00 ibv_destroy_qp",
+    "*** SIGSEGV (@0x0) received by PID 48211 (TID 0x7f3a0bfff640) from PID 0; stack trace: ***",
+    "    @     0x7f3a4e842520 (unknown)",
+    "    @     0x7f3a2c1b4f00 ibv_destroy_qp",
+    "    @     0x7f3a2d0a1c3e mooncake::RdmaEndPoint::deconstruct()",
+    "    @     0x7f3a2d0a2011 mooncake::RdmaEndPoint::~RdmaEndPoint()",
+    "    @     0x7f3a2d0b5a7d mooncake::WorkerPool::performPostSend()",
+    "    @     0x7f3a2d0b6c12 mooncake::WorkerPool::transferWorker()",
+    "    @     0x7f3a4e894ac3 (unknown)",
+]
+GDB_CORE = [
+    "Program terminated with signal SIGSEGV, Segmentation fault.",
+    "#0  0x00007f3a2c1b4f00 in ibv_destroy_qp () from /lib/x86_64-linux-gnu/libibverbs.so.1",
+    "[Current thread is 1 (Thread 0x7f3a0bfff640 (LWP 48299))]",
+    "(gdb) bt",
+    "#0  0x00007f3a2c1b4f00 in ibv_destroy_qp () from /lib/x86_64-linux-gnu/libibverbs.so.1",
+    "#1  0x00007f3a2d0a1c3e in mooncake::RdmaEndPoint::deconstruct() () from /usr/lib/python3/mooncake/engine.so",
+    "#2  0x00007f3a2d0b5a7d in mooncake::WorkerPool::performPostSend(int) () from /usr/lib/python3/mooncake/engine.so",
+    "#3  0x00007f3a2d0b6c12 in mooncake::WorkerPool::transferWorker(int) () from /usr/lib/python3/mooncake/engine.so",
+    "#4  0x00007f3a4e894ac3 in start_thread () from /lib/x86_64-linux-gnu/libc.so.6",
+]
+# A faulthandler dump whose frames name no start-up or serving step (a CUDA stream sync).
+NEUTRAL_SEGFAULT = [
+    "Fatal Python error: Segmentation fault",
+    "",
+    "Current thread 0x00007f3a0bfff640 (most recent call first):",
+    '  File "/usr/local/lib/python3.10/dist-packages/torch/cuda/streams.py", line 224 in synchronize',
+]
+INIT_TRACEBACK = [
+    "[2026-07-02 10:14:40 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+    '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2297, in run_scheduler_process',
+    "    scheduler = Scheduler(",
+    '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 412, in __init__',
+    "    self.tp_worker = TpModelWorker(",
+    '  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 571, in initialize',
+    "    self.init_memory_pool(",
+    '  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py", line 318, '
+    "in init_memory_pool",
+    "    per_layer = total // num_layers",
+    "ZeroDivisionError: integer division or modulo by zero",
+]
+
+
+def _report(tmp_path: Path, library: Library, lines: list[str], name: str = "prefill.log") -> Report:
+    (tmp_path / name).write_text("\n".join(lines) + "\n")
+    return run([str(tmp_path)], library)
+
+
+def _alternatives(report: Report) -> dict[str, bool]:
+    """Each alternative verdict: True when it was ruled out, False when it stays open (live)."""
+    return {a.id: a.confidence < REJECTED for a in report.alternatives}
+
+
+def _chain_texts(report: Report) -> list[str]:
+    return [event.text for event in report.chain]
+
+
+def test_the_shipped_frames_table_passes_its_own_examples(library: Library) -> None:
+    assert check_frames(library.frames) == []
+    assert {rule.phase for rule in library.frames.phases} == {"init", "runtime"}
+
+
+def test_a_frame_example_an_earlier_rule_decides_is_reported(library: Library) -> None:
+    rules = library.frames.phases
+    loop = next(rule for rule in rules if rule.id == "sglang-serving-loop")
+    broken = replace(library.frames, phases=(loop, *(replace(r, match=loop.match) for r in rules if r is not loop)))
+    assert any("decided by sglang-serving-loop" in problem for problem in check_frames(broken))
+
+
+@pytest.mark.parametrize(
+    ("line", "func", "native"),
+    [
+        ('  File "/sgl/srt/managers/scheduler.py", line 1034, in event_loop_normal', "event_loop_normal", False),
+        (
+            '  File "/sgl/srt/disaggregation/prefill.py", line 540 in process_batch_result_disagg_prefill',
+            "process_batch_result_disagg_prefill",
+            False,
+        ),
+        ('  File "<unknown>", line 0, in nixlUcxWorker::arm() const', "nixlUcxWorker::arm() const", True),
+        (
+            "    @     0x7f3a2d0a1c3e mooncake::RdmaEndPoint::deconstruct()",
+            "mooncake::RdmaEndPoint::deconstruct()",
+            True,
+        ),
+        ("PC: @     0x7f5fba26bfb7  (unknown)  raise", "raise", True),
+        (
+            "#1  0x00007f3a2d0a1c3e in mooncake::RdmaEndPoint::deconstruct() () from /x/engine.so",
+            "mooncake::RdmaEndPoint::deconstruct()",
+            True,
+        ),
+        (
+            "#5  mooncake::WorkerPool::transferWorker (this=0x5f, thread_id=3) at /src/worker_pool.cpp:301",
+            "mooncake::WorkerPool::transferWorker",
+            True,
+        ),
+        (
+            "frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout() + 0x2b4 (0x7fd1 in /x/libtorch_cuda.so)",
+            "c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout()",
+            True,
+        ),
+    ],
+)
+def test_every_stack_format_is_read_as_a_frame(line: str, func: str, native: bool) -> None:
+    frame = parse_frame(line)
+    assert frame is not None and frame.func == func and frame.native is native
+
+
+def test_a_native_frame_names_the_culprit_and_the_transfer_worker_says_serving(library: Library) -> None:
+    """Mooncake#1000: no ready line and no start in the lines; the transfer worker frame says
+    serving (at low confidence, start-up kept open) and the Mooncake frame is the culprit."""
+    report = run([str(MOONCAKE_1000)], library)
+    assert report.verdict.id == RUNTIME and report.verdict.confidence <= 0.6
+    assert _alternatives(report).get(INIT) is False
+    summary = report.verdict.summary
+    assert "while serving" in summary and "in mooncake::RdmaEndPoint::deconstruct() (Mooncake" in summary
+    assert "at ibv_destroy_qp" in summary
+    frame = next(e for e in report.chain if "mooncake::RdmaEndPoint::deconstruct()" in e.text)
+    assert frame.line == 4 and frame.pattern == "native-segfault-banner"
+    assert "mooncake::WorkerPool::transferWorker" in dict(report.verdict.facts)["phase_evidence"]
+
+
+def test_a_python_transfer_thread_says_serving(library: Library) -> None:
+    """sglang#7338: faulthandler's dump of a KV transfer thread (transfer_sync, process_layer)."""
+    report = run([str(SGLANG_7338)], library)
+    assert report.verdict.id == RUNTIME and report.verdict.confidence <= 0.6
+    assert "transfer_sync" in report.verdict.summary
+    assert _alternatives(report).get(INIT) is False
+
+
+def test_served_requests_make_it_runtime_and_glogs_frames_name_the_culprit(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, [SERVER_ARGS, READY, ANSWERED, *GLOG_SIGSEGV])
+    assert report.verdict.id == RUNTIME
+    assert _alternatives(report).get(INIT) is True  # ruled out: it had served
+    summary = report.verdict.summary
+    assert "while serving" in summary and "SIGSEGV" in summary
+    assert "mooncake::RdmaEndPoint::deconstruct()" in summary
+    assert "@     0x7f3a2d0a1c3e mooncake::RdmaEndPoint::deconstruct()" in _chain_texts(report)
+
+
+def test_gdb_frames_name_the_culprit(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, GDB_CORE, "decode.log")
+    assert report.verdict.id == RUNTIME and report.verdict.confidence <= 0.6
+    assert "in mooncake::RdmaEndPoint::deconstruct() (Mooncake transfer engine), at ibv_destroy_qp" in (
+        report.verdict.summary
+    )
+    assert any("#1  0x00007f3a2d0a1c3e in mooncake::RdmaEndPoint::deconstruct()" in t for t in _chain_texts(report))
+
+
+def test_start_up_frames_make_it_init_without_a_start_line(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, INIT_TRACEBACK)
+    assert report.verdict.id == INIT
+    assert _alternatives(report).get(RUNTIME) is True
+    assert "during initialization" in report.verdict.summary
+    # The outermost frame a rule names decides: Scheduler.__init__, not init_memory_pool under it.
+    assert "constructing the server" in dict(report.verdict.facts)["phase_evidence"]
+
+
+def test_a_logged_start_without_a_ready_line_is_init(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, [SERVER_ARGS, *NEUTRAL_SEGFAULT])
+    assert report.verdict.id == INIT
+    assert "the server's start is logged" in dict(report.verdict.facts)["phase_evidence"]
+
+
+def test_without_start_ready_requests_or_telling_frames_it_cannot_tell(tmp_path: Path, library: Library) -> None:
+    """The 5-line segfault excerpt: absence of a ready line alone is not start-up."""
+    report = _report(tmp_path, library, NEUTRAL_SEGFAULT)
+    assert report.verdict.id == UNKNOWN
+    assert report.verdict.confidence < 0.5
+    summary = report.verdict.summary
+    assert "cannot tell whether it was starting up or serving" in summary
+    assert "during initialization" not in summary and "while serving" not in summary
+    alternatives = _alternatives(report)
+    assert alternatives.get(INIT) is False and alternatives.get(RUNTIME) is False  # both open
