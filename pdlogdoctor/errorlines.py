@@ -5,7 +5,8 @@ states its severity (Python logging, glog, torch, spdlog, Rust tracing, UCX, NCC
 tracebacks, crashes, exit codes) and `patterns/open-world/benign/*.toml` name noise known
 to be harmless. The scanner hands this layer only the lines that hold one of its anchors,
 found in the same search pass as the library's anchors, and only when no pattern of the
-library matched the line: the layer adds no pass of its own over the input.
+library matched the line: the layer adds no pass of its own over the input. Its
+`[[warning]]` markers are read only when nothing failed (quiet.py re-reads the inputs then).
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ class ErrorLayer:
     markers: tuple[Marker, ...]
     benign: tuple[Benign, ...]
     shapes: tuple[Shape, ...] = ()  # serving-log line shapes; none loaded: every file counts as a log
+    warnings: tuple[Marker, ...] = ()  # how a line says it is a warning (read when nothing failed)
 
     def benign_entry(self, text: str) -> Benign | None:
         """The benign entry naming this line, if any."""
@@ -115,6 +117,17 @@ class ErrorLayer:
         severity = Severity(marker.level)
         return ErrorHit(marker.id, severity, template_of(message))
 
+    def warning_of(self, text: str) -> ErrorHit | None:
+        """The warning this line states, or None (not a warning, or benign noise)."""
+        for marker in self.warnings:
+            found = _search(marker.regex, text)
+            if found is not None:
+                if self.benign_entry(text) is not None:
+                    return None
+                message = found.groupdict().get("message") or message_of(text)
+                return ErrorHit(marker.id, Severity.WARNING, template_of(message))
+        return None
+
     def _marker_for(self, text: str) -> tuple[Marker | None, regex.Match[str] | None]:
         for marker in self.markers:
             found = _search(marker.regex, text)
@@ -139,6 +152,7 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
     markers: list[Marker] = []
     benign: list[Benign] = []
     shapes: list[Shape] = []
+    warnings: list[Marker] = []
     for directory in dirs:
         root = directory / OPEN_WORLD_DIR
         severity = root / "severity.toml"
@@ -146,6 +160,7 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
             data = _read(severity)
             anchors.extend(_anchor_list(data, str(severity)))
             markers.extend(_marker(raw, str(severity), i) for i, raw in enumerate(data.get("marker", [])))
+            warnings.extend(_warning(raw, str(severity), i) for i, raw in enumerate(data.get("warning", [])))
         for path in sorted((root / "benign").glob("*.toml")) if (root / "benign").is_dir() else []:
             benign.append(_benign(_read(path), str(path), path.stem))
         if (root / SHAPES_FILE).is_file():
@@ -153,7 +168,7 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
             shapes.extend(_shape(raw, where, i) for i, raw in enumerate(_read(root / SHAPES_FILE).get("shape", [])))
     if not markers:
         return None
-    return ErrorLayer(tuple(dict.fromkeys(anchors)), tuple(markers), tuple(benign), tuple(shapes))
+    return ErrorLayer(tuple(dict.fromkeys(anchors)), tuple(markers), tuple(benign), tuple(shapes), tuple(warnings))
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -196,6 +211,13 @@ def _shape(raw: Any, where: str, index: int) -> Shape:
     except regex.error as exc:
         raise PatternError(where, f"{key}.regex", f"does not compile: {exc}") from None
     return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where)
+
+
+def _warning(raw: Any, where: str, index: int) -> Marker:
+    marker = _marker(raw, where, index)
+    if marker.level != "warning" or marker.effect:
+        raise PatternError(where, f"warning[{index}].level", "must be 'warning' (and no effect)")
+    return marker
 
 
 def _benign(raw: dict[str, Any], where: str, stem: str) -> Benign:
@@ -276,6 +298,7 @@ def check_layer(layer: ErrorLayer) -> list[str]:
                      if not _search(shape.regex, x)]  # fmt: skip
         problems += [f"{shape.path}: shape {shape.id}: no_match example matches: {x!r}" for x in shape.no_match
                      if _search(shape.regex, x)]  # fmt: skip
+    problems += _warning_problems(layer)
     for marker in layer.markers:
         for line in marker.match:
             if not any(anchor in line for anchor in layer.anchors):
@@ -289,3 +312,18 @@ def _first(layer: ErrorLayer, line: str) -> tuple[str | None, regex.Match[str] |
         if found is not None:
             return marker.id, found
     return None, None
+
+
+def _warning_problems(layer: ErrorLayer) -> list[str]:
+    """Warning markers, tried in their own order, decide their own examples and not their no_match."""
+    problems: list[str] = []
+    for marker in layer.warnings:
+        for line in marker.match:
+            decided = layer.warning_of(line)
+            if decided is None or decided.marker != marker.id:
+                by = decided.marker if decided else None
+                problems.append(f"{marker.path}: warning {marker.id}: match example decided by {by}: {line!r}")
+        for line in marker.no_match:
+            if _search(marker.regex, line) is not None:
+                problems.append(f"{marker.path}: warning {marker.id}: no_match example matches: {line!r}")
+    return problems

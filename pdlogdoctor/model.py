@@ -321,3 +321,4 @@ class Report:
     glossary: tuple[tuple[str, str], ...] = ()  # pattern id -> its title, for the patterns the chain shows
     comparison: Comparison | None = None  # against the last green run (--baseline, diff)
     unrecognised: tuple[UnexplainedError, ...] = ()  # ranked: the one to read first comes first
+    log_ends: tuple[ExcerptLine, ...] = ()  # when nothing failed: each input's last line (quiet.py)

@@ -45,7 +45,7 @@ def attach(report: Report, errors: Sequence[Event], events: Sequence[Event], lib
     symptom_time = _first_failure_time(events)
     root_time = _first_time(report.roots) if report.verdict.id not in ("healthy", *NOTHING_FAILED) else None
     effects = library.errors.effects() if library.errors else frozenset()
-    ranked = _ranked(_templates(errors), root_time, symptom_time, effects)
+    ranked = _ranked(templates_of(errors), root_time, symptom_time, effects)
     report = replace(report, unrecognised=tuple(ranked[:MAX_KEPT]))
     if len(ranked) > MAX_KEPT:
         report = _noted(report, f"{len(ranked) - MAX_KEPT} more unrecognised error templates are not listed")
@@ -120,7 +120,8 @@ def _owns(owner: tuple[str, int, str, int], error: Event) -> bool:
 # ---------------------------------------------------------------- templates and ranking
 
 
-def _templates(errors: Sequence[Event]) -> list[UnexplainedError]:
+def templates_of(errors: Sequence[Event]) -> list[UnexplainedError]:
+    """Lines of the generic layer grouped into templates, in the order of their first line."""
     ordered = sorted(errors, key=_time_key)
     found = []
     for template, members in mine(ordered, lambda e: e.template or ""):

@@ -67,21 +67,7 @@ def test_every_excerpt_names_its_key_lines() -> None:
         assert all(any(key in line for line in logs) for key in keys), f"{bundle.name}: a key line is not in its logs"
 
 
-# Known misses, kept visible: each must fail until it is fixed (strict xfail).
-UNQUOTED = {
-    "mooncake-257-tcp-fallback-startup": "a no-failure-seen report quotes no line at all",
-    "nixl-503-sglang-decode-starting": "a no-failure-seen report quotes no line at all",
-}
-
-
-@pytest.mark.parametrize(
-    "bundle",
-    [
-        pytest.param(b, marks=pytest.mark.xfail(strict=True, reason=UNQUOTED[b.name])) if b.name in UNQUOTED else b
-        for b in EXCERPTS
-    ],
-    ids=[b.name for b in EXCERPTS],
-)
+@pytest.mark.parametrize("bundle", EXCERPTS, ids=[b.name for b in EXCERPTS])
 def test_excerpt_report_quotes_a_key_line(bundle: Path, reports: dict[Path, Report]) -> None:
     report = reports[bundle]
     assert quoted_key_lines(bundle, report), (

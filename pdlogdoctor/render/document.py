@@ -8,7 +8,19 @@ from typing import Any
 from .. import __version__
 from ..compare import describe
 from ..fingerprint import fingerprint
-from ..model import ClockOffset, Comparison, Delta, ErrorDelta, Event, FactValue, Report, UnexplainedError, Verdict
+from ..model import (
+    ClockOffset,
+    Comparison,
+    Delta,
+    ErrorDelta,
+    Event,
+    ExcerptLine,
+    FactValue,
+    Report,
+    Severity,
+    UnexplainedError,
+    Verdict,
+)
 
 SCHEMA_VERSION = "2.0"  # docs/json.md has the changelog
 
@@ -120,6 +132,16 @@ def position_label(item: UnexplainedError) -> str:
     )
 
 
+def unrecognised_kind(report: Report) -> str:
+    """What the unrecognised list holds, for its heading: warnings only when nothing failed."""
+    warnings_only = report.unrecognised and all(item.severity is Severity.WARNING for item in report.unrecognised)
+    return "warnings" if warnings_only else "errors"
+
+
+def log_end_document(end: ExcerptLine) -> dict[str, Any]:
+    return {"file": end.source, "line": end.line, "text": end.text}
+
+
 def unrecognised_document(item: UnexplainedError) -> dict[str, Any]:
     return {
         "template": item.template,
@@ -160,6 +182,7 @@ def _document(report: Report) -> dict[str, Any]:
         "verdict": _verdict_document(report.verdict),
         "chain": [event_document(event) for event in report.chain],
         "unrecognised": [unrecognised_document(item) for item in report.unrecognised],
+        "log_ends": [log_end_document(end) for end in report.log_ends],
         "links": [
             {"cause": location(link.cause.where), "effect": location(link.effect.where), "reason": link.reason}
             for link in report.links

@@ -19,7 +19,7 @@ from ..fingerprint import fingerprint
 from ..logshape import NAMES_SHOWN, set_aside, set_aside_words
 from ..model import Comparison, Event, ExcerptWindow, Finding, Report, Suggestion
 from . import changes
-from .document import chain_start, chain_time, fact_text, position_label
+from .document import chain_start, chain_time, fact_text, position_label, unrecognised_kind
 from .fixes import LETTERS, confidence_words, fixes, snippet, verify_first
 from .inputs import inputs_to_show
 from .markup import CELL_CHARS, cell, code_cell, code_span, fence, prose, quoted_cell, quoted_prose
@@ -118,6 +118,8 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], 
         parts.append(_excerpt(report.excerpt, budget.context))
     if report.unrecognised:
         parts.append(_unrecognised(report))
+    if report.log_ends:
+        parts.append(_log_ends(report))
     for finding in report.other_incidents:
         parts.append(_other_incident(finding))
     if report.alternatives and budget.alternatives:
@@ -296,7 +298,15 @@ def _unrecognised(report: Report) -> str:
     hidden = len(report.unrecognised) - SHOWN_UNRECOGNISED
     if hidden > 0:
         rows.append(f"\n_{hidden} more templates; `--format json` lists them._")
-    return "### Unrecognised errors\n\nError lines no pattern names, the one to read first first.\n\n" + "\n".join(rows)
+    kind = unrecognised_kind(report)
+    head = f"### Unrecognised {kind}\n\n{kind[:-1].capitalize()} lines no pattern names, the one to read first first."
+    return head + "\n\n" + "\n".join(rows)
+
+
+def _log_ends(report: Report) -> str:
+    rows = ["| where | last line |", "| --- | --- |"]
+    rows += [f"| {code_cell(f'{end.source}:{end.line}')} | {code_cell(end.text)} |" for end in report.log_ends]
+    return "### Where the logs end\n\nThe last line of each log; nothing after it was given.\n\n" + "\n".join(rows)
 
 
 def _alternatives(report: Report, quotes: list[str]) -> str:

@@ -21,7 +21,7 @@ import regex
 from ..fingerprint import fingerprint
 from ..model import Comparison, Report, Source
 from . import changes
-from .document import chain_start, chain_time, fact_text, position_label
+from .document import chain_start, chain_time, fact_text, position_label, unrecognised_kind
 from .fixes import LETTERS, Fix, command_text, confidence_words, fixes, verify_first
 from .inputs import inputs_to_show
 from .options import PLAIN, RenderOptions
@@ -102,6 +102,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
     _arithmetic(page, report)
     _chain(page, report, options)
     _unrecognised(page, report, options.verbose)
+    _log_ends(page, report, options.verbose)
     _alternatives(page, report)
     _other_incidents(page, report, options)
     _missing(page, report)
@@ -349,7 +350,10 @@ def short_names(sources: Iterable[str]) -> dict[str, str]:
 _LEADING_STAMP = regex.compile(
     r"^(?:\[[^\]]{0,40}\]\s*)+"  # sglang, uvicorn, MORI spdlog
     r"|^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\S*\s+(?:[A-Z]+\s+)?"  # router
-    r"|^[IWEF]\d{4} [\d:.]+\s+\d+\s+(?:[\w.-]+:\d+\]\s*)?"  # glog, with its file:line]
+    r"|^[IWEF]\d{4}(?:\d{4})? [\d:.]+\s+\d+\s+(?:[\w.-]+:\d+\]\s*)?"  # glog (year optional), its file:line]
+    # vLLM (and Python logging through it): (Worker pid=N) LEVEL MM-DD or full date, time, [file:line]
+    r"|^(?:\([\w ]+pid=\d+\)\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+"
+    r"(?:\d{4}-)?\d\d-\d\d [\d:.]+\s+(?:\[[^\]]*\]\s*)?"
 )
 # Rust tracing puts the span and the source location before the message.
 _TRACING_PREFIX = regex.compile(r"^\S*\{.*?\}: .*?\.rs:\d+: ")
@@ -367,7 +371,7 @@ def _unrecognised(page: Page, report: Report, verbose: bool) -> None:
     """The top error templates no pattern names: where each first appeared, and its line."""
     if not report.unrecognised:
         return
-    page.heading("Unrecognised errors (no pattern names them; the one to read first is first)")
+    page.heading(f"Unrecognised {unrecognised_kind(report)} (no pattern names them; the one to read first is first)")
     names = short_names(source.name for source in report.inputs)
     for item in report.unrecognised[:SHOWN_UNRECOGNISED]:
         tags = " · ".join(tag for tag in (item.severity.value, f"x{item.count}", position_label(item)) if tag)
@@ -376,10 +380,21 @@ def _unrecognised(page: Page, report: Report, verbose: bool) -> None:
             f"  {names.get(item.first.source, item.first.source)}:{item.first.line}  {roles}  "
             + page.style(tags, "bold")
         )
-        page.add(" " * 10 + page.clip(item.first.text.strip(), 10, verbose), "dim")
+        page.add(" " * 10 + page.clip(log_message(item.first.text), 10, verbose), "dim")
     hidden = len(report.unrecognised) - SHOWN_UNRECOGNISED
     if hidden > 0:
         page.add(f"  and {hidden} more templates (--format json lists them)", "dim")
+
+
+def _log_ends(page: Page, report: Report, verbose: bool) -> None:
+    """Where each log stops, when nothing in it failed: what the server was doing last."""
+    if not report.log_ends:
+        return
+    page.heading("Where the logs end (the last line of each; nothing after it was given)")
+    names = short_names(source.name for source in report.inputs)
+    for end in report.log_ends:
+        page.add(f"  {names.get(end.source, end.source)}:{end.line}")
+        page.add(" " * 10 + page.clip(log_message(end.text), 10, verbose), "dim")
 
 
 def _alternatives(page: Page, report: Report) -> None:
