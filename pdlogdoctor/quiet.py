@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from .errorlines import ErrorLayer
 from .ingest import reopen
+from .logshape import set_aside
 from .model import Event, ExcerptLine, Kind, Report, Severity, Source
 from .textcut import clip
 from .timeline import clean_line, parse_stamp
@@ -39,7 +40,8 @@ def describe(report: Report, layer: ErrorLayer | None, named: frozenset[tuple[st
     (`named`: the (source, line) of every line a library pattern matched). Others unchanged."""
     if report.verdict.id != NO_FAILURE_SEEN:
         return report
-    reads = [_read(source, layer, named) for source in report.inputs if source.lines]
+    aside = set(set_aside(report.inputs))  # not serving logs: nothing in them is evidence
+    reads = [_read(source, layer, named) for source in report.inputs if source.lines and source.name not in aside]
     ends = tuple(read.last for read in reads if read.last is not None)
     shown = {item.template for item in report.unrecognised}
     warnings = [t for t in templates_of([w for read in reads for w in read.warnings]) if t.template not in shown]

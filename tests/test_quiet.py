@@ -78,3 +78,12 @@ def test_stdin_cannot_be_read_again_and_still_reports(library: Library) -> None:
     report = run(["-"], library, stdin=stdin)
     assert report.verdict.id == "no-failure-seen"
     assert report.log_ends == () and report.unrecognised == ()
+
+
+def test_a_file_set_aside_as_not_a_serving_log_shows_no_end(tmp_path: Path, library: Library) -> None:
+    prefill = _write(tmp_path / "prefill.log", STARTING)
+    notes = _write(tmp_path / "notes.txt", ["def warmup(self):", "    # WARNING: keep this short", "    return 1"])
+    report = run([str(prefill), str(notes)], library)
+    assert report.verdict.id == "no-failure-seen"
+    assert [Path(end.source).name for end in report.log_ends] == ["prefill.log"]
+    assert all(Path(item.first.source).name == "prefill.log" for item in report.unrecognised)
