@@ -1,15 +1,21 @@
-"""The command line: the only module that imports typer and decides exit codes.
+"""The command line's behaviour, without typer: option values in, reports and exit codes out.
 
 Conventions a user already knows: `-h`, `-V`/`--version`, `-q`/`-v`, `--color`
 with NO_COLOR, format names in any case, the format of `-o FILE` from its
 extension, shell completion, a config file, usage errors as one line with exit 2,
 and the verdict's exit code kept when the reader of stdout goes away (`| head`).
-Heavy modules (the pipeline, rich) are imported where they are used.
+
+The options, the help and completion are typer's (commands.py). Start-up is a feature:
+`main` reads a plain `analyze` command line itself and runs it without importing typer
+(~60 ms), and hands everything else (help, completion, other commands, any spelling
+it does not know) to the typer app. Heavy modules (the pipeline, rich) are imported
+where they are used.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import shutil
@@ -20,12 +26,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from enum import IntEnum, StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-import typer
-
-from . import __version__
-from .config import PATTERNS_ENV, Config, find_config, pattern_dirs
+from .config import Config, find_config, pattern_dirs
 from .errors import PdlogdoctorError
 from .model import OutputFormat, Report, Source
 from .neutralise import defuse_output, one_line
@@ -96,68 +99,46 @@ SHAPES_HINT = (
 LISTED_SKIPS = 3  # up to this many skips are named one by one; more are counted
 LISTED_WARNINGS = 10  # inputs not fully read: named one by one up to this many
 
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-    help="Diagnose failed SGLang PD-disaggregation runs from their logs. "
-    "'pdlogdoctor analyze -h' shows the options and the exit codes.",
-)
-patterns_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Inspect and check the pattern library.")
-app.add_typer(patterns_app, name="patterns")
-
-PatternsOption = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--patterns",
-        metavar="DIR",
-        help=f"An extra directory of pattern files (repeatable; adds to {PATTERNS_ENV} and the config file's).",
-    ),
-]
+PROG = "pdlogdoctor"
+COMPLETE_VAR = "_PDLOGDOCTOR_COMPLETE"  # set by the completion script when the shell asks for candidates
 
 
-def _print_version(value: bool) -> None:
-    if value:
-        typer.echo(f"pdlogdoctor {__version__}")
-        raise typer.Exit(0)
+def echo(message: str, err: bool = False) -> None:
+    """A line on stdout or stderr, flushed (what typer.echo does with the plain text written here)."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(message + "\n")
+    stream.flush()
 
 
-@app.callback()
-def main_options(
-    version: Annotated[
-        bool,
-        typer.Option("--version", "-V", is_eager=True, callback=_print_version, help="Print the version and exit."),
-    ] = False,
-) -> None:
-    """Diagnose failed SGLang PD-disaggregation runs from their logs."""
-
-
-def _fail(message: str, hint: str | None = None) -> None:
+def fail(message: str, hint: str | None = None) -> None:
     """One line on stderr: a CI log shows it whole, and `2>&1 | tail -1` still holds the hint."""
     # Messages name files and archive members: defused like log text (the runner reads stderr too).
-    typer.echo(f"error: {one_line(message)}" + (f" ({one_line(hint)})" if hint else ""), err=True)
+    echo(f"error: {one_line(message)}" + (f" ({one_line(hint)})" if hint else ""), err=True)
 
 
-def _usage_error(message: str, hint: str | None = None) -> NoReturn:
-    _fail(message, hint)
-    raise typer.Exit(ExitCode.USAGE)
+def usage_error(message: str, hint: str | None = None) -> NoReturn:
+    fail(message, hint)
+    raise SystemExit(ExitCode.USAGE.value)
 
 
-def _config() -> Config:
+def read_config() -> Config:
     try:
         return find_config(Path.cwd())
     except PdlogdoctorError as exc:
-        _usage_error(str(exc), exc.hint)
+        usage_error(str(exc), exc.hint)
 
 
-def _load(extra: list[Path] | None, config: Config | None = None) -> Library:
+def load_patterns(extra: list[Path] | None, config: Config | None = None) -> Library:
+    """The library with the config file's, the environment's and --patterns directories; exit 2 when invalid.
+    Kept between runs in the user's cache directory unless PDLOGDOCTOR_NO_CACHE is set (library_cache.py)."""
+    from .library_cache import user_cache_dir
     from .patterns import load_library
 
+    cache = None if os.environ.get("PDLOGDOCTOR_NO_CACHE") else user_cache_dir()
     try:
-        return load_library(pattern_dirs(config or _config(), extra))
+        return load_library(pattern_dirs(config or read_config(), extra), cache)
     except PdlogdoctorError as exc:
-        _usage_error(str(exc), exc.hint)
+        usage_error(str(exc), exc.hint)
 
 
 # ---------------------------------------------------------------- analyze
@@ -171,98 +152,34 @@ class Target:
     path: Path | None
 
 
-@app.command(
-    help="Analyse logs: each PATH is a file, a directory (read recursively), a .gz/.zst file, a .zip or .tar(.gz) "
-    f"archive (read in place), or - for standard input.\n\n{EXIT_HELP}"
-)
-def analyze(
-    paths: Annotated[list[str], typer.Argument(metavar="PATH...", hidden=True)],
-    output_format: Annotated[
-        str | None,
-        typer.Option(
-            "--format",
-            "-f",
-            metavar="FORMAT",
-            help=f"{', '.join(f.value for f in OutputFormat)} (any case). "
-            "Default: from the -o file's extension, else text.",
-            autocompletion=lambda: [f.value for f in OutputFormat],
-        ),
-    ] = None,
-    outputs: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="[FORMAT=]FILE",
-            help="Write a report file (after a successful analysis; repeatable). The format comes from FORMAT=, "
-            "else --format, else the extension (.md, .json, .txt, .html). Without --format, nothing goes to stdout.",
-        ),
-    ] = None,
-    patterns: PatternsOption = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="One line: verdict, confidence, fingerprint, fix. No warnings.")
-    ] = False,
-    verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="List every skipped input, the inputs table, whole log lines.")
-    ] = False,
-    color: Annotated[
-        str | None,
-        typer.Option(
-            "--color",
-            metavar="WHEN",
-            help="auto (a terminal, unless NO_COLOR is set), always or never.",
-            autocompletion=lambda: [c.value for c in Color],
-        ),
-    ] = None,
-    exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Always exit 0 (after printing the report).")] = False,
-    fail_on: Annotated[
-        str | None,
-        typer.Option(
-            "--fail-on",
-            metavar="WHICH",
-            help="Which results exit non-zero: inconclusive (1, 3, 4; the default), cause (1 only), never.",
-            autocompletion=lambda: [f.value for f in FailOn],
-        ),
-    ] = None,
-    no_redact: Annotated[
-        bool, typer.Option("--no-redact", help="Do not mask IPs, hosts, home paths, tokens in markdown/github output.")
-    ] = False,
-    timeout: Annotated[
-        float | None,
-        typer.Option(
-            "--timeout",
-            metavar="SECONDS",
-            help="Stop reading after SECONDS; report the best verdict so far, marked incomplete.",
-        ),
-    ] = None,
-    since: Annotated[
-        str | None,
-        typer.Option("--since", metavar="TIME", help="Only lines at or after this UTC date/time (ISO 8601)."),
-    ] = None,
-    until: Annotated[
-        str | None, typer.Option("--until", metavar="TIME", help="Only lines up to this UTC date/time (ISO 8601).")
-    ] = None,
-    abs_time: Annotated[
-        bool, typer.Option("--abs-time", help="Show the chain's UTC times instead of the time since the root cause.")
-    ] = False,
-    baseline: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--baseline",
-            metavar="PATH",
-            help="The last green run's logs (repeatable): the report adds what changed since then (see `diff`).",
-        ),
-    ] = None,
-) -> None:
-    config = _config()
+def analyze_logs(
+    *,
+    paths: list[str],
+    output_format: str | None = None,
+    outputs: list[str] | None = None,
+    patterns: list[Path] | None = None,
+    quiet: bool = False,
+    verbose: bool = False,
+    color: str | None = None,
+    exit_zero: bool = False,
+    fail_on: str | None = None,
+    no_redact: bool = False,
+    timeout: float | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    abs_time: bool = False,
+    baseline: list[str] | None = None,
+) -> NoReturn:
+    """`analyze` with its options' values (commands.py documents them); ends with the exit code."""
+    config = read_config()
     if timeout is not None and timeout < 0:
-        _usage_error(f"--timeout {timeout:g} is negative")
+        usage_error(f"--timeout {timeout:g} is negative")
     explicit = _choice(OutputFormat, output_format, "--format") if output_format else None
     default = _choice(OutputFormat, config.format, "format", config) if config.format else OutputFormat.TEXT
     targets = _targets(explicit or default, outputs or [], explicit)
     gate = _choice(FailOn, fail_on or config.fail_on or FailOn.INCONCLUSIVE.value, "--fail-on", config)
     colour = _choice(Color, color or config.color or Color.AUTO.value, "--color", config)
-    library = _load(patterns, config)
+    library = load_patterns(patterns, config)
     _check_paths([*paths, *(baseline or [])])
     for target in targets:
         _refuse_input_as_output(target.path, [*paths, *(baseline or [])])
@@ -272,13 +189,13 @@ def analyze(
     code = 0 if exit_zero else gated_exit_code(exit_code_for(report), gate)
     if exit_code_for(report) is ExitCode.NOTHING_READABLE:
         _nothing_readable(report, targets, paths)
-        raise typer.Exit(code)
+        raise SystemExit(code)
     if not quiet:
         _report_input_problems(report, verbose)
     if verbose:
         from .accel import installed
 
-        typer.echo(f"anchor matcher: {installed(options.matcher)}", err=True)
+        echo(f"anchor matcher: {installed(options.matcher)}", err=True)
     _emit(report, targets, Look(quiet, verbose, colour, no_redact, abs_time), code)
 
 
@@ -290,7 +207,7 @@ def _moment(text: str | None, option: str) -> float | None:
     try:
         return parse_moment(text)
     except ValueError as exc:
-        _usage_error(f"{option} {text!r}: {exc}")
+        usage_error(f"{option} {text!r}: {exc}")
 
 
 def _choice(kind: type[StrEnum], value: str, flag: str, config: Config | None = None) -> StrEnum:
@@ -300,7 +217,7 @@ def _choice(kind: type[StrEnum], value: str, flag: str, config: Config | None = 
             return member
     where = f"{config.source}: " if config is not None and config.source is not None else ""
     choices = ", ".join(member.value for member in kind.__members__.values())
-    _usage_error(f"{where}{flag} {value!r} is not one of: {choices}")
+    usage_error(f"{where}{flag} {value!r} is not one of: {choices}")
 
 
 def _targets(stdout_format: StrEnum, outputs: list[str], explicit: StrEnum | None) -> list[Target]:
@@ -335,11 +252,11 @@ def _check_paths(paths: list[str]) -> None:
         try:
             info = os.stat(raw)
         except FileNotFoundError:
-            _usage_error(f"{raw}: no such file or directory", _near_names(raw))
+            usage_error(f"{raw}: no such file or directory", _near_names(raw))
         except OSError:
             continue  # permission and the like: ingest reports it as a problem of that input
         if not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode)):
-            _usage_error(
+            usage_error(
                 f"{raw}: not a file, directory or archive",
                 "to read a stream, pipe it to standard input: ... | pdlogdoctor analyze -",
             )
@@ -372,7 +289,7 @@ def _run(paths: list[str], library: Library, options: RunOptions, baseline: list
                 return run_with_baseline(paths, baseline, library, sys.stdin.buffer, on_progress, options)
             return run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress, options=options)
     except PdlogdoctorError as exc:
-        _usage_error(str(exc), exc.hint)
+        usage_error(str(exc), exc.hint)
 
 
 def run_options(formats: set[OutputFormat], timeout: float | None) -> RunOptions:
@@ -398,7 +315,7 @@ def _matcher() -> str:
     try:
         return accel.check(os.environ.get("PDLOGDOCTOR_MATCHER", accel.AUTO).strip().lower() or accel.AUTO)
     except ValueError as exc:
-        _usage_error(f"PDLOGDOCTOR_MATCHER: {exc}")
+        usage_error(f"PDLOGDOCTOR_MATCHER: {exc}")
 
 
 def gated_exit_code(code: ExitCode, fail_on: FailOn | StrEnum) -> int:
@@ -427,7 +344,7 @@ def _refuse_input_as_output(output: Path | None, paths: list[str]) -> None:
             continue
         source = Path(raw).resolve()
         if target == source or (source.is_dir() and source in target.parents):
-            _usage_error(f"--output {output} is inside the input {raw}", "write the report somewhere else")
+            usage_error(f"--output {output} is inside the input {raw}", "write the report somewhere else")
 
 
 # ---------------------------------------------------------------- input problems
@@ -442,13 +359,11 @@ def _report_input_problems(report: Report, verbose: bool) -> None:
     shown = lost if verbose else lost[:LISTED_WARNINGS]
     fold = not verbose and len(skipped) > LISTED_SKIPS
     for name, problem in shown + ([] if fold else skipped):
-        typer.echo(f"warning: {one_line(name)}: {one_line(problem.message)} [{problem.code}]", err=True)
+        echo(f"warning: {one_line(name)}: {one_line(problem.message)} [{problem.code}]", err=True)
     if len(lost) > len(shown):
-        typer.echo(f"warning: {len(lost) - len(shown):,} more inputs not fully read; --verbose lists them", err=True)
+        echo(f"warning: {len(lost) - len(shown):,} more inputs not fully read; --verbose lists them", err=True)
     if fold:
-        typer.echo(
-            f"warning: {skip_summary(Counter(p.code for _, p in skipped))} skipped; --verbose lists them", err=True
-        )
+        echo(f"warning: {skip_summary(Counter(p.code for _, p in skipped))} skipped; --verbose lists them", err=True)
 
 
 def skip_summary(counts: Counter[str]) -> str:
@@ -473,7 +388,7 @@ def _nothing_readable(report: Report, targets: list[Target], paths: list[str]) -
         looks = "file looks like a serving log" if read == 1 else "files look like serving logs"
         said.insert(0, f"0 of {read:,} {looks} ({SHAPES_HINT})")
     message = f"nothing {'to diagnose' if read else 'readable'} in {names}" + (f": {'; '.join(said)}" if said else "")
-    _fail(message)
+    fail(message)
     if any(target.format is OutputFormat.GITHUB and target.path is None for target in targets):
         from .render.github import command
 
@@ -496,7 +411,7 @@ class Look:
     changes_first: bool = False  # `diff`: the comparison with the last green run leads the text report
 
 
-def _emit(report: Report, targets: list[Target], look: Look, code: int) -> None:
+def _emit(report: Report, targets: list[Target], look: Look, code: int) -> NoReturn:
     """Report files first (atomic), then the GitHub step files, then stdout (whose reader may go away).
     A file that cannot be written is the environment's fault after a good analysis: the other
     outputs are still written, then one line and exit 2 (never 1, which means a root cause)."""
@@ -521,8 +436,8 @@ def _emit(report: Report, targets: list[Target], look: Look, code: int) -> None:
             text = _rendered(report, stdout.format, options)
             _write_stdout(lambda out: out.write(text), code)
     for failure in failures:
-        _fail(failure)
-    raise typer.Exit(ExitCode.USAGE if failures else code)
+        fail(failure)
+    raise SystemExit(ExitCode.USAGE.value if failures else code)
 
 
 def _write_step_files(report: Report, options: RenderOptions, failures: list[str]) -> None:
@@ -602,9 +517,9 @@ def _write_stdout(write: Callable[[TextIO], object], code: int) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         with contextlib.suppress(OSError, ValueError):
             os.dup2(devnull, sys.stdout.fileno())
-        raise typer.Exit(code) from None
+        raise SystemExit(code) from None
     except OSError as exc:  # a full disk behind `> file`, a closed terminal: the report is lost
-        _usage_error(f"cannot write the report to stdout: {exc.strerror or exc}")
+        usage_error(f"cannot write the report to stdout: {exc.strerror or exc}")
 
 
 def _write_file(report: Report, target: Target, options: RenderOptions) -> None:
@@ -637,117 +552,6 @@ def _progress_bar(total: int) -> Iterator[Callable[[int], None]]:
         yield lambda size: progress.advance(task, size)
 
 
-# ---------------------------------------------------------------- the library
-
-
-@patterns_app.command("list", help="List every pattern with its kind, verdict and title.")
-def patterns_list(patterns: PatternsOption = None) -> None:
-    library = _load(patterns)
-    for pattern in library.patterns:
-        verdict = pattern.verdict or "-"
-        typer.echo(f"{pattern.id:32} {pattern.kind.value:8} {verdict:26} {pattern.title}")
-
-
-@patterns_app.command(
-    "suggest",
-    help="Pattern-file skeletons for the top errors no pattern names in PATH... (printed, or --output-dir).",
-)
-def patterns_suggest(
-    paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="Logs, as for analyze.")],
-    output_dir: Annotated[
-        Path | None,
-        typer.Option("--output-dir", metavar="DIR", help="Write each skeleton to DIR/<id>.toml (never overwrites)."),
-    ] = None,
-    patterns: PatternsOption = None,
-) -> None:
-    from .pipeline import run
-    from .suggest import suggestions
-
-    found = suggestions(run(paths, _load(patterns)))
-    if not found:
-        typer.echo("no unrecognised error line to suggest a pattern for", err=True)
-        return
-    for pattern_id, text in found:
-        if output_dir is None:
-            typer.echo(f"# ---- {pattern_id}.toml\n{text}")
-            continue
-        target = output_dir / f"{pattern_id}.toml"
-        if target.exists():
-            _fail(f"{target} exists; not overwritten")
-            continue
-        output_dir.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-        typer.echo(str(target))
-
-
-@patterns_app.command("check", help="Validate the library and run every pattern's own examples (exit 2 on failure).")
-def patterns_check(patterns: PatternsOption = None) -> None:
-    from .errorlines import check_layer
-    from .patterns import check_examples
-
-    library = _load(patterns)
-    problems = [problem for pattern in library.patterns for problem in check_examples(pattern)]
-    problems += check_layer(library.errors) if library.errors else []
-    for problem in problems:
-        typer.echo(f"error: {problem}", err=True)
-    examples = sum(len(p.examples.match) + len(p.examples.no_match) for p in library.patterns)
-    if problems:
-        raise typer.Exit(ExitCode.USAGE)
-    typer.echo(f"ok: {len(library.patterns)} patterns, {len(library.verdicts)} verdicts, {examples} examples")
-
-
-@patterns_app.command(
-    "anchors", help="Print each pattern's anchor as an extended regex, one per line (for grep -E -f)."
-)
-def patterns_anchors() -> None:
-    library = _load(None)
-    generic = library.errors.anchors if library.errors else ()
-    for anchor in sorted({p.primary_anchor for p in library.patterns} | set(generic)):
-        typer.echo(_ere_escape(anchor))
-
-
-def _ere_escape(literal: str) -> str:
-    return "".join("\\" + char if char in r".[]()*+?{}|^$\\" else char for char in literal)
-
-
-@app.command(help="List the verdicts a diagnosis can give: id, how far upstream it sits, title.")
-def verdicts(patterns: PatternsOption = None) -> None:
-    library = _load(patterns)
-    width = max(len(spec.id) for spec in library.verdicts)
-    for spec in library.verdicts:
-        typer.echo(f"{spec.id:{width}}  {spec.tier.value:9}  {spec.title}")
-
-
-@app.command(help="Print the JSON Schema of `--format json` output.")
-def schema() -> None:
-    from .render.json_format import schema_text
-
-    sys.stdout.write(schema_text())
-
-
-@app.command(
-    "explain",
-    help="Explain a verdict or pattern ID: what it means, how it is recognised, what to do (exit 2 if unknown).",
-)
-def explain_command(
-    item_id: Annotated[str, typer.Argument(metavar="ID", hidden=True)],
-    patterns: PatternsOption = None,
-) -> None:
-    from .explain import explain, nearest_ids
-
-    library = _load(patterns)
-    text = explain(library, item_id)
-    if text is None:
-        near = nearest_ids(library, item_id)
-        _usage_error(
-            f"no verdict or pattern with id '{item_id}'",
-            f"did you mean: {', '.join(near)}?"
-            if near
-            else "see `pdlogdoctor verdicts` and `pdlogdoctor patterns list`",
-        )
-    typer.echo(text)
-
-
 # ---------------------------------------------------------------- diff
 
 
@@ -759,43 +563,22 @@ class DiffExit(IntEnum):
     USAGE = 2  # as every command's usage errors
 
 
-@app.command(
-    "diff",
-    help="What changed since the last green run: GOOD's and BAD's configuration, sizing, behaviour and error lines "
-    "side by side (run-specific values such as times, ports and hosts are ignored), and BAD's verdict read in their "
-    "light. GOOD and BAD are each a directory, archive or file.\n\n"
-    "Exit codes: 0 no relevant change, 1 changes found, 2 usage error.",
-)
-def diff_command(
-    good: Annotated[str, typer.Argument(metavar="GOOD", hidden=True)],
-    bad: Annotated[str, typer.Argument(metavar="BAD", hidden=True)],
-    output_format: Annotated[
-        str | None,
-        typer.Option(
-            "--format",
-            "-f",
-            metavar="FORMAT",
-            help=f"{', '.join(f.value for f in OutputFormat)} (any case). Default: text.",
-            autocompletion=lambda: [f.value for f in OutputFormat],
-        ),
-    ] = None,
-    outputs: Annotated[
-        list[str] | None,
-        typer.Option("--output", "-o", metavar="[FORMAT=]FILE", help="Write a report file, as `analyze -o` does."),
-    ] = None,
-    patterns: PatternsOption = None,
-    color: Annotated[
-        str | None, typer.Option("--color", metavar="WHEN", help="auto (a terminal, unless NO_COLOR), always, never.")
-    ] = None,
-    no_redact: Annotated[
-        bool, typer.Option("--no-redact", help="Do not mask IPs, hosts, home paths, tokens in markdown/github output.")
-    ] = False,
-) -> None:
-    config = _config()
+def diff_logs(
+    *,
+    good: str,
+    bad: str,
+    output_format: str | None = None,
+    outputs: list[str] | None = None,
+    patterns: list[Path] | None = None,
+    color: str | None = None,
+    no_redact: bool = False,
+) -> NoReturn:
+    """`diff` with its options' values (commands.py documents them); ends with the exit code."""
+    config = read_config()
     explicit = _choice(OutputFormat, output_format, "--format") if output_format else None
     targets = _targets(explicit or OutputFormat.TEXT, outputs or [], explicit)
     colour = _choice(Color, color or config.color or Color.AUTO.value, "--color", config)
-    library = _load(patterns, config)
+    library = load_patterns(patterns, config)
     _check_paths([good, bad])
     for target in targets:
         _refuse_input_as_output(target.path, [good, bad])
@@ -806,36 +589,118 @@ def diff_command(
     _emit(report, targets, look, DiffExit.CHANGED if changed else DiffExit.NO_CHANGE)
 
 
-@app.command(help="Print the version.")
-def version() -> None:
-    typer.echo(__version__)
+# ---------------------------------------------------------------- start-up
+
+FLAG, VALUE, VALUES = "flag", "value", "values"  # an option's kind: no value, one value, repeatable
+# analyze's options as commands.py declares them (tests/test_cli_fast_path.py keeps the two the same).
+ANALYZE_OPTIONS: dict[str, tuple[str, str]] = {
+    "--format": ("output_format", VALUE), "-f": ("output_format", VALUE),
+    "--output": ("outputs", VALUES), "-o": ("outputs", VALUES),
+    "--patterns": ("patterns", VALUES),
+    "--quiet": ("quiet", FLAG), "-q": ("quiet", FLAG),
+    "--verbose": ("verbose", FLAG), "-v": ("verbose", FLAG),
+    "--color": ("color", VALUE),
+    "--exit-zero": ("exit_zero", FLAG),
+    "--fail-on": ("fail_on", VALUE),
+    "--no-redact": ("no_redact", FLAG),
+    "--timeout": ("timeout", VALUE),
+    "--since": ("since", VALUE),
+    "--until": ("until", VALUE),
+    "--abs-time": ("abs_time", FLAG),
+    "--baseline": ("baseline", VALUES),
+}  # fmt: skip
+# What click would expand in an argument on Windows (user, variables, wildcards): left to it.
+_WINDOWS_EXPANDED = frozenset("~$%*?[")
 
 
-SHELLS = ("bash", "zsh", "fish")
-PROG = "pdlogdoctor"
-COMPLETE_VAR = "_PDLOGDOCTOR_COMPLETE"  # set by the completion script when the shell asks for candidates
+def plain_analyze(args: list[str]) -> dict[str, Any] | None:
+    """The keyword arguments of `analyze_logs` for an `analyze` command line in the plain spelling:
+    each option whole (`--format json`, `--format=json`, `-f json`, `-q`), every value present and
+    valid for its type, one or more paths. None for anything else (help, `--`, `-qv`, `-fjson`,
+    an unknown or repeated option, a missing value, no path): the typer app reads those, so every
+    message and exit code stays typer's."""
+    if not args or args[0] != "analyze" or (os.name == "nt" and any(_WINDOWS_EXPANDED & set(a) for a in args)):
+        return None
+    values: dict[str, Any] = {"paths": []}
+    rest = args[1:]
+    while rest:
+        token = rest.pop(0)
+        if token == "-" or not token.startswith("-"):
+            values["paths"].append(token)
+            continue
+        name, equals, value = token.partition("=")
+        if name not in ANALYZE_OPTIONS or (equals and not name.startswith("--")):
+            return None
+        parameter, kind = ANALYZE_OPTIONS[name]
+        if kind == FLAG:
+            if equals or parameter in values:
+                return None
+            values[parameter] = True
+            continue
+        if not equals:
+            if not rest or rest[0].startswith("-"):
+                return None  # click would take `-x` as the value: its reading, not ours
+            value = rest.pop(0)
+        if kind == VALUE and parameter in values:
+            return None
+        converted = _option_value(parameter, value)
+        if converted is None:
+            return None
+        if kind == VALUES:
+            values.setdefault(parameter, []).append(converted)
+        else:
+            values[parameter] = converted
+    return values if values["paths"] else None
 
 
-@app.command(
-    help="Print the shell completion script for bash, zsh or fish. "
-    'Install: eval "$(pdlogdoctor completion bash)" in ~/.bashrc; '
-    "pdlogdoctor completion fish > ~/.config/fish/completions/pdlogdoctor.fish."
-)
-def completion(
-    shell: Annotated[str, typer.Argument(metavar="SHELL", hidden=True, autocompletion=lambda: list(SHELLS))],
-) -> None:
-    from typer._completion_shared import get_completion_script
-
-    name = shell.strip().lower()
-    if name not in SHELLS:
-        _usage_error(f"no completion for shell {shell!r}", f"choose one of: {', '.join(SHELLS)}")
-    typer.echo(get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=name))
+def _option_value(parameter: str, value: str) -> object | None:
+    """The value as typer converts it (a float, a Path, a string); None where its conversion could fail."""
+    if parameter == "timeout":
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    if parameter == "patterns":
+        return Path(value) if value else None
+    return value
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """The `pdlogdoctor` command. A plain `analyze` runs here; the typer app reads everything else."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    plain = None if COMPLETE_VAR in os.environ else plain_analyze(args)
+    if plain is not None:
+        _run_plain(plain)
     if COMPLETE_VAR in os.environ:
         # The shell is asking for candidates: typer's completion classes answer (only then are they loaded).
         from typer._completion_classes import completion_init
 
         completion_init()
-    app(prog_name=PROG)
+    from .commands import app
+
+    app(args=argv, prog_name=PROG)  # argv None: typer reads sys.argv (and expands wildcards on Windows)
+
+
+def _run_plain(values: dict[str, Any]) -> NoReturn:
+    """`analyze_logs`, with the exits typer's main would give: Ctrl-C 130, a closed pipe 1."""
+    try:
+        analyze_logs(**values)
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        devnull = os.open(os.devnull, os.O_WRONLY)  # nothing more can be said: flushing at exit must not fail
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(devnull, stream.fileno())
+        raise SystemExit(1) from None
+
+
+def __getattr__(name: str) -> object:
+    """`cli.app`: the typer app, built on first use (importing typer costs every run ~60 ms)."""
+    if name == "app":
+        from .commands import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,6 +20,7 @@ from typing import Any
 import regex
 
 from .errors import PatternError
+from .lazyregex import LazyRegex, compile_now
 from .model import Severity
 from .templates import message_of, template_of
 
@@ -40,7 +41,7 @@ SHAPES_FILE = "log-shapes.toml"
 class Marker:
     id: str
     level: str
-    regex: regex.Pattern[str]
+    regex: LazyRegex
     match: tuple[str, ...]
     no_match: tuple[str, ...]
     path: str
@@ -51,7 +52,7 @@ class Marker:
 class Benign:
     id: str
     reason: str
-    regex: regex.Pattern[str]
+    regex: LazyRegex
     swallow_traceback: bool
     match: tuple[str, ...]
     no_match: tuple[str, ...]
@@ -136,7 +137,7 @@ class ErrorLayer:
         return None, None
 
 
-def _search(pattern: regex.Pattern[str], text: str) -> regex.Match[str] | None:
+def _search(pattern: LazyRegex, text: str) -> regex.Match[str] | None:
     try:
         return pattern.search(text, timeout=MATCH_TIMEOUT_S)
     except TimeoutError:
@@ -249,9 +250,9 @@ def _check(
             raise PatternError(where, prefix + name, "missing required key")
 
 
-def _compile(raw: Mapping[str, Any], where: str, key: str | None) -> regex.Pattern[str]:
+def _compile(raw: Mapping[str, Any], where: str, key: str | None) -> LazyRegex:
     try:
-        return regex.compile(str(raw["regex"]))
+        return compile_now(str(raw["regex"]))
     except regex.error as exc:
         raise PatternError(where, f"{key}.regex" if key else "regex", f"does not compile: {exc}") from None
 

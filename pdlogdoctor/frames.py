@@ -19,6 +19,7 @@ from typing import Any
 import regex
 
 from .errors import PatternError
+from .lazyregex import LazyRegex, compile_now
 from .traceback import Frame, parse_frame
 
 FRAMES_FILE = "frames.toml"
@@ -32,8 +33,8 @@ _COMPONENT_KEYS = {"id", "name", "function", "blame", "skip", "examples"}
 class PhaseRule:
     id: str
     phase: str
-    function: regex.Pattern[str]
-    file: regex.Pattern[str] | None
+    function: LazyRegex
+    file: LazyRegex | None
     why: str
     match: tuple[str, ...]
     no_match: tuple[str, ...]
@@ -49,7 +50,7 @@ class PhaseRule:
 class Component:
     id: str
     name: str
-    function: regex.Pattern[str]
+    function: LazyRegex
     blame: bool  # a crash in its code is named as the crash's place
     skip: bool  # the signal handling itself: never named
     match: tuple[str, ...]
@@ -135,7 +136,7 @@ def _named(frame: Frame) -> bool:
     return bool(frame.func) and frame.func != "(unknown)" and not frame.func.startswith("0x")
 
 
-def _search(pattern: regex.Pattern[str], text: str) -> regex.Match[str] | None:
+def _search(pattern: LazyRegex, text: str) -> regex.Match[str] | None:
     try:
         return pattern.search(text, timeout=MATCH_TIMEOUT_S)
     except TimeoutError:
@@ -203,9 +204,9 @@ def _check(raw: Any, allowed: set[str], required: tuple[str, ...], where: str, k
             raise PatternError(where, f"{key}.{name}", "missing required key")
 
 
-def _compile(text: Any, where: str, key: str) -> regex.Pattern[str]:
+def _compile(text: Any, where: str, key: str) -> LazyRegex:
     try:
-        return regex.compile(str(text))
+        return compile_now(str(text))
     except regex.error as exc:
         raise PatternError(where, key, f"does not compile: {exc}") from None
 

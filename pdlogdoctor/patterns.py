@@ -18,6 +18,7 @@ import regex
 from .errorlines import OPEN_WORLD_DIR, ErrorLayer, load_layer
 from .errors import PatternError
 from .frames import FRAMES_FILE, FrameTable, load_frames
+from .lazyregex import LazyRegex, compile_now
 from .model import FieldValue, Kind, Mark, Role, Severity, Tier
 
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list")
@@ -82,7 +83,7 @@ class Pattern:
     kind: Kind
     verdict: str | None
     anchors: tuple[str, ...]
-    regex: regex.Pattern[str]
+    regex: LazyRegex  # compiled on its first search
     fields: tuple[tuple[str, str], ...]
     failure_if: Condition | None
     block: str | None
@@ -160,14 +161,26 @@ def builtin_library_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "patterns"
 
 
-def load_library(extra_dirs: Iterable[Path] = ()) -> Library:
+def load_library(extra_dirs: Iterable[Path] = (), cache: Path | None = None) -> Library:
+    """The shipped library and the patterns of `extra_dirs`, checked. With `cache` (a directory),
+    a library read before from the same files is taken from there (library_cache.py)."""
     dirs = [builtin_library_dir(), *extra_dirs]
-    patterns: list[Pattern] = []
-    verdicts: list[VerdictSpec] = []
     for directory in dirs:
         if not directory.is_dir():
             raise PatternError(str(directory), None, "is not a directory of patterns")
-        for path in sorted(directory.rglob("*.toml")):
+    listing = [(directory, sorted(directory.rglob("*.toml"))) for directory in dirs]
+    if cache is None:
+        return _read_library(listing)
+    from .library_cache import cached_library
+
+    return cached_library(cache, [path for _, files in listing for path in files], lambda: _read_library(listing))
+
+
+def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:
+    patterns: list[Pattern] = []
+    verdicts: list[VerdictSpec] = []
+    for directory, files in listing:
+        for path in files:
             if path.name in (PROFILE_FILE, FRAMES_FILE):
                 continue  # not patterns: what run profiles take from events (profile.py), what stacks say (frames.py)
             if OPEN_WORLD_DIR in path.relative_to(directory).parts:
@@ -176,6 +189,7 @@ def load_library(extra_dirs: Iterable[Path] = ()) -> Library:
                 verdicts.extend(_load_verdicts(path))
             else:
                 patterns.append(load_pattern(path, group=path.parent.name))
+    dirs = [directory for directory, _ in listing]
     library = Library(tuple(patterns), tuple(verdicts), load_layer(dirs), load_frames(dirs))
     validate_library(library)
     return library
@@ -271,15 +285,15 @@ def _anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
     return tuple(raw)
 
 
-def _compile(data: Mapping[str, Any], where: str) -> regex.Pattern[str]:
+def _compile(data: Mapping[str, Any], where: str) -> LazyRegex:
     source = _string(data, "regex", where)
     try:
-        return regex.compile(source)
+        return compile_now(source)
     except regex.error as exc:
         raise PatternError(where, "regex", f"does not compile: {exc}") from None
 
 
-def _fields(data: Mapping[str, Any], compiled: regex.Pattern[str], where: str) -> tuple[tuple[str, str], ...]:
+def _fields(data: Mapping[str, Any], compiled: LazyRegex, where: str) -> tuple[tuple[str, str], ...]:
     raw = data.get("fields", {})
     if not isinstance(raw, dict):
         raise PatternError(where, "fields", "must be a table of name = type")

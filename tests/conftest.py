@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,20 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 # Every fixture bundle: a directory with logs and the expected.toml that states its meaning.
 BUNDLES = sorted(path.parent for path in FIXTURES.glob("*/expected.toml"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The command keeps its parsed library in the user's cache directory (library_cache.py):
+    the suite's runs, in process and in subprocesses, keep theirs in a directory of their own."""
+    previous = os.environ.get("XDG_CACHE_HOME")
+    cache = tmp_path_factory.mktemp("xdg-cache")
+    os.environ["XDG_CACHE_HOME"] = str(cache)
+    yield cache
+    if previous is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,137 @@
+"""The parsed library kept between runs (library_cache.py): the same library as from the files, never a
+stale one, and no harm from a cache that is missing, corrupt, foreign or cannot be written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.library_cache import CODE, KEEP, user_cache_dir
+from pdlogdoctor.patterns import Library, load_library
+
+from .test_user_patterns import good, write_pattern
+
+
+def _stored(cache: Path) -> list[Path]:
+    return sorted(cache.glob("library-*.pickle"))
+
+
+def _from_cache(library: Library) -> bool:
+    """A library read back from the cache has compiled none of its regexes yet."""
+    return all(pattern.regex._compiled is None for pattern in library.patterns)
+
+
+def test_the_cached_library_is_the_library_and_compiles_regexes_on_first_use(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    fresh = load_library(cache=cache)
+    assert len(_stored(cache)) == 1 and not _from_cache(fresh)
+    again = load_library(cache=cache)
+    assert _from_cache(again)
+    assert again == fresh == load_library()
+    assert again.errors is not None and again.errors == fresh.errors
+    pattern = again.patterns[0]
+    assert pattern.regex.search(pattern.examples.match[0]) is not None  # compiled now, from its source
+    assert pattern.regex._compiled is not None
+
+
+def test_an_edited_pattern_file_is_read_again(tmp_path: Path) -> None:
+    cache, mine = tmp_path / "cache", tmp_path / "mine"
+    path = write_pattern(mine, "user-thing", good())
+    assert load_library([mine], cache).pattern("user-thing").title == "a user pattern"
+    path.write_text(good().replace('title = "a user pattern"', 'title = "renamed"'))
+    edited = load_library([mine], cache)
+    assert edited.pattern("user-thing").title == "renamed" and not _from_cache(edited)
+    assert len(_stored(cache)) == 2  # the old one stays for a while: another project may use it
+    assert load_library(cache=cache).patterns == load_library().patterns  # without the user's directory
+
+
+def test_the_same_files_at_another_path_are_another_library(tmp_path: Path) -> None:
+    """Pattern paths are in the library (its messages name them): a copy elsewhere is not served from the cache."""
+    cache = tmp_path / "cache"
+    for name in ("a", "b"):
+        write_pattern(tmp_path / name, "user-thing", good())
+        assert load_library([tmp_path / name], cache).pattern("user-thing").path == str(
+            tmp_path / name / "user-thing.toml"
+        )
+    assert len(_stored(cache)) == 2
+
+
+def test_a_broken_user_pattern_is_reported_and_nothing_is_stored(tmp_path: Path) -> None:
+    from pdlogdoctor.errors import PatternError
+
+    cache, mine = tmp_path / "cache", tmp_path / "mine"
+    write_pattern(mine, "user-thing", good().replace("regex = '''USERANCHOR'''", "regex = '''(unclosed'''"))
+    with pytest.raises(PatternError, match="does not compile"):
+        load_library([mine], cache)
+    assert _stored(cache) == []
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a pickle", b"\x80\x05garbage"])
+def test_a_corrupt_cache_file_is_ignored_and_replaced(tmp_path: Path, damage: bytes) -> None:
+    cache = tmp_path / "cache"
+    load_library(cache=cache)
+    (stored,) = _stored(cache)
+    stored.write_bytes(damage)
+    library = load_library(cache=cache)
+    assert not _from_cache(library) and library == load_library()
+    assert _from_cache(load_library(cache=cache))  # written whole again
+
+
+def test_a_file_others_may_write_is_not_unpickled(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    load_library(cache=cache)
+    (stored,) = _stored(cache)
+    stored.chmod(0o666)
+    assert not _from_cache(load_library(cache=cache))
+
+
+def test_a_cache_that_cannot_be_written_is_left_alone(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    library = load_library(cache=blocker / "cache")
+    assert library == load_library() and blocker.read_text() == "not a directory"
+
+
+def test_only_the_newest_libraries_are_kept(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    for index in range(KEEP + 2):
+        write_pattern(tmp_path / "mine", "user-thing", good().replace("a user pattern", f"version {index}"))
+        load_library([tmp_path / "mine"], cache)
+        newest = max(_stored(cache), key=lambda p: p.stat().st_mtime_ns)
+        os.utime(newest, ns=(index * 10**9, index * 10**9))  # file times: one a second, whatever the clock's grain
+    assert len(_stored(cache)) == KEEP
+    assert not list(cache.glob("*.tmp"))
+
+
+def test_the_key_covers_every_module_that_reads_the_library() -> None:
+    """Editing the code that reads pattern files must change the key: each module `load_library` runs."""
+    probe = "import json, sys, pdlogdoctor.patterns, pdlogdoctor.library_cache; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    ours = {name.removeprefix("pdlogdoctor.") for name in json.loads(done.stdout) if name.startswith("pdlogdoctor.")}
+    assert ours <= set(CODE)
+
+
+def test_the_user_cache_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    if sys.platform in ("win32", "darwin"):
+        pytest.skip("XDG_CACHE_HOME is the Linux and BSD convention")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert user_cache_dir() == tmp_path / "pdlogdoctor"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/dir")  # the spec says: ignore a relative path
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert user_cache_dir() == tmp_path / "home" / ".cache" / "pdlogdoctor"
+
+
+def test_the_command_uses_the_cache_and_can_be_told_not_to(tmp_path: Path) -> None:
+    (tmp_path / "one.log").write_text("2026-07-01 12:00:00 INFO server started\n")
+    command = [sys.executable, "-m", "pdlogdoctor", "analyze", "-q", "one.log"]
+    for switch, expected in (({"PDLOGDOCTOR_NO_CACHE": "1"}, 0), ({}, 1), ({}, 1)):
+        env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg"), **switch}
+        done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+        assert done.returncode == 3 and done.stdout.startswith("no-failure-seen"), done.stderr
+        assert len(_stored(tmp_path / "xdg" / "pdlogdoctor")) == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.log", "xdg"]  # nothing beside the logs
