@@ -66,7 +66,7 @@ class Shape:
 
     id: str
     component: str
-    regex: regex.Pattern[str]
+    regex: LazyRegex
     match: tuple[str, ...]
     no_match: tuple[str, ...]
     path: str
@@ -208,7 +208,7 @@ def _shape(raw: Any, where: str, index: int) -> Shape:
     _check(raw, _SHAPE_KEYS, where, key, required=("id", "component", "regex", "examples"))
     match, no_match = _examples(raw, where, key)
     try:
-        compiled = regex.compile(str(raw["regex"]), regex.MULTILINE)
+        compiled = compile_now(str(raw["regex"]), regex.MULTILINE)
     except regex.error as exc:
         raise PatternError(where, f"{key}.regex", f"does not compile: {exc}") from None
     return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where)

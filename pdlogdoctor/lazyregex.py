@@ -17,16 +17,17 @@ import regex
 class LazyRegex:
     """The part of `regex.Pattern` the tool uses: `pattern`, `groupindex`, `search`."""
 
-    __slots__ = ("_compiled", "pattern")
+    __slots__ = ("_compiled", "flags", "pattern")
 
-    def __init__(self, pattern: str, compiled: regex.Pattern[str] | None = None) -> None:
+    def __init__(self, pattern: str, flags: int = 0, compiled: regex.Pattern[str] | None = None) -> None:
         self.pattern = pattern
+        self.flags = int(flags)  # as given to regex.compile (a plain int: pickled without the regex module)
         self._compiled = compiled
 
     @property
     def compiled(self) -> regex.Pattern[str]:
         if self._compiled is None:
-            self._compiled = regex.compile(self.pattern)
+            self._compiled = regex.compile(self.pattern, self.flags)
         return self._compiled
 
     @property
@@ -37,19 +38,19 @@ class LazyRegex:
         return self.compiled.search(text, timeout=timeout)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, LazyRegex) and other.pattern == self.pattern
+        return isinstance(other, LazyRegex) and (other.pattern, other.flags) == (self.pattern, self.flags)
 
     def __hash__(self) -> int:
-        return hash(self.pattern)
+        return hash((self.pattern, self.flags))
 
     def __repr__(self) -> str:
-        return f"LazyRegex({self.pattern!r})"
+        return f"LazyRegex({self.pattern!r}, {self.flags})"
 
-    def __reduce__(self) -> tuple[type[LazyRegex], tuple[str]]:
+    def __reduce__(self) -> tuple[type[LazyRegex], tuple[str, int]]:
         """Pickled as its source: the cache and spawned workers compile only what they search with."""
-        return LazyRegex, (self.pattern,)
+        return LazyRegex, (self.pattern, self.flags)
 
 
-def compile_now(source: str) -> LazyRegex:
+def compile_now(source: str, flags: int = 0) -> LazyRegex:
     """Compiled at once: raises `regex.error` for a pattern that does not compile."""
-    return LazyRegex(source, regex.compile(source))
+    return LazyRegex(source, flags, regex.compile(source, flags))

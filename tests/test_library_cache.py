@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,6 +39,22 @@ def test_the_cached_library_is_the_library_and_compiles_regexes_on_first_use(tmp
     pattern = again.patterns[0]
     assert pattern.regex.search(pattern.examples.match[0]) is not None  # compiled now, from its source
     assert pattern.regex._compiled is not None
+
+
+def test_the_cache_holds_regex_sources_not_compiled_regexes(tmp_path: Path) -> None:
+    """A compiled regex would be compiled again while unpickling: every regex of the library is a LazyRegex."""
+    load_library(cache=tmp_path)
+    modules: set[str] = set()
+
+    class Recorder(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> Any:
+            modules.add(module)
+            return super().find_class(module, name)
+
+    with _stored(tmp_path)[0].open("rb") as handle:
+        Recorder(handle).load()
+    assert "pdlogdoctor.lazyregex" in modules
+    assert not [module for module in modules if module.split(".")[0] == "regex"]
 
 
 def test_an_edited_pattern_file_is_read_again(tmp_path: Path) -> None:
