@@ -34,7 +34,10 @@ if TYPE_CHECKING:
 FORMAT = b"pdlogdoctor library cache 1"
 # The modules whose code decides what a library read from its files holds: their source is
 # part of the key (tests/test_library_cache.py checks the list against what patterns.py imports).
-CODE = ("patterns", "errorlines", "frames", "traceback", "lazyregex", "model", "errors", "templates", "library_cache")
+CODE = (
+    "patterns", "errorlines", "frames", "traceback", "timeline", "templates", "lazyregex", "model", "errors",
+    "library_cache",
+)  # fmt: skip
 KEEP = 8  # cached libraries kept (one per set of pattern directories and their content)
 PREFIX, SUFFIX = "library-", ".pickle"
 

@@ -131,7 +131,7 @@ def test_the_key_covers_every_module_that_reads_the_library() -> None:
     probe = "import json, sys, pdlogdoctor.patterns, pdlogdoctor.library_cache; print(json.dumps(sorted(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     ours = {name.removeprefix("pdlogdoctor.") for name in json.loads(done.stdout) if name.startswith("pdlogdoctor.")}
-    assert ours <= set(CODE)
+    assert ours <= set(CODE), f"add {sorted(ours - set(CODE))} to library_cache.CODE"
 
 
 def test_the_user_cache_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
