@@ -163,13 +163,21 @@ def _warmup_pairs(events: Sequence[Event], clocked: dict[str, Role]) -> Iterable
         yield _pair(firsts[left], firsts[right], False, "disaggregation warmups")
 
 
-def _node_pairs(events: Sequence[Event]) -> Iterable[_Pair]:
-    """The nodes of each multi-node server, paired by the first lockstep line all of them logged."""
-    servers: dict[str, set[str]] = defaultdict(set)
+def multi_node_servers(events: Iterable[Event]) -> dict[str, str]:
+    """The file of each node of a multi-node server -> the server (its `dist_init_addr`)."""
+    server_of = {}
     for event in events:
         address, nodes = event.get("dist_init_addr"), event.get("nnodes")
         if event.pattern == SERVER_ARGS and address and isinstance(nodes, int) and nodes > 1:
-            servers[str(address)].add(event.source)
+            server_of[event.source] = str(address)
+    return server_of
+
+
+def _node_pairs(events: Sequence[Event]) -> Iterable[_Pair]:
+    """The nodes of each multi-node server, paired by the first lockstep line all of them logged."""
+    servers: dict[str, set[str]] = defaultdict(set)
+    for source, address in multi_node_servers(events).items():
+        servers[address].add(source)
     for files in servers.values():
         if len(files) < 2:
             continue
@@ -351,8 +359,8 @@ def describe(offset: ClockOffset, label: str, reference_label: str) -> str | Non
     if offset.method == "whole-hours" and offset.correction:
         return (
             f"{label} clock is about {_span(offset.correction)} {reference_label} (measured "
-            f"{_span(offset.measured)} from {evidence}, which pin whole hours only); corrected by whole hours, "
-            f"windows to other files widened by {offset.uncertainty:g} s"
+            f"{_span(offset.measured).removesuffix(' of')} from {evidence}, which pin whole hours only); "
+            f"corrected by whole hours, windows to other files widened by {offset.uncertainty:g} s"
         )
     if offset.method == "whole-hours":
         return None

@@ -4,13 +4,16 @@ Two prefill nodes started from one recipe share their configuration. When only o
 fails, and the other logged the same KV pool sizing and served, the cause is specific to the
 failing node (its NIC, driver, firmware or load), not the configuration they share; when all of
 them fail the same way, it is the shared configuration or image. The report says which, as a
-fact of the verdict, so every format shows it.
+fact of the verdict, so every format shows it. The nodes of one multi-node server (one
+`dist_init_addr`: a TP group spread over several hosts) are one server, not twins: one node's
+failure stops them all.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from .clocks import SERVER_ARGS, multi_node_servers
 from .hypothesis import Evidence
 from .model import Event, Mark, Report, Role, Source
 
@@ -50,7 +53,7 @@ def fleet_sentence(report: Report, evidence: Evidence) -> str | None:
     root = report.roots[0]
     role = next((s.role for s in evidence.sources if s.name == root.source), None)
     nodes = [s for s in evidence.sources if s.role is role and s.lines > 0]
-    if role not in FLEET_ROLES or len(nodes) < 2:
+    if role not in FLEET_ROLES or len(nodes) < 2 or _one_server(nodes, evidence):
         return None
     root_patterns = {r.pattern for r in report.roots}
     failed = [s for s in nodes if _fails(s, root_patterns, evidence)]
@@ -63,6 +66,12 @@ def fleet_sentence(report: Report, evidence: Evidence) -> str | None:
     region = _region(root)
     head = f"{len(failed)} of {len(nodes)} {what} failed ({root.pattern}{region})"
     return head + "; " + _the_others(failed, healthy, evidence)
+
+
+def _one_server(nodes: list[Source], evidence: Evidence) -> bool:
+    """Every file is a node of the same multi-node server: there is no twin to compare with."""
+    servers = multi_node_servers(evidence.of(SERVER_ARGS))
+    return len({servers.get(s.name, s.name) for s in nodes}) == 1
 
 
 def _fails(source: Source, patterns: set[str], evidence: Evidence) -> bool:

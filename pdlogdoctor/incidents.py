@@ -137,7 +137,8 @@ def precedence(verdict: Hypothesis, rival: Hypothesis, evidence: Evidence) -> Pr
     mine, theirs = verdict.first_root, rival.first_root
     if mine.time is None or theirs.time is None or (mine.source, mine.line) == (theirs.source, theirs.line):
         return None
-    if mine.source == theirs.source:  # one file: its lines are in the order they happened
+    if mine.source == theirs.source and mine.role is theirs.role and not mine.role.interleaves:
+        # one component's file: its lines are in the order they happened (a job log's are not)
         resolution = None
         verdict_first = (mine.time, mine.line) < (theirs.time, theirs.line)
     else:

@@ -113,6 +113,7 @@ def test_the_nodes_of_one_server_pin_each_other_by_whole_hours() -> None:
     assert offsets["node1.log"].reference == "node0.log"  # brought onto node 0's clock, not the router's
     sentence = describe(offsets["node1.log"], "node1.log", "node0.log")
     assert sentence is not None and sentence.startswith("node1.log clock is about 3 h ahead of node0.log")
+    assert "(measured 3 h 00 m 01 s ahead from 1 pair(s) of lines: nodes of one multi-node server" in sentence
     events[2] = replace(events[2], fields=(("nnodes", 2), ("node_rank", 1), ("dist_init_addr", "10.0.0.2:5757")))
     apart = {o.source: o for o in estimate_offsets(events, nodes)}
     assert "nodes of one multi-node server" not in apart["node1.log"].reasons  # another server: no lockstep
@@ -232,3 +233,11 @@ def test_a_fleet_where_every_node_fails_points_at_what_they_share(library: Libra
     facts = dict(report.verdict.facts)
     assert str(facts["failing_nodes"]).startswith("all 2 prefill nodes failed the same way")
     assert report.verdict.confidence == run([str(seed)], library).verdict.confidence
+
+
+def test_the_nodes_of_one_server_are_not_twins(bundle_reports: dict[Path, Report]) -> None:
+    """A TP16 server over two hosts: when one node runs out of memory the other stops with it;
+    it is no twin that 'did not fail' with the same configuration."""
+    report = bundle_reports[FIXTURES / "blind-fam-watchdog-after-peer-node-gpu-oom"]
+    assert report.verdict.id == "gpu-oom"
+    assert "failing_nodes" not in dict(report.verdict.facts)
