@@ -164,12 +164,13 @@ def _warmup_pairs(events: Sequence[Event], clocked: dict[str, Role]) -> Iterable
 
 
 def multi_node_servers(events: Iterable[Event]) -> dict[str, str]:
-    """The file of each node of a multi-node server -> the server (its `dist_init_addr`)."""
+    """The file of each node of a multi-node server -> the server: its `dist_init_addr` (where
+    the nodes meet), with its mode and node count so two servers cannot be taken for one."""
     server_of = {}
     for event in events:
         address, nodes = event.get("dist_init_addr"), event.get("nnodes")
         if event.pattern == SERVER_ARGS and address and isinstance(nodes, int) and nodes > 1:
-            server_of[event.source] = str(address)
+            server_of[event.source] = f"{event.get('mode')} server of {nodes} nodes at {address}"
     return server_of
 
 

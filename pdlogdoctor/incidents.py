@@ -158,10 +158,12 @@ def _explains(first: Hypothesis, later: Hypothesis) -> bool:
 
 
 def _clock(event: Event) -> str:
-    """The time on the reference clock (corrected), to the millisecond when the line has it."""
+    """The time on the reference clock (corrected), to the millisecond when the line has it;
+    `~` when it is inferred from the line above."""
     assert event.time is not None
     whole = datetime.fromtimestamp(event.time, UTC)
-    return whole.strftime("%H:%M:%S.%f")[:12] if event.time % 1 else whole.strftime("%H:%M:%S")
+    shown = whole.strftime("%H:%M:%S.%f")[:12] if event.time % 1 else whole.strftime("%H:%M:%S")
+    return f"~{shown}" if event.time_inferred else shown
 
 
 def split_incidents(ranked: Sequence[Hypothesis], evidence: Evidence) -> Split:

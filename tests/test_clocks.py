@@ -241,3 +241,42 @@ def test_the_nodes_of_one_server_are_not_twins(bundle_reports: dict[Path, Report
     report = bundle_reports[FIXTURES / "blind-fam-watchdog-after-peer-node-gpu-oom"]
     assert report.verdict.id == "gpu-oom"
     assert "failing_nodes" not in dict(report.verdict.facts)
+
+
+# ---------------------------------------------------------------- rival causes in time
+
+# MORI's CQE error line as rdma-link-mori-cqe's prefill logged it, here on the decode's scheduler.
+CQE_ERROR = (
+    "[2026-07-09 {clock}.731] [51873] [io] [error] ProcessOneCqe: [ROOT CAUSE] CQE error: wr_id=88123 "
+    "status=transport retry counter exceeded(12) qp_num=1187 vendor_err=129\n"
+)
+
+
+def _with_cqe_error_before_the_segfault(seconds: int, into: Path) -> Path:
+    """scheduler-runtime-crash-segfault with an RDMA completion error in the decode's log
+    `seconds` before its segfault (02:21:18), among the lines of that second."""
+    bundle = into / f"cqe-{seconds}s-before"
+    shutil.copytree(FIXTURES / "scheduler-runtime-crash-segfault", bundle, ignore=shutil.ignore_patterns("*.toml"))
+    decode = bundle / "decode_mi355-b12.log"
+    lines = decode.read_text(encoding="utf-8").splitlines(keepends=True)
+    minute, second = divmod(21 * 60 + 18 - seconds, 60)
+    clock = f"02:{minute:02d}:{second:02d}"
+    stamped = [i for i, line in enumerate(lines) if line.startswith("[2026-07-09 ") and line[12:20] <= clock]
+    lines.insert(stamped[-1] + 1, CQE_ERROR.format(clock=clock))
+    decode.write_text("".join(lines), encoding="utf-8")
+    return bundle
+
+
+def test_an_earlier_failure_that_explains_nothing_weighs_more_the_earlier_it_came(
+    library: Library, tmp_path: Path
+) -> None:
+    """Gap pair on real logs: the same RDMA error 2 s and 40 s before the decode's segfault, in the
+    decode's own log (its line order is the order). The crash explains the run either way; the
+    longer an unrelated failure came before it, the less sure that is."""
+    near = run([str(_with_cqe_error_before_the_segfault(2, tmp_path))], library)
+    far = run([str(_with_cqe_error_before_the_segfault(40, tmp_path))], library)
+    assert near.verdict.id == far.verdict.id == "scheduler-runtime-crash"
+    assert (near.verdict.confidence, far.verdict.confidence) == (0.64, 0.59)
+    (why,) = [a.why_not for a in far.alternatives if a.id == "rdma-link-failure"]
+    assert why.startswith("rdma-link-failure at 02:20:38.731 comes before scheduler-runtime-crash in the same file")
+    assert "but does not explain its lines" in why
