@@ -15,6 +15,7 @@ from pdlogdoctor.model import Severity
 from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.document import report_document
+from pdlogdoctor.render.html import html_report
 from pdlogdoctor.render.json_format import schema_text
 from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions
@@ -55,6 +56,9 @@ def test_nothing_failed_shows_where_the_log_ends_and_its_warnings(tmp_path: Path
         assert "No RDMA devices found, check your device installation" in body
         assert "FakeKVSender init with kv_indices: 4, aux_index: 0" in body
         assert "got forked" not in body
+    page = html_report(report, RenderOptions(redact=False))
+    assert "Where the logs end" in page and "FakeKVSender init with kv_indices: 4, aux_index: 0" in page
+    assert "a warning line no pattern of the library names" in page
     jsonschema.validate(json.loads(json.dumps(report_document(report))), json.loads(schema_text()))
 
 

@@ -20,7 +20,7 @@ import pytest
 from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.options import RenderOptions
-from pdlogdoctor.render.text import render
+from pdlogdoctor.render.text import log_message, render
 
 from .bundle_copy import SEED, copy_bundle
 from .conftest import FIXTURES, ROOT
@@ -187,3 +187,38 @@ def test_same_file_names_in_different_directories_stay_apart(library: Library) -
     shown = text_report(library, FIXTURES / "blind-gpu-oom-prefill-runtime", width=200)
     wheres = re.findall(r"^ +(?:[+-][\d.]+[smh]|\?) +\w+ +(\S+/server\.log):\d+", shown, flags=re.MULTILINE)
     assert wheres and all(w.split("/")[0] in ("prefill-0", "decode-0") for w in wheres)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            "W20250516 09:00:52.240088 45697 topology.cpp:55] "
+            "**No RDMA devices found, check your device installation**",
+            "**No RDMA devices found, check your device installation**",
+        ),
+        (
+            "(Worker_DP0_EP0 pid=2823482) ERROR 10-16 17:22:56 [nixl_connector.py:815] RuntimeError: Remote NIXL agent "
+            "engine ID mismatch.",
+            "RuntimeError: Remote NIXL agent engine ID mismatch.",
+        ),
+        (
+            "(Worker_DP0_TP11_EP11 pid=390976) ERROR 2026-05-10 13:47:13.185 "
+            "[vllm_ascend/.../mooncake_connector.py:246] "
+            "Mooncake KVCacheSendingThread exception: Address already in use (addr='tcp://33.215.119.7:20013')",
+            "Mooncake KVCacheSendingThread exception: Address already in use (addr='tcp://33.215.119.7:20013')",
+        ),
+        (
+            "[rank7]:[E223 11:14:34.011386790 ProcessGroupNCCL.cpp:636] [Rank 7] To avoid data inconsistency, we are "
+            "taking the entire process down.",
+            "To avoid data inconsistency, we are taking the entire process down.",
+        ),
+        (
+            "ERROR:    [Errno 98] error while attempting to bind on address ('::', 2242, 0, 0): address already in use",
+            "ERROR:    [Errno 98] error while attempting to bind on address ('::', 2242, 0, 0): address already in use",
+        ),
+    ],
+)
+def test_a_quoted_line_shows_its_message_not_its_prefix(line: str, message: str) -> None:
+    """At 80 columns a quoted line is clipped: the prefix the time column already says must not fill it."""
+    assert log_message(line) == message

@@ -23,7 +23,7 @@ from importlib import resources
 from typing import Any, TextIO
 
 from .. import __version__
-from ..model import Event, ExcerptWindow, Report, Role
+from ..model import Event, ExcerptWindow, Report, Role, Severity
 from . import changes
 from .document import fact_text
 from .markdown import shareable_view, suggestion_command
@@ -131,9 +131,14 @@ def _timeline_events(report: Report) -> list[Event]:
 def _unrecognised_meanings(report: Report) -> dict[str, str]:
     """Unrecognised lines carry their severity marker as `pattern`; say what that means."""
     return {
-        error.first.pattern: f"an error line no pattern of the library names (its kind of line: {error.first.pattern})"
+        error.first.pattern: f"{_article(error.severity)} line no pattern of the library names "
+        f"(its kind of line: {error.first.pattern})"
         for error in report.unrecognised
     }
+
+
+def _article(severity: Severity) -> str:
+    return "a warning" if severity is Severity.WARNING else "an error"
 
 
 def _key(event: Event) -> tuple[str, int, str]:
@@ -259,6 +264,13 @@ def _rivals(report: Report) -> str:
             f"({len(report.alternatives)})</summary><table><tr><th>verdict</th><th>confidence</th>"
             f"<th>why not</th></tr>{rows}</table></details>"
         )
+    if report.log_ends:
+        rows = "".join(
+            f"<tr><td><code>{html.escape(f'{end.source}:{end.line}')}</code></td>"
+            f"<td><code>{html.escape(_clip(end.text))}</code></td></tr>"
+            for end in report.log_ends
+        )
+        parts.append(f"<h2>Where the logs end</h2><table><tr><th>where</th><th>last line</th></tr>{rows}</table>")
     if report.missing:
         items = "".join(f"<li>{html.escape(item)}</li>" for item in report.missing)
         parts.append(f'<div class="missing"><h2>Missing evidence</h2><ul>{items}</ul></div>')

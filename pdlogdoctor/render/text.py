@@ -348,7 +348,7 @@ def short_names(sources: Iterable[str]) -> dict[str, str]:
 
 # Timestamps and rank/level brackets at the start of a line: the time column already says when.
 _LEADING_STAMP = regex.compile(
-    r"^(?:\[[^\]]{0,40}\]\s*)+"  # sglang, uvicorn, MORI spdlog
+    r"^(?:\[[^\]]{0,80}\]:?\s*)+"  # sglang, uvicorn, MORI spdlog, torch's [rankN]:[E... file:line]
     r"|^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\S*\s+(?:[A-Z]+\s+)?"  # router
     r"|^[IWEF]\d{4}(?:\d{4})? [\d:.]+\s+\d+\s+(?:[\w.-]+:\d+\]\s*)?"  # glog (year optional), its file:line]
     # vLLM (and Python logging through it): (Worker pid=N) LEVEL MM-DD or full date, time, [file:line]
