@@ -1,6 +1,6 @@
 """Time `pdlogdoctor analyze` with each anchor matcher against cat, grep and ripgrep, in one run.
 
-    .venv/bin/python -m benchmarks.run --size 100M,500M,1G,4G [--dir DIR] [--delete] [--repeat N]
+    .venv/bin/python -m benchmarks.run [--size 100M,500M,1G,4G] [--repeat 3] [--dir DIR] [--delete]
 
 For each size: generates (or reuses) a bundle of about SIZE bytes (decimal units) under
 DIR/<bytes>/, reads it once so every tool starts from a warm page cache, then times
@@ -10,15 +10,19 @@ DIR/<bytes>/, reads it once so every tool starts from a warm page cache, then ti
 - `pdlogdoctor analyze --format json BUNDLE` once per installed matcher
   (PDLOGDOCTOR_MATCHER=hyperscan / ahocorasick / pure), with its peak RSS (the largest
   single process) and the PSS summed over the tool and its workers (sampled every 50 ms);
-and checks that each verdict equals the verdict on the seed fixture. Each time is the best
-of --repeat runs. Then the start-up: `analyze` on a 1-line file, best of 5. Prints one
-markdown table (exit 1 on a verdict mismatch).
+and checks that each verdict equals the verdict on the seed fixture. Each command runs
+--repeat times, the commands of one size interleaved (cat, grep, rg, each matcher, then
+again), so a burst of load on a shared machine hits them alike; each figure is the best of
+its runs, for wall time and for CPU time (user + sys of the command and every process it
+waited for: the tool's workers). Then the start-up: `analyze` on a 1-line file, best of 5.
+Prints markdown tables, wall and CPU (exit 1 on a verdict mismatch).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import itertools
 import json
 import os
 import shutil
@@ -38,11 +42,23 @@ DEFAULT_MATCHER = "ahocorasick"  # what `pip install pdlogdoctor` gives on the c
 
 
 @dataclass(frozen=True)
+class Measured:
+    """One run of a command."""
+
+    seconds: float  # wall
+    cpu: float  # user + sys of the command and the processes it waited for
+    peak_rss: int  # bytes, largest single process
+    out: bytes  # its stdout (empty when discarded)
+    tree_pss: int  # bytes, largest PSS summed over the process tree
+
+
+@dataclass(frozen=True)
 class ToolRun:
-    seconds: float
+    seconds: float  # best wall time of the runs
     peak_rss: int  # bytes, largest single process
     tree_pss: int  # bytes, largest PSS summed over the process tree
     verdict: str
+    cpu: float = 0.0  # best CPU time of the runs
 
 
 @dataclass
@@ -56,6 +72,8 @@ class Result:
     rg_matches: int | None
     tools: dict[str, ToolRun] = field(default_factory=dict)
     fixture_verdict: str = ""
+    grep_cpu: float = 0.0
+    rg_cpu: float | None = None
 
     @property
     def verdict(self) -> str:
@@ -69,6 +87,9 @@ class Result:
 
     def best(self) -> tuple[str, ToolRun]:
         return min(self.tools.items(), key=lambda item: item[1].seconds)
+
+    def best_cpu(self) -> tuple[str, ToolRun]:
+        return min(self.tools.items(), key=lambda item: item[1].cpu)
 
 
 def installed_matchers() -> list[str]:
@@ -121,14 +142,14 @@ import json, resource, subprocess, sys, time
 start = time.perf_counter()
 done = subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "wb"), stderr=subprocess.DEVNULL)
 seconds = time.perf_counter() - start
-print(json.dumps([seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024, done.returncode]))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps([seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, done.returncode]))
 """
 
 
-def measure(
-    command: list[str], env: dict[str, str] | None = None, discard: bool = False
-) -> tuple[float, int, bytes, int]:
-    """Seconds, peak RSS of the largest process, stdout (none if `discard`), and the largest tree PSS."""
+def measure(command: list[str], env: dict[str, str] | None = None, discard: bool = False) -> Measured:
+    """One run: wall and CPU seconds, peak RSS of the largest process, stdout (none if `discard`),
+    and the largest tree PSS."""
     with tempfile.NamedTemporaryFile() as out:
         target = os.devnull if discard else out.name
         proc = subprocess.Popen(
@@ -145,24 +166,22 @@ def measure(
         sampler.start()
         report, _ = proc.communicate()
         sampler.join()
-        seconds, rss, _code = json.loads(report)
-        return seconds, rss, Path(out.name).read_bytes(), peak[0]
+        seconds, cpu, rss, _code = json.loads(report)
+        return Measured(seconds, cpu, rss, Path(out.name).read_bytes(), peak[0])
 
 
-def run_tool(bundle: Path, matcher: str, repeat: int = 1) -> ToolRun:
-    env = {**os.environ, "PDLOGDOCTOR_MATCHER": matcher}
-    runs = [measure([*tool_command(), "analyze", "--format", "json", str(bundle)], env) for _ in range(repeat)]
-    seconds, rss, out, pss = min(runs, key=lambda run: run[0])
-    return ToolRun(seconds, rss, pss, str(json.loads(out)["verdict"]["id"]))
+def tool_run(runs: list[Measured]) -> ToolRun:
+    """The best wall and the best CPU time of one matcher's runs; the memory of its fastest run."""
+    fastest = min(runs, key=lambda run: run.seconds)
+    verdict = str(json.loads(fastest.out)["verdict"]["id"])
+    return ToolRun(fastest.seconds, fastest.peak_rss, fastest.tree_pss, verdict, min(run.cpu for run in runs))
 
 
-def run_counter(command: list[str], repeat: int = 1) -> tuple[float, int]:
-    """A `-c` search (grep, rg): best seconds and the total count of matching lines."""
-    env = {**os.environ, "LC_ALL": "C"}
-    runs = [measure(command, env) for _ in range(repeat)]
-    seconds, _, out, _ = min(runs, key=lambda run: run[0])
-    lines = out.decode().splitlines()
-    return seconds, sum(int(line.rsplit(":", 1)[1]) for line in lines if ":" in line)
+def counted(runs: list[Measured]) -> tuple[float, float, int]:
+    """A `-c` search (grep, rg): best wall, best CPU and the total count of matching lines."""
+    lines = runs[0].out.decode().splitlines()
+    matches = sum(int(line.rsplit(":", 1)[1]) for line in lines if ":" in line)
+    return min(run.seconds for run in runs), min(run.cpu for run in runs), matches
 
 
 def fixture_verdict() -> str:
@@ -177,7 +196,7 @@ def startup(repeat: int = 5) -> float:
     with tempfile.TemporaryDirectory() as folder:
         one = Path(folder) / "one.log"
         one.write_text("2026-07-01 12:00:00 INFO server started\n")
-        return min(measure([*tool_command(), "analyze", "--format", "json", str(one)])[0] for _ in range(repeat))
+        return min(measure([*tool_command(), "analyze", "--format", "json", str(one)]).seconds for _ in range(repeat))
 
 
 def bench(size: int, directory: Path, keep: bool = True, matchers: list[str] | None = None, repeat: int = 1) -> Result:
@@ -188,17 +207,31 @@ def bench(size: int, directory: Path, keep: bool = True, matchers: list[str] | N
     write_anchors(anchors)
     warm(files)
     names = [str(f) for f in files]
-    cat_seconds = min(measure(["cat", *names], discard=True)[0] for _ in range(repeat))
-    grep_seconds, matches = run_counter(["grep", "-c", "-E", "-f", str(anchors), *names], repeat)
+    counter_env = {**os.environ, "LC_ALL": "C"}
+    commands = {
+        "cat": (["cat", *names], None, True),
+        "grep": (["grep", "-c", "-E", "-f", str(anchors), *names], counter_env, False),
+    }
     rg = rg_path()
-    rg_run = run_counter([rg, "--no-config", "-c", "-f", str(anchors), *names], repeat) if rg else None
+    if rg:
+        commands["rg"] = ([rg, "--no-config", "-c", "-f", str(anchors), *names], counter_env, False)
+    for matcher in matchers or installed_matchers():
+        tool_env = {**os.environ, "PDLOGDOCTOR_MATCHER": matcher}
+        commands[matcher] = ([*tool_command(), "analyze", "--format", "json", str(bundle)], tool_env, False)
+    runs: dict[str, list[Measured]] = {name: [] for name in commands}
+    for _ in range(repeat):  # interleaved: load that comes and goes hits every command alike
+        for name, (command, env, discard) in commands.items():
+            runs[name].append(measure(command, env, discard))
+    grep_seconds, grep_cpu, matches = counted(runs["grep"])
+    rg_seconds, rg_cpu, rg_matches = counted(runs["rg"]) if rg else (None, None, None)
     total = sum(f.stat().st_size for f in files)
-    rg_seconds, rg_matches = rg_run if rg_run else (None, None)
+    cat_seconds = min(run.seconds for run in runs["cat"])
     result = Result(
         total, len(files), cat_seconds, grep_seconds, matches, rg_seconds, rg_matches, {}, fixture_verdict()
     )
+    result.grep_cpu, result.rg_cpu = grep_cpu, rg_cpu
     for matcher in matchers or installed_matchers():
-        result.tools[matcher] = run_tool(bundle, matcher, repeat)
+        result.tools[matcher] = tool_run(runs[matcher])
     if not keep:
         shutil.rmtree(work)
     return result
@@ -208,7 +241,17 @@ def _cell(seconds: float, size: int) -> str:
     return f"{seconds:.2f} s ({size / 1e6 / seconds:,.0f} MB/s)"
 
 
-def table(results: list[Result], start: float) -> list[str]:
+def table(results: list[Result], start: float, repeat: int = 1) -> list[str]:
+    best = f"best of {repeat}, interleaved" if repeat > 1 else "one run each"
+    lines = [f"Wall time ({best}):", "", *wall_table(results), "", f"CPU time, user + sys ({best}):", ""]
+    lines += cpu_table(results)
+    lines.append("")
+    lines += linearity(results)
+    lines.append(f"start-up (`analyze` on a 1-line file, best of 5): {start:.3f} s")
+    return lines
+
+
+def wall_table(results: list[Result]) -> list[str]:
     matchers = list(results[0].tools)
     head = ["size", "cat", "grep -c -E -f", "rg -c -f", *(f"tool [{m}]" for m in matchers)]
     head += [f"[{DEFAULT_MATCHER}] / grep", "best / rg", "peak RSS per process", "PSS summed", "verdict"]
@@ -226,24 +269,57 @@ def table(results: list[Result], start: float) -> list[str]:
         row.append(" / ".join(f"{run.tree_pss / 2**20:.0f}" for run in result.tools.values()) + " MiB")
         row.append(result.verdict + ("" if result.verdict == result.fixture_verdict else " MISMATCH"))
         lines.append("| " + " | ".join(row) + " |")
-    lines.append("")
-    lines.append(f"start-up (`analyze` on a 1-line file, best of 5): {start:.3f} s")
     return lines
+
+
+def cpu_table(results: list[Result]) -> list[str]:
+    """The same runs by CPU seconds: on a shared machine the fairer comparison (grep and rg use
+    one core here, the tool splits a large file over every core)."""
+    matchers = list(results[0].tools)
+    head = ["size", "grep -c -E -f", "rg -c -f", *(f"tool [{m}]" for m in matchers)]
+    head += [f"[{DEFAULT_MATCHER}] / grep", "best / rg", f"[{DEFAULT_MATCHER}] CPU s/GB"]
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for result in results:
+        default = result.tools.get(DEFAULT_MATCHER)
+        best_name, best = result.best_cpu()
+        row = [f"{result.size / 1e6:,.0f} MB", f"{result.grep_cpu:.2f} s"]
+        row.append(f"{result.rg_cpu:.2f} s" if result.rg_cpu is not None else "rg not installed")
+        row += [f"{result.tools[m].cpu:.2f} s" for m in matchers]
+        row.append(f"{default.cpu / result.grep_cpu:.2f}x" if default and result.grep_cpu else "-")
+        row.append(f"{best.cpu / result.rg_cpu:.2f}x ({best_name})" if result.rg_cpu else "-")
+        row.append(f"{default.cpu / (result.size / 1e9):.2f}" if default else "-")
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
+def linearity(results: list[Result]) -> list[str]:
+    """Time linear in size: the CPU seconds each further GB costs, from one size to the next
+    (the slope; start-up and fixed costs drop out). Equal slopes: linear."""
+    if len(results) < 2:
+        return []
+    lines = []
+    for matcher in results[0].tools:
+        slopes = []
+        for small, large in itertools.pairwise(results):
+            extra = (large.tools[matcher].cpu - small.tools[matcher].cpu) / ((large.size - small.size) / 1e9)
+            slopes.append(f"{small.size / 1e9:g}-{large.size / 1e9:g} GB: {extra:.2f}")
+        lines.append(f"CPU s per further GB, tool [{matcher}]: " + ", ".join(slopes))
+    return [*lines, ""]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--size", default="100M,1G", help="bundle sizes, comma-separated, decimal units: 100M,1G,4G")
+    parser.add_argument("--size", default="100M,500M,1G,4G", help="bundle sizes, comma-separated, decimal units")
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="where bundles are generated and reused")
     parser.add_argument("--delete", action="store_true", help="delete each generated bundle after its runs")
-    parser.add_argument("--repeat", type=int, default=1, help="runs of each command; the best is shown")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each command, interleaved; the best is shown")
     parser.add_argument("--matcher", action="append", help="only these matchers (repeatable); default: every installed")
     args = parser.parse_args(argv)
     results = []
     for size in args.size.split(","):
         results.append(bench(parse_size(size), args.dir, not args.delete, args.matcher, args.repeat))
         print(f"done: {size}", file=sys.stderr, flush=True)
-    print("\n".join(table(results, startup())))
+    print("\n".join(table(results, startup(), args.repeat)))
     return 0 if all(r.verdict == r.fixture_verdict for r in results) else 1
 
 

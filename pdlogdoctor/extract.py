@@ -152,7 +152,7 @@ class _Window:
 
     def __init__(self, chunk_bytes: int) -> None:
         self.chunk_bytes = chunk_bytes
-        self.data = bytearray(chunk_bytes)
+        self.data = bytearray(chunk_bytes + chunk_bytes // 8)  # room for the usual tail: no growth
         self.end = 0  # data[:end] is the source's; the rest is stale
 
     def read(self, stream: ByteSource, problems: list[InputProblem]) -> int:

@@ -110,11 +110,11 @@ def test_parallel_ranges_equal_the_sequential_scan(
     path = tmp_path / "prefill_x.log"
     path.write_bytes(data)
     monkeypatch.setattr(parallel, "MIN_RANGE_BYTES", 16 << 10)
-    ranges = parallel.plan_ranges(str(path), 2)
+    ranges = parallel.plan_ranges(str(path), 4)
     assert len(ranges) == 4 and ranges[0][0] == 0 and ranges[-1][1] == len(data)
     assert all(data[end - 1 : end] == b"\n" for _, end in ranges[:-1])
     sequential = scan(data, index)
-    split = parallel.scan_file_parallel(str(path), "prefill_x.log", index, 2)
+    split = parallel.scan_file_parallel(str(path), "prefill_x.log", index, 4)  # 3 workers and this process
     assert split == sequential
     assert len(mr_lines(sequential)) == KEEP_PER_PATTERN + 1  # first 20 and the last
     first = next(e for e in sequential.events if e.pattern == "mori-mr-register-failed")
@@ -189,7 +189,7 @@ def test_parallel_scan_of_a_growing_file_reads_what_was_there_and_says_so(
 
 
 def test_stop_after_limits_context_matches_the_same_sequentially_and_in_ranges(
-    tmp_path: Path, library: Library, index: AnchorIndex
+    tmp_path: Path, library: Library, index: AnchorIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A context pattern with `stop_after` is matched that many times per source, whichever way it is read."""
     from pdlogdoctor.parallel import scan_file_parallel
@@ -198,6 +198,7 @@ def test_stop_after_limits_context_matches_the_same_sequentially_and_in_ranges(
     filler = "[2026-07-02 10:17:02 TP0] Decode batch. #running-req: 1, #token: 1\n" * 3000
     path = tmp_path / "decode.log"
     path.write_text((line * 40 + filler) * 60)
+    monkeypatch.setattr(parallel, "MIN_RANGE_BYTES", 1 << 20)  # the ~13 MB file in two ranges
     limit = library.pattern("http-request-ok").stop_after
     assert limit is not None
     with path.open("rb") as stream:
