@@ -76,6 +76,12 @@ def clean_line(raw: str) -> tuple[str, str | None]:
     collector = _STRIPPED_PREFIX.match(raw)
     if collector is not None:
         raw = raw[collector.end() :]
+        # `kubectl logs --prefix --timestamps` puts the runtime's RFC 3339 stamp after the pod
+        # prefix: the same shape and meaning as the runner's stamp (when the line was received).
+        received = ACTIONS_PREFIX.match(raw) if actions_time is None else None
+        if received is not None:
+            actions_time = received.group(1)
+            raw = raw[received.end() :]
     return raw.rstrip("\r\n"), actions_time
 
 

@@ -58,6 +58,19 @@ def test_actions_prefix_and_colours_are_removed() -> None:
     assert actions == "2026-07-02T10:16:03.4120000Z"
 
 
+def test_kubectl_prefix_and_timestamp_are_removed() -> None:
+    """`kubectl logs --prefix --timestamps`: the pod prefix, then the runtime's stamp, then the line."""
+    raw = "[pod/pd-prefill-0/sglang] 2026-11-30T06:52:06.119572361Z Exception ignored in: <function Popen.__del__>\n"
+    line, received = clean_line(raw)
+    assert line == "Exception ignored in: <function Popen.__del__>"
+    assert received == "2026-11-30T06:52:06.119572361Z"
+    stamped, _ = clean_line(
+        "[pod/pd-decode-0/sglang] 2026-11-30T06:52:06.1Z [2026-11-30 06:52:06] INFO:     Shutting down"
+    )
+    stamp = parse_stamp(stamped)
+    assert stamp is not None and stamp.text == "2026-11-30 06:52:06"
+
+
 def test_traceback_fields_name_the_innermost_project_frame() -> None:
     text = (
         b"[2026-07-08 03:12:09 TP3] Scheduler hit an exception: Traceback (most recent call last):\n"
