@@ -49,6 +49,10 @@ _CONNECTORS = (
 )
 _FAULTHANDLER = ("Thread 0x", "Current thread 0x")
 _GDB_CHATTER = ("(gdb)", "[Current thread is", "[New Thread", "[Thread debugging", "[Inferior")  # between gdb's frames
+# torch's NCCL errors (getNcclErrorDetailStr) go on below the exception line: the error's
+# interpretation, then this line, then NCCL's own last error.
+LAST_ERROR = "Last error:"
+CONTINUATION_LINES = 3
 PROJECT_MARKERS = ("/sglang/", "/vllm/", "/mori/", "/mooncake/", "/nixl/", "sglang/srt", "sgl_kernel")
 NATIVE_FILE = "<unknown>"  # how native crash banners name the file of every frame
 STACK_KEEP = 32  # frames kept of each end of a longer stack (the outer ones tell the phase, the inner the culprit)
@@ -95,7 +99,9 @@ def read_traceback(buf: bytes | bytearray, first_line_end: int, limit: int) -> d
     in_crashed = False
     exception: tuple[str, str] | None = None
     newest_first = False
-    for offset, line in enumerate(_following_lines(buf, first_line_end, limit), start=1):
+    following = _following_lines(buf, first_line_end, limit)
+    lines = _until_exception_ends(following)
+    for offset, line in enumerate(lines, start=1):
         if line.startswith(_GDB_CHATTER):
             continue
         if not line.strip() or line.startswith(_CONNECTORS):
@@ -117,9 +123,9 @@ def read_traceback(buf: bytes | bytearray, first_line_end: int, limit: int) -> d
         exception = (found.group("type"), (found.group("message") or "").strip())
     # faulthandler lists the newest call first (and the faulting thread as "Current thread");
     # a traceback lists the newest call last
-    if crashed:
-        return _fields(crashed[::-1], exception)
-    return _fields(frames[::-1] if newest_first else frames, exception)
+    fields = _fields(crashed[::-1] if crashed else frames[::-1] if newest_first else frames, exception)
+    last_error = _last_error(following[len(lines) :]) if exception is not None else None
+    return {**fields, "exc_last_error": last_error} if last_error else fields
 
 
 def stack_of(fields: Callable[[str], Any]) -> list[Frame]:
@@ -143,7 +149,7 @@ def _following_lines(buf: bytes | bytearray, start: int, limit: int) -> list[str
     for raw in text.split("\n")[1 : MAX_TRACEBACK_LINES + 1]:
         line, _ = clean_line(raw)
         lines.append(line[len(indent) :] if indent and line.startswith(indent) else line)
-    return _until_exception_ends(lines)
+    return lines
 
 
 def _until_exception_ends(lines: list[str]) -> list[str]:
@@ -159,6 +165,18 @@ def _until_exception_ends(lines: list[str]) -> list[str]:
         if is_exception and not _chain_continues(lines, index + 1):
             break
     return kept
+
+
+def _last_error(after: list[str]) -> str | None:
+    """NCCL's own last error, where torch continues the final exception's message with it
+    (`NCCL error in: ...` / `ncclSystemError: ...` / `Last error:` / the error): the cause that
+    message's first line only calls "unhandled system error"."""
+    for index, line in enumerate(after[:CONTINUATION_LINES]):
+        if not line.strip() or parse_stamp(line) is not None:
+            return None  # the message ended: a blank line or the next log record
+        if line.strip() == LAST_ERROR and index + 1 < len(after):
+            return after[index + 1].strip()[:500] or None
+    return None
 
 
 def _chain_continues(lines: list[str], index: int) -> bool:

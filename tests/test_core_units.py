@@ -89,6 +89,28 @@ def test_traceback_fields_name_the_innermost_project_frame() -> None:
     assert fields["frame_line"] == 412
 
 
+def test_torch_nccl_errors_bring_nccl_s_last_error() -> None:
+    """torch continues an NCCL error's message with NCCL's own last error: that is the cause."""
+    text = (
+        b"[2026-11-29 16:20:58 TP3] Scheduler hit an exception: Traceback (most recent call last):\n"
+        b'  File "/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py", line 4810, in barrier\n'
+        b"    work = group.barrier(opts=opts)\n"
+        b"torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3690, unhandled system error "
+        b"(run with NCCL_DEBUG=INFO for details), NCCL version 2.27.3\n"
+        b"ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. \n"
+        b"Last error:\n"
+        b"Error while creating shared memory segment /dev/shm/nccl-Kq3xZa (size 9637888), "
+        b"error: No space left on device (28)\n"
+        b"\n"
+    )
+    fields = read_traceback(text, text.index(b"\n"), len(text))
+    assert fields["exc_type"] == "torch.distributed.DistBackendError"
+    assert str(fields["exc_last_error"]).endswith("No space left on device (28)")
+    # Without the continuation (another record follows the exception), there is none.
+    cut = text[: text.index(b"ncclSystemError")] + b"[2026-11-29 16:20:59] Last error:\nsomething else\n"
+    assert "exc_last_error" not in read_traceback(cut, cut.index(b"\n"), len(cut))
+
+
 def test_suggested_region_is_power_of_two_below_failure_capped_at_2gib() -> None:
     assert suggested_region_bytes(6_002_442_240, [])[0] == 2 * GIB
     assert suggested_region_bytes(4_294_836_224, [])[0] == 2 * GIB

@@ -295,6 +295,8 @@ def _facts(
         )
     if exception is not None:
         facts.append(("exception", f"{exception.get('exc_type')}: {exception.get('exc_message', '')}".strip()))
+        if exception.get("exc_last_error"):
+            facts.append(("last_error", exception.get("exc_last_error")))
         if exception.get("frame_file"):
             where = f"{exception.get('frame_file')}:{exception.get('frame_line')} in {exception.get('frame_func')}"
             facts.append(("innermost_project_frame", where))
@@ -340,6 +342,8 @@ def _summary(
         parts.append(f"{'crashing ' if python_frame or exception else ''}in {culprit[1].describe()}")
     if exception is not None:
         parts.append(f"of {exception.get('exc_type')}: {exception.get('exc_message', '')}".rstrip(": "))
+        if exception.get("exc_last_error"):
+            parts.append(f"whose last error was: {exception.get('exc_last_error')}")
         if exception.get("frame_file"):
             frame = str(exception.get("frame_file")).rsplit("/", 1)[-1]
             parts.append(f"raised in {frame}:{exception.get('frame_line')} {exception.get('frame_func')}()")
