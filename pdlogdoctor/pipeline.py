@@ -25,7 +25,7 @@ from .patterns import Library
 from .quiet import describe
 from .roles import detect_role, node_from_name, with_source_role
 from .timeline import with_year, year_of
-from .unexplained import attach, without_benign
+from .unexplained import attach, benign_split
 
 DEFAULT_OPTIONS = RunOptions()
 
@@ -72,16 +72,17 @@ def analyse(
     sources = tuple(item.source for item in scanned)
     aside = set(set_aside(sources))  # not serving logs: their lines are no evidence (logshape.py)
     placed = _place_on_timeline([e for item in scanned if item.source.name not in aside for e in item.events])
-    events = without_benign([e for e in placed if not e.unrecognised], library)
+    events = [e for e in placed if not e.unrecognised]
     errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
     clocks = estimate_offsets(events, sources)
     events = within(
         correct(events, clocks), options.since, options.until
     )  # before linking: the links rest on time windows
+    events, recovered = benign_split(events, library)  # on corrected times: a recovery may be in another file
     nodes = {s.name: s.node for s in sources}
     widened = slack(clocks)
     report = diagnose(events, link(events, library, nodes, widened), sources, library, widened)
-    report = attach(report, within(correct(errors, clocks), options.since, options.until), events, library)
+    report = attach(report, within(correct(errors, clocks), options.since, options.until), events, library, recovered)
     report = describe(report, library.errors, frozenset((e.source, e.line) for e in events))
     report = annotate(report, clocks, window_note(options.since, options.until))
     note = set_aside_note(sources)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES, ErrorLayer
+from .errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES
 from .model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
 from .patterns import Library
 from .templates import message_of, mine
@@ -38,8 +38,12 @@ NOTHING_FAILED = ("inconclusive", "no-failure-seen")  # verdicts that name no ca
 SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did not stop it"
 
 
-def attach(report: Report, errors: Sequence[Event], events: Sequence[Event], library: Library) -> Report:
-    errors = without_benign(_unaccounted(errors, events), library)
+def attach(
+    report: Report, errors: Sequence[Event], events: Sequence[Event], library: Library, recovered: Sequence[Event] = ()
+) -> Report:
+    """`recovered`: the library's failing lines set aside as benign because the server recovered."""
+    errors, blips = benign_split(_unaccounted(errors, events), library, context=events)
+    report = _with_recoveries(report, [*recovered, *blips], library)
     if not errors:
         return report
     symptom_time = _first_failure_time(events)
@@ -62,27 +66,64 @@ def attach(report: Report, errors: Sequence[Event], events: Sequence[Event], lib
 # ---------------------------------------------------------------- what is already accounted for
 
 
-def without_benign(events: Sequence[Event], library: Library) -> list[Event]:
-    """Failing lines that benign data names are not evidence: a favicon 404, a /health 503 while
-    the server was still starting (benign only when the same file shows it serving later)."""
+def benign_split(
+    events: Sequence[Event], library: Library, context: Sequence[Event] = ()
+) -> tuple[list[Event], list[Event]]:
+    """Failing lines that benign data names are not evidence: a favicon 404, a /health 503 the
+    service recovered from (benign only when something later shows it serving: a line of the
+    same file, or an end-to-end check that passed through the whole deployment). Returns (the
+    lines kept, the benign lines that rested on a recovery), the latter for a note. Times must be
+    corrected across files. `context`: the library's lines, when `events` are the error layer's
+    (which hold no serving line)."""
     if library.errors is None or not library.errors.benign:
-        return list(events)
-    serving = library.marked(*SERVING_MARKS)
-    served_at: dict[str, float] = {}
+        return list(events), []
+    later = _serving_until([*events, *context], library)
+    kept: list[Event] = []
+    recovered: list[Event] = []
     for event in events:
-        if event.pattern in serving and not event.failing and event.time is not None:
-            served_at[event.source] = max(served_at.get(event.source, event.time), event.time)
-    return [e for e in events if not (e.failing and _benign(e, library.errors, served_at))]
+        entry = library.errors.benign_entry(event.text) if event.failing else None
+        if entry is None or (entry.recovered and not _served_after(event, later)):
+            kept.append(event)
+        elif entry.recovered:
+            recovered.append(event)
+    return kept, recovered
 
 
-def _benign(event: Event, errors: ErrorLayer, served_at: dict[str, float]) -> bool:
-    entry = errors.benign_entry(event.text)
-    if entry is None:
+# The key under which _serving_until keeps the last passing end-to-end check of any file.
+_END_TO_END = ""
+
+
+def _serving_until(events: Sequence[Event], library: Library) -> dict[str, float]:
+    """The last time each file shows serving, and (under _END_TO_END) the last passing
+    end-to-end check: a probe or gate through the router exercised every server."""
+    serving, end_to_end = library.marked(*SERVING_MARKS), library.marked(Mark.END_TO_END)
+    last: dict[str, float] = {}
+    for event in events:
+        if event.pattern not in serving or event.failing or event.time is None:
+            continue
+        for key in (event.source, _END_TO_END) if event.pattern in end_to_end else (event.source,):
+            last[key] = max(last.get(key, event.time), event.time)
+    return last
+
+
+def _served_after(event: Event, later: dict[str, float]) -> bool:
+    if event.time is None:
         return False
-    if not entry.recovered:
-        return True
-    last_served = served_at.get(event.source)
-    return last_served is not None and event.time is not None and last_served > event.time
+    return any(key in later and later[key] > event.time for key in (event.source, _END_TO_END))
+
+
+def _with_recoveries(report: Report, recovered: Sequence[Event], library: Library) -> Report:
+    """A healthy run says what it tolerated: the failing lines its servers recovered from."""
+    if not recovered or report.verdict.id != "healthy" or library.errors is None:
+        return report
+    first = min(recovered, key=_time_key)
+    entry = library.errors.benign_entry(first.text)
+    why = f" {entry.reason}" if entry is not None else ""
+    note = (
+        f"{len(recovered)} failing line(s) the servers recovered from are not counted as failures; "
+        f"the first, at {first.where}: {message_of(first.text)}.{why}"
+    )
+    return _noted(report, note)
 
 
 def _unaccounted(errors: Sequence[Event], events: Sequence[Event]) -> list[Event]:

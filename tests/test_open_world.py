@@ -125,6 +125,31 @@ def test_benign_noise_never_becomes_a_finding(tmp_path: Path, library: Library) 
     assert document["unrecognised"] == []
 
 
+BLIP = [
+    "[2026-11-30 05:24:03] The server is fired up and ready to roll!",
+    "[2026-11-30 05:26:28] Health check failed. Server couldn't get a response from detokenizer for last 20 seconds. "
+    "tic start time: 05:26:08. last_heartbeat time: 05:26:05",
+    '[2026-11-30 05:26:28] INFO:     10.9.0.5:40202 - "GET /health HTTP/1.1" 503 Service Unavailable',
+]
+
+
+@pytest.mark.parametrize(("gate_at", "healthy"), [("05:28:46", True), ("05:25:46", False)])
+def test_a_health_blip_is_benign_only_when_serving_is_shown_after_it(
+    tmp_path: Path, library: Library, gate_at: str, healthy: bool
+) -> None:
+    """A /health 503 is tolerated when a passing end-to-end check comes after it (in another
+    file: the decode log shows nothing after the blip); a check that passed before it says nothing."""
+    job = [
+        "2026-11-30T05:24:16.0479060Z [probe] ok:  Paris.",
+        f"2026-11-30T{gate_at}.3129318Z [gsm8k] accuracy=0.956 threshold=0.91",
+    ]
+    document = _report_of(tmp_path, library, {"decode-0.log": "\n".join(BLIP) + "\n", "job.log": "\n".join(job) + "\n"})
+    verdict = document["verdict"]
+    assert isinstance(verdict, dict) and (verdict["id"] == "healthy") is healthy, verdict
+    notes = document["notes"]
+    assert isinstance(notes, list) and any("decode-0.log:3" in note for note in notes) is healthy, notes
+
+
 @pytest.mark.parametrize("chunk", [64, 4096])
 def test_a_glog_error_is_one_template_whatever_the_chunking(library: Library, chunk: int) -> None:
     data = b"E0729 05:04:30.527725 14093 transfer_metadata.cpp:74] Error from etcd client, error: 14\n" * 3

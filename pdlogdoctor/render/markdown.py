@@ -110,6 +110,8 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], 
         parts.append(_facts(report))
     if report.comparison is not None:
         parts.append(_changes(report.comparison))
+    if report.notes:
+        parts.append("### Notes\n\n" + "\n".join(f"- {quoted_prose(note, quotes)}" for note in report.notes))
     if report.time_notes:
         parts.append("### Clocks\n\n" + "\n".join(f"- {quoted_prose(note, quotes)}" for note in report.time_notes))
     if report.chain:
