@@ -1,0 +1,100 @@
+"""Blind round 3: 16 bundles written from the real formats by a tester who never read the code
+(tests/data/blind-round3; INDEX.md describes each, each expected.toml keeps the tester's reasoning).
+
+What the tester asked for, checked as written:
+
+- the verdict the tester expected, or (for a failure whose cause is outside the catalogue) one
+  the tester allowed: never one of `must_not_be` above 0.5 confidence;
+- the exit code that goes with it (0 healthy, 1 a named cause, 3 inconclusive);
+- a line the tester points at (`key_lines`) quoted in the markdown --no-redact report; for a
+  named verdict the tester called arguable, in the verdict's own summary, not only in a list.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pdlogdoctor.cli import exit_code_for
+from pdlogdoctor.model import Report
+from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.render.markdown import markdown_report
+from pdlogdoctor.render.options import RenderOptions
+
+from .conftest import ROOT
+
+CASES = sorted(path.parent for path in (ROOT / "tests" / "data" / "blind-round3").glob("*/expected.toml"))
+CONFIDENT = 0.5
+NAMED_CAUSE_EXIT = 1
+# The tester (INDEX.md) called a generic scheduler-crash verdict arguable where a scheduler
+# really died of the error outside the catalogue: allowed, if the summary names that error.
+ARGUABLE = {
+    "07-dev-shm-too-small-issue-comment": "scheduler-init-crash",
+    "08-illegal-memory-access-custom-kernel": "scheduler-runtime-crash",
+    "10-too-many-open-files-prefill": "scheduler-runtime-crash",
+}
+# Known misses, kept visible: each must fail until it is fixed (strict xfail).
+UNQUOTED_GATE = {
+    "13-healthy-compose-nccl-gid-warnings": "few_shot_gsm8k's bare `Accuracy: 0.951` (no threshold beside it; the "
+    "user's gate is a one-liner) is not read as an end-to-end result: read as a pass, an accuracy of 0.01 would be "
+    "healthy too",
+}
+
+
+def expected(case: Path) -> dict[str, Any]:
+    loaded: dict[str, Any] = tomllib.loads((case / "expected.toml").read_text())["expected"]
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def reports(library: Library) -> dict[Path, Report]:
+    return {case: run([str(case)], library) for case in CASES}
+
+
+def _known(table: dict[str, str]) -> list[Any]:
+    return [
+        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=table[c.name]), id=c.name)
+        if c.name in table
+        else pytest.param(c, id=c.name)
+        for c in CASES
+    ]
+
+
+def test_the_set_is_whole() -> None:
+    kinds = [expected(case)["verdict"] for case in CASES]
+    assert len(CASES) == 16 and kinds.count("healthy") == 5
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES])
+def test_verdict_and_exit_code(case: Path, reports: dict[Path, Report]) -> None:
+    want, report = expected(case), reports[case]
+    verdict, code = report.verdict, int(exit_code_for(report))
+    wrong = verdict.id in want["must_not_be"] and verdict.confidence > CONFIDENT
+    assert not wrong, f"{verdict.id} {verdict.confidence:.2f}: {verdict.summary}"
+    if verdict.id == want["verdict"]:
+        assert code == want["exit_code"], verdict.summary
+        return
+    assert verdict.id == ARGUABLE.get(case.name), f"{verdict.id} {verdict.confidence:.2f}: {verdict.summary}"
+    assert code == NAMED_CAUSE_EXIT
+    assert any(line in verdict.summary for line in want["key_lines"]), (
+        f"the summary names another cause: {verdict.summary}"
+    )
+
+
+@pytest.mark.parametrize("case", _known(UNQUOTED_GATE))
+def test_key_line_is_quoted(case: Path, reports: dict[Path, Report]) -> None:
+    want, report = expected(case), reports[case]
+    body = markdown_report(report, RenderOptions(redact=False))
+    assert any(line in body for line in want["key_lines"]), f"no key line quoted; verdict {report.verdict.id}"
+
+
+def test_a_recovered_health_blip_is_noted_in_a_healthy_report(reports: dict[Path, Report]) -> None:
+    """One /health 503 the server recovered from during serving: healthy, and the report says so."""
+    report = reports[ROOT / "tests" / "data" / "blind-round3" / "14-healthy-health-blip-prefill-utc8"]
+    assert report.verdict.id == "healthy"
+    assert any("recovered from" in note and "decode-0.log:561" in note for note in report.notes), report.notes
+    assert '"GET /health HTTP/1.1" 503' in markdown_report(report, RenderOptions(redact=False))
