@@ -214,11 +214,13 @@ def patterns_suggest(
 @patterns_app.command("check", help="Validate the library and run every pattern's own examples (exit 2 on failure).")
 def patterns_check(patterns: PatternsOption = None) -> None:
     from .errorlines import check_layer
+    from .frames import check_frames
     from .patterns import check_examples
 
     library = load_patterns(patterns)
     problems = [problem for pattern in library.patterns for problem in check_examples(pattern)]
     problems += check_layer(library.errors) if library.errors else []
+    problems += check_frames(library.frames)
     for problem in problems:
         typer.echo(f"error: {problem}", err=True)
     examples = sum(len(p.examples.match) + len(p.examples.no_match) for p in library.patterns)

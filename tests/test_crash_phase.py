@@ -216,3 +216,26 @@ def test_without_start_ready_requests_or_telling_frames_it_cannot_tell(tmp_path:
     assert "during initialization" not in summary and "while serving" not in summary
     alternatives = _alternatives(report)
     assert alternatives.get(INIT) is False and alternatives.get(RUNTIME) is False  # both open
+
+
+def test_patterns_check_runs_a_users_frames_file(tmp_path: Path) -> None:
+    """A library directory may add phase rules; `patterns check` runs their examples like the shipped ones."""
+    from typer.testing import CliRunner
+
+    from pdlogdoctor.cli import app
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "frames.toml").write_text(
+        "[[phase]]\n"
+        'id = "my-serving-loop"\n'
+        'phase = "runtime"\n'
+        "function = '^my_serve_forever$'\n"
+        'why = "my serving loop"\n'
+        "[phase.examples]\n"
+        "match = ['  File \"/srv/sglang/srt/managers/scheduler.py\", line 9, in event_loop_normal']\n"
+        "no_match = ['  File \"/srv/app.py\", line 9, in main']\n"
+    )
+    result = CliRunner().invoke(app, ["patterns", "check", "--patterns", str(mine)])
+    assert result.exit_code == 2
+    assert "phase my-serving-loop: example decided by sglang-serving-loop" in result.output
