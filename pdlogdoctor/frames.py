@@ -106,9 +106,13 @@ class FrameTable:
         for depth in range(len(native) - 1, -1, -1):
             component = self.component_of(native[depth])
             if component is not None and component.blame:
-                under = [f for f in native[depth + 1 :] if _named(f) and not self._skipped(f)]
-                return Culprit(native[depth], component.name, under[-1] if under else None)
+                return Culprit(native[depth], component.name, self.innermost(native[depth + 1 :]))
         return None
+
+    def innermost(self, stack: Sequence[Frame]) -> Frame | None:
+        """The innermost frame with a name that is not the signal handling's own."""
+        named = [frame for frame in stack if _named(frame) and not self._skipped(frame)]
+        return named[-1] if named else None
 
     def _skipped(self, frame: Frame) -> bool:
         component = self.component_of(frame)

@@ -239,3 +239,16 @@ def test_patterns_check_runs_a_users_frames_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["patterns", "check", "--patterns", str(mine)])
     assert result.exit_code == 2
     assert "phase my-serving-loop: example decided by sglang-serving-loop" in result.output
+
+
+def test_a_native_frame_of_no_known_component_is_still_named(tmp_path: Path, library: Library) -> None:
+    """The banner's innermost named frame (not the signal handling's gsignal) is where it crashed."""
+    banner = [
+        "!!!!!!! Segfault encountered !!!!!!!",
+        '  File "<unknown>", line 0, in gsignal',
+        '  File "<unknown>", line 0, in cuEventQuery',
+    ]
+    report = _report(tmp_path, library, banner)
+    assert report.verdict.id == UNKNOWN
+    assert "of a segmentation fault, in cuEventQuery." in report.verdict.summary
+    assert 'File "<unknown>", line 0, in cuEventQuery' in _chain_texts(report)

@@ -68,13 +68,14 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     stacks = _stacks(crash, exception, hypothesis, evidence)
     frame_phase = _frame_phase(stacks, evidence)
     culprit = _culprit(stacks, evidence)
+    crashed_at = _crash_frame(culprit, exception, stacks, evidence)
     phase = _phase(crash, served, launched, frame_phase, evidence)
     sizing_frame = _in_pool_sizing(exception or crash)
     pool_fact, pool_phrase = _pool_phase(sized, launched, phase.verdict == RUNTIME, sizing_frame)
     facts = _facts(exception, exit_event, served, pool_fact, phase, culprit)
-    summary = _summary(phase, crash, exception, exit_event, pool_phrase, culprit)
+    summary = _summary(phase, crash, exception, exit_event, pool_phrase, culprit, crashed_at)
     used = tuple(e for e in (exception, exit_event, served, sized) if e is not None and e not in hypothesis.chain)
-    used += _crash_frame_line(culprit, exception, stacks)
+    used += _crash_frame_line(crashed_at)
     confidence = 0.85 if exception is not None else 0.7
     missing = hypothesis.missing + _missing_kernel_log(exit_event, evidence)
     chosen = replace(
@@ -188,17 +189,27 @@ def _culprit(stacks: list[tuple[Event, list[Frame]]], evidence: Evidence) -> tup
     return None
 
 
-def _crash_frame_line(
-    culprit: tuple[Event, Culprit] | None, exception: Event | None, stacks: list[tuple[Event, list[Frame]]]
-) -> tuple[Event, ...]:
-    """The frame line the crash happened in, shown in the chain under its crash line: the native
-    culprit's, else (a signal with only a Python stack) the innermost Python frame it hit."""
+def _crash_frame(
+    culprit: tuple[Event, Culprit] | None,
+    exception: Event | None,
+    stacks: list[tuple[Event, list[Frame]]],
+    evidence: Evidence,
+) -> tuple[Event, Frame] | None:
+    """The frame the crash happened in: the native culprit's, else (a signal, no exception) the
+    innermost named frame of its stack (a Python frame, or a native one of no known component)."""
     if culprit is not None:
-        event, frame = culprit[0], culprit[1].frame
-    elif exception is None and stacks:
-        event, frame = stacks[0][0], stacks[0][1][-1]
-    else:
+        return culprit[0], culprit[1].frame
+    if exception is not None or not stacks:
+        return None
+    innermost = evidence.library.frames.innermost(stacks[0][1])
+    return (stacks[0][0], innermost) if innermost is not None else None
+
+
+def _crash_frame_line(crashed_at: tuple[Event, Frame] | None) -> tuple[Event, ...]:
+    """The frame line the crash happened in, shown in the chain under its crash line."""
+    if crashed_at is None:
         return ()
+    event, frame = crashed_at
     named = (("frame", short_name(frame.func)),)
     return (replace(event, line=event.line + frame.offset, text=frame.text, fields=named, repeats=1),)
 
@@ -328,6 +339,7 @@ def _summary(
     exit_event: Event | None,
     pool: str,
     culprit: tuple[Event, Culprit] | None,
+    crashed_at: tuple[Event, Frame] | None,
 ) -> str:
     when = {RUNTIME: " while serving", INIT: " during initialization", UNKNOWN_PHASE: ""}[phase.verdict]
     parts = [f"A scheduler died{when}" + (f", {pool}" if pool and phase.verdict != UNKNOWN_PHASE else "")]
@@ -340,6 +352,8 @@ def _summary(
         parts.append(f"in {frame}:{crash.get('frame_line')} {crash.get('frame_func')}()")
     if culprit is not None:
         parts.append(f"{'crashing ' if python_frame or exception else ''}in {culprit[1].describe()}")
+    elif crashed_at is not None and crashed_at[1].native:
+        parts.append(f"in {short_name(crashed_at[1].func)}")
     if exception is not None:
         parts.append(f"of {exception.get('exc_type')}: {exception.get('exc_message', '')}".rstrip(": "))
         if exception.get("exc_last_error"):
