@@ -21,7 +21,6 @@ could not be aligned, and the report says so when that matters.
 
 from __future__ import annotations
 
-import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -329,13 +328,13 @@ def _measured(name: str, neighbour: ClockOffset, pairs: list[_Pair]) -> ClockOff
     precise = [p for p in pairs if p.precise]
     differences = [p.difference for p in precise]
     if precise and max(differences) - min(differences) <= PRECISE_SPREAD_S:
-        measured = statistics.median(differences)
+        measured = _median(differences)
         correction = measured if abs(measured) >= MIN_SKEW_S else 0.0
         return ClockOffset(
             name, neighbour.reference, measured + neighbour.measured, correction + neighbour.correction,
             len(precise), "paired", tuple(sorted({p.reason for p in precise})), neighbour.uncertainty,
         )  # fmt: skip
-    measured = statistics.median(p.difference for p in pairs)
+    measured = _median([p.difference for p in pairs])
     hours = round(measured / HOUR)
     if abs(measured - hours * HOUR) > HOUR_TOLERANCE_S or not _time_zone(hours):
         return ClockOffset(
@@ -463,3 +462,10 @@ def window_note(since: float | None, until: float | None) -> str | None:
 
 def _utc(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _median(values: list[float]) -> float:
+    """statistics.median, imported when clocks are compared (the module costs every run ~2 ms)."""
+    from statistics import median as of
+
+    return of(values)

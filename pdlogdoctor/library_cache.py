@@ -21,7 +21,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -109,6 +108,8 @@ def _trusted(info: os.stat_result) -> bool:
 
 
 def _store(directory: Path, path: Path, key: str, library: Library) -> None:
+    import tempfile  # here: a run that finds its library cached does not pay for its import
+
     try:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=PREFIX, suffix=".tmp", dir=directory)

@@ -13,7 +13,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import TextIO
 
@@ -97,6 +96,8 @@ def _write_in_place(text: str, target: Path, output: Path) -> None:
 def _replace_atomically(text: str, target: Path, output: Path, mode: int | None) -> None:
     """A temp file beside the target, renamed over it: readers never see half a report. Beside the
     path as given, not its resolved parent, so the rename never crosses a filesystem."""
+    import tempfile  # here: a run that writes no file does not pay for its import
+
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.absolute().parent)
     except OSError as exc:

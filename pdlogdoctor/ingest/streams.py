@@ -19,8 +19,6 @@ import zlib
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-import zstandard
-
 from ..model import InputProblem
 from ..options import Limits
 
@@ -230,7 +228,7 @@ class _Inflater(Reader):
     def _new(self) -> Any:
         if self.kind == "gzip":
             return zlib.decompressobj(wbits=31)
-        return zstandard.ZstdDecompressor().decompressobj()
+        return _zstd().ZstdDecompressor().decompressobj()
 
     def read(self, size: int = -1, /) -> bytes:
         size = READ_PIECE if size < 0 else size
@@ -259,7 +257,7 @@ class _Inflater(Reader):
         self.fed = True
         try:
             out: bytes = self.obj.decompress(data, size) if self.kind == "gzip" else self.obj.decompress(data)
-        except (zlib.error, zstandard.ZstdError) as exc:
+        except (zlib.error, _zstd().ZstdError) as exc:
             self.ended = True
             raise StreamStopped("corrupt", f"corrupt {self.kind} data: {exc}") from None
         if self.obj.eof:  # concatenated members/frames continue with what is left over
@@ -347,6 +345,13 @@ class Guarded(Reader):
         return got
 
 
+def _zstd() -> Any:
+    """The zstandard module, imported when a zstd stream is met: its import costs every run ~3 ms."""
+    import zstandard
+
+    return zstandard
+
+
 def _valid_header(head: bytes) -> bool:
     """The magic bytes start a real gzip/zstd header (a text line may begin with them by chance)."""
     head = head[:HEADER_CHECK]
@@ -354,8 +359,8 @@ def _valid_header(head: bytes) -> bool:
         if head.startswith(GZIP_MAGIC):
             zlib.decompressobj(wbits=31).decompress(head, 1)
         else:
-            zstandard.ZstdDecompressor().decompressobj().decompress(head)
-    except (zlib.error, zstandard.ZstdError):
+            _zstd().ZstdDecompressor().decompressobj().decompress(head)
+    except (zlib.error, _zstd().ZstdError):
         return False
     return True
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..compare import show_value
 from ..model import Comparison, Delta, ErrorDelta
 
 TITLE = "Changed since the last green run"
@@ -49,6 +48,8 @@ def _common_folder(names: tuple[str, ...]) -> str:
 
 def delta_cells(delta: Delta) -> tuple[str, str, str, str, str]:
     """(what, roles, before, after, change) for a table row."""
+    from ..compare import show_value  # with the run profiles: only a run with a baseline has deltas
+
     change = CHANGE_MARKS[delta.change]
     if delta.ratio is not None:
         change = f"×{delta.ratio:.2f}"

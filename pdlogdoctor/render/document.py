@@ -6,7 +6,6 @@ import time
 from typing import Any
 
 from .. import __version__
-from ..compare import describe
 from ..fingerprint import fingerprint
 from ..model import (
     ClockOffset,
@@ -251,6 +250,8 @@ def comparison_documents(comparison: Comparison) -> dict[str, Any]:
 
 
 def _delta_document(delta: Delta) -> dict[str, Any]:
+    from ..compare import describe  # with the run profiles: only a run with a baseline has deltas
+
     return {
         "section": delta.section,
         "key": delta.key,
