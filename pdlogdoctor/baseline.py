@@ -7,7 +7,6 @@ from dataclasses import replace
 from typing import BinaryIO
 
 from .compare import compare, strengthen_verdict
-from .diagnose import UNNAMED_ERRORS
 from .model import Report
 from .options import RunOptions
 from .patterns import Library
@@ -33,5 +32,4 @@ def run_with_baseline(
 
 def profile_of(analysis: Analysis, spec: ProfileSpec, library: Library) -> RunProfile:
     titles = {pattern.id: pattern.title for pattern in library.patterns}
-    unnamed = frozenset(pattern.id for pattern in library.patterns if pattern.group == UNNAMED_ERRORS)
-    return build_profile(analysis.report, analysis.events, analysis.sources, spec, titles, unnamed)
+    return build_profile(analysis.report, analysis.events, analysis.sources, spec, titles)

@@ -58,7 +58,6 @@ MAX_NAMES_IN_NOTE = 8
 NEAR_TIE_PENALTY = 0.15
 RIVAL_MARGIN_DROP = 0.25
 NO_FAILURE_SEEN = "no-failure-seen"
-UNNAMED_ERRORS = "generic"  # the pattern group of error lines no family names (UCX ERROR, glog E, vLLM ERROR)
 NO_FAILURE_CONFIDENCE = 0.5  # sure nothing failed in what was given; says nothing of what was not
 # The serving proof in words, in the order a reader checks it: end to end first.
 PROOF_WORDS = {
@@ -368,10 +367,7 @@ def _no_cause_report(
     if not failing:
         if proof:
             return _healthy(proof, evidence, alternatives, missing)
-        unnamed = [e for e in evidence.events if library.pattern(e.pattern).group == UNNAMED_ERRORS]
-        if unnamed:
-            return _unnamed_errors(unnamed, alternatives, missing, evidence)
-        return _no_failure_seen(alternatives, missing, evidence)
+        return _no_failure_seen(alternatives, missing, evidence)  # error lines no pattern names: unexplained.py
     chain = _chain(failing)
     first = chain[0]
     summary = (
@@ -455,21 +451,6 @@ def _healthy(
         advice=spec.advice.strip(),
         explain=spec.explain.strip(),
     )
-
-
-def _unnamed_errors(
-    unnamed: list[Event], alternatives: tuple[Alternative, ...], missing: list[str], evidence: Evidence
-) -> Report:
-    """Error lines no family names: quoted as the evidence of an inconclusive report, never 'nothing failed'."""
-    chain = _chain(unnamed)
-    first = chain[0]
-    quoted = first.get("exc_message") or first.get("message") or first.text.strip()
-    summary = (
-        f"No known failure pattern matched, but {count_matches(unnamed)} error line(s) no pattern names are "
-        f"logged; the first, at {first.where}: {str(quoted)[:300]}"
-    )
-    missing = [*missing, "a pattern for these error lines, or the lines around them that name a cause"]
-    return _inconclusive(summary, chain, alternatives, missing, evidence, confidence=0.0)
 
 
 def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], evidence: Evidence) -> Report:

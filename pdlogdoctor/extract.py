@@ -36,9 +36,6 @@ MAX_LINE_BYTES = 64 << 10  # what we keep of one line around an anchor
 LONG_LINE_CARRY = 4 << 20  # a partial line longer than this is scanned in windows
 BLOCK_LOOKAHEAD = 256 << 10  # room a traceback needs after its first line
 KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are counted
-# Library patterns that only quote error lines no family names (patterns/generic/): a line they
-# match is still read by the generic error layer, which templates and ranks it.
-QUOTING_GROUP = "generic"
 KEEP_PER_TEMPLATE = 3  # first N lines of one unrecognised error template in one source (+ the last)
 MAX_TEMPLATES = 400  # distinct error templates kept per source; the rest are counted as one
 OVERFLOW_TEMPLATE = "<more error templates than pdlogdoctor keeps per file>"
@@ -524,7 +521,7 @@ def _match_line(
     text, actions_time = clean_line(raw)
     stamp: Stamp | None = None
     latest: float | None = None
-    recognised = False  # by a pattern that names what the line means (not one that only quotes errors)
+    recognised = False
     seen: set[str] = set()
     for pattern in patterns:
         if pattern.id in seen:
@@ -545,7 +542,7 @@ def _match_line(
         if pattern.block:
             captured.update(read_traceback(buf, stop, end))
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
-        recognised = recognised or pattern.group != QUOTING_GROUP
+        recognised = True
         event = _make_event(pattern, state.name, line_no, stamp, text, captured)
         event = _with_prefix_role(_with_pasted_role(event, raw), raw)
         if latest is not None:

@@ -18,10 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import regex
-
 from .errors import PatternError
-from .model import Event, FieldValue, Kind, Report, Source
+from .model import Event, FieldValue, Kind, Report, Severity, Source, UnexplainedError
 from .patterns import PROFILE_FILE, Library, builtin_library_dir
 
 SECTIONS = ("sizing", "configuration", "behaviour")
@@ -202,10 +200,8 @@ def build_profile(
     sources: Sequence[Source],
     spec: ProfileSpec,
     titles: Mapping[str, str],
-    unnamed: frozenset[str] = frozenset(),
 ) -> RunProfile:
-    """`titles`: pattern id -> title, for naming the kinds of error line; `unnamed`: the patterns
-    of error lines no family names (see error_counts)."""
+    """`titles`: pattern id -> title, for naming the kinds of error line."""
     values = [
         *_captured_values(events, spec),
         *_server_args_values(events, spec),
@@ -215,7 +211,7 @@ def build_profile(
     return RunProfile(
         inputs=tuple(source.name for source in sources),
         values=tuple(values),
-        errors=error_counts(events, titles, unnamed),
+        errors=error_counts(events, titles, report.unrecognised),
         logged=frozenset((event.role.value, event.pattern) for event in events),
         verdict=report.verdict.id,
         confidence=report.verdict.confidence,
@@ -316,44 +312,24 @@ def _node_counts(sources: Sequence[Source]) -> list[ProfileValue]:
 
 
 def error_counts(
-    events: Iterable[Event], titles: Mapping[str, str], unnamed: frozenset[str] = frozenset()
+    events: Iterable[Event], titles: Mapping[str, str], unrecognised: Iterable[UnexplainedError] = ()
 ) -> tuple[ErrorCount, ...]:
-    """Failing lines grouped by what they are (a pattern, or an open-world template), earliest first.
-
-    `unnamed`: patterns of error lines no family names (UCX ERROR, glog E/F, a Python exception):
-    context to the diagnosis, but a new one since the last green run is news. Their message,
-    with numbers and hex ids masked, is their template.
-    """
+    """Failing lines grouped by what they are, earliest first: a pattern's id, or the template of
+    error lines no pattern names (the open-world layer's, ranked in the report: a new one since
+    the last green run is news)."""
     groups: dict[str, list[Event]] = defaultdict(list)
     for event in events:
         if event.failing and event.kind is not Kind.CONTEXT:
-            groups[template_of(event)].append(event)
-        elif event.pattern in unnamed:
-            groups[unnamed_template(event)].append(event)
+            groups[event.pattern].append(event)
     counts = []
     for template, matched in groups.items():
         first = min(matched, key=lambda e: (e.time is None, e.time or 0.0, e.source, e.line))
         title = titles.get(template, "")
         counts.append(ErrorCount(template, title, sum(e.repeats for e in matched), first.where, first.time))
+    for error in unrecognised:
+        if error.severity.rank >= Severity.ERROR.rank:
+            counts.append(ErrorCount(error.template, "", error.count, error.first.where, error.first.time))
     return tuple(sorted(counts, key=lambda c: (c.first_time is None, c.first_time or 0.0, c.template)))
-
-
-_VARIABLE = regex.compile(r"0x[0-9a-fA-F]+|\b[0-9a-f]{8,}\b|\d+(?:\.\d+)?")
-
-
-def unnamed_template(event: Event) -> str:
-    """`vllm-error-line: Request <n> failed` from `... Request 1234 failed`."""
-    message = event.get("exc_message") or event.get("message") or ""
-    kind = event.get("exc_type")
-    text = f"{kind}: {message}" if kind else str(message)
-    return f"{event.pattern}: {_VARIABLE.sub('<n>', text)[:200]}"
-
-
-def template_of(event: Event) -> str:
-    """What kind of error line an event is: the open-world layer's template when it set one
-    (lines no pattern names; `Event.template` arrives with that layer), else its pattern id."""
-    template = getattr(event, "template", None)
-    return template if isinstance(template, str) else event.pattern
 
 
 # ---------------------------------------------------------------- the server_args repr

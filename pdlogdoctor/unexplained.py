@@ -129,7 +129,7 @@ def _with_recoveries(report: Report, recovered: Sequence[Event], library: Librar
 def _unaccounted(errors: Sequence[Event], events: Sequence[Event]) -> list[Event]:
     """Drop exception lines of tracebacks that a library pattern read (its verdict names the
     exception) or that follow a benign line owning them ('Exception ignored in')."""
-    # A context pattern that only quotes a traceback (patterns/generic/) explains nothing.
+    # A context pattern that only quotes a traceback explains nothing.
     owners = [
         (e.source, e.line, _exception_text(e), EXPLAINED_LINES)
         for e in events

@@ -188,7 +188,7 @@ def test_server_args_repr_is_split_at_top_level_commas_only() -> None:
 
 
 def test_an_error_line_no_family_names_is_a_new_template(tmp_path: Path, library: Library) -> None:
-    """A UCX ERROR line (the generic layer's) that the green run did not have is a new kind of error
+    """A UCX ERROR line (the open-world layer's) that the green run did not have is a new kind of error
     line, its numbers masked; the same line with other numbers is the same template."""
     bad = tmp_path / "bad"
     shutil.copytree(FIXTURES / "pair-seed-0708-rerun-green", bad)
@@ -200,7 +200,7 @@ def test_an_error_line_no_family_names_is_a_new_template(tmp_path: Path, library
     report = run_with_baseline([str(bad)], [str(FIXTURES / "pair-seed-0701-green")], library)
     new = [error for error in _comparison(report).errors if error.change == "new"]
     assert [error.template for error in new] == [
-        "ucx-error-line: tcp_ep <n> (state=CONNECTED): send(<n>) failed: Input/output error"
+        "tcp_ep <hex> (state=CONNECTED): send(<num>) failed: Input/output error"
     ]
 
 
