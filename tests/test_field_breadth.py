@@ -80,8 +80,8 @@ def test_an_error_line_no_family_names_is_quoted_not_called_absent(tmp_path: Pat
     log = _write(tmp_path / "server.log", STARTING.format(n=0) + line + "\n")
     report = run([str(log)], library)
     assert report.verdict.id == "inconclusive"
-    assert "no pattern names" in report.verdict.summary
-    assert [e.line for e in report.chain] == [2]
+    assert "no pattern explains" in report.verdict.summary and ":2: " in report.verdict.summary
+    assert [t.first.line for t in report.unrecognised] == [2]
 
 
 @pytest.mark.parametrize("verdict", NEW_VERDICTS)
