@@ -41,7 +41,7 @@ SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did no
 def attach(
     report: Report, errors: Sequence[Event], events: Sequence[Event], library: Library, recovered: Sequence[Event] = ()
 ) -> Report:
-    """`recovered`: the library's failing lines set aside as benign because the server recovered."""
+    """`recovered`: the library's failing lines set aside as blips the servers recovered from."""
     errors, blips = benign_split(_unaccounted(errors, events), library, context=events)
     report = _with_recoveries(report, [*recovered, *blips], library)
     if not errors:
@@ -72,48 +72,54 @@ def benign_split(
     """Failing lines that benign data names are not evidence: a favicon 404, a /health 503 the
     service recovered from (benign only when something later shows it serving: a line of the
     same file, or an end-to-end check that passed through the whole deployment). Returns (the
-    lines kept, the benign lines that rested on a recovery), the latter for a note. Times must be
-    corrected across files. `context`: the library's lines, when `events` are the error layer's
-    (which hold no serving line)."""
+    lines kept, the recovered ones that came while the file's server was already serving: blips
+    worth a note, unlike a 503 during start-up). Times must be corrected across files.
+    `context`: the library's lines, when `events` are the error layer's (which hold no serving line)."""
     if library.errors is None or not library.errors.benign:
         return list(events), []
-    later = _serving_until([*events, *context], library)
+    spans = _serving_spans([*events, *context], library)
     kept: list[Event] = []
-    recovered: list[Event] = []
+    blips: list[Event] = []
     for event in events:
         entry = library.errors.benign_entry(event.text) if event.failing else None
-        if entry is None or (entry.recovered and not _served_after(event, later)):
+        if entry is None or (entry.recovered and not _served_after(event, spans)):
             kept.append(event)
-        elif entry.recovered:
-            recovered.append(event)
-    return kept, recovered
+        elif entry.recovered and _served_before(event, spans):
+            blips.append(event)
+    return kept, blips
 
 
-# The key under which _serving_until keeps the last passing end-to-end check of any file.
+# The key under which _serving_spans keeps the passing end-to-end checks of any file.
 _END_TO_END = ""
 
 
-def _serving_until(events: Sequence[Event], library: Library) -> dict[str, float]:
-    """The last time each file shows serving, and (under _END_TO_END) the last passing
-    end-to-end check: a probe or gate through the router exercised every server."""
+def _serving_spans(events: Sequence[Event], library: Library) -> dict[str, tuple[float, float]]:
+    """The first and last time each file shows serving, and (under _END_TO_END) the passing
+    end-to-end checks': a probe or gate through the router exercised every server."""
     serving, end_to_end = library.marked(*SERVING_MARKS), library.marked(Mark.END_TO_END)
-    last: dict[str, float] = {}
+    spans: dict[str, tuple[float, float]] = {}
     for event in events:
         if event.pattern not in serving or event.failing or event.time is None:
             continue
         for key in (event.source, _END_TO_END) if event.pattern in end_to_end else (event.source,):
-            last[key] = max(last.get(key, event.time), event.time)
-    return last
+            first, last = spans.get(key, (event.time, event.time))
+            spans[key] = (min(first, event.time), max(last, event.time))
+    return spans
 
 
-def _served_after(event: Event, later: dict[str, float]) -> bool:
+def _served_after(event: Event, spans: dict[str, tuple[float, float]]) -> bool:
     if event.time is None:
         return False
-    return any(key in later and later[key] > event.time for key in (event.source, _END_TO_END))
+    return any(key in spans and spans[key][1] > event.time for key in (event.source, _END_TO_END))
+
+
+def _served_before(event: Event, spans: dict[str, tuple[float, float]]) -> bool:
+    """Its own file showed serving before it: a blip while serving, not an answer during start-up."""
+    return event.time is not None and event.source in spans and spans[event.source][0] < event.time
 
 
 def _with_recoveries(report: Report, recovered: Sequence[Event], library: Library) -> Report:
-    """A healthy run says what it tolerated: the failing lines its servers recovered from."""
+    """A healthy run says what it tolerated: the failing lines its servers recovered from while serving."""
     if not recovered or report.verdict.id != "healthy" or library.errors is None:
         return report
     first = min(recovered, key=_time_key)
