@@ -53,25 +53,29 @@ def fleet_sentence(report: Report, evidence: Evidence) -> str | None:
     root = report.roots[0]
     role = next((s.role for s in evidence.sources if s.name == root.source), None)
     nodes = [s for s in evidence.sources if s.role is role and s.lines > 0]
-    if role not in FLEET_ROLES or len(nodes) < 2 or _one_server(nodes, evidence):
+    servers = _servers(nodes, evidence)
+    if role not in FLEET_ROLES or len(servers) < 2:
         return None
     root_patterns = {r.pattern for r in report.roots}
-    failed = [s for s in nodes if _fails(s, root_patterns, evidence)]
-    healthy = [s for s in nodes if s not in failed]
-    what = f"{role.value} nodes"
+    failed = [server for server in servers if any(_fails(s, root_patterns, evidence) for s in server)]
+    healthy = [server for server in servers if server not in failed]
+    what = f"{role.value} {'servers' if len(servers) < len(nodes) else 'nodes'}"
     if not healthy:
         return (
-            f"all {len(nodes)} {what} failed the same way ({root.pattern}): a cause they share (configuration, image)"
+            f"all {len(servers)} {what} failed the same way ({root.pattern}): a cause they share (configuration, image)"
         )
     region = _region(root)
-    head = f"{len(failed)} of {len(nodes)} {what} failed ({root.pattern}{region})"
+    head = f"{len(failed)} of {len(servers)} {what} failed ({root.pattern}{region})"
     return head + "; " + _the_others(failed, healthy, evidence)
 
 
-def _one_server(nodes: list[Source], evidence: Evidence) -> bool:
-    """Every file is a node of the same multi-node server: there is no twin to compare with."""
-    servers = multi_node_servers(evidence.of(SERVER_ARGS))
-    return len({servers.get(s.name, s.name) for s in nodes}) == 1
+def _servers(nodes: list[Source], evidence: Evidence) -> list[list[Source]]:
+    """The files grouped by server: the nodes of one multi-node server are one, not twins."""
+    server_of = multi_node_servers(evidence.of(SERVER_ARGS))
+    servers: dict[str, list[Source]] = {}
+    for node in nodes:
+        servers.setdefault(server_of.get(node.name, node.name), []).append(node)
+    return list(servers.values())
 
 
 def _fails(source: Source, patterns: set[str], evidence: Evidence) -> bool:
@@ -83,21 +87,24 @@ def _region(root: Event) -> str:
     return f" for a {size / GIB:.2f} GiB region" if isinstance(size, int) and size >= GIB else ""
 
 
-def _the_others(failed: list[Source], healthy: list[Source], evidence: Evidence) -> str:
-    """What the nodes that did not fail show: the same sizing, serving; and what that implies."""
-    names = ", ".join(s.name.rsplit("/", 1)[-1] for s in healthy)
+def _the_others(failed: list[list[Source]], healthy: list[list[Source]], evidence: Evidence) -> str:
+    """What the servers that did not fail show: the same sizing, serving; and what that implies."""
     the = "the other" if len(healthy) == 1 else "the others"
-    served = all(_served(s, evidence) for s in healthy)
-    same = _same_sizing(failed + healthy, evidence)
-    text = f"{the} ({names}) did not"
+    served = all(any(_served(s, evidence) for s in server) for server in healthy)
+    same = _same_sizing([s for server in failed + healthy for s in server], evidence)
+    text = f"{the} ({_names(healthy)}) did not"
     if same is not None:
         text += f", with the same KV pool sizing ({same})"
     if served:
         text += ", and served"
     if served and same is not None:
-        failing = ", ".join(s.name.rsplit("/", 1)[-1] for s in failed)
-        text += f": {NODE_SPECIFIC} {failing} (its NIC, driver, firmware or load), not the shared configuration"
+        text += f": {NODE_SPECIFIC} {_names(failed)} (its NIC, driver, firmware or load), not the shared configuration"
     return text
+
+
+def _names(servers: list[list[Source]]) -> str:
+    """File names, a multi-node server's joined with '+'."""
+    return ", ".join(" + ".join(s.name.rsplit("/", 1)[-1] for s in server) for server in servers)
 
 
 def _served(source: Source, evidence: Evidence) -> bool:

@@ -235,6 +235,24 @@ def test_a_fleet_where_every_node_fails_points_at_what_they_share(library: Libra
     assert report.verdict.confidence == run([str(seed)], library).verdict.confidence
 
 
+def test_two_multi_node_servers_are_compared_as_servers(library: Library, tmp_path: Path) -> None:
+    """A second TP16 prefill server (its two nodes meet at another address) that served: the
+    fleet is two servers, one failed; its nodes are named together, never as each other's twin."""
+    bundle = tmp_path / "two-servers"
+    shutil.copytree(
+        FIXTURES / "blind-fam-watchdog-after-peer-node-gpu-oom", bundle, ignore=shutil.ignore_patterns("*.toml")
+    )
+    for node, healthy_lines in (("prefill_node0.log", 13), ("prefill_node1.log", 8)):
+        lines = (bundle / node).read_text(encoding="utf-8").splitlines(keepends=True)[:healthy_lines]
+        text = "".join(lines).replace("10.99.91.41:5757", "10.99.91.43:5757")
+        (bundle / node.replace("node", "b_node")).write_text(text, encoding="utf-8")
+    facts = dict(run([str(bundle)], library).verdict.facts)
+    assert str(facts["failing_nodes"]).startswith(
+        "1 of 2 prefill servers failed (cuda-oom); the other (prefill_b_node0.log + prefill_b_node1.log) did not"
+    )
+    assert ": the cause is specific to prefill_node0.log + prefill_node1.log" in str(facts["failing_nodes"])
+
+
 def test_the_nodes_of_one_server_are_not_twins(bundle_reports: dict[Path, Report]) -> None:
     """A TP16 server over two hosts: when one node runs out of memory the other stops with it;
     it is no twin that 'did not fail' with the same configuration."""
