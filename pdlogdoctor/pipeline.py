@@ -22,7 +22,7 @@ from .model import Event, InputProblem, Report, Role, Source
 from .options import RunOptions
 from .parallel import plain_file_path, scan_file_parallel, usable_cores, worth_splitting
 from .patterns import Library
-from .quiet import describe
+from .quiet import describe_quiet
 from .roles import detect_role, node_from_name, with_source_role
 from .timeline import with_year, year_of
 from .unexplained import attach, benign_split
@@ -83,7 +83,7 @@ def analyse(
     widened = slack(clocks)
     report = diagnose(events, link(events, library, nodes, widened), sources, library, widened)
     report = attach(report, within(correct(errors, clocks), options.since, options.until), events, library, recovered)
-    report = describe(report, library.errors, frozenset((e.source, e.line) for e in events))
+    report = describe_quiet(report, library.errors, frozenset((e.source, e.line) for e in events))
     report = annotate(report, clocks, window_note(options.since, options.until))
     note = set_aside_note(sources)
     report = replace(report, notes=(*report.notes, note)) if note else report

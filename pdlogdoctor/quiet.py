@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .diagnose import NO_FAILURE_SEEN
 from .errorlines import ErrorLayer
+from .excerpt import CHUNK, KEPT_LINE_CHARS
 from .ingest import reopen
 from .logshape import set_aside
 from .model import Event, ExcerptLine, Kind, Report, Severity, Source
@@ -21,12 +23,9 @@ from .textcut import clip
 from .timeline import clean_line, parse_stamp
 from .unexplained import templates_of
 
-NO_FAILURE_SEEN = "no-failure-seen"
 CLASSIFIED_BYTES = 16 << 20  # per input: lines past this are not read for warnings
 REREAD_BYTES = 512 << 20  # per input: past this its last line is not looked for
-KEPT_LINE_CHARS = 1600  # of a quoted line (as the evidence excerpt keeps)
 MAX_WARNINGS = 200  # warning lines kept per input before templating
-CHUNK = 4 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +34,7 @@ class _Read:
     warnings: list[Event]
 
 
-def describe(report: Report, layer: ErrorLayer | None, named: frozenset[tuple[str, int]]) -> Report:
+def describe_quiet(report: Report, layer: ErrorLayer | None, named: frozenset[tuple[str, int]]) -> Report:
     """A no-failure-seen report with where each input ends and the warnings no pattern names
     (`named`: the (source, line) of every line a library pattern matched). Others unchanged."""
     if report.verdict.id != NO_FAILURE_SEEN:
