@@ -20,26 +20,25 @@ from __future__ import annotations
 
 import hashlib
 
-import regex
-
+from .lazyregex import LazyRegex
 from .model import FactValue, Report
 
 PREFIX = "pdld-"
-_RUN_SPECIFIC_NAME = regex.compile(
+_RUN_SPECIFIC_NAME = LazyRegex(
     r"(?i)(?:^|_)(?:time|timestamp|pid|pids|addr|address|rid|request|room|host|hostname|node|path|file|line|where|"
     r"latency|duration|elapsed|seconds|count|failures|repeats|attempts|errors|occurrences|affected|checks|"
     r"free|avail|available|usage|rss|gpu|rank)(?:_|s?$)"
 )
-_NORMALISERS: tuple[tuple[regex.Pattern[str], str], ...] = (
-    (regex.compile(r"<([a-z][a-z0-9-]*)-\d+>"), r"<\1>"),  # redacted text: <kind-n> (Redactor.placeholder)
-    (regex.compile(r"\S+:\d+(?=\)|,|\s|$)"), "<where>"),  # file:line references
-    (regex.compile(r"\b\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?"), "<time>"),
-    (regex.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
-    (regex.compile(r"\b[0-9a-f]{16,}\b"), "<id>"),
-    (regex.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"), "<ip>"),
-    (regex.compile(r"(?:/[\w.+-]+){2,}"), "<path>"),
-    (regex.compile(r"(?i)\b(?:pid|room|rid|request_id)[=: ]+\S+"), "<var>"),
-    (regex.compile(r"\bx\d+\b"), "x<n>"),  # "KVPoll.Bootstrapping x8": how often varies by night
+_NORMALISERS: tuple[tuple[LazyRegex, str], ...] = (
+    (LazyRegex(r"<([a-z][a-z0-9-]*)-\d+>"), r"<\1>"),  # redacted text: <kind-n> (Redactor.placeholder)
+    (LazyRegex(r"\S+:\d+(?=\)|,|\s|$)"), "<where>"),  # file:line references
+    (LazyRegex(r"\b\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?"), "<time>"),
+    (LazyRegex(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
+    (LazyRegex(r"\b[0-9a-f]{16,}\b"), "<id>"),
+    (LazyRegex(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"), "<ip>"),
+    (LazyRegex(r"(?:/[\w.+-]+){2,}"), "<path>"),
+    (LazyRegex(r"(?i)\b(?:pid|room|rid|request_id)[=: ]+\S+"), "<var>"),
+    (LazyRegex(r"\bx\d+\b"), "x<n>"),  # "KVPoll.Bootstrapping x8": how often varies by night
 )
 
 

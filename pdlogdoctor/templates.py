@@ -11,32 +11,32 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-import regex
+from .lazyregex import LazyRegex
 
 MAX_TEMPLATE = 300
 SIMILARITY = 0.7  # share of equal tokens for two templates to be one
 MIN_TOKENS_TO_MERGE = 4  # short templates ("Killed") are merged only when equal
 
 # A log line's own prefix: time stamps, rank and level brackets, glog headers, tracing spans.
-_PREFIX = regex.compile(
+_PREFIX = LazyRegex(
     r"^(?:\s*(?:\[[^\]]{0,80}\]:?|\d{4}-\d\d-\d\d[ T][\d:.,]+Z?|[IWEF]\d{4} [\d:.]+\s+\d+\s+[\w.-]+:\d+\]"
     r"|\([\w\s=]+pid=\d+\)|(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|FATAL)\b:?|\d\d-\d\d [\d:.]+)\s*)+"
 )
-_TRACING = regex.compile(r"^\S*\{.*?\}: (?:[\w:]+: )?(?:\S+\.rs:\d+: )?")
-_MASKS: tuple[tuple[regex.Pattern[str], str], ...] = (
-    (regex.compile(r"\^M|\r"), ""),
-    (regex.compile(r"""'[^']{0,200}'|"[^"]{0,200}\""""), "<str>"),
-    (regex.compile(r"\b[a-z][\w+.-]*://\S+"), "<url>"),
-    (regex.compile(r"(?:\b[\w.-]+)?(?:/[\w.@+-]+){2,}/?"), "<path>"),
-    (regex.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b"), "<ip>"),
-    (regex.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<id>"),
-    (regex.compile(r"\b0x[0-9a-fA-F]+\b"), "<hex>"),
-    (regex.compile(r"\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\b"), "<hex>"),
-    (regex.compile(r"\b[\w-]*\d[\w-]*[a-zA-Z][\w-]*\d[\w-]*\b(?<=\w{12,})"), "<id>"),  # chatcmpl-…, long ids
-    (regex.compile(r"\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b"), "<time>"),
-    (regex.compile(r"\b\d{4}-\d\d-\d\d\b"), "<date>"),
-    (regex.compile(r"(?<![\w<])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w>])"), "<num>"),
-    (regex.compile(r"\s+"), " "),
+_TRACING = LazyRegex(r"^\S*\{.*?\}: (?:[\w:]+: )?(?:\S+\.rs:\d+: )?")
+_MASKS: tuple[tuple[LazyRegex, str], ...] = (
+    (LazyRegex(r"\^M|\r"), ""),
+    (LazyRegex(r"""'[^']{0,200}'|"[^"]{0,200}\""""), "<str>"),
+    (LazyRegex(r"\b[a-z][\w+.-]*://\S+"), "<url>"),
+    (LazyRegex(r"(?:\b[\w.-]+)?(?:/[\w.@+-]+){2,}/?"), "<path>"),
+    (LazyRegex(r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b"), "<ip>"),
+    (LazyRegex(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<id>"),
+    (LazyRegex(r"\b0x[0-9a-fA-F]+\b"), "<hex>"),
+    (LazyRegex(r"\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\b"), "<hex>"),
+    (LazyRegex(r"\b[\w-]*\d[\w-]*[a-zA-Z][\w-]*\d[\w-]*\b(?<=\w{12,})"), "<id>"),  # chatcmpl-…, long ids
+    (LazyRegex(r"\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b"), "<time>"),
+    (LazyRegex(r"\b\d{4}-\d\d-\d\d\b"), "<date>"),
+    (LazyRegex(r"(?<![\w<])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w>])"), "<num>"),
+    (LazyRegex(r"\s+"), " "),
 )
 
 

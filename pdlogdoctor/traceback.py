@@ -12,8 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import regex
-
+from .lazyregex import LazyRegex
 from .model import FieldValue
 from .timeline import clean_line, parse_stamp
 
@@ -22,24 +21,24 @@ MAX_TRACEBACK_BYTES = 256 << 10
 # The comma is optional: faulthandler's dumps (after 'Fatal Python error: ...') write `line N in f`.
 # Python frames are indented; native crash banners ('Segfault encountered') print theirs flush left,
 # and name C++ symbols with spaces in them (`nixlUcxWorker::arm() const`).
-_FRAME = regex.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>.+?)\s*$')
+_FRAME = LazyRegex(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>.+?)\s*$')
 # glog's failure signal handler (`    @     0x7f3a2c1b4f00 mooncake::RdmaEndPoint::deconstruct()`) and
 # abseil's (`PC: @     0x7f5fba26bfb7  (unknown)  raise`: a frame size before the symbol), innermost
 # first; a launcher's prefix may stand before them (`(EngineCore_DP0 pid=742) `).
-_GLOG_FRAME = regex.compile(r"(?:^|\s)(?:PC: )?@\s+0x[0-9a-fA-F]+\s+(?:(?:\d+|\(unknown\))\s+)?(?P<func>\S.*?)\s*$")
+_GLOG_FRAME = LazyRegex(r"(?:^|\s)(?:PC: )?@\s+0x[0-9a-fA-F]+\s+(?:(?:\d+|\(unknown\))\s+)?(?P<func>\S.*?)\s*$")
 # gdb's `bt`: `#1  0x00007f3a2c1b4f00 in mooncake::RdmaEndPoint::deconstruct() () from /x/engine.so`
 # or `#5  mooncake::WorkerPool::transferWorker (this=0x5f, thread_id=3) at /src/worker_pool.cpp:301`;
 # when it stops on the signal it prints the current frame without a number first.
-_GDB_FRAME = regex.compile(
+_GDB_FRAME = LazyRegex(
     r"^\s*(?:#\d+\s+(?:0x[0-9a-fA-F]+ in )?|0x[0-9a-fA-F]+ in )(?P<func>.+?) \((?:[^()]|\([^()]*\))*\)"
     r"(?: at (?P<file>\S+?):(?P<line>\d+)| from (?P<lib>\S+))?\s*$"
 )
 # c10's (PyTorch) backtraces:
 # `frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(...) + 0x2b4 (0x7fd1 in /x/libtorch_cuda.so)`.
-_C10_FRAME = regex.compile(
+_C10_FRAME = LazyRegex(
     r"(?:^|\s)frame #\d+: (?P<func>.+?)(?: \+ 0x[0-9a-fA-F]+)? \(0x[0-9a-fA-F]+ in (?P<lib>[^)]+)\)\s*$"
 )
-_EXCEPTION = regex.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
+_EXCEPTION = LazyRegex(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
 _CONNECTORS = (
     "During handling of the above exception",
     "The above exception was the direct cause",
