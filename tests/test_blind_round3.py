@@ -37,12 +37,6 @@ ARGUABLE = {
     "08-illegal-memory-access-custom-kernel": "scheduler-runtime-crash",
     "10-too-many-open-files-prefill": "scheduler-runtime-crash",
 }
-# Known misses, kept visible: each must fail until it is fixed (strict xfail).
-UNQUOTED_GATE = {
-    "13-healthy-compose-nccl-gid-warnings": "few_shot_gsm8k's bare `Accuracy: 0.951` (no threshold beside it; the "
-    "user's gate is a one-liner) is not read as an end-to-end result: read as a pass, an accuracy of 0.01 would be "
-    "healthy too",
-}
 
 
 def expected(case: Path) -> dict[str, Any]:
@@ -53,15 +47,6 @@ def expected(case: Path) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def reports(library: Library) -> dict[Path, Report]:
     return {case: run([str(case)], library) for case in CASES}
-
-
-def _known(table: dict[str, str]) -> list[Any]:
-    return [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=table[c.name]), id=c.name)
-        if c.name in table
-        else pytest.param(c, id=c.name)
-        for c in CASES
-    ]
 
 
 def test_the_set_is_whole() -> None:
@@ -85,7 +70,7 @@ def test_verdict_and_exit_code(case: Path, reports: dict[Path, Report]) -> None:
     )
 
 
-@pytest.mark.parametrize("case", _known(UNQUOTED_GATE))
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES])
 def test_key_line_is_quoted(case: Path, reports: dict[Path, Report]) -> None:
     want, report = expected(case), reports[case]
     body = markdown_report(report, RenderOptions(redact=False))
