@@ -116,3 +116,16 @@ def test_the_fastest_installed_matcher_is_chosen(library: Library) -> None:
     assert AnchorIndex.build(library, accel.PURE).fast is None
     with pytest.raises(ValueError, match="unknown matcher"):
         accel.check("grep")
+
+
+def test_keys_shorter_than_the_fingerprint_get_automata_of_their_own() -> None:
+    """Two-byte keys (glog's `E0`, `F1`) sit in an automaton apart from the longer keys (mixed in,
+    they would slow every key's search), and every occurrence of every key is still reported."""
+    if importlib.util.find_spec("ahocorasick_rs") is None:
+        pytest.skip("ahocorasick-rs is not installed")
+    anchors = [b"E0", b"Failed", b"F1", b"rror", b"E0729 x"]
+    matcher = accel.load(anchors, "ahocorasick")
+    assert matcher is not None
+    assert [numbers for _, numbers in matcher.automata] == [[0, 2], [1, 3, 4]]  # type: ignore[attr-defined]
+    text = b"F1222 E0729 x Failed; E0729 xrror F1"
+    assert matcher.positions(text, 0, len(text)) == [every_start(text, a, 0, len(text)) for a in anchors]
