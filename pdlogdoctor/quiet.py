@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import regex
+
 from .diagnose import NO_FAILURE_SEEN
 from .errorlines import ErrorLayer
 from .excerpt import CHUNK, KEPT_LINE_CHARS
@@ -29,6 +31,13 @@ MAX_WARNINGS = 200  # warning lines kept per input before templating
 
 
 @dataclass(frozen=True, slots=True)
+class _Scan:
+    layer: ErrorLayer
+    candidates: regex.Pattern[str]  # any warning marker, line by line: where to look closer
+    named: frozenset[tuple[str, int]]  # (source, line) of the lines a library pattern matched
+
+
+@dataclass(frozen=True, slots=True)
 class _Read:
     last: ExcerptLine | None
     warnings: list[Event]
@@ -40,14 +49,15 @@ def describe_quiet(report: Report, layer: ErrorLayer | None, named: frozenset[tu
     if report.verdict.id != NO_FAILURE_SEEN:
         return report
     aside = set(set_aside(report.inputs))  # not serving logs: nothing in them is evidence
-    reads = [_read(source, layer, named) for source in report.inputs if source.lines and source.name not in aside]
+    scan = _Scan(layer, _candidates(layer), named) if layer is not None and layer.warnings else None
+    reads = [_read(source, scan) for source in report.inputs if source.lines and source.name not in aside]
     ends = tuple(read.last for read in reads if read.last is not None)
     shown = {item.template for item in report.unrecognised}
     warnings = [t for t in templates_of([w for read in reads for w in read.warnings]) if t.template not in shown]
     return replace(report, log_ends=ends, unrecognised=(*report.unrecognised, *warnings))
 
 
-def _read(source: Source, layer: ErrorLayer | None, named: frozenset[tuple[str, int]]) -> _Read:
+def _read(source: Source, scan: _Scan | None) -> _Read:
     """One pass over the input: warnings in its first CLASSIFIED_BYTES, and its last written line."""
     stream = reopen(source.name)
     if stream is None:
@@ -60,35 +70,50 @@ def _read(source: Source, layer: ErrorLayer | None, named: frozenset[tuple[str, 
             read += len(chunk)
             if read > REREAD_BYTES:
                 return _Read(None, warnings)  # where it ends is not known
-            lines = (carry + chunk).split(b"\n")
-            carry = lines.pop()[-(1 << 20) :]  # one absurd line stays bounded
-            if layer is not None and read - len(chunk) < CLASSIFIED_BYTES and len(warnings) < MAX_WARNINGS:
-                warnings += _warnings(source, number, lines, layer, named)
-            last = _last_written(number, lines) or last
-            number += len(lines)
+            block = carry + chunk
+            cut = block.rfind(b"\n") + 1
+            complete, carry = block[:cut], block[cut:][-(1 << 20) :]  # one absurd line stays bounded
+            if scan is not None and read - len(chunk) < CLASSIFIED_BYTES and len(warnings) < MAX_WARNINGS:
+                warnings += _warnings(source, number, complete, scan)
+            last = _last_written(number, complete) or last
+            number += complete.count(b"\n")
     last = (number + 1, carry) if carry.strip() else last
     return _Read(_end(source, last), warnings[:MAX_WARNINGS])
 
 
-def _last_written(before: int, lines: list[bytes]) -> tuple[int, bytes] | None:
-    """The last line that is not blank, with its number (`before` lines came earlier)."""
-    for offset in range(len(lines) - 1, -1, -1):
-        if lines[offset].strip():
-            return before + offset + 1, lines[offset]
+def _last_written(before: int, complete: bytes) -> tuple[int, bytes] | None:
+    """The last line of `complete` (whole lines) that is not blank, with its number."""
+    end = len(complete)
+    while end > 0:
+        start = complete.rfind(b"\n", 0, end - 1) + 1
+        line = complete[start:end]
+        if line.strip():
+            return before + complete.count(b"\n", 0, start) + 1, line.rstrip(b"\n")
+        end = start
     return None
 
 
-def _warnings(
-    source: Source, before: int, lines: list[bytes], layer: ErrorLayer, named: frozenset[tuple[str, int]]
-) -> list[Event]:
-    found = []
-    for offset, raw in enumerate(lines):
-        number = before + offset + 1
-        if (source.name, number) not in named:
-            warning = _warning(source, number, raw.decode("utf-8", errors="replace"), layer)
+def _warnings(source: Source, before: int, complete: bytes, scan: _Scan) -> list[Event]:
+    """The warning lines of `complete` (whole lines): the markers' union finds candidates in one
+    pass over the text, then each candidate line is decided as the layer decides it."""
+    text = complete.decode("utf-8", errors="replace")
+    found, counted, number, next_line = [], 0, before, 0
+    for match in scan.candidates.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        if start < next_line:
+            continue  # a second candidate on a line already decided
+        number += text.count("\n", counted, start) + 1
+        end = text.find("\n", start)
+        next_line = counted = end + 1 if end >= 0 else len(text)
+        if (source.name, number) not in scan.named:
+            warning = _warning(source, number, text[start:next_line], scan.layer)
             if warning is not None:
                 found.append(warning)
     return found
+
+
+def _candidates(layer: ErrorLayer) -> regex.Pattern[str]:
+    return regex.compile("|".join(f"(?:{marker.regex.pattern})" for marker in layer.warnings), regex.MULTILINE)
 
 
 def _end(source: Source, last: tuple[int, bytes] | None) -> ExcerptLine | None:

@@ -91,3 +91,11 @@ def test_a_file_set_aside_as_not_a_serving_log_shows_no_end(tmp_path: Path, libr
     assert report.verdict.id == "no-failure-seen"
     assert [Path(end.source).name for end in report.log_ends] == ["prefill.log"]
     assert all(Path(item.first.source).name == "prefill.log" for item in report.unrecognised)
+
+
+def test_line_numbers_hold_across_read_chunks(tmp_path: Path, library: Library) -> None:
+    filler = STARTING[4].replace("Start of prefill warmup ...", "Prefill batch. #new-seq: 1, #new-token: 4" + " " * 60)
+    lines = [filler] * 60_000 + [NO_RDMA, "", filler, NO_RDMA.replace("W2025", "I2025"), STARTING[-1]]  # > 4 MiB
+    report = run([str(_write(tmp_path / "prefill.log", lines))], library)
+    assert [item.first.line for item in report.unrecognised] == [60_001]
+    assert [end.line for end in report.log_ends] == [60_005]
