@@ -58,6 +58,8 @@ MAX_NAMES_IN_NOTE = 8
 NEAR_TIE_PENALTY = 0.15
 RIVAL_MARGIN_DROP = 0.25
 NO_FAILURE_SEEN = "no-failure-seen"
+START_UP = "start-up"  # patterns.VERDICT_PHASES
+RULED_OUT_CONFIDENCE = 0.1  # a verdict its own phase rules out, listed as an alternative
 NO_FAILURE_CONFIDENCE = 0.5  # sure nothing failed in what was given; says nothing of what was not
 # The serving proof in words, in the order a reader checks it: end to end first.
 PROOF_WORDS = {
@@ -178,10 +180,48 @@ def _time_key(event: Event) -> tuple[float, str, int]:
 
 def _analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     spec = evidence.library.verdict(hypothesis.verdict)
-    analyzed = [hypothesis]
-    if spec.analyzer is not None:
-        analyzed = ANALYZERS[spec.analyzer](hypothesis, evidence)
+    analyzed = [_in_phase(hypothesis, spec.phase, evidence)]
+    if spec.analyzer is not None and analyzed[0].rejected is None:
+        analyzed = ANALYZERS[spec.analyzer](analyzed[0], evidence)
     return [_with_coverage(h, evidence) for h in analyzed]
+
+
+# What shows a server past start-up: the deployment answering requests (every server had loaded),
+# or this server's own ready line or warmup.
+DEPLOYMENT_SERVED = (Mark.ANSWERED, Mark.END_TO_END)
+SERVER_SERVED = (Mark.SERVER_UP, Mark.WARMUP)
+
+
+def _in_phase(hypothesis: Hypothesis, phase: str | None, evidence: Evidence) -> Hypothesis:
+    """A start-up verdict (the library's `phase`) keeps only the roots logged before their server
+    was shown serving: a disk that fills while a benchmark writes its results after a passing
+    accuracy gate is no model-load failure."""
+    if phase != START_UP:
+        return hypothesis
+    late = {id(root): served for root in hypothesis.roots if (served := _served_before(root, evidence))}
+    if not late:
+        return hypothesis
+    kept = tuple(root for root in hypothesis.roots if id(root) not in late)
+    if kept:
+        chain = tuple(event for event in hypothesis.chain if id(event) not in late)
+        return replace(hypothesis, roots=kept, chain=chain)
+    root = hypothesis.first_root
+    why = (
+        f"{evidence.said(root)} comes after {evidence.said(late[id(root)])}: the server had loaded and served "
+        "by then, so this is no start-up failure"
+    )
+    return replace(hypothesis, rejected=why, confidence=min(hypothesis.confidence, RULED_OUT_CONFIDENCE))
+
+
+def _served_before(root: Event, evidence: Evidence) -> Event | None:
+    """The first line of the root's own file, above it, that shows its server (or the deployment) serving."""
+    for event in evidence.marked(*SERVING_PROOF):
+        if event.source != root.source or event.line >= root.line or event.failing:
+            continue
+        marks = evidence.library.pattern(event.pattern).marks
+        if any(mark in DEPLOYMENT_SERVED for mark in marks) or event.role is root.role:
+            return event
+    return None
 
 
 def _with_coverage(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:

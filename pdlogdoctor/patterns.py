@@ -37,7 +37,9 @@ _PATTERN_KEYS = {
 _REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
 _CAUSE_KEYS = {"pattern", "window", "skew", "join"}
 _EXAMPLE_KEYS = {"match", "no_match", "captures"}
-_VERDICT_KEYS = {"id", "title", "tier", "explain", "advice", "analyzer", "explains", "identity"}
+_VERDICT_KEYS = {"id", "title", "tier", "explain", "advice", "analyzer", "explains", "identity", "phase"}
+# A verdict about one phase of a server's life: its root lines count only in that phase.
+VERDICT_PHASES = ("start-up",)
 # Join keys that are not captures: the same file, the same host (from the file name), the same role.
 PSEUDO_JOIN_KEYS = frozenset({"source", "node", "role"})
 # Placeholders an `unexplained` sentence may use besides the pattern's own fields.
@@ -117,6 +119,9 @@ class VerdictSpec:
     analyzer: str | None
     explains: tuple[str, ...] = ()  # pattern ids of failures it accounts for (verdicts no single line roots)
     identity: tuple[str, ...] | None = None  # names of the facts that identify the incident (fingerprint)
+    # "start-up": a failure of loading or starting; a root line after its server (or the whole
+    # deployment) was shown serving is not one (diagnose._in_phase).
+    phase: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -564,9 +569,17 @@ def _load_verdicts(path: Path) -> list[VerdictSpec]:
                 analyzer=raw.get("analyzer"),
                 explains=_string_list(raw, "explains", at) or (),
                 identity=_string_list(raw, "identity", at),
+                phase=_phase(raw, at),
             )
         )
     return specs
+
+
+def _phase(raw: dict[str, Any], at: str) -> str | None:
+    phase = raw.get("phase")
+    if phase is not None and phase not in VERDICT_PHASES:
+        raise PatternError(at, "phase", f"'{phase}' is not one of {VERDICT_PHASES}")
+    return phase if isinstance(phase, str) else None
 
 
 # ---------------------------------------------------------------- the whole library
