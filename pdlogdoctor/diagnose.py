@@ -42,7 +42,7 @@ from .model import (
     Tier,
     Verdict,
 )
-from .patterns import Library
+from .patterns import START_UP, Library
 from .roles import SERVER_ROLES
 from .textcut import clip
 
@@ -58,7 +58,6 @@ MAX_NAMES_IN_NOTE = 8
 NEAR_TIE_PENALTY = 0.15
 RIVAL_MARGIN_DROP = 0.25
 NO_FAILURE_SEEN = "no-failure-seen"
-START_UP = "start-up"  # patterns.VERDICT_PHASES
 RULED_OUT_CONFIDENCE = 0.1  # a verdict its own phase rules out, listed as an alternative
 NO_FAILURE_CONFIDENCE = 0.5  # sure nothing failed in what was given; says nothing of what was not
 # The serving proof in words, in the order a reader checks it: end to end first.

@@ -39,7 +39,8 @@ _CAUSE_KEYS = {"pattern", "window", "skew", "join"}
 _EXAMPLE_KEYS = {"match", "no_match", "captures"}
 _VERDICT_KEYS = {"id", "title", "tier", "explain", "advice", "analyzer", "explains", "identity", "phase"}
 # A verdict about one phase of a server's life: its root lines count only in that phase.
-VERDICT_PHASES = ("start-up",)
+START_UP = "start-up"
+VERDICT_PHASES = (START_UP,)
 # Join keys that are not captures: the same file, the same host (from the file name), the same role.
 PSEUDO_JOIN_KEYS = frozenset({"source", "node", "role"})
 # Placeholders an `unexplained` sentence may use besides the pattern's own fields.

@@ -36,6 +36,7 @@ NOT_IDS = {
     "empty-directory": "an input problem code",
     "not-a-file": "an input problem code (ingest)",
     "read-as-paste": "an input problem code (ingest): a document read because nothing else is a log",
+    "start-up": "a verdict's phase (patterns.VERDICT_PHASES)",
     "not-a-serving-log": "an input problem code (logshape.py): read, but no line has a serving-log shape",
     "whole-hours": "a clock-offset method (clocks.py)",
     "start-times": "a clock-offset method (clocks.py)",
