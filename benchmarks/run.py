@@ -1,6 +1,7 @@
 """Time `pdlogdoctor analyze` with each anchor matcher against cat, grep and ripgrep, in one run.
 
     .venv/bin/python -m benchmarks.run [--size 100M,500M,1G,4G] [--repeat 3] [--dir DIR] [--delete]
+    .venv/bin/python -m benchmarks.run --startup-only [--startup-runs 20]
 
 For each size: generates (or reuses) a bundle of about SIZE bytes (decimal units) under
 DIR/<bytes>/, reads it once so every tool starts from a warm page cache, then times
@@ -14,7 +15,9 @@ and checks that each verdict equals the verdict on the seed fixture. Each comman
 --repeat times, the commands of one size interleaved (cat, grep, rg, each matcher, then
 again), so a burst of load on a shared machine hits them alike; each figure is the best of
 its runs, for wall time and for CPU time (user + sys of the command and every process it
-waited for: the tool's workers). Then the start-up: `analyze` on a 1-line file, best of 5.
+waited for: the tool's workers). Then the start-up: `analyze --format json` on a 1-line file
+with each installed matcher, --startup-runs times interleaved after one run that fills the
+library cache, minimum and median of wall and CPU time.
 Prints markdown tables, wall and CPU (exit 1 on a verdict mismatch).
 """
 
@@ -26,6 +29,7 @@ import itertools
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -191,12 +195,28 @@ def fixture_verdict() -> str:
     return str(json.loads(out.stdout)["verdict"]["id"])
 
 
-def startup(repeat: int = 5) -> float:
-    """Best wall time of `analyze` on a 1-line file (interpreter, imports, library, one scan)."""
+def startup(runs: int = 20, matchers: list[str] | None = None) -> list[str]:
+    """`analyze --format json` on a 1-line file (interpreter, imports, library, one scan), per matcher:
+    min and median of wall and CPU time over `runs` interleaved runs. One run first fills the
+    library cache (library_cache.py), as any earlier run of the installed tool would have."""
+    chosen = matchers or installed_matchers()
     with tempfile.TemporaryDirectory() as folder:
         one = Path(folder) / "one.log"
         one.write_text("2026-07-01 12:00:00 INFO server started\n")
-        return min(measure([*tool_command(), "analyze", "--format", "json", str(one)]).seconds for _ in range(repeat))
+        command = [*tool_command(), "analyze", "--format", "json", str(one)]
+        envs = {matcher: {**os.environ, "PDLOGDOCTOR_MATCHER": matcher} for matcher in chosen}
+        measure(command, envs[chosen[0]])
+        runs_of: dict[str, list[Measured]] = {matcher: [] for matcher in chosen}
+        for _ in range(runs):
+            for matcher in chosen:
+                runs_of[matcher].append(measure(command, envs[matcher]))
+    lines = [f"Start-up (`analyze --format json` on a 1-line file, {runs} runs, interleaved):", ""]
+    lines += ["| matcher | wall min | wall median | CPU min | CPU median |", "| --- | --- | --- | --- | --- |"]
+    for matcher, done in runs_of.items():
+        walls, cpus = [run.seconds for run in done], [run.cpu for run in done]
+        figures = (min(walls), statistics.median(walls), min(cpus), statistics.median(cpus))
+        lines.append(f"| {matcher} | " + " | ".join(f"{value:.3f} s" for value in figures) + " |")
+    return lines
 
 
 def bench(size: int, directory: Path, keep: bool = True, matchers: list[str] | None = None, repeat: int = 1) -> Result:
@@ -241,14 +261,13 @@ def _cell(seconds: float, size: int) -> str:
     return f"{seconds:.2f} s ({size / 1e6 / seconds:,.0f} MB/s)"
 
 
-def table(results: list[Result], start: float, repeat: int = 1) -> list[str]:
+def table(results: list[Result], start: list[str], repeat: int = 1) -> list[str]:
     best = f"best of {repeat}, interleaved" if repeat > 1 else "one run each"
     lines = [f"Wall time ({best}):", "", *wall_table(results), "", f"CPU time, user + sys ({best}):", ""]
     lines += cpu_table(results)
     lines.append("")
     lines += linearity(results)
-    lines.append(f"start-up (`analyze` on a 1-line file, best of 5): {start:.3f} s")
-    return lines
+    return lines + start
 
 
 def wall_table(results: list[Result]) -> list[str]:
@@ -314,12 +333,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--delete", action="store_true", help="delete each generated bundle after its runs")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each command, interleaved; the best is shown")
     parser.add_argument("--matcher", action="append", help="only these matchers (repeatable); default: every installed")
+    parser.add_argument("--startup-runs", type=int, default=20, help="runs of the start-up measure, per matcher")
+    parser.add_argument("--startup-only", action="store_true", help="measure the start-up alone (no bundles)")
     args = parser.parse_args(argv)
+    start = startup(args.startup_runs, args.matcher)
+    if args.startup_only:
+        print("\n".join(start))
+        return 0
     results = []
     for size in args.size.split(","):
         results.append(bench(parse_size(size), args.dir, not args.delete, args.matcher, args.repeat))
         print(f"done: {size}", file=sys.stderr, flush=True)
-    print("\n".join(table(results, startup(), args.repeat)))
+    print("\n".join(table(results, start, args.repeat)))
     return 0 if all(r.verdict == r.fixture_verdict for r in results) else 1
 
 

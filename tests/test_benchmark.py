@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.generate import SEED_FIXTURE, generate, parse_size
-from benchmarks.run import bench, installed_matchers
+from benchmarks.run import bench, installed_matchers, startup
 from pdlogdoctor.patterns import load_library
 
 
@@ -55,6 +55,16 @@ def test_tiny_benchmark_reports_the_seed_verdict(tmp_path: Path) -> None:
     assert {run.verdict for run in result.tools.values()} == {"mori-mr-size-limit"}
     assert result.rg_matches in (None, result.grep_matches)
     assert not (tmp_path / "3000000").exists()
+
+
+def test_startup_reports_min_and_median_per_matcher() -> None:
+    lines = startup(runs=2, matchers=["pure", "ahocorasick"])
+    rows = [line.split(" | ") for line in lines if line.startswith("| pure") or line.startswith("| ahocorasick")]
+    assert [row[0] for row in rows] == ["| pure", "| ahocorasick"]
+    for row in rows:
+        figures = [float(cell.strip(" |s")) for cell in row[1:]]
+        assert len(figures) == 4 and all(value > 0 for value in figures)
+        assert figures[0] <= figures[1] and figures[2] <= figures[3]  # min <= median
 
 
 LIBRARY = load_library()
