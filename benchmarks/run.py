@@ -16,8 +16,9 @@ and checks that each verdict equals the verdict on the seed fixture. Each comman
 again), so a burst of load on a shared machine hits them alike; each figure is the best of
 its runs, for wall time and for CPU time (user + sys of the command and every process it
 waited for: the tool's workers). Then the start-up: `analyze --format json` on a 1-line file
-with each installed matcher, --startup-runs times interleaved after one run that fills the
-library cache, minimum and median of wall and CPU time.
+(the installed `pdlogdoctor` command, in an empty folder) with each installed matcher,
+--startup-runs times interleaved after one run that fills the library cache, minimum and
+median of wall and CPU time.
 Prints markdown tables, wall and CPU (exit 1 on a verdict mismatch).
 """
 
@@ -104,6 +105,13 @@ def tool_command() -> list[str]:
     return [sys.executable, "-m", "pdlogdoctor"]
 
 
+def installed_command() -> list[str]:
+    """`pdlogdoctor` as users run it: the console script pip installs beside the interpreter
+    (`python -m pdlogdoctor` also imports runpy, ~4 ms), else `python -m pdlogdoctor`."""
+    script = Path(sys.executable).parent / ("pdlogdoctor.exe" if os.name == "nt" else "pdlogdoctor")
+    return [str(script)] if script.exists() else tool_command()
+
+
 def rg_path() -> str | None:
     beside = Path(sys.executable).parent / "rg"  # the `bench` extra's wheel puts it in the venv
     return str(beside) if beside.exists() else shutil.which("rg")
@@ -151,13 +159,15 @@ print(json.dumps([seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 10
 """
 
 
-def measure(command: list[str], env: dict[str, str] | None = None, discard: bool = False) -> Measured:
+def measure(
+    command: list[str], env: dict[str, str] | None = None, discard: bool = False, cwd: Path | None = None
+) -> Measured:
     """One run: wall and CPU seconds, peak RSS of the largest process, stdout (none if `discard`),
     and the largest tree PSS."""
     with tempfile.NamedTemporaryFile() as out:
         target = os.devnull if discard else out.name
         proc = subprocess.Popen(
-            [sys.executable, "-c", _MEASURE, target, *command], stdout=subprocess.PIPE, env=env or os.environ
+            [sys.executable, "-c", _MEASURE, target, *command], stdout=subprocess.PIPE, env=env or os.environ, cwd=cwd
         )
         peak = [0]
 
@@ -196,20 +206,21 @@ def fixture_verdict() -> str:
 
 
 def startup(runs: int = 20, matchers: list[str] | None = None) -> list[str]:
-    """`analyze --format json` on a 1-line file (interpreter, imports, library, one scan), per matcher:
-    min and median of wall and CPU time over `runs` interleaved runs. One run first fills the
-    library cache (library_cache.py), as any earlier run of the installed tool would have."""
+    """`pdlogdoctor analyze --format json` on a 1-line file (interpreter, imports, library, one scan),
+    per matcher: min and median of wall and CPU time over `runs` interleaved runs, run as a user
+    runs it (the installed command) in a folder of its own (no config file). One run first fills
+    the library cache (library_cache.py), as any earlier run of the installed tool would have."""
     chosen = matchers or installed_matchers()
     with tempfile.TemporaryDirectory() as folder:
         one = Path(folder) / "one.log"
         one.write_text("2026-07-01 12:00:00 INFO server started\n")
-        command = [*tool_command(), "analyze", "--format", "json", str(one)]
+        command = [*installed_command(), "analyze", "--format", "json", one.name]
         envs = {matcher: {**os.environ, "PDLOGDOCTOR_MATCHER": matcher} for matcher in chosen}
-        measure(command, envs[chosen[0]])
+        measure(command, envs[chosen[0]], cwd=one.parent)
         runs_of: dict[str, list[Measured]] = {matcher: [] for matcher in chosen}
         for _ in range(runs):
             for matcher in chosen:
-                runs_of[matcher].append(measure(command, envs[matcher]))
+                runs_of[matcher].append(measure(command, envs[matcher], cwd=one.parent))
     lines = [f"Start-up (`analyze --format json` on a 1-line file, {runs} runs, interleaved):", ""]
     lines += ["| matcher | wall min | wall median | CPU min | CPU median |", "| --- | --- | --- | --- | --- |"]
     for matcher, done in runs_of.items():

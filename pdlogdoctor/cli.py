@@ -18,7 +18,6 @@ import contextlib
 import errno
 import io
 import os
-import shutil
 import stat
 import sys
 from collections import Counter
@@ -503,6 +502,8 @@ def terminal_width(stream: TextIO | None) -> int:
     if value.isdigit() and int(value) > 0:
         return int(value)
     if stream is not None and getattr(stream, "isatty", lambda: False)():
+        import shutil  # here: only a terminal asks for its size
+
         return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
     return DEFAULT_WIDTH
 

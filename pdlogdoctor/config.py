@@ -16,7 +16,6 @@ environment's directories.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +59,8 @@ def find_config(start: Path) -> Config:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    import tomllib  # here: no config file, no TOML parser to import
+
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)

@@ -11,7 +11,6 @@ library matched the line: the layer adds no pass of its own over the input. Its
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,6 +172,8 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    import tomllib  # here: a run whose library comes from the cache parses no TOML (library_cache.py)
+
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -10,7 +10,6 @@ frame first, each frame as the line the log printed.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -169,6 +168,8 @@ def load_frames(dirs: Iterable[Path]) -> FrameTable:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    import tomllib  # here: a run whose library comes from the cache parses no TOML (library_cache.py)
+
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

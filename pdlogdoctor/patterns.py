@@ -7,7 +7,6 @@ Each `patterns/<group>/<id>.toml` describes one condition seen in a log line.
 from __future__ import annotations
 
 import operator
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -206,6 +205,8 @@ def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:
 
 def load_pattern(path: Path, group: str = "") -> Pattern:
     where = str(path)
+    import tomllib  # here: a run whose library comes from the cache parses no TOML (library_cache.py)
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -548,6 +549,8 @@ def _parse_bytes(text: str) -> int | None:
 
 def _load_verdicts(path: Path) -> list[VerdictSpec]:
     where = str(path)
+    import tomllib  # here: a run whose library comes from the cache parses no TOML (library_cache.py)
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

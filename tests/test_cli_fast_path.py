@@ -24,6 +24,7 @@ ONE_LINE = "2026-07-01 12:00:00 INFO server started\n"
 NOT_NEEDED = (
     "typer", "click", "rich", "pydantic", "jsonschema", "multiprocessing", "concurrent", "tarfile", "zipfile",
     "zstandard", "statistics", "tempfile", "importlib.resources", "pdlogdoctor.compare", "pdlogdoctor.profile",
+    "tomllib", "shutil",
 )  # fmt: skip
 
 
