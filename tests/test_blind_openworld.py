@@ -12,22 +12,19 @@ not demanded; a confident wrong verdict is what fails.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pdlogdoctor.cli import exit_code_for
 from pdlogdoctor.model import Report
 from pdlogdoctor.patterns import Library
-from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions
 
-from .conftest import ROOT
+from .blind_sets import blind_cases, expected, reports_of
 
-CASES = sorted(path.parent for path in (ROOT / "tests" / "data" / "blind-openworld").glob("*/expected.toml"))
+CASES = blind_cases("blind-openworld")
 CONFIDENT = 0.5
 # Known misses, kept visible: each must fail until it is fixed (strict xfail).
 # (ow15, a disk that filled after serving read as model-load-failure 0.85, is fixed: the verdict's
@@ -39,14 +36,9 @@ KNOWN: dict[str, str] = {}
 ALSO_WRONG = {"ow15-dsv4pro-joblog": ["model-load-failure"]}  # the disk filled after serving and a passing gate
 
 
-def expected(case: Path) -> dict[str, Any]:
-    loaded: dict[str, Any] = tomllib.loads((case / "expected.toml").read_text())["expected"]
-    return loaded
-
-
 @pytest.fixture(scope="module")
 def reports(library: Library) -> dict[Path, Report]:
-    return {case: run([str(case)], library) for case in CASES}
+    return reports_of(CASES, library)
 
 
 def test_the_set_is_whole() -> None:
