@@ -209,6 +209,24 @@ def test_a_glog_info_prefix_holds_no_search_key(library: Library) -> None:
     assert [prefix for prefix in prefixes if any(key in prefix for key in keys)] == []
 
 
+def test_an_uncaught_cpp_exception_is_an_error_line_though_it_names_no_error(tmp_path: Path, library: Library) -> None:
+    """The C++ runtime's `terminate called after throwing ...` and its `what():` line hold no error
+    word: the layer still quotes them (the first as critical), not 'no failure seen'."""
+    lines = [
+        "terminate called after throwing an instance of 'std::runtime_error'",
+        "  what():  Failed to register memory",
+        "Fatal Python error: Aborted",
+    ]
+    document = _report_of(tmp_path, library, {"decode_n1.log": "\n".join(lines) + "\n"})
+    unrecognised = document["unrecognised"]
+    assert isinstance(unrecognised, list)
+    first = unrecognised[0]
+    assert first["first"]["line"] == 1 and first["severity"] == "critical" and first["earliest"] is True
+    assert any(item["first"]["line"] == 2 for item in unrecognised)
+    verdict = document["verdict"]
+    assert isinstance(verdict, dict) and "terminate called after throwing" in verdict["summary"]
+
+
 NOISE = [
     "[2026-07-02 10:15:30 DP0 TP0 EP0] Decode batch. #running-req: 3, #token: 3342, token usage: 0.01",
     '[2026-07-02 10:15:31] INFO:     127.0.0.1:51234 - "GET /health HTTP/1.1" 200 OK',
