@@ -9,7 +9,9 @@ of these is in the lines, the verdict says the phase is unknown and keeps both r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from ..frames import Culprit, PhaseEvidence, short_name
 from ..hypothesis import Evidence, Hypothesis
@@ -19,6 +21,7 @@ from ..traceback import Frame, stack_of
 INIT = "scheduler-init-crash"
 RUNTIME = "scheduler-runtime-crash"
 UNKNOWN_PHASE = "scheduler-crash"  # a crash whose phase the lines cannot tell
+Found = TypeVar("Found")
 SIGNALS = {
     -3: "SIGQUIT: sent by sglang to its children after another child failed; the first failure is the cause",
     -6: "SIGABRT: the process aborted (a failed assertion, or a native library such as MORI calling abort())",
@@ -66,8 +69,8 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     sized = _sizing_before(crash, evidence)
     launched = _launched_before(crash, evidence)
     stacks = _stacks(crash, exception, hypothesis, evidence)
-    frame_phase = _frame_phase(stacks, evidence)
-    culprit = _culprit(stacks, evidence)
+    frame_phase = _first_found(stacks, evidence.library.frames.phase_of)
+    culprit = _first_found(stacks, evidence.library.frames.culprit)
     crashed_at = _crash_frame(culprit, exception, stacks, evidence)
     phase = _phase(crash, served, launched, frame_phase, evidence)
     sizing_frame = _in_pool_sizing(exception or crash)
@@ -173,17 +176,12 @@ def _stacks(
     return stacks
 
 
-def _frame_phase(stacks: list[tuple[Event, list[Frame]]], evidence: Evidence) -> tuple[Event, PhaseEvidence] | None:
+def _first_found(
+    stacks: list[tuple[Event, list[Frame]]], read: Callable[[list[Frame]], Found | None]
+) -> tuple[Event, Found] | None:
+    """What `read` finds in the first stack it finds anything in, with that stack's event."""
     for event, stack in stacks:
-        found = evidence.library.frames.phase_of(stack)
-        if found is not None:
-            return event, found
-    return None
-
-
-def _culprit(stacks: list[tuple[Event, list[Frame]]], evidence: Evidence) -> tuple[Event, Culprit] | None:
-    for event, stack in stacks:
-        found = evidence.library.frames.culprit(stack)
+        found = read(stack)
         if found is not None:
             return event, found
     return None
