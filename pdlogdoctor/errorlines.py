@@ -208,10 +208,7 @@ def _shape(raw: Any, where: str, index: int) -> Shape:
         raise PatternError(where, key, "must be a table")
     _check(raw, _SHAPE_KEYS, where, key, required=("id", "component", "regex", "examples"))
     match, no_match = _examples(raw, where, key)
-    try:
-        compiled = compile_now(str(raw["regex"]), regex.MULTILINE)
-    except regex.error as exc:
-        raise PatternError(where, f"{key}.regex", f"does not compile: {exc}") from None
+    compiled = _compile(raw, where, key, regex.MULTILINE)  # searched over a whole head: `^` is a line start
     return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where)
 
 
@@ -251,9 +248,9 @@ def _check(
             raise PatternError(where, prefix + name, "missing required key")
 
 
-def _compile(raw: Mapping[str, Any], where: str, key: str | None) -> LazyRegex:
+def _compile(raw: Mapping[str, Any], where: str, key: str | None, flags: int = 0) -> LazyRegex:
     try:
-        return compile_now(str(raw["regex"]))
+        return compile_now(str(raw["regex"]), flags)
     except regex.error as exc:
         raise PatternError(where, f"{key}.regex" if key else "regex", f"does not compile: {exc}") from None
 

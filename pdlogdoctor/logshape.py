@@ -24,8 +24,8 @@ NOT_SERVING_LOG = "not-a-serving-log"
 # source tree names a component too, but is not its output.
 LOG_SUFFIXES = frozenset({"", ".log", ".txt", ".out", ".err"})
 COMPRESSED_SUFFIXES = (".gz", ".zst")
-FIRST_LOOK = 4 << 10
-NAMES_SHOWN = 5  # bytes of the head tried first
+FIRST_LOOK = 4 << 10  # bytes of the head tried first
+NAMES_SHOWN = 5  # file names a note lists before it counts the rest
 
 
 def serving_log_reason(name: str, head: str, layer: ErrorLayer | None) -> str | None:
