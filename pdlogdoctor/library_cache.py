@@ -41,16 +41,20 @@ KEEP = 8  # cached libraries kept (one per set of pattern directories and their 
 PREFIX, SUFFIX = "library-", ".pickle"
 
 
-def user_cache_dir() -> Path:
+def user_cache_dir() -> Path | None:
     """Where this user's caches go: XDG_CACHE_HOME or ~/.cache, ~/Library/Caches on macOS,
-    %LOCALAPPDATA% on Windows; then our own directory in it."""
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = str(Path.home() / "Library" / "Caches")
-    else:
-        xdg = os.environ.get("XDG_CACHE_HOME", "")
-        base = xdg if os.path.isabs(xdg) else str(Path.home() / ".cache")  # the spec: a relative value is ignored
+    %LOCALAPPDATA% on Windows; then our own directory in it. None when there is no home to
+    put it in (a service account without one): the run goes on without the cache."""
+    try:
+        if sys.platform == "win32":
+            base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        elif sys.platform == "darwin":
+            base = str(Path.home() / "Library" / "Caches")
+        else:
+            xdg = os.environ.get("XDG_CACHE_HOME", "")
+            base = xdg if os.path.isabs(xdg) else str(Path.home() / ".cache")  # the spec: ignore a relative value
+    except (RuntimeError, KeyError):  # Path.home(): no HOME and no password-database entry
+        return None
     return Path(base) / "pdlogdoctor"
 
 

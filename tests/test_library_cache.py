@@ -144,6 +144,16 @@ def test_the_user_cache_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     assert user_cache_dir() == tmp_path / "home" / ".cache" / "pdlogdoctor"
 
 
+def test_no_home_means_no_cache_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", no_home)
+    assert user_cache_dir() is None
+    assert load_library(cache=user_cache_dir()) == load_library()
+
+
 def test_the_command_uses_the_cache_and_can_be_told_not_to(tmp_path: Path) -> None:
     (tmp_path / "one.log").write_text("2026-07-01 12:00:00 INFO server started\n")
     command = [sys.executable, "-m", "pdlogdoctor", "analyze", "-q", "one.log"]
