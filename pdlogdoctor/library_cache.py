@@ -114,6 +114,8 @@ def _trusted(info: os.stat_result) -> bool:
 def _store(directory: Path, path: Path, key: str, library: Library) -> None:
     import tempfile  # here: a run that finds its library cached does not pay for its import
 
+    if not directory.parent.parent.is_dir():
+        return  # no home (or XDG_CACHE_HOME's parent) to keep a cache in: none is made up
     try:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=PREFIX, suffix=".tmp", dir=directory)

@@ -115,6 +115,16 @@ def test_a_cache_that_cannot_be_written_is_left_alone(tmp_path: Path) -> None:
     assert library == load_library() and blocker.read_text() == "not a directory"
 
 
+def test_a_missing_home_is_not_made(tmp_path: Path) -> None:
+    """HOME=/nonexistent (a service account): the cache would be /nonexistent/.cache/pdlogdoctor."""
+    cache = tmp_path / "nonexistent" / ".cache" / "pdlogdoctor"
+    assert load_library(cache=cache) == load_library()
+    assert not (tmp_path / "nonexistent").exists()
+    (tmp_path / "nonexistent").mkdir()
+    load_library(cache=cache)
+    assert len(_stored(cache)) == 1  # a home that exists gets its .cache made
+
+
 def test_only_the_newest_libraries_are_kept(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     for index in range(KEEP + 2):
