@@ -180,6 +180,8 @@ def test_a_log_named_for_nothing_still_counts_by_its_lines(tmp_path: Path, libra
         'LOG(ERROR) << "Failed to create QP: " << strerror(errno);',
         "Aborted",
         "error,failed,exception",
+        "WARNING: it is critical that the binary compressed file is read",  # prose (a README, libjpeg.txt)
+        "    >>> recipes[5:]\n    Traceback (most recent call last):\n    ...\n    ValueError: slice",  # a doctest
     ],
 )
 def test_code_and_words_have_no_log_shape(library: Library, line: str) -> None:
