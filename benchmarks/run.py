@@ -332,7 +332,7 @@ def linearity(results: list[Result]) -> list[str]:
         slopes = []
         for small, large in itertools.pairwise(results):
             extra = (large.tools[matcher].cpu - small.tools[matcher].cpu) / ((large.size - small.size) / 1e9)
-            slopes.append(f"{small.size / 1e9:g}-{large.size / 1e9:g} GB: {extra:.2f}")
+            slopes.append(f"{small.size / 1e9:.1f}-{large.size / 1e9:.1f} GB: {extra:.2f}")
         lines.append(f"CPU s per further GB, tool [{matcher}]: " + ", ".join(slopes))
     return [*lines, ""]
 
