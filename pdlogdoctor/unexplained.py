@@ -129,7 +129,12 @@ def _with_recoveries(report: Report, recovered: Sequence[Event], library: Librar
         f"{len(recovered)} failing line(s) the servers recovered from are not counted as failures; "
         f"the first, at {first.where}: {message_of(first.text)}.{why}"
     )
-    return _noted(report, note)
+    # The summary must not read as if nothing had failed at all.
+    summary = (
+        f"{report.verdict.summary} That is apart from {len(recovered)} failing line(s) the servers "
+        "recovered from while serving (see the notes)."
+    )
+    return _noted(replace(report, verdict=replace(report.verdict, summary=summary)), note)
 
 
 def _unaccounted(errors: Sequence[Event], events: Sequence[Event]) -> list[Event]:

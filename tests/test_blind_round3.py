@@ -75,4 +75,5 @@ def test_a_recovered_health_blip_is_noted_in_a_healthy_report(reports: dict[Path
     report = next(r for case, r in reports.items() if case.name == "14-healthy-health-blip-prefill-utc8")
     assert report.verdict.id == "healthy"
     assert any("recovered from" in note and "decode-0.log:561" in note for note in report.notes), report.notes
+    assert "recovered from" in report.verdict.summary, report.verdict.summary
     assert '"GET /health HTTP/1.1" 503' in markdown_report(report, RenderOptions(redact=False))
