@@ -12,7 +12,7 @@ library matched the line: the layer adds no pass of its own over the input. Its
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ class Marker:
     no_match: tuple[str, ...]
     path: str
     effect: bool = False  # the line says that something ended (a 5xx, an exit code), not why
+    keys: tuple[str, ...] = ()  # a warning's: every line its regex matches holds one of them
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,10 @@ class ErrorLayer:
         severity = Severity(marker.level)
         return ErrorHit(marker.id, severity, template_of(message))
 
+    def warning_keys(self) -> tuple[str, ...]:
+        """What every line a warning marker matches holds: lines without one are not read."""
+        return tuple(dict.fromkeys(key for marker in self.warnings for key in marker.keys))
+
     def warning_of(self, text: str) -> ErrorHit | None:
         """The warning this line states, or None (not a warning, or benign noise)."""
         for marker in self.warnings:
@@ -158,7 +163,7 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
         severity = root / "severity.toml"
         if severity.is_file():
             data = _read(severity)
-            anchors.extend(_anchor_list(data, str(severity)))
+            anchors.extend(_string_list(data.get("anchors"), str(severity), "anchors"))
             markers.extend(_marker(raw, str(severity), i) for i, raw in enumerate(data.get("marker", [])))
             warnings.extend(_warning(raw, str(severity), i) for i, raw in enumerate(data.get("warning", [])))
         for path in sorted((root / "benign").glob("*.toml")) if (root / "benign").is_dir() else []:
@@ -180,10 +185,9 @@ def _read(path: Path) -> dict[str, Any]:
         raise PatternError(str(path), None, f"cannot be read as TOML: {exc}") from exc
 
 
-def _anchor_list(data: Mapping[str, Any], where: str) -> list[str]:
-    raw = data.get("anchors")
+def _string_list(raw: Any, where: str, key: str) -> list[str]:
     if not isinstance(raw, list) or not raw or not all(isinstance(a, str) and a and a.isascii() for a in raw):
-        raise PatternError(where, "anchors", "must be a non-empty list of non-empty ASCII strings")
+        raise PatternError(where, key, "must be a non-empty list of non-empty ASCII strings")
     return raw
 
 
@@ -213,10 +217,13 @@ def _shape(raw: Any, where: str, index: int) -> Shape:
 
 
 def _warning(raw: Any, where: str, index: int) -> Marker:
-    marker = _marker(raw, where, index)
+    if not isinstance(raw, dict):
+        raise PatternError(where, f"warning[{index}]", "must be a table")
+    keys = _string_list(raw.get("keys"), where, f"warning[{index}].keys")
+    marker = _marker({name: value for name, value in raw.items() if name != "keys"}, where, index)
     if marker.level != "warning" or marker.effect:
         raise PatternError(where, f"warning[{index}].level", "must be 'warning' (and no effect)")
-    return marker
+    return replace(marker, keys=tuple(keys))
 
 
 def _benign(raw: dict[str, Any], where: str, stem: str) -> Benign:
@@ -325,4 +332,6 @@ def _warning_problems(layer: ErrorLayer) -> list[str]:
         for line in marker.no_match:
             if _search(marker.regex, line) is not None:
                 problems.append(f"{marker.path}: warning {marker.id}: no_match example matches: {line!r}")
+        problems += [f"{marker.path}: warning {marker.id}: no key finds the example {line!r}"
+                     for line in marker.match if not any(key in line for key in marker.keys)]  # fmt: skip
     return problems

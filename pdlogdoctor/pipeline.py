@@ -83,7 +83,7 @@ def analyse(
     widened = slack(clocks)
     report = diagnose(events, link(events, library, nodes, widened), sources, library, widened)
     report = attach(report, within(correct(errors, clocks), options.since, options.until), events, library, recovered)
-    report = describe_quiet(report, library.errors, frozenset((e.source, e.line) for e in events))
+    report = describe_quiet(report, library.errors, frozenset((e.source, e.line) for e in events), options.matcher)
     report = annotate(report, clocks, window_note(options.since, options.until))
     note = set_aside_note(sources)
     report = replace(report, notes=(*report.notes, note)) if note else report

@@ -4,14 +4,20 @@ reordered and mixed with noise."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import jsonschema
+import pytest
 
+from pdlogdoctor import accel
 from pdlogdoctor.cli import exit_code_for
+from pdlogdoctor.errorlines import check_layer
 from pdlogdoctor.model import Severity
+from pdlogdoctor.options import RunOptions
 from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.document import report_document
@@ -99,3 +105,59 @@ def test_line_numbers_hold_across_read_chunks(tmp_path: Path, library: Library) 
     report = run([str(_write(tmp_path / "prefill.log", lines))], library)
     assert [item.first.line for item in report.unrecognised] == [60_001]
     assert [end.line for end in report.log_ends] == [60_005]
+
+
+ENDINGS = {  # how a plain file may end: (its bytes after the STARTING lines, the end line expected)
+    "newline": (b"", 6),
+    "blank lines and spaces": (b"  \n\t\n\n   ", 6),
+    "no newline": (b"[2025-06-26 02:04:10] Prefill batch. #new-seq: 1", 7),
+    "crlf": (b"[2025-06-26 02:04:10] Prefill batch. #new-seq: 1\r\n\r\n", 7),
+    "lone crs": (b"Capturing batches (bs=8): 10%\rCapturing batches (bs=8): 100%\r", 8),
+}
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+def test_a_plain_file_read_from_its_end_ends_where_the_same_log_compressed_does(
+    tmp_path: Path, library: Library, ending: str
+) -> None:
+    """A plain file's last line is read backwards from its end and numbered from the scan's count;
+    a gzip copy is read forwards (quiet.py): both must name the same line, past a read block."""
+    tail, line = ENDINGS[ending]
+    filler = STARTING[4].replace("Start of prefill warmup ...", "Prefill batch. #new-seq: 1, #new-token: 4")
+    body = ("\n".join([*STARTING, *[filler] * 2_000]) + "\n").encode()  # > TAIL_BLOCK: several blocks back
+    plain, packed = tmp_path / "plain" / "prefill.log", tmp_path / "packed" / "prefill.log.gz"
+    for path in (plain, packed):
+        path.parent.mkdir()
+    plain.write_bytes(body + tail)
+    packed.write_bytes(gzip.compress(body + tail))
+    ends = [run([str(path)], library).log_ends for path in (plain, packed)]
+    assert [(end.line, end.text) for end in ends[0]] == [(end.line, end.text) for end in ends[1]]
+    assert [end.line for end in ends[0]] == [2_000 + line]
+
+
+@pytest.mark.parametrize("matcher", accel.MATCHERS)
+def test_every_matcher_finds_the_same_warnings(tmp_path: Path, library: Library, matcher: str) -> None:
+    """The warning keys are found by the compiled matcher when one is installed, by bytes.find
+    otherwise; a line holding a key but no warning (a W in a request id) is no warning."""
+    if matcher != accel.PURE and accel.installed(matcher) != matcher:
+        pytest.skip(f"{matcher} is not installed")
+    lines = [
+        *STARTING,
+        '[2025-06-26 02:04:11] INFO:     10.0.0.7:51234 - "POST /generate?rid=W0a1 HTTP/1.1" 200 OK',
+        "[rank3]:[W908 08:39:25.154812319 ProcessGroupNCCL.cpp:4454] Warning: TORCH_NCCL_AVOID_RECORD_STREAMS is "
+        "the default now",
+        "[2025-11-05 16:38:03] WARNING:  Invalid HTTP request received.",
+    ]
+    report = run([str(_write(tmp_path / "prefill.log", lines))], library, options=RunOptions(matcher=matcher))
+    assert sorted((item.first.line, item.marker) for item in report.unrecognised) == [
+        (2, "glog-warning"),
+        (8, "torch-rank-warning"),
+        (9, "level-warning"),
+    ]
+
+
+def test_a_warning_example_no_key_finds_is_reported(library: Library) -> None:
+    assert library.errors is not None
+    keyless = tuple(replace(m, keys=("NOPE",)) if m.id == "level-warning" else m for m in library.errors.warnings)
+    problems = check_layer(replace(library.errors, warnings=keyless))
+    assert problems and all("level-warning" in problem and "no key finds" in problem for problem in problems)
