@@ -34,7 +34,8 @@ BESIDE_SYMPTOM_BEFORE_S = 600.0
 SAME_MOMENT_S = 1.0
 MAX_KEPT = 50  # templates kept in the report (the rest are counted in a note)
 QUOTE = 240  # characters of a line quoted in a summary
-NOTHING_FAILED = ("inconclusive", "no-failure-seen")  # verdicts that name no cause
+NO_FAILURE_SEEN = "no-failure-seen"
+NOTHING_FAILED = ("inconclusive", NO_FAILURE_SEEN)  # verdicts that name no cause
 SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did not stop it"
 
 
@@ -55,7 +56,7 @@ def attach(
         report = _noted(report, f"{len(ranked) - MAX_KEPT} more unrecognised error templates are not listed")
     serious = [t for t in ranked if t.severity.rank >= Severity.ERROR.rank]
     if not serious:
-        return report
+        return _warned(report, ranked, library) if report.verdict.id == NO_FAILURE_SEEN else report
     if report.verdict.id in NOTHING_FAILED:
         return _inconclusive(report, serious, library)
     if report.verdict.id == "healthy":
@@ -281,6 +282,19 @@ def _inconclusive(report: Report, serious: list[UnexplainedError], library: Libr
     )
     missing = [f"no pattern explains the error at {lead.first.where}", *report.missing]
     return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library)
+
+
+def _warned(report: Report, warnings: list[UnexplainedError], library: Library) -> Report:
+    """No error-level line, but warnings whose words say something failed: what they say is
+    quoted as the finding, never 'nothing failed'."""
+    lead = min(warnings, key=lambda t: _time_key(t.first))
+    more = f" ({len(warnings)} kinds of such warnings)" if len(warnings) > 1 else ""
+    summary = (
+        f"No error-level line, but a warning says something failed{more}; the first: {quote(lead)}. "
+        "No pattern of the library names its cause, and nothing shows the deployment serving."
+    )
+    missing = [f"no pattern explains the warning at {lead.first.where}", *report.missing]
+    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library)
 
 
 def _healthy(report: Report, serious: list[UnexplainedError], library: Library) -> Report:

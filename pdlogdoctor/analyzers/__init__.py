@@ -16,6 +16,7 @@ ANALYZERS: dict[str, Analyzer] = {
     "serving-quality": serving_quality.analyze,
     "gpu-oom": resources.gpu_oom,
     "host-oom": resources.host_oom,
+    "model-load": resources.model_load,
     "warmup": warmup.analyze,
     "ci-cancelled": ci.analyze,
     "rdma-link": transport.rdma_link,

@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..hypothesis import Evidence, Hypothesis
-from ..model import Event, FactValue, Mark
+from ..model import Event, FactValue, Mark, Role
 
 SIGKILL = -9
+SHARED_STREAMS = (Role.MIXED, Role.CI)  # streams that carry several servers' lines
 
 
 def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
@@ -85,3 +86,21 @@ def _downstream_summary(hypothesis: Hypothesis) -> str:
     if not others:
         return ""
     return f" Everything after it on {', '.join(others)} follows from it."
+
+
+def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    """A model-load failure stops a server before it serves: the same server coming up after the
+    line refutes it (a full disk under a compile cache, a hub disk-space warning on a filesystem
+    that misreports its free space)."""
+    root = hypothesis.first_root
+    if root.role in SHARED_STREAMS:
+        return [hypothesis]  # a ready line in a stream of several servers may be another server's
+    up = [e for e in evidence.marked(Mark.SERVER_UP) if _same_server(e, root) and not e.failing and _before(root, e)]
+    if not up:
+        return [hypothesis]
+    why = f"{evidence.said(up[0])} shows the same server up after {evidence.said(root)}: the model loaded"
+    return [replace(hypothesis, rejected=why, confidence=0.1)]
+
+
+def _same_server(event: Event, other: Event) -> bool:
+    return event.source == other.source and event.role == other.role

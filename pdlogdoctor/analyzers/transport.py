@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from ..hypothesis import Evidence, Hypothesis, count_matches
 from ..model import Event, FactValue, Role
+from ..textcut import clip
 
 LINK_PATTERNS = ("mooncake-slice-failed", "ucx-retry-exceeded", "mori-cqe-error", "ionic-cqe-error")
 INACTIVE = "mooncake-nic-inactive"
@@ -38,6 +39,8 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         ("marked_inactive", tuple(inactive)),
         ("handshake_failures", _handshakes(evidence.failing(*HANDSHAKE))),
     ]
+    if not failures and not inactive and not evidence.failing(*HANDSHAKE):
+        return [_setup_failure(hypothesis, evidence)]
     worst = paths.most_common(1)[0][0] if paths else (inactive[0] if inactive else "an RDMA path")
     status = _headline(statuses, inactive, evidence.failing(*HANDSHAKE))
     summary = (
@@ -58,6 +61,20 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         confidence = min(hypothesis.confidence, PEER_UNSEEN)
         return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=missing, confidence=confidence)]
     return [replace(hypothesis, summary=summary, facts=tuple(facts))]
+
+
+def _setup_failure(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    """No completion ever failed: the path was never set up (no usable GID, no address handle to
+    the peer). The root line says how; its own captures are the facts that matter."""
+    root = hypothesis.first_root
+    said = evidence.said(root)
+    summary = (
+        f"The RDMA path between prefill and decode could not be set up: {said} "
+        f"({clip(root.text.strip(), 200)}). No transfer can use it; the transfer failures that follow are "
+        "its consequences."
+    )
+    own = [(name, value) for name, value in root.fields if name in ("device", "strerror", "purpose")]
+    return replace(hypothesis, summary=summary, facts=(("setup_failures", count_matches(list(hypothesis.roots))), *own))
 
 
 def _unseen_peer(failures: list[Event], evidence: Evidence) -> str | None:
