@@ -273,8 +273,14 @@ def _lead_words(lead: UnexplainedError) -> str:
 
 def _inconclusive(report: Report, serious: list[UnexplainedError], library: Library) -> Report:
     lead = _lead(serious)
-    head = f"{_lead_words(lead)}: {quote(lead)}."
     nothing_failed = report.verdict.id != "inconclusive"  # the diagnosis saw no failing line at all
+    if not nothing_failed and not lead.earliest:
+        # The recognised failing lines come first (the summary quotes the first of them); an
+        # error logged after them, such as the runner's closing '##[error]', is listed under the
+        # unrecognised errors, not made the lead.
+        missing = (*report.missing, f"no pattern explains the error at {lead.first.where}")
+        return replace(report, missing=tuple(dict.fromkeys(missing)))
+    head = f"{_lead_words(lead)}: {quote(lead)}."
     rest = (
         " No pattern of the library names it, and nothing shows the deployment serving."
         if nothing_failed

@@ -66,3 +66,16 @@ def test_blind_case(case: Path, reports: dict[Path, Report]) -> None:
     body = markdown_report(report, RenderOptions(redact=False))
     assert any(line in body for line in want["key_lines"]), f"no key line quoted; verdict {verdict.id}"
     assert int(exit_code_for(report)) != 0
+
+
+def test_an_inconclusive_report_leads_with_its_first_failure_not_the_runners_closing_error(
+    reports: dict[Path, Report],
+) -> None:
+    """ow15: the disk filled after serving (no start-up failure, so no named verdict); the summary
+    quotes that ENOSPC line, and the runner's later '##[error]Process completed with exit code 1.'
+    stays in the unrecognised list instead of becoming the lead."""
+    report = next(r for case, r in reports.items() if case.name == "ow15-dsv4pro-joblog")
+    assert report.verdict.id == "inconclusive"
+    assert "No space left on device" in report.verdict.summary
+    assert "##[error]" not in report.verdict.summary
+    assert any("##[error]Process completed" in t.first.text for t in report.unrecognised)
