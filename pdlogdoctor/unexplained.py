@@ -278,8 +278,8 @@ def _inconclusive(report: Report, serious: list[UnexplainedError], library: Libr
         # The recognised failing lines come first (the summary quotes the first of them); an
         # error logged after them, such as the runner's closing '##[error]', is listed under the
         # unrecognised errors, not made the lead.
-        missing = (*report.missing, f"no pattern explains the error at {lead.first.where}")
-        return replace(report, missing=tuple(dict.fromkeys(missing)))
+        listed = (*report.missing, f"no pattern explains the error at {lead.first.where}")
+        return replace(report, missing=tuple(dict.fromkeys(listed)))
     head = f"{_lead_words(lead)}: {quote(lead)}."
     rest = (
         " No pattern of the library names it, and nothing shows the deployment serving."
