@@ -21,7 +21,7 @@ from ..model import (
     Verdict,
 )
 
-SCHEMA_VERSION = "2.0"  # docs/json.md has the changelog
+SCHEMA_VERSION = "2.1"  # docs/json.md has the changelog
 
 
 def format_time(seconds: float | None) -> str | None:
