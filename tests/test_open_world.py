@@ -289,3 +289,19 @@ def test_suggested_skeletons_pass_patterns_check(tmp_path: Path, library: Librar
         assert pattern.examples.match[0] in log.read_text()
     again = CliRunner().invoke(app, ["patterns", "suggest", "--output-dir", str(out), str(log)])
     assert "not overwritten" in again.output
+
+
+def test_a_glog_warning_that_says_something_failed_is_never_nothing_failed(tmp_path: Path, library: Library) -> None:
+    """A W line whose words say an operation failed makes the report inconclusive and quotes it; a W
+    line that fails nothing (Mooncake finding no RDMA device) leaves 'no failure seen'."""
+    failed = "W0212 17:05:41.302871  9921 ucx_utils.cpp:62] Unexpected UCX error: Connection reset by remote peer"
+    (tmp_path / "decode.log").write_text(f"{failed}\n{failed.replace('17:05:41.302871', '17:05:41.302990')}\n")
+    report = run([str(tmp_path / "decode.log")], library)
+    assert report.verdict.id == "inconclusive"
+    assert "Unexpected UCX error: Connection reset by remote peer" in report.verdict.summary
+    quiet = tmp_path / "other" / "prefill.log"
+    quiet.parent.mkdir()
+    quiet.write_text(
+        "W20250516 09:00:52.240088 45697 topology.cpp:55] **No RDMA devices found, check your device installation**\n"
+    )
+    assert run([str(quiet)], library).verdict.id == "no-failure-seen"
