@@ -3,7 +3,7 @@
 Conventions a user already knows: `-h`, `-V`/`--version`, `-q`/`-v`, `--color`
 with NO_COLOR, format names in any case, the format of `-o FILE` from its
 extension, shell completion, a config file, usage errors as one line with exit 2,
-and the verdict's exit code kept when the reader of stdout goes away (`| head`).
+and every command's own exit code kept when the reader of stdout goes away (`| head`).
 
 The options, the help and completion are typer's (commands.py). Start-up is a feature:
 `main` reads a plain `analyze` command line itself and runs it without importing typer
@@ -15,7 +15,6 @@ where they are used.
 from __future__ import annotations
 
 import contextlib
-import errno
 import io
 import os
 import stat
@@ -31,7 +30,7 @@ from .config import Config, find_config, pattern_dirs
 from .errors import PdlogdoctorError
 from .model import OutputFormat, Report, Source
 from .neutralise import defuse_output, one_line
-from .output import WriteFailed
+from .output import WriteFailed, keep_running_when_readers_go
 
 if TYPE_CHECKING:
     from .options import RunOptions
@@ -392,7 +391,7 @@ def _nothing_readable(report: Report, targets: list[Target], paths: list[str]) -
         from .render.github import command
 
         line = defuse_output(command("warning", message, {"title": "pdlogdoctor"}) + "\n", OutputFormat.GITHUB)
-        _write_stdout(lambda out: out.write(line), 0)
+        _write_stdout(lambda out: out.write(line))
 
 
 # ---------------------------------------------------------------- writing
@@ -429,11 +428,11 @@ def _emit(report: Report, targets: list[Target], look: Look, code: int) -> NoRet
             from .render.text import quiet_line
 
             line = defuse_output(quiet_line(report) + "\n", OutputFormat.TEXT)
-            _write_stdout(lambda out: out.write(line), code)
+            _write_stdout(lambda out: out.write(line))
         else:
             options = _render_options(report, stdout.format, look, sys.stdout)
             text = _rendered(report, stdout.format, options)
-            _write_stdout(lambda out: out.write(text), code)
+            _write_stdout(lambda out: out.write(text))
     for failure in failures:
         fail(failure)
     raise SystemExit(ExitCode.USAGE.value if failures else code)
@@ -508,17 +507,12 @@ def terminal_width(stream: TextIO | None) -> int:
     return DEFAULT_WIDTH
 
 
-def _write_stdout(write: Callable[[TextIO], object], code: int) -> None:
-    """Write the report; when the reader went away (`| head -1`), exit with the verdict's code all the same."""
+def _write_stdout(write: Callable[[TextIO], object]) -> None:
+    """Write the report. A reader that went away (`| head -1`) is no error: `main` made such writes
+    vanish, so the run still ends with the verdict's code (output.keep_running_when_readers_go)."""
     try:
         write(sys.stdout)
         sys.stdout.flush()
-    except BrokenPipeError:
-        # Python would print a traceback at exit while flushing to the closed pipe: point stdout at nothing.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(devnull, sys.stdout.fileno())
-        raise SystemExit(code) from None
     except OSError as exc:  # a full disk behind `> file`, a closed terminal: the report is lost
         usage_error(f"cannot write the report to stdout: {exc.strerror or exc}")
 
@@ -669,6 +663,7 @@ def _option_value(parameter: str, value: str) -> object | None:
 def main(argv: list[str] | None = None) -> None:
     """The `pdlogdoctor` command. A plain `analyze` runs here; the typer app reads everything else."""
     args = sys.argv[1:] if argv is None else list(argv)
+    keep_running_when_readers_go()  # `| head -1`: every command keeps its own exit code, without a traceback
     plain = None if COMPLETE_VAR in os.environ else plain_analyze(args)
     if plain is not None:
         _run_plain(plain)
@@ -683,19 +678,11 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _run_plain(values: dict[str, Any]) -> NoReturn:
-    """`analyze_logs`, with the exits typer's main would give: Ctrl-C 130, a closed pipe 1."""
+    """`analyze_logs`, with the exit typer's main would give on Ctrl-C: 130."""
     try:
         analyze_logs(**values)
     except KeyboardInterrupt:
         raise SystemExit(130) from None
-    except OSError as exc:
-        if exc.errno != errno.EPIPE:
-            raise
-        devnull = os.open(os.devnull, os.O_WRONLY)  # nothing more can be said: flushing at exit must not fail
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(OSError, ValueError):
-                os.dup2(devnull, stream.fileno())
-        raise SystemExit(1) from None
 
 
 def __getattr__(name: str) -> object:

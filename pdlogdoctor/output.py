@@ -2,19 +2,20 @@
 
 A report is written only after a successful analysis, so a failure here is the
 user's environment (a directory given as --output, no permission, a full disk, a
-closed pipe, a broken GITHUB_STEP_SUMMARY): the CLI says so in one line and exits
+broken GITHUB_STEP_SUMMARY): the CLI says so in one line and exits
 2, never 1, which means "root cause diagnosed".
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import re
 import stat
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 # Paths that name one of this process's own descriptors: written through it, never replaced.
 _OWN_DESCRIPTOR = re.compile(r"/(?:proc/self|dev)/fd/(\d+)|/dev/std(out|err)")
@@ -22,6 +23,41 @@ _OWN_DESCRIPTOR = re.compile(r"/(?:proc/self|dev)/fd/(\d+)|/dev/std(out|err)")
 
 class WriteFailed(Exception):
     """A report or an Actions file could not be written; the message is one line for the user."""
+
+
+class _ReaderMayGo(io.FileIO):
+    """stdout or stderr as a pipe whose reader may go away (`| head -1`): from then on, what is
+    written goes to /dev/null, so the command runs to its end and exits with its own code."""
+
+    def write(self, data: Any, /) -> int:
+        try:
+            return super().write(data)
+        except BrokenPipeError:
+            _silence_descriptor(self.fileno())
+            return memoryview(data).nbytes  # nobody can read it any more: as good as written
+
+
+def keep_running_when_readers_go() -> None:
+    """Put stdout and stderr on `_ReaderMayGo` (the process's own streams, when not a terminal).
+    Every command and format then keeps its exit code when its reader goes away, with no traceback
+    and no 'Exception ignored' from the interpreter's last flush."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        try:
+            if stream is None or stream is not getattr(sys, f"__{name}__") or stream.isatty():
+                continue
+            stream.flush()
+            raw = _ReaderMayGo(stream.fileno(), "w", closefd=False)
+        except (OSError, ValueError, AttributeError):
+            continue  # a closed or unusual stream: left as it is
+        text = io.TextIOWrapper(
+            io.BufferedWriter(raw),
+            encoding=stream.encoding,
+            errors=stream.errors,
+            line_buffering=stream.line_buffering,
+            write_through=stream.write_through,
+        )
+        setattr(sys, name, text)
 
 
 def deliver(text: str, output: Path | None, stdout: TextIO | None = None) -> None:
@@ -51,7 +87,7 @@ def _to_stream(text: str, stream: TextIO, name: str) -> None:
     try:
         stream.write(text)
         stream.flush()
-    except OSError as exc:  # a closed pipe (`| head`), a full disk behind a redirect
+    except OSError as exc:  # a full disk behind a redirect (a reader that went away: _ReaderMayGo)
         _silence(stream)
         raise WriteFailed(f"cannot write the report to {name}: {exc.strerror or exc}") from None
 
@@ -59,8 +95,13 @@ def _to_stream(text: str, stream: TextIO, name: str) -> None:
 def _silence(stream: TextIO) -> None:
     """After a failed write, the interpreter's own flush at exit must not fail again with a traceback."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())
+        _silence_descriptor(stream.fileno())
+
+
+def _silence_descriptor(descriptor: int) -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, descriptor)
+    os.close(devnull)
 
 
 def _to_descriptor(text: str, descriptor: int, output: Path) -> None:
