@@ -12,7 +12,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdlogdoctor import accel, parallel
-from pdlogdoctor.extract import KEEP_PER_PATTERN, AnchorIndex, ScanResult, scan_stream
+from pdlogdoctor.extract import (
+    FIRST_READ,
+    KEEP_PER_PATTERN,
+    AnchorIndex,
+    ScanResult,
+    _search_keys,
+    _Window,
+    scan_stream,
+)
 from pdlogdoctor.patterns import Library
 
 MR_LINE = (
@@ -57,6 +65,30 @@ def test_event_across_chunk_boundaries_is_found(index: AnchorIndex, chunk: int) 
     assert result.lines == 11
     event = next(e for e in result.events if e.pattern == "mori-mr-register-failed")
     assert dict(event.fields)["size"] == 6002442240
+
+
+def test_reads_start_small_and_grow_without_losing_a_line(index: AnchorIndex) -> None:
+    """A one-line file gets a buffer for one small read, not for a whole chunk; a larger file's
+    reads double up to the chunk size and find every line a scan in fixed small reads finds."""
+    assert len(_Window(8 << 20).data) < 2 * FIRST_READ
+    wanted = [1, 700, 1500, 4000, 7999]  # across the 64, 128, 256 and 512 KiB reads
+    lines = [MR_LINE if number in wanted else NOISE for number in range(1, 8001)]
+    data = ("\n".join(lines) + "\n").encode()
+    assert len(data) > 1 << 20
+    growing = scan(data, index)
+    assert mr_lines(growing) == wanted
+    assert growing.lines == 8000
+    assert found(growing) == found(scan(data, index, 4096))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sets(st.lists(st.sampled_from(b"ab\0"), min_size=1, max_size=6).map(bytes), min_size=1, max_size=12))
+def test_each_anchor_is_searched_for_by_the_shortest_anchor_inside_it(anchors: set[bytes]) -> None:
+    """The one-pass search over all anchors joined picks what testing every pair picks (a NUL, the
+    joining byte, inside an anchor included)."""
+    for anchor, key in _search_keys(anchors).items():
+        inside = [other for other in anchors if other != anchor and other in anchor]
+        assert key == (min(inside, key=lambda other: (len(other), other)) if inside else anchor)
 
 
 def test_last_line_without_newline_is_found(index: AnchorIndex) -> None:
