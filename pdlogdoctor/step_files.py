@@ -19,11 +19,13 @@ SUMMARY_FULL = "pdlogdoctor: the step summary is full; see the report file or th
 
 
 def workspace_files(report: Report, workspace: str | None) -> tuple[tuple[str, str], ...]:
-    """(source, path relative to the workspace) for each chain source that is a plain file inside it."""
+    """(source, path relative to the workspace) for each annotated source (the chain's, the unnamed
+    lines', where the logs end) that is a plain file inside it."""
+    annotated = [event.source for event in report.chain] + [item.first.source for item in report.unrecognised]
     found = {}
-    for event in report.chain:
-        if event.source not in found:
-            found[event.source] = workspace_file(event.source, workspace)
+    for source in annotated + [end.source for end in report.log_ends]:
+        if source not in found:
+            found[source] = workspace_file(source, workspace)
     return tuple((source, place) for source, place in found.items() if place is not None)
 
 

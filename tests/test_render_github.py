@@ -19,6 +19,7 @@ from pdlogdoctor.step_files import STEP_SUMMARY_LIMIT, append_step_outputs, appe
 
 from .bundle_copy import SEED, copy_bundle
 from .conftest import ROOT
+from .test_quiet import NO_RDMA, STARTING
 from .test_render_markdown import SENSITIVE, _plant_secrets
 
 
@@ -178,3 +179,44 @@ def test_the_renderer_itself_writes_no_file(seed: Report, tmp_path: Path, monkey
     monkeypatch.setenv("GITHUB_OUTPUT", str(outputs))
     assert annotate(seed, RenderOptions())
     assert not summary.exists() and not outputs.exists()
+
+
+def _starting_bundle(tmp_path: Path) -> Path:
+    """Two servers still starting: nothing failed, the prefill warned (a real Mooncake line)."""
+    bundle = tmp_path / "logs"
+    bundle.mkdir()
+    (bundle / "prefill.log").write_text("\n".join(STARTING) + "\n")
+    (bundle / "decode.log").write_text("\n".join(STARTING[:1] + STARTING[3:5]) + "\n")
+    return bundle
+
+
+def test_nothing_failed_annotates_its_warnings_and_where_each_log_ends(library: Library, tmp_path: Path) -> None:
+    report = run([str(_starting_bundle(tmp_path))], library)
+    assert report.verdict.id == "no-failure-seen"
+    options = RenderOptions(workspace_files=workspace_files(report, str(tmp_path)))
+    parsed = [parse(line) for line in annotate(report, options)]
+    assert parsed[0][0] == "warning" and parsed[0][1]["title"] == f"pdlogdoctor: {report.verdict.title}"
+    placed = {(level, props.get("file"), props.get("line"), message) for level, props, message in parsed[1:]}
+    assert placed == {
+        ("warning", "logs/prefill.log", "2", NO_RDMA),  # the unnamed warning, at its file and line
+        ("notice", "logs/prefill.log", "6", STARTING[5]),  # where each log ends
+        ("notice", "logs/decode.log", "3", STARTING[4]),
+    }
+    ends = [props["title"] for level, props, _ in parsed if level == "notice"]
+    assert ends == ["pdlogdoctor: where the log ends"] * 2
+    # Outside the workspace no file= can be given: the title says where instead.
+    outside = [parse(line) for line in annotate(report, RenderOptions())]
+    titles = {props["title"] for level, props, _ in outside if level == "notice"}
+    assert titles == {
+        f"pdlogdoctor: where the log ends ({tmp_path}/logs/prefill.log:6)",
+        f"pdlogdoctor: where the log ends ({tmp_path}/logs/decode.log:3)",
+    }
+
+
+def test_many_warnings_and_many_log_ends_share_the_ten_annotations(library: Library, tmp_path: Path) -> None:
+    report = run([str(_starting_bundle(tmp_path))], library)
+    many = replace(report, unrecognised=report.unrecognised * 12, log_ends=report.log_ends * 6)
+    levels = [parse(line)[0] for line in annotate(many, RenderOptions())]
+    assert levels == ["warning"] + ["warning"] * 5 + ["notice"] * 4  # the verdict, then 9 shared out
+    few_ends = replace(report, unrecognised=report.unrecognised * 12)
+    assert [parse(line)[0] for line in annotate(few_ends, RenderOptions())] == ["warning"] * 8 + ["notice"] * 2

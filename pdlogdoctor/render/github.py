@@ -3,10 +3,12 @@
 - A diagnosed cause: one `::error`, on the root line, with the fix; the chain's other
   events are its symptoms, shown as `::notice` (most causal first).
 - Inconclusive (or no failure seen): one `::warning` verdict, and each failure the logs
-  hold but nothing explains as a `::warning`: errors nobody recognised as a cause.
+  hold but nothing explains as a `::warning`: errors nobody recognised as a cause. When
+  nothing failed, the warning lines no pattern names, then where each log ends (`::notice`).
 - Healthy: one `::notice`, so a green diagnosis step still says what it checked.
 
-At most MAX_ANNOTATIONS lines. `file=`/`line=` are given only for plain files inside
+At most MAX_ANNOTATIONS lines (where the logs end take at most half of what the unnamed
+lines leave room for, so neither crowds the other out). `file=`/`line=` are given only for plain files inside
 GITHUB_WORKSPACE (options.workspace_files), as paths relative to it: the only paths the
 annotation UI can open. Those paths are redacted like every other file name, as the
 issue-ready outputs are: a node name in `prefill_<node>.log` would otherwise give away
@@ -21,7 +23,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..logshape import set_aside_note
-from ..model import Comparison, Event, Report, UnexplainedError
+from ..model import Comparison, Event, ExcerptLine, Report, UnexplainedError
 from . import changes
 from .fixes import LETTERS, NO_CAUSE, confidence_words, fixes, verify_first
 from .options import RenderOptions
@@ -82,11 +84,29 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
         if id(original) in roots or (level == "warning" and not original.failing):
             continue  # the verdict annotation stands for the root; context lines explain nothing unexplained
         lines.append(_event_annotation(level, event, titles, places[id(original)]))
-    if report.verdict.id in NO_CAUSE:  # no cause named: the errors no pattern names are the lead
-        room = max(0, MAX_ANNOTATIONS - len(lines))
-        for raw, item in list(zip(report.unrecognised, shown.unrecognised, strict=True))[:room]:
-            lines.append(_unrecognised_annotation(item, _place(options.workspace_file(raw.first.source), redactor)))
+    if report.verdict.id in NO_CAUSE:  # no cause named: the lines no pattern names are the lead
+        lines += _open_world(report, shown, options, redactor, MAX_ANNOTATIONS - len(lines))
     return lines
+
+
+def _open_world(
+    report: Report, shown: Report, options: RenderOptions, redactor: Callable[[str], str] | None, room: int
+) -> list[str]:
+    """The lines no pattern names, then (when nothing failed) where each log ends, in `room`
+    annotations: when both are many, each gets half (the unnamed lines the odd one); what one
+    leaves, the other takes."""
+    unnamed = list(zip(report.unrecognised, shown.unrecognised, strict=True))
+    ends = list(zip(report.log_ends, shown.log_ends, strict=True))
+    room = max(0, room)
+    kept = min(len(unnamed), max(room - len(ends), room - room // 2))
+    lines = [
+        _unrecognised_annotation(item, _place(options.workspace_file(raw.first.source), redactor))
+        for raw, item in unnamed[:kept]
+    ]
+    return lines + [
+        _log_end_annotation(end, _place(options.workspace_file(raw.source), redactor))
+        for raw, end in ends[: room - kept]
+    ]
 
 
 def _place(path: str | None, redactor: Callable[[str], str] | None) -> str | None:
@@ -96,6 +116,12 @@ def _place(path: str | None, redactor: Callable[[str], str] | None) -> str | Non
 def _unrecognised_annotation(item: UnexplainedError, place: str | None) -> str:
     title = f"unrecognised {item.severity.value} (x{item.count})"
     return command("warning", item.first.text, _properties(title, place, item.first))
+
+
+def _log_end_annotation(end: ExcerptLine, place: str | None) -> str:
+    """A notice on a log's last line: what the server was doing when the lines stop."""
+    title = "pdlogdoctor: where the log ends" + ("" if place else f" ({end.source}:{end.line})")
+    return command("notice", end.text, _properties(title, place, end))
 
 
 def _verdict_annotation(shown: Report, place: str | None, original: Report) -> str:
@@ -131,7 +157,7 @@ def _event_annotation(level: str, event: Event, titles: dict[str, str], place: s
     return command(level, event.text, _properties(title, place, event))
 
 
-def _properties(title: str, place: str | None, event: Event | None) -> dict[str, str]:
+def _properties(title: str, place: str | None, event: Event | ExcerptLine | None) -> dict[str, str]:
     props = {"title": title}
     if place is not None and event is not None:
         props["file"] = place

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class RenderOptions:
     redact: bool = True  # mask secrets and infrastructure names (markdown and github; text and json never do)
-    # Chain sources that are plain files inside GITHUB_WORKSPACE, as (source name, path relative to it):
+    # Annotated sources that are plain files inside GITHUB_WORKSPACE, as (source name, path relative to it):
     # the only places a GitHub annotation can point at. The CLI finds them; renderers never touch files.
     workspace_files: tuple[tuple[str, str], ...] = ()
     abs_time: bool = False  # the chain shows UTC times on the reference clock instead of Δt from the root
