@@ -21,7 +21,7 @@ import stat
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
@@ -31,6 +31,7 @@ from .errors import PdlogdoctorError
 from .model import OutputFormat, Report, Source
 from .neutralise import defuse_output, one_line
 from .output import WriteFailed, keep_running_when_readers_go
+from .values import record
 
 if TYPE_CHECKING:
     from .options import RunOptions
@@ -142,7 +143,7 @@ def load_patterns(extra: list[Path] | None, config: Config | None = None) -> Lib
 # ---------------------------------------------------------------- analyze
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Target:
     """One place a report goes: stdout (path None) or a file."""
 
@@ -397,7 +398,7 @@ def _nothing_readable(report: Report, targets: list[Target], paths: list[str]) -
 # ---------------------------------------------------------------- writing
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Look:
     """How the reports should look, from the flags."""
 

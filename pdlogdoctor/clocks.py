@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from itertools import pairwise
 
 from .model import ClockOffset, Event, Report, Role, Source
+from .values import record
 
 HOUR = 3600.0
 # Zones run from UTC-12 to UTC+14: two files can be up to 26 h apart; more is not a time zone.
@@ -60,7 +61,7 @@ LAUNCHED_TOGETHER = frozenset({Role.PREFILL, Role.DECODE, Role.SERVER, Role.ROUT
 LABELLED_ROLES = {Role.PREFILL: "prefill", Role.DECODE: "decode", Role.ROUTER: "the router", Role.CI: "the CI job log"}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Pair:
     left: str  # source names
     right: str

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import PdlogdoctorError
+from .values import record
 
 CONFIG_NAME = "pdlogdoctor.toml"
 PATTERNS_ENV = "PDLOGDOCTOR_PATTERNS"
@@ -32,7 +32,7 @@ class ConfigError(PdlogdoctorError):
     """The config file or PDLOGDOCTOR_PATTERNS is not usable."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Config:
     source: Path | None = None  # the file the settings came from
     patterns: tuple[Path, ...] = ()

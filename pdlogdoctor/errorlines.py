@@ -12,16 +12,18 @@ library matched the line: the layer adds no pass of its own over the input. Its
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
-
-import regex
+from typing import TYPE_CHECKING, Any
 
 from .errors import PatternError
-from .lazyregex import LazyRegex, compile_now
+from .lazyregex import MULTILINE, LazyRegex, RegexCompileError, compile_now
 from .model import Severity
 from .templates import message_of, template_of
+from .values import record
+
+if TYPE_CHECKING:
+    import regex  # types only: the module is imported on the first compile (lazyregex.py)
 
 OPEN_WORLD_DIR = "open-world"
 LEVELS = ("critical", "error", "warning", "quiet")
@@ -36,7 +38,7 @@ _SHAPE_KEYS = {"id", "component", "regex", "examples"}
 SHAPES_FILE = "log-shapes.toml"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Marker:
     id: str
     level: str
@@ -48,7 +50,7 @@ class Marker:
     keys: tuple[str, ...] = ()  # a warning's: every line its regex matches holds one of them
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Benign:
     id: str
     reason: str
@@ -60,7 +62,7 @@ class Benign:
     recovered: bool = False  # benign only when the same file shows serving after it
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Shape:
     """What a line a deployment's component prints at run time looks like (log-shapes.toml)."""
 
@@ -72,7 +74,7 @@ class Shape:
     path: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ErrorHit:
     """One line the layer calls an error (or a warning worth showing)."""
 
@@ -81,7 +83,7 @@ class ErrorHit:
     template: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ErrorLayer:
     anchors: tuple[str, ...]
     markers: tuple[Marker, ...]
@@ -212,7 +214,7 @@ def _shape(raw: Any, where: str, index: int) -> Shape:
         raise PatternError(where, key, "must be a table")
     _check(raw, _SHAPE_KEYS, where, key, required=("id", "component", "regex", "examples"))
     match, no_match = _examples(raw, where, key)
-    compiled = _compile(raw, where, key, regex.MULTILINE)  # searched over a whole head: `^` is a line start
+    compiled = _compile(raw, where, key, MULTILINE)  # searched over a whole head: `^` is a line start
     return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where)
 
 
@@ -258,7 +260,7 @@ def _check(
 def _compile(raw: Mapping[str, Any], where: str, key: str | None, flags: int = 0) -> LazyRegex:
     try:
         return compile_now(str(raw["regex"]), flags)
-    except regex.error as exc:
+    except RegexCompileError as exc:
         raise PatternError(where, f"{key}.regex" if key else "regex", f"does not compile: {exc}") from None
 
 

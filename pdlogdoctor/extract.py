@@ -30,6 +30,7 @@ from .roles import role_from_name, role_from_prefix
 from .textcut import clip
 from .timeline import Stamp, clean_line, grep_file, parse_actions_time, parse_stamp
 from .traceback import read_traceback
+from .values import record
 
 CHUNK_BYTES = 8 << 20
 FIRST_READ = 64 << 10  # a source's first read; each next one doubles, up to its chunk size
@@ -58,7 +59,7 @@ class ScanResult:
     counts: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AnchorIndex:
     """Patterns grouped by the primary anchor the scanner searches for."""
 

@@ -11,15 +11,16 @@ frame first, each frame as the line the log printed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import regex
+from typing import TYPE_CHECKING, Any
 
 from .errors import PatternError
-from .lazyregex import LazyRegex, compile_now
+from .lazyregex import LazyRegex, RegexCompileError, compile_now
 from .traceback import Frame, parse_frame
+from .values import record
+
+if TYPE_CHECKING:
+    import regex  # types only: the module is imported on the first compile (lazyregex.py)
 
 FRAMES_FILE = "frames.toml"
 PHASES = ("init", "runtime")
@@ -28,7 +29,7 @@ _PHASE_KEYS = {"id", "phase", "function", "file", "why", "examples"}
 _COMPONENT_KEYS = {"id", "name", "function", "blame", "skip", "examples"}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PhaseRule:
     id: str
     phase: str
@@ -45,7 +46,7 @@ class PhaseRule:
         return self.file is None or _search(self.file, frame.file) is not None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Component:
     id: str
     name: str
@@ -57,7 +58,7 @@ class Component:
     path: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PhaseEvidence:
     """The frame that says in which phase the process was."""
 
@@ -66,7 +67,7 @@ class PhaseEvidence:
     why: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Culprit:
     """The native frame a crash happened in, with the component it belongs to."""
 
@@ -81,7 +82,7 @@ class Culprit:
         return text
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FrameTable:
     phases: tuple[PhaseRule, ...] = ()
     components: tuple[Component, ...] = ()
@@ -212,7 +213,7 @@ def _check(raw: Any, allowed: set[str], required: tuple[str, ...], where: str, k
 def _compile(text: Any, where: str, key: str) -> LazyRegex:
     try:
         return compile_now(str(text))
-    except regex.error as exc:
+    except RegexCompileError as exc:
         raise PatternError(where, key, f"does not compile: {exc}") from None
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Protocol
 
 from .model import Event, FactValue, Link, Mark, Role, Source, Suggestion
 from .patterns import Library
+from .values import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hypothesis:
     verdict: str
     roots: tuple[Event, ...]
@@ -30,7 +31,7 @@ class Hypothesis:
         return self.roots[0]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Evidence:
     """Everything an analyzer may read: all events, edges and inputs of the run."""
 

@@ -13,11 +13,12 @@ first (beyond what the clocks can tell) sets how far apart their confidences are
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from .hypothesis import Evidence, Hypothesis
 from .model import Event, Mark
+from .values import record
 
 # Lines that show a server serving again: same file, after the failure.
 SERVING_AGAIN = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED)
@@ -33,7 +34,7 @@ CROSS_FILE_RESOLUTION_S = 5.0
 FULL_LEAD_S = 60.0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Recovery:
     proof: Event  # the line that shows serving again
 
@@ -45,7 +46,7 @@ class Recovery:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Incident:
     hypotheses: tuple[Hypothesis, ...]  # in rank order
     start: float | None
@@ -60,7 +61,7 @@ class Incident:
         return all(id(h) in recoveries for h in self.hypotheses)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Split:
     """The viable hypotheses read in time: the incident the verdict comes from, and the others."""
 
@@ -91,7 +92,7 @@ class Split:
         return [h for h in self.primary.hypotheses if h is not self.best and id(h) in self.recoveries]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Precedence:
     """How the verdict's first failure stands in time to a rival's in the same incident."""
 

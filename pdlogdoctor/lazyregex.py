@@ -7,13 +7,24 @@ not compile, and to know its named groups); a library read back from the cache
 (library_cache.py) holds only the sources and compiles each on its first search. Module
 regexes that only some inputs need (error-line templates, traceback frames, fingerprint
 normalisation) are LazyRegex too.
+
+The `regex` module itself is imported on the first compile, not with this module: importing it
+costs ~10 ms, and a run whose lines need no library regex (a short healthy log) never pays it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-import regex
+if TYPE_CHECKING:
+    import regex
+
+MULTILINE = 8  # regex.MULTILINE (the same value as re.MULTILINE), without importing the module
+
+
+class RegexCompileError(ValueError):
+    """A pattern that does not compile; the message is the `regex` module's."""
 
 
 class LazyRegex:
@@ -29,6 +40,8 @@ class LazyRegex:
     @property
     def compiled(self) -> regex.Pattern[str]:
         if self._compiled is None:
+            import regex
+
             self._compiled = regex.compile(self.pattern, self.flags)
         return self._compiled
 
@@ -60,5 +73,10 @@ class LazyRegex:
 
 
 def compile_now(source: str, flags: int = 0) -> LazyRegex:
-    """Compiled at once: raises `regex.error` for a pattern that does not compile."""
-    return LazyRegex(source, flags, regex.compile(source, flags))
+    """Compiled at once: raises RegexCompileError for a pattern that does not compile."""
+    import regex
+
+    try:
+        return LazyRegex(source, flags, regex.compile(source, flags))
+    except regex.error as exc:
+        raise RegexCompileError(str(exc)) from None

@@ -6,9 +6,11 @@ Nothing here formats or colours anything: renderers do that.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import Any
+
+from .values import record
 
 FieldValue = int | float | str | tuple[int, ...]
 # A verdict's fact: typed as JSON shows it (a number, a list, null when the logs do not tell).
@@ -88,7 +90,7 @@ class OutputFormat(StrEnum):
     HTML = "html"  # one self-contained page with the incident's timeline, redacted by default
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InputProblem:
     """Something wrong with one input that did not stop the analysis."""
 
@@ -96,7 +98,7 @@ class InputProblem:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Source:
     """One log stream: a file, an archive member, or stdin."""
 
@@ -109,7 +111,7 @@ class Source:
     node: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Event:
     """One pattern matched on one line."""
 
@@ -150,14 +152,14 @@ class Event:
         return f"{self.source}:{self.line}"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Link:
     cause: Event
     effect: Event
     reason: str  # which rule joined them, e.g. "same bootstrap_room"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Suggestion:
     """One fix; a report's suggestions are alternatives (each alone is a fix), most preferred first."""
 
@@ -170,14 +172,14 @@ class Suggestion:
     applies_to: tuple[Role, ...] = ()  # the servers to change; empty when the logs do not tell
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Alternative:
     id: str
     confidence: float
     why_not: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Verdict:
     id: str
     title: str
@@ -189,7 +191,7 @@ class Verdict:
     identity: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Finding:
     """A separate incident in the same logs: its own verdict and chain, and why it stands apart."""
 
@@ -198,7 +200,7 @@ class Finding:
     why_separate: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClockOffset:
     """How one file's clock relates to the reference file's, and what was done about it."""
 
@@ -212,7 +214,7 @@ class ClockOffset:
     uncertainty: float = 0.0  # seconds by which cross-file windows are widened for this file
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ExcerptLine:
     source: str
     line: int
@@ -220,7 +222,7 @@ class ExcerptLine:
     distance: int  # lines from the nearest chain line; 0 for a chain line
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ExcerptWindow:
     """Consecutive lines of one source around one or more chain lines."""
 
@@ -229,7 +231,7 @@ class ExcerptWindow:
     lines: tuple[ExcerptLine, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Delta:
     """One profile value that differs between the last green run (GOOD) and this one (BAD)."""
 
@@ -251,7 +253,7 @@ class Delta:
         return self.change != "unlogged"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ErrorDelta:
     """A kind of error line (a pattern, or an open-world template) new, gone or changed in count."""
 
@@ -264,7 +266,7 @@ class ErrorDelta:
     first_time: float | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Comparison:
     """BAD's report against the last green run: `pdlogdoctor diff` and `analyze --baseline`."""
 
@@ -283,7 +285,7 @@ class Comparison:
         return any(delta.relevant for delta in self.deltas) or bool(self.errors)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UnexplainedError:
     """One template of error lines that no pattern of the library names, over all inputs."""
 
@@ -299,7 +301,7 @@ class UnexplainedError:
     earliest: bool = False  # the earliest unexplained error before the first known symptom
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Report:
     verdict: Verdict
     chain: tuple[Event, ...]

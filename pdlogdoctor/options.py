@@ -6,12 +6,12 @@ tests shrink a cap by passing a smaller one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .values import record
 
 GIB = 1 << 30
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Limits:
     """Decompression-bomb and walk caps."""
 
@@ -20,7 +20,7 @@ class Limits:
     files: int = 100_000  # files walked under one directory
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RunOptions:
     workers: int | None = None  # processes for one large plain file; None: every usable core, 1: no forking
     matcher: str = "auto"  # anchor matcher (accel.py): auto (fastest installed), hyperscan, ahocorasick or pure

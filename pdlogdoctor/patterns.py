@@ -7,18 +7,18 @@ Each `patterns/<group>/<id>.toml` describes one condition seen in a log line.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, TypeVar
-
-import regex
 
 from .errorlines import OPEN_WORLD_DIR, ErrorLayer, load_layer
 from .errors import PatternError
 from .frames import FRAMES_FILE, FrameTable, load_frames
-from .lazyregex import LazyRegex, compile_now
+from .lazyregex import LazyRegex, RegexCompileError, compile_now
 from .model import FieldValue, Kind, Mark, Role, Severity, Tier
+from .values import record
 
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list")
 BLOCK_KINDS = ("python-traceback",)
@@ -44,11 +44,11 @@ VERDICT_PHASES = (START_UP,)
 PSEUDO_JOIN_KEYS = frozenset({"source", "node", "role"})
 # Placeholders an `unexplained` sentence may use besides the pattern's own fields.
 _HINT_PLACES = frozenset({"where"})
-_VERDICT_ID = regex.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_VERDICT_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _E = TypeVar("_E", Severity, Kind, Tier, Mark)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Condition:
     """`a op b [and|or ...]` over an event's fields; see `parse_condition`."""
 
@@ -59,7 +59,7 @@ class Condition:
         return any(all(_atom_holds(atom, fields) for atom in ands) for ands in self.clauses)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CauseRule:
     target: str
     window_s: float
@@ -67,14 +67,14 @@ class CauseRule:
     join: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Examples:
     match: tuple[str, ...]
     no_match: tuple[str, ...]
     captures: tuple[tuple[str, Any], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pattern:
     id: str
     title: str
@@ -109,7 +109,7 @@ class Pattern:
         return max(self.anchors, key=len)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VerdictSpec:
     id: str
     title: str
@@ -124,7 +124,7 @@ class VerdictSpec:
     phase: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Library:
     patterns: tuple[Pattern, ...]
     verdicts: tuple[VerdictSpec, ...]
@@ -296,7 +296,7 @@ def _compile(data: Mapping[str, Any], where: str) -> LazyRegex:
     source = _string(data, "regex", where)
     try:
         return compile_now(source)
-    except regex.error as exc:
+    except RegexCompileError as exc:
         raise PatternError(where, "regex", f"does not compile: {exc}") from None
 
 
@@ -364,7 +364,7 @@ def _unexplained(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], w
         return None
     text = _string(data, "unexplained", where)
     known = {name for name, _ in fields} | _HINT_PLACES
-    for name in regex.findall(r"\{(\w*)\}", text):
+    for name in re.findall(r"\{(\w*)\}", text):
         if name not in known:
             raise PatternError(where, "unexplained", f"'{{{name}}}' is not a field of the pattern nor {{where}}")
     return text
@@ -438,7 +438,7 @@ _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     "<=": operator.le, ">=": operator.ge, "!=": operator.ne,
     "==": operator.eq, "<": operator.lt, ">": operator.gt,
 }  # fmt: skip
-_ATOM = regex.compile(r"^\s*([\w.']+)\s*(<=|>=|!=|==|<|>)\s*([\w.'-]+)\s*$")
+_ATOM = re.compile(r"^\s*([\w.']+)\s*(<=|>=|!=|==|<|>)\s*([\w.'-]+)\s*$")
 
 
 def parse_condition(text: str) -> Condition:
@@ -515,7 +515,7 @@ _SIZE_UNITS = {
     "": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
     "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "k": 2**10, "m": 2**20, "g": 2**30,
 }  # fmt: skip
-_SIZE = regex.compile(r"^\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*$")
+_SIZE = re.compile(r"^\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*$")
 
 
 def convert_field(kind: str, text: str) -> FieldValue | None:
@@ -530,7 +530,7 @@ def convert_field(kind: str, text: str) -> FieldValue | None:
         if kind == "bytes":
             return _parse_bytes(text)
         if kind == "int_list":
-            return tuple(int(item) for item in regex.findall(r"-?\d+", text))
+            return tuple(int(item) for item in re.findall(r"-?\d+", text))
     except ValueError:
         return None
     return text

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import BinaryIO
 
 from .clocks import annotate, correct, estimate_offsets, slack, window_note, within
@@ -26,17 +26,18 @@ from .quiet import describe_quiet
 from .roles import detect_role, node_from_name, with_source_role
 from .timeline import with_year, year_of
 from .unexplained import attach, benign_split
+from .values import record
 
 DEFAULT_OPTIONS = RunOptions()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Scanned:
     source: Source
     events: tuple[Event, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Analysis:
     """A run's report with every event and source it rests on (run profiles read them: profile.py)."""
 

@@ -14,20 +14,20 @@ import statistics
 import tomllib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import PatternError
 from .model import Event, FieldValue, Kind, Report, Severity, Source, UnexplainedError
 from .patterns import PROFILE_FILE, Library, builtin_library_dir
+from .values import record
 
 SECTIONS = ("sizing", "configuration", "behaviour")
 TAKES = ("last", "max", "min", "median", "count", "seen")
 SERVER_ARGS = "server-args"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ValueSpec:
     """One [[value]] of profile.toml: a capture of a pattern's events becomes a profile value."""
 
@@ -42,7 +42,7 @@ class ValueSpec:
     seen: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class IntervalSpec:
     """One [[interval]]: seconds from a file's first `start` event to its first `end` event."""
 
@@ -55,7 +55,7 @@ class IntervalSpec:
     bears_on: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ProfileSpec:
     values: tuple[ValueSpec, ...]
     intervals: tuple[IntervalSpec, ...]
@@ -95,7 +95,7 @@ class ProfileSpec:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ProfileValue:
     section: str
     role: str
@@ -106,7 +106,7 @@ class ProfileValue:
     where: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ErrorCount:
     template: str  # a pattern id, or an open-world template
     title: str
@@ -115,7 +115,7 @@ class ErrorCount:
     first_time: float | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RunProfile:
     inputs: tuple[str, ...]
     values: tuple[ProfileValue, ...]

@@ -16,7 +16,7 @@ of the markers' literal keys, found in one bytes pass (the compiled anchor match
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -33,6 +33,7 @@ from .model import Event, ExcerptLine, Kind, Report, Severity, Source
 from .textcut import clip
 from .timeline import clean_line, parse_stamp
 from .unexplained import templates_of
+from .values import record
 
 CLASSIFIED_BYTES = 16 << 20  # per input: lines past this are not read for warnings
 REREAD_BYTES = 512 << 20  # per input: past this its last line is not looked for
@@ -41,7 +42,7 @@ LONG_LINE_CARRY = 1 << 20  # the forward read keeps no more of one line: a longe
 TAIL_BLOCK = 64 << 10  # read backwards from a plain file's end in blocks of this size
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Scan:
     layer: ErrorLayer
     candidates: regex.Pattern[str]  # any warning marker, on the line as written: where to look closer
@@ -50,14 +51,14 @@ class _Scan:
     matcher: accel.Matcher | None  # finds every key in one pass; None: a bytes.find loop per key
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _End:
     """Where an input ends, found from its end: (line number, line) of its last written line."""
 
     last: tuple[int, bytes] | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Read:
     last: ExcerptLine | None
     warnings: list[Event]

@@ -31,6 +31,7 @@ from enum import Enum
 from typing import Any, TypeAlias, TypeVar, cast
 
 from .model import Report
+from .values import record
 
 T = TypeVar("T")
 Match: TypeAlias = "re.Match[str]"
@@ -96,7 +97,7 @@ def _is_secret_value(value: str, strict: bool) -> bool:
 # ---------------------------------------------------------------- rules
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@record
 class Rule:
     """One kind of sensitive value. The group `v`, when the pattern has one, is what is masked."""
 

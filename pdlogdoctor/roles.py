@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 
-import regex
-
 from .model import Event, Role
 
-_SERVER_ARGS_MODE = regex.compile(r"server_args=ServerArgs\(.*?disaggregation_mode='(prefill|decode|null)'")
+_SERVER_ARGS_MODE = re.compile(r"server_args=ServerArgs\(.*?disaggregation_mode='(prefill|decode|null)'")
 # vLLM P/D: the kv_transfer_config's kv_role, as vLLM prints it ('non-default args: {...}') or as
 # the launch command passes it (--kv-transfer-config '{"kv_role": "kv_producer", ...}').
-_KV_ROLE = regex.compile(r"""kv_role['"]?\s*[:=]\s*['"]?(kv_producer|kv_consumer|kv_both)""")
+_KV_ROLE = re.compile(r"""kv_role['"]?\s*[:=]\s*['"]?(kv_producer|kv_consumer|kv_both)""")
 _KV_ROLES = {"kv_producer": "prefill", "kv_consumer": "decode", "kv_both": "null"}
-_ROUTER_LINE = regex.compile(
+_ROUTER_LINE = re.compile(
     r"^\S+ \S+\s+(?:TRACE|DEBUG|INFO|WARN|ERROR) .*?(?:smg::|sglang_router_rs::|sgl_model_gateway::|pd_router)",
-    regex.MULTILINE,
+    re.MULTILINE,
 )
-_HARNESS_LINE = regex.compile(r"^(?:\S+Z )?\[(?:probe|gsm8k|smoke|wait|drive)\] ", regex.MULTILINE)
-_ACTIONS_LINE = regex.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z ", regex.MULTILINE)
+_HARNESS_LINE = re.compile(r"^(?:\S+Z )?\[(?:probe|gsm8k|smoke|wait|drive)\] ", re.MULTILINE)
+_ACTIONS_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z ", re.MULTILINE)
 _ACTIONS_MARKERS = ("##[group]", "##[endgroup]", "##[error]", "Current runner version", "Job defined at")
 _DECODE_ONLY = ("Decode transfer failed", "Decode batch.", "disaggregation_mode='decode'")
 _PREFILL_ONLY = ("Prefill transfer failed", "Prefill batch.", "disaggregation_mode='prefill'")
@@ -125,7 +124,7 @@ def role_from_text_markers(text: str) -> Role | None:
 def node_from_name(name: str) -> str | None:
     """`prefill_<node>.log` / `decode_<node>.log`: the harness names files after the node."""
     base = name.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
-    found = regex.match(r"^(?:prefill|decode)[_-](?P<node>[\w.-]+?)(?:\.log)?(?:\.(?:gz|zst))?$", base)
+    found = re.match(r"^(?:prefill|decode)[_-](?P<node>[\w.-]+?)(?:\.log)?(?:\.(?:gz|zst))?$", base)
     return found.group("node") if found else None
 
 
@@ -134,9 +133,9 @@ SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 
 # A job log or a collector that says which component printed each line: `[prefill] ...`
 # (launch scripts), `decode-1  | ...` (docker compose), `[pod/sglang-prefill-0/sglang] ...`.
-_ROLE_PREFIX = regex.compile(
+_ROLE_PREFIX = re.compile(
     r"^\s*(?:\[(?P<tag>prefill|decode|router)\] |(?P<service>[\w.-]{0,63}) +\| |\[pod/(?P<pod>[^\]\s]{1,253})\] )",
-    regex.IGNORECASE,
+    re.IGNORECASE,
 )
 _ROLE_WORDS = (("prefill", Role.PREFILL), ("decode", Role.DECODE), ("router", Role.ROUTER))
 

@@ -8,52 +8,52 @@ shapes (glog, torch, vLLM) get their year later from the rest of the bundle.
 from __future__ import annotations
 
 import calendar
+import re
 import time
-from dataclasses import dataclass
 
-import regex
+from .values import record
 
 # GitHub Actions prepends `2026-07-02T10:16:03.4120000Z ` to every line it stores.
-ACTIONS_PREFIX = regex.compile(r"^\ufeff?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) ")
-ANSI = regex.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+ACTIONS_PREFIX = re.compile(r"^\ufeff?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) ")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
-_SHAPES: tuple[tuple[str, regex.Pattern[str]], ...] = (
+_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # sglang: [2026-07-02 10:16:03.412 DP0 TP0 EP0] ; uvicorn: [2026-07-02 10:15:30] INFO: ...
-    ("sglang", regex.compile(
+    ("sglang", re.compile(
         r"^\[(?P<date>\d{4}-\d\d-\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:[.,](?P<frac>\d+))?"
         r"(?P<ranks>(?: [A-Z_]+\d+)*)\]"
     )),
     # MORI spdlog: [2026-07-02 10:16:03.412] [48211] [application] [error]
     # (the sglang shape above already covers the bracketed date; kept for the frac width)
     # Rust router (tracing, UTC): 2026-02-26 13:00:12 ERROR ... or ISO 2026-02-26T13:00:12.123Z
-    ("router", regex.compile(
+    ("router", re.compile(
         r"^(?P<date>\d{4}-\d\d-\d\d)[ T](?P<clock>\d\d:\d\d:\d\d)(?:[.,](?P<frac>\d+))?Z?"
         r"(?=\s+(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL)\b|\s*[-|])"
     )),
     # torch c10 (ProcessGroupNCCL, the NCCL watchdog): [rank3]:[E702 10:16:03.412345678 File.cpp:616] msg;
     # glog's letter and month-day with the month not zero-padded (E626 is June 26, E1206 December 6)
-    ("torch", regex.compile(
+    ("torch", re.compile(
         r"^\[rank\d+\]:\[[IWEF](?P<month>1[0-2]|0?[1-9])(?P<day>[0-3]\d) "
         r"(?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?\s"
     )),
     # glog: E0702 10:16:03.412345 48211 file.cc:12] msg
-    ("glog", regex.compile(r"^[IWEF](?P<month>\d\d)(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?\s")),
+    ("glog", re.compile(r"^[IWEF](?P<month>\d\d)(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?\s")),
     # vLLM: (EngineCore_DP0 pid=123) ERROR 07-02 10:16:03 [file.py:12] msg
-    ("vllm", regex.compile(
+    ("vllm", re.compile(
         r"^(?:\([\w ]+pid=\d+\)\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+"
         r"(?P<month>\d\d)-(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?"
     )),
     # Any other line that starts with a full date and time.
-    ("generic", regex.compile(
+    ("generic", re.compile(
         r"^\[?(?P<date>\d{4}-\d\d-\d\d)[ T](?P<clock>\d\d:\d\d:\d\d)(?:[.,](?P<frac>\d+))?"
     )),
 )  # fmt: skip
 
 _VLLM = dict(_SHAPES)["vllm"]
-_RANK = regex.compile(r"([A-Z_]+?)(\d+)")
+_RANK = re.compile(r"([A-Z_]+?)(\d+)")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Stamp:
     """A parsed timestamp; `year_known` is False for glog/vLLM month-day shapes."""
 
@@ -87,7 +87,7 @@ def clean_line(raw: str) -> tuple[str, str | None]:
 
 # What log collectors put before a component's own line: `docker compose` service names
 # (`prefill-1  | `), and the older Python router launcher's `[Router (Rust)] `.
-_COLLECTOR_PREFIX = regex.compile(r"^(?:\[Router \(Rust\)\] |[\w.:/-]{1,63}\s*\| )")
+_COLLECTOR_PREFIX = re.compile(r"^(?:\[Router \(Rust\)\] |[\w.:/-]{1,63}\s*\| )")
 # Removed from every line before matching: `docker compose logs` (`prefill-1  | `, padded) and
 # `kubectl logs --prefix` (`[pod/NAME/CONTAINER] `), `grep -H`/`-n` over several files
 # (`vllm_p3.log:`, `vllm_p3.log-` for context lines, `decode.log:120:`) and a job script's
@@ -95,8 +95,8 @@ _COLLECTOR_PREFIX = regex.compile(r"^(?:\[Router \(Rust\)\] |[\w.:/-]{1,63}\s*\|
 # component's own line.
 # With -n the line number ends the prefix, so what follows may be indented (a traceback frame).
 _GREP_FILE = r"[\w./-]{1,200}?\.(?:log|txt|out|err)(?:\.\d+)?[:-](?:\d+[:-]|(?=\S))"
-GREP_PREFIX = regex.compile(r"^(?P<file>[\w./-]{1,200}?\.(?:log|txt|out|err))(?:\.\d+)?[:-](?:\d+[:-]|(?=\S))")
-_STRIPPED_PREFIX = regex.compile(
+GREP_PREFIX = re.compile(r"^(?P<file>[\w./-]{1,200}?\.(?:log|txt|out|err))(?:\.\d+)?[:-](?:\d+[:-]|(?=\S))")
+_STRIPPED_PREFIX = re.compile(
     r"^(?:[\w.-]{1,63} +\| |\[pod/[^\]\s]{1,253}\] |\[(?:prefill|decode|router)\] |" + _GREP_FILE + ")"
 )
 
@@ -143,7 +143,7 @@ def parse_actions_time(text: str) -> Stamp:
     return Stamp(_epoch(date, clock, frac), f"{date} {clock}", True)
 
 
-def _to_stamp(shape: str, found: regex.Match[str]) -> Stamp:
+def _to_stamp(shape: str, found: re.Match[str]) -> Stamp:
     groups = found.groupdict()
     frac = groups.get("frac") or ""
     clock = groups["clock"]

@@ -9,12 +9,12 @@ frame that belongs to the project (not to torch or the standard library).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from .lazyregex import LazyRegex
 from .model import FieldValue
 from .timeline import clean_line, parse_stamp
+from .values import record
 
 MAX_TRACEBACK_LINES = 400
 MAX_TRACEBACK_BYTES = 256 << 10
@@ -58,7 +58,7 @@ STACK_KEEP = 32  # frames kept of each end of a longer stack (the outer ones tel
 STACK_LINE_CHARS = 300
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Frame:
     """One frame of a stack as the log printed it."""
 

@@ -10,13 +10,14 @@ of these is in the lines, the verdict says the phase is unknown and keeps both r
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TypeVar
 
 from ..frames import Culprit, PhaseEvidence, short_name
 from ..hypothesis import Evidence, Hypothesis
 from ..model import Event, FieldValue, Mark
 from ..traceback import Frame, stack_of
+from ..values import record
 
 INIT = "scheduler-init-crash"
 RUNTIME = "scheduler-runtime-crash"
@@ -51,7 +52,7 @@ OPEN_PHASE_CONFIDENCE = 0.3
 POOL_SIZING_CODE = ("pool_configurator", "memory_pool_config", "init_memory_pool", "profile_max_num_token", "mr_limit")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Phase:
     """The phase a crash happened in, and the evidence that says so."""
 

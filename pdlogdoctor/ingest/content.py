@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from ..model import InputProblem
+from ..values import record
 from .streams import ByteSource, Reader
 
 ZIP_MAGIC = b"PK\x03\x04"
@@ -14,7 +14,7 @@ BINARY_CONTROL_FRACTION = 0.10  # of the sniffed bytes (after a leading NUL hole
 _TEXT_CONTROLS = frozenset(b"\t\n\r\x0c\x1b\x08")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LogInput:
     """One stream to scan, or (with `open` None) a path that could not be read."""
 

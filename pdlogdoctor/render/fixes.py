@@ -9,9 +9,8 @@ A verdict below LOW_CONFIDENCE says what to verify before applying any of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..model import Report, Role, Suggestion
+from ..values import record
 
 LOW_CONFIDENCE = 0.7  # below this a fix is shown with what to check first
 NO_CAUSE = ("healthy", "inconclusive", "no-failure-seen")  # verdicts that name no cause to be unsure of
@@ -21,7 +20,7 @@ LETTERS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fix:
     label: str  # "Set SGLANG_MORI_MAX_MR_BYTES"
     applies: str  # "prefill and decode servers", or "" when the logs do not tell

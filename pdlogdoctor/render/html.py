@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import html
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import Any, TextIO
 
 from .. import __version__
 from ..model import Event, ExcerptWindow, Report, Role, Severity
+from ..values import record
 from . import changes
 from .document import fact_text
 from .markdown import shareable_view, suggestion_command
@@ -57,7 +58,7 @@ def html_report(report: Report, options: RenderOptions) -> str:
 # ---------------------------------------------------------------- the data the timeline draws
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Lane:
     key: str
     role: str

@@ -9,7 +9,6 @@ first (excerpt context, then alternatives, then chain rows) and the body says so
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TextIO
 
 import regex
@@ -18,6 +17,7 @@ from .. import __version__
 from ..fingerprint import fingerprint
 from ..logshape import NAMES_SHOWN, set_aside, set_aside_words
 from ..model import Comparison, Event, ExcerptWindow, Finding, Report, Suggestion
+from ..values import record
 from . import changes
 from .document import chain_start, chain_time, fact_text, position_label, unrecognised_kind
 from .fixes import LETTERS, confidence_words, fixes, snippet, verify_first
@@ -35,7 +35,7 @@ MASK_WORDS = {"ip": "network address", "host": "host name", "home": "home direct
 TRIM_NOTE = "Trimmed to fit GitHub's 65,536-character limit: "
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Budget:
     """How much of each part to show; `trim_levels` walks from generous to minimal."""
 
@@ -50,7 +50,7 @@ def render(report: Report, out: TextIO, options: RenderOptions) -> None:
     out.write(markdown_report(report, options))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShareableView:
     """What a shareable format shows: the report (its excerpt included), redacted, and the fingerprint."""
 

@@ -9,12 +9,12 @@ from a log can be redacted wrongly or break out of the Mermaid syntax.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import pairwise
 
 import regex
 
 from ..model import Event, Report
+from ..values import record
 from .document import chain_start, time_since
 
 MAX_NODES = 12
@@ -23,7 +23,7 @@ TITLE_CHARS = 48
 _UNSAFE = regex.compile(r"[^\w .,:+/=%×Δ'…·\-]")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Node:
     name: str
     role: str

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..values import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RenderOptions:
     redact: bool = True  # mask secrets and infrastructure names (markdown and github; text and json never do)
     # Annotated sources that are plain files inside GITHUB_WORKSPACE, as (source name, path relative to it):
