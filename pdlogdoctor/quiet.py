@@ -206,11 +206,11 @@ def _warnings(source: Source, before: int, complete: bytes, scan: _Scan, room: i
         start = complete.rfind(b"\n", 0, pos) + 1
         number += complete.count(b"\n", counted, start) + 1
         counted = complete.find(b"\n", pos) + 1  # whole lines: each ends with one
-        line = complete[start:counted].decode("utf-8", errors="replace")
-        # The markers are written for the line as the file holds it: a CI runner's stamp before
-        # a glog W line keeps it from `^W` though clean_line takes the stamp away.
-        if (source.name, number) not in scan.named and scan.candidates.search(line) is not None:
-            warning = _warning(source, number, line, scan.layer)
+        # Looked at as the markers read a line: without a CI runner's stamp or a collector's prefix
+        # (clean_line), so a stamped glog W line meets `^W` as the same line unstamped does.
+        text, _ = clean_line(complete[start:counted].decode("utf-8", errors="replace"))
+        if (source.name, number) not in scan.named and scan.candidates.search(text) is not None:
+            warning = _warning(source, number, text, scan.layer)
             if warning is not None:
                 found.append(warning)
     return found
@@ -245,8 +245,8 @@ def _end(source: Source, last: tuple[int, bytes] | None) -> ExcerptLine | None:
     return ExcerptLine(source.name, number, clip(text, KEPT_LINE_CHARS), 0)
 
 
-def _warning(source: Source, number: int, raw: str, layer: ErrorLayer) -> Event | None:
-    text, _ = clean_line(raw)
+def _warning(source: Source, number: int, text: str, layer: ErrorLayer) -> Event | None:
+    """The warning event of a cleaned line (clean_line), or None."""
     hit = layer.warning_of(text)
     if hit is None:
         return None

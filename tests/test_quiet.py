@@ -68,6 +68,17 @@ def test_nothing_failed_shows_where_the_log_ends_and_its_warnings(tmp_path: Path
     jsonschema.validate(json.loads(json.dumps(report_document(report))), json.loads(schema_text()))
 
 
+@pytest.mark.parametrize(
+    "prefix", ["", "2026-07-01T12:00:00.1234567Z ", "prefill-1  | "], ids=["bare", "actions-stamp", "compose"]
+)
+def test_a_prefixed_glog_warning_is_shown_as_the_bare_one_is(tmp_path: Path, library: Library, prefix: str) -> None:
+    """A CI runner's stamp or a collector's prefix before each line hides no warning."""
+    report = run([str(_write(tmp_path / "prefill.log", [prefix + line for line in STARTING]))], library)
+    assert report.verdict.id == "no-failure-seen"
+    warnings = [(item.first.line, item.severity, item.first.text) for item in report.unrecognised]
+    assert warnings == [(2, Severity.WARNING, NO_RDMA)]
+
+
 def test_each_log_ends_on_its_own_line(tmp_path: Path, library: Library) -> None:
     prefill = _write(tmp_path / "prefill.log", STARTING[:2])
     decode = _write(tmp_path / "decode.log", STARTING[4:])
