@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import PatternError
 from .lazyregex import MULTILINE, LazyRegex, RegexCompileError, compile_now
 from .model import Severity
+from .prefilter import prefiltered
 from .templates import message_of, template_of
 from .values import record
 
@@ -215,6 +216,7 @@ def _shape(raw: Any, where: str, index: int) -> Shape:
     _check(raw, _SHAPE_KEYS, where, key, required=("id", "component", "regex", "examples"))
     match, no_match = _examples(raw, where, key)
     compiled = _compile(raw, where, key, MULTILINE)  # searched over a whole head: `^` is a line start
+    compiled = prefiltered(compiled)  # a head without the literals a shape needs does not compile it (start-up)
     return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where)
 
 

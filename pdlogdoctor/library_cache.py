@@ -35,7 +35,7 @@ FORMAT = b"pdlogdoctor library cache 1"
 # part of the key (tests/test_library_cache.py checks the list against what patterns.py imports).
 CODE = (
     "patterns", "errorlines", "frames", "traceback", "timeline", "templates", "lazyregex", "model", "errors",
-    "library_cache", "values",
+    "library_cache", "values", "prefilter",
 )  # fmt: skip
 KEEP = 8  # cached libraries kept (one per set of pattern directories and their content)
 PREFIX, SUFFIX = "library-", ".pickle"
