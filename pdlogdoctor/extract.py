@@ -29,7 +29,7 @@ from .patterns import Library, Pattern, match_line
 from .roles import role_from_name, role_from_prefix
 from .textcut import clip
 from .timeline import Stamp, clean_line, grep_file, parse_actions_time, parse_stamp
-from .traceback import read_traceback
+from .traceback import read_block
 from .values import record
 
 CHUNK_BYTES = 8 << 20
@@ -573,7 +573,7 @@ def _match_line(
             stamp = _stamp_for(buf, start, text, actions_time, state)
             latest = _latest_for(buf, stop, end, text, actions_time, stamp)
         if pattern.block:
-            captured.update(read_traceback(buf, stop, end))
+            captured.update(read_block(pattern.block, buf, stop, end))
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
         recognised = True
         event = _make_event(pattern, state.name, line_no, stamp, text, captured)

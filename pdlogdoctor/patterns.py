@@ -21,7 +21,7 @@ from .model import FieldValue, Kind, Mark, Role, Severity, Tier
 from .values import record
 
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list")
-BLOCK_KINDS = ("python-traceback",)
+BLOCK_KINDS = ("python-traceback", "cxx-what")
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
 MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
 DEFAULT_WINDOW_S = 1800.0

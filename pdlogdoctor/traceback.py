@@ -39,6 +39,11 @@ _C10_FRAME = LazyRegex(
     r"(?:^|\s)frame #\d+: (?P<func>.+?)(?: \+ 0x[0-9a-fA-F]+)? \(0x[0-9a-fA-F]+ in (?P<lib>[^)]+)\)\s*$"
 )
 _EXCEPTION = LazyRegex(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
+# libstdc++'s verbose terminate handler: after `terminate called after throwing an instance of 'T'`
+# it prints `  what():  ` and the exception's what() text (some programs' text starts on the next
+# line); a launcher's prefix may stand before it (`(Worker_TP2 pid=733)   what():  ...`).
+_WHAT = LazyRegex(r"^(?:\(\w+ pid=\d+\) )?\s*what\(\):\s*(?P<message>.*?)\s*$")
+WHAT_LOOKAHEAD = 3  # lines: other ranks' output may come between the two lines
 _CONNECTORS = (
     "During handling of the above exception",
     "The above exception was the direct cause",
@@ -125,6 +130,26 @@ def read_traceback(buf: bytes | bytearray, first_line_end: int, limit: int) -> d
     fields = _fields(crashed[::-1] if crashed else frames[::-1] if newest_first else frames, exception)
     last_error = _last_error(following[len(lines) :]) if exception is not None else None
     return {**fields, "exc_last_error": last_error} if last_error else fields
+
+
+def read_block(kind: str, buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:
+    """The fields of the block of lines a pattern's `block` names, after its matched line."""
+    return read_what(buf, first_line_end, limit) if kind == "cxx-what" else read_traceback(buf, first_line_end, limit)
+
+
+def read_what(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:
+    """The `what():` text printed under a `terminate called after throwing ...` line, as the
+    exception's message (`exc_message`)."""
+    following = _following_lines(buf, first_line_end, limit)[: WHAT_LOOKAHEAD + 1]
+    for offset, line in enumerate(following[:WHAT_LOOKAHEAD], start=1):
+        found = _WHAT.match(line)
+        if found is None:
+            continue
+        message = found.group("message")
+        if not message and offset < len(following):  # the text starts on the next line
+            message = following[offset].strip()
+        return {"exc_message": message[:500]} if message else {}
+    return {}
 
 
 def stack_of(fields: Callable[[str], Any]) -> list[Frame]:

@@ -14,7 +14,7 @@ from pdlogdoctor.cli import app
 from pdlogdoctor.extract import AnchorIndex, scan_stream
 from pdlogdoctor.patterns import Library, parse_condition
 from pdlogdoctor.timeline import clean_line, parse_stamp
-from pdlogdoctor.traceback import read_traceback
+from pdlogdoctor.traceback import read_traceback, read_what
 
 GIB = 1 << 30
 
@@ -109,6 +109,24 @@ def test_torch_nccl_errors_bring_nccl_s_last_error() -> None:
     # Without the continuation (another record follows the exception), there is none.
     cut = text[: text.index(b"ncclSystemError")] + b"[2026-11-29 16:20:59] Last error:\nsomething else\n"
     assert "exc_last_error" not in read_traceback(cut, cut.index(b"\n"), len(cut))
+
+
+def test_what_text_of_an_uncaught_cxx_exception() -> None:
+    """libstdc++ prints the exception's what() on the line under 'terminate called after throwing':
+    behind a launcher's prefix, after another rank's line, or (some programs) starting a line lower."""
+    vllm = (
+        b"(Worker_TP2 pid=733) terminate called after throwing an instance of 'c10::DistBackendError'\n"
+        b"(Worker_TP1 pid=732) [rank1]:[E702 14:21:05.33 ProcessGroupNCCL.cpp:1895] [PG ID 2 PG GUID 3 Rank 1] x\n"
+        b"(Worker_TP2 pid=733)   what():  [PG ID 2 PG GUID 3 Rank 2] Process group watchdog thread terminated\n"
+    )
+    assert read_what(vllm, vllm.index(b"\n"), len(vllm)) == {
+        "exc_message": "[PG ID 2 PG GUID 3 Rank 2] Process group watchdog thread terminated"
+    }
+    below = b"terminate called after throwing an instance of 'PLMD::Exception'\nwhat():\nAction X is not known.\n"
+    assert read_what(below, below.index(b"\n"), len(below))["exc_message"] == "Action X is not known."
+    # Killed before it printed the text: no message, rather than the next record's words.
+    cut = b"terminate called after throwing an instance of 'c10::DistBackendError'\n[2026-11-27 19:12:26] Received\n"
+    assert read_what(cut, cut.index(b"\n"), len(cut)) == {}
 
 
 def test_suggested_region_is_power_of_two_below_failure_capped_at_2gib() -> None:

@@ -16,6 +16,7 @@ from typing import TypeVar
 from ..frames import Culprit, PhaseEvidence, short_name
 from ..hypothesis import Evidence, Hypothesis
 from ..model import Event, FieldValue, Mark
+from ..patterns import match_line
 from ..traceback import Frame, stack_of
 from ..values import record
 
@@ -39,6 +40,10 @@ SIGNAL_NAMES = {
     "SIGILL": "an illegal instruction",
     "SIGFPE": "an arithmetic fault",
 }
+# The lines that name the exception a process died of: a Python traceback's last line, or the
+# type and what() text of a C++ exception nothing caught (std::terminate then aborts).
+EXCEPTION_PATTERNS = ("scheduler-exception", "cxx-uncaught-exception")
+UNCAUGHT_CXX = "cxx-uncaught-exception"
 HOST_OOM = "host-oom"  # the verdict whose lines are the kernel's OOM kills
 # Serving before a crash: the ready line, or a request the server answered.
 SERVED = (Mark.SERVER_UP, Mark.ANSWERED)
@@ -63,6 +68,9 @@ class Phase:
 
 
 def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    named = _what_named_elsewhere(hypothesis.roots, evidence)
+    if named is not None:
+        return [replace(hypothesis, rejected=named, confidence=0.1)]
     crash = _earliest(list(hypothesis.roots))
     exception = _exception_for(crash, evidence)
     exit_event = _exit_code_for(crash, evidence)
@@ -92,6 +100,25 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         missing=missing,
     )
     return _with_alternatives(chosen, phase, served, frame_phase)
+
+
+def _what_named_elsewhere(roots: tuple[Event, ...], evidence: Evidence) -> str | None:
+    """When the crash is only C++ aborts whose what() text another cause's pattern names (the NCCL
+    watchdog's timeout, thrown as c10::DistBackendError), that cause is the diagnosis, not its abort."""
+    if any(root.pattern != UNCAUGHT_CXX for root in roots):
+        return None
+    for root in roots:
+        text = str(root.get("exc_message") or "")
+        for pattern in evidence.library.patterns:
+            if pattern.verdict is None or pattern.id in EXCEPTION_PATTERNS:
+                continue
+            try:
+                named = match_line(pattern, text) is not None
+            except TimeoutError:
+                named = False
+            if named:
+                return f"the exception's what() text at {root.where} is '{pattern.title}' ({pattern.id}): the cause"
+    return None
 
 
 def _with_alternatives(
@@ -228,7 +255,7 @@ def _earliest(events: list[Event]) -> Event:
 
 
 def _exception_for(crash: Event, evidence: Evidence) -> Event | None:
-    candidates = [e for e in evidence.of("scheduler-exception") if e.get("exc_type")]
+    candidates = [e for e in evidence.of(*EXCEPTION_PATTERNS) if e.get("exc_type")]
     if not candidates:
         return None
     nearby = evidence.same_server(crash, candidates)
@@ -354,7 +381,8 @@ def _summary(
     elif crashed_at is not None and crashed_at[1].native:
         parts.append(f"in {short_name(crashed_at[1].func)}")
     if exception is not None:
-        parts.append(f"of {exception.get('exc_type')}: {exception.get('exc_message', '')}".rstrip(": "))
+        uncaught = "an uncaught C++ exception, " if exception.pattern == UNCAUGHT_CXX else ""
+        parts.append(f"of {uncaught}{exception.get('exc_type')}: {exception.get('exc_message', '')}".rstrip(": "))
         if exception.get("exc_last_error"):
             parts.append(f"whose last error was: {exception.get('exc_last_error')}")
         if exception.get("frame_file"):
