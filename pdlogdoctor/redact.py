@@ -227,7 +227,8 @@ _RULES: tuple[Rule, ...] = (
 )
 
 # IPv6 candidates are checked with `ipaddress`: timestamps (10:16:03) and C++ scopes are not addresses.
-_IPV6_CANDIDATE = re.compile(r"(?<![\w:.%])(?=[0-9A-Fa-f]{0,4}:[0-9A-Fa-f]{0,4}:)[0-9A-Fa-f:.]{2,60}(?:%[\w-]+)?")
+# An address ends where a word does: `c10::DistBackendError` holds `c10::d`, which parses as one.
+_IPV6_CANDIDATE = re.compile(r"(?<![\w:.%])(?=[0-9A-Fa-f]{0,4}:[0-9A-Fa-f]{0,4}:)[0-9A-Fa-f:.]{2,60}(?:%[\w-]+)?(?!\w)")
 _IPV4 = re.compile(r"(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?!\w|\.\d)")  # octets checked when masked
 _PORT = re.compile(r":\d{1,5}$")
 

@@ -29,6 +29,8 @@ ORDINARY = [
     "    return self.net(x)  # torch.cuda.OutOfMemoryError, threading.local()",
     "Received sigquit from a child process. Failed to load token: file not found",
     "model=meta-llama/Llama-3.1-70B-Instruct blind-kimi-gsm8k-below-gate at 10:16:03.412",
+    "terminate called after throwing an instance of 'c10::DistBackendError'",  # `c10::d` parses as IPv6
+    "frame #3: c10d::ProcessGroupNCCL::WorkNCCL::isCompleted() + 0xa0 (0x7f83c50298c0 in libtorch_cuda.so)",
 ]
 
 
