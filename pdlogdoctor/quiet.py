@@ -20,14 +20,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
-import regex
-
 from . import accel
 from .diagnose import NO_FAILURE_SEEN
 from .errorlines import ErrorLayer
 from .excerpt import CHUNK, KEPT_LINE_CHARS
 from .ingest import Reader, lone_cr_to_lf, reopen
 from .ingest.streams import open_seekable
+from .lazyregex import MULTILINE, LazyRegex
 from .logshape import set_aside
 from .model import Event, ExcerptLine, Kind, Report, Severity, Source
 from .textcut import clip
@@ -45,7 +44,7 @@ TAIL_BLOCK = 64 << 10  # read backwards from a plain file's end in blocks of thi
 @record
 class _Scan:
     layer: ErrorLayer
-    candidates: regex.Pattern[str]  # any warning marker, on the line as written: where to look closer
+    candidates: LazyRegex  # any warning marker, on the line as written: where to look closer (compiled on first use)
     named: frozenset[tuple[str, int]]  # (source, line) of the lines a library pattern matched
     keys: tuple[bytes, ...]  # the markers' literal keys: a line holding none is not read
     matcher: accel.Matcher | None  # finds every key in one pass; None: a bytes.find loop per key
@@ -233,8 +232,9 @@ def _occurrences(data: bytes, key: bytes) -> list[int]:
     return found
 
 
-def _candidates(layer: ErrorLayer) -> regex.Pattern[str]:
-    return regex.compile("|".join(f"(?:{marker.regex.pattern})" for marker in layer.warnings), regex.MULTILINE)
+def _candidates(layer: ErrorLayer) -> LazyRegex:
+    """Compiled only when a line holds a warning key: most runs never search it (and need not import `regex`)."""
+    return LazyRegex("|".join(f"(?:{marker.regex.pattern})" for marker in layer.warnings), MULTILINE)
 
 
 def _end(source: Source, last: tuple[int, bytes] | None) -> ExcerptLine | None:

@@ -154,3 +154,21 @@ def test_pickle_and_copy_round_trip() -> None:
     pair = Pair(1, ("a", "b"), "note", "secret")
     for clone in (pickle.loads(pickle.dumps(pair)), copy.copy(pair), copy.deepcopy(pair)):
         assert clone == pair and clone.note == "note" and clone.secret == "secret"
+
+
+def test_a_record_without_a_docstring_gets_one_naming_its_fields() -> None:
+    @record
+    class Undocumented:
+        a: int
+        b: str = ""
+
+    assert Undocumented.__doc__ == "Undocumented(a, b)"
+    assert Pair.__doc__ == "Pair(left, right, note, secret)"
+
+    @record
+    class Documented:
+        """Says what it is."""
+
+        a: int
+
+    assert Documented.__doc__ == "Says what it is."
