@@ -204,16 +204,25 @@ def test_thousands_of_inputs_do_not_bury_the_report(tmp_path: Path, library: Lib
     assert f"{hidden} more inputs" in body and "rank150.log" not in body
 
 
-def test_chain_has_a_legend_that_names_the_masked_parts_of_file_names() -> None:
+def test_masked_file_names_and_set_aside_files_are_each_said_once(tmp_path: Path) -> None:
+    """One legend for the masked parts of file names (at the end), one note for a file set aside."""
     from typer.testing import CliRunner
 
     from pdlogdoctor.cli import app
 
-    body = CliRunner().invoke(app, ["analyze", "-f", "markdown", str(SEED)]).stdout
+    bundle = copy_bundle(SEED, tmp_path / "bundle")
+    (bundle / "worker3.out").write_text("import os\nimport sys\n\n\ndef main():\n    return 0\n")
+    body = CliRunner().invoke(app, ["analyze", "-f", "markdown", str(bundle)]).stdout
     legend = body.split("### Causal chain", 1)[1].split("\n\n", 2)[1]
-    assert "(xN) = N such lines" in legend and "? = no timestamp" in legend
-    assert "prefill_<host-1>.log" in body  # masked in the body (in code cells)...
-    assert "&lt;host-N&gt; a host name" in legend and "--no-redact" in legend  # ...and said so
+    assert "(xN) = N such lines" in legend and "? = no timestamp" in legend and "mask" not in legend
+    assert "prefill_<host-1>.log" in body and "decode_<host-2>.log" in body  # masked in the body...
+    [said] = [line for line in body.splitlines() if "no-redact" in line]  # ...and said so once, at the end
+    assert said.startswith("<sub>Masked in file names: `<host-1>`, `<host-2>` (host names).")
+    assert body.rstrip().splitlines()[-3] == said
+    aside = "4 of 5 files read look like serving logs; this one does not"
+    assert body.count(aside) == 1 and f"{tmp_path}/bundle/worker3.out" in body
+    terminal = CliRunner().invoke(app, ["analyze", str(bundle)]).stdout
+    assert terminal.count(aside) == 1
 
 
 def test_alternatives_are_explained_in_words_not_pattern_ids(seed: Report) -> None:

@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from typing import TextIO
 
-import regex
-
 from .. import __version__
 from ..fingerprint import fingerprint
 from ..logshape import NAMES_SHOWN, set_aside, set_aside_words
@@ -30,8 +28,6 @@ from .text import chain_legend, chain_title
 __all__ = ["CELL_CHARS", "cell", "code_cell", "escape", "fence", "markdown_report", "render"]
 GITHUB_BODY_LIMIT = 65_536
 SHOWN_LINE_CHARS = 400  # of an excerpt line (the report keeps more, so redaction sees past the cut)
-MASKED_NAME = regex.compile(r"<(ip|host|home)-\d+>")  # redaction placeholders (redact.py) in a file name
-MASK_WORDS = {"ip": "network address", "host": "host name", "home": "home directory"}
 TRIM_NOTE = "Trimmed to fit GitHub's 65,536-character limit: "
 
 
@@ -110,8 +106,9 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], 
         parts.append(_facts(report))
     if report.comparison is not None:
         parts.append(_changes(report.comparison))
-    if report.notes:
-        parts.append("### Notes\n\n" + "\n".join(f"- {quoted_prose(note, quotes)}" for note in report.notes))
+    notes = _notes(report)
+    if notes:
+        parts.append("### Notes\n\n" + "\n".join(f"- {quoted_prose(note, quotes)}" for note in notes))
     if report.time_notes:
         parts.append("### Clocks\n\n" + "\n".join(f"- {quoted_prose(note, quotes)}" for note in report.time_notes))
     if report.chain:
@@ -163,6 +160,12 @@ def _set_aside(report: Report) -> str | None:
     names = set_aside(report.inputs)
     more = f" and {len(names) - NAMES_SHOWN:,} more" if len(names) > NAMES_SHOWN else ""
     return f"> **Note:** {prose(words)}: " + ", ".join(code_span(name) for name in names[:NAMES_SHOWN]) + more
+
+
+def _notes(report: Report) -> list[str]:
+    """The report's notes but the set-aside one: the Note under the verdict says it (_set_aside)."""
+    aside = set_aside_words(report.inputs)
+    return [note for note in report.notes if aside is None or not note.startswith(aside)]
 
 
 def suggestion_command(item: Suggestion) -> str | None:
@@ -234,12 +237,7 @@ def _changes(comparison: Comparison) -> str:
 
 def _chain(report: Report, rows: int | None, start: float | None, absolute: bool = False) -> str:
     table = _chain_table(report.chain, rows, start, absolute)
-    shown = report.chain if rows is None else report.chain[:rows]
-    legend = chain_legend(report, absolute)
-    masked = sorted({kind for event in shown for kind in MASKED_NAME.findall(event.source)})
-    if masked:
-        kinds = ", ".join(f"<{kind}-N> a {MASK_WORDS.get(kind, kind)}" for kind in masked)
-        legend += f"; file names are masked like the text ({kinds}); --no-redact shows them"
+    legend = chain_legend(report, absolute)  # masked file names: the one legend at the end (_legend)
     return f"### {chain_title(report)}\n\n_{escape(legend)}._\n\n" + table
 
 
