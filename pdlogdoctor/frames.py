@@ -26,7 +26,13 @@ FRAMES_FILE = "frames.toml"
 PHASES = ("init", "runtime")
 MATCH_TIMEOUT_S = 0.5
 _PHASE_KEYS = {"id", "phase", "function", "file", "why", "examples"}
-_COMPONENT_KEYS = {"id", "name", "function", "blame", "skip", "examples"}
+_COMPONENT_KEYS = {"id", "name", "function", "file", "blame", "skip", "runtime", "examples"}
+# A Python frame of an installed package: its file under site-packages or dist-packages.
+_INSTALLED = LazyRegex(r"/(?:site|dist)-packages/(?P<package>[A-Za-z_]\w*)")
+# Where a native frame's library lives when it cannot be the user's: a system library directory
+# (a driver's or a distribution's library the table does not name), or no path at all (`<unknown>`,
+# the executable's name).
+_SYSTEM_LIBRARY = LazyRegex(r"^(?!/)|^/(?:usr/(?:local/)?)?lib(?:32|64)?/(?!python)|^/usr/local/cuda|^/opt/rocm")
 
 
 @record
@@ -50,12 +56,34 @@ class PhaseRule:
 class Component:
     id: str
     name: str
-    function: LazyRegex
+    function: LazyRegex | None  # a frame is the component's when its function or its file matches
+    file: LazyRegex | None
     blame: bool  # a crash in its code is named as the crash's place
     skip: bool  # the signal handling itself: never named
+    runtime: bool  # under everyone's code (libc, the C++ and CUDA/HIP runtimes, Python, torch)
     match: tuple[str, ...]
     no_match: tuple[str, ...]
     path: str
+
+    def names(self, frame: Frame) -> bool:
+        return (self.function is not None and _search(self.function, frame.func) is not None) or (
+            self.file is not None and _search(self.file, frame.file) is not None
+        )
+
+
+@record
+class OwnCode:
+    """The innermost frame of a crash outside the runtime, when it is code no component names:
+    the user's own or the model's (a plugin kernel, a remote-code model file)."""
+
+    frame: Frame
+    package: str  # the installed package it is in ("" outside site-/dist-packages)
+
+    def describe(self) -> str:
+        where = f"{self.frame.file}:{self.frame.line}" if self.frame.line else self.frame.file
+        name = short_name(self.frame.func).removesuffix("()") if self.frame.native else self.frame.func
+        owner = f"the package {self.package}" if self.package else "your own or the model's code"
+        return f"{name}() in {where} ({owner}, not sglang, vLLM, torch or a library pdlogdoctor knows)"
 
 
 @record
@@ -97,7 +125,23 @@ class FrameTable:
         return None
 
     def component_of(self, frame: Frame) -> Component | None:
-        return next((c for c in self.components if _search(c.function, frame.func) is not None), None)
+        return next((c for c in self.components if c.names(frame)), None)
+
+    def own_code(self, stack: Sequence[Frame]) -> OwnCode | None:
+        """The innermost frame that is not the runtime's (nor the signal handling's), when no
+        component names it; None when that frame is a known component's (sglang's, Mooncake's)
+        or has no name to give."""
+        for frame in reversed(stack):
+            component = self.component_of(frame)
+            if component is not None and (component.runtime or component.skip):
+                continue
+            if component is not None or not _named(frame):
+                return None
+            if frame.native and _search(_SYSTEM_LIBRARY, frame.file) is not None:
+                return None
+            installed = _search(_INSTALLED, frame.file)
+            return OwnCode(frame, installed.group("package") if installed else "")
+        return None
 
     def culprit(self, stack: Sequence[Frame]) -> Culprit | None:
         """The innermost native frame of a blamed component (Mooncake, NIXL, UCX, MORI), with the
@@ -137,7 +181,9 @@ def short_name(func: str) -> str:
 
 
 def _named(frame: Frame) -> bool:
-    return bool(frame.func) and frame.func != "(unknown)" and not frame.func.startswith("0x")
+    return (
+        bool(frame.func) and frame.func not in ("(unknown)", "<unknown function>") and not frame.func.startswith("0x")
+    )
 
 
 def _search(pattern: LazyRegex, text: str) -> regex.Match[str] | None:
@@ -190,13 +236,16 @@ def _phase(raw: Any, where: str, index: int) -> PhaseRule:
 
 def _component(raw: Any, where: str, index: int) -> Component:
     key = f"component[{index}]"
-    _check(raw, _COMPONENT_KEYS, ("id", "name", "function", "examples"), where, key)
-    blame, skip = raw.get("blame", False), raw.get("skip", False)
-    if not isinstance(blame, bool) or not isinstance(skip, bool):
-        raise PatternError(where, key, "blame and skip must be true or false")
+    _check(raw, _COMPONENT_KEYS, ("id", "name", "examples"), where, key)
+    if "function" not in raw and "file" not in raw:
+        raise PatternError(where, key, "needs a function or a file regex")
+    blame, skip, runtime = raw.get("blame", False), raw.get("skip", False), raw.get("runtime", False)
+    if not all(isinstance(flag, bool) for flag in (blame, skip, runtime)):
+        raise PatternError(where, key, "blame, skip and runtime must be true or false")
     match, no_match = _examples(raw, where, key)
-    function = _compile(raw["function"], where, f"{key}.function")
-    return Component(str(raw["id"]), str(raw["name"]), function, blame, skip, match, no_match, where)
+    function = _compile(raw["function"], where, f"{key}.function") if "function" in raw else None
+    file = _compile(raw["file"], where, f"{key}.file") if "file" in raw else None
+    return Component(str(raw["id"]), str(raw["name"]), function, file, blame, skip, runtime, match, no_match, where)
 
 
 def _check(raw: Any, allowed: set[str], required: tuple[str, ...], where: str, key: str) -> None:

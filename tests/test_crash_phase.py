@@ -24,7 +24,7 @@ from pdlogdoctor.frames import check_frames
 from pdlogdoctor.model import Report
 from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.traceback import parse_frame
+from pdlogdoctor.traceback import Frame, parse_frame
 
 from .conftest import ROOT
 from .test_fixtures import REJECTED
@@ -252,3 +252,76 @@ def test_a_native_frame_of_no_known_component_is_still_named(tmp_path: Path, lib
     assert report.verdict.id == UNKNOWN
     assert "of a segmentation fault, in cuEventQuery." in report.verdict.summary
     assert 'File "<unknown>", line 0, in cuEventQuery' in _chain_texts(report)
+
+
+BLIND_08 = ROOT / "tests" / "data" / "blind-round3" / "08-illegal-memory-access-custom-kernel"
+
+
+def test_the_users_own_kernel_is_named_as_where_the_crash_was_raised(library: Library) -> None:
+    """Blind round 3, bundle 08: the illegal memory access is raised from an in-house op
+    (/opt/acme-kernels, called from sglang's llama.py, dispatched by torch's _ops.py): the summary
+    names that frame, the user's code, not sglang's llama.py, and the chain quotes its line."""
+    report = run([str(BLIND_08)], library)
+    summary = report.verdict.summary
+    assert (
+        "raised in forward() in /opt/acme-kernels/acme_kernels/rope_fp8.py:88 (your own or the model's code" in summary
+    )
+    assert "called from llama.py:189 forward()" in summary
+    assert "_ops.py" not in summary  # torch's dispatch is the runtime under it, never the culprit
+    assert 'File "/opt/acme-kernels/acme_kernels/rope_fp8.py", line 88, in forward' in _chain_texts(report)
+
+
+def _stack(*lines: str) -> list[Frame]:
+    frames = [parse_frame(line) for line in lines]
+    assert all(frames), lines
+    return [frame for frame in frames if frame is not None]
+
+
+# c10's backtrace of an op in a user's extension (the format of sglang#8296's frames; the
+# extension's symbol and path are the user's), innermost first as printed.
+USER_EXTENSION = (
+    "frame #2: c10::cuda::c10_cuda_check_implementation(int, char const*, char const*, int, bool) + 0x118"
+    " (0x7f84171cc918 in /usr/local/lib/python3.10/dist-packages/torch/lib/libc10_cuda.so)",
+    "frame #3: acme::fused_rope_quant_fp8(at::Tensor&, at::Tensor&) + 0x1c0"
+    " (0x7f83a1d2c1c0 in /opt/acme-kernels/acme_kernels/_C.cpython-312-x86_64-linux-gnu.so)",
+    "frame #4: <unknown function> + 0x94ac3 (0x7f8831f90ac3 in /usr/lib/x86_64-linux-gnu/libc.so.6)",
+)
+
+
+def test_own_code_is_the_innermost_frame_outside_the_runtime_that_no_component_names(library: Library) -> None:
+    frames = library.frames
+    own = frames.own_code(_stack(*USER_EXTENSION)[::-1])  # outermost first, as stacks are kept
+    assert own is not None and own.frame.func.startswith("acme::fused_rope_quant_fp8")
+    assert own.describe().startswith("acme::fused_rope_quant_fp8() in /opt/acme-kernels/")
+    # An installed package the table does not know is named as that package, not as "your code".
+    plugin = frames.own_code(
+        _stack(
+            '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/models/llama.py", line 189, in forward',
+            '  File "/usr/local/lib/python3.12/dist-packages/acme_kernels/rope_fp8.py", line 88, in forward',
+            '  File "/usr/local/lib/python3.12/dist-packages/torch/_ops.py", line 1243, in __call__',
+        )
+    )
+    assert plugin is not None and plugin.package == "acme_kernels"
+    assert "(the package acme_kernels," in plugin.describe()
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # the innermost frame outside the runtime is sglang's: a known component, not the user's
+        (
+            '  File "/sgl-workspace/sglang/python/sglang/srt/layers/linear.py", line 1254 in weight_loader',
+            '  File "/usr/local/lib/python3.12/dist-packages/torch/_ops.py", line 829 in __call__',
+        ),
+        # a native symbol printed without its library (glog): whose it is cannot be told
+        ("    @     0x7f3a2d0a1c3e acme::fused_rope_quant_fp8()", "    @     0x7f3a4e842520 (unknown)"),
+        # a symbol of a system library the table does not name: a driver's or the distribution's
+        (
+            "frame #4: <unknown function> + 0x94ac3 (0x7f8831f90ac3 in /usr/lib/x86_64-linux-gnu/libc.so.6)",
+            "frame #5: ncclProxyProgress + 0x1c0 (0x7f83a1d2c1c0 in /usr/lib/x86_64-linux-gnu/libnccl.so.2)",
+        ),
+    ],
+)
+def test_no_own_code_is_claimed_where_the_frames_cannot_support_it(lines: tuple[str, ...], library: Library) -> None:
+    stack = _stack(*lines)
+    assert library.frames.own_code(stack if not stack[0].native else stack[::-1]) is None

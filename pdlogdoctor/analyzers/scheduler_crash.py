@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
-from ..frames import Culprit, PhaseEvidence, short_name
+from ..frames import Culprit, OwnCode, PhaseEvidence, short_name
 from ..hypothesis import Evidence, Hypothesis
 from ..model import Event, FieldValue, Mark
 from ..patterns import match_line
@@ -80,12 +80,13 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     stacks = _stacks(crash, exception, hypothesis, evidence)
     frame_phase = _first_found(stacks, evidence.library.frames.phase_of)
     culprit = _first_found(stacks, evidence.library.frames.culprit)
-    crashed_at = _crash_frame(culprit, exception, stacks, evidence)
+    own = None if culprit is not None else _first_found(stacks, evidence.library.frames.own_code)
+    crashed_at = _crash_frame(culprit, own, exception, stacks, evidence)
     phase = _phase(crash, served, launched, frame_phase, evidence)
     sizing_frame = _in_pool_sizing(exception or crash)
     pool_fact, pool_phrase = _pool_phase(sized, launched, phase.verdict == RUNTIME, sizing_frame)
-    facts = _facts(exception, exit_event, served, pool_fact, phase, culprit)
-    summary = _summary(phase, crash, exception, exit_event, pool_phrase, culprit, crashed_at)
+    facts = _facts(exception, exit_event, served, pool_fact, phase, culprit, own)
+    summary = _summary(phase, crash, exception, exit_event, pool_phrase, culprit, own, crashed_at)
     used = tuple(e for e in (exception, exit_event, served, sized) if e is not None and e not in hypothesis.chain)
     used += _crash_frame_line(crashed_at)
     confidence = 0.85 if exception is not None else 0.7
@@ -217,6 +218,7 @@ def _first_found(
 
 def _crash_frame(
     culprit: tuple[Event, Culprit] | None,
+    own: tuple[Event, OwnCode] | None,
     exception: Event | None,
     stacks: list[tuple[Event, list[Frame]]],
     evidence: Evidence,
@@ -225,6 +227,8 @@ def _crash_frame(
     innermost named frame of its stack (a Python frame, or a native one of no known component)."""
     if culprit is not None:
         return culprit[0], culprit[1].frame
+    if own is not None:
+        return own[0], own[1].frame
     if exception is not None or not stacks:
         return None
     innermost = evidence.library.frames.innermost(stacks[0][1])
@@ -324,12 +328,15 @@ def _facts(
     pool_fact: str,
     phase: Phase,
     culprit: tuple[Event, Culprit] | None,
+    own: tuple[Event, OwnCode] | None,
 ) -> tuple[tuple[str, FieldValue], ...]:
     facts: list[tuple[str, FieldValue]] = []
     if culprit is not None:
         facts.append(
             ("crashed_in", f"{culprit[1].describe()} ({culprit[0].source}:{culprit[0].line + culprit[1].frame.offset})")
         )
+    if own is not None:
+        facts.append(("own_code_frame", f"{own[1].describe()} ({own[0].source}:{own[0].line + own[1].frame.offset})"))
     if exception is not None:
         facts.append(("exception", f"{exception.get('exc_type')}: {exception.get('exc_message', '')}".strip()))
         if exception.get("exc_last_error"):
@@ -365,6 +372,7 @@ def _summary(
     exit_event: Event | None,
     pool: str,
     culprit: tuple[Event, Culprit] | None,
+    own: tuple[Event, OwnCode] | None,
     crashed_at: tuple[Event, Frame] | None,
 ) -> str:
     when = {RUNTIME: " while serving", INIT: " during initialization", UNKNOWN_PHASE: ""}[phase.verdict]
@@ -378,6 +386,8 @@ def _summary(
         parts.append(f"in {frame}:{crash.get('frame_line')} {crash.get('frame_func')}()")
     if culprit is not None:
         parts.append(f"{'crashing ' if python_frame or exception else ''}in {culprit[1].describe()}")
+    elif own is not None and exception is None:
+        parts.append(f"in {own[1].describe()}")
     elif crashed_at is not None and crashed_at[1].native:
         parts.append(f"in {short_name(crashed_at[1].func)}")
     if exception is not None:
@@ -385,9 +395,12 @@ def _summary(
         parts.append(f"of {uncaught}{exception.get('exc_type')}: {exception.get('exc_message', '')}".rstrip(": "))
         if exception.get("exc_last_error"):
             parts.append(f"whose last error was: {exception.get('exc_last_error')}")
+        if own is not None:
+            parts.append(f"raised in {own[1].describe()}")
         if exception.get("frame_file"):
             frame = str(exception.get("frame_file")).rsplit("/", 1)[-1]
-            parts.append(f"raised in {frame}:{exception.get('frame_line')} {exception.get('frame_func')}()")
+            verb = "called from" if own is not None else "raised in"
+            parts.append(f"{verb} {frame}:{exception.get('frame_line')} {exception.get('frame_func')}()")
     if exit_event is not None:
         code = int(exit_event.get("exit_code"))
         meaning = SIGNALS.get(code, "non-zero exit").split(":")[0]
