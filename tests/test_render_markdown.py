@@ -229,3 +229,19 @@ def test_alternatives_are_explained_in_words_not_pattern_ids(seed: Report) -> No
     why = {alt.id: alt.why_not for alt in seed.alternatives}["output-corruption"]
     assert "'Disaggregation warmup returned near-all-zero output ids' at" in why
     assert "warmup-output-ids" not in why and "mori-mr-register-failed" not in why
+
+
+def test_a_quote_that_ends_a_sentence_is_one_code_span() -> None:
+    """The summary quotes a log line and ends its sentence after it: the quote is one span,
+    the stop stays prose (it was `RuntimeError("NIXL is not` `available`")., blind excerpts3)."""
+    from pdlogdoctor.render.markup import quoted_prose
+
+    line = '(EngineCore_DP1 pid=754) ERROR 01-12 17:11:19 [core.py:936]     raise RuntimeError("NIXL is not available")'
+    said = 'The earliest error: build.log:1: raise RuntimeError("NIXL is not available"). Nothing names it.'
+    assert quoted_prose(said, [line, "build.log"]) == (
+        'The earliest error: `build.log`:1: raise `RuntimeError("NIXL is not available")`. Nothing names it.'
+    )
+    listed = 'It says RuntimeError("NIXL is not available"), then stops; see core.py:936; done.'
+    assert quoted_prose(listed, [line]) == (
+        'It says `RuntimeError("NIXL is not available")`, then stops; see `core.py:936`; done.'
+    )

@@ -183,6 +183,19 @@ def test_inputs_are_listed_only_when_something_is_wrong_or_verbose(tmp_path: Pat
     assert "4 more inputs read without problems" in section
 
 
+def test_a_long_input_path_does_not_squeeze_its_text_to_a_word_per_line(tmp_path: Path, library: Library) -> None:
+    """--verbose lists each input as `path: role (why), N lines`; a path wider than half the page
+    takes a line of its own instead of hanging the text after it one word per line."""
+    deep = tmp_path / ("a-directory-with-a-long-name-" * 2) / "and-another-one-below-it"
+    bundle = copy_bundle(SEED, deep / "bundle")
+    shown = text_report(library, bundle, verbose=True, width=80)
+    section = shown.split("Inputs")[1]
+    lines = [line for line in section.splitlines() if line.strip()]
+    assert all(len(line) <= 80 or "/" in line for line in lines)  # only a path itself may overflow
+    assert not [line for line in lines if len(line.split()) == 1 and "/" not in line], section
+    assert any("router.log:" in line for line in lines)
+
+
 def test_same_file_names_in_different_directories_stay_apart(library: Library) -> None:
     shown = text_report(library, FIXTURES / "blind-gpu-oom-prefill-runtime", width=200)
     wheres = re.findall(r"^ +(?:[+-][\d.]+[smh]|\?) +\w+ +(\S+/server\.log):\d+", shown, flags=re.MULTILINE)

@@ -101,8 +101,13 @@ def _quoted_spans(text: str, quotes: Iterable[str]) -> list[tuple[int, int]]:
             current = (current[0], word.end())
             continue
         if current is not None:
-            spans.append(current)
+            # A quote ending the sentence (`...not available").`): the stop is the sentence's.
+            end = word.start() + len(word.group().rstrip(".,;:"))
+            ends_quote = end > word.start() and text[current[0] : end] in corpus
+            spans.append((current[0], end) if ends_quote else current)
             current = None
+            if ends_quote:
+                continue
         core = word.group().lstrip("([{\"'")
         start = word.end() - len(core)  # a quote in brackets or quotes: the brackets are the sentence's
         if _PLAIN_WORDS.fullmatch(core) is None:

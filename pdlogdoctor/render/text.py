@@ -58,8 +58,13 @@ class Page:
         self.lines.append(self.style(text, *styles))
 
     def prose(self, text: str, indent: int = 0, *styles: str, first: str = "") -> None:
-        """Paragraphs re-wrapped to the width; `first` starts the first line (a label, a bullet)."""
+        """Paragraphs re-wrapped to the width; `first` starts the first line (a label, a bullet).
+        A label wider than half the page (a long path) gets a line of its own, the text below
+        it: hung after it, the text would wrap a word per line."""
         pad = " " * indent
+        if len(pad + first) > self.width // 2:
+            self.add(pad + first.rstrip(), *styles)
+            pad, first = pad + "  ", ""
         for number, paragraph in enumerate(_paragraphs(text)):
             lead = pad + first if number == 0 else pad + " " * len(first)
             wrapped = textwrap.wrap(
