@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from .errorlines import ErrorLayer, Shape
 from .model import InputProblem, Source
+from .prefilter import found
 from .roles import role_from_name
 from .timeline import clean_line
 
@@ -85,7 +86,7 @@ def _first_shape(head: str, shapes: Sequence[Shape]) -> Shape | None:
     for text in (start, head) if start else (head,):
         cleaned = _without_collector_prefixes(text)
         for shape in shapes:
-            if shape.regex.search(text) is not None or (cleaned and shape.regex.search(cleaned) is not None):
+            if found(shape.regex, text) or (cleaned and found(shape.regex, cleaned)):
                 return shape
     return None
 

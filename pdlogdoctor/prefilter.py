@@ -1,16 +1,22 @@
-"""The literals a regex's every match must hold: a test that can say "no match" without compiling it.
+"""Whether a log-shape regex matches a head, answered as cheaply as the answer allows.
 
 Deciding whether a file looks like a serving log searches its head with the log-shape regexes
-(logshape.py), one after the other until one matches. Compiling one with `regex` costs ~0.4 ms,
-and a one-line log tried a dozen shapes before its own. Most shapes need text a head does not
-hold (`] [`, `NCCL `, `UCX`), so each shape's regex carries what it needs, worked out once when
-the library is read from its files (and kept in the library cache): a head that lacks it is not
-searched and the regex is not compiled. A match is a piece of the text, so when the literals are
-missing there is no match: the test never changes an answer, it only saves work.
+(logshape.py), one after the other until one matches. Compiling one with `regex` costs ~0.4 ms
+(and the first one imports the module, ~10 ms), and a one-line log tried a dozen shapes before
+its own. So each shape's regex carries two things, worked out once when the library is read from
+its files (and kept in the library cache):
 
-The literals come from the standard library's parse of the same source (`re`'s parser), and only
-where `re` reads it as `regex` does: a source with a construct only `regex` knows either fails to
-parse or is refused below, and then the regex carries no test and is compiled as before.
+- the literals its every match holds: most shapes need text a head does not hold (`] [`,
+  `NCCL `, `UCX`), and a head without them is not searched. A match is a piece of the text, so
+  when they are missing there is no match: this never changes an answer, it only saves work;
+- whether the standard library's `re` reads its source as `regex` does. Then on a head of ASCII
+  text `re` gives the same answer (the classes `\\w`, `\\d`, `\\s`, `\\b` and `.` are the same sets
+  on ASCII, except `\\s` on the separators \\x1c-\\x1f, which such a head must not hold), and `re`
+  is already imported and compiles faster: a plain log's start-up never imports `regex`.
+
+Both come from `re`'s parse of the source, and only where `re` reads it as `regex` does: a source
+with a construct only `regex` knows either fails to parse or is refused below, and is then searched
+with `regex` as before, on every head.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import importlib
 import re
 import warnings
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .lazyregex import LazyRegex
@@ -29,26 +36,35 @@ if TYPE_CHECKING:
 Need = str | tuple[str, tuple["Need", ...]]
 
 _parser: Any = importlib.import_module("re._parser")  # no stub: the parser is internal, its output is plain data
-# Flags `re` and `regex` give the same value and the same meaning; any other (IGNORECASE: a literal
-# may match in another case; regex.ASCII is another value in re; VERSION1...) means no test.
+# Flags `re` and `regex` give the same value and the same meaning; any other (IGNORECASE: case
+# folding differs; regex.ASCII is another value in re; VERSION1...) means `regex` alone.
 _SAME_FLAGS = re.MULTILINE | re.DOTALL | re.VERBOSE
 # A source `re` reads differently without an error: a POSIX class (`[[:alpha:]]`, in `re` a set and
-# a literal `]`). `regex`'s fuzzy constraints (`(?:x){e<=1}`) are literal braces to `re`: a literal
-# `{` is refused where it is read (_sequence).
+# a literal `]`), and `regex`'s fuzzy constraints (`(?:x){e<=1}`, literal braces to `re`: refused
+# where the parse holds a literal `{`).
 _POSIX_CLASS = "[:"
 _BRACE = ord("{")
+# ASCII characters whose class differs: `re`'s `\s` holds them (str.isspace), `regex`'s does not.
+_SPACES_APART = ("\x1c", "\x1d", "\x1e", "\x1f")
 
 
 class PrefilteredRegex(LazyRegex):
-    """A LazyRegex that is neither compiled nor run on a text lacking the literals it needs."""
+    """A LazyRegex that knows what its matches need, and whether `re` reads it alike (`found`)."""
 
-    __slots__ = ("need",)
+    __slots__ = ("_stdlib", "alike", "need")
 
     def __init__(
-        self, pattern: str, flags: int = 0, compiled: regex.Pattern[str] | None = None, need: Need | None = None
+        self,
+        pattern: str,
+        flags: int = 0,
+        compiled: regex.Pattern[str] | None = None,
+        need: Need | None = None,
+        alike: bool = False,
     ) -> None:
         super().__init__(pattern, flags, compiled)
         self.need = need
+        self.alike = alike  # `re` reads the source as `regex` does
+        self._stdlib: re.Pattern[str] | None = None
 
     def search(self, text: str, timeout: float | None = None) -> regex.Match[str] | None:
         if self.need is not None and not holds(self.need, text):
@@ -60,17 +76,33 @@ class PrefilteredRegex(LazyRegex):
             return None
         return super().match(text)
 
-    def __reduce__(self) -> tuple[type[LazyRegex], tuple[str, int, None, Need | None]]:  # type: ignore[override]
-        """Pickled as its source and its literals: the cache keeps the test, never the compiled regex."""
-        return PrefilteredRegex, (self.pattern, self.flags, None, self.need)
+    def found(self, text: str) -> bool:
+        """Whether `search` would find a match, without compiling with `regex` where not needed."""
+        if self.need is not None and not holds(self.need, text):
+            return False
+        if self.alike and text.isascii() and not any(space in text for space in _SPACES_APART):
+            if self._stdlib is None:
+                self._stdlib = re.compile(self.pattern, self.flags)
+            return self._stdlib.search(text) is not None
+        return super().search(text) is not None
+
+    def __reduce__(self) -> tuple[type[LazyRegex], tuple[str, int, None, Need | None, bool]]:  # type: ignore[override]
+        """Pickled as its source and what was worked out from it: the cache keeps no compiled regex."""
+        return PrefilteredRegex, (self.pattern, self.flags, None, self.need, self.alike)
 
 
-def prefiltered(compiled: LazyRegex) -> LazyRegex:
-    """`compiled` with the literals its matches need, when they can be told (else as it is)."""
-    need = needed_literals(compiled.pattern, compiled.flags)
-    if need is None:
-        return compiled
-    return PrefilteredRegex(compiled.pattern, compiled.flags, compiled._compiled, need)
+def prefiltered(compiled: LazyRegex) -> PrefilteredRegex:
+    """`compiled` with what its matches need and whether `re` reads it alike."""
+    parsed = _parse_alike(compiled.pattern, compiled.flags)
+    need = _needed(parsed) if parsed is not None else None
+    return PrefilteredRegex(compiled.pattern, compiled.flags, compiled._compiled, need, parsed is not None)
+
+
+def found(pattern: LazyRegex, text: str) -> bool:
+    """Whether `pattern` matches somewhere in `text`, by the cheapest exact means it has."""
+    if isinstance(pattern, PrefilteredRegex):
+        return pattern.found(text)
+    return pattern.search(text) is not None
 
 
 def holds(need: Need, text: str) -> bool:
@@ -84,16 +116,50 @@ def holds(need: Need, text: str) -> bool:
 
 def needed_literals(source: str, flags: int = 0) -> Need | None:
     """What every match of `source` holds; None when nothing is, or the source is not plain to `re`."""
+    parsed = _parse_alike(source, flags)
+    return _needed(parsed) if parsed is not None else None
+
+
+def _parse_alike(source: str, flags: int) -> Any | None:
+    """`re`'s parse of `source`, when `re` reads it as `regex` does; else None."""
     if flags & ~_SAME_FLAGS or _POSIX_CLASS in source:
         return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # a warning (a possible nested set): read apart
             parsed = _parser.parse(source, flags)
-        if parsed.state.flags & _parser.SRE_FLAG_IGNORECASE:
+    except Exception:  # a construct `re` does not know
+        return None
+    if parsed.state.flags & _parser.SRE_FLAG_IGNORECASE:
+        return None
+    for op, value in _walk(parsed):
+        if op is _parser.LITERAL and value == _BRACE:
             return None
+        if op is _parser.SUBPATTERN and value[1] & _parser.SRE_FLAG_IGNORECASE:
+            return None  # (?i:...)
+    return parsed
+
+
+def _walk(nodes: Any) -> Iterator[tuple[Any, Any]]:
+    """Every node of a parse, nested ones too (whatever node holds them)."""
+    for op, value in nodes:
+        yield op, value
+        for part in _subpatterns(value):
+            yield from _walk(part)
+
+
+def _subpatterns(value: Any) -> Iterator[Any]:
+    if isinstance(value, _parser.SubPattern):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _subpatterns(item)
+
+
+def _needed(parsed: Any) -> Need | None:
+    try:
         return _sequence(parsed)
-    except Exception:  # anything `re` does not read, or a node this does not know: no test
+    except ValueError:  # a node this does not know: no literals, searched every time
         return None
 
 
@@ -103,8 +169,6 @@ def _sequence(nodes: Any) -> Need | None:
     run: list[str] = []
     for op, value in nodes:
         if op is _parser.LITERAL:
-            if value == _BRACE:
-                raise ValueError("a brace that is no repeat: regex may read a fuzzy constraint")
             run.append(chr(value))
             continue
         if run:
@@ -118,10 +182,7 @@ def _sequence(nodes: Any) -> Need | None:
 
 def _node(op: Any, value: Any) -> Need | None:
     if op is _parser.SUBPATTERN:
-        _group, add_flags, _del_flags, body = value
-        if add_flags & _parser.SRE_FLAG_IGNORECASE:
-            raise ValueError("case-insensitive group")
-        return _sequence(body)
+        return _sequence(value[3])
     if op is _parser.ATOMIC_GROUP:
         return _sequence(value)
     if op is _parser.BRANCH:

@@ -151,8 +151,8 @@ print(json.dumps([code, loaded]), file=sys.stderr)
 """
 
 
-def _probe(tmp_path: Path, *args: str) -> tuple[int, list[str]]:
-    probe = PROBE.replace("NOT_NEEDED", repr(json.dumps(NOT_NEEDED)))
+def _probe(tmp_path: Path, *args: str, watched: tuple[str, ...] = NOT_NEEDED) -> tuple[int, list[str]]:
+    probe = PROBE.replace("NOT_NEEDED", repr(json.dumps(watched)))
     done = subprocess.run(
         [sys.executable, "-c", probe, *args], capture_output=True, text=True, check=False, cwd=tmp_path
     )
@@ -168,3 +168,12 @@ def test_a_plain_analyze_loads_no_module_it_does_not_need(tmp_path: Path) -> Non
     # The probe sees typer where it is used: the help, and any spelling left to typer.
     assert "typer" in _probe(tmp_path, "analyze", "-h")[1]
     assert "typer" in _probe(tmp_path, "analyze", "-qv", "one.log")[1]
+
+
+def test_a_json_analyze_of_a_plain_line_never_imports_regex(tmp_path: Path) -> None:
+    """No library regex is needed for a line that holds no anchor: the log-shape decision answers
+    with `re` on an ASCII head (prefilter.py) and quiet.py compiles its warning regex only for a line
+    holding a key, so `regex` (~10 ms to import) stays unimported."""
+    (tmp_path / "one.log").write_text(ONE_LINE)
+    assert _probe(tmp_path, "analyze", "--format", "json", "one.log")[0] == 3  # stores the library
+    assert _probe(tmp_path, "analyze", "--format", "json", "one.log", watched=("regex",)) == (3, [])

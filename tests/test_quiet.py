@@ -13,13 +13,15 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from pdlogdoctor import accel
+from pdlogdoctor import accel, quiet
 from pdlogdoctor.cli import exit_code_for
-from pdlogdoctor.errorlines import check_layer
+from pdlogdoctor.errorlines import ErrorLayer, check_layer
+from pdlogdoctor.lazyregex import LazyRegex
 from pdlogdoctor.model import Severity
 from pdlogdoctor.options import RunOptions
 from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
+from pdlogdoctor.quiet import _candidates as quiet_candidates
 from pdlogdoctor.render.document import report_document
 from pdlogdoctor.render.html import html_report
 from pdlogdoctor.render.json_format import schema_text
@@ -77,6 +79,26 @@ def test_a_prefixed_glog_warning_is_shown_as_the_bare_one_is(tmp_path: Path, lib
     assert report.verdict.id == "no-failure-seen"
     warnings = [(item.first.line, item.severity, item.first.text) for item in report.unrecognised]
     assert warnings == [(2, Severity.WARNING, NO_RDMA)]
+
+
+def test_the_warning_regex_is_compiled_only_for_a_line_holding_a_key(
+    tmp_path: Path, library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quiet log whose lines hold no warning key never compiles the combined warning regex (start-up);
+    one that holds one compiles it and reports its warning."""
+    made: list[LazyRegex] = []
+
+    def recording(layer: ErrorLayer) -> LazyRegex:
+        made.append(quiet_candidates(layer))
+        return made[-1]
+
+    monkeypatch.setattr(quiet, "_candidates", recording)
+    calm = run([str(_write(tmp_path / "prefill.log", ["2026-07-01 12:00:00 INFO server started"]))], library)
+    assert calm.verdict.id == "no-failure-seen" and not calm.unrecognised
+    assert len(made) == 1 and made[0]._compiled is None
+    warned = run([str(_write(tmp_path / "decode.log", STARTING))], library)
+    assert [item.first.line for item in warned.unrecognised] == [2]
+    assert made[-1]._compiled is not None
 
 
 def test_each_log_ends_on_its_own_line(tmp_path: Path, library: Library) -> None:
