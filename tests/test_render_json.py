@@ -176,3 +176,28 @@ def test_schema_version_and_its_changelog_agree() -> None:
     changelog = (ROOT / "docs" / "json.md").read_text()
     assert f"- **{SCHEMA_VERSION}**:" in changelog
     assert re.fullmatch(json.loads(schema_text())["properties"]["schema_version"]["pattern"], SCHEMA_VERSION)
+
+
+def test_the_excerpt_shows_each_chain_line_in_context_as_the_file_holds_it() -> None:
+    """2.2: the lines around each chain line (markdown's excerpt), numbered and worded as in the file
+    (not redacted: no JSON value is), validated against the schema."""
+    from typer.testing import CliRunner
+
+    from pdlogdoctor.cli import app
+    from pdlogdoctor.excerpt import MAX_CONTEXT
+
+    document = json.loads(CliRunner().invoke(app, ["analyze", "-f", "json", str(SEED)]).stdout)
+    jsonschema.validate(document, json.loads(schema_text()))
+    chain = {(event["file"], event["line"]) for event in document["chain"]}
+    shown = [(window["file"], line) for window in document["excerpt"] for line in window["lines"]]
+    assert {(name, line["line"]) for name, line in shown if line["distance"] == 0} == chain
+    for name, line in shown:
+        in_file = Path(name).read_text().splitlines()[line["line"] - 1]
+        assert line["text"] == in_file
+        assert line["distance"] == min(abs(line["line"] - number) for source, number in chain if source == name)
+    root = document["chain"][0]
+    around = {line["line"] for name, line in shown if name == root["file"]}
+    assert set(range(root["line"] - MAX_CONTEXT, root["line"] + MAX_CONTEXT + 1)) <= around
+    for window in document["excerpt"]:
+        numbers = [line["line"] for line in window["lines"]]
+        assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))  # a window is consecutive lines

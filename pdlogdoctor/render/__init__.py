@@ -25,7 +25,7 @@ RENDERERS: dict[OutputFormat, str] = {
     OutputFormat.HTML: "html",
 }
 # Formats whose output (or whose side files) show the evidence excerpt: the run reads it for them.
-SHOWS_EXCERPT = frozenset({OutputFormat.MARKDOWN, OutputFormat.GITHUB, OutputFormat.HTML})
+SHOWS_EXCERPT = frozenset({OutputFormat.MARKDOWN, OutputFormat.GITHUB, OutputFormat.HTML, OutputFormat.JSON})
 
 
 def renderer(output_format: OutputFormat) -> Renderer:

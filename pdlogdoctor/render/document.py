@@ -14,6 +14,7 @@ from ..model import (
     ErrorDelta,
     Event,
     ExcerptLine,
+    ExcerptWindow,
     FactValue,
     Report,
     Severity,
@@ -21,7 +22,7 @@ from ..model import (
     Verdict,
 )
 
-SCHEMA_VERSION = "2.1"  # docs/json.md has the changelog
+SCHEMA_VERSION = "2.2"  # docs/json.md has the changelog
 
 
 def format_time(seconds: float | None) -> str | None:
@@ -137,6 +138,11 @@ def unrecognised_kind(report: Report) -> str:
     return "warnings" if warnings_only else "errors"
 
 
+def excerpt_document(window: ExcerptWindow) -> dict[str, Any]:
+    lines = [{"line": line.line, "text": line.text, "distance": line.distance} for line in window.lines]
+    return {"file": window.source, "time": format_time(window.time), "lines": lines}
+
+
 def log_end_document(end: ExcerptLine) -> dict[str, Any]:
     return {"file": end.source, "line": end.line, "text": end.text}
 
@@ -180,6 +186,7 @@ def _document(report: Report) -> dict[str, Any]:
         "fingerprint": fingerprint(report),
         "verdict": _verdict_document(report.verdict),
         "chain": [event_document(event) for event in report.chain],
+        "excerpt": [excerpt_document(window) for window in report.excerpt],
         "unrecognised": [unrecognised_document(item) for item in report.unrecognised],
         "log_ends": [log_end_document(end) for end in report.log_ends],
         "links": [
