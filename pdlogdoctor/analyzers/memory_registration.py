@@ -24,6 +24,13 @@ REJECTED = "mr-registration-rejected"
 EXHAUSTED = "rdma-resource-exhausted"
 ENOMEM = 12
 TOKEN_FIELDS = ("tokens", "full", "full_token")  # how KV pool sizing lines name the pool's token count
+# What a log said about its UCX before a refusal that logs no size, and the values its lines carry.
+UCX_CONTEXT = {
+    "ucx-no-cuda-support": "{gpus} NVIDIA GPU(s) but no CUDA support in UCX",
+    "ucx-tls-setting": "UCX_TLS={tls}",
+}
+VALUE_WORDS = {"what": "for", "agent": "agent", "status": "status"}
+SAME_REFUSAL_LINES = 10  # NIXL's registerMem and the binding's error follow UCX's refusal within a few lines
 # Both sides register their KV pools with MORI, sized by the same auto-sizing: both need the cap.
 BOTH_SERVERS = (Role.PREFILL, Role.DECODE)
 STRERROR_ERRNO = {
@@ -66,8 +73,11 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     size_limit = replace(hypothesis, verdict=SIZE_LIMIT, facts=facts)
     rejected = replace(hypothesis, verdict=REJECTED, facts=facts)
     if refusal is not None:
+        chosen = _as_rejected(rejected, refusal, errnos)
+        # No size and no errno (NIXL, UCX): the lines' own words are all there is to say.
+        said = None if sizes or errnos else _what_was_refused(failures, hypothesis, evidence)
         return [
-            _as_rejected(rejected, refusal, errnos),
+            replace(chosen, summary=said) if said else chosen,
             replace(size_limit, rejected=refusal, confidence=0.1),
         ]
     if count_matches(failures) == 1 and not proven:
@@ -150,6 +160,73 @@ def _refusal_reason(sizes: list[int], errnos: list[int], proven: list[int]) -> s
     if not sizes:
         return "no failing region size is logged, so the size cannot be what fails"
     return None
+
+
+def _what_was_refused(failures: list[Event], hypothesis: Hypothesis, evidence: Evidence) -> str | None:
+    """A refusal that logs no size (NIXL, UCX, sglang's NIXL wrapper) in the words of its lines:
+    what refused what (the pattern's title, the agent it names), what the same process logged
+    after it (registerMem giving up, the status raised) and before it (UCX's missing CUDA support,
+    the UCX_TLS it ran with), then what to check (the refusing pattern's advice)."""
+    # The refusal the others follow from (UCX's, before NIXL's and sglang's): a root of the chain.
+    roots = [e for e in failures if e in hypothesis.roots] or failures
+    first = min(roots, key=lambda e: (e.time if e.time is not None else float("inf"), e.source, e.line))
+    pattern = evidence.library.pattern(first.pattern)
+    if not pattern.advice.strip():
+        return None
+    parts = [_said(event, evidence) for event in [first, *_after_in_same_process(first, hypothesis.chain, failures)]]
+    context = [_context_said(event) for event in _context_before(first, evidence)]
+    summary = "; then ".join(parts) + "."
+    if context:
+        summary += f" The same log shows before it: {'; '.join(context)}."
+    sized = [e for e in failures if e.get("region_bytes") is not None]
+    if sized:
+        largest = max(sized, key=lambda e: int(e.get("region_bytes")))
+        summary += f" The refused region is {_human(int(largest.get('region_bytes')))} ({largest.where})."
+    else:
+        summary += " No region size is logged: size is not what was refused."
+    return f"{summary} Check: {' '.join(pattern.advice.split())}"
+
+
+def _after_in_same_process(first: Event, chain: tuple[Event, ...], failures: list[Event]) -> list[Event]:
+    """The first line of each other pattern the refusal led to in its own file: the other
+    refusals (sglang's own, after its traceback) and what failed right after it."""
+    seen = {first.pattern}
+    shown = []
+    for event in sorted(chain, key=lambda e: e.line):
+        near = event in failures or event.line <= first.line + SAME_REFUSAL_LINES
+        if (
+            event.source == first.source
+            and event.failing
+            and event.line > first.line
+            and near
+            and event.pattern not in seen
+        ):
+            seen.add(event.pattern)
+            shown.append(event)
+    return shown
+
+
+def _context_before(first: Event, evidence: Evidence) -> list[Event]:
+    """What the same file said about UCX before the refusal: its missing CUDA support, its UCX_TLS."""
+    earliest: dict[str, Event] = {}
+    for event in sorted(evidence.of(*UCX_CONTEXT), key=lambda e: e.line):
+        if event.source == first.source and event.line <= first.line:
+            earliest.setdefault(event.pattern, event)
+    return sorted(earliest.values(), key=lambda e: e.line)
+
+
+def _context_said(event: Event) -> str:
+    said = UCX_CONTEXT[event.pattern].format(**dict(event.fields))
+    tls = str(event.get("tls") or "")
+    if event.pattern == "ucx-tls-setting" and tls and not tls.startswith("^") and "cuda" not in tls and tls != "all":
+        said += " (no cuda transport in it)"  # `^x` excludes x, `all` includes the cuda ones
+    return f"{said} ({event.where})"
+
+
+def _said(event: Event, evidence: Evidence) -> str:
+    """A line as its pattern's title with the values it carries, and where it is."""
+    values = [f"{words} {event.get(name)}" for name, words in VALUE_WORDS.items() if event.get(name) is not None]
+    return f"{evidence.library.pattern(event.pattern).title} ({', '.join([*values, event.where])})"
 
 
 def _why_not_rejected(sizes: list[int]) -> str:
