@@ -86,6 +86,9 @@ def diagnose(
     missing = _missing_roles(evidence)
     if viable:
         split = split_incidents(viable, evidence)
+        survived = _survived_blip(split, failing, evidence)
+        if survived is not None:
+            return _mark_incomplete(_survived_report(split, survived, failing, hypotheses, evidence, missing))
         consequences = [c for c in consequences if not split.elsewhere(c[0])]  # another incident's story
         report = _report_for(split.best, split.rivals, hypotheses, consequences, evidence, missing)
         report = with_fleet(_with_incidents(report, split, evidence), evidence)
@@ -291,6 +294,67 @@ def _report_for(
         explain=spec.explain.strip(),
         roots=best.roots,
     )
+
+
+def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> str | None:
+    """Why the run is healthy despite its catalogued causes, when every one is a blip it survived:
+    nothing downstream of it (or anywhere) failed, an end-to-end check passed after it (or untimed),
+    and its server was shown serving around it (serving again after it in its own file, or up before
+    it). A cause with no consequence and a passing end-to-end result did not fail the run (one
+    retried RDMA slice in a 30-minute soak); None otherwise."""
+    viable = split.primary.hypotheses + tuple(h for incident in split.others for h in incident.hypotheses)
+    roots = {id(root) for h in viable for root in h.roots}
+    if any(id(event) not in roots for event in failing):
+        return None
+    checks = evidence.marked(Mark.END_TO_END)
+    if any(e.failing for e in checks):
+        return None
+    passed = checks
+    proofs = [_served_around(h, split, passed, evidence) for h in viable]
+    if not all(proofs):
+        return None
+    proof = proofs[0]
+    assert proof is not None
+    return (
+        f"its server was serving ({evidence.said(proof)}), no request or check failed and the end-to-end "
+        "checks passed, so it was retried or recovered without consequence"
+    )
+
+
+def _served_around(hypothesis: Hypothesis, split: Split, passed: list[Event], evidence: Evidence) -> Event | None:
+    """The line that shows the root's server serving around a failure the end-to-end checks passed after."""
+    root = hypothesis.first_root
+    if not any(e.time is None or root.time is None or e.time > root.time for e in passed):
+        return None
+    recovery = split.recoveries.get(id(hypothesis))
+    return recovery.proof if recovery is not None else _served_before(root, evidence)
+
+
+def _survived_report(
+    split: Split,
+    reason: str,
+    failing: list[Event],
+    hypotheses: list[Hypothesis],
+    evidence: Evidence,
+    missing: list[str],
+) -> Report:
+    """A healthy report that names the survived blip, with its cause as a low alternative saying why."""
+    alternatives = tuple(
+        Alternative(h.verdict, min(h.confidence, RULED_OUT_CONFIDENCE), _why_survived(h, split, reason))
+        for h in {h.verdict: h for h in reversed(hypotheses)}.values()
+    )
+    proof = [e for e in evidence.marked(*SERVING_PROOF) if not e.failing]
+    report = _healthy(proof, evidence, alternatives, missing, tolerated=failing, benign=reason)
+    first = min(failing, key=_time_key)
+    note = f"a failure the run survived is not counted: {evidence.said(first)}: {clip(first.text.strip(), 400)}"
+    return replace(report, notes=(*report.notes, note))
+
+
+def _why_survived(hypothesis: Hypothesis, split: Split, reason: str) -> str:
+    if hypothesis.rejected is not None:
+        return hypothesis.rejected
+    recovery = split.recoveries.get(id(hypothesis))
+    return recovery.why(hypothesis) if recovery is not None else f"survived: {reason}"
 
 
 def _time_orders(best: Hypothesis, runners_up: list[Hypothesis], evidence: Evidence) -> dict[int, Precedence]:

@@ -43,15 +43,12 @@ WRONG_VERDICT: dict[str, str] = {
     "01-k8s-json-page-size-mismatch": "JSON-lines logs are not unwrapped, and a generic crash outranks its own "
     "traceback's catalogued exception (config-mismatch)",
     "06-hip-no-binary-for-gpu": "hipErrorNoBinaryForGpu is dropped: the generic crash's summary names no cause",
-    "14-recovered-mooncake-slice-retry": "one retried slice error with no downstream failure and a passing gate "
-    "reads as rdma-link-failure 0.80",
 }
 UNQUOTED: dict[str, str] = {
     "03-crlf-ansi-truncated-gpu-oom": "the 480-character key line is cut at the excerpt limit",
     "05-vllm-nixl-not-installed": "only the decode's copy of 'NIXL is not available' is quoted; the RuntimeError "
     "is hidden under the other templates",
     "06-hip-no-binary-for-gpu": "the hipErrorNoBinaryForGpu line is neither in the chain nor unrecognised",
-    "14-recovered-mooncake-slice-retry": "the gate line is not quoted (the verdict is not healthy)",
     "15-healthy-vllm-nixl-error-words": "the vllm bench serve result block is not read as end-to-end evidence",
     "20-cri-containerd-not-enough-memory": "the CRI 'stderr F' tag stays in every quoted line",
 }
@@ -117,6 +114,17 @@ def test_key_line_is_quoted(case: Path, reports: dict[Path, Report]) -> None:
     want, report = expected(case), reports[case]
     body = _body(report)
     assert any(_is_quoted(line, body) for line in want["key_lines"]), f"no key line quoted; verdict {report.verdict.id}"
+
+
+def test_a_retried_slice_error_with_no_consequence_is_a_noted_blip(reports: dict[Path, Report]) -> None:
+    """14: one Mooncake slice error, nothing downstream failed, serving went on and the gate passed:
+    healthy, and the summary and a note name the blip; rdma-link-failure is a low alternative."""
+    report = _report(reports, "14-")
+    assert report.verdict.id == "healthy", report.verdict.summary
+    assert "decode_h100-d01.log:7" in report.verdict.summary and "end-to-end checks passed" in report.verdict.summary
+    assert any("survived" in note and "transport retry counter exceeded" in note for note in report.notes)
+    rdma = next(a for a in report.alternatives if a.id == "rdma-link-failure")
+    assert rdma.confidence <= 0.1 and "without consequence" in rdma.why_not, rdma
 
 
 @pytest.mark.xfail(strict=True, reason="rotated segments decode.log.1 / decode.log are read as two nodes")

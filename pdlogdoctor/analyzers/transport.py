@@ -46,8 +46,7 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     summary = (
         f"The RDMA transport failed on {worst}: {status}"
         f"{_plural(sum(statuses.values()), ' ({} completion error{})')}"
-        f"{'; marked inactive: ' + ', '.join(inactive) if inactive else ''}. "
-        "The transfer failures and 5xx that follow are its consequences."
+        f"{'; marked inactive: ' + ', '.join(inactive) if inactive else ''}. {_what_follows(hypothesis)}"
     )
     # Only bare completion errors are ambiguous; a NIC marked inactive or a failed handshake is local evidence.
     peer = None if inactive or evidence.failing(*HANDSHAKE) else _unseen_peer(failures, evidence)
@@ -61,6 +60,14 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         confidence = min(hypothesis.confidence, PEER_UNSEEN)
         return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=missing, confidence=confidence)]
     return [replace(hypothesis, summary=summary, facts=tuple(facts))]
+
+
+def _what_follows(hypothesis: Hypothesis) -> str:
+    """The consequences the chain shows, or that it shows none (a retried slice may fail nothing)."""
+    own = {*LINK_PATTERNS, INACTIVE, *HANDSHAKE}
+    if any(e.failing and e.pattern not in own for e in hypothesis.chain):
+        return "The transfer failures and 5xx that follow are its consequences."
+    return "No transfer, request or check failure follows it in these logs."
 
 
 def _setup_failure(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
