@@ -82,6 +82,7 @@ def diagnose(
     candidates, consequences = _candidates(failing, links, library)
     hypotheses = [h for c in candidates for h in _analyze(c, evidence)]
     hypotheses += [_with_coverage(h, evidence) for detect in DETECTORS for h in detect(evidence)]
+    hypotheses = _carriers_yield(hypotheses)
     viable = sorted((h for h in hypotheses if h.rejected is None), key=lambda h: _rank(h, library), reverse=True)
     missing = _missing_roles(evidence)
     if viable:
@@ -186,6 +187,44 @@ def _analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     if spec.analyzer is not None and analyzed[0].rejected is None:
         analyzed = ANALYZERS[spec.analyzer](analyzed[0], evidence)
     return [_with_coverage(h, evidence) for h in analyzed]
+
+
+def _carriers_yield(hypotheses: list[Hypothesis]) -> list[Hypothesis]:
+    """A crash whose own traceback ends in an exception another hypothesis roots (a page-size
+    mismatch raised in the scheduler) is how that failure ended, not a rival cause: it is ruled
+    out in its favour, whatever the times say (lines without times cannot be linked by them)."""
+    live = [h for h in hypotheses if h.rejected is None]
+    return [_carrier_ruled_out(h, live) if h.rejected is None else h for h in hypotheses]
+
+
+def _carrier_ruled_out(hypothesis: Hypothesis, live: list[Hypothesis]) -> Hypothesis:
+    for event in (*hypothesis.roots, *hypothesis.lines_used):
+        raised = _raised(event)
+        if raised is None:
+            continue
+        for other in live:
+            root = next((r for r in other.roots if _ends_traceback(r, event, raised)), None)
+            if other.verdict != hypothesis.verdict and root is not None:
+                why = (
+                    f"its traceback ({event.where}) ends in the exception at {root.where}, which {other.verdict} "
+                    "names: the crash is how that failure ended"
+                )
+                return replace(hypothesis, rejected=why, confidence=min(hypothesis.confidence, RULED_OUT_CONFIDENCE))
+    return hypothesis
+
+
+def _raised(event: Event) -> str | None:
+    """`Type: message` of the exception a crash line's traceback ends in, as the line reads."""
+    exc_type = event.get("exc_type")
+    if not exc_type:
+        return None
+    message = str(event.get("exc_message", "")).strip()
+    return f"{exc_type}: {message}"[:120] if message else None
+
+
+def _ends_traceback(root: Event, crash: Event, raised: str) -> bool:
+    """The root is the crash's exception line: below the crash line in the same file, saying the same."""
+    return root.source == crash.source and root.line > crash.line and raised in root.text
 
 
 # What shows a server past start-up: the deployment answering requests (every server had loaded),

@@ -361,6 +361,9 @@ def _named(report: Report, causes: list[UnexplainedError], library: Library, roo
     before = [t for t in causes if t.position == "before-root"]
     if not before:
         return report
+    died_of = _what_the_crash_died_of(report, before, library)
+    if died_of is not None:
+        return _crash_died_of(report, died_of, library)
     worst = max(before, key=lambda t: t.severity.rank)
     drop = 0.2 if worst.severity is Severity.CRITICAL else 0.1
     verdict = replace(report.verdict, confidence=round(max(0.3, report.verdict.confidence - drop), 2))
@@ -369,6 +372,46 @@ def _named(report: Report, causes: list[UnexplainedError], library: Library, roo
         f"the earliest: {quote(min(before, key=lambda t: _time_key(t.first)))}"
     )
     return _noted(replace(report, verdict=verdict), note)
+
+
+# The analyzer whose verdicts are a process dying: when it names no cause (no exception, no native
+# frame), an error logged before the death by the same servers is the likeliest cause.
+CRASH_ANALYZER = "scheduler-crash"
+CRASH_CAUSE_FACTS = ("exception", "crashed_in")
+# A crash whose cause is a line outside the catalogue is not stated with more confidence than this.
+OUTSIDE_CATALOGUE_CONFIDENCE = 0.5
+
+
+def _what_the_crash_died_of(
+    report: Report, before: list[UnexplainedError], library: Library
+) -> UnexplainedError | None:
+    """The unexplained error a crash verdict that names no cause of its own most likely died of:
+    the earliest one before it from the crashed servers' own logs."""
+    if not library.has_verdict(report.verdict.id) or library.verdict(report.verdict.id).analyzer != CRASH_ANALYZER:
+        return None
+    if any(name in CRASH_CAUSE_FACTS for name, _ in report.verdict.facts):
+        return None
+    crashed = {root.source for root in report.roots}
+    own = [t for t in before if set(t.files) & crashed and set(t.roles) & CAUSE_ROLES]
+    return min(own, key=lambda t: _time_key(t.first)) if own else None
+
+
+def _crash_died_of(report: Report, cause: UnexplainedError, library: Library) -> Report:
+    """The crash's summary and fix name the error it died of, and its confidence says that no
+    pattern of the library knows that error."""
+    old = report.verdict
+    summary = (
+        f"{old.summary} Before it, the same server logged an error no pattern names, the likeliest reason "
+        f"it died: {quote(cause)}."
+    )
+    confidence = round(min(OUTSIDE_CATALOGUE_CONFIDENCE, old.confidence), 2)
+    advice = (
+        f"Fix what the error at {cause.first.where} says (no pattern of the library names it); "
+        "the scheduler's death follows from it."
+    )
+    missing = (*report.missing, f"no pattern explains the error at {cause.first.where}")
+    verdict = replace(old, summary=summary, confidence=confidence)
+    return replace(report, verdict=verdict, advice=advice, missing=tuple(dict.fromkeys(missing)))
 
 
 def _beside(first: Event, root_time: float | None) -> bool:

@@ -26,7 +26,7 @@ UNKNOWN_PHASE = "scheduler-crash"  # a crash whose phase the lines cannot tell
 Found = TypeVar("Found")
 SIGNALS = {
     -3: "SIGQUIT: sent by sglang to its children after another child failed; the first failure is the cause",
-    -6: "SIGABRT: the process aborted (a failed assertion, or a native library such as MORI calling abort())",
+    -6: "SIGABRT: the process aborted (a failed assertion, or a native library calling abort())",
     -9: "SIGKILL: usually the kernel OOM killer (check `dmesg -T | grep -i oom`)",
     -11: "SIGSEGV: a native crash (driver, kernel library or extension)",
     -15: "SIGTERM: the process was told to stop (launcher, job timeout or cancellation)",
@@ -44,6 +44,10 @@ SIGNAL_NAMES = {
 # type and what() text of a C++ exception nothing caught (std::terminate then aborts).
 EXCEPTION_PATTERNS = ("scheduler-exception", "cxx-uncaught-exception")
 UNCAUGHT_CXX = "cxx-uncaught-exception"
+SIGABRT = -6
+# Native libraries known to abort() a scheduler, by their pattern group: named in SIGABRT's meaning
+# only when their own lines are in the logs (a run that never reached MORI is not pointed at it).
+ABORTING_LIBRARIES = {"mori": "MORI", "mooncake": "Mooncake", "nixl": "NIXL/UCX"}
 HOST_OOM = "host-oom"  # the verdict whose lines are the kernel's OOM kills
 # Serving before a crash: the ready line, or a request the server answered.
 SERVED = (Mark.SERVER_UP, Mark.ANSWERED)
@@ -85,7 +89,7 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     phase = _phase(crash, served, launched, frame_phase, evidence)
     sizing_frame = _in_pool_sizing(exception or crash)
     pool_fact, pool_phrase = _pool_phase(sized, launched, phase.verdict == RUNTIME, sizing_frame)
-    facts = _facts(exception, exit_event, served, pool_fact, phase, culprit, own)
+    facts = _facts(exception, exit_event, served, pool_fact, phase, culprit, own, _aborting_libraries(evidence))
     summary = _summary(phase, crash, exception, exit_event, pool_phrase, culprit, own, crashed_at)
     used = tuple(e for e in (exception, exit_event, served, sized) if e is not None and e not in hypothesis.chain)
     used += _crash_frame_line(crashed_at)
@@ -321,6 +325,19 @@ def _pool_phase(
     return "unknown (the log does not show the server's start)", "KV pool sizing not seen (the log starts later)"
 
 
+def _aborting_libraries(evidence: Evidence) -> tuple[str, ...]:
+    """The native libraries that could have aborted the process, among those whose lines are logged."""
+    groups = {evidence.library.pattern(e.pattern).group for e in evidence.events}
+    return tuple(name for group, name in ABORTING_LIBRARIES.items() if group in groups)
+
+
+def _signal_meaning(code: int, libraries: tuple[str, ...]) -> str:
+    meaning = SIGNALS.get(code, "a non-zero exit")
+    if code == SIGABRT and libraries:
+        meaning = meaning.replace("a native library", f"a native library such as {' or '.join(libraries)}")
+    return meaning
+
+
 def _facts(
     exception: Event | None,
     exit_event: Event | None,
@@ -329,6 +346,7 @@ def _facts(
     phase: Phase,
     culprit: tuple[Event, Culprit] | None,
     own: tuple[Event, OwnCode] | None,
+    libraries: tuple[str, ...],
 ) -> tuple[tuple[str, FieldValue], ...]:
     facts: list[tuple[str, FieldValue]] = []
     if culprit is not None:
@@ -347,7 +365,7 @@ def _facts(
     if exit_event is not None:
         code = int(exit_event.get("exit_code"))
         facts.append(("exit_code", code))
-        facts.append(("exit_code_meaning", SIGNALS.get(code, "a non-zero exit")))
+        facts.append(("exit_code_meaning", _signal_meaning(code, libraries)))
     facts.append(("after_server_ready", "yes" if served is not None else "no"))
     facts.append(("after_kv_pool_sizing", pool_fact))
     facts.append(("phase_evidence", phase.fact))
