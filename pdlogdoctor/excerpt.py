@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .ingest import reopen
+from .ingest.streams import read_sizes
 from .model import Event, ExcerptLine, ExcerptWindow, Report
 from .textcut import clip
 from .timeline import clean_line
@@ -68,9 +69,10 @@ def _read_lines(source: str, wanted: set[int]) -> dict[int, str] | None:
     line = 1  # number of the first line in `carry + chunk`
     carry = b""
     read = 0
+    sizes = read_sizes(CHUNK)
     with stream:
         while line <= last and read < MAX_REREAD_BYTES:
-            chunk = stream.read(CHUNK)
+            chunk = stream.read(next(sizes))
             if not chunk:
                 break
             read += len(chunk)

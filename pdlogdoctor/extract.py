@@ -23,7 +23,7 @@ from . import accel
 from .accel import Matcher
 from .errorlines import ErrorLayer
 from .ingest import ByteSource, StreamStopped
-from .ingest.streams import read_into
+from .ingest.streams import read_into, read_sizes
 from .model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from .patterns import Library, Pattern, match_line
 from .roles import role_from_name, role_from_prefix
@@ -33,7 +33,6 @@ from .traceback import read_block
 from .values import record
 
 CHUNK_BYTES = 8 << 20
-FIRST_READ = 64 << 10  # a source's first read; each next one doubles, up to its chunk size
 PREFETCH_MIN_CHUNK = 1 << 20  # smaller reads (tests) stay on one thread
 PREFETCH_CHUNKS = 2  # decompressed chunks read ahead: bounded memory
 MAX_LINE_BYTES = 64 << 10  # what we keep of one line around an anchor
@@ -167,14 +166,15 @@ class _Window:
     unfinished tail the last scan left at the front, fresh bytes after it. A plain file is read
     into it in place: no fresh buffer per read, no join of pieces, no join of tail and chunk.
 
-    Reads start at FIRST_READ bytes and double up to chunk_bytes, the buffer growing with them:
-    zeroing a buffer for a whole chunk up front cost a one-line file ~5 ms of its start-up, and a
-    large file reaches full-size reads after a few small ones (the scan does not depend on where
-    reads end: tests/test_scanner.py)."""
+    Reads grow from a small first one up to chunk_bytes (read_sizes), the buffer with them: zeroing
+    a buffer for a whole chunk up front cost a one-line file ~5 ms of its start-up, and a large
+    file reaches full-size reads after a few small ones (the scan does not depend on where reads
+    end: tests/test_scanner.py)."""
 
     def __init__(self, chunk_bytes: int) -> None:
         self.chunk_bytes = chunk_bytes
-        self.reading = min(chunk_bytes, FIRST_READ)  # the next read's size
+        self.sizes = read_sizes(chunk_bytes)
+        self.reading = next(self.sizes)  # the next read's size
         self.data = bytearray(_with_tail_room(self.reading))
         self.end = 0  # data[:end] is the source's; the rest is stale
 
@@ -188,7 +188,7 @@ class _Window:
             problems.append(_read_problem(exc))
             return 0
         self.end += got
-        self.reading = min(self.chunk_bytes, 2 * size)
+        self.reading = next(self.sizes)
         return got
 
     def append(self, data: bytes) -> None:

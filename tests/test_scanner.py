@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from pdlogdoctor import accel, parallel
 from pdlogdoctor.extract import (
-    FIRST_READ,
     KEEP_PER_PATTERN,
     AnchorIndex,
     ScanResult,
@@ -21,6 +20,7 @@ from pdlogdoctor.extract import (
     _Window,
     scan_stream,
 )
+from pdlogdoctor.ingest.streams import FIRST_READ
 from pdlogdoctor.patterns import Library
 
 MR_LINE = (

@@ -16,6 +16,7 @@ import re
 import stat
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
@@ -27,6 +28,7 @@ DEFAULT_LIMITS = Limits()
 GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 READ_PIECE = 1 << 20  # an inner read never asks for more, so damage loses at most this
+FIRST_READ = 64 << 10  # a source's first read from its start (read_sizes)
 GZIP_INPUT_PIECE = 64 << 10
 ZSTD_INPUT_PIECE = 1 << 10  # zstd has no output limit per call: ~32 MiB worst case from 1 KiB
 HEADER_CHECK = 32  # bytes decoded to tell a real compressed header from text that starts with its magic
@@ -388,6 +390,16 @@ def readinto(stream: ByteSource, view: memoryview) -> int:
     data = stream.read(len(view))
     view[: len(data)] = data
     return len(data)
+
+
+def read_sizes(largest: int) -> Iterator[int]:
+    """Sizes for reading a source from its start: FIRST_READ bytes, then twice as many each time, up
+    to `largest`. A read's buffer is zeroed whole (LoneCr, the scan's window), so a first read of a
+    4-8 MiB chunk cost a one-line file ~2-5 ms; a large file reaches full reads after a few."""
+    size = min(FIRST_READ, largest)
+    while True:
+        yield size
+        size = min(largest, 2 * size)
 
 
 def read_into(stream: ByteSource, buffer: bytearray, start: int, stop: int) -> int:
