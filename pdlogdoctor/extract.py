@@ -24,6 +24,7 @@ from .accel import Matcher
 from .errorlines import ErrorLayer
 from .ingest import ByteSource, StreamStopped
 from .ingest.streams import read_into, read_sizes
+from .lazyregex import LazyRegex
 from .model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from .patterns import Library, Pattern, match_line
 from .roles import role_from_name, role_from_prefix
@@ -46,6 +47,9 @@ HEAD_BYTES = 64 << 10  # what role sniffing sees of each source
 MAX_TEXT = 2000  # characters of a line kept in an event
 STAMP_LOOKBACK_LINES = 60
 MAX_PATTERN_TIMEOUTS = 3  # per pattern and source; then the pattern is dropped there (each costs MATCH_TIMEOUT_S)
+# A `raise` statement a traceback quotes (at a line's start, as pasted, or indented under a
+# logger's `[file:line] ` prefix).
+_RAISE_STATEMENT = LazyRegex(r"^(?:.*?\] \s+|\s*)raise [A-Za-z_][\w.]*(?:\(|\s*$)")
 
 
 @dataclass(slots=True)
@@ -552,6 +556,10 @@ def _match_line(
         return False
     raw = buf[start:stop].decode("utf-8", errors="replace")
     text, actions_time = clean_line(raw)
+    if _RAISE_STATEMENT.match(text):
+        # Python source a traceback quotes: the exception line under it says the same, with the
+        # values filled in, and is the one occurrence to count. The error layer still reads it.
+        return False
     stamp: Stamp | None = None
     latest: float | None = None
     recognised = False

@@ -31,7 +31,7 @@ PROFILE_FILE = "profile.toml"
 _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
-    "marks", "unexplained", "identity",
+    "marks", "unexplained", "identity", "cleared_by",
 }  # fmt: skip
 _REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
 _CAUSE_KEYS = {"pattern", "window", "skew", "join"}
@@ -102,6 +102,9 @@ class Pattern:
     # The captures that identify the incident (for the fingerprint); None: not declared. Required
     # for a pattern that roots a verdict without an analyzer, whose facts are its captures.
     identity: tuple[str, ...] | None = None
+    # Patterns whose line, later in the same file, shows this one did no harm (UCX's API-version
+    # warning, then NIXL's UCX backend instantiated): this line then fails nothing.
+    cleared_by: tuple[str, ...] = ()
 
     @property
     def primary_anchor(self) -> str:
@@ -244,6 +247,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         marks=_marks(data, where),
         unexplained=_unexplained(data, fields, where),
         identity=_identity(data, fields, where),
+        cleared_by=tuple(_string_list(data, "cleared_by", where) or ()),
     )
 
 
@@ -602,6 +606,9 @@ def validate_library(library: Library) -> None:
                 raise PatternError(pattern.path, f"causes[{index}].pattern", f"unknown pattern '{rule.target}'")
             _check_join(pattern, target, rule, f"causes[{index}].join")
         _check_identity_declared(pattern)
+        for name in pattern.cleared_by:
+            if name not in by_id:
+                raise PatternError(pattern.path, "cleared_by", f"unknown pattern '{name}'")
     for spec in library.verdicts:
         for name in spec.explains:
             if name not in by_id:

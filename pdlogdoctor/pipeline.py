@@ -25,7 +25,7 @@ from .patterns import Library
 from .quiet import describe_quiet
 from .roles import detect_role, node_from_name, with_source_role
 from .timeline import with_year, year_of
-from .unexplained import attach, benign_split
+from .unexplained import attach, benign_split, cleared_split, with_cleared_notes
 from .values import record
 
 DEFAULT_OPTIONS = RunOptions()
@@ -80,10 +80,12 @@ def analyse(
         correct(events, clocks), options.since, options.until
     )  # before linking: the links rest on time windows
     events, recovered = benign_split(events, library)  # on corrected times: a recovery may be in another file
+    events, cleared = cleared_split(events, library)
     nodes = {s.name: s.node for s in sources}
     widened = slack(clocks)
     report = diagnose(events, link(events, library, nodes, widened), sources, library, widened)
     report = attach(report, within(correct(errors, clocks), options.since, options.until), events, library, recovered)
+    report = with_cleared_notes(report, cleared, library)
     report = describe_quiet(report, library.errors, frozenset((e.source, e.line) for e in events), options.matcher)
     report = annotate(report, clocks, window_note(options.since, options.until))
     note = set_aside_note(sources)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES
+from .lazyregex import LazyRegex
 from .model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
 from .patterns import Library
 from .templates import message_of, mine
@@ -37,20 +38,26 @@ QUOTE = 240  # characters of a line quoted in a summary
 NO_FAILURE_SEEN = "no-failure-seen"
 NOTHING_FAILED = ("inconclusive", NO_FAILURE_SEEN)  # verdicts that name no cause
 SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did not stop it"
+TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-prefixed traceback's source lines
+# A Python exception line: `KeyError: 'UCX'`, `nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND`.
+_EXCEPTION_LINE = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::|\s*$)")
+TRACEBACK_GAP = 8  # lines between two source lines of one traceback (its frame lines, a CI's stamps)
+TRIGGER_LINES = 3  # how far above a crash line an error of the same process is its likely trigger
 
 
 def attach(
     report: Report, errors: Sequence[Event], events: Sequence[Event], library: Library, recovered: Sequence[Event] = ()
 ) -> Report:
     """`recovered`: the library's failing lines set aside as blips the servers recovered from."""
-    errors, blips = benign_split(_unaccounted(errors, events), library, context=events)
+    errors, blips = benign_split(_folded_tracebacks(_unaccounted(errors, events), events), library, context=events)
     report = _with_recoveries(report, [*recovered, *blips], library)
     if not errors:
         return report
     symptom_time = _first_failure_time(events)
     root_time = _first_time(report.roots) if report.verdict.id not in ("healthy", *NOTHING_FAILED) else None
     effects = library.errors.effects() if library.errors else frozenset()
-    ranked = _ranked(templates_of(errors), root_time, symptom_time, effects)
+    known = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
+    ranked = _ranked(templates_of(errors), root_time, symptom_time, effects, known)
     report = replace(report, unrecognised=tuple(ranked[:MAX_KEPT]))
     if len(ranked) > MAX_KEPT:
         report = _noted(report, f"{len(ranked) - MAX_KEPT} more unrecognised error templates are not listed")
@@ -79,15 +86,43 @@ def benign_split(
     if library.errors is None or not library.errors.benign:
         return list(events), []
     spans = _serving_spans([*events, *context], library)
+    last_lines = _last_serving_lines([*events, *context], library)
     kept: list[Event] = []
     blips: list[Event] = []
     for event in events:
         entry = library.errors.benign_entry(event.text) if event.failing else None
-        if entry is None or (entry.recovered and not _served_after(event, spans)):
+        served = _served_after(event, spans) or last_lines.get(event.source, 0) > event.line
+        if entry is None or (entry.recovered and not served):
             kept.append(event)
         elif entry.recovered and _served_before(event, spans):
             blips.append(event)
     return kept, blips
+
+
+def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event], list[tuple[Event, Event]]]:
+    """Failing lines a later line of the same file shows harmless (the pattern's `cleared_by`):
+    kept, but no longer failing. Returns (the events, the (cleared, clearing) pairs)."""
+    pairs: list[tuple[Event, Event]] = []
+    kept: list[Event] = []
+    for event in events:
+        clearing = library.pattern(event.pattern).cleared_by if event.failing else ()
+        later = [e for e in events if e.pattern in clearing and e.source == event.source and e.line > event.line]
+        if later:
+            pairs.append((event, later[0]))
+            event = replace(event, failing=False)
+        kept.append(event)
+    return kept, pairs
+
+
+def with_cleared_notes(report: Report, pairs: Sequence[tuple[Event, Event]], library: Library) -> Report:
+    """Say which failing-looking lines were not counted, and what showed them harmless."""
+    for cleared, clearing in pairs:
+        note = (
+            f"{library.pattern(cleared.pattern).title} ({cleared.where}: {message_of(cleared.text)}) is not "
+            f"counted as a failure: after it, {library.pattern(clearing.pattern).title} ({clearing.where})."
+        )
+        report = _noted(report, note)
+    return report
 
 
 # The key under which _serving_spans keeps the passing end-to-end checks of any file.
@@ -106,6 +141,17 @@ def _serving_spans(events: Sequence[Event], library: Library) -> dict[str, tuple
             first, last = spans.get(key, (event.time, event.time))
             spans[key] = (min(first, event.time), max(last, event.time))
     return spans
+
+
+def _last_serving_lines(events: Sequence[Event], library: Library) -> dict[str, int]:
+    """The last line of each file that shows serving: for a line without a time (UCX's and glog's
+    stamps may not be read), a serving line below it in its file shows the serving after it."""
+    serving = library.marked(*SERVING_MARKS)
+    lines: dict[str, int] = {}
+    for event in events:
+        if event.pattern in serving and not event.failing:
+            lines[event.source] = max(lines.get(event.source, 0), event.line)
+    return lines
 
 
 def _served_after(event: Event, spans: dict[str, tuple[float, float]]) -> bool:
@@ -158,6 +204,32 @@ def _unaccounted(errors: Sequence[Event], events: Sequence[Event]) -> list[Event
     return kept
 
 
+def _folded_tracebacks(errors: Sequence[Event], events: Sequence[Event]) -> list[Event]:
+    """A traceback a logger prints line by line (vLLM's `ERROR ... [core.py:NNN]` on every line) is
+    one failure: a failing line below its source lines (its exception line, named or not) speaks for
+    them; a traceback cut before its exception line keeps its innermost source line, the deepest
+    frame's. Caret lines (`^^^^`) say nothing a source line beside them does not."""
+    sources = [e for e in errors if e.pattern == TRACEBACK_SOURCE]
+    if not sources:
+        return list(errors)
+    below = [
+        e for e in (*errors, *events) if e.pattern != TRACEBACK_SOURCE and e.failing and e.kind is not Kind.CONTEXT
+    ]
+    cut = [s for s in sources if not _followed(s, below, EXPLAINED_LINES)]
+    cut = [s for s in cut if not _is_caret_line(s)] or cut  # a lone caret line is still an error line
+    innermost = {id(s) for s in cut if not _followed(s, cut, TRACEBACK_GAP)}
+    return [e for e in errors if e.pattern != TRACEBACK_SOURCE or id(e) in innermost]
+
+
+def _followed(event: Event, others: Sequence[Event], reach: int) -> bool:
+    """Another of `others` comes below `event` in its file, at most `reach` lines down."""
+    return any(o.source == event.source and 0 < o.line - event.line <= reach for o in others)
+
+
+def _is_caret_line(event: Event) -> bool:
+    return not message_of(event.text).strip(" ^~")
+
+
 def _exception_text(event: Event) -> str:
     message = event.get("exc_message", "")
     return f"{event.get('exc_type')}: {message}" if message else str(event.get("exc_type"))
@@ -201,16 +273,41 @@ def templates_of(errors: Sequence[Event]) -> list[UnexplainedError]:
 
 
 def _ranked(
-    templates: list[UnexplainedError], root_time: float | None, symptom_time: float | None, effects: frozenset[str]
+    templates: list[UnexplainedError],
+    root_time: float | None,
+    symptom_time: float | None,
+    effects: frozenset[str],
+    known: Sequence[Event] = (),
 ) -> list[UnexplainedError]:
+    """`known`: the library's failing lines; without times to place the errors, one logged below
+    one of them in the same file came after it and is not the earliest."""
     placed = [replace(t, position=_position(t.first, root_time, symptom_time)) for t in templates]
     ranked = sorted(placed, key=lambda t: _rank_key(t, effects))
     serious = [t for t in placed if t.severity.rank >= Severity.ERROR.rank and t.marker not in effects]
-    early = [t for t in serious if t.position != "after"] or (serious if symptom_time is None else [])
+    # A traceback's source line leads only when nothing else failed: its exception line (a cut
+    # excerpt's other piece) or any other error says more.
+    serious = [t for t in serious if t.marker != TRACEBACK_SOURCE] or serious
+    unplaced = [t for t in serious if not any(_followed(k, [t.first], EXPLAINED_LINES) for k in known)]
+    early = [t for t in serious if t.position != "after"] or (unplaced if symptom_time is None else [])
     if not early:
         return ranked
-    earliest = min(early, key=lambda t: _time_key(t.first))
+    earliest = _exception_of(min(early, key=lambda t: _time_key(t.first)), early)
     return [replace(t, earliest=True) if t is earliest else t for t in ranked]
+
+
+def _exception_of(first: UnexplainedError, early: list[UnexplainedError]) -> UnexplainedError:
+    """A logger's exception message (`EngineCore failed to start.`) heads the traceback it prints;
+    the exception line at that traceback's end, in the same moment of the same file, says what failed."""
+    start = first.first
+    same = [
+        t
+        for t in early
+        if t.first.source == start.source
+        and 0 < t.first.line - start.line <= EXPLAINED_LINES
+        and (t.first.time is None or start.time is None or abs(t.first.time - start.time) <= SAME_MOMENT_S)
+        and _EXCEPTION_LINE.match(message_of(t.first.text))
+    ]
+    return min(same, key=lambda t: _time_key(t.first)) if same else first
 
 
 def _position(first: Event, root_time: float | None, symptom_time: float | None) -> str:
@@ -359,11 +456,11 @@ def _named(report: Report, causes: list[UnexplainedError], library: Library, roo
     if tier is Tier.SYMPTOM and beside:
         return _symptom_yields(report, _lead(beside) if any(t.earliest for t in beside) else beside[0], library)
     before = [t for t in causes if t.position == "before-root"]
-    if not before:
-        return report
-    died_of = _what_the_crash_died_of(report, before, library)
+    died_of = _what_the_crash_died_of(report, before, causes, library)
     if died_of is not None:
         return _crash_died_of(report, died_of, library)
+    if not before:
+        return report
     worst = max(before, key=lambda t: t.severity.rank)
     drop = 0.2 if worst.severity is Severity.CRITICAL else 0.1
     verdict = replace(report.verdict, confidence=round(max(0.3, report.verdict.confidence - drop), 2))
@@ -383,17 +480,21 @@ OUTSIDE_CATALOGUE_CONFIDENCE = 0.5
 
 
 def _what_the_crash_died_of(
-    report: Report, before: list[UnexplainedError], library: Library
+    report: Report, before: list[UnexplainedError], causes: list[UnexplainedError], library: Library
 ) -> UnexplainedError | None:
     """The unexplained error a crash verdict that names no cause of its own most likely died of:
-    the earliest one before it from the crashed servers' own logs."""
+    the earliest one before it from the crashed servers' own logs; with no times to place them,
+    one just above the crash line in its file (UCX failing a device command, then SIGSEGV)."""
     if not library.has_verdict(report.verdict.id) or library.verdict(report.verdict.id).analyzer != CRASH_ANALYZER:
         return None
     if any(name in CRASH_CAUSE_FACTS for name, _ in report.verdict.facts):
         return None
     crashed = {root.source for root in report.roots}
     own = [t for t in before if set(t.files) & crashed and set(t.roles) & CAUSE_ROLES]
-    return min(own, key=lambda t: _time_key(t.first)) if own else None
+    if own:
+        return min(own, key=lambda t: _time_key(t.first))
+    above = [t for t in causes if report.roots and _just_above(t.first, report.roots[0])]
+    return max(above, key=lambda t: t.first.line) if above else None
 
 
 def _crash_died_of(report: Report, cause: UnexplainedError, library: Library) -> Report:
@@ -412,6 +513,13 @@ def _crash_died_of(report: Report, cause: UnexplainedError, library: Library) ->
     missing = (*report.missing, f"no pattern explains the error at {cause.first.where}")
     verdict = replace(old, summary=summary, confidence=confidence)
     return replace(report, verdict=verdict, advice=advice, missing=tuple(dict.fromkeys(missing)))
+
+
+def _just_above(event: Event, root: Event) -> bool:
+    """Logged by the same process just before its crash line: no time needed to tell the order."""
+    if event.source != root.source or not 0 < root.line - event.line <= TRIGGER_LINES:
+        return False
+    return event.time is None or root.time is None or abs(root.time - event.time) <= SAME_MOMENT_S
 
 
 def _beside(first: Event, root_time: float | None) -> bool:

@@ -31,28 +31,14 @@ EXCERPTS = sorted(path.parent for path in (ROOT / "tests" / "data" / "excerpts")
 # one pass must also remove it from here. KNOWN is about the verdict checks (verdict, chain, facts,
 # summary), UNQUOTED about quoting a key line.
 KNOWN: dict[str, str] = {
-    "aibrix-1433-ucx-umr-qp-rtr-no-such-device": "UMR QP failing RTR at KV registration: no verdict",
-    "mooncake-281-register-memory-failed-glog-noise": "'Mooncake memory registration failed.' alone: no verdict",
-    "nccl-426-ib-completion-error-12-gid-index": "NCCL's 'NET/IB : Got completion with error 12' unread",
-    "nixl-1023-nixlbench-ucx-1.16-too-old": "a bare 'UCP API version is incompatible' reads as no failure",
     "sglang-15734-decode-committed-kv-freed": "serving-loop crash: scheduler-init-crash a close runner-up",
     "sglang-23499-nixl-ucx-progress-thread-segfault": "serving-loop crash: scheduler-init-crash a close runner-up",
     "sglang-27894-ucx-gdaki-cq-create-failed": "UCX [epoch.usec] times unread: line 5 taken for the earliest",
     "sglang-28702-gcp-prefixed-committed-kv-freed": "Cloud Logging's 'ERROR <RFC3339>' prefix hides the lines",
-    "smg-2503-prefill-segfault-decode-restart": "the UCX error before the segfault is not named its trigger",
-    "vllm-22430-pp-nixl-ray-register-memory": "a traceback source line leads, not the exception line",
-    "vllm-29176-amd-ci-nixl-without-ucx": "the outermost traceback frame leads, not the deepest",
-    "vllm-32222-nixl-not-available-rocm-ci": "the 'raise' source line leads, not the exception line",
-    "vllm-49238-decode-ucx-endpoint-timeout-after-prefill-restart": "info-level UCX endpoint timeout: healthy",
 }
 UNQUOTED: dict[str, str] = {
     "lmcache-1343-nixl-ucx-1p1d-example-startup-benign": "vLLM's 'init engine ... took' line not shown",
-    "lmcache-605-ucx-without-cuda-transports": "a warning before the first error is dropped",
-    "mooncake-281-register-memory-failed-glog-noise": "the chain quotes the raise line, not the exception",
-    "nixl-1983-ucx-srd-flush-new-decode": "markdown tables collapse runs of spaces",
-    "sglang-27894-ucx-gdaki-cq-create-failed": "markdown tables collapse runs of spaces",
     "sglang-28702-gcp-prefixed-committed-kv-freed": "Cloud Logging's 'ERROR <RFC3339>' prefix hides the lines",
-    "vllm-49238-decode-ucx-endpoint-timeout-after-prefill-restart": "info-level UCX endpoint timeout ignored",
 }
 
 
@@ -115,3 +101,53 @@ def test_excerpt_report_quotes_a_key_line(bundle: Path, reports: dict[Path, Repo
     assert quoted_key_lines(bundle, report), (
         f"no key line quoted; verdict {report.verdict.id}: {report.verdict.summary}"
     )
+
+
+def _excerpt(name: str) -> Path:
+    return next(bundle for bundle in EXCERPTS if bundle.name == name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "aibrix-1433-ucx-umr-qp-rtr-no-such-device",
+        "nixl-1983-ucx-srd-flush-new-decode",
+        "mooncake-2177-segment-descriptor-after-upgrade",
+    ],
+)
+def test_markdown_quotes_log_lines_with_their_spacing(name: str, reports: dict[Path, Report]) -> None:
+    """UCX pads its level (`UCX  ERROR`) and glog its thread id: a line copied out of the markdown
+    report must grep back to the log, so every quoted line keeps its runs of spaces."""
+    report = reports[_excerpt(name)]
+    markdown = markdown_report(report, RenderOptions(redact=False))
+    quoted = [t.first.text.strip() for t in report.unrecognised] + [e.text.strip() for e in report.chain]
+    assert any("  " in line for line in quoted), "the excerpt must hold a line with a run of spaces"
+    for line in quoted:
+        assert line in markdown, line
+
+
+def test_a_raise_statement_is_not_a_second_occurrence(reports: dict[Path, Report]) -> None:
+    """sglang's `raise RuntimeError("Mooncake memory registration failed.")` is source a traceback
+    quotes; the exception line under it is the one failure (Mooncake#281 counted it twice)."""
+    report = reports[_excerpt("mooncake-281-register-memory-failed-glog-noise")]
+    lines = [e for e in report.chain if e.pattern == "mooncake-sglang-registration-failed"]
+    assert [e.text for e in lines] == ["RuntimeError: Mooncake memory registration failed."]
+    assert lines[0].repeats == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "exception"),
+    [
+        ("vllm-32222-nixl-not-available-rocm-ci", "RuntimeError: NIXL is not available"),
+        ("vllm-29176-amd-ci-nixl-without-ucx", "self.connector_worker.register_kv_caches(kv_caches)"),
+    ],
+)
+def test_an_error_prefixed_traceback_leads_with_its_exception(
+    name: str, exception: str, reports: dict[Path, Report]
+) -> None:
+    """vLLM prints every traceback line under its ERROR prefix: the summary names the exception line
+    (or, when the excerpt stops before it, the innermost frame), never an outer source or caret line."""
+    report = reports[_excerpt(name)]
+    assert exception in report.verdict.summary
+    assert "^^^" not in report.verdict.summary and "raise " not in report.verdict.summary
+    assert not any(t.first.text.rstrip().endswith("^") for t in report.unrecognised)

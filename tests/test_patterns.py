@@ -91,6 +91,13 @@ def test_unknown_cause_target_is_an_error(tmp_path: Path) -> None:
         load_library([tmp_path])
 
 
+def test_unknown_clearing_pattern_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "broken.toml").write_text(_pattern_text('identity = []\ncleared_by = ["no-such-pattern"]'))
+    with pytest.raises(PatternError, match="no-such-pattern") as caught:
+        load_library([tmp_path])
+    assert "cleared_by" in str(caught.value)
+
+
 def test_shipped_library_has_the_core_patterns(library: Library) -> None:
     ids = {p.id for p in library.patterns}
     for needed in ("mori-mr-register-failed", "warmup-output-ids", "scheduler-died-init", "probe-not-serving"):

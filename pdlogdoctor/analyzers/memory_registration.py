@@ -12,12 +12,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..hypothesis import Evidence, Hypothesis, count_matches
-from ..model import Event, FactValue, Mark, Role, Suggestion
+from ..model import Event, FactValue, Kind, Mark, Role, Suggestion
 
 GIB = 1 << 30
 DEFAULT_CEILING = 2 * GIB  # the largest region known to register on MI355X + Ionic (seed thread)
 SMALL_REGION = 1 * GIB  # no NIC ceiling seen is this low: a failure here is not about size
 SINGLE_FAILURE = 0.6  # one failing line: a ceiling and an access-flag refusal look the same
+# Only a wrapper's "registration failed" (sglang's for Mooncake): the NIC's own refusal, its errno and
+# the buffer are not in the lines, so which refusal it was is a guess.
+WRAPPER_ONLY = 0.4
 SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region
 SIZE_LIMIT = "mori-mr-size-limit"
 REJECTED = "mr-registration-rejected"
@@ -39,6 +42,7 @@ STRERROR_ERRNO = {
     "Cannot allocate memory": 12,
     "Permission denied": 13,
     "Bad address": 14,
+    "No such device": 19,
     "Invalid argument": 22,
     "Operation not supported": 95,
 }
@@ -49,6 +53,8 @@ ERRNO_HINTS = {
     13: "EACCES: the requested access flags are not allowed for this memory",
     95: "EOPNOTSUPP: this registration path (dmabuf, ODP) is not supported by the driver stack",
     5: "EIO: the device failed the registration",
+    19: "ENODEV (No such device): the port cannot run the queue pair the registration goes through "
+    "(a LAG-bonded or unsupported port)",
 }
 
 
@@ -63,6 +69,8 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     errnos = sorted({code for code in map(_errno, failures) if code is not None})
     proven = _proven_registered(evidence)
     facts = _bracket_facts(sizes, errnos, proven, failures)
+    if all(evidence.library.pattern(e.pattern).kind is Kind.SYMPTOM for e in failures):
+        return _as_wrapper_only(replace(hypothesis, verdict=REJECTED, facts=facts), failures)
     if errnos == [ENOMEM]:
         return [_as_exhausted(hypothesis, facts, failures)]
     refusal = _refusal_reason(sizes, errnos, proven)
@@ -247,6 +255,32 @@ def _bracket_facts(
         ("largest_region_known_to_register_bytes", max(proven) if proven else None),
     ]
     return tuple(facts)
+
+
+def _as_wrapper_only(hypothesis: Hypothesis, failures: list[Event]) -> list[Hypothesis]:
+    """A wrapper says a registration failed; the transfer engine's own line with the errno is
+    not given. A refusal it is (nothing says size: no region size is logged), but of which kind
+    is unknown, and a size ceiling cannot be weighed without the sizes."""
+    first = failures[0]
+    summary = (
+        f"A memory registration with the RDMA NIC failed ({first.where}), but the transfer engine's own "
+        "error line, with the errno that says why, is not in these logs: a refusal of the buffer (no "
+        "GPUDirect/peer-memory path, missing privileges) is likeliest, but its kind is a guess."
+    )
+    missing = (
+        *hypothesis.missing,
+        "the transfer engine's own registration error with its errno (Mooncake's 'Failed to register "
+        "memory' from rdma_context.cpp, UCX's ibv_reg_mr line), logged just before",
+    )
+    return [
+        replace(hypothesis, confidence=WRAPPER_ONLY, summary=summary, missing=missing),
+        replace(
+            hypothesis,
+            verdict=SIZE_LIMIT,
+            rejected="no failing region size is logged, so the size cannot be what fails",
+            confidence=0.1,
+        ),
+    ]
 
 
 def _as_exhausted(

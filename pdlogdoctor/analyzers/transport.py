@@ -15,7 +15,18 @@ from ..hypothesis import Evidence, Hypothesis, count_matches
 from ..model import Event, FactValue, Role
 from ..textcut import clip
 
-LINK_PATTERNS = ("mooncake-slice-failed", "ucx-retry-exceeded", "mori-cqe-error", "ionic-cqe-error")
+LINK_PATTERNS = (
+    "mooncake-slice-failed",
+    "ucx-retry-exceeded",
+    "mori-cqe-error",
+    "ionic-cqe-error",
+    "nccl-ib-completion-error",
+)
+# Completion errors between the ranks of one collective group (a server's TP/PP group), not between
+# prefill and decode: their peer is another rank, whose log no role names.
+GROUP_LINKS = ("nccl-ib-completion-error",)
+# ibv_wc_status values a completion line may give as a bare number (NCCL before 2.28).
+IBV_WC_STATUS = {12: "transport retry count exceeded", 13: "RNR retry count exceeded"}
 INACTIVE = "mooncake-nic-inactive"
 HANDSHAKE = ("mooncake-handshake-mismatch", "mooncake-qp-rtr-failed")
 TIMEOUT_PHASES = {"kv-bootstrap-timeout": "KVPoll.Bootstrapping", "kv-waiting-timeout": "KVPoll.WaitingForInput"}
@@ -52,11 +63,12 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     peer = None if inactive or evidence.failing(*HANDSHAKE) else _unseen_peer(failures, evidence)
     if peer is not None:
         # A peer process that died stops acknowledging: its side's completions fail the same way.
+        name, short = peer
         summary += (
-            f" The {peer} server's log is not given: a {peer} that crashed produces the same completion"
+            f" The log of the {name} is not given: a {short} that crashed produces the same completion"
             " errors, so a link fault is not established."
         )
-        missing = (*hypothesis.missing, f"the {peer} server's log: a crash there looks the same from this side")
+        missing = (*hypothesis.missing, f"the log of the {name}: a crash there looks the same from this side")
         confidence = min(hypothesis.confidence, PEER_UNSEEN)
         return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=missing, confidence=confidence)]
     return [replace(hypothesis, summary=summary, facts=tuple(facts))]
@@ -84,11 +96,15 @@ def _setup_failure(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     return replace(hypothesis, summary=summary, facts=(("setup_failures", count_matches(list(hypothesis.roots))), *own))
 
 
-def _unseen_peer(failures: list[Event], evidence: Evidence) -> str | None:
-    """The side opposite the one reporting the errors, when that side's log was not given."""
+def _unseen_peer(failures: list[Event], evidence: Evidence) -> tuple[str, str] | None:
+    """The side opposite the one reporting the errors, when that side's log was not given, as
+    (its name, a short name); for NCCL's errors inside one server's group, the peer rank."""
+    if all(e.pattern in GROUP_LINKS for e in failures):
+        peers = sorted({str(e.get("peer")) for e in failures if e.get("peer")})
+        return (f"NCCL peer at {', '.join(peers)}" if peers else "NCCL peer rank", "peer rank")
     sides = {e.role for e in failures} & {Role.PREFILL, Role.DECODE}
     peer = evidence.unseen_peer(sides.pop()) if len(sides) == 1 else None
-    return peer.value if peer is not None else None
+    return (f"{peer.value} server", peer.value) if peer is not None else None
 
 
 def _headline(statuses: Counter[str], inactive: list[str], handshakes: list[Event]) -> str:
@@ -125,6 +141,9 @@ def _status(event: Event) -> str:
     """The completion status as logged; a provider's bare code is kept as a code, not translated."""
     if event.get("status"):
         return str(event.get("status"))
+    if event.get("wc_status") is not None:
+        code = int(event.get("wc_status"))
+        return f"{IBV_WC_STATUS.get(code, 'ibv_wc_status')} ({code})"
     if event.get("status_code") is not None:
         return f"CQE error {event.get('status_code')} ({event.get('func') or 'provider'})"
     return "transport retry count exceeded"
@@ -137,6 +156,8 @@ def _path(event: Event) -> str:
         return f"{local} -> {PEER_PORT.sub('@', str(peer))}"
     if event.get("device") or event.get("device2"):
         return str(event.get("device") or event.get("device2"))
+    if event.get("peer"):
+        return f"the path to {event.get('peer')}"
     return f"qp {event.get('qp_num')}" if event.get("qp_num") is not None else "an unnamed NIC"
 
 

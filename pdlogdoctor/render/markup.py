@@ -26,6 +26,9 @@ _WORD = regex.compile(r"\S+")
 _BACKTICKS = regex.compile(r"`+")
 _WORD_BREAK = regex.compile(r"(?<=.)[:(,]")
 _BLOCK_START = regex.compile(r"(?m)^(\s*)([-+=>]|\d+[.)])")
+# What would end a line, a code span or a table row. Runs of spaces stay: glog pads its thread ids
+# and UCX its levels (`UCX  ERROR`), and a line copied from the report must grep back to the log.
+_LINE_BREAKS = regex.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+")
 
 
 def prose(text: str) -> str:
@@ -38,9 +41,14 @@ def prose(text: str) -> str:
     return text.replace("@", "@" + ZWSP)
 
 
+def one_line(text: str) -> str:
+    """Log text on one line, as logged otherwise: its line breaks become spaces, its spacing stays."""
+    return str(_LINE_BREAKS.sub(" ", text)).strip()
+
+
 def code_span(text: str) -> str:
     """Inline code on one line: the delimiter is one backtick longer than any run inside."""
-    text = " ".join(text.split())
+    text = one_line(text)
     ticks = "`" * (longest_backtick_run(text) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
@@ -53,12 +61,12 @@ def cell(text: str, limit: int = CELL_CHARS) -> str:
 
 def code_cell(text: str, limit: int = CELL_CHARS) -> str:
     """A log line as inline code in a table cell (pipes escaped: GFM splits cells before code spans)."""
-    return code_span(_shorten(" ".join(text.split()), limit)).replace("|", "\\|")
+    return code_span(_shorten(one_line(text), limit)).replace("|", "\\|")
 
 
 def quoted_cell(text: str, quotes: Iterable[str], limit: int = CELL_CHARS) -> str:
     """A sentence quoting the logs, in a table cell."""
-    return quoted_prose(_shorten(" ".join(text.split()), limit), quotes, in_table=True)
+    return quoted_prose(_shorten(one_line(text), limit), quotes, in_table=True)
 
 
 def fence(body: str, info: str) -> str:
