@@ -99,13 +99,14 @@ class Precedence:
     verdict: Hypothesis
     rival: Hypothesis
     verdict_first: bool
-    lead: float  # seconds between the two first failures
+    lead: float  # seconds between the two first failures (their times as shown)
     resolution: float | None  # closer than this, their order is not known; None: one file's line order
     explains: bool  # the earlier one's chain holds the later one's other failing lines
+    gap: float  # seconds that surely separate them: between the spans of lines without their own time
 
     @property
     def known(self) -> bool:
-        return self.resolution is None or self.lead > self.resolution
+        return self.resolution is None or self.gap > self.resolution
 
     @property
     def margin(self) -> float:
@@ -113,23 +114,28 @@ class Precedence:
         resolution) and explains the rival (the other half); negative when the rival comes first."""
         if not self.known:
             return 0.0
-        order = min(1.0, (self.lead - (self.resolution or 0.0)) / FULL_LEAD_S)
+        order = min(1.0, (self.gap - (self.resolution or 0.0)) / FULL_LEAD_S)
         strength = (order + (1.0 if self.explains else 0.0)) / 2
         return round(strength if self.verdict_first else -strength, 2)
 
     def sentence(self) -> str:
         first, later = (self.verdict, self.rival) if self.verdict_first else (self.rival, self.verdict)
         at = f"{first.verdict} at {_clock(first.first_root)}"
+        inferred = first.first_root.time_inferred or later.first_root.time_inferred
         if not self.known:
+            both = f"{at} and {later.verdict} at {_clock(later.first_root)}"
+            if not self.gap and inferred:  # an unstamped line may lie on either side of the other
+                spans = "a ~ line lies anywhere between its stamped neighbours"
+                return f"{both} overlap in time ({spans}): their order is not known"
             return (
-                f"{at} and {later.verdict} at {_clock(later.first_root)} are {_duration(self.lead)} apart, "
+                f"{both} are {_duration(self.lead)} apart, "
                 f"closer than the clocks can tell ({self.resolution:g} s): their order is not known"
             )
         explained = "and explains its other failing lines" if self.explains else "but does not explain its lines"
-        inferred = first.first_root.time_inferred or later.first_root.time_inferred
         if self.resolution is None and (self.lead < 1 or inferred):  # line order, not a measurable gap
             return f"{at} comes before {later.verdict} in the same file {explained}"
-        return f"{at} precedes {later.verdict} by {_duration(self.lead)} {explained}"
+        by = f"at least {_duration(self.gap)}" if self.gap < self.lead else _duration(self.lead)
+        return f"{at} precedes {later.verdict} by {by} {explained}"
 
 
 def precedence(verdict: Hypothesis, rival: Hypothesis, evidence: Evidence) -> Precedence | None:
@@ -138,16 +144,31 @@ def precedence(verdict: Hypothesis, rival: Hypothesis, evidence: Evidence) -> Pr
     mine, theirs = verdict.first_root, rival.first_root
     if mine.time is None or theirs.time is None or (mine.source, mine.line) == (theirs.source, theirs.line):
         return None
+    lead = abs(theirs.time - mine.time)
     if mine.source == theirs.source and mine.role is theirs.role and not mine.role.interleaves:
         # one component's file: its lines are in the order they happened (a job log's are not)
-        resolution = None
+        resolution, gap = None, lead
         verdict_first = (mine.time, mine.line) < (theirs.time, theirs.line)
     else:
         slack = evidence.clock_slack
         resolution = CROSS_FILE_RESOLUTION_S + slack.get(mine.source, 0.0) + slack.get(theirs.source, 0.0)
-        verdict_first = mine.time <= theirs.time
+        verdict_first, gap = _apart(mine, theirs)
     first, later = (verdict, rival) if verdict_first else (rival, verdict)
-    return Precedence(verdict, rival, verdict_first, abs(theirs.time - mine.time), resolution, _explains(first, later))
+    return Precedence(verdict, rival, verdict_first, lead, resolution, _explains(first, later), gap)
+
+
+def _apart(mine: Event, theirs: Event) -> tuple[bool, float]:
+    """(mine first, by how much at least) across files. A line without a time of its own lies
+    anywhere between the stamped lines around it: what surely separates the two is the gap
+    between their spans, 0 when they overlap (then which came first is not known, however far
+    apart their earliest times are)."""
+    assert mine.time is not None and theirs.time is not None
+    mine_latest, theirs_latest = mine.latest or mine.time, theirs.latest or theirs.time
+    if mine_latest <= theirs.time:
+        return True, theirs.time - mine_latest
+    if theirs_latest <= mine.time:
+        return False, mine.time - theirs_latest
+    return mine.time <= theirs.time, 0.0
 
 
 def _explains(first: Hypothesis, later: Hypothesis) -> bool:

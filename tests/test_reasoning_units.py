@@ -171,14 +171,20 @@ def test_an_unlinked_rival_of_the_same_tier_costs_confidence_and_the_earlier_sta
     assert rival.confidence < rivals.verdict.confidence and "explains less" in rival.why_not
 
 
-def rival_pair(nic_at: float, psu_at: float, psu_source: str = "prefill.log", **slack: float) -> Any:
+def rival_pair(
+    nic_at: float, psu_at: float, psu_source: str = "prefill.log", psu_latest: float | None = None, **slack: float
+) -> Any:
     """A NIC failure on decode and a power failure on prefill, then the transfer failure and the
     500 both explain: one incident, two causes of one tier, nothing linking the two. The NIC line
-    is critical, so without the time order it would rank first."""
-    then = max(nic_at, psu_at)
+    is critical, so without the time order it would rank first. `psu_latest`: the power line has
+    no time of its own, only the stamped lines around it (psu_at before it, psu_latest after)."""
+    then = max(nic_at, psu_at, psu_latest or psu_at)
+    psu = event("psu-died", psu_at, source=psu_source)
+    if psu_latest is not None:
+        psu = replace(psu, time_inferred=True, time_latest=T0 + psu_latest)
     timed = [
         replace(event("nic-broke", nic_at), severity=Severity.CRITICAL),
-        event("psu-died", psu_at, source=psu_source),
+        psu,
         event("transfer-failed", then + 1),
         event("http-500", then + 2),
     ]
@@ -215,6 +221,21 @@ def test_the_time_order_margin_sets_the_gap_between_rivals() -> None:
     assert confidences(rival_pair(nic_at=0, psu_at=2, psu_source="decode.log"))[1] > near.verdict.confidence
     # A file whose clock could not be aligned blurs even 40 s: a near tie again.
     assert confidences(rival_pair(nic_at=0, psu_at=40, prefill_log=60.0)) == ("link-down", 0.52, 0.47)
+
+
+def test_a_line_without_its_own_time_is_ordered_by_its_whole_span_across_files() -> None:
+    """The power line sits between stamped lines at 0 s and 60 s of its file; the NIC line, in
+    another file, is at 40 s. Its earliest time is 40 s before the NIC's, but it may as well be
+    20 s after it: the order is not known (a near tie), never 'power-failure precedes by 40 s'.
+    With the span ending before the NIC line (0 s to 30 s), it comes first by at least 10 s."""
+    blurred = rival_pair(nic_at=40, psu_at=0, psu_latest=60)
+    assert confidences(blurred) == ("link-down", 0.52, 0.47)
+    (why,) = [a.why_not for a in blurred.alternatives if a.id == "power-failure"]
+    assert "their order is not known" in why and "precedes" not in why
+    clear = rival_pair(nic_at=40, psu_at=0, psu_latest=30)
+    assert clear.verdict.id == "power-failure"
+    (why,) = [a.why_not for a in clear.alternatives if a.id == "link-down"]
+    assert "precedes link-down by at least 10 s" in why
 
 
 def test_a_later_rival_that_explains_nothing_of_the_first_costs_less() -> None:
