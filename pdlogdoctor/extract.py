@@ -84,7 +84,9 @@ class AnchorIndex:
         return accel.name_of(self.fast)
 
     @classmethod
-    def build(cls, library: Library, matcher: str = accel.AUTO) -> AnchorIndex:
+    def build(cls, library: Library, matcher: str = accel.AUTO, build_at: int = 0) -> AnchorIndex:
+        """`build_at`: the matcher is built on the first region of that many bytes (accel.Deferred:
+        a run's small input is searched without one); 0: built now."""
         groups: dict[bytes, list[Pattern]] = defaultdict(list)
         generic_anchors = [a.encode() for a in library.errors.anchors] if library.errors else []
         primaries = {p.primary_anchor.encode() for p in library.patterns} | set(generic_anchors)
@@ -96,7 +98,8 @@ class AnchorIndex:
             groups.setdefault(key, [])
         ordered = tuple((anchor, tuple(group)) for anchor, group in sorted(groups.items()))
         blocks = frozenset(p.id for p in library.patterns if p.block)
-        fast = accel.load([anchor for anchor, _ in ordered], matcher)
+        anchors = [anchor for anchor, _ in ordered]
+        fast = accel.deferred(anchors, matcher, build_at) if build_at else accel.load(anchors, matcher)
         generic = frozenset(number for number, (anchor, _) in enumerate(ordered) if anchor in generic_keys)
         return cls(ordered, blocks, fast, library.errors, generic)
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import BinaryIO
 
+from . import accel
 from .clocks import annotate, correct, estimate_offsets, slack, window_note, within
 from .diagnose import diagnose
 from .duplicates import prefer_zstd
@@ -67,7 +68,7 @@ def analyse(
     """`run`, keeping the events and sources next to the report."""
     deadline = Deadline(options.timeout)
     inputs = prefer_zstd(discover(list(paths), stdin, options.limits))
-    index = AnchorIndex.build(library, options.matcher)  # once per run: with [fast] this compiles a matcher
+    index = AnchorIndex.build(library, options.matcher, accel.BUILD_AT)  # its matcher: built once input needs it
     workers = options.workers or usable_cores()
     scanned = [item for log_input in inputs for item in scan_input(log_input, index, on_progress, deadline, workers)]
     sources = tuple(item.source for item in scanned)

@@ -82,7 +82,7 @@ def describe_quiet(
 
 def _scan_for(layer: ErrorLayer, named: frozenset[tuple[str, int]], matcher: str) -> _Scan:
     keys = tuple(key.encode() for key in layer.warning_keys())
-    return _Scan(layer, _candidates(layer), named, keys, accel.load(keys, matcher))
+    return _Scan(layer, _candidates(layer), named, keys, accel.deferred(keys, matcher))
 
 
 def _read(source: Source, scan: _Scan | None) -> _Read:

@@ -97,6 +97,43 @@ def test_positions_are_every_occurrence(name: str, anchors: list[bytes], haystac
     assert found == [every_start(haystack, anchor, lo, hi) for anchor in anchors]
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    anchors=st.lists(small_words, min_size=1, max_size=8, unique=True),
+    haystacks=st.lists(st.binary(max_size=120).map(lambda b: bytes(b"ab\n"[x % 3] for x in b)), min_size=1, max_size=4),
+    build_at=st.integers(0, 100),
+)
+def test_a_deferred_matcher_finds_every_occurrence_before_and_after_it_is_built(
+    anchors: list[bytes], haystacks: list[bytes], build_at: int
+) -> None:
+    """A run's matcher is built on the first region of `build_at` bytes: smaller regions before it
+    are searched by passes of bytes.find, larger ones by the matcher, each exactly."""
+    matcher = accel.deferred(anchors, accel.AUTO, build_at)
+    if matcher is None:
+        pytest.skip("no compiled matcher is installed")
+    large_seen = False
+    for haystack in haystacks:
+        found = matcher.positions(haystack, 0, len(haystack))
+        assert found == [every_start(haystack, anchor, 0, len(haystack)) for anchor in anchors]
+        large_seen = large_seen or len(haystack) >= build_at
+        assert (matcher.built is not None) == large_seen  # type: ignore[attr-defined]
+    assert matcher.name == accel.installed()
+
+
+def test_a_run_on_a_small_input_builds_no_matcher(library: Library, tmp_path: Path) -> None:
+    """A one-line log is searched by bytes.find passes: its run neither imports nor builds a compiled
+    matcher (~3.5 ms with hyperscan); a larger input builds the one `auto` picks."""
+    index = AnchorIndex.build(library, accel.AUTO, accel.BUILD_AT)
+    if index.fast is None:
+        pytest.skip("no compiled matcher is installed")
+    line = b"[2026-07-02 10:16:42 DP0 TP3 EP0] Decode batch. #running-req: 6, #token: 11224, cuda graph: True\n"
+    small = scan_stream(io.BytesIO(line), "decode.log", index)
+    assert index.fast.built is None  # type: ignore[attr-defined]
+    large = scan_stream(io.BytesIO(line * 400), "decode.log", index)
+    assert index.fast.built is not None and index.matcher == accel.installed()  # type: ignore[attr-defined]
+    assert (small.lines, large.lines) == (1, 400)
+
+
 def test_groups_of_keys_are_searched_apart_and_still_complete(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keys spread over several automata (the SIMD path takes at most AHO_GROUP): hits of each."""
     if importlib.util.find_spec("ahocorasick_rs") is None:

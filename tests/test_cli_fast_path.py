@@ -170,10 +170,12 @@ def test_a_plain_analyze_loads_no_module_it_does_not_need(tmp_path: Path) -> Non
     assert "typer" in _probe(tmp_path, "analyze", "-qv", "one.log")[1]
 
 
-def test_a_json_analyze_of_a_plain_line_never_imports_regex(tmp_path: Path) -> None:
+def test_a_json_analyze_of_a_plain_line_imports_no_regex_and_no_matcher(tmp_path: Path) -> None:
     """No library regex is needed for a line that holds no anchor: the log-shape decision answers
     with `re` on an ASCII head (prefilter.py) and quiet.py compiles its warning regex only for a line
-    holding a key, so `regex` (~10 ms to import) stays unimported."""
+    holding a key, so `regex` (~10 ms to import) stays unimported; a 40-byte input is searched by
+    bytes.find passes, so no compiled matcher is imported or built either (accel.Deferred)."""
     (tmp_path / "one.log").write_text(ONE_LINE)
     assert _probe(tmp_path, "analyze", "--format", "json", "one.log")[0] == 3  # stores the library
-    assert _probe(tmp_path, "analyze", "--format", "json", "one.log", watched=("regex",)) == (3, [])
+    watched = ("regex", "hyperscan", "ahocorasick_rs")
+    assert _probe(tmp_path, "analyze", "--format", "json", "one.log", watched=watched) == (3, [])
