@@ -24,8 +24,16 @@ _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
 
 def defuse_commands(text: str) -> str:
     """No v1 command anywhere, no v2 command at the start of any line; lone CRs shown as `\\r`."""
-    text = _LONE_CR.sub("\\\\r", text).replace(_V1, "#" + ZWSP + "#[")
+    text = show_lone_crs(text).replace(_V1, "#" + ZWSP + "#[")
     return str(_V2_AT_LINE_START.sub(r"\1:" + ZWSP, text))
+
+
+def show_lone_crs(text: str) -> str:
+    """A CR that is not half of a CRLF as the two characters `\\r`. A log line may hold one (a
+    progress bar redraws with it), and it is one line of the file; shown raw, whatever reads
+    lines at a lone CR (the Actions runner, a terminal, an HTML parser) would show a second,
+    forged line."""
+    return _LONE_CR.sub("\\\\r", text)
 
 
 def one_line(text: str) -> str:

@@ -26,7 +26,7 @@ from .extract import (
     scan_partial,
 )
 from .ingest import ByteSource
-from .ingest.streams import Limited, LoneCr, lone_cr_to_lf
+from .ingest.streams import Limited
 from .model import InputProblem
 
 if TYPE_CHECKING:  # multiprocessing is imported only when a large file is split (start-up)
@@ -160,8 +160,6 @@ def _scan_range(
         handle.seek(end)
         after = handle.read(AFTER_BYTES)
         handle.seek(start)
-        # The same bytes the sequential read sees: lone CRs are line breaks there too.
-        context = (lone_cr_to_lf(before), lone_cr_to_lf(after))
-        stream = LoneCr(Limited(handle, end - start))
+        stream = Limited(handle, end - start)
         stream.plain_path = path  # plain bytes: read in place, not ahead on a thread (that is for inflating)
-        return scan_partial(stream, name, index, CHUNK_BYTES, on_progress, context=context)
+        return scan_partial(stream, name, index, CHUNK_BYTES, on_progress, context=(before, after))

@@ -24,7 +24,7 @@ from . import accel
 from .diagnose import NO_FAILURE_SEEN
 from .errorlines import ErrorLayer
 from .excerpt import CHUNK, KEPT_LINE_CHARS
-from .ingest import Reader, lone_cr_to_lf, reopen
+from .ingest import Reader, reopen
 from .ingest.streams import open_seekable, read_sizes
 from .lazyregex import MULTILINE, LazyRegex
 from .logshape import set_aside
@@ -152,11 +152,10 @@ def _end_of(handle: BinaryIO, source: Source) -> _End | None:
         if len(block) != block_end - start:
             return None  # cut short since the scan
         tail = block + tail
-        text = lone_cr_to_lf(tail)  # as the scan read it: a lone CR ends a line
-        line = _last_in_tail(text, whole=start == 0)
+        line = _last_in_tail(tail, whole=start == 0)
         if line is not None:
-            newlines = source.lines - (text[-1:] != b"\n")  # the scan counts an unended last line
-            return _End((newlines - text.count(b"\n", line[0]) + 1, text[line[0] : line[1]]))
+            newlines = source.lines - (tail[-1:] != b"\n")  # the scan counts an unended last line
+            return _End((newlines - tail.count(b"\n", line[0]) + 1, tail[line[0] : line[1]]))
         if start == 0:
             return _End(None)  # every line is blank
     return None

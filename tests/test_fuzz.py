@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import re
 import zlib
 
 import pytest
@@ -20,7 +19,6 @@ from hypothesis import strategies as st
 
 from pdlogdoctor import accel, ingest
 from pdlogdoctor.extract import AnchorIndex, scan_stream
-from pdlogdoctor.ingest.streams import read_into
 from pdlogdoctor.patterns import load_library
 
 PLANTED = (
@@ -113,34 +111,32 @@ def _read_all(blob: bytes) -> bytes:
 
 @FUZZ
 @given(data=st.binary(max_size=2048), piece=st.integers(min_value=1, max_value=64))
-def test_lone_cr_translation_is_chunking_independent(data: bytes, piece: int) -> None:
-    whole = _read_all(data) if not data.startswith((b"\x1f\x8b", b"\x28\xb5\x2f\xfd")) else None
-    if whole is None:
-        return
+def test_the_text_stream_hands_plain_bytes_on_as_they_are(data: bytes, piece: int) -> None:
+    """CRs included (a lone CR is text: lines end at LF), whatever the read sizes."""
+    assume(not data.startswith((b"\x1f\x8b", b"\x28\xb5\x2f\xfd")))
     stream = ingest.text_stream(io.BytesIO(data), ingest.Budget())
     parts = []
     while chunk := stream.read(piece):
         parts.append(chunk)
-    assert b"".join(parts) == whole
-    assert len(whole) == len(data)
-    assert b"\r" not in whole.replace(b"\r\n", b"")
+    assert b"".join(parts) == _read_all(data) == data
 
 
-line_ends = st.binary(max_size=600).map(lambda b: bytes(b"x\r\n"[x % 3] for x in b))  # CRs next to CRs and LFs
+cr_noise = st.lists(st.binary(max_size=80).map(lambda b: bytes(b"x\r "[x % 3] for x in b)), max_size=20)
 
 
 @FUZZ
-@given(data=line_ends, pieces=st.lists(st.integers(min_value=0, max_value=40), min_size=1, max_size=50))
-def test_lone_crs_become_lf_in_the_scanners_buffer(data: bytes, pieces: list[int]) -> None:
-    """The scanner's way in (read_into a reused buffer, at an offset, piece by piece) makes
-    exactly the lone CRs LF, wherever the pieces end: a CR at a piece's end is decided by the
-    byte after it."""
+@given(before=cr_noise, after=cr_noise, chunk=st.integers(min_value=1, max_value=4096), matcher=matchers)
+def test_a_line_number_counts_line_feeds_only(
+    before: list[bytes], after: list[bytes], chunk: int, matcher: str
+) -> None:
+    """Lone CRs (progress-bar redraws) anywhere in the lines before and after: the planted line
+    keeps the number grep -n gives it, and its text is its own line."""
+    data = b"\n".join([*before, PLANTED, *after])
     stream = ingest.text_stream(io.BytesIO(data), ingest.Budget())
-    buffer = bytearray(b"?" * (len(data) + 50))
-    end, k = 0, 0
-    while got := read_into(stream, buffer, end, end + max(1, pieces[k % len(pieces)])):
-        end, k = end + got, k + 1
-    assert bytes(buffer[:end]) == re.sub(rb"\r(?!\n)", b"\n", data)
+    result = scan_stream(stream, "prefill_fuzz.log", INDEXES[matcher], chunk_bytes=chunk)
+    [event] = [e for e in result.events if e.pattern == "mori-mr-register-failed"]
+    assert event.line == len(before) + 1
+    assert event.text.encode() == PLANTED
 
 
 def test_zlib_is_really_what_gzip_uses() -> None:

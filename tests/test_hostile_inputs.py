@@ -222,25 +222,69 @@ def test_invalid_utf8_and_latin1_lines(tmp_path: Path, bundle: Path) -> None:
     assert report["verdict"]["facts"]["smallest_failing_region_bytes"] == 6002442240
 
 
-@pytest.mark.parametrize("ending", [b"\r\n", b"\r"], ids=["crlf", "lone-cr"])
-def test_line_endings(tmp_path: Path, bundle: Path, ending: bytes) -> None:
+def test_crlf_line_endings(tmp_path: Path, bundle: Path) -> None:
     for path in bundle.glob("*.log"):
-        path.write_bytes(path.read_bytes().replace(b"\n", ending))
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
     code, report, _ = analyze(tmp_path, bundle)
     assert_seed_found(code, report)
     register = next(e for e in report["chain"] if e["pattern"] == "mori-mr-register-failed")
-    # Lone CR is a line break: the planted line keeps its own line number (34 in the file).
-    assert register["line"] in (34, 35)
-    assert "\r" not in register["text"]
+    assert register["line"] == 34 and "\r" not in register["text"]
+
+
+def test_cr_only_line_endings_are_one_line(tmp_path: Path, bundle: Path) -> None:
+    """A file with no LF is one line, as grep -n, sed and the annotations' line= count it;
+    what it holds is still read."""
+    for path in bundle.glob("*.log"):
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r"))
+    code, report, _ = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    assert {event["line"] for event in report["chain"]} == {1}
+
+
+PROGRESS = b"Capturing batches (bs=8): 10%\rCapturing batches (bs=8): 100%\r"  # sglang's CUDA-graph bar
+FORGED = b"FORGED: this is not a line of the file"
 
 
 def test_progress_bar_redraws_with_lone_cr(library: Library) -> None:
-    # tqdm-style redraws: the planted line sits between CR-separated redraws on one "line".
-    data = b"step 1/9\rstep 2/9\r" + (SEED / PREFILL).read_bytes().replace(b"\n", b"\rstep 3/9\r", 40)
+    """tqdm redraws with a lone CR: its line is one line, and the lines after it keep their numbers."""
+    data = PROGRESS + b"\n" + (SEED / PREFILL).read_bytes()
     result = scan_stream(ingest.text_stream(io.BytesIO(data)), "prefill_x.log", AnchorIndex.build(library))
     event = next(e for e in result.events if e.pattern == "mori-mr-register-failed")
     assert event.get("size") == 6002442240
-    assert "step" not in event.text
+    assert event.line == 35 and "Capturing" not in event.text  # line 34 of the seed, one line below
+
+
+def test_a_lone_cr_inside_a_line_forges_no_line(tmp_path: Path, bundle: Path, library: Library) -> None:
+    """Line 32 ends with a CR and a forged 'line'; the root line 34 and the symptom line 36 start
+    with a progress bar's redraws. Every report shows each as one line, the CR visible, at the
+    file's line numbers."""
+    prefill = bundle / PREFILL
+    lines = prefill.read_bytes().split(b"\n")
+    lines[31] += b"\r" + FORGED
+    lines[33] = PROGRESS + lines[33]
+    lines[35] = PROGRESS + lines[35]  # a symptom: annotated with its text
+    prefill.write_bytes(b"\n".join(lines))
+    in_file = prefill.read_bytes().decode().split("\n")  # not read_text: it would end lines at a CR
+    code, report, _ = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    root = report["chain"][0]
+    assert (root["line"], root["text"]) == (34, in_file[33])
+    windows = [window for window in report["excerpt"] if window["file"] == root["file"]]
+    context = {line["line"]: line["text"] for window in windows for line in window["lines"]}
+    assert {n: context[n] for n in (32, 33, 34)} == {n: in_file[n - 1] for n in (32, 33, 34)}
+    markdown = CliRunner().invoke(app, ["analyze", "-f", "markdown", str(bundle)]).stdout
+    assert "\r" not in markdown and f"\\r{FORGED.decode()}" in markdown
+    [row] = [line for line in markdown.splitlines() if FORGED.decode() in line]
+    assert row.lstrip().startswith("32 | ")  # the forged text sits on line 32, never as a line 33
+    assert f"{PREFILL.replace('mia1-p06-g13', '<host-1>')}:34" in markdown
+    env = {"GITHUB_WORKSPACE": str(tmp_path)}
+    github = CliRunner().invoke(app, ["analyze", "-f", "github", str(bundle)], env=env).stdout
+    assert github.startswith("::error ") and ",line=34::" in github.splitlines()[0]
+    [symptom] = [line for line in github.splitlines() if ",line=36::" in line]
+    assert symptom.startswith("::notice ") and "%0D" not in github
+    assert symptom.split("::", 2)[2].startswith("Capturing batches (bs=8): 10%25\\rCapturing batches")
+    terminal = CliRunner().invoke(app, ["analyze", "--verbose", str(bundle)]).stdout
+    assert "\r" not in terminal and f"{PREFILL}:34" in terminal
 
 
 def test_one_huge_line_keeps_memory_bounded(tmp_path: Path, bundle: Path, library: Library) -> None:

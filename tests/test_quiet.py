@@ -145,7 +145,7 @@ ENDINGS = {  # how a plain file may end: (its bytes after the STARTING lines, th
     "blank lines and spaces": (b"  \n\t\n\n   ", 6),
     "no newline": (b"[2025-06-26 02:04:10] Prefill batch. #new-seq: 1", 7),
     "crlf": (b"[2025-06-26 02:04:10] Prefill batch. #new-seq: 1\r\n\r\n", 7),
-    "lone crs": (b"Capturing batches (bs=8): 10%\rCapturing batches (bs=8): 100%\r", 8),
+    "lone crs": (b"Capturing batches (bs=8): 10%\rCapturing batches (bs=8): 100%\r", 7),  # one line
 }
 
 

@@ -22,8 +22,9 @@ tests/test_hostile_inputs.py):
 - Files that look binary (NUL bytes or control characters after any leading NUL
   hole) are skipped with `binary`: a core dump holds copies of log strings that
   would otherwise read as evidence.
-- A lone CR (not part of CRLF) is a line break: progress bars redraw with it,
-  and each redraw is its own line (line numbers count them).
+- A line ends at LF (or CRLF). A lone CR, which progress bars redraw with, is
+  part of its line: line numbers are the file's (as grep -n, sed and the
+  annotations' `line=` count them), and the reports show the CR as `\r`.
 
 The package by job: `discover` (paths to inputs), `streams` (safe opening,
 decoding and the line-break rule, all typed against one `ByteSource`),
@@ -33,7 +34,7 @@ decoding and the line-break rule, all typed against one `ByteSource`),
 from .content import LogInput
 from .discover import NOT_A_LOG, PASTED, discover
 from .reopen import reopen
-from .streams import Budget, ByteSource, Deadline, Reader, StreamStopped, lone_cr_to_lf, open_regular, text_stream
+from .streams import Budget, ByteSource, Deadline, Reader, StreamStopped, open_regular, text_stream
 
 __all__ = [
     "NOT_A_LOG",
@@ -45,7 +46,6 @@ __all__ = [
     "Reader",
     "StreamStopped",
     "discover",
-    "lone_cr_to_lf",
     "open_regular",
     "reopen",
     "text_stream",

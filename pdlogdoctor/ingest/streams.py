@@ -3,8 +3,9 @@
 Every stream here is a `Reader` over a `ByteSource` (anything with `read(size)`
 and `close()`): a file read up to its size at open time, gzip / zstd inflated by
 magic bytes with bounded output per step, salvaged on damage and capped against
-decompression bombs, and lone CRs made line breaks. See the package docstring
-for the rules on hostile input.
+decompression bombs. Lines end at LF (a CRLF's CR is the line's last byte, taken
+off with it): a lone CR is text, as grep, sed and an editor count lines. See the
+package docstring for the rules on hostile input.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import errno
 import io
 import os
-import re
 import stat
 import time
 import zlib
@@ -193,12 +193,11 @@ class SizeLimited(Limited):
 
 
 def text_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False) -> Reader:
-    """What the scanner reads: `decoded_stream` with lone CRs made line breaks."""
+    """What the scanner reads: `decoded_stream`, whose lines end at LF (or CRLF) as the file's do."""
     decoded = decoded_stream(raw, budget, sniffing=sniffing)
-    stream = LoneCr(decoded)
     if decoded.cap is None:
-        stream.plain_path = getattr(raw, "plain_path", None)
-    return stream
+        decoded.plain_path = getattr(raw, "plain_path", None)
+    return decoded
 
 
 def decoded_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False) -> Guarded:
@@ -394,7 +393,7 @@ def readinto(stream: ByteSource, view: memoryview) -> int:
 
 def read_sizes(largest: int) -> Iterator[int]:
     """Sizes for reading a source from its start: FIRST_READ bytes, then twice as many each time, up
-    to `largest`. A read's buffer is zeroed whole (LoneCr, the scan's window), so a first read of a
+    to `largest`. A read's buffer is zeroed whole (a Reader's read, the scan's window), so a first read of a
     4-8 MiB chunk cost a one-line file ~2-5 ms; a large file reaches full reads after a few."""
     size = min(FIRST_READ, largest)
     while True:
@@ -405,7 +404,7 @@ def read_sizes(largest: int) -> Iterator[int]:
 def read_into(stream: ByteSource, buffer: bytearray, start: int, stop: int) -> int:
     """Up to stop - start bytes of `stream` into buffer[start:stop]; how many (0 at the end).
 
-    The scanner's way in: a Reader (a LoneCr makes its lone CRs LF in place) or any source."""
+    The scanner's way in: a Reader or any source."""
     method = getattr(stream, "read_into", None)
     if method is not None:
         return int(method(buffer, start, stop))
@@ -414,76 +413,6 @@ def read_into(stream: ByteSource, buffer: bytearray, start: int, stop: int) -> i
 
 def _damage_code(exc: Exception) -> str:
     return "truncated" if isinstance(exc, EOFError) else "corrupt"
-
-
-# ---------------------------------------------------------------- line breaks
-
-
-class LoneCr(Reader):
-    """Turns a CR not followed by LF into LF (same length, so offsets hold), in the reader's buffer."""
-
-    def __init__(self, inner: ByteSource) -> None:
-        super().__init__(inner)
-        self.held = b""  # the byte read to decide a CR that ended the last read: it comes first next
-        self.error: EOFError | None = None
-
-    def read(self, size: int = -1, /) -> bytes:
-        if size < 0:
-            return self.readall()
-        buffer = bytearray(size)
-        got = self.read_into(buffer, 0, size)
-        return bytes(buffer) if got == size else memoryview(buffer)[:got].tobytes()
-
-    def readinto(self, buffer: Any) -> int:
-        if isinstance(buffer, bytearray):
-            return self.read_into(buffer, 0, len(buffer))
-        return super().readinto(buffer)
-
-    def read_into(self, buffer: bytearray, start: int, stop: int) -> int:
-        if self.error is not None:
-            error, self.error = self.error, None
-            raise error
-        if stop <= start:
-            return 0
-        got = len(self.held)
-        buffer[start : start + got] = self.held
-        self.held = b""
-        try:
-            got += read_into(self.inner, buffer, start + got, stop)
-        except EOFError as exc:  # raised on the next call, after the held byte
-            if not got:
-                raise
-            self.error = exc
-        end = start + got
-        if got and buffer[end - 1] == CR and self.error is None:
-            try:
-                self.held = self.inner.read(1)  # one byte decides whether this CR is half a CRLF
-            except EOFError as exc:  # raised on the next call, after this data
-                self.error = exc
-        _lone_crs_to_lf(buffer, start, end, crlf_at_end=self.held == b"\n")
-        return got
-
-
-CR = ord("\r")
-
-
-def _lone_crs_to_lf(buffer: bytearray, start: int, end: int, crlf_at_end: bool) -> None:
-    """`lone_cr_to_lf` on buffer[start:end] in place; `crlf_at_end`: an LF follows a CR at end - 1."""
-    if buffer.find(b"\r", start, end) == -1:  # memchr: a file without CRs pays nothing more
-        return
-    limit = end - 1 if crlf_at_end and buffer[end - 1] == CR else end
-    if _LONE_CR.search(buffer, start, limit) is not None:  # CRLF files stop here
-        buffer[start:limit] = _LONE_CR.sub(b"\n", buffer[start:limit])
-
-
-def lone_cr_to_lf(data: bytes) -> bytes:
-    """A CR that is not half of a CRLF becomes LF: progress bars redraw with it, each redraw a line."""
-    if b"\r" in data and _LONE_CR.search(data) is not None:
-        return _LONE_CR.sub(b"\n", data)
-    return data
-
-
-_LONE_CR = re.compile(rb"\r(?!\n)")
 
 
 # ---------------------------------------------------------------- deadline

@@ -24,6 +24,7 @@ from typing import TextIO
 
 from ..logshape import set_aside_note
 from ..model import Comparison, Event, ExcerptLine, Report, UnexplainedError
+from ..neutralise import show_lone_crs
 from . import changes
 from .fixes import LETTERS, NO_CAUSE, confidence_words, fixes, verify_first
 from .options import RenderOptions
@@ -42,7 +43,7 @@ def escape_property(text: str) -> str:
 
 def command(level: str, message: str, properties: dict[str, str]) -> str:
     props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
-    return f"::{level} {props}::{escape_data(message[:MESSAGE_CHARS])}"
+    return f"::{level} {props}::{escape_data(show_lone_crs(message[:MESSAGE_CHARS]))}"
 
 
 def render(report: Report, out: TextIO, options: RenderOptions) -> None:

@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from .. import __version__
 from ..model import Event, ExcerptWindow, Report, Role, Severity
+from ..neutralise import show_lone_crs
 from ..values import record
 from . import changes
 from .document import fact_text
@@ -171,6 +172,8 @@ def _contexts(windows: tuple[ExcerptWindow, ...]) -> tuple[list[list[tuple[int, 
 
 
 def _clip(text: str) -> str:
+    """A log line as the page shows it: a lone CR inside it visible (neutralise.show_lone_crs)."""
+    text = show_lone_crs(text)
     return text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 1] + "…"
 
 
