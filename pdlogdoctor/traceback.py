@@ -41,8 +41,9 @@ _C10_FRAME = LazyRegex(
 _EXCEPTION = LazyRegex(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
 # libstdc++'s verbose terminate handler: after `terminate called after throwing an instance of 'T'`
 # it prints `  what():  ` and the exception's what() text (some programs' text starts on the next
-# line); a launcher's prefix may stand before it (`(Worker_TP2 pid=733)   what():  ...`).
-_WHAT = LazyRegex(r"^(?:\(\w+ pid=\d+\) )?\s*what\(\):\s*(?P<message>.*?)\s*$")
+# line); launchers' prefixes may stand before it (`(Worker_TP2 pid=733)   what():  ...`, Ray's
+# `(EngineCore_DP0 pid=742) (RayWorkerWrapper pid=233, ip=10.20.1.125) `).
+_WHAT = LazyRegex(r"^(?:\([^()]*\)\s+)*\s*what\(\):\s*(?P<message>.*?)\s*$")
 WHAT_LOOKAHEAD = 3  # lines: other ranks' output may come between the two lines
 _CONNECTORS = (
     "During handling of the above exception",

@@ -122,6 +122,13 @@ def test_what_text_of_an_uncaught_cxx_exception() -> None:
     assert read_what(vllm, vllm.index(b"\n"), len(vllm)) == {
         "exc_message": "[PG ID 2 PG GUID 3 Rank 2] Process group watchdog thread terminated"
     }
+    ray = (
+        b"(EngineCore_DP0 pid=742) (RayWorkerWrapper pid=233, ip=10.20.1.125) terminate called after throwing an"
+        b" instance of 'c10::Error'\n"
+        b"(EngineCore_DP0 pid=742) (RayWorkerWrapper pid=233, ip=10.20.1.125)   what():  CUDA error: unspecified launch"
+        b" failure\n"
+    )
+    assert read_what(ray, ray.index(b"\n"), len(ray)) == {"exc_message": "CUDA error: unspecified launch failure"}
     below = b"terminate called after throwing an instance of 'PLMD::Exception'\nwhat():\nAction X is not known.\n"
     assert read_what(below, below.index(b"\n"), len(below))["exc_message"] == "Action X is not known."
     # Killed before it printed the text: no message, rather than the next record's words.
