@@ -2,10 +2,20 @@
 
 Reading the library from its ~120 TOML files and checking it costs a run ~50 ms, more
 than everything else a small `analyze` does. The checked library is stored once, under
-a key made from the content and the path of every pattern file (the shipped ones, the
-config file's, PDLOGDOCTOR_PATTERNS's and --patterns') and from the code that reads
-them: any edit to a pattern file or to that code makes a new key, so a stale library is
-never used. Regexes are stored as their sources (lazyregex.py).
+a key made from every pattern file (the shipped ones, the config file's,
+PDLOGDOCTOR_PATTERNS's and --patterns') and from the code that reads them: any edit to a
+pattern file or to that code makes a new key, so a stale library is never used.
+Regexes are stored as their sources (lazyregex.py).
+
+A file's part of the key is what `stat` says of it, as Python's own .pyc check does, but
+more of it: path, size, modification and change times, inode. Reading all ~140 files to
+hash their content cost every run ~2 ms. The change time (ctime) is set by the system on
+every write and on every change of the modification time, and nobody can set it back, so
+an edit that keeps the size and restores the modification time (`cp -p`, `touch -r`,
+`rsync -t`) still makes a new key. `stat` can still miss an edit in two cases, and there
+the file's content is in the key too: a file changed in the last RACY_SECONDS (a second
+edit within one tick of a coarse file system clock, FAT's 2 s, would keep both times),
+and any file on Windows, where st_ctime is the creation time.
 
 The cache is an aid, never a requirement: a file that is missing, unreadable, not ours,
 corrupt or from another key is ignored and the library is read from its files; a cache
@@ -21,6 +31,7 @@ import hashlib
 import os
 import pickle
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,13 +41,17 @@ from . import __version__
 if TYPE_CHECKING:
     from .patterns import Library
 
-FORMAT = b"pdlogdoctor library cache 1"
+FORMAT = b"pdlogdoctor library cache 2"
 # The modules whose code decides what a library read from its files holds: their source is
 # part of the key (tests/test_library_cache.py checks the list against what patterns.py imports).
 CODE = (
     "patterns", "errorlines", "frames", "traceback", "timeline", "templates", "lazyregex", "model", "errors",
     "library_cache", "values", "prefilter",
 )  # fmt: skip
+# A file changed this recently may be changed again without a new modification or change time
+# (one tick of a coarse file system clock: FAT's is 2 s): its content goes in the key.
+RACY_SECONDS = 3
+CHANGE_TIME_KNOWN = sys.platform != "win32"  # st_ctime: the last change on POSIX, the creation on Windows
 KEEP = 8  # cached libraries kept (one per set of pattern directories and their content)
 PREFIX, SUFFIX = "library-", ".pickle"
 
@@ -72,23 +87,30 @@ def cached_library(directory: Path, files: Sequence[Path], read: Callable[[], Li
 
 
 def _key(files: Sequence[Path]) -> str | None:
-    """A digest of the code and of every file's path and content; None when one cannot be read."""
+    """A digest of the code and of every file: what stat says of it, and its content where stat may
+    miss an edit (see above); None when one cannot be read."""
     digest = hashlib.sha256(FORMAT)
     digest.update(f"{__version__} {sys.version}".encode())
     package = Path(__file__).parent
+    settled = time.time_ns() - RACY_SECONDS * 10**9  # a file changed since may change again unseen
     try:
         for name in CODE:
-            _add(digest, f"code:{name}", (package / f"{name}.py").read_bytes())
+            _add(digest, f"code:{name}", package / f"{name}.py", settled)
         for path in files:
-            _add(digest, str(path), path.read_bytes())
+            _add(digest, str(path), path, settled)
     except OSError:
         return None  # the reading of the files will report it (or a frozen build without sources: no cache)
     return digest.hexdigest()
 
 
-def _add(digest: hashlib._Hash, name: str, content: bytes) -> None:
-    encoded = name.encode("utf-8", "surrogateescape")
-    digest.update(len(encoded).to_bytes(8, "little") + encoded + len(content).to_bytes(8, "little") + content)
+def _add(digest: hashlib._Hash, name: str, path: Path, settled: int) -> None:
+    info = path.stat()
+    seen = f"{info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} {info.st_ino} {info.st_dev}".encode()
+    content = b""
+    if not CHANGE_TIME_KNOWN or max(info.st_mtime_ns, info.st_ctime_ns) >= settled:
+        content = path.read_bytes()
+    for part in (name.encode("utf-8", "surrogateescape"), seen, content):
+        digest.update(len(part).to_bytes(8, "little") + part)
 
 
 def _load(path: Path, key: str) -> Library | None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pdlogdoctor import library_cache
 from pdlogdoctor.library_cache import CODE, KEEP, user_cache_dir
 from pdlogdoctor.patterns import Library, load_library
 
@@ -66,6 +67,50 @@ def test_an_edited_pattern_file_is_read_again(tmp_path: Path) -> None:
     assert edited.pattern("user-thing").title == "renamed" and not _from_cache(edited)
     assert len(_stored(cache)) == 2  # the old one stays for a while: another project may use it
     assert load_library(cache=cache).patterns == load_library().patterns  # without the user's directory
+
+
+def test_a_settled_file_is_keyed_by_what_stat_says_and_an_edit_still_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files changed more than RACY_SECONDS ago are not read for the key (every run read ~140); an
+    edit that keeps the size and puts the modification time back changes the inode's change time,
+    which nobody can set back: the key changes."""
+    mine = tmp_path / "mine"
+    path = write_pattern(mine, "user-thing", good())
+    monkeypatch.setattr(library_cache, "RACY_SECONDS", 0)  # every file counts as settled
+    if not library_cache.CHANGE_TIME_KNOWN:
+        pytest.skip("st_ctime is the creation time here: content is always in the key")
+    before = library_cache._key([path])
+
+    def unread(self: Path) -> bytes:
+        raise AssertionError(f"{self} read for the key")
+
+    with monkeypatch.context() as reading:
+        reading.setattr(Path, "read_bytes", unread)
+        assert library_cache._key([path]) == before
+    times = path.stat()
+    path.write_text(good().replace("a user pattern", "a user pattErn"))  # the same size
+    os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
+    assert path.stat().st_size == times.st_size and path.stat().st_mtime_ns == times.st_mtime_ns
+    assert library_cache._key([path]) != before
+
+
+def test_a_file_changed_within_a_clock_tick_is_keyed_by_its_content(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a file system whose clock ticks every 2 s, two edits of the same size within one tick keep
+    every time stat shows: a recently changed file's content is in the key."""
+    path = write_pattern(tmp_path / "mine", "user-thing", good())
+    frozen = path.stat()
+    real_stat = Path.stat
+
+    def coarse(self: Path, **kwargs: Any) -> os.stat_result:
+        return frozen if self == path else real_stat(self, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", coarse)
+    before = library_cache._key([path])
+    path.write_text(good().replace("a user pattern", "a user pattErn"))
+    assert library_cache._key([path]) != before
 
 
 def test_the_same_files_at_another_path_are_another_library(tmp_path: Path) -> None:
