@@ -115,6 +115,10 @@ def parse_stamp(line: str) -> Stamp | None:
         prefix = _COLLECTOR_PREFIX.match(line)
         if prefix is not None:
             stamp = _parse_at_start(line[prefix.end() :])
+    if stamp is None and "\r" in line:
+        # A progress bar's redraws (lone CRs) before a logged line, all one line of the file:
+        # the line's time is the one after the last CR.
+        stamp = parse_stamp(line[line.rindex("\r") + 1 :])
     return stamp
 
 

@@ -269,6 +269,7 @@ def test_a_lone_cr_inside_a_line_forges_no_line(tmp_path: Path, bundle: Path, li
     assert_seed_found(code, report)
     root = report["chain"][0]
     assert (root["line"], root["text"]) == (34, in_file[33])
+    assert (root["time"], root["time_inferred"]) == ("2026-07-02T10:16:03.412Z", False)  # its own, after the CRs
     windows = [window for window in report["excerpt"] if window["file"] == root["file"]]
     context = {line["line"]: line["text"] for window in windows for line in window["lines"]}
     assert {n: context[n] for n in (32, 33, 34)} == {n: in_file[n - 1] for n in (32, 33, 34)}
