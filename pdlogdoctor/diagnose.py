@@ -329,7 +329,7 @@ def _report_for(
         suggestions=best.suggestions,
         missing=tuple(missing + list(best.missing)),
         inputs=evidence.sources,
-        advice=spec.advice.strip(),
+        advice=best.advice or spec.advice.strip(),
         explain=spec.explain.strip(),
         roots=best.roots,
     )

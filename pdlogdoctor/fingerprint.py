@@ -24,6 +24,7 @@ from .lazyregex import LazyRegex
 from .model import FactValue, Report
 
 PREFIX = "pdld-"
+NO_CAUSE = ("inconclusive", "no-failure-seen")  # verdicts that name no cause
 _RUN_SPECIFIC_NAME = LazyRegex(
     r"(?i)(?:^|_)(?:time|timestamp|pid|pids|addr|address|rid|request|room|host|hostname|node|path|file|line|where|"
     r"latency|duration|elapsed|seconds|count|failures|repeats|attempts|errors|occurrences|affected|checks|"
@@ -71,6 +72,14 @@ def _fact_value(value: FactValue) -> str:
     return normalise(value) if isinstance(value, str) else str(value)
 
 
+def _leading_unexplained(report: Report) -> str:
+    """The template of the unexplained error a report without a cause reads first (its lines'
+    varying parts are already placeholders), normalised like a fact; "" when there is none."""
+    flagged = [t for t in report.unrecognised if t.earliest]
+    leads = flagged or list(report.unrecognised)
+    return normalise(leads[0].template) if leads else ""
+
+
 def fingerprint(report: Report) -> str:
     """`pdld-` and 12 hex digits; the same for the same incident on another night."""
     # The verdict's root names the cause; without one, the first failing event starts the failure
@@ -82,8 +91,10 @@ def fingerprint(report: Report) -> str:
     if report.verdict.id == "healthy":
         root = ""  # nothing failed: every healthy run is the same "incident"
     parts = [report.verdict.id, root, *(f"{name}={value}" for name, value in sorted(key_facts(report)))]
-    if report.verdict.id == "inconclusive":
-        # No cause and no facts: the kinds of failure seen are what tells one unexplained failure from another.
+    if report.verdict.id in NO_CAUSE:
+        # No cause and no facts: the kinds of failure seen, and the error no pattern names that the
+        # report leads with, are what tell one unexplained failure from another.
         parts.append("failures=" + ",".join(sorted({e.pattern for e in report.chain if e.failing})))
+        parts.append("unexplained=" + _leading_unexplained(report))
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
     return PREFIX + digest[:12]

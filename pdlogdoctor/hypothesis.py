@@ -25,6 +25,7 @@ class Hypothesis:
     missing: tuple[str, ...] = ()
     why_not: str = ""  # what to say if it is viable but loses to another hypothesis
     lines_used: tuple[Event, ...] = ()  # context lines an analyzer read (shown with the chain)
+    advice: str = ""  # the fix an analyzer computed from the lines; the verdict's own advice otherwise
 
     @property
     def first_root(self) -> Event:
