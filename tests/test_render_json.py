@@ -102,10 +102,14 @@ def test_a_different_size_is_a_different_incident(library: Library, tmp_path: Pa
 
 def incident(report: Report) -> tuple[object, ...]:
     """What the fingerprint is documented to identify: the verdict, where its chain starts (the
-    root cause's pattern), the key facts, and for an unexplained failure the kinds of failure seen."""
+    root cause's pattern), the key facts, and for an unexplained failure the kinds of failure seen
+    and the unexplained error the report leads with."""
     root = report.roots[0].pattern if report.roots else None
+    no_cause = report.verdict.id in ("inconclusive", "no-failure-seen")
     kinds = sorted({e.pattern for e in report.chain if e.failing}) if report.verdict.id == "inconclusive" else []
-    return (report.verdict.id, root, tuple(key_facts(report)), tuple(kinds))
+    leads = [t.template for t in report.unrecognised if t.earliest] or [t.template for t in report.unrecognised]
+    lead = leads[0] if no_cause and leads else None
+    return (report.verdict.id, root, tuple(key_facts(report)), tuple(kinds), lead)
 
 
 def test_different_incidents_have_different_fingerprints(reports: dict[str, Report]) -> None:
