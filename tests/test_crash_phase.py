@@ -303,6 +303,15 @@ def test_own_code_is_the_innermost_frame_outside_the_runtime_that_no_component_n
     )
     assert plugin is not None and plugin.package == "acme_kernels"
     assert "(the package acme_kernels," in plugin.describe()
+    # A remote-code model (trust_remote_code) runs from the hub's module cache: the model's own code.
+    model = frames.own_code(
+        _stack(
+            '  File "/usr/local/lib/python3.12/dist-packages/vllm/model_executor/models/qwen.py", line 41, in forward',
+            '  File "/root/.cache/huggingface/modules/transformers_modules/m/modeling_m.py", line 231, in forward',
+            '  File "/usr/local/lib/python3.12/dist-packages/torch/nn/modules/module.py", line 1773, in _call_impl',
+        )
+    )
+    assert model is not None and model.frame.line == 231 and "your own or the model's code" in model.describe()
 
 
 @pytest.mark.parametrize(
@@ -312,6 +321,11 @@ def test_own_code_is_the_innermost_frame_outside_the_runtime_that_no_component_n
         (
             '  File "/sgl-workspace/sglang/python/sglang/srt/layers/linear.py", line 1254 in weight_loader',
             '  File "/usr/local/lib/python3.12/dist-packages/torch/_ops.py", line 829 in __call__',
+        ),
+        # code TorchInductor generated (from the model, but torch's): the runtime's, under sglang's frame
+        (
+            '  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 2081, in forward',
+            '  File "/tmp/torchinductor_root/aa/caaxqz3zace2333c7pgcxjpk4xv6km5jhat4mywt.py", line 1078, in call',
         ),
         # a native symbol printed without its library (glog): whose it is cannot be told
         ("    @     0x7f3a2d0a1c3e acme::fused_rope_quant_fp8()", "    @     0x7f3a4e842520 (unknown)"),
