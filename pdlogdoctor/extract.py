@@ -89,10 +89,10 @@ class AnchorIndex:
         a run's small input is searched without one); 0: built now."""
         groups: dict[bytes, list[Pattern]] = defaultdict(list)
         generic_anchors = [a.encode() for a in library.errors.anchors] if library.errors else []
-        primaries = {p.primary_anchor.encode() for p in library.patterns} | set(generic_anchors)
-        search_key = _search_keys(primaries)
-        for pattern in library.patterns:
-            groups[search_key[pattern.primary_anchor.encode()]].append(pattern)
+        own = [pattern.primary_anchor.encode() for pattern in library.patterns]  # a property: computed once
+        search_key = _search_keys(set(own) | set(generic_anchors))
+        for pattern, anchor in zip(library.patterns, own, strict=True):
+            groups[search_key[anchor]].append(pattern)
         generic_keys = {search_key[anchor] for anchor in generic_anchors}
         for key in generic_keys:
             groups.setdefault(key, [])

@@ -7,6 +7,7 @@ Each `patterns/<group>/<id>.toml` describes one condition seen in a log line.
 from __future__ import annotations
 
 import operator
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
@@ -176,12 +177,23 @@ def load_library(extra_dirs: Iterable[Path] = (), cache: Path | None = None) -> 
     for directory in dirs:
         if not directory.is_dir():
             raise PatternError(str(directory), None, "is not a directory of patterns")
-    listing = [(directory, sorted(directory.rglob("*.toml"))) for directory in dirs]
+    listing = [(directory, toml_files(directory)) for directory in dirs]
     if cache is None:
         return _read_library(listing)
     from .library_cache import cached_library
 
     return cached_library(cache, [path for _, files in listing for path in files], lambda: _read_library(listing))
+
+
+def toml_files(directory: Path) -> list[Path]:
+    """`sorted(directory.rglob("*.toml"))`, listed with os.walk: pathlib's glob machinery cost every
+    run ~1 ms of its start-up for ~140 files. The same entries: any kind whose name matches (on
+    Windows in any case), in directories reached without following a symbolic link, unreadable
+    directories skipped."""
+    found = []
+    for parent, dirs, files in os.walk(directory):
+        found += [Path(parent, name) for name in (*dirs, *files) if os.path.normcase(name).endswith(".toml")]
+    return sorted(found)
 
 
 def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:

@@ -218,3 +218,21 @@ def test_the_command_uses_the_cache_and_can_be_told_not_to(tmp_path: Path) -> No
         assert done.returncode == 3 and done.stdout.startswith("no-failure-seen"), done.stderr
         assert len(_stored(tmp_path / "xdg" / "pdlogdoctor")) == expected
     assert sorted(p.name for p in tmp_path.iterdir()) == ["one.log", "xdg"]  # nothing beside the logs
+
+
+def test_the_pattern_files_are_those_rglob_lists(tmp_path: Path) -> None:
+    """patterns.toml_files lists what `sorted(rglob("*.toml"))` listed, faster: nested and hidden
+    directories, a directory named like a file, other names left out, a linked directory not entered."""
+    from pdlogdoctor.patterns import builtin_library_dir, toml_files
+
+    root = tmp_path / "mine"
+    for name in ("a.toml", "sub/b.toml", "sub/deeper/c.toml", ".hidden/d.toml", "e.toml.bak", "f.TOML", "notes.md"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("")
+    (root / "dir.toml").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "g.toml").write_text("")
+    (root / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    for directory in (root, builtin_library_dir()):
+        assert toml_files(directory) == sorted(directory.rglob("*.toml"))
+    assert len(toml_files(builtin_library_dir())) > 100
