@@ -43,21 +43,27 @@ def keep_running_when_readers_go() -> None:
     and no 'Exception ignored' from the interpreter's last flush."""
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
-        try:
-            if stream is None or stream is not getattr(sys, f"__{name}__") or stream.isatty():
-                continue
-            stream.flush()
-            raw = _ReaderMayGo(stream.fileno(), "w", closefd=False)
-        except (OSError, ValueError, AttributeError):
-            continue  # a closed or unusual stream: left as it is
-        text = io.TextIOWrapper(
+        if stream is not None and stream is getattr(sys, f"__{name}__"):
+            setattr(sys, name, _on_reader_may_go(stream))
+
+
+def _on_reader_may_go(stream: TextIO) -> TextIO:
+    """`stream` (flushed) rebuilt on `_ReaderMayGo` with its encoding and buffering; a terminal,
+    a closed or an unusual stream is left as it is."""
+    try:
+        if stream.isatty():
+            return stream
+        stream.flush()
+        raw = _ReaderMayGo(stream.fileno(), "w", closefd=False)
+        return io.TextIOWrapper(
             io.BufferedWriter(raw),
             encoding=stream.encoding,
             errors=stream.errors,
-            line_buffering=stream.line_buffering,
-            write_through=stream.write_through,
+            line_buffering=bool(stream.line_buffering),
+            write_through=getattr(stream, "write_through", False),
         )
-        setattr(sys, name, text)
+    except (OSError, ValueError, AttributeError):
+        return stream
 
 
 def deliver(text: str, output: Path | None, stdout: TextIO | None = None) -> None:

@@ -284,6 +284,8 @@ def test_a_lone_cr_inside_a_line_forges_no_line(tmp_path: Path, bundle: Path, li
     [symptom] = [line for line in github.splitlines() if ",line=36::" in line]
     assert symptom.startswith("::notice ") and "%0D" not in github
     assert symptom.split("::", 2)[2].startswith("Capturing batches (bs=8): 10%25\\rCapturing batches")
+    page = CliRunner().invoke(app, ["analyze", "-f", "html", str(bundle)]).stdout
+    assert "\r" not in page and f"\\\\r{FORGED.decode()}" in page  # a visible \\r in the page's data
     terminal = CliRunner().invoke(app, ["analyze", "--verbose", str(bundle)]).stdout
     assert "\r" not in terminal and f"{PREFILL}:34" in terminal
 
