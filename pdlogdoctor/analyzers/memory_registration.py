@@ -31,6 +31,7 @@ TOKEN_FIELDS = ("tokens", "full", "full_token")  # how KV pool sizing lines name
 UCX_CONTEXT = {
     "ucx-no-cuda-support": "{gpus} NVIDIA GPU(s) but no CUDA support in UCX",
     "ucx-tls-setting": "UCX_TLS={tls}",
+    "ucx-cuda-transports-unavailable": "UCX has no {missing} transport",
 }
 VALUE_WORDS = {"what": "for", "agent": "agent", "status": "status"}
 SAME_REFUSAL_LINES = 10  # NIXL's registerMem and the binding's error follow UCX's refusal within a few lines

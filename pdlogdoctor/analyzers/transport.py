@@ -206,6 +206,10 @@ def _released_after_client_abort(hypothesis: Hypothesis, evidence: Evidence) -> 
 
 def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     lost = evidence.failing(*evidence.library.rooting(hypothesis.verdict))  # every line that says the peer is gone
+    if lost and all(e.role is Role.PREFILL for e in lost):
+        # NIXL's and UCX's lines are the same on both sides; on the prefill they say it lost a decode.
+        why = "every line that says a peer is gone is the prefill's own: it lost a decode, not the other way round"
+        return [replace(hypothesis, rejected=why, confidence=0.1)]
     addrs = sorted({str(e.get("bootstrap_addr")) for e in lost if e.get("bootstrap_addr") is not None})
     affected = sum(int(e.get("affected")) for e in lost if e.get("affected") is not None)
     facts: list[tuple[str, FactValue]] = [
