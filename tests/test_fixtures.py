@@ -48,6 +48,7 @@ EXPECTED_KEYS = {
     "other_incident_same_as": "the bundle whose verdict and chain meaning the first other incident keeps",
     "alternative_why": "verdict -> phrase its alternative's why-not must hold",
     "key_lines": "parts of log lines the thread pointed at; the text and markdown reports quote one (real excerpts)",
+    "sides_from_files": "true: the verdict rests on which side wrote a line, which one merged stream loses",
 }
 REQUIRED_KEYS = ("verdict", "exit_code", "must_not_be", "chain")
 # A must-not-be verdict may be a runner-up, but a clear one: this far below the verdict. One the
