@@ -82,7 +82,41 @@ def clean_line(raw: str) -> tuple[str, str | None]:
         if received is not None:
             actions_time = received.group(1)
             raw = raw[received.end() :]
-    return raw.rstrip("\r\n"), actions_time
+    line = raw.rstrip("\r\n")
+    return (_last_redraws(line) if "\r" in line else line), actions_time
+
+
+# A progress bar redraws itself after a lone CR, every redraw starting with the bar's own words
+# ("Capturing batches (bs=8 avail_mem=...):  10%|█  | ..."). Of consecutive redraws of one bar
+# only the last says anything; the others would push the line's own text (an error written
+# behind the bar, on the same line of the file) out of what a report shows.
+_BAR_WORDS = re.compile(r"[A-Za-z][A-Za-z ]{3,}")
+_BAR_PERCENT = re.compile(r"\d%(?:\||\s*$| Completed)")  # tqdm's `NN%|bar|`, vLLM's `NN% Completed`, a bare `NN%`
+_BAR_END = re.compile(r"[\]%]\s*$")  # tqdm's `[elapsed<left, rate]`, or a bare percentage
+
+
+def _last_redraws(line: str) -> str:
+    """`line` with each run of redraws of one progress bar cut to its last (the CRs kept)."""
+    kept: list[str] = []
+    for segment in line.split("\r"):
+        if kept and _redraws(kept[-1], segment):
+            kept[-1] = segment
+        else:
+            kept.append(segment)
+    return "\r".join(kept)
+
+
+def _redraws(earlier: str, later: str) -> bool:
+    """Whether `later` redraws the progress bar `earlier` is (and nothing else: it ends as a bar
+    does, so no text written behind it is dropped): the same leading words, a percentage in both."""
+    words = _BAR_WORDS.match(earlier)
+    return (
+        words is not None
+        and later.startswith(words.group(0))
+        and _BAR_PERCENT.search(earlier) is not None
+        and _BAR_PERCENT.search(later) is not None
+        and _BAR_END.search(earlier) is not None
+    )
 
 
 # What log collectors put before a component's own line: `docker compose` service names

@@ -58,6 +58,34 @@ def test_actions_prefix_and_colours_are_removed() -> None:
     assert actions == "2026-07-02T10:16:03.4120000Z"
 
 
+def _capture_bar(steps: int) -> str:
+    """sglang's CUDA-graph capture bar as tqdm redraws it (a lone CR before each redraw)."""
+    return "".join(
+        f"\rCapturing batches (bs={160 - 8 * k} avail_mem=20.{k:02d} GB): {5 * k:3d}%|{'#' * (k // 2):10}| "
+        f"{k}/{steps} [00:0{k % 10}<00:10,  1.70it/s]"
+        for k in range(steps)
+    )
+
+
+def test_a_progress_bar_s_redraws_are_shown_as_their_last() -> None:
+    """Redraws of one bar on one line of the file: only the last, with what was written behind it."""
+    crash = "[2026-07-02 10:05:40 TP0] Scheduler hit an exception: Traceback (most recent call last):"
+    line, _ = clean_line(_capture_bar(20) + crash + "\n")
+    assert (
+        line == "\rCapturing batches (bs=8 avail_mem=20.19 GB):  95%|######### | 19/20 [00:09<00:10,  1.70it/s]" + crash
+    )
+    loading = "Loading safetensors checkpoint shards:  {}% Completed | {}/8 [00:01<00:08,  1.19s/it]"
+    line, _ = clean_line("\r".join([loading.format(0, 0), loading.format(12, 1), "[2026-07-02 10:05:41] x"]))
+    assert line == loading.format(12, 1) + "\r[2026-07-02 10:05:41] x"
+    kept = [
+        "Uvicorn running on http://0.0.0.0:30000\rFORGED: not a line",  # no bar: both stay
+        "ERROR 07-29 a 50% b\rERROR 07-29 c 60% d",  # percentages, but no bar's shape
+        "Capturing batches (bs=8): 10%|#| 1/9 [00:01<00:02][2026-07-02 10:05:40] err\rCapturing batches (bs=8): 20%",
+        "Capturing batches (bs=8): 10%\rLoading weights: 20%",  # two bars
+    ]
+    assert [clean_line(text)[0] for text in kept] == kept
+
+
 def test_kubectl_prefix_and_timestamp_are_removed() -> None:
     """`kubectl logs --prefix --timestamps`: the pod prefix, then the runtime's stamp, then the line."""
     raw = "[pod/pd-prefill-0/sglang] 2026-11-30T06:52:06.119572361Z Exception ignored in: <function Popen.__del__>\n"
