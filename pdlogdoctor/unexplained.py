@@ -106,7 +106,9 @@ def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event
     kept: list[Event] = []
     for event in events:
         clearing = library.pattern(event.pattern).cleared_by if event.failing else ()
-        later = [e for e in events if e.pattern in clearing and e.source == event.source and e.line > event.line]
+        later = clearing and [
+            e for e in events if e.pattern in clearing and e.source == event.source and e.line > event.line
+        ]
         if later:
             pairs.append((event, later[0]))
             event = replace(event, failing=False)

@@ -31,8 +31,6 @@ EXCERPTS = sorted(path.parent for path in (ROOT / "tests" / "data" / "excerpts")
 # one pass must also remove it from here. KNOWN is about the verdict checks (verdict, chain, facts,
 # summary), UNQUOTED about quoting a key line.
 KNOWN: dict[str, str] = {
-    "sglang-15734-decode-committed-kv-freed": "serving-loop crash: scheduler-init-crash a close runner-up",
-    "sglang-23499-nixl-ucx-progress-thread-segfault": "serving-loop crash: scheduler-init-crash a close runner-up",
     "sglang-27894-ucx-gdaki-cq-create-failed": "UCX [epoch.usec] times unread: line 5 taken for the earliest",
     "sglang-28702-gcp-prefixed-committed-kv-freed": "Cloud Logging's 'ERROR <RFC3339>' prefix hides the lines",
 }
