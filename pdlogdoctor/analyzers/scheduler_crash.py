@@ -17,6 +17,7 @@ from ..frames import Culprit, OwnCode, PhaseEvidence, short_name
 from ..hypothesis import Evidence, Hypothesis
 from ..model import Event, FieldValue, Mark
 from ..patterns import match_line
+from ..textcut import clip
 from ..traceback import Frame, stack_of
 from ..values import record
 
@@ -48,6 +49,10 @@ SIGABRT = -6
 # Native libraries known to abort() a scheduler, by their pattern group: named in SIGABRT's meaning
 # only when their own lines are in the logs (a run that never reached MORI is not pointed at it).
 ABORTING_LIBRARIES = {"mori": "MORI", "mooncake": "Mooncake", "nixl": "NIXL/UCX"}
+# An exception's last error is looked up in the lines above it by this many of its first characters.
+MIN_LAST_ERROR = 20
+# A crash whose cause is a library line no verdict names is not stated with more confidence than this.
+OUTSIDE_CATALOGUE_CONFIDENCE = 0.5
 HOST_OOM = "host-oom"  # the verdict whose lines are the kernel's OOM kills
 # Serving before a crash: the ready line, or a request the server answered.
 SERVED = (Mark.SERVER_UP, Mark.ANSWERED)
@@ -95,6 +100,16 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     used += _crash_frame_line(crashed_at)
     confidence = 0.85 if exception is not None else 0.7
     missing = hypothesis.missing + _missing_kernel_log(exit_event, evidence)
+    reported = _last_error_line(exception, evidence)
+    advice = ""
+    if reported is not None:
+        # The exception only wraps a library's own failure (torch's 'unhandled system error' around
+        # NCCL's): quote the library's line, take its pattern's advice, and say no verdict names it.
+        summary += f" {evidence.said(reported)} logged it: {clip(reported.text.strip(), 300)}."
+        advice = f"{evidence.library.pattern(reported.pattern).advice} (from {reported.where})"
+        used += (reported,) if reported not in hypothesis.chain else ()
+        confidence = min(confidence, OUTSIDE_CATALOGUE_CONFIDENCE)
+        missing += (f"no verdict of the library names the failure at {reported.where}",)
     chosen = replace(
         hypothesis,
         verdict=phase.verdict,
@@ -103,8 +118,26 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         confidence=confidence,
         lines_used=used,
         missing=missing,
+        advice=advice,
     )
     return _with_alternatives(chosen, phase, served, frame_phase)
+
+
+def _last_error_line(exception: Event | None, evidence: Evidence) -> Event | None:
+    """The library line (with advice of its own) that logged the error an exception reports as its
+    last error: NCCL's WARN behind torch's DistBackendError. Same server, before the exception."""
+    last = str(exception.get("exc_last_error") or "") if exception is not None else ""
+    if exception is None or len(last) < MIN_LAST_ERROR:
+        return None
+    said = [
+        e
+        for e in evidence.events
+        if e.source == exception.source
+        and e.line < exception.line
+        and last[:MIN_LAST_ERROR] in e.text
+        and evidence.library.pattern(e.pattern).advice
+    ]
+    return said[-1] if said else None
 
 
 def _what_named_elsewhere(roots: tuple[Event, ...], evidence: Evidence) -> str | None:
