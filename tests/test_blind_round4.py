@@ -20,18 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.cli import exit_code_for
 from pdlogdoctor.fingerprint import fingerprint
 from pdlogdoctor.model import Report
 from pdlogdoctor.patterns import Library
 from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions
 
-from .blind_sets import blind_cases, expected, reports_of
+from .blind_sets import CONFIDENT, assert_verdict_and_exit_code, blind_cases, expected, reports_of
 
 CASES = blind_cases("blind-round4")
-CONFIDENT = 0.5
-NAMED_CAUSE_EXIT = 1
 # The tester allowed a generic scheduler-init-crash where a scheduler really died of an error outside
 # the catalogue, if the verdict's summary names that error.
 ARGUABLE = {
@@ -92,18 +89,7 @@ def test_the_set_is_whole() -> None:
 
 @pytest.mark.parametrize("case", _marked(WRONG_VERDICT))
 def test_verdict_and_exit_code(case: Path, reports: dict[Path, Report]) -> None:
-    want, report = expected(case), reports[case]
-    verdict, code = report.verdict, int(exit_code_for(report))
-    wrong = verdict.id in want["must_not_be"] and verdict.confidence > CONFIDENT
-    assert not wrong, f"{verdict.id} {verdict.confidence:.2f}: {verdict.summary}"
-    if verdict.id == want["verdict"]:
-        assert code == want["exit_code"], verdict.summary
-        return
-    assert verdict.id in ARGUABLE.get(case.name, set()), f"{verdict.id} {verdict.confidence:.2f}: {verdict.summary}"
-    assert code == NAMED_CAUSE_EXIT
-    assert any(line in verdict.summary for line in want["key_lines"]), (
-        f"the summary names another cause: {verdict.summary}"
-    )
+    assert_verdict_and_exit_code(case, reports[case], ARGUABLE.get(case.name, set()))
 
 
 @pytest.mark.parametrize("case", _marked(UNQUOTED))
