@@ -51,6 +51,9 @@ _NOT_SECRET_VALUE = re.compile(
 
 
 _ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
+# A value whose last segment is a source file (`../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp`)
+# is a path an error message names, however random its letters look.
+_SOURCE_PATH = re.compile(r"/[\w.-]+\.(?:cpp|cc|cxx|c|h|hpp|cuh|cu|py|rs|go|java)$")
 
 
 def _entropy(text: str) -> float:
@@ -65,6 +68,7 @@ def _looks_random(value: str) -> bool:
     core = value.rstrip("=")
     return (
         len(core) >= 32
+        and not _SOURCE_PATH.search(core)
         and max(len(run) for run in _ALNUM_RUN.findall(core) or [""]) >= 16
         and any(c.isupper() for c in core)
         and any(c.islower() for c in core)

@@ -31,6 +31,10 @@ ORDINARY = [
     "model=meta-llama/Llama-3.1-70B-Instruct blind-kimi-gsm8k-below-gate at 10:16:03.412",
     "terminate called after throwing an instance of 'c10::DistBackendError'",  # `c10::d` parses as IPv6
     "frame #3: c10d::ProcessGroupNCCL::WorkNCCL::isCompleted() + 0xa0 (0x7f83c50298c0 in libtorch_cuda.so)",
+    # A source path after `: ` is long, mixed-case and has digits (`c10d`), yet it names a file.
+    "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3356, "
+    "unhandled system error",
+    "NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3699",
 ]
 
 
