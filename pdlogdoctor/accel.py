@@ -69,6 +69,12 @@ def deferred(anchors: Sequence[bytes], wanted: str = AUTO, build_at: int = BUILD
     return Deferred(anchors, wanted, build_at)
 
 
+def build_now(matcher: Matcher | None) -> None:
+    """Build a Deferred matcher now (before forking workers that would each build their own)."""
+    if isinstance(matcher, Deferred):
+        matcher.build()
+
+
 def installed(wanted: str = AUTO) -> str:
     """The matcher `load` picks, told from what is installed without importing it (start-up stays short)."""
     for name in MATCHERS if wanted == AUTO else (wanted,):
@@ -117,11 +123,15 @@ class Deferred:
         self.built: Matcher | None = None
         self.tried = False  # built, or found that nothing builds (then every region is searched by passes)
 
-    def positions(self, buf: bytes | bytearray, lo: int, hi: int) -> list[list[int]]:
-        if not self.tried and hi - lo >= self.build_at:
+    def build(self) -> None:
+        if not self.tried:
             self.tried = True
             self.built = load(self.anchors, self.wanted)
             self.name = name_of(self.built)
+
+    def positions(self, buf: bytes | bytearray, lo: int, hi: int) -> list[list[int]]:
+        if hi - lo >= self.build_at:
+            self.build()
         if self.built is not None:
             return self.built.positions(buf, lo, hi)
         return [_starts(buf, anchor, lo, hi) for anchor in self.anchors]

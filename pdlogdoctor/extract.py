@@ -173,10 +173,9 @@ class _Window:
     unfinished tail the last scan left at the front, fresh bytes after it. A plain file is read
     into it in place: no fresh buffer per read, no join of pieces, no join of tail and chunk.
 
-    Reads grow from a small first one up to chunk_bytes (read_sizes), the buffer with them: zeroing
-    a buffer for a whole chunk up front cost a one-line file ~5 ms of its start-up, and a large
-    file reaches full-size reads after a few small ones (the scan does not depend on where reads
-    end: tests/test_scanner.py)."""
+    The first read is small, the next ones chunk_bytes (read_sizes), the buffer growing once:
+    zeroing a buffer for a whole chunk up front cost a one-line file ~5 ms of its start-up (the
+    scan does not depend on where reads end: tests/test_scanner.py)."""
 
     def __init__(self, chunk_bytes: int) -> None:
         self.chunk_bytes = chunk_bytes

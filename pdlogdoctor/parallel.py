@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from . import accel
 from .extract import (
     BLOCK_LOOKAHEAD,
     CHUNK_BYTES,
@@ -101,6 +102,9 @@ def scan_file_parallel(
     # Forked, each worker inherits the index as an argument, unpickled (a compiled matcher does not
     # pickle), and sends back only its Partial: no module state carries the index across the fork.
     context = multiprocessing.get_context("fork")
+    # A run's matcher is built on its first large region (accel.Deferred): build it here, once, for
+    # every worker to inherit, rather than in each worker after the fork.
+    accel.build_now(index.fast)
     started = [_start_worker(context, index, path, name, start, end) for start, end in ranges[:-1]]
     try:
         own = _scan_range(index, path, name, *ranges[-1], on_progress)  # this core scans too: one fork fewer

@@ -134,6 +134,30 @@ def test_a_run_on_a_small_input_builds_no_matcher(library: Library, tmp_path: Pa
     assert (small.lines, large.lines) == (1, 400)
 
 
+def test_a_parallel_scan_builds_the_matcher_once_before_forking(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workers inherit the parent's built matcher instead of each building one after the fork."""
+    from pdlogdoctor import parallel
+
+    index = AnchorIndex.build(library, accel.AUTO, accel.BUILD_AT)
+    if index.fast is None:
+        pytest.skip("no compiled matcher is installed")
+    started: list[bool] = []
+
+    def start(context: object, index: AnchorIndex, *args: object) -> object:
+        started.append(index.fast.built is not None)  # type: ignore[union-attr]
+        return real_start(context, index, *args)  # type: ignore[arg-type]
+
+    real_start = parallel._start_worker
+    monkeypatch.setattr(parallel, "_start_worker", start)
+    monkeypatch.setattr(parallel, "MIN_RANGE_BYTES", 1 << 16)
+    path = tmp_path / "decode.log"
+    path.write_bytes(b"[2026-07-02 10:16:42 TP0] Decode batch. #running-req: 6, #token: 11224\n" * 4000)
+    result = parallel.scan_file_parallel(str(path), "decode.log", index, 2)
+    assert result.lines == 4000 and started == [True]
+
+
 def test_groups_of_keys_are_searched_apart_and_still_complete(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keys spread over several automata (the SIMD path takes at most AHO_GROUP): hits of each."""
     if importlib.util.find_spec("ahocorasick_rs") is None:

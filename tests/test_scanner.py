@@ -68,10 +68,12 @@ def test_event_across_chunk_boundaries_is_found(index: AnchorIndex, chunk: int) 
 
 def test_reads_start_small_and_grow_without_losing_a_line(index: AnchorIndex) -> None:
     """A one-line file gets a buffer for one small read, not for a whole chunk; a larger file's
-    reads double up to the chunk size and find every line a scan in fixed small reads finds."""
+    reads, small then full-size, find every line a scan in fixed small reads finds."""
     assert len(_Window(8 << 20).data) < 2 * FIRST_READ
-    wanted = [1, 700, 1500, 4000, 7999]  # across the 64, 128, 256 and 512 KiB reads
-    lines = [MR_LINE if number in wanted else NOISE for number in range(1, 8001)]
+    lines = [MR_LINE] + [NOISE] * 7999
+    crossing = "\n".join(lines)[:FIRST_READ].count("\n") + 1  # the line the first read's end cuts
+    wanted = [1, crossing, 1500, 4000, 7999]
+    lines = [MR_LINE if number in wanted else NOISE for number in range(1, 8001)]  # the same bytes before it
     data = ("\n".join(lines) + "\n").encode()
     assert len(data) > 1 << 20
     growing = scan(data, index)
