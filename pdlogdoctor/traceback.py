@@ -43,7 +43,8 @@ _EXCEPTION = LazyRegex(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
 # it prints `  what():  ` and the exception's what() text (some programs' text starts on the next
 # line); launchers' prefixes may stand before it (`(Worker_TP2 pid=733)   what():  ...`, Ray's
 # `(EngineCore_DP0 pid=742) (RayWorkerWrapper pid=233, ip=10.20.1.125) `).
-_WHAT = LazyRegex(r"^(?:\([^()]*\)\s+)*\s*what\(\):\s*(?P<message>.*?)\s*$")
+_WHAT = LazyRegex(r"^(?P<prefix>(?:\([^()]*\)\s+)*)\s*what\(\):\s*(?P<message>.*?)\s*$")
+_LAUNCHER_PREFIX = LazyRegex(r"^(?:\([^()]*\)\s+)*")
 WHAT_LOOKAHEAD = 3  # lines: other ranks' output may come between the two lines
 _CONNECTORS = (
     "During handling of the above exception",
@@ -142,15 +143,24 @@ def read_what(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[s
     """The `what():` text printed under a `terminate called after throwing ...` line, as the
     exception's message (`exc_message`)."""
     following = _following_lines(buf, first_line_end, limit)[: WHAT_LOOKAHEAD + 1]
+    thrower = _launcher_prefix(buf, first_line_end)
     for offset, line in enumerate(following[:WHAT_LOOKAHEAD], start=1):
         found = _WHAT.match(line)
-        if found is None:
-            continue
+        if found is None or (thrower and found.group("prefix").strip() != thrower):
+            continue  # not a what() line, or another worker's (ranks' lines interleave)
         message = found.group("message")
         if not message and offset < len(following):  # the text starts on the next line
             message = following[offset].strip()
         return {"exc_message": message[:500]} if message else {}
     return {}
+
+
+def _launcher_prefix(buf: bytes | bytearray, line_end: int) -> str:
+    """The launcher prefixes (`(Worker_TP2 pid=733) `) the line ending at `line_end` starts with."""
+    start = buf.rfind(b"\n", 0, line_end) + 1
+    line, _ = clean_line(buf[start:line_end].decode("utf-8", errors="replace"))
+    found = _LAUNCHER_PREFIX.match(line)
+    return found.group(0).strip() if found else ""
 
 
 def stack_of(fields: Callable[[str], Any]) -> list[Frame]:

@@ -150,6 +150,9 @@ def test_what_text_of_an_uncaught_cxx_exception() -> None:
     assert read_what(vllm, vllm.index(b"\n"), len(vllm)) == {
         "exc_message": "[PG ID 2 PG GUID 3 Rank 2] Process group watchdog thread terminated"
     }
+    # Another worker's what() is not this exception's message.
+    other = vllm.replace(b"(Worker_TP2 pid=733)   what()", b"(Worker_TP1 pid=732)   what()")
+    assert read_what(other, other.index(b"\n"), len(other)) == {}
     ray = (
         b"(EngineCore_DP0 pid=742) (RayWorkerWrapper pid=233, ip=10.20.1.125) terminate called after throwing an"
         b" instance of 'c10::Error'\n"

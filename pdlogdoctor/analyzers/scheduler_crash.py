@@ -155,7 +155,7 @@ def _what_named_elsewhere(roots: tuple[Event, ...], evidence: Evidence) -> str |
             except TimeoutError:
                 named = False
             if named:
-                return f"the exception's what() text at {root.where} is '{pattern.title}' ({pattern.id}): the cause"
+                return f"the what() text of the exception at {root.where} is a line of {pattern.id} ('{pattern.title}')"
     return None
 
 
