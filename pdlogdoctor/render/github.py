@@ -7,8 +7,8 @@
   nothing failed, the warning lines no pattern names, then where each log ends (`::notice`).
 - Healthy: one `::notice`, so a green diagnosis step still says what it checked.
 
-At most MAX_ANNOTATIONS lines (where the logs end take at most half of what the unnamed
-lines leave room for, so neither crowds the other out). `file=`/`line=` are given only for plain files inside
+At most MAX_ANNOTATIONS lines (with many of both, the unnamed lines and where the logs end
+share what is left half and half). `file=`/`line=` are given only for plain files inside
 GITHUB_WORKSPACE (options.workspace_files), as paths relative to it: the only paths the
 annotation UI can open. Those paths are redacted like every other file name, as the
 issue-ready outputs are: a node name in `prefill_<node>.log` would otherwise give away
