@@ -348,8 +348,7 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     checks = evidence.marked(Mark.END_TO_END)
     if any(e.failing for e in checks):
         return None
-    passed = checks
-    proofs = [_served_around(h, split, passed, evidence) for h in viable]
+    proofs = [_served_around(h, split, checks, evidence) for h in viable]
     if not all(proofs):
         return None
     proof = proofs[0]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from .analyzers.scheduler_crash import OUTSIDE_CATALOGUE_CONFIDENCE
 from .errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES
 from .lazyregex import LazyRegex
 from .model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
@@ -477,8 +478,6 @@ def _named(report: Report, causes: list[UnexplainedError], library: Library, roo
 # frame), an error logged before the death by the same servers is the likeliest cause.
 CRASH_ANALYZER = "scheduler-crash"
 CRASH_CAUSE_FACTS = ("exception", "crashed_in")
-# A crash whose cause is a line outside the catalogue is not stated with more confidence than this.
-OUTSIDE_CATALOGUE_CONFIDENCE = 0.5
 
 
 def _what_the_crash_died_of(

@@ -37,8 +37,8 @@ ARGUABLE = {
 }
 # Known misses (strict xfails): remove the entry with the fix.
 WRONG_VERDICT: dict[str, str] = {
-    "01-k8s-json-page-size-mismatch": "JSON-lines logs are not unwrapped, and a generic crash outranks its own "
-    "traceback's catalogued exception (config-mismatch)",
+    "01-k8s-json-page-size-mismatch": "JSON-lines logs are not unwrapped: untimed and unparsed, the crash's "
+    "traceback is not tied to the config-mismatch exception it ends in",
 }
 UNQUOTED: dict[str, str] = {
     "03-crlf-ansi-truncated-gpu-oom": "the 480-character key line is cut at the excerpt limit",
