@@ -392,9 +392,10 @@ def readinto(stream: ByteSource, view: memoryview) -> int:
 
 
 def read_sizes(largest: int) -> Iterator[int]:
-    """Sizes for reading a source from its start: FIRST_READ bytes, then `largest` each time. A read's
-    buffer is zeroed whole (LoneCr, the scan's window), so a first read of a 4-8 MiB chunk cost a
-    one-line file ~2-5 ms. Straight to full size after it: buffers doubling through the sizes between
+    """Sizes for reading a source from its start: FIRST_READ bytes, then `largest` each time. A read
+    of `size` sets up a buffer of that size whatever the source holds (the scan's window; a reader's
+    `read`), so a first read of a 4-8 MiB chunk cost a one-line file ~2-5 ms. Straight to full size
+    after it: buffers doubling through the sizes between
     left the process ~10 MiB more resident at 100 MB (each freed one raises glibc's threshold for
     serving an allocation from fresh pages, so later ones came from a heap that does not shrink)."""
     yield min(FIRST_READ, largest)
