@@ -27,6 +27,7 @@ from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions
 
 from .blind_sets import CONFIDENT, assert_verdict_and_exit_code, blind_cases, expected, reports_of
+from .conftest import FIXTURES
 
 CASES = blind_cases("blind-round4")
 # The tester allowed a generic scheduler-init-crash where a scheduler really died of an error outside
@@ -177,6 +178,19 @@ def test_an_abort_without_mori_names_its_runtime_error_not_mori(reports: dict[Pa
     assert line in report.verdict.summary and "prefill_mi325-n04.log:3" in report.advice
     assert report.verdict.confidence <= CONFIDENT
     assert "MORI" not in _body(report)
+
+
+def test_an_error_in_another_servers_log_is_not_what_the_crash_died_of(
+    bundle_reports: dict[Path, Report],
+) -> None:
+    """06's look-alike: the only HIP error is in the prefill's log, the decode aborted; the decode's
+    crash does not claim it (it stays listed as unrecognised), unlike its variant where it is the
+    decode's own line."""
+    own = bundle_reports[FIXTURES / "hip-no-code-object-amd-log-level"]
+    other = bundle_reports[FIXTURES / "hip-error-in-other-server-only"]
+    assert "hipErrorNoBinaryForGpu" in own.verdict.summary
+    assert "hipErrorNoBinaryForGpu" not in other.verdict.summary and "likeliest" not in other.verdict.summary
+    assert any("hipErrorNoBinaryForGpu" in t.template for t in other.unrecognised)
 
 
 def test_an_nccl_bootstrap_failure_points_at_reachability(reports: dict[Path, Report]) -> None:
