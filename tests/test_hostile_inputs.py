@@ -205,6 +205,37 @@ def test_binary_file_is_skipped_even_if_it_holds_log_strings(tmp_path: Path, bun
     assert not any(e["file"].endswith("decode_core.log") for e in report["chain"])
 
 
+@pytest.mark.parametrize(
+    ("codec", "mark"), [("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff"), ("utf-16-le", b""), ("utf-16-be", b"")]
+)
+def test_a_utf16_log_is_read_as_text_with_the_files_line_numbers(
+    tmp_path: Path, bundle: Path, codec: str, mark: bytes
+) -> None:
+    """Windows PowerShell's `>` writes UTF-16 with a byte-order mark (some collectors without
+    one): such a prefill log was skipped as binary. It is read, and its lines keep their numbers."""
+    prefill = bundle / PREFILL
+    text = prefill.read_text(encoding="utf-8")
+    prefill.write_bytes(mark + text.encode(codec))
+    code, report, stderr = analyze(tmp_path, bundle)
+    assert_seed_found(code, report)
+    assert "binary" not in stderr
+    register = next(e for e in report["chain"] if e["pattern"] == "mori-mr-register-failed")
+    number = next(i for i, line in enumerate(text.splitlines(), 1) if PLANTED.decode() in line)
+    assert register["file"].endswith(PREFILL) and register["line"] == number
+    assert PLANTED.decode() in register["text"]
+    assert report["verdict"]["facts"]["smallest_failing_region_bytes"] == 6002442240
+
+
+def test_utf16_is_told_from_binary_and_from_a_nul_hole() -> None:
+    from pdlogdoctor.ingest.streams import utf16_encoding
+
+    assert utf16_encoding("[2026-07-01 12:00:00] INFO".encode("utf-16-le")) == "utf-16-le"
+    assert utf16_encoding(b"\xff\xfe" + "\u00e9t\u00e9".encode("utf-16-le")) == "utf-16"
+    assert utf16_encoding(b"\0" * 512) is None  # a sparse hole, not text
+    assert utf16_encoding(b"\x7fELF\x02\x01\x01" + bytes(range(256))) is None
+    assert utf16_encoding(b"plain ascii log line, long enough to judge\n") is None
+
+
 def test_leading_nul_hole_is_still_scanned(library: Library) -> None:
     data = b"\0" * 20000 + (SEED / PREFILL).read_bytes()
     result = scan_stream(ingest.text_stream(io.BytesIO(data)), "p.log", AnchorIndex.build(library))

@@ -10,6 +10,7 @@ package docstring for the rules on hostile input.
 
 from __future__ import annotations
 
+import codecs
 import errno
 import io
 import os
@@ -195,7 +196,7 @@ class SizeLimited(Limited):
 def text_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False) -> Reader:
     """What the scanner reads: `decoded_stream`, whose lines end at LF (or CRLF) as the file's do."""
     decoded = decoded_stream(raw, budget, sniffing=sniffing)
-    if decoded.cap is None:
+    if decoded.cap is None and not isinstance(decoded.inner, Utf16ToUtf8):  # the file's bytes are the text's
         decoded.plain_path = getattr(raw, "plain_path", None)
     return decoded
 
@@ -212,7 +213,54 @@ def decoded_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: b
         inflater = _Inflater(buffered, "gzip" if magic.startswith(GZIP_MAGIC) else "zstd")
         cap = (budget.limits if budget is not None else DEFAULT_LIMITS).member_output
         return Guarded(inflater, cap, None if sniffing else budget)
+    encoding = utf16_encoding(buffered.peek(UTF16_SNIFF_BYTES)[:UTF16_SNIFF_BYTES])
+    if encoding is not None:
+        return Guarded(Utf16ToUtf8(buffered, encoding), None, None)
     return Guarded(buffered, None, None)
+
+
+# ---------------------------------------------------------------- UTF-16 text
+
+UTF16_SNIFF_BYTES = 512
+
+
+def utf16_encoding(head: bytes) -> str | None:
+    """The codec of a UTF-16 log, else None. Windows PowerShell's `>` and `Tee-Object` write
+    UTF-16 with a byte-order mark; some collectors write it without one, when ASCII text shows
+    as a NUL in every other byte (a leading run of NULs alone is a sparse hole, not UTF-16).
+    Read as bytes, such a log looked binary and was skipped whole."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"  # the codec reads the mark and drops it
+    sample = head[: len(head) // 2 * 2]
+    half = len(sample) // 2
+    if half < 8:
+        return None
+    even_nuls, odd_nuls = sample[0::2].count(0), sample[1::2].count(0)
+    if even_nuls == 0 and odd_nuls >= 0.9 * half:
+        return "utf-16-le"
+    if odd_nuls == 0 and even_nuls >= 0.9 * half:
+        return "utf-16-be"
+    return None
+
+
+class Utf16ToUtf8(Reader):
+    """A UTF-16 stream read as UTF-8: lines, line numbers and the scan stay as for any log;
+    bytes that are no UTF-16 become U+FFFD, as invalid UTF-8 does elsewhere."""
+
+    def __init__(self, inner: ByteSource, encoding: str) -> None:
+        super().__init__(inner)
+        self.decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        self.out = b""
+        self.ended = False
+
+    def read(self, size: int = -1, /) -> bytes:
+        size = READ_PIECE if size < 0 else size
+        while len(self.out) < size and not self.ended:
+            piece = _read_some(self.inner, READ_PIECE)
+            self.ended = not piece
+            self.out += self.decoder.decode(piece, final=self.ended).encode("utf-8")
+        data, self.out = self.out[:size], self.out[size:]
+        return data
 
 
 class _Inflater(Reader):
