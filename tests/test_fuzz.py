@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from pdlogdoctor import accel, ingest
 from pdlogdoctor.extract import AnchorIndex, scan_stream
+from pdlogdoctor.ingest.streams import UTF16_SNIFF_BYTES, utf16_encoding
 from pdlogdoctor.patterns import load_library
 
 PLANTED = (
@@ -114,11 +115,33 @@ def _read_all(blob: bytes) -> bytes:
 def test_the_text_stream_hands_plain_bytes_on_as_they_are(data: bytes, piece: int) -> None:
     """CRs included (a lone CR is text: lines end at LF), whatever the read sizes."""
     assume(not data.startswith((b"\x1f\x8b", b"\x28\xb5\x2f\xfd")))
+    assume(utf16_encoding(data[:UTF16_SNIFF_BYTES]) is None)  # UTF-16 text is read as UTF-8: below
     stream = ingest.text_stream(io.BytesIO(data), ingest.Budget())
     parts = []
     while chunk := stream.read(piece):
         parts.append(chunk)
     assert b"".join(parts) == _read_all(data) == data
+
+
+printable_ascii = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), min_size=260, max_size=300)
+
+
+@FUZZ
+@given(
+    head=printable_ascii,
+    rest=st.text(st.characters(blacklist_categories=("Cs",)), max_size=400),
+    codec=st.sampled_from(["utf-16", "utf-16-le", "utf-16-be"]),
+    piece=st.integers(min_value=1, max_value=64),
+)
+def test_a_utf16_stream_reads_as_its_text_in_utf8(head: str, rest: str, codec: str, piece: int) -> None:
+    """A log line's worth of ASCII, then any text, written as UTF-16 with a byte-order mark
+    (`utf-16` writes one) or without: the same text, as UTF-8, whatever the read sizes."""
+    text = f"{head} \n{rest}"
+    stream = ingest.text_stream(io.BytesIO(text.encode(codec)), ingest.Budget())
+    parts = []
+    while chunk := stream.read(piece):
+        parts.append(chunk)
+    assert b"".join(parts) == text.encode("utf-8")
 
 
 cr_noise = st.lists(st.binary(max_size=80).map(lambda b: bytes(b"x\r "[x % 3] for x in b)), max_size=20)

@@ -230,10 +230,12 @@ def test_utf16_is_told_from_binary_and_from_a_nul_hole() -> None:
     from pdlogdoctor.ingest.streams import utf16_encoding
 
     assert utf16_encoding("[2026-07-01 12:00:00] INFO".encode("utf-16-le")) == "utf-16-le"
-    assert utf16_encoding(b"\xff\xfe" + "\u00e9t\u00e9".encode("utf-16-le")) == "utf-16"
+    assert utf16_encoding(b"\xff\xfe" + "\u00e9t\u00e9 \u00e0 Z\u00fcrich".encode("utf-16-le")) == "utf-16"
+    assert utf16_encoding(b"\xfe\xff" + "[2026-07-01 12:00:00] INFO".encode("utf-16-be")) == "utf-16"
     assert utf16_encoding(b"\0" * 512) is None  # a sparse hole, not text
     assert utf16_encoding(b"\x7fELF\x02\x01\x01" + bytes(range(256))) is None
     assert utf16_encoding(b"plain ascii log line, long enough to judge\n") is None
+    assert utf16_encoding(b"\xfe\xffRegisterRdmaMemoryRegion failed! addr:0x7f2a80000000") is None  # 8-bit text
 
 
 def test_leading_nul_hole_is_still_scanned(library: Library) -> None:

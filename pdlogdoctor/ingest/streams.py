@@ -226,12 +226,21 @@ UTF16_SNIFF_BYTES = 512
 
 def utf16_encoding(head: bytes) -> str | None:
     """The codec of a UTF-16 log, else None. Windows PowerShell's `>` and `Tee-Object` write
-    UTF-16 with a byte-order mark; some collectors write it without one, when ASCII text shows
-    as a NUL in every other byte (a leading run of NULs alone is a sparse hole, not UTF-16).
-    Read as bytes, such a log looked binary and was skipped whole."""
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf-16"  # the codec reads the mark and drops it
-    sample = head[: len(head) // 2 * 2]
+    UTF-16 with a byte-order mark (trusted when what follows reads as text); some collectors
+    write it without one, when ASCII text shows as a NUL in every other byte (a leading run of
+    NULs alone is a sparse hole, not UTF-16). Read as bytes, such a log looked binary and was
+    skipped whole."""
+    marked = head.startswith((b"\xff\xfe", b"\xfe\xff"))
+    body = head[2:] if marked else head
+    body = body[: len(body) // 2 * 2]
+    order = _ascii_byte_order(body)
+    if marked:
+        return "utf-16" if order is not None or _spaced(body, "utf-16-le" if head[0] == 0xFF else "utf-16-be") else None
+    return order
+
+
+def _ascii_byte_order(sample: bytes) -> str | None:
+    """UTF-16 of mostly-ASCII text: a NUL in every other byte, on the side that tells the order."""
     half = len(sample) // 2
     if half < 8:
         return None
@@ -241,6 +250,13 @@ def utf16_encoding(head: bytes) -> str | None:
     if odd_nuls == 0 and even_nuls >= 0.9 * half:
         return "utf-16-be"
     return None
+
+
+def _spaced(sample: bytes, codec: str) -> bool:
+    """Whether a head behind a byte-order mark reads as text with blanks, as log lines have:
+    8-bit text read as UTF-16 never gives one (that takes a NUL byte)."""
+    text = sample.decode(codec, errors="replace")
+    return any(blank in text for blank in (" ", "\t", "\n"))
 
 
 class Utf16ToUtf8(Reader):
