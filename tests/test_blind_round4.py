@@ -152,6 +152,16 @@ def test_an_argparse_rejection_is_quoted_by_its_error_line(reports: dict[Path, R
     assert "usage:" not in summary
 
 
+def test_a_wrapped_usage_and_a_zero_error_summary_are_not_errors(bundle_reports: dict[Path, Report]) -> None:
+    """19's and 12's variant: argparse's usage wrapped over indented lines, and a health summary with
+    `"errors": 0`, are no error lines; argparse's error line is the only unrecognised one."""
+    report = bundle_reports[FIXTURES / "router-argparse-invalid-choice"]
+    assert [t.first.text for t in report.unrecognised] == [
+        "launch_router.py: error: argument --policy: invalid choice: 'least_load' "
+        "(choose from 'random', 'round_robin', 'cache_aware', 'power_of_two')"
+    ]
+
+
 def test_a_vllm_benchmark_result_is_end_to_end_evidence(reports: dict[Path, Report]) -> None:
     report = _report(reports, "15-")
     assert report.verdict.id == "healthy" and report.verdict.confidence >= 0.8
