@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .ingest import reopen
-from .ingest.streams import read_sizes
+from .ingest.streams import plain_size, read_sizes
 from .model import Event, ExcerptLine, ExcerptWindow, Report
 from .textcut import clip
 from .timeline import clean_line
@@ -69,7 +69,7 @@ def _read_lines(source: str, wanted: set[int]) -> dict[int, str] | None:
     line = 1  # number of the first line in `carry + chunk`
     carry = b""
     read = 0
-    sizes = read_sizes(CHUNK)
+    sizes = read_sizes(CHUNK, plain_size(stream))
     with stream:
         while line <= last and read < MAX_REREAD_BYTES:
             chunk = stream.read(next(sizes))

@@ -23,7 +23,7 @@ from . import accel
 from .accel import Matcher
 from .errorlines import ErrorLayer
 from .ingest import ByteSource, StreamStopped
-from .ingest.streams import read_into, read_sizes
+from .ingest.streams import plain_size, read_into, read_sizes
 from .lazyregex import LazyRegex
 from .model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from .patterns import Library, Pattern, match_line
@@ -177,9 +177,9 @@ class _Window:
     zeroing a buffer for a whole chunk up front cost a one-line file ~5 ms of its start-up (the
     scan does not depend on where reads end: tests/test_scanner.py)."""
 
-    def __init__(self, chunk_bytes: int) -> None:
+    def __init__(self, chunk_bytes: int, size: int | None = None) -> None:
         self.chunk_bytes = chunk_bytes
-        self.sizes = read_sizes(chunk_bytes)
+        self.sizes = read_sizes(chunk_bytes, size)  # `size`: the source's, when known
         self.reading = next(self.sizes)  # the next read's size
         self.data = bytearray(_with_tail_room(self.reading))
         self.end = 0  # data[:end] is the source's; the rest is stale
@@ -326,7 +326,7 @@ def scan_partial(
     if context[0]:
         _remember_last_stamp(context[0], len(context[0]), state)
     head = b""
-    window = _Window(chunk_bytes)
+    window = _Window(chunk_bytes, plain_size(stream))
     total = 0
     fresh = 0  # bytes read since the last scan
     for got in _fills(window, stream, problems):

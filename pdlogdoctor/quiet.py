@@ -25,7 +25,7 @@ from .diagnose import NO_FAILURE_SEEN
 from .errorlines import ErrorLayer
 from .excerpt import CHUNK, KEPT_LINE_CHARS
 from .ingest import Reader, reopen
-from .ingest.streams import open_seekable, read_sizes
+from .ingest.streams import open_seekable, plain_size, read_sizes
 from .lazyregex import MULTILINE, LazyRegex
 from .logshape import set_aside
 from .model import Event, ExcerptLine, Kind, Report, Severity, Source
@@ -101,7 +101,7 @@ def _read_forwards(stream: Reader, source: Source, scan: _Scan | None, end: _End
     number, read, carry = 0, 0, b""
     last: tuple[int, bytes] | None = None
     warnings: list[Event] = []
-    sizes = read_sizes(CHUNK)
+    sizes = read_sizes(CHUNK, plain_size(stream))
     while (end is None or _classifying(scan, read, warnings)) and (chunk := stream.read(next(sizes))):
         read += len(chunk)
         if end is None and read > REREAD_BYTES:

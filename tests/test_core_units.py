@@ -367,3 +367,5 @@ def test_reads_from_a_start_are_64_kib_then_the_chunk() -> None:
 
     assert list(islice(read_sizes(4 << 20), 4)) == [64 << 10, 4 << 20, 4 << 20, 4 << 20]
     assert list(islice(read_sizes(1000), 3)) == [1000] * 3  # a chunk below the first read: that chunk
+    assert list(islice(read_sizes(4 << 20, 5 << 20), 2)) == [4 << 20] * 2  # a source known to be large
+    assert next(read_sizes(4 << 20, 40)) == 64 << 10

@@ -70,6 +70,8 @@ def test_reads_start_small_and_grow_without_losing_a_line(index: AnchorIndex) ->
     """A one-line file gets a buffer for one small read, not for a whole chunk; a larger file's
     reads, small then full-size, find every line a scan in fixed small reads finds."""
     assert len(_Window(8 << 20).data) < 2 * FIRST_READ
+    assert len(_Window(8 << 20, 40).data) < 2 * FIRST_READ  # a one-line plain file
+    assert _Window(8 << 20, 100 << 20).reading == 8 << 20  # a large one reads whole chunks from the start
     lines = [MR_LINE] + [NOISE] * 7999
     crossing = "\n".join(lines)[:FIRST_READ].count("\n") + 1  # the line the first read's end cuts
     wanted = [1, crossing, 1500, 4000, 7999]

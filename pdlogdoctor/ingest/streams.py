@@ -455,16 +455,26 @@ def readinto(stream: ByteSource, view: memoryview) -> int:
     return len(data)
 
 
-def read_sizes(largest: int) -> Iterator[int]:
+def read_sizes(largest: int, size: int | None = None) -> Iterator[int]:
     """Sizes for reading a source from its start: FIRST_READ bytes, then `largest` each time. A read
     of `size` sets up a buffer of that size whatever the source holds (the scan's window; a reader's
     `read`), so a first read of a 4-8 MiB chunk cost a one-line file ~2-5 ms. Straight to full size
-    after it: buffers doubling through the sizes between
-    left the process ~10 MiB more resident at 100 MB (each freed one raises glibc's threshold for
-    serving an allocation from fresh pages, so later ones came from a heap that does not shrink)."""
-    yield min(FIRST_READ, largest)
+    after it: buffers doubling through the sizes between left the process ~10 MiB more resident at
+    100 MB (each freed one raises glibc's threshold for serving an allocation from fresh pages, so
+    later ones came from a heap that does not shrink). A source known to hold `largest` bytes or
+    more (`size`: a plain file's) reads full size from the start, as every read was before."""
+    yield largest if size is not None and size >= largest else min(FIRST_READ, largest)
     while True:
         yield largest
+
+
+def plain_size(stream: ByteSource) -> int | None:
+    """The size of the plain file `stream` reads, None when it reads no plain file (or it is gone)."""
+    path = getattr(stream, "plain_path", None)
+    try:
+        return os.path.getsize(path) if path is not None else None
+    except OSError:
+        return None
 
 
 def read_into(stream: ByteSource, buffer: bytearray, start: int, stop: int) -> int:
