@@ -29,7 +29,16 @@ from .model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from .patterns import Library, Pattern, match_line
 from .roles import role_from_name, role_from_prefix
 from .textcut import clip
-from .timeline import Stamp, clean_line, grep_file, parse_actions_time, parse_stamp
+from .timeline import (
+    Stamp,
+    clean_line,
+    dated_by,
+    grep_file,
+    on_local_clock,
+    parse_actions_time,
+    parse_stamp,
+    since_boot,
+)
 from .traceback import read_block
 from .values import record
 
@@ -90,10 +99,13 @@ class AnchorIndex:
         groups: dict[bytes, list[Pattern]] = defaultdict(list)
         generic_anchors = [a.encode() for a in library.errors.anchors] if library.errors else []
         own = [pattern.primary_anchor.encode() for pattern in library.patterns]  # a property: computed once
-        search_key = _search_keys(set(own) | set(generic_anchors))
+        primaries = set(own) | set(generic_anchors)
+        escaped = {anchor: _json_escaped(anchor) for anchor in primaries if _json_escaped(anchor) != anchor}
+        search_key = _search_keys(primaries | set(escaped.values()))
         for pattern, anchor in zip(library.patterns, own, strict=True):
-            groups[search_key[anchor]].append(pattern)
-        generic_keys = {search_key[anchor] for anchor in generic_anchors}
+            for key in {search_key[form] for form in _forms(anchor, escaped)}:
+                groups[key].append(pattern)
+        generic_keys = {search_key[form] for anchor in generic_anchors for form in _forms(anchor, escaped)}
         for key in generic_keys:
             groups.setdefault(key, [])
         ordered = tuple((anchor, tuple(group)) for anchor, group in sorted(groups.items()))
@@ -102,6 +114,16 @@ class AnchorIndex:
         fast = accel.deferred(anchors, matcher, build_at) if build_at else accel.load(anchors, matcher)
         generic = frozenset(number for number, (anchor, _) in enumerate(ordered) if anchor in generic_keys)
         return cls(ordered, blocks, fast, library.errors, generic)
+
+
+def _json_escaped(anchor: bytes) -> bytes:
+    """The anchor as a JSON-lines collector stores it (collectors.py): a line holding `"` or `\\`
+    is matched unwrapped, but found in the file's bytes, where they are escaped."""
+    return anchor.replace(b"\\", b"\\\\").replace(b'"', b'\\"')
+
+
+def _forms(anchor: bytes, escaped: dict[bytes, bytes]) -> tuple[bytes, ...]:
+    return (anchor, escaped[anchor]) if anchor in escaped else (anchor,)
 
 
 def _search_keys(primaries: set[bytes]) -> dict[bytes, bytes]:
@@ -645,8 +667,12 @@ def _pattern_timed_out(pattern: Pattern, line_no: int, state: _State) -> None:
 
 def _stamp_for(buf: Buffer, start: int, text: str, actions_time: str | None, state: _State) -> Stamp | None:
     own = parse_stamp(text)
+    if own is not None and own.utc:
+        return on_local_clock(own, _local_stamp_above(buf, start, state))
     if own is not None:
-        return own
+        return dated_by(own, actions_time)
+    if since_boot(text):
+        return None  # the kernel's seconds since boot: no wall time, not even a neighbour's
     # Traceback lines and other continuations inherit the time of the line above them.
     pos = start
     for _ in range(STAMP_LOOKBACK_LINES):
@@ -671,6 +697,20 @@ def _stamp_for(buf: Buffer, start: int, text: str, actions_time: str | None, sta
     if actions_time is not None:
         return parse_actions_time(actions_time)
     return state.last_stamp
+
+
+def _local_stamp_above(buf: Buffer, start: int, state: _State) -> Stamp | None:
+    """The nearest line above with a time of its own in the host's local time (not UTC)."""
+    pos = start
+    for _ in range(STAMP_LOOKBACK_LINES):
+        if pos <= 0:
+            return state.last_own_stamp
+        previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
+        stamp = parse_stamp(clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))[0])
+        if stamp is not None and not stamp.utc:
+            return stamp
+        pos = previous
+    return None
 
 
 def _latest_for(

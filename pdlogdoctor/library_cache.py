@@ -46,7 +46,7 @@ FORMAT = b"pdlogdoctor library cache 2"
 # part of the key (tests/test_library_cache.py checks the list against what patterns.py imports).
 CODE = (
     "patterns", "errorlines", "frames", "traceback", "timeline", "templates", "lazyregex", "model", "errors",
-    "library_cache", "values", "prefilter",
+    "library_cache", "values", "prefilter", "collectors",
 )  # fmt: skip
 # A file changed this recently may be changed again without a new modification or change time
 # (one tick of a coarse file system clock: FAT's is 2 s): its content goes in the key.

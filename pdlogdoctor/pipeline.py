@@ -12,6 +12,7 @@ from typing import BinaryIO
 
 from . import accel
 from .clocks import annotate, correct, estimate_offsets, slack, window_note, within
+from .collectors import unwrap_head
 from .diagnose import diagnose
 from .duplicates import prefer_zstd
 from .excerpt import build_excerpt
@@ -161,8 +162,9 @@ def scan_one(
     workers: int = 1,
 ) -> Scanned:
     result = _scan(stream, name, index, on_progress, workers)
-    role, reason = detect_role(name, result.head, result.events)
-    if result.bytes and serving_log_reason(name, result.head, index.errors) is None:
+    head = unwrap_head(result.head)  # a JSON-lines or containerd log: the lines its records hold
+    role, reason = detect_role(name, head, result.events)
+    if result.bytes and serving_log_reason(name, head, index.errors) is None:
         # Its words matched patterns, but it is not a log: no role from them either.
         role, reason, problems = Role.UNKNOWN, "not a serving log", (*problems, not_serving_problem())
     source = Source(
@@ -192,17 +194,17 @@ def _unread_source(log_input: LogInput) -> Source:
 
 
 def _place_on_timeline(events: list[Event]) -> list[Event]:
-    """Give year-less times (glog, vLLM) a year, then sort once. With dated lines in the bundle,
-    the year (of the bundle's, the one before or after) that lands nearest them: a glog line of
-    Jan 1 next to sglang lines of Dec 31 belongs to the next year. Without any, a file's times
-    that go back from December to January have crossed New Year."""
+    """Give year-less times (glog, vLLM) a year, then sort once: of the bundle's year (from its
+    dated lines), the one before or after, whichever lands nearest them (a glog line of Jan 1
+    next to sglang lines of Dec 31 belongs to the next year). Without a dated line anywhere, no
+    year can be told: those times stay unknown (never 1970), each line kept in its file's order."""
     dated = [e.time for e in events if e.time is not None and _dated(e)]
     if dated:
         year = Counter(year_of(t) for t in dated).most_common(1)[0][0]
         low, high = min(dated), max(dated)
         events = [_with_nearest_year(e, year, low, high) for e in events]
     else:
-        events = _across_new_year(events)
+        events = [_undated(e) for e in events]
     return sorted(events, key=lambda e: (e.time if e.time is not None else float("inf"), e.source, e.line))
 
 
@@ -218,26 +220,11 @@ def _with_nearest_year(event: Event, year: int, low: float, high: float) -> Even
     return _moved(event, best - event.time)
 
 
-def _across_new_year(events: list[Event]) -> list[Event]:
-    """Year-less files read in line order: each wrap from late in the year to early in the next
-    adds a year."""
-    placed: list[Event] = []
-    by_source: dict[str, list[Event]] = {}
-    for event in events:
-        by_source.setdefault(event.source, []).append(event)
-    for source_events in by_source.values():
-        years, previous = 0, None
-        for event in sorted(source_events, key=lambda e: e.line):
-            if event.time is not None and not _dated(event):
-                if previous is not None and event.time < previous - HALF_YEAR:
-                    years += 1
-                previous = event.time
-                event = _moved(event, with_year(event.time, 1970 + years) - event.time) if years else event
-            placed.append(event)
-    return placed
-
-
-HALF_YEAR = 183 * 86400.0
+def _undated(event: Event) -> Event:
+    """A year-less time with no year to give it: unknown (its time as logged is still shown)."""
+    if event.time is None:
+        return event
+    return replace(event, time=None, time_latest=None, time_inferred=False)
 
 
 def _moved(event: Event, seconds: float) -> Event:

@@ -11,6 +11,7 @@ import calendar
 import re
 import time
 
+from .collectors import unwrap
 from .values import record
 
 # GitHub Actions prepends `2026-07-02T10:16:03.4120000Z ` to every line it stores.
@@ -43,6 +44,14 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"^(?:\([\w ]+pid=\d+\)\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+"
         r"(?P<month>\d\d)-(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?"
     )),
+    # dmesg -T (the kernel's log in the host's local time): [Sat Nov 28 11:20:05 2026] msg
+    ("dmesg", re.compile(
+        r"^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?P<monthname>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+        r"{1,2}(?P<day>\d{1,2}) (?P<clock>\d\d:\d\d:\d\d) (?P<year>\d{4})\]"
+    )),
+    # UCX's own log (ucs_log): [1732791234.123456] [host:pid:thread] file.c:NNN UCX  ERROR msg, in
+    # seconds since the epoch; the `[host:pid:thread]` after it tells it from the kernel's uptime.
+    ("ucx", re.compile(r"^\[(?P<epoch>[1-9]\d{9})(?:\.(?P<frac>\d+))?\] \[[^\]\s]*:\d+ *:\d+\]")),
     # Any other line that starts with a full date and time.
     ("generic", re.compile(
         r"^\[?(?P<date>\d{4}-\d\d-\d\d)[ T](?P<clock>\d\d:\d\d:\d\d)(?:[.,](?P<frac>\d+))?"
@@ -50,6 +59,10 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )  # fmt: skip
 
 _VLLM = dict(_SHAPES)["vllm"]
+# The kernel's own stamp without -T: seconds since boot ([ 1234.567890] msg). No wall time can be
+# read from it, and none may be lent to it from the lines around it.
+_SINCE_BOOT = re.compile(r"^\[ *\d+\.\d{6}\] ")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _RANK = re.compile(r"([A-Z_]+?)(\d+)")
 
 
@@ -61,16 +74,23 @@ class Stamp:
     text: str
     year_known: bool
     ranks: tuple[tuple[str, int], ...] = ()
+    utc: bool = False  # the shape is UTC whatever the host's zone (UCX's seconds since the epoch)
 
 
 def clean_line(raw: str) -> tuple[str, str | None]:
-    """Remove the Actions prefix, colour codes and a log collector's prefix;
-    return (line, actions timestamp)."""
+    """Remove the Actions prefix, a collector's record (JSON lines, containerd, Cloud Logging),
+    colour codes and a log collector's prefix; return (line, the time it was received: the
+    runner's or the collector's, as an RFC 3339 UTC time)."""
     actions_time = None
-    found = ACTIONS_PREFIX.match(raw)
-    if found:
-        actions_time = found.group(1)
-        raw = raw[found.end() :]
+    wrapped = unwrap(raw)
+    if wrapped is None:
+        found = ACTIONS_PREFIX.match(raw)
+        if found:
+            actions_time = found.group(1)
+            raw = raw[found.end() :]
+            wrapped = unwrap(raw)  # a job that printed a pod's log: the collector's time is closer
+    if wrapped is not None:
+        raw, actions_time = wrapped[0], wrapped[1] or actions_time
     if "\x1b" in raw:
         raw = ANSI.sub("", raw)
     collector = _STRIPPED_PREFIX.match(raw)
@@ -181,10 +201,20 @@ def parse_actions_time(text: str) -> Stamp:
     return Stamp(_epoch(date, clock, frac), f"{date} {clock}", True)
 
 
+def since_boot(line: str) -> bool:
+    """A kernel log line stamped in seconds since boot (plain `dmesg`): it has no wall time."""
+    return line[:1] == "[" and _SINCE_BOOT.match(line) is not None
+
+
 def _to_stamp(shape: str, found: re.Match[str]) -> Stamp:
     groups = found.groupdict()
     frac = groups.get("frac") or ""
+    if groups.get("epoch"):
+        return _epoch_stamp(int(groups["epoch"]), frac)
     clock = groups["clock"]
+    if groups.get("monthname"):
+        month_number = MONTHS.index(groups["monthname"]) + 1
+        groups["date"] = f"{groups['year']}-{month_number:02d}-{int(groups['day']):02d}"
     if groups.get("date"):
         date = groups["date"]
         seconds = _epoch(date, clock, frac)
@@ -198,6 +228,48 @@ def _to_stamp(shape: str, found: re.Match[str]) -> Stamp:
         year_known = False
     ranks = tuple((m.group(1), int(m.group(2))) for m in _RANK.finditer(groups.get("ranks") or ""))
     return Stamp(seconds, text, year_known, ranks)
+
+
+def _epoch_stamp(whole: int, frac: str) -> Stamp:
+    text = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(whole)) + (f".{frac[:3]}" if frac else "")
+    return Stamp(whole + (float(f"0.{frac}") if frac else 0.0), text, True, utc=True)
+
+
+MAX_ZONE_S = 14 * 3600
+ZONE_TOLERANCE_S = 30 * 60
+
+
+def on_local_clock(stamp: Stamp, local: Stamp | None) -> Stamp:
+    """A UTC stamp (UCX's) read on the clock of the lines printed around it: sglang, vLLM and glog
+    print the host's local time without a zone, so in one file UCX's lines would sit whole hours
+    away from the lines they came with. The nearest local stamp above tells the hours (when it
+    is within half an hour of a whole-hour shift); without one, the stamp stays UTC."""
+    if not stamp.utc or local is None or local.utc:
+        return stamp
+    near = local.seconds
+    if not local.year_known:
+        year = year_of(stamp.seconds)
+        near = min((with_year(near, y) for y in (year - 1, year, year + 1)), key=lambda t: abs(t - stamp.seconds))
+    hours = round((near - stamp.seconds) / 3600)
+    if abs(hours * 3600) > MAX_ZONE_S or abs(near - stamp.seconds - hours * 3600) > ZONE_TOLERANCE_S:
+        return stamp
+    seconds = stamp.seconds + hours * 3600
+    if "." not in local.text:  # read at that clock's resolution: whole seconds sort as whole seconds
+        seconds = float(int(seconds))
+    return Stamp(seconds, stamp.text, True, stamp.ranks)
+
+
+def dated_by(stamp: Stamp, received: str | None) -> Stamp:
+    """A year-less stamp (glog, vLLM) given the year of the time its collector received the line:
+    of that year, the one before or after, whichever lands nearest it (a line of Dec 31 received
+    on Jan 1)."""
+    if stamp.year_known or received is None:
+        return stamp
+    near = parse_actions_time(received).seconds
+    year = year_of(near)
+    best = min((with_year(stamp.seconds, y) for y in (year - 1, year, year + 1)), key=lambda t: abs(t - near))
+    date = time.strftime("%Y-%m-%d", time.gmtime(best))
+    return Stamp(best, f"{date} {stamp.text.split(' ', 1)[-1]}", True, stamp.ranks)
 
 
 def _epoch(date: str, clock: str, frac: str) -> float:

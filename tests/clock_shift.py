@@ -1,18 +1,24 @@
 """Move a log's clock: every timestamp that starts a line, in every shape the reference lists,
-also behind a GitHub Actions stamp, a collector's or grep's prefix, or a paste's indent."""
+also behind a GitHub Actions stamp, a collector's or grep's prefix, or a paste's indent, and
+inside a collector's record (a JSON line's message and time, containerd's and Cloud Logging's
+time)."""
 
 from __future__ import annotations
 
 import calendar
 import functools
+import json
 import time
 from collections.abc import Callable
 
 import regex
 
-# GitHub Actions `2026-07-02T10:16:03.4120000Z ` before the component's own line (moved too).
+# GitHub Actions `2026-07-02T10:16:03.4120000Z ` before the component's own line (moved too); the
+# same RFC 3339 time before containerd's `stderr F ` and after Cloud Logging's severity.
 ACTIONS = regex.compile(
-    r"^(?P<lead>\ufeff?)(?P<date>\d{4}-\d\d-\d\d)(?P<sep>T)(?P<clock>\d\d:\d\d:\d\d)(?P<tail>[.\d]*Z )"
+    r"^(?P<lead>\ufeff?(?:(?:DEFAULT|DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL|ALERT|EMERGENCY) )?)"
+    r"(?P<date>\d{4}-\d\d-\d\d)(?P<sep>T)(?P<clock>\d\d:\d\d:\d\d)"
+    r"(?P<tail>[.\d]*(?:Z|[+-]\d\d:\d\d) (?:(?:stdout|stderr) [FP] ?)?)"
 )
 # What wraps a component's line: docker compose `prefill-1  | `, kubectl `[pod/x/y] `, a job
 # script's `[prefill] `, grep -H/-n `decode.log:120:`, the Python launcher's `[Router (Rust)] `,
@@ -33,6 +39,15 @@ VLLM = regex.compile(
     r"(?P<lead>(?:\([\w ]+pid=\d+\)\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+)"
     r"(?P<month>\d\d)-(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)"
 )
+# A JSON record's `time`: `2026-11-28T02:12:40.131000120Z`.
+ISO = regex.compile(r"^(?P<lead>)(?P<date>\d{4}-\d\d-\d\d)(?P<sep>T)(?P<clock>\d\d:\d\d:\d\d)")
+# UCX `[1732791234.123456] [host:pid:thread]`: seconds since the epoch.
+UCX = regex.compile(r"(?P<lead>\[)(?P<epoch>[1-9]\d{9})(?=(?:\.\d+)?\] \[)")
+# dmesg -T `[Sat Nov 28 11:20:05 2026]`: the weekday follows the date.
+DMESG = regex.compile(
+    r"\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?P<month>[A-Z][a-z]{2}) +(?P<day>\d{1,2}) (?P<clock>\d\d:\d\d:\d\d) "
+    r"(?P<year>\d{4})\]"
+)
 YEARLESS_BASE = 2026  # month-day shapes are moved as if in this year
 
 
@@ -41,6 +56,8 @@ def shift_text(text: str, seconds: int) -> str:
 
 
 def _shift_line(line: str, seconds: int) -> str:
+    if line.startswith("{"):
+        return _shift_record(line, seconds)
     head = ""
     actions = ACTIONS.match(line)
     if actions is not None:
@@ -61,6 +78,35 @@ def _shift_stamp(line: str, seconds: int) -> str | None:
         if found is not None:
             return move(found, seconds) + line[found.end() :]
     return None
+
+
+def _shift_record(line: str, seconds: int) -> str:
+    """A collector's JSON record: its time and the line it holds, each moved."""
+    body = line.rstrip("\n")
+    try:
+        record = json.loads(body)
+    except ValueError:
+        return line
+    for key in ("log", "message"):
+        if isinstance(record.get(key), str):
+            record[key] = _shift_line(record[key], seconds)
+    for key in ("time", "timestamp"):
+        if isinstance(record.get(key), str):
+            record[key] = ISO.sub(lambda found: _dated(found, seconds), record[key], count=1)
+    return json.dumps(record, separators=(",", ":")) + line[len(body) :]
+
+
+def _epoch(found: regex.Match[str], seconds: int) -> str:
+    return f"{found['lead']}{int(found['epoch']) + seconds}"
+
+
+def _dmesg(found: regex.Match[str], seconds: int) -> str:
+    month = MONTHS.index(found["month"]) + 1
+    date, clock = _moved(f"{found['year']}-{month:02d}-{int(found['day']):02d}", found["clock"], seconds)
+    return time.strftime("[%a %b %e %H:%M:%S %Y]", time.strptime(f"{date} {clock}", "%Y-%m-%d %H:%M:%S"))
+
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def _dated(found: regex.Match[str], seconds: int) -> str:
@@ -88,4 +134,6 @@ SHAPES: tuple[tuple[regex.Pattern[str], Callable[[regex.Match[str], int], str]],
     (TORCH, lambda m, s: _yearless(m, s, "", padded=False)),
     (GLOG, lambda m, s: _yearless(m, s, "")),
     (VLLM, lambda m, s: _yearless(m, s, "-")),
+    (UCX, _epoch),
+    (DMESG, _dmesg),
 )

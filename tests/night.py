@@ -26,6 +26,9 @@ _PER_RUN_NUMBERS = re.compile(
     r"([=: \[\"']+)(?:req-)?(\d+)"
 )
 _MORI_PID = re.compile(r"\] \[(\d{3,7})\] \[")
+# dmesg -T `[Sat Nov 28 11:20:05 2026]` and UCX's `[1732791234.123456] [host:pid:tid]`.
+_DMESG = re.compile(r"\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (\d{4})\]")
+_UCX = re.compile(r"\[([1-9]\d{9})(?=(?:\.\d+)?\] \[)")
 
 
 def _shift(year: int, month: int, day: int, hour: int, minute: int, second: int) -> datetime.datetime:
@@ -53,7 +56,15 @@ def _vllm(found: re.Match[str]) -> str:
     return found.group(1) + _moved(found, (2, 3, 4, 5, 6), " %m-%d %H:%M:%S", year=False)
 
 
+def _dmesg(found: re.Match[str]) -> str:
+    month = datetime.datetime.strptime(found.group(1), "%b").month
+    day, hour, minute, second, year = (int(found.group(k)) for k in (2, 3, 4, 5, 6))
+    return _shift(year, month, day, hour, minute, second).strftime("[%a %b %e %H:%M:%S %Y]")
+
+
 def another_night(text: str) -> str:
+    text = _DMESG.sub(_dmesg, text)
+    text = _UCX.sub(lambda m: f"[{int(m.group(1)) + int(WEEK.total_seconds())}", text)
     text = _ISO.sub(_iso, text)
     text = _GLOG.sub(_glog, text)
     text = _VLLM.sub(_vllm, text)

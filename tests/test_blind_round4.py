@@ -37,15 +37,11 @@ ARGUABLE = {
     "08-nccl-no-route-multinode-prefill": {"scheduler-init-crash", "scheduler-crash"},
 }
 # Known misses (strict xfails): remove the entry with the fix.
-WRONG_VERDICT: dict[str, str] = {
-    "01-k8s-json-page-size-mismatch": "JSON-lines logs are not unwrapped: untimed and unparsed, the crash's "
-    "traceback is not tied to the config-mismatch exception it ends in",
-}
+WRONG_VERDICT: dict[str, str] = {}
 UNQUOTED: dict[str, str] = {
     "03-crlf-ansi-truncated-gpu-oom": "the 480-character key line is cut at the excerpt limit",
     "05-vllm-nixl-not-installed": "only the decode's copy of 'NIXL is not available' is quoted; the RuntimeError "
     "is hidden under the other templates",
-    "20-cri-containerd-not-enough-memory": "the CRI 'stderr F' tag stays in every quoted line",
 }
 # The containerd CRI wrapper: RFC 3339 time, stream, partial/full tag.
 CRI_WRAPPER = re.compile(r"^\S+ (?:stdout|stderr) [FP] ")
@@ -118,7 +114,6 @@ def test_rotated_segments_of_one_log_are_one_node(reports: dict[Path, Report]) -
     assert "could not be aligned with" not in body
 
 
-@pytest.mark.xfail(strict=True, reason="dmesg -T times ([Sat Nov 28 11:20:05 2026]) are not read")
 def test_a_dmesg_root_line_keeps_its_time(reports: dict[Path, Report]) -> None:
     report = _report(reports, "10-")
     root = next(event for event in report.chain if event.pattern == "oom-killed-process")

@@ -1,0 +1,169 @@
+"""What log collectors wrap a component's own line in, and the time they add to it.
+
+A container runtime or log shipper stores each line a component printed inside a record of its
+own, with the time it received the line:
+
+- docker's json-file driver, fluentd and fluent-bit (and the Kubernetes collectors built on
+  them): one JSON object per line, `{"log":"<line>\\n","stream":"stderr","time":"<RFC 3339>"}`;
+  vector and others name the line `message`, `journalctl -o json` names it `MESSAGE`, a Cloud
+  Logging export `textPayload` (or `jsonPayload.message`);
+- containerd and CRI-O (`/var/log/pods/.../0.log`): `<RFC 3339> stdout|stderr F|P <line>`, where
+  `P` marks a line the runtime split because it was too long and `F` its last (or only) part;
+- a Cloud Logging export pasted as text: `ERROR <RFC 3339> <line>`, the entry's severity first.
+
+`unwrap` returns the component's line and the collector's time as `YYYY-MM-DDTHH:MM:SS[.f]Z`
+(UTC), the shape the GitHub Actions runner's own prefix has: the rest of the reading layer treats
+both alike, as when the line was received, used only when the line has no time of its own.
+A record holds exactly one line of the file, so line numbers stay those of the file.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from typing import Any
+
+# RFC 3339 as runtimes write it: nanoseconds, `Z` or a numeric offset (containerd writes the
+# node's local offset when the node is not on UTC).
+_RFC3339 = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)"
+_CRI = re.compile(rf"^({_RFC3339}) (?:stdout|stderr) (?P<tag>[FP])(?: |$)")
+_CLOUD_SEVERITY = re.compile(rf"^(?:DEFAULT|DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL|ALERT|EMERGENCY) ({_RFC3339}) ")
+_PARTS = re.compile(
+    r"^(?P<date>\d{4}-\d\d-\d\d)[T ](?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?(?P<zone>Z|[+-]\d\d:?\d\d)?$"
+)
+# The keys a collector keeps the line under, and its time, most specific first.
+MESSAGE_KEYS = ("log", "message", "MESSAGE", "textPayload")
+TIME_KEYS = ("time", "timestamp", "@timestamp", "date", "ts", "__REALTIME_TIMESTAMP", "receiveTimestamp")
+# Epoch numbers: seconds, or finer units a collector writes as integers.
+_EPOCH_UNITS = ((1e17, 1e9), (1e14, 1e6), (1e11, 1e3))
+MAX_RECORD_CHARS = 1 << 20  # a longer "record" is not parsed (a line cut by the scan's limit)
+
+
+def unwrap(line: str) -> tuple[str, str | None] | None:
+    """(the component's line, the collector's UTC time or None), or None when no collector
+    wrapped this line."""
+    if line[:1] == "{":
+        return _json_record(line)
+    for shape in (_CRI, _CLOUD_SEVERITY):
+        found = shape.match(line)
+        if found is not None:
+            return line[found.end() :], utc_text(found.group(1))
+    return None
+
+
+def unwrap_head(head: str) -> str:
+    """A file's head with each collector record replaced by the line it holds, for what reads
+    the head as a whole (role markers); unchanged when its first line is no record."""
+    first = head[: head.find("\n")] if "\n" in head else head
+    if unwrap(first) is None:
+        return head
+    lines = []
+    for line in head.split("\n"):
+        wrapped = unwrap(line)
+        lines.append(wrapped[0] if wrapped is not None else line)
+    return "\n".join(lines)
+
+
+def utc_text(text: str) -> str | None:
+    """An RFC 3339 (or ISO) time as `YYYY-MM-DDTHH:MM:SS[.f]Z` in UTC; None when it is not one."""
+    found = _PARTS.match(text.strip())
+    if found is None:
+        return None
+    zone = found.group("zone") or "Z"
+    frac = found.group("frac")
+    if zone == "Z":
+        return f"{found.group('date')}T{found.group('clock')}" + (f".{frac}" if frac else "") + "Z"
+    year, month, day = (int(part) for part in found.group("date").split("-"))
+    hour, minute, second = (int(part) for part in found.group("clock").split(":"))
+    try:
+        whole = calendar.timegm((year, month, day, hour, minute, second, 0, 0, 0))
+    except (ValueError, OverflowError):
+        return None
+    sign = -1 if zone[0] == "-" else 1
+    digits = zone[1:].replace(":", "")
+    whole -= sign * (int(digits[:2]) * 3600 + int(digits[2:]) * 60)  # local time minus its offset is UTC
+    return _epoch_text(whole, frac)
+
+
+def _json_record(line: str) -> tuple[str, str | None] | None:
+    record = _parsed(line)
+    if record is None:
+        return None
+    message = _message(record)
+    if message is None:
+        return None
+    return _one_line(message), _record_time(record)
+
+
+def _parsed(line: str) -> dict[str, Any] | None:
+    text = line.rstrip()
+    if not text.endswith("}") or len(text) > MAX_RECORD_CHARS:
+        return None
+    import json  # only a JSON-lines log pays for it
+
+    try:
+        record = json.loads(text)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _message(record: dict[str, Any]) -> str | None:
+    for key in MESSAGE_KEYS:
+        value = record.get(key)
+        if isinstance(value, str):
+            return value
+    payload = record.get("jsonPayload")
+    if isinstance(payload, dict) and isinstance(payload.get("message"), str):
+        return str(payload["message"])
+    return None
+
+
+def _one_line(message: str) -> str:
+    """The record's line without its newline. A record that holds several lines (a shipper's
+    multiline join) stays one line of the file: its inner breaks are shown as `\\n`, as stored."""
+    text = message.rstrip("\r\n")
+    return text.replace("\r\n", "\\n").replace("\n", "\\n") if "\n" in text else text
+
+
+def _record_time(record: dict[str, Any]) -> str | None:
+    for key in TIME_KEYS:
+        value = record.get(key)
+        if value is None or isinstance(value, bool):
+            continue
+        found = _time_value(value)
+        if found is not None:
+            return found
+    return None
+
+
+def _time_value(value: object) -> str | None:
+    if isinstance(value, str):
+        if value.isdigit():  # journald's __REALTIME_TIMESTAMP: microseconds, as a string
+            return _epoch_number(int(value))
+        return utc_text(value)
+    if isinstance(value, (int, float)):
+        return _epoch_number(value)
+    if isinstance(value, dict) and isinstance(value.get("seconds"), (int, str)):  # protobuf Timestamp
+        nanos = value.get("nanos", 0)
+        return _epoch_text(int(value["seconds"]), f"{int(nanos):09d}" if isinstance(nanos, int) and nanos else None)
+    return None
+
+
+def _epoch_number(value: float) -> str | None:
+    for threshold, per_second in _EPOCH_UNITS:
+        if value >= threshold:
+            value = value / per_second
+            break
+    if not 1e8 < value < 1e10:  # 1973 to 2286: anything else is not a wall time
+        return None
+    whole = int(value)
+    frac = f"{value - whole:.6f}"[2:]
+    return _epoch_text(whole, frac)
+
+
+def _epoch_text(whole: int, frac: str | None) -> str:
+    import time
+
+    clock = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+    return clock + (f".{frac}" if frac else "") + "Z"

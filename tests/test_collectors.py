@@ -1,0 +1,212 @@
+"""Lines as collectors and other writers store them: JSON-lines records (docker json-file,
+fluent-bit, vector, journald, Cloud Logging), containerd's CRI prefix, Cloud Logging's severity
+prefix; and the time shapes of the kernel's log (dmesg -T, seconds since boot) and of UCX."""
+
+from __future__ import annotations
+
+import calendar
+import json
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.collectors import unwrap, utc_text
+from pdlogdoctor.model import Report
+from pdlogdoctor.patterns import Library
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.render.markdown import markdown_report
+from pdlogdoctor.render.options import RenderOptions
+from pdlogdoctor.timeline import clean_line, parse_actions_time, parse_stamp
+
+from .conftest import FIXTURES
+
+SCHEDULER_LINE = "[2026-10-03 07:47:30 TP3] Scheduler hit an exception: Traceback (most recent call last):"
+
+
+def epoch(*parts: int) -> float:
+    return float(calendar.timegm((*parts, 0, 0, 0)))
+
+
+@pytest.mark.parametrize(
+    ("raw", "line", "received"),
+    [
+        # docker json-file / fluent-bit: the line keeps its newline inside `log`
+        (
+            json.dumps({"log": SCHEDULER_LINE + "\n", "stream": "stderr", "time": "2026-10-03T07:47:30.131000120Z"}),
+            SCHEDULER_LINE,
+            "2026-10-03T07:47:30.131000120Z",
+        ),
+        # vector's kubernetes_logs: `message` and `timestamp`, other keys around them
+        (
+            json.dumps(
+                {
+                    "kubernetes": {"pod_name": "d-0"},
+                    "message": '  File "/x/conn.py", line 5',
+                    "timestamp": "2026-10-03T07:47:30Z",
+                }
+            ),
+            '  File "/x/conn.py", line 5',
+            "2026-10-03T07:47:30Z",
+        ),
+        # a numeric offset becomes UTC; fluent-bit's `date` is seconds since the epoch
+        (json.dumps({"log": "x\n", "time": "2026-10-03T09:47:30.5+02:00"}), "x", "2026-10-03T07:47:30.5Z"),
+        (json.dumps({"log": "x", "date": 1791013650.25}), "x", "2026-10-03T07:47:30.250000Z"),
+        # journalctl -o json: microseconds since the epoch, as a string
+        (json.dumps({"MESSAGE": "x", "__REALTIME_TIMESTAMP": "1791013650000000"}), "x", "2026-10-03T07:47:30.000000Z"),
+        # a Cloud Logging export: textPayload, or jsonPayload.message with a protobuf timestamp
+        (
+            json.dumps({"textPayload": "x", "timestamp": "2026-10-03T07:47:30.000001Z"}),
+            "x",
+            "2026-10-03T07:47:30.000001Z",
+        ),
+        (
+            json.dumps({"jsonPayload": {"message": "x"}, "timestamp": {"seconds": 1791013650, "nanos": 5}}),
+            "x",
+            "2026-10-03T07:47:30.000000005Z",
+        ),
+        # escaped quotes and a unicode escape come back as written
+        (json.dumps({"log": 'POST /generate "x" \u00e9\n'}), 'POST /generate "x" \u00e9', None),
+        # containerd: time, stream and the full/partial tag all go
+        ("2026-10-03T07:47:30.131000120Z stderr F " + SCHEDULER_LINE, SCHEDULER_LINE, "2026-10-03T07:47:30.131000120Z"),
+        (
+            "2026-10-03T08:47:30.1+01:00 stdout P [2026-10-03 07:47:30] server_args=",
+            "[2026-10-03 07:47:30] server_args=",
+            "2026-10-03T07:47:30.1Z",
+        ),
+        ("2026-10-03T07:47:30.131000120Z stderr F ", "", "2026-10-03T07:47:30.131000120Z"),
+        # a Cloud Logging export pasted as text: severity, then the entry's time
+        ("ERROR 2026-06-15T14:10:59.392125190Z " + SCHEDULER_LINE, SCHEDULER_LINE, "2026-06-15T14:10:59.392125190Z"),
+    ],
+)
+def test_a_collector_record_gives_the_components_line_and_the_collectors_time(
+    raw: str, line: str, received: str | None
+) -> None:
+    assert clean_line(raw) == (line, received)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"errors": 0, "error_rate": 0.0, "status": "pass"}',  # a harness summary: no line inside
+        '{"log": 3, "time": "2026-10-03T07:47:30Z"}',  # a `log` that is not a line
+        '{"log": "x"',  # cut
+        "[2026-10-03 07:47:30] {'message': 'x'}",
+        "2026-10-03T07:47:30Z stdout Fx",  # not containerd's tag
+        "ERRORS 2026-06-15T14:10:59Z x",
+    ],
+)
+def test_lines_no_collector_wrapped_are_left_as_they_are(raw: str) -> None:
+    assert unwrap(raw) is None
+
+
+def test_a_multiline_record_stays_one_line_of_the_file() -> None:
+    record = json.dumps({"message": 'Traceback (most recent call last):\n  File "x.py", line 1\nValueError: y\n'})
+    assert clean_line(record)[0] == 'Traceback (most recent call last):\\n  File "x.py", line 1\\nValueError: y'
+
+
+def test_times_that_are_not_wall_times_are_not_taken() -> None:
+    assert unwrap(json.dumps({"log": "x", "ts": 12.5})) == ("x", None)  # seconds since start
+    assert utc_text("yesterday") is None
+    assert utc_text("2026-10-03 07:47:30") == "2026-10-03T07:47:30Z"  # no zone: UTC, as everywhere
+
+
+def test_dmesg_T_and_ucx_times_are_read() -> None:
+    dmesg = parse_stamp("[Thu Oct  1 23:05:09 2026] Out of memory: Killed process 4711 (python3) total-vm:1kB")
+    ucx = parse_stamp("[1791013650.719079] [node-3:994396:0]           gdaki.c:397  UCX  ERROR   x")
+    padded = parse_stamp("[1791013650.5] [llm206:611  :0]     ucp_context.c:1268 UCX  WARN  x")
+    assert dmesg is not None and dmesg.year_known and dmesg.seconds == epoch(2026, 10, 1, 23, 5, 9)
+    assert ucx is not None and ucx.year_known and ucx.seconds == pytest.approx(epoch(2026, 10, 3, 7, 47, 30) + 0.719079)
+    assert ucx.text == "2026-10-03 07:47:30.719"
+    assert padded is not None and padded.seconds == pytest.approx(epoch(2026, 10, 3, 7, 47, 30) + 0.5)
+
+
+def test_seconds_since_boot_are_no_wall_time() -> None:
+    assert parse_stamp("[ 8012.345678] Out of memory: Killed process 4711 (python3) total-vm:1kB") is None
+    assert parse_stamp("[1791013650.719079] Out of memory: Killed process 4711") is None  # no UCX [host:pid:tid]
+
+
+def test_a_kernel_line_in_seconds_since_boot_takes_no_time_from_its_neighbours(
+    library: Library, tmp_path: Path
+) -> None:
+    (tmp_path / "node-a.log").write_text(
+        "[2026-10-03 07:40:00 TP0] Load weight end. type=X, dtype=torch.bfloat16, avail mem=40.00 GB, "
+        "mem usage=20.00 GB.\n"
+        "[ 8012.345678] Out of memory: Killed process 4711 (sglang::schedul) total-vm:412331220kB, "
+        "anon-rss:298112344kB, file-rss:102400kB, shmem-rss:2097152kB, UID:0 pgtables:601232kB oom_score_adj:0\n"
+    )
+    report = run([str(tmp_path)], library)
+    killed = [e for e in report.chain if e.line == 2]
+    assert killed, report.verdict.summary
+    assert all(e.time is None for e in killed)
+
+
+def test_a_yearless_glog_line_takes_its_year_from_the_collectors_time(library: Library, tmp_path: Path) -> None:
+    (tmp_path / "0.log").write_text(
+        "2027-01-01T00:00:01.5Z stderr F E1231 23:59:59.104455  4712 rdma_context.cpp:212] Failed to register memory "
+        "0x7f2a80000000: Invalid argument [22]\n"
+    )
+    report = run([str(tmp_path)], library)
+    timed = [e for e in (*report.chain, *(u.first for u in report.unrecognised)) if e.line == 1]
+    assert timed and all(e.time == epoch(2026, 12, 31, 23, 59, 59) + 0.104455 for e in timed)
+
+
+def test_yearless_times_with_no_year_anywhere_stay_unknown(library: Library, tmp_path: Path) -> None:
+    (tmp_path / "mooncake.log").write_text(
+        "E0521 16:22:21.694042   162 transfer_metadata.cpp:877] Local segment descriptor not found\n"
+        "E0521 16:22:21.704042   162 rdma_context.cpp:212] Failed to register memory 0x7f2a80000000: "
+        "Invalid argument [22]\n"
+    )
+    report = run([str(tmp_path)], library)
+    events = [*report.chain, *(u.first for u in report.unrecognised)]
+    assert events
+    assert all(e.time is None and e.time_text and e.time_text.startswith("05-21") for e in events)
+
+
+def test_received_times_keep_their_meaning() -> None:
+    _, received = clean_line("2026-10-03T09:47:30.5+02:00 stderr F x")
+    assert received is not None and parse_actions_time(received).seconds == epoch(2026, 10, 3, 7, 47, 30) + 0.5
+
+
+# ---------------------------------------------------------------- the fixtures, as a reader sees them
+
+WRAPPED = ("k8s-json-lines-page-size-mismatch", "cri-containerd-prefill-not-enough-memory")
+
+
+@pytest.mark.parametrize("name", WRAPPED)
+def test_every_quoted_line_is_the_components_line_at_its_file_line(
+    name: str, bundle_reports: dict[Path, Report]
+) -> None:
+    report = bundle_reports[FIXTURES / name]
+    quoted = [(e.source, e.line, e.text) for e in report.chain] + [
+        (line.source, line.line, line.text) for window in report.excerpt for line in window.lines
+    ]
+    assert report.chain and report.excerpt
+    for source, number, text in quoted:
+        raw = Path(source).read_text().splitlines()[number - 1]
+        assert clean_line(raw)[0] == text, (source, number)
+        assert unwrap(text) is None and "stderr F" not in text and "stdout F" not in text
+    markdown = markdown_report(report, RenderOptions(redact=False))
+    assert '{"log"' not in markdown and '"message":' not in markdown and "stderr F" not in markdown
+
+
+@pytest.mark.parametrize("name", WRAPPED)
+def test_lines_without_a_time_of_their_own_have_the_collectors(name: str, bundle_reports: dict[Path, Report]) -> None:
+    report = bundle_reports[FIXTURES / name]
+    assert all(e.time is not None for e in report.chain)
+    exception = next(e for e in report.chain if e.text.startswith("RuntimeError"))
+    assert exception.time_text is not None and exception.time_text.startswith("2026-")
+
+
+def test_a_ucx_line_is_read_on_the_clock_of_the_lines_around_it(library: Library, tmp_path: Path) -> None:
+    """UCX prints UTC seconds; vLLM beside it the host's local time (here UTC-7): in one file the
+    UCX line belongs with the lines it was printed among, not 7 h after them."""
+    (tmp_path / "decode.log").write_text(
+        "INFO 10-03 00:47:29 [nixl_connector.py:586] Registering KV_Caches: use_mla: False, num_blocks: 31025\n"
+        "[1791013650.298391] [decode-0:270  :0]    ib_mlx5dv_md.c:1100 UCX  ERROR mlx5_7: ibv_modify_qp(UMR QP "
+        "0x9b5e) failed to modify to RTR: No such device\n"
+        "ERROR 10-03 00:47:31 [core.py:586] EngineCore failed to start.\n"
+    )
+    report = run([str(tmp_path)], library)
+    ucx = next(e for e in (*report.chain, *(u.first for u in report.unrecognised)) if e.line == 2)
+    assert ucx.time == epoch(2026, 10, 3, 0, 47, 30)  # 07:47:30 UTC, at the file's whole-second resolution
+    assert ucx.time_text == "2026-10-03 07:47:30.298"  # as logged
