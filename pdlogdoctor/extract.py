@@ -205,16 +205,22 @@ class _Window:
         self.reading = next(self.sizes)  # the next read's size
         self.data = bytearray(_with_tail_room(self.reading))
         self.end = 0  # data[:end] is the source's; the rest is stale
+        self.short = False  # the last read gave less than it asked for (the end, or a slow pipe)
 
     def read(self, stream: ByteSource, problems: list[InputProblem]) -> int:
-        """Up to `reading` more bytes from `stream`: how many; 0 at the end (early: a problem says why)."""
+        """Up to `reading` more bytes from `stream`: how many; 0 at the end (early: a problem says why).
+        After a short read the buffer grows only once full: the read that finds the end needs no
+        chunk-sized buffer (~5 ms for a one-line stdin)."""
         size = self.reading
-        self._room(size)
+        if not self.short or self.end == len(self.data):
+            self._room(size)
+        stop = min(self.end + size, len(self.data))
         try:
-            got = read_into(stream, self.data, self.end, self.end + size)
+            got = read_into(stream, self.data, self.end, stop)
         except Exception as exc:
             problems.append(_read_problem(exc))
             return 0
+        self.short = got < stop - self.end
         self.end += got
         self.reading = next(self.sizes)
         return got

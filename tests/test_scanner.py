@@ -84,6 +84,34 @@ def test_reads_start_small_and_grow_without_losing_a_line(index: AnchorIndex) ->
     assert found(growing) == found(scan(data, index, 4096))
 
 
+class _Trickle(io.RawIOBase):
+    """A pipe that gives at most `piece` bytes a read, as a slow writer's would."""
+
+    def __init__(self, data: bytes, piece: int) -> None:
+        self.data, self.piece, self.at = data, piece, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        part = self.data[self.at : self.at + min(self.piece, len(buffer))]
+        buffer[: len(part)] = part
+        self.at += len(part)
+        return len(part)
+
+
+def test_the_read_that_finds_the_end_needs_no_chunk_sized_buffer(index: AnchorIndex) -> None:
+    """After a short read the window grows only once full: a one-line stream's last read asks for the
+    room it has; a slow pipe's short reads still bring every byte."""
+    window = _Window(8 << 20)
+    stream = io.BytesIO((MR_LINE + "\n").encode())
+    assert window.read(stream, []) == len(MR_LINE) + 1 and window.read(stream, []) == 0
+    assert len(window.data) < 2 * FIRST_READ
+    data = ("\n".join([MR_LINE if n % 500 == 1 else NOISE for n in range(1, 3001)]) + "\n").encode()
+    trickled = scan_stream(_Trickle(data, 1000), "prefill_x.log", index)
+    assert found(trickled) == found(scan(data, index)) and trickled.lines == 3000
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.sets(st.lists(st.sampled_from(b"ab\0"), min_size=1, max_size=6).map(bytes), min_size=1, max_size=12))
 def test_each_anchor_is_searched_for_by_the_shortest_anchor_inside_it(anchors: set[bytes]) -> None:

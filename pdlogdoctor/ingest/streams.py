@@ -456,14 +456,17 @@ def readinto(stream: ByteSource, view: memoryview) -> int:
 
 
 def read_sizes(largest: int, size: int | None = None) -> Iterator[int]:
-    """Sizes for reading a source from its start: FIRST_READ bytes, then `largest` each time. A read
-    of `size` sets up a buffer of that size whatever the source holds (the scan's window; a reader's
-    `read`), so a first read of a 4-8 MiB chunk cost a one-line file ~2-5 ms. Straight to full size
-    after it: buffers doubling through the sizes between left the process ~10 MiB more resident at
-    100 MB (each freed one raises glibc's threshold for serving an allocation from fresh pages, so
-    later ones came from a heap that does not shrink). A source known to hold `largest` bytes or
-    more (`size`: a plain file's) reads full size from the start, as every read was before."""
-    yield largest if size is not None and size >= largest else min(FIRST_READ, largest)
+    """Sizes for reading a source from its start, at most `largest`. A read of n bytes sets up a
+    buffer of n whatever the source holds (the scan's window; a reader's `read`): a 4-8 MiB read
+    cost a one-line file ~2-5 ms, and the read that finds the end as much again. A plain file's
+    `size` is known: reads of one byte more than it holds (the same `largest` from the start for a
+    large one, as before). Else FIRST_READ bytes, then `largest` (not doubling through the sizes
+    between: each freed buffer raised glibc's threshold for serving an allocation from fresh pages,
+    and a 100 MB run peaked ~8 MiB higher)."""
+    if size is not None:
+        while True:
+            yield min(largest, size + 1)
+    yield min(FIRST_READ, largest)
     while True:
         yield largest
 
