@@ -16,6 +16,7 @@ from dataclasses import replace
 from .clocks import SERVER_ARGS, multi_node_servers
 from .hypothesis import Evidence
 from .model import Event, Mark, Report, Role, Source
+from .rotation import streams
 
 FLEET_ROLES = (Role.PREFILL, Role.DECODE)
 GIB = 1 << 30
@@ -59,7 +60,8 @@ def fleet_sentence(report: Report, evidence: Evidence) -> str | None:
     root_patterns = {r.pattern for r in report.roots}
     failed = [server for server in servers if any(_fails(s, root_patterns, evidence) for s in server)]
     healthy = [server for server in servers if server not in failed]
-    what = f"{role.value} {'servers' if len(servers) < len(nodes) else 'nodes'}"
+    hosts = len({streams_of(nodes).get(node.name, node.name) for node in nodes})  # a rotated log is one node's
+    what = f"{role.value} {'servers' if len(servers) < hosts else 'nodes'}"
     if not healthy:
         return (
             f"all {len(servers)} {what} failed the same way ({root.pattern}): a cause they share (configuration, image)"
@@ -72,10 +74,17 @@ def fleet_sentence(report: Report, evidence: Evidence) -> str | None:
 def _servers(nodes: list[Source], evidence: Evidence) -> list[list[Source]]:
     """The files grouped by server: the nodes of one multi-node server are one, not twins."""
     server_of = multi_node_servers(evidence.of(SERVER_ARGS))
+    stream_of = streams_of(nodes)
     servers: dict[str, list[Source]] = {}
     for node in nodes:
-        servers.setdefault(server_of.get(node.name, node.name), []).append(node)
+        stream = stream_of.get(node.name, node.name)
+        servers.setdefault(server_of.get(node.name, server_of.get(stream, stream)), []).append(node)
     return list(servers.values())
+
+
+def streams_of(nodes: list[Source]) -> dict[str, str]:
+    """The stream each rotated segment belongs to (rotation.py): one node's log, not a twin."""
+    return streams(node.name for node in nodes)
 
 
 def _fails(source: Source, patterns: set[str], evidence: Evidence) -> bool:

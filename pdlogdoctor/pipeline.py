@@ -20,12 +20,13 @@ from .extract import AnchorIndex, ScanResult, scan_stream
 from .ingest import ByteSource, Deadline, LogInput, discover
 from .link import link
 from .logshape import not_serving_problem, serving_log_reason, set_aside, set_aside_note
-from .model import Event, InputProblem, Report, Role, Source
+from .model import ClockOffset, Event, InputProblem, Report, Role, Source
 from .options import RunOptions
 from .parallel import plain_file_path, scan_file_parallel, usable_cores, worth_splitting
 from .patterns import Library
 from .quiet import describe_quiet
 from .roles import detect_role, node_from_name, with_source_role
+from .rotation import as_streams, joined_sources, per_file, streams
 from .timeline import with_year, year_of
 from .unexplained import attach, benign_split, cleared_split, with_cleared_notes
 from .values import record
@@ -77,7 +78,7 @@ def analyse(
     placed = _place_on_timeline([e for item in scanned if item.source.name not in aside for e in item.events])
     events = [e for e in placed if not e.unrecognised]
     errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
-    clocks = estimate_offsets(events, sources)
+    clocks = _clock_offsets(events, sources)
     events = within(
         correct(events, clocks), options.since, options.until
     )  # before linking: the links rest on time windows
@@ -95,6 +96,14 @@ def analyse(
     report = replace(report, glossary=_glossary(report, library))
     report = replace(report, excerpt=build_excerpt(report)) if options.excerpt else report
     return Analysis(report, tuple(events), sources)
+
+
+def _clock_offsets(events: list[Event], sources: tuple[Source, ...]) -> tuple[ClockOffset, ...]:
+    """Each file's clock offset; the segments of a rotated log share one clock, estimated as one."""
+    named = streams(s.name for s in sources)
+    if not named:
+        return estimate_offsets(events, sources)
+    return per_file(estimate_offsets(as_streams(events, named), joined_sources(sources, named)), named)
 
 
 def _glossary(report: Report, library: Library) -> tuple[tuple[str, str], ...]:

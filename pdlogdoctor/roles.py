@@ -124,7 +124,8 @@ def role_from_text_markers(text: str) -> Role | None:
 def node_from_name(name: str) -> str | None:
     """`prefill_<node>.log` / `decode_<node>.log`: the harness names files after the node."""
     base = name.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
-    found = re.match(r"^(?:prefill|decode)[_-](?P<node>[\w.-]+?)(?:\.log)?(?:\.(?:gz|zst))?$", base)
+    # a rotated segment (`decode_<node>.log.1`) is the same node's
+    found = re.match(r"^(?:prefill|decode)[_-](?P<node>[\w.-]+?)(?:\.log)?(?:\.\d{1,3})?(?:\.(?:gz|zst))?$", base)
     return found.group("node") if found else None
 
 

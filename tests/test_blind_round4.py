@@ -107,7 +107,6 @@ def test_a_retried_slice_error_with_no_consequence_is_a_noted_blip(reports: dict
     assert rdma.confidence <= 0.1 and "without consequence" in rdma.why_not, rdma
 
 
-@pytest.mark.xfail(strict=True, reason="rotated segments decode.log.1 / decode.log are read as two nodes")
 def test_rotated_segments_of_one_log_are_one_node(reports: dict[Path, Report]) -> None:
     body = _body(_report(reports, "02-"))
     assert "of 2 decode nodes" not in body

@@ -1,0 +1,74 @@
+"""Rotated segments of one log (`decode.log.2.gz`, `decode.log.1`, `decode.log`) are one node's one
+stream on one clock, while every quoted line keeps its real file and line."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+from pdlogdoctor.model import ClockOffset, Report
+from pdlogdoctor.roles import node_from_name
+from pdlogdoctor.rotation import per_file, rotation_order, segment_of, streams
+from pdlogdoctor.timeline import clean_line
+
+from .conftest import FIXTURES
+
+BUNDLE = FIXTURES / "rotated-decode-log-one-node-nic"
+
+
+def test_segments_and_their_ages() -> None:
+    assert segment_of("logs.tgz!logs/decode_b07.log.1") == ("logs.tgz!logs/decode_b07.log", 1)
+    assert segment_of("/x/decode.log.12.gz") == ("/x/decode.log", 12)
+    assert segment_of("/x/decode.log") == ("/x/decode.log", 0)
+    assert segment_of("/x/run.2026.log") == ("/x/run.2026.log", 0)  # a number inside the name is no rotation
+    names = ["/x/decode.log", "/x/decode.log.2.gz", "/x/decode.log.1"]
+    assert sorted(names, key=rotation_order) == ["/x/decode.log.2.gz", "/x/decode.log.1", "/x/decode.log"]
+
+
+def test_a_stream_goes_by_its_newest_segment_and_lone_files_are_not_streams() -> None:
+    named = streams(["/x/decode.log.1", "/x/decode.log", "/x/prefill.log", "/y/decode.log.3", "/y/decode.log.2"])
+    assert named == {
+        "/x/decode.log.1": "/x/decode.log",
+        "/x/decode.log": "/x/decode.log",
+        "/y/decode.log.3": "/y/decode.log.2",  # the live file was not given
+        "/y/decode.log.2": "/y/decode.log.2",
+    }
+    assert streams(["/x/decode.log", "/x/prefill.log.1"]) == {}  # a lone `.1` is a file of its own
+
+
+def test_a_streams_clock_offset_goes_to_each_segment() -> None:
+    offset = ClockOffset("/x/decode.log", "/x/router.log", 7200.0, 7200.0, 2, "paired", ("same rid",))
+    named = streams(["/x/decode.log.1", "/x/decode.log"])
+    spread = per_file([offset], named)
+    assert [o.source for o in spread] == ["/x/decode.log.1", "/x/decode.log"]
+    assert {(o.correction, o.reference, o.method) for o in spread} == {(7200.0, "/x/router.log", "paired")}
+
+
+def test_a_rotated_segment_names_the_same_node() -> None:
+    assert node_from_name("decode_gpu-c02.log.1") == node_from_name("decode_gpu-c02.log.2.gz") == "gpu-c02"
+
+
+def test_the_rotated_node_is_one_node_of_the_fleet(bundle_reports: dict[Path, Report]) -> None:
+    report = bundle_reports[BUNDLE]
+    failing = dict(report.verdict.facts)["failing_nodes"]
+    assert isinstance(failing, str) and failing.startswith("1 of 2 decode nodes failed")
+    assert "decode_gpu-c01.log" in failing and "decode_gpu-c02.log.1" not in failing
+
+
+def test_all_segments_share_the_clock_measured_on_one(bundle_reports: dict[Path, Report]) -> None:
+    report = bundle_reports[BUNDLE]
+    segments = {Path(o.source).name: o for o in report.clocks if "decode_gpu-c02" in o.source}
+    assert sorted(segments) == ["decode_gpu-c02.log", "decode_gpu-c02.log.1", "decode_gpu-c02.log.2.gz"]
+    assert {(o.method, o.correction, o.uncertainty) for o in segments.values()} == {("paired", 7200.0, 0.0)}
+
+
+def test_quoted_lines_name_their_real_segment_and_line(bundle_reports: dict[Path, Report]) -> None:
+    report = bundle_reports[BUNDLE]
+    quoted = [(e.source, e.line, e.text) for e in report.chain] + [
+        (line.source, line.line, line.text) for window in report.excerpt for line in window.lines
+    ]
+    assert any(Path(source).name == "decode_gpu-c02.log" for source, _, _ in quoted)
+    for source, number, text in quoted:
+        path = Path(source)
+        raw = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
+        assert clean_line(raw.splitlines()[number - 1])[0] == text, (source, number)
