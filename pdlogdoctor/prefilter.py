@@ -35,7 +35,10 @@ if TYPE_CHECKING:
 # What a match must hold: a literal, ("all", needs) or ("any", needs). None: nothing known.
 Need = str | tuple[str, tuple["Need", ...]]
 
-_parser: Any = importlib.import_module("re._parser")  # no stub: the parser is internal, its output is plain data
+try:
+    _parser: Any = importlib.import_module("re._parser")  # no stub: the parser is internal, its output is plain data
+except ImportError:  # a Python that lays `re` out otherwise: no shape has a test, each is searched with regex
+    _parser = None
 # Flags `re` and `regex` give the same value and the same meaning; any other (IGNORECASE: case
 # folding differs; regex.ASCII is another value in re; VERSION1...) means `regex` alone.
 _SAME_FLAGS = re.MULTILINE | re.DOTALL | re.VERBOSE
@@ -122,7 +125,7 @@ def needed_literals(source: str, flags: int = 0) -> Need | None:
 
 def _parse_alike(source: str, flags: int) -> Any | None:
     """`re`'s parse of `source`, when `re` reads it as `regex` does; else None."""
-    if flags & ~_SAME_FLAGS or _POSIX_CLASS in source:
+    if _parser is None or flags & ~_SAME_FLAGS or _POSIX_CLASS in source:
         return None
     try:
         with warnings.catch_warnings():
@@ -200,6 +203,7 @@ def _node(op: Any, value: Any) -> Need | None:
 _NEEDS_NOTHING = tuple(
     getattr(_parser, name)
     for name in ("NOT_LITERAL", "ANY", "IN", "CATEGORY", "AT", "ASSERT", "ASSERT_NOT", "GROUPREF", "GROUPREF_EXISTS")
+    if _parser is not None
 )
 
 

@@ -121,3 +121,13 @@ def test_a_one_line_log_compiles_only_the_shape_it_has(library: Library) -> None
     assert [shape.id for shape in shapes(fresh) if shape.regex._compiled is not None] == []  # regex: none
     tried = [shape.id for shape in shapes(fresh) if isinstance(shape.regex, PrefilteredRegex) and shape.regex._stdlib]
     assert tried == ["router"]  # re: the one whose literals the line holds
+
+
+def test_without_re_s_parser_every_shape_is_searched_with_regex(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Python whose `re` has no `_parser` module: no literals, no `re` answers, the same results."""
+    from pdlogdoctor import prefilter
+
+    monkeypatch.setattr(prefilter, "_parser", None)
+    shape = prefiltered(LazyRegex(r"^\[(?:probe|gsm8k)\] \S", regex.MULTILINE))
+    assert shape.need is None and not shape.alike
+    assert shape.found("x\n[probe] up") and not shape.found("[probe]")
