@@ -210,3 +210,29 @@ def test_a_ucx_line_is_read_on_the_clock_of_the_lines_around_it(library: Library
     ucx = next(e for e in (*report.chain, *(u.first for u in report.unrecognised)) if e.line == 2)
     assert ucx.time == epoch(2026, 10, 3, 0, 47, 30)  # 07:47:30 UTC, at the file's whole-second resolution
     assert ucx.time_text == "2026-10-03 07:47:30.298"  # as logged
+
+
+def test_ucx_time_across_new_year_in_another_zone(bundle_reports: dict[Path, Report]) -> None:
+    """UCX's 2026-12-31 22:42:02 UTC among vLLM's year-less Tokyo time (01-01 07:4x): on the file's
+    clock it is 2027-01-01 07:42:02, a second before the handshake failure it causes; the vLLM lines
+    are of 2027."""
+    report = bundle_reports[FIXTURES / "ucx-epoch-vllm-tokyo-new-year-create-ah"]
+    times = {e.pattern: e.time for e in report.chain}
+    assert times["ucx-create-ah-failed"] == epoch(2027, 1, 1, 7, 42, 2)
+    assert times["vllm-nixl-transfer-failure"] == epoch(2027, 1, 1, 7, 42, 3)
+
+
+def test_dmesg_T_in_local_time_is_read_and_aligned(bundle_reports: dict[Path, Report]) -> None:
+    report = bundle_reports[FIXTURES / "host-oom-dmesg-T-new-york-time"]
+    kill = next(e for e in report.chain if e.pattern == "oom-killed-process")
+    lost = next(e for e in report.chain if e.pattern == "decode-lost-prefill")
+    assert kill.time_text == "2026-11-09 09:47:31"  # as logged, the host's New York time
+    assert kill.time is not None and lost.time is not None and 0 < lost.time - kill.time <= 60
+
+
+def test_a_cloud_logging_export_is_read_as_a_serving_log(bundle_reports: dict[Path, Report]) -> None:
+    report = bundle_reports[FIXTURES / "cloud-logging-export-decode-cuda-oom"]
+    assert not any(p.code == "not-a-serving-log" for s in report.inputs for p in s.problems)
+    oom = next(e for e in report.chain if e.pattern == "cuda-oom")
+    assert oom.text.startswith("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.75 GiB.")
+    assert oom.line == 13 and oom.time == epoch(2026, 8, 19, 3, 25, 41)
