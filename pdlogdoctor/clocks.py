@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from itertools import pairwise
 
 from .model import ClockOffset, Event, Report, Role, Source
+from .rotation import streams
 from .values import record
 
 HOUR = 3600.0
@@ -398,13 +399,21 @@ def annotate(report: Report, offsets: tuple[ClockOffset, ...], window: str | Non
     labels = _labels(report.inputs)
     relied_on = {e.source for link in report.links if "widened" in link.reason for e in (link.cause, link.effect)}
     relied_on |= {o.reference for o in offsets if o.source in relied_on}  # a file brought onto an unaligned one
+    segments = streams(o.source for o in offsets)  # a rotated log's segments share one clock: one sentence
+    described: set[str] = set()
     notes = []
     for offset in offsets:
         if offset.method in ("unaligned", "disagreeing") and offset.source not in relied_on:
             continue  # nothing in the chain rests on this file's unsure clock
-        note = describe(
-            offset, labels.get(offset.source, offset.source), labels.get(offset.reference, offset.reference)
-        )
+        stream = segments.get(offset.source)
+        if stream in described:
+            continue
+        label = labels.get(offset.source, offset.source)
+        if stream is not None:
+            described.add(stream)
+            others = sum(1 for name in segments.values() if name == stream) - 1
+            label = f"{stream} (with its {others} rotated segment{'s' if others > 1 else ''})"
+        note = describe(offset, label, labels.get(offset.reference, offset.reference))
         if note is not None:
             notes.append(note)
     if window is not None:

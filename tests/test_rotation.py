@@ -62,6 +62,14 @@ def test_all_segments_share_the_clock_measured_on_one(bundle_reports: dict[Path,
     assert {(o.method, o.correction, o.uncertainty) for o in segments.values()} == {("paired", 7200.0, 0.0)}
 
 
+def test_the_shared_clock_is_said_once_for_the_stream(bundle_reports: dict[Path, Report]) -> None:
+    """One sentence for the rotated log, naming its live file and how many segments share the clock
+    (it was one identical sentence per segment)."""
+    notes = [note for note in bundle_reports[BUNDLE].time_notes if "decode_gpu-c02" in note]
+    assert len(notes) == 1, notes
+    assert "decode_gpu-c02.log (with its 2 rotated segments) clock is 2 h ahead of the router" in notes[0]
+
+
 def test_quoted_lines_name_their_real_segment_and_line(bundle_reports: dict[Path, Report]) -> None:
     report = bundle_reports[BUNDLE]
     quoted = [(e.source, e.line, e.text) for e in report.chain] + [
