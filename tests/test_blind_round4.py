@@ -40,8 +40,8 @@ ARGUABLE = {
 WRONG_VERDICT: dict[str, str] = {}
 UNQUOTED: dict[str, str] = {
     "03-crlf-ansi-truncated-gpu-oom": "the 480-character key line is cut at the excerpt limit",
-    "05-vllm-nixl-not-installed": "only the decode's copy of 'NIXL is not available' is quoted; the RuntimeError "
-    "is hidden under the other templates",
+    "05-vllm-nixl-not-installed": "both engines print the same lines; one template stands for both and quotes "
+    "the decode's copy (pid 298), the key lines are the prefill's (pid 311)",
 }
 # The containerd CRI wrapper: RFC 3339 time, stream, partial/full tag.
 CRI_WRAPPER = re.compile(r"^\S+ (?:stdout|stderr) [FP] ")
