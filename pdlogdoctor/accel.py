@@ -134,10 +134,11 @@ class Deferred:
             self.build()
         if self.built is not None:
             return self.built.positions(buf, lo, hi)
-        return [_starts(buf, anchor, lo, hi) for anchor in self.anchors]
+        return [occurrences(buf, anchor, lo, hi) for anchor in self.anchors]
 
 
-def _starts(buf: bytes | bytearray, anchor: bytes, lo: int, hi: int) -> list[int]:
+def occurrences(buf: bytes | bytearray, anchor: bytes, lo: int, hi: int) -> list[int]:
+    """Where `anchor` starts in buf[lo:hi], overlapping ones included: what every matcher reports."""
     found, pos = [], buf.find(anchor, lo, hi)
     while pos != -1:
         found.append(pos)

@@ -220,16 +220,8 @@ def _key_hits(data: bytes, scan: _Scan) -> list[int]:
     if scan.matcher is not None:
         per_key = scan.matcher.positions(data, 0, len(data))
     else:
-        per_key = [_occurrences(data, key) for key in scan.keys]
+        per_key = [accel.occurrences(data, key, 0, len(data)) for key in scan.keys]
     return sorted(pos for hits in per_key for pos in hits)
-
-
-def _occurrences(data: bytes, key: bytes) -> list[int]:
-    found, pos = [], data.find(key)
-    while pos >= 0:
-        found.append(pos)
-        pos = data.find(key, pos + 1)
-    return found
 
 
 def _candidates(layer: ErrorLayer) -> LazyRegex:
