@@ -124,3 +124,15 @@ def test_mermaid_blocks_render_without_a_parse_error(library: Library, tmp_path:
         assert seen["ok"], (name, seen["error"])
         assert seen["pageErrors"] == [], name
         assert seen["nodes"] == diagram.count('["') - diagram.count("subgraph"), name
+
+
+def test_a_quoted_line_copied_from_the_page_keeps_its_spaces(library: Library, tmp_path: Path) -> None:
+    """uvicorn pads `INFO:` with spaces; the page showed (and copied) one space, so the line
+    copied back from the report did not grep (blind excerpts3). The rendered text keeps them."""
+    excerpt = Path(__file__).parent / "data" / "excerpts" / "mooncake-257-tcp-fallback-startup"
+    report = run([str(excerpt)], library)
+    [end] = [e for e in report.log_ends if "Waiting for application startup" in e.text]
+    assert "INFO:     Waiting" in end.text  # the line as the file holds it
+    page = tmp_path / "report.html"
+    page.write_text(html_report(report, RenderOptions(redact=False)), encoding="utf-8")
+    assert end.text in _node("code_text.mjs", str(page))
