@@ -2,15 +2,11 @@
 // console errors, network requests, lanes, marks, links, the detail shown after clicking the
 // root mark, whether the timeline fits a 1280x800 window, and a screenshot.
 // Usage: node check_report.mjs REPORT.html SCREENSHOT.png
-import { chromium } from "playwright-core";
+import { launchBrowser } from "./launch.mjs";
 import { pathToFileURL } from "node:url";
 
 const [, , reportPath, screenshotPath] = process.argv;
-const browser = await chromium.launch({
-  executablePath: process.env.PDLD_CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-});
+const browser = await launchBrowser();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = [];

@@ -1,18 +1,14 @@
 // Renders Mermaid diagrams with the mermaid package from node_modules (no CDN) in one headless
 // Chromium and prints one JSON list of {ok, error, svgChars, nodes, pageErrors}, a result per file.
 // Usage: node render_mermaid.mjs DIAGRAM.mmd [MORE.mmd ...]
-import { chromium } from "playwright-core";
+import { launchBrowser } from "./launch.mjs";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sources = process.argv.slice(2).map((file) => readFileSync(file, "utf8"));
-const browser = await chromium.launch({
-  executablePath: process.env.PDLD_CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-});
+const browser = await launchBrowser();
 try {
   const results = [];
   for (const source of sources) {
