@@ -19,8 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from pdlogdoctor.library.patterns import load_library
 from pdlogdoctor.model import Report
-from pdlogdoctor.patterns import load_library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.html import html_report
 from pdlogdoctor.render.options import RenderOptions

@@ -10,26 +10,26 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import BinaryIO
 
-from . import accel
-from .clocks import annotate, correct, estimate_offsets, slack, window_note, within
-from .collectors import unwrap_head
-from .diagnose import diagnose
-from .duplicates import prefer_zstd
-from .excerpt import build_excerpt
-from .extract import AnchorIndex, ScanResult, scan_stream
+from .describe.excerpt import build_excerpt
+from .describe.quiet import describe_quiet
 from .ingest import ByteSource, Deadline, LogInput, discover
-from .link import link
-from .logshape import not_serving_problem, serving_log_reason, set_aside, set_aside_note
+from .ingest.duplicates import prefer_zstd
+from .ingest.rotation import as_streams, joined_sources, per_file, streams
+from .library.patterns import Library
 from .model import ClockOffset, Event, InputProblem, Report, Role, Source
-from .options import RunOptions
-from .parallel import plain_file_path, scan_file_parallel, usable_cores, worth_splitting
-from .patterns import Library
-from .quiet import describe_quiet
-from .roles import detect_role, node_from_name, with_source_role
-from .rotation import as_streams, joined_sources, per_file, streams
-from .timeline import with_year, year_of
-from .unexplained import attach, benign_split, cleared_split, with_cleared_notes
-from .values import record
+from .model.options import RunOptions
+from .model.values import record
+from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
+from .reason.diagnose import diagnose
+from .reason.link import link
+from .reason.unexplained import attach, benign_split, cleared_split, with_cleared_notes
+from .scan import accel
+from .scan.collectors import unwrap_head
+from .scan.extract import AnchorIndex, ScanResult, scan_stream
+from .scan.logshape import not_serving_problem, serving_log_reason, set_aside, set_aside_note
+from .scan.parallel import plain_file_path, scan_file_parallel, usable_cores, worth_splitting
+from .scan.roles import detect_role, node_from_name, with_source_role
+from .scan.timeline import with_year, year_of
 
 DEFAULT_OPTIONS = RunOptions()
 

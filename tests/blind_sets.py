@@ -6,9 +6,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pdlogdoctor.cli import exit_code_for
+from pdlogdoctor.cli.behaviour import exit_code_for
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 
 from .conftest import ROOT

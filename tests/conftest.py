@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from pdlogdoctor.library.patterns import Library, load_library
 from pdlogdoctor.model import Report
-from pdlogdoctor.patterns import Library, load_library
 from pdlogdoctor.pipeline import run
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdlogdoctor import accel
-from pdlogdoctor.extract import AnchorIndex, scan_stream
 from pdlogdoctor.ingest import discover
-from pdlogdoctor.patterns import Library
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.scan import accel
+from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 COMPILED = [name for name in accel.MATCHERS if name != accel.PURE]
@@ -138,7 +138,7 @@ def test_a_parallel_scan_builds_the_matcher_once_before_forking(
     library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The workers inherit the parent's built matcher instead of each building one after the fork."""
-    from pdlogdoctor import parallel
+    from pdlogdoctor.scan import parallel
 
     index = AnchorIndex.build(library, accel.AUTO, accel.BUILD_AT)
     if index.fast is None:

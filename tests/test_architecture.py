@@ -12,7 +12,14 @@ from .conftest import ROOT
 PACKAGE = ROOT / "pdlogdoctor"
 RENDER_MODULES = sorted((PACKAGE / "render").glob("*.py"))
 # What a pure renderer must not reach for: the inputs, the file system, the environment.
-NOT_FOR_RENDERERS = {"pdlogdoctor.ingest", "pdlogdoctor.excerpt", "pdlogdoctor.step_files", "os", "pathlib", "shutil"}
+NOT_FOR_RENDERERS = {
+    "pdlogdoctor.ingest",
+    "pdlogdoctor.describe.excerpt",
+    "pdlogdoctor.cli.step_files",
+    "os",
+    "pathlib",
+    "shutil",
+}
 FILE_CALLS = {"open", "write_text", "write_bytes", "read_text", "read_bytes", "unlink", "mkdir", "stat"}
 # The JSON Schema and the HTML page's CSS/JS ship inside the package (importlib.resources):
 # data of the tool, not input.

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.cli import exit_code_for
+from pdlogdoctor.cli.behaviour import exit_code_for
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions
 

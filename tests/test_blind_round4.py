@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.fingerprint import fingerprint
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
-from pdlogdoctor.patterns import Library
+from pdlogdoctor.reason.fingerprint import fingerprint
 from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions
 

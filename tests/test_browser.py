@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pdlogdoctor.patterns import Library
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.html import html_report, timeline_data
 from pdlogdoctor.render.markdown import shareable_view

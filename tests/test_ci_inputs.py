@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.extract import AnchorIndex, scan_stream
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.timeline import parse_stamp
+from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
+from pdlogdoctor.scan.timeline import parse_stamp
 
 from .conftest import BUNDLES, FIXTURES
 

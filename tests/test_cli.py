@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pdlogdoctor.cli import EXIT_HELP, ExitCode, FailOn, app, gated_exit_code
+from pdlogdoctor.cli.behaviour import EXIT_HELP, ExitCode, FailOn, gated_exit_code
+from pdlogdoctor.cli.commands import app
 from pdlogdoctor.render.json_format import schema_text
 
 from .bundle_copy import SEED, copy_bundle
@@ -131,7 +132,7 @@ def test_progress_bar_only_for_big_inputs_on_a_terminal(tmp_path: Path, monkeypa
     import io
     import sys
 
-    from pdlogdoctor import cli
+    from pdlogdoctor.cli import behaviour as cli
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

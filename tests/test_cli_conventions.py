@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pdlogdoctor.cli import app
-from pdlogdoctor.patterns import load_library
+from pdlogdoctor.cli.commands import app
+from pdlogdoctor.library.patterns import load_library
 
 from .bundle_copy import SEED, copy_bundle
 from .conftest import FIXTURES, ROOT
@@ -295,7 +295,7 @@ def _stderr(process: subprocess.Popen[bytes]) -> str:
 def test_skip_counts_read_as_english() -> None:
     from collections import Counter
 
-    from pdlogdoctor.cli import skip_summary
+    from pdlogdoctor.cli.behaviour import skip_summary
 
     counts = Counter({"binary": 17_647, "empty": 281, "empty-directory": 2, "not-a-file": 1})
     assert skip_summary(counts) == (

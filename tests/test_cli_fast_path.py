@@ -13,8 +13,8 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from pdlogdoctor.cli import ANALYZE_OPTIONS, FLAG, VALUE, VALUES, main, plain_analyze
-from pdlogdoctor.commands import app
+from pdlogdoctor.cli.commands import app
+from pdlogdoctor.cli.main import ANALYZE_OPTIONS, FLAG, VALUE, VALUES, main, plain_analyze
 
 from .bundle_copy import SEED
 from .test_user_patterns import good, write_pattern
@@ -23,8 +23,8 @@ ONE_LINE = "2026-07-01 12:00:00 INFO server started\n"
 # Modules a plain `analyze --format json` of a plain file has no use for: each costs start-up.
 NOT_NEEDED = (
     "typer", "click", "rich", "pydantic", "jsonschema", "multiprocessing", "concurrent", "tarfile", "zipfile",
-    "zstandard", "statistics", "tempfile", "importlib.resources", "pdlogdoctor.compare", "pdlogdoctor.profile",
-    "tomllib", "shutil",
+    "zstandard", "statistics", "tempfile", "importlib.resources", "pdlogdoctor.runs.compare",
+    "pdlogdoctor.runs.profile", "tomllib", "shutil",
 )  # fmt: skip
 
 
@@ -141,7 +141,7 @@ def test_pattern_directories_and_report_files_the_same_way(
 
 PROBE = """
 import json, sys
-from pdlogdoctor.cli import main
+from pdlogdoctor.cli.main import main
 try:
     main(sys.argv[1:])
 except SystemExit as done:

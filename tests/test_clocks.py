@@ -12,13 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from pdlogdoctor.cli import app
-from pdlogdoctor.clocks import correct, describe, estimate_offsets, parse_moment, slack
+from pdlogdoctor.cli.commands import app
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Event, Kind, Report, Role, Severity, Source
-from pdlogdoctor.options import RunOptions
-from pdlogdoctor.patterns import Library
+from pdlogdoctor.model.options import RunOptions
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.timeline import clean_line, parse_actions_time, parse_stamp
+from pdlogdoctor.reason.clocks import correct, describe, estimate_offsets, parse_moment, slack
+from pdlogdoctor.scan.timeline import clean_line, parse_actions_time, parse_stamp
 
 from .clock_shift import shift_text
 from .conftest import BUNDLES, FIXTURES

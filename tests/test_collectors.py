@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.collectors import unwrap, utc_text
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions
-from pdlogdoctor.timeline import clean_line, parse_actions_time, parse_stamp
+from pdlogdoctor.scan.collectors import unwrap, utc_text
+from pdlogdoctor.scan.timeline import clean_line, parse_actions_time, parse_stamp
 
 from .conftest import FIXTURES
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pdlogdoctor.analyzers.memory_registration import bytes_per_token, suggested_region_bytes
-from pdlogdoctor.cli import app
-from pdlogdoctor.extract import AnchorIndex, scan_stream
-from pdlogdoctor.patterns import Library, parse_condition
-from pdlogdoctor.timeline import clean_line, parse_stamp
-from pdlogdoctor.traceback import read_traceback, read_what
+from pdlogdoctor.cli.commands import app
+from pdlogdoctor.library.patterns import Library, parse_condition
+from pdlogdoctor.reason.analyzers.memory_registration import bytes_per_token, suggested_region_bytes
+from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
+from pdlogdoctor.scan.timeline import clean_line, parse_stamp
+from pdlogdoctor.scan.traceback import read_traceback, read_what
 
 GIB = 1 << 30
 
@@ -346,7 +346,7 @@ def test_a_pasted_excerpt_with_collector_prefixes_or_indentation_reads_like_the_
 def test_excerpt_lines_are_read_whole_across_growing_reads(tmp_path: Path) -> None:
     """Re-reading a source for its excerpt starts with a small read (a one-line log zeroes no 4 MiB
     buffer): lines on either side of each read's end come back whole and numbered."""
-    from pdlogdoctor.excerpt import _read_lines
+    from pdlogdoctor.describe.excerpt import _read_lines
 
     lines = [f"[2026-07-02 10:16:03 TP0] Decode batch. #running-req: {n}, #token: {n * 7}" for n in range(1, 40_001)]
     path = tmp_path / "decode.log"

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.frames import check_frames
+from pdlogdoctor.library.frames import check_frames
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.traceback import Frame, parse_frame
+from pdlogdoctor.scan.traceback import Frame, parse_frame
 
 from .conftest import ROOT
 from .test_fixtures import REJECTED
@@ -222,7 +222,7 @@ def test_patterns_check_runs_a_users_frames_file(tmp_path: Path) -> None:
     """A library directory may add phase rules; `patterns check` runs their examples like the shipped ones."""
     from typer.testing import CliRunner
 
-    from pdlogdoctor.cli import app
+    from pdlogdoctor.cli.commands import app
 
     mine = tmp_path / "mine"
     mine.mkdir()

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pdlogdoctor.baseline import profile_of, run_with_baseline
-from pdlogdoctor.cli import app
-from pdlogdoctor.compare import compare, strengthen_verdict
+from pdlogdoctor.cli.commands import app
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Comparison, Delta, Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import analyse, run
-from pdlogdoctor.profile import load_profile_spec, parse_repr_arguments, unknown_patterns
+from pdlogdoctor.runs.baseline import profile_of, run_with_baseline
+from pdlogdoctor.runs.compare import compare, strengthen_verdict
+from pdlogdoctor.runs.profile import load_profile_spec, parse_repr_arguments, unknown_patterns
 
 from .conftest import FIXTURES
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render import text
 from pdlogdoctor.render.markdown import markdown_report

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from pdlogdoctor.cli import app
-from pdlogdoctor.explain import explain, nearest_ids
-from pdlogdoctor.patterns import Library
+from pdlogdoctor.cli.commands import app
+from pdlogdoctor.cli.explain import explain, nearest_ids
+from pdlogdoctor.library.patterns import Library
 
 runner = CliRunner()
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.cli import exit_code_for
-from pdlogdoctor.explain import explain
+from pdlogdoctor.cli.behaviour import exit_code_for
+from pdlogdoctor.cli.explain import explain
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Role
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 
 NEW_VERDICTS = (

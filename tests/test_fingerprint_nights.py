@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.fingerprint import fingerprint, key_facts
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
+from pdlogdoctor.reason.fingerprint import fingerprint, key_facts
 
 from .conftest import BUNDLES
 from .night import another_night, copy_night

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pdlogdoctor.cli import exit_code_for
+from pdlogdoctor.cli.behaviour import exit_code_for
 from pdlogdoctor.model import Event, Report
 from pdlogdoctor.render.document import format_time
 

@@ -17,10 +17,11 @@ import zstandard
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pdlogdoctor import accel, ingest
-from pdlogdoctor.extract import AnchorIndex, scan_stream
+from pdlogdoctor import ingest
 from pdlogdoctor.ingest.streams import UTF16_SNIFF_BYTES, utf16_encoding
-from pdlogdoctor.patterns import load_library
+from pdlogdoctor.library.patterns import load_library
+from pdlogdoctor.scan import accel
+from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
 
 PLANTED = (
     b"[2026-07-02 10:16:03.412] [48211] [application] [error] RegisterRdmaMemoryRegion failed! "

@@ -25,13 +25,14 @@ import zstandard
 from typer.testing import CliRunner
 
 from pdlogdoctor import ingest
-from pdlogdoctor.cli import app, exit_code_for
-from pdlogdoctor.extract import AnchorIndex, scan_stream
+from pdlogdoctor.cli.behaviour import exit_code_for
+from pdlogdoctor.cli.commands import app
 from pdlogdoctor.ingest.content import looks_binary
-from pdlogdoctor.options import Limits, RunOptions
-from pdlogdoctor.patterns import Library
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.model.options import Limits, RunOptions
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.document import report_document
+from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
 
 from .conftest import FIXTURES
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Event, Kind, Link, Report, Role, Severity, Source, Suggestion, Verdict
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.html import html_report, timeline_data
 from pdlogdoctor.render.mermaid import MAX_NODES, mermaid_chain

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from pdlogdoctor import library_cache
-from pdlogdoctor.library_cache import CODE, KEEP, user_cache_dir
-from pdlogdoctor.patterns import Library, load_library
+from pdlogdoctor.library import cache as library_cache
+from pdlogdoctor.library.cache import CODE, KEEP, user_cache_dir
+from pdlogdoctor.library.patterns import Library, load_library
 
 from .test_user_patterns import good, write_pattern
 
@@ -54,7 +54,7 @@ def test_the_cache_holds_regex_sources_not_compiled_regexes(tmp_path: Path) -> N
 
     with _stored(tmp_path)[0].open("rb") as handle:
         Recorder(handle).load()
-    assert "pdlogdoctor.lazyregex" in modules
+    assert "pdlogdoctor.library.lazyregex" in modules
     assert not [module for module in modules if module.split(".")[0] == "regex"]
 
 
@@ -125,7 +125,7 @@ def test_the_same_files_at_another_path_are_another_library(tmp_path: Path) -> N
 
 
 def test_a_broken_user_pattern_is_reported_and_nothing_is_stored(tmp_path: Path) -> None:
-    from pdlogdoctor.errors import PatternError
+    from pdlogdoctor.model.errors import PatternError
 
     cache, mine = tmp_path / "cache", tmp_path / "mine"
     write_pattern(mine, "user-thing", good().replace("regex = '''USERANCHOR'''", "regex = '''(unclosed'''"))
@@ -183,7 +183,10 @@ def test_only_the_newest_libraries_are_kept(tmp_path: Path) -> None:
 
 def test_the_key_covers_every_module_that_reads_the_library() -> None:
     """Editing the code that reads pattern files must change the key: each module `load_library` runs."""
-    probe = "import json, sys, pdlogdoctor.patterns, pdlogdoctor.library_cache; print(json.dumps(sorted(sys.modules)))"
+    probe = (
+        "import json, sys, pdlogdoctor.library.patterns, pdlogdoctor.library.cache;"
+        " print(json.dumps(sorted(sys.modules)))"
+    )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     ours = {name.removeprefix("pdlogdoctor.") for name in json.loads(done.stdout) if name.startswith("pdlogdoctor.")}
     assert ours <= set(CODE), f"add {sorted(ours - set(CODE))} to library_cache.CODE"
@@ -223,7 +226,7 @@ def test_the_command_uses_the_cache_and_can_be_told_not_to(tmp_path: Path) -> No
 def test_the_pattern_files_are_those_rglob_lists(tmp_path: Path) -> None:
     """patterns.toml_files lists what `sorted(rglob("*.toml"))` listed, faster: nested and hidden
     directories, a directory named like a file, other names left out, a linked directory not entered."""
-    from pdlogdoctor.patterns import builtin_library_dir, toml_files
+    from pdlogdoctor.library.patterns import builtin_library_dir, toml_files
 
     root = tmp_path / "mine"
     for name in ("a.toml", "sub/b.toml", "sub/deeper/c.toml", ".hidden/d.toml", "e.toml.bak", "f.TOML", "notes.md"):

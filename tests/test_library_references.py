@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.analyzers import ANALYZERS
-from pdlogdoctor.errors import PatternError
+from pdlogdoctor.library.patterns import Library, load_library
 from pdlogdoctor.model import Mark
-from pdlogdoctor.patterns import Library, load_library
+from pdlogdoctor.model.errors import PatternError
+from pdlogdoctor.reason.analyzers import ANALYZERS
 
 from .conftest import ROOT
 
@@ -115,8 +115,11 @@ def test_the_meta_test_catches_a_misspelt_id(library: Library) -> None:
 
 def test_the_scan_covers_the_reasoning_modules() -> None:
     scanned = {str(path.relative_to(PACKAGE)) for path in DOMAIN_MODULES}
-    assert {"diagnose.py", "hypothesis.py", "fingerprint.py", "roles.py", "link.py"} <= scanned
-    assert {f"analyzers/{path.name}" for path in (PACKAGE / "analyzers").glob("*.py")} <= scanned
+    reasoning = {"reason/diagnose.py", "reason/hypothesis.py", "reason/fingerprint.py", "reason/link.py"}
+    reasoning.add("scan/roles.py")
+    assert reasoning <= scanned
+    analyzers = PACKAGE / "reason" / "analyzers"
+    assert {f"reason/analyzers/{path.name}" for path in analyzers.glob("*.py")} <= scanned
 
 
 def test_no_vocabulary_entry_shadows_a_library_id(library: Library) -> None:

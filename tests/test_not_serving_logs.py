@@ -14,14 +14,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pdlogdoctor.cli import app, exit_code_for
-from pdlogdoctor.errorlines import check_layer
-from pdlogdoctor.logshape import NOT_SERVING_LOG, serving_log_reason, set_aside
-from pdlogdoctor.patterns import Library
+from pdlogdoctor.cli.behaviour import exit_code_for
+from pdlogdoctor.cli.commands import app
+from pdlogdoctor.library.errorlines import check_layer
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.github import annotation_lines
 from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions
+from pdlogdoctor.scan.logshape import NOT_SERVING_LOG, serving_log_reason, set_aside
 
 from .conftest import ROOT
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from pdlogdoctor.library.patterns import Library, match_line
 from pdlogdoctor.model import Severity
-from pdlogdoctor.patterns import Library, match_line
 
 # The retired patterns' own real example lines, and the template the layer makes of each.
 LINES = [

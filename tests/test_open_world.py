@@ -13,13 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdlogdoctor import accel
-from pdlogdoctor.errorlines import check_layer
-from pdlogdoctor.extract import AnchorIndex, scan_stream
-from pdlogdoctor.patterns import Library
+from pdlogdoctor.library.errorlines import check_layer
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.library.templates import mine, template_of
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.json_format import render as render_json
-from pdlogdoctor.templates import mine, template_of
+from pdlogdoctor.scan import accel
+from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
 
 
 def _report_of(tmp_path: Path, library: Library, files: dict[str, str]) -> dict[str, object]:
@@ -268,8 +268,8 @@ def test_suggested_skeletons_pass_patterns_check(tmp_path: Path, library: Librar
     """Each top unrecognised error gets a pattern file that loads and passes its own examples."""
     from typer.testing import CliRunner
 
-    from pdlogdoctor.cli import app
-    from pdlogdoctor.patterns import check_examples, load_library
+    from pdlogdoctor.cli.commands import app
+    from pdlogdoctor.library.patterns import check_examples, load_library
 
     log = tmp_path / "prefill_n1.log"
     log.write_text(

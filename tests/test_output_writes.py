@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pdlogdoctor.cli import app
-from pdlogdoctor.neutralise import defuse_commands, one_line
-from pdlogdoctor.output import WriteFailed, deliver
+from pdlogdoctor.cli.commands import app
+from pdlogdoctor.cli.output import WriteFailed, deliver
+from pdlogdoctor.render.neutralise import defuse_commands, one_line
 
 from .bundle_copy import SEED
 

@@ -34,4 +34,4 @@ def test_wheel_contains_every_pattern_file(tmp_path: Path) -> None:
         for p in (ROOT / "patterns").rglob("*.toml")
     }
     assert shipped <= members, sorted(shipped - members)[:5]
-    assert "pdlogdoctor/cli.py" in members
+    assert "pdlogdoctor/cli/main.py" in members

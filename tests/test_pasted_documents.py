@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdlogdoctor.ingest import PASTED, discover
-from pdlogdoctor.patterns import Library
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.pipeline import run
 
 from .conftest import FIXTURES

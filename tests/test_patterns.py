@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.analyzers import ANALYZERS
-from pdlogdoctor.errors import PatternError
-from pdlogdoctor.patterns import Library, check_examples, load_library, load_pattern
+from pdlogdoctor.library.patterns import Library, check_examples, load_library, load_pattern
+from pdlogdoctor.model.errors import PatternError
+from pdlogdoctor.reason.analyzers import ANALYZERS
 
 from .conftest import ROOT
 

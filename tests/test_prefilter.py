@@ -11,11 +11,11 @@ import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdlogdoctor.errorlines import Shape
-from pdlogdoctor.lazyregex import LazyRegex
-from pdlogdoctor.logshape import serving_log_reason
-from pdlogdoctor.patterns import Library
-from pdlogdoctor.prefilter import PrefilteredRegex, found, holds, needed_literals, prefiltered
+from pdlogdoctor.library.errorlines import Shape
+from pdlogdoctor.library.lazyregex import LazyRegex
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.library.prefilter import PrefilteredRegex, found, holds, needed_literals, prefiltered
+from pdlogdoctor.scan.logshape import serving_log_reason
 
 
 def shapes(library: Library) -> tuple[Shape, ...]:
@@ -125,7 +125,7 @@ def test_a_one_line_log_compiles_only_the_shape_it_has(library: Library) -> None
 
 def test_without_re_s_parser_every_shape_is_searched_with_regex(monkeypatch: pytest.MonkeyPatch) -> None:
     """A Python whose `re` has no `_parser` module: no literals, no `re` answers, the same results."""
-    from pdlogdoctor import prefilter
+    from pdlogdoctor.library import prefilter
 
     monkeypatch.setattr(prefilter, "_parser", None)
     shape = prefiltered(LazyRegex(r"^\[(?:probe|gsm8k)\] \S", regex.MULTILINE))

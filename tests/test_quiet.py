@@ -13,21 +13,22 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from pdlogdoctor import accel, quiet
-from pdlogdoctor.cli import exit_code_for
-from pdlogdoctor.errorlines import ErrorLayer, check_layer
-from pdlogdoctor.lazyregex import LazyRegex
+from pdlogdoctor.cli.behaviour import exit_code_for
+from pdlogdoctor.describe import quiet
+from pdlogdoctor.describe.quiet import _candidates as quiet_candidates
+from pdlogdoctor.library.errorlines import ErrorLayer, check_layer
+from pdlogdoctor.library.lazyregex import LazyRegex
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Severity
-from pdlogdoctor.options import RunOptions
-from pdlogdoctor.patterns import Library
+from pdlogdoctor.model.options import RunOptions
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.quiet import _candidates as quiet_candidates
 from pdlogdoctor.render.document import report_document
 from pdlogdoctor.render.html import html_report
 from pdlogdoctor.render.json_format import schema_text
 from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions
 from pdlogdoctor.render.text import render
+from pdlogdoctor.scan import accel
 
 NO_RDMA = "W20250516 09:00:52.240088 45697 topology.cpp:55] **No RDMA devices found, check your device installation**"
 FORKED = (

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from pdlogdoctor.diagnose import diagnose
-from pdlogdoctor.link import downstream, link, upstream_of
+from pdlogdoctor.library.patterns import Library, VerdictSpec, parse_pattern, validate_library
 from pdlogdoctor.model import Event, InputProblem, Kind, Role, Severity, Source, Tier
-from pdlogdoctor.patterns import Library, VerdictSpec, parse_pattern, validate_library
-from pdlogdoctor.roles import detect_role, role_from_text_markers, with_source_role
+from pdlogdoctor.reason.diagnose import diagnose
+from pdlogdoctor.reason.link import downstream, link, upstream_of
+from pdlogdoctor.scan.roles import detect_role, role_from_text_markers, with_source_role
 
 T0 = 1_782_987_363.0  # 2026-07-02 10:16:03 UTC
 

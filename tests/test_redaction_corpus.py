@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pdlogdoctor.cli import app
+from pdlogdoctor.cli.commands import app
 
 from .bundle_copy import SEED, copy_bundle
 from .conftest import FIXTURES

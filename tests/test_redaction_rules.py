@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.fingerprint import fingerprint
 from pdlogdoctor.model import Report
-from pdlogdoctor.redact import Redactor, redact_report, redactor_for
-from pdlogdoctor.textcut import clip
+from pdlogdoctor.model.textcut import clip
+from pdlogdoctor.reason.fingerprint import fingerprint
+from pdlogdoctor.render.redact import Redactor, redact_report, redactor_for
 
 ORDINARY = [
     "[2026-07-02 10:16:41 DP0 TP2 EP0] Prefill batch. #new-seq: 1, #new-token: 583, #cached-token: 261, "

@@ -8,14 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.fingerprint import fingerprint
+from pdlogdoctor.cli.step_files import (
+    STEP_SUMMARY_LIMIT,
+    append_step_outputs,
+    append_step_summary,
+    workspace_files,
+)
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import OutputFormat, Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
+from pdlogdoctor.reason.fingerprint import fingerprint
 from pdlogdoctor.render import render
 from pdlogdoctor.render.github import command, escape_data, escape_property
 from pdlogdoctor.render.options import RenderOptions
-from pdlogdoctor.step_files import STEP_SUMMARY_LIMIT, append_step_outputs, append_step_summary, workspace_files
 
 from .bundle_copy import SEED, copy_bundle
 from .conftest import ROOT

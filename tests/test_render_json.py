@@ -14,13 +14,13 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pdlogdoctor.fingerprint import fingerprint, key_facts
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import OutputFormat, Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.redact import redact_report, redactor_for
+from pdlogdoctor.reason.fingerprint import fingerprint, key_facts
 from pdlogdoctor.render import RENDERERS, render
 from pdlogdoctor.render.json_format import schema_text
+from pdlogdoctor.render.redact import redact_report, redactor_for
 
 from .bundle_copy import SEED, copy_bundle
 from .conftest import BUNDLES, FIXTURES, ROOT
@@ -43,7 +43,7 @@ def test_every_output_format_has_a_renderer() -> None:
 
 
 def test_schema_file_is_the_one_shipped_in_the_package() -> None:
-    shipped = ROOT / "pdlogdoctor" / "schema" / "report.schema.json"
+    shipped = ROOT / "pdlogdoctor" / "render" / "schema" / "report.schema.json"
     assert json.loads(schema_text()) == json.loads(shipped.read_text())
     jsonschema.Draft202012Validator.check_schema(json.loads(schema_text()))
 
@@ -187,8 +187,8 @@ def test_the_excerpt_shows_each_chain_line_in_context_as_the_file_holds_it() -> 
     (not redacted: no JSON value is), validated against the schema."""
     from typer.testing import CliRunner
 
-    from pdlogdoctor.cli import app
-    from pdlogdoctor.excerpt import MAX_CONTEXT
+    from pdlogdoctor.cli.commands import app
+    from pdlogdoctor.describe.excerpt import MAX_CONTEXT
 
     document = json.loads(CliRunner().invoke(app, ["analyze", "-f", "json", str(SEED)]).stdout)
     jsonschema.validate(document, json.loads(schema_text()))

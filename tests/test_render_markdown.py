@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.excerpt import build_excerpt
-from pdlogdoctor.fingerprint import fingerprint
+from pdlogdoctor.describe.excerpt import build_excerpt
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import OutputFormat, Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
+from pdlogdoctor.reason.fingerprint import fingerprint
 from pdlogdoctor.render import render
 from pdlogdoctor.render.markdown import GITHUB_BODY_LIMIT, markdown_report
 from pdlogdoctor.render.options import RenderOptions
@@ -169,7 +169,7 @@ def test_nothing_sensitive_leaks_into_markdown(library: Library, tmp_path: Path)
 
 
 def test_placeholders_are_stable_per_value() -> None:
-    from pdlogdoctor.redact import Redactor
+    from pdlogdoctor.render.redact import Redactor
 
     redact = Redactor(["node-a7"])
     first = redact("10.1.2.3 talks to 10.1.2.4 on node-a7")
@@ -183,7 +183,7 @@ def test_placeholders_are_stable_per_value() -> None:
     ["#new-token: 583, #cached-token: 261", "token usage: 0.01", "src/routers/http/pd_router.rs:590", "Event.where"],
 )
 def test_redaction_leaves_ordinary_log_text_alone(text: str) -> None:
-    from pdlogdoctor.redact import Redactor
+    from pdlogdoctor.render.redact import Redactor
 
     assert Redactor()(text) == text
 
@@ -208,7 +208,7 @@ def test_masked_file_names_and_set_aside_files_are_each_said_once(tmp_path: Path
     """One legend for the masked parts of file names (at the end), one note for a file set aside."""
     from typer.testing import CliRunner
 
-    from pdlogdoctor.cli import app
+    from pdlogdoctor.cli.commands import app
 
     bundle = copy_bundle(SEED, tmp_path / "bundle")
     (bundle / "worker3.out").write_text("import os\nimport sys\n\n\ndef main():\n    return 0\n")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.patterns import Library
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.options import RenderOptions
 from pdlogdoctor.render.text import log_message, render

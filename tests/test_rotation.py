@@ -6,10 +6,10 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
+from pdlogdoctor.ingest.rotation import per_file, rotation_order, segment_of, streams
 from pdlogdoctor.model import ClockOffset, Report
-from pdlogdoctor.roles import node_from_name
-from pdlogdoctor.rotation import per_file, rotation_order, segment_of, streams
-from pdlogdoctor.timeline import clean_line
+from pdlogdoctor.scan.roles import node_from_name
+from pdlogdoctor.scan.timeline import clean_line
 
 from .conftest import FIXTURES
 

@@ -10,8 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdlogdoctor import accel, parallel
-from pdlogdoctor.extract import (
+from pdlogdoctor.ingest.streams import FIRST_READ
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.scan import accel, parallel
+from pdlogdoctor.scan.extract import (
     KEEP_PER_PATTERN,
     AnchorIndex,
     ScanResult,
@@ -19,8 +21,6 @@ from pdlogdoctor.extract import (
     _Window,
     scan_stream,
 )
-from pdlogdoctor.ingest.streams import FIRST_READ
-from pdlogdoctor.patterns import Library
 
 MR_LINE = (
     "[2026-07-02 10:16:03.412] [48211] [application] [error] RegisterRdmaMemoryRegion failed! "
@@ -254,7 +254,7 @@ def test_stop_after_limits_context_matches_the_same_sequentially_and_in_ranges(
     tmp_path: Path, library: Library, index: AnchorIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A context pattern with `stop_after` is matched that many times per source, whichever way it is read."""
-    from pdlogdoctor.parallel import scan_file_parallel
+    from pdlogdoctor.scan.parallel import scan_file_parallel
 
     line = '[2026-07-02 10:17:02] INFO:     10.0.0.1:1 - "POST /v1/chat/completions HTTP/1.1" 200 OK\n'
     filler = "[2026-07-02 10:17:02 TP0] Decode batch. #running-req: 1, #token: 1\n" * 3000

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
 
 ARGS = (

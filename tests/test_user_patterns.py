@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pdlogdoctor.cli import app
+from pdlogdoctor.cli.commands import app
 
 from .conftest import FIXTURES
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from pdlogdoctor.model import Event, Kind, Role, Severity
-from pdlogdoctor.values import record
+from pdlogdoctor.model.values import record
 
 
 @record
@@ -120,7 +120,7 @@ def test_a_pipeline_value_survives_pickling_and_compares_by_content() -> None:
 def test_lazyregex_multiline_is_the_regex_modules() -> None:
     import regex
 
-    from pdlogdoctor.lazyregex import MULTILINE
+    from pdlogdoctor.library.lazyregex import MULTILINE
 
     assert int(regex.MULTILINE) == MULTILINE
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
-from pdlogdoctor.patterns import Library
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.timeline import parse_stamp
+from pdlogdoctor.scan.timeline import parse_stamp
 
 from .conftest import BUNDLES, FIXTURES
 

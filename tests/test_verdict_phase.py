@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.errors import PatternError
-from pdlogdoctor.patterns import Library, load_library
+from pdlogdoctor.library.patterns import Library, load_library
+from pdlogdoctor.model.errors import PatternError
 from pdlogdoctor.pipeline import run
 
 from .conftest import FIXTURES

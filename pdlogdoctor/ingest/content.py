@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from ..model import InputProblem
-from ..values import record
+from ..model.values import record
 from .streams import ByteSource, Reader
 
 ZIP_MAGIC = b"PK\x03\x04"

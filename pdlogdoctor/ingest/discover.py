@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..model import InputProblem
-from ..options import Limits
+from ..model.options import Limits
 from .content import ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
 from .streams import DEFAULT_LIMITS, Budget, decoded_stream, file_kind, open_regular, text_stream
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 from ..model import InputProblem
-from ..options import Limits
+from ..model.options import Limits
 
 DEFAULT_LIMITS = Limits()
 

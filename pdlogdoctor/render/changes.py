@@ -48,7 +48,7 @@ def _common_folder(names: tuple[str, ...]) -> str:
 
 def delta_cells(delta: Delta) -> tuple[str, str, str, str, str]:
     """(what, roles, before, after, change) for a table row."""
-    from ..compare import show_value  # with the run profiles: only a run with a baseline has deltas
+    from ..runs.compare import show_value  # with the run profiles: only a run with a baseline has deltas
 
     change = CHANGE_MARKS[delta.change]
     if delta.ratio is not None:

@@ -6,7 +6,6 @@ import time
 from typing import Any
 
 from .. import __version__
-from ..fingerprint import fingerprint
 from ..model import (
     ClockOffset,
     Comparison,
@@ -21,6 +20,7 @@ from ..model import (
     UnexplainedError,
     Verdict,
 )
+from ..reason.fingerprint import fingerprint
 
 SCHEMA_VERSION = "2.2"  # docs/json.md has the changelog
 
@@ -257,7 +257,7 @@ def comparison_documents(comparison: Comparison) -> dict[str, Any]:
 
 
 def _delta_document(delta: Delta) -> dict[str, Any]:
-    from ..compare import describe  # with the run profiles: only a run with a baseline has deltas
+    from ..runs.compare import describe  # with the run profiles: only a run with a baseline has deltas
 
     return {
         "section": delta.section,

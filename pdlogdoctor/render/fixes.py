@@ -10,7 +10,7 @@ A verdict below LOW_CONFIDENCE says what to verify before applying any of them.
 from __future__ import annotations
 
 from ..model import Report, Role, Suggestion
-from ..values import record
+from ..model.values import record
 
 LOW_CONFIDENCE = 0.7  # below this a fix is shown with what to check first
 NO_CAUSE = ("healthy", "inconclusive", "no-failure-seen")  # verdicts that name no cause to be unsure of

@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from ..logshape import set_aside_note
 from ..model import Comparison, Event, ExcerptLine, Report, UnexplainedError
-from ..neutralise import show_lone_crs
+from ..scan.logshape import set_aside_note
 from . import changes
 from .fixes import LETTERS, NO_CAUSE, confidence_words, fixes, verify_first
+from .neutralise import show_lone_crs
 from .options import RenderOptions
 
 MAX_ANNOTATIONS = 10
@@ -54,7 +54,7 @@ def render(report: Report, out: TextIO, options: RenderOptions) -> None:
 def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
     redactor = None
     if options.redact:
-        from ..redact import redactor_for  # the rules load only when they are used
+        from .redact import redactor_for  # the rules load only when they are used
 
         redactor = redactor_for(report)
     shown = redactor.report(report) if redactor is not None else report

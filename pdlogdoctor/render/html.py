@@ -24,11 +24,11 @@ from typing import Any, TextIO
 
 from .. import __version__
 from ..model import Event, ExcerptWindow, Report, Role, Severity
-from ..neutralise import show_lone_crs
-from ..values import record
+from ..model.values import record
 from . import changes
 from .document import fact_text
 from .markdown import shareable_view, suggestion_command
+from .neutralise import show_lone_crs
 from .options import RenderOptions
 
 # Lanes in the order a request flows, CI last; unknown sources after them.

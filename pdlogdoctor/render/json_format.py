@@ -20,4 +20,4 @@ def schema_text() -> str:
     """The JSON Schema of the document, shipped inside the package."""
     from importlib import resources  # here: importing it costs every run ~2 ms
 
-    return resources.files("pdlogdoctor").joinpath("schema/report.schema.json").read_text(encoding="utf-8")
+    return resources.files("pdlogdoctor.render").joinpath("schema/report.schema.json").read_text(encoding="utf-8")

@@ -12,10 +12,10 @@ import re
 from typing import TextIO
 
 from .. import __version__
-from ..fingerprint import fingerprint
-from ..logshape import NAMES_SHOWN, set_aside, set_aside_words
 from ..model import Comparison, Event, ExcerptWindow, Finding, Report, Suggestion
-from ..values import record
+from ..model.values import record
+from ..reason.fingerprint import fingerprint
+from ..scan.logshape import NAMES_SHOWN, set_aside, set_aside_words
 from . import changes
 from .document import chain_start, chain_time, fact_text, position_label, unrecognised_kind
 from .fixes import LETTERS, confidence_words, fixes, snippet, verify_first
@@ -57,7 +57,7 @@ class ShareableView:
 def shareable_view(report: Report, options: RenderOptions) -> ShareableView:
     stable_id = fingerprint(report)  # from the unredacted report: redaction must not change it
     if options.redact:
-        from ..redact import redact_report, redactor_for  # the rules load only when they are used
+        from .redact import redact_report, redactor_for  # the rules load only when they are used
 
         report = redact_report(report, redactor_for(report))  # the excerpt too: it is part of the report
     return ShareableView(report, stable_id)

@@ -14,7 +14,7 @@ from itertools import pairwise
 import regex
 
 from ..model import Event, Report
-from ..values import record
+from ..model.values import record
 from .document import chain_start, time_since
 
 MAX_NODES = 12

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..values import record
+from ..model.values import record
 
 
 @record

@@ -18,8 +18,8 @@ from typing import TextIO
 
 import regex
 
-from ..fingerprint import fingerprint
 from ..model import Comparison, Report, Source
+from ..reason.fingerprint import fingerprint
 from . import changes
 from .document import chain_start, chain_time, fact_text, position_label, unrecognised_kind
 from .fixes import LETTERS, Fix, command_text, confidence_words, fixes, verify_first

@@ -1,0 +1,583 @@
+"""The command line's behaviour, without typer: option values in, reports and exit codes out.
+
+Conventions a user already knows: `-h`, `-V`/`--version`, `-q`/`-v`, `--color`
+with NO_COLOR, format names in any case, the format of `-o FILE` from its
+extension, shell completion, a config file, usage errors as one line with exit 2,
+and every command's own exit code kept when the reader of stdout goes away (`| head`).
+
+The options, the help and completion are typer's (commands.py); main.py reads a plain
+`analyze` command line without it. Heavy modules (the pipeline, rich) are imported where
+they are used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import stat
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from enum import IntEnum, StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, TextIO
+
+from ..model import OutputFormat, Report, Source
+from ..model.errors import PdlogdoctorError
+from ..model.values import record
+from ..render.neutralise import defuse_output, one_line
+from .config import Config, find_config, pattern_dirs
+from .output import WriteFailed
+
+if TYPE_CHECKING:
+    from ..library.patterns import Library
+    from ..model.options import RunOptions
+    from ..render.options import RenderOptions
+
+
+class ExitCode(IntEnum):
+    """The exit-code contract: documented in the README and in `--help`."""
+
+    HEALTHY = 0
+    ROOT_CAUSE = 1
+    USAGE = 2
+    INCONCLUSIVE = 3
+    NOTHING_READABLE = 4
+
+
+class FailOn(StrEnum):
+    """Which results give a non-zero exit code (for CI gating); usage errors (2) always do."""
+
+    INCONCLUSIVE = "inconclusive"  # 1 root cause, 3 inconclusive, 4 nothing readable (the default)
+    CAUSE = "cause"  # only a diagnosed root cause (1); inconclusive and unreadable exit 0
+    NEVER = "never"  # always 0 after the report (same as --exit-zero)
+
+
+class Color(StrEnum):
+    AUTO = "auto"  # colour on a terminal, unless NO_COLOR is set or TERM=dumb
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+EXIT_HELP = (
+    "\b\nExit codes:\n"
+    "  0  healthy\n"
+    "  1  a root cause diagnosed\n"
+    "  2  usage error, or an invalid pattern library\n"
+    "  3  failure evidence without a known cause (inconclusive)\n"
+    "  4  nothing readable, or no input looks like a serving log\n"
+    "--fail-on cause turns 3 and 4 into 0;\n"
+    "--fail-on never (or --exit-zero) turns 1, 3 and 4 into 0."
+)
+SHAREABLE = (OutputFormat.MARKDOWN, OutputFormat.GITHUB, OutputFormat.HTML)
+PROGRESS_MIN_BYTES = 50 << 20
+EXTENSION_FORMATS = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".txt": "text", ".log": "text"}
+EXTENSION_FORMATS |= {".html": "html", ".htm": "html"}  # only where an html renderer exists
+DEFAULT_WIDTH = 80  # a pipe or a file without COLUMNS
+NOT_SERVING_LOG = "not-a-serving-log"  # logshape.NOT_SERVING_LOG (not imported: start-up time)
+# Inputs skipped on purpose or holding nothing: folded into one count line, not a warning each.
+SKIP_WORDS = {  # code: (one, several)
+    "binary": ("binary file", "binary files"),
+    "empty": ("empty file", "empty files"),
+    "empty-directory": ("empty directory", "empty directories"),
+    "not-a-file": ("special file (FIFO, socket, device)", "special files (FIFO, socket, device)"),
+    "not-a-log": ("note or script beside the logs", "notes or scripts beside the logs"),
+    # duplicates.DUPLICATE_CODE (not imported: start-up time)
+    "duplicate-skipped": ("duplicate of a .zst twin", "duplicates of .zst twins"),
+    # read, but no line in it looks like a serving log's: its lines are no evidence
+    NOT_SERVING_LOG: ("file that does not look like a serving log", "files that do not look like serving logs"),
+}
+SHAPES_HINT = (
+    "no line has the shape of sglang, vLLM, glog, MORI, NCCL, UCX, torch, router, harness or traceback output, "
+    "and no name such as prefill.log or router.log"
+)
+LISTED_SKIPS = 3  # up to this many skips are named one by one; more are counted
+LISTED_WARNINGS = 10  # inputs not fully read: named one by one up to this many
+
+PROG = "pdlogdoctor"
+COMPLETE_VAR = "_PDLOGDOCTOR_COMPLETE"  # set by the completion script when the shell asks for candidates
+
+
+def echo(message: str, err: bool = False) -> None:
+    """A line on stdout or stderr, flushed (what typer.echo does with the plain text written here)."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(message + "\n")
+    stream.flush()
+
+
+def fail(message: str, hint: str | None = None) -> None:
+    """One line on stderr: a CI log shows it whole, and `2>&1 | tail -1` still holds the hint."""
+    # Messages name files and archive members: defused like log text (the runner reads stderr too).
+    echo(f"error: {one_line(message)}" + (f" ({one_line(hint)})" if hint else ""), err=True)
+
+
+def usage_error(message: str, hint: str | None = None) -> NoReturn:
+    fail(message, hint)
+    raise SystemExit(ExitCode.USAGE.value)
+
+
+def read_config() -> Config:
+    try:
+        return find_config(Path.cwd())
+    except PdlogdoctorError as exc:
+        usage_error(str(exc), exc.hint)
+
+
+def load_patterns(extra: list[Path] | None, config: Config | None = None) -> Library:
+    """The library with the config file's, the environment's and --patterns directories; exit 2 when invalid.
+    Kept between runs in the user's cache directory unless PDLOGDOCTOR_NO_CACHE is set (library_cache.py)."""
+    from ..library.cache import user_cache_dir
+    from ..library.patterns import load_library
+
+    cache = None if os.environ.get("PDLOGDOCTOR_NO_CACHE") else user_cache_dir()
+    try:
+        return load_library(pattern_dirs(config or read_config(), extra), cache)
+    except PdlogdoctorError as exc:
+        usage_error(str(exc), exc.hint)
+
+
+# ---------------------------------------------------------------- analyze
+
+
+@record
+class Target:
+    """One place a report goes: stdout (path None) or a file."""
+
+    format: OutputFormat
+    path: Path | None
+
+
+def analyze_logs(
+    *,
+    paths: list[str],
+    output_format: str | None = None,
+    outputs: list[str] | None = None,
+    patterns: list[Path] | None = None,
+    quiet: bool = False,
+    verbose: bool = False,
+    color: str | None = None,
+    exit_zero: bool = False,
+    fail_on: str | None = None,
+    no_redact: bool = False,
+    timeout: float | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    abs_time: bool = False,
+    baseline: list[str] | None = None,
+) -> NoReturn:
+    """`analyze` with its options' values (commands.py documents them); ends with the exit code."""
+    config = read_config()
+    if timeout is not None and timeout < 0:
+        usage_error(f"--timeout {timeout:g} is negative")
+    explicit = _choice(OutputFormat, output_format, "--format") if output_format else None
+    default = _choice(OutputFormat, config.format, "format", config) if config.format else OutputFormat.TEXT
+    targets = _targets(explicit or default, outputs or [], explicit)
+    gate = _choice(FailOn, fail_on or config.fail_on or FailOn.INCONCLUSIVE.value, "--fail-on", config)
+    colour = _choice(Color, color or config.color or Color.AUTO.value, "--color", config)
+    library = load_patterns(patterns, config)
+    _check_paths([*paths, *(baseline or [])])
+    for target in targets:
+        _refuse_input_as_output(target.path, [*paths, *(baseline or [])])
+    options = run_options({target.format for target in targets}, timeout)
+    options = replace(options, since=_moment(since, "--since"), until=_moment(until, "--until"))
+    report = _run(paths, library, options, baseline or [])
+    code = 0 if exit_zero else gated_exit_code(exit_code_for(report), gate)
+    if exit_code_for(report) is ExitCode.NOTHING_READABLE:
+        _nothing_readable(report, targets, paths)
+        raise SystemExit(code)
+    if not quiet:
+        _report_input_problems(report, verbose)
+    if verbose:
+        from ..scan.accel import installed
+
+        echo(f"anchor matcher: {installed(options.matcher)}", err=True)
+    _emit(report, targets, Look(quiet, verbose, colour, no_redact, abs_time), code)
+
+
+def _moment(text: str | None, option: str) -> float | None:
+    from ..reason.clocks import parse_moment
+
+    if text is None:
+        return None
+    try:
+        return parse_moment(text)
+    except ValueError as exc:
+        usage_error(f"{option} {text!r}: {exc}")
+
+
+def _choice(kind: type[StrEnum], value: str, flag: str, config: Config | None = None) -> StrEnum:
+    """An option value in any case; a usage error that lists the choices otherwise."""
+    for member in kind.__members__.values():
+        if member.value == value.strip().lower():
+            return member
+    where = f"{config.source}: " if config is not None and config.source is not None else ""
+    choices = ", ".join(member.value for member in kind.__members__.values())
+    usage_error(f"{where}{flag} {value!r} is not one of: {choices}")
+
+
+def _targets(stdout_format: StrEnum, outputs: list[str], explicit: StrEnum | None) -> list[Target]:
+    """Where reports go. A plain `-o FILE` takes --format, else its extension; `-o FORMAT=FILE` says its own.
+    stdout gets the --format report unless a plain -o took it (the old `-f markdown -o r.md` stays one file)."""
+    targets: list[Target] = []
+    plain_file = False
+    for item in outputs:
+        name, sep, rest = item.partition("=")
+        if sep and name.strip().lower() in _format_names():
+            targets.append(Target(OutputFormat(name.strip().lower()), Path(rest)))
+            continue
+        plain_file = True
+        path = Path(item)
+        inferred = EXTENSION_FORMATS.get(path.suffix.lower())
+        chosen = explicit or (OutputFormat(inferred) if inferred in _format_names() else None)
+        targets.append(Target(OutputFormat(chosen or stdout_format), path))
+    if not plain_file:
+        targets.insert(0, Target(OutputFormat(stdout_format), None))
+    return targets
+
+
+def _format_names() -> set[str]:
+    return {member.value for member in OutputFormat}
+
+
+def _check_paths(paths: list[str]) -> None:
+    """A mistyped path is a usage error (exit 2), even beside good ones: CI must tell a typo from 'inconclusive'."""
+    for raw in paths:
+        if raw == "-":
+            continue
+        try:
+            info = os.stat(raw)
+        except FileNotFoundError:
+            usage_error(f"{raw}: no such file or directory", _near_names(raw))
+        except OSError:
+            continue  # permission and the like: ingest reports it as a problem of that input
+        if not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode)):
+            usage_error(
+                f"{raw}: not a file, directory or archive",
+                "to read a stream, pipe it to standard input: ... | pdlogdoctor analyze -",
+            )
+
+
+def _near_names(raw: str) -> str | None:
+    path = Path(raw)
+    parent = path.parent if str(path.parent) else Path(".")
+    try:
+        siblings = [entry.name for entry in parent.iterdir()]
+    except OSError:
+        return None
+    import difflib
+
+    near = difflib.get_close_matches(path.name, siblings, n=3, cutoff=0.6)
+    if not near:
+        return None
+    return "did you mean " + " or ".join(str(parent / name) if str(parent) != "." else name for name in near) + "?"
+
+
+def _run(paths: list[str], library: Library, options: RunOptions, baseline: list[str] | None = None) -> Report:
+    """The run; with a baseline, also the last green run and what changed since (baseline.py)."""
+    from ..pipeline import run
+
+    try:
+        with _progress([*paths, *(baseline or [])]) as on_progress:
+            if baseline:
+                from ..runs.baseline import run_with_baseline  # the diff machinery only when asked for
+
+                return run_with_baseline(paths, baseline, library, sys.stdin.buffer, on_progress, options)
+            return run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress, options=options)
+    except PdlogdoctorError as exc:
+        usage_error(str(exc), exc.hint)
+
+
+def run_options(formats: set[OutputFormat], timeout: float | None) -> RunOptions:
+    """The run's options: flags, plus the two environment switches (read here and nowhere else)."""
+    from ..model.options import RunOptions
+    from ..render import SHOWS_EXCERPT
+
+    wanted = os.environ.get("PDLOGDOCTOR_WORKERS", "")
+    return RunOptions(
+        workers=int(wanted) if wanted.isdigit() and int(wanted) > 0 else None,
+        matcher=_matcher(),
+        timeout=timeout,
+        excerpt=bool(formats & SHOWS_EXCERPT),
+    )
+
+
+def _matcher() -> str:
+    """PDLOGDOCTOR_MATCHER names the anchor matcher (PDLOGDOCTOR_ACCEL=0, the older switch: pure)."""
+    from ..scan import accel
+
+    if os.environ.get("PDLOGDOCTOR_ACCEL") == "0":
+        return accel.PURE
+    try:
+        return accel.check(os.environ.get("PDLOGDOCTOR_MATCHER", accel.AUTO).strip().lower() or accel.AUTO)
+    except ValueError as exc:
+        usage_error(f"PDLOGDOCTOR_MATCHER: {exc}")
+
+
+def gated_exit_code(code: ExitCode, fail_on: FailOn | StrEnum) -> int:
+    if fail_on is FailOn.NEVER or (fail_on is FailOn.CAUSE and code is not ExitCode.ROOT_CAUSE):
+        return 0
+    return int(code)
+
+
+def exit_code_for(report: Report) -> ExitCode:
+    if not any(source.bytes > 0 and not _set_aside(source) for source in report.inputs):
+        return ExitCode.NOTHING_READABLE
+    if report.verdict.id == "healthy":
+        return ExitCode.HEALTHY
+    if report.verdict.id in ("inconclusive", "no-failure-seen"):
+        return ExitCode.INCONCLUSIVE
+    return ExitCode.ROOT_CAUSE
+
+
+def _refuse_input_as_output(output: Path | None, paths: list[str]) -> None:
+    """--output must never overwrite (or land inside a directory of) the logs being read."""
+    if output is None:
+        return
+    target = output.resolve()
+    for raw in paths:
+        if raw == "-":
+            continue
+        source = Path(raw).resolve()
+        if target == source or (source.is_dir() and source in target.parents):
+            usage_error(f"--output {output} is inside the input {raw}", "write the report somewhere else")
+
+
+# ---------------------------------------------------------------- input problems
+
+
+def _report_input_problems(report: Report, verbose: bool) -> None:
+    """Inputs not fully read: a warning each (up to LISTED_WARNINGS). Skips: one folded count line."""
+    lost = [(s.name, p) for s in report.inputs for p in s.problems if p.code not in SKIP_WORDS]
+    skipped = [(s.name, p) for s in report.inputs for p in s.problems if p.code in SKIP_WORDS]
+    if not verbose:
+        skipped = [(name, p) for name, p in skipped if p.code != "not-a-log"]  # left out on purpose
+    shown = lost if verbose else lost[:LISTED_WARNINGS]
+    fold = not verbose and len(skipped) > LISTED_SKIPS
+    for name, problem in shown + ([] if fold else skipped):
+        echo(f"warning: {one_line(name)}: {one_line(problem.message)} [{problem.code}]", err=True)
+    if len(lost) > len(shown):
+        echo(f"warning: {len(lost) - len(shown):,} more inputs not fully read; --verbose lists them", err=True)
+    if fold:
+        echo(f"warning: {skip_summary(Counter(p.code for _, p in skipped))} skipped; --verbose lists them", err=True)
+
+
+def skip_summary(counts: Counter[str]) -> str:
+    """'17,647 binary files and 281 empty files'."""
+    parts = [f"{n:,} {SKIP_WORDS[code][n != 1]}" for code, n in counts.most_common()]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _set_aside(source: Source) -> bool:
+    return any(p.code == NOT_SERVING_LOG for p in source.problems)
+
+
+def _nothing_readable(report: Report, targets: list[Target], paths: list[str]) -> None:
+    """One line instead of a report: there is nothing to diagnose."""
+    problems = [p for source in report.inputs for p in source.problems if p.code != NOT_SERVING_LOG]
+    skipped = Counter(p.code for p in problems if p.code in SKIP_WORDS)
+    other = Counter(p.code for p in problems if p.code not in SKIP_WORDS)
+    said = ([skip_summary(skipped)] if skipped else []) + [f"{n:,} {code}" for code, n in other.most_common()]
+    names = " ".join("standard input" if p == "-" else p for p in paths)
+    read = sum(1 for source in report.inputs if source.bytes > 0)
+    if read:  # read, but none of it is a serving log: say how many were looked at
+        looks = "file looks like a serving log" if read == 1 else "files look like serving logs"
+        said.insert(0, f"0 of {read:,} {looks} ({SHAPES_HINT})")
+    message = f"nothing {'to diagnose' if read else 'readable'} in {names}" + (f": {'; '.join(said)}" if said else "")
+    fail(message)
+    if any(target.format is OutputFormat.GITHUB and target.path is None for target in targets):
+        from ..render.github import command
+
+        line = defuse_output(command("warning", message, {"title": "pdlogdoctor"}) + "\n", OutputFormat.GITHUB)
+        _write_stdout(lambda out: out.write(line))
+
+
+# ---------------------------------------------------------------- writing
+
+
+@record
+class Look:
+    """How the reports should look, from the flags."""
+
+    quiet: bool
+    verbose: bool
+    colour: StrEnum
+    no_redact: bool
+    abs_time: bool
+    changes_first: bool = False  # `diff`: the comparison with the last green run leads the text report
+
+
+def _emit(report: Report, targets: list[Target], look: Look, code: int) -> NoReturn:
+    """Report files first (atomic), then the GitHub step files, then stdout (whose reader may go away).
+    A file that cannot be written is the environment's fault after a good analysis: the other
+    outputs are still written, then one line and exit 2 (never 1, which means a root cause)."""
+    failures: list[str] = []
+    for target in targets:
+        if target.path is not None:
+            try:
+                _write_file(report, target, _render_options(report, target.format, look, None))
+            except WriteFailed as exc:
+                failures.append(str(exc))
+    if any(target.format is OutputFormat.GITHUB for target in targets):
+        _write_step_files(report, _render_options(report, OutputFormat.GITHUB, look, None), failures)
+    stdout = next((t for t in targets if t.path is None), None)
+    if stdout is not None:
+        if look.quiet:
+            from ..render.text import quiet_line
+
+            line = defuse_output(quiet_line(report) + "\n", OutputFormat.TEXT)
+            _write_stdout(lambda out: out.write(line))
+        else:
+            options = _render_options(report, stdout.format, look, sys.stdout)
+            text = _rendered(report, stdout.format, options)
+            _write_stdout(lambda out: out.write(text))
+    for failure in failures:
+        fail(failure)
+    raise SystemExit(ExitCode.USAGE.value if failures else code)
+
+
+def _write_step_files(report: Report, options: RenderOptions, failures: list[str]) -> None:
+    """In GitHub Actions: the markdown report in the step summary; verdict and fingerprint as step outputs."""
+    from .step_files import append_step_outputs, append_step_summary
+
+    for variable in ("GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT"):
+        value = os.environ.get(variable)
+        if not value:
+            continue
+        try:
+            if variable == "GITHUB_STEP_SUMMARY":
+                append_step_summary(report, options, Path(value))
+            else:
+                append_step_outputs(report, Path(value))
+        except OSError as exc:
+            failures.append(f"cannot write {variable} ({value}): {exc.strerror or exc}")
+
+
+def _rendered(report: Report, output_format: OutputFormat, options: RenderOptions) -> str:
+    """The whole report, defused: no log line or file name in it can act as a workflow command."""
+    from ..render import render
+    from ..render.neutralise import defuse_output
+
+    buffer = io.StringIO()
+    render(report, output_format, buffer, options)
+    return defuse_output(buffer.getvalue(), output_format)
+
+
+def _render_options(report: Report, output_format: OutputFormat, look: Look, stream: TextIO | None) -> RenderOptions:
+    from ..render.options import RenderOptions
+
+    workspace = os.environ.get("GITHUB_WORKSPACE") or None
+    return RenderOptions(
+        redact=output_format in SHAREABLE and not look.no_redact,
+        workspace_files=_workspace_files(report, workspace) if output_format is OutputFormat.GITHUB else (),
+        color=use_color(look.colour, stream),
+        width=terminal_width(stream),
+        verbose=look.verbose,
+        abs_time=look.abs_time,
+        changes_first=look.changes_first,
+    )
+
+
+def _workspace_files(report: Report, workspace: str | None) -> tuple[tuple[str, str], ...]:
+    from .step_files import workspace_files  # the markdown renderer with it: only for --format github
+
+    return workspace_files(report, workspace)
+
+
+def use_color(choice: StrEnum, stream: TextIO | None) -> bool:
+    """--color wins; then NO_COLOR (any value); then: is it a terminal that does colour?"""
+    if choice is Color.ALWAYS or choice is Color.NEVER:
+        return choice is Color.ALWAYS
+    if stream is None or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def terminal_width(stream: TextIO | None) -> int:
+    """COLUMNS when set (the user's say, and what `COLUMNS=80 cmd | less` means), else the terminal's, else 80."""
+    value = os.environ.get("COLUMNS", "")
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    if stream is not None and getattr(stream, "isatty", lambda: False)():
+        import shutil  # here: only a terminal asks for its size
+
+        return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+    return DEFAULT_WIDTH
+
+
+def _write_stdout(write: Callable[[TextIO], object]) -> None:
+    """Write the report. A reader that went away (`| head -1`) is no error: `main` made such writes
+    vanish, so the run still ends with the verdict's code (output.keep_running_when_readers_go)."""
+    try:
+        write(sys.stdout)
+        sys.stdout.flush()
+    except OSError as exc:  # a full disk behind `> file`, a closed terminal: the report is lost
+        usage_error(f"cannot write the report to stdout: {exc.strerror or exc}")
+
+
+def _write_file(report: Report, target: Target, options: RenderOptions) -> None:
+    from .output import deliver
+
+    assert target.path is not None
+    deliver(_rendered(report, target.format, options), target.path)
+
+
+def _progress(paths: list[str]) -> contextlib.AbstractContextManager[Callable[[int], None] | None]:
+    """A rich progress bar on stderr for big inputs, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext(None)
+    from ..ingest import discover
+
+    total = sum(item.size for item in discover([p for p in paths if p != "-"]))
+    if total < PROGRESS_MIN_BYTES:
+        return contextlib.nullcontext(None)
+    return _progress_bar(total)
+
+
+@contextlib.contextmanager
+def _progress_bar(total: int) -> Iterator[Callable[[int], None]]:
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn, TransferSpeedColumn
+
+    columns = (BarColumn(), DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("scanning", total=total)
+        yield lambda size: progress.advance(task, size)
+
+
+# ---------------------------------------------------------------- diff
+
+
+class DiffExit(IntEnum):
+    """`diff`'s own contract (README): did anything relevant change?"""
+
+    NO_CHANGE = 0
+    CHANGED = 1
+    USAGE = 2  # as every command's usage errors
+
+
+def diff_logs(
+    *,
+    good: str,
+    bad: str,
+    output_format: str | None = None,
+    outputs: list[str] | None = None,
+    patterns: list[Path] | None = None,
+    color: str | None = None,
+    no_redact: bool = False,
+) -> NoReturn:
+    """`diff` with its options' values (commands.py documents them); ends with the exit code."""
+    config = read_config()
+    explicit = _choice(OutputFormat, output_format, "--format") if output_format else None
+    targets = _targets(explicit or OutputFormat.TEXT, outputs or [], explicit)
+    colour = _choice(Color, color or config.color or Color.AUTO.value, "--color", config)
+    library = load_patterns(patterns, config)
+    _check_paths([good, bad])
+    for target in targets:
+        _refuse_input_as_output(target.path, [good, bad])
+    report = _run([bad], library, run_options({target.format for target in targets}, None), [good])
+    _report_input_problems(report, False)
+    changed = report.comparison is not None and report.comparison.changed
+    look = Look(False, False, colour, no_redact, False, changes_first=True)
+    _emit(report, targets, look, DiffExit.CHANGED if changed else DiffExit.NO_CHANGE)

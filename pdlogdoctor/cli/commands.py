@@ -1,0 +1,348 @@
+"""The typer app: every command's options, help text and completion.
+
+The behaviour is cli.py's; `cli.main` imports this module only for what it does not
+read itself (see `cli.plain_analyze`), so typer costs nothing on a plain `analyze`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .. import __version__
+from ..model import OutputFormat
+from .behaviour import (
+    COMPLETE_VAR,
+    EXIT_HELP,
+    PROG,
+    Color,
+    ExitCode,
+    FailOn,
+    analyze_logs,
+    diff_logs,
+    fail,
+    load_patterns,
+    usage_error,
+)
+from .config import PATTERNS_ENV
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Diagnose failed SGLang PD-disaggregation runs from their logs. "
+    "'pdlogdoctor analyze -h' shows the options and the exit codes.",
+)
+patterns_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Inspect and check the pattern library.")
+app.add_typer(patterns_app, name="patterns")
+
+PatternsOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--patterns",
+        metavar="DIR",
+        help=f"An extra directory of pattern files (repeatable; adds to {PATTERNS_ENV} and the config file's).",
+    ),
+]
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"pdlogdoctor {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", "-V", is_eager=True, callback=_print_version, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Diagnose failed SGLang PD-disaggregation runs from their logs."""
+
+
+@app.command(
+    help="Analyse logs: each PATH is a file, a directory (read recursively), a .gz/.zst file, a .zip or .tar(.gz) "
+    f"archive (read in place), or - for standard input.\n\n{EXIT_HELP}"
+)
+def analyze(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH...", hidden=True)],
+    output_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help=f"{', '.join(f.value for f in OutputFormat)} (any case). "
+            "Default: from the -o file's extension, else text.",
+            autocompletion=lambda: [f.value for f in OutputFormat],
+        ),
+    ] = None,
+    outputs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="[FORMAT=]FILE",
+            help="Write a report file (after a successful analysis; repeatable). The format comes from FORMAT=, "
+            "else --format, else the extension (.md, .json, .txt, .html). Without --format, nothing goes to stdout.",
+        ),
+    ] = None,
+    patterns: PatternsOption = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="One line: verdict, confidence, fingerprint, fix. No warnings.")
+    ] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="List every skipped input, the inputs table, whole log lines.")
+    ] = False,
+    color: Annotated[
+        str | None,
+        typer.Option(
+            "--color",
+            metavar="WHEN",
+            help="auto (a terminal, unless NO_COLOR is set), always or never.",
+            autocompletion=lambda: [c.value for c in Color],
+        ),
+    ] = None,
+    exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Always exit 0 (after printing the report).")] = False,
+    fail_on: Annotated[
+        str | None,
+        typer.Option(
+            "--fail-on",
+            metavar="WHICH",
+            help="Which results exit non-zero: inconclusive (1, 3, 4; the default), cause (1 only), never.",
+            autocompletion=lambda: [f.value for f in FailOn],
+        ),
+    ] = None,
+    no_redact: Annotated[
+        bool, typer.Option("--no-redact", help="Do not mask IPs, hosts, home paths, tokens in markdown/github output.")
+    ] = False,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--timeout",
+            metavar="SECONDS",
+            help="Stop reading after SECONDS; report the best verdict so far, marked incomplete.",
+        ),
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option("--since", metavar="TIME", help="Only lines at or after this UTC date/time (ISO 8601)."),
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option("--until", metavar="TIME", help="Only lines up to this UTC date/time (ISO 8601).")
+    ] = None,
+    abs_time: Annotated[
+        bool, typer.Option("--abs-time", help="Show the chain's UTC times instead of the time since the root cause.")
+    ] = False,
+    baseline: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--baseline",
+            metavar="PATH",
+            help="The last green run's logs (repeatable): the report adds what changed since then (see `diff`).",
+        ),
+    ] = None,
+) -> None:
+    analyze_logs(
+        paths=paths,
+        output_format=output_format,
+        outputs=outputs,
+        patterns=patterns,
+        quiet=quiet,
+        verbose=verbose,
+        color=color,
+        exit_zero=exit_zero,
+        fail_on=fail_on,
+        no_redact=no_redact,
+        timeout=timeout,
+        since=since,
+        until=until,
+        abs_time=abs_time,
+        baseline=baseline,
+    )
+
+
+# ---------------------------------------------------------------- the library
+
+
+@patterns_app.command("list", help="List every pattern with its kind, verdict and title.")
+def patterns_list(patterns: PatternsOption = None) -> None:
+    library = load_patterns(patterns)
+    for pattern in library.patterns:
+        verdict = pattern.verdict or "-"
+        typer.echo(f"{pattern.id:32} {pattern.kind.value:8} {verdict:26} {pattern.title}")
+
+
+@patterns_app.command(
+    "suggest",
+    help="Pattern-file skeletons for the top errors no pattern names in PATH... (printed, or --output-dir).",
+)
+def patterns_suggest(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="Logs, as for analyze.")],
+    output_dir: Annotated[
+        Path | None,
+        typer.Option("--output-dir", metavar="DIR", help="Write each skeleton to DIR/<id>.toml (never overwrites)."),
+    ] = None,
+    patterns: PatternsOption = None,
+) -> None:
+    from ..library.suggest import suggestions
+    from ..pipeline import run
+
+    found = suggestions(run(paths, load_patterns(patterns)))
+    if not found:
+        typer.echo("no unrecognised error line to suggest a pattern for", err=True)
+        return
+    for pattern_id, text in found:
+        if output_dir is None:
+            typer.echo(f"# ---- {pattern_id}.toml\n{text}")
+            continue
+        target = output_dir / f"{pattern_id}.toml"
+        if target.exists():
+            fail(f"{target} exists; not overwritten")
+            continue
+        output_dir.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        typer.echo(str(target))
+
+
+@patterns_app.command("check", help="Validate the library and run every pattern's own examples (exit 2 on failure).")
+def patterns_check(patterns: PatternsOption = None) -> None:
+    from ..library.errorlines import check_layer
+    from ..library.frames import check_frames
+    from ..library.patterns import check_examples
+
+    library = load_patterns(patterns)
+    problems = [problem for pattern in library.patterns for problem in check_examples(pattern)]
+    problems += check_layer(library.errors) if library.errors else []
+    problems += check_frames(library.frames)
+    for problem in problems:
+        typer.echo(f"error: {problem}", err=True)
+    examples = sum(len(p.examples.match) + len(p.examples.no_match) for p in library.patterns)
+    if problems:
+        raise typer.Exit(ExitCode.USAGE)
+    typer.echo(f"ok: {len(library.patterns)} patterns, {len(library.verdicts)} verdicts, {examples} examples")
+
+
+@patterns_app.command(
+    "anchors", help="Print each pattern's anchor as an extended regex, one per line (for grep -E -f)."
+)
+def patterns_anchors() -> None:
+    library = load_patterns(None)
+    generic = library.errors.anchors if library.errors else ()
+    for anchor in sorted({p.primary_anchor for p in library.patterns} | set(generic)):
+        typer.echo(_ere_escape(anchor))
+
+
+def _ere_escape(literal: str) -> str:
+    return "".join("\\" + char if char in r".[]()*+?{}|^$\\" else char for char in literal)
+
+
+@app.command(help="List the verdicts a diagnosis can give: id, how far upstream it sits, title.")
+def verdicts(patterns: PatternsOption = None) -> None:
+    library = load_patterns(patterns)
+    width = max(len(spec.id) for spec in library.verdicts)
+    for spec in library.verdicts:
+        typer.echo(f"{spec.id:{width}}  {spec.tier.value:9}  {spec.title}")
+
+
+@app.command(help="Print the JSON Schema of `--format json` output.")
+def schema() -> None:
+    from ..render.json_format import schema_text
+
+    sys.stdout.write(schema_text())
+
+
+@app.command(
+    "explain",
+    help="Explain a verdict or pattern ID: what it means, how it is recognised, what to do (exit 2 if unknown).",
+)
+def explain_command(
+    item_id: Annotated[str, typer.Argument(metavar="ID", hidden=True)],
+    patterns: PatternsOption = None,
+) -> None:
+    from .explain import explain, nearest_ids
+
+    library = load_patterns(patterns)
+    text = explain(library, item_id)
+    if text is None:
+        near = nearest_ids(library, item_id)
+        usage_error(
+            f"no verdict or pattern with id '{item_id}'",
+            f"did you mean: {', '.join(near)}?"
+            if near
+            else "see `pdlogdoctor verdicts` and `pdlogdoctor patterns list`",
+        )
+    typer.echo(text)
+
+
+@app.command(
+    "diff",
+    help="What changed since the last green run: GOOD's and BAD's configuration, sizing, behaviour and error lines "
+    "side by side (run-specific values such as times, ports and hosts are ignored), and BAD's verdict read in their "
+    "light. GOOD and BAD are each a directory, archive or file.\n\n"
+    "Exit codes: 0 no relevant change, 1 changes found, 2 usage error.",
+)
+def diff_command(
+    good: Annotated[str, typer.Argument(metavar="GOOD", hidden=True)],
+    bad: Annotated[str, typer.Argument(metavar="BAD", hidden=True)],
+    output_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help=f"{', '.join(f.value for f in OutputFormat)} (any case). Default: text.",
+            autocompletion=lambda: [f.value for f in OutputFormat],
+        ),
+    ] = None,
+    outputs: Annotated[
+        list[str] | None,
+        typer.Option("--output", "-o", metavar="[FORMAT=]FILE", help="Write a report file, as `analyze -o` does."),
+    ] = None,
+    patterns: PatternsOption = None,
+    color: Annotated[
+        str | None, typer.Option("--color", metavar="WHEN", help="auto (a terminal, unless NO_COLOR), always, never.")
+    ] = None,
+    no_redact: Annotated[
+        bool, typer.Option("--no-redact", help="Do not mask IPs, hosts, home paths, tokens in markdown/github output.")
+    ] = False,
+) -> None:
+    diff_logs(
+        good=good,
+        bad=bad,
+        output_format=output_format,
+        outputs=outputs,
+        patterns=patterns,
+        color=color,
+        no_redact=no_redact,
+    )
+
+
+@app.command(help="Print the version.")
+def version() -> None:
+    typer.echo(__version__)
+
+
+SHELLS = ("bash", "zsh", "fish")
+
+
+@app.command(
+    help="Print the shell completion script for bash, zsh or fish. "
+    'Install: eval "$(pdlogdoctor completion bash)" in ~/.bashrc; '
+    "pdlogdoctor completion fish > ~/.config/fish/completions/pdlogdoctor.fish."
+)
+def completion(
+    shell: Annotated[str, typer.Argument(metavar="SHELL", hidden=True, autocompletion=lambda: list(SHELLS))],
+) -> None:
+    from typer._completion_shared import get_completion_script
+
+    name = shell.strip().lower()
+    if name not in SHELLS:
+        usage_error(f"no completion for shell {shell!r}", f"choose one of: {', '.join(SHELLS)}")
+    typer.echo(get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=name))

@@ -1,0 +1,123 @@
+"""`pdlogdoctor explain ID`: what a verdict or pattern means, how it is recognised, what to do.
+
+Everything printed comes from the library (verdicts.toml and the pattern files), so the
+explanation cannot drift from what the diagnosis actually uses.
+"""
+
+from __future__ import annotations
+
+import difflib
+import textwrap
+
+from ..library.patterns import Library, Pattern, VerdictSpec
+
+WIDTH = 100
+
+
+def explain(library: Library, item_id: str) -> str | None:
+    """The explanation of a verdict or pattern id, or None when the library has neither."""
+    if library.has_verdict(item_id):
+        return _verdict_text(library, library.verdict(item_id))
+    pattern = _pattern_or_none(library, item_id)
+    if pattern is not None:
+        return _pattern_text(library, pattern)
+    return None
+
+
+def nearest_ids(library: Library, item_id: str, limit: int = 5) -> list[str]:
+    """Known ids that look like `item_id`: close spellings first, then ids containing it."""
+    known = [spec.id for spec in library.verdicts] + [pattern.id for pattern in library.patterns]
+    close = difflib.get_close_matches(item_id, known, n=limit, cutoff=0.5)
+    containing = [k for k in known if item_id and item_id.lower() in k and k not in close]
+    return (close + containing)[:limit]
+
+
+def _pattern_or_none(library: Library, pattern_id: str) -> Pattern | None:
+    try:
+        return library.pattern(pattern_id)
+    except KeyError:
+        return None
+
+
+def _verdict_text(library: Library, spec: VerdictSpec) -> str:
+    supporting = [p for p in library.patterns if p.verdict == spec.id]
+    lines = [f"verdict {spec.id}: {spec.title}", f"tier: {spec.tier.value}"]
+    if spec.analyzer:
+        lines.append(f"checked by analyzer: {spec.analyzer}")
+    lines += ["", "What it means:", _block(spec.explain), "", "How it is recognised:"]
+    if supporting:
+        lines += [_pattern_summary(p) for p in supporting]
+    else:
+        lines.append(_block(_unrooted_note(spec)))
+    lines += ["", "What to do:", _block(spec.advice)]
+    return "\n".join(lines)
+
+
+def _unrooted_note(spec: VerdictSpec) -> str:
+    if spec.id == "healthy":
+        return (
+            "no failing line, and at least one line shows the deployment serving "
+            "(ready server, probe ok, accuracy result)."
+        )
+    if spec.id == "inconclusive":
+        return "failing lines exist but none supports a cause; the report lists the evidence that is missing."
+    if spec.id == "no-failure-seen":
+        return "no failing line, and no line shows the deployment serving (a starting server, a short excerpt)."
+    return "no single pattern roots this verdict: an analyzer or detector proposes it from several lines read together."
+
+
+def _pattern_summary(pattern: Pattern) -> str:
+    anchors = ", ".join(repr(a) for a in pattern.anchors)
+    head = f"  - {pattern.id} ({pattern.kind.value}, {pattern.severity.value}): {pattern.title}"
+    explain = textwrap.fill(
+        " ".join(pattern.explain.split()), WIDTH, initial_indent="      ", subsequent_indent="      "
+    )
+    return f"{head}\n      anchors: {anchors}\n{explain}"
+
+
+def _pattern_text(library: Library, pattern: Pattern) -> str:
+    lines = [
+        f"pattern {pattern.id}: {pattern.title}",
+        f"kind: {pattern.kind.value}   severity: {pattern.severity.value}   verdict: {pattern.verdict or '-'}",
+        f"file: {pattern.group}/{pattern.id}.toml",
+        "",
+        "What it means:",
+        _block(pattern.explain),
+        "",
+        "How it is recognised:",
+        f"  anchors (all must be in the line): {', '.join(repr(a) for a in pattern.anchors)}",
+        f"  regex: {pattern.regex.pattern}",
+    ]
+    if pattern.failure_if is not None:
+        lines.append(f"  failing only if: {pattern.failure_if.text}")
+    if pattern.examples.match:
+        lines.append(f"  example: {pattern.examples.match[0]}")
+    lines += _links(library, pattern)
+    if pattern.verdict is not None:
+        lines += ["", f"Supports verdict {pattern.verdict}: {library.verdict(pattern.verdict).title}"]
+    lines += ["", "What to do:", _block(pattern.advice or _verdict_advice(library, pattern))]
+    if pattern.references:
+        lines += ["", "References:"] + [f"  - {ref}" for ref in pattern.references]
+    return "\n".join(lines)
+
+
+def _links(library: Library, pattern: Pattern) -> list[str]:
+    effects = sorted({rule.target for rule in pattern.causes})
+    causes = sorted({p.id for p in library.patterns if any(rule.target == pattern.id for rule in p.causes)})
+    lines = []
+    if effects:
+        lines.append(f"  explains (downstream): {', '.join(effects)}")
+    if causes:
+        lines.append(f"  explained by (upstream): {', '.join(causes)}")
+    return lines
+
+
+def _verdict_advice(library: Library, pattern: Pattern) -> str:
+    if pattern.verdict is not None:
+        return library.verdict(pattern.verdict).advice
+    return "This line is context or a symptom: follow the chain upstream to the cause."
+
+
+def _block(text: str) -> str:
+    paragraphs = [" ".join(part.split()) for part in text.strip().split("\n\n") if part.strip()]
+    return "\n".join(textwrap.fill(p, WIDTH, initial_indent="  ", subsequent_indent="  ") for p in paragraphs)

@@ -1,0 +1,259 @@
+"""What a report where nothing failed can still show: where each log stops, and its warnings.
+
+A no-failure-seen report has no chain, because nothing in the lines failed. Its reader's next
+questions are what the server was doing when the lines stop (a hang, a cut excerpt, a process
+killed without a word all end there) and whether anything warned (Mooncake finding no RDMA
+device names the TCP fallback a later failure comes from). The scan keeps neither: it reads
+only anchored lines. So for such a report only, each re-openable input is read once more,
+bounded: its last line, and the lines the error layer's warning markers name
+(patterns/open-world/severity.toml, `[[warning]]`), templated like unrecognised errors.
+
+Both stay cheap next to the scan: a plain file's last line is read backwards from its end,
+its number from the scan's line count; a warning regex runs only on the lines that hold one
+of the markers' literal keys, found in one bytes pass (the compiled anchor matcher if any).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import BinaryIO
+
+from ..ingest import Reader, reopen
+from ..ingest.streams import open_seekable, plain_size, read_sizes
+from ..library.errorlines import ErrorLayer
+from ..library.lazyregex import MULTILINE, LazyRegex
+from ..model import Event, ExcerptLine, Kind, Report, Severity, Source
+from ..model.textcut import clip
+from ..model.values import record
+from ..reason.diagnose import NO_FAILURE_SEEN
+from ..reason.unexplained import templates_of
+from ..scan import accel
+from ..scan.logshape import set_aside
+from ..scan.timeline import clean_line, parse_stamp
+from .excerpt import CHUNK, KEPT_LINE_CHARS
+
+CLASSIFIED_BYTES = 16 << 20  # per input: lines past this are not read for warnings
+REREAD_BYTES = 512 << 20  # per input: past this its last line is not looked for
+MAX_WARNINGS = 200  # warning lines kept per input before templating
+LONG_LINE_CARRY = 1 << 20  # the forward read keeps no more of one line: a longer last line is read forwards
+TAIL_BLOCK = 64 << 10  # read backwards from a plain file's end in blocks of this size
+
+
+@record
+class _Scan:
+    layer: ErrorLayer
+    candidates: LazyRegex  # any warning marker, on the line as written: where to look closer (compiled on first use)
+    named: frozenset[tuple[str, int]]  # (source, line) of the lines a library pattern matched
+    keys: tuple[bytes, ...]  # the markers' literal keys: a line holding none is not read
+    matcher: accel.Matcher | None  # finds every key in one pass; None: a bytes.find loop per key
+
+
+@record
+class _End:
+    """Where an input ends, found from its end: (line number, line) of its last written line."""
+
+    last: tuple[int, bytes] | None
+
+
+@record
+class _Read:
+    last: ExcerptLine | None
+    warnings: list[Event]
+
+
+def describe_quiet(
+    report: Report, layer: ErrorLayer | None, named: frozenset[tuple[str, int]], matcher: str = accel.AUTO
+) -> Report:
+    """A no-failure-seen report with where each input ends and the warnings no pattern names
+    (`named`: the (source, line) of every line a library pattern matched; `matcher`: which
+    accel.py matcher finds the warning keys). Others unchanged."""
+    if report.verdict.id != NO_FAILURE_SEEN:
+        return report
+    aside = set(set_aside(report.inputs))  # not serving logs: nothing in them is evidence
+    scan = _scan_for(layer, named, matcher) if layer is not None and layer.warnings else None
+    reads = [_read(source, scan) for source in report.inputs if source.lines and source.name not in aside]
+    ends = tuple(read.last for read in reads if read.last is not None)
+    shown = {item.template for item in report.unrecognised}
+    warnings = [t for t in templates_of([w for read in reads for w in read.warnings]) if t.template not in shown]
+    return replace(report, log_ends=ends, unrecognised=(*report.unrecognised, *warnings))
+
+
+def _scan_for(layer: ErrorLayer, named: frozenset[tuple[str, int]], matcher: str) -> _Scan:
+    keys = tuple(key.encode() for key in layer.warning_keys())
+    return _Scan(layer, _candidates(layer), named, keys, accel.deferred(keys, matcher))
+
+
+def _read(source: Source, scan: _Scan | None) -> _Read:
+    """Warnings in the input's first CLASSIFIED_BYTES, and its last written line: from its end
+    when it is a plain file, else in the same forward pass."""
+    stream = reopen(source.name)
+    if stream is None:
+        return _Read(None, [])
+    with stream:
+        end = _end_from_the_back(stream, source)
+        return _read_forwards(stream, source, scan, end)
+
+
+def _read_forwards(stream: Reader, source: Source, scan: _Scan | None, end: _End | None) -> _Read:
+    """One pass from the start: the warnings, and the last line unless `end` already holds it."""
+    number, read, carry = 0, 0, b""
+    last: tuple[int, bytes] | None = None
+    warnings: list[Event] = []
+    sizes = read_sizes(CHUNK, plain_size(stream))
+    while (end is None or _classifying(scan, read, warnings)) and (chunk := stream.read(next(sizes))):
+        read += len(chunk)
+        if end is None and read > REREAD_BYTES:
+            return _Read(None, warnings)  # where it ends is not known
+        block = carry + chunk
+        cut = block.rfind(b"\n") + 1
+        complete, carry = block[:cut], block[cut:][-LONG_LINE_CARRY:]  # one absurd line stays bounded
+        if scan is not None and _classifying(scan, read - len(chunk), warnings):
+            warnings += _warnings(source, number, complete, scan, MAX_WARNINGS - len(warnings))
+        if end is None:
+            last = _last_written(number, complete) or last
+        number += complete.count(b"\n")
+    if end is not None:
+        return _Read(_end(source, end.last), warnings)
+    last = (number + 1, carry) if carry.strip() else last
+    return _Read(_end(source, last), warnings)
+
+
+def _classifying(scan: _Scan | None, read: int, warnings: list[Event]) -> bool:
+    """Whether the bytes from `read` on are still read for warnings."""
+    return scan is not None and read < CLASSIFIED_BYTES and len(warnings) < MAX_WARNINGS
+
+
+def _end_from_the_back(stream: Reader, source: Source) -> _End | None:
+    """A plain file's last written line, read backwards from its end in blocks, numbered from the
+    line count the scan made. None: read forwards instead (compressed, an archive member, changed
+    or cut short since the scan, or a last line longer than the forward read would keep)."""
+    if stream.plain_path is None or source.problems:
+        return None
+    try:
+        with open_seekable(Path(stream.plain_path), buffering=0) as handle:
+            return _end_of(handle, source)
+    except OSError:
+        return None
+
+
+def _end_of(handle: BinaryIO, source: Source) -> _End | None:
+    size = os.fstat(handle.fileno()).st_size
+    if size != source.bytes:
+        return None  # not the file the scan counted
+    if size > REREAD_BYTES:
+        return _End(None)  # as when read forwards: where it ends is not looked for
+    tail, start = b"", size
+    while start > 0 and len(tail) <= LONG_LINE_CARRY:
+        block_end, start = start, max(0, start - TAIL_BLOCK)
+        handle.seek(start)
+        block = _read_exactly(handle, block_end - start)
+        if len(block) != block_end - start:
+            return None  # cut short since the scan
+        tail = block + tail
+        line = _last_in_tail(tail, whole=start == 0)
+        if line is not None:
+            newlines = source.lines - (tail[-1:] != b"\n")  # the scan counts an unended last line
+            return _End((newlines - tail.count(b"\n", line[0]) + 1, tail[line[0] : line[1]]))
+        if start == 0:
+            return _End(None)  # every line is blank
+    return None
+
+
+def _read_exactly(handle: BinaryIO, size: int) -> bytes:
+    parts: list[bytes] = []
+    while size > 0 and (part := handle.read(size)):
+        parts.append(part)
+        size -= len(part)
+    return b"".join(parts)
+
+
+def _last_in_tail(tail: bytes, whole: bool) -> tuple[int, int] | None:
+    """(start, stop) of the last line of `tail` that is not blank, without its newline; None when
+    none starts inside `tail` (`whole`: `tail` starts the file, and so its first line)."""
+    stop = len(tail)
+    while (newline := tail.rfind(b"\n", 0, stop)) >= 0 or whole:
+        if tail[newline + 1 : stop].strip():
+            return newline + 1, stop
+        if newline < 0:
+            return None
+        stop = newline
+    return None
+
+
+def _last_written(before: int, complete: bytes) -> tuple[int, bytes] | None:
+    """The last line of `complete` (whole lines) that is not blank, with its number."""
+    end = len(complete)
+    while end > 0:
+        start = complete.rfind(b"\n", 0, end - 1) + 1
+        line = complete[start:end]
+        if line.strip():
+            return before + complete.count(b"\n", 0, start) + 1, line.rstrip(b"\n")
+        end = start
+    return None
+
+
+def _warnings(source: Source, before: int, complete: bytes, scan: _Scan, room: int) -> list[Event]:
+    """Up to `room` warning lines of `complete` (whole lines): the lines holding a marker's key,
+    found in one pass over the bytes; each is decided as the layer decides it."""
+    found: list[Event] = []
+    number, counted = before, 0
+    for pos in _key_hits(complete, scan):
+        if pos < counted or len(found) >= room:
+            continue  # a second key on a line already decided, or enough found
+        start = complete.rfind(b"\n", 0, pos) + 1
+        number += complete.count(b"\n", counted, start) + 1
+        counted = complete.find(b"\n", pos) + 1  # whole lines: each ends with one
+        # Looked at as the markers read a line: without a CI runner's stamp or a collector's prefix
+        # (clean_line), so a stamped glog W line meets `^W` as the same line unstamped does.
+        text, _ = clean_line(complete[start:counted].decode("utf-8", errors="replace"))
+        if (source.name, number) not in scan.named and scan.candidates.search(text) is not None:
+            warning = _warning(source, number, text, scan.layer)
+            if warning is not None:
+                found.append(warning)
+    return found
+
+
+def _key_hits(data: bytes, scan: _Scan) -> list[int]:
+    """Where any key occurs in `data`, ascending."""
+    if scan.matcher is not None:
+        per_key = scan.matcher.positions(data, 0, len(data))
+    else:
+        per_key = [accel.occurrences(data, key, 0, len(data)) for key in scan.keys]
+    return sorted(pos for hits in per_key for pos in hits)
+
+
+def _candidates(layer: ErrorLayer) -> LazyRegex:
+    """Compiled only when a line holds a warning key: most runs never search it (and need not import `regex`)."""
+    return LazyRegex("|".join(f"(?:{marker.regex.pattern})" for marker in layer.warnings), MULTILINE)
+
+
+def _end(source: Source, last: tuple[int, bytes] | None) -> ExcerptLine | None:
+    if last is None:
+        return None
+    number, raw = last
+    text, _ = clean_line(raw[: KEPT_LINE_CHARS * 4].decode("utf-8", errors="replace"))
+    return ExcerptLine(source.name, number, clip(text, KEPT_LINE_CHARS), 0)
+
+
+def _warning(source: Source, number: int, text: str, layer: ErrorLayer) -> Event | None:
+    """The warning event of a cleaned line (clean_line), or None."""
+    hit = layer.warning_of(text)
+    if hit is None:
+        return None
+    stamp = parse_stamp(text)
+    return Event(
+        pattern=hit.marker,
+        source=source.name,
+        line=number,
+        time=stamp.seconds if stamp is not None and stamp.year_known else None,
+        time_text=stamp.text if stamp is not None else None,
+        text=clip(text, KEPT_LINE_CHARS),
+        fields=(),
+        severity=Severity.WARNING,
+        kind=Kind.CONTEXT,
+        failing=False,
+        role=source.role,
+        template=hit.template,
+    )

@@ -1,0 +1,341 @@
+"""The generic error layer: error lines that no pattern of the library names.
+
+Driven by data, like the library: `patterns/open-world/severity.toml` says how a line
+states its severity (Python logging, glog, torch, spdlog, Rust tracing, UCX, NCCL,
+tracebacks, crashes, exit codes) and `patterns/open-world/benign/*.toml` name noise known
+to be harmless. The scanner hands this layer only the lines that hold one of its anchors,
+found in the same search pass as the library's anchors, and only when no pattern of the
+library matched the line: the layer adds no pass of its own over the input. Its
+`[[warning]]` markers are read only when nothing failed (quiet.py re-reads the inputs then).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..model import Severity
+from ..model.errors import PatternError
+from ..model.values import record
+from .lazyregex import MULTILINE, LazyRegex, RegexCompileError, compile_now
+from .prefilter import prefiltered
+from .templates import message_of, template_of
+
+if TYPE_CHECKING:
+    import regex  # types only: the module is imported on the first compile (lazyregex.py)
+
+OPEN_WORLD_DIR = "open-world"
+LEVELS = ("critical", "error", "warning", "quiet")
+MATCH_TIMEOUT_S = 0.5
+SWALLOW_LINES = 60  # how far below an 'Exception ignored in' line its traceback may end
+EXPLAINED_LINES = 400  # how far below a traceback a library pattern read its exception line may be
+BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for the traceback under it
+_MARKER_KEYS = {"id", "level", "effect", "regex", "examples"}
+_BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "examples"}
+_EXAMPLE_KEYS = {"match", "no_match"}
+_SHAPE_KEYS = {"id", "component", "regex", "examples"}
+SHAPES_FILE = "log-shapes.toml"
+
+
+@record
+class Marker:
+    id: str
+    level: str
+    regex: LazyRegex
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
+    effect: bool = False  # the line says that something ended (a 5xx, an exit code), not why
+    keys: tuple[str, ...] = ()  # a warning's: every line its regex matches holds one of them
+
+
+@record
+class Benign:
+    id: str
+    reason: str
+    regex: LazyRegex
+    swallow_traceback: bool
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
+    recovered: bool = False  # benign only when the same file shows serving after it
+
+
+@record
+class Shape:
+    """What a line a deployment's component prints at run time looks like (log-shapes.toml)."""
+
+    id: str
+    component: str
+    regex: LazyRegex
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
+
+
+@record
+class ErrorHit:
+    """One line the layer calls an error (or a warning worth showing)."""
+
+    marker: str
+    severity: Severity
+    template: str
+
+
+@record
+class ErrorLayer:
+    anchors: tuple[str, ...]
+    markers: tuple[Marker, ...]
+    benign: tuple[Benign, ...]
+    shapes: tuple[Shape, ...] = ()  # serving-log line shapes; none loaded: every file counts as a log
+    warnings: tuple[Marker, ...] = ()  # how a line says it is a warning (read when nothing failed)
+
+    def benign_entry(self, text: str) -> Benign | None:
+        """The benign entry naming this line, if any."""
+        return next((entry for entry in self.benign if _search(entry.regex, text)), None)
+
+    def effects(self) -> frozenset[str]:
+        """Markers whose lines report an ending, not its cause: ranked after the others."""
+        return frozenset(marker.id for marker in self.markers if marker.effect)
+
+    def classify(self, text: str) -> ErrorHit | None:
+        """The error this line states, or None (not an error, or benign).
+
+        A benign line whose traceback follows it is kept as an INFO hit: the exception line
+        under it is then dropped after the scan (`unexplained.py`), whichever byte range of a
+        file each was scanned in.
+        """
+        marker, found = self._marker_for(text)
+        for entry in self.benign:
+            # Recovered ones are judged after the scan; a line no marker calls an error needs only the
+            # entries that swallow a traceback (the many quiet lines, glog's I lines, skip the rest).
+            if entry.recovered or (marker is None and not entry.swallow_traceback):
+                continue
+            if _search(entry.regex, text):
+                return ErrorHit(BENIGN_PREFIX + entry.id, Severity.INFO, "") if entry.swallow_traceback else None
+        if marker is None or found is None:
+            return None
+        message = found.groupdict().get("message") or message_of(text)
+        severity = Severity(marker.level)
+        return ErrorHit(marker.id, severity, template_of(message))
+
+    def warning_keys(self) -> tuple[str, ...]:
+        """What every line a warning marker matches holds: lines without one are not read."""
+        return tuple(dict.fromkeys(key for marker in self.warnings for key in marker.keys))
+
+    def warning_of(self, text: str) -> ErrorHit | None:
+        """The warning this line states, or None (not a warning, or benign noise)."""
+        for marker in self.warnings:
+            found = _search(marker.regex, text)
+            if found is not None:
+                if self.benign_entry(text) is not None:
+                    return None
+                message = found.groupdict().get("message") or message_of(text)
+                return ErrorHit(marker.id, Severity.WARNING, template_of(message))
+        return None
+
+    def _marker_for(self, text: str) -> tuple[Marker | None, regex.Match[str] | None]:
+        for marker in self.markers:
+            found = _search(marker.regex, text)
+            if found is not None:
+                return (None, None) if marker.level == "quiet" else (marker, found)
+        return None, None
+
+
+def _search(pattern: LazyRegex, text: str) -> regex.Match[str] | None:
+    try:
+        return pattern.search(text, timeout=MATCH_TIMEOUT_S)
+    except TimeoutError:
+        return None
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
+    """Markers and benign noise from each library directory's `open-world/`; None if none."""
+    anchors: list[str] = []
+    markers: list[Marker] = []
+    benign: list[Benign] = []
+    shapes: list[Shape] = []
+    warnings: list[Marker] = []
+    for directory in dirs:
+        root = directory / OPEN_WORLD_DIR
+        severity = root / "severity.toml"
+        if severity.is_file():
+            data = _read(severity)
+            anchors.extend(_string_list(data.get("anchors"), str(severity), "anchors"))
+            markers.extend(_marker(raw, str(severity), i) for i, raw in enumerate(data.get("marker", [])))
+            warnings.extend(_warning(raw, str(severity), i) for i, raw in enumerate(data.get("warning", [])))
+        for path in sorted((root / "benign").glob("*.toml")) if (root / "benign").is_dir() else []:
+            benign.append(_benign(_read(path), str(path), path.stem))
+        if (root / SHAPES_FILE).is_file():
+            where = str(root / SHAPES_FILE)
+            shapes.extend(_shape(raw, where, i) for i, raw in enumerate(_read(root / SHAPES_FILE).get("shape", [])))
+    if not markers:
+        return None
+    return ErrorLayer(tuple(dict.fromkeys(anchors)), tuple(markers), tuple(benign), tuple(shapes), tuple(warnings))
+
+
+def _read(path: Path) -> dict[str, Any]:
+    import tomllib  # here: a run whose library comes from the cache parses no TOML (library_cache.py)
+
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PatternError(str(path), None, f"cannot be read as TOML: {exc}") from exc
+
+
+def _string_list(raw: Any, where: str, key: str) -> list[str]:
+    if not isinstance(raw, list) or not raw or not all(isinstance(a, str) and a and a.isascii() for a in raw):
+        raise PatternError(where, key, "must be a non-empty list of non-empty ASCII strings")
+    return raw
+
+
+def _marker(raw: Any, where: str, index: int) -> Marker:
+    key = f"marker[{index}]"
+    if not isinstance(raw, dict):
+        raise PatternError(where, key, "must be a table")
+    _check(raw, _MARKER_KEYS, where, key)
+    level = raw["level"]
+    if level not in LEVELS:
+        raise PatternError(where, f"{key}.level", f"'{level}' is not one of {LEVELS}")
+    match, no_match = _examples(raw, where, key)
+    effect = raw.get("effect", False)
+    if not isinstance(effect, bool):
+        raise PatternError(where, f"{key}.effect", "must be true or false")
+    return Marker(str(raw["id"]), level, _compile(raw, where, key), match, no_match, where, effect)
+
+
+def _shape(raw: Any, where: str, index: int) -> Shape:
+    key = f"shape[{index}]"
+    if not isinstance(raw, dict):
+        raise PatternError(where, key, "must be a table")
+    _check(raw, _SHAPE_KEYS, where, key, required=("id", "component", "regex", "examples"))
+    match, no_match = _examples(raw, where, key)
+    compiled = _compile(raw, where, key, MULTILINE)  # searched over a whole head: `^` is a line start
+    compiled = prefiltered(compiled)  # a head without the literals a shape needs does not compile it (start-up)
+    return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where)
+
+
+def _warning(raw: Any, where: str, index: int) -> Marker:
+    if not isinstance(raw, dict):
+        raise PatternError(where, f"warning[{index}]", "must be a table")
+    keys = _string_list(raw.get("keys"), where, f"warning[{index}].keys")
+    marker = _marker({name: value for name, value in raw.items() if name != "keys"}, where, index)
+    if marker.level != "warning" or marker.effect:
+        raise PatternError(where, f"warning[{index}].level", "must be 'warning' (and no effect)")
+    return replace(marker, keys=tuple(keys))
+
+
+def _benign(raw: dict[str, Any], where: str, stem: str) -> Benign:
+    _check(raw, _BENIGN_KEYS, where, None, required=("id", "reason", "regex", "examples"))
+    if raw["id"] != stem:
+        raise PatternError(where, "id", f"'{raw['id']}' must equal the file name '{stem}'")
+    match, no_match = _examples(raw, where, None)
+    swallow, recovered = raw.get("swallow_traceback", False), raw.get("recovered", False)
+    for key, value in (("swallow_traceback", swallow), ("recovered", recovered)):
+        if not isinstance(value, bool):
+            raise PatternError(where, key, "must be true or false")
+    compiled = _compile(raw, where, None)
+    return Benign(str(raw["id"]), str(raw["reason"]), compiled, swallow, match, no_match, where, recovered)
+
+
+def _check(
+    raw: Mapping[str, Any],
+    allowed: set[str],
+    where: str,
+    key: str | None,
+    required: tuple[str, ...] = ("id", "level", "regex", "examples"),
+) -> None:
+    prefix = f"{key}." if key else ""
+    for name in raw:
+        if name not in allowed:
+            raise PatternError(where, prefix + name, "unknown key")
+    for name in required:
+        if name not in raw:
+            raise PatternError(where, prefix + name, "missing required key")
+
+
+def _compile(raw: Mapping[str, Any], where: str, key: str | None, flags: int = 0) -> LazyRegex:
+    try:
+        return compile_now(str(raw["regex"]), flags)
+    except RegexCompileError as exc:
+        raise PatternError(where, f"{key}.regex" if key else "regex", f"does not compile: {exc}") from None
+
+
+def _examples(raw: Mapping[str, Any], where: str, key: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    name = f"{key}.examples" if key else "examples"
+    examples = raw.get("examples")
+    if not isinstance(examples, dict):
+        raise PatternError(where, name, "must be a table with match and no_match lists")
+    for item in examples:
+        if item not in _EXAMPLE_KEYS:
+            raise PatternError(where, f"{name}.{item}", "unknown key")
+    match, no_match = examples.get("match"), examples.get("no_match")
+    if not isinstance(match, list) or not match:
+        raise PatternError(where, f"{name}.match", "needs at least one real line")
+    if not isinstance(no_match, list) or not no_match:
+        raise PatternError(where, f"{name}.no_match", "needs at least one line")
+    return tuple(map(str, match)), tuple(map(str, no_match))
+
+
+# ---------------------------------------------------------------- self-test
+
+
+def check_layer(layer: ErrorLayer) -> list[str]:
+    """Every marker must decide its own match examples and not its no_match ones; every benign
+    entry must match its examples. Markers are tried in order, so a match example must be
+    decided by its own marker, not an earlier one."""
+    problems: list[str] = []
+    for marker in layer.markers:
+        for line in marker.match:
+            decided, _ = _first(layer, line)
+            if decided != marker.id:
+                problems.append(f"{marker.path}: marker {marker.id}: match example decided by {decided}: {line!r}")
+        for line in marker.no_match:
+            if _search(marker.regex, line) is not None:
+                problems.append(f"{marker.path}: marker {marker.id}: no_match example matches: {line!r}")
+    for entry in layer.benign:
+        problems += [f"{entry.path}: example does not match: {x!r}" for x in entry.match if not _search(entry.regex, x)]
+        problems += [
+            f"{entry.path}: no_match example matches: {x!r}" for x in entry.no_match if _search(entry.regex, x)
+        ]
+    for shape in layer.shapes:
+        problems += [f"{shape.path}: shape {shape.id}: example does not match: {x!r}" for x in shape.match
+                     if not _search(shape.regex, x)]  # fmt: skip
+        problems += [f"{shape.path}: shape {shape.id}: no_match example matches: {x!r}" for x in shape.no_match
+                     if _search(shape.regex, x)]  # fmt: skip
+    problems += _warning_problems(layer)
+    for marker in layer.markers:
+        for line in marker.match:
+            if not any(anchor in line for anchor in layer.anchors):
+                problems.append(f"{marker.path}: marker {marker.id}: no anchor finds the example {line!r}")
+    return problems
+
+
+def _first(layer: ErrorLayer, line: str) -> tuple[str | None, regex.Match[str] | None]:
+    for marker in layer.markers:
+        found = _search(marker.regex, line)
+        if found is not None:
+            return marker.id, found
+    return None, None
+
+
+def _warning_problems(layer: ErrorLayer) -> list[str]:
+    """Warning markers, tried in their own order, decide their own examples and not their no_match."""
+    problems: list[str] = []
+    for marker in layer.warnings:
+        for line in marker.match:
+            decided = layer.warning_of(line)
+            if decided is None or decided.marker != marker.id:
+                by = decided.marker if decided else None
+                problems.append(f"{marker.path}: warning {marker.id}: match example decided by {by}: {line!r}")
+        for line in marker.no_match:
+            if _search(marker.regex, line) is not None:
+                problems.append(f"{marker.path}: warning {marker.id}: no_match example matches: {line!r}")
+        problems += [f"{marker.path}: warning {marker.id}: no key finds the example {line!r}"
+                     for line in marker.match if not any(key in line for key in marker.keys)]  # fmt: skip
+    return problems

@@ -1,0 +1,307 @@
+"""What the frames of a crash's stack say: in which phase the process was, and which native
+component it crashed in.
+
+Driven by data (`frames.toml` in each library directory), like the patterns: a `phase` entry
+names functions (and, if it must, their files) that only run while a server starts up
+(`init`) or only while it serves (`runtime`); a `component` entry names the native code a
+frame belongs to. The stack itself comes from the traceback reader (traceback.py), outermost
+frame first, each frame as the line the log printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..model.errors import PatternError
+from ..model.values import record
+from ..scan.traceback import Frame, parse_frame
+from .lazyregex import LazyRegex, RegexCompileError, compile_now
+
+if TYPE_CHECKING:
+    import regex  # types only: the module is imported on the first compile (lazyregex.py)
+
+FRAMES_FILE = "frames.toml"
+PHASES = ("init", "runtime")
+MATCH_TIMEOUT_S = 0.5
+_PHASE_KEYS = {"id", "phase", "function", "file", "why", "examples"}
+_COMPONENT_KEYS = {"id", "name", "function", "file", "blame", "skip", "runtime", "examples"}
+# A Python frame of an installed package: its file under site-packages or dist-packages.
+_INSTALLED = LazyRegex(r"/(?:site|dist)-packages/(?P<package>[A-Za-z_]\w*)")
+# Where a native frame's library lives when it cannot be the user's: a system library directory
+# (a driver's or a distribution's library the table does not name), or no path at all (`<unknown>`,
+# the executable's name).
+_SYSTEM_LIBRARY = LazyRegex(r"^(?!/)|^/(?:usr/(?:local/)?)?lib(?:32|64)?/(?!python)|^/usr/local/cuda|^/opt/rocm")
+
+
+@record
+class PhaseRule:
+    id: str
+    phase: str
+    function: LazyRegex
+    file: LazyRegex | None
+    why: str
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
+
+    def decides(self, frame: Frame) -> bool:
+        if _search(self.function, frame.func) is None:
+            return False
+        return self.file is None or _search(self.file, frame.file) is not None
+
+
+@record
+class Component:
+    id: str
+    name: str
+    function: LazyRegex | None  # a frame is the component's when its function or its file matches
+    file: LazyRegex | None
+    blame: bool  # a crash in its code is named as the crash's place
+    skip: bool  # the signal handling itself: never named
+    runtime: bool  # under everyone's code (libc, the C++ and CUDA/HIP runtimes, Python, torch)
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
+
+    def names(self, frame: Frame) -> bool:
+        return (self.function is not None and _search(self.function, frame.func) is not None) or (
+            self.file is not None and _search(self.file, frame.file) is not None
+        )
+
+
+@record
+class OwnCode:
+    """The innermost frame of a crash outside the runtime, when it is code no component names:
+    the user's own or the model's (a plugin kernel, a remote-code model file)."""
+
+    frame: Frame
+    package: str  # the installed package it is in ("" outside site-/dist-packages)
+
+    def describe(self) -> str:
+        where = f"{self.frame.file}:{self.frame.line}" if self.frame.line else self.frame.file
+        name = short_name(self.frame.func).removesuffix("()") if self.frame.native else self.frame.func
+        owner = f"the package {self.package}" if self.package else "your own or the model's code"
+        return f"{name}() in {where} ({owner}, not sglang, vLLM, torch or a library pdlogdoctor knows)"
+
+
+@record
+class PhaseEvidence:
+    """The frame that says in which phase the process was."""
+
+    phase: str
+    frame: Frame
+    why: str
+
+
+@record
+class Culprit:
+    """The native frame a crash happened in, with the component it belongs to."""
+
+    frame: Frame
+    component: str
+    callee: Frame | None  # the innermost named frame under it (the verbs or CUDA call it made)
+
+    def describe(self) -> str:
+        text = f"{short_name(self.frame.func)} ({self.component})"
+        if self.callee is not None:
+            text += f", at {short_name(self.callee.func)}"
+        return text
+
+
+@record
+class FrameTable:
+    phases: tuple[PhaseRule, ...] = ()
+    components: tuple[Component, ...] = ()
+
+    def phase_of(self, stack: Sequence[Frame]) -> PhaseEvidence | None:
+        """The outermost frame a phase rule names decides: a serving loop may construct objects
+        or call helpers named like start-up code deeper down, never the other way round."""
+        for frame in stack:
+            rule = next((rule for rule in self.phases if rule.decides(frame)), None)
+            if rule is not None:
+                return PhaseEvidence(rule.phase, frame, rule.why)
+        return None
+
+    def component_of(self, frame: Frame) -> Component | None:
+        return next((c for c in self.components if c.names(frame)), None)
+
+    def own_code(self, stack: Sequence[Frame]) -> OwnCode | None:
+        """The innermost frame that is not the runtime's (nor the signal handling's), when no
+        component names it; None when that frame is a known component's (sglang's, Mooncake's)
+        or has no name to give."""
+        for frame in reversed(stack):
+            component = self.component_of(frame)
+            if component is not None and (component.runtime or component.skip):
+                continue
+            if component is not None or not _named(frame):
+                return None
+            if frame.native and _search(_SYSTEM_LIBRARY, frame.file) is not None:
+                return None
+            installed = _search(_INSTALLED, frame.file)
+            return OwnCode(frame, installed.group("package") if installed else "")
+        return None
+
+    def culprit(self, stack: Sequence[Frame]) -> Culprit | None:
+        """The innermost native frame of a blamed component (Mooncake, NIXL, UCX, MORI), with the
+        named call under it; None when no native frame names one."""
+        native = [frame for frame in stack if frame.native]
+        for depth in range(len(native) - 1, -1, -1):
+            component = self.component_of(native[depth])
+            if component is not None and component.blame:
+                return Culprit(native[depth], component.name, self.innermost(native[depth + 1 :]))
+        return None
+
+    def innermost(self, stack: Sequence[Frame]) -> Frame | None:
+        """The innermost frame with a name that is not the signal handling's own."""
+        named = [frame for frame in stack if _named(frame) and not self._skipped(frame)]
+        return named[-1] if named else None
+
+    def _skipped(self, frame: Frame) -> bool:
+        component = self.component_of(frame)
+        return component is not None and component.skip
+
+
+def short_name(func: str) -> str:
+    """A native symbol without its parameter lists: `ns::Class::method()`."""
+    out: list[str] = []
+    depth = 0
+    for char in func:
+        if char == "(":
+            if depth == 0:
+                out.append("()")
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            out.append(char)
+    name = "".join(out).removesuffix(" const").strip()
+    return name.split("::{lambda", 1)[0]  # a lambda is named by the function it is written in
+
+
+def _named(frame: Frame) -> bool:
+    return (
+        bool(frame.func) and frame.func not in ("(unknown)", "<unknown function>") and not frame.func.startswith("0x")
+    )
+
+
+def _search(pattern: LazyRegex, text: str) -> regex.Match[str] | None:
+    try:
+        return pattern.search(text, timeout=MATCH_TIMEOUT_S)
+    except TimeoutError:
+        return None
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_frames(dirs: Iterable[Path]) -> FrameTable:
+    """The phase rules and components of every library directory's frames.toml (empty if none)."""
+    phases: list[PhaseRule] = []
+    components: list[Component] = []
+    for directory in dirs:
+        path = directory / FRAMES_FILE
+        if not path.is_file():
+            continue
+        data = _read(path)
+        where = str(path)
+        for key in data:
+            if key not in ("phase", "component"):
+                raise PatternError(where, key, "unknown key (a frames file holds [[phase]] and [[component]] tables)")
+        phases += [_phase(raw, where, i) for i, raw in enumerate(data.get("phase", []))]
+        components += [_component(raw, where, i) for i, raw in enumerate(data.get("component", []))]
+    return FrameTable(tuple(phases), tuple(components))
+
+
+def _read(path: Path) -> dict[str, Any]:
+    import tomllib  # here: a run whose library comes from the cache parses no TOML (library_cache.py)
+
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PatternError(str(path), None, f"cannot be read as TOML: {exc}") from exc
+
+
+def _phase(raw: Any, where: str, index: int) -> PhaseRule:
+    key = f"phase[{index}]"
+    _check(raw, _PHASE_KEYS, ("id", "phase", "function", "why", "examples"), where, key)
+    if raw["phase"] not in PHASES:
+        raise PatternError(where, f"{key}.phase", f"'{raw['phase']}' is not one of {PHASES}")
+    match, no_match = _examples(raw, where, key)
+    file = _compile(raw["file"], where, f"{key}.file") if "file" in raw else None
+    function = _compile(raw["function"], where, f"{key}.function")
+    return PhaseRule(str(raw["id"]), raw["phase"], function, file, str(raw["why"]), match, no_match, where)
+
+
+def _component(raw: Any, where: str, index: int) -> Component:
+    key = f"component[{index}]"
+    _check(raw, _COMPONENT_KEYS, ("id", "name", "examples"), where, key)
+    if "function" not in raw and "file" not in raw:
+        raise PatternError(where, key, "needs a function or a file regex")
+    blame, skip, runtime = raw.get("blame", False), raw.get("skip", False), raw.get("runtime", False)
+    if not all(isinstance(flag, bool) for flag in (blame, skip, runtime)):
+        raise PatternError(where, key, "blame, skip and runtime must be true or false")
+    match, no_match = _examples(raw, where, key)
+    function = _compile(raw["function"], where, f"{key}.function") if "function" in raw else None
+    file = _compile(raw["file"], where, f"{key}.file") if "file" in raw else None
+    return Component(str(raw["id"]), str(raw["name"]), function, file, blame, skip, runtime, match, no_match, where)
+
+
+def _check(raw: Any, allowed: set[str], required: tuple[str, ...], where: str, key: str) -> None:
+    if not isinstance(raw, dict):
+        raise PatternError(where, key, "must be a table")
+    for name in raw:
+        if name not in allowed:
+            raise PatternError(where, f"{key}.{name}", "unknown key")
+    for name in required:
+        if name not in raw:
+            raise PatternError(where, f"{key}.{name}", "missing required key")
+
+
+def _compile(text: Any, where: str, key: str) -> LazyRegex:
+    try:
+        return compile_now(str(text))
+    except RegexCompileError as exc:
+        raise PatternError(where, key, f"does not compile: {exc}") from None
+
+
+def _examples(raw: Mapping[str, Any], where: str, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    examples = raw["examples"]
+    if not isinstance(examples, dict) or set(examples) - {"match", "no_match"}:
+        raise PatternError(where, f"{key}.examples", "must be a table with match and no_match lists")
+    match, no_match = examples.get("match"), examples.get("no_match")
+    if not isinstance(match, list) or not match:
+        raise PatternError(where, f"{key}.examples.match", "needs at least one real frame line")
+    if not isinstance(no_match, list) or not no_match:
+        raise PatternError(where, f"{key}.examples.no_match", "needs at least one frame line")
+    return tuple(map(str, match)), tuple(map(str, no_match))
+
+
+# ---------------------------------------------------------------- self-test
+
+
+def check_frames(table: FrameTable) -> list[str]:
+    """Every match example is a frame line the reader parses and its own entry names (for a
+    phase rule: the first rule that names it, so the order of the file cannot hide it); no
+    no_match example is named by its entry."""
+    problems: list[str] = []
+    for rule in table.phases:
+        for line, want in [(x, True) for x in rule.match] + [(x, False) for x in rule.no_match]:
+            frame = parse_frame(line)
+            if frame is None:
+                problems.append(f"{rule.path}: phase {rule.id}: not a frame line: {line!r}")
+                continue
+            first = next((r for r in table.phases if r.decides(frame)), None)
+            if want and first is not rule:
+                problems.append(f"{rule.path}: phase {rule.id}: example decided by {first and first.id}: {line!r}")
+            if not want and rule.decides(frame):
+                problems.append(f"{rule.path}: phase {rule.id}: no_match example matches: {line!r}")
+    for component in table.components:
+        for line, want in [(x, True) for x in component.match] + [(x, False) for x in component.no_match]:
+            frame = parse_frame(line)
+            if frame is None:
+                problems.append(f"{component.path}: component {component.id}: not a frame line: {line!r}")
+            elif (table.component_of(frame) is component) != want:
+                problems.append(f"{component.path}: component {component.id}: example {line!r} is misread")
+    return problems

@@ -1,0 +1,109 @@
+"""`pdlogdoctor patterns suggest`: a pattern-file skeleton for each top unrecognised error.
+
+The skeleton comes from the template the generic layer made (templates.py): its longest
+literal run is the anchor, each masked value becomes a named group of the regex, the real
+line is the match example and another unrecognised line the no_match one. With a title,
+a kind and (for a cause) a verdict filled in, it passes `pdlogdoctor patterns check`.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from ..model import Report, UnexplainedError
+
+MAX_SUGGESTIONS = 5
+MIN_ANCHOR = 6
+# What each mask of templates.py stands for, as a regex group body.
+_GROUPS = {
+    "num": r"-?\d+(?:\.\d+)?",
+    "hex": r"(?:0x)?[0-9a-fA-F]+",
+    "str": r"""'[^']*'|"[^"]*\"""",
+    "path": r"\S+",
+    "url": r"\S+",
+    "ip": r"[\d.]+(?::\d+)?",
+    "id": r"[\w-]+",
+    "time": r"[\d:.,]+",
+    "date": r"\d{4}-\d\d-\d\d",
+}
+_MASK = regex.compile(r"<(num|hex|str|path|url|ip|id|time|date|\*)>")
+
+
+def suggestions(report: Report) -> list[tuple[str, str]]:
+    """(pattern id, TOML text) for the top unrecognised templates whose line a regex can anchor."""
+    found: list[tuple[str, str]] = []
+    items = list(report.unrecognised[:MAX_SUGGESTIONS])
+    for item in items:
+        anchor = _anchor(item.template)
+        if anchor is None:
+            continue
+        others = [other.first.text for other in items if other is not item]
+        found.append(_skeleton(item, anchor, others))
+    return found
+
+
+def _anchor(template: str) -> str | None:
+    """The longest ASCII run of the template without a mask in it."""
+    runs = [part.strip() for part in _MASK.split(template)[::2]]
+    runs = [run for run in runs if run.isascii() and len(run) >= MIN_ANCHOR]
+    return max(runs, key=len) if runs else None
+
+
+def _regex(template: str) -> str:
+    counts: dict[str, int] = {}
+    parts: list[str] = []
+    pieces = _MASK.split(template)
+    for index, piece in enumerate(pieces):
+        if index % 2 == 0:
+            parts.append(regex.escape(piece, literal_spaces=True))
+            continue
+        if piece == "*":
+            parts.append(r"\S+")
+            continue
+        counts[piece] = counts.get(piece, 0) + 1
+        parts.append(f"(?P<{piece}{counts[piece]}>{_GROUPS[piece]})")
+    return "".join(parts)
+
+
+def _identifier(anchor: str) -> str:
+    words = regex.findall(r"[a-z0-9]+", anchor.lower())[:5]
+    return "-".join(["unrecognised", *words]) if words else "unrecognised-error"
+
+
+def _skeleton(item: UnexplainedError, anchor: str, others: list[str]) -> tuple[str, str]:
+    pattern_id = _identifier(anchor)
+    near = next((text for text in others if anchor not in text), None) or _without(item.first.text, anchor)
+    lines = [
+        f'id = "{pattern_id}"',
+        "# Fill in what the line means: a title, kind (cause, symptom or context) and, for a cause,",
+        "# the verdict (pdlogdoctor explain VERDICT lists them); then run `pdlogdoctor patterns check`.",
+        f"title = {_literal('TODO: what this line means')}",
+        f'severity = "{item.severity.value}"',
+        'kind = "cause"',
+        '# verdict = "inconclusive"',
+        f"anchors = [{_literal(anchor)}]",
+        f"regex = {_literal(_regex(item.template))}",
+        f"explain = {_literal(_seen(item))}",
+        "",
+        "[examples]",
+        f"match = [{_literal(item.first.text)}]",
+        f"no_match = [{_literal(near)}]",
+        "",
+    ]
+    return pattern_id, "\n".join(lines)
+
+
+def _seen(item: UnexplainedError) -> str:
+    return f"Seen {item.count} time(s) in {len(item.files)} file(s), first at {item.first.where}."
+
+
+def _without(text: str, anchor: str) -> str:
+    return text.replace(anchor, "x" * min(3, len(anchor)), 1)
+
+
+def _literal(text: str) -> str:
+    """A TOML string holding `text` as it is: a literal string when it can be one."""
+    if "'''" not in text and "\n" not in text:
+        return f"'''{text}'''" if ("'" in text or "\\" in text or '"' in text) else f'"{text}"'
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'

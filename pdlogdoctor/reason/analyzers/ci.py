@@ -1,0 +1,95 @@
+"""CI cancellation: the job was stopped by the runner, so what follows is the shutdown.
+
+The guard that matters: a cancellation only explains failures that come after it. A failure
+with a verdict of its own logged before the cancel (a crash, then a hang until the job
+timeout cancels it) is the cause, and the cancellation is its consequence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...model import Event, FieldValue, Role
+from ..hypothesis import Evidence, Hypothesis
+
+CANCEL = "ci-cancelled"
+SKEW_S = 60.0  # server clocks and the runner's clock may disagree by this much
+STUCK_WAIT_S = 15 * 60.0  # a harness still `[wait]`ing this long before the cancel was stuck
+HOW = {
+    "actions-runner-shutdown": "the runner received a shutdown signal",
+    "actions-concurrency-cancel": "a newer run in the same concurrency group pre-empted it",
+    "actions-operation-canceled": "the job was cancelled (manual cancel, timeout or pre-emption)",
+}
+
+
+def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    timed = [e for e in hypothesis.roots if e.time is not None]
+    cancel_time = min(e.time for e in timed if e.time is not None) if timed else None
+    earlier = _earlier_failure(cancel_time, evidence)
+    if earlier is not None:
+        why = (
+            f"{evidence.said(earlier)} failed before the job was cancelled: "
+            "the cancellation is a consequence, not the cause"
+        )
+        return [replace(hypothesis, rejected=why, confidence=0.1)]
+    kinds = sorted({e.pattern for e in hypothesis.roots}, key=lambda p: list(HOW).index(p) if p in HOW else 99)
+    how = "; ".join(HOW.get(kind, kind) for kind in kinds)
+    after = [e for e in hypothesis.chain if e.pattern not in HOW]
+    facts: list[tuple[str, FieldValue]] = [("how", how), ("failures_after_cancel", len(after))]
+    group = next((e.get("group") for e in hypothesis.roots if e.get("group")), None)
+    if group is not None:
+        facts.append(("concurrency_group", group))
+    summary = f"The CI job was cancelled, not failed: {how} ({hypothesis.first_root.where})."
+    if after:
+        summary += f" The {len(after)} error line kinds after it ({_names(after)}) are the shutdown."
+    stuck = _stuck_waiting(cancel_time, evidence)
+    if stuck is not None:
+        return [_cancelled_while_waiting(hypothesis, stuck, cancel_time or 0.0, facts)]
+    return [replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.9)]
+
+
+def _stuck_waiting(cancel_time: float | None, evidence: Evidence) -> Event | None:
+    """The harness's last `[wait]` line, if it came long before the cancel with no progress since."""
+    if cancel_time is None:
+        return None
+    harness = [e for e in evidence.events if e.role is Role.HARNESS and e.time is not None and e.time <= cancel_time]
+    if not harness:
+        return None
+    last = max(harness, key=lambda e: (e.time or 0.0, e.line))
+    if last.pattern == "harness-wait" and cancel_time - (last.time or 0.0) >= STUCK_WAIT_S:
+        return last
+    return None
+
+
+def _cancelled_while_waiting(
+    hypothesis: Hypothesis, wait: Event, cancel_time: float, facts: list[tuple[str, FieldValue]]
+) -> Hypothesis:
+    """A cancel after hours of waiting for a server is a timeout over a server that never came up."""
+    server = str(wait.get("waiting_for", "a server"))
+    hours = (cancel_time - (wait.time or cancel_time)) / 3600
+    summary = (
+        f"The CI job was cancelled ({hypothesis.first_root.where}) after the harness had waited {hours:.1f} h for "
+        f"the {server} server ({wait.where}): most likely the job's timeout over a {server} server that never "
+        "became ready. Its log holds the cause; no failure of it is in these logs."
+    )
+    missing = (f"the {server} server's log: it never became ready",)
+    facts = [*facts, ("waiting_for", server), ("waited_hours", round(hours, 2))]
+    return replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.5, missing=missing)
+
+
+def _earlier_failure(cancel_time: float | None, evidence: Evidence) -> Event | None:
+    if cancel_time is None:
+        return None
+    library = evidence.library
+    for event in sorted((e for e in evidence.events if e.failing and e.time is not None), key=lambda e: e.time or 0.0):
+        verdict = library.pattern(event.pattern).verdict
+        if verdict is None or verdict == CANCEL or event.time is None:
+            continue
+        if event.time < cancel_time - SKEW_S:
+            return event
+    return None
+
+
+def _names(events: list[Event]) -> str:
+    names = list(dict.fromkeys(e.pattern for e in events))
+    return ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")

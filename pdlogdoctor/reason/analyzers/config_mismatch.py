@@ -1,0 +1,93 @@
+"""Implicit config mismatch: the two `server_args` lines disagree on what both must share.
+
+sglang raises an explicit error for page size and KV dtype only in builds that check
+them at bootstrap; older builds transfer anyway and decode reads the bytes wrongly (garbage
+output, failed transfers). So the detector compares the prefill and decode `server_args`
+lines itself. Only keys that must be equal are compared: a different tp_size is legitimate
+for MLA models (sglang refuses it explicitly where it is not), so it is never flagged here.
+"""
+
+from __future__ import annotations
+
+from ...model import Event, FieldValue, Role
+from ..hypothesis import Evidence, Hypothesis
+from ..link import downstream
+
+VERDICT = "config-mismatch"
+SHARED_KEYS = ("page_size", "kv_cache_dtype", "backend")
+CONFIDENCE = 0.7
+
+
+def detect(evidence: Evidence) -> list[Hypothesis]:
+    """Propose config-mismatch from the server_args lines, when something failed and no
+    explicit mismatch error already carries the verdict."""
+    # sglang's explicit mismatch errors root the verdict themselves (verdicts.toml: their patterns).
+    if not evidence.failing_groups or evidence.failing(*evidence.library.rooting(VERDICT)):
+        return []
+    prefill, decode = _args_of(evidence, Role.PREFILL), _args_of(evidence, Role.DECODE)
+    if prefill is None or decode is None:
+        return []
+    differences = _differences(prefill, decode)
+    if not differences:
+        return []
+    # The failures a mismatch explains are the verdict's `explains` list in verdicts.toml.
+    effects = [e for e in evidence.failing(*evidence.library.verdict(VERDICT).explains) if _after(e, prefill, decode)]
+    if not effects:
+        return []  # a difference nothing went wrong with is not this failure's cause
+    chain = tuple(sorted(downstream([prefill, decode, *effects], evidence.links), key=_time_key))
+    facts: list[tuple[str, FieldValue]] = []
+    for key, left, right in differences:
+        facts += [(f"prefill_{key}", left), (f"decode_{key}", right)]
+    said = "; ".join(f"{key}: prefill {left!s}, decode {right!s}" for key, left, right in differences)
+    summary = (
+        f"Prefill and decode were launched with different settings ({said}; from the two server_args "
+        f"lines {prefill.where} and {decode.where}); no explicit mismatch error was logged, and "
+        f"{_kinds(len({e.pattern for e in effects}))} follow."
+    )
+    return [
+        Hypothesis(
+            VERDICT,
+            roots=(prefill, decode),
+            chain=chain,
+            confidence=CONFIDENCE,
+            summary=summary,
+            facts=tuple(facts),
+        )
+    ]
+
+
+def _kinds(count: int) -> str:
+    return "one kind of failure" if count == 1 else f"{count} kinds of failure"
+
+
+def _args_of(evidence: Evidence, role: Role) -> Event | None:
+    """The first server_args line of a role (by the mode it states, else by the log's role)."""
+    lines = [e for e in evidence.of("server-args") if _mode(e) is role]
+    return min(lines, key=_time_key) if lines else None
+
+
+def _mode(event: Event) -> Role | None:
+    mode = event.get("mode")
+    if mode == "prefill":
+        return Role.PREFILL
+    if mode == "decode":
+        return Role.DECODE
+    return event.role if mode is None and event.role in (Role.PREFILL, Role.DECODE) else None
+
+
+def _differences(prefill: Event, decode: Event) -> list[tuple[str, FieldValue, FieldValue]]:
+    found = []
+    for key in SHARED_KEYS:
+        left, right = prefill.get(key), decode.get(key)
+        if left is not None and right is not None and left != right:
+            found.append((key, left, right))
+    return found
+
+
+def _after(effect: Event, *starts: Event) -> bool:
+    times = [s.time for s in starts if s.time is not None]
+    return effect.time is None or not times or effect.time >= min(times)
+
+
+def _time_key(event: Event) -> tuple[float, str, int]:
+    return (event.time if event.time is not None else float("inf"), event.source, event.line)

@@ -1,0 +1,218 @@
+"""Resource exhaustion: GPU memory (torch OOM, a KV pool that does not fit) and host memory
+(the kernel OOM killer). Says which server ran out, when (startup or while serving), and
+what the allocator or the kernel reported, so the advice can be acted on."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from ...library.patterns import convert_field
+from ...model import Event, FactValue, Mark, Role, Suggestion
+from ..hypothesis import Evidence, Hypothesis
+
+SIGKILL = -9
+# A shell, a launcher or a job runner reports a process a signal ended as 128 + the signal (`rc=137`);
+# Python's multiprocessing reports it as minus the signal (`exit code -9`).
+SHELL_SIGNAL_BASE = 128
+SHARED_STREAMS = (Role.MIXED, Role.CI)  # streams that carry several servers' lines
+
+
+def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    root = hypothesis.first_root
+    served = _ready_before(root, evidence)
+    when = "while serving" if served is not None else "during startup"
+    facts: list[tuple[str, FactValue]] = [("server", _server_name(root)), ("phase", when)]
+    if root.pattern == "not-enough-memory":
+        fraction = root.get("mem_fraction_static")
+        facts.append(("mem_fraction_static", fraction))
+        detail = "its KV pool does not fit in the memory the weights left"
+        if fraction is not None:
+            detail += f" (mem_fraction_static={fraction})"
+    else:
+        for name in ("device", "requested", "free", "gpu"):
+            if root.get(name) is not None:
+                facts.append((name, root.get(name)))
+        detail = f"{root.get('device', 'GPU')} out of memory. Tried to allocate {root.get('requested', '?')}"
+        if root.get("free") is not None:
+            detail += f" with {root.get('free')} free on GPU {root.get('gpu')}"
+    downstream = _downstream_summary(hypothesis)
+    summary = f"The {_server_name(root)} ran out of GPU memory {when}: {detail}.{downstream}"
+    used = (served,) if served is not None else ()
+    fix, advice = _memory_fraction_fix(root, evidence)
+    return [
+        replace(
+            hypothesis,
+            facts=tuple(facts),
+            summary=summary,
+            confidence=0.85,
+            lines_used=used,
+            suggestions=(fix,) if fix is not None and fix.value is not None else (),
+            advice=advice,
+        )
+    ]
+
+
+# What --mem-fraction-static does: the share of each GPU's memory sglang takes up front for the
+# weights and the KV pool; the rest is for activations and CUDA graphs. A KV pool that does not fit
+# needs it raised; an allocation outside the pool that fails needs it lowered.
+SERVER_ARGS = "server-args"
+NOT_ENOUGH_FOR_POOL = "not-enough-memory"
+OTHER_KNOBS = "lower --max-running-requests / --chunked-prefill-size / --cuda-graph-max-bs, or use more GPUs"
+
+
+def _memory_fraction_fix(root: Event, evidence: Evidence) -> tuple[Suggestion | None, str]:
+    """Which way --mem-fraction-static must move for this server, and to what, from its lines; with
+    the advice that says it ("" when its value is not in the lines: the verdict's advice stands)."""
+    launch = _launch_of(root, evidence)
+    fraction = root.get("mem_fraction_static") or (launch.get("mem_fraction_static") if launch else None)
+    if not isinstance(fraction, float):
+        return None, ""
+    used = tuple(e.where for e in (root, launch) if e is not None)
+    raising = root.pattern == NOT_ENOUGH_FOR_POOL
+    fix = _raise_fraction(root, fraction, launch, used, evidence) if raising else _lower_fraction(root, fraction, used)
+    way, side = ("Raise", "above") if raising else ("Lower", "below")
+    target = f"to {fix.value}" if fix.value is not None else f"{side} {fraction:g}"
+    advice = f"{way} --mem-fraction-static on the {_server_name(root)} {target}: {fix.reason}; otherwise {OTHER_KNOBS}."
+    return fix, advice
+
+
+def _launch_of(event: Event, evidence: Evidence) -> Event | None:
+    launches = [e for e in evidence.of(SERVER_ARGS) if e.source == event.source and e.role == event.role]
+    return launches[-1] if launches else None
+
+
+def _raise_fraction(
+    root: Event, fraction: float, launch: Event | None, used: tuple[str, ...], evidence: Evidence
+) -> Suggestion:
+    """The KV pool did not fit after the weights: raise it, to the value the other server of the
+    same model started with when that one came up (else no number is claimed)."""
+    peers = [
+        e
+        for e in evidence.of(SERVER_ARGS)
+        if e.source != root.source
+        and isinstance(e.get("mem_fraction_static"), float)
+        and float(e.get("mem_fraction_static")) > fraction
+        and (launch is None or e.get("model") == launch.get("model"))
+        and any(up.source == e.source and not up.failing for up in evidence.marked(Mark.SERVER_UP))
+    ]
+    steps = [f"the error line says to increase it; current value {fraction:g}"]
+    if not peers:
+        reason = f"the KV pool did not fit in what the weights left at {fraction:g}"
+        return Suggestion("server-arg", "--mem-fraction-static", None, reason, tuple(steps), used, (root.role,))
+    peer = max(peers, key=lambda e: float(e.get("mem_fraction_static")))
+    value = float(peer.get("mem_fraction_static"))
+    steps.append(f"{peer.where} started the same model at {value:g} and came up: use {value:g}")
+    reason = f"the KV pool did not fit in what the weights left at {fraction:g}"
+    return Suggestion(
+        "server-arg", "--mem-fraction-static", f"{value:g}", reason, tuple(steps), (*used, peer.where), (root.role,)
+    )
+
+
+def _lower_fraction(root: Event, fraction: float, used: tuple[str, ...]) -> Suggestion:
+    """An allocation outside the static pool failed: give the rest of the GPU what it lacked, by
+    lowering the fraction by the shortfall's share of the GPU (to the hundredth below)."""
+    requested, free, total = (_bytes(root.get(name)) for name in ("requested", "free", "total"))
+    reason = f"an allocation outside the static pool (activations, CUDA graphs) failed at {fraction:g}"
+    if requested is None or free is None or not total:
+        unsized = (f"current value {fraction:g}; the error line gives no free and total memory to size the cut",)
+        return Suggestion("server-arg", "--mem-fraction-static", None, reason, unsized, used, (root.role,))
+    shortfall = max(requested - free, 0) / total
+    value = min(math.floor((fraction - shortfall) * 100) / 100, round(fraction - 0.01, 2))
+    steps = (
+        f"shortfall = tried {_gib(requested)} - free {_gib(free)} = {_gib(max(requested - free, 0))}",
+        f"share of the GPU = {_gib(max(requested - free, 0))} / {_gib(total)} = {shortfall:.4f}",
+        f"suggested = {fraction:g} - {shortfall:.4f}, to the hundredth below = {value:.2f}",
+    )
+    return Suggestion("server-arg", "--mem-fraction-static", f"{value:.2f}", reason, steps, used, (root.role,))
+
+
+def _bytes(value: object) -> int | None:
+    found = convert_field("bytes", str(value)) if value is not None else None
+    return found if isinstance(found, int) else None
+
+
+def _gib(size: int) -> str:
+    return f"{size / (1 << 30):.2f} GiB"
+
+
+def host_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    kill = hypothesis.first_root
+    facts: list[tuple[str, FactValue]] = [
+        ("killed_pid", kill.get("pid")),
+        ("killed_process", kill.get("comm")),
+        ("scope", "memory cgroup (container limit)" if "cgroup" in str(kill.get("scope", "")) else "whole host"),
+    ]
+    if kill.get("anon_rss") is not None:
+        facts.append(("anon_rss", kill.get("anon_rss")))  # as the kernel logs it (KiB)
+    died = _killed_by_sigkill(evidence)
+    corroborated = bool(died)
+    facts.append(("server_exit_code_minus_9", died[0].where if died else None))
+    summary = f"The kernel OOM killer ended process {kill.get('pid')} ({kill.get('comm')}) [{dict(facts)['scope']}]" + (
+        f"; {_sigkill_said(died[0])} at {died[0].where}." if died else "."
+    )
+    missing = () if corroborated else ("no line shows a process ending by SIGKILL (exit code -9, or status 137)",)
+    return [
+        replace(
+            hypothesis,
+            facts=tuple(facts),
+            summary=summary,
+            confidence=0.85 if corroborated else 0.6,
+            lines_used=tuple(died[:1]),
+            missing=hypothesis.missing + missing,
+        )
+    ]
+
+
+def _killed_by_sigkill(evidence: Evidence) -> list[Event]:
+    """Lines that report a process ended by SIGKILL: a server's exit code -9, or a harness's rc=137."""
+    by_server = [e for e in evidence.carrying("exit_code") if e.get("exit_code") == SIGKILL]
+    by_launcher = [e for e in evidence.carrying("rc") if e.get("rc") == SHELL_SIGNAL_BASE - SIGKILL]
+    return by_server + by_launcher
+
+
+def _sigkill_said(event: Event) -> str:
+    if event.get("exit_code") == SIGKILL:
+        return "the server reports a scheduler killed by SIGKILL (exit code -9)"
+    return f"the launcher reports a server ended by SIGKILL (rc={event.get('rc')}: 128 + 9)"
+
+
+def _ready_before(event: Event, evidence: Evidence) -> Event | None:
+    ready = [e for e in evidence.marked(Mark.SERVER_UP) if e.source == event.source and _before(e, event)]
+    return ready[0] if ready else None
+
+
+def _before(event: Event, other: Event) -> bool:
+    if event.time is not None and other.time is not None and event.time != other.time:
+        return event.time < other.time
+    return event.line < other.line
+
+
+def _server_name(event: Event) -> str:
+    role = event.role.value
+    return f"{role} server" if role in ("prefill", "decode") else "server"
+
+
+def _downstream_summary(hypothesis: Hypothesis) -> str:
+    others = sorted({e.role.value for e in hypothesis.chain if e.source != hypothesis.first_root.source})
+    if not others:
+        return ""
+    return f" Everything after it on {', '.join(others)} follows from it."
+
+
+def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    """A model-load failure stops a server before it serves: the same server coming up after the
+    line refutes it (a full disk under a compile cache, a hub disk-space warning on a filesystem
+    that misreports its free space)."""
+    root = hypothesis.first_root
+    if root.role in SHARED_STREAMS:
+        return [hypothesis]  # a ready line in a stream of several servers may be another server's
+    up = [e for e in evidence.marked(Mark.SERVER_UP) if _same_server(e, root) and not e.failing and _before(root, e)]
+    if not up:
+        return [hypothesis]
+    why = f"{evidence.said(up[0])} shows the same server up after {evidence.said(root)}: the model loaded"
+    return [replace(hypothesis, rejected=why, confidence=0.1)]
+
+
+def _same_server(event: Event, other: Event) -> bool:
+    return event.source == other.source and event.role == other.role

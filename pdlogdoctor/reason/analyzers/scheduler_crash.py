@@ -1,0 +1,461 @@
+"""Scheduler crashes: what died, of what, where (the native frame it crashed in), when (before
+or after serving, before or after KV pool sizing), and what the exit code's signal means.
+
+The phase is told from evidence only: a request served or a ready line before the crash; the
+frames of its stack (frames.toml: the outermost frame a rule names); a line that says so
+itself; and, only when the log shows the server's start, the absence of a ready line. When none
+of these is in the lines, the verdict says the phase is unknown and keeps both readings open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TypeVar
+
+from ...library.frames import Culprit, OwnCode, PhaseEvidence, short_name
+from ...library.patterns import match_line
+from ...model import Event, FieldValue, Mark
+from ...model.textcut import clip
+from ...model.values import record
+from ...scan.traceback import Frame, stack_of
+from ..hypothesis import Evidence, Hypothesis
+
+INIT = "scheduler-init-crash"
+RUNTIME = "scheduler-runtime-crash"
+UNKNOWN_PHASE = "scheduler-crash"  # a crash whose phase the lines cannot tell
+Found = TypeVar("Found")
+SIGNALS = {
+    -3: "SIGQUIT: sent by sglang to its children after another child failed; the first failure is the cause",
+    -6: "SIGABRT: the process aborted (a failed assertion, or a native library calling abort())",
+    -9: "SIGKILL: usually the kernel OOM killer (check `dmesg -T | grep -i oom`)",
+    -11: "SIGSEGV: a native crash (driver, kernel library or extension)",
+    -15: "SIGTERM: the process was told to stop (launcher, job timeout or cancellation)",
+    1: "exit 1: a Python exception ended the process",
+}
+SIGKILL = -9
+SIGNAL_NAMES = {
+    "SIGSEGV": "a segmentation fault",
+    "SIGABRT": "an abort",
+    "SIGBUS": "a bus error",
+    "SIGILL": "an illegal instruction",
+    "SIGFPE": "an arithmetic fault",
+}
+# The lines that name the exception a process died of: a Python traceback's last line, or the
+# type and what() text of a C++ exception nothing caught (std::terminate then aborts).
+EXCEPTION_PATTERNS = ("scheduler-exception", "cxx-uncaught-exception")
+UNCAUGHT_CXX = "cxx-uncaught-exception"
+SIGABRT = -6
+# Native libraries known to abort() a scheduler, by their pattern group: named in SIGABRT's meaning
+# only when their own lines are in the logs (a run that never reached MORI is not pointed at it).
+ABORTING_LIBRARIES = {"mori": "MORI", "mooncake": "Mooncake", "nixl": "NIXL/UCX"}
+# An exception's last error is looked up in the lines above it by this many of its first characters.
+MIN_LAST_ERROR = 20
+# A crash whose cause is a library line no verdict names is not stated with more confidence than this.
+OUTSIDE_CATALOGUE_CONFIDENCE = 0.5
+HOST_OOM = "host-oom"  # the verdict whose lines are the kernel's OOM kills
+# Serving before a crash: the ready line, or a request the server answered.
+SERVED = (Mark.SERVER_UP, Mark.ANSWERED)
+# Crashed in the serving loop, but no line says the server had finished its warmup: the
+# crash could be in the warmup request, so runtime is the better reading, not a certain one.
+LOOP_ONLY_CONFIDENCE = 0.55
+# The lines show a crash but not its phase: both readings stay open, neither is stated.
+UNKNOWN_PHASE_CONFIDENCE = 0.45
+OPEN_PHASE_CONFIDENCE = 0.3
+# Where sglang sizes the KV pool: a crash raised here is neither before nor after it.
+POOL_SIZING_CODE = ("pool_configurator", "memory_pool_config", "init_memory_pool", "profile_max_num_token", "mr_limit")
+
+
+@record
+class Phase:
+    """The phase a crash happened in, and the evidence that says so."""
+
+    verdict: str  # INIT, RUNTIME or UNKNOWN_PHASE
+    fact: str  # what decided it, for the facts
+    sentence: str  # what the summary adds about it ("" when the facts say enough)
+    certain: bool  # served, a start-up frame, the line itself, or the start seen without a ready line
+
+
+def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    named = _what_named_elsewhere(hypothesis.roots, evidence)
+    if named is not None:
+        return [replace(hypothesis, rejected=named, confidence=0.1)]
+    crash = _earliest(list(hypothesis.roots))
+    exception = _exception_for(crash, evidence)
+    exit_event = _exit_code_for(crash, evidence)
+    served = _served_before(crash, evidence)
+    sized = _sizing_before(crash, evidence)
+    launched = _launched_before(crash, evidence)
+    stacks = _stacks(crash, exception, hypothesis, evidence)
+    frame_phase = _first_found(stacks, evidence.library.frames.phase_of)
+    culprit = _first_found(stacks, evidence.library.frames.culprit)
+    own = None if culprit is not None else _first_found(stacks, evidence.library.frames.own_code)
+    crashed_at = _crash_frame(culprit, own, exception, stacks, evidence)
+    phase = _phase(crash, served, launched, frame_phase, evidence)
+    sizing_frame = _in_pool_sizing(exception or crash)
+    pool_fact, pool_phrase = _pool_phase(sized, launched, phase.verdict == RUNTIME, sizing_frame)
+    facts = _facts(exception, exit_event, served, pool_fact, phase, culprit, own, _aborting_libraries(evidence))
+    summary = _summary(phase, crash, exception, exit_event, pool_phrase, culprit, own, crashed_at)
+    used = tuple(e for e in (exception, exit_event, served, sized) if e is not None and e not in hypothesis.chain)
+    used += _crash_frame_line(crashed_at)
+    confidence = 0.85 if exception is not None else 0.7
+    missing = hypothesis.missing + _missing_kernel_log(exit_event, evidence)
+    reported = _last_error_line(exception, evidence)
+    advice = ""
+    if reported is not None:
+        # The exception only wraps a library's own failure (torch's 'unhandled system error' around
+        # NCCL's): quote the library's line, take its pattern's advice, and say no verdict names it.
+        summary += f" {evidence.said(reported)} logged it: {clip(reported.text.strip(), 300)}."
+        advice = f"{evidence.library.pattern(reported.pattern).advice} (from {reported.where})"
+        used += (reported,) if reported not in hypothesis.chain else ()
+        confidence = min(confidence, OUTSIDE_CATALOGUE_CONFIDENCE)
+        missing += (f"no verdict of the library names the failure at {reported.where}",)
+    chosen = replace(
+        hypothesis,
+        verdict=phase.verdict,
+        facts=facts,
+        summary=summary,
+        confidence=confidence,
+        lines_used=used,
+        missing=missing,
+        advice=advice,
+    )
+    return _with_alternatives(chosen, phase, served, frame_phase)
+
+
+def _last_error_line(exception: Event | None, evidence: Evidence) -> Event | None:
+    """The library line (with advice of its own) that logged the error an exception reports as its
+    last error: NCCL's WARN behind torch's DistBackendError. Same server, before the exception."""
+    last = str(exception.get("exc_last_error") or "") if exception is not None else ""
+    if exception is None or len(last) < MIN_LAST_ERROR:
+        return None
+    said = [
+        e
+        for e in evidence.events
+        if e.source == exception.source
+        and e.line < exception.line
+        and last[:MIN_LAST_ERROR] in e.text
+        and evidence.library.pattern(e.pattern).advice
+    ]
+    return said[-1] if said else None
+
+
+def _what_named_elsewhere(roots: tuple[Event, ...], evidence: Evidence) -> str | None:
+    """When the crash is only C++ aborts whose what() text another cause's pattern names (the NCCL
+    watchdog's timeout, thrown as c10::DistBackendError), that cause is the diagnosis, not its abort."""
+    if any(root.pattern != UNCAUGHT_CXX for root in roots):
+        return None
+    for root in roots:
+        text = str(root.get("exc_message") or "")
+        for pattern in evidence.library.patterns:
+            if pattern.verdict is None or pattern.id in EXCEPTION_PATTERNS:
+                continue
+            try:
+                named = match_line(pattern, text) is not None
+            except TimeoutError:
+                named = False
+            if named:
+                return f"the what() text of the exception at {root.where} is a line of {pattern.id} ('{pattern.title}')"
+    return None
+
+
+def _with_alternatives(
+    chosen: Hypothesis, phase: Phase, served: Event | None, frame_phase: tuple[Event, PhaseEvidence] | None
+) -> list[Hypothesis]:
+    """The chosen reading and the other phases: rejected when the evidence rules them out, kept
+    open (not rejected, low confidence) when it does not."""
+    if phase.verdict == UNKNOWN_PHASE:
+        why = "these lines do not show whether the scheduler was starting up or serving"
+        return [
+            replace(chosen, confidence=UNKNOWN_PHASE_CONFIDENCE),
+            replace(chosen, verdict=INIT, summary=why, confidence=OPEN_PHASE_CONFIDENCE),
+            replace(chosen, verdict=RUNTIME, summary=why, confidence=OPEN_PHASE_CONFIDENCE),
+        ]
+    other = INIT if phase.verdict == RUNTIME else RUNTIME
+    if not phase.certain:
+        # Not rejected: the other reading stays live, and neither is stated with confidence.
+        return [
+            replace(chosen, confidence=min(chosen.confidence, LOOP_ONLY_CONFIDENCE)),
+            replace(chosen, verdict=other, summary=phase.fact + "; no ready line was given", confidence=0.3),
+        ]
+    if served is not None:
+        why_not = f"the server was serving at {served.where} before the crash"
+    elif frame_phase is not None:
+        why_not = f"the crash's stack is in {frame_phase[1].why} ({short_name(frame_phase[1].frame.func)})"
+    else:
+        why_not = phase.fact
+    return [chosen, replace(chosen, verdict=other, rejected=why_not, confidence=0.1)]
+
+
+def _phase(
+    crash: Event,
+    served: Event | None,
+    launched: Event | None,
+    frame_phase: tuple[Event, PhaseEvidence] | None,
+    evidence: Evidence,
+) -> Phase:
+    """Which phase the evidence shows, strongest first."""
+    if served is not None:
+        return Phase(RUNTIME, f"served before the crash ({served.where})", "", True)
+    if frame_phase is not None:
+        event, found = frame_phase
+        where = f"{event.source}:{event.line + found.frame.offset}"
+        name = short_name(found.frame.func)
+        fact = f"the stack runs through {found.why}: {name} ({where})"
+        if found.phase == "init":
+            return Phase(INIT, fact, f"The stack runs through {found.why} ({name}).", True)
+        sentence = (
+            f"No line shows the server ready: the stack runs through {found.why} ({name}),"
+            " which runs once requests are served (the server's own warmup request too)."
+        )
+        return Phase(RUNTIME, fact, sentence, False)
+    says = [e for e in evidence.marked(Mark.IN_START_UP) if e.source == crash.source]
+    if says:
+        return Phase(INIT, f"the line says so ({says[0].where})", "", True)
+    if launched is not None:
+        fact = f"the server's start is logged ({launched.where}) and no ready line before the crash"
+        return Phase(INIT, fact, "", True)
+    sentence = (
+        "These lines cannot tell whether it was starting up or serving: they show no ready line, no served"
+        " request and not the server's start, and no frame of its stack names a start-up or serving step."
+    )
+    return Phase(
+        UNKNOWN_PHASE, "unknown (no ready line, served request, server start or telling frame)", sentence, False
+    )
+
+
+def _stacks(
+    crash: Event, exception: Event | None, hypothesis: Hypothesis, evidence: Evidence
+) -> list[tuple[Event, list[Frame]]]:
+    """The stacks logged with the crash: its own, its exception's, and those of the other crash
+    lines of the same process (a faulthandler dump and a native banner of one segfault)."""
+    events = [crash, *([exception] if exception else []), *hypothesis.roots, *hypothesis.chain]
+    seen: set[tuple[str, int]] = set()
+    stacks: list[tuple[Event, list[Frame]]] = []
+    for event in events:
+        if event.source != crash.source or (event.source, event.line) in seen:
+            continue
+        seen.add((event.source, event.line))
+        stack = stack_of(event.get)
+        if stack:
+            stacks.append((event, stack))
+    return stacks
+
+
+def _first_found(
+    stacks: list[tuple[Event, list[Frame]]], read: Callable[[list[Frame]], Found | None]
+) -> tuple[Event, Found] | None:
+    """What `read` finds in the first stack it finds anything in, with that stack's event."""
+    for event, stack in stacks:
+        found = read(stack)
+        if found is not None:
+            return event, found
+    return None
+
+
+def _crash_frame(
+    culprit: tuple[Event, Culprit] | None,
+    own: tuple[Event, OwnCode] | None,
+    exception: Event | None,
+    stacks: list[tuple[Event, list[Frame]]],
+    evidence: Evidence,
+) -> tuple[Event, Frame] | None:
+    """The frame the crash happened in: the native culprit's, else (a signal, no exception) the
+    innermost named frame of its stack (a Python frame, or a native one of no known component)."""
+    if culprit is not None:
+        return culprit[0], culprit[1].frame
+    if own is not None:
+        return own[0], own[1].frame
+    if exception is not None or not stacks:
+        return None
+    innermost = evidence.library.frames.innermost(stacks[0][1])
+    return (stacks[0][0], innermost) if innermost is not None else None
+
+
+def _crash_frame_line(crashed_at: tuple[Event, Frame] | None) -> tuple[Event, ...]:
+    """The frame line the crash happened in, shown in the chain under its crash line."""
+    if crashed_at is None:
+        return ()
+    event, frame = crashed_at
+    named = (("frame", short_name(frame.func)),)
+    return (replace(event, line=event.line + frame.offset, text=frame.text, fields=named, repeats=1),)
+
+
+def _missing_kernel_log(exit_event: Event | None, evidence: Evidence) -> tuple[str, ...]:
+    """A SIGKILL with no kernel line: the OOM killer is the usual suspect, but only the kernel log can say."""
+    if exit_event is None or exit_event.get("exit_code") != SIGKILL or evidence.of(*evidence.library.rooting(HOST_OOM)):
+        return ()
+    return (
+        "no kernel log (dmesg) given: exit code -9 is usually the host OOM killer; "
+        "add the node's `dmesg -T | grep -i oom` output to confirm",
+    )
+
+
+def _earliest(events: list[Event]) -> Event:
+    return min(events, key=lambda e: (e.time if e.time is not None else float("inf"), e.line))
+
+
+def _exception_for(crash: Event, evidence: Evidence) -> Event | None:
+    candidates = [e for e in evidence.of(*EXCEPTION_PATTERNS) if e.get("exc_type")]
+    if not candidates:
+        return None
+    nearby = evidence.same_server(crash, candidates)
+    return _earliest(nearby)
+
+
+def _exit_code_for(crash: Event, evidence: Evidence) -> Event | None:
+    candidates = evidence.carrying("exit_code")
+    if not candidates:
+        return None
+    return _earliest(evidence.same_server(crash, candidates))
+
+
+def _served_before(crash: Event, evidence: Evidence) -> Event | None:
+    ready = [e for e in evidence.marked(*SERVED) if e.source == crash.source and _before(e, crash)]
+    return ready[0] if ready else None
+
+
+def _sizing_before(crash: Event, evidence: Evidence) -> Event | None:
+    sized = [e for e in evidence.marked(Mark.KV_POOL_SIZED) if e.source == crash.source and _before(e, crash)]
+    return sized[0] if sized else None
+
+
+def _before(event: Event, crash: Event) -> bool:
+    if event.time is not None and crash.time is not None and event.time != crash.time:
+        return event.time < crash.time
+    return event.line < crash.line
+
+
+def _launched_before(crash: Event, evidence: Evidence) -> Event | None:
+    """The server's start (its server_args line) in the same log, before the crash."""
+    started = [e for e in evidence.of("server-args") if e.source == crash.source and _before(e, crash)]
+    return started[0] if started else None
+
+
+def _in_pool_sizing(event: Event) -> str | None:
+    """The innermost frame, when it is part of sizing the KV pool."""
+    where = f"{event.get('frame_file', '')} {event.get('frame_func', '')}"
+    return str(event.get("frame_func")) if any(marker in where for marker in POOL_SIZING_CODE) else None
+
+
+def _pool_phase(
+    sized: Event | None, launched: Event | None, running: bool, sizing_frame: str | None
+) -> tuple[str, str]:
+    """(fact, summary phrase) for where the crash sits relative to KV pool sizing.
+
+    "Before" is only claimed when the log shows the server's start and no sizing line
+    between it and the crash; a log excerpt that begins later cannot tell. A crash raised
+    in the sizing code itself happened during sizing, whatever was printed before it.
+    """
+    if sized is not None:
+        return f"yes ({sized.where})", "after KV pool sizing"
+    if running:
+        return "yes (not in these lines)", ""  # a serving server has sized its pool
+    if sizing_frame is not None:
+        return f"during (raised in {sizing_frame})", "during KV pool sizing"
+    if launched is not None:
+        return "no", "before KV pool sizing"
+    return "unknown (the log does not show the server's start)", "KV pool sizing not seen (the log starts later)"
+
+
+def _aborting_libraries(evidence: Evidence) -> tuple[str, ...]:
+    """The native libraries that could have aborted the process, among those whose lines are logged."""
+    groups = {evidence.library.pattern(e.pattern).group for e in evidence.events}
+    return tuple(name for group, name in ABORTING_LIBRARIES.items() if group in groups)
+
+
+def _signal_meaning(code: int, libraries: tuple[str, ...]) -> str:
+    meaning = SIGNALS.get(code, "a non-zero exit")
+    if code == SIGABRT and libraries:
+        meaning = meaning.replace("a native library", f"a native library such as {' or '.join(libraries)}")
+    return meaning
+
+
+def _facts(
+    exception: Event | None,
+    exit_event: Event | None,
+    served: Event | None,
+    pool_fact: str,
+    phase: Phase,
+    culprit: tuple[Event, Culprit] | None,
+    own: tuple[Event, OwnCode] | None,
+    libraries: tuple[str, ...],
+) -> tuple[tuple[str, FieldValue], ...]:
+    facts: list[tuple[str, FieldValue]] = []
+    if culprit is not None:
+        facts.append(
+            ("crashed_in", f"{culprit[1].describe()} ({culprit[0].source}:{culprit[0].line + culprit[1].frame.offset})")
+        )
+    if own is not None:
+        facts.append(("own_code_frame", f"{own[1].describe()} ({own[0].source}:{own[0].line + own[1].frame.offset})"))
+    if exception is not None:
+        facts.append(("exception", f"{exception.get('exc_type')}: {exception.get('exc_message', '')}".strip()))
+        if exception.get("exc_last_error"):
+            facts.append(("last_error", exception.get("exc_last_error")))
+        if exception.get("frame_file"):
+            where = f"{exception.get('frame_file')}:{exception.get('frame_line')} in {exception.get('frame_func')}"
+            facts.append(("innermost_project_frame", where))
+    if exit_event is not None:
+        code = int(exit_event.get("exit_code"))
+        facts.append(("exit_code", code))
+        facts.append(("exit_code_meaning", _signal_meaning(code, libraries)))
+    facts.append(("after_server_ready", "yes" if served is not None else "no"))
+    facts.append(("after_kv_pool_sizing", pool_fact))
+    facts.append(("phase_evidence", phase.fact))
+    return tuple(facts)
+
+
+def _native_cause(crash: Event) -> str | None:
+    """What a crash line without a Python exception says killed the process."""
+    if crash.pattern in ("native-segfault", "native-segfault-banner"):
+        return "a segmentation fault" + (f" ({crash.get('detail')})" if crash.get("detail") else "")
+    if crash.pattern == "native-signal-backtrace":
+        return f"{crash.get('signal')} ({SIGNAL_NAMES.get(str(crash.get('signal')), 'a fatal signal')})"
+    if crash.pattern == "cuda-device-assert":
+        return f"a device-side assertion in CUDA kernel {crash.get('kernel')} (`{crash.get('assertion')}`)"
+    return None
+
+
+def _summary(
+    phase: Phase,
+    crash: Event,
+    exception: Event | None,
+    exit_event: Event | None,
+    pool: str,
+    culprit: tuple[Event, Culprit] | None,
+    own: tuple[Event, OwnCode] | None,
+    crashed_at: tuple[Event, Frame] | None,
+) -> str:
+    when = {RUNTIME: " while serving", INIT: " during initialization", UNKNOWN_PHASE: ""}[phase.verdict]
+    parts = [f"A scheduler died{when}" + (f", {pool}" if pool and phase.verdict != UNKNOWN_PHASE else "")]
+    native = _native_cause(crash)
+    if exception is None and native is not None:
+        parts.append(f"of {native}")
+    python_frame = str(crash.get("frame_file", "")).endswith(".py")
+    if exception is None and python_frame:
+        frame = str(crash.get("frame_file")).rsplit("/", 1)[-1]
+        parts.append(f"in {frame}:{crash.get('frame_line')} {crash.get('frame_func')}()")
+    if culprit is not None:
+        parts.append(f"{'crashing ' if python_frame or exception else ''}in {culprit[1].describe()}")
+    elif own is not None and exception is None:
+        parts.append(f"in {own[1].describe()}")
+    elif crashed_at is not None and crashed_at[1].native:
+        parts.append(f"in {short_name(crashed_at[1].func)}")
+    if exception is not None:
+        uncaught = "an uncaught C++ exception, " if exception.pattern == UNCAUGHT_CXX else ""
+        parts.append(f"of {uncaught}{exception.get('exc_type')}: {exception.get('exc_message', '')}".rstrip(": "))
+        if exception.get("exc_last_error"):
+            parts.append(f"whose last error was: {exception.get('exc_last_error')}")
+        if own is not None:
+            parts.append(f"raised in {own[1].describe()}")
+        if exception.get("frame_file"):
+            frame = str(exception.get("frame_file")).rsplit("/", 1)[-1]
+            verb = "called from" if own is not None else "raised in"
+            parts.append(f"{verb} {frame}:{exception.get('frame_line')} {exception.get('frame_func')}()")
+    if exit_event is not None:
+        code = int(exit_event.get("exit_code"))
+        meaning = SIGNALS.get(code, "non-zero exit").split(":")[0]
+        if code == SIGKILL:
+            meaning += ", usually the host OOM killer"
+        parts.append(f"exit code {code} ({meaning})")
+    return ", ".join(parts) + "." + (f" {phase.sentence}" if phase.sentence else "")

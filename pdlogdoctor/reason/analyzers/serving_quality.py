@@ -1,0 +1,87 @@
+"""Quality verdicts (garbage output, accuracy below the gate) hold only while serving works.
+
+Zero output ids next to 5xx answers or transfer errors are a transport symptom,
+not a numerics regression; an accuracy gate is meaningless if nothing served.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...model import Event, Mark, Role
+from ..hypothesis import Evidence, Hypothesis
+
+OUTPUT = "output-corruption"
+ACCURACY = "accuracy-regression"
+SERVING_PROOF = (Mark.SERVER_UP, Mark.END_TO_END)  # shown next to the verdict as the lines it rests on
+
+
+def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    failures = [e for e in evidence.marked(Mark.REQUEST_FAILED) if e.failing]
+    if failures:
+        first = min(failures, key=lambda e: (e.time or 0.0, e.line))
+        why = f"requests fail ({evidence.said(first)}): the PD path is not serving, so this is a symptom"
+        return [replace(hypothesis, rejected=why, confidence=0.1)]
+    if hypothesis.verdict == ACCURACY:
+        return [_accuracy(hypothesis, evidence)]
+    return [_output(hypothesis, evidence)]
+
+
+def _accuracy(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    gate = hypothesis.first_root
+    accuracy, threshold = float(gate.get("accuracy")), float(gate.get("threshold"))
+    margin = round(accuracy - threshold, 4)
+    summary = (
+        f"The PD path serves, but GSM8K accuracy {accuracy:.3f} is not above the threshold "
+        f"{threshold} (margin {margin:+.3f}); the gate passes only when accuracy > threshold."
+    )
+    facts = (("accuracy", accuracy), ("threshold", threshold), ("margin", margin))
+    proof = _proof(evidence)
+    confidence = 0.85 if proof else 0.7
+    return replace(hypothesis, summary=summary, facts=facts, confidence=confidence, lines_used=tuple(proof[:2]))
+
+
+def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    root = hypothesis.first_root
+    ids = root.get("output_ids")
+    zero = root.get("output_ids_zero_fraction")
+    detail = f"output_ids {list(ids)[:8]} ({zero:.0%} zeros)" if ids is not None and zero is not None else root.pattern
+    summary = (
+        f"Requests succeed and no KV-transfer error is logged, but the output is garbage: {detail}. "
+        "This points at the model path (weights, kernels, numerics), not the transport."
+    )
+    proof = _proof(evidence)
+    facts = (("zero_fraction", float(zero)),) if zero is not None else ()
+    transport_seen = _transport_evidence(evidence)
+    if not transport_seen:
+        # Zero output ids are also what decode produces from a KV cache that never arrived (the
+        # seed incident): without the servers' logs or requests served end to end, the absence of
+        # a transfer error is not evidence that transfers worked.
+        summary = (
+            f"The warmup output is garbage ({detail}), and no KV-transfer error is in these lines; but neither "
+            "the servers' full logs nor a request served end to end are either, so a failed KV transfer "
+            "(which produces the same zeros) is not ruled out."
+        )
+        missing = (
+            "the prefill and decode logs (a transfer-backend error there would explain zero output ids)",
+            "an end-to-end result (probe or accuracy gate)",
+        )
+        return replace(hypothesis, summary=summary, facts=facts, confidence=0.45, missing=missing)
+    confidence = 0.8 if proof else 0.65
+    return replace(hypothesis, summary=summary, facts=facts, confidence=confidence, lines_used=tuple(proof[:2]))
+
+
+def _transport_evidence(evidence: Evidence) -> bool:
+    """Something that would show a transfer problem if there were one: both servers' logs, or
+    requests served end to end."""
+    # An answer, even a wrong one, crossed the PD path; a failed end-to-end check (an accuracy gate
+    # below its threshold) is not counted as one.
+    served = evidence.marked(Mark.ANSWERED) + [e for e in evidence.marked(Mark.END_TO_END) if not e.failing]
+    roles = evidence.roles()
+    both_servers = {Role.PREFILL, Role.DECODE} <= roles or any(role.interleaves for role in roles)
+    return bool(served) or both_servers
+
+
+def _proof(evidence: Evidence) -> list[Event]:
+    """Lines that show requests being served."""
+    return evidence.marked(*SERVING_PROOF)

@@ -1,0 +1,266 @@
+"""Transport and connectivity verdicts: what failed on which path, and what is not known.
+
+These verdicts come straight from their lines; the analyzers name the discriminating
+evidence (NIC pair and completion status, timeout phase, lost peer address) and lower
+confidence when the log that could show a deeper cause was not given.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+
+from ...model import Event, FactValue, Role
+from ...model.textcut import clip
+from ..hypothesis import Evidence, Hypothesis, count_matches
+
+LINK_PATTERNS = (
+    "mooncake-slice-failed",
+    "ucx-retry-exceeded",
+    "mori-cqe-error",
+    "ionic-cqe-error",
+    "nccl-ib-completion-error",
+)
+# Completion errors between the ranks of one collective group (a server's TP/PP group), not between
+# prefill and decode: their peer is another rank, whose log no role names.
+GROUP_LINKS = ("nccl-ib-completion-error",)
+# ibv_wc_status values a completion line may give as a bare number (NCCL before 2.28).
+IBV_WC_STATUS = {12: "transport retry count exceeded", 13: "RNR retry count exceeded"}
+INACTIVE = "mooncake-nic-inactive"
+HANDSHAKE = ("mooncake-handshake-mismatch", "mooncake-qp-rtr-failed")
+TIMEOUT_PHASES = {"kv-bootstrap-timeout": "KVPoll.Bootstrapping", "kv-waiting-timeout": "KVPoll.WaitingForInput"}
+EXPIRED_UNREAD = "vllm-nixl-expired-blocks"
+ABORTED = "vllm-aborted-request"
+PEER_PORT = re.compile(r":\d+@")
+# A peer's own log can only explain its loss if it is there and has an error in it.
+SYMPTOM_ONLY = 0.45
+PEER_UNSEEN = 0.5  # completion errors seen from one side only, the other side's log missing
+
+
+def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    failures = evidence.failing(*LINK_PATTERNS)
+    paths = Counter(_path(e) for e in failures)
+    statuses = Counter(_status(e) for e in failures if _is_completion(e))
+    inactive = sorted({str(e.get("nic") or e.get("nic2") or e.get("endpoint")) for e in evidence.failing(INACTIVE)})
+    facts: list[tuple[str, FactValue]] = [
+        ("completion_errors", count_matches(failures)),
+        ("statuses", "; ".join(f"{status} x{n}" for status, n in statuses.most_common()) or "none logged"),
+        ("failing_paths", "; ".join(f"{path} x{n}" for path, n in paths.most_common(4)) or "none logged"),
+        ("marked_inactive", tuple(inactive)),
+        ("handshake_failures", _handshakes(evidence.failing(*HANDSHAKE))),
+    ]
+    if not failures and not inactive and not evidence.failing(*HANDSHAKE):
+        return [_setup_failure(hypothesis, evidence)]
+    worst = paths.most_common(1)[0][0] if paths else (inactive[0] if inactive else "an RDMA path")
+    status = _headline(statuses, inactive, evidence.failing(*HANDSHAKE))
+    summary = (
+        f"The RDMA transport failed on {worst}: {status}"
+        f"{_plural(sum(statuses.values()), ' ({} completion error{})')}"
+        f"{'; marked inactive: ' + ', '.join(inactive) if inactive else ''}. {_what_follows(hypothesis)}"
+    )
+    # Only bare completion errors are ambiguous; a NIC marked inactive or a failed handshake is local evidence.
+    peer = None if inactive or evidence.failing(*HANDSHAKE) else _unseen_peer(failures, evidence)
+    if peer is not None:
+        # A peer process that died stops acknowledging: its side's completions fail the same way.
+        name, short = peer
+        summary += (
+            f" The log of the {name} is not given: a {short} that crashed produces the same completion"
+            " errors, so a link fault is not established."
+        )
+        missing = (*hypothesis.missing, f"the log of the {name}: a crash there looks the same from this side")
+        confidence = min(hypothesis.confidence, PEER_UNSEEN)
+        return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=missing, confidence=confidence)]
+    return [replace(hypothesis, summary=summary, facts=tuple(facts))]
+
+
+def _what_follows(hypothesis: Hypothesis) -> str:
+    """The consequences the chain shows, or that it shows none (a retried slice may fail nothing)."""
+    own = {*LINK_PATTERNS, INACTIVE, *HANDSHAKE}
+    if any(e.failing and e.pattern not in own for e in hypothesis.chain):
+        return "The transfer failures and 5xx that follow are its consequences."
+    return "No transfer, request or check failure follows it in these logs."
+
+
+def _setup_failure(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    """No completion ever failed: the path was never set up (no usable GID, no address handle to
+    the peer). The root line says how; its own captures are the facts that matter."""
+    root = hypothesis.first_root
+    said = evidence.said(root)
+    summary = (
+        f"The RDMA path between prefill and decode could not be set up: {said} "
+        f"({clip(root.text.strip(), 200)}). No transfer can use it; the transfer failures that follow are "
+        "its consequences."
+    )
+    own = [(name, value) for name, value in root.fields if name in ("device", "strerror", "purpose")]
+    return replace(hypothesis, summary=summary, facts=(("setup_failures", count_matches(list(hypothesis.roots))), *own))
+
+
+def _unseen_peer(failures: list[Event], evidence: Evidence) -> tuple[str, str] | None:
+    """The side opposite the one reporting the errors, when that side's log was not given, as
+    (its name, a short name); for NCCL's errors inside one server's group, the peer rank."""
+    if all(e.pattern in GROUP_LINKS for e in failures):
+        peers = sorted({str(e.get("peer")) for e in failures if e.get("peer")})
+        return (f"NCCL peer at {', '.join(peers)}" if peers else "NCCL peer rank", "peer rank")
+    sides = {e.role for e in failures} & {Role.PREFILL, Role.DECODE}
+    peer = evidence.unseen_peer(sides.pop()) if len(sides) == 1 else None
+    return (f"{peer.value} server", peer.value) if peer is not None else None
+
+
+def _headline(statuses: Counter[str], inactive: list[str], handshakes: list[Event]) -> str:
+    """What went wrong, from the most specific evidence: a completion status, an inactive NIC, a failed handshake."""
+    if statuses:
+        return statuses.most_common(1)[0][0]
+    if inactive:
+        return "NIC marked inactive"
+    if handshakes:
+        return f"the queue-pair handshake failed ({_handshakes(handshakes)})"
+    return "an RDMA error"
+
+
+def _handshakes(events: list[Event]) -> str:
+    """'QP to RTR: Connection timed out [110] x8': the handshake step, errno and count."""
+    reasons = Counter(_handshake_step(e) for e in events)
+    return "; ".join(f"{reason} x{n}" for reason, n in reasons.most_common()) or "none"
+
+
+def _handshake_step(event: Event) -> str:
+    if event.pattern == "mooncake-handshake-mismatch":
+        return "reply did not match the requested NIC paths"
+    if event.get("errno") is not None:
+        return f"QP to RTR: {event.get('strerror')} [{event.get('errno')}]"
+    return "QP to RTR"
+
+
+def _plural(count: int, template: str) -> str:
+    """The template filled with count and an 's' where needed; empty for zero."""
+    return template.format(count, "" if count == 1 else "s") if count else ""
+
+
+def _status(event: Event) -> str:
+    """The completion status as logged; a provider's bare code is kept as a code, not translated."""
+    if event.get("status"):
+        return str(event.get("status"))
+    if event.get("wc_status") is not None:
+        code = int(event.get("wc_status"))
+        return f"{IBV_WC_STATUS.get(code, 'ibv_wc_status')} ({code})"
+    if event.get("status_code") is not None:
+        return f"CQE error {event.get('status_code')} ({event.get('func') or 'provider'})"
+    return "transport retry count exceeded"
+
+
+def _path(event: Event) -> str:
+    local, peer = event.get("local_nic"), event.get("peer_nic")
+    if local is not None:
+        # peer_nic is host:port@device; the port is per-connection, the NIC pair is the path
+        return f"{local} -> {PEER_PORT.sub('@', str(peer))}"
+    if event.get("device") or event.get("device2"):
+        return str(event.get("device") or event.get("device2"))
+    if event.get("peer"):
+        return f"the path to {event.get('peer')}"
+    return f"qp {event.get('qp_num')}" if event.get("qp_num") is not None else "an unnamed NIC"
+
+
+def _is_completion(event: Event) -> bool:
+    return event.pattern in LINK_PATTERNS
+
+
+def transfer_timeout(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    aborted = _released_after_client_abort(hypothesis, evidence)
+    if aborted is not None:
+        return [replace(hypothesis, rejected=aborted, benign=True, confidence=0.1)]
+    timeouts = evidence.failing(*TIMEOUT_PHASES)
+    phases = Counter(TIMEOUT_PHASES[e.pattern] for e in timeouts)
+    elapsed = sorted({float(e.get("elapsed")) for e in timeouts if e.get("elapsed") is not None})
+    facts: list[tuple[str, FactValue]] = [
+        ("phases", "; ".join(f"{phase} x{n}" for phase, n in phases.most_common()) or "warning only"),
+        ("timeout_seconds", tuple(int(v) if v.is_integer() else v for v in elapsed) or None),
+    ]
+    said = ", ".join(phases) or "bootstrap or waiting"
+    summary = (
+        f"KV transfers timed out ({said}"
+        f"{', after ' + ', '.join(f'{v:g}' for v in elapsed) + ' s' if elapsed else ''}) and no line in "
+        "these logs shows why: no backend error, crash or lost peer."
+    )
+    missing = _missing_peer_logs(evidence)
+    confidence = hypothesis.confidence if not missing else min(hypothesis.confidence, SYMPTOM_ONLY)
+    return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(missing), confidence=confidence)]
+
+
+def _released_after_client_abort(hypothesis: Hypothesis, evidence: Evidence) -> str | None:
+    """KV released unread because the client had aborted the request: the decode was told to
+    drop it, so nobody was ever going to read those blocks. Benign, not a transfer timeout."""
+    if any(root.pattern != EXPIRED_UNREAD for root in hypothesis.roots):
+        return None
+    released = {str(root.get("request")) for root in hypothesis.roots}
+    aborted = {
+        request.strip() for event in evidence.of(ABORTED) for request in str(event.get("requests", "")).split(",")
+    }
+    if not released or not released <= aborted:
+        return None
+    return (
+        f"the {len(released)} request(s) whose KV the prefill released unread had been aborted by the client "
+        f"({evidence.of(ABORTED)[0].where}): their KV was never going to be read"
+    )
+
+
+def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    lost = evidence.failing(*evidence.library.rooting(hypothesis.verdict))  # every line that says the peer is gone
+    if lost and all(e.role is Role.PREFILL for e in lost):
+        # NIXL's and UCX's lines are the same on both sides; on the prefill they say it lost a decode.
+        why = "every line that says a peer is gone is the prefill's own: it lost a decode, not the other way round"
+        return [replace(hypothesis, rejected=why, confidence=0.1)]
+    addrs = sorted({str(e.get("bootstrap_addr")) for e in lost if e.get("bootstrap_addr") is not None})
+    affected = sum(int(e.get("affected")) for e in lost if e.get("affected") is not None)
+    facts: list[tuple[str, FactValue]] = [
+        ("lost_prefill", tuple(addrs) or None),
+        ("requests_affected", affected or count_matches(lost)),
+    ]
+    prefill_given = any(role is Role.PREFILL or role.interleaves for role in evidence.roles())
+    missing = (
+        []
+        if prefill_given
+        else [f"the prefill server's log ({', '.join(addrs) or 'its address'}) that would say why it went away"]
+    )
+    where = ", ".join(addrs) or "its prefill"
+    summary = f"Decode lost {where} ({hypothesis.first_root.where}); " + (
+        "the prefill log given shows no crash, OOM or backend error that explains it."
+        if prefill_given
+        else "the prefill log was not given, so why it went away is not known."
+    )
+    confidence = hypothesis.confidence if prefill_given else min(hypothesis.confidence, SYMPTOM_ONLY)
+    return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(missing), confidence=confidence)]
+
+
+def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    sides = Counter(str(e.get("side")) for e in evidence.failing("router-no-workers") if e.get("side"))
+    health = sorted({str(e.get("worker")) for e in evidence.of("router-health-failed") if e.get("worker")})
+    facts: list[tuple[str, FactValue]] = [
+        ("no_workers_side", tuple(sides) or None),
+        ("failed_health_checks", tuple(health)),
+    ]
+    side = ", ".join(sides) or "a"
+    missing = _missing_peer_logs(evidence)
+    why = (
+        "the server logs that could say why are not given"
+        if missing
+        else "the server logs given show no error that explains it (check the router's view of the workers: "
+        "addresses, ports, network)"
+    )
+    summary = (
+        f"The router had no available {side} worker"
+        f"{' (health checks failed for ' + ', '.join(health) + ')' if health else ''}, and {why}."
+    )
+    return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(missing))]
+
+
+def _missing_peer_logs(evidence: Evidence) -> list[str]:
+    roles = evidence.roles()
+    if any(role.interleaves for role in roles):
+        return []
+    missing = []
+    if Role.PREFILL not in roles and Role.SERVER not in roles:
+        missing.append("the prefill server's log, where a deeper cause would show")
+    if Role.DECODE not in roles and Role.SERVER not in roles:
+        missing.append("the decode server's log, where a deeper cause would show")
+    return missing

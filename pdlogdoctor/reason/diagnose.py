@@ -1,0 +1,707 @@
+"""Diagnose: from linked events to one verdict, its chain, its rivals and what is missing.
+
+1. Every failing event whose pattern supports a verdict is a candidate root,
+   unless an event upstream of it (through the links) supports a verdict too:
+   then it is a consequence, and the upstream one wins.
+2. Candidate roots are grouped by verdict into hypotheses; each hypothesis's
+   chain is everything reachable from its roots.
+3. Analyzers check discriminators, relabel, reject or compute advice.
+4. The best surviving hypothesis (tier, then how much of the failure it
+   explains, then how early it starts) is the verdict; the rest are alternatives.
+5. Without a surviving hypothesis: `healthy` when nothing fails and something
+   shows serving, `inconclusive` otherwise, with the missing evidence named.
+6. Inputs not fully read mark the report incomplete; "healthy" is a claim about
+   everything, so with unread input it becomes `inconclusive`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from ..ingest import NOT_A_LOG, PASTED
+from ..ingest.duplicates import DUPLICATE_CODE
+from ..library.patterns import START_UP, Library
+from ..model import (
+    Alternative,
+    Event,
+    FieldValue,
+    Finding,
+    Kind,
+    Link,
+    Mark,
+    Report,
+    Role,
+    Severity,
+    Source,
+    Tier,
+    Verdict,
+)
+from ..model.textcut import clip
+from ..scan.logshape import NOT_SERVING_LOG
+from ..scan.roles import SERVER_ROLES
+from .analyzers import ANALYZERS, DETECTORS
+from .fleets import with_fleet
+from .hypothesis import Evidence, Hypothesis, count_matches, described
+from .incidents import Precedence, Split, precedence, split_incidents, why_separate
+from .link import downstream, upstream_of
+
+BASE_CONFIDENCE = {Tier.CAUSE: 0.75, Tier.MECHANISM: 0.6, Tier.SYMPTOM: 0.5, Tier.META: 0.5}
+# Lines that show the deployment serving (when not failing themselves), and the end-to-end ones among them.
+SERVING_PROOF = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
+# Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
+COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG, PASTED, NOT_SERVING_LOG})
+MAX_NAMES_IN_NOTE = 8
+# A rival of the verdict's tier that nothing links costs the verdict this much when their order is
+# not known, nothing when the verdict clearly comes first and explains it, twice this when the rival
+# clearly comes first (incidents.Precedence.margin); the rival loses up to RIVAL_MARGIN_DROP.
+NEAR_TIE_PENALTY = 0.15
+RIVAL_MARGIN_DROP = 0.25
+NO_FAILURE_SEEN = "no-failure-seen"
+RULED_OUT_CONFIDENCE = 0.1  # a verdict its own phase rules out, listed as an alternative
+NO_FAILURE_CONFIDENCE = 0.5  # sure nothing failed in what was given; says nothing of what was not
+# The serving proof in words, in the order a reader checks it: end to end first.
+PROOF_WORDS = {
+    Mark.END_TO_END: "the end-to-end checks",
+    Mark.SERVER_UP: "the servers' ready lines",
+    Mark.WARMUP: "the warmup requests",
+    Mark.ANSWERED: "the requests answered",
+}
+
+
+def diagnose(
+    events: Sequence[Event],
+    links: Sequence[Link],
+    sources: Sequence[Source],
+    library: Library,
+    clock_slack: Mapping[str, float] | None = None,
+) -> Report:
+    failing = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
+    groups = frozenset((e.pattern, e.source) for e in failing)
+    evidence = Evidence(tuple(events), tuple(links), tuple(sources), library, groups, dict(clock_slack or {}))
+    candidates, consequences = _candidates(failing, links, library)
+    hypotheses = [h for c in candidates for h in _analyze(c, evidence)]
+    hypotheses += [_with_coverage(h, evidence) for detect in DETECTORS for h in detect(evidence)]
+    hypotheses = _carriers_yield(hypotheses)
+    viable = sorted((h for h in hypotheses if h.rejected is None), key=lambda h: _rank(h, library), reverse=True)
+    missing = _missing_roles(evidence)
+    if viable:
+        split = split_incidents(viable, evidence)
+        survived = _survived_blip(split, failing, evidence)
+        if survived is not None:
+            return _mark_incomplete(_survived_report(split, survived, failing, hypotheses, evidence, missing))
+        consequences = [c for c in consequences if not split.elsewhere(c[0])]  # another incident's story
+        report = _report_for(split.best, split.rivals, hypotheses, consequences, evidence, missing)
+        report = with_fleet(_with_incidents(report, split, evidence), evidence)
+    else:
+        report = _no_cause_report(failing, hypotheses, consequences, evidence, missing)
+    return _mark_incomplete(report)
+
+
+# ---------------------------------------------------------------- candidates
+
+
+def _candidates(
+    failing: list[Event], links: Sequence[Link], library: Library
+) -> tuple[list[Hypothesis], list[tuple[Event, Event]]]:
+    parents = upstream_of(links)
+    roots: dict[str, list[Event]] = {}
+    consequences: list[tuple[Event, Event]] = []  # (event with a verdict, the upstream event explaining it)
+    for event in failing:
+        verdict = library.pattern(event.pattern).verdict
+        if verdict is None:
+            continue
+        explainer = _upstream_with_verdict(event, parents, library)
+        if explainer is None:
+            roots.setdefault(verdict, []).append(event)
+        else:
+            consequences.append((event, explainer))
+    hypotheses = []
+    for verdict, events in roots.items():
+        ordered = sorted(events, key=_time_key)
+        chain = _chain(downstream(ordered, links))
+        tier = library.verdict(verdict).tier
+        hypotheses.append(Hypothesis(verdict, tuple(ordered), chain, BASE_CONFIDENCE[tier]))
+    return hypotheses, consequences
+
+
+def _upstream_with_verdict(event: Event, parents: dict[int, list[Event]], library: Library) -> Event | None:
+    seen: set[int] = set()
+    queue = list(parents.get(id(event), ()))
+    while queue:
+        cause = queue.pop(0)
+        if id(cause) in seen:
+            continue
+        seen.add(id(cause))
+        if library.pattern(cause.pattern).verdict is not None:
+            return cause
+        queue.extend(parents.get(id(cause), ()))
+    return None
+
+
+def _chain(events: list[Event], depth: dict[int, int] | None = None) -> tuple[Event, ...]:
+    """One event per (pattern, source), in time order: repeats are counted, not listed.
+
+    With `depth` (causal distance from the root), events within the same second are ordered
+    cause first: sglang stamps whole seconds while glog and MORI stamp micro- or milliseconds,
+    so a root printed at 10:16:03.885 must not sort after its effect stamped 10:16:03.
+    """
+    firsts: dict[tuple[str, str, object], Event] = {}
+    for event in sorted(events, key=_time_key):
+        # A stack frame an analyzer quotes under its crash line (field `frame`) is an entry of its own.
+        firsts.setdefault((event.pattern, event.source, event.get("frame")), event)
+    if depth is None:
+        return tuple(sorted(firsts.values(), key=_time_key))
+    return tuple(sorted(firsts.values(), key=lambda e: _causal_key(e, depth)))
+
+
+def _causal_key(event: Event, depth: dict[int, int]) -> tuple[float, int, float, str, int]:
+    second = float(int(event.time)) if event.time is not None else float("inf")
+    time, source, line = _time_key(event)
+    return (second, depth.get(id(event), len(depth)), time, source, line)
+
+
+def _depths(roots: Sequence[Event], links: Sequence[Link]) -> dict[int, int]:
+    """Longest causal distance from the roots of every reachable event (by identity), so that
+    every link's cause ranks before its effect. The pattern graph is acyclic, so this ends."""
+    depth = {id(root): 0 for root in roots}
+    for _ in range(len(links) + 1):
+        changed = False
+        for link in links:
+            cause = depth.get(id(link.cause))
+            if cause is not None and depth.get(id(link.effect), -1) < cause + 1:
+                depth[id(link.effect)] = cause + 1
+                changed = True
+        if not changed:
+            break
+    return depth
+
+
+def _time_key(event: Event) -> tuple[float, str, int]:
+    return (event.time if event.time is not None else float("inf"), event.source, event.line)
+
+
+def _analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    spec = evidence.library.verdict(hypothesis.verdict)
+    analyzed = [_in_phase(hypothesis, spec.phase, evidence)]
+    if spec.analyzer is not None and analyzed[0].rejected is None:
+        analyzed = ANALYZERS[spec.analyzer](analyzed[0], evidence)
+    return [_with_coverage(h, evidence) for h in analyzed]
+
+
+def _carriers_yield(hypotheses: list[Hypothesis]) -> list[Hypothesis]:
+    """A crash whose own traceback ends in an exception another hypothesis roots (a page-size
+    mismatch raised in the scheduler) is how that failure ended, not a rival cause: it is ruled
+    out in its favour, whatever the times say (lines without times cannot be linked by them)."""
+    live = [h for h in hypotheses if h.rejected is None]
+    return [_carrier_ruled_out(h, live) if h.rejected is None else h for h in hypotheses]
+
+
+def _carrier_ruled_out(hypothesis: Hypothesis, live: list[Hypothesis]) -> Hypothesis:
+    for event in (*hypothesis.roots, *hypothesis.lines_used):
+        raised = _raised(event)
+        if raised is None:
+            continue
+        for other in live:
+            root = next((r for r in other.roots if _ends_traceback(r, event, raised)), None)
+            if other.verdict != hypothesis.verdict and root is not None:
+                why = (
+                    f"its traceback ({event.where}) ends in the exception at {root.where}, which {other.verdict} "
+                    "names: the crash is how that failure ended"
+                )
+                return replace(hypothesis, rejected=why, confidence=min(hypothesis.confidence, RULED_OUT_CONFIDENCE))
+    return hypothesis
+
+
+def _raised(event: Event) -> str | None:
+    """`Type: message` of the exception a crash line's traceback ends in, as the line reads."""
+    exc_type = event.get("exc_type")
+    if not exc_type:
+        return None
+    message = str(event.get("exc_message", "")).strip()
+    return f"{exc_type}: {message}"[:120] if message else None
+
+
+def _ends_traceback(root: Event, crash: Event, raised: str) -> bool:
+    """The root is the crash's exception line: below the crash line in the same file, saying the same."""
+    return root.source == crash.source and root.line > crash.line and raised in root.text
+
+
+# What shows a server past start-up: the deployment answering requests (every server had loaded),
+# or this server's own ready line or warmup.
+DEPLOYMENT_SERVED = (Mark.ANSWERED, Mark.END_TO_END)
+SERVER_SERVED = (Mark.SERVER_UP, Mark.WARMUP)
+
+
+def _in_phase(hypothesis: Hypothesis, phase: str | None, evidence: Evidence) -> Hypothesis:
+    """A start-up verdict (the library's `phase`) keeps only the roots logged before their server
+    was shown serving: a disk that fills while a benchmark writes its results after a passing
+    accuracy gate is no model-load failure."""
+    if phase != START_UP:
+        return hypothesis
+    late = {id(root): served for root in hypothesis.roots if (served := _served_before(root, evidence))}
+    if not late:
+        return hypothesis
+    kept = tuple(root for root in hypothesis.roots if id(root) not in late)
+    if kept:
+        chain = tuple(event for event in hypothesis.chain if id(event) not in late)
+        return replace(hypothesis, roots=kept, chain=chain)
+    root = hypothesis.first_root
+    why = (
+        f"{evidence.said(root)} comes after {evidence.said(late[id(root)])}: the server had loaded and served "
+        "by then, so this is no start-up failure"
+    )
+    return replace(hypothesis, rejected=why, confidence=min(hypothesis.confidence, RULED_OUT_CONFIDENCE))
+
+
+def _served_before(root: Event, evidence: Evidence) -> Event | None:
+    """The first line of the root's own file, above it, that shows its server (or the deployment) serving."""
+    for event in evidence.marked(*SERVING_PROOF):
+        if event.source != root.source or event.line >= root.line or event.failing:
+            continue
+        marks = evidence.library.pattern(event.pattern).marks
+        if any(mark in DEPLOYMENT_SERVED for mark in marks) or event.role is root.role:
+            return event
+    return None
+
+
+def _with_coverage(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    """Raise confidence by the share of the failure this hypothesis explains."""
+    if hypothesis.rejected is not None or not evidence.failing_groups:
+        return hypothesis
+    explained = {(e.pattern, e.source) for e in hypothesis.chain} & evidence.failing_groups
+    coverage = len(explained) / len(evidence.failing_groups)
+    confidence = min(0.97, hypothesis.confidence + 0.1 * coverage)
+    return replace(hypothesis, confidence=round(confidence, 2))
+
+
+def _rank(hypothesis: Hypothesis, library: Library) -> tuple[int, int, int, float, float]:
+    """Causal position first (tier, then how many kinds of evidence it links), then severity;
+    never how many times a line repeats."""
+    tier = library.verdict(hypothesis.verdict).tier
+    severity = max(root.severity.rank for root in hypothesis.roots)
+    start = hypothesis.first_root.time
+    return (
+        tier.weight,
+        len(hypothesis.chain),
+        severity,
+        hypothesis.confidence,
+        -(start if start is not None else 1e18),
+    )
+
+
+# ---------------------------------------------------------------- reports
+
+
+def _report_for(
+    best: Hypothesis,
+    runners_up: list[Hypothesis],
+    hypotheses: list[Hypothesis],
+    consequences: list[tuple[Event, Event]],
+    evidence: Evidence,
+    missing: list[str],
+) -> Report:
+    spec = evidence.library.verdict(best.verdict)
+    confidence = best.confidence
+    orders = _time_orders(best, runners_up, evidence)
+    if runners_up and evidence.library.verdict(runners_up[0].verdict).tier == spec.tier:
+        # A rival of the same tier that nothing links: a near tie, unless the verdict clearly comes first.
+        order = orders.get(id(runners_up[0]))
+        confidence = max(0.3, confidence - NEAR_TIE_PENALTY * (1 - (order.margin if order else 0.0)))
+    confidence = max(0.3, confidence - 0.05 * len(missing))
+    verdict = Verdict(
+        best.verdict,
+        spec.title,
+        round(confidence, 2),
+        best.summary or _default_summary(best, spec.title),
+        best.facts or _root_facts(best.first_root),
+        # The analyzer's facts are identified by the verdict's declaration, a root line's by its pattern's.
+        spec.identity if best.facts else evidence.library.pattern(best.first_root.pattern).identity,
+    )
+    alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library, confidence, orders)
+    chain = _chain(list(best.chain) + list(best.lines_used), _depths(best.roots, evidence.links))
+    links = tuple(link for link in evidence.links if link.cause in best.chain and link.effect in best.chain)
+    return Report(
+        verdict=verdict,
+        chain=chain,
+        links=links,
+        alternatives=alternatives,
+        suggestions=best.suggestions,
+        missing=tuple(missing + list(best.missing)),
+        inputs=evidence.sources,
+        advice=best.advice or spec.advice.strip(),
+        explain=spec.explain.strip(),
+        roots=best.roots,
+    )
+
+
+def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> str | None:
+    """Why the run is healthy despite its catalogued causes, when every one is a blip it survived:
+    nothing downstream of it (or anywhere) failed, an end-to-end check passed after it (or untimed),
+    and its server was shown serving around it (serving again after it in its own file, or up before
+    it). A cause with no consequence and a passing end-to-end result did not fail the run (one
+    retried RDMA slice in a 30-minute soak); None otherwise."""
+    viable = split.primary.hypotheses + tuple(h for incident in split.others for h in incident.hypotheses)
+    roots = {id(root) for h in viable for root in h.roots}
+    if any(id(event) not in roots for event in failing):
+        return None
+    checks = evidence.marked(Mark.END_TO_END)
+    if any(e.failing for e in checks):
+        return None
+    proofs = [_served_around(h, split, checks, evidence) for h in viable]
+    if not all(proofs):
+        return None
+    proof = proofs[0]
+    assert proof is not None
+    return (
+        f"its server was serving ({evidence.said(proof)}), no request or check failed and the end-to-end "
+        "checks passed, so it was retried or recovered without consequence"
+    )
+
+
+def _served_around(hypothesis: Hypothesis, split: Split, passed: list[Event], evidence: Evidence) -> Event | None:
+    """The line that shows the root's server serving around a failure the end-to-end checks passed after."""
+    root = hypothesis.first_root
+    if not any(e.time is None or root.time is None or e.time > root.time for e in passed):
+        return None
+    recovery = split.recoveries.get(id(hypothesis))
+    return recovery.proof if recovery is not None else _served_before(root, evidence)
+
+
+def _survived_report(
+    split: Split,
+    reason: str,
+    failing: list[Event],
+    hypotheses: list[Hypothesis],
+    evidence: Evidence,
+    missing: list[str],
+) -> Report:
+    """A healthy report that names the survived blip, with its cause as a low alternative saying why."""
+    alternatives = tuple(
+        Alternative(h.verdict, min(h.confidence, RULED_OUT_CONFIDENCE), _why_survived(h, split, reason))
+        for h in {h.verdict: h for h in reversed(hypotheses)}.values()
+    )
+    proof = [e for e in evidence.marked(*SERVING_PROOF) if not e.failing]
+    report = _healthy(proof, evidence, alternatives, missing, tolerated=failing, benign=reason)
+    first = min(failing, key=_time_key)
+    note = f"a failure the run survived is not counted: {evidence.said(first)}: {clip(first.text.strip(), 400)}"
+    return replace(report, notes=(*report.notes, note))
+
+
+def _why_survived(hypothesis: Hypothesis, split: Split, reason: str) -> str:
+    if hypothesis.rejected is not None:
+        return hypothesis.rejected
+    recovery = split.recoveries.get(id(hypothesis))
+    return recovery.why(hypothesis) if recovery is not None else f"survived: {reason}"
+
+
+def _time_orders(best: Hypothesis, runners_up: list[Hypothesis], evidence: Evidence) -> dict[int, Precedence]:
+    """How the verdict's first failure stands in time to each rival of its tier (by the rival's identity)."""
+    tier = evidence.library.verdict(best.verdict).tier
+    orders = {}
+    for rival in runners_up:
+        order = precedence(best, rival, evidence) if evidence.library.verdict(rival.verdict).tier == tier else None
+        if order is not None:
+            orders[id(rival)] = order
+    return orders
+
+
+def _with_incidents(report: Report, split: Split, evidence: Evidence) -> Report:
+    """Failures the service recovered from become alternatives that say so; unrelated incidents
+    elsewhere in time become findings of their own."""
+    recovered = tuple(
+        Alternative(h.verdict, 0.05, split.recoveries[id(h)].why(h))
+        for h in split.recovered_rivals
+        if h.verdict != report.verdict.id
+    )
+    kept = tuple(a for a in report.alternatives if a.id not in {r.id for r in recovered})
+    findings = tuple(_finding(incident.hypotheses[0], why_separate(incident, split.primary, split.recoveries), evidence)
+                     for incident in split.others)  # fmt: skip
+    return replace(report, alternatives=(*kept, *recovered), other_incidents=findings)
+
+
+def _finding(hypothesis: Hypothesis, why: str, evidence: Evidence) -> Finding:
+    spec = evidence.library.verdict(hypothesis.verdict)
+    verdict = Verdict(
+        hypothesis.verdict,
+        spec.title,
+        hypothesis.confidence,
+        hypothesis.summary or _default_summary(hypothesis, spec.title),
+        hypothesis.facts or _root_facts(hypothesis.first_root),
+    )
+    chain = _chain(list(hypothesis.chain) + list(hypothesis.lines_used), _depths(hypothesis.roots, evidence.links))
+    return Finding(verdict, chain, why)
+
+
+# Captures that say where a line came from, not what it says.
+_PLACE_FIELDS = frozenset({"dp", "tp", "ep", "pp", "rank", "attn_cp", "moe_dp"})
+
+
+def _root_facts(root: Event) -> tuple[tuple[str, FieldValue], ...]:
+    """Without an analyzer, the root line's own typed captures are the verdict's facts."""
+    return tuple((name, value) for name, value in root.fields if name not in _PLACE_FIELDS)
+
+
+def _default_summary(hypothesis: Hypothesis, title: str) -> str:
+    root = hypothesis.first_root
+    return f"{title}: {clip(root.text.strip(), 300)} ({root.where})"
+
+
+def _alternatives(
+    best: Hypothesis,
+    runners_up: list[Hypothesis],
+    hypotheses: list[Hypothesis],
+    consequences: list[tuple[Event, Event]],
+    library: Library,
+    verdict_confidence: float,
+    orders: dict[int, Precedence],
+) -> tuple[Alternative, ...]:
+    # A runner-up never shows more confidence than the verdict it lost to.
+    ceiling = max(0.05, min(0.5, verdict_confidence - 0.05))
+    found: dict[str, Alternative] = {}
+    for other in runners_up:
+        why = other.why_not or (
+            f"explains less: its chain links {len(other.chain)} kinds of evidence against "
+            f"{len(best.chain)} for {best.verdict}, starting at {other.first_root.where}"
+        )
+        confidence = min(other.confidence, ceiling)
+        if library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:
+            tier = library.verdict(other.verdict).tier.value
+            why = f"a {tier}-level verdict, and a deeper cause ({best.verdict}) is in the evidence"
+        elif id(other) in orders:  # the time order first: it is what decides between rivals of one tier
+            why = f"{orders[id(other)].sentence()}; {why}"
+            confidence = max(0.05, confidence - RIVAL_MARGIN_DROP * max(0.0, orders[id(other)].margin))
+        found.setdefault(other.verdict, Alternative(other.verdict, round(confidence, 2), why))
+    for rejected in hypotheses:
+        if rejected.rejected is not None and rejected.verdict != best.verdict:
+            confidence = min(rejected.confidence, ceiling)
+            found.setdefault(rejected.verdict, Alternative(rejected.verdict, confidence, rejected.rejected))
+    for event, explainer in consequences:
+        verdict = library.pattern(event.pattern).verdict
+        if verdict is not None and verdict != best.verdict:
+            why = f"{described(library, event)} follows from {described(library, explainer)}"
+            found.setdefault(verdict, Alternative(verdict, 0.05, why))
+    return tuple(sorted(found.values(), key=lambda a: (-a.confidence, a.id)))
+
+
+def _no_cause_report(
+    failing: list[Event],
+    hypotheses: list[Hypothesis],
+    consequences: list[tuple[Event, Event]],
+    evidence: Evidence,
+    missing: list[str],
+) -> Report:
+    library = evidence.library
+    alternatives = tuple(
+        sorted(
+            {h.verdict: Alternative(h.verdict, h.confidence, h.rejected or "") for h in hypotheses}.values(),
+            key=lambda a: (-a.confidence, a.id),
+        )
+    )
+    proof = [e for e in evidence.marked(*SERVING_PROOF) if not e.failing]
+    if failing and _only_warnings_while_serving(failing, proof, library):
+        # A few aborted requests in a run whose probe and gate passed: noise, not a failure.
+        return _healthy(proof, evidence, alternatives, missing, tolerated=failing)
+    benign = _benign_reason(failing, proof, hypotheses)
+    if failing and benign is not None:
+        return _healthy(proof, evidence, alternatives, missing, tolerated=failing, benign=benign)
+    if not failing:
+        if proof:
+            return _healthy(proof, evidence, alternatives, missing)
+        return _no_failure_seen(alternatives, missing, evidence)  # error lines no pattern names: unexplained.py
+    chain = _chain(failing)
+    first = chain[0]
+    summary = (
+        f"{'One kind of failure is' if len(chain) == 1 else f'{len(chain)} kinds of failure are'} logged "
+        f"(first: {library.pattern(first.pattern).title} at "
+        f"{first.where}), but no line in these logs shows their cause."
+    )
+    missing = [*missing, *_missing_for_symptoms(failing, library)]
+    return _inconclusive(summary, chain, alternatives, missing, evidence, confidence=0.0)
+
+
+def _proof_words(kinds: list[str], library: Library) -> str:
+    """The kinds of serving proof in words ('the end-to-end checks and the servers' ready lines'), not ids."""
+    marks = {mark for kind in kinds for mark in library.pattern(kind).marks}
+    words = [text for mark, text in PROOF_WORDS.items() if mark in marks] or ["the logs"]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _warning_lines(count: int) -> str:
+    return "one warning-level line" if count == 1 else f"{count:,} warning-level lines"
+
+
+def _benign_reason(failing: list[Event], proof: list[Event], hypotheses: list[Hypothesis]) -> str | None:
+    """Why every failing line is harmless, when each belongs to a hypothesis an analyzer found
+    benign (KV released after the client aborted) and something shows the deployment serving."""
+    benign = [h for h in hypotheses if h.benign]
+    covered = {id(e) for h in benign for e in (*h.roots, *h.chain)}
+    if not proof or not benign or any(id(e) not in covered for e in failing):
+        return None
+    return "; ".join(str(h.rejected) for h in benign)
+
+
+def _only_warnings_while_serving(failing: list[Event], proof: list[Event], library: Library) -> bool:
+    """Warning-level symptoms only, and the end-to-end result (probe, accuracy gate) passed."""
+    end_to_end = any(e.pattern in library.marked(Mark.END_TO_END) for e in proof)
+    return end_to_end and all(e.severity.rank <= Severity.WARNING.rank for e in failing)
+
+
+def _healthy(
+    proof: list[Event],
+    evidence: Evidence,
+    alternatives: tuple[Alternative, ...],
+    missing: list[str],
+    tolerated: list[Event] | None = None,
+    benign: str | None = None,
+) -> Report:
+    spec = evidence.library.verdict("healthy")
+    kinds = sorted({e.pattern for e in proof})
+    confidence = min(0.95, 0.6 + 0.1 * len(kinds)) - 0.1 * len(missing)
+    summary = f"No failure in the logs, and {_proof_words(kinds, evidence.library)} show the deployment serving."
+    if tolerated and benign is not None:
+        confidence -= 0.1
+        first = min(tolerated, key=_time_key)
+        summary = (
+            f"The deployment served ({_proof_words(kinds, evidence.library)}); "
+            f"the {count_matches(tolerated)} failing-looking line(s) "
+            f"such as {described(evidence.library, first)} are harmless: {benign}."
+        )
+    elif tolerated:
+        confidence -= 0.1
+        first = min(tolerated, key=_time_key)
+        summary = (
+            f"The deployment served ({_proof_words(kinds, evidence.library)} show it); "
+            f"{_warning_lines(count_matches(tolerated))} such as "
+            f"'{evidence.library.pattern(first.pattern).title}' at {first.where} did not stop it."
+        )
+    if not set(kinds) & evidence.library.marked(Mark.END_TO_END):
+        # Servers that came up say nothing of what the harness saw end to end.
+        confidence = min(confidence, 0.6)
+        missing = [*missing, "no end-to-end result (probe or accuracy gate) in the logs"]
+        summary += " No end-to-end result (probe or accuracy gate) was given."
+    confidence = max(0.3, confidence)
+    return Report(
+        verdict=Verdict("healthy", spec.title, round(confidence, 2), summary),
+        chain=_chain([*proof, *(tolerated or [])]),
+        links=(),
+        alternatives=alternatives,
+        suggestions=(),
+        missing=tuple(missing),
+        inputs=evidence.sources,
+        advice=spec.advice.strip(),
+        explain=spec.explain.strip(),
+    )
+
+
+def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], evidence: Evidence) -> Report:
+    """Nothing failed, and nothing shows serving either: a starting server, a short excerpt. Not a
+    failure report (no failure title), and not healthy (nothing was shown to work)."""
+    context = sorted({e.pattern for e in evidence.events})
+    summary = (
+        "No failure seen in these lines: nothing in them failed, and nothing shows a request served yet "
+        f"({', '.join(context[:5]) + ' seen' if context else 'no known line'}), so whether the deployment works "
+        "is not shown either."
+    )
+    missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
+    return _inconclusive(summary, (), alternatives, missing, evidence, NO_FAILURE_CONFIDENCE, NO_FAILURE_SEEN)
+
+
+def _inconclusive(
+    summary: str,
+    chain: tuple[Event, ...],
+    alternatives: tuple[Alternative, ...],
+    missing: list[str],
+    evidence: Evidence,
+    confidence: float,
+    verdict: str = "inconclusive",
+) -> Report:
+    """A report no root supports: inconclusive, or (nothing failing) no-failure-seen."""
+    spec = evidence.library.verdict(verdict)
+    return Report(
+        verdict=Verdict(verdict, spec.title, confidence, summary),
+        chain=chain,
+        links=(),
+        alternatives=alternatives,
+        suggestions=(),
+        missing=tuple(dict.fromkeys(missing)),
+        inputs=evidence.sources,
+        advice=spec.advice.strip(),
+        explain=spec.explain.strip(),
+    )
+
+
+# ---------------------------------------------------------------- missing evidence
+
+
+def _missing_roles(evidence: Evidence) -> list[str]:
+    roles = evidence.roles()
+    if any(role.interleaves for role in roles):
+        return []  # a job log interleaves every component's output
+    missing = []
+    has_server = bool(roles & set(SERVER_ROLES))
+    if Role.PREFILL not in roles and Role.SERVER not in roles:
+        missing.append("no prefill server log given")
+    if Role.DECODE not in roles and not (Role.SERVER in roles and has_server):
+        missing.append("no decode server log given")
+    if Role.ROUTER not in roles:
+        missing.append("no router log given")
+    if Role.HARNESS not in roles:
+        missing.append("no harness/bench log given")
+    return missing
+
+
+def _missing_for_symptoms(failing: list[Event], library: Library) -> list[str]:
+    """What each unexplained failure needs to be explained: its pattern's `unexplained` sentence."""
+    hints = [_unexplained(event, library) for event in failing]
+    found = list(dict.fromkeys(hint for hint in hints if hint is not None))
+    return found or ["no cause-level line (exception, backend error, OOM, crash) in the logs"]
+
+
+def _unexplained(event: Event, library: Library) -> str | None:
+    template = library.pattern(event.pattern).unexplained
+    if template is None:
+        return None
+    values = {name: str(event.get(name, "?")) for name, _ in library.pattern(event.pattern).fields}
+    return template.format(where=event.where, **values)
+
+
+# ---------------------------------------------------------------- incomplete input
+
+
+def _mark_incomplete(report: Report) -> Report:
+    """Say when the verdict rests on partial evidence, and which inputs were not fully read."""
+    partial = [
+        f"{source.name} [{', '.join(sorted({p.code for p in source.problems}))}]"
+        for source in report.inputs
+        if any(p.code not in COMPLETE_PROBLEMS for p in source.problems)
+    ]
+    if not partial:
+        return report
+    shown = "; ".join(partial[:MAX_NAMES_IN_NOTE]) + (
+        f"; and {len(partial) - MAX_NAMES_IN_NOTE} more" if len(partial) > MAX_NAMES_IN_NOTE else ""
+    )
+    notes = [f"evidence incomplete: {len(partial)} input(s) not fully read: {shown}"]
+    if any(p.code == "timeout" for source in report.inputs for p in source.problems):
+        notes.insert(0, "--timeout reached: this is the best verdict from what was read before it")
+    report = replace(report, incomplete=True, notes=(*report.notes, *notes))
+    return _not_healthy_when_partial(report, len(partial))
+
+
+def _not_healthy_when_partial(report: Report, unread: int) -> Report:
+    """ "Healthy" is a claim about everything; with inputs left unread it cannot be made."""
+    if report.verdict.id != "healthy":
+        return report
+    summary = (
+        f"No failure in what was read, and the deployment served; but {unread} input(s) were not fully read, "
+        "so a failure may sit in what was missed."
+    )
+    verdict = replace(
+        report.verdict,
+        id="inconclusive",
+        title="No failure in what was read; evidence incomplete",
+        confidence=0.0,
+        summary=summary,
+    )
+    missing = (*report.missing, "the unread part of the inputs listed in the notes")
+    return replace(report, verdict=verdict, missing=missing)

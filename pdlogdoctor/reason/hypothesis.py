@@ -1,0 +1,109 @@
+"""A candidate verdict while the diagnosis weighs it, and what analyzers see."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import field
+from typing import Protocol
+
+from ..library.patterns import Library
+from ..model import Event, FactValue, Link, Mark, Role, Source, Suggestion
+from ..model.values import record
+
+
+@record
+class Hypothesis:
+    verdict: str
+    roots: tuple[Event, ...]
+    chain: tuple[Event, ...]
+    confidence: float
+    summary: str = ""
+    facts: tuple[tuple[str, FactValue], ...] = ()
+    suggestions: tuple[Suggestion, ...] = ()
+    rejected: str | None = None  # why this hypothesis cannot be the verdict
+    benign: bool = False  # rejected because its lines are expected noise (a client abort), not a failure
+    missing: tuple[str, ...] = ()
+    why_not: str = ""  # what to say if it is viable but loses to another hypothesis
+    lines_used: tuple[Event, ...] = ()  # context lines an analyzer read (shown with the chain)
+    advice: str = ""  # the fix an analyzer computed from the lines; the verdict's own advice otherwise
+
+    @property
+    def first_root(self) -> Event:
+        return self.roots[0]
+
+
+@record
+class Evidence:
+    """Everything an analyzer may read: all events, edges and inputs of the run."""
+
+    events: tuple[Event, ...]
+    links: tuple[Link, ...]
+    sources: tuple[Source, ...]
+    library: Library
+    failing_groups: frozenset[tuple[str, str]] = field(default_factory=frozenset)
+    clock_slack: Mapping[str, float] = field(default_factory=dict)  # seconds a file's clock may be off
+
+    def of(self, *pattern_ids: str) -> list[Event]:
+        return [e for e in self.events if e.pattern in pattern_ids]
+
+    def said(self, event: Event) -> str:
+        """An event in words for prose: the pattern's title and the place (ids stay in the chain's column)."""
+        return described(self.library, event)
+
+    def failing(self, *pattern_ids: str) -> list[Event]:
+        return [e for e in self.events if e.pattern in pattern_ids and e.failing]
+
+    def marked(self, *marks: Mark) -> list[Event]:
+        """Events of the patterns that carry any of `marks` (what a line shows: model.Mark)."""
+        ids = self.library.marked(*marks)
+        return [e for e in self.events if e.pattern in ids]
+
+    def carrying(self, field_name: str) -> list[Event]:
+        """Events that captured `field_name` (e.g. every line that logs an exit_code)."""
+        return [e for e in self.events if e.get(field_name) is not None]
+
+    def roles(self) -> set[Role]:
+        """Components whose lines are in the evidence: by file, and by line for mixed files."""
+        by_file = {s.role for s in self.sources if s.lines > 0}
+        return by_file | {e.role for e in self.events if e.role is not Role.UNKNOWN}
+
+    def unseen_peer(self, side: Role) -> Role | None:
+        """The other server side of `side` (prefill <-> decode) when its log is not in the evidence:
+        where a cause of what `side` reports may sit unseen. None when a job log interleaves everything."""
+        if side not in (Role.PREFILL, Role.DECODE):
+            return None
+        roles = self.roles()
+        peer = Role.DECODE if side is Role.PREFILL else Role.PREFILL
+        return None if peer in roles or any(role.interleaves for role in roles) else peer
+
+    def same_server(self, event: Event, candidates: list[Event]) -> list[Event]:
+        """Candidates from the same source, else from any server log, else all."""
+        same = [c for c in candidates if c.source == event.source]
+        if same:
+            return same
+        servers = [c for c in candidates if c.role in (Role.PREFILL, Role.DECODE, Role.SERVER)]
+        return servers or candidates
+
+
+def described(library: Library, event: Event) -> str:
+    return f"'{library.pattern(event.pattern).title}' at {event.where}"
+
+
+def count_matches(events: list[Event]) -> int:
+    """Matches, not kept events: the first kept event of a run carries the run's count."""
+    runs: dict[tuple[str, str], int] = {}
+    for event in events:
+        key = (event.pattern, event.source)
+        runs[key] = max(runs.get(key, 0), event.repeats)
+    return sum(runs.values())
+
+
+class Analyzer(Protocol):
+    def __call__(self, hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]: ...
+
+
+class Detector(Protocol):
+    """Proposes hypotheses no single failing line roots, from context events read together
+    (e.g. two server_args lines that disagree). Run once per diagnosis."""
+
+    def __call__(self, evidence: Evidence) -> list[Hypothesis]: ...

@@ -1,0 +1,549 @@
+"""Unexplained errors: rank the error lines no pattern names and let them shape the report.
+
+Runs after `diagnose`, on the generic error layer's lines (errorlines.py):
+
+- lines are grouped into templates (templates.py) with a count, first and last occurrence,
+  roles and files;
+- templates are ranked: before the first known symptom (or the verdict's root) first, then
+  severity, cause-like lines before lines that only report an ending (5xx, exit codes),
+  server roles, rarity, time; the earliest error before the first symptom is named;
+- an inconclusive report leads with that error instead of saying nothing failed; a healthy
+  run keeps its verdict only when its end-to-end checks passed; a named verdict loses
+  confidence when a severe error comes before its root, and a verdict that is only a
+  symptom ("might be dead", "Lost connection") yields to a cause-like error beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES
+from ..library.lazyregex import LazyRegex
+from ..library.patterns import Library
+from ..library.templates import message_of, mine
+from ..model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
+from .analyzers.scheduler_crash import OUTSIDE_CATALOGUE_CONFIDENCE
+
+SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
+SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
+CAUSE_ROLES = frozenset(SERVER_ROLES)
+DEPLOYMENT_ROLES = frozenset({*SERVER_ROLES, Role.ROUTER})  # a mixed stream may hold a side-car too
+BESIDE_SYMPTOM_AFTER_S = 60.0  # a cause logged up to this long after a symptom is still 'beside' it
+BESIDE_SYMPTOM_BEFORE_S = 600.0
+# Lines this close are one moment: components stamp whole seconds or milliseconds, and a
+# consequence printed in the same burst may carry an earlier stamp than its cause.
+SAME_MOMENT_S = 1.0
+MAX_KEPT = 50  # templates kept in the report (the rest are counted in a note)
+QUOTE = 240  # characters of a line quoted in a summary
+NO_FAILURE_SEEN = "no-failure-seen"
+NOTHING_FAILED = ("inconclusive", NO_FAILURE_SEEN)  # verdicts that name no cause
+SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did not stop it"
+TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-prefixed traceback's source lines
+# A Python exception line: `KeyError: 'UCX'`, `nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND`.
+_EXCEPTION_LINE = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::|\s*$)")
+TRACEBACK_GAP = 8  # lines between two source lines of one traceback (its frame lines, a CI's stamps)
+TRIGGER_LINES = 3  # how far above a crash line an error of the same process is its likely trigger
+
+
+def attach(
+    report: Report, errors: Sequence[Event], events: Sequence[Event], library: Library, recovered: Sequence[Event] = ()
+) -> Report:
+    """`recovered`: the library's failing lines set aside as blips the servers recovered from."""
+    errors, blips = benign_split(_folded_tracebacks(_unaccounted(errors, events), events), library, context=events)
+    report = _with_recoveries(report, [*recovered, *blips], library)
+    if not errors:
+        return report
+    symptom_time = _first_failure_time(events)
+    root_time = _first_time(report.roots) if report.verdict.id not in ("healthy", *NOTHING_FAILED) else None
+    effects = library.errors.effects() if library.errors else frozenset()
+    known = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
+    ranked = _ranked(templates_of(errors), root_time, symptom_time, effects, known)
+    report = replace(report, unrecognised=tuple(ranked[:MAX_KEPT]))
+    if len(ranked) > MAX_KEPT:
+        report = _noted(report, f"{len(ranked) - MAX_KEPT} more unrecognised error templates are not listed")
+    serious = [t for t in ranked if t.severity.rank >= Severity.ERROR.rank]
+    if not serious:
+        return _warned(report, ranked, library) if report.verdict.id == NO_FAILURE_SEEN else report
+    if report.verdict.id in NOTHING_FAILED:
+        return _inconclusive(report, serious, library)
+    if report.verdict.id == "healthy":
+        return _healthy(report, serious, library)
+    return _named(report, [t for t in serious if t.marker not in effects], library, root_time)
+
+
+# ---------------------------------------------------------------- what is already accounted for
+
+
+def benign_split(
+    events: Sequence[Event], library: Library, context: Sequence[Event] = ()
+) -> tuple[list[Event], list[Event]]:
+    """Failing lines that benign data names are not evidence: a favicon 404, a /health 503 the
+    service recovered from (benign only when something later shows it serving: a line of the
+    same file, or an end-to-end check that passed through the whole deployment). Returns (the
+    lines kept, the recovered ones that came while the file's server was already serving: blips
+    worth a note, unlike a 503 during start-up). Times must be corrected across files.
+    `context`: the library's lines, when `events` are the error layer's (which hold no serving line)."""
+    if library.errors is None or not library.errors.benign:
+        return list(events), []
+    spans = _serving_spans([*events, *context], library)
+    last_lines = _last_serving_lines([*events, *context], library)
+    kept: list[Event] = []
+    blips: list[Event] = []
+    for event in events:
+        entry = library.errors.benign_entry(event.text) if event.failing else None
+        served = _served_after(event, spans) or last_lines.get(event.source, 0) > event.line
+        if entry is None or (entry.recovered and not served):
+            kept.append(event)
+        elif entry.recovered and _served_before(event, spans):
+            blips.append(event)
+    return kept, blips
+
+
+def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event], list[tuple[Event, Event]]]:
+    """Failing lines a later line of the same file shows harmless (the pattern's `cleared_by`):
+    kept, but no longer failing. Returns (the events, the (cleared, clearing) pairs)."""
+    pairs: list[tuple[Event, Event]] = []
+    kept: list[Event] = []
+    for event in events:
+        clearing = library.pattern(event.pattern).cleared_by if event.failing else ()
+        later = clearing and [
+            e for e in events if e.pattern in clearing and e.source == event.source and e.line > event.line
+        ]
+        if later:
+            pairs.append((event, later[0]))
+            event = replace(event, failing=False)
+        kept.append(event)
+    return kept, pairs
+
+
+def with_cleared_notes(report: Report, pairs: Sequence[tuple[Event, Event]], library: Library) -> Report:
+    """Say which failing-looking lines were not counted, and what showed them harmless."""
+    for cleared, clearing in pairs:
+        note = (
+            f"{library.pattern(cleared.pattern).title} ({cleared.where}: {message_of(cleared.text)}) is not "
+            f"counted as a failure: after it, {library.pattern(clearing.pattern).title} ({clearing.where})."
+        )
+        report = _noted(report, note)
+    return report
+
+
+# The key under which _serving_spans keeps the passing end-to-end checks of any file.
+_END_TO_END = ""
+
+
+def _serving_spans(events: Sequence[Event], library: Library) -> dict[str, tuple[float, float]]:
+    """The first and last time each file shows serving, and (under _END_TO_END) the passing
+    end-to-end checks': a probe or gate through the router exercised every server."""
+    serving, end_to_end = library.marked(*SERVING_MARKS), library.marked(Mark.END_TO_END)
+    spans: dict[str, tuple[float, float]] = {}
+    for event in events:
+        if event.pattern not in serving or event.failing or event.time is None:
+            continue
+        for key in (event.source, _END_TO_END) if event.pattern in end_to_end else (event.source,):
+            first, last = spans.get(key, (event.time, event.time))
+            spans[key] = (min(first, event.time), max(last, event.time))
+    return spans
+
+
+def _last_serving_lines(events: Sequence[Event], library: Library) -> dict[str, int]:
+    """The last line of each file that shows serving: for a line without a time (UCX's and glog's
+    stamps may not be read), a serving line below it in its file shows the serving after it."""
+    serving = library.marked(*SERVING_MARKS)
+    lines: dict[str, int] = {}
+    for event in events:
+        if event.pattern in serving and not event.failing:
+            lines[event.source] = max(lines.get(event.source, 0), event.line)
+    return lines
+
+
+def _served_after(event: Event, spans: dict[str, tuple[float, float]]) -> bool:
+    if event.time is None:
+        return False
+    return any(key in spans and spans[key][1] > event.time for key in (event.source, _END_TO_END))
+
+
+def _served_before(event: Event, spans: dict[str, tuple[float, float]]) -> bool:
+    """Its own file showed serving before it: a blip while serving, not an answer during start-up."""
+    return event.time is not None and event.source in spans and spans[event.source][0] < event.time
+
+
+def _with_recoveries(report: Report, recovered: Sequence[Event], library: Library) -> Report:
+    """A healthy run says what it tolerated: the failing lines its servers recovered from while serving."""
+    if not recovered or report.verdict.id != "healthy" or library.errors is None:
+        return report
+    first = min(recovered, key=_time_key)
+    entry = library.errors.benign_entry(first.text)
+    why = f" {entry.reason}" if entry is not None else ""
+    note = (
+        f"{len(recovered)} failing line(s) the servers recovered from are not counted as failures; "
+        f"the first, at {first.where}: {message_of(first.text)}.{why}"
+    )
+    # The summary must not read as if nothing had failed at all.
+    summary = (
+        f"{report.verdict.summary} That is apart from {len(recovered)} failing line(s) the servers "
+        "recovered from while serving (see the notes)."
+    )
+    return _noted(replace(report, verdict=replace(report.verdict, summary=summary)), note)
+
+
+def _unaccounted(errors: Sequence[Event], events: Sequence[Event]) -> list[Event]:
+    """Drop exception lines of tracebacks that a library pattern read (its verdict names the
+    exception) or that follow a benign line owning them ('Exception ignored in')."""
+    # A context pattern that only quotes a traceback explains nothing.
+    owners = [
+        (e.source, e.line, _exception_text(e), EXPLAINED_LINES)
+        for e in events
+        if e.get("exc_type") and e.kind is not Kind.CONTEXT
+    ]
+    owners += [(e.source, e.line, "", SWALLOW_LINES) for e in errors if e.pattern.startswith(BENIGN_PREFIX)]
+    kept = []
+    for error in errors:
+        if error.pattern.startswith(BENIGN_PREFIX):
+            continue
+        if error.pattern == "python-exception" and any(_owns(owner, error) for owner in owners):
+            continue
+        kept.append(error)
+    return kept
+
+
+def _folded_tracebacks(errors: Sequence[Event], events: Sequence[Event]) -> list[Event]:
+    """A traceback a logger prints line by line (vLLM's `ERROR ... [core.py:NNN]` on every line) is
+    one failure: a failing line below its source lines (its exception line, named or not) speaks for
+    them; a traceback cut before its exception line keeps its innermost source line, the deepest
+    frame's. Caret lines (`^^^^`) say nothing a source line beside them does not."""
+    sources = [e for e in errors if e.pattern == TRACEBACK_SOURCE]
+    if not sources:
+        return list(errors)
+    below = [
+        e for e in (*errors, *events) if e.pattern != TRACEBACK_SOURCE and e.failing and e.kind is not Kind.CONTEXT
+    ]
+    cut = [s for s in sources if not _followed(s, below, EXPLAINED_LINES)]
+    cut = [s for s in cut if not _is_caret_line(s)] or cut  # a lone caret line is still an error line
+    innermost = {id(s) for s in cut if not _followed(s, cut, TRACEBACK_GAP)}
+    return [e for e in errors if e.pattern != TRACEBACK_SOURCE or id(e) in innermost]
+
+
+def _followed(event: Event, others: Sequence[Event], reach: int) -> bool:
+    """Another of `others` comes below `event` in its file, at most `reach` lines down."""
+    return any(o.source == event.source and 0 < o.line - event.line <= reach for o in others)
+
+
+def _is_caret_line(event: Event) -> bool:
+    return not message_of(event.text).strip(" ^~")
+
+
+def _exception_text(event: Event) -> str:
+    message = event.get("exc_message", "")
+    return f"{event.get('exc_type')}: {message}" if message else str(event.get("exc_type"))
+
+
+def _owns(owner: tuple[str, int, str, int], error: Event) -> bool:
+    source, line, text, reach = owner
+    if source != error.source or not 0 < error.line - line <= reach:
+        return False
+    return not text or text[:200] in error.text
+
+
+# ---------------------------------------------------------------- templates and ranking
+
+
+def templates_of(errors: Sequence[Event]) -> list[UnexplainedError]:
+    """Lines of the generic layer grouped into templates, in the order of their first line."""
+    ordered = sorted(errors, key=_time_key)
+    found = []
+    for template, members in mine(ordered, lambda e: e.template or ""):
+        # The scanner keeps the first lines of a template per file and counts the rest on the first.
+        per_key: dict[tuple[str, str, str | None], int] = {}
+        for event in members:
+            key = (event.source, event.pattern, event.template)
+            per_key[key] = max(per_key.get(key, 0), event.repeats)
+        first, last = members[0], members[-1]
+        found.append(
+            UnexplainedError(
+                template=template,
+                marker=first.pattern,
+                severity=max((e.severity for e in members), key=lambda s: s.rank),
+                count=sum(per_key.values()),
+                first=first,
+                last=last,
+                roles=tuple(dict.fromkeys(e.role for e in members)),
+                files=tuple(dict.fromkeys(e.source for e in members)),
+                position="after",
+            )
+        )
+    return found
+
+
+def _ranked(
+    templates: list[UnexplainedError],
+    root_time: float | None,
+    symptom_time: float | None,
+    effects: frozenset[str],
+    known: Sequence[Event] = (),
+) -> list[UnexplainedError]:
+    """`known`: the library's failing lines; without times to place the errors, one logged below
+    one of them in the same file came after it and is not the earliest."""
+    placed = [replace(t, position=_position(t.first, root_time, symptom_time)) for t in templates]
+    ranked = sorted(placed, key=lambda t: _rank_key(t, effects))
+    serious = [t for t in placed if t.severity.rank >= Severity.ERROR.rank and t.marker not in effects]
+    # A traceback's source line leads only when nothing else failed: its exception line (a cut
+    # excerpt's other piece) or any other error says more.
+    serious = [t for t in serious if t.marker != TRACEBACK_SOURCE] or serious
+    unplaced = [t for t in serious if not any(_followed(k, [t.first], EXPLAINED_LINES) for k in known)]
+    early = [t for t in serious if t.position != "after"] or (unplaced if symptom_time is None else [])
+    if not early:
+        return ranked
+    earliest = _exception_of(min(early, key=lambda t: _time_key(t.first)), early)
+    return [replace(t, earliest=True) if t is earliest else t for t in ranked]
+
+
+def _exception_of(first: UnexplainedError, early: list[UnexplainedError]) -> UnexplainedError:
+    """A logger's exception message (`EngineCore failed to start.`) heads the traceback it prints;
+    the exception line at that traceback's end, in the same moment of the same file, says what failed."""
+    start = first.first
+    same = [
+        t
+        for t in early
+        if t.first.source == start.source
+        and 0 < t.first.line - start.line <= EXPLAINED_LINES
+        and (t.first.time is None or start.time is None or abs(t.first.time - start.time) <= SAME_MOMENT_S)
+        and _EXCEPTION_LINE.match(message_of(t.first.text))
+    ]
+    return min(same, key=lambda t: _time_key(t.first)) if same else first
+
+
+def _position(first: Event, root_time: float | None, symptom_time: float | None) -> str:
+    if first.time is None:
+        return "after"
+    if root_time is not None and first.time < root_time - SAME_MOMENT_S:
+        return "before-root"
+    if symptom_time is not None and first.time < symptom_time - SAME_MOMENT_S:
+        return "before-first-symptom"
+    return "after"
+
+
+def _rank_key(t: UnexplainedError, effects: frozenset[str]) -> tuple[int, int, int, int, int, tuple[float, str, int]]:
+    return (
+        t.position == "after",
+        -t.severity.rank,
+        t.marker in effects,
+        not any(role in SERVER_ROLES for role in t.roles),
+        t.count > 10,  # rare lines first: a line printed once per request is rarely the cause
+        _time_key(t.first),
+    )
+
+
+def _time_key(event: Event) -> tuple[float, str, int]:
+    return (event.time if event.time is not None else float("inf"), event.source, event.line)
+
+
+def _first_time(events: Sequence[Event]) -> float | None:
+    times = [e.time for e in events if e.time is not None]
+    return min(times) if times else None
+
+
+def _first_failure_time(events: Sequence[Event]) -> float | None:
+    return _first_time([e for e in events if e.failing and e.kind.value != "context"])
+
+
+# ---------------------------------------------------------------- the report
+
+
+def quote(t: UnexplainedError) -> str:
+    """`file:line: the line` of a template's first occurrence, for summaries."""
+    text = message_of(t.first.text)
+    text = text if len(text) <= QUOTE else text[: QUOTE - 1] + "…"
+    more = f" ({t.count} lines like it in {len(t.files)} file(s))" if t.count > 1 else ""
+    return f"{t.first.where}: {text}{more}"
+
+
+def _lead(serious: list[UnexplainedError]) -> UnexplainedError:
+    flagged = [t for t in serious if t.earliest]
+    return flagged[0] if flagged else serious[0]
+
+
+def _lead_words(lead: UnexplainedError) -> str:
+    if not lead.earliest:
+        return "An error no pattern explains"
+    if lead.position == "before-first-symptom":
+        return "The earliest error no pattern explains, before the first known symptom"
+    return "The earliest error no pattern explains"
+
+
+def _inconclusive(report: Report, serious: list[UnexplainedError], library: Library) -> Report:
+    lead = _lead(serious)
+    nothing_failed = report.verdict.id != "inconclusive"  # the diagnosis saw no failing line at all
+    if not nothing_failed and not lead.earliest:
+        # The recognised failing lines come first (the summary quotes the first of them); an
+        # error logged after them, such as the runner's closing '##[error]', is listed under the
+        # unrecognised errors, not made the lead.
+        listed = (*report.missing, f"no pattern explains the error at {lead.first.where}")
+        return replace(report, missing=tuple(dict.fromkeys(listed)))
+    head = f"{_lead_words(lead)}: {quote(lead)}."
+    rest = (
+        " No pattern of the library names it, and nothing shows the deployment serving."
+        if nothing_failed
+        else " " + report.verdict.summary
+    )
+    missing = [f"no pattern explains the error at {lead.first.where}", *report.missing]
+    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library)
+
+
+def _warned(report: Report, warnings: list[UnexplainedError], library: Library) -> Report:
+    """No error-level line, but warnings whose words say something failed: what they say is
+    quoted as the finding, never 'nothing failed'."""
+    lead = min(warnings, key=lambda t: _time_key(t.first))
+    more = f" ({len(warnings)} kinds of such warnings)" if len(warnings) > 1 else ""
+    summary = (
+        f"No error-level line, but a warning says something failed{more}; the first: {quote(lead)}. "
+        "No pattern of the library names its cause, and nothing shows the deployment serving."
+    )
+    missing = [f"no pattern explains the warning at {lead.first.where}", *report.missing]
+    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library)
+
+
+def _healthy(report: Report, serious: list[UnexplainedError], library: Library) -> Report:
+    """Serving proves errors before it did not matter; it proves nothing about errors after it,
+    and without an end-to-end check, nothing about errors in the deployment's own logs."""
+    end_to_end = library.marked(Mark.END_TO_END)
+    passed = [e for e in report.chain if e.pattern in end_to_end and not e.failing]
+    if passed:
+        effects = library.errors.effects() if library.errors else frozenset()
+        last_check = max((e.time for e in passed if e.time is not None), default=None)
+        # A side-car's errors (a file of unknown role) are not the run's.
+        run = [t for t in serious if set(t.roles) - {Role.UNKNOWN} and t.marker not in effects]
+        later = [t for t in run if _after(t.last, last_check)]
+        if later:
+            return _not_healthy(
+                report, later[0], "after the end-to-end checks passed, so they do not vouch for it", library
+            )
+    deployment = [t for t in serious if set(t.roles) & DEPLOYMENT_ROLES]
+    if not passed and deployment:
+        why = "while no end-to-end result (probe or accuracy gate) shows that it did not matter"
+        return _not_healthy(report, _lead(deployment), why, library)
+    lead = _lead(serious)
+    drop = 0.1 if any(t.severity is Severity.CRITICAL for t in serious) else 0.05
+    count = sum(t.count for t in serious)
+    note = (
+        f"{count} error line(s) no pattern explains did not stop the deployment serving; "
+        f"the first worth reading: {quote(lead)}"
+    )
+    confidence = round(max(0.3, report.verdict.confidence - drop), 2)
+    verdict = replace(report.verdict, title=SERVED_DESPITE_TITLE, confidence=confidence)
+    return _noted(replace(report, verdict=verdict), note)
+
+
+def _after(event: Event, moment: float | None) -> bool:
+    return event.time is not None and moment is not None and event.time > moment
+
+
+def _not_healthy(report: Report, lead: UnexplainedError, why: str, library: Library) -> Report:
+    summary = f"{_lead_words(lead)}: {quote(lead)}. The deployment served, but this error comes {why}."
+    missing = (*report.missing, f"no pattern explains the error at {lead.first.where}")
+    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library)
+
+
+def _as_inconclusive(report: Report, summary: str, library: Library) -> Report:
+    """The report under the inconclusive verdict: its title, advice and explanation too."""
+    spec = library.verdict("inconclusive")
+    verdict = Verdict("inconclusive", spec.title, 0.0, summary)
+    return replace(report, verdict=verdict, advice=spec.advice.strip(), explain=spec.explain.strip())
+
+
+def _named(report: Report, causes: list[UnexplainedError], library: Library, root_time: float | None) -> Report:
+    tier = library.verdict(report.verdict.id).tier if library.has_verdict(report.verdict.id) else Tier.CAUSE
+    # Cause-like lines are printed by servers and their backends; a harness or router line beside
+    # a symptom is another view of the same symptom.
+    beside = [t for t in causes if _beside(t.first, root_time) and set(t.roles) & CAUSE_ROLES]
+    if tier is Tier.SYMPTOM and beside:
+        return _symptom_yields(report, _lead(beside) if any(t.earliest for t in beside) else beside[0], library)
+    before = [t for t in causes if t.position == "before-root"]
+    died_of = _what_the_crash_died_of(report, before, causes, library)
+    if died_of is not None:
+        return _crash_died_of(report, died_of, library)
+    if not before:
+        return report
+    worst = max(before, key=lambda t: t.severity.rank)
+    drop = 0.2 if worst.severity is Severity.CRITICAL else 0.1
+    verdict = replace(report.verdict, confidence=round(max(0.3, report.verdict.confidence - drop), 2))
+    note = (
+        f"{len(before)} kind(s) of error no pattern explains come before this verdict's root; "
+        f"the earliest: {quote(min(before, key=lambda t: _time_key(t.first)))}"
+    )
+    return _noted(replace(report, verdict=verdict), note)
+
+
+# The analyzer whose verdicts are a process dying: when it names no cause (no exception, no native
+# frame), an error logged before the death by the same servers is the likeliest cause.
+CRASH_ANALYZER = "scheduler-crash"
+CRASH_CAUSE_FACTS = ("exception", "crashed_in")
+
+
+def _what_the_crash_died_of(
+    report: Report, before: list[UnexplainedError], causes: list[UnexplainedError], library: Library
+) -> UnexplainedError | None:
+    """The unexplained error a crash verdict that names no cause of its own most likely died of:
+    the earliest one before it from the crashed servers' own logs; with no times to place them,
+    one just above the crash line in its file (UCX failing a device command, then SIGSEGV)."""
+    if not library.has_verdict(report.verdict.id) or library.verdict(report.verdict.id).analyzer != CRASH_ANALYZER:
+        return None
+    if any(name in CRASH_CAUSE_FACTS for name, _ in report.verdict.facts):
+        return None
+    crashed = {root.source for root in report.roots}
+    own = [t for t in before if set(t.files) & crashed and set(t.roles) & CAUSE_ROLES]
+    if own:
+        return min(own, key=lambda t: _time_key(t.first))
+    above = [t for t in causes if report.roots and _just_above(t.first, report.roots[0])]
+    return max(above, key=lambda t: t.first.line) if above else None
+
+
+def _crash_died_of(report: Report, cause: UnexplainedError, library: Library) -> Report:
+    """The crash's summary and fix name the error it died of, and its confidence says that no
+    pattern of the library knows that error."""
+    old = report.verdict
+    summary = (
+        f"{old.summary} Before it, the same server logged an error no pattern names, the likeliest reason "
+        f"it died: {quote(cause)}."
+    )
+    confidence = round(min(OUTSIDE_CATALOGUE_CONFIDENCE, old.confidence), 2)
+    advice = (
+        f"Fix what the error at {cause.first.where} says (no pattern of the library names it); "
+        "the scheduler's death follows from it."
+    )
+    missing = (*report.missing, f"no pattern explains the error at {cause.first.where}")
+    verdict = replace(old, summary=summary, confidence=confidence)
+    return replace(report, verdict=verdict, advice=advice, missing=tuple(dict.fromkeys(missing)))
+
+
+def _just_above(event: Event, root: Event) -> bool:
+    """Logged by the same process just before its crash line: no time needed to tell the order."""
+    if event.source != root.source or not 0 < root.line - event.line <= TRIGGER_LINES:
+        return False
+    return event.time is None or root.time is None or abs(root.time - event.time) <= SAME_MOMENT_S
+
+
+def _beside(first: Event, root_time: float | None) -> bool:
+    """Near the symptom in time; a line without a time cannot be ruled out."""
+    if first.time is None or root_time is None:
+        return True
+    return -BESIDE_SYMPTOM_BEFORE_S <= first.time - root_time <= BESIDE_SYMPTOM_AFTER_S
+
+
+def _symptom_yields(report: Report, cause: UnexplainedError, library: Library) -> Report:
+    """A symptom's own wording guesses a cause; an error line beside it is better evidence."""
+    old = report.verdict
+    root = report.roots[0].where if report.roots else "its first line"
+    summary = (
+        f"{_lead_words(cause)}: {quote(cause)}. It is logged beside the symptom "
+        f"{old.id} ({old.title}, {root}), whose wording only guesses a cause."
+    )
+    why = f"a symptom; the error at {cause.first.where}, which no pattern names, is beside it and is likelier the cause"
+    alternatives = (Alternative(old.id, round(min(old.confidence, 0.4), 2), why), *report.alternatives)
+    missing = (f"no pattern explains the error at {cause.first.where}", *report.missing)
+    changed = replace(report, alternatives=alternatives, suggestions=(), missing=tuple(dict.fromkeys(missing)))
+    return _as_inconclusive(changed, summary, library)
+
+
+def _noted(report: Report, note: str) -> Report:
+    return replace(report, notes=(*report.notes, note))

@@ -1,0 +1,35 @@
+"""Two runs through the pipeline, compared: `pdlogdoctor diff GOOD BAD` and `analyze BAD --baseline GOOD`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import BinaryIO
+
+from ..library.patterns import Library
+from ..model import Report
+from ..model.options import RunOptions
+from ..pipeline import DEFAULT_OPTIONS, Analysis, analyse
+from .compare import compare, strengthen_verdict
+from .profile import ProfileSpec, RunProfile, build_profile, load_profile_spec
+
+
+def run_with_baseline(
+    paths: Sequence[str],
+    baseline: Sequence[str],
+    library: Library,
+    stdin: BinaryIO | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    options: RunOptions = DEFAULT_OPTIONS,
+) -> Report:
+    """BAD's report (`paths`), compared with the last green run (`baseline`) and read in its light."""
+    spec = load_profile_spec()
+    bad = analyse(paths, library, stdin, on_progress, options)
+    good = analyse(baseline, library, None, on_progress, replace(options, excerpt=False))
+    comparison = compare(profile_of(good, spec, library), profile_of(bad, spec, library), spec, library)
+    return strengthen_verdict(bad.report, comparison)
+
+
+def profile_of(analysis: Analysis, spec: ProfileSpec, library: Library) -> RunProfile:
+    titles = {pattern.id: pattern.title for pattern in library.patterns}
+    return build_profile(analysis.report, analysis.events, analysis.sources, spec, titles)

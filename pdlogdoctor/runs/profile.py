@@ -1,0 +1,380 @@
+"""A run profile: what one run was (configuration, sizing, behaviour, errors), from its events.
+
+Which capture of which pattern becomes which profile value is data (`patterns/profile.toml`);
+this module only reads that file, picks the values out of a run's events, and parses the one
+structured line that carries many values at once (sglang's `server_args=ServerArgs(...)`).
+Run-specific values (ports, hosts, paths, seeds, ids) are dropped here, so they can never show
+as a change between two runs.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import statistics
+import tomllib
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..library.patterns import PROFILE_FILE, Library, builtin_library_dir
+from ..model import Event, FieldValue, Kind, Report, Severity, Source, UnexplainedError
+from ..model.errors import PatternError
+from ..model.values import record
+
+SECTIONS = ("sizing", "configuration", "behaviour")
+TAKES = ("last", "max", "min", "median", "count", "seen")
+SERVER_ARGS = "server-args"
+
+
+@record
+class ValueSpec:
+    """One [[value]] of profile.toml: a capture of a pattern's events becomes a profile value."""
+
+    key: str  # may hold "{capture}", e.g. env.{name}
+    section: str
+    pattern: str
+    field: str
+    take: str = "last"
+    unit: str = ""
+    tolerance: float = 0.0
+    bears_on: tuple[str, ...] = ()
+    seen: str = ""
+
+
+@record
+class IntervalSpec:
+    """One [[interval]]: seconds from a file's first `start` event to its first `end` event."""
+
+    key: str
+    section: str
+    start: str
+    end: str
+    unit: str = "s"
+    tolerance: float = 0.0
+    bears_on: tuple[str, ...] = ()
+
+
+@record
+class ProfileSpec:
+    values: tuple[ValueSpec, ...]
+    intervals: tuple[IntervalSpec, ...]
+    noise_keys: tuple[str, ...]  # globs of run-specific names
+    basename_keys: tuple[str, ...]
+    sizing_args: tuple[str, ...]  # server_args keys shown under sizing
+    args_bears_on: tuple[str, ...]
+    sizing_args_bears_on: tuple[str, ...]
+    bears: tuple[tuple[str, tuple[str, ...]], ...] = ()  # [[bears]]: key prefix -> verdicts it can explain
+
+    def is_noise(self, name: str) -> bool:
+        lowered = name.lower()
+        return any(fnmatch.fnmatchcase(lowered, glob) for glob in self.noise_keys)
+
+    def rules_for(self, key: str) -> tuple[float, tuple[str, ...]]:
+        """(tolerance, bears_on) of a profile key, however it was produced."""
+        rule = self._rule(key)
+        extra = tuple(verdict for prefix, verdicts in self.bears for verdict in verdicts if key.startswith(prefix))
+        if rule is not None:
+            return rule.tolerance, (*rule.bears_on, *extra)
+        if key.startswith("server_args."):
+            name = key.removeprefix("server_args.")
+            return 0.0, self.sizing_args_bears_on if name in self.sizing_args else self.args_bears_on
+        return 0.0, ()
+
+    def rank(self, key: str) -> int:
+        """Position of a key's rule in profile.toml: rows are shown in the file's order."""
+        rules: list[ValueSpec | IntervalSpec] = [*self.values, *self.intervals]
+        rule = self._rule(key)
+        return rules.index(rule) if rule is not None else len(rules)
+
+    def _rule(self, key: str) -> ValueSpec | IntervalSpec | None:
+        rules: list[ValueSpec | IntervalSpec] = [*self.values, *self.intervals]
+        for rule in rules:
+            if key == rule.key or ("{" in rule.key and key.startswith(rule.key.split("{", 1)[0])):
+                return rule
+        return None
+
+
+@record
+class ProfileValue:
+    section: str
+    role: str
+    key: str
+    value: FieldValue
+    unit: str
+    family: str  # the pattern it came from: a value missing where its family was logged was removed
+    where: str
+
+
+@record
+class ErrorCount:
+    template: str  # a pattern id, or an open-world template
+    title: str
+    count: int
+    first: str
+    first_time: float | None
+
+
+@record
+class RunProfile:
+    inputs: tuple[str, ...]
+    values: tuple[ProfileValue, ...]
+    errors: tuple[ErrorCount, ...]
+    logged: frozenset[tuple[str, str]]  # (role, pattern) pairs that matched at least once
+    verdict: str
+    confidence: float
+    summary: str
+
+    @property
+    def failing(self) -> bool:
+        return self.verdict != "healthy"
+
+
+# ---------------------------------------------------------------- the data file
+
+
+def load_profile_spec(directory: Path | None = None) -> ProfileSpec:
+    path = (directory or builtin_library_dir()) / PROFILE_FILE
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise PatternError(str(path), None, f"cannot read the run-profile rules: {exc}") from None
+    noise, args = data.get("noise", {}), data.get("server_args", {})
+    return ProfileSpec(
+        values=tuple(_value_spec(item, str(path)) for item in data.get("value", [])),
+        intervals=tuple(_interval_spec(item, str(path)) for item in data.get("interval", [])),
+        noise_keys=tuple(noise.get("keys", ())),
+        basename_keys=tuple(noise.get("basename", ())),
+        sizing_args=tuple(args.get("sizing", ())),
+        args_bears_on=tuple(args.get("bears_on", ())),
+        sizing_args_bears_on=tuple(args.get("sizing_bears_on", ())),
+        bears=tuple((str(item["prefix"]), tuple(item["on"])) for item in data.get("bears", [])),
+    )
+
+
+def _value_spec(item: Mapping[str, Any], where: str) -> ValueSpec:
+    spec = ValueSpec(
+        key=str(item["key"]),
+        section=str(item["section"]),
+        pattern=str(item["pattern"]),
+        field=str(item.get("field", "")),
+        take=str(item.get("take", "last")),
+        unit=str(item.get("unit", "")),
+        tolerance=float(item.get("tolerance", 0.0)),
+        bears_on=tuple(item.get("bears_on", ())),
+        seen=str(item.get("seen", "")),
+    )
+    if spec.section not in SECTIONS or spec.take not in TAKES:
+        raise PatternError(where, spec.key, f"section must be one of {SECTIONS}, take one of {TAKES}")
+    return spec
+
+
+def _interval_spec(item: Mapping[str, Any], where: str) -> IntervalSpec:
+    spec = IntervalSpec(
+        key=str(item["key"]),
+        section=str(item["section"]),
+        start=str(item["from"]),
+        end=str(item["to"]),
+        unit=str(item.get("unit", "s")),
+        tolerance=float(item.get("tolerance", 0.0)),
+        bears_on=tuple(item.get("bears_on", ())),
+    )
+    if spec.section not in SECTIONS:
+        raise PatternError(where, spec.key, f"section must be one of {SECTIONS}")
+    return spec
+
+
+def unknown_patterns(spec: ProfileSpec, library: Library) -> list[str]:
+    """Pattern ids profile.toml names that the library lacks (the test suite checks there are none)."""
+    known = {pattern.id for pattern in library.patterns}
+    named = {v.pattern for v in spec.values} | {i.start for i in spec.intervals} | {i.end for i in spec.intervals}
+    return sorted(named - known)
+
+
+# ---------------------------------------------------------------- one run
+
+
+def build_profile(
+    report: Report,
+    events: Sequence[Event],
+    sources: Sequence[Source],
+    spec: ProfileSpec,
+    titles: Mapping[str, str],
+) -> RunProfile:
+    """`titles`: pattern id -> title, for naming the kinds of error line."""
+    values = [
+        *_captured_values(events, spec),
+        *_server_args_values(events, spec),
+        *_interval_values(events, spec),
+        *_node_counts(sources),
+    ]
+    return RunProfile(
+        inputs=tuple(source.name for source in sources),
+        values=tuple(values),
+        errors=error_counts(events, titles, report.unrecognised),
+        logged=frozenset((event.role.value, event.pattern) for event in events),
+        verdict=report.verdict.id,
+        confidence=report.verdict.confidence,
+        summary=report.verdict.summary,
+    )
+
+
+def _captured_values(events: Sequence[Event], spec: ProfileSpec) -> list[ProfileValue]:
+    by_pattern: dict[str, list[Event]] = defaultdict(list)
+    for event in events:
+        by_pattern[event.pattern].append(event)
+    found: list[ProfileValue] = []
+    for rule in spec.values:
+        grouped: dict[tuple[str, str], list[Event]] = defaultdict(list)
+        for event in by_pattern.get(rule.pattern, ()):
+            key = _key_of(rule, event, spec)
+            if key is not None and (rule.take in ("count", "seen") or event.get(rule.field) is not None):
+                grouped[(event.role.value, key)].append(event)
+        for (role, key), matched in grouped.items():
+            value = _take(rule, matched)
+            if value is not None:
+                found.append(ProfileValue(rule.section, role, key, value, rule.unit, rule.pattern, matched[-1].where))
+    return found
+
+
+def _key_of(rule: ValueSpec, event: Event, spec: ProfileSpec) -> str | None:
+    """The profile key of one event; None for a run-specific name (a port, a host, a path)."""
+    if "{" not in rule.key:
+        return rule.key
+    names = {name: str(value) for name, value in event.fields}
+    try:
+        key = rule.key.format_map(names)
+    except KeyError:
+        return None
+    name = key.removeprefix(rule.key.split("{", 1)[0])
+    return None if spec.is_noise(name) else key
+
+
+def _take(rule: ValueSpec, matched: list[Event]) -> FieldValue | None:
+    if rule.take == "count":
+        return sum(event.repeats for event in matched)
+    if rule.take == "seen":
+        return rule.seen
+    numbers = [event.get(rule.field) for event in matched]
+    if rule.take == "last":
+        last = numbers[-1]
+        return _literal(last) if isinstance(last, str) and "{" in rule.key else last
+    numeric = [float(n) for n in numbers if isinstance(n, int | float)]
+    if not numeric:
+        return None
+    pick = max(numeric) if rule.take == "max" else min(numeric) if rule.take == "min" else statistics.median(numeric)
+    return int(pick) if all(isinstance(n, int) for n in numbers) and pick == int(pick) else round(pick, 3)
+
+
+def _server_args_values(events: Sequence[Event], spec: ProfileSpec) -> list[ProfileValue]:
+    """Every key of each role's last server_args= line, minus the run-specific ones."""
+    last: dict[str, Event] = {}
+    for event in events:
+        if event.pattern == SERVER_ARGS and isinstance(event.get("args"), str):
+            last[event.role.value] = event
+    found = []
+    for role, event in last.items():
+        for name, value in parse_repr_arguments(str(event.get("args"))):
+            if spec.is_noise(name):
+                continue
+            if name in spec.basename_keys and isinstance(value, str):
+                value = value.rstrip("/").rsplit("/", 1)[-1]
+            section = "sizing" if name in spec.sizing_args else "configuration"
+            found.append(ProfileValue(section, role, f"server_args.{name}", value, "", SERVER_ARGS, event.where))
+    return found
+
+
+def _interval_values(events: Sequence[Event], spec: ProfileSpec) -> list[ProfileValue]:
+    found = []
+    for rule in spec.intervals:
+        starts: dict[str, Event] = {}
+        for event in events:
+            if event.time is None:
+                continue
+            if event.pattern == rule.start:
+                starts.setdefault(event.source, event)
+            elif event.pattern == rule.end and event.source in starts:
+                begin = starts.pop(event.source)
+                seconds = round(event.time - begin.time, 1) if begin.time is not None else None
+                if seconds is not None and seconds >= 0:
+                    role = event.role.value
+                    found.append(ProfileValue(rule.section, role, rule.key, seconds, rule.unit, rule.end, event.where))
+    return found
+
+
+def _node_counts(sources: Sequence[Source]) -> list[ProfileValue]:
+    """How many nodes each role ran on; their names differ from run to run and are not compared."""
+    nodes: dict[str, set[str]] = defaultdict(set)
+    for source in sources:
+        if source.node:
+            nodes[source.role.value].add(source.node)
+    return [ProfileValue("configuration", role, "nodes", len(names), "", "", "") for role, names in nodes.items()]
+
+
+def error_counts(
+    events: Iterable[Event], titles: Mapping[str, str], unrecognised: Iterable[UnexplainedError] = ()
+) -> tuple[ErrorCount, ...]:
+    """Failing lines grouped by what they are, earliest first: a pattern's id, or the template of
+    error lines no pattern names (the open-world layer's, ranked in the report: a new one since
+    the last green run is news)."""
+    groups: dict[str, list[Event]] = defaultdict(list)
+    for event in events:
+        if event.failing and event.kind is not Kind.CONTEXT:
+            groups[event.pattern].append(event)
+    counts = []
+    for template, matched in groups.items():
+        first = min(matched, key=lambda e: (e.time is None, e.time or 0.0, e.source, e.line))
+        title = titles.get(template, "")
+        counts.append(ErrorCount(template, title, sum(e.repeats for e in matched), first.where, first.time))
+    for error in unrecognised:
+        if error.severity.rank >= Severity.ERROR.rank:
+            counts.append(ErrorCount(error.template, "", error.count, error.first.where, error.first.time))
+    return tuple(sorted(counts, key=lambda c: (c.first_time is None, c.first_time or 0.0, c.template)))
+
+
+# ---------------------------------------------------------------- the server_args repr
+
+
+def parse_repr_arguments(text: str) -> list[tuple[str, FieldValue]]:
+    """`a=1, b='x', c=[1, 2], d=None` (a dataclass repr's body) as (name, value) pairs.
+
+    Commas inside quotes and brackets do not split; ints and floats become numbers,
+    quoted strings lose their quotes, anything else (None, True, lists) stays as written.
+    """
+    pairs = []
+    for part in _split_top_level(text):
+        name, sep, raw = part.partition("=")
+        name = name.strip()
+        if sep and name.isidentifier():
+            pairs.append((name, _literal(raw.strip())))
+    return pairs
+
+
+def _split_top_level(text: str) -> list[str]:
+    parts, depth, quote, start = [], 0, "", 0
+    for position, char in enumerate(text):
+        if quote:
+            if char == quote and text[position - 1] != "\\":
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:position])
+            start = position + 1
+    parts.append(text[start:])
+    return parts
+
+
+def _literal(raw: str) -> FieldValue:
+    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
+        return raw[1:-1]
+    for convert in (int, float):
+        try:
+            return convert(raw)
+        except ValueError:
+            continue
+    return raw

@@ -1,0 +1,169 @@
+"""Scan one large plain file on every core: newline-aligned byte ranges, merged exactly.
+
+One range per core: forked workers scan all but the last, this process scans the last
+itself. Each range is scanned with `scan_partial`, given the bytes just before the
+range (for the starting timestamp) and just after it (for a traceback that runs
+past its end). `merge_partials` renumbers lines and applies the per-pattern event
+cap in file order, so the result equals the sequential scan's.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from ..ingest import ByteSource
+from ..ingest.streams import Limited
+from ..model import InputProblem
+from . import accel
+from .extract import (
+    BLOCK_LOOKAHEAD,
+    CHUNK_BYTES,
+    MAX_LINE_BYTES,
+    AnchorIndex,
+    Partial,
+    ScanResult,
+    merge_partials,
+    scan_partial,
+)
+
+if TYPE_CHECKING:  # multiprocessing is imported only when a large file is split (start-up)
+    from multiprocessing.connection import Connection
+
+# A worker costs ~10-25 ms of CPU (fork, copy-on-write faults, its buffer's first touch) and the
+# scan runs at ~1 GB/s per core: below this, splitting saves less wall time than it costs.
+MIN_PARALLEL_BYTES = 64 << 20
+MIN_RANGE_BYTES = 32 << 20
+BEFORE_BYTES = 256 << 10  # room for the stamp lookback's lines before a range
+AFTER_BYTES = BLOCK_LOOKAHEAD + MAX_LINE_BYTES
+
+
+def usable_cores() -> int:
+    """The default number of workers (RunOptions.workers overrides it)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def plain_file_path(stream: ByteSource) -> str | None:
+    """The path behind a stream that is an uncompressed regular file, else None."""
+    marked = getattr(stream, "plain_path", None)  # ingest.text_stream of a plain file
+    if isinstance(marked, str):
+        return marked if os.path.isfile(marked) else None
+    raw = getattr(stream, "raw", None)
+    if not isinstance(stream, io.BufferedReader) or not isinstance(raw, io.FileIO):
+        return None
+    name = raw.name
+    return name if isinstance(name, str) and os.path.isfile(name) else None
+
+
+def worth_splitting(path: str, count: int) -> bool:
+    return count > 1 and os.path.getsize(path) >= MIN_PARALLEL_BYTES
+
+
+def plan_ranges(path: str, count: int, size: int | None = None) -> list[tuple[int, int]]:
+    """Up to `count` ranges of at least MIN_RANGE_BYTES, each ending after a newline."""
+    size = os.path.getsize(path) if size is None else size
+    pieces = max(1, min(count, size // MIN_RANGE_BYTES))
+    bounds = [0]
+    with open(path, "rb") as handle:
+        for k in range(1, pieces):
+            cut = _newline_after(handle, size * k // pieces)
+            if bounds[-1] < cut < size:
+                bounds.append(cut)
+    bounds.append(size)
+    return list(itertools.pairwise(bounds))
+
+
+def _newline_after(handle: BinaryIO, pos: int) -> int:
+    handle.seek(pos)
+    while True:
+        block = handle.read(1 << 16)
+        if not block:
+            return handle.tell()
+        newline = block.find(b"\n")
+        if newline != -1:
+            return pos + newline + 1
+        pos += len(block)
+
+
+def scan_file_parallel(
+    path: str,
+    name: str,
+    index: AnchorIndex,
+    count: int,
+    on_progress: Callable[[int], None] | None = None,
+) -> ScanResult:
+    import multiprocessing  # only a large file pays for it (start-up)
+
+    size = os.path.getsize(path)  # like the sequential read: the file as it is now, growth reported
+    ranges = plan_ranges(path, count, size)
+    # Forked, each worker inherits the index as an argument, unpickled (a compiled matcher does not
+    # pickle), and sends back only its Partial: no module state carries the index across the fork.
+    context = multiprocessing.get_context("fork")
+    # A run's matcher is built on its first large region (accel.Deferred): build it here, once, for
+    # every worker to inherit, rather than in each worker after the fork.
+    accel.build_now(index.fast)
+    started = [_start_worker(context, index, path, name, start, end) for start, end in ranges[:-1]]
+    try:
+        own = _scan_range(index, path, name, *ranges[-1], on_progress)  # this core scans too: one fork fewer
+    finally:
+        partials = [_result_of(worker, results) for worker, results in started]  # never left running
+    if on_progress:
+        on_progress(ranges[-1][0])  # the workers' ranges: all before the last
+    result = merge_partials(name, [*partials, own], index.limits())
+    grown = os.path.getsize(path)
+    if grown > size:
+        message = f"the file grew from {size} to {grown} bytes while being read; read the first {size} bytes"
+        result.problems.append(InputProblem("still-growing", message))
+    return result
+
+
+def _start_worker(
+    context: Any, index: AnchorIndex, path: str, name: str, start: int, end: int
+) -> tuple[Any, Connection]:
+    results, sender = context.Pipe(duplex=False)
+    worker = context.Process(target=_scan_range_into, args=(sender, index, path, name, start, end), daemon=True)
+    worker.start()
+    sender.close()  # the parent keeps only the reading end: a dead worker then reads as end of file
+    return worker, results
+
+
+def _result_of(worker: Any, results: Connection) -> Partial:
+    try:
+        outcome = results.recv()  # before join: a large Partial fills the pipe until it is read
+    except EOFError:
+        outcome = RuntimeError(f"a scan worker ended without a result (exit code {worker.exitcode})")
+    finally:
+        results.close()
+        worker.join()
+    if isinstance(outcome, BaseException):
+        raise outcome
+    partial: Partial = outcome
+    return partial
+
+
+def _scan_range_into(sender: Connection, index: AnchorIndex, path: str, name: str, start: int, end: int) -> None:
+    try:
+        sender.send(_scan_range(index, path, name, start, end))
+    except BaseException as exc:  # reported in the parent, which raises it as the pool did
+        sender.send(exc)
+    finally:
+        sender.close()
+
+
+def _scan_range(
+    index: AnchorIndex, path: str, name: str, start: int, end: int, on_progress: Callable[[int], None] | None = None
+) -> Partial:
+    with open(path, "rb") as handle:
+        handle.seek(max(0, start - BEFORE_BYTES))
+        before = handle.read(start - max(0, start - BEFORE_BYTES))
+        if start > BEFORE_BYTES:  # drop the cut-off first line: it is no line's start
+            before = before[before.find(b"\n") + 1 :]
+        handle.seek(end)
+        after = handle.read(AFTER_BYTES)
+        handle.seek(start)
+        stream = Limited(handle, end - start)
+        stream.plain_path = path  # plain bytes: read in place, not ahead on a thread (that is for inflating)
+        return scan_partial(stream, name, index, CHUNK_BYTES, on_progress, context=(before, after))

@@ -1,0 +1,167 @@
+"""Which part of the deployment wrote a log: content first, file name second."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import replace
+
+from ..model import Event, Role
+
+_SERVER_ARGS_MODE = re.compile(r"server_args=ServerArgs\(.*?disaggregation_mode='(prefill|decode|null)'")
+# vLLM P/D: the kv_transfer_config's kv_role, as vLLM prints it ('non-default args: {...}') or as
+# the launch command passes it (--kv-transfer-config '{"kv_role": "kv_producer", ...}').
+_KV_ROLE = re.compile(r"""kv_role['"]?\s*[:=]\s*['"]?(kv_producer|kv_consumer|kv_both)""")
+_KV_ROLES = {"kv_producer": "prefill", "kv_consumer": "decode", "kv_both": "null"}
+_ROUTER_LINE = re.compile(
+    r"^\S+ \S+\s+(?:TRACE|DEBUG|INFO|WARN|ERROR) .*?(?:smg::|sglang_router_rs::|sgl_model_gateway::|pd_router)",
+    re.MULTILINE,
+)
+_HARNESS_LINE = re.compile(r"^(?:\S+Z )?\[(?:probe|gsm8k|smoke|wait|drive)\] ", re.MULTILINE)
+_ACTIONS_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z ", re.MULTILINE)
+_ACTIONS_MARKERS = ("##[group]", "##[endgroup]", "##[error]", "Current runner version", "Job defined at")
+_DECODE_ONLY = ("Decode transfer failed", "Decode batch.", "disaggregation_mode='decode'")
+_PREFILL_ONLY = ("Prefill transfer failed", "Prefill batch.", "disaggregation_mode='prefill'")
+_NAME_HINTS = (
+    (Role.PREFILL, ("prefill",)),
+    (Role.DECODE, ("decode",)),
+    (Role.ROUTER, ("router", "gateway", "smg", "lb_", "loadbalancer")),
+    (Role.HARNESS, ("bench", "harness", "probe", "gsm8k", "client")),
+    (Role.CI, ("job", "workflow", "actions", "runner")),
+)
+
+
+def detect_role(name: str, head: str, events: Iterable[Event]) -> tuple[Role, str]:
+    """(role, why) for one source; `why` is shown to the user."""
+    kept = list(events)
+    found = _role_from_content(head, kept) or role_from_name(name)
+    if found is not None:
+        return found
+    if any(event.role is Role.SERVER for event in kept):
+        return Role.SERVER, "server messages (prefill or decode not told apart)"
+    return Role.UNKNOWN, "no role marker in content or name"
+
+
+def role_from_name(name: str) -> tuple[Role, str] | None:
+    base = name.rsplit("!", 1)[-1].rsplit("/", 1)[-1].lower()
+    for role, hints in _NAME_HINTS:
+        for hint in hints:
+            if hint in base:
+                return role, f"file name contains '{hint}'"
+    return None
+
+
+def _role_from_content(head: str, events: list[Event]) -> tuple[Role, str] | None:
+    if _is_ci_job_log(head):
+        return Role.CI, "GitHub Actions job log (timestamp prefixes, workflow markers)"
+    mixed = _mixed_components(head, events)
+    if mixed is not None:
+        return Role.MIXED, mixed
+    mode = _SERVER_ARGS_MODE.search(head)
+    if mode:
+        return _server_role(mode.group(1)), f"server_args disaggregation_mode='{mode.group(1)}'"
+    kv_role = _KV_ROLE.search(head)
+    if kv_role:
+        return _server_role(_KV_ROLES[kv_role.group(1)]), f"vLLM kv_transfer_config kv_role='{kv_role.group(1)}'"
+    for event in events:
+        if event.pattern == "server-args" and event.get("mode"):
+            return _server_role(str(event.get("mode"))), f"server_args disaggregation_mode='{event.get('mode')}'"
+    if _ROUTER_LINE.search(head):
+        return Role.ROUTER, "router tracing lines"
+    if _HARNESS_LINE.search(head):
+        return Role.HARNESS, "harness [probe]/[gsm8k]/[wait] lines"
+    return _role_from_event_roles(events)
+
+
+_COMPONENT_ROLES = (Role.PREFILL, Role.DECODE, Role.ROUTER, Role.HARNESS)
+
+
+def _mixed_components(head: str, events: list[Event]) -> str | None:
+    """Why one stream holds several components' lines, or None."""
+    modes = set(_SERVER_ARGS_MODE.findall(head)) | {_KV_ROLES[role] for role in _KV_ROLE.findall(head)}
+    modes |= {str(e.get("mode")) for e in events if e.pattern == "server-args" and e.get("mode")}
+    if len(modes) > 1:
+        return f"role settings (server_args, kv_role) of {' and '.join(sorted(modes))} servers in one stream"
+    if modes and _ROUTER_LINE.search(head):
+        return "server and router lines in one stream"
+    sides = sorted({e.role.value for e in events if e.role in _COMPONENT_ROLES})
+    if len(sides) > 1:
+        return f"{' and '.join(sides)} lines in one stream"
+    return None
+
+
+def _is_ci_job_log(head: str) -> bool:
+    lines = head.splitlines()[:200]
+    if not lines:
+        return False
+    stamped = sum(1 for line in lines if _ACTIONS_LINE.match(line))
+    return stamped >= 0.8 * len(lines) and any(marker in head for marker in _ACTIONS_MARKERS)
+
+
+def _server_role(mode: str) -> Role:
+    return {"prefill": Role.PREFILL, "decode": Role.DECODE}.get(mode, Role.SERVER)
+
+
+def _role_from_event_roles(events: list[Event]) -> tuple[Role, str] | None:
+    # A generic "server" tag says nothing about the side, so it does not outvote the file name.
+    votes = Counter(e.role for e in events if e.role not in (Role.UNKNOWN, Role.SERVER))
+    if not votes:
+        return None
+    role, _ = votes.most_common(1)[0]
+    return role, "role-specific messages"
+
+
+def role_from_text_markers(text: str) -> Role | None:
+    """A server's side from a role-specific phrase, for server events in mixed logs."""
+    if any(marker in text for marker in _DECODE_ONLY):
+        return Role.DECODE
+    if any(marker in text for marker in _PREFILL_ONLY):
+        return Role.PREFILL
+    return None
+
+
+def node_from_name(name: str) -> str | None:
+    """`prefill_<node>.log` / `decode_<node>.log`: the harness names files after the node."""
+    base = name.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
+    # a rotated segment (`decode_<node>.log.1`) is the same node's
+    found = re.match(r"^(?:prefill|decode)[_-](?P<node>[\w.-]+?)(?:\.log)?(?:\.\d{1,3})?(?:\.(?:gz|zst))?$", base)
+    return found.group("node") if found else None
+
+
+SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
+
+
+# A job log or a collector that says which component printed each line: `[prefill] ...`
+# (launch scripts), `decode-1  | ...` (docker compose), `[pod/sglang-prefill-0/sglang] ...`.
+_ROLE_PREFIX = re.compile(
+    r"^\s*(?:\[(?P<tag>prefill|decode|router)\] |(?P<service>[\w.-]{0,63}) +\| |\[pod/(?P<pod>[^\]\s]{1,253})\] )",
+    re.IGNORECASE,
+)
+_ROLE_WORDS = (("prefill", Role.PREFILL), ("decode", Role.DECODE), ("router", Role.ROUTER))
+
+
+def role_from_prefix(raw: str, tags_only: bool = False) -> Role | None:
+    """The component a line's own prefix names, if any; with `tags_only`, only an explicit
+    `[prefill] `-style tag counts (not a compose service or pod name)."""
+    found = _ROLE_PREFIX.match(raw)
+    if found is None or (tags_only and not found.group("tag")):
+        return None
+    name = (found.group("tag") or found.group("service") or found.group("pod") or "").lower()
+    return next((role for word, role in _ROLE_WORDS if word in name), None)
+
+
+def with_source_role(event: Event, source_role: Role) -> Event:
+    """An event's role once its source's role is known: the pattern's hint, refined by the file.
+
+    A generic server line takes its file's side; a line with no role of its own takes its
+    file's role, unless the file interleaves components, where the line's own markers decide.
+    """
+    if event.role is Role.SERVER and source_role in SERVER_ROLES:
+        return replace(event, role=source_role)
+    if event.role is not Role.UNKNOWN:
+        return event
+    if source_role in (Role.CI, Role.MIXED, Role.UNKNOWN):
+        marked = role_from_text_markers(event.text)
+        return replace(event, role=marked or source_role)
+    return replace(event, role=source_role)

@@ -1,0 +1,243 @@
+"""Read a Python traceback that follows a matched line.
+
+sglang logs `Scheduler hit an exception: Traceback (most recent call last):`
+with the rest of the traceback on the following, unprefixed lines. What a
+diagnosis needs from it: the exception type and message, and the innermost
+frame that belongs to the project (not to torch or the standard library).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..library.lazyregex import LazyRegex
+from ..model import FieldValue
+from ..model.values import record
+from .timeline import clean_line, parse_stamp
+
+MAX_TRACEBACK_LINES = 400
+MAX_TRACEBACK_BYTES = 256 << 10
+# The comma is optional: faulthandler's dumps (after 'Fatal Python error: ...') write `line N in f`.
+# Python frames are indented; native crash banners ('Segfault encountered') print theirs flush left,
+# and name C++ symbols with spaces in them (`nixlUcxWorker::arm() const`).
+_FRAME = LazyRegex(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>.+?)\s*$')
+# glog's failure signal handler (`    @     0x7f3a2c1b4f00 mooncake::RdmaEndPoint::deconstruct()`) and
+# abseil's (`PC: @     0x7f5fba26bfb7  (unknown)  raise`: a frame size before the symbol), innermost
+# first; a launcher's prefix may stand before them (`(EngineCore_DP0 pid=742) `).
+_GLOG_FRAME = LazyRegex(r"(?:^|\s)(?:PC: )?@\s+0x[0-9a-fA-F]+\s+(?:(?:\d+|\(unknown\))\s+)?(?P<func>\S.*?)\s*$")
+# gdb's `bt`: `#1  0x00007f3a2c1b4f00 in mooncake::RdmaEndPoint::deconstruct() () from /x/engine.so`
+# or `#5  mooncake::WorkerPool::transferWorker (this=0x5f, thread_id=3) at /src/worker_pool.cpp:301`;
+# when it stops on the signal it prints the current frame without a number first.
+_GDB_FRAME = LazyRegex(
+    r"^\s*(?:#\d+\s+(?:0x[0-9a-fA-F]+ in )?|0x[0-9a-fA-F]+ in )(?P<func>.+?) \((?:[^()]|\([^()]*\))*\)"
+    r"(?: at (?P<file>\S+?):(?P<line>\d+)| from (?P<lib>\S+))?\s*$"
+)
+# c10's (PyTorch) backtraces:
+# `frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(...) + 0x2b4 (0x7fd1 in /x/libtorch_cuda.so)`.
+_C10_FRAME = LazyRegex(
+    r"(?:^|\s)frame #\d+: (?P<func>.+?)(?: \+ 0x[0-9a-fA-F]+)? \(0x[0-9a-fA-F]+ in (?P<lib>[^)]+)\)\s*$"
+)
+_EXCEPTION = LazyRegex(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
+# libstdc++'s verbose terminate handler: after `terminate called after throwing an instance of 'T'`
+# it prints `  what():  ` and the exception's what() text (some programs' text starts on the next
+# line); launchers' prefixes may stand before it (`(Worker_TP2 pid=733)   what():  ...`, Ray's
+# `(EngineCore_DP0 pid=742) (RayWorkerWrapper pid=233, ip=10.20.1.125) `).
+_WHAT = LazyRegex(r"^(?P<prefix>(?:\([^()]*\)\s+)*)\s*what\(\):\s*(?P<message>.*?)\s*$")
+_LAUNCHER_PREFIX = LazyRegex(r"^(?:\([^()]*\)\s+)*")
+WHAT_LOOKAHEAD = 3  # lines: other ranks' output may come between the two lines
+_CONNECTORS = (
+    "During handling of the above exception",
+    "The above exception was the direct cause",
+    "Traceback (most recent call last):",
+    "Thread 0x",  # faulthandler: one stack per thread
+    "Current thread 0x",
+)
+_FAULTHANDLER = ("Thread 0x", "Current thread 0x")
+_GDB_CHATTER = ("(gdb)", "[Current thread is", "[New Thread", "[Thread debugging", "[Inferior")  # between gdb's frames
+# torch's NCCL errors (getNcclErrorDetailStr) go on below the exception line: the error's
+# interpretation, then this line, then NCCL's own last error.
+LAST_ERROR = "Last error:"
+CONTINUATION_LINES = 3
+PROJECT_MARKERS = ("/sglang/", "/vllm/", "/mori/", "/mooncake/", "/nixl/", "sglang/srt", "sgl_kernel")
+NATIVE_FILE = "<unknown>"  # how native crash banners name the file of every frame
+STACK_KEEP = 32  # frames kept of each end of a longer stack (the outer ones tell the phase, the inner the culprit)
+STACK_LINE_CHARS = 300
+
+
+@record
+class Frame:
+    """One frame of a stack as the log printed it."""
+
+    file: str
+    line: int
+    func: str
+    native: bool  # printed by a native backtrace (a C/C++ symbol), not by Python
+    text: str = ""  # the frame's line
+    offset: int = 0  # lines below the line that announced the stack
+
+
+def parse_frame(line: str, offset: int = 0) -> Frame | None:
+    """The frame a line prints, in any of the formats above; None if it is not a frame."""
+    text = line.strip()[:STACK_LINE_CHARS]
+    found = _FRAME.match(line)
+    if found:
+        file = found.group("file")
+        native = file == NATIVE_FILE or not file.endswith(".py")
+        return Frame(file, int(found.group("line")), found.group("func"), native, text, offset)
+    found = _GLOG_FRAME.search(line)
+    if found:
+        return Frame(NATIVE_FILE, 0, found.group("func"), True, text, offset)
+    found = _C10_FRAME.search(line)
+    if found:
+        return Frame(found.group("lib"), 0, found.group("func"), True, text, offset)
+    found = _GDB_FRAME.match(line)
+    if found:
+        file = found.group("file") or found.group("lib") or NATIVE_FILE
+        return Frame(file, int(found.group("line") or 0), found.group("func"), True, text, offset)
+    return None
+
+
+def read_traceback(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:
+    """Fields of the traceback after `first_line_end` in `buf`: empty if there is none."""
+    frames: list[Frame] = []
+    crashed: list[Frame] = []  # faulthandler's "Current thread" stack: the one that faulted
+    in_crashed = False
+    exception: tuple[str, str] | None = None
+    newest_first = False
+    following = _following_lines(buf, first_line_end, limit)
+    lines = _until_exception_ends(following)
+    for offset, line in enumerate(lines, start=1):
+        if line.startswith(_GDB_CHATTER):
+            continue
+        if not line.strip() or line.startswith(_CONNECTORS):
+            newest_first = newest_first or line.startswith(_FAULTHANDLER)
+            in_crashed = line.startswith("Current thread 0x") or (in_crashed and not line.startswith(_FAULTHANDLER))
+            continue
+        frame = parse_frame(line, offset)
+        if frame:
+            frames.append(frame)
+            newest_first = newest_first or frame.native  # every native backtrace lists the innermost call first
+            if in_crashed:
+                crashed.append(frame)
+            continue
+        if line.startswith((" ", "\t")):
+            continue  # the source line under a frame, or a caret line
+        found = _EXCEPTION.match(line)
+        if found is None or parse_stamp(line) is not None:
+            break  # the next log record: the traceback is over
+        exception = (found.group("type"), (found.group("message") or "").strip())
+    # faulthandler lists the newest call first (and the faulting thread as "Current thread");
+    # a traceback lists the newest call last
+    fields = _fields(crashed[::-1] if crashed else frames[::-1] if newest_first else frames, exception)
+    last_error = _last_error(following[len(lines) :]) if exception is not None else None
+    return {**fields, "exc_last_error": last_error} if last_error else fields
+
+
+def read_block(kind: str, buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:
+    """The fields of the block of lines a pattern's `block` names, after its matched line."""
+    return read_what(buf, first_line_end, limit) if kind == "cxx-what" else read_traceback(buf, first_line_end, limit)
+
+
+def read_what(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:
+    """The `what():` text printed under a `terminate called after throwing ...` line, as the
+    exception's message (`exc_message`)."""
+    following = _following_lines(buf, first_line_end, limit)[: WHAT_LOOKAHEAD + 1]
+    thrower = _launcher_prefix(buf, first_line_end)
+    for offset, line in enumerate(following[:WHAT_LOOKAHEAD], start=1):
+        found = _WHAT.match(line)
+        if found is None or (thrower and found.group("prefix").strip() != thrower):
+            continue  # not a what() line, or another worker's (ranks' lines interleave)
+        message = found.group("message")
+        if not message and offset < len(following):  # the text starts on the next line
+            message = following[offset].strip()
+        return {"exc_message": message[:500]} if message else {}
+    return {}
+
+
+def _launcher_prefix(buf: bytes | bytearray, line_end: int) -> str:
+    """The launcher prefixes (`(Worker_TP2 pid=733) `) the line ending at `line_end` starts with."""
+    start = buf.rfind(b"\n", 0, line_end) + 1
+    line, _ = clean_line(buf[start:line_end].decode("utf-8", errors="replace"))
+    found = _LAUNCHER_PREFIX.match(line)
+    return found.group(0).strip() if found else ""
+
+
+def stack_of(fields: Callable[[str], Any]) -> list[Frame]:
+    """The stack an event's fields keep (see `_fields`), outermost frame first."""
+    text, offsets = fields("stack"), fields("stack_at")
+    if not isinstance(text, str) or not text:
+        return []
+    lines = text.split("\n")
+    at = list(offsets) if isinstance(offsets, tuple) and len(offsets) == len(lines) else [0] * len(lines)
+    return [frame for line, offset in zip(lines, at, strict=True) if (frame := parse_frame(line, offset))]
+
+
+def _following_lines(buf: bytes | bytearray, start: int, limit: int) -> list[str]:
+    end = min(limit, start + MAX_TRACEBACK_BYTES)
+    text = buf[start:end].decode("utf-8", errors="replace")
+    first_start = buf.rfind(b"\n", 0, start) + 1
+    first, _ = clean_line(buf[first_start:start].decode("utf-8", errors="replace"))
+    # A pasted excerpt may be indented as a whole: read the traceback relative to its first line.
+    indent = first[: len(first) - len(first.lstrip())]
+    lines = []
+    for raw in text.split("\n")[1 : MAX_TRACEBACK_LINES + 1]:
+        line, _ = clean_line(raw)
+        lines.append(line[len(indent) :] if indent and line.startswith(indent) else line)
+    return lines
+
+
+def _until_exception_ends(lines: list[str]) -> list[str]:
+    """Cut after the last exception line of the (possibly chained) traceback."""
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        kept.append(line)
+        is_exception = (
+            line
+            and not line.startswith((" ", "\t", *_CONNECTORS, *_GDB_CHATTER))
+            and parse_frame(line) is None  # native backtraces print their frames flush left
+        )
+        if is_exception and not _chain_continues(lines, index + 1):
+            break
+    return kept
+
+
+def _last_error(after: list[str]) -> str | None:
+    """NCCL's own last error, where torch continues the final exception's message with it
+    (`NCCL error in: ...` / `ncclSystemError: ...` / `Last error:` / the error): the cause that
+    message's first line only calls "unhandled system error"."""
+    for index, line in enumerate(after[:CONTINUATION_LINES]):
+        if not line.strip() or parse_stamp(line) is not None:
+            return None  # the message ended: a blank line or the next log record
+        if line.strip() == LAST_ERROR and index + 1 < len(after):
+            return after[index + 1].strip()[:500] or None
+    return None
+
+
+def _chain_continues(lines: list[str], index: int) -> bool:
+    for line in lines[index : index + 3]:
+        if line.strip():
+            return line.startswith(_CONNECTORS)
+    return False
+
+
+def _fields(frames: list[Frame], exception: tuple[str, str] | None) -> dict[str, FieldValue]:
+    """`frames` outermost first. The stack is kept as its printed lines (and their distance below
+    the announcing line), for the crash analysis to read with frames.toml and to quote."""
+    if exception is None and not frames:
+        return {}
+    fields: dict[str, FieldValue] = {"traceback_frames": len(frames)}
+    if exception is not None:
+        fields["exc_type"] = exception[0]
+        fields["exc_message"] = exception[1][:500]
+    kept = frames if len(frames) <= 2 * STACK_KEEP else frames[:STACK_KEEP] + frames[-STACK_KEEP:]
+    if kept:
+        fields["stack"] = "\n".join(frame.text for frame in kept)
+        fields["stack_at"] = tuple(frame.offset for frame in kept)
+    project = [frame for frame in frames if any(marker in frame.file for marker in PROJECT_MARKERS)]
+    innermost = (project or frames)[-1] if frames else None
+    if innermost is not None:
+        fields["frame_file"] = innermost.file
+        fields["frame_line"] = innermost.line
+        fields["frame_func"] = innermost.func
+    return fields
