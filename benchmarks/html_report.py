@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pdlogdoctor.library.patterns import load_library
+from pdlogdoctor.library.load import load_library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.html import html_report

@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from pdlogdoctor.library.patterns import load_library
+from pdlogdoctor.library.load import load_library
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions

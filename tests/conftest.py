@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.library.patterns import Library, load_library
+from pdlogdoctor.library.load import load_library
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 

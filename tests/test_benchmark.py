@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.generate import SEED_FIXTURE, generate, parse_size
 from benchmarks.run import bench, installed_matchers, startup
-from pdlogdoctor.library.patterns import load_library
+from pdlogdoctor.library.load import load_library
 
 
 def digest(directory: Path) -> str:

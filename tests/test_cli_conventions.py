@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pdlogdoctor.cli.commands import app
-from pdlogdoctor.library.patterns import load_library
+from pdlogdoctor.library.load import load_library
 
 from .bundle_copy import SEED, copy_bundle
 from .conftest import FIXTURES, ROOT

@@ -20,11 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.library.frames import check_frames
+from pdlogdoctor.library.frames import Frame, check_frames, parse_frame
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.scan.traceback import Frame, parse_frame
 
 from .conftest import ROOT
 from .test_fixtures import REJECTED

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from pdlogdoctor import ingest
 from pdlogdoctor.ingest.streams import UTF16_SNIFF_BYTES, utf16_encoding
-from pdlogdoctor.library.patterns import load_library
+from pdlogdoctor.library.load import load_library
 from pdlogdoctor.scan import accel
 from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
 

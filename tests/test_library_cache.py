@@ -15,7 +15,8 @@ import pytest
 
 from pdlogdoctor.library import cache as library_cache
 from pdlogdoctor.library.cache import CODE, KEEP, user_cache_dir
-from pdlogdoctor.library.patterns import Library, load_library
+from pdlogdoctor.library.load import load_library
+from pdlogdoctor.library.patterns import Library
 
 from .test_user_patterns import good, write_pattern
 
@@ -184,8 +185,7 @@ def test_only_the_newest_libraries_are_kept(tmp_path: Path) -> None:
 def test_the_key_covers_every_module_that_reads_the_library() -> None:
     """Editing the code that reads pattern files must change the key: each module `load_library` runs."""
     probe = (
-        "import json, sys, pdlogdoctor.library.patterns, pdlogdoctor.library.cache;"
-        " print(json.dumps(sorted(sys.modules)))"
+        "import json, sys, pdlogdoctor.library.load, pdlogdoctor.library.cache; print(json.dumps(sorted(sys.modules)))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     ours = {name.removeprefix("pdlogdoctor.") for name in json.loads(done.stdout) if name.startswith("pdlogdoctor.")}
@@ -224,9 +224,9 @@ def test_the_command_uses_the_cache_and_can_be_told_not_to(tmp_path: Path) -> No
 
 
 def test_the_pattern_files_are_those_rglob_lists(tmp_path: Path) -> None:
-    """patterns.toml_files lists what `sorted(rglob("*.toml"))` listed, faster: nested and hidden
+    """load.toml_files lists what `sorted(rglob("*.toml"))` listed, faster: nested and hidden
     directories, a directory named like a file, other names left out, a linked directory not entered."""
-    from pdlogdoctor.library.patterns import builtin_library_dir, toml_files
+    from pdlogdoctor.library.load import builtin_library_dir, toml_files
 
     root = tmp_path / "mine"
     for name in ("a.toml", "sub/b.toml", "sub/deeper/c.toml", ".hidden/d.toml", "e.toml.bak", "f.TOML", "notes.md"):

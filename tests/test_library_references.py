@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.library.patterns import Library, load_library
+from pdlogdoctor.library.load import load_library
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Mark
 from pdlogdoctor.model.errors import PatternError
 from pdlogdoctor.reason.analyzers import ANALYZERS

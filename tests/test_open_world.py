@@ -269,7 +269,8 @@ def test_suggested_skeletons_pass_patterns_check(tmp_path: Path, library: Librar
     from typer.testing import CliRunner
 
     from pdlogdoctor.cli.commands import app
-    from pdlogdoctor.library.patterns import check_examples, load_library
+    from pdlogdoctor.library.load import load_library
+    from pdlogdoctor.library.patterns import check_examples
 
     log = tmp_path / "prefill_n1.log"
     log.write_text(

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.library.patterns import Library, check_examples, load_library, load_pattern
+from pdlogdoctor.library.load import load_library
+from pdlogdoctor.library.patterns import Library, check_examples, load_pattern
 from pdlogdoctor.model.errors import PatternError
 from pdlogdoctor.reason.analyzers import ANALYZERS
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.library.patterns import Library, load_library
+from pdlogdoctor.library.load import load_library
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model.errors import PatternError
 from pdlogdoctor.pipeline import run
 

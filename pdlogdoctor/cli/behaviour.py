@@ -129,7 +129,7 @@ def load_patterns(extra: list[Path] | None, config: Config | None = None) -> Lib
     """The library with the config file's, the environment's and --patterns directories; exit 2 when invalid.
     Kept between runs in the user's cache directory unless PDLOGDOCTOR_NO_CACHE is set (library_cache.py)."""
     from ..library.cache import user_cache_dir
-    from ..library.patterns import load_library
+    from ..library.load import load_library
 
     cache = None if os.environ.get("PDLOGDOCTOR_NO_CACHE") else user_cache_dir()
     try:

@@ -46,7 +46,7 @@ FORMAT = b"pdlogdoctor library cache 2"
 # part of the key (tests/test_library_cache.py checks the list against what patterns.py imports).
 CODE = (
     "library", "library.patterns", "library.errorlines", "library.frames", "library.templates", "library.lazyregex",
-    "library.cache", "library.prefilter", "scan", "scan.traceback", "scan.timeline", "scan.collectors", "model",
+    "library.cache", "library.load", "scan", "scan.traceback", "scan.timeline", "scan.collectors", "model",
     "model.errors", "model.values",
 )  # fmt: skip
 # A file changed this recently may be changed again without a new modification or change time

@@ -11,6 +11,7 @@ library matched the line: the layer adds no pass of its own over the input. Its
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -19,8 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..model import Severity
 from ..model.errors import PatternError
 from ..model.values import record
-from .lazyregex import MULTILINE, LazyRegex, RegexCompileError, compile_now
-from .prefilter import prefiltered
+from .lazyregex import LazyRegex, RegexCompileError, compile_now
 from .templates import message_of, template_of
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class Shape:
 
     id: str
     component: str
-    regex: LazyRegex
+    regex: re.Pattern[str]  # the standard library's syntax: searched on every file's head, `regex` not needed
     match: tuple[str, ...]
     no_match: tuple[str, ...]
     path: str
@@ -215,8 +215,12 @@ def _shape(raw: Any, where: str, index: int) -> Shape:
         raise PatternError(where, key, "must be a table")
     _check(raw, _SHAPE_KEYS, where, key, required=("id", "component", "regex", "examples"))
     match, no_match = _examples(raw, where, key)
-    compiled = _compile(raw, where, key, MULTILINE)  # searched over a whole head: `^` is a line start
-    compiled = prefiltered(compiled)  # a head without the literals a shape needs does not compile it (start-up)
+    try:  # searched over a whole head: `^` is a line start
+        compiled = re.compile(str(raw["regex"]), re.MULTILINE)
+    except re.error as exc:
+        raise PatternError(
+            where, f"{key}.regex", f"does not compile (a shape is the standard re's syntax): {exc}"
+        ) from None
     return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where)
 
 
@@ -305,9 +309,9 @@ def check_layer(layer: ErrorLayer) -> list[str]:
         ]
     for shape in layer.shapes:
         problems += [f"{shape.path}: shape {shape.id}: example does not match: {x!r}" for x in shape.match
-                     if not _search(shape.regex, x)]  # fmt: skip
+                     if not shape.regex.search(x)]  # fmt: skip
         problems += [f"{shape.path}: shape {shape.id}: no_match example matches: {x!r}" for x in shape.no_match
-                     if _search(shape.regex, x)]  # fmt: skip
+                     if shape.regex.search(x)]  # fmt: skip
     problems += _warning_problems(layer)
     for marker in layer.markers:
         for line in marker.match:

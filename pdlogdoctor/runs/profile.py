@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..library.patterns import PROFILE_FILE, Library, builtin_library_dir
+from ..library.load import builtin_library_dir
+from ..library.patterns import PROFILE_FILE, Library
 from ..model import Event, FieldValue, Kind, Report, Severity, Source, UnexplainedError
 from ..model.errors import PatternError
 from ..model.values import record

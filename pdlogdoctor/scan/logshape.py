@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..library.errorlines import ErrorLayer, Shape
-from ..library.prefilter import found
 from ..model import InputProblem, Source
 from .roles import role_from_name
 from .timeline import clean_line
@@ -86,7 +85,7 @@ def _first_shape(head: str, shapes: Sequence[Shape]) -> Shape | None:
     for text in (start, head) if start else (head,):
         cleaned = _without_collector_prefixes(text)
         for shape in shapes:
-            if found(shape.regex, text) or (cleaned and found(shape.regex, cleaned)):
+            if shape.regex.search(text) or (cleaned and shape.regex.search(cleaned)):
                 return shape
     return None
 

@@ -11,33 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..library.frames import Frame, parse_frame
 from ..library.lazyregex import LazyRegex
 from ..model import FieldValue
-from ..model.values import record
 from .timeline import clean_line, parse_stamp
 
 MAX_TRACEBACK_LINES = 400
 MAX_TRACEBACK_BYTES = 256 << 10
-# The comma is optional: faulthandler's dumps (after 'Fatal Python error: ...') write `line N in f`.
-# Python frames are indented; native crash banners ('Segfault encountered') print theirs flush left,
-# and name C++ symbols with spaces in them (`nixlUcxWorker::arm() const`).
-_FRAME = LazyRegex(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>.+?)\s*$')
-# glog's failure signal handler (`    @     0x7f3a2c1b4f00 mooncake::RdmaEndPoint::deconstruct()`) and
-# abseil's (`PC: @     0x7f5fba26bfb7  (unknown)  raise`: a frame size before the symbol), innermost
-# first; a launcher's prefix may stand before them (`(EngineCore_DP0 pid=742) `).
-_GLOG_FRAME = LazyRegex(r"(?:^|\s)(?:PC: )?@\s+0x[0-9a-fA-F]+\s+(?:(?:\d+|\(unknown\))\s+)?(?P<func>\S.*?)\s*$")
-# gdb's `bt`: `#1  0x00007f3a2c1b4f00 in mooncake::RdmaEndPoint::deconstruct() () from /x/engine.so`
-# or `#5  mooncake::WorkerPool::transferWorker (this=0x5f, thread_id=3) at /src/worker_pool.cpp:301`;
-# when it stops on the signal it prints the current frame without a number first.
-_GDB_FRAME = LazyRegex(
-    r"^\s*(?:#\d+\s+(?:0x[0-9a-fA-F]+ in )?|0x[0-9a-fA-F]+ in )(?P<func>.+?) \((?:[^()]|\([^()]*\))*\)"
-    r"(?: at (?P<file>\S+?):(?P<line>\d+)| from (?P<lib>\S+))?\s*$"
-)
-# c10's (PyTorch) backtraces:
-# `frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(...) + 0x2b4 (0x7fd1 in /x/libtorch_cuda.so)`.
-_C10_FRAME = LazyRegex(
-    r"(?:^|\s)frame #\d+: (?P<func>.+?)(?: \+ 0x[0-9a-fA-F]+)? \(0x[0-9a-fA-F]+ in (?P<lib>[^)]+)\)\s*$"
-)
 _EXCEPTION = LazyRegex(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
 # libstdc++'s verbose terminate handler: after `terminate called after throwing an instance of 'T'`
 # it prints `  what():  ` and the exception's what() text (some programs' text starts on the next
@@ -60,42 +40,7 @@ _GDB_CHATTER = ("(gdb)", "[Current thread is", "[New Thread", "[Thread debugging
 LAST_ERROR = "Last error:"
 CONTINUATION_LINES = 3
 PROJECT_MARKERS = ("/sglang/", "/vllm/", "/mori/", "/mooncake/", "/nixl/", "sglang/srt", "sgl_kernel")
-NATIVE_FILE = "<unknown>"  # how native crash banners name the file of every frame
 STACK_KEEP = 32  # frames kept of each end of a longer stack (the outer ones tell the phase, the inner the culprit)
-STACK_LINE_CHARS = 300
-
-
-@record
-class Frame:
-    """One frame of a stack as the log printed it."""
-
-    file: str
-    line: int
-    func: str
-    native: bool  # printed by a native backtrace (a C/C++ symbol), not by Python
-    text: str = ""  # the frame's line
-    offset: int = 0  # lines below the line that announced the stack
-
-
-def parse_frame(line: str, offset: int = 0) -> Frame | None:
-    """The frame a line prints, in any of the formats above; None if it is not a frame."""
-    text = line.strip()[:STACK_LINE_CHARS]
-    found = _FRAME.match(line)
-    if found:
-        file = found.group("file")
-        native = file == NATIVE_FILE or not file.endswith(".py")
-        return Frame(file, int(found.group("line")), found.group("func"), native, text, offset)
-    found = _GLOG_FRAME.search(line)
-    if found:
-        return Frame(NATIVE_FILE, 0, found.group("func"), True, text, offset)
-    found = _C10_FRAME.search(line)
-    if found:
-        return Frame(found.group("lib"), 0, found.group("func"), True, text, offset)
-    found = _GDB_FRAME.match(line)
-    if found:
-        file = found.group("file") or found.group("lib") or NATIVE_FILE
-        return Frame(file, int(found.group("line") or 0), found.group("func"), True, text, offset)
-    return None
 
 
 def read_traceback(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
-from ...library.frames import Culprit, OwnCode, PhaseEvidence, short_name
+from ...library.frames import Culprit, Frame, OwnCode, PhaseEvidence, short_name
 from ...library.patterns import match_line
 from ...model import Event, FieldValue, Mark
 from ...model.textcut import clip
 from ...model.values import record
-from ...scan.traceback import Frame, stack_of
+from ...scan.traceback import stack_of
 from ..hypothesis import Evidence, Hypothesis
 
 INIT = "scheduler-init-crash"
