@@ -1,22 +1,21 @@
-"""The one function that composes the stages: ingest -> extract -> link -> diagnose -> excerpt.
+"""The one function that composes the stages: ingest -> scan -> reason (link, diagnose) -> describe.
 
 It only composes: the verdict (including "evidence incomplete") is diagnose's, roles are roles'.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import BinaryIO
 
 from .describe.excerpt import build_excerpt
 from .describe.quiet import describe_quiet
-from .ingest import ByteSource, Deadline, LogInput, discover
+from .ingest import Deadline, discover
 from .ingest.duplicates import prefer_zstd
 from .ingest.rotation import as_streams, joined_sources, per_file, streams
 from .library.patterns import Library
-from .model import ClockOffset, Event, InputProblem, Report, Role, Source
+from .model import ClockOffset, Event, Report, Source
 from .model.options import RunOptions
 from .model.values import record
 from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
@@ -24,20 +23,13 @@ from .reason.diagnose import diagnose
 from .reason.link import link
 from .reason.unexplained import attach, benign_split, cleared_split, with_cleared_notes
 from .scan import accel
-from .scan.collectors import unwrap_head
-from .scan.extract import AnchorIndex, ScanResult, scan_stream
-from .scan.logshape import not_serving_problem, serving_log_reason, set_aside, set_aside_note
-from .scan.parallel import plain_file_path, scan_file_parallel, usable_cores, worth_splitting
-from .scan.roles import detect_role, node_from_name, with_source_role
-from .scan.timeline import with_year, year_of
+from .scan.index import AnchorIndex
+from .scan.inputs import scan_input
+from .scan.logshape import set_aside, set_aside_note
+from .scan.parallel import usable_cores
+from .scan.timeline import place_on_timeline
 
 DEFAULT_OPTIONS = RunOptions()
-
-
-@record
-class Scanned:
-    source: Source
-    events: tuple[Event, ...]
 
 
 @record
@@ -75,7 +67,7 @@ def analyse(
     scanned = [item for log_input in inputs for item in scan_input(log_input, index, on_progress, deadline, workers)]
     sources = tuple(item.source for item in scanned)
     aside = set(set_aside(sources))  # not serving logs: their lines are no evidence (logshape.py)
-    placed = _place_on_timeline([e for item in scanned if item.source.name not in aside for e in item.events])
+    placed = place_on_timeline([e for item in scanned if item.source.name not in aside for e in item.events])
     events = [e for e in placed if not e.unrecognised]
     errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
     clocks = _clock_offsets(events, sources)
@@ -111,133 +103,3 @@ def _glossary(report: Report, library: Library) -> tuple[tuple[str, str], ...]:
     titles = {pattern.id: pattern.title for pattern in library.patterns}
     shown = sorted({event.pattern for event in (*report.roots, *report.chain)})
     return tuple((pattern_id, titles[pattern_id]) for pattern_id in shown if pattern_id in titles)
-
-
-def scan_input(
-    log_input: LogInput,
-    index: AnchorIndex,
-    on_progress: Callable[[int], None] | None = None,
-    deadline: Deadline | None = None,
-    workers: int = 1,
-) -> Iterator[Scanned]:
-    deadline = deadline or Deadline(None)
-    if deadline.passed:
-        yield Scanned(_unread_source(replace(log_input, problems=(*log_input.problems, _NOT_STARTED))), ())
-        return
-    if log_input.members is not None:
-        yield from _scan_members(log_input, index, on_progress, deadline)  # members are never split
-        return
-    if log_input.open is None:
-        yield Scanned(_unread_source(log_input), ())
-        return
-    try:
-        stream = log_input.open()
-    except Exception as exc:  # zipfile and the decompressors raise more than OSError
-        message = (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__
-        problem = InputProblem("unreadable", message)
-        yield Scanned(_unread_source(replace(log_input, problems=(problem,))), ())
-        return
-    with stream:
-        yield scan_one(log_input.name, deadline.wrap(stream), index, log_input.problems, on_progress, workers)
-
-
-_NOT_STARTED = InputProblem("timeout", "--timeout reached before this input was read")
-
-
-def _scan_members(
-    log_input: LogInput, index: AnchorIndex, on_progress: Callable[[int], None] | None, deadline: Deadline
-) -> Iterator[Scanned]:
-    assert log_input.members is not None
-    try:
-        for name, stream in log_input.members():
-            if deadline.passed:
-                stream.close()
-                problem = InputProblem("timeout", "--timeout reached; the rest of the archive was not read")
-                yield Scanned(_unread_source(replace(log_input, name=name, problems=(problem,))), ())
-                return
-            with stream:
-                yield scan_one(name, deadline.wrap(stream), index, (), on_progress)
-    except Exception as exc:  # tarfile, gzip and zstandard raise many types on corrupt data
-        problem = InputProblem("corrupt-archive", f"stopped reading the archive: {exc}")
-        yield Scanned(_unread_source(replace(log_input, problems=(problem,))), ())
-
-
-def scan_one(
-    name: str,
-    stream: ByteSource,
-    index: AnchorIndex,
-    problems: tuple[InputProblem, ...] = (),
-    on_progress: Callable[[int], None] | None = None,
-    workers: int = 1,
-) -> Scanned:
-    result = _scan(stream, name, index, on_progress, workers)
-    head = unwrap_head(result.head)  # a JSON-lines or containerd log: the lines its records hold
-    role, reason = detect_role(name, head, result.events)
-    if result.bytes and serving_log_reason(name, head, index.errors) is None:
-        # Its words matched patterns, but it is not a log: no role from them either.
-        role, reason, problems = Role.UNKNOWN, "not a serving log", (*problems, not_serving_problem())
-    source = Source(
-        name=name,
-        role=role,
-        role_reason=reason,
-        lines=result.lines,
-        bytes=result.bytes,
-        problems=problems + tuple(result.problems),
-        node=node_from_name(name),
-    )
-    return Scanned(source, tuple(with_source_role(e, role) for e in result.events))
-
-
-def _scan(
-    stream: ByteSource, name: str, index: AnchorIndex, on_progress: Callable[[int], None] | None, workers: int
-) -> ScanResult:
-    """A large plain file is scanned in byte ranges on `workers` cores; the result is the same."""
-    path = plain_file_path(stream)
-    if path is not None and worth_splitting(path, workers):
-        return scan_file_parallel(path, name, index, workers, on_progress)
-    return scan_stream(stream, name, index, on_progress=on_progress)
-
-
-def _unread_source(log_input: LogInput) -> Source:
-    return Source(log_input.name, Role.UNKNOWN, "not read", 0, 0, log_input.problems)
-
-
-def _place_on_timeline(events: list[Event]) -> list[Event]:
-    """Give year-less times (glog, vLLM) a year, then sort once: of the bundle's year (from its
-    dated lines), the one before or after, whichever lands nearest them (a glog line of Jan 1
-    next to sglang lines of Dec 31 belongs to the next year). Without a dated line anywhere, no
-    year can be told: those times stay unknown (never 1970), each line kept in its file's order."""
-    dated = [e.time for e in events if e.time is not None and _dated(e)]
-    if dated:
-        year = Counter(year_of(t) for t in dated).most_common(1)[0][0]
-        low, high = min(dated), max(dated)
-        events = [_with_nearest_year(e, year, low, high) for e in events]
-    else:
-        events = [_undated(e) for e in events]
-    return sorted(events, key=lambda e: (e.time if e.time is not None else float("inf"), e.source, e.line))
-
-
-def _dated(event: Event) -> bool:
-    return bool(event.time_text and event.time_text[:4].isdigit())
-
-
-def _with_nearest_year(event: Event, year: int, low: float, high: float) -> Event:
-    if event.time is None or event.time_text is None or _dated(event):
-        return event
-    candidates = [with_year(event.time, y) for y in (year, year - 1, year + 1)]
-    best = min(candidates, key=lambda t: max(low - t, t - high, 0.0))
-    return _moved(event, best - event.time)
-
-
-def _undated(event: Event) -> Event:
-    """A year-less time with no year to give it: unknown (its time as logged is still shown)."""
-    if event.time is None:
-        return event
-    return replace(event, time=None, time_latest=None, time_inferred=False)
-
-
-def _moved(event: Event, seconds: float) -> Event:
-    if not seconds or event.time is None:
-        return event
-    latest = event.time_latest + seconds if event.time_latest is not None else None
-    return replace(event, time=event.time + seconds, time_latest=latest)

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from pdlogdoctor.ingest import discover
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.scan import accel
-from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
+from pdlogdoctor.scan.index import AnchorIndex
+from pdlogdoctor.scan.search import scan_stream
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 COMPILED = [name for name in accel.MATCHERS if name != accel.PURE]

@@ -13,7 +13,8 @@ import pytest
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
+from pdlogdoctor.scan.index import AnchorIndex
+from pdlogdoctor.scan.search import scan_stream
 from pdlogdoctor.scan.timeline import parse_stamp
 
 from .conftest import BUNDLES, FIXTURES

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from pdlogdoctor.cli.commands import app
 from pdlogdoctor.library.patterns import Library, parse_condition
 from pdlogdoctor.reason.analyzers.memory_registration import bytes_per_token, suggested_region_bytes
-from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
+from pdlogdoctor.scan.index import AnchorIndex
+from pdlogdoctor.scan.search import scan_stream
 from pdlogdoctor.scan.timeline import clean_line, parse_stamp
 from pdlogdoctor.scan.traceback import read_traceback, read_what
 

@@ -21,7 +21,8 @@ from pdlogdoctor import ingest
 from pdlogdoctor.ingest.streams import UTF16_SNIFF_BYTES, utf16_encoding
 from pdlogdoctor.library.load import load_library
 from pdlogdoctor.scan import accel
-from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
+from pdlogdoctor.scan.index import AnchorIndex
+from pdlogdoctor.scan.search import scan_stream
 
 PLANTED = (
     b"[2026-07-02 10:16:03.412] [48211] [application] [error] RegisterRdmaMemoryRegion failed! "

@@ -32,7 +32,8 @@ from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model.options import Limits, RunOptions
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.document import report_document
-from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
+from pdlogdoctor.scan.index import AnchorIndex
+from pdlogdoctor.scan.search import scan_stream
 
 from .conftest import FIXTURES
 

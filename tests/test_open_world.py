@@ -19,7 +19,8 @@ from pdlogdoctor.library.templates import mine, template_of
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.json_format import render as render_json
 from pdlogdoctor.scan import accel
-from pdlogdoctor.scan.extract import AnchorIndex, scan_stream
+from pdlogdoctor.scan.index import AnchorIndex
+from pdlogdoctor.scan.search import scan_stream
 
 
 def _report_of(tmp_path: Path, library: Library, files: dict[str, str]) -> dict[str, object]:

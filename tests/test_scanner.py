@@ -13,14 +13,10 @@ from hypothesis import strategies as st
 from pdlogdoctor.ingest.streams import FIRST_READ
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.scan import accel, parallel
-from pdlogdoctor.scan.extract import (
-    KEEP_PER_PATTERN,
-    AnchorIndex,
-    ScanResult,
-    _search_keys,
-    _Window,
-    scan_stream,
-)
+from pdlogdoctor.scan.events import KEEP_PER_PATTERN, ScanResult
+from pdlogdoctor.scan.index import AnchorIndex, _search_keys
+from pdlogdoctor.scan.reader import Window
+from pdlogdoctor.scan.search import scan_stream
 
 MR_LINE = (
     "[2026-07-02 10:16:03.412] [48211] [application] [error] RegisterRdmaMemoryRegion failed! "
@@ -69,9 +65,9 @@ def test_event_across_chunk_boundaries_is_found(index: AnchorIndex, chunk: int) 
 def test_reads_start_small_and_grow_without_losing_a_line(index: AnchorIndex) -> None:
     """A one-line file gets a buffer for one small read, not for a whole chunk; a larger file's
     reads, small then full-size, find every line a scan in fixed small reads finds."""
-    assert len(_Window(8 << 20).data) < 2 * FIRST_READ
-    assert len(_Window(8 << 20, 40).data) < 2 * FIRST_READ  # a one-line plain file
-    assert _Window(8 << 20, 100 << 20).reading == 8 << 20  # a large one reads whole chunks from the start
+    assert len(Window(8 << 20).data) < 2 * FIRST_READ
+    assert len(Window(8 << 20, 40).data) < 2 * FIRST_READ  # a one-line plain file
+    assert Window(8 << 20, 100 << 20).reading == 8 << 20  # a large one reads whole chunks from the start
     lines = [MR_LINE] + [NOISE] * 7999
     crossing = "\n".join(lines)[:FIRST_READ].count("\n") + 1  # the line the first read's end cuts
     wanted = [1, crossing, 1500, 4000, 7999]
@@ -103,7 +99,7 @@ class _Trickle(io.RawIOBase):
 def test_the_read_that_finds_the_end_needs_no_chunk_sized_buffer(index: AnchorIndex) -> None:
     """After a short read the window grows only once full: a one-line stream's last read asks for the
     room it has; a slow pipe's short reads still bring every byte."""
-    window = _Window(8 << 20)
+    window = Window(8 << 20)
     stream = io.BytesIO((MR_LINE + "\n").encode())
     assert window.read(stream, []) == len(MR_LINE) + 1 and window.read(stream, []) == 0
     assert len(window.data) < 2 * FIRST_READ

@@ -19,16 +19,10 @@ from ..ingest import ByteSource
 from ..ingest.streams import Limited
 from ..model import InputProblem
 from . import accel
-from .extract import (
-    BLOCK_LOOKAHEAD,
-    CHUNK_BYTES,
-    MAX_LINE_BYTES,
-    AnchorIndex,
-    Partial,
-    ScanResult,
-    merge_partials,
-    scan_partial,
-)
+from .events import Partial, ScanResult, merge_partials
+from .index import AnchorIndex
+from .reader import CHUNK_BYTES, MAX_LINE_BYTES
+from .search import BLOCK_LOOKAHEAD, scan_partial
 
 if TYPE_CHECKING:  # multiprocessing is imported only when a large file is split (start-up)
     from multiprocessing.connection import Connection

@@ -10,7 +10,10 @@ from __future__ import annotations
 import calendar
 import re
 import time
+from collections import Counter
+from dataclasses import replace
 
+from ..model import Event
 from ..model.values import record
 from .collectors import unwrap
 
@@ -295,3 +298,47 @@ def with_year(seconds: float, year: int) -> float:
 
 def year_of(seconds: float) -> int:
     return time.gmtime(seconds).tm_year
+
+
+# ---------------------------------------------------------------- the bundle's timeline
+
+
+def place_on_timeline(events: list[Event]) -> list[Event]:
+    """Give year-less times (glog, vLLM) a year, then sort once: of the bundle's year (from its
+    dated lines), the one before or after, whichever lands nearest them (a glog line of Jan 1
+    next to sglang lines of Dec 31 belongs to the next year). Without a dated line anywhere, no
+    year can be told: those times stay unknown (never 1970), each line kept in its file's order."""
+    dated = [e.time for e in events if e.time is not None and _dated(e)]
+    if dated:
+        year = Counter(year_of(t) for t in dated).most_common(1)[0][0]
+        low, high = min(dated), max(dated)
+        events = [_with_nearest_year(e, year, low, high) for e in events]
+    else:
+        events = [_undated(e) for e in events]
+    return sorted(events, key=lambda e: (e.time if e.time is not None else float("inf"), e.source, e.line))
+
+
+def _dated(event: Event) -> bool:
+    return bool(event.time_text and event.time_text[:4].isdigit())
+
+
+def _with_nearest_year(event: Event, year: int, low: float, high: float) -> Event:
+    if event.time is None or event.time_text is None or _dated(event):
+        return event
+    candidates = [with_year(event.time, y) for y in (year, year - 1, year + 1)]
+    best = min(candidates, key=lambda t: max(low - t, t - high, 0.0))
+    return _moved(event, best - event.time)
+
+
+def _undated(event: Event) -> Event:
+    """A year-less time with no year to give it: unknown (its time as logged is still shown)."""
+    if event.time is None:
+        return event
+    return replace(event, time=None, time_latest=None, time_inferred=False)
+
+
+def _moved(event: Event, seconds: float) -> Event:
+    if not seconds or event.time is None:
+        return event
+    latest = event.time_latest + seconds if event.time_latest is not None else None
+    return replace(event, time=event.time + seconds, time_latest=latest)

@@ -1,0 +1,299 @@
+"""The searcher's sink: what the lines the searcher finds mean, as events, capped per pattern.
+
+The searcher (search.py) hands over each line that holds an anchor, with the patterns of that
+anchor. The sink matches it (and, where no pattern recognises it, asks the open-world layer),
+gives it its time (stamps.py), its role (a prefix's tag, a pasted file name) and its captures,
+and keeps the first KEEP_PER_PATTERN events of each pattern with the count of the rest.
+`merge_partials` joins the sinks of consecutive byte ranges exactly as one sink would have.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+
+from ..library.errorlines import ErrorLayer
+from ..library.lazyregex import LazyRegex
+from ..library.patterns import Pattern, match_line
+from ..model import Event, FieldValue, InputProblem, Kind, Role, Severity
+from ..model.textcut import clip
+from .reader import Buffer
+from .roles import role_from_name, role_from_prefix
+from .stamps import StampMemory, latest_for, stamp_for
+from .timeline import Stamp, clean_line, grep_file
+from .traceback import read_block
+
+KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are counted
+KEEP_PER_TEMPLATE = 3  # first N lines of one unrecognised error template in one source (+ the last)
+MAX_TEMPLATES = 400  # distinct error templates kept per source; the rest are counted as one
+OVERFLOW_TEMPLATE = "<more error templates than pdlogdoctor keeps per file>"
+HEAD_BYTES = 64 << 10  # what role sniffing sees of each source
+MAX_TEXT = 2000  # characters of a line kept in an event
+MAX_PATTERN_TIMEOUTS = 3  # per pattern and source; then the pattern is dropped there (each costs MATCH_TIMEOUT_S)
+# A `raise` statement a traceback quotes (at a line's start, as pasted, or indented under a
+# logger's `[file:line] ` prefix).
+_RAISE_STATEMENT = LazyRegex(r"^(?:.*?\] \s+|\s*)raise [A-Za-z_][\w.]*(?:\(|\s*$)")
+
+
+@dataclass(slots=True)
+class ScanResult:
+    events: list[Event]
+    lines: int
+    bytes: int
+    head: str
+    problems: list[InputProblem]
+    counts: dict[str, int]
+
+
+@dataclass(slots=True)
+class Partial:
+    """One stream or one byte range of a file, before the per-source event cap is applied.
+
+    Lines are numbered from the start of the range; `merge_partials` shifts them.
+    """
+
+    events: list[Event]
+    last_events: dict[str, Event]
+    counts: dict[str, int]
+    lines: int
+    size: int
+    head: bytes
+    problems: list[InputProblem]
+
+
+@dataclass(slots=True)
+class EventSink:
+    """What one source's scan (or one byte range of it) has found so far."""
+
+    name: str
+    errors: ErrorLayer | None = None  # the open-world layer, for lines no pattern recognises
+    stamps: StampMemory = field(default_factory=StampMemory)
+    events: list[Event] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    last_events: dict[str, Event] = field(default_factory=dict)
+    keep: int = KEEP_PER_PATTERN + 1  # a partial keeps one more, so merging can find the overflow
+    timeouts: dict[str, int] = field(default_factory=dict)  # regex time-outs per pattern
+    matched: dict[str, int] = field(default_factory=dict)  # matches per pattern, for `stop_after`
+    problems: list[InputProblem] = field(default_factory=list)
+    templates: int = 0  # distinct unrecognised error templates recorded
+
+    def has_enough(self, patterns: tuple[Pattern, ...]) -> bool:
+        """Every one of `patterns` has been seen as often as it asks (`stop_after`) in this source."""
+        return all(_saturated(pattern, self.matched) for pattern in patterns)
+
+    def line(
+        self, buf: Buffer, start: int, stop: int, end: int, patterns: list[Pattern], generic: bool, line_no: int
+    ) -> None:
+        """The line buf[start:stop] (number `line_no`) holds an anchor of `patterns`; buf[:end] is
+        what the searcher has (the lines below it, for tracebacks and the latest time). `generic`:
+        it was also found by a key of the open-world layer."""
+        recognised = _match_line(buf, start, stop, end, patterns, line_no, self)
+        if generic and not recognised and self.errors is not None:
+            _match_error_line(buf, start, stop, self.errors, line_no, self)
+
+    def partial(self, lines: int, size: int, head: bytes, problems: list[InputProblem]) -> Partial:
+        return Partial(self.events, self.last_events, self.counts, lines, size, head, [*problems, *self.problems])
+
+
+def merge_partials(name: str, partials: list[Partial], limits: dict[str, int] | None = None) -> ScanResult:
+    """Join consecutive ranges of one source exactly as one sequential scan would have.
+
+    `limits` are the patterns' `stop_after`: each range stopped on its own, the source
+    as a whole stops at the same count the sequential scan would have.
+    """
+    sink = EventSink(name, keep=KEEP_PER_PATTERN)
+    limits = limits or {}
+    line_base = 0
+    for partial in partials:
+        fed: dict[str, int] = defaultdict(int)
+        for event in partial.events:
+            fed[_key(event)] += 1
+            seen = sink.matched.get(event.pattern, 0)
+            if event.pattern in limits and seen >= limits[event.pattern]:
+                continue
+            sink.matched[event.pattern] = seen + 1
+            _record(_shifted(event, line_base), sink)
+        for key, count in partial.counts.items():
+            if count > fed[key]:  # the range had more than it kept: count them, keep its last
+                sink.counts[key] = sink.counts.get(key, 0) + count - fed[key]
+                sink.last_events[key] = _shifted(partial.last_events[key], line_base)
+        line_base += partial.lines
+    _close_counts(sink)
+    # Ranges are consecutive: a short first range's head continues in the next one's.
+    head = b"".join(p.head for p in partials)[:HEAD_BYTES].decode("utf-8", errors="replace")
+    total = sum(p.size for p in partials)
+    problems = [problem for p in partials for problem in p.problems]
+    return ScanResult(sink.events, line_base, total, head, problems, sink.counts)
+
+
+def _shifted(event: Event, lines: int) -> Event:
+    return replace(event, line=event.line + lines) if lines else event
+
+
+def _key(event: Event) -> str:
+    if event.template is not None:
+        return f"{event.pattern}\x00{event.template}"
+    return f"{event.pattern}:{event.failing}"
+
+
+def _match_line(
+    buf: Buffer, start: int, stop: int, end: int, patterns: list[Pattern], line_no: int, state: EventSink
+) -> bool:
+    """Match the line against `patterns`; True when one of them recognised it."""
+    if not patterns:
+        return False
+    raw = buf[start:stop].decode("utf-8", errors="replace")
+    text, actions_time = clean_line(raw)
+    if _RAISE_STATEMENT.match(text):
+        # Python source a traceback quotes: the exception line under it says the same, with the
+        # values filled in, and is the one occurrence to count. The error layer still reads it.
+        return False
+    stamp: Stamp | None = None
+    latest: float | None = None
+    recognised = False
+    seen: set[str] = set()
+    for pattern in patterns:
+        if pattern.id in seen:
+            continue
+        seen.add(pattern.id)
+        if state.timeouts.get(pattern.id, 0) >= MAX_PATTERN_TIMEOUTS or _saturated(pattern, state.matched):
+            continue
+        try:
+            captured = match_line(pattern, text)
+        except TimeoutError:
+            _pattern_timed_out(pattern, line_no, state)  # one slow line must not stop the scan
+            continue
+        if captured is None:
+            continue
+        if stamp is None:
+            stamp = stamp_for(buf, start, text, actions_time, state.stamps)
+            latest = latest_for(buf, stop, end, text, actions_time, stamp)
+        if pattern.block:
+            captured.update(read_block(pattern.block, buf, stop, end))
+        state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
+        recognised = True
+        event = _make_event(pattern, state.name, line_no, stamp, text, captured)
+        event = _with_prefix_role(_with_pasted_role(event, raw), raw)
+        if latest is not None:
+            event = replace(event, time_inferred=True, time_latest=latest)
+        _record(event, state)
+    return recognised
+
+
+def _with_prefix_role(event: Event, raw: str, tags_only: bool = True) -> Event:
+    """A line whose own prefix names its component has that role: a job script's `[prefill] `
+    tag; for unrecognised lines also a compose service or pod name (`decode-1  | `). (Library
+    lines in compose pastes keep the roles their patterns and files give them.)"""
+    if event.role not in (Role.UNKNOWN, Role.SERVER):
+        return event
+    role = role_from_prefix(raw, tags_only)
+    return replace(event, role=role) if role is not None else event
+
+
+def _match_error_line(buf: Buffer, start: int, stop: int, errors: ErrorLayer, line_no: int, state: EventSink) -> None:
+    """The generic layer's turn on a line no pattern recognised (errorlines.py decides)."""
+    raw = buf[start:stop].decode("utf-8", errors="replace")
+    text, actions_time = clean_line(raw)
+    hit = errors.classify(text)
+    if hit is None:
+        return
+    stamp = stamp_for(buf, start, text, actions_time, state.stamps)
+    event = Event(
+        pattern=hit.marker,
+        source=state.name,
+        line=line_no,
+        time=stamp.seconds if stamp else None,
+        time_text=stamp.text if stamp else None,
+        text=text[:MAX_TEXT],
+        fields=tuple(sorted((name.lower(), rank) for name, rank in stamp.ranks)) if stamp else (),
+        severity=hit.severity,
+        kind=Kind.CAUSE if hit.severity is Severity.CRITICAL else Kind.SYMPTOM,
+        failing=True,
+        template=hit.template,
+    )
+    _record(_with_prefix_role(event, raw, tags_only=False), state)
+
+
+def _saturated(pattern: Pattern, matched: dict[str, int]) -> bool:
+    return pattern.stop_after is not None and matched.get(pattern.id, 0) >= pattern.stop_after
+
+
+def _pattern_timed_out(pattern: Pattern, line_no: int, state: EventSink) -> None:
+    count = state.timeouts.get(pattern.id, 0) + 1
+    state.timeouts[pattern.id] = count
+    if count == 1:
+        message = f"pattern {pattern.id} ({pattern.path}) timed out on line {line_no}; that line was not matched"
+        state.problems.append(InputProblem("pattern-timeout", message))
+    if count == MAX_PATTERN_TIMEOUTS:
+        message = f"pattern {pattern.id} timed out {count} times; not matched on the rest of this source"
+        state.problems.append(InputProblem("pattern-timeout", message))
+
+
+def _make_event(
+    pattern: Pattern, source: str, line_no: int, stamp: Stamp | None, text: str, captured: dict[str, FieldValue]
+) -> Event:
+    if stamp is not None:
+        for rank_name, rank in stamp.ranks:
+            captured.setdefault(rank_name.lower(), rank)
+    failing = pattern.kind is not Kind.CONTEXT
+    if pattern.failure_if is not None:
+        failing = pattern.failure_if.holds(captured)
+    severity = pattern.severity if failing or pattern.failure_if is None else Severity.INFO
+    return Event(
+        pattern=pattern.id,
+        source=source,
+        line=line_no,
+        time=stamp.seconds if stamp else None,
+        time_text=stamp.text if stamp else None,
+        text=clip(text, MAX_TEXT),  # a token across the cut goes whole: redaction runs on this text later
+        fields=tuple(sorted(captured.items())),
+        severity=severity,
+        kind=pattern.kind,
+        failing=failing,
+        role=pattern.roles[0] if len(pattern.roles) == 1 else Role.UNKNOWN,
+    )
+
+
+def _with_pasted_role(event: Event, raw: str) -> Event:
+    """A line from a `grep -H` paste takes its side from the file name in its prefix (`vllm_p3.log:`)."""
+    if event.role is not Role.UNKNOWN:
+        return event
+    pasted = grep_file(raw)
+    found = role_from_name(pasted) if pasted else None
+    return replace(event, role=found[0]) if found else event
+
+
+def _record(event: Event, state: EventSink) -> None:
+    # Failing and passing matches of one pattern are counted apart, so a run of
+    # successful warmups cannot push the one failing warmup out of the kept events.
+    key = _key(event)
+    keep = state.keep
+    if event.template is not None:
+        if key not in state.counts:
+            if state.templates >= MAX_TEMPLATES:
+                event = replace(event, template=OVERFLOW_TEMPLATE)
+                key = _key(event)
+            state.templates += key not in state.counts
+        keep = KEEP_PER_TEMPLATE + state.keep - KEEP_PER_PATTERN
+    count = state.counts.get(key, 0) + 1
+    state.counts[key] = count
+    if count <= keep:
+        state.events.append(event)
+    else:
+        state.last_events[key] = event
+
+
+def _close_counts(state: EventSink) -> None:
+    """Keep the last match of a long run too, and tell the first how many it stands for."""
+    state.events.extend(state.last_events.values())
+    firsts: dict[str, int] = {}
+    for position, event in enumerate(state.events):
+        firsts.setdefault(_key(event), position)
+    for key, position in firsts.items():
+        count = state.counts[key]
+        if count > 1:
+            state.events[position] = replace(state.events[position], repeats=count)
+    merged: dict[str, int] = defaultdict(int)
+    for key, count in state.counts.items():
+        merged[key.split("\x00", 1)[0] if "\x00" in key else key.rsplit(":", 1)[0]] += count
+    state.counts = dict(merged)

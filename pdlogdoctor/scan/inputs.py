@@ -1,0 +1,115 @@
+"""One input scanned: a file, a stream, or each member of an archive, into a `Source` and its events.
+
+A large plain file is scanned in byte ranges on several cores (parallel.py); the result is the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from ..ingest import ByteSource, Deadline, LogInput
+from ..model import Event, InputProblem, Role, Source
+from ..model.values import record
+from .collectors import unwrap_head
+from .events import ScanResult
+from .index import AnchorIndex
+from .logshape import not_serving_problem, serving_log_reason
+from .parallel import plain_file_path, scan_file_parallel, worth_splitting
+from .roles import detect_role, node_from_name, with_source_role
+from .search import scan_stream
+
+
+@record
+class Scanned:
+    source: Source
+    events: tuple[Event, ...]
+
+
+def scan_input(
+    log_input: LogInput,
+    index: AnchorIndex,
+    on_progress: Callable[[int], None] | None = None,
+    deadline: Deadline | None = None,
+    workers: int = 1,
+) -> Iterator[Scanned]:
+    deadline = deadline or Deadline(None)
+    if deadline.passed:
+        yield Scanned(_unread_source(replace(log_input, problems=(*log_input.problems, _NOT_STARTED))), ())
+        return
+    if log_input.members is not None:
+        yield from _scan_members(log_input, index, on_progress, deadline)  # members are never split
+        return
+    if log_input.open is None:
+        yield Scanned(_unread_source(log_input), ())
+        return
+    try:
+        stream = log_input.open()
+    except Exception as exc:  # zipfile and the decompressors raise more than OSError
+        message = (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__
+        problem = InputProblem("unreadable", message)
+        yield Scanned(_unread_source(replace(log_input, problems=(problem,))), ())
+        return
+    with stream:
+        yield scan_one(log_input.name, deadline.wrap(stream), index, log_input.problems, on_progress, workers)
+
+
+_NOT_STARTED = InputProblem("timeout", "--timeout reached before this input was read")
+
+
+def _scan_members(
+    log_input: LogInput, index: AnchorIndex, on_progress: Callable[[int], None] | None, deadline: Deadline
+) -> Iterator[Scanned]:
+    assert log_input.members is not None
+    try:
+        for name, stream in log_input.members():
+            if deadline.passed:
+                stream.close()
+                problem = InputProblem("timeout", "--timeout reached; the rest of the archive was not read")
+                yield Scanned(_unread_source(replace(log_input, name=name, problems=(problem,))), ())
+                return
+            with stream:
+                yield scan_one(name, deadline.wrap(stream), index, (), on_progress)
+    except Exception as exc:  # tarfile, gzip and zstandard raise many types on corrupt data
+        problem = InputProblem("corrupt-archive", f"stopped reading the archive: {exc}")
+        yield Scanned(_unread_source(replace(log_input, problems=(problem,))), ())
+
+
+def scan_one(
+    name: str,
+    stream: ByteSource,
+    index: AnchorIndex,
+    problems: tuple[InputProblem, ...] = (),
+    on_progress: Callable[[int], None] | None = None,
+    workers: int = 1,
+) -> Scanned:
+    result = _scan(stream, name, index, on_progress, workers)
+    head = unwrap_head(result.head)  # a JSON-lines or containerd log: the lines its records hold
+    role, reason = detect_role(name, head, result.events)
+    if result.bytes and serving_log_reason(name, head, index.errors) is None:
+        # Its words matched patterns, but it is not a log: no role from them either.
+        role, reason, problems = Role.UNKNOWN, "not a serving log", (*problems, not_serving_problem())
+    source = Source(
+        name=name,
+        role=role,
+        role_reason=reason,
+        lines=result.lines,
+        bytes=result.bytes,
+        problems=problems + tuple(result.problems),
+        node=node_from_name(name),
+    )
+    return Scanned(source, tuple(with_source_role(e, role) for e in result.events))
+
+
+def _scan(
+    stream: ByteSource, name: str, index: AnchorIndex, on_progress: Callable[[int], None] | None, workers: int
+) -> ScanResult:
+    """A large plain file is scanned in byte ranges on `workers` cores; the result is the same."""
+    path = plain_file_path(stream)
+    if path is not None and worth_splitting(path, workers):
+        return scan_file_parallel(path, name, index, workers, on_progress)
+    return scan_stream(stream, name, index, on_progress=on_progress)
+
+
+def _unread_source(log_input: LogInput) -> Source:
+    return Source(log_input.name, Role.UNKNOWN, "not read", 0, 0, log_input.problems)

@@ -1,0 +1,211 @@
+"""The searcher: a source's lines that hold an anchor, found in chunks, handed to the sink.
+
+The scan never looks at a line unless it contains a pattern's primary anchor: one pass of the
+anchor index's matcher (or `bytes.find`) over multi-megabyte chunks skips the batch-log noise at
+memory speed, and only the anchored lines are handed over (events.py decides what they mean).
+Memory is bounded by the chunk size, the longest line kept (reader.py), and the sink's caps.
+A chunk ends before a traceback that may run past it, and keeps STAMP_LOOKBACK_LINES lines
+below every handed-over line, so what is found never depends on where reads end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from ..ingest import ByteSource
+from ..ingest.streams import plain_size
+from ..library.patterns import Pattern
+from ..model import InputProblem
+from .events import HEAD_BYTES, EventSink, Partial, ScanResult, merge_partials
+from .index import AnchorIndex
+from .reader import CHUNK_BYTES, MAX_LINE_BYTES, NEWLINE, Buffer, Newlines, Window, fills, line_end, line_start
+from .stamps import STAMP_LOOKBACK_LINES, remember_last_stamp
+
+LONG_LINE_CARRY = 4 << 20  # a partial line longer than this is scanned in windows
+BLOCK_LOOKAHEAD = 256 << 10  # room a traceback needs after its first line
+
+
+@dataclass(slots=True)
+class _State:
+    """Where the searcher is in its source, from buffer to buffer, and the sink it hands lines to."""
+
+    sink: EventSink
+    line_base: int = 0  # lines before the current buffer
+    resume: int = 0  # where the next buffer's search starts (after a long-line window)
+
+
+def scan_stream(
+    stream: ByteSource,
+    name: str,
+    index: AnchorIndex,
+    chunk_bytes: int = CHUNK_BYTES,
+    on_progress: Callable[[int], None] | None = None,
+) -> ScanResult:
+    partial = scan_partial(stream, name, index, chunk_bytes, on_progress)
+    return merge_partials(name, [partial])
+
+
+def scan_partial(
+    stream: ByteSource,
+    name: str,
+    index: AnchorIndex,
+    chunk_bytes: int = CHUNK_BYTES,
+    on_progress: Callable[[int], None] | None = None,
+    context: tuple[bytes, bytes] = (b"", b""),
+) -> Partial:
+    """Scan a stream, or a byte range of a file when `context` gives the bytes around it.
+
+    context[0] ends where the range starts (its last stamp is the range's starting
+    stamp); context[1] follows the range (a traceback may run into it); no line of
+    the context is matched or counted.
+    """
+    problems: list[InputProblem] = []
+    state = _State(EventSink(name, index.errors))
+    if context[0]:
+        remember_last_stamp(context[0], len(context[0]), state.sink.stamps)
+    head = b""
+    window = Window(chunk_bytes, plain_size(stream))
+    total = 0
+    fresh = 0  # bytes read since the last scan
+    for got in fills(window, stream, problems):
+        total += got
+        if len(head) < HEAD_BYTES:
+            start = window.end - got
+            head += window.data[start : min(window.end, start + HEAD_BYTES - len(head))]
+        fresh += got
+        # The tail keeps STAMP_LOOKBACK_LINES lines that each scan walks again: scan once the new
+        # bytes outweigh it, so small reads (a slow pipe) cost linear time, not tail x reads.
+        if fresh >= window.end - fresh:
+            window.drop_before(_scan_buffer(window.data, window.end, index, state, final=False))
+            fresh = 0
+        if on_progress:
+            on_progress(got)
+    if window.end:
+        stop = window.end
+        last_byte = window.data[stop - 1]
+        window.append(context[1])
+        _scan_buffer(window.data, window.end, index, state, final=True, stop=stop)
+        state.line_base += 0 if last_byte == NEWLINE else 1  # a last line without a newline counts
+    return state.sink.partial(state.line_base, total, head, problems)
+
+
+def _scan_buffer(buf: Buffer, end: int, index: AnchorIndex, state: _State, final: bool, stop: int | None = None) -> int:
+    """Scan the complete lines of buf[:end]; return where the unfinished tail starts (the next
+    scan's buffer begins with buf[cut:end]).
+
+    With `stop`, only lines starting before it are this scan's; the bytes after it
+    are context for tracebacks and line ends.
+    """
+    lo, state.resume = state.resume, 0
+    newlines = Newlines(buf)
+    if stop is not None:
+        _scan_region(buf, lo, stop, end, index, state, newlines)
+        state.line_base += newlines.before(stop)
+        return end
+    cut = end if final else buf.rfind(b"\n", 0, end) + 1
+    if cut == 0:
+        return _scan_long_line_window(buf, end, lo, index, state)
+    complete = cut
+    cut = _defer_for_lookahead(buf, _defer_open_block(buf, cut, index, final), complete, final)
+    if cut == 0:  # a traceback, or the lines below the last ones, have not arrived whole yet
+        state.resume = lo
+        return 0
+    _scan_region(buf, lo, cut, complete, index, state, newlines)
+    state.line_base += newlines.before(cut)
+    return cut
+
+
+def _scan_long_line_window(buf: Buffer, end: int, lo: int, index: AnchorIndex, state: _State) -> int:
+    """One line longer than the carry limit: scan what has full context, keep a window.
+
+    Anchors in [lo, hi) are matched now with MAX_LINE_BYTES of context on each
+    side; the kept tail starts MAX_LINE_BYTES before hi, and the next scan
+    resumes at hi, so every anchor is matched exactly once and memory stays bounded.
+    """
+    if end <= LONG_LINE_CARRY:
+        state.resume = lo
+        return 0
+    hi = end - MAX_LINE_BYTES
+    _scan_region(buf, lo, hi, end, index, state, Newlines(buf))
+    keep_from = hi - MAX_LINE_BYTES
+    state.resume = MAX_LINE_BYTES
+    return keep_from
+
+
+def _defer_open_block(buf: Buffer, cut: int, index: AnchorIndex, final: bool) -> int:
+    """Move the cut before a traceback that may run past it, so it is read whole next time."""
+    if final or not index.blocks:
+        return cut
+    tail_start = max(0, cut - BLOCK_LOOKAHEAD)
+    earliest = cut
+    # The block patterns' own anchors, not their search keys: a key shared with the generic
+    # layer ("xception") is far more common than the line that starts a traceback.
+    for anchor in {p.primary_anchor.encode() for _, group in index.by_anchor for p in group if p.block}:
+        pos = buf.find(anchor, tail_start, cut)
+        if pos != -1:
+            earliest = min(earliest, buf.rfind(b"\n", 0, pos) + 1)
+    # Deferring never loses data: the carry grows until the lookahead is there or the stream ends.
+    return earliest
+
+
+def _defer_for_lookahead(buf: Buffer, cut: int, complete: int, final: bool) -> int:
+    """Move the cut back so STAMP_LOOKBACK_LINES complete lines stay below every scanned line: an
+    untimed line's latest time comes from the stamped lines under it, and they must be in the
+    buffer wherever the chunks happen to end."""
+    if final:
+        return cut
+    pos = complete
+    for _ in range(STAMP_LOOKBACK_LINES):
+        if pos <= 0:
+            return 0
+        pos = buf.rfind(b"\n", 0, pos - 1) + 1
+    return min(cut, pos)
+
+
+# A line found by a key of the generic error layer: (line end, patterns, read by the layer too)
+_Found = tuple[int, list[Pattern], bool]
+
+
+def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State) -> dict[int, _Found]:
+    """Lines holding an anchor found in [lo, hi), keyed by line start; lines may reach `limit`."""
+    lines: dict[int, _Found] = {}
+    hits = index.fast.positions(buf, lo, hi) if index.fast is not None else None
+    for number, (anchor, patterns) in enumerate(index.by_anchor):
+        generic = number in index.generic
+        if not generic and state.sink.has_enough(patterns):
+            continue  # every pattern of this anchor has been seen enough in this source
+        starts = iter(hits[number]) if hits is not None else None
+        pos = _next_hit(buf, anchor, lo, hi, starts)
+        while pos != -1:
+            start = line_start(buf, pos)
+            stop = line_end(buf, pos, limit)
+            entry = lines.get(start)
+            if entry is None:
+                lines[start] = (stop, list(patterns), generic)
+            else:
+                entry[1].extend(patterns)
+                if generic and not entry[2]:
+                    lines[start] = (entry[0], entry[1], True)
+            pos = _next_hit(buf, anchor, max(stop, pos + 1), hi, starts)
+    return lines
+
+
+def _next_hit(buf: Buffer, anchor: bytes, frm: int, hi: int, starts: Iterator[int] | None) -> int:
+    """The first occurrence at or after `frm`: bytes.find, or the accelerator's sorted hits."""
+    if starts is None:
+        return buf.find(anchor, frm, hi)
+    return next((pos for pos in starts if pos >= frm), -1)
+
+
+def _scan_region(
+    buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State, newlines: Newlines
+) -> None:
+    found = _find_lines(buf, lo, hi, limit, index, state)
+    if not found:
+        remember_last_stamp(buf, hi, state.sink.stamps)  # the lines past hi are scanned (and remembered) next time
+        return
+    for start in sorted(found):
+        stop, patterns, generic = found[start]
+        state.sink.line(buf, start, stop, limit, patterns, generic, state.line_base + newlines.before(start) + 1)
+    remember_last_stamp(buf, hi, state.sink.stamps)

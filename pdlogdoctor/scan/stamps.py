@@ -1,0 +1,117 @@
+"""The time of a line: its own stamp, or the nearest above it (a traceback's lines inherit the
+time of the line that announced them), and the latest it can be (the next stamped line below).
+
+The searcher keeps STAMP_LOOKBACK_LINES lines below every line it hands over, and remembers the
+last stamps of each buffer (`StampMemory`), so the answer never depends on where reads end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .reader import MAX_LINE_BYTES, Buffer
+from .timeline import Stamp, clean_line, dated_by, on_local_clock, parse_actions_time, parse_stamp, since_boot
+
+STAMP_LOOKBACK_LINES = 60
+
+
+@dataclass(slots=True)
+class StampMemory:
+    """The stamps a lookback from the next buffer's first line would find in the buffers before it."""
+
+    last: Stamp | None = None  # of the last stamped line (its own time, or the Actions runner's)
+    last_own: Stamp | None = None  # of the last line with a time of its own
+
+
+def stamp_for(buf: Buffer, start: int, text: str, actions_time: str | None, memory: StampMemory) -> Stamp | None:
+    own = parse_stamp(text)
+    if own is not None and own.utc:
+        return on_local_clock(own, _local_stamp_above(buf, start, memory))
+    if own is not None:
+        return dated_by(own, actions_time)
+    if since_boot(text):
+        return None  # the kernel's seconds since boot: no wall time, not even a neighbour's
+    # Traceback lines and other continuations inherit the time of the line above them.
+    pos = start
+    for _ in range(STAMP_LOOKBACK_LINES):
+        if pos <= 0:
+            # The lines above are in an earlier buffer (or range): the stamp remembered
+            # from there is what this lookback would have found, whatever the chunking.
+            # A line with the runner's time only looks above for a line's own time.
+            remembered = memory.last if actions_time is None else memory.last_own
+            if remembered is not None:
+                return remembered
+            break
+        previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
+        candidate, above_actions = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
+        stamp = parse_stamp(candidate)
+        if stamp is not None:
+            return stamp
+        if actions_time is None and above_actions is not None:
+            # A line of multi-line output that the Actions runner stored without its
+            # prefix: it was printed with the nearest prefixed line above it.
+            return parse_actions_time(above_actions)
+        pos = previous
+    if actions_time is not None:
+        return parse_actions_time(actions_time)
+    return memory.last
+
+
+def _local_stamp_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp | None:
+    """The nearest line above with a time of its own in the host's local time (not UTC)."""
+    pos = start
+    for _ in range(STAMP_LOOKBACK_LINES):
+        if pos <= 0:
+            return memory.last_own
+        previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
+        stamp = parse_stamp(clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))[0])
+        if stamp is not None and not stamp.utc:
+            return stamp
+        pos = previous
+    return None
+
+
+def latest_for(
+    buf: Buffer, stop: int, end: int, text: str, actions_time: str | None, stamp: Stamp | None
+) -> float | None:
+    """For a line without a time of its own (a crash line, a traceback), the latest it can be:
+    the time of the next stamped line below it (or the earliest, when none is in reach).
+    None for a line that carries its own time. The buffer holds STAMP_LOOKBACK_LINES lines
+    below every scanned line (_defer_for_lookahead), so this does not depend on chunking."""
+    if stamp is None or actions_time is not None or parse_stamp(text) is not None:
+        return None
+    pos = stop + 1
+    for _ in range(STAMP_LOOKBACK_LINES):
+        if pos >= end:
+            break
+        newline = buf.find(b"\n", pos, min(end, pos + MAX_LINE_BYTES))
+        stop_at = newline if newline >= 0 else min(end, pos + MAX_LINE_BYTES)
+        candidate, below_actions = clean_line(buf[pos:stop_at].decode("utf-8", errors="replace"))
+        below = parse_stamp(candidate) or (parse_actions_time(below_actions) if below_actions else None)
+        if below is not None and below.year_known == stamp.year_known and below.seconds >= stamp.seconds:
+            return below.seconds
+        if newline < 0:
+            break
+        pos = newline + 1
+    return stamp.seconds
+
+
+def remember_last_stamp(buf: Buffer, end: int, memory: StampMemory) -> None:
+    """The stamps a lookback from the next buffer's first line would find in this one."""
+    pos = end
+    found = False
+    for _ in range(STAMP_LOOKBACK_LINES):
+        if pos <= 0:
+            return
+        previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
+        candidate, actions_time = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
+        own = parse_stamp(candidate)
+        if own is not None:
+            memory.last_own = own
+            if not found:
+                memory.last = own
+            return
+        runner = parse_actions_time(actions_time) if actions_time and not found else None
+        if runner is not None:
+            memory.last, found = runner, True
+        pos = previous
