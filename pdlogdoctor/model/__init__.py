@@ -180,6 +180,16 @@ class Alternative:
 
 
 @record
+class ConfidenceStep:
+    """One named step of a verdict's confidence: where it started, or what was added or taken off
+    and why (reason/confidence.py owns every such number)."""
+
+    name: str  # e.g. "base", "coverage", "missing-role"
+    change: float  # the starting value for the first step; the signed change for the others
+    why: str
+
+
+@record
 class Verdict:
     id: str
     title: str
@@ -189,6 +199,7 @@ class Verdict:
     # Names of the facts that identify the incident (the fingerprint's), as the library declares
     # them; None when undeclared (the fingerprint then drops run-specific facts by name).
     identity: tuple[str, ...] | None = None
+    reasons: tuple[ConfidenceStep, ...] = ()  # how the confidence was reached, first step first
 
 
 @record

@@ -34,32 +34,30 @@ from ..model import (
     Role,
     Severity,
     Source,
-    Tier,
     Verdict,
 )
 from ..model.textcut import clip
 from ..scan.logshape import NOT_SERVING_LOG
 from ..scan.roles import SERVER_ROLES
+from . import confidence
 from .analyzers import ANALYZERS, DETECTORS
 from .fleets import with_fleet
 from .hypothesis import Evidence, Hypothesis, count_matches, described
 from .incidents import Precedence, Split, precedence, split_incidents, why_separate
 from .link import downstream, upstream_of
 
-BASE_CONFIDENCE = {Tier.CAUSE: 0.75, Tier.MECHANISM: 0.6, Tier.SYMPTOM: 0.5, Tier.META: 0.5}
 # Lines that show the deployment serving (when not failing themselves), and the end-to-end ones among them.
 SERVING_PROOF = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 # Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
 COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG, PASTED, NOT_SERVING_LOG})
 MAX_NAMES_IN_NOTE = 8
-# A rival of the verdict's tier that nothing links costs the verdict this much when their order is
-# not known, nothing when the verdict clearly comes first and explains it, twice this when the rival
-# clearly comes first (incidents.Precedence.margin); the rival loses up to RIVAL_MARGIN_DROP.
-NEAR_TIE_PENALTY = 0.15
+PARTIAL_TITLE = "No failure in what was read; evidence incomplete"
+# A rival of the verdict's tier that nothing links costs the verdict confidence.NEAR_TIE when their
+# order is not known, nothing when the verdict clearly comes first and explains it, twice that when
+# the rival clearly comes first (incidents.Precedence.margin); the rival loses up to RIVAL_MARGIN_DROP.
 RIVAL_MARGIN_DROP = 0.25
 NO_FAILURE_SEEN = "no-failure-seen"
-RULED_OUT_CONFIDENCE = 0.1  # a verdict its own phase rules out, listed as an alternative
-NO_FAILURE_CONFIDENCE = 0.5  # sure nothing failed in what was given; says nothing of what was not
+RULED_OUT_CONFIDENCE = confidence.RULED_OUT  # a verdict its own phase rules out, listed as an alternative
 # The serving proof in words, in the order a reader checks it: end to end first.
 PROOF_WORDS = {
     Mark.END_TO_END: "the end-to-end checks",
@@ -121,7 +119,7 @@ def _candidates(
         ordered = sorted(events, key=_time_key)
         chain = _chain(downstream(ordered, links))
         tier = library.verdict(verdict).tier
-        hypotheses.append(Hypothesis(verdict, tuple(ordered), chain, BASE_CONFIDENCE[tier]))
+        hypotheses.append(Hypothesis(verdict, tuple(ordered), chain, confidence.BASE[tier]))
     return hypotheses, consequences
 
 
@@ -270,9 +268,8 @@ def _with_coverage(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     if hypothesis.rejected is not None or not evidence.failing_groups:
         return hypothesis
     explained = {(e.pattern, e.source) for e in hypothesis.chain} & evidence.failing_groups
-    coverage = len(explained) / len(evidence.failing_groups)
-    confidence = min(0.97, hypothesis.confidence + 0.1 * coverage)
-    return replace(hypothesis, confidence=round(confidence, 2))
+    raised = confidence.coverage(hypothesis.confidence, len(explained), len(evidence.failing_groups))
+    return replace(hypothesis, confidence=raised, coverage=hypothesis.coverage + raised - hypothesis.confidence)
 
 
 def _rank(hypothesis: Hypothesis, library: Library) -> tuple[int, int, int, float, float]:
@@ -302,23 +299,26 @@ def _report_for(
     missing: list[str],
 ) -> Report:
     spec = evidence.library.verdict(best.verdict)
-    confidence = best.confidence
+    score = confidence.named(spec.tier, best.confidence, best.coverage, spec.analyzer)
     orders = _time_orders(best, runners_up, evidence)
     if runners_up and evidence.library.verdict(runners_up[0].verdict).tier == spec.tier:
         # A rival of the same tier that nothing links: a near tie, unless the verdict clearly comes first.
         order = orders.get(id(runners_up[0]))
-        confidence = max(0.3, confidence - NEAR_TIE_PENALTY * (1 - (order.margin if order else 0.0)))
-    confidence = max(0.3, confidence - 0.05 * len(missing))
-    verdict = Verdict(
-        best.verdict,
-        spec.title,
-        round(confidence, 2),
-        best.summary or _default_summary(best, spec.title),
-        best.facts or _root_facts(best.first_root),
-        # The analyzer's facts are identified by the verdict's declaration, a root line's by its pattern's.
-        spec.identity if best.facts else evidence.library.pattern(best.first_root.pattern).identity,
+        score = confidence.near_tie(score, order.margin if order else 0.0, runners_up[0].verdict)
+    score = confidence.missing_roles(score, missing)
+    verdict = confidence.applied(
+        Verdict(
+            best.verdict,
+            spec.title,
+            0.0,
+            best.summary or _default_summary(best, spec.title),
+            best.facts or _root_facts(best.first_root),
+            # The analyzer's facts are identified by the verdict's declaration, a root line's by its pattern's.
+            spec.identity if best.facts else evidence.library.pattern(best.first_root.pattern).identity,
+        ),
+        score.rounded(),
     )
-    alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library, confidence, orders)
+    alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library, score.value, orders)
     chain = _chain(list(best.chain) + list(best.lines_used), _depths(best.roots, evidence.links))
     links = tuple(link for link in evidence.links if link.cause in best.chain and link.effect in best.chain)
     return Report(
@@ -517,7 +517,7 @@ def _no_cause_report(
         f"{first.where}), but no line in these logs shows their cause."
     )
     missing = [*missing, *_missing_for_symptoms(failing, library)]
-    return _inconclusive(summary, chain, alternatives, missing, evidence, confidence=0.0)
+    return _inconclusive(summary, chain, alternatives, missing, evidence, confidence.no_cause("no line shows a cause"))
 
 
 def _proof_words(kinds: list[str], library: Library) -> str:
@@ -557,10 +557,10 @@ def _healthy(
 ) -> Report:
     spec = evidence.library.verdict("healthy")
     kinds = sorted({e.pattern for e in proof})
-    confidence = min(0.95, 0.6 + 0.1 * len(kinds)) - 0.1 * len(missing)
+    end_to_end = bool(set(kinds) & evidence.library.marked(Mark.END_TO_END))
+    score = confidence.healthy(len(kinds), len(missing), bool(tolerated), end_to_end)
     summary = f"No failure in the logs, and {_proof_words(kinds, evidence.library)} show the deployment serving."
     if tolerated and benign is not None:
-        confidence -= 0.1
         first = min(tolerated, key=_time_key)
         summary = (
             f"The deployment served ({_proof_words(kinds, evidence.library)}); "
@@ -568,21 +568,18 @@ def _healthy(
             f"such as {described(evidence.library, first)} are harmless: {benign}."
         )
     elif tolerated:
-        confidence -= 0.1
         first = min(tolerated, key=_time_key)
         summary = (
             f"The deployment served ({_proof_words(kinds, evidence.library)} show it); "
             f"{_warning_lines(count_matches(tolerated))} such as "
             f"'{evidence.library.pattern(first.pattern).title}' at {first.where} did not stop it."
         )
-    if not set(kinds) & evidence.library.marked(Mark.END_TO_END):
+    if not end_to_end:
         # Servers that came up say nothing of what the harness saw end to end.
-        confidence = min(confidence, 0.6)
         missing = [*missing, "no end-to-end result (probe or accuracy gate) in the logs"]
         summary += " No end-to-end result (probe or accuracy gate) was given."
-    confidence = max(0.3, confidence)
     return Report(
-        verdict=Verdict("healthy", spec.title, round(confidence, 2), summary),
+        verdict=confidence.applied(Verdict("healthy", spec.title, 0.0, summary), score),
         chain=_chain([*proof, *(tolerated or [])]),
         links=(),
         alternatives=alternatives,
@@ -604,7 +601,7 @@ def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], 
         "is not shown either."
     )
     missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
-    return _inconclusive(summary, (), alternatives, missing, evidence, NO_FAILURE_CONFIDENCE, NO_FAILURE_SEEN)
+    return _inconclusive(summary, (), alternatives, missing, evidence, confidence.no_failure_seen(), NO_FAILURE_SEEN)
 
 
 def _inconclusive(
@@ -613,13 +610,13 @@ def _inconclusive(
     alternatives: tuple[Alternative, ...],
     missing: list[str],
     evidence: Evidence,
-    confidence: float,
+    score: confidence.Score,
     verdict: str = "inconclusive",
 ) -> Report:
     """A report no root supports: inconclusive, or (nothing failing) no-failure-seen."""
     spec = evidence.library.verdict(verdict)
     return Report(
-        verdict=Verdict(verdict, spec.title, confidence, summary),
+        verdict=confidence.applied(Verdict(verdict, spec.title, 0.0, summary), score),
         chain=chain,
         links=(),
         alternatives=alternatives,
@@ -696,12 +693,11 @@ def _not_healthy_when_partial(report: Report, unread: int) -> Report:
         f"No failure in what was read, and the deployment served; but {unread} input(s) were not fully read, "
         "so a failure may sit in what was missed."
     )
-    verdict = replace(
-        report.verdict,
-        id="inconclusive",
-        title="No failure in what was read; evidence incomplete",
-        confidence=0.0,
-        summary=summary,
+    verdict = confidence.applied(
+        replace(
+            report.verdict, id="inconclusive", title="No failure in what was read; evidence incomplete", summary=summary
+        ),
+        confidence.no_cause(f"{unread} input(s) not fully read"),
     )
     missing = (*report.missing, "the unread part of the inputs listed in the notes")
     return replace(report, verdict=verdict, missing=missing)

@@ -1,6 +1,7 @@
-"""Unexplained errors: rank the error lines no pattern names and let them shape the report.
+"""Unexplained errors: rank the error lines no pattern names and let them shape the verdict.
 
-Runs after `diagnose`, on the generic error layer's lines (errorlines.py):
+Two halves. `gather` runs before the decision, on the generic error layer's lines (errorlines.py),
+and hands it their templates as evidence; `weigh` is part of the decision (decide.py):
 
 - lines are grouped into templates (templates.py) with a count, first and last occurrence,
   roles and files;
@@ -23,7 +24,8 @@ from ..library.lazyregex import LazyRegex
 from ..library.patterns import Library
 from ..library.templates import message_of, mine
 from ..model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
-from .analyzers.scheduler_crash import OUTSIDE_CATALOGUE_CONFIDENCE
+from ..model.values import record
+from . import confidence
 
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
@@ -46,19 +48,34 @@ TRACEBACK_GAP = 8  # lines between two source lines of one traceback (its frame 
 TRIGGER_LINES = 3  # how far above a crash line an error of the same process is its likely trigger
 
 
-def attach(
-    report: Report, errors: Sequence[Event], events: Sequence[Event], library: Library, recovered: Sequence[Event] = ()
-) -> Report:
-    """`recovered`: the library's failing lines set aside as blips the servers recovered from."""
+@record
+class Unrecognised:
+    """The error lines no pattern names, as the decision receives them."""
+
+    templates: tuple[UnexplainedError, ...]  # in the order of their first line, not yet ranked
+    recovered: tuple[Event, ...]  # failing lines set aside as blips the servers recovered from
+    errors: tuple[Event, ...] = ()  # the lines the templates group
+
+
+def gather(
+    errors: Sequence[Event], events: Sequence[Event], library: Library, recovered: Sequence[Event] = ()
+) -> Unrecognised:
+    """The generic layer's lines that no library line accounts for, as templates.
+    `recovered`: the library's failing lines set aside as blips the servers recovered from."""
     errors, blips = benign_split(_folded_tracebacks(_unaccounted(errors, events), events), library, context=events)
-    report = _with_recoveries(report, [*recovered, *blips], library)
-    if not errors:
+    return Unrecognised(tuple(templates_of(errors)), (*recovered, *blips), tuple(errors))
+
+
+def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], library: Library) -> Report:
+    """The decided report in the light of the errors no pattern names (part of the decision)."""
+    report = _with_recoveries(report, unrecognised.recovered, library)
+    if not unrecognised.templates:
         return report
     symptom_time = _first_failure_time(events)
     root_time = _first_time(report.roots) if report.verdict.id not in ("healthy", *NOTHING_FAILED) else None
     effects = library.errors.effects() if library.errors else frozenset()
     known = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
-    ranked = _ranked(templates_of(errors), root_time, symptom_time, effects, known)
+    ranked = _ranked(list(unrecognised.templates), root_time, symptom_time, effects, known)
     report = replace(report, unrecognised=tuple(ranked[:MAX_KEPT]))
     if len(ranked) > MAX_KEPT:
         report = _noted(report, f"{len(ranked) - MAX_KEPT} more unrecognised error templates are not listed")
@@ -387,7 +404,8 @@ def _inconclusive(report: Report, serious: list[UnexplainedError], library: Libr
         else " " + report.verdict.summary
     )
     missing = [f"no pattern explains the error at {lead.first.where}", *report.missing]
-    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library)
+    why = f"an error no pattern names leads ({lead.first.where})"
+    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library, why)
 
 
 def _warned(report: Report, warnings: list[UnexplainedError], library: Library) -> Report:
@@ -400,7 +418,8 @@ def _warned(report: Report, warnings: list[UnexplainedError], library: Library) 
         "No pattern of the library names its cause, and nothing shows the deployment serving."
     )
     missing = [f"no pattern explains the warning at {lead.first.where}", *report.missing]
-    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library)
+    why = f"a warning no pattern names says something failed ({lead.first.where})"
+    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, why)
 
 
 def _healthy(report: Report, serious: list[UnexplainedError], library: Library) -> Report:
@@ -423,14 +442,14 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library) 
         why = "while no end-to-end result (probe or accuracy gate) shows that it did not matter"
         return _not_healthy(report, _lead(deployment), why, library)
     lead = _lead(serious)
-    drop = 0.1 if any(t.severity is Severity.CRITICAL for t in serious) else 0.05
+    critical = any(t.severity is Severity.CRITICAL for t in serious)
     count = sum(t.count for t in serious)
     note = (
         f"{count} error line(s) no pattern explains did not stop the deployment serving; "
         f"the first worth reading: {quote(lead)}"
     )
-    confidence = round(max(0.3, report.verdict.confidence - drop), 2)
-    verdict = replace(report.verdict, title=SERVED_DESPITE_TITLE, confidence=confidence)
+    score = confidence.served_despite(confidence.of(report.verdict), critical)
+    verdict = confidence.applied(replace(report.verdict, title=SERVED_DESPITE_TITLE), score)
     return _noted(replace(report, verdict=verdict), note)
 
 
@@ -441,13 +460,14 @@ def _after(event: Event, moment: float | None) -> bool:
 def _not_healthy(report: Report, lead: UnexplainedError, why: str, library: Library) -> Report:
     summary = f"{_lead_words(lead)}: {quote(lead)}. The deployment served, but this error comes {why}."
     missing = (*report.missing, f"no pattern explains the error at {lead.first.where}")
-    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library)
+    cause = f"an error no pattern names ({lead.first.where}) comes {why}"
+    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, cause)
 
 
-def _as_inconclusive(report: Report, summary: str, library: Library) -> Report:
+def _as_inconclusive(report: Report, summary: str, library: Library, why: str) -> Report:
     """The report under the inconclusive verdict: its title, advice and explanation too."""
     spec = library.verdict("inconclusive")
-    verdict = Verdict("inconclusive", spec.title, 0.0, summary)
+    verdict = confidence.applied(Verdict("inconclusive", spec.title, 0.0, summary), confidence.no_cause(why))
     return replace(report, verdict=verdict, advice=spec.advice.strip(), explain=spec.explain.strip())
 
 
@@ -465,11 +485,14 @@ def _named(report: Report, causes: list[UnexplainedError], library: Library, roo
     if not before:
         return report
     worst = max(before, key=lambda t: t.severity.rank)
-    drop = 0.2 if worst.severity is Severity.CRITICAL else 0.1
-    verdict = replace(report.verdict, confidence=round(max(0.3, report.verdict.confidence - drop), 2))
+    earliest = min(before, key=lambda t: _time_key(t.first))
+    score = confidence.unexplained_before_root(
+        confidence.of(report.verdict), worst.severity is Severity.CRITICAL, earliest.first.where
+    )
+    verdict = confidence.applied(report.verdict, score)
     note = (
         f"{len(before)} kind(s) of error no pattern explains come before this verdict's root; "
-        f"the earliest: {quote(min(before, key=lambda t: _time_key(t.first)))}"
+        f"the earliest: {quote(earliest)}"
     )
     return _noted(replace(report, verdict=verdict), note)
 
@@ -506,13 +529,13 @@ def _crash_died_of(report: Report, cause: UnexplainedError, library: Library) ->
         f"{old.summary} Before it, the same server logged an error no pattern names, the likeliest reason "
         f"it died: {quote(cause)}."
     )
-    confidence = round(min(OUTSIDE_CATALOGUE_CONFIDENCE, old.confidence), 2)
+    score = confidence.outside_catalogue(confidence.of(old), cause.first.where)
     advice = (
         f"Fix what the error at {cause.first.where} says (no pattern of the library names it); "
         "the scheduler's death follows from it."
     )
     missing = (*report.missing, f"no pattern explains the error at {cause.first.where}")
-    verdict = replace(old, summary=summary, confidence=confidence)
+    verdict = confidence.applied(replace(old, summary=summary), score)
     return replace(report, verdict=verdict, advice=advice, missing=tuple(dict.fromkeys(missing)))
 
 
@@ -542,7 +565,7 @@ def _symptom_yields(report: Report, cause: UnexplainedError, library: Library) -
     alternatives = (Alternative(old.id, round(min(old.confidence, 0.4), 2), why), *report.alternatives)
     missing = (f"no pattern explains the error at {cause.first.where}", *report.missing)
     changed = replace(report, alternatives=alternatives, suggestions=(), missing=tuple(dict.fromkeys(missing)))
-    return _as_inconclusive(changed, summary, library)
+    return _as_inconclusive(changed, summary, library, f"the symptom yields to the error at {cause.first.where}")
 
 
 def _noted(report: Report, note: str) -> Report:

@@ -22,7 +22,7 @@ from ..model import (
 )
 from ..reason.fingerprint import fingerprint
 
-SCHEMA_VERSION = "2.2"  # docs/json.md has the changelog
+SCHEMA_VERSION = "2.3"  # docs/json.md has the changelog
 
 
 def format_time(seconds: float | None) -> str | None:
@@ -167,6 +167,7 @@ def _verdict_document(verdict: Verdict) -> dict[str, Any]:
         "id": verdict.id,
         "title": verdict.title,
         "confidence": verdict.confidence,
+        "confidence_reasons": [{"name": s.name, "change": s.change, "why": s.why} for s in verdict.reasons],
         "summary": verdict.summary,
         "facts": {key: _value(value) for key, value in verdict.facts},
     }

@@ -19,6 +19,7 @@ from ...model import Event, FieldValue, Mark
 from ...model.textcut import clip
 from ...model.values import record
 from ...scan.traceback import stack_of
+from .. import confidence
 from ..hypothesis import Evidence, Hypothesis
 
 INIT = "scheduler-init-crash"
@@ -52,7 +53,7 @@ ABORTING_LIBRARIES = {"mori": "MORI", "mooncake": "Mooncake", "nixl": "NIXL/UCX"
 # An exception's last error is looked up in the lines above it by this many of its first characters.
 MIN_LAST_ERROR = 20
 # A crash whose cause is a library line no verdict names is not stated with more confidence than this.
-OUTSIDE_CATALOGUE_CONFIDENCE = 0.5
+OUTSIDE_CATALOGUE_CONFIDENCE = confidence.OUTSIDE_CATALOGUE
 HOST_OOM = "host-oom"  # the verdict whose lines are the kernel's OOM kills
 # Serving before a crash: the ready line, or a request the server answered.
 SERVED = (Mark.SERVER_UP, Mark.ANSWERED)
