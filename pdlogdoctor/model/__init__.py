@@ -80,6 +80,9 @@ class Mark(StrEnum):
     REQUEST_FAILED = "request-failed"  # a request through the PD path failed: it is not serving
     KV_POOL_SIZED = "kv-pool-sized"  # the server has sized its KV pool (a sizing line)
     IN_START_UP = "in-start-up"  # the line itself says the server was still starting ("died during initialization")
+    # A test, benchmark or CI gate reported failure: a failed assertion or test summary, failed
+    # requests, a job or step that exited non-zero. A run holding one is never healthy (decide.py).
+    GATE_FAILED = "gate-failed"
 
 
 class OutputFormat(StrEnum):

@@ -75,7 +75,10 @@ def diagnose(
     clock_slack: Mapping[str, float] | None = None,
 ) -> Report:
     failing = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
-    groups = frozenset((e.pattern, e.source) for e in failing)
+    # A failed gate (a test summary, a job's exit line) reports that the run failed, not why: any root
+    # explains it, so it does not count against a hypothesis's coverage.
+    gated = library.marked(Mark.GATE_FAILED)
+    groups = frozenset((e.pattern, e.source) for e in failing if e.pattern not in gated)
     evidence = Evidence(tuple(events), tuple(links), tuple(sources), library, groups, dict(clock_slack or {}))
     candidates, consequences = _candidates(failing, links, library)
     hypotheses = [h for c in candidates for h in _analyze(c, evidence)]
