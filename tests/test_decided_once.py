@@ -25,7 +25,7 @@ CASES = sorted({*BUNDLES, *(p.parent for p in (ROOT / "tests" / "data").rglob("e
 
 def _decided_and_final(case: Path, library: Library, monkeypatch: pytest.MonkeyPatch) -> tuple[Report, Report]:
     decided: list[Report] = []
-    decide = pipeline.decide
+    decide = pipeline.decide  # type: ignore[attr-defined]
 
     def recording(*args: Any, **kwargs: Any) -> Report:
         decided.append(decide(*args, **kwargs))

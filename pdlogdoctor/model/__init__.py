@@ -313,6 +313,8 @@ class UnexplainedError:
     files: tuple[str, ...]
     position: str  # "before-root", "before-first-symptom", "after" (see unexplained.py)
     earliest: bool = False  # the earliest unexplained error before the first known symptom
+    cause: str = ""  # the cause its first line states in its own words (open-world/causes.toml), if any
+    wrapper: bool = False  # its first line only reports a failure (unhandled system error ...), never why
 
 
 @record

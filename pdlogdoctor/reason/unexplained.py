@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES
+from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES, ErrorLayer
 from ..library.lazyregex import LazyRegex
 from ..library.patterns import Library
 from ..library.templates import message_of, mine
@@ -46,6 +46,7 @@ TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-pr
 _EXCEPTION_LINE = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::|\s*$)")
 TRACEBACK_GAP = 8  # lines between two source lines of one traceback (its frame lines, a CI's stamps)
 TRIGGER_LINES = 3  # how far above a crash line an error of the same process is its likely trigger
+CAUSE_WINDOW_S = 120.0  # a cause-stating line this close to a wrapper of its process is that failure's cause
 
 
 @record
@@ -63,7 +64,7 @@ def gather(
     """The generic layer's lines that no library line accounts for, as templates.
     `recovered`: the library's failing lines set aside as blips the servers recovered from."""
     errors, blips = benign_split(_folded_tracebacks(_unaccounted(errors, events), events), library, context=events)
-    return Unrecognised(tuple(templates_of(errors)), (*recovered, *blips), tuple(errors))
+    return Unrecognised(tuple(templates_of(errors, library.errors)), (*recovered, *blips), tuple(errors))
 
 
 def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], library: Library) -> Report:
@@ -79,7 +80,10 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     report = replace(report, unrecognised=tuple(ranked[:MAX_KEPT]))
     if len(ranked) > MAX_KEPT:
         report = _noted(report, f"{len(ranked) - MAX_KEPT} more unrecognised error templates are not listed")
-    serious = [t for t in ranked if t.severity.rank >= Severity.ERROR.rank]
+    wrapped = _cause_of_wrapper(report, ranked, library)
+    if wrapped is not None:
+        return _crash_died_of(report, wrapped, library)
+    serious = _serious(ranked)
     if not serious:
         return _warned(report, ranked, library) if report.verdict.id == NO_FAILURE_SEEN else report
     if report.verdict.id in NOTHING_FAILED:
@@ -265,8 +269,9 @@ def _owns(owner: tuple[str, int, str, int], error: Event) -> bool:
 # ---------------------------------------------------------------- templates and ranking
 
 
-def templates_of(errors: Sequence[Event]) -> list[UnexplainedError]:
-    """Lines of the generic layer grouped into templates, in the order of their first line."""
+def templates_of(errors: Sequence[Event], layer: ErrorLayer | None = None) -> list[UnexplainedError]:
+    """Lines of the generic layer grouped into templates, in the order of their first line; with
+    the layer, each says whether its first line states a cause or only wraps one (causes.toml)."""
     ordered = sorted(errors, key=_time_key)
     found = []
     for template, members in mine(ordered, lambda e: e.template or ""):
@@ -276,6 +281,7 @@ def templates_of(errors: Sequence[Event]) -> list[UnexplainedError]:
             key = (event.source, event.pattern, event.template)
             per_key[key] = max(per_key.get(key, 0), event.repeats)
         first, last = members[0], members[-1]
+        cause = layer.cause_of(first.text) if layer is not None else None
         found.append(
             UnexplainedError(
                 template=template,
@@ -287,6 +293,8 @@ def templates_of(errors: Sequence[Event]) -> list[UnexplainedError]:
                 roles=tuple(dict.fromkeys(e.role for e in members)),
                 files=tuple(dict.fromkeys(e.source for e in members)),
                 position="after",
+                cause=cause.id if cause is not None else "",
+                wrapper=layer is not None and cause is None and layer.wraps(first.text),
             )
         )
     return found
@@ -303,7 +311,7 @@ def _ranked(
     one of them in the same file came after it and is not the earliest."""
     placed = [replace(t, position=_position(t.first, root_time, symptom_time)) for t in templates]
     ranked = sorted(placed, key=lambda t: _rank_key(t, effects))
-    serious = [t for t in placed if t.severity.rank >= Severity.ERROR.rank and t.marker not in effects]
+    serious = [t for t in _serious(placed) if t.marker not in effects]
     # A traceback's source line leads only when nothing else failed: its exception line (a cut
     # excerpt's other piece) or any other error says more.
     serious = [t for t in serious if t.marker != TRACEBACK_SOURCE] or serious
@@ -311,8 +319,41 @@ def _ranked(
     early = [t for t in serious if t.position != "after"] or (unplaced if symptom_time is None else [])
     if not early:
         return ranked
-    earliest = _exception_of(min(early, key=lambda t: _time_key(t.first)), early)
+    first = min(early, key=lambda t: _time_key(t.first))
+    earliest = first if first.cause else _cause_near(first, serious) or _exception_of(first, early)
     return [replace(t, earliest=True) if t is earliest else t for t in ranked]
+
+
+def _serious(templates: Sequence[UnexplainedError]) -> list[UnexplainedError]:
+    """The errors; and the warnings that state a cause near an error of their process (NCCL prints
+    `No space left on device` as NCCL WARN above torch's `unhandled system error`). A cause-stating
+    warning with no error near it (UCX's API-version warning at a start-up that went on) stays one."""
+    errors = [t for t in templates if t.severity.rank >= Severity.ERROR.rank]
+    return [
+        t
+        for t in templates
+        if t.severity.rank >= Severity.ERROR.rank
+        or (t.cause and t.severity.rank >= Severity.WARNING.rank and any(_near(t.first, e.first) for e in errors))
+    ]
+
+
+def _near(one: Event, other: Event) -> bool:
+    """The same process's lines within a crash's window: the same file, near in lines and time."""
+    return (
+        one.source == other.source
+        and abs(one.line - other.line) <= EXPLAINED_LINES
+        and (one.time is None or other.time is None or abs(one.time - other.time) <= CAUSE_WINDOW_S)
+    )
+
+
+def _cause_near(first: UnexplainedError, serious: list[UnexplainedError]) -> UnexplainedError | None:
+    """A line that states a cause outranks a line of the same process, near it, that does not: the
+    earliest cause-stating line of the first error's file within the crash's window (before or after
+    it: NCCL's `Last error:` follows torch's wrapper), or None when the first error states its own."""
+    if first.cause:
+        return None
+    near = [t for t in serious if t.cause and _near(t.first, first.first)]
+    return min(near, key=lambda t: _time_key(t.first)) if near else None
 
 
 def _exception_of(first: UnexplainedError, early: list[UnexplainedError]) -> UnexplainedError:
@@ -340,9 +381,12 @@ def _position(first: Event, root_time: float | None, symptom_time: float | None)
     return "after"
 
 
-def _rank_key(t: UnexplainedError, effects: frozenset[str]) -> tuple[int, int, int, int, int, tuple[float, str, int]]:
+def _rank_key(
+    t: UnexplainedError, effects: frozenset[str]
+) -> tuple[int, int, int, int, int, int, tuple[float, str, int]]:
     return (
         t.position == "after",
+        not t.cause,  # a line that states its cause before one that does not (a wrapper, a bare exception)
         -t.severity.rank,
         t.marker in effects,
         not any(role in SERVER_ROLES for role in t.roles),
@@ -381,6 +425,8 @@ def _lead(serious: list[UnexplainedError]) -> UnexplainedError:
 
 
 def _lead_words(lead: UnexplainedError) -> str:
+    if lead.earliest and lead.cause:
+        return "The earliest error no pattern explains that states its cause"
     if not lead.earliest:
         return "An error no pattern explains"
     if lead.position == "before-first-symptom":
@@ -405,7 +451,17 @@ def _inconclusive(report: Report, serious: list[UnexplainedError], library: Libr
     )
     missing = [f"no pattern explains the error at {lead.first.where}", *report.missing]
     why = f"an error no pattern names leads ({lead.first.where})"
-    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library, why)
+    changed = _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library, why)
+    return _with_limit_fix(changed, lead, library)
+
+
+def _with_limit_fix(report: Report, lead: UnexplainedError, library: Library) -> Report:
+    """When the lead line names a known resource or environment limit, the fix is that limit's."""
+    limit = library.errors.cause(lead.cause) if library.errors is not None and lead.cause else None
+    if limit is None:
+        return report
+    advice = f"The line at {lead.first.where} names the limit: {limit.limit}. {limit.fix}"
+    return replace(report, advice=advice)
 
 
 def _warned(report: Report, warnings: list[UnexplainedError], library: Library) -> Report:
@@ -521,12 +577,34 @@ def _what_the_crash_died_of(
     return max(above, key=lambda t: t.first.line) if above else None
 
 
+def _wrapped_exception(report: Report, library: Library) -> bool:
+    """The crash's exception is a generic wrapper (`NCCL error: unhandled system error`), not a cause."""
+    exception = dict(report.verdict.facts).get("exception")
+    return library.errors is not None and isinstance(exception, str) and library.errors.wraps(exception)
+
+
+def _cause_of_wrapper(report: Report, ranked: list[UnexplainedError], library: Library) -> UnexplainedError | None:
+    """For a crash whose exception is a generic wrapper: the earliest line that states a cause (at any
+    level: NCCL states its causes as NCCL WARN), in the crashed process's file near its crash line
+    (before it, or in the traceback below it), within the crash's window."""
+    if not library.has_verdict(report.verdict.id) or library.verdict(report.verdict.id).analyzer != CRASH_ANALYZER:
+        return None
+    if not _wrapped_exception(report, library):
+        return None
+    near = [t for t in ranked if t.cause and any(_near(t.first, root) for root in report.roots)]
+    return min(near, key=lambda t: _time_key(t.first)) if near else None
+
+
 def _crash_died_of(report: Report, cause: UnexplainedError, library: Library) -> Report:
     """The crash's summary and fix name the error it died of, and its confidence says that no
     pattern of the library knows that error."""
     old = report.verdict
+    after = (
+        bool(report.roots) and cause.first.source == report.roots[0].source and cause.first.line > report.roots[0].line
+    )
+    where = "In its traceback" if after else "Before it"
     summary = (
-        f"{old.summary} Before it, the same server logged an error no pattern names, the likeliest reason "
+        f"{old.summary} {where}, the same server logged an error no pattern names, the likeliest reason "
         f"it died: {quote(cause)}."
     )
     score = confidence.outside_catalogue(confidence.of(old), cause.first.where)
@@ -536,7 +614,8 @@ def _crash_died_of(report: Report, cause: UnexplainedError, library: Library) ->
     )
     missing = (*report.missing, f"no pattern explains the error at {cause.first.where}")
     verdict = confidence.applied(replace(old, summary=summary), score)
-    return replace(report, verdict=verdict, advice=advice, missing=tuple(dict.fromkeys(missing)))
+    changed = replace(report, verdict=verdict, advice=advice, missing=tuple(dict.fromkeys(missing)))
+    return _with_limit_fix(changed, cause, library)
 
 
 def _just_above(event: Event, root: Event) -> bool:
@@ -565,7 +644,8 @@ def _symptom_yields(report: Report, cause: UnexplainedError, library: Library) -
     alternatives = (Alternative(old.id, round(min(old.confidence, 0.4), 2), why), *report.alternatives)
     missing = (f"no pattern explains the error at {cause.first.where}", *report.missing)
     changed = replace(report, alternatives=alternatives, suggestions=(), missing=tuple(dict.fromkeys(missing)))
-    return _as_inconclusive(changed, summary, library, f"the symptom yields to the error at {cause.first.where}")
+    why = f"the symptom yields to the error at {cause.first.where}"
+    return _with_limit_fix(_as_inconclusive(changed, summary, library, why), cause, library)
 
 
 def _noted(report: Report, note: str) -> Report:
