@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from ..ingest import NOT_A_LOG, PASTED
@@ -348,7 +348,8 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     if any(evidence.library.verdict(h.verdict).never_survived for h in viable):
         return None  # stale KV: the answers were served from freed blocks; nothing after takes them back
     roots = {id(root) for h in viable for root in h.roots}
-    if any(id(event) not in roots for event in failing):
+    outage = _during_outage(viable, split)
+    if any(id(event) not in roots and not outage(event) for event in failing):
         return None
     checks = evidence.marked(Mark.END_TO_END)
     if any(e.failing for e in checks):
@@ -358,10 +359,34 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
         return None
     proof = proofs[0]
     assert proof is not None
+    if any(id(h) in split.recoveries for h in viable):
+        return (
+            f"the component came back: it was serving again after the failure ({evidence.said(proof)}), nothing "
+            "failed after that, and the end-to-end checks passed after it, so the run survived it"
+        )
     return (
         f"its server was serving ({evidence.said(proof)}), no request or check failed and the end-to-end "
         "checks passed, so it was retried or recovered without consequence"
     )
+
+
+def _during_outage(viable: Sequence[Hypothesis], split: Split) -> Callable[[Event], bool]:
+    """Whether a failing line belongs to a failure the component came back from: a kind of line in
+    a recovered hypothesis's chain (the crash's own death lines, the router's errors while it was
+    down), logged before the line that shows its server serving again (in that server's file, by
+    line; elsewhere, by time). A failure after the recovery is a failure of its own."""
+    recovered = [(h, split.recoveries[id(h)].proof) for h in viable if id(h) in split.recoveries]
+    kinds = {(e.pattern, e.source): proof for h, proof in recovered for e in h.chain if e.failing}
+
+    def before_recovery(event: Event) -> bool:
+        proof = kinds.get((event.pattern, event.source))
+        if proof is None:
+            return False
+        if event.source == proof.source:
+            return event.line < proof.line
+        return event.time is not None and proof.time is not None and event.time <= proof.time
+
+    return before_recovery
 
 
 def _served_around(hypothesis: Hypothesis, split: Split, passed: list[Event], evidence: Evidence) -> Event | None:

@@ -46,6 +46,8 @@ TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-pr
 _EXCEPTION_LINE = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::|\s*$)")
 TRACEBACK_GAP = 8  # lines between two source lines of one traceback (its frame lines, a CI's stamps)
 TRIGGER_LINES = 3  # how far above a crash line an error of the same process is its likely trigger
+ROUTINE_LEAD_S = 600.0  # a repeated line that began this long before the failure is routine noise
+ROUTINE_SPAN_S = 300.0  # ... when its repeats span at least this long
 CAUSE_WINDOW_S = 120.0  # a cause-stating line this close to a wrapper of its process is that failure's cause
 
 
@@ -310,8 +312,9 @@ def _ranked(
     """`known`: the library's failing lines; without times to place the errors, one logged below
     one of them in the same file came after it and is not the earliest."""
     placed = [replace(t, position=_position(t.first, root_time, symptom_time)) for t in templates]
-    ranked = sorted(placed, key=lambda t: _rank_key(t, effects))
     serious = [t for t in _serious(placed) if t.marker not in effects]
+    anchor = _failure_moment(root_time, symptom_time, serious)
+    ranked = sorted(placed, key=lambda t: _rank_key(t, effects, anchor))
     # A traceback's source line leads only when nothing else failed: its exception line (a cut
     # excerpt's other piece) or any other error says more.
     serious = [t for t in serious if t.marker != TRACEBACK_SOURCE] or serious
@@ -319,7 +322,9 @@ def _ranked(
     early = [t for t in serious if t.position != "after"] or (unplaced if symptom_time is None else [])
     if not early:
         return ranked
-    first = min(early, key=lambda t: _time_key(t.first))
+    # The earliest error that is not routine: one already printing long before the failure, while
+    # the service worked, is no lead (it may still be the only error there is).
+    first = min(early, key=lambda t: (_routine(t, anchor), _time_key(t.first)))
     earliest = first if first.cause else _cause_near(first, serious) or _exception_of(first, early)
     return [replace(t, earliest=True) if t is earliest else t for t in ranked]
 
@@ -382,17 +387,49 @@ def _position(first: Event, root_time: float | None, symptom_time: float | None)
 
 
 def _rank_key(
-    t: UnexplainedError, effects: frozenset[str]
-) -> tuple[int, int, int, int, int, int, tuple[float, str, int]]:
+    t: UnexplainedError, effects: frozenset[str], anchor: float | None = None
+) -> tuple[int, int, int, int, int, int, int, float, tuple[float, str, int]]:
     return (
         t.position == "after",
+        _routine(t, anchor),  # printing long before the failure, while the service worked: noise
         not t.cause,  # a line that states its cause before one that does not (a wrapper, a bare exception)
         -t.severity.rank,
         t.marker in effects,
         not any(role in SERVER_ROLES for role in t.roles),
         t.count > 10,  # rare lines first: a line printed once per request is rarely the cause
+        _distance(t, anchor),  # nearest the first failure first
         _time_key(t.first),
     )
+
+
+def _failure_moment(
+    root_time: float | None, symptom_time: float | None, serious: list[UnexplainedError]
+) -> float | None:
+    """When things went wrong: the verdict's root, else the first known symptom, else (errors no
+    pattern names only) the moment the newest kind of error first appeared."""
+    if root_time is not None or symptom_time is not None:
+        return root_time if root_time is not None else symptom_time
+    starts = [t.first.time for t in serious if t.first.time is not None]
+    return max(starts) if starts else None
+
+
+def _routine(t: UnexplainedError, anchor: float | None) -> bool:
+    """A line that kept repeating (over ROUTINE_SPAN_S) since long before the failure (ROUTINE_LEAD_S):
+    it printed while things worked. The same line printed at one moment by several nodes is no routine."""
+    start, end = t.first.time, t.last.time
+    if t.count < 2 or start is None or end is None or anchor is None or t.first.source != t.last.source:
+        return False  # one file's repeats: across files, clocks and nodes differ
+    return anchor - start > ROUTINE_LEAD_S and end - start >= ROUTINE_SPAN_S
+
+
+def _distance(t: UnexplainedError, anchor: float | None) -> float:
+    """Seconds between the template's nearest line and the first failure (its root or first symptom)."""
+    times = [e.time for e in (t.first, t.last) if e.time is not None]
+    if anchor is None or not times:
+        return float("inf")
+    if min(times) <= anchor <= max(times):
+        return 0.0
+    return min(abs(time - anchor) for time in times)
 
 
 def _time_key(event: Event) -> tuple[float, str, int]:
