@@ -37,7 +37,7 @@ BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for th
 _MARKER_KEYS = {"id", "level", "effect", "regex", "examples"}
 _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "examples"}
 _EXAMPLE_KEYS = {"match", "no_match"}
-_SHAPE_KEYS = {"id", "component", "regex", "examples"}
+_SHAPE_KEYS = {"id", "component", "engine", "regex", "examples"}
 _CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
 _WRAPPER_KEYS = {"id", "regex", "examples"}
 SHAPES_FILE = "log-shapes.toml"
@@ -78,6 +78,7 @@ class Shape:
     match: tuple[str, ...]
     no_match: tuple[str, ...]
     path: str
+    engine: str = ""  # the serving engine whose lines these are (sglang, vllm), when the shape tells
 
 
 @record
@@ -129,6 +130,10 @@ class ErrorLayer:
 
     def cause(self, cause_id: str) -> CauseLine | None:
         return next((cause for cause in self.causes if cause.id == cause_id), None)
+
+    def engine_of(self, text: str) -> str | None:
+        """The serving engine whose line shape this line has (log-shapes.toml `engine`), if any."""
+        return next((s.engine for s in self.shapes if s.engine and s.regex.search(text)), None)
 
     def wraps(self, text: str) -> bool:
         """The line is a generic wrapper (and states no cause of its own)."""
@@ -277,7 +282,7 @@ def _shape(raw: Any, where: str, index: int) -> Shape:
         raise PatternError(
             where, f"{key}.regex", f"does not compile (a shape is the standard re's syntax): {exc}"
         ) from None
-    return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where)
+    return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where, str(raw.get("engine", "")))
 
 
 def _cause(raw: Any, where: str, index: int) -> CauseLine:
