@@ -34,3 +34,20 @@ def test_an_sglang_oom_in_a_job_log_is_at_start_up_by_its_launch_line(library: L
     report = run([str(FIXTURES / "gpu-oom-hip-ci-job-log")], library)
     assert dict(report.verdict.facts)["phase"] == "during startup"
     assert "--gpu-memory-utilization" not in report.advice
+
+
+def test_distinct_quiet_excerpts_get_distinct_fingerprints(library: Library) -> None:
+    """Two excerpts in which nothing failed (NIXL's UCX API-version warning at a start-up that went on;
+    an SGLang decode starting with NIXL) are different 'incidents' for an issue search: their
+    fingerprints differ (they were equal); the same excerpt keeps its own."""
+    from pdlogdoctor.reason.fingerprint import fingerprint
+
+    from .conftest import ROOT
+
+    excerpts = ROOT / "tests" / "data" / "excerpts"
+    one = run([str(excerpts / "nixl-503-sglang-decode-starting")], library)
+    other = run([str(excerpts / "nixl-386-ucp-api-version-warning")], library)
+    assert one.verdict.id == other.verdict.id == "no-failure-seen"
+    assert fingerprint(one) != fingerprint(other)
+    again = run([str(excerpts / "nixl-503-sglang-decode-starting")], library)
+    assert fingerprint(again) == fingerprint(one)

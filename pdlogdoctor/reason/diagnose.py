@@ -631,7 +631,11 @@ def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], 
         "is not shown either."
     )
     missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
-    return _inconclusive(summary, (), alternatives, missing, evidence, confidence.no_failure_seen(), NO_FAILURE_SEEN)
+    report = _inconclusive(summary, (), alternatives, missing, evidence, confidence.no_failure_seen(), NO_FAILURE_SEEN)
+    # What was seen tells one quiet excerpt from another (a starting vLLM from a NIXL agent's set-up):
+    # a fact, so that distinct excerpts get distinct fingerprints and the same one keeps its own.
+    seen: tuple[str, ...] = tuple(context)
+    return replace(report, verdict=replace(report.verdict, facts=(("seen", seen),))) if seen else report
 
 
 def _inconclusive(
