@@ -37,7 +37,18 @@ _PATTERN_KEYS = {
 _REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
 _CAUSE_KEYS = {"pattern", "group", "window", "skew", "join"}
 _EXAMPLE_KEYS = {"match", "no_match", "captures"}
-_VERDICT_KEYS = {"id", "title", "tier", "explain", "advice", "analyzer", "explains", "identity", "phase"}
+_VERDICT_KEYS = {
+    "id",
+    "title",
+    "tier",
+    "explain",
+    "advice",
+    "analyzer",
+    "explains",
+    "identity",
+    "phase",
+    "never_survived",
+}
 # A verdict about one phase of a server's life: its root lines count only in that phase.
 START_UP = "start-up"
 VERDICT_PHASES = (START_UP,)
@@ -146,6 +157,9 @@ class VerdictSpec:
     # "start-up": a failure of loading or starting; a root line after its server (or the whole
     # deployment) was shown serving is not one (diagnose._in_phase).
     phase: str | None = None
+    # The harm is done when the line is logged (answers served from freed KV): no later serving,
+    # restart or passing check clears it (diagnose._survived_blip, incidents.recovery).
+    never_survived: bool = False
 
 
 @record
@@ -574,9 +588,17 @@ def load_verdicts(path: Path) -> list[VerdictSpec]:
                 explains=_string_list(raw, "explains", at) or (),
                 identity=_string_list(raw, "identity", at),
                 phase=_phase(raw, at),
+                never_survived=_flag(raw, "never_survived", at),
             )
         )
     return specs
+
+
+def _flag(raw: dict[str, Any], key: str, at: str) -> bool:
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise PatternError(at, key, f"must be true or false, not {value!r}")
+    return value
 
 
 def _phase(raw: dict[str, Any], at: str) -> str | None:

@@ -342,6 +342,8 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     it). A cause with no consequence and a passing end-to-end result did not fail the run (one
     retried RDMA slice in a 30-minute soak); None otherwise."""
     viable = split.primary.hypotheses + tuple(h for incident in split.others for h in incident.hypotheses)
+    if any(evidence.library.verdict(h.verdict).never_survived for h in viable):
+        return None  # stale KV: the answers were served from freed blocks; nothing after takes them back
     roots = {id(root) for h in viable for root in h.roots}
     if any(id(event) not in roots for event in failing):
         return None
