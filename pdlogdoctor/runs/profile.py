@@ -22,6 +22,7 @@ from ..library.patterns import PROFILE_FILE, Library
 from ..model import Event, FieldValue, Kind, Report, Severity, Source, UnexplainedError
 from ..model.errors import PatternError
 from ..model.values import record
+from ..model.verdicts import HEALTHY
 
 SECTIONS = ("sizing", "configuration", "behaviour")
 TAKES = ("last", "max", "min", "median", "count", "seen")
@@ -128,7 +129,7 @@ class RunProfile:
 
     @property
     def failing(self) -> bool:
-        return self.verdict != "healthy"
+        return self.verdict != HEALTHY
 
 
 # ---------------------------------------------------------------- the data file
