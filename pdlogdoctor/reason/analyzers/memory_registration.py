@@ -402,7 +402,7 @@ def _token_field_rank(event: Event) -> int:
 
 
 def _page_size(failure: Event, evidence: Evidence) -> tuple[int, Event | None, str]:
-    args = [e for e in evidence.of("server-args") if isinstance(e.get("page_size"), int)]
+    args = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if isinstance(e.get("page_size"), int)]
     if not args:
         return 1, None, " (no page_size in the logs: assumed 1)"
     chosen = evidence.same_server(failure, args)[0]

@@ -328,7 +328,7 @@ def _before(event: Event, crash: Event) -> bool:
 
 def _launched_before(crash: Event, evidence: Evidence) -> Event | None:
     """The server's start (its server_args line) in the same log, before the crash."""
-    started = [e for e in evidence.of("server-args") if e.source == crash.source and _before(e, crash)]
+    started = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if e.source == crash.source and _before(e, crash)]
     return started[0] if started else None
 
 
