@@ -89,6 +89,12 @@ class Mark(StrEnum):
     # Every node of a multi-node server logs this line at the same step, right after the all-reduce
     # that sizes the KV pool: it pins the nodes' clocks to each other (clocks).
     LOCKSTEP = "lockstep"
+    # The line says how the KV transport library is set up (UCX_TLS, its CUDA support): quoted
+    # before a memory registration that fails without logging a size.
+    TRANSPORT_SETUP = "transport-setup"
+    # A harness waits for a server to become ready (`waiting_for` names which): a cancel long after
+    # the last such line is a timeout over a server that never came up.
+    WAITING = "waiting"
 
 
 class OutputFormat(StrEnum):
