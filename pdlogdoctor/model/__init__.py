@@ -161,10 +161,13 @@ class Event:
     kind: Kind
     failing: bool  # False when the pattern's failure condition did not hold
     role: Role = Role.UNKNOWN
-    repeats: int = 1  # how many matches of this pattern in this source it stands for
+    # The lines of this event's kind in its source (the pattern's failing, or passing, lines; an
+    # unrecognised template's): the same on every kept event of the kind. Count with counts.count_of.
+    repeats: int = 1
     time_inferred: bool = False  # the line has no time of its own: `time` is the stamped line above's
     time_latest: float | None = None  # and this the stamped line below's: the line sits between them
     template: str | None = None  # set on error lines of the generic layer: `pattern` is then its marker
+    at_least: bool = False  # the pattern stopped being matched in this source (stop_after): repeats is a floor
 
     @property
     def unrecognised(self) -> bool:
