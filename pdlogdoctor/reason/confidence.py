@@ -67,7 +67,7 @@ RULES = (
     Rule("outside-catalogue", OUTSIDE_CATALOGUE, "a crash whose cause no verdict names: at most this"),
     Rule("twin-worked", -TWIN_WORKED, "a configuration fix, when the same configuration served on a twin node"),
     Rule("baseline-explains", BASELINE_EXPLAINS, "a change since the last green run that the verdict names"),
-    Rule("no-failure-seen", NO_FAILURE, "nothing failed, nothing showed serving"),
+    Rule("nothing-failed", NO_FAILURE, "nothing failed, nothing showed serving"),
     Rule("no-cause", NO_CAUSE, "inconclusive: no line shows a cause"),
 )
 
@@ -192,4 +192,4 @@ def no_cause(why: str) -> Score:
 
 
 def no_failure_seen() -> Score:
-    return start(NO_FAILURE, "no-failure-seen", "nothing failed in what was given, and nothing showed serving")
+    return start(NO_FAILURE, "nothing-failed", "nothing failed in what was given, and nothing showed serving")

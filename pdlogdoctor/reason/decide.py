@@ -21,12 +21,10 @@ from ..library.patterns import Library
 from ..library.templates import message_of
 from ..model import Event, Link, Mark, Report, Source, Verdict
 from ..model.textcut import clip
+from ..model.verdicts import HEALTHY, INCONCLUSIVE, META
 from . import confidence
-from .diagnose import NO_FAILURE_SEEN, diagnose
+from .diagnose import diagnose
 from .unexplained import Unrecognised, weigh
-
-# Verdicts that name no cause: a failed gate leads their summary.
-NO_CAUSE = ("healthy", NO_FAILURE_SEEN, "inconclusive")
 
 
 def decide(
@@ -47,13 +45,13 @@ def _failed_gate_first(report: Report, events: Sequence[Event], library: Library
     failed is inconclusive when nothing names a cause, with the gate's line quoted first."""
     gated = library.marked(Mark.GATE_FAILED)
     gates = sorted((e for e in events if e.failing and e.pattern in gated), key=_time_key)
-    if not gates or report.verdict.id not in NO_CAUSE:
+    if not gates or report.verdict.id not in META:  # a named cause stands
         return report
     gate = gates[0]
     head = f"A gate failed: {gate.where}: {clip(message_of(gate.text).strip(), 240)}"
     more = f" ({len(gates)} failed-gate lines)" if len(gates) > 1 else ""
     advice = library.pattern(gate.pattern).advice.strip()
-    if report.verdict.id == "inconclusive":
+    if report.verdict.id == INCONCLUSIVE:
         # Earliest first: a failure the summary already quotes from before the gate keeps the lead.
         earlier = [e for e in _quoted_failures(report) if _time_key(e) < _time_key(gate)]
         if earlier:
@@ -61,13 +59,13 @@ def _failed_gate_first(report: Report, events: Sequence[Event], library: Library
             return replace(report, verdict=replace(report.verdict, summary=summary))
         summary = f"{head}{more}. {report.verdict.summary}"
         return replace(report, verdict=replace(report.verdict, summary=summary), advice=advice or report.advice)
-    served = "The deployment served, but a" if report.verdict.id == "healthy" else "A"
+    served = "The deployment served, but a" if report.verdict.id == HEALTHY else "A"
     summary = (
         f"{head}{more}. {served} failed test, benchmark or job is no healthy run; no line here says why it failed."
     )
-    spec = library.verdict("inconclusive")
+    spec = library.verdict(INCONCLUSIVE)
     why = f"a gate failed ({gate.where}) and no line names a cause"
-    verdict = confidence.applied(Verdict("inconclusive", spec.title, 0.0, summary), confidence.no_cause(why))
+    verdict = confidence.applied(Verdict(INCONCLUSIVE, spec.title, 0.0, summary), confidence.no_cause(why))
     missing = (f"no line says why the gate at {gate.where} failed", *report.missing)
     return replace(
         report,

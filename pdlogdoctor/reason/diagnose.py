@@ -37,6 +37,7 @@ from ..model import (
     Verdict,
 )
 from ..model.textcut import clip
+from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..scan.logshape import NOT_SERVING_LOG
 from ..scan.roles import SERVER_ROLES
 from . import confidence
@@ -56,7 +57,6 @@ PARTIAL_TITLE = "No failure in what was read; evidence incomplete"
 # order is not known, nothing when the verdict clearly comes first and explains it, twice that when
 # the rival clearly comes first (incidents.Precedence.margin); the rival loses up to RIVAL_MARGIN_DROP.
 RIVAL_MARGIN_DROP = 0.25
-NO_FAILURE_SEEN = "no-failure-seen"
 RULED_OUT_CONFIDENCE = confidence.RULED_OUT  # a verdict its own phase rules out, listed as an alternative
 # The serving proof in words, in the order a reader checks it: end to end first.
 PROOF_WORDS = {
@@ -585,7 +585,7 @@ def _healthy(
     tolerated: list[Event] | None = None,
     benign: str | None = None,
 ) -> Report:
-    spec = evidence.library.verdict("healthy")
+    spec = evidence.library.verdict(HEALTHY)
     kinds = sorted({e.pattern for e in proof})
     end_to_end = bool(set(kinds) & evidence.library.marked(Mark.END_TO_END))
     score = confidence.healthy(len(kinds), len(missing), bool(tolerated), end_to_end)
@@ -609,7 +609,7 @@ def _healthy(
         missing = [*missing, "no end-to-end result (probe or accuracy gate) in the logs"]
         summary += " No end-to-end result (probe or accuracy gate) was given."
     return Report(
-        verdict=confidence.applied(Verdict("healthy", spec.title, 0.0, summary), score),
+        verdict=confidence.applied(Verdict(HEALTHY, spec.title, 0.0, summary), score),
         chain=_chain([*proof, *(tolerated or [])]),
         links=(),
         alternatives=alternatives,
@@ -645,7 +645,7 @@ def _inconclusive(
     missing: list[str],
     evidence: Evidence,
     score: confidence.Score,
-    verdict: str = "inconclusive",
+    verdict: str = INCONCLUSIVE,
 ) -> Report:
     """A report no root supports: inconclusive, or (nothing failing) no-failure-seen."""
     spec = evidence.library.verdict(verdict)
@@ -721,16 +721,14 @@ def _mark_incomplete(report: Report) -> Report:
 
 def _not_healthy_when_partial(report: Report, unread: int) -> Report:
     """ "Healthy" is a claim about everything; with inputs left unread it cannot be made."""
-    if report.verdict.id != "healthy":
+    if report.verdict.id != HEALTHY:
         return report
     summary = (
         f"No failure in what was read, and the deployment served; but {unread} input(s) were not fully read, "
         "so a failure may sit in what was missed."
     )
     verdict = confidence.applied(
-        replace(
-            report.verdict, id="inconclusive", title="No failure in what was read; evidence incomplete", summary=summary
-        ),
+        replace(report.verdict, id=INCONCLUSIVE, title=PARTIAL_TITLE, summary=summary),
         confidence.no_cause(f"{unread} input(s) not fully read"),
     )
     missing = (*report.missing, "the unread part of the inputs listed in the notes")

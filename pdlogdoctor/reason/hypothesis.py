@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Protocol
 
-from ..library.patterns import Library
+from ..library.patterns import Library, say
 from ..model import Event, FactValue, Kind, Link, Mark, Role, Source, Suggestion
+from ..model.counts import count_of
 from ..model.values import record
 
 
@@ -55,6 +56,10 @@ class Evidence:
     def of(self, *pattern_ids: str) -> list[Event]:
         return [e for e in self.events if e.pattern in pattern_ids]
 
+    def says(self, event: Event) -> str | None:
+        """What the line says, in its pattern's words (`says`), or None when its pattern has none."""
+        return say(self.library.pattern(event.pattern), dict(event.fields))
+
     def said(self, event: Event) -> str:
         """An event in words for prose: the pattern's title and the place (ids stay in the chain's column)."""
         return described(self.library, event)
@@ -99,12 +104,8 @@ def described(library: Library, event: Event) -> str:
 
 
 def count_matches(events: list[Event]) -> int:
-    """Matches, not kept events: the first kept event of a run carries the run's count."""
-    runs: dict[tuple[str, str], int] = {}
-    for event in events:
-        key = (event.pattern, event.source)
-        runs[key] = max(runs.get(key, 0), event.repeats)
-    return sum(runs.values())
+    """Matches, not kept events: the lines the events stand for (model/counts.py)."""
+    return count_of(events).lines
 
 
 class Analyzer(Protocol):

@@ -24,7 +24,9 @@ from ..library.lazyregex import LazyRegex
 from ..library.patterns import Library
 from ..library.templates import message_of, mine
 from ..model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
+from ..model.counts import count_of
 from ..model.values import record
+from ..model.verdicts import HEALTHY, INCONCLUSIVE, META, NO_CAUSE, NO_FAILURE_SEEN
 from . import confidence
 
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
@@ -38,8 +40,7 @@ BESIDE_SYMPTOM_BEFORE_S = 600.0
 SAME_MOMENT_S = 1.0
 MAX_KEPT = 50  # templates kept in the report (the rest are counted in a note)
 QUOTE = 240  # characters of a line quoted in a summary
-NO_FAILURE_SEEN = "no-failure-seen"
-NOTHING_FAILED = ("inconclusive", NO_FAILURE_SEEN)  # verdicts that name no cause
+NOTHING_FAILED = NO_CAUSE  # verdicts that name no cause
 SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did not stop it"
 TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-prefixed traceback's source lines
 # A Python exception line: `KeyError: 'UCX'`, `nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND`.
@@ -75,7 +76,7 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     if not unrecognised.templates:
         return report
     symptom_time = _first_failure_time(events)
-    root_time = _first_time(report.roots) if report.verdict.id not in ("healthy", *NOTHING_FAILED) else None
+    root_time = _first_time(report.roots) if report.verdict.id not in META else None
     effects = library.errors.effects() if library.errors else frozenset()
     known = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
     ranked = _ranked(list(unrecognised.templates), root_time, symptom_time, effects, known)
@@ -90,7 +91,7 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
         return _warned(report, ranked, library) if report.verdict.id == NO_FAILURE_SEEN else report
     if report.verdict.id in NOTHING_FAILED:
         return _inconclusive(report, serious, library)
-    if report.verdict.id == "healthy":
+    if report.verdict.id == HEALTHY:
         return _healthy(report, serious, library)
     return _named(report, [t for t in serious if t.marker not in effects], library, root_time)
 
@@ -193,7 +194,7 @@ def _served_before(event: Event, spans: dict[str, tuple[float, float]]) -> bool:
 
 def _with_recoveries(report: Report, recovered: Sequence[Event], library: Library) -> Report:
     """A healthy run says what it tolerated: the failing lines its servers recovered from while serving."""
-    if not recovered or report.verdict.id != "healthy" or library.errors is None:
+    if not recovered or report.verdict.id != HEALTHY or library.errors is None:
         return report
     first = min(recovered, key=_time_key)
     entry = library.errors.benign_entry(first.text)
@@ -277,11 +278,6 @@ def templates_of(errors: Sequence[Event], layer: ErrorLayer | None = None) -> li
     ordered = sorted(errors, key=_time_key)
     found = []
     for template, members in mine(ordered, lambda e: e.template or ""):
-        # The scanner keeps the first lines of a template per file and counts the rest on the first.
-        per_key: dict[tuple[str, str, str | None], int] = {}
-        for event in members:
-            key = (event.source, event.pattern, event.template)
-            per_key[key] = max(per_key.get(key, 0), event.repeats)
         first, last = members[0], members[-1]
         cause = layer.cause_of(first.text) if layer is not None else None
         found.append(
@@ -289,7 +285,7 @@ def templates_of(errors: Sequence[Event], layer: ErrorLayer | None = None) -> li
                 template=template,
                 marker=first.pattern,
                 severity=max((e.severity for e in members), key=lambda s: s.rank),
-                count=sum(per_key.values()),
+                count=count_of(members).lines,  # the scan keeps a template's first lines and counts the rest
                 first=first,
                 last=last,
                 roles=tuple(dict.fromkeys(e.role for e in members)),
@@ -473,7 +469,7 @@ def _lead_words(lead: UnexplainedError) -> str:
 
 def _inconclusive(report: Report, serious: list[UnexplainedError], library: Library) -> Report:
     lead = _lead(serious)
-    nothing_failed = report.verdict.id != "inconclusive"  # the diagnosis saw no failing line at all
+    nothing_failed = report.verdict.id != INCONCLUSIVE  # the diagnosis saw no failing line at all
     if not nothing_failed and not lead.earliest:
         # The recognised failing lines come first (the summary quotes the first of them); an
         # error logged after them, such as the runner's closing '##[error]', is listed under the
@@ -559,8 +555,8 @@ def _not_healthy(report: Report, lead: UnexplainedError, why: str, library: Libr
 
 def _as_inconclusive(report: Report, summary: str, library: Library, why: str) -> Report:
     """The report under the inconclusive verdict: its title, advice and explanation too."""
-    spec = library.verdict("inconclusive")
-    verdict = confidence.applied(Verdict("inconclusive", spec.title, 0.0, summary), confidence.no_cause(why))
+    spec = library.verdict(INCONCLUSIVE)
+    verdict = confidence.applied(Verdict(INCONCLUSIVE, spec.title, 0.0, summary), confidence.no_cause(why))
     return replace(report, verdict=verdict, advice=spec.advice.strip(), explain=spec.explain.strip())
 
 
@@ -592,7 +588,7 @@ def _named(report: Report, causes: list[UnexplainedError], library: Library, roo
 
 # The analyzer whose verdicts are a process dying: when it names no cause (no exception, no native
 # frame), an error logged before the death by the same servers is the likeliest cause.
-CRASH_ANALYZER = "scheduler-crash"
+CRASH_ANALYZER = "crash-phase"
 CRASH_CAUSE_FACTS = ("exception", "crashed_in")
 
 

@@ -24,7 +24,7 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     starting = _starting_before(root, evidence) if served is None else None
     when = "while serving" if served is not None else "during startup" if starting is not None else PHASE_UNKNOWN
     facts: list[tuple[str, FactValue]] = [("server", _server_name(root)), ("phase", when)]
-    if root.pattern == "not-enough-memory":
+    if root.pattern in evidence.library.marked(Mark.POOL_DOES_NOT_FIT):
         fraction = root.get("mem_fraction_static")
         facts.append(("mem_fraction_static", fraction))
         detail = "its KV pool does not fit in the memory the weights left"
@@ -64,11 +64,12 @@ PHASE_UNKNOWN = "phase unknown"  # no line shows the server started or serving b
 def _starting_before(root: Event, evidence: Evidence) -> Event | None:
     """The line that shows the root's server still starting: the root itself when it is the KV pool
     sizing that failed or says so (`in-start-up`), else its launch line above it in its file."""
-    if root.pattern == NOT_ENOUGH_FOR_POOL or Mark.IN_START_UP in evidence.library.pattern(root.pattern).marks:
+    marks = evidence.library.pattern(root.pattern).marks
+    if Mark.POOL_DOES_NOT_FIT in marks or Mark.IN_START_UP in marks:
         return root
     # In a job log that interleaves servers the launch line's role may be the stream's: the file and
     # the order are what tell.
-    launches = [e for e in evidence.of(SERVER_ARGS) if e.source == root.source and e.line < root.line]
+    launches = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if e.source == root.source and e.line < root.line]
     return launches[-1] if launches else None
 
 
@@ -109,8 +110,6 @@ def _vllm_memory_advice(root: Event) -> str:
 # What --mem-fraction-static does: the share of each GPU's memory sglang takes up front for the
 # weights and the KV pool; the rest is for activations and CUDA graphs. A KV pool that does not fit
 # needs it raised; an allocation outside the pool that fails needs it lowered.
-SERVER_ARGS = "server-args"
-NOT_ENOUGH_FOR_POOL = "not-enough-memory"
 OTHER_KNOBS = "lower --max-running-requests / --chunked-prefill-size / --cuda-graph-max-bs, or use more GPUs"
 
 
@@ -122,7 +121,7 @@ def _memory_fraction_fix(root: Event, evidence: Evidence) -> tuple[Suggestion | 
     if not isinstance(fraction, float):
         return None, ""
     used = tuple(e.where for e in (root, launch) if e is not None)
-    raising = root.pattern == NOT_ENOUGH_FOR_POOL
+    raising = root.pattern in evidence.library.marked(Mark.POOL_DOES_NOT_FIT)
     fix = _raise_fraction(root, fraction, launch, used, evidence) if raising else _lower_fraction(root, fraction, used)
     way, side = ("Raise", "above") if raising else ("Lower", "below")
     target = f"to {fix.value}" if fix.value is not None else f"{side} {fraction:g}"
@@ -131,7 +130,7 @@ def _memory_fraction_fix(root: Event, evidence: Evidence) -> tuple[Suggestion | 
 
 
 def _launch_of(event: Event, evidence: Evidence) -> Event | None:
-    launches = [e for e in evidence.of(SERVER_ARGS) if e.source == event.source and e.role == event.role]
+    launches = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if e.source == event.source and e.role == event.role]
     return launches[-1] if launches else None
 
 
@@ -142,7 +141,7 @@ def _raise_fraction(
     same model started with when that one came up (else no number is claimed)."""
     peers = [
         e
-        for e in evidence.of(SERVER_ARGS)
+        for e in evidence.marked(Mark.SERVER_LAUNCH)
         if e.source != root.source
         and isinstance(e.get("mem_fraction_static"), float)
         and float(e.get("mem_fraction_static")) > fraction
