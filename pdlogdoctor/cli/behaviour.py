@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 
 class ExitCode(IntEnum):
-    """The exit-code contract: documented in the README and in `--help`."""
+    """The exit-code contract: documented in docs/usage.md and in `--help`."""
 
     HEALTHY = 0
     ROOT_CAUSE = 1
@@ -550,7 +550,7 @@ def _progress_bar(total: int) -> Iterator[Callable[[int], None]]:
 
 
 class DiffExit(IntEnum):
-    """`diff`'s own contract (README): did anything relevant change?"""
+    """`diff`'s own contract (docs/usage.md): did anything relevant change?"""
 
     NO_CHANGE = 0
     CHANGED = 1

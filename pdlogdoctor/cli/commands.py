@@ -213,6 +213,7 @@ def patterns_suggest(
 
 @patterns_app.command("check", help="Validate the library and run every pattern's own examples (exit 2 on failure).")
 def patterns_check(patterns: PatternsOption = None) -> None:
+    from ..library.consequences import unused_groups
     from ..library.errorlines import check_layer
     from ..library.frames import check_frames
     from ..library.patterns import check_examples
@@ -221,12 +222,19 @@ def patterns_check(patterns: PatternsOption = None) -> None:
     problems = [problem for pattern in library.patterns for problem in check_examples(pattern)]
     problems += check_layer(library.errors) if library.errors else []
     problems += check_frames(library.frames)
+    problems += [
+        f"{group.path}: {group.id}: no cause names this consequence group (name it in a [[causes]] table, or remove it)"
+        for group in unused_groups(library.patterns, library.groups)
+    ]
     for problem in problems:
         typer.echo(f"error: {problem}", err=True)
     examples = sum(len(p.examples.match) + len(p.examples.no_match) for p in library.patterns)
     if problems:
         raise typer.Exit(ExitCode.USAGE)
-    typer.echo(f"ok: {len(library.patterns)} patterns, {len(library.verdicts)} verdicts, {examples} examples")
+    typer.echo(
+        f"ok: {len(library.patterns)} patterns, {len(library.groups)} consequence groups, "
+        f"{len(library.verdicts)} verdicts, {examples} examples"
+    )
 
 
 @patterns_app.command(

@@ -276,14 +276,14 @@ def _with_coverage(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
 
 
 def _rank(hypothesis: Hypothesis, library: Library) -> tuple[int, int, int, float, float]:
-    """Causal position first (tier, then how many kinds of evidence it links), then severity;
-    never how many times a line repeats."""
+    """Causal position first (tier, then how many kinds of failing line it explains), then
+    severity; never how many times a line repeats, nor lines that did not fail."""
     tier = library.verdict(hypothesis.verdict).tier
     severity = max(root.severity.rank for root in hypothesis.roots)
     start = hypothesis.first_root.time
     return (
         tier.weight,
-        len(hypothesis.chain),
+        hypothesis.failures_explained,
         severity,
         hypothesis.confidence,
         -(start if start is not None else 1e18),
@@ -342,6 +342,8 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     it). A cause with no consequence and a passing end-to-end result did not fail the run (one
     retried RDMA slice in a 30-minute soak); None otherwise."""
     viable = split.primary.hypotheses + tuple(h for incident in split.others for h in incident.hypotheses)
+    if any(evidence.library.verdict(h.verdict).never_survived for h in viable):
+        return None  # stale KV: the answers were served from freed blocks; nothing after takes them back
     roots = {id(root) for h in viable for root in h.roots}
     if any(id(event) not in roots for event in failing):
         return None
@@ -461,8 +463,8 @@ def _alternatives(
     found: dict[str, Alternative] = {}
     for other in runners_up:
         why = other.why_not or (
-            f"explains less: its chain links {len(other.chain)} kinds of evidence against "
-            f"{len(best.chain)} for {best.verdict}, starting at {other.first_root.where}"
+            f"explains less: its chain links {other.failures_explained} kinds of failing line against "
+            f"{best.failures_explained} for {best.verdict}, starting at {other.first_root.where}"
         )
         confidence = min(other.confidence, ceiling)
         if library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:

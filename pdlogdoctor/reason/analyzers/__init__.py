@@ -15,6 +15,7 @@ from . import (
     resources,
     scheduler_crash,
     serving_quality,
+    stale_kv,
     transport,
     warmup,
 )
@@ -32,6 +33,7 @@ ANALYZERS: dict[str, Analyzer] = {
     "transfer-timeout": transport.transfer_timeout,
     "peer-lost": transport.peer_lost,
     "router-no-workers": transport.router_no_workers,
+    "stale-kv": stale_kv.analyze,
 }
 
 # Detectors run once over the whole evidence and may propose hypotheses of their own.
