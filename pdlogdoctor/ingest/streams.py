@@ -328,10 +328,12 @@ def _ascii_byte_order(sample: bytes) -> str | None:
 
 
 def _spaced(sample: bytes, codec: str) -> bool:
-    """Whether a head behind a byte-order mark reads as text with blanks, as log lines have:
-    8-bit text read as UTF-16 never gives one (that takes a NUL byte)."""
+    """Whether a head behind a byte-order mark reads as log text: with blanks, and with a quarter
+    or more of it ASCII (a log's stamps, digits and punctuation, whatever its language). 8-bit text
+    read as UTF-16 gives neither: an ASCII character or a blank takes a NUL byte beside it."""
     text = sample.decode(codec, errors="replace")
-    return any(blank in text for blank in (" ", "\t", "\n"))
+    ascii_text = sum(1 for char in text if " " <= char <= "~" or char in "\t\n\r")
+    return any(blank in text for blank in (" ", "\t", "\n")) and ascii_text * 4 >= len(text)
 
 
 class Utf16ToUtf8(Reader):
