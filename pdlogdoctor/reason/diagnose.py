@@ -276,14 +276,14 @@ def _with_coverage(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
 
 
 def _rank(hypothesis: Hypothesis, library: Library) -> tuple[int, int, int, float, float]:
-    """Causal position first (tier, then how many kinds of evidence it links), then severity;
-    never how many times a line repeats."""
+    """Causal position first (tier, then how many kinds of failing line it explains), then
+    severity; never how many times a line repeats, nor lines that did not fail."""
     tier = library.verdict(hypothesis.verdict).tier
     severity = max(root.severity.rank for root in hypothesis.roots)
     start = hypothesis.first_root.time
     return (
         tier.weight,
-        len(hypothesis.chain),
+        hypothesis.failures_explained,
         severity,
         hypothesis.confidence,
         -(start if start is not None else 1e18),
@@ -463,8 +463,8 @@ def _alternatives(
     found: dict[str, Alternative] = {}
     for other in runners_up:
         why = other.why_not or (
-            f"explains less: its chain links {len(other.chain)} kinds of evidence against "
-            f"{len(best.chain)} for {best.verdict}, starting at {other.first_root.where}"
+            f"explains less: its chain links {other.failures_explained} kinds of failing line against "
+            f"{best.failures_explained} for {best.verdict}, starting at {other.first_root.where}"
         )
         confidence = min(other.confidence, ceiling)
         if library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:

@@ -7,7 +7,7 @@ from dataclasses import field
 from typing import Protocol
 
 from ..library.patterns import Library
-from ..model import Event, FactValue, Link, Mark, Role, Source, Suggestion
+from ..model import Event, FactValue, Kind, Link, Mark, Role, Source, Suggestion
 from ..model.values import record
 
 
@@ -30,6 +30,14 @@ class Hypothesis:
     @property
     def first_root(self) -> Event:
         return self.roots[0]
+
+    @property
+    def failures_explained(self) -> int:
+        """The kinds of failing line the chain accounts for: one per pattern and file, as the
+        coverage in its confidence counts them. What ranks rivals of one tier: lines that did not
+        fail (a detector's context roots) add nothing, nor do repeats, and it depends on which
+        symptoms the cause reaches, never on how its edges are written."""
+        return len({(e.pattern, e.source) for e in self.chain if e.failing and e.kind is not Kind.CONTEXT})
 
 
 @record
