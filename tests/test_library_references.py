@@ -228,8 +228,18 @@ advice = "y"
         ),
         ('marks = ["end-to-ends"]', "", "is not one of"),
         ('unexplained = "room {room} at {where}"', "", "'{room}' is not a field"),
+        ('says = ["a cause", " in room {room}"]', "", "says: '{room}' is not a field"),
     ],
-    ids=["verdict-id-shape", "unknown-verdict", "identity-missing", "identity-field", "explains", "mark", "hint"],
+    ids=[
+        "verdict-id-shape",
+        "unknown-verdict",
+        "identity-missing",
+        "identity-field",
+        "explains",
+        "mark",
+        "hint",
+        "says",
+    ],
 )
 def test_broken_metadata_is_refused_naming_the_key(tmp_path: Path, extra: str, verdicts: str, problem: str) -> None:
     with pytest.raises(PatternError) as caught:

@@ -32,7 +32,7 @@ PROFILE_FILE = "profile.toml"
 _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
-    "marks", "unexplained", "identity", "cleared_by",
+    "marks", "unexplained", "identity", "cleared_by", "says",
 }  # fmt: skip
 _REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
 _CAUSE_KEYS = {"pattern", "group", "window", "skew", "join"}
@@ -57,6 +57,7 @@ PSEUDO_JOIN_KEYS = frozenset({"source", "node", "role"})
 # Placeholders an `unexplained` sentence may use besides the pattern's own fields.
 _HINT_PLACES = frozenset({"where"})
 _VERDICT_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _E = TypeVar("_E", Severity, Kind, Tier, Mark)
 
 
@@ -137,6 +138,9 @@ class Pattern:
     # The `[[causes]]` tables as written; `causes` is what they expand to once the library's
     # consequence groups are known (consequences.expand).
     edges: tuple[CauseEdge, ...] = ()
+    # What the line says, in words a summary can quote ("a device-side assertion in CUDA kernel
+    # {kernel}"): the first part always, each further part only when all its fields were captured.
+    says: tuple[str, ...] = ()
 
     @property
     def primary_anchor(self) -> str:
@@ -243,6 +247,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         identity=_identity(data, fields, where),
         cleared_by=tuple(_string_list(data, "cleared_by", where) or ()),
         edges=edges,
+        says=_says(data, fields, where),
     )
 
 
@@ -367,6 +372,30 @@ def _unexplained(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], w
         if name not in known:
             raise PatternError(where, "unexplained", f"'{{{name}}}' is not a field of the pattern nor {{where}}")
     return text
+
+
+def _says(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> tuple[str, ...]:
+    raw = data.get("says")
+    if raw is None:
+        return ()
+    parts = [raw] if isinstance(raw, str) else raw
+    if not isinstance(parts, list) or not parts or not all(isinstance(part, str) and part for part in parts):
+        raise PatternError(where, "says", "must be a sentence, or a list of parts (the first always said)")
+    known = {name for name, _ in fields}
+    for name in _PLACEHOLDER.findall("".join(parts)):
+        if name not in known:
+            raise PatternError(where, "says", f"'{{{name}}}' is not a field (named group) of the pattern")
+    return tuple(parts)
+
+
+def say(pattern: Pattern, values: Mapping[str, FieldValue]) -> str | None:
+    """What `pattern`'s line says (its `says`), filled from the line's captures; None without `says`.
+    A part after the first is left out when one of its fields was not captured."""
+    if not pattern.says:
+        return None
+    first, *rest = pattern.says
+    told = [first, *(part for part in rest if all(values.get(n) is not None for n in _PLACEHOLDER.findall(part)))]
+    return _PLACEHOLDER.sub(lambda found: str(values.get(found.group(1), "?")), "".join(told))
 
 
 def _identity(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> tuple[str, ...] | None:

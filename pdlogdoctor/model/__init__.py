@@ -80,6 +80,21 @@ class Mark(StrEnum):
     REQUEST_FAILED = "request-failed"  # a request through the PD path failed: it is not serving
     KV_POOL_SIZED = "kv-pool-sized"  # the server has sized its KV pool (a sizing line)
     IN_START_UP = "in-start-up"  # the line itself says the server was still starting ("died during initialization")
+    # The line a server logs once as it launches, with its settings (sglang's `server_args=`): where
+    # its life starts; its captures (mode, nnodes, dist_init_addr, page_size, args) are its configuration.
+    SERVER_LAUNCH = "server-launch"
+    # A request answered with an error status: a server's 5xx, or the router's error for it (a
+    # pattern whose roles name the router). One such answer is one moment seen from two files (clocks).
+    ERROR_ANSWER = "error-answer"
+    # Every node of a multi-node server logs this line at the same step, right after the all-reduce
+    # that sizes the KV pool: it pins the nodes' clocks to each other (clocks).
+    LOCKSTEP = "lockstep"
+    # The line says how the KV transport library is set up (UCX_TLS, its CUDA support): quoted
+    # before a memory registration that fails without logging a size.
+    TRANSPORT_SETUP = "transport-setup"
+    # A harness waits for a server to become ready (`waiting_for` names which): a cancel long after
+    # the last such line is a timeout over a server that never came up.
+    WAITING = "waiting"
 
 
 class OutputFormat(StrEnum):

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Protocol
 
-from ..library.patterns import Library
+from ..library.patterns import Library, say
 from ..model import Event, FactValue, Kind, Link, Mark, Role, Source, Suggestion
 from ..model.values import record
 
@@ -53,6 +53,10 @@ class Evidence:
 
     def of(self, *pattern_ids: str) -> list[Event]:
         return [e for e in self.events if e.pattern in pattern_ids]
+
+    def says(self, event: Event) -> str | None:
+        """What the line says, in its pattern's words (`says`), or None when its pattern has none."""
+        return say(self.library.pattern(event.pattern), dict(event.fields))
 
     def said(self, event: Event) -> str:
         """An event in words for prose: the pattern's title and the place (ids stay in the chain's column)."""

@@ -25,6 +25,7 @@ from typing import Any, TextIO
 from .. import __version__
 from ..model import Event, ExcerptWindow, Report, Role, Severity
 from ..model.values import record
+from ..model.verdicts import HEALTHY, INCONCLUSIVE
 from . import changes
 from .document import fact_text
 from .markdown import shareable_view, suggestion_command
@@ -192,8 +193,8 @@ def _script_json(data: dict[str, Any]) -> str:
 
 def _head(report: Report, fingerprint: str) -> str:
     verdict = report.verdict
-    tone = {"healthy": "ok", "inconclusive": "unsure"}.get(verdict.id, "bad")
-    sure = "" if verdict.id == "inconclusive" else f'<span class="conf">confidence {verdict.confidence:.2f}</span>'
+    tone = {HEALTHY: "ok", INCONCLUSIVE: "unsure"}.get(verdict.id, "bad")
+    sure = "" if verdict.id == INCONCLUSIVE else f'<span class="conf">confidence {verdict.confidence:.2f}</span>'
     facts = "".join(
         f"<div><dt>{html.escape(key.replace('_', ' '))}</dt><dd>{html.escape(fact_text(value))}</dd></div>"
         for key, value in verdict.facts

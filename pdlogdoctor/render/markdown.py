@@ -14,6 +14,7 @@ from typing import TextIO
 from .. import __version__
 from ..model import Comparison, Event, ExcerptWindow, Finding, Report, Suggestion
 from ..model.values import record
+from ..model.verdicts import HEALTHY
 from ..reason.fingerprint import fingerprint
 from ..scan.logshape import NAMES_SHOWN, set_aside, set_aside_words
 from . import changes
@@ -147,7 +148,7 @@ def _head(report: Report, stable_id: str, quotes: list[str]) -> str:
         "",
         quoted_prose(verdict.summary, quotes),
     ]
-    if report.advice and verdict.id != "healthy":
+    if report.advice and verdict.id != HEALTHY:
         lines += ["", f"> {quoted_prose(' '.join(report.advice.split()), quotes)}"]
     return "\n".join(lines)
 

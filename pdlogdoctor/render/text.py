@@ -19,6 +19,7 @@ from typing import TextIO
 import regex
 
 from ..model import Comparison, Report, Source
+from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..reason.fingerprint import fingerprint
 from . import changes
 from .document import chain_start, chain_time, fact_text, position_label, unrecognised_kind
@@ -34,7 +35,7 @@ ANSI = {
     "yellow": "33",
     "cyan": "36",
 }
-VERDICT_COLOUR = {"healthy": "green", "inconclusive": "yellow", "no-failure-seen": "yellow"}
+VERDICT_COLOUR = {HEALTHY: "green", INCONCLUSIVE: "yellow", NO_FAILURE_SEEN: "yellow"}
 # Inputs left out on purpose, not bad ones: they do not make the inputs table worth showing.
 QUIET_PROBLEMS = frozenset({"not-a-log", "duplicate-skipped"})  # ingest.NOT_A_LOG, duplicates.DUPLICATE_CODE
 MIN_WIDTH = 40
@@ -117,7 +118,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
 
 def quiet_line(report: Report) -> str:
     """`--quiet`: verdict, confidence, fingerprint and the first fix, space-separated on one line."""
-    confidence = "-" if report.verdict.id == "inconclusive" else f"{report.verdict.confidence:.2f}"
+    confidence = "-" if report.verdict.id == INCONCLUSIVE else f"{report.verdict.confidence:.2f}"
     commands = [command_text(item) for item in report.suggestions]
     fix = next((command for command in commands if command), "-")
     return f"{report.verdict.id} {confidence} {fingerprint(report)} {fix}"
@@ -139,7 +140,7 @@ def _verdict(page: Page, report: Report) -> None:
 
 def _fix(page: Page, report: Report) -> None:
     shown = fixes(report)
-    if not shown and (not report.advice or report.verdict.id == "healthy"):
+    if not shown and (not report.advice or report.verdict.id == HEALTHY):
         return
     title = "What to do" if not shown else "Fix" if len(shown) == 1 else f"Fix: {len(shown)} alternatives, pick one"
     page.heading(title)
@@ -315,9 +316,9 @@ def _other_incidents(page: Page, report: Report, options: RenderOptions) -> None
 
 
 def chain_title(report: Report) -> str:
-    if report.verdict.id == "healthy":
+    if report.verdict.id == HEALTHY:
         return "Evidence that the deployment served, in time order"
-    if report.verdict.id == "inconclusive":
+    if report.verdict.id == INCONCLUSIVE:
         return "Failure evidence, in time order (no cause identified)"
     return "Causal chain, in time order (causes first within a second)"
 

@@ -22,10 +22,10 @@ from ..library.patterns import PROFILE_FILE, Library
 from ..model import Event, FieldValue, Kind, Report, Severity, Source, UnexplainedError
 from ..model.errors import PatternError
 from ..model.values import record
+from ..model.verdicts import HEALTHY
 
 SECTIONS = ("sizing", "configuration", "behaviour")
 TAKES = ("last", "max", "min", "median", "count", "seen")
-SERVER_ARGS = "server-args"
 
 
 @record
@@ -66,6 +66,8 @@ class ProfileSpec:
     args_bears_on: tuple[str, ...]
     sizing_args_bears_on: tuple[str, ...]
     bears: tuple[tuple[str, tuple[str, ...]], ...] = ()  # [[bears]]: key prefix -> verdicts it can explain
+    args_pattern: str = ""  # [server_args] pattern: the launch line whose `args_field` lists every key=value
+    args_field: str = ""
 
     def is_noise(self, name: str) -> bool:
         lowered = name.lower()
@@ -128,7 +130,7 @@ class RunProfile:
 
     @property
     def failing(self) -> bool:
-        return self.verdict != "healthy"
+        return self.verdict != HEALTHY
 
 
 # ---------------------------------------------------------------- the data file
@@ -150,6 +152,8 @@ def load_profile_spec(directory: Path | None = None) -> ProfileSpec:
         args_bears_on=tuple(args.get("bears_on", ())),
         sizing_args_bears_on=tuple(args.get("sizing_bears_on", ())),
         bears=tuple((str(item["prefix"]), tuple(item["on"])) for item in data.get("bears", [])),
+        args_pattern=str(args.get("pattern", "")),
+        args_field=str(args.get("field", "")),
     )
 
 
@@ -189,7 +193,7 @@ def unknown_patterns(spec: ProfileSpec, library: Library) -> list[str]:
     """Pattern ids profile.toml names that the library lacks (the test suite checks there are none)."""
     known = {pattern.id for pattern in library.patterns}
     named = {v.pattern for v in spec.values} | {i.start for i in spec.intervals} | {i.end for i in spec.intervals}
-    return sorted(named - known)
+    return sorted((named | {spec.args_pattern}) - known)
 
 
 # ---------------------------------------------------------------- one run
@@ -271,17 +275,17 @@ def _server_args_values(events: Sequence[Event], spec: ProfileSpec) -> list[Prof
     """Every key of each role's last server_args= line, minus the run-specific ones."""
     last: dict[str, Event] = {}
     for event in events:
-        if event.pattern == SERVER_ARGS and isinstance(event.get("args"), str):
+        if event.pattern == spec.args_pattern and isinstance(event.get(spec.args_field), str):
             last[event.role.value] = event
     found = []
     for role, event in last.items():
-        for name, value in parse_repr_arguments(str(event.get("args"))):
+        for name, value in parse_repr_arguments(str(event.get(spec.args_field))):
             if spec.is_noise(name):
                 continue
             if name in spec.basename_keys and isinstance(value, str):
                 value = value.rstrip("/").rsplit("/", 1)[-1]
             section = "sizing" if name in spec.sizing_args else "configuration"
-            found.append(ProfileValue(section, role, f"server_args.{name}", value, "", SERVER_ARGS, event.where))
+            found.append(ProfileValue(section, role, f"server_args.{name}", value, "", event.pattern, event.where))
     return found
 
 

@@ -9,6 +9,7 @@ of these is in the lines, the verdict says the phase is unknown and keeps both r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
@@ -46,6 +47,7 @@ SIGNAL_NAMES = {
 EXCEPTION_PATTERNS = ("scheduler-exception", "cxx-uncaught-exception")
 UNCAUGHT_CXX = "cxx-uncaught-exception"
 SIGABRT = -6
+SIGNAL_NAME = re.compile(r"SIG[A-Z0-9]+")
 # Native libraries known to abort() a scheduler, by their pattern group: named in SIGABRT's meaning
 # only when their own lines are in the logs (a run that never reached MORI is not pointed at it).
 ABORTING_LIBRARIES = {"mori": "MORI", "mooncake": "Mooncake", "nixl": "NIXL/UCX"}
@@ -95,7 +97,8 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     sizing_frame = _in_pool_sizing(exception or crash)
     pool_fact, pool_phrase = _pool_phase(sized, launched, phase.verdict == RUNTIME, sizing_frame)
     facts = _facts(exception, exit_event, served, pool_fact, phase, culprit, own, _aborting_libraries(evidence))
-    summary = _summary(phase, crash, exception, exit_event, pool_phrase, culprit, own, crashed_at)
+    native = _native_cause(crash, evidence)
+    summary = _summary(phase, crash, exception, exit_event, pool_phrase, culprit, own, crashed_at, native)
     used = tuple(e for e in (exception, exit_event, served, sized) if e is not None and e not in hypothesis.chain)
     used += _crash_frame_line(crashed_at)
     confidence = 0.85 if exception is not None else 0.7
@@ -328,7 +331,7 @@ def _before(event: Event, crash: Event) -> bool:
 
 def _launched_before(crash: Event, evidence: Evidence) -> Event | None:
     """The server's start (its server_args line) in the same log, before the crash."""
-    started = [e for e in evidence.of("server-args") if e.source == crash.source and _before(e, crash)]
+    started = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if e.source == crash.source and _before(e, crash)]
     return started[0] if started else None
 
 
@@ -405,15 +408,13 @@ def _facts(
     return tuple(facts)
 
 
-def _native_cause(crash: Event) -> str | None:
-    """What a crash line without a Python exception says killed the process."""
-    if crash.pattern in ("native-segfault", "native-segfault-banner"):
-        return "a segmentation fault" + (f" ({crash.get('detail')})" if crash.get("detail") else "")
-    if crash.pattern == "native-signal-backtrace":
-        return f"{crash.get('signal')} ({SIGNAL_NAMES.get(str(crash.get('signal')), 'a fatal signal')})"
-    if crash.pattern == "cuda-device-assert":
-        return f"a device-side assertion in CUDA kernel {crash.get('kernel')} (`{crash.get('assertion')}`)"
-    return None
+def _native_cause(crash: Event, evidence: Evidence) -> str | None:
+    """What a crash line without a Python exception says killed the process (its pattern's `says`);
+    a bare signal name with what the signal means."""
+    said = evidence.says(crash)
+    if said is not None and SIGNAL_NAME.fullmatch(said):
+        return f"{said} ({SIGNAL_NAMES.get(said, 'a fatal signal')})"
+    return said
 
 
 def _summary(
@@ -425,10 +426,10 @@ def _summary(
     culprit: tuple[Event, Culprit] | None,
     own: tuple[Event, OwnCode] | None,
     crashed_at: tuple[Event, Frame] | None,
+    native: str | None,
 ) -> str:
     when = {RUNTIME: " while serving", INIT: " during initialization", UNKNOWN_PHASE: ""}[phase.verdict]
     parts = [f"A scheduler died{when}" + (f", {pool}" if pool and phase.verdict != UNKNOWN_PHASE else "")]
-    native = _native_cause(crash)
     if exception is None and native is not None:
         parts.append(f"of {native}")
     python_frame = str(crash.get("frame_file", "")).endswith(".py")
