@@ -8,6 +8,7 @@ from typing import Protocol
 
 from ..library.patterns import Library, say
 from ..model import Event, FactValue, Kind, Link, Mark, Role, Source, Suggestion
+from ..model.counts import count_of
 from ..model.values import record
 
 
@@ -102,12 +103,8 @@ def described(library: Library, event: Event) -> str:
 
 
 def count_matches(events: list[Event]) -> int:
-    """Matches, not kept events: the first kept event of a run carries the run's count."""
-    runs: dict[tuple[str, str], int] = {}
-    for event in events:
-        key = (event.pattern, event.source)
-        runs[key] = max(runs.get(key, 0), event.repeats)
-    return sum(runs.values())
+    """Matches, not kept events: the lines the events stand for (model/counts.py)."""
+    return count_of(events).lines
 
 
 class Analyzer(Protocol):

@@ -23,6 +23,7 @@ from ..library.lazyregex import LazyRegex
 from ..library.patterns import Library
 from ..library.templates import message_of, mine
 from ..model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
+from ..model.counts import count_of
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META, NO_CAUSE, NO_FAILURE_SEEN
 from .analyzers.scheduler_crash import OUTSIDE_CATALOGUE_CONFIDENCE
 
@@ -253,18 +254,13 @@ def templates_of(errors: Sequence[Event]) -> list[UnexplainedError]:
     ordered = sorted(errors, key=_time_key)
     found = []
     for template, members in mine(ordered, lambda e: e.template or ""):
-        # The scanner keeps the first lines of a template per file and counts the rest on the first.
-        per_key: dict[tuple[str, str, str | None], int] = {}
-        for event in members:
-            key = (event.source, event.pattern, event.template)
-            per_key[key] = max(per_key.get(key, 0), event.repeats)
         first, last = members[0], members[-1]
         found.append(
             UnexplainedError(
                 template=template,
                 marker=first.pattern,
                 severity=max((e.severity for e in members), key=lambda s: s.rank),
-                count=sum(per_key.values()),
+                count=count_of(members).lines,  # the scan keeps a template's first lines and counts the rest
                 first=first,
                 last=last,
                 roles=tuple(dict.fromkeys(e.role for e in members)),
@@ -476,7 +472,7 @@ def _named(report: Report, causes: list[UnexplainedError], library: Library, roo
 
 # The analyzer whose verdicts are a process dying: when it names no cause (no exception, no native
 # frame), an error logged before the death by the same servers is the likeliest cause.
-CRASH_ANALYZER = "scheduler-crash"
+CRASH_ANALYZER = "crash-phase"
 CRASH_CAUSE_FACTS = ("exception", "crashed_in")
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..model import Comparison, Event, ExcerptLine, Report, UnexplainedError
+from ..model.counts import count_of
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..scan.logshape import set_aside_note
 from . import changes
@@ -154,7 +155,8 @@ def _changes_annotation(comparison: Comparison) -> str:
 
 
 def _event_annotation(level: str, event: Event, titles: dict[str, str], place: str | None) -> str:
-    repeats = f" ({event.repeats} such lines)" if event.repeats > 1 else ""
+    count = count_of([event])
+    repeats = f" ({count} such lines)" if count.folded else ""
     title = f"{event.role.value}: {titles.get(event.pattern, event.pattern)}{repeats}"
     return command(level, event.text, _properties(title, place, event))
 

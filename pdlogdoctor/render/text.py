@@ -19,10 +19,11 @@ from typing import TextIO
 import regex
 
 from ..model import Comparison, Report, Source
+from ..model.counts import count_of
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..reason.fingerprint import fingerprint
 from . import changes
-from .document import chain_start, chain_time, fact_text, position_label, unrecognised_kind
+from .document import chain_start, chain_time, fact_text, folded_pattern, position_label, unrecognised_kind
 from .fixes import LETTERS, Fix, command_text, confidence_words, fixes, verify_first
 from .inputs import inputs_to_show
 from .options import PLAIN, RenderOptions
@@ -290,7 +291,7 @@ def _chain(page: Page, report: Report, options: RenderOptions) -> None:
     for event in report.chain:
         when = chain_time(event, start, options.abs_time)
         head = f"{when:>{column}}  {event.role.value:<8} {names[event.source]}:{event.line}"
-        pattern = f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
+        pattern = folded_pattern(event)
         if len(head) + 2 + len(pattern) <= page.width:
             page.add(head + "  " + page.style(pattern, "bold"))
         else:
@@ -309,10 +310,14 @@ def _other_incidents(page: Page, report: Report, options: RenderOptions) -> None
         page.prose(verdict.summary, 2)
         page.prose(finding.why_separate, 2, "dim")
         for event in finding.chain:
-            pattern = f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
+            pattern = folded_pattern(event)
             head = f"{chain_time(event, None, True):>21}  {event.role.value:<8} {names[event.source]}:{event.line}"
             page.add(head + "  " + page.style(pattern, "bold"))
             page.add(" " * 10 + page.clip(log_message(event.text), 10, options.verbose), "dim")
+
+
+def _floors(report: Report) -> bool:
+    return any(event.at_least for event in report.chain)
 
 
 def chain_title(report: Report) -> str:
@@ -330,8 +335,8 @@ def chain_legend(report: Report, absolute: bool = False) -> str:
         parts = ["times from the root cause" if report.roots else "times from the first line"]
     if any(event.time_inferred for event in report.chain):
         parts.append("~ = inferred from the lines around it")
-    if any(event.repeats > 1 for event in report.chain):
-        parts.append("(xN) = N such lines in the file")
+    if any(count_of([event]).folded for event in report.chain):
+        parts.append("(xN) = N such lines in the file" + ("; N+: at least N" if _floors(report) else ""))
     if any(event.time is None for event in report.chain):
         parts.append("? = no timestamp")
     return "; ".join(parts)

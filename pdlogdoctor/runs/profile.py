@@ -20,6 +20,7 @@ from typing import Any
 from ..library.load import builtin_library_dir
 from ..library.patterns import PROFILE_FILE, Library
 from ..model import Event, FieldValue, Kind, Report, Severity, Source, UnexplainedError
+from ..model.counts import count_of, shares
 from ..model.errors import PatternError
 from ..model.values import record
 from ..model.verdicts import HEALTHY
@@ -235,8 +236,10 @@ def _captured_values(events: Sequence[Event], spec: ProfileSpec) -> list[Profile
             key = _key_of(rule, event, spec)
             if key is not None and (rule.take in ("count", "seen") or event.get(rule.field) is not None):
                 grouped[(event.role.value, key)].append(event)
+        # A count splits a pattern's lines by role and key: each event's share of its kind's lines.
+        parts = _shares(by_pattern.get(rule.pattern, ())) if rule.take == "count" else {}
         for (role, key), matched in grouped.items():
-            value = _take(rule, matched)
+            value = _take(rule, matched, parts)
             if value is not None:
                 found.append(ProfileValue(rule.section, role, key, value, rule.unit, rule.pattern, matched[-1].where))
     return found
@@ -255,9 +258,13 @@ def _key_of(rule: ValueSpec, event: Event, spec: ProfileSpec) -> str | None:
     return None if spec.is_noise(name) else key
 
 
-def _take(rule: ValueSpec, matched: list[Event]) -> FieldValue | None:
+def _shares(events: Sequence[Event]) -> dict[int, int]:
+    return {id(event): part for event, part in zip(events, shares(events), strict=True)}
+
+
+def _take(rule: ValueSpec, matched: list[Event], parts: Mapping[int, int]) -> FieldValue | None:
     if rule.take == "count":
-        return sum(event.repeats for event in matched)
+        return sum(parts[id(event)] for event in matched)
     if rule.take == "seen":
         return rule.seen
     numbers = [event.get(rule.field) for event in matched]
@@ -330,7 +337,7 @@ def error_counts(
     for template, matched in groups.items():
         first = min(matched, key=lambda e: (e.time is None, e.time or 0.0, e.source, e.line))
         title = titles.get(template, "")
-        counts.append(ErrorCount(template, title, sum(e.repeats for e in matched), first.where, first.time))
+        counts.append(ErrorCount(template, title, count_of(matched).lines, first.where, first.time))
     for error in unrecognised:
         if error.severity.rank >= Severity.ERROR.rank:
             counts.append(ErrorCount(error.template, "", error.count, error.first.where, error.first.time))
