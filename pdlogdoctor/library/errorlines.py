@@ -23,7 +23,7 @@ from ..model import Severity
 from ..model.errors import PatternError
 from ..model.values import record
 from .lazyregex import LazyRegex, RegexCompileError, compile_now
-from .templates import message_of, template_of
+from .templates import TEMPLATES_FILE, Mask, check_masks, load_masks, message_of, template_of
 
 if TYPE_CHECKING:
     import regex  # types only: the module is imported on the first compile (lazyregex.py)
@@ -121,6 +121,7 @@ class ErrorLayer:
     benign: tuple[Benign, ...]
     shapes: tuple[Shape, ...] = ()  # serving-log line shapes; none loaded: every file counts as a log
     warnings: tuple[Marker, ...] = ()  # how a line says it is a warning (read when nothing failed)
+    masks: tuple[Mask, ...] = ()  # what varies between occurrences of one message (templates.toml)
     causes: tuple[CauseLine, ...] = ()  # phrases that state a cause (causes.toml)
     wrappers: tuple[Wrapper, ...] = ()  # generic reports of a failure (causes.toml)
 
@@ -166,7 +167,7 @@ class ErrorLayer:
             return None
         message = found.groupdict().get("message") or message_of(text)
         severity = Severity(marker.level)
-        return ErrorHit(marker.id, severity, template_of(message))
+        return ErrorHit(marker.id, severity, template_of(message, self.masks))
 
     def warning_keys(self) -> tuple[str, ...]:
         """What every line a warning marker matches holds: lines without one are not read."""
@@ -180,7 +181,7 @@ class ErrorLayer:
                 if self.benign_entry(text) is not None:
                     return None
                 message = found.groupdict().get("message") or message_of(text)
-                return ErrorHit(marker.id, Severity.WARNING, template_of(message))
+                return ErrorHit(marker.id, Severity.WARNING, template_of(message, self.masks))
         return None
 
     def _marker_for(self, text: str) -> tuple[Marker | None, regex.Match[str] | None]:
@@ -208,6 +209,7 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
     benign: list[Benign] = []
     shapes: list[Shape] = []
     warnings: list[Marker] = []
+    masks: list[Mask] = []
     causes: list[CauseLine] = []
     wrappers: list[Wrapper] = []
     for directory in dirs:
@@ -223,6 +225,8 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
         if (root / SHAPES_FILE).is_file():
             where = str(root / SHAPES_FILE)
             shapes.extend(_shape(raw, where, i) for i, raw in enumerate(_read(root / SHAPES_FILE).get("shape", [])))
+        if (root / TEMPLATES_FILE).is_file():
+            masks.extend(load_masks(root / TEMPLATES_FILE))
         if (root / CAUSES_FILE).is_file():
             where, data = str(root / CAUSES_FILE), _read(root / CAUSES_FILE)
             causes.extend(_cause(raw, where, i) for i, raw in enumerate(data.get("cause", [])))
@@ -235,6 +239,7 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
         tuple(benign),
         tuple(shapes),
         tuple(warnings),
+        tuple(masks),
         tuple(causes),
         tuple(wrappers),
     )
@@ -395,6 +400,7 @@ def check_layer(layer: ErrorLayer) -> list[str]:
         problems += [f"{shape.path}: shape {shape.id}: no_match example matches: {x!r}" for x in shape.no_match
                      if shape.regex.search(x)]  # fmt: skip
     problems += _warning_problems(layer)
+    problems += check_masks(layer.masks)
     problems += _cause_problems(layer)
     for marker in layer.markers:
         for line in marker.match:
