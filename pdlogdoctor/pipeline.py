@@ -26,7 +26,7 @@ from .reason.link import link
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
 from .scan import accel
 from .scan.index import AnchorIndex
-from .scan.inputs import scan_input
+from .scan.inputs import Scanned, scan_input
 from .scan.logshape import set_aside, set_aside_note
 from .scan.parallel import usable_cores
 from .scan.timeline import place_on_timeline
@@ -67,6 +67,24 @@ def analyse(
     index = AnchorIndex.build(library, options.matcher, accel.BUILD_AT)  # its matcher: built once input needs it
     workers = options.workers or usable_cores()
     scanned = [item for log_input in inputs for item in scan_input(log_input, index, on_progress, deadline, workers)]
+    return described(decided(scanned, library, options), library, options)
+
+
+@record
+class Decided:
+    """The decision on what the scan found, and what the passes after it add from."""
+
+    report: Report
+    events: tuple[Event, ...]  # the library's events the decision read (clock-corrected, in the window)
+    sources: tuple[Source, ...]
+    clocks: tuple[ClockOffset, ...]
+    cleared: tuple[tuple[Event, Event], ...]  # (a failure, the later line that cleared it): cleared_split
+
+
+def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = DEFAULT_OPTIONS) -> Decided:
+    """scan -> link -> decide: the verdict and its confidence, set once (reason/decide.py).
+    `analyse` describes it after; `--follow` decides again on each new batch of events, and
+    describes only the decision it stops on."""
     sources = tuple(item.source for item in scanned)
     aside = set(set_aside(sources))  # not serving logs: their lines are no evidence (logshape.py)
     placed = place_on_timeline([e for item in scanned if item.source.name not in aside for e in item.events])
@@ -82,19 +100,28 @@ def analyse(
     widened = slack(clocks)
     unrecognised = gather(within(correct(errors, clocks), options.since, options.until), events, library, recovered)
     report = decide(events, link(events, library, nodes, widened), sources, library, widened, unrecognised)
-    read = frozenset((e.source, e.line) for e in events)
+    return Decided(report, tuple(events), sources, clocks, tuple(cleared))
+
+
+def described(
+    decision: Decided, library: Library, options: RunOptions = DEFAULT_OPTIONS, notes: Sequence[str] = ()
+) -> Analysis:
+    """The decided report with what the passes after the decision add (none changes it: only_adding)."""
+    read = frozenset((e.source, e.line) for e in decision.events)
+    sources = decision.sources
     report = only_adding(
-        report,
+        decision.report,
         (
-            lambda r: with_cleared_notes(r, cleared, library),
+            lambda r: with_cleared_notes(r, decision.cleared, library),
             lambda r: describe_quiet(r, library.errors, read, options.matcher),
-            lambda r: annotate(r, clocks, window_note(options.since, options.until)),
+            lambda r: annotate(r, decision.clocks, window_note(options.since, options.until)),
             lambda r: _noted(r, set_aside_note(sources)),
+            lambda r: replace(r, notes=(*r.notes, *notes)),
             lambda r: replace(r, glossary=_glossary(r, library)),
             lambda r: replace(r, excerpt=build_excerpt(r)) if options.excerpt else r,
         ),
     )
-    return Analysis(report, tuple(events), sources)
+    return Analysis(report, decision.events, sources)
 
 
 class DecisionChanged(AssertionError):
