@@ -41,6 +41,9 @@ UNEXPLAINED_BEFORE_ROOT = 0.1  # an error no pattern explains comes before the r
 OUTSIDE_CATALOGUE = 0.5  # a crash whose cause is a line no verdict names: at most this
 BASELINE_EXPLAINS = 0.05  # a change since the last green run that the verdict's mechanism names
 RULED_OUT = 0.1  # a verdict its own evidence rules out, listed as an alternative
+# A named cause at or above this is acted on: its fix is shown without what to check first
+# (render/fixes.py), and `analyze --follow --exit-on cause` stops on it.
+SURE = 0.7
 
 
 @record
