@@ -35,6 +35,7 @@ NOT_IDS = {
     "duplicate-skipped": "an input problem code (duplicates.py)",
     "not-a-log": "an input problem code",
     "empty-directory": "an input problem code",
+    "not-found": "an input problem code (discover.py): a path that is not there",
     "not-a-file": "an input problem code (ingest)",
     "read-as-paste": "an input problem code (ingest): a document read because nothing else is a log",
     "start-up": "a verdict's phase (patterns.VERDICT_PHASES)",
