@@ -22,7 +22,8 @@ from .frames import FrameTable
 from .lazyregex import LazyRegex, RegexCompileError, compile_now
 
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list")
-BLOCK_KINDS = ("python-traceback", "cxx-what")
+CXX_WHAT = "cxx-what"  # a C++ exception nothing caught: `terminate called ...` and its what() line
+BLOCK_KINDS = ("python-traceback", CXX_WHAT)
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
 MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
 DEFAULT_WINDOW_S = 1800.0

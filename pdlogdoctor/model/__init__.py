@@ -95,6 +95,26 @@ class Mark(StrEnum):
     # A harness waits for a server to become ready (`waiting_for` names which): a cancel long after
     # the last such line is a timeout over a server that never came up.
     WAITING = "waiting"
+    # The line names the exception a process died of: a Python traceback's last line, or the type
+    # and what() of a C++ exception nothing caught (`exc_type`, `exc_message`).
+    EXCEPTION = "exception"
+    # The server says its KV pool does not fit in the memory the weights left: the memory fraction
+    # must rise, not fall (an allocation that fails outside the pool needs it lowered).
+    POOL_DOES_NOT_FIT = "pool-does-not-fit"
+    # An RDMA work completion failed between two endpoints (a CQE error, retries exceeded): the
+    # link's own evidence, with its status and the NIC pair when the line gives them.
+    COMPLETION_ERROR = "completion-error"
+    # The line's peer is another rank of the same server's collective group (TP/PP), not the other
+    # side of the prefill/decode pair: no role's log stands for it.
+    RANK_PEER = "rank-peer"
+    NIC_INACTIVE = "nic-inactive"  # a NIC was marked inactive (`nic`, `nic2` or `endpoint` names it)
+    HANDSHAKE_FAILED = "handshake-failed"  # a queue-pair handshake between the two sides failed
+    # A request timed out in one phase of its KV transfer (bootstrap, waiting for input); `says` names the phase.
+    PHASE_TIMEOUT = "phase-timeout"
+    RELEASED_UNREAD = "released-unread"  # the prefill released KV blocks the decode never read (`request`)
+    # The client aborted requests (`requests` lists them): what the server drops after it is no failure.
+    CLIENT_ABORTED = "client-aborted"
+    HEALTH_CHECK_FAILED = "health-check-failed"  # the router's health check of a worker (`worker`) failed
 
 
 class OutputFormat(StrEnum):

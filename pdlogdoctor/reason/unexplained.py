@@ -472,7 +472,7 @@ def _named(report: Report, causes: list[UnexplainedError], library: Library, roo
 
 # The analyzer whose verdicts are a process dying: when it names no cause (no exception, no native
 # frame), an error logged before the death by the same servers is the likeliest cause.
-CRASH_ANALYZER = "scheduler-crash"
+CRASH_ANALYZER = "crash-phase"
 CRASH_CAUSE_FACTS = ("exception", "crashed_in")
 
 

@@ -10,10 +10,11 @@ for MLA models (sglang refuses it explicitly where it is not), so it is never fl
 from __future__ import annotations
 
 from ...model import Event, FieldValue, Mark, Role
+from ...model.verdicts import CONFIG_MISMATCH
 from ..hypothesis import Evidence, Hypothesis
 from ..link import downstream
 
-VERDICT = "config-mismatch"
+VERDICT = CONFIG_MISMATCH
 SHARED_KEYS = ("page_size", "kv_cache_dtype", "backend")
 CONFIDENCE = 0.7
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...model import Event, FactValue, Kind, Mark, Role, Suggestion
+from ...model.verdicts import MR_REJECTED, MR_SIZE_LIMIT, RDMA_EXHAUSTED
 from ..hypothesis import Evidence, Hypothesis, count_matches
 
 GIB = 1 << 30
@@ -22,9 +23,7 @@ SINGLE_FAILURE = 0.6  # one failing line: a ceiling and an access-flag refusal l
 # the buffer are not in the lines, so which refusal it was is a guess.
 WRAPPER_ONLY = 0.4
 SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region
-SIZE_LIMIT = "mori-mr-size-limit"
-REJECTED = "mr-registration-rejected"
-EXHAUSTED = "rdma-resource-exhausted"
+SIZE_LIMIT, REJECTED, EXHAUSTED = MR_SIZE_LIMIT, MR_REJECTED, RDMA_EXHAUSTED
 ENOMEM = 12
 TOKEN_FIELDS = ("tokens", "full", "full_token")  # how KV pool sizing lines name the pool's token count
 VALUE_WORDS = {"what": "for", "agent": "agent", "status": "status"}

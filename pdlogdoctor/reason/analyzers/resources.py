@@ -23,7 +23,7 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     served = _ready_before(root, evidence)
     when = "while serving" if served is not None else "during startup"
     facts: list[tuple[str, FactValue]] = [("server", _server_name(root)), ("phase", when)]
-    if root.pattern == "not-enough-memory":
+    if root.pattern in evidence.library.marked(Mark.POOL_DOES_NOT_FIT):
         fraction = root.get("mem_fraction_static")
         facts.append(("mem_fraction_static", fraction))
         detail = "its KV pool does not fit in the memory the weights left"
@@ -56,7 +56,6 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 # What --mem-fraction-static does: the share of each GPU's memory sglang takes up front for the
 # weights and the KV pool; the rest is for activations and CUDA graphs. A KV pool that does not fit
 # needs it raised; an allocation outside the pool that fails needs it lowered.
-NOT_ENOUGH_FOR_POOL = "not-enough-memory"
 OTHER_KNOBS = "lower --max-running-requests / --chunked-prefill-size / --cuda-graph-max-bs, or use more GPUs"
 
 
@@ -68,7 +67,7 @@ def _memory_fraction_fix(root: Event, evidence: Evidence) -> tuple[Suggestion | 
     if not isinstance(fraction, float):
         return None, ""
     used = tuple(e.where for e in (root, launch) if e is not None)
-    raising = root.pattern == NOT_ENOUGH_FOR_POOL
+    raising = root.pattern in evidence.library.marked(Mark.POOL_DOES_NOT_FIT)
     fix = _raise_fraction(root, fraction, launch, used, evidence) if raising else _lower_fraction(root, fraction, used)
     way, side = ("Raise", "above") if raising else ("Lower", "below")
     target = f"to {fix.value}" if fix.value is not None else f"{side} {fraction:g}"
