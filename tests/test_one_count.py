@@ -27,7 +27,7 @@ from benchmarks.corpus import cases
 from pdlogdoctor.ingest import reopen
 from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import Library, match_line
-from pdlogdoctor.library.templates import MAX_TEMPLATE
+from pdlogdoctor.library.templates import fits
 from pdlogdoctor.model import Event, Kind, OutputFormat, Report, Role
 from pdlogdoctor.pipeline import Analysis, analyse
 from pdlogdoctor.render import render
@@ -103,26 +103,16 @@ def grep_failing(sources: list[str], pattern: str) -> int:
 
 def grep_template(sources: tuple[str, ...], template: str, severity: str) -> int:
     """Lines no pattern names that the open-world layer calls errors (or, for a warning template,
-    warnings), whose own template `template` matches read as `grep -E` reads a pattern: each of
-    its masked values (`<num>`, `<str>`, `<*>`, ...) stands for any text, so a template that merged
-    lines differing in a word or in a list's length still matches each of them."""
+    warnings) of `template`, in `sources` (templates.fits: what a group's template stands for)."""
     layer = _library().errors
     assert layer is not None
-    shape = re.compile(_as_regex(template))
     count = 0
     for source in sources:
         for text in _lines(source):
             hit = layer.warning_of(text) if severity == "warning" else layer.classify(text)
-            # The line's own template (its message, values masked) read by the report's template as grep -E reads.
-            if hit is not None and shape.match(hit.template) and not _named(text):
+            if hit is not None and fits(template, hit.template) and not _named(text):
                 count += 1
     return count
-
-
-def _as_regex(template: str) -> str:
-    parts = re.split(r"<[a-z*]+>", template)
-    body = ".+?".join(re.escape(part) for part in parts)
-    return body if len(template) >= MAX_TEMPLATE else body + r"\s*$"  # a long template is cut
 
 
 def _named(text: str) -> bool:
