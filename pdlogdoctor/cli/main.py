@@ -32,6 +32,7 @@ ANALYZE_OPTIONS: dict[str, tuple[str, str]] = {
     "--until": ("until", VALUE),
     "--abs-time": ("abs_time", FLAG),
     "--baseline": ("baseline", VALUES),
+    "--no-config": ("no_config", FLAG),
     "--follow-symlinks": ("follow_symlinks", FLAG),
     "--follow": ("follow", FLAG),
     "--exit-on": ("exit_on", VALUE),
