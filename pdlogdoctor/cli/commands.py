@@ -214,6 +214,7 @@ def patterns_suggest(
 @patterns_app.command("check", help="Validate the library and run every pattern's own examples (exit 2 on failure).")
 def patterns_check(patterns: PatternsOption = None) -> None:
     from ..library.errorlines import check_layer
+    from ..library.formats import check_formats
     from ..library.frames import check_frames
     from ..library.patterns import check_examples
 
@@ -221,6 +222,7 @@ def patterns_check(patterns: PatternsOption = None) -> None:
     problems = [problem for pattern in library.patterns for problem in check_examples(pattern)]
     problems += check_layer(library.errors) if library.errors else []
     problems += check_frames(library.frames)
+    problems += check_formats(library.formats)
     for problem in problems:
         typer.echo(f"error: {problem}", err=True)
     examples = sum(len(p.examples.match) + len(p.examples.no_match) for p in library.patterns)

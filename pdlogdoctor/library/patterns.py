@@ -17,6 +17,8 @@ from ..model import FieldValue, Kind, Mark, Role, Severity, Tier
 from ..model.errors import PatternError
 from ..model.values import record
 from .errorlines import ErrorLayer
+from .formats import Formats
+from .formats import shipped as shipped_formats
 from .frames import FrameTable
 from .lazyregex import LazyRegex, RegexCompileError, compile_now
 
@@ -133,6 +135,7 @@ class Library:
     verdicts: tuple[VerdictSpec, ...]
     errors: ErrorLayer | None = None  # the generic error layer (open-world/): lines no pattern names
     frames: FrameTable = field(default_factory=FrameTable)  # what a crash's stack frames say (frames.toml)
+    formats: Formats = field(default_factory=shipped_formats)  # each component's line format (formats/)
 
     def pattern(self, pattern_id: str) -> Pattern:
         for pattern in self.patterns:

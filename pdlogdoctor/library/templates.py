@@ -11,18 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from .formats import Formats, shipped
 from .lazyregex import LazyRegex
 
 MAX_TEMPLATE = 300
 SIMILARITY = 0.7  # share of equal tokens for two templates to be one
 MIN_TOKENS_TO_MERGE = 4  # short templates ("Killed") are merged only when equal
 
-# A log line's own prefix: time stamps, rank and level brackets, glog headers, tracing spans.
-_PREFIX = LazyRegex(
-    r"^(?:\s*(?:\[[^\]]{0,80}\]:?|\d{4}-\d\d-\d\d[ T][\d:.,]+Z?|[IWEF]\d{4} [\d:.]+\s+\d+\s+[\w.-]+:\d+\]"
-    r"|\([\w\s=]+pid=\d+\)|(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|FATAL)\b:?|\d\d-\d\d [\d:.]+)\s*)+"
-)
-_TRACING = LazyRegex(r"^\S*\{.*?\}: (?:[\w:]+: )?(?:\S+\.rs:\d+: )?")
 _MASKS: tuple[tuple[LazyRegex, str], ...] = (
     (LazyRegex(r"\^M|\r"), ""),
     (LazyRegex(r"""'[^']{0,200}'|"[^"]{0,200}\""""), "<str>"),
@@ -40,11 +35,10 @@ _MASKS: tuple[tuple[LazyRegex, str], ...] = (
 )
 
 
-def message_of(line: str) -> str:
-    """The line without its time stamp, rank, level and tracing prefix."""
-    message = _PREFIX.sub("", line, count=1)
-    message = _TRACING.sub("", message, count=1)
-    return message.strip() or line.strip()
+def message_of(line: str, formats: Formats | None = None) -> str:
+    """The line without its time stamp, rank, level and tracing prefix, as the catalogue of line
+    formats reads them (patterns/formats/; the shipped one when no other is given)."""
+    return (formats or shipped()).message(line)
 
 
 def template_of(message: str) -> str:

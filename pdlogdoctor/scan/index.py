@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import field
 
 from ..library.errorlines import ErrorLayer
+from ..library.formats import Formats, shipped
 from ..library.patterns import Library, Pattern
 from ..model.values import record
 from . import accel
@@ -25,6 +26,7 @@ class AnchorIndex:
     # `by_anchor` of the keys that find its lines (see errorlines.py).
     errors: ErrorLayer | None = field(default=None, compare=False)
     generic: frozenset[int] = frozenset()
+    formats: Formats = field(default_factory=shipped, compare=False)  # what reads each line's time
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
@@ -56,7 +58,7 @@ class AnchorIndex:
         anchors = [anchor for anchor, _ in ordered]
         fast = accel.deferred(anchors, matcher, build_at) if build_at else accel.load(anchors, matcher)
         generic = frozenset(number for number, (anchor, _) in enumerate(ordered) if anchor in generic_keys)
-        return cls(ordered, blocks, fast, library.errors, generic)
+        return cls(ordered, blocks, fast, library.errors, generic, library.formats)
 
 
 def _json_escaped(anchor: bytes) -> bytes:
