@@ -70,7 +70,7 @@ def analyse(
     placed = place_on_timeline([e for item in scanned if item.source.name not in aside for e in item.events])
     events = [e for e in placed if not e.unrecognised]
     errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
-    clocks = _clock_offsets(events, sources)
+    clocks = _clock_offsets(events, sources, library)
     events = within(
         correct(events, clocks), options.since, options.until
     )  # before linking: the links rest on time windows
@@ -90,12 +90,12 @@ def analyse(
     return Analysis(report, tuple(events), sources)
 
 
-def _clock_offsets(events: list[Event], sources: tuple[Source, ...]) -> tuple[ClockOffset, ...]:
+def _clock_offsets(events: list[Event], sources: tuple[Source, ...], library: Library) -> tuple[ClockOffset, ...]:
     """Each file's clock offset; the segments of a rotated log share one clock, estimated as one."""
     named = streams(s.name for s in sources)
     if not named:
-        return estimate_offsets(events, sources)
-    return per_file(estimate_offsets(as_streams(events, named), joined_sources(sources, named)), named)
+        return estimate_offsets(events, sources, library)
+    return per_file(estimate_offsets(as_streams(events, named), joined_sources(sources, named), library), named)
 
 
 def _glossary(report: Report, library: Library) -> tuple[tuple[str, str], ...]:

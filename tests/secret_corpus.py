@@ -54,7 +54,7 @@ class Maker:
     # ------------------------------------------------------------ provider keys
 
     def plants(self) -> list[Plant]:
-        """One or more plants of each kind; the kinds are what the README promises to mask."""
+        """One or more plants of each kind; the kinds are what docs/redaction.md promises to mask."""
         p: list[Plant] = []
         body = self.draw(36)
         p.append(Plant("github-classic", f"clone with {'ghp'}_{body} ok", (body,)))

@@ -67,8 +67,8 @@ def test_help_documents_the_exit_codes_and_fail_on() -> None:
     flat = " ".join(out.split())
     for phrase in ("0 healthy", "1 a root cause", "3 failure evidence", "4 nothing readable", "--fail-on"):
         assert phrase in flat
-    readme = " ".join((ROOT / "README.md").read_text().split())
-    assert "--fail-on" in readme and "| 3 |" in readme
+    usage = " ".join((ROOT / "docs" / "usage.md").read_text().split())
+    assert "--fail-on" in usage and "| 3 |" in usage
     assert "--fail-on cause" in EXIT_HELP
 
 

@@ -1,6 +1,6 @@
 """The acceptance gate of the shareable outputs: nothing planted leaks, nothing planted injects.
 
-Fake secrets of every kind the README promises to mask (tests/secret_corpus.py, made at test
+Fake secrets of every kind docs/redaction.md promises to mask (tests/secret_corpus.py, made at test
 time) are planted in every kind of line a report quotes: chain lines, the excerpt's context
 lines, a multi-line private key, a line longer than the excerpt shows, a `server_args` repr,
 an exception message that reaches the summary and the facts, a home path in a traceback frame,

@@ -24,7 +24,7 @@ from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from ..model import OutputFormat, Report, Source
+from ..model import OutputFormat, Report, Source, verdicts
 from ..model.errors import PdlogdoctorError
 from ..model.values import record
 from ..render.neutralise import defuse_output, one_line
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 
 class ExitCode(IntEnum):
-    """The exit-code contract: documented in the README and in `--help`."""
+    """The exit-code contract: documented in docs/usage.md and in `--help`."""
 
     HEALTHY = 0
     ROOT_CAUSE = 1
@@ -50,7 +50,7 @@ class ExitCode(IntEnum):
 class FailOn(StrEnum):
     """Which results give a non-zero exit code (for CI gating); usage errors (2) always do."""
 
-    INCONCLUSIVE = "inconclusive"  # 1 root cause, 3 inconclusive, 4 nothing readable (the default)
+    INCONCLUSIVE = verdicts.INCONCLUSIVE  # 1 root cause, 3 inconclusive, 4 nothing readable (the default)
     CAUSE = "cause"  # only a diagnosed root cause (1); inconclusive and unreadable exit 0
     NEVER = "never"  # always 0 after the report (same as --exit-zero)
 
@@ -324,9 +324,9 @@ def gated_exit_code(code: ExitCode, fail_on: FailOn | StrEnum) -> int:
 def exit_code_for(report: Report) -> ExitCode:
     if not any(source.bytes > 0 and not _set_aside(source) for source in report.inputs):
         return ExitCode.NOTHING_READABLE
-    if report.verdict.id == "healthy":
+    if report.verdict.id == verdicts.HEALTHY:
         return ExitCode.HEALTHY
-    if report.verdict.id in ("inconclusive", "no-failure-seen"):
+    if report.verdict.id in verdicts.NO_CAUSE:
         return ExitCode.INCONCLUSIVE
     return ExitCode.ROOT_CAUSE
 
@@ -550,7 +550,7 @@ def _progress_bar(total: int) -> Iterator[Callable[[int], None]]:
 
 
 class DiffExit(IntEnum):
-    """`diff`'s own contract (README): did anything relevant change?"""
+    """`diff`'s own contract (docs/usage.md): did anything relevant change?"""
 
     NO_CHANGE = 0
     CHANGED = 1

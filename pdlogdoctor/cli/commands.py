@@ -168,6 +168,53 @@ def analyze(
     )
 
 
+TEMPLATE_FORMATS = ("text", "json")
+
+
+@app.command(
+    "templates",
+    help="The templates of the lines of PATH... (read as analyze reads them): lines that differ only in their "
+    "values (numbers, ids, addresses, names) are one template. Most frequent first, each with its count and "
+    "first occurrence; --format json also lists every line of each template.",
+)
+def templates_command(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="Logs, as for analyze (- for stdin).")],
+    output_format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="text (count, first file:line, template) or json.",
+            autocompletion=lambda: list(TEMPLATE_FORMATS),
+        ),
+    ] = "text",
+    min_count: Annotated[
+        int, typer.Option("--min-count", metavar="N", min=1, help="Only templates of at least N lines.")
+    ] = 1,
+    errors: Annotated[
+        bool,
+        typer.Option(
+            "--errors",
+            help="Only the error lines no pattern names (the report's 'Unrecognised errors'), "
+            "templated as the report templates them.",
+        ),
+    ] = False,
+    patterns: PatternsOption = None,
+) -> None:
+    from .templates import render_json, render_text, templates_of_inputs
+
+    chosen = output_format.strip().lower()
+    if chosen not in TEMPLATE_FORMATS:
+        usage_error(f"no template format {output_format!r}", f"choose one of: {', '.join(TEMPLATE_FORMATS)}")
+    groups, names, cut = templates_of_inputs(paths, load_patterns(patterns), errors)
+    shown = [group for group in groups if group.count >= min_count]
+    if chosen == "json":
+        render_json(shown, names, cut, sys.stdout)
+    else:
+        render_text(shown, names, sys.stdout)
+
+
 # ---------------------------------------------------------------- the library
 
 
@@ -194,7 +241,8 @@ def patterns_suggest(
     from ..library.suggest import suggestions
     from ..pipeline import run
 
-    found = suggestions(run(paths, load_patterns(patterns)))
+    library = load_patterns(patterns)
+    found = suggestions(run(paths, library), library.errors.masks if library.errors else ())
     if not found:
         typer.echo("no unrecognised error line to suggest a pattern for", err=True)
         return
@@ -213,6 +261,7 @@ def patterns_suggest(
 
 @patterns_app.command("check", help="Validate the library and run every pattern's own examples (exit 2 on failure).")
 def patterns_check(patterns: PatternsOption = None) -> None:
+    from ..library.consequences import unused_groups
     from ..library.errorlines import check_layer
     from ..library.formats import check_formats
     from ..library.frames import check_frames
@@ -223,12 +272,19 @@ def patterns_check(patterns: PatternsOption = None) -> None:
     problems += check_layer(library.errors) if library.errors else []
     problems += check_frames(library.frames)
     problems += check_formats(library.formats)
+    problems += [
+        f"{group.path}: {group.id}: no cause names this consequence group (name it in a [[causes]] table, or remove it)"
+        for group in unused_groups(library.patterns, library.groups)
+    ]
     for problem in problems:
         typer.echo(f"error: {problem}", err=True)
     examples = sum(len(p.examples.match) + len(p.examples.no_match) for p in library.patterns)
     if problems:
         raise typer.Exit(ExitCode.USAGE)
-    typer.echo(f"ok: {len(library.patterns)} patterns, {len(library.verdicts)} verdicts, {examples} examples")
+    typer.echo(
+        f"ok: {len(library.patterns)} patterns, {len(library.groups)} consequence groups, "
+        f"{len(library.verdicts)} verdicts, {examples} examples"
+    )
 
 
 @patterns_app.command(

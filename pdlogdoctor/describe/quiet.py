@@ -26,7 +26,7 @@ from ..library.errorlines import ErrorLayer
 from ..model import Event, ExcerptLine, Kind, Report, Severity, Source
 from ..model.textcut import clip
 from ..model.values import record
-from ..reason.diagnose import NO_FAILURE_SEEN
+from ..model.verdicts import NO_FAILURE_SEEN
 from ..reason.unexplained import templates_of
 from ..scan import accel
 from ..scan.logshape import set_aside

@@ -23,7 +23,7 @@ from ..model.values import record
 from .formats import Formats, Reading
 from .formats import shipped as shipped_formats
 from .lazyregex import LazyRegex, RegexCompileError, compile_now
-from .templates import template_of
+from .templates import TEMPLATES_FILE, Mask, check_masks, load_masks, template_of
 
 if TYPE_CHECKING:
     import regex  # types only: the module is imported on the first compile (lazyregex.py)
@@ -99,6 +99,7 @@ class ErrorLayer:
     markers: tuple[Marker, ...]
     benign: tuple[Benign, ...]
     warnings: tuple[Marker, ...] = ()  # how a line says it is a warning (read when nothing failed)
+    masks: tuple[Mask, ...] = ()  # what varies between occurrences of one message (templates.toml)
     formats: Formats = field(default_factory=shipped_formats)  # the catalogue the format markers read
 
     def benign_entry(self, text: str) -> Benign | None:
@@ -129,7 +130,7 @@ class ErrorLayer:
         if marker is None:
             return None
         severity = Severity(marker.level)
-        return ErrorHit(marker.id, severity, template_of(message or self.formats.body(text)))
+        return ErrorHit(marker.id, severity, template_of(message or self.formats.body(text), self.masks))
 
     def warning_keys(self) -> tuple[str, ...]:
         """What every line a warning marker matches holds: lines without one are not read."""
@@ -140,7 +141,7 @@ class ErrorLayer:
         marker, message = self.decide(self.warnings, text)
         if marker is None or self.benign_entry(text) is not None:
             return None
-        return ErrorHit(marker.id, Severity.WARNING, template_of(message or self.formats.body(text)))
+        return ErrorHit(marker.id, Severity.WARNING, template_of(message or self.formats.body(text), self.masks))
 
     def decide(self, markers: Sequence[Marker], text: str) -> tuple[Marker | None, str]:
         """The first of `markers` that decides the line, with the message it reads ("": the
@@ -176,6 +177,7 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
     markers: list[Marker] = []
     benign: list[Benign] = []
     warnings: list[Marker] = []
+    masks: list[Mask] = []
     for directory in dirs:
         root = directory / OPEN_WORLD_DIR
         severity = root / "severity.toml"
@@ -186,6 +188,8 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
             warnings.extend(_warning(raw, str(severity), i) for i, raw in enumerate(data.get("warning", [])))
         for path in sorted((root / "benign").glob("*.toml")) if (root / "benign").is_dir() else []:
             benign.append(_benign(_read(path), str(path), path.stem))
+        if (root / TEMPLATES_FILE).is_file():
+            masks.extend(load_masks(root / TEMPLATES_FILE))
     if not markers:
         return None
     catalogue = formats or shipped_formats()
@@ -194,7 +198,9 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
         for name in marker.formats:
             if name not in known:
                 raise PatternError(marker.path, f"{marker.id}.format", f"'{name}' is no format of patterns/formats/")
-    return ErrorLayer(tuple(dict.fromkeys(anchors)), tuple(markers), tuple(benign), tuple(warnings), catalogue)
+    return ErrorLayer(
+        tuple(dict.fromkeys(anchors)), tuple(markers), tuple(benign), tuple(warnings), tuple(masks), catalogue
+    )
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -330,6 +336,7 @@ def check_layer(layer: ErrorLayer) -> list[str]:
             f"{entry.path}: no_match example matches: {x!r}" for x in entry.no_match if _search(entry.regex, x)
         ]
     problems += _warning_problems(layer)
+    problems += check_masks(layer.masks)
     for marker in layer.markers:
         for line in marker.match:
             if not any(anchor in line for anchor in layer.anchors):

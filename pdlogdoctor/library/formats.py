@@ -237,10 +237,9 @@ class Formats:
 
     def body(self, line: str) -> str:
         """What an error template is made of: the line after every prefix read, its level too
-        (`ERROR:    `, `NCCL WARN `), then the generic ones (the fallback ones only on a line no
-        format reads)."""
+        (`ERROR:    `, `NCCL WARN `), then whatever looks like a prefix (the generic ones)."""
         reading = self.read(line)
-        return self._generic(reading.message, reading.run_time).strip() or line.strip()
+        return self._generic(reading.message, False).strip() or line.strip()
 
     def _generic(self, message: str, run_time: bool) -> str:
         for fmt in self.formats:

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..model.errors import PatternError
+from .consequences import CONSEQUENCES_FILE, ConsequenceGroup, expand, load_groups
 from .errorlines import OPEN_WORLD_DIR, load_layer
 from .formats import FORMATS_DIR, load_formats
 from .frames import FRAMES_FILE, load_frames
@@ -59,6 +60,7 @@ def toml_files(directory: Path) -> list[Path]:
 def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:
     patterns: list[Pattern] = []
     verdicts: list[VerdictSpec] = []
+    groups: list[ConsequenceGroup] = []
     for directory, files in listing:
         for path in files:
             if path.name in (PROFILE_FILE, FRAMES_FILE):
@@ -69,10 +71,19 @@ def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:
                 continue  # the catalogue of line formats, read by load_formats
             if path.name == "verdicts.toml":
                 verdicts.extend(load_verdicts(path))
+            elif path.name == CONSEQUENCES_FILE:
+                groups.extend(load_groups(path))
             else:
                 patterns.append(load_pattern(path, group=path.parent.name))
     dirs = [directory for directory, _ in listing]
     formats = load_formats(dirs)
-    library = Library(tuple(patterns), tuple(verdicts), load_layer(dirs, formats), load_frames(dirs), formats)
+    library = Library(
+        expand(patterns, groups),
+        tuple(verdicts),
+        load_layer(dirs, formats),
+        load_frames(dirs),
+        groups=tuple(groups),
+        formats=formats,
+    )
     validate_library(library)
     return library

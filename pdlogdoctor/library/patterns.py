@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from ..model import FieldValue, Kind, Mark, Role, Severity, Tier
 from ..model.errors import PatternError
 from ..model.values import record
+from .consequences import ConsequenceGroup, check_group_names, edge_targets
 from .errorlines import ErrorLayer
 from .formats import Formats
 from .formats import shipped as shipped_formats
@@ -23,7 +24,8 @@ from .frames import FrameTable
 from .lazyregex import LazyRegex, RegexCompileError, compile_now
 
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list")
-BLOCK_KINDS = ("python-traceback", "cxx-what")
+CXX_WHAT = "cxx-what"  # a C++ exception nothing caught: `terminate called ...` and its what() line
+BLOCK_KINDS = ("python-traceback", CXX_WHAT)
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
 MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
 DEFAULT_WINDOW_S = 1800.0
@@ -33,12 +35,23 @@ PROFILE_FILE = "profile.toml"
 _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
-    "marks", "unexplained", "identity", "cleared_by",
+    "marks", "unexplained", "identity", "cleared_by", "says",
 }  # fmt: skip
 _REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
-_CAUSE_KEYS = {"pattern", "window", "skew", "join"}
+_CAUSE_KEYS = {"pattern", "group", "window", "skew", "join"}
 _EXAMPLE_KEYS = {"match", "no_match", "captures"}
-_VERDICT_KEYS = {"id", "title", "tier", "explain", "advice", "analyzer", "explains", "identity", "phase"}
+_VERDICT_KEYS = {
+    "id",
+    "title",
+    "tier",
+    "explain",
+    "advice",
+    "analyzer",
+    "explains",
+    "identity",
+    "phase",
+    "never_survived",
+}
 # A verdict about one phase of a server's life: its root lines count only in that phase.
 START_UP = "start-up"
 VERDICT_PHASES = (START_UP,)
@@ -47,6 +60,7 @@ PSEUDO_JOIN_KEYS = frozenset({"source", "node", "role"})
 # Placeholders an `unexplained` sentence may use besides the pattern's own fields.
 _HINT_PLACES = frozenset({"where"})
 _VERDICT_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _E = TypeVar("_E", Severity, Kind, Tier, Mark)
 
 
@@ -63,10 +77,27 @@ class Condition:
 
 @record
 class CauseRule:
+    """One pattern this line explains, and how: what link.py joins events by."""
+
     target: str
     window_s: float
     skew_s: float
     join: tuple[str, ...]
+
+
+@record
+class CauseEdge:
+    """One `[[causes]]` table as written: the patterns and consequence groups it reaches
+    (consequences.py expands the groups), with one window, skew and join for all of them."""
+
+    patterns: tuple[str, ...]
+    groups: tuple[str, ...]
+    window_s: float
+    skew_s: float
+    join: tuple[str, ...]
+
+    def rule(self, target: str) -> CauseRule:
+        return CauseRule(target, self.window_s, self.skew_s, self.join)
 
 
 @record
@@ -94,7 +125,7 @@ class Pattern:
     explain: str
     advice: str
     references: tuple[str, ...]
-    causes: tuple[CauseRule, ...]
+    causes: tuple[CauseRule, ...]  # the edges expanded: one rule per pattern explained
     examples: Examples
     stop_after: int | None = None  # context seen this often in one source is enough: stop looking
     marks: tuple[Mark, ...] = ()  # what the line shows beyond itself (model.Mark)
@@ -107,6 +138,12 @@ class Pattern:
     # Patterns whose line, later in the same file, shows this one did no harm (UCX's API-version
     # warning, then NIXL's UCX backend instantiated): this line then fails nothing.
     cleared_by: tuple[str, ...] = ()
+    # The `[[causes]]` tables as written; `causes` is what they expand to once the library's
+    # consequence groups are known (consequences.expand).
+    edges: tuple[CauseEdge, ...] = ()
+    # What the line says, in words a summary can quote ("a device-side assertion in CUDA kernel
+    # {kernel}"): the first part always, each further part only when all its fields were captured.
+    says: tuple[str, ...] = ()
 
     @property
     def primary_anchor(self) -> str:
@@ -127,6 +164,9 @@ class VerdictSpec:
     # "start-up": a failure of loading or starting; a root line after its server (or the whole
     # deployment) was shown serving is not one (diagnose._in_phase).
     phase: str | None = None
+    # The harm is done when the line is logged (answers served from freed KV): no later serving,
+    # restart or passing check clears it (diagnose._survived_blip, incidents.recovery).
+    never_survived: bool = False
 
 
 @record
@@ -135,6 +175,9 @@ class Library:
     verdicts: tuple[VerdictSpec, ...]
     errors: ErrorLayer | None = None  # the generic error layer (open-world/): lines no pattern names
     frames: FrameTable = field(default_factory=FrameTable)  # what a crash's stack frames say (frames.toml)
+    # Named sets of consequences that `[[causes]]` tables reach (consequences.toml); already
+    # expanded into each pattern's `causes`, kept for `patterns check` and `explain`.
+    groups: tuple[ConsequenceGroup, ...] = ()
     formats: Formats = field(default_factory=shipped_formats)  # each component's line format (formats/)
 
     def pattern(self, pattern_id: str) -> Pattern:
@@ -182,6 +225,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         raise PatternError(where, "id", f"'{pattern_id}' must equal the file name '{stem}'")
     compiled = _compile(data, where)
     fields = _fields(data, compiled, where)
+    edges = _edges(data, where)
     return Pattern(
         id=pattern_id,
         title=_string(data, "title", where),
@@ -199,13 +243,15 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         explain=_string(data, "explain", where),
         advice=str(data.get("advice", "")),
         references=tuple(str(ref) for ref in data.get("references", [])),
-        causes=_causes(data, where),
+        causes=tuple(edge.rule(target) for edge in edges for target in edge.patterns),  # groups: at load
         examples=_examples(data, where),
         stop_after=_stop_after(data, where),
         marks=_marks(data, where),
         unexplained=_unexplained(data, fields, where),
         identity=_identity(data, fields, where),
         cleared_by=tuple(_string_list(data, "cleared_by", where) or ()),
+        edges=edges,
+        says=_says(data, fields, where),
     )
 
 
@@ -332,6 +378,30 @@ def _unexplained(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], w
     return text
 
 
+def _says(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> tuple[str, ...]:
+    raw = data.get("says")
+    if raw is None:
+        return ()
+    parts = [raw] if isinstance(raw, str) else raw
+    if not isinstance(parts, list) or not parts or not all(isinstance(part, str) and part for part in parts):
+        raise PatternError(where, "says", "must be a sentence, or a list of parts (the first always said)")
+    known = {name for name, _ in fields}
+    for name in _PLACEHOLDER.findall("".join(parts)):
+        if name not in known:
+            raise PatternError(where, "says", f"'{{{name}}}' is not a field (named group) of the pattern")
+    return tuple(parts)
+
+
+def say(pattern: Pattern, values: Mapping[str, FieldValue]) -> str | None:
+    """What `pattern`'s line says (its `says`), filled from the line's captures; None without `says`.
+    A part after the first is left out when one of its fields was not captured."""
+    if not pattern.says:
+        return None
+    first, *rest = pattern.says
+    told = [first, *(part for part in rest if all(values.get(n) is not None for n in _PLACEHOLDER.findall(part)))]
+    return _PLACEHOLDER.sub(lambda found: str(values.get(found.group(1), "?")), "".join(told))
+
+
 def _identity(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> tuple[str, ...] | None:
     names = _string_list(data, "identity", where)
     known = {name for name, _ in fields}
@@ -348,22 +418,37 @@ def _block(data: Mapping[str, Any], where: str) -> str | None:
     return block
 
 
-def _causes(data: Mapping[str, Any], where: str) -> tuple[CauseRule, ...]:
-    rules = []
+def _edges(data: Mapping[str, Any], where: str) -> tuple[CauseEdge, ...]:
+    """`[[causes]]` tables: `pattern` and/or `group` (a name or a list of names), `window`, `skew`, `join`."""
+    edges = []
     for index, raw in enumerate(data.get("causes", [])):
         key = f"causes[{index}]"
         if not isinstance(raw, dict):
             raise PatternError(where, key, "must be a table")
-        _check_keys(raw, _CAUSE_KEYS, ("pattern",), f"{where}: {key}")
-        rules.append(
-            CauseRule(
-                target=str(raw["pattern"]),
+        _check_keys(raw, _CAUSE_KEYS, (), f"{where}: {key}")
+        patterns = _names(raw, "pattern", where, key)
+        groups = _names(raw, "group", where, key)
+        if not patterns and not groups:
+            raise PatternError(where, key, "names no pattern and no group: give `pattern` or `group`")
+        edges.append(
+            CauseEdge(
+                patterns=patterns,
+                groups=groups,
                 window_s=parse_duration(raw.get("window", DEFAULT_WINDOW_S), where, f"{key}.window"),
                 skew_s=parse_duration(raw.get("skew", DEFAULT_SKEW_S), where, f"{key}.skew"),
                 join=tuple(str(name) for name in raw.get("join", [])),
             )
         )
-    return tuple(rules)
+    return tuple(edges)
+
+
+def _names(raw: Mapping[str, Any], name: str, where: str, key: str) -> tuple[str, ...]:
+    """A `[[causes]]` key holding one name or a list of them."""
+    value = raw.get(name, [])
+    listed = [value] if isinstance(value, str) else value
+    if not isinstance(listed, list) or not all(isinstance(item, str) and item for item in listed):
+        raise PatternError(where, f"{key}.{name}", "must be a name or a list of names")
+    return tuple(listed)
 
 
 def _examples(data: Mapping[str, Any], where: str) -> Examples:
@@ -536,9 +621,17 @@ def load_verdicts(path: Path) -> list[VerdictSpec]:
                 explains=_string_list(raw, "explains", at) or (),
                 identity=_string_list(raw, "identity", at),
                 phase=_phase(raw, at),
+                never_survived=_flag(raw, "never_survived", at),
             )
         )
     return specs
+
+
+def _flag(raw: dict[str, Any], key: str, at: str) -> bool:
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise PatternError(at, key, f"must be true or false, not {value!r}")
+    return value
 
 
 def _phase(raw: dict[str, Any], at: str) -> str | None:
@@ -555,14 +648,18 @@ def validate_library(library: Library) -> None:
     _check_unique([(p.id, p.path) for p in library.patterns], "pattern")
     _check_unique([(v.id, "verdicts.toml") for v in library.verdicts], "verdict")
     by_id = {p.id: p for p in library.patterns}
+    groups = {group.id: group for group in library.groups}
     for pattern in library.patterns:
         if pattern.verdict is not None and not library.has_verdict(pattern.verdict):
             raise PatternError(pattern.path, "verdict", f"'{pattern.verdict}' is not a known verdict id")
-        for index, rule in enumerate(pattern.causes):
-            target = by_id.get(rule.target)
-            if target is None:
-                raise PatternError(pattern.path, f"causes[{index}].pattern", f"unknown pattern '{rule.target}'")
-            _check_join(pattern, target, rule, f"causes[{index}].join")
+        check_group_names(pattern, groups, by_id)
+        for index, edge in enumerate(pattern.edges):
+            for target_id, _ in edge_targets(edge, groups):
+                target = by_id.get(target_id)
+                if target is None:
+                    hint = ": it is a consequence group, name it under `group`" if target_id in groups else ""
+                    raise PatternError(pattern.path, f"causes[{index}].pattern", f"unknown pattern '{target_id}'{hint}")
+                _check_join(pattern, target, edge.join, f"causes[{index}].join")
         _check_identity_declared(pattern)
         for name in pattern.cleared_by:
             if name not in by_id:
@@ -574,12 +671,12 @@ def validate_library(library: Library) -> None:
     _check_acyclic(library)
 
 
-def _check_join(cause: Pattern, target: Pattern, rule: CauseRule, key: str) -> None:
+def _check_join(cause: Pattern, target: Pattern, join: tuple[str, ...], key: str) -> None:
     """A join key must be captured on both sides: link.py lets a key absent from one event pass,
     so a misspelt key would silently turn a keyed edge into "anything within the window"."""
     cause_fields = {name for name, _ in cause.fields}
     target_fields = {name for name, _ in target.fields}
-    for name in rule.join:
+    for name in join:
         if name in PSEUDO_JOIN_KEYS:
             continue
         sides = [
