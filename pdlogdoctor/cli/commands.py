@@ -148,6 +148,12 @@ def analyze(
             help="The last green run's logs (repeatable): the report adds what changed since then (see `diff`).",
         ),
     ] = None,
+    follow_symlinks: Annotated[
+        bool,
+        typer.Option(
+            "--follow-symlinks", help="Follow links that lead out of an input directory (not followed by default)."
+        ),
+    ] = False,
 ) -> None:
     analyze_logs(
         paths=paths,
@@ -165,6 +171,7 @@ def analyze(
         until=until,
         abs_time=abs_time,
         baseline=baseline,
+        follow_symlinks=follow_symlinks,
     )
 
 
