@@ -61,9 +61,7 @@ class AnchorIndex:
         anchors = [anchor for anchor, _ in ordered]
         fast = accel.deferred(anchors, matcher, build_at) if build_at else accel.load(anchors, matcher)
         generic = frozenset(number for number, (anchor, _) in enumerate(ordered) if anchor in generic_keys)
-        return cls(
-            ordered, blocks, fast, library.errors, generic, library.marked(Mark.SERVER_LAUNCH), library.formats
-        )
+        return cls(ordered, blocks, fast, library.errors, generic, library.marked(Mark.SERVER_LAUNCH), library.formats)
 
 
 def _json_escaped(anchor: bytes) -> bytes:
