@@ -45,9 +45,10 @@ FORMAT = b"pdlogdoctor library cache 2"
 # The modules whose code decides what a library read from its files holds: their source is
 # part of the key (tests/test_library_cache.py checks the list against what patterns.py imports).
 CODE = (
-    "library", "library.patterns", "library.consequences", "library.errorlines", "library.formats",
-    "library.frames", "library.templates", "library.lazyregex", "library.cache", "library.load", "scan",
-    "scan.traceback", "scan.timeline", "scan.collectors", "model", "model.errors", "model.values",
+    "library", "library.patterns", "library.schema", "library.conditions", "library.fields",
+    "library.consequences", "library.errorlines", "library.formats", "library.frames",
+    "library.templates", "library.lazyregex", "library.cache", "library.load", "scan", "scan.traceback",
+    "scan.timeline", "scan.collectors", "model", "model.errors", "model.values",
 )  # fmt: skip
 # A file changed this recently may be changed again without a new modification or change time
 # (one tick of a coarse file system clock: FAT's is 2 s): its content goes in the key.

@@ -34,6 +34,7 @@ from typing import Any
 
 from ..model.errors import PatternError
 from ..model.values import record
+from . import schema
 
 FORMATS_DIR = "formats"
 # line: a component's own line; wrapper: a launcher's tag before one; prefix: removed from every
@@ -339,11 +340,10 @@ def load_formats(dirs: Iterable[Path]) -> Formats:
     for directory in dirs:
         root = directory / FORMATS_DIR
         for path in sorted(root.glob("*.toml")) if root.is_dir() else []:
-            data = _read(path)
-            for key in data:
-                if key != "format":
-                    raise PatternError(str(path), key, "unknown key (a formats file holds [[format]] tables)")
-            formats.extend(_format(raw, str(path), i) for i, raw in enumerate(data.get("format", [])))
+            data = schema.read_toml(path)
+            schema.check_keys(data, ("format",), (), str(path))
+            listed = data.get("format", [])
+            formats.extend(_format(raw, str(path), f"format[{i}]") for i, raw in enumerate(listed))
     ids = [f.id for f in formats]
     for duplicate in sorted({i for i in ids if ids.count(i) > 1}):
         raise PatternError(FORMATS_DIR, duplicate, "two formats have this id")
@@ -364,57 +364,38 @@ def shipped() -> Formats:
     return load_library((), cache_dir).formats
 
 
-def _read(path: Path) -> dict[str, Any]:
-    import tomllib
-
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PatternError(str(path), None, f"cannot be read as TOML: {exc}") from exc
-
-
-def _format(raw: Any, where: str, index: int) -> Format:
-    key = f"format[{index}]"
-    if not isinstance(raw, dict):
-        raise PatternError(where, key, "must be a table")
-    for name in raw:
-        if name not in _FORMAT_KEYS:
-            raise PatternError(where, f"{key}.{name}", "unknown key")
-    for name in ("id", "component", "regex", "starts_with", "sample"):
-        if name not in raw:
-            raise PatternError(where, f"{key}.{name}", "missing required key")
-    kind = str(raw.get("kind", "line"))
-    if kind not in KINDS:
-        raise PatternError(where, f"{key}.kind", f"'{kind}' is not one of {KINDS}")
-    compiled = _compile(str(raw["regex"]), where, f"{key}.regex")
+def _format(raw: Any, where: str, key: str) -> Format:
+    entry = schema.table(raw, where, key)
+    schema.check_keys(entry, _FORMAT_KEYS, ("id", "component", "regex", "starts_with", "sample"), where, key)
+    kind = schema.one_of({"kind": "line", **entry}, "kind", KINDS, where, key)
+    compiled = _compile(schema.string(entry, "regex", where, key), where, f"{key}.regex")
     _check_groups(compiled, where, key)
-    levels = _levels(raw.get("levels", {}), where, key)
-    level = raw.get("level")
-    if level is not None and level not in LEVELS:
-        raise PatternError(where, f"{key}.level", f"'{level}' is not one of {LEVELS}")
+    levels = _levels(entry.get("levels", {}), where, key)
+    level = schema.one_of(entry, "level", LEVELS, where, key) if "level" in entry else None
     if levels and "level" not in compiled.groupindex:
         raise PatternError(where, f"{key}.levels", "a level map needs a `level` group in the regex")
-    starts_with = str(raw["starts_with"])
+    starts_with = schema.string(entry, "starts_with", where, key)
     _compile(starts_with, where, f"{key}.starts_with")
-    in_text = _compile(str(raw["in_text"]), where, f"{key}.in_text").pattern if "in_text" in raw else None
+    in_text = (
+        _compile(schema.string(entry, "in_text", where, key), where, f"{key}.in_text") if "in_text" in entry else None
+    )
+    timed = bool({"clock", "epoch"} & set(compiled.groupindex))
     return Format(
-        id=str(raw["id"]),
-        component=str(raw["component"]),
+        id=schema.string(entry, "id", where, key),
+        component=schema.string(entry, "component", where, key),
         kind=kind,
-        order=_int(raw.get("order", 100), where, f"{key}.order"),
+        order=_int(entry.get("order", 100), where, f"{key}.order"),
         regex=Prefix(compiled.pattern, compiled),
         starts_with=starts_with,
         levels=levels,
         level=level,
-        utc=bool(raw.get("utc", False)),
-        in_text=in_text,
-        samples=_samples(raw["sample"], where, key),
-        no_match=tuple(map(str, raw.get("no_match", ()))),
+        utc=schema.flag(entry, "utc", where, key),
+        in_text=in_text.pattern if in_text is not None else None,
+        samples=_samples(entry["sample"], where, key),
+        no_match=schema.string_list(entry, "no_match", where, key) or (),
         path=where,
-        timed=bool({"clock", "epoch"} & set(compiled.groupindex)),
-        says_when=bool(raw.get("says_when", False))
-        or kind == "wrapper"
-        or bool({"clock", "epoch"} & set(compiled.groupindex)),
+        timed=timed,
+        says_when=schema.flag(entry, "says_when", where, key) or kind == "wrapper" or timed,
     )
 
 
@@ -437,9 +418,8 @@ def _check_groups(regex: re.Pattern[str], where: str, key: str) -> None:
 def _levels(raw: Any, where: str, key: str) -> tuple[tuple[str, str], ...]:
     if not isinstance(raw, Mapping):
         raise PatternError(where, f"{key}.levels", "must be a table of level word -> level")
-    for word, level in raw.items():
-        if level not in LEVELS:
-            raise PatternError(where, f"{key}.levels.{word}", f"'{level}' is not one of {LEVELS}")
+    for word in raw:
+        schema.one_of(raw, word, LEVELS, where, f"{key}.levels")
     return tuple((str(word), str(level)) for word, level in raw.items())
 
 
@@ -448,12 +428,10 @@ def _samples(raw: Any, where: str, key: str) -> tuple[Sample, ...]:
         raise PatternError(where, f"{key}.sample", "needs at least one real line")
     samples = []
     for i, item in enumerate(raw):
-        if not isinstance(item, dict) or "line" not in item:
-            raise PatternError(where, f"{key}.sample[{i}]", "must be a table with a `line`")
-        for name in item:
-            if name not in _SAMPLE_KEYS:
-                raise PatternError(where, f"{key}.sample[{i}].{name}", "unknown key")
-        samples.append(Sample(str(item["line"]), item.get("time"), item.get("level"), item.get("message")))
+        place = f"{key}.sample[{i}]"
+        entry = schema.table(item, where, place)
+        schema.check_keys(entry, _SAMPLE_KEYS, ("line",), where, place)
+        samples.append(Sample(str(entry["line"]), entry.get("time"), entry.get("level"), entry.get("message")))
     return tuple(samples)
 
 
