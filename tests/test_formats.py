@@ -168,3 +168,12 @@ def test_the_scan_reads_the_library_s_catalogue(library: Library) -> None:
     blind = dataclasses.replace(library, formats=narrowed)
     prefill = [event for event in run([str(seed)], blind).chain if "prefill" in event.source]
     assert prefill and all(event.time is None for event in prefill)
+
+
+def test_a_format_names_the_engine_that_wrote_the_line(library: Library) -> None:
+    """The advice names the engine's own flags: which engine wrote a line is the format's `engine`."""
+    vllm = "(EngineCore_DP0 pid=5704) ERROR 01-06 06:43:02 [mooncake_connector.py:419] Mooncake transfer failed"
+    sglang = "[2026-02-26 05:35:08 TP7] Load weight end. elapsed=887.93 s, type=GlmMoeDsaForCausalLM"
+    glog = "E0729 05:04:30.527725 14093 rdma_endpoint.cpp:70] Failed to create QP: Cannot allocate memory [12]"
+    engines = [library.formats.engine_of(line) for line in (vllm, sglang, TRTLLM_ERROR, glog)]
+    assert engines == ["vllm", "sglang", "trtllm", None]

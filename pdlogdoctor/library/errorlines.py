@@ -8,6 +8,8 @@ layer only the lines that hold one of its anchors, found in the same search pass
 anchors, and only when no pattern of the library matched the line: the layer adds no pass of its
 own over the input. Its
 `[[warning]]` markers are read only when nothing failed (quiet.py re-reads the inputs then).
+`patterns/open-world/causes.toml` names the lines that state their own cause (an errno's words, a
+limit) and the generic wrappers that only report one: the decision ranks the first above the second.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ _MARKER_KEYS = {"id", "level", "effect", "regex", "format", "levels", "examples"
 ANY_FORMAT = "*"  # a marker's `format` that any catalogue format with a level satisfies
 _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "examples"}
 _EXAMPLE_KEYS = {"match", "no_match"}
+_CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
+_WRAPPER_KEYS = {"id", "regex", "examples"}
+CAUSES_FILE = "causes.toml"
 
 
 @record
@@ -85,6 +90,30 @@ class Benign:
 
 
 @record
+class CauseLine:
+    """A phrase by which a line states its own cause, and the limit it names (causes.toml)."""
+
+    id: str
+    limit: str  # what ran out or is wrong, in words
+    fix: str  # what to change
+    regex: LazyRegex
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
+
+
+@record
+class Wrapper:
+    """A generic report of a failure that never says why (causes.toml)."""
+
+    id: str
+    regex: LazyRegex
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
+
+
+@record
 class ErrorHit:
     """One line the layer calls an error (or a warning worth showing)."""
 
@@ -100,7 +129,24 @@ class ErrorLayer:
     benign: tuple[Benign, ...]
     warnings: tuple[Marker, ...] = ()  # how a line says it is a warning (read when nothing failed)
     masks: tuple[Mask, ...] = ()  # what varies between occurrences of one message (templates.toml)
+    causes: tuple[CauseLine, ...] = ()  # phrases that state a cause (causes.toml)
+    wrappers: tuple[Wrapper, ...] = ()  # generic reports of a failure (causes.toml)
     formats: Formats = field(default_factory=shipped_formats)  # the catalogue the format markers read
+
+    def cause_of(self, text: str) -> CauseLine | None:
+        """The cause this line states in its own words, if any."""
+        return next((cause for cause in self.causes if _search(cause.regex, text)), None)
+
+    def cause(self, cause_id: str) -> CauseLine | None:
+        return next((cause for cause in self.causes if cause.id == cause_id), None)
+
+    def engine_of(self, text: str) -> str | None:
+        """The serving engine whose line format this line has (patterns/formats/ `engine`), if any."""
+        return self.formats.engine_of(text)
+
+    def wraps(self, text: str) -> bool:
+        """The line is a generic wrapper (and states no cause of its own)."""
+        return self.cause_of(text) is None and any(_search(w.regex, text) for w in self.wrappers)
 
     def benign_entry(self, text: str) -> Benign | None:
         """The benign entry naming this line, if any."""
@@ -178,6 +224,8 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
     benign: list[Benign] = []
     warnings: list[Marker] = []
     masks: list[Mask] = []
+    causes: list[CauseLine] = []
+    wrappers: list[Wrapper] = []
     for directory in dirs:
         root = directory / OPEN_WORLD_DIR
         severity = root / "severity.toml"
@@ -190,6 +238,10 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
             benign.append(_benign(_read(path), str(path), path.stem))
         if (root / TEMPLATES_FILE).is_file():
             masks.extend(load_masks(root / TEMPLATES_FILE))
+        if (root / CAUSES_FILE).is_file():
+            where, data = str(root / CAUSES_FILE), _read(root / CAUSES_FILE)
+            causes.extend(_cause(raw, where, i) for i, raw in enumerate(data.get("cause", [])))
+            wrappers.extend(_wrapper(raw, where, i) for i, raw in enumerate(data.get("wrapper", [])))
     if not markers:
         return None
     catalogue = formats or shipped_formats()
@@ -199,7 +251,14 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
             if name not in known:
                 raise PatternError(marker.path, f"{marker.id}.format", f"'{name}' is no format of patterns/formats/")
     return ErrorLayer(
-        tuple(dict.fromkeys(anchors)), tuple(markers), tuple(benign), tuple(warnings), tuple(masks), catalogue
+        tuple(dict.fromkeys(anchors)),
+        tuple(markers),
+        tuple(benign),
+        tuple(warnings),
+        tuple(masks),
+        tuple(causes),
+        tuple(wrappers),
+        catalogue,
     )
 
 
@@ -249,6 +308,27 @@ def _format_reference(raw: Mapping[str, Any], where: str, key: str) -> tuple[tup
     if not isinstance(levels, list) or not levels or not all(level in FORMAT_LEVELS for level in levels):
         raise PatternError(where, f"{key}.levels", f"must list the format levels it decides, of {FORMAT_LEVELS}")
     return tuple(formats), tuple(levels)
+
+
+def _cause(raw: Any, where: str, index: int) -> CauseLine:
+    key = f"cause[{index}]"
+    if not isinstance(raw, dict):
+        raise PatternError(where, key, "must be a table")
+    _check(raw, _CAUSE_KEYS, where, key, required=("id", "limit", "fix", "regex", "examples"))
+    match, no_match = _examples(raw, where, key)
+    compiled = _compile(raw, where, key)
+    return CauseLine(
+        str(raw["id"]), str(raw["limit"]), " ".join(str(raw["fix"]).split()), compiled, match, no_match, where
+    )
+
+
+def _wrapper(raw: Any, where: str, index: int) -> Wrapper:
+    key = f"wrapper[{index}]"
+    if not isinstance(raw, dict):
+        raise PatternError(where, key, "must be a table")
+    _check(raw, _WRAPPER_KEYS, where, key, required=("id", "regex", "examples"))
+    match, no_match = _examples(raw, where, key)
+    return Wrapper(str(raw["id"]), _compile(raw, where, key), match, no_match, where)
 
 
 def _warning(raw: Any, where: str, index: int) -> Marker:
@@ -337,6 +417,7 @@ def check_layer(layer: ErrorLayer) -> list[str]:
         ]
     problems += _warning_problems(layer)
     problems += check_masks(layer.masks)
+    problems += _cause_problems(layer)
     for marker in layer.markers:
         for line in marker.match:
             if not any(anchor in line for anchor in layer.anchors):
@@ -347,6 +428,27 @@ def check_layer(layer: ErrorLayer) -> list[str]:
 def _decides(layer: ErrorLayer, marker: Marker, line: str) -> bool:
     """Whether the marker, asked alone, reads the line."""
     return marker.decides(line, lambda: layer.formats.read(line)) is not None
+
+
+def _cause_problems(layer: ErrorLayer) -> list[str]:
+    """A cause decides its own examples (the first that matches is the one named) and not its
+    no_match; a wrapper's examples are wrappers (no cause phrase in them) and its no_match are not."""
+    problems: list[str] = []
+    for cause in layer.causes:
+        for line in cause.match:
+            found = layer.cause_of(line)
+            if found is None or found.id != cause.id:
+                problems.append(
+                    f"{cause.path}: cause {cause.id}: example named {found.id if found else None}: {line!r}"
+                )
+        problems += [f"{cause.path}: cause {cause.id}: no_match example matches: {x!r}" for x in cause.no_match
+                     if _search(cause.regex, x)]  # fmt: skip
+    for wrapper in layer.wrappers:
+        problems += [f"{wrapper.path}: wrapper {wrapper.id}: example is no wrapper: {x!r}" for x in wrapper.match
+                     if not layer.wraps(x)]  # fmt: skip
+        problems += [f"{wrapper.path}: wrapper {wrapper.id}: no_match example matches: {x!r}" for x in wrapper.no_match
+                     if _search(wrapper.regex, x)]  # fmt: skip
+    return problems
 
 
 def _warning_problems(layer: ErrorLayer) -> list[str]:

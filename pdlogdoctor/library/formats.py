@@ -48,7 +48,7 @@ MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
 _FORMAT_KEYS = {
     "id", "component", "kind", "order", "starts_with", "regex", "levels", "level", "utc", "in_text",
-    "says_when", "sample", "no_match", "references",
+    "says_when", "engine", "sample", "no_match", "references",
 }  # fmt: skip
 _SAMPLE_KEYS = {"line", "time", "level", "message"}
 _RANK = re.compile(r"([A-Z_]+?)(\d+)")
@@ -128,6 +128,7 @@ class Format:
     path: str
     timed: bool = False  # its regex reads a time (a `clock` or an `epoch` group)
     says_when: bool = False  # its prefix says when and who: a message starts after it (timed, a tag)
+    engine: str = ""  # the serving engine whose lines these are (sglang, vllm, trtllm), when the format tells
 
     def level_of(self, found: re.Match[str]) -> str | None:
         if self.level is not None:
@@ -249,6 +250,21 @@ class Formats:
                 if found is not None:
                     message = message[found.end() :]
         return message
+
+    def engine_of(self, line: str) -> str | None:
+        """The serving engine whose format a line has (a format's `engine`: sglang, vllm, trtllm),
+        read through a launcher's tag; None when no format read tells."""
+        text = line
+        for _ in range(MAX_NESTED):
+            fmt, found = self._first(text)
+            if fmt is None or found is None:
+                return None
+            if fmt.engine:
+                return fmt.engine
+            if fmt.level_of(found) is not None or not found.end():
+                return None
+            text = text[found.end() :]
+        return None
 
     def run_time(self, line: str) -> bool:
         """Whether the line is one a component prints at run time (not source, not prose)."""
@@ -396,6 +412,7 @@ def _format(raw: Any, where: str, key: str) -> Format:
         path=where,
         timed=timed,
         says_when=schema.flag(entry, "says_when", where, key) or kind == "wrapper" or timed,
+        engine=schema.string(entry, "engine", where, key) if "engine" in entry else "",
     )
 
 
