@@ -18,6 +18,7 @@ from typing import TextIO
 
 import regex
 
+from ..library.templates import message_of
 from ..model import Comparison, Report, Source
 from ..model.counts import count_of
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
@@ -27,7 +28,9 @@ from . import changes
 from .document import chain_start, chain_time, fact_text, folded_pattern, position_label, unrecognised_kind
 from .fixes import LETTERS, Fix, command_text, confidence_words, fixes, verify_first
 from .inputs import inputs_to_show
+from .neutralise import shown
 from .options import PLAIN, RenderOptions
+from .outbound import outbound_report
 
 ANSI = {
     "bold": "1",
@@ -96,12 +99,15 @@ def _paragraphs(text: str) -> list[str]:
 
 
 def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
-    """Never redacted (`options.redact` is ignored): the operator's own terminal."""
+    """Never redacted (`options.redact` is ignored): the operator's own terminal. Every string from
+    the logs is shown safely first (outbound.py): no escape sequence from a log reaches the terminal."""
+    stable_id = fingerprint(report)  # of the report as read, as every format gives it
+    report = outbound_report(report)
     page = Page(options)
     if options.changes_first:
         _changes(page, report)
         page.add()
-    _verdict(page, report)
+    _verdict(page, report, stable_id)
     if options.verbose and report.verdict.reasons:
         page.prose(f"confidence {report.verdict.confidence:.2f} = {confidence.words(report.verdict.reasons)}", 2, "dim")
         for step in report.verdict.reasons:
@@ -127,17 +133,17 @@ def quiet_line(report: Report) -> str:
     confidence = "-" if report.verdict.id == INCONCLUSIVE else f"{report.verdict.confidence:.2f}"
     commands = [command_text(item) for item in report.suggestions]
     fix = next((command for command in commands if command), "-")
-    return f"{report.verdict.id} {confidence} {fingerprint(report)} {fix}"
+    return shown(f"{report.verdict.id} {confidence} {fingerprint(report)} {fix}")
 
 
 # ---------------------------------------------------------------- sections
 
 
-def _verdict(page: Page, report: Report) -> None:
+def _verdict(page: Page, report: Report, stable_id: str) -> None:
     verdict = report.verdict
     colour = VERDICT_COLOUR.get(verdict.id, "red")
     page.prose(verdict.title, 0, "bold", colour)
-    page.prose(f"{verdict.id} · {confidence_words(report)} · fingerprint {fingerprint(report)}", 0, "dim")
+    page.prose(f"{verdict.id} · {confidence_words(report)} · fingerprint {stable_id}", 0, "dim")
     page.add()
     page.prose(verdict.summary)
     for note in report.notes:
@@ -362,22 +368,10 @@ def short_names(sources: Iterable[str]) -> dict[str, str]:
     return shown
 
 
-# Timestamps and rank/level brackets at the start of a line: the time column already says when.
-_LEADING_STAMP = regex.compile(
-    r"^(?:\[[^\]]{0,80}\]:?\s*)+"  # sglang, uvicorn, MORI spdlog, torch's [rankN]:[E... file:line]
-    r"|^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\S*\s+(?:[A-Z]+\s+)?"  # router
-    r"|^[IWEF]\d{4}(?:\d{4})? [\d:.]+\s+\d+\s+(?:[\w.-]+:\d+\]\s*)?"  # glog (year optional), its file:line]
-    # vLLM (and Python logging through it): (Worker pid=N) LEVEL MM-DD or full date, time, [file:line]
-    r"|^(?:\([\w ]+pid=\d+\)\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+"
-    r"(?:\d{4}-)?\d\d-\d\d [\d:.]+\s+(?:\[[^\]]*\]\s*)?"
-)
-# Rust tracing puts the span and the source location before the message.
-_TRACING_PREFIX = regex.compile(r"^\S*\{.*?\}: .*?\.rs:\d+: ")
-
-
 def log_message(text: str) -> str:
-    message = _LEADING_STAMP.sub("", text, count=1).strip()
-    return _TRACING_PREFIX.sub("", message, count=1) or text.strip()
+    """The line without its prefix (the time column already says when): the catalogue of line
+    formats reads it (library/formats.py)."""
+    return message_of(text)
 
 
 SHOWN_UNRECOGNISED = 5

@@ -20,7 +20,7 @@ from ..model import InputProblem
 from .events import HEAD_BYTES, EventSink, Partial, ScanResult, merge_partials
 from .index import AnchorIndex
 from .reader import CHUNK_BYTES, MAX_LINE_BYTES, NEWLINE, Buffer, Newlines, Window, fills, line_end, line_start
-from .stamps import STAMP_LOOKBACK_LINES, remember_last_stamp
+from .stamps import STAMP_LOOKBACK_LINES, StampMemory, remember_last_stamp
 
 LONG_LINE_CARRY = 4 << 20  # a partial line longer than this is scanned in windows
 BLOCK_LOOKAHEAD = 256 << 10  # room a traceback needs after its first line
@@ -82,7 +82,7 @@ class Search:
     def __init__(self, name: str, index: AnchorIndex, window: Window) -> None:
         self.index = index
         self.window = window
-        self.state = _State(EventSink(name, index.errors))
+        self.state = _State(EventSink(name, index.errors, StampMemory(formats=index.formats)))
         self.head = b""
         self.total = 0
         self.fresh = 0  # bytes read since the last scan
