@@ -13,7 +13,7 @@ from typing import BinaryIO
 
 from .describe.excerpt import build_excerpt
 from .describe.quiet import describe_quiet
-from .ingest import Deadline, discover
+from .ingest import Deadline, LogInput, discover
 from .ingest.duplicates import prefer_zstd
 from .ingest.rotation import as_streams, joined_sources, per_file, streams
 from .library.patterns import Library
@@ -26,7 +26,7 @@ from .reason.link import link
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
 from .scan import accel
 from .scan.index import AnchorIndex
-from .scan.inputs import scan_input
+from .scan.inputs import Scanned, reading_order, scan_input
 from .scan.logshape import set_aside, set_aside_note
 from .scan.parallel import usable_cores
 from .scan.timeline import place_on_timeline
@@ -66,7 +66,7 @@ def analyse(
     inputs = prefer_zstd(discover(list(paths), stdin, options.limits, options.follow_symlinks))
     index = AnchorIndex.build(library, options.matcher, accel.BUILD_AT)  # its matcher: built once input needs it
     workers = options.workers or usable_cores()
-    scanned = [item for log_input in inputs for item in scan_input(log_input, index, on_progress, deadline, workers)]
+    scanned = _scanned(inputs, index, on_progress, deadline, workers)
     sources = tuple(item.source for item in scanned)
     aside = set(set_aside(sources))  # not serving logs: their lines are no evidence (logshape.py)
     placed = place_on_timeline([e for item in scanned if item.source.name not in aside for e in item.events])
@@ -116,6 +116,21 @@ def only_adding(report: Report, passes: Iterable[Callable[[Report], Report]]) ->
 
 def _noted(report: Report, note: str | None) -> Report:
     return replace(report, notes=(*report.notes, note)) if note else report
+
+
+def _scanned(
+    inputs: list[LogInput],
+    index: AnchorIndex,
+    on_progress: Callable[[int], None] | None,
+    deadline: Deadline,
+    workers: int,
+) -> list[Scanned]:
+    """Every input scanned, in the order given; under a deadline read cheapest evidence first
+    (scan/inputs.reading_order), the results put back in order, so a budget that suffices changes
+    nothing in the report."""
+    order = reading_order(inputs) if deadline.at is not None else range(len(inputs))
+    found = {position: list(scan_input(inputs[position], index, on_progress, deadline, workers)) for position in order}
+    return [item for position in range(len(inputs)) for item in found[position]]
 
 
 def _clock_offsets(events: list[Event], sources: tuple[Source, ...], library: Library) -> tuple[ClockOffset, ...]:
