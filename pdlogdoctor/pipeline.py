@@ -18,11 +18,13 @@ from .library.patterns import Library
 from .model import ClockOffset, Event, Report, Source
 from .model.options import RunOptions
 from .model.values import record
+from .reason.binaries import split_core_dumps, with_binaries
 from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
 from .reason.diagnose import diagnose
 from .reason.link import link
 from .reason.unexplained import attach, benign_split, cleared_split, with_cleared_notes
 from .scan import accel
+from .scan.coredumps import core_file_events
 from .scan.index import AnchorIndex
 from .scan.inputs import scan_input
 from .scan.logshape import set_aside, set_aside_note
@@ -74,6 +76,10 @@ def analyse(
     events = within(
         correct(events, clocks), options.since, options.until
     )  # before linking: the links rest on time windows
+    # Core dumps (a core file's header, systemd-coredump's line) join the chain after the diagnosis.
+    events, cores = split_core_dumps(
+        [*events, *within(core_file_events(sources, library), options.since, options.until)], library
+    )
     events, recovered = benign_split(events, library)  # on corrected times: a recovery may be in another file
     events, cleared = cleared_split(events, library)
     nodes = {s.name: s.node for s in sources}
@@ -81,6 +87,7 @@ def analyse(
     report = diagnose(events, link(events, library, nodes, widened), sources, library, widened)
     report = attach(report, within(correct(errors, clocks), options.since, options.until), events, library, recovered)
     report = with_cleared_notes(report, cleared, library)
+    report = with_binaries(report, cores, library, nodes, widened)
     report = describe_quiet(report, library.errors, frozenset((e.source, e.line) for e in events), options.matcher)
     report = annotate(report, clocks, window_note(options.since, options.until))
     note = set_aside_note(sources)

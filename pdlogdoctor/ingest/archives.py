@@ -16,7 +16,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
-from .content import SNIFF_BYTES, ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
+from ..model import CoreDump
+from .content import BINARY, SNIFF_BYTES, ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
+from .coredump import ELF_MAGIC, core_dump, core_problem
 from .streams import (
     DEFAULT_LIMITS,
     Budget,
@@ -57,8 +59,11 @@ def _member_input(name: str, size: int, path: Path, member: str, budget: Budget)
     if is_tar(head):
         decoded = zip_opener(path, member, budget, text=False)
         return LogInput(name, size, None, (), lambda: _tar_stream_members(decoded(), name, budget))
-    if looks_binary(head):
-        return unread(name, "binary", "binary content (not a log); skipped")
+    if looks_binary(head) or head.startswith(ELF_MAGIC):
+        core = core_dump(_base_name(name), head, None, None)
+        if core is not None:
+            return LogInput(name, size, None, (core_problem(core),), core=core)
+        return unread(name, BINARY, "binary content (not a log); skipped")
     return LogInput(name, size, zip_opener(path, member, budget))
 
 
@@ -108,12 +113,12 @@ def _tar_stream_members(handle: Reader, display: str, budget: Budget) -> Iterato
                 if extracted is None:
                     continue
                 name = f"{display}!{safe_member_name(member.name)}"
-                yield name, _tar_member_stream(extracted, budget)
+                yield name, _tar_member_stream(extracted, budget, name, float(member.mtime))
     finally:
         handle.close()
 
 
-def _tar_member_stream(extracted: ByteSource, budget: Budget) -> Reader:
+def _tar_member_stream(extracted: ByteSource, budget: Budget, name: str = "", modified: float | None = None) -> Reader:
     stream = text_stream(Guarded(_Unclosing(extracted), budget.limits.member_output, budget), budget)
     try:
         head = stream.read(SNIFF_BYTES)
@@ -121,8 +126,12 @@ def _tar_member_stream(extracted: ByteSource, budget: Budget) -> Reader:
         return _Refusal(exc.problem.code, exc.problem.message)
     if head.startswith(ZIP_MAGIC) or is_tar(head):
         return _Refusal("nested-archive", "an archive inside an archive is not opened; extract it and pass it")
-    if looks_binary(head):
-        return _Refusal("binary", "binary content (not a log); skipped")
+    if looks_binary(head) or head.startswith(ELF_MAGIC):
+        core = core_dump(_base_name(name), head, None, modified)
+        if core is not None:
+            problem = core_problem(core)
+            return _Refusal(problem.code, problem.message, core)
+        return _Refusal(BINARY, "binary content (not a log); skipped")
     return Prepend(head, stream)
 
 
@@ -136,15 +145,21 @@ class _Unclosing(Reader):
 class _Refusal(Reader):
     """A member we decided not to read: the first read raises the reason."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, core: CoreDump | None = None) -> None:
         super().__init__(io.BytesIO())
         self.reason: StreamStopped | None = StreamStopped(code, message)
+        self.core = core  # a core dump: its header was read (coredump.py)
 
     def read(self, size: int = -1, /) -> bytes:
         reason, self.reason = self.reason, None
         if reason is not None:
             raise reason
         return b""
+
+
+def _base_name(name: str) -> str:
+    """A member's own file name: `logs.zip!nightly/core.123` -> `core.123`."""
+    return name.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
 
 
 def safe_member_name(name: str) -> str:
