@@ -63,7 +63,7 @@ def analyse(
 ) -> Analysis:
     """`run`, keeping the events and sources next to the report."""
     deadline = Deadline(options.timeout)
-    inputs = prefer_zstd(discover(list(paths), stdin, options.limits))
+    inputs = prefer_zstd(discover(list(paths), stdin, options.limits, options.follow_symlinks))
     index = AnchorIndex.build(library, options.matcher, accel.BUILD_AT)  # its matcher: built once input needs it
     workers = options.workers or usable_cores()
     scanned = [item for log_input in inputs for item in scan_input(log_input, index, on_progress, deadline, workers)]

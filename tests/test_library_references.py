@@ -38,6 +38,8 @@ NOT_IDS = {
     "not-a-log": "an input problem code",
     "empty-directory": "an input problem code",
     "not-a-file": "an input problem code (ingest)",
+    "outside-input": "an input problem code (discover.py): a link out of the input, not followed",
+    "too-deep": "an input problem code (discover.py): directories past the depth cap",
     "read-as-paste": "an input problem code (ingest): a document read because nothing else is a log",
     "start-up": "a verdict's phase (patterns.VERDICT_PHASES)",
     "not-a-serving-log": "an input problem code (logshape.py): read, but no line has a serving-log shape",
@@ -51,7 +53,7 @@ NOT_IDS = {
     "before-first-symptom": "where an unexplained error sits (unexplained.py)",
 }
 # Calls whose first argument is an input-problem code or a redaction kind (redact.py), not a library id.
-PROBLEM_CALLS = {"InputProblem", "unread", "StreamStopped", "_Refusal", "Rule", "placeholder"}
+PROBLEM_CALLS = {"InputProblem", "unread", "StreamStopped", "Refusal", "Rule", "placeholder"}
 # A module that imports none of these never sees an event or the library (ingest's readers, the
 # accelerator): its kebab-case strings are problem codes and the like, not ids.
 DOMAIN_TYPES = {"Event", "Library", "Evidence", "Report", "Pattern", "Hypothesis", "Analyzer"}

@@ -84,6 +84,7 @@ SKIP_WORDS = {  # code: (one, several)
     "empty-directory": ("empty directory", "empty directories"),
     "not-a-file": ("special file (FIFO, socket, device)", "special files (FIFO, socket, device)"),
     "not-a-log": ("note or script beside the logs", "notes or scripts beside the logs"),
+    "outside-input": ("link out of the input", "links out of the input"),  # discover.OUTSIDE_INPUT
     # duplicates.DUPLICATE_CODE (not imported: start-up time)
     "duplicate-skipped": ("duplicate of a .zst twin", "duplicates of .zst twins"),
     # read, but no line in it looks like a serving log's: its lines are no evidence
@@ -166,6 +167,7 @@ def analyze_logs(
     until: str | None = None,
     abs_time: bool = False,
     baseline: list[str] | None = None,
+    follow_symlinks: bool = False,
 ) -> NoReturn:
     """`analyze` with its options' values (commands.py documents them); ends with the exit code."""
     config = read_config()
@@ -182,6 +184,7 @@ def analyze_logs(
         _refuse_input_as_output(target.path, [*paths, *(baseline or [])])
     options = run_options({target.format for target in targets}, timeout)
     options = replace(options, since=_moment(since, "--since"), until=_moment(until, "--until"))
+    options = replace(options, follow_symlinks=follow_symlinks)
     report = _run(paths, library, options, baseline or [])
     code = 0 if exit_zero else gated_exit_code(exit_code_for(report), gate)
     if exit_code_for(report) is ExitCode.NOTHING_READABLE:

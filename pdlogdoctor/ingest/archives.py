@@ -26,6 +26,7 @@ from .streams import (
     Guarded,
     Prepend,
     Reader,
+    Refusal,
     StreamStopped,
     decoded_stream,
     open_regular,
@@ -123,15 +124,14 @@ def _tar_member_stream(extracted: ByteSource, budget: Budget, name: str = "", mo
     try:
         head = stream.read(SNIFF_BYTES)
     except StreamStopped as exc:
-        return _Refusal(exc.problem.code, exc.problem.message)
+        return Refusal(exc.problem.code, exc.problem.message)
     if head.startswith(ZIP_MAGIC) or is_tar(head):
-        return _Refusal("nested-archive", "an archive inside an archive is not opened; extract it and pass it")
+        return Refusal("nested-archive", "an archive inside an archive is not opened; extract it and pass it")
     if looks_binary(head) or head.startswith(ELF_MAGIC):
         core = core_dump(_base_name(name), head, None, modified)
         if core is not None:
-            problem = core_problem(core)
-            return _Refusal(problem.code, problem.message, core)
-        return _Refusal(BINARY, "binary content (not a log); skipped")
+            return _CoreDump(core)
+        return Refusal(BINARY, "binary content (not a log); skipped")
     return Prepend(head, stream)
 
 
@@ -142,19 +142,13 @@ class _Unclosing(Reader):
         io.RawIOBase.close(self)
 
 
-class _Refusal(Reader):
-    """A member we decided not to read: the first read raises the reason."""
+class _CoreDump(Refusal):
+    """A core dump among a tar's members: never read as a log; its header was (coredump.py)."""
 
-    def __init__(self, code: str, message: str, core: CoreDump | None = None) -> None:
-        super().__init__(io.BytesIO())
-        self.reason: StreamStopped | None = StreamStopped(code, message)
-        self.core = core  # a core dump: its header was read (coredump.py)
-
-    def read(self, size: int = -1, /) -> bytes:
-        reason, self.reason = self.reason, None
-        if reason is not None:
-            raise reason
-        return b""
+    def __init__(self, core: CoreDump) -> None:
+        problem = core_problem(core)
+        super().__init__(problem.code, problem.message)
+        self.core = core
 
 
 def _base_name(name: str) -> str:
