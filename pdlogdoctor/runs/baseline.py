@@ -10,7 +10,8 @@ from ..library.patterns import Library
 from ..model import Report
 from ..model.options import RunOptions
 from ..pipeline import DEFAULT_OPTIONS, Analysis, analyse
-from .compare import compare, strengthen_verdict
+from ..reason.decide import reconsidered_with_baseline
+from .compare import compare, explains_verdict, strengthen_verdict
 from .profile import ProfileSpec, RunProfile, build_profile, load_profile_spec
 
 
@@ -27,7 +28,7 @@ def run_with_baseline(
     bad = analyse(paths, library, stdin, on_progress, options)
     good = analyse(baseline, library, None, on_progress, replace(options, excerpt=False))
     comparison = compare(profile_of(good, spec, library), profile_of(bad, spec, library), spec, library)
-    return strengthen_verdict(bad.report, comparison)
+    return strengthen_verdict(reconsidered_with_baseline(bad.report, explains_verdict(comparison)), comparison)
 
 
 def profile_of(analysis: Analysis, spec: ProfileSpec, library: Library) -> RunProfile:
