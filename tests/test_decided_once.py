@@ -77,6 +77,15 @@ def test_the_named_steps_add_up_to_the_confidence(library: Library) -> None:
     assert not wrong, "\n".join(wrong)
 
 
+def test_every_step_is_a_row_of_the_table(library: Library) -> None:
+    """The confidence module's table (confidence.RULES, the README's and the report's) names every
+    step a verdict of the corpus carries: no number is added anywhere without its row."""
+    from pdlogdoctor.reason.confidence import NAMES
+
+    names = {step.name for case in CASES for step in pipeline.run([str(case)], library).verdict.reasons}
+    assert names and names <= NAMES, names - NAMES
+
+
 def test_json_and_verbose_text_show_the_steps(library: Library) -> None:
     from pdlogdoctor.render.document import report_document
 
