@@ -201,7 +201,6 @@ def test_every_cause_pattern_that_roots_a_verdict_roots_a_case(
 UNROOTED = {
     "disk-full",  # rooted only through hf-disk-space-short in the cases so far
     "hf-repo-not-found",
-    "native-signal-backtrace",
     "nixl-registration-failed",
     "safetensors-corrupt",
     "subprocess-crashed",  # sglang's watchdog line: so far always under an earlier crash line
