@@ -42,6 +42,14 @@ patterns_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="In
 app.add_typer(patterns_app, name="patterns")
 
 NO_REDACT_HELP = "Do not mask IPs, hosts, home paths, tokens in markdown, github and html output."
+NoConfigOption = Annotated[
+    bool,
+    typer.Option(
+        "--no-config",
+        help="Ignore the config file: pdlogdoctor.toml or pyproject.toml's [tool.pdlogdoctor], the nearest "
+        "from the working directory up (its format, fail-on, color, patterns; -v names the one used).",
+    ),
+]
 PatternsOption = Annotated[
     list[Path] | None,
     typer.Option(
@@ -160,6 +168,7 @@ def analyze(
             "--follow-symlinks", help="Follow links that lead out of an input directory (not followed by default)."
         ),
     ] = False,
+    no_config: NoConfigOption = False,
 ) -> None:
     analyze_logs(
         paths=paths,
@@ -178,6 +187,7 @@ def analyze(
         abs_time=abs_time,
         baseline=baseline,
         follow_symlinks=follow_symlinks,
+        no_config=no_config,
     )
 
 
@@ -391,6 +401,7 @@ def diff_command(
         str | None, typer.Option("--color", metavar="WHEN", help="auto (a terminal, unless NO_COLOR), always, never.")
     ] = None,
     no_redact: Annotated[bool, typer.Option("--no-redact", help=NO_REDACT_HELP)] = False,
+    no_config: NoConfigOption = False,
 ) -> None:
     diff_logs(
         good=good,
@@ -400,6 +411,7 @@ def diff_command(
         patterns=patterns,
         color=color,
         no_redact=no_redact,
+        no_config=no_config,
     )
 
 
