@@ -291,6 +291,7 @@ def patterns_suggest(
 def patterns_check(patterns: PatternsOption = None) -> None:
     from ..library.consequences import unused_groups
     from ..library.errorlines import check_layer
+    from ..library.formats import check_formats
     from ..library.frames import check_frames
     from ..library.patterns import check_examples
 
@@ -298,6 +299,7 @@ def patterns_check(patterns: PatternsOption = None) -> None:
     problems = [problem for pattern in library.patterns for problem in check_examples(pattern)]
     problems += check_layer(library.errors) if library.errors else []
     problems += check_frames(library.frames)
+    problems += check_formats(library.formats)
     problems += [
         f"{group.path}: {group.id}: no cause names this consequence group (name it in a [[causes]] table, or remove it)"
         for group in unused_groups(library.patterns, library.groups)

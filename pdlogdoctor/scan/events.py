@@ -13,6 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from ..library.errorlines import ErrorLayer
+from ..library.formats import Stamp
 from ..library.lazyregex import LazyRegex
 from ..library.patterns import Pattern, match_line
 from ..model import Event, FieldValue, InputProblem, Kind, Role, Severity
@@ -20,7 +21,7 @@ from ..model.textcut import clip
 from .reader import Buffer
 from .roles import role_from_name, role_from_prefix
 from .stamps import StampMemory, latest_for, stamp_for
-from .timeline import Stamp, clean_line, grep_file
+from .timeline import clean_line, grep_file
 from .traceback import read_block
 
 KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are counted
@@ -167,9 +168,9 @@ def _match_line(
             continue
         if stamp is None:
             stamp = stamp_for(buf, start, text, actions_time, state.stamps)
-            latest = latest_for(buf, stop, end, text, actions_time, stamp)
+            latest = latest_for(buf, stop, end, text, actions_time, stamp, state.stamps.formats)
         if pattern.block:
-            captured.update(read_block(pattern.block, buf, stop, end))
+            captured.update(read_block(pattern.block, buf, stop, end, state.stamps.formats))
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
         recognised = True
         event = _make_event(pattern, state.name, line_no, stamp, text, captured)

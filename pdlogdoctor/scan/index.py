@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import field
 
 from ..library.errorlines import ErrorLayer
+from ..library.formats import Formats, shipped
 from ..library.patterns import Library, Pattern
 from ..model import Mark
 from ..model.values import record
@@ -28,6 +29,7 @@ class AnchorIndex:
     generic: frozenset[int] = frozenset()
     # The patterns of a server's launch line (Mark.SERVER_LAUNCH): its disaggregation mode names the file's role.
     launches: frozenset[str] = frozenset()
+    formats: Formats = field(default_factory=shipped, compare=False)  # what reads each line's time
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
@@ -59,7 +61,7 @@ class AnchorIndex:
         anchors = [anchor for anchor, _ in ordered]
         fast = accel.deferred(anchors, matcher, build_at) if build_at else accel.load(anchors, matcher)
         generic = frozenset(number for number, (anchor, _) in enumerate(ordered) if anchor in generic_keys)
-        return cls(ordered, blocks, fast, library.errors, generic, library.marked(Mark.SERVER_LAUNCH))
+        return cls(ordered, blocks, fast, library.errors, generic, library.marked(Mark.SERVER_LAUNCH), library.formats)
 
 
 def _json_escaped(anchor: bytes) -> bytes:
