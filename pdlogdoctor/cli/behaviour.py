@@ -495,8 +495,9 @@ def _write_step_files(report: Report, options: RenderOptions, failures: list[str
                 append_step_summary(report, options, Path(value))
             else:
                 append_step_outputs(report, Path(value))
-        except OSError as exc:
-            failures.append(f"cannot write {variable} ({value}): {exc.strerror or exc}")
+        except (OSError, UnicodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else "a character its encoding cannot hold"
+            failures.append(f"cannot write {variable} ({value}): {reason or exc}")
 
 
 def _rendered(report: Report, output_format: OutputFormat, options: RenderOptions) -> str:
@@ -557,8 +558,9 @@ def _write_stdout(write: Callable[[TextIO], object]) -> None:
     try:
         write(sys.stdout)
         sys.stdout.flush()
-    except OSError as exc:  # a full disk behind `> file`, a closed terminal: the report is lost
-        usage_error(f"cannot write the report to stdout: {exc.strerror or exc}")
+    except (OSError, UnicodeError) as exc:  # a full disk behind `> file`, a closed terminal: the report is lost
+        reason = exc.strerror if isinstance(exc, OSError) else "a character its encoding cannot hold"
+        usage_error(f"cannot write the report to stdout: {reason or exc}")
 
 
 def _write_file(report: Report, target: Target, options: RenderOptions) -> None:

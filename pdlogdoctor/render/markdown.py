@@ -24,6 +24,7 @@ from .inputs import inputs_to_show
 from .markup import CELL_CHARS, cell, code_cell, code_span, fence, prose, quoted_cell, quoted_prose
 from .mermaid import mermaid_chain
 from .options import RenderOptions
+from .outbound import outbound_report
 from .text import chain_legend, chain_title
 
 __all__ = ["CELL_CHARS", "cell", "code_cell", "escape", "fence", "markdown_report", "render"]
@@ -56,12 +57,13 @@ class ShareableView:
 
 
 def shareable_view(report: Report, options: RenderOptions) -> ShareableView:
-    stable_id = fingerprint(report)  # from the unredacted report: redaction must not change it
+    stable_id = fingerprint(report)  # from the report as read: redaction must not change it
+    redactor = None
     if options.redact:
-        from .redact import redact_report, redactor_for  # the rules load only when they are used
+        from .redact import redactor_for  # the rules load only when they are used
 
-        report = redact_report(report, redactor_for(report))  # the excerpt too: it is part of the report
-    return ShareableView(report, stable_id)
+        redactor = redactor_for(report)
+    return ShareableView(outbound_report(report, redactor), stable_id)  # the excerpt too: it is part of the report
 
 
 def markdown_report(report: Report, options: RenderOptions, limit: int = GITHUB_BODY_LIMIT) -> str:
