@@ -20,11 +20,13 @@ from .library.patterns import Library
 from .model import ClockOffset, Event, Report, Source
 from .model.options import RunOptions
 from .model.values import record
+from .reason.binaries import split_core_dumps, with_binaries
 from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
 from .reason.decide import decide
 from .reason.link import link
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
 from .scan import accel
+from .scan.coredumps import core_file_events
 from .scan.index import AnchorIndex
 from .scan.inputs import Scanned, reading_order, scan_input
 from .scan.logshape import set_aside, set_aside_note
@@ -76,6 +78,10 @@ def analyse(
     events = within(
         correct(events, clocks), options.since, options.until
     )  # before linking: the links rest on time windows
+    # Core dumps (a core file's header, systemd-coredump's line) join the chain after the diagnosis.
+    events, cores = split_core_dumps(
+        [*events, *within(core_file_events(sources, library), options.since, options.until)], library
+    )
     events, recovered = benign_split(events, library)  # on corrected times: a recovery may be in another file
     events, cleared = cleared_split(events, library)
     nodes = {s.name: s.node for s in sources}
@@ -87,6 +93,7 @@ def analyse(
         report,
         (
             lambda r: with_cleared_notes(r, cleared, library),
+            lambda r: with_binaries(r, cores, library, nodes, widened),
             lambda r: describe_quiet(r, library.errors, read, options.matcher),
             lambda r: annotate(r, clocks, window_note(options.since, options.until)),
             lambda r: _noted(r, set_aside_note(sources)),

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from ..ingest import ByteSource, Deadline, LogInput
+from ..ingest.coredump import core_problem
 from ..model import Event, InputProblem, Role, Source
 from ..model.values import record
 from .collectors import unwrap_head
@@ -87,6 +88,11 @@ def _scan_members(
                 problem = InputProblem("timeout", "--timeout reached; the rest of the archive was not read")
                 yield Scanned(_unread_source(replace(log_input, name=name, problems=(problem,))), ())
                 return
+            core = getattr(stream, "core", None)  # a core dump in the archive: its header was read
+            if core is not None:
+                stream.close()
+                yield Scanned(_unread_source(LogInput(name, 0, None, (core_problem(core),), core=core)), ())
+                continue
             with stream:
                 yield scan_one(name, deadline.wrap(stream), index, (), on_progress)
     except Exception as exc:  # tarfile, gzip and zstandard raise many types on corrupt data
@@ -131,4 +137,5 @@ def _scan(
 
 
 def _unread_source(log_input: LogInput) -> Source:
-    return Source(log_input.name, Role.UNKNOWN, "not read", 0, 0, log_input.problems)
+    reason = "a core dump, read by its header" if log_input.core is not None else "not read"
+    return Source(log_input.name, Role.UNKNOWN, reason, 0, 0, log_input.problems, core=log_input.core)
