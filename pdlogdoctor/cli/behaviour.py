@@ -71,7 +71,10 @@ EXIT_HELP = (
     "  3  failure evidence without a known cause (inconclusive)\n"
     "  4  nothing readable, or no input looks like a serving log\n"
     "--fail-on cause turns 3 and 4 into 0;\n"
-    "--fail-on never (or --exit-zero) turns 1, 3 and 4 into 0."
+    "--fail-on never (or --exit-zero) turns 1, 3 and 4 into 0.\n"
+    "An answer from partial evidence (--timeout, a missing or\n"
+    "unreadable input) never exits 0: a cause found in what was\n"
+    "read exits 1, anything else 3; -q's line ends # incomplete."
 )
 OUTPUTS_HELP = (
     "\b\nWhere the reports go:\n"
