@@ -18,6 +18,10 @@ that appear late are read from their first byte. What a poll sees of each file:
 - a file that is not plain text (compressed, an archive, UTF-16) is scanned whole, as post-mortem
   `analyze` reads it, again when it has changed and then stayed the same for one poll.
 
+What a poll cannot see: a file rewritten between two polls to more bytes than were read of it
+reads as grown (`tail -F` reads it so too). Each followed file holds one descriptor while it is
+followed (a renamed or deleted file is read to its end through it).
+
 Polling, not inotify: the standard library has no inotify binding; a poll is one `os.stat` per
 file and directory, a few times a second, which costs nothing measurable; and it sees writes that
 inotify does not report (NFS, some overlay and bind mounts in containers). The cost of being
