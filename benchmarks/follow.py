@@ -218,11 +218,12 @@ def memory_over(rate: float, hours: float, rotate_mb: float) -> list[float]:
             samples.append(rss_mib(process.pid))
             time.sleep(1.0)
         time.sleep(2.0)  # the last poll
-        read = read_bytes(process.pid)
+        read, busy = read_bytes(process.pid), cpu_seconds(process.pid) / duration
         process.terminate()
         process.wait(timeout=60)
         writer.close()
-        print(f"memory: {writer.written / 1e6:,.0f} MB written, the follower read {read / 1e6:,.0f} MB")
+        print(f"memory: {writer.written / 1e6:,.0f} MB written in {duration:g} s, the follower read "
+              f"{read / 1e6:,.0f} MB, using {busy * 100:.0f}% of one core while they were written")  # fmt: skip
         return samples
 
 
