@@ -147,8 +147,8 @@ def test_prose_and_words_are_read_and_give_no_confident_verdict(
 
 def test_only_an_input_with_no_text_is_nothing_readable(tmp_path: Path) -> None:
     directory = _write(tmp_path / "dump", {"empty.txt": ""})
-    (directory / "core.dat").write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 8)
-    paths = [str(directory / "core.dat"), str(directory / "empty.txt")]
+    (directory / "weights.dat").write_bytes(b"\x00\x01\x02\x03" + bytes(range(256)) * 8)
+    paths = [str(directory / "weights.dat"), str(directory / "empty.txt")]
     result = CliRunner().invoke(app, ["analyze", *paths])
     assert result.exit_code == 4 and result.stdout == ""
     (line,) = result.stderr.splitlines()
