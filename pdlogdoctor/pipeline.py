@@ -21,6 +21,8 @@ from .model.values import record
 from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
 from .reason.diagnose import diagnose
 from .reason.link import link
+from .reason.performance import align
+from .reason.performance import weigh as weigh_performance
 from .reason.unexplained import attach, benign_split, cleared_split, with_cleared_notes
 from .scan import accel
 from .scan.index import AnchorIndex
@@ -71,15 +73,16 @@ def analyse(
     events = [e for e in placed if not e.unrecognised]
     errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
     clocks = _clock_offsets(events, sources)
-    events = within(
-        correct(events, clocks), options.since, options.until
-    )  # before linking: the links rest on time windows
+    corrected = correct(events, clocks)
+    series = align([s for item in scanned if item.source.name not in aside for s in item.series], corrected)
+    events = within(corrected, options.since, options.until)  # before linking: the links rest on time windows
     events, recovered = benign_split(events, library)  # on corrected times: a recovery may be in another file
     events, cleared = cleared_split(events, library)
     nodes = {s.name: s.node for s in sources}
     widened = slack(clocks)
     report = diagnose(events, link(events, library, nodes, widened), sources, library, widened)
     report = attach(report, within(correct(errors, clocks), options.since, options.until), events, library, recovered)
+    report = weigh_performance(report, series, events, library)  # a slow run: where the time went
     report = with_cleared_notes(report, cleared, library)
     report = describe_quiet(report, library.errors, frozenset((e.source, e.line) for e in events), options.matcher)
     report = annotate(report, clocks, window_note(options.since, options.until))

@@ -21,7 +21,8 @@ from .errorlines import ErrorLayer
 from .frames import FrameTable
 from .lazyregex import LazyRegex, RegexCompileError, compile_now
 
-FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list")
+# percent: "95.9" or "95.9%" read as the fraction 0.959; bool: True/False (Python's spelling) as a bool.
+FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent", "bool")
 BLOCK_KINDS = ("python-traceback", "cxx-what")
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
 MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
@@ -525,13 +526,17 @@ def convert_field(kind: str, text: str) -> FieldValue | None:
             return int(text.replace(",", "").replace("_", ""), 0 if text.lower().startswith("0x") else 10)
         if kind == "float":
             return float(text)
+        if kind == "percent":
+            return round(float(text.rstrip("%")) / 100, 6)
+        if kind == "bool":
+            return {"true": True, "false": False}[text.lower()]
         if kind == "duration":
             return float(text.rstrip("sS"))
         if kind == "bytes":
             return _parse_bytes(text)
         if kind == "int_list":
             return tuple(int(item) for item in re.findall(r"-?\d+", text))
-    except ValueError:
+    except (ValueError, KeyError):
         return None
     return text
 

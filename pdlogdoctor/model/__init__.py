@@ -80,6 +80,12 @@ class Mark(StrEnum):
     REQUEST_FAILED = "request-failed"  # a request through the PD path failed: it is not serving
     KV_POOL_SIZED = "kv-pool-sized"  # the server has sized its KV pool (a sizing line)
     IN_START_UP = "in-start-up"  # the line itself says the server was still starting ("died during initialization")
+    # A test, benchmark or CI gate reported failure: a failed assertion or test summary, failed
+    # requests, a job or step that exited non-zero. A run holding one is never healthy (decide.py).
+    GATE_FAILED = "gate-failed"
+    # A server's periodic load line (queue lengths, token usage, throughput): every one of its lines
+    # is read into a time series per source (scan/series.py), not only the events the scan keeps.
+    METRICS = "metrics"
 
 
 class OutputFormat(StrEnum):
@@ -267,6 +273,58 @@ class ErrorDelta:
 
 
 @record
+class Series:
+    """One number of a periodic metrics line, over a run, as one source (and one rank) printed it.
+
+    Every line is read (scan/series.py), but only a summary and at most MAX_POINTS time buckets are
+    kept: a day's log costs what an hour's does. Times are on the reference clock once aligned.
+    """
+
+    source: str  # Source.name
+    role: Role
+    node: str | None
+    rank: str  # the line's rank tags ("DP0 TP0", "Engine 000"); "" when it names none
+    pattern: str  # the metrics pattern whose lines it reads (for citing; reasoning reads `metric`)
+    metric: str  # the capture's name: queue, running, token_usage, gen_throughput, ...
+    count: int  # lines that carried it
+    first_line: int
+    last_line: int
+    first_time: float | None
+    last_time: float | None
+    first: float
+    last: float
+    low: float
+    high: float
+    mean: float
+    peak_line: int  # the line of its highest value, quoted as evidence
+    peak_time: float | None
+    peak_text: str
+    # (time of the bucket's first line, mean, lowest, highest) per time bucket, oldest first
+    points: tuple[tuple[float, float, float, float], ...] = ()
+    longest_gap: float = 0.0  # seconds between two consecutive lines of this source and rank
+
+    @property
+    def interval(self) -> float | None:
+        """Mean seconds between its lines: how often its server printed them."""
+        if self.count < 2 or self.first_time is None or self.last_time is None:
+            return None
+        return (self.last_time - self.first_time) / (self.count - 1)
+
+
+@record
+class SeriesRow:
+    """One series of BAD beside the same series of the last green run (compare.py)."""
+
+    metric: str
+    role: str
+    node: str
+    before: Series | None
+    after: Series | None
+    departed: float | None = None  # seconds after BAD's first line when it left GOOD's range
+    direction: str = ""  # "higher" | "lower" | "" (it stayed within GOOD's range)
+
+
+@record
 class Comparison:
     """BAD's report against the last green run: `pdlogdoctor diff` and `analyze --baseline`."""
 
@@ -278,6 +336,7 @@ class Comparison:
     deltas: tuple[Delta, ...]  # those bearing on BAD's verdict first
     errors: tuple[ErrorDelta, ...]  # earliest first
     bearing: tuple[str, ...]  # the deltas bearing on BAD's verdict, as sentences
+    series: tuple[SeriesRow, ...] = ()  # the metrics series side by side, the one that changed first first
 
     @property
     def changed(self) -> bool:
@@ -299,6 +358,17 @@ class UnexplainedError:
     files: tuple[str, ...]
     position: str  # "before-root", "before-first-symptom", "after" (see unexplained.py)
     earliest: bool = False  # the earliest unexplained error before the first known symptom
+
+
+@record
+class Performance:
+    """What the periodic metrics lines say about a run: the gate that failed, the series read,
+    and the bottleneck the performance analysis found (reason/performance.py)."""
+
+    gate: Event | None  # the first failed performance gate, quoted first
+    series: tuple[Series, ...]  # every series read, per source and rank
+    finding: str  # the bottleneck's verdict id, "" when none was shown
+    shown: tuple[str, ...] = ()  # metric names the finding rests on, charted first
 
 
 @record
@@ -324,3 +394,4 @@ class Report:
     comparison: Comparison | None = None  # against the last green run (--baseline, diff)
     unrecognised: tuple[UnexplainedError, ...] = ()  # ranked: the one to read first comes first
     log_ends: tuple[ExcerptLine, ...] = ()  # when nothing failed: each input's last line (quiet.py)
+    performance: Performance | None = None  # the periodic metrics lines' series, when any was read

@@ -436,7 +436,18 @@ def redact_report(report: Report, redactor: Redactor) -> Report:
 
 # Identifiers of the tool's own vocabulary: never data from the logs.
 _KEEP = frozenset(
-    {("Event", "pattern"), ("Verdict", "id"), ("Alternative", "id"), ("Suggestion", "kind"), ("Suggestion", "name")}
+    {
+        ("Event", "pattern"),
+        ("Verdict", "id"),
+        ("Alternative", "id"),
+        ("Suggestion", "kind"),
+        ("Suggestion", "name"),
+        ("Series", "pattern"),
+        ("Series", "metric"),
+        ("SeriesRow", "metric"),
+        ("Performance", "finding"),
+        ("Performance", "shown"),
+    }
 )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from ..ingest import ByteSource, Deadline, LogInput
-from ..model import Event, InputProblem, Role, Source
+from ..model import Event, InputProblem, Role, Series, Source
 from ..model.values import record
 from .collectors import unwrap_head
 from .events import ScanResult
@@ -24,6 +24,7 @@ from .search import scan_stream
 class Scanned:
     source: Source
     events: tuple[Event, ...]
+    series: tuple[Series, ...] = ()  # the metrics lines' time series (series.py)
 
 
 def scan_input(
@@ -98,7 +99,8 @@ def scan_one(
         problems=problems + tuple(result.problems),
         node=node_from_name(name),
     )
-    return Scanned(source, tuple(with_source_role(e, role) for e in result.events))
+    series = result.series.series(name, role, source.node)
+    return Scanned(source, tuple(with_source_role(e, role) for e in result.events), series)
 
 
 def _scan(

@@ -23,8 +23,10 @@ class StampMemory:
     last_own: Stamp | None = None  # of the last line with a time of its own
 
 
-def stamp_for(buf: Buffer, start: int, text: str, actions_time: str | None, memory: StampMemory) -> Stamp | None:
-    own = parse_stamp(text)
+def stamp_for(
+    buf: Buffer, start: int, text: str, actions_time: str | None, memory: StampMemory, own: Stamp | None
+) -> Stamp | None:
+    """`own` is the line's own stamp (parse_stamp(text)), parsed once by the caller."""
     if own is not None and own.utc:
         return on_local_clock(own, _local_stamp_above(buf, start, memory))
     if own is not None:
@@ -72,13 +74,13 @@ def _local_stamp_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp | 
 
 
 def latest_for(
-    buf: Buffer, stop: int, end: int, text: str, actions_time: str | None, stamp: Stamp | None
+    buf: Buffer, stop: int, end: int, own: Stamp | None, actions_time: str | None, stamp: Stamp | None
 ) -> float | None:
     """For a line without a time of its own (a crash line, a traceback), the latest it can be:
     the time of the next stamped line below it (or the earliest, when none is in reach).
     None for a line that carries its own time. The buffer holds STAMP_LOOKBACK_LINES lines
     below every scanned line (_defer_for_lookahead), so this does not depend on chunking."""
-    if stamp is None or actions_time is not None or parse_stamp(text) is not None:
+    if stamp is None or actions_time is not None or own is not None:
         return None
     pos = stop + 1
     for _ in range(STAMP_LOOKBACK_LINES):
