@@ -63,7 +63,7 @@ def analyse(
 ) -> Analysis:
     """`run`, keeping the events and sources next to the report."""
     deadline = Deadline(options.timeout)
-    inputs = prefer_zstd(discover(list(paths), stdin, options.limits))
+    inputs = prefer_zstd(discover(list(paths), stdin, options.limits, options.follow_symlinks))
     index = AnchorIndex.build(library, options.matcher, accel.BUILD_AT)  # its matcher: built once input needs it
     workers = options.workers or usable_cores()
     scanned = [item for log_input in inputs for item in scan_input(log_input, index, on_progress, deadline, workers)]
@@ -72,7 +72,7 @@ def analyse(
     placed = place_on_timeline([e for item in scanned if item.source.name not in aside for e in item.events])
     events = [e for e in placed if not e.unrecognised]
     errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
-    clocks = _clock_offsets(events, sources)
+    clocks = _clock_offsets(events, sources, library)
     corrected = correct(events, clocks)
     series = align([s for item in scanned if item.source.name not in aside for s in item.series], corrected)
     events = within(corrected, options.since, options.until)  # before linking: the links rest on time windows
@@ -93,12 +93,12 @@ def analyse(
     return Analysis(report, tuple(events), sources)
 
 
-def _clock_offsets(events: list[Event], sources: tuple[Source, ...]) -> tuple[ClockOffset, ...]:
+def _clock_offsets(events: list[Event], sources: tuple[Source, ...], library: Library) -> tuple[ClockOffset, ...]:
     """Each file's clock offset; the segments of a rotated log share one clock, estimated as one."""
     named = streams(s.name for s in sources)
     if not named:
-        return estimate_offsets(events, sources)
-    return per_file(estimate_offsets(as_streams(events, named), joined_sources(sources, named)), named)
+        return estimate_offsets(events, sources, library)
+    return per_file(estimate_offsets(as_streams(events, named), joined_sources(sources, named), library), named)
 
 
 def _glossary(report: Report, library: Library) -> tuple[tuple[str, str], ...]:

@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 import regex
 
+from pdlogdoctor.scan.collectors import MESSAGE_KEYS
+
 # GitHub Actions `2026-07-02T10:16:03.4120000Z ` before the component's own line (moved too); the
 # same RFC 3339 time before containerd's `stderr F ` and after Cloud Logging's severity.
 ACTIONS = regex.compile(
@@ -87,7 +89,7 @@ def _shift_record(line: str, seconds: int) -> str:
         record = json.loads(body)
     except ValueError:
         return line
-    for key in ("log", "message"):
+    for key in MESSAGE_KEYS:  # every key a collector keeps the line under (a Cloud Logging export's textPayload)
         if isinstance(record.get(key), str):
             record[key] = _shift_line(record[key], seconds)
     for key in ("time", "timestamp"):

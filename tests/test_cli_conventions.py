@@ -158,7 +158,8 @@ def test_help_matches_the_reviewed_snapshot_and_shows_no_python_types() -> None:
 
 
 @pytest.mark.parametrize(
-    "args", [[], ["diff"], ["explain"], ["verdicts"], ["completion"], ["patterns"], ["patterns", "check"]]
+    "args",
+    [[], ["diff"], ["explain"], ["verdicts"], ["completion"], ["patterns"], ["patterns", "check"], ["templates"]],
 )
 def test_no_help_page_shows_python_types(args: list[str]) -> None:
     code, out, _ = invoke(*args, "--help")
@@ -181,6 +182,9 @@ def test_completion_answers_the_shell(tmp_path: Path) -> None:
     }
     done = subprocess.run(command(), env=env, capture_output=True, text=True, check=False)
     assert done.stdout.split() == ["text", "json", "markdown", "github", *extra_formats()]
+    env |= {"COMP_WORDS": "pdlogdoctor templates -f ", "COMP_CWORD": "3"}
+    done = subprocess.run(command(), env=env, capture_output=True, text=True, check=False)
+    assert done.stdout.split() == ["text", "json"]
     env |= {"COMP_WORDS": "pdlogdoctor ver", "COMP_CWORD": "1"}
     done = subprocess.run(command(), env=env, capture_output=True, text=True, check=False)
     assert done.stdout.split() == ["verdicts", "version"]
@@ -255,6 +259,8 @@ CLOSED_PIPE_CASES: list[tuple[tuple[str, ...], int]] = [
     (("analyze", "-f", "markdown", str(INCONCLUSIVE)), 3),
     (("analyze", "-f", "html", str(INCONCLUSIVE)), 3),
     (("diff", str(PAIR_GREEN), str(SEED)), 1),
+    (("templates", str(SEED)), 0),
+    (("templates", "-f", "json", str(SEED)), 0),
 ]
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pdlogdoctor.cli.commands import app
+from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Event, Kind, Report, Role, Severity, Source
 from pdlogdoctor.model.options import RunOptions
@@ -22,6 +23,8 @@ from pdlogdoctor.scan.timeline import clean_line, parse_actions_time, parse_stam
 
 from .clock_shift import shift_text
 from .conftest import BUNDLES, FIXTURES
+
+LIBRARY = load_library()
 
 T0 = 1_782_986_400.0  # 2026-07-02 10:00:00 UTC
 
@@ -45,7 +48,7 @@ def test_same_room_on_both_sides_measures_a_time_zone_and_a_skew() -> None:
         _event("http-5xx", "decode.log", T0 + 1),
         _event("router-server-error", "router.log", T0 + 1),
     ]
-    offsets = {o.source: o for o in estimate_offsets(events, SOURCES)}
+    offsets = {o.source: o for o in estimate_offsets(events, SOURCES, LIBRARY)}
     assert offsets["router.log"].method == "reference"
     assert offsets["prefill.log"].method == "paired"
     assert offsets["prefill.log"].correction == ahead
@@ -63,7 +66,7 @@ def test_warmups_alone_pin_whole_hours_only() -> None:
         _event("http-5xx", "decode.log", T0 + 60),
         _event("router-server-error", "router.log", T0 + 60),
     ]
-    offsets = {o.source: o for o in estimate_offsets(events, SOURCES)}
+    offsets = {o.source: o for o in estimate_offsets(events, SOURCES, LIBRARY)}
     assert offsets["prefill.log"].method == "whole-hours"
     assert offsets["prefill.log"].correction == -5 * 3600  # the 40 s are not trusted
     assert slack(offsets.values())["prefill.log"] > 0
@@ -75,7 +78,7 @@ def test_a_file_without_pairs_keeps_its_clock_and_gets_wider_windows() -> None:
         _event("http-5xx", "decode.log", T0),
         _event("router-server-error", "router.log", T0),
     ]
-    offsets = {o.source: o for o in estimate_offsets(events, SOURCES)}
+    offsets = {o.source: o for o in estimate_offsets(events, SOURCES, LIBRARY)}
     assert offsets["prefill.log"].method == "unaligned"
     assert offsets["prefill.log"].correction == 0.0
     assert slack(offsets.values()) == {"prefill.log": offsets["prefill.log"].uncertainty}
@@ -90,7 +93,7 @@ def test_precise_pairs_that_disagree_are_not_trusted_to_the_second() -> None:
         _event("kv-transfer-failed-prefill", "prefill.log", T0 + 400, bootstrap_room=2),
         _event("kv-transfer-failed-decode", "decode.log", T0 + 100, bootstrap_room=2),
     ]
-    offsets = {o.source: o for o in estimate_offsets(events, SOURCES)}
+    offsets = {o.source: o for o in estimate_offsets(events, SOURCES, LIBRARY)}
     assert offsets["prefill.log"].correction == 0.0
     assert offsets["prefill.log"].uncertainty > 0
 
@@ -107,7 +110,7 @@ def test_the_nodes_of_one_server_pin_each_other_by_whole_hours() -> None:
         return [args, _event("kv-cache-allocated", source, time + 280 + rank, tp=8 * rank)]
 
     events = [*server("node0.log", 0, T0), *server("node1.log", 1, T0 + ahead), _event("http-5xx", "router.log", T0)]
-    offsets = {o.source: o for o in estimate_offsets(events, nodes)}
+    offsets = {o.source: o for o in estimate_offsets(events, nodes, LIBRARY)}
     assert offsets["node1.log"].correction == ahead
     assert offsets["node1.log"].reasons == ("nodes of one multi-node server",)
     assert offsets["node1.log"].reference == "node0.log"  # brought onto node 0's clock, not the router's
@@ -115,7 +118,7 @@ def test_the_nodes_of_one_server_pin_each_other_by_whole_hours() -> None:
     assert sentence is not None and sentence.startswith("node1.log clock is about 3 h ahead of node0.log")
     assert "(measured 3 h 00 m 01 s ahead from 1 pair(s) of lines: nodes of one multi-node server" in sentence
     events[2] = replace(events[2], fields=(("nnodes", 2), ("node_rank", 1), ("dist_init_addr", "10.0.0.2:5757")))
-    apart = {o.source: o for o in estimate_offsets(events, nodes)}
+    apart = {o.source: o for o in estimate_offsets(events, nodes, LIBRARY)}
     assert "nodes of one multi-node server" not in apart["node1.log"].reasons  # another server: no lockstep
 
 

@@ -30,10 +30,7 @@ EXCERPTS = sorted(path.parent for path in (ROOT / "tests" / "data" / "excerpts")
 # Excerpts the tool still gets wrong, each with what it misses: a strict xfail, so the fix that makes
 # one pass must also remove it from here. KNOWN is about the verdict checks (verdict, chain, facts,
 # summary), UNQUOTED about quoting a key line.
-KNOWN: dict[str, str] = {
-    "sglang-28702-gcp-prefixed-committed-kv-freed": "read, but the export lost the traceback's indentation: no "
-    "frame tells the phase (scheduler-crash)",
-}
+KNOWN: dict[str, str] = {}
 UNQUOTED: dict[str, str] = {
     "lmcache-1343-nixl-ucx-1p1d-example-startup-benign": "vLLM's 'init engine ... took' line not shown",
 }

@@ -238,6 +238,12 @@ def test_utf16_is_told_from_binary_and_from_a_nul_hole() -> None:
     assert utf16_encoding(b"\x7fELF\x02\x01\x01" + bytes(range(256))) is None
     assert utf16_encoding(b"plain ascii log line, long enough to judge\n") is None
     assert utf16_encoding(b"\xfe\xffRegisterRdmaMemoryRegion failed! addr:0x7f2a80000000") is None  # 8-bit text
+    # 8-bit text behind the mark with a NUL hole after it: `\0\n` reads as a UTF-16 newline, the hole
+    # as U+0000, which no UTF-16 text holds (test_fuzz found it)
+    assert (
+        utf16_encoding(b"\xfe\xff\n[2026-07-02 10:16:03.412] [48211] [error] Register failed\n\n" + b"\0" * 7 + b"\n")
+        is None
+    )
 
 
 def test_leading_nul_hole_is_still_scanned(library: Library) -> None:

@@ -1,8 +1,10 @@
 """Every cross-reference between the library and the code resolves, and a broken one is refused.
 
-- A pattern or verdict id written in Python must name something in the library (meta-test over
-  the package's source): domain knowledge lives in the patterns, and what Python still names
-  must not go stale.
+- No library id (pattern, verdict, consequence group) is written in the package's
+  Python except in model/verdicts.py, the verdicts the code itself gives or decides between: what
+  code needs to know of a line is a mark, a `says`, a group or a capture in the data.
+- A kebab-case id written in Python must name something in the library (meta-test over the
+  package's source), so what Python still names does not go stale.
 - On load: `[[causes]].join` keys are captures of both ends (or pseudo-keys), causes, verdicts and
   `explains` exist, windows parse, verdict ids are kebab-case, marks come from the closed
   vocabulary, `identity` and `unexplained` name real fields.
@@ -36,6 +38,8 @@ NOT_IDS = {
     "not-a-log": "an input problem code",
     "empty-directory": "an input problem code",
     "not-a-file": "an input problem code (ingest)",
+    "outside-input": "an input problem code (discover.py): a link out of the input, not followed",
+    "too-deep": "an input problem code (discover.py): directories past the depth cap",
     "read-as-paste": "an input problem code (ingest): a document read because nothing else is a log",
     "start-up": "a verdict's phase (patterns.VERDICT_PHASES)",
     "not-a-serving-log": "an input problem code (logshape.py): read, but no line has a serving-log shape",
@@ -49,7 +53,7 @@ NOT_IDS = {
     "before-first-symptom": "where an unexplained error sits (unexplained.py)",
 }
 # Calls whose first argument is an input-problem code or a redaction kind (redact.py), not a library id.
-PROBLEM_CALLS = {"InputProblem", "unread", "StreamStopped", "_Refusal", "Rule", "placeholder"}
+PROBLEM_CALLS = {"InputProblem", "unread", "StreamStopped", "Refusal", "Rule", "placeholder"}
 # A module that imports none of these never sees an event or the library (ingest's readers, the
 # accelerator): its kebab-case strings are problem codes and the like, not ids.
 DOMAIN_TYPES = {"Event", "Library", "Evidence", "Report", "Pattern", "Hypothesis", "Analyzer"}
@@ -112,6 +116,51 @@ def test_the_meta_test_catches_a_misspelt_id(library: Library) -> None:
         'EFFECTS = ("kv-transfer-failed-decode", "kv-transfer-faild-prefill")\nproblem = InputProblem("x-y", "m")\n'
     )
     assert dangling(planted, library_names(library)) == [(1, "kv-transfer-faild-prefill")]
+
+
+# The one module that may write library ids: the verdicts the code gives or decides between.
+VERDICT_CONSTANTS = PACKAGE / "model" / "verdicts.py"
+PACKAGE_MODULES = [path for path in sorted(PACKAGE.rglob("*.py")) if path != VERDICT_CONSTANTS]
+
+
+def library_ids(library: Library) -> set[str]:
+    """What the data names and the diagnosis reads: patterns, verdicts, consequence groups. (The
+    open-world layer's marker ids are not counted: two are still read by unexplained.py.)"""
+    return {p.id for p in library.patterns} | {v.id for v in library.verdicts} | {g.id for g in library.groups}
+
+
+def ids_written(source: str, ids: set[str]) -> list[tuple[int, str]]:
+    """(line, id) of every string constant that is a library id."""
+    tree = ast.parse(source)
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in ids
+    ]
+
+
+@pytest.mark.parametrize("path", PACKAGE_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_library_id_is_written_in_the_package(path: Path, library: Library) -> None:
+    found = ids_written(path.read_text(encoding="utf-8"), library_ids(library))
+    assert not found, (
+        f"{path.relative_to(ROOT)}: {found} are library ids. Say what the code needs in the data "
+        "(a mark, a `says`, a consequence group, a capture), or for a verdict the code gives by its own "
+        "reasoning, a constant in pdlogdoctor/model/verdicts.py"
+    )
+
+
+def test_the_id_scan_catches_a_planted_id(library: Library) -> None:
+    planted = (
+        'LINK = ("mori-cqe-error",)\nKIND = "server-arg"\nif v == "kv-link-failed" or m is Mark.EXCEPTION:\n    pass\n'
+    )
+    assert ids_written(planted, library_ids(library)) == [(1, "mori-cqe-error"), (3, "kv-link-failed")]
+
+
+def test_the_verdict_constants_name_library_verdicts(library: Library) -> None:
+    tree = ast.parse(VERDICT_CONSTANTS.read_text(encoding="utf-8"))
+    assigned = [node.value for node in tree.body if isinstance(node, ast.Assign)]
+    written = {node.value for value in assigned for node in ast.walk(value) if isinstance(node, ast.Constant)}
+    assert written and written <= {v.id for v in library.verdicts}, written - {v.id for v in library.verdicts}
 
 
 def test_the_scan_covers_the_reasoning_modules() -> None:
@@ -228,8 +277,18 @@ advice = "y"
         ),
         ('marks = ["end-to-ends"]', "", "is not one of"),
         ('unexplained = "room {room} at {where}"', "", "'{room}' is not a field"),
+        ('says = ["a cause", " in room {room}"]', "", "says: '{room}' is not a field"),
     ],
-    ids=["verdict-id-shape", "unknown-verdict", "identity-missing", "identity-field", "explains", "mark", "hint"],
+    ids=[
+        "verdict-id-shape",
+        "unknown-verdict",
+        "identity-missing",
+        "identity-field",
+        "explains",
+        "mark",
+        "hint",
+        "says",
+    ],
 )
 def test_broken_metadata_is_refused_naming_the_key(tmp_path: Path, extra: str, verdicts: str, problem: str) -> None:
     with pytest.raises(PatternError) as caught:

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from pdlogdoctor.library.load import load_library
-from pdlogdoctor.library.patterns import Library, check_examples, load_pattern
+from pdlogdoctor.library.patterns import Library, check_examples, load_pattern, say
+from pdlogdoctor.model import verdicts
 from pdlogdoctor.model.errors import PatternError
-from pdlogdoctor.reason import performance
 from pdlogdoctor.reason.analyzers import ANALYZERS
 
 from .conftest import ROOT
@@ -40,10 +40,10 @@ def test_every_non_meta_verdict_is_reachable_from_some_pattern(library: Library)
         "mr-registration-rejected",
         "scheduler-runtime-crash",
         "scheduler-crash",
-    }  # analyzers relabel to these
+    }  # analyzers relabel to these; the performance reading gives its own
     for spec in library.verdicts:
         if spec.tier.value != "meta":
-            assert spec.id in supported | relabelled | set(performance.VERDICTS), spec.id
+            assert spec.id in supported | relabelled | set(verdicts.PERFORMANCE), spec.id
 
 
 def test_library_is_found_from_any_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -105,3 +105,14 @@ def test_shipped_library_has_the_core_patterns(library: Library) -> None:
     for needed in ("mori-mr-register-failed", "warmup-output-ids", "scheduler-died-init", "probe-not-serving"):
         assert needed in ids
     assert (ROOT / "patterns" / "verdicts.toml").is_file()
+
+
+def test_what_a_line_says_is_its_patterns_sentence_with_its_captures(library: Library) -> None:
+    """`says`: the first part always, a further part only when its fields were captured."""
+    segfault, signal = library.pattern("native-segfault"), library.pattern("native-signal-backtrace")
+    assert say(segfault, {"detail": "address not mapped to object"}) == (
+        "a segmentation fault (address not mapped to object)"
+    )
+    assert say(segfault, {}) == "a segmentation fault"
+    assert say(signal, {"signal": "SIGABRT", "pid": 7}) == "SIGABRT"
+    assert say(library.pattern("server-ready"), {}) is None  # no `says`: callers use the title

@@ -24,7 +24,7 @@ from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from ..model import OutputFormat, Report, Source
+from ..model import OutputFormat, Report, Source, verdicts
 from ..model.errors import PdlogdoctorError
 from ..model.values import record
 from ..render.neutralise import defuse_output, one_line
@@ -50,7 +50,7 @@ class ExitCode(IntEnum):
 class FailOn(StrEnum):
     """Which results give a non-zero exit code (for CI gating); usage errors (2) always do."""
 
-    INCONCLUSIVE = "inconclusive"  # 1 root cause, 3 inconclusive, 4 nothing readable (the default)
+    INCONCLUSIVE = verdicts.INCONCLUSIVE  # 1 root cause, 3 inconclusive, 4 nothing readable (the default)
     CAUSE = "cause"  # only a diagnosed root cause (1); inconclusive and unreadable exit 0
     NEVER = "never"  # always 0 after the report (same as --exit-zero)
 
@@ -84,6 +84,7 @@ SKIP_WORDS = {  # code: (one, several)
     "empty-directory": ("empty directory", "empty directories"),
     "not-a-file": ("special file (FIFO, socket, device)", "special files (FIFO, socket, device)"),
     "not-a-log": ("note or script beside the logs", "notes or scripts beside the logs"),
+    "outside-input": ("link out of the input", "links out of the input"),  # discover.OUTSIDE_INPUT
     # duplicates.DUPLICATE_CODE (not imported: start-up time)
     "duplicate-skipped": ("duplicate of a .zst twin", "duplicates of .zst twins"),
     # read, but no line in it looks like a serving log's: its lines are no evidence
@@ -166,6 +167,7 @@ def analyze_logs(
     until: str | None = None,
     abs_time: bool = False,
     baseline: list[str] | None = None,
+    follow_symlinks: bool = False,
 ) -> NoReturn:
     """`analyze` with its options' values (commands.py documents them); ends with the exit code."""
     config = read_config()
@@ -182,6 +184,7 @@ def analyze_logs(
         _refuse_input_as_output(target.path, [*paths, *(baseline or [])])
     options = run_options({target.format for target in targets}, timeout)
     options = replace(options, since=_moment(since, "--since"), until=_moment(until, "--until"))
+    options = replace(options, follow_symlinks=follow_symlinks)
     report = _run(paths, library, options, baseline or [])
     code = 0 if exit_zero else gated_exit_code(exit_code_for(report), gate)
     if exit_code_for(report) is ExitCode.NOTHING_READABLE:
@@ -324,9 +327,9 @@ def gated_exit_code(code: ExitCode, fail_on: FailOn | StrEnum) -> int:
 def exit_code_for(report: Report) -> ExitCode:
     if not any(source.bytes > 0 and not _set_aside(source) for source in report.inputs):
         return ExitCode.NOTHING_READABLE
-    if report.verdict.id == "healthy":
+    if report.verdict.id == verdicts.HEALTHY:
         return ExitCode.HEALTHY
-    if report.verdict.id in ("inconclusive", "no-failure-seen"):
+    if report.verdict.id in verdicts.NO_CAUSE:
         return ExitCode.INCONCLUSIVE
     return ExitCode.ROOT_CAUSE
 

@@ -148,6 +148,12 @@ def analyze(
             help="The last green run's logs (repeatable): the report adds what changed since then (see `diff`).",
         ),
     ] = None,
+    follow_symlinks: Annotated[
+        bool,
+        typer.Option(
+            "--follow-symlinks", help="Follow links that lead out of an input directory (not followed by default)."
+        ),
+    ] = False,
 ) -> None:
     analyze_logs(
         paths=paths,
@@ -165,7 +171,55 @@ def analyze(
         until=until,
         abs_time=abs_time,
         baseline=baseline,
+        follow_symlinks=follow_symlinks,
     )
+
+
+TEMPLATE_FORMATS = ("text", "json")
+
+
+@app.command(
+    "templates",
+    help="The templates of the lines of PATH... (read as analyze reads them): lines that differ only in their "
+    "values (numbers, ids, addresses, names) are one template. Most frequent first, each with its count and "
+    "first occurrence; --format json also lists every line of each template.",
+)
+def templates_command(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="Logs, as for analyze (- for stdin).")],
+    output_format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="text (count, first file:line, template) or json.",
+            autocompletion=lambda: list(TEMPLATE_FORMATS),
+        ),
+    ] = "text",
+    min_count: Annotated[
+        int, typer.Option("--min-count", metavar="N", min=1, help="Only templates of at least N lines.")
+    ] = 1,
+    errors: Annotated[
+        bool,
+        typer.Option(
+            "--errors",
+            help="Only the error lines no pattern names (the report's 'Unrecognised errors'), "
+            "templated as the report templates them.",
+        ),
+    ] = False,
+    patterns: PatternsOption = None,
+) -> None:
+    from .templates import render_json, render_text, templates_of_inputs
+
+    chosen = output_format.strip().lower()
+    if chosen not in TEMPLATE_FORMATS:
+        usage_error(f"no template format {output_format!r}", f"choose one of: {', '.join(TEMPLATE_FORMATS)}")
+    groups, names, cut = templates_of_inputs(paths, load_patterns(patterns), errors)
+    shown = [group for group in groups if group.count >= min_count]
+    if chosen == "json":
+        render_json(shown, names, cut, sys.stdout)
+    else:
+        render_text(shown, names, sys.stdout)
 
 
 # ---------------------------------------------------------------- the library
@@ -194,7 +248,8 @@ def patterns_suggest(
     from ..library.suggest import suggestions
     from ..pipeline import run
 
-    found = suggestions(run(paths, load_patterns(patterns)))
+    library = load_patterns(patterns)
+    found = suggestions(run(paths, library), library.errors.masks if library.errors else ())
     if not found:
         typer.echo("no unrecognised error line to suggest a pattern for", err=True)
         return

@@ -10,6 +10,7 @@ import difflib
 import textwrap
 
 from ..library.patterns import Library, Pattern, VerdictSpec
+from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 
 WIDTH = 100
 
@@ -54,14 +55,14 @@ def _verdict_text(library: Library, spec: VerdictSpec) -> str:
 
 
 def _unrooted_note(spec: VerdictSpec) -> str:
-    if spec.id == "healthy":
+    if spec.id == HEALTHY:
         return (
             "no failing line, and at least one line shows the deployment serving "
             "(ready server, probe ok, accuracy result)."
         )
-    if spec.id == "inconclusive":
+    if spec.id == INCONCLUSIVE:
         return "failing lines exist but none supports a cause; the report lists the evidence that is missing."
-    if spec.id == "no-failure-seen":
+    if spec.id == NO_FAILURE_SEEN:
         return "no failing line, and no line shows the deployment serving (a starting server, a short excerpt)."
     return "no single pattern roots this verdict: an analyzer or detector proposes it from several lines read together."
 

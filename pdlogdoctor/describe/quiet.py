@@ -27,7 +27,7 @@ from ..library.lazyregex import MULTILINE, LazyRegex
 from ..model import Event, ExcerptLine, Kind, Report, Severity, Source
 from ..model.textcut import clip
 from ..model.values import record
-from ..reason.diagnose import NO_FAILURE_SEEN
+from ..model.verdicts import NO_FAILURE_SEEN
 from ..reason.unexplained import templates_of
 from ..scan import accel
 from ..scan.logshape import set_aside

@@ -24,6 +24,7 @@ from .streams import (
     Guarded,
     Prepend,
     Reader,
+    Refusal,
     StreamStopped,
     decoded_stream,
     open_regular,
@@ -118,11 +119,11 @@ def _tar_member_stream(extracted: ByteSource, budget: Budget) -> Reader:
     try:
         head = stream.read(SNIFF_BYTES)
     except StreamStopped as exc:
-        return _Refusal(exc.problem.code, exc.problem.message)
+        return Refusal(exc.problem.code, exc.problem.message)
     if head.startswith(ZIP_MAGIC) or is_tar(head):
-        return _Refusal("nested-archive", "an archive inside an archive is not opened; extract it and pass it")
+        return Refusal("nested-archive", "an archive inside an archive is not opened; extract it and pass it")
     if looks_binary(head):
-        return _Refusal("binary", "binary content (not a log); skipped")
+        return Refusal("binary", "binary content (not a log); skipped")
     return Prepend(head, stream)
 
 
@@ -131,20 +132,6 @@ class _Unclosing(Reader):
 
     def close(self) -> None:
         io.RawIOBase.close(self)
-
-
-class _Refusal(Reader):
-    """A member we decided not to read: the first read raises the reason."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(io.BytesIO())
-        self.reason: StreamStopped | None = StreamStopped(code, message)
-
-    def read(self, size: int = -1, /) -> bytes:
-        reason, self.reason = self.reason, None
-        if reason is not None:
-            raise reason
-        return b""
 
 
 def safe_member_name(name: str) -> str:

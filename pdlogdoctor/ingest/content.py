@@ -6,12 +6,12 @@ from collections.abc import Callable, Iterator
 
 from ..model import InputProblem
 from ..model.values import record
-from .streams import ByteSource, Reader
+from .streams import ByteSource, Reader, looks_binary
+
+__all__ = ["SNIFF_BYTES", "ZIP_MAGIC", "LogInput", "is_tar", "looks_binary", "sniff", "unread"]
 
 ZIP_MAGIC = b"PK\x03\x04"
 SNIFF_BYTES = 8192
-BINARY_CONTROL_FRACTION = 0.10  # of the sniffed bytes (after a leading NUL hole)
-_TEXT_CONTROLS = frozenset(b"\t\n\r\x0c\x1b\x08")
 
 
 @record
@@ -46,13 +46,3 @@ def sniff(opener: Callable[[], ByteSource]) -> bytes:
 
 def is_tar(head: bytes) -> bool:
     return len(head) >= 262 and head[257:262] == b"ustar"
-
-
-def looks_binary(head: bytes) -> bool:
-    # A leading run of NULs is a sparse hole (copytruncate, a crash before a flush),
-    # not binary content; what follows it decides.
-    body = head.lstrip(b"\0")
-    if not body:
-        return False
-    controls = sum(1 for byte in body if byte < 32 and byte not in _TEXT_CONTROLS)
-    return controls > len(body) * BINARY_CONTROL_FRACTION

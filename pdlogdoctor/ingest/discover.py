@@ -1,7 +1,8 @@
 """Discover: turn the user's paths into inputs to scan, and say why the others are not read.
 
-Directories are walked recursively (symlink loops cut, at most Limits.files files);
-only regular files are opened; notes, docs and scripts found beside the logs are
+Directories are walked (iteratively, at most Limits.depth levels deep and Limits.files
+files; symlink loops cut; a link that leads out of the input is reported, not followed,
+unless asked); only regular files are opened; notes, docs and scripts found beside the logs are
 reported as not-a-log; binary files and nested archives are reported and skipped.
 """
 
@@ -18,8 +19,20 @@ from typing import BinaryIO
 
 from ..model import InputProblem
 from ..model.options import Limits
-from .content import ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
-from .streams import DEFAULT_LIMITS, Budget, decoded_stream, file_kind, open_regular, text_stream
+from ..model.values import record
+from .content import SNIFF_BYTES, ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
+from .streams import (
+    DEFAULT_LIMITS,
+    Budget,
+    Prepend,
+    Reader,
+    Refusal,
+    StreamStopped,
+    decoded_stream,
+    file_kind,
+    open_regular,
+    text_stream,
+)
 
 FIXTURE_EXPECTATION = "expected.toml"
 NOT_A_LOG = "not-a-log"
@@ -29,30 +42,48 @@ NOT_LOG_STEMS = frozenset({"readme", "expected", "notes", "license", "changelog"
 SKIP_SUFFIXES = (".png", ".jpg", ".jpeg", ".so", ".pt", ".safetensors", ".bin", ".core", ".whl")
 
 
-def discover(paths: list[str], stdin: BinaryIO | None = None, limits: Limits = DEFAULT_LIMITS) -> list[LogInput]:
+def discover(
+    paths: list[str], stdin: BinaryIO | None = None, limits: Limits = DEFAULT_LIMITS, follow_symlinks: bool = False
+) -> list[LogInput]:
+    """The inputs under `paths`. A symbolic link inside a directory is followed only while it stays
+    inside that directory, unless `follow_symlinks`: an artefact unpacked with its links kept must
+    not pull the machine's own files (`etc -> /etc`) into a report meant to be shared."""
     budget = Budget(limits)
     found: list[LogInput] = []
     for raw in paths:
         if raw == "-":
             found.append(_stdin_input(stdin, budget))
             continue
-        found.extend(_walk(Path(raw), budget))
+        found.extend(_walk(Path(raw), budget, follow_symlinks))
     return found
 
 
 def _stdin_input(stdin: BinaryIO | None, budget: Budget) -> LogInput:
     stream = stdin if stdin is not None else sys.stdin.buffer
-    return LogInput("<stdin>", 0, lambda: text_stream(stream, budget))
+    return LogInput("<stdin>", 0, lambda: _sniffed(text_stream(stream, budget)))
 
 
-def _walk(root: Path, budget: Budget) -> Iterator[LogInput]:
+def _sniffed(stream: Reader) -> Reader:
+    """Standard input read like a file: skipped when its head is binary (it cannot be read twice,
+    so the head read to tell is put back in front)."""
+    try:
+        head = stream.read(SNIFF_BYTES)
+    except StreamStopped as exc:
+        return Refusal(exc.problem.code, exc.problem.message)
+    if looks_binary(head):
+        stream.close()
+        return Refusal("binary", "binary content (not a log); skipped")
+    return Prepend(head, stream)
+
+
+def _walk(root: Path, budget: Budget, follow_symlinks: bool) -> Iterator[LogInput]:
     try:
         info = root.stat()
     except OSError as exc:
         yield unread(str(root), *_os_problem(exc))
         return
     if stat.S_ISDIR(info.st_mode):
-        yield from _walk_directory(root, budget)
+        yield from _walk_directory(root, budget, follow_symlinks)
     else:
         yield from _file_inputs(root, str(root), info, budget)
 
@@ -72,9 +103,9 @@ def _os_problem(exc: OSError) -> tuple[str, str]:
 PASTE_SUFFIXES = frozenset({".md", ".rst"})
 
 
-def _walk_directory(root: Path, budget: Budget) -> Iterator[LogInput]:
+def _walk_directory(root: Path, budget: Budget, follow_symlinks: bool) -> Iterator[LogInput]:
     """The directory's inputs; its notes are read after all when nothing else in it is a log."""
-    found = list(_walk_directory_entries(root, budget))
+    found = list(_walk_directory_entries(root, budget, follow_symlinks))
     if any(item.open is not None or item.members is not None for item in found):
         yield from found
         return
@@ -97,42 +128,86 @@ def _paste_inputs(path: Path, budget: Budget) -> Iterator[LogInput]:
         yield replace(item, problems=(*item.problems, note))
 
 
-def _walk_directory_entries(root: Path, budget: Budget) -> Iterator[LogInput]:
-    seen_dirs: set[tuple[int, int]] = set()
-    errors: list[OSError] = []
-    count = 0
+OUTSIDE_INPUT = "outside-input"
+TOO_DEEP = "too-deep"
+
+
+@record
+class _Walk:
+    """One directory walk's state: where it may go and what it met."""
+
+    root: str  # the resolved root: a link whose target is not below it leads out of the input
+    follow_symlinks: bool
+    budget: Budget
+    seen_dirs: set[tuple[int, int]]
+    files: list[int]  # [count]: files met so far, against Limits.files
+    too_deep: list[str]  # directories not entered: past Limits.depth
+
+
+def _walk_directory_entries(root: Path, budget: Budget, follow_symlinks: bool) -> Iterator[LogInput]:
+    """Depth first, in name order, with an explicit stack: a tree of any depth costs no recursion."""
+    walk = _Walk(os.path.realpath(root), follow_symlinks, budget, set(), [0], [])
+    stack: list[tuple[Path, int]] = [(root, 0)]
     yielded_any = False
-    for directory, subdirs, files in os.walk(root, followlinks=True, onerror=errors.append):
-        while errors:  # a directory os.walk could not list
-            exc = errors.pop(0)
+    while stack:
+        directory, depth = stack.pop()
+        subdirs: list[Path] = []
+        for item in _directory_inputs(directory, depth, walk, subdirs):
             yielded_any = True
-            yield unread(str(exc.filename or directory), *_os_problem(exc))
-        here = Path(directory)
-        try:
-            info = here.stat()
-        except OSError:
-            continue
-        key = (info.st_dev, info.st_ino)
-        if key in seen_dirs:
-            subdirs[:] = []
-            yielded_any = True
-            yield unread(str(here), "symlink-loop", "directory seen before (symlink loop); skipped")
-            continue
-        seen_dirs.add(key)
-        subdirs.sort()
-        for name in sorted(files):
-            count += 1
-            if count > budget.limits.files:
-                yield unread(str(here), "too-many-files", f"stopped after {budget.limits.files} files")
+            yield item
+            if item.problems and item.problems[0].code == "too-many-files":
                 return
-            for item in _directory_entry(here / name, budget):
-                yielded_any = True
-                yield item
-    for exc in errors:
+        stack.extend((subdir, depth + 1) for subdir in reversed(subdirs))
+    if walk.too_deep:
         yielded_any = True
-        yield unread(str(exc.filename or root), *_os_problem(exc))
+        deep = f"{len(walk.too_deep):,} directories more than {budget.limits.depth} levels deep"
+        yield unread(str(root), TOO_DEEP, f"{deep} not read (the first: {walk.too_deep[0]})")
     if not yielded_any:
         yield unread(str(root), "empty-directory", "no files in directory")
+
+
+def _directory_inputs(directory: Path, depth: int, walk: _Walk, subdirs: list[Path]) -> Iterator[LogInput]:
+    """The inputs of one directory's files, in name order; its subdirectories go to `subdirs`."""
+    try:
+        info = directory.stat()
+        entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+    except OSError as exc:
+        yield unread(str(exc.filename or directory), *_os_problem(exc))
+        return
+    key = (info.st_dev, info.st_ino)
+    if key in walk.seen_dirs:
+        yield unread(str(directory), "symlink-loop", "directory seen before (symlink loop); skipped")
+        return
+    walk.seen_dirs.add(key)
+    for entry in entries:
+        path = directory / entry.name
+        if entry.is_symlink() and not walk.follow_symlinks and _leaves(entry.path, walk.root):
+            yield unread(str(path), OUTSIDE_INPUT, "a link out of the input; not followed (--follow-symlinks reads it)")
+            continue
+        if _is_directory(entry):
+            if depth + 1 > walk.budget.limits.depth:
+                walk.too_deep.append(str(path))
+            else:
+                subdirs.append(path)
+            continue
+        walk.files[0] += 1
+        if walk.files[0] > walk.budget.limits.files:
+            yield unread(str(directory), "too-many-files", f"stopped after {walk.budget.limits.files} files")
+            return
+        yield from _directory_entry(path, walk.budget)
+
+
+def _is_directory(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()  # through a link: a link to a directory is walked as one (loops are cut)
+    except OSError:
+        return False  # a link that cannot be followed: its file entry says why
+
+
+def _leaves(path: str, root: str) -> bool:
+    """A link whose target (resolved) is not the root or below it."""
+    target = os.path.realpath(path)
+    return target != root and not target.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _directory_entry(path: Path, budget: Budget) -> Iterator[LogInput]:

@@ -194,11 +194,86 @@ class SizeLimited(Limited):
 
 
 def text_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False) -> Reader:
-    """What the scanner reads: `decoded_stream`, whose lines end at LF (or CRLF) as the file's do."""
+    """What the scanner reads: `decoded_stream`, whose lines end at LF (or CRLF) as the file's do.
+    A stream that is not a plain file stops when its head holds no text (`TextlessHead`)."""
     decoded = decoded_stream(raw, budget, sniffing=sniffing)
     if decoded.cap is None and not isinstance(decoded.inner, Utf16ToUtf8):  # the file's bytes are the text's
         decoded.plain_path = getattr(raw, "plain_path", None)
-    return decoded
+    if decoded.plain_path is not None or budget is None:
+        return decoded  # a plain file's NUL hole (copytruncate) is as long as the file: read it all
+    return TextlessHead(decoded, budget.limits.binary_head)
+
+
+# ---------------------------------------------------------------- what is not text
+
+BINARY_CONTROL_FRACTION = 0.10  # of the sniffed bytes (after a leading NUL hole)
+_TEXT_CONTROLS = b"\t\n\r\x0c\x1b\x08"
+_BINARY_CONTROLS = bytes(byte for byte in range(32) if byte not in _TEXT_CONTROLS)
+
+
+def looks_binary(head: bytes) -> bool:
+    """Control bytes (other than tab, line breaks, form feed, escape, backspace) in more than a tenth of
+    `head`. A leading run of NULs is a sparse hole (copytruncate, a crash before a flush), not binary
+    content; what follows it decides."""
+    body = head.lstrip(b"\0")
+    if not body:
+        return False
+    controls = len(body) - len(body.translate(None, _BINARY_CONTROLS))
+    return controls > len(body) * BINARY_CONTROL_FRACTION
+
+
+def holds_text(data: bytes) -> bool:
+    """Some bytes other than NUL, and not binary."""
+    body = data.replace(b"\0", b"")
+    return bool(body) and not looks_binary(body)
+
+
+class TextlessHead(Reader):
+    """A stream that is not a plain file (an archive member, a decompressed file, standard input)
+    read until it shows text; when its first `limit` bytes hold none (only NULs, as in a zip of
+    zeros or /dev/zero, or binary), it stops: the caps bound bytes, and such bytes cost time for
+    nothing. Once text is seen, reads pass through untouched."""
+
+    def __init__(self, inner: ByteSource, limit: int) -> None:
+        super().__init__(inner)
+        self.limit = limit
+        self.seen: int | None = 0  # textless bytes so far; None once text was seen
+
+    def read(self, size: int = -1, /) -> bytes:
+        data = bytes(self.inner.read(size))
+        if self.seen is not None and data:
+            self._check(data)
+        return data
+
+    def readinto(self, buffer: Any) -> int:
+        got = _readinto_some(self.inner, memoryview(buffer))
+        if self.seen is not None and got:
+            self._check(bytes(memoryview(buffer)[:got]))
+        return got
+
+    def _check(self, data: bytes) -> None:
+        assert self.seen is not None
+        if holds_text(data):
+            self.seen = None
+            return
+        self.seen += len(data)
+        if self.seen >= self.limit:
+            mib = self.limit / (1 << 20)
+            raise StreamStopped("binary", f"no text in the first {mib:g} MiB (only NUL or binary bytes); rest not read")
+
+
+class Refusal(Reader):
+    """A stream we decided not to read: the first read raises the reason."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(io.BytesIO())
+        self.reason: StreamStopped | None = StreamStopped(code, message)
+
+    def read(self, size: int = -1, /) -> bytes:
+        reason, self.reason = self.reason, None
+        if reason is not None:
+            raise reason
+        return b""
 
 
 def decoded_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False) -> Guarded:
@@ -253,10 +328,12 @@ def _ascii_byte_order(sample: bytes) -> str | None:
 
 
 def _spaced(sample: bytes, codec: str) -> bool:
-    """Whether a head behind a byte-order mark reads as text with blanks, as log lines have:
-    8-bit text read as UTF-16 never gives one (that takes a NUL byte)."""
+    """Whether a head behind a byte-order mark reads as log text: with blanks, and with a quarter
+    or more of it ASCII (a log's stamps, digits and punctuation, whatever its language). 8-bit text
+    read as UTF-16 gives neither: an ASCII character or a blank takes a NUL byte beside it."""
     text = sample.decode(codec, errors="replace")
-    return any(blank in text for blank in (" ", "\t", "\n"))
+    ascii_text = sum(1 for char in text if " " <= char <= "~" or char in "\t\n\r")
+    return any(blank in text for blank in (" ", "\t", "\n")) and ascii_text * 4 >= len(text)
 
 
 class Utf16ToUtf8(Reader):

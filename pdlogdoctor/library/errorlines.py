@@ -21,7 +21,7 @@ from ..model import Severity
 from ..model.errors import PatternError
 from ..model.values import record
 from .lazyregex import LazyRegex, RegexCompileError, compile_now
-from .templates import message_of, template_of
+from .templates import TEMPLATES_FILE, Mask, check_masks, load_masks, message_of, template_of
 
 if TYPE_CHECKING:
     import regex  # types only: the module is imported on the first compile (lazyregex.py)
@@ -91,6 +91,7 @@ class ErrorLayer:
     benign: tuple[Benign, ...]
     shapes: tuple[Shape, ...] = ()  # serving-log line shapes; none loaded: every file counts as a log
     warnings: tuple[Marker, ...] = ()  # how a line says it is a warning (read when nothing failed)
+    masks: tuple[Mask, ...] = ()  # what varies between occurrences of one message (templates.toml)
 
     def benign_entry(self, text: str) -> Benign | None:
         """The benign entry naming this line, if any."""
@@ -119,7 +120,7 @@ class ErrorLayer:
             return None
         message = found.groupdict().get("message") or message_of(text)
         severity = Severity(marker.level)
-        return ErrorHit(marker.id, severity, template_of(message))
+        return ErrorHit(marker.id, severity, template_of(message, self.masks))
 
     def warning_keys(self) -> tuple[str, ...]:
         """What every line a warning marker matches holds: lines without one are not read."""
@@ -133,7 +134,7 @@ class ErrorLayer:
                 if self.benign_entry(text) is not None:
                     return None
                 message = found.groupdict().get("message") or message_of(text)
-                return ErrorHit(marker.id, Severity.WARNING, template_of(message))
+                return ErrorHit(marker.id, Severity.WARNING, template_of(message, self.masks))
         return None
 
     def _marker_for(self, text: str) -> tuple[Marker | None, regex.Match[str] | None]:
@@ -161,6 +162,7 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
     benign: list[Benign] = []
     shapes: list[Shape] = []
     warnings: list[Marker] = []
+    masks: list[Mask] = []
     for directory in dirs:
         root = directory / OPEN_WORLD_DIR
         severity = root / "severity.toml"
@@ -174,9 +176,13 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
         if (root / SHAPES_FILE).is_file():
             where = str(root / SHAPES_FILE)
             shapes.extend(_shape(raw, where, i) for i, raw in enumerate(_read(root / SHAPES_FILE).get("shape", [])))
+        if (root / TEMPLATES_FILE).is_file():
+            masks.extend(load_masks(root / TEMPLATES_FILE))
     if not markers:
         return None
-    return ErrorLayer(tuple(dict.fromkeys(anchors)), tuple(markers), tuple(benign), tuple(shapes), tuple(warnings))
+    return ErrorLayer(
+        tuple(dict.fromkeys(anchors)), tuple(markers), tuple(benign), tuple(shapes), tuple(warnings), tuple(masks)
+    )
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -313,6 +319,7 @@ def check_layer(layer: ErrorLayer) -> list[str]:
         problems += [f"{shape.path}: shape {shape.id}: no_match example matches: {x!r}" for x in shape.no_match
                      if shape.regex.search(x)]  # fmt: skip
     problems += _warning_problems(layer)
+    problems += check_masks(layer.masks)
     for marker in layer.markers:
         for line in marker.match:
             if not any(anchor in line for anchor in layer.anchors):

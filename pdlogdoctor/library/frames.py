@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 NATIVE_FILE = "<unknown>"  # how native crash banners name the file of every frame
 STACK_LINE_CHARS = 300
 # The comma is optional: faulthandler's dumps (after 'Fatal Python error: ...') write `line N in f`.
-# Python frames are indented; native crash banners ('Segfault encountered') print theirs flush left,
-# and name C++ symbols with spaces in them (`nixlUcxWorker::arm() const`).
-_FRAME = LazyRegex(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+),? in (?P<func>.+?)\s*$')
+# Python frames are indented, but exports that strip leading whitespace (Cloud Logging, some
+# collectors, pastes) print them flush left, as native crash banners ('Segfault encountered') do,
+# which name C++ symbols with spaces in them (`nixlUcxWorker::arm() const`).
+_FRAME = LazyRegex(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?P<comma>,)? in (?P<func>.+?)\s*$')
 # glog's failure signal handler (`    @     0x7f3a2c1b4f00 mooncake::RdmaEndPoint::deconstruct()`) and
 # abseil's (`PC: @     0x7f5fba26bfb7  (unknown)  raise`: a frame size before the symbol), innermost
 # first; a launcher's prefix may stand before them (`(EngineCore_DP0 pid=742) `).
@@ -55,6 +56,9 @@ class Frame:
     native: bool  # printed by a native backtrace (a C/C++ symbol), not by Python
     text: str = ""  # the frame's line
     offset: int = 0  # lines below the line that announced the stack
+    # Python's traceback module prints the frame's source line under it (`File "x.py", line N, in f`,
+    # with the comma); faulthandler and native banners print none.
+    source_below: bool = False
 
 
 def parse_frame(line: str, offset: int = 0) -> Frame | None:
@@ -64,7 +68,8 @@ def parse_frame(line: str, offset: int = 0) -> Frame | None:
     if found:
         file = found.group("file")
         native = file == NATIVE_FILE or not file.endswith(".py")
-        return Frame(file, int(found.group("line")), found.group("func"), native, text, offset)
+        source_below = not native and found.group("comma") is not None
+        return Frame(file, int(found.group("line")), found.group("func"), native, text, offset, source_below)
     found = _GLOG_FRAME.search(line)
     if found:
         return Frame(NATIVE_FILE, 0, found.group("func"), True, text, offset)

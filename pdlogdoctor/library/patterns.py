@@ -23,7 +23,8 @@ from .lazyregex import LazyRegex, RegexCompileError, compile_now
 
 # percent: "95.9" or "95.9%" read as the fraction 0.959; bool: True/False (Python's spelling) as a bool.
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent", "bool")
-BLOCK_KINDS = ("python-traceback", "cxx-what")
+CXX_WHAT = "cxx-what"  # a C++ exception nothing caught: `terminate called ...` and its what() line
+BLOCK_KINDS = ("python-traceback", CXX_WHAT)
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
 MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
 DEFAULT_WINDOW_S = 1800.0
@@ -33,12 +34,23 @@ PROFILE_FILE = "profile.toml"
 _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
-    "marks", "unexplained", "identity", "cleared_by",
+    "marks", "unexplained", "identity", "cleared_by", "says",
 }  # fmt: skip
 _REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
 _CAUSE_KEYS = {"pattern", "group", "window", "skew", "join"}
 _EXAMPLE_KEYS = {"match", "no_match", "captures"}
-_VERDICT_KEYS = {"id", "title", "tier", "explain", "advice", "analyzer", "explains", "identity", "phase"}
+_VERDICT_KEYS = {
+    "id",
+    "title",
+    "tier",
+    "explain",
+    "advice",
+    "analyzer",
+    "explains",
+    "identity",
+    "phase",
+    "never_survived",
+}
 # A verdict about one phase of a server's life: its root lines count only in that phase.
 START_UP = "start-up"
 VERDICT_PHASES = (START_UP,)
@@ -47,6 +59,7 @@ PSEUDO_JOIN_KEYS = frozenset({"source", "node", "role"})
 # Placeholders an `unexplained` sentence may use besides the pattern's own fields.
 _HINT_PLACES = frozenset({"where"})
 _VERDICT_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _E = TypeVar("_E", Severity, Kind, Tier, Mark)
 
 
@@ -127,6 +140,9 @@ class Pattern:
     # The `[[causes]]` tables as written; `causes` is what they expand to once the library's
     # consequence groups are known (consequences.expand).
     edges: tuple[CauseEdge, ...] = ()
+    # What the line says, in words a summary can quote ("a device-side assertion in CUDA kernel
+    # {kernel}"): the first part always, each further part only when all its fields were captured.
+    says: tuple[str, ...] = ()
 
     @property
     def primary_anchor(self) -> str:
@@ -147,6 +163,9 @@ class VerdictSpec:
     # "start-up": a failure of loading or starting; a root line after its server (or the whole
     # deployment) was shown serving is not one (diagnose._in_phase).
     phase: str | None = None
+    # The harm is done when the line is logged (answers served from freed KV): no later serving,
+    # restart or passing check clears it (diagnose._survived_blip, incidents.recovery).
+    never_survived: bool = False
 
 
 @record
@@ -230,6 +249,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         identity=_identity(data, fields, where),
         cleared_by=tuple(_string_list(data, "cleared_by", where) or ()),
         edges=edges,
+        says=_says(data, fields, where),
     )
 
 
@@ -354,6 +374,30 @@ def _unexplained(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], w
         if name not in known:
             raise PatternError(where, "unexplained", f"'{{{name}}}' is not a field of the pattern nor {{where}}")
     return text
+
+
+def _says(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> tuple[str, ...]:
+    raw = data.get("says")
+    if raw is None:
+        return ()
+    parts = [raw] if isinstance(raw, str) else raw
+    if not isinstance(parts, list) or not parts or not all(isinstance(part, str) and part for part in parts):
+        raise PatternError(where, "says", "must be a sentence, or a list of parts (the first always said)")
+    known = {name for name, _ in fields}
+    for name in _PLACEHOLDER.findall("".join(parts)):
+        if name not in known:
+            raise PatternError(where, "says", f"'{{{name}}}' is not a field (named group) of the pattern")
+    return tuple(parts)
+
+
+def say(pattern: Pattern, values: Mapping[str, FieldValue]) -> str | None:
+    """What `pattern`'s line says (its `says`), filled from the line's captures; None without `says`.
+    A part after the first is left out when one of its fields was not captured."""
+    if not pattern.says:
+        return None
+    first, *rest = pattern.says
+    told = [first, *(part for part in rest if all(values.get(n) is not None for n in _PLACEHOLDER.findall(part)))]
+    return _PLACEHOLDER.sub(lambda found: str(values.get(found.group(1), "?")), "".join(told))
 
 
 def _identity(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> tuple[str, ...] | None:
@@ -579,9 +623,17 @@ def load_verdicts(path: Path) -> list[VerdictSpec]:
                 explains=_string_list(raw, "explains", at) or (),
                 identity=_string_list(raw, "identity", at),
                 phase=_phase(raw, at),
+                never_survived=_flag(raw, "never_survived", at),
             )
         )
     return specs
+
+
+def _flag(raw: dict[str, Any], key: str, at: str) -> bool:
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise PatternError(at, key, f"must be true or false, not {value!r}")
+    return value
 
 
 def _phase(raw: dict[str, Any], at: str) -> str | None:

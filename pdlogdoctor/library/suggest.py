@@ -8,29 +8,23 @@ a kind and (for a cause) a verdict filled in, it passes `pdlogdoctor patterns ch
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import regex
 
 from ..model import Report, UnexplainedError
+from .templates import Mask
 
 MAX_SUGGESTIONS = 5
 MIN_ANCHOR = 6
-# What each mask of templates.py stands for, as a regex group body.
-_GROUPS = {
-    "num": r"-?\d+(?:\.\d+)?",
-    "hex": r"(?:0x)?[0-9a-fA-F]+",
-    "str": r"""'[^']*'|"[^"]*\"""",
-    "path": r"\S+",
-    "url": r"\S+",
-    "ip": r"[\d.]+(?::\d+)?",
-    "id": r"[\w-]+",
-    "time": r"[\d:.,]+",
-    "date": r"\d{4}-\d\d-\d\d",
-}
-_MASK = regex.compile(r"<(num|hex|str|path|url|ip|id|time|date|\*)>")
+# A mask's placeholder (templates.toml) or a `<*>` the grouping left.
+_MASK = regex.compile(r"<([a-z]+|\*)>")
 
 
-def suggestions(report: Report) -> list[tuple[str, str]]:
-    """(pattern id, TOML text) for the top unrecognised templates whose line a regex can anchor."""
+def suggestions(report: Report, masks: Sequence[Mask] = ()) -> list[tuple[str, str]]:
+    """(pattern id, TOML text) for the top unrecognised templates whose line a regex can anchor;
+    each masked value becomes a group matching what its mask matches."""
+    groups = _groups(masks)
     found: list[tuple[str, str]] = []
     items = list(report.unrecognised[:MAX_SUGGESTIONS])
     for item in items:
@@ -38,8 +32,16 @@ def suggestions(report: Report) -> list[tuple[str, str]]:
         if anchor is None:
             continue
         others = [other.first.text for other in items if other is not item]
-        found.append(_skeleton(item, anchor, others))
+        found.append(_skeleton(item, anchor, others, groups))
     return found
+
+
+def _groups(masks: Sequence[Mask]) -> dict[str, str]:
+    """Each placeholder's group body: the regexes of the masks of that name, as alternatives."""
+    bodies: dict[str, list[str]] = {}
+    for mask in masks:
+        bodies.setdefault(mask.name, []).append(mask.regex.pattern)
+    return {name: "|".join(f"(?:{body})" for body in found) for name, found in bodies.items()}
 
 
 def _anchor(template: str) -> str | None:
@@ -49,7 +51,7 @@ def _anchor(template: str) -> str | None:
     return max(runs, key=len) if runs else None
 
 
-def _regex(template: str) -> str:
+def _regex(template: str, groups: dict[str, str]) -> str:
     counts: dict[str, int] = {}
     parts: list[str] = []
     pieces = _MASK.split(template)
@@ -57,11 +59,11 @@ def _regex(template: str) -> str:
         if index % 2 == 0:
             parts.append(regex.escape(piece, literal_spaces=True))
             continue
-        if piece == "*":
-            parts.append(r"\S+")
+        if piece == "*" or piece not in groups:
+            parts.append(r"\S+" if piece == "*" else regex.escape(f"<{piece}>"))
             continue
         counts[piece] = counts.get(piece, 0) + 1
-        parts.append(f"(?P<{piece}{counts[piece]}>{_GROUPS[piece]})")
+        parts.append(f"(?P<{piece}{counts[piece]}>{groups[piece]})")
     return "".join(parts)
 
 
@@ -70,7 +72,7 @@ def _identifier(anchor: str) -> str:
     return "-".join(["unrecognised", *words]) if words else "unrecognised-error"
 
 
-def _skeleton(item: UnexplainedError, anchor: str, others: list[str]) -> tuple[str, str]:
+def _skeleton(item: UnexplainedError, anchor: str, others: list[str], groups: dict[str, str]) -> tuple[str, str]:
     pattern_id = _identifier(anchor)
     near = next((text for text in others if anchor not in text), None) or _without(item.first.text, anchor)
     lines = [
@@ -82,7 +84,7 @@ def _skeleton(item: UnexplainedError, anchor: str, others: list[str]) -> tuple[s
         'kind = "cause"',
         '# verdict = "inconclusive"',
         f"anchors = [{_literal(anchor)}]",
-        f"regex = {_literal(_regex(item.template))}",
+        f"regex = {_literal(_regex(item.template, groups))}",
         f"explain = {_literal(_seen(item))}",
         "",
         "[examples]",

@@ -80,6 +80,41 @@ class Mark(StrEnum):
     REQUEST_FAILED = "request-failed"  # a request through the PD path failed: it is not serving
     KV_POOL_SIZED = "kv-pool-sized"  # the server has sized its KV pool (a sizing line)
     IN_START_UP = "in-start-up"  # the line itself says the server was still starting ("died during initialization")
+    # The line a server logs once as it launches, with its settings (sglang's `server_args=`): where
+    # its life starts; its captures (mode, nnodes, dist_init_addr, page_size, args) are its configuration.
+    SERVER_LAUNCH = "server-launch"
+    # A request answered with an error status: a server's 5xx, or the router's error for it (a
+    # pattern whose roles name the router). One such answer is one moment seen from two files (clocks).
+    ERROR_ANSWER = "error-answer"
+    # Every node of a multi-node server logs this line at the same step, right after the all-reduce
+    # that sizes the KV pool: it pins the nodes' clocks to each other (clocks).
+    LOCKSTEP = "lockstep"
+    # The line says how the KV transport library is set up (UCX_TLS, its CUDA support): quoted
+    # before a memory registration that fails without logging a size.
+    TRANSPORT_SETUP = "transport-setup"
+    # A harness waits for a server to become ready (`waiting_for` names which): a cancel long after
+    # the last such line is a timeout over a server that never came up.
+    WAITING = "waiting"
+    # The line names the exception a process died of: a Python traceback's last line, or the type
+    # and what() of a C++ exception nothing caught (`exc_type`, `exc_message`).
+    EXCEPTION = "exception"
+    # The server says its KV pool does not fit in the memory the weights left: the memory fraction
+    # must rise, not fall (an allocation that fails outside the pool needs it lowered).
+    POOL_DOES_NOT_FIT = "pool-does-not-fit"
+    # An RDMA work completion failed between two endpoints (a CQE error, retries exceeded): the
+    # link's own evidence, with its status and the NIC pair when the line gives them.
+    COMPLETION_ERROR = "completion-error"
+    # The line's peer is another rank of the same server's collective group (TP/PP), not the other
+    # side of the prefill/decode pair: no role's log stands for it.
+    RANK_PEER = "rank-peer"
+    NIC_INACTIVE = "nic-inactive"  # a NIC was marked inactive (`nic`, `nic2` or `endpoint` names it)
+    HANDSHAKE_FAILED = "handshake-failed"  # a queue-pair handshake between the two sides failed
+    # A request timed out in one phase of its KV transfer (bootstrap, waiting for input); `says` names the phase.
+    PHASE_TIMEOUT = "phase-timeout"
+    RELEASED_UNREAD = "released-unread"  # the prefill released KV blocks the decode never read (`request`)
+    # The client aborted requests (`requests` lists them): what the server drops after it is no failure.
+    CLIENT_ABORTED = "client-aborted"
+    HEALTH_CHECK_FAILED = "health-check-failed"  # the router's health check of a worker (`worker`) failed
     # A test, benchmark or CI gate reported failure: a failed assertion or test summary, failed
     # requests, a job or step that exited non-zero. A run holding one is never healthy (decide.py).
     GATE_FAILED = "gate-failed"
@@ -132,10 +167,13 @@ class Event:
     kind: Kind
     failing: bool  # False when the pattern's failure condition did not hold
     role: Role = Role.UNKNOWN
-    repeats: int = 1  # how many matches of this pattern in this source it stands for
+    # The lines of this event's kind in its source (the pattern's failing, or passing, lines; an
+    # unrecognised template's): the same on every kept event of the kind. Count with counts.count_of.
+    repeats: int = 1
     time_inferred: bool = False  # the line has no time of its own: `time` is the stamped line above's
     time_latest: float | None = None  # and this the stamped line below's: the line sits between them
     template: str | None = None  # set on error lines of the generic layer: `pattern` is then its marker
+    at_least: bool = False  # the pattern stopped being matched in this source (stop_after): repeats is a floor
 
     @property
     def unrecognised(self) -> bool:

@@ -18,6 +18,10 @@ class Limits:
     member_output: int = 8 * GIB  # decompressed bytes of one compressed file or archive member
     total_output: int = 64 * GIB  # decompressed bytes of everything in one run
     files: int = 100_000  # files walked under one directory
+    depth: int = 64  # directory levels walked below an input directory
+    # Bytes of a stream that is not a plain file (a member, a decompressed file, stdin) read before it is
+    # given up when none of them is text: only NULs (a zip of zeros, /dev/zero) or binary.
+    binary_head: int = 64 << 20
 
 
 @record
@@ -27,6 +31,7 @@ class RunOptions:
     timeout: float | None = None  # seconds; then the best verdict so far, marked incomplete
     excerpt: bool = True  # re-read the chain's lines with context for the report (markdown shows it)
     limits: Limits = Limits()
+    follow_symlinks: bool = False  # follow links that lead out of an input directory (discover.py)
     # Only events inside [since, until] (epoch seconds, on the reference clock): for logs spanning days.
     since: float | None = None
     until: float | None = None

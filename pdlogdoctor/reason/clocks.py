@@ -28,7 +28,8 @@ from datetime import UTC, datetime
 from itertools import pairwise
 
 from ..ingest.rotation import streams
-from ..model import ClockOffset, Event, Report, Role, Source
+from ..library.patterns import Library
+from ..model import ClockOffset, Event, Mark, Report, Role, Source
 from ..model.values import record
 
 HOUR = 3600.0
@@ -36,14 +37,6 @@ HOUR = 3600.0
 MAX_ZONE_HOURS = 26
 # Keys whose equal values on two files are one request seen from both sides.
 REQUEST_KEYS = ("bootstrap_room", "rid")
-# A server's 5xx answer and the router's error lines for the same request.
-SERVER_ANSWERS = ("http-5xx",)
-ROUTER_ERRORS = ("router-decode-error-status", "router-server-error")
-WARMUPS = ("warmup-status", "warmup-output-ids")
-# Lines every node of one multi-node server logs right after the world-wide all-reduce that sizes
-# the KV pool, in the order tried; without them, where each node started (`server_args=`).
-LOCKSTEP = ("kv-cache-allocated", "memory-pool-end", "max-total-num-tokens")
-SERVER_ARGS = "server-args"
 # Precise pairs must agree this well to be trusted to the second.
 PRECISE_SPREAD_S = 10.0
 # Below this, a measured offset is clock resolution (whole seconds) and request latency.
@@ -63,6 +56,29 @@ LABELLED_ROLES = {Role.PREFILL: "prefill", Role.DECODE: "decode", Role.ROUTER: "
 
 
 @record
+class PairedLines:
+    """The lines clocks pairs across files, by the marks the library gives them (model.Mark)."""
+
+    answers: frozenset[str]  # a server's 5xx answer (ERROR_ANSWER, no router role)
+    router_errors: tuple[str, ...]  # the router's error for it (ERROR_ANSWER, a router pattern)
+    warmups: frozenset[str]  # a server's disaggregation warmup (WARMUP)
+    lockstep: tuple[str, ...]  # logged by every node right after the KV pool's all-reduce (LOCKSTEP)
+    launches: frozenset[str]  # a server's launch line (SERVER_LAUNCH): where each node started
+
+    @classmethod
+    def of(cls, library: Library) -> PairedLines:
+        answering = [library.pattern(p) for p in sorted(library.marked(Mark.ERROR_ANSWER))]
+        routers = tuple(p.id for p in answering if Role.ROUTER in p.roles)
+        return cls(
+            answers=frozenset(p.id for p in answering if p.id not in routers),
+            router_errors=routers,
+            warmups=library.marked(Mark.WARMUP),
+            lockstep=tuple(sorted(library.marked(Mark.LOCKSTEP))),
+            launches=library.marked(Mark.SERVER_LAUNCH),
+        )
+
+
+@record
 class _Pair:
     left: str  # source names
     right: str
@@ -71,12 +87,12 @@ class _Pair:
     reason: str
 
 
-def estimate_offsets(events: Sequence[Event], sources: Sequence[Source]) -> tuple[ClockOffset, ...]:
+def estimate_offsets(events: Sequence[Event], sources: Sequence[Source], library: Library) -> tuple[ClockOffset, ...]:
     """One ClockOffset per timed single-component file, relative to the reference file."""
     clocked = _clocked_sources(events, sources)
     if len(clocked) < 2:
         return ()
-    pairs = [p for p in _pairs(events, clocked) if p.left != p.right]
+    pairs = [p for p in _pairs(events, clocked, PairedLines.of(library)) if p.left != p.right]
     reference = _reference(clocked, pairs)
     spans: dict[str, tuple[float, float]] = {}
     for event in events:
@@ -115,13 +131,13 @@ def _clocked_sources(events: Sequence[Event], sources: Sequence[Source]) -> dict
 # ---------------------------------------------------------------- pairs
 
 
-def _pairs(events: Sequence[Event], clocked: dict[str, Role]) -> list[_Pair]:
+def _pairs(events: Sequence[Event], clocked: dict[str, Role], lines: PairedLines) -> list[_Pair]:
     timed = [e for e in events if e.time is not None and e.source in clocked]
     return [
         *_request_pairs(timed),
-        *_answer_pairs(timed, clocked),
-        *_warmup_pairs(timed, clocked),
-        *_node_pairs(timed),
+        *_answer_pairs(timed, clocked, lines),
+        *_warmup_pairs(timed, clocked, lines),
+        *_node_pairs(timed, lines),
     ]
 
 
@@ -139,66 +155,67 @@ def _request_pairs(events: Sequence[Event]) -> Iterable[_Pair]:
             yield _pair(by_source[left], by_source[right], True, f"same {key}")
 
 
-def _answer_pairs(events: Sequence[Event], clocked: dict[str, Role]) -> Iterable[_Pair]:
+def _answer_pairs(events: Sequence[Event], clocked: dict[str, Role], lines: PairedLines) -> Iterable[_Pair]:
     """A server's 5xx answers and the router's errors, k-th with k-th, when only one server answered 5xx."""
     answers: dict[str, list[Event]] = defaultdict(list)
     for event in events:
-        if event.pattern in SERVER_ANSWERS and clocked[event.source] is not Role.ROUTER:
+        if event.pattern in lines.answers and clocked[event.source] is not Role.ROUTER:
             answers[event.source].append(event)
     if len(answers) != 1:
         return
     server_side = next(iter(answers.values()))
-    for pattern in ROUTER_ERRORS:
+    for pattern in lines.router_errors:
         router_side = [e for e in events if e.pattern == pattern and clocked[e.source] is Role.ROUTER]
         for answer, error in zip(server_side, router_side, strict=False):
             yield _pair(answer, error, True, "a 5xx answer and the router's error for it")
 
 
-def _warmup_pairs(events: Sequence[Event], clocked: dict[str, Role]) -> Iterable[_Pair]:
+def _warmup_pairs(events: Sequence[Event], clocked: dict[str, Role], lines: PairedLines) -> Iterable[_Pair]:
     firsts: dict[str, Event] = {}
     for event in events:
-        if event.pattern in WARMUPS and clocked[event.source] is not Role.ROUTER:
+        if event.pattern in lines.warmups and clocked[event.source] is not Role.ROUTER:
             firsts.setdefault(event.source, event)
     names = sorted(firsts)
     for left, right in pairwise(names):
         yield _pair(firsts[left], firsts[right], False, "disaggregation warmups")
 
 
-def multi_node_servers(events: Iterable[Event]) -> dict[str, str]:
-    """The file of each node of a multi-node server -> the server: its `dist_init_addr` (where
-    the nodes meet), with its mode and node count so two servers cannot be taken for one."""
+def multi_node_servers(launches: Iterable[Event]) -> dict[str, str]:
+    """The file of each node of a multi-node server -> the server, from the servers' launch lines
+    (Mark.SERVER_LAUNCH): its `dist_init_addr` (where the nodes meet), with its mode and node
+    count so two servers cannot be taken for one."""
     server_of = {}
-    for event in events:
+    for event in launches:
         address, nodes = event.get("dist_init_addr"), event.get("nnodes")
-        if event.pattern == SERVER_ARGS and address and isinstance(nodes, int) and nodes > 1:
+        if address and isinstance(nodes, int) and nodes > 1:
             server_of[event.source] = f"{event.get('mode')} server of {nodes} nodes at {address}"
     return server_of
 
 
-def _node_pairs(events: Sequence[Event]) -> Iterable[_Pair]:
+def _node_pairs(events: Sequence[Event], lines: PairedLines) -> Iterable[_Pair]:
     """The nodes of each multi-node server, paired by the first lockstep line all of them logged."""
     servers: dict[str, set[str]] = defaultdict(set)
-    for source, address in multi_node_servers(events).items():
+    for source, address in multi_node_servers(e for e in events if e.pattern in lines.launches).items():
         servers[address].add(source)
     for files in servers.values():
         if len(files) < 2:
             continue
         names = sorted(files)
-        firsts = _first_shared(events, files)
+        firsts = _first_shared(events, files, lines)
         for left, right in pairwise(names):
             yield _pair(firsts[left], firsts[right], False, "nodes of one multi-node server")
 
 
-def _first_shared(events: Sequence[Event], files: set[str]) -> dict[str, Event]:
-    """Each file's first line of the first lockstep pattern every file logged, else its server_args."""
-    for pattern in (*LOCKSTEP, SERVER_ARGS):
+def _first_shared(events: Sequence[Event], files: set[str], lines: PairedLines) -> dict[str, Event]:
+    """Each file's first line of the first lockstep pattern every file logged, else its launch line."""
+    for patterns in (*({pattern} for pattern in lines.lockstep), lines.launches):
         firsts: dict[str, Event] = {}
         for event in events:
-            if event.pattern == pattern and event.source in files:
+            if event.pattern in patterns and event.source in files:
                 firsts.setdefault(event.source, event)
         if len(firsts) == len(files):
             return firsts
-    raise AssertionError("every file of a server has its server_args line")
+    raise AssertionError("every file of a server has its launch line")
 
 
 def _pair(left: Event, right: Event, precise: bool, reason: str) -> _Pair:

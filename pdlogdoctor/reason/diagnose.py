@@ -38,6 +38,7 @@ from ..model import (
     Verdict,
 )
 from ..model.textcut import clip
+from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..scan.logshape import NOT_SERVING_LOG
 from ..scan.roles import SERVER_ROLES
 from .analyzers import ANALYZERS, DETECTORS
@@ -57,7 +58,6 @@ MAX_NAMES_IN_NOTE = 8
 # clearly comes first (incidents.Precedence.margin); the rival loses up to RIVAL_MARGIN_DROP.
 NEAR_TIE_PENALTY = 0.15
 RIVAL_MARGIN_DROP = 0.25
-NO_FAILURE_SEEN = "no-failure-seen"
 RULED_OUT_CONFIDENCE = 0.1  # a verdict its own phase rules out, listed as an alternative
 NO_FAILURE_CONFIDENCE = 0.5  # sure nothing failed in what was given; says nothing of what was not
 # The serving proof in words, in the order a reader checks it: end to end first.
@@ -276,14 +276,14 @@ def _with_coverage(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
 
 
 def _rank(hypothesis: Hypothesis, library: Library) -> tuple[int, int, int, float, float]:
-    """Causal position first (tier, then how many kinds of evidence it links), then severity;
-    never how many times a line repeats."""
+    """Causal position first (tier, then how many kinds of failing line it explains), then
+    severity; never how many times a line repeats, nor lines that did not fail."""
     tier = library.verdict(hypothesis.verdict).tier
     severity = max(root.severity.rank for root in hypothesis.roots)
     start = hypothesis.first_root.time
     return (
         tier.weight,
-        len(hypothesis.chain),
+        hypothesis.failures_explained,
         severity,
         hypothesis.confidence,
         -(start if start is not None else 1e18),
@@ -342,6 +342,8 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     it). A cause with no consequence and a passing end-to-end result did not fail the run (one
     retried RDMA slice in a 30-minute soak); None otherwise."""
     viable = split.primary.hypotheses + tuple(h for incident in split.others for h in incident.hypotheses)
+    if any(evidence.library.verdict(h.verdict).never_survived for h in viable):
+        return None  # stale KV: the answers were served from freed blocks; nothing after takes them back
     roots = {id(root) for h in viable for root in h.roots}
     if any(id(event) not in roots for event in failing):
         return None
@@ -461,8 +463,8 @@ def _alternatives(
     found: dict[str, Alternative] = {}
     for other in runners_up:
         why = other.why_not or (
-            f"explains less: its chain links {len(other.chain)} kinds of evidence against "
-            f"{len(best.chain)} for {best.verdict}, starting at {other.first_root.where}"
+            f"explains less: its chain links {other.failures_explained} kinds of failing line against "
+            f"{best.failures_explained} for {best.verdict}, starting at {other.first_root.where}"
         )
         confidence = min(other.confidence, ceiling)
         if library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:
@@ -555,7 +557,7 @@ def _healthy(
     tolerated: list[Event] | None = None,
     benign: str | None = None,
 ) -> Report:
-    spec = evidence.library.verdict("healthy")
+    spec = evidence.library.verdict(HEALTHY)
     kinds = sorted({e.pattern for e in proof})
     confidence = min(0.95, 0.6 + 0.1 * len(kinds)) - 0.1 * len(missing)
     summary = f"No failure in the logs, and {_proof_words(kinds, evidence.library)} show the deployment serving."
@@ -582,7 +584,7 @@ def _healthy(
         summary += " No end-to-end result (probe or accuracy gate) was given."
     confidence = max(0.3, confidence)
     return Report(
-        verdict=Verdict("healthy", spec.title, round(confidence, 2), summary),
+        verdict=Verdict(HEALTHY, spec.title, round(confidence, 2), summary),
         chain=_chain([*proof, *(tolerated or [])]),
         links=(),
         alternatives=alternatives,
@@ -614,7 +616,7 @@ def _inconclusive(
     missing: list[str],
     evidence: Evidence,
     confidence: float,
-    verdict: str = "inconclusive",
+    verdict: str = INCONCLUSIVE,
 ) -> Report:
     """A report no root supports: inconclusive, or (nothing failing) no-failure-seen."""
     spec = evidence.library.verdict(verdict)
@@ -690,7 +692,7 @@ def _mark_incomplete(report: Report) -> Report:
 
 def _not_healthy_when_partial(report: Report, unread: int) -> Report:
     """ "Healthy" is a claim about everything; with inputs left unread it cannot be made."""
-    if report.verdict.id != "healthy":
+    if report.verdict.id != HEALTHY:
         return report
     summary = (
         f"No failure in what was read, and the deployment served; but {unread} input(s) were not fully read, "
@@ -698,7 +700,7 @@ def _not_healthy_when_partial(report: Report, unread: int) -> Report:
     )
     verdict = replace(
         report.verdict,
-        id="inconclusive",
+        id=INCONCLUSIVE,
         title="No failure in what was read; evidence incomplete",
         confidence=0.0,
         summary=summary,

@@ -22,9 +22,9 @@ import hashlib
 
 from ..library.lazyregex import LazyRegex
 from ..model import FactValue, Report
+from ..model.verdicts import HEALTHY, NO_CAUSE
 
 PREFIX = "pdld-"
-NO_CAUSE = ("inconclusive", "no-failure-seen")  # verdicts that name no cause
 _RUN_SPECIFIC_NAME = LazyRegex(
     r"(?i)(?:^|_)(?:time|timestamp|pid|pids|addr|address|rid|request|room|host|hostname|node|path|file|line|where|"
     r"latency|duration|elapsed|seconds|count|failures|repeats|attempts|errors|occurrences|affected|checks|"
@@ -88,7 +88,7 @@ def fingerprint(report: Report) -> str:
         (e.pattern for e in report.chain if e.failing), report.chain[0].pattern if report.chain else ""
     )
     root = report.roots[0].pattern if report.roots else first_failing
-    if report.verdict.id == "healthy":
+    if report.verdict.id == HEALTHY:
         root = ""  # nothing failed: every healthy run is the same "incident"
     parts = [report.verdict.id, root, *(f"{name}={value}" for name, value in sorted(key_facts(report)))]
     if report.verdict.id in NO_CAUSE:

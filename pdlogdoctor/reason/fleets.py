@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from ..ingest.rotation import streams
 from ..model import Event, Mark, Report, Role, Source
-from .clocks import SERVER_ARGS, multi_node_servers
+from .clocks import multi_node_servers
 from .hypothesis import Evidence
 
 FLEET_ROLES = (Role.PREFILL, Role.DECODE)
@@ -73,7 +73,7 @@ def fleet_sentence(report: Report, evidence: Evidence) -> str | None:
 
 def _servers(nodes: list[Source], evidence: Evidence) -> list[list[Source]]:
     """The files grouped by server: the nodes of one multi-node server are one, not twins."""
-    server_of = multi_node_servers(evidence.of(SERVER_ARGS))
+    server_of = multi_node_servers(evidence.marked(Mark.SERVER_LAUNCH))
     stream_of = streams_of(nodes)
     servers: dict[str, list[Source]] = {}
     for node in nodes:

@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Protocol
 
-from ..library.patterns import Library
-from ..model import Event, FactValue, Link, Mark, Role, Source, Suggestion
+from ..library.patterns import Library, say
+from ..model import Event, FactValue, Kind, Link, Mark, Role, Source, Suggestion
+from ..model.counts import count_of
 from ..model.values import record
 
 
@@ -31,6 +32,14 @@ class Hypothesis:
     def first_root(self) -> Event:
         return self.roots[0]
 
+    @property
+    def failures_explained(self) -> int:
+        """The kinds of failing line the chain accounts for: one per pattern and file, as the
+        coverage in its confidence counts them. What ranks rivals of one tier: lines that did not
+        fail (a detector's context roots) add nothing, nor do repeats, and it depends on which
+        symptoms the cause reaches, never on how its edges are written."""
+        return len({(e.pattern, e.source) for e in self.chain if e.failing and e.kind is not Kind.CONTEXT})
+
 
 @record
 class Evidence:
@@ -45,6 +54,10 @@ class Evidence:
 
     def of(self, *pattern_ids: str) -> list[Event]:
         return [e for e in self.events if e.pattern in pattern_ids]
+
+    def says(self, event: Event) -> str | None:
+        """What the line says, in its pattern's words (`says`), or None when its pattern has none."""
+        return say(self.library.pattern(event.pattern), dict(event.fields))
 
     def said(self, event: Event) -> str:
         """An event in words for prose: the pattern's title and the place (ids stay in the chain's column)."""
@@ -90,12 +103,8 @@ def described(library: Library, event: Event) -> str:
 
 
 def count_matches(events: list[Event]) -> int:
-    """Matches, not kept events: the first kept event of a run carries the run's count."""
-    runs: dict[tuple[str, str], int] = {}
-    for event in events:
-        key = (event.pattern, event.source)
-        runs[key] = max(runs.get(key, 0), event.repeats)
-    return sum(runs.values())
+    """Matches, not kept events: the lines the events stand for (model/counts.py)."""
+    return count_of(events).lines
 
 
 class Analyzer(Protocol):

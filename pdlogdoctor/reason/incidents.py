@@ -229,7 +229,10 @@ def _earlier_explaining(leader: Hypothesis, rivals: list[Hypothesis], evidence: 
 
 def recovery(hypothesis: Hypothesis, evidence: Evidence) -> Recovery | None:
     """A line in the root's own file showing it serving again after every failing line of this
-    hypothesis there: the failure was survived (a fallback worked, a restart came up)."""
+    hypothesis there: the failure was survived (a fallback worked, a restart came up). Never for a
+    verdict whose harm is done when it is logged (`never_survived`: answers served from freed KV)."""
+    if evidence.library.verdict(hypothesis.verdict).never_survived:
+        return None
     root = hypothesis.first_root
     failing = [e for e in hypothesis.chain if e.failing and e.source == root.source]
     if not failing:

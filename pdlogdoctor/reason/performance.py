@@ -36,16 +36,13 @@ from ..model import (
     Severity,
     Suggestion,
     Verdict,
+    verdicts,
 )
 from ..model.textcut import clip
 from ..model.values import record
 
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
-# Verdicts that name no cause: the performance reading may replace them.
-NO_CAUSE = ("healthy", "no-failure-seen", "inconclusive")
-REGRESSION = "performance-regression"
-# The verdicts this reading gives (verdicts.toml); no single line roots them, the series do.
-VERDICTS = ("kv-transfer-backlog", "decode-saturated", "prefill-saturated", "straggler-node", REGRESSION)
+REGRESSION = verdicts.PERFORMANCE_REGRESSION
 MIN_BUCKETS = 4  # fewer time buckets than this is too short a series to call a trend
 SUSTAINED_SHARE = 0.5  # a queue standing in at least half the time its server printed is a backlog
 STANDING = 0.25  # ... standing: never below this share of its peak within a time bucket
@@ -106,7 +103,7 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
     finding = _finding(series, events, library)
     perf_gates = [gate for gate in gates if gate_metric(gate)]
     performance = Performance(gates[0] if gates else None, tuple(series), "")
-    if report.verdict.id not in NO_CAUSE:
+    if report.verdict.id not in verdicts.META:
         return replace(report, performance=performance)
     if perf_gates and finding is not None:
         return _bottleneck_report(report, finding, perf_gates[0], performance, library)
@@ -328,7 +325,15 @@ def _decode_saturated(node: Node) -> Finding | None:
     suggestions = _decode_knobs(node, queue, full)
     severe = not queue.drained
     return Finding(
-        "decode-saturated", node.role, node.name, summary, tuple(facts), tuple(evidence), severe, signals, suggestions
+        verdicts.DECODE_SATURATED,
+        node.role,
+        node.name,
+        summary,
+        tuple(facts),
+        tuple(evidence),
+        severe,
+        signals,
+        suggestions,
     )
 
 
@@ -371,7 +376,7 @@ def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Nod
     signals = 1 + bool(fallen) + bool(roomy)
     engine = node.engine
     return Finding(
-        "kv-transfer-backlog",
+        verdicts.KV_TRANSFER_BACKLOG,
         node.role,
         node.name,
         summary,
@@ -420,7 +425,7 @@ def _prefill_saturated(node: Node, decodes: list[Node]) -> Finding | None:
         evidence.append(max(idle, key=lambda s: s.count))
     summary = "; ".join(said) + "."
     return Finding(
-        "prefill-saturated",
+        verdicts.PREFILL_SATURATED,
         node.role,
         node.name,
         summary,
@@ -459,7 +464,7 @@ def _straggler(nodes: list[Node], events: Sequence[Event], library: Library) -> 
                 + ": check its GPUs and NICs, or take it out of the router's pool.",
                 lines_used=tuple(f"{s.source}:{s.peak_line}" for s in evidence),
             )
-            return Finding("straggler-node", role, node.name, summary, facts, evidence, False, 2, (action,))
+            return Finding(verdicts.STRAGGLER_NODE, role, node.name, summary, facts, evidence, False, 2, (action,))
     return None
 
 

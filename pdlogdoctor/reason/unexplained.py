@@ -23,6 +23,8 @@ from ..library.lazyregex import LazyRegex
 from ..library.patterns import Library
 from ..library.templates import message_of, mine
 from ..model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
+from ..model.counts import count_of
+from ..model.verdicts import HEALTHY, INCONCLUSIVE, META, NO_CAUSE, NO_FAILURE_SEEN
 from .analyzers.scheduler_crash import OUTSIDE_CATALOGUE_CONFIDENCE
 
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
@@ -36,8 +38,7 @@ BESIDE_SYMPTOM_BEFORE_S = 600.0
 SAME_MOMENT_S = 1.0
 MAX_KEPT = 50  # templates kept in the report (the rest are counted in a note)
 QUOTE = 240  # characters of a line quoted in a summary
-NO_FAILURE_SEEN = "no-failure-seen"
-NOTHING_FAILED = ("inconclusive", NO_FAILURE_SEEN)  # verdicts that name no cause
+NOTHING_FAILED = NO_CAUSE  # verdicts that name no cause
 SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did not stop it"
 TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-prefixed traceback's source lines
 # A Python exception line: `KeyError: 'UCX'`, `nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND`.
@@ -55,7 +56,7 @@ def attach(
     if not errors:
         return report
     symptom_time = _first_failure_time(events)
-    root_time = _first_time(report.roots) if report.verdict.id not in ("healthy", *NOTHING_FAILED) else None
+    root_time = _first_time(report.roots) if report.verdict.id not in META else None
     effects = library.errors.effects() if library.errors else frozenset()
     known = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
     ranked = _ranked(templates_of(errors), root_time, symptom_time, effects, known)
@@ -67,7 +68,7 @@ def attach(
         return _warned(report, ranked, library) if report.verdict.id == NO_FAILURE_SEEN else report
     if report.verdict.id in NOTHING_FAILED:
         return _inconclusive(report, serious, library)
-    if report.verdict.id == "healthy":
+    if report.verdict.id == HEALTHY:
         return _healthy(report, serious, library)
     return _named(report, [t for t in serious if t.marker not in effects], library, root_time)
 
@@ -170,7 +171,7 @@ def _served_before(event: Event, spans: dict[str, tuple[float, float]]) -> bool:
 
 def _with_recoveries(report: Report, recovered: Sequence[Event], library: Library) -> Report:
     """A healthy run says what it tolerated: the failing lines its servers recovered from while serving."""
-    if not recovered or report.verdict.id != "healthy" or library.errors is None:
+    if not recovered or report.verdict.id != HEALTHY or library.errors is None:
         return report
     first = min(recovered, key=_time_key)
     entry = library.errors.benign_entry(first.text)
@@ -253,18 +254,13 @@ def templates_of(errors: Sequence[Event]) -> list[UnexplainedError]:
     ordered = sorted(errors, key=_time_key)
     found = []
     for template, members in mine(ordered, lambda e: e.template or ""):
-        # The scanner keeps the first lines of a template per file and counts the rest on the first.
-        per_key: dict[tuple[str, str, str | None], int] = {}
-        for event in members:
-            key = (event.source, event.pattern, event.template)
-            per_key[key] = max(per_key.get(key, 0), event.repeats)
         first, last = members[0], members[-1]
         found.append(
             UnexplainedError(
                 template=template,
                 marker=first.pattern,
                 severity=max((e.severity for e in members), key=lambda s: s.rank),
-                count=sum(per_key.values()),
+                count=count_of(members).lines,  # the scan keeps a template's first lines and counts the rest
                 first=first,
                 last=last,
                 roles=tuple(dict.fromkeys(e.role for e in members)),
@@ -373,7 +369,7 @@ def _lead_words(lead: UnexplainedError) -> str:
 
 def _inconclusive(report: Report, serious: list[UnexplainedError], library: Library) -> Report:
     lead = _lead(serious)
-    nothing_failed = report.verdict.id != "inconclusive"  # the diagnosis saw no failing line at all
+    nothing_failed = report.verdict.id != INCONCLUSIVE  # the diagnosis saw no failing line at all
     if not nothing_failed and not lead.earliest:
         # The recognised failing lines come first (the summary quotes the first of them); an
         # error logged after them, such as the runner's closing '##[error]', is listed under the
@@ -446,8 +442,8 @@ def _not_healthy(report: Report, lead: UnexplainedError, why: str, library: Libr
 
 def _as_inconclusive(report: Report, summary: str, library: Library) -> Report:
     """The report under the inconclusive verdict: its title, advice and explanation too."""
-    spec = library.verdict("inconclusive")
-    verdict = Verdict("inconclusive", spec.title, 0.0, summary)
+    spec = library.verdict(INCONCLUSIVE)
+    verdict = Verdict(INCONCLUSIVE, spec.title, 0.0, summary)
     return replace(report, verdict=verdict, advice=spec.advice.strip(), explain=spec.explain.strip())
 
 
@@ -476,7 +472,7 @@ def _named(report: Report, causes: list[UnexplainedError], library: Library, roo
 
 # The analyzer whose verdicts are a process dying: when it names no cause (no exception, no native
 # frame), an error logged before the death by the same servers is the likeliest cause.
-CRASH_ANALYZER = "scheduler-crash"
+CRASH_ANALYZER = "crash-phase"
 CRASH_CAUSE_FACTS = ("exception", "crashed_in")
 
 

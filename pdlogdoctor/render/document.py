@@ -20,9 +20,10 @@ from ..model import (
     UnexplainedError,
     Verdict,
 )
+from ..model.counts import count_of
 from ..reason.fingerprint import fingerprint
 
-SCHEMA_VERSION = "2.2"  # docs/json.md has the changelog
+SCHEMA_VERSION = "2.3"  # docs/json.md has the changelog
 
 
 def format_time(seconds: float | None) -> str | None:
@@ -33,6 +34,12 @@ def format_time(seconds: float | None) -> str | None:
     if millis == 1000:
         whole, millis = whole + 1, 0
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{millis:03d}Z"
+
+
+def folded_pattern(event: Event) -> str:
+    """`mori-mr-register-failed (x2)`: the pattern, and the lines of its kind in the file when more than one."""
+    count = count_of([event])
+    return f"{event.pattern} (x{count})" if count.folded else event.pattern
 
 
 def chain_start(report: Report) -> float | None:
@@ -97,7 +104,8 @@ def event_document(event: Event) -> dict[str, Any]:
         "time_latest": format_time(event.time_latest) if event.time_inferred else None,
         "text": event.text,
         "severity": event.severity.value,
-        "repeats": event.repeats,
+        "repeats": max(1, count_of([event]).lines),  # a quoted stack frame (model/counts.py) is its own one line
+        "repeats_at_least": event.at_least,
         "fields": {key: _value(value) for key, value in event.fields},
     }
 

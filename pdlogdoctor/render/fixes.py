@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from ..model import Report, Role, Suggestion
 from ..model.values import record
+from ..model.verdicts import INCONCLUSIVE, META
 
 LOW_CONFIDENCE = 0.7  # below this a fix is shown with what to check first
-NO_CAUSE = ("healthy", "inconclusive", "no-failure-seen")  # verdicts that name no cause to be unsure of
+NO_CAUSE = META  # verdicts that name no cause to be unsure of
 RIVAL_CONFIDENCE = 0.25
 LETTERS = (
     "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # alternatives are A, B, ...  # an alternative this likely is named among the checks
@@ -95,7 +96,7 @@ def verify_first(report: Report) -> str | None:
 def confidence_words(report: Report) -> str:
     """'confidence 0.97 (high)'; nothing numeric for inconclusive, which has no cause to be sure of."""
     verdict = report.verdict
-    if verdict.id == "inconclusive":
+    if verdict.id == INCONCLUSIVE:
         return "no cause identified"
     level = "high" if verdict.confidence >= 0.85 else "medium" if verdict.confidence >= LOW_CONFIDENCE else "low"
     return f"confidence {verdict.confidence:.2f} ({level})"

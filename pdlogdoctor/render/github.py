@@ -23,6 +23,8 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..model import Comparison, Event, ExcerptLine, Report, UnexplainedError
+from ..model.counts import count_of
+from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..scan.logshape import set_aside_note
 from . import changes
 from .fixes import LETTERS, NO_CAUSE, confidence_words, fixes, verify_first
@@ -64,7 +66,7 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
     aside = set_aside_note(shown.inputs)
     if aside:  # files whose lines were no evidence: said even on a healthy run
         lines.append(command("notice", aside, {"title": "pdlogdoctor: not serving logs"}))
-    if report.verdict.id == "healthy":
+    if report.verdict.id == HEALTHY:
         return lines
     lines += [command("notice", note, {"title": "pdlogdoctor: clocks"}) for note in shown.time_notes]
     if shown.comparison is not None:
@@ -127,7 +129,7 @@ def _log_end_annotation(end: ExcerptLine, place: str | None) -> str:
 
 def _verdict_annotation(shown: Report, place: str | None, original: Report) -> str:
     verdict = shown.verdict
-    level = {"healthy": "notice", "inconclusive": "warning", "no-failure-seen": "warning"}.get(verdict.id, "error")
+    level = {HEALTHY: "notice", INCONCLUSIVE: "warning", NO_FAILURE_SEEN: "warning"}.get(verdict.id, "error")
     message = [verdict.summary]
     doubt = verify_first(shown)
     if doubt:
@@ -137,7 +139,7 @@ def _verdict_annotation(shown: Report, place: str | None, original: Report) -> s
         where = f" (on the {fix.applies})" if fix.applies else ""
         lead = f"Fix {letter}" if len(options) > 1 else "Fix"
         message.append(f"{lead}: {fix.label}{where}" + "".join(f"\n    {line}" for line in fix.snippet))
-    if not options and shown.advice and verdict.id != "healthy":
+    if not options and shown.advice and verdict.id != HEALTHY:
         message.append("What to do: " + " ".join(shown.advice.split()))
     message.append(f"{verdict.id} · {confidence_words(shown)}")
     title = f"pdlogdoctor: {verdict.title}"
@@ -153,7 +155,8 @@ def _changes_annotation(comparison: Comparison) -> str:
 
 
 def _event_annotation(level: str, event: Event, titles: dict[str, str], place: str | None) -> str:
-    repeats = f" ({event.repeats} such lines)" if event.repeats > 1 else ""
+    count = count_of([event])
+    repeats = f" ({count} such lines)" if count.folded else ""
     title = f"{event.role.value}: {titles.get(event.pattern, event.pattern)}{repeats}"
     return command(level, event.text, _properties(title, place, event))
 

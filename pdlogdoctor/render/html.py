@@ -24,7 +24,9 @@ from typing import Any, TextIO
 
 from .. import __version__
 from ..model import Event, ExcerptWindow, Report, Role, Severity
+from ..model.counts import shares
 from ..model.values import record
+from ..model.verdicts import HEALTHY, INCONCLUSIVE
 from . import changes
 from .document import fact_text
 from .markdown import shareable_view, suggestion_command
@@ -94,7 +96,8 @@ def timeline_data(report: Report) -> dict[str, Any]:
         "files": files,
         "patterns": [{"id": name, "meaning": glossary.get(name, "")} for name in patterns],
         "contexts": contexts,
-        # lane, time, file, line, text, pattern, kind, repeats, root (0/1), context (-1: none)
+        # lane, time, file, line, text, pattern, kind, lines (its share of its kind's count: a mark
+        # sums them, model/counts.py), root (0/1), context (-1: none), at least (0/1: lines is a floor)
         "events": [
             [
                 lane_index[lane_of(event, nodes).key],
@@ -104,11 +107,12 @@ def timeline_data(report: Report) -> dict[str, Any]:
                 _clip(event.text),
                 pattern_index[event.pattern],
                 "unrecognised" if event.unrecognised else event.kind.value,
-                event.repeats,
+                lines,
                 int(_key(event) in roots),
                 context_of.get((event.source, event.line), -1),
+                int(event.at_least),
             ]
-            for event in events
+            for event, lines in zip(events, shares(events), strict=True)
         ],
         "links": sorted(
             {
@@ -192,8 +196,8 @@ def _script_json(data: dict[str, Any]) -> str:
 
 def _head(report: Report, fingerprint: str) -> str:
     verdict = report.verdict
-    tone = {"healthy": "ok", "inconclusive": "unsure"}.get(verdict.id, "bad")
-    sure = "" if verdict.id == "inconclusive" else f'<span class="conf">confidence {verdict.confidence:.2f}</span>'
+    tone = {HEALTHY: "ok", INCONCLUSIVE: "unsure"}.get(verdict.id, "bad")
+    sure = "" if verdict.id == INCONCLUSIVE else f'<span class="conf">confidence {verdict.confidence:.2f}</span>'
     facts = "".join(
         f"<div><dt>{html.escape(key.replace('_', ' '))}</dt><dd>{html.escape(fact_text(value))}</dd></div>"
         for key, value in verdict.facts

@@ -14,10 +14,11 @@ from typing import TextIO
 from .. import __version__
 from ..model import Comparison, Event, ExcerptWindow, Finding, Report, Suggestion
 from ..model.values import record
+from ..model.verdicts import HEALTHY
 from ..reason.fingerprint import fingerprint
 from ..scan.logshape import NAMES_SHOWN, set_aside, set_aside_words
 from . import changes
-from .document import chain_start, chain_time, fact_text, position_label, unrecognised_kind
+from .document import chain_start, chain_time, fact_text, folded_pattern, position_label, unrecognised_kind
 from .fixes import LETTERS, confidence_words, fixes, snippet, verify_first
 from .inputs import inputs_to_show
 from .markup import CELL_CHARS, cell, code_cell, code_span, fence, prose, quoted_cell, quoted_prose
@@ -147,7 +148,7 @@ def _head(report: Report, stable_id: str, quotes: list[str]) -> str:
         "",
         quoted_prose(verdict.summary, quotes),
     ]
-    if report.advice and verdict.id != "healthy":
+    if report.advice and verdict.id != HEALTHY:
         lines += ["", f"> {quoted_prose(' '.join(report.advice.split()), quotes)}"]
     return "\n".join(lines)
 
@@ -246,7 +247,7 @@ def _chain_table(chain: tuple[Event, ...], rows: int | None, start: float | None
     table = [f"| # | {when} | role | where | pattern | line |", "| ---: | ---: | --- | --- | --- | --- |"]
     shown = chain if rows is None else chain[:rows]
     for number, event in enumerate(shown, 1):
-        pattern = f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
+        pattern = folded_pattern(event)
         cells = (
             str(number),
             chain_time(event, start, absolute),

@@ -14,6 +14,7 @@ from itertools import pairwise
 import regex
 
 from ..model import Event, Report
+from ..model.counts import count_of
 from ..model.values import record
 from .document import chain_start, time_since
 
@@ -65,9 +66,9 @@ def _nodes(report: Report) -> list[Node]:
 def _label(node: Node, titles: dict[str, str], start: float | None) -> str:
     title = titles.get(node.pattern, node.pattern)
     title = title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
-    count = sum(event.repeats for event in node.events)
+    count = count_of(node.events)
     times = f"{time_since(node.events[0], start)}" if node.events[0].time is not None else "no timestamp"
-    folded = f" ×{count}" if count > 1 else ""
+    folded = f" ×{count}" if count.folded else ""
     return f"{_plain(title)}<br/>{_plain(f'{node.pattern}{folded} · {times}')}"
 
 

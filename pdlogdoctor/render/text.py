@@ -19,9 +19,11 @@ from typing import TextIO
 import regex
 
 from ..model import Comparison, Report, Source
+from ..model.counts import count_of
+from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..reason.fingerprint import fingerprint
 from . import changes
-from .document import chain_start, chain_time, fact_text, position_label, unrecognised_kind
+from .document import chain_start, chain_time, fact_text, folded_pattern, position_label, unrecognised_kind
 from .fixes import LETTERS, Fix, command_text, confidence_words, fixes, verify_first
 from .inputs import inputs_to_show
 from .options import PLAIN, RenderOptions
@@ -34,7 +36,7 @@ ANSI = {
     "yellow": "33",
     "cyan": "36",
 }
-VERDICT_COLOUR = {"healthy": "green", "inconclusive": "yellow", "no-failure-seen": "yellow"}
+VERDICT_COLOUR = {HEALTHY: "green", INCONCLUSIVE: "yellow", NO_FAILURE_SEEN: "yellow"}
 # Inputs left out on purpose, not bad ones: they do not make the inputs table worth showing.
 QUIET_PROBLEMS = frozenset({"not-a-log", "duplicate-skipped"})  # ingest.NOT_A_LOG, duplicates.DUPLICATE_CODE
 MIN_WIDTH = 40
@@ -117,7 +119,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
 
 def quiet_line(report: Report) -> str:
     """`--quiet`: verdict, confidence, fingerprint and the first fix, space-separated on one line."""
-    confidence = "-" if report.verdict.id == "inconclusive" else f"{report.verdict.confidence:.2f}"
+    confidence = "-" if report.verdict.id == INCONCLUSIVE else f"{report.verdict.confidence:.2f}"
     commands = [command_text(item) for item in report.suggestions]
     fix = next((command for command in commands if command), "-")
     return f"{report.verdict.id} {confidence} {fingerprint(report)} {fix}"
@@ -139,7 +141,7 @@ def _verdict(page: Page, report: Report) -> None:
 
 def _fix(page: Page, report: Report) -> None:
     shown = fixes(report)
-    if not shown and (not report.advice or report.verdict.id == "healthy"):
+    if not shown and (not report.advice or report.verdict.id == HEALTHY):
         return
     title = "What to do" if not shown else "Fix" if len(shown) == 1 else f"Fix: {len(shown)} alternatives, pick one"
     page.heading(title)
@@ -289,7 +291,7 @@ def _chain(page: Page, report: Report, options: RenderOptions) -> None:
     for event in report.chain:
         when = chain_time(event, start, options.abs_time)
         head = f"{when:>{column}}  {event.role.value:<8} {names[event.source]}:{event.line}"
-        pattern = f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
+        pattern = folded_pattern(event)
         if len(head) + 2 + len(pattern) <= page.width:
             page.add(head + "  " + page.style(pattern, "bold"))
         else:
@@ -308,16 +310,20 @@ def _other_incidents(page: Page, report: Report, options: RenderOptions) -> None
         page.prose(verdict.summary, 2)
         page.prose(finding.why_separate, 2, "dim")
         for event in finding.chain:
-            pattern = f"{event.pattern} (x{event.repeats})" if event.repeats > 1 else event.pattern
+            pattern = folded_pattern(event)
             head = f"{chain_time(event, None, True):>21}  {event.role.value:<8} {names[event.source]}:{event.line}"
             page.add(head + "  " + page.style(pattern, "bold"))
             page.add(" " * 10 + page.clip(log_message(event.text), 10, options.verbose), "dim")
 
 
+def _floors(report: Report) -> bool:
+    return any(event.at_least for event in report.chain)
+
+
 def chain_title(report: Report) -> str:
-    if report.verdict.id == "healthy":
+    if report.verdict.id == HEALTHY:
         return "Evidence that the deployment served, in time order"
-    if report.verdict.id == "inconclusive":
+    if report.verdict.id == INCONCLUSIVE:
         return "Failure evidence, in time order (no cause identified)"
     return "Causal chain, in time order (causes first within a second)"
 
@@ -329,8 +335,8 @@ def chain_legend(report: Report, absolute: bool = False) -> str:
         parts = ["times from the root cause" if report.roots else "times from the first line"]
     if any(event.time_inferred for event in report.chain):
         parts.append("~ = inferred from the lines around it")
-    if any(event.repeats > 1 for event in report.chain):
-        parts.append("(xN) = N such lines in the file")
+    if any(count_of([event]).folded for event in report.chain):
+        parts.append("(xN) = N such lines in the file" + ("; N+: at least N" if _floors(report) else ""))
     if any(event.time is None for event in report.chain):
         parts.append("? = no timestamp")
     return "; ".join(parts)

@@ -32,7 +32,7 @@ GIB = 1 << 30
 def compare(good: RunProfile, bad: RunProfile, spec: ProfileSpec, library: Library) -> Comparison:
     verdict = bad.verdict if _is_cause(bad.verdict, library) else ""
     deltas = [_with_bearing(delta, verdict, spec) for delta in _value_deltas(good, bad, spec)]
-    region = largest_region_delta(good, bad, verdict)
+    region = largest_region_delta(good, bad, verdict, spec)
     if region is not None:
         deltas.append(region)
     ordered = _ordered(_merge_roles(deltas), spec)
@@ -155,7 +155,7 @@ def _with_bearing(delta: Delta, verdict: str, spec: ProfileSpec) -> Delta:
 # ---------------------------------------------------------------- the registered region
 
 
-def largest_region_delta(good: RunProfile, bad: RunProfile, verdict: str) -> Delta | None:
+def largest_region_delta(good: RunProfile, bad: RunProfile, verdict: str, spec: ProfileSpec) -> Delta | None:
     """GOOD's largest KV region, estimated from BAD's bytes per token, against BAD's failing one.
 
     Only a failed registration logs a region's size, so a green run shows none: its largest
@@ -185,7 +185,8 @@ def largest_region_delta(good: RunProfile, bad: RunProfile, verdict: str) -> Del
             ],
         )
     )
-    explains = verdict in ("mori-mr-size-limit", "mr-registration-rejected")
+    # The region derived from the failing one bears on what that one bears on (profile.toml).
+    explains = verdict in spec.rules_for(FAILING_REGION_KEY)[1]
     return Delta(
         "sizing",
         (region.role,),

@@ -20,12 +20,13 @@ from typing import Any
 from ..library.load import builtin_library_dir
 from ..library.patterns import PROFILE_FILE, Library
 from ..model import Event, FieldValue, Kind, Report, Severity, Source, UnexplainedError
+from ..model.counts import count_of, shares
 from ..model.errors import PatternError
 from ..model.values import record
+from ..model.verdicts import HEALTHY
 
 SECTIONS = ("sizing", "configuration", "behaviour")
 TAKES = ("last", "max", "min", "median", "count", "seen")
-SERVER_ARGS = "server-args"
 
 
 @record
@@ -66,6 +67,8 @@ class ProfileSpec:
     args_bears_on: tuple[str, ...]
     sizing_args_bears_on: tuple[str, ...]
     bears: tuple[tuple[str, tuple[str, ...]], ...] = ()  # [[bears]]: key prefix -> verdicts it can explain
+    args_pattern: str = ""  # [server_args] pattern: the launch line whose `args_field` lists every key=value
+    args_field: str = ""
 
     def is_noise(self, name: str) -> bool:
         lowered = name.lower()
@@ -128,7 +131,7 @@ class RunProfile:
 
     @property
     def failing(self) -> bool:
-        return self.verdict != "healthy"
+        return self.verdict != HEALTHY
 
 
 # ---------------------------------------------------------------- the data file
@@ -150,6 +153,8 @@ def load_profile_spec(directory: Path | None = None) -> ProfileSpec:
         args_bears_on=tuple(args.get("bears_on", ())),
         sizing_args_bears_on=tuple(args.get("sizing_bears_on", ())),
         bears=tuple((str(item["prefix"]), tuple(item["on"])) for item in data.get("bears", [])),
+        args_pattern=str(args.get("pattern", "")),
+        args_field=str(args.get("field", "")),
     )
 
 
@@ -189,7 +194,7 @@ def unknown_patterns(spec: ProfileSpec, library: Library) -> list[str]:
     """Pattern ids profile.toml names that the library lacks (the test suite checks there are none)."""
     known = {pattern.id for pattern in library.patterns}
     named = {v.pattern for v in spec.values} | {i.start for i in spec.intervals} | {i.end for i in spec.intervals}
-    return sorted(named - known)
+    return sorted((named | {spec.args_pattern}) - known)
 
 
 # ---------------------------------------------------------------- one run
@@ -231,8 +236,10 @@ def _captured_values(events: Sequence[Event], spec: ProfileSpec) -> list[Profile
             key = _key_of(rule, event, spec)
             if key is not None and (rule.take in ("count", "seen") or event.get(rule.field) is not None):
                 grouped[(event.role.value, key)].append(event)
+        # A count splits a pattern's lines by role and key: each event's share of its kind's lines.
+        parts = _shares(by_pattern.get(rule.pattern, ())) if rule.take == "count" else {}
         for (role, key), matched in grouped.items():
-            value = _take(rule, matched)
+            value = _take(rule, matched, parts)
             if value is not None:
                 found.append(ProfileValue(rule.section, role, key, value, rule.unit, rule.pattern, matched[-1].where))
     return found
@@ -251,9 +258,13 @@ def _key_of(rule: ValueSpec, event: Event, spec: ProfileSpec) -> str | None:
     return None if spec.is_noise(name) else key
 
 
-def _take(rule: ValueSpec, matched: list[Event]) -> FieldValue | None:
+def _shares(events: Sequence[Event]) -> dict[int, int]:
+    return {id(event): part for event, part in zip(events, shares(events), strict=True)}
+
+
+def _take(rule: ValueSpec, matched: list[Event], parts: Mapping[int, int]) -> FieldValue | None:
     if rule.take == "count":
-        return sum(event.repeats for event in matched)
+        return sum(parts[id(event)] for event in matched)
     if rule.take == "seen":
         return rule.seen
     numbers = [event.get(rule.field) for event in matched]
@@ -271,17 +282,17 @@ def _server_args_values(events: Sequence[Event], spec: ProfileSpec) -> list[Prof
     """Every key of each role's last server_args= line, minus the run-specific ones."""
     last: dict[str, Event] = {}
     for event in events:
-        if event.pattern == SERVER_ARGS and isinstance(event.get("args"), str):
+        if event.pattern == spec.args_pattern and isinstance(event.get(spec.args_field), str):
             last[event.role.value] = event
     found = []
     for role, event in last.items():
-        for name, value in parse_repr_arguments(str(event.get("args"))):
+        for name, value in parse_repr_arguments(str(event.get(spec.args_field))):
             if spec.is_noise(name):
                 continue
             if name in spec.basename_keys and isinstance(value, str):
                 value = value.rstrip("/").rsplit("/", 1)[-1]
             section = "sizing" if name in spec.sizing_args else "configuration"
-            found.append(ProfileValue(section, role, f"server_args.{name}", value, "", SERVER_ARGS, event.where))
+            found.append(ProfileValue(section, role, f"server_args.{name}", value, "", event.pattern, event.where))
     return found
 
 
@@ -326,7 +337,7 @@ def error_counts(
     for template, matched in groups.items():
         first = min(matched, key=lambda e: (e.time is None, e.time or 0.0, e.source, e.line))
         title = titles.get(template, "")
-        counts.append(ErrorCount(template, title, sum(e.repeats for e in matched), first.where, first.time))
+        counts.append(ErrorCount(template, title, count_of(matched).lines, first.where, first.time))
     for error in unrecognised:
         if error.severity.rank >= Severity.ERROR.rank:
             counts.append(ErrorCount(error.template, "", error.count, error.first.where, error.first.time))

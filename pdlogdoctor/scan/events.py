@@ -186,7 +186,7 @@ def merge_partials(name: str, partials: list[Partial], limits: dict[str, int] | 
                 sink.counts[key] = sink.counts.get(key, 0) + count - fed[key]
                 sink.last_events[key] = _shifted(partial.last_events[key], line_base)
         line_base += partial.lines
-    _close_counts(sink)
+    _close_counts(sink, limits)
     # Ranges are consecutive: a short first range's head continues in the next one's.
     head = b"".join(p.head for p in partials)[:HEAD_BYTES].decode("utf-8", errors="replace")
     total = sum(p.size for p in partials)
@@ -396,16 +396,17 @@ def _record(event: Event, state: EventSink) -> None:
         state.last_events[key] = event
 
 
-def _close_counts(state: EventSink) -> None:
-    """Keep the last match of a long run too, and tell the first how many it stands for."""
+def _close_counts(state: EventSink, limits: dict[str, int]) -> None:
+    """Keep the last match of a long run too, and tell every kept event how many lines its kind has
+    (model/counts.py: a kind's count is said once, whichever of its events a report shows); a
+    pattern that stopped at its `stop_after` has a count that is a floor."""
     state.events.extend(state.last_events.values())
-    firsts: dict[str, int] = {}
+    stopped = {pattern for pattern, limit in limits.items() if state.matched.get(pattern, 0) >= limit}
     for position, event in enumerate(state.events):
-        firsts.setdefault(_key(event), position)
-    for key, position in firsts.items():
-        count = state.counts[key]
-        if count > 1:
-            state.events[position] = replace(state.events[position], repeats=count)
+        count = state.counts[_key(event)]
+        at_least = event.pattern in stopped and event.template is None
+        if count > 1 or at_least:
+            state.events[position] = replace(event, repeats=count, at_least=at_least)
     merged: dict[str, int] = defaultdict(int)
     for key, count in state.counts.items():
         merged[key.split("\x00", 1)[0] if "\x00" in key else key.rsplit(":", 1)[0]] += count

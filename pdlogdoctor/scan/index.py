@@ -9,6 +9,7 @@ from dataclasses import field
 
 from ..library.errorlines import ErrorLayer
 from ..library.patterns import Library, Pattern
+from ..model import Mark
 from ..model.values import record
 from . import accel
 from .accel import Matcher
@@ -25,6 +26,8 @@ class AnchorIndex:
     # `by_anchor` of the keys that find its lines (see errorlines.py).
     errors: ErrorLayer | None = field(default=None, compare=False)
     generic: frozenset[int] = frozenset()
+    # The patterns of a server's launch line (Mark.SERVER_LAUNCH): its disaggregation mode names the file's role.
+    launches: frozenset[str] = frozenset()
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
@@ -56,7 +59,7 @@ class AnchorIndex:
         anchors = [anchor for anchor, _ in ordered]
         fast = accel.deferred(anchors, matcher, build_at) if build_at else accel.load(anchors, matcher)
         generic = frozenset(number for number, (anchor, _) in enumerate(ordered) if anchor in generic_keys)
-        return cls(ordered, blocks, fast, library.errors, generic)
+        return cls(ordered, blocks, fast, library.errors, generic, library.marked(Mark.SERVER_LAUNCH))
 
 
 def _json_escaped(anchor: bytes) -> bytes:

@@ -86,7 +86,7 @@ def scan_one(
 ) -> Scanned:
     result = _scan(stream, name, index, on_progress, workers)
     head = unwrap_head(result.head)  # a JSON-lines or containerd log: the lines its records hold
-    role, reason = detect_role(name, head, result.events)
+    role, reason = detect_role(name, head, result.events, index.launches)
     if result.bytes and serving_log_reason(name, head, index.errors) is None:
         # Its words matched patterns, but it is not a log: no role from them either.
         role, reason, problems = Role.UNKNOWN, "not a serving log", (*problems, not_serving_problem())

@@ -1,10 +1,15 @@
 """Scan one large plain file on every core: newline-aligned byte ranges, merged exactly.
 
 One range per core: forked workers scan all but the last, this process scans the last
-itself. Each range is scanned with `scan_partial`, given the bytes just before the
-range (for the starting timestamp) and just after it (for a traceback that runs
-past its end). `merge_partials` renumbers lines and applies the per-pattern event
-cap in file order, so the result equals the sequential scan's.
+itself. A worker never outlives this process: it closes the pipe end it inherited, dies with
+its parent (a death signal, or a thread watching the parent), and holds none of the caller's
+descriptors (its stdio is /dev/null), so a parent killed mid-scan leaves no process behind
+that keeps a `$(...)` or a CI step waiting; Ctrl-C ends the workers instead of waiting for them.
+
+Each range is scanned with `scan_partial`, given the bytes just before the range (for the
+starting timestamp) and just after it (for a traceback that runs past its end).
+`merge_partials` renumbers lines and applies the per-pattern event cap in file order, so the
+result equals the sequential scan's.
 """
 
 from __future__ import annotations
@@ -12,6 +17,9 @@ from __future__ import annotations
 import io
 import itertools
 import os
+import signal
+import sys
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -99,11 +107,15 @@ def scan_file_parallel(
     # A run's matcher is built on its first large region (accel.Deferred): build it here, once, for
     # every worker to inherit, rather than in each worker after the fork.
     accel.build_now(index.fast)
-    started = [_start_worker(context, index, path, name, start, end) for start, end in ranges[:-1]]
+    started: list[tuple[Any, Connection]] = []
     try:
+        for start, end in ranges[:-1]:
+            started.append(_start_worker(context, index, path, name, start, end))
         own = _scan_range(index, path, name, *ranges[-1], on_progress)  # this core scans too: one fork fewer
-    finally:
-        partials = [_result_of(worker, results) for worker, results in started]  # never left running
+        partials = [_result_of(worker, results) for worker, results in started]
+    except BaseException:  # Ctrl-C, a timeout, a worker's error: end the others now, never wait for their ranges
+        _end_workers(started)
+        raise
     if on_progress:
         on_progress(ranges[-1][0])  # the workers' ranges: all before the last
     result = merge_partials(name, [*partials, own], index.limits())
@@ -118,10 +130,20 @@ def _start_worker(
     context: Any, index: AnchorIndex, path: str, name: str, start: int, end: int
 ) -> tuple[Any, Connection]:
     results, sender = context.Pipe(duplex=False)
-    worker = context.Process(target=_scan_range_into, args=(sender, index, path, name, start, end), daemon=True)
+    args = (sender, results, os.getpid(), index, path, name, start, end)
+    worker = context.Process(target=_scan_range_into, args=args, daemon=True)
     worker.start()
     sender.close()  # the parent keeps only the reading end: a dead worker then reads as end of file
     return worker, results
+
+
+def _end_workers(started: list[tuple[Any, Connection]]) -> None:
+    for worker, _ in started:
+        if worker.is_alive():
+            worker.terminate()
+    for worker, results in started:
+        results.close()
+        worker.join()
 
 
 def _result_of(worker: Any, results: Connection) -> Partial:
@@ -138,7 +160,21 @@ def _result_of(worker: Any, results: Connection) -> Partial:
     return partial
 
 
-def _scan_range_into(sender: Connection, index: AnchorIndex, path: str, name: str, start: int, end: int) -> None:
+def _scan_range_into(
+    sender: Connection,
+    inherited: Connection,
+    parent: int,
+    index: AnchorIndex,
+    path: str,
+    name: str,
+    start: int,
+    end: int,
+) -> None:
+    # The parent's reading end, inherited by the fork: left open here, the pipe would keep a reader
+    # after the parent died, and a send that fills it would wait forever.
+    inherited.close()
+    _die_with_parent(parent)
+    _release_stdio()
     try:
         sender.send(_scan_range(index, path, name, start, end))
     except BaseException as exc:  # reported in the parent, which raises it as the pool did
@@ -161,3 +197,46 @@ def _scan_range(
         stream = Limited(handle, end - start)
         stream.plain_path = path  # plain bytes: read in place, not ahead on a thread (that is for inflating)
         return scan_partial(stream, name, index, CHUNK_BYTES, on_progress, context=(before, after))
+
+
+# ---------------------------------------------------------------- a worker's ties to its parent
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_POLL_SECONDS = 0.5
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the process that forked it ends: by a death signal where the kernel
+    has one (Linux), else by a thread that watches the parent; and at once if it is gone already."""
+    if not _death_signal():
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # it died before the signal was asked for
+        os._exit(1)
+
+
+def _death_signal() -> bool:
+    """SIGKILL to this process when its parent thread exits (prctl(PR_SET_PDEATHSIG)); False where unavailable."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        threading.Event().wait(PARENT_POLL_SECONDS)
+    os._exit(1)
+
+
+def _release_stdio() -> None:
+    """Standard input, output and error on /dev/null: a worker reports only through its pipe, and the
+    caller's pipes (`$(...)`, `| tee`, a CI step) must close when the parent does, whatever happens here."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for descriptor in (0, 1, 2):
+        os.dup2(devnull, descriptor)
+    os.close(devnull)

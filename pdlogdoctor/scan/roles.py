@@ -32,10 +32,13 @@ _NAME_HINTS = (
 )
 
 
-def detect_role(name: str, head: str, events: Iterable[Event]) -> tuple[Role, str]:
-    """(role, why) for one source; `why` is shown to the user."""
+def detect_role(
+    name: str, head: str, events: Iterable[Event], launches: frozenset[str] = frozenset()
+) -> tuple[Role, str]:
+    """(role, why) for one source; `why` is shown to the user. `launches`: the patterns of a
+    server's launch line (Mark.SERVER_LAUNCH), whose `mode` capture is its disaggregation mode."""
     kept = list(events)
-    found = _role_from_content(head, kept) or role_from_name(name)
+    found = _role_from_content(head, kept, launches) or role_from_name(name)
     if found is not None:
         return found
     if any(event.role is Role.SERVER for event in kept):
@@ -52,10 +55,10 @@ def role_from_name(name: str) -> tuple[Role, str] | None:
     return None
 
 
-def _role_from_content(head: str, events: list[Event]) -> tuple[Role, str] | None:
+def _role_from_content(head: str, events: list[Event], launches: frozenset[str]) -> tuple[Role, str] | None:
     if _is_ci_job_log(head):
         return Role.CI, "GitHub Actions job log (timestamp prefixes, workflow markers)"
-    mixed = _mixed_components(head, events)
+    mixed = _mixed_components(head, events, launches)
     if mixed is not None:
         return Role.MIXED, mixed
     mode = _SERVER_ARGS_MODE.search(head)
@@ -65,7 +68,7 @@ def _role_from_content(head: str, events: list[Event]) -> tuple[Role, str] | Non
     if kv_role:
         return _server_role(_KV_ROLES[kv_role.group(1)]), f"vLLM kv_transfer_config kv_role='{kv_role.group(1)}'"
     for event in events:
-        if event.pattern == "server-args" and event.get("mode"):
+        if event.pattern in launches and event.get("mode"):
             return _server_role(str(event.get("mode"))), f"server_args disaggregation_mode='{event.get('mode')}'"
     if _ROUTER_LINE.search(head):
         return Role.ROUTER, "router tracing lines"
@@ -77,10 +80,10 @@ def _role_from_content(head: str, events: list[Event]) -> tuple[Role, str] | Non
 _COMPONENT_ROLES = (Role.PREFILL, Role.DECODE, Role.ROUTER, Role.HARNESS)
 
 
-def _mixed_components(head: str, events: list[Event]) -> str | None:
+def _mixed_components(head: str, events: list[Event], launches: frozenset[str]) -> str | None:
     """Why one stream holds several components' lines, or None."""
     modes = set(_SERVER_ARGS_MODE.findall(head)) | {_KV_ROLES[role] for role in _KV_ROLE.findall(head)}
-    modes |= {str(e.get("mode")) for e in events if e.pattern == "server-args" and e.get("mode")}
+    modes |= {str(e.get("mode")) for e in events if e.pattern in launches and e.get("mode")}
     if len(modes) > 1:
         return f"role settings (server_args, kv_role) of {' and '.join(sorted(modes))} servers in one stream"
     if modes and _ROUTER_LINE.search(head):

@@ -43,7 +43,7 @@ def scan_stream(
     on_progress: Callable[[int], None] | None = None,
 ) -> ScanResult:
     partial = scan_partial(stream, name, index, chunk_bytes, on_progress)
-    return merge_partials(name, [partial])
+    return merge_partials(name, [partial], index.limits())
 
 
 def scan_partial(

@@ -19,6 +19,11 @@ from .timeline import clean_line, parse_stamp
 MAX_TRACEBACK_LINES = 400
 MAX_TRACEBACK_BYTES = 256 << 10
 _EXCEPTION = LazyRegex(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
+# An exception line as a source line never reads: `Type: message` or a bare `Type`, the type's last
+# part capitalised (`torch.OutOfMemoryError: ...`, `KeyboardInterrupt`).
+_NAMES_EXCEPTION = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?::(?:\s|$)|\s*$)")
+# Python 3.11+ marks the failing expression under a frame's source line (`^^^^`, `~~~~^^^^~~`).
+_CARETS = LazyRegex(r"^\s*[~^]+\s*$")
 # libstdc++'s verbose terminate handler: after `terminate called after throwing an instance of 'T'`
 # it prints `  what():  ` and the exception's what() text (some programs' text starts on the next
 # line); launchers' prefixes may stand before it (`(Worker_TP2 pid=733)   what():  ...`, Ray's
@@ -52,6 +57,7 @@ def read_traceback(buf: bytes | bytearray, first_line_end: int, limit: int) -> d
     newest_first = False
     following = _following_lines(buf, first_line_end, limit)
     lines = _until_exception_ends(following)
+    sources = _flush_left_sources(lines)
     for offset, line in enumerate(lines, start=1):
         if line.startswith(_GDB_CHATTER):
             continue
@@ -66,8 +72,8 @@ def read_traceback(buf: bytes | bytearray, first_line_end: int, limit: int) -> d
             if in_crashed:
                 crashed.append(frame)
             continue
-        if line.startswith((" ", "\t")):
-            continue  # the source line under a frame, or a caret line
+        if line.startswith((" ", "\t")) or offset - 1 in sources or _CARETS.match(line):
+            continue  # the source line under a frame (indented, or flush left in an export), or a caret line
         found = _EXCEPTION.match(line)
         if found is None or parse_stamp(line) is not None:
             break  # the next log record: the traceback is over
@@ -135,16 +141,36 @@ def _following_lines(buf: bytes | bytearray, start: int, limit: int) -> list[str
 def _until_exception_ends(lines: list[str]) -> list[str]:
     """Cut after the last exception line of the (possibly chained) traceback."""
     kept: list[str] = []
+    sources = _flush_left_sources(lines)
     for index, line in enumerate(lines):
         kept.append(line)
         is_exception = (
             line
             and not line.startswith((" ", "\t", *_CONNECTORS, *_GDB_CHATTER))
-            and parse_frame(line) is None  # native backtraces print their frames flush left
+            and parse_frame(line) is None  # native backtraces and stripped exports print frames flush left
+            and index not in sources
+            and not _CARETS.match(line)
         )
         if is_exception and not _chain_continues(lines, index + 1):
             break
     return kept
+
+
+def _flush_left_sources(lines: list[str]) -> set[int]:
+    """The indices of the source lines printed flush left under their frames. An export that strips
+    leading whitespace (Cloud Logging, some collectors, a paste) leaves a frame's source line where
+    an exception line would stand: the line right under a flush-left `File "x.py", line N, in f` is
+    its source, unless it names an exception (the frame's source could not be read). Lines that keep
+    their indentation are read by it, as before."""
+    found = set()
+    for index in range(1, len(lines)):
+        line, above = lines[index], lines[index - 1]
+        if not line or line[0].isspace() or not above or above[0].isspace() or _NAMES_EXCEPTION.match(line):
+            continue
+        frame = parse_frame(above)
+        if frame is not None and frame.source_below and parse_frame(line) is None:
+            found.add(index)
+    return found
 
 
 def _last_error(after: list[str]) -> str | None:

@@ -9,32 +9,28 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...model import Event, FieldValue, Role
+from ...model import Event, FieldValue, Mark, Role
 from ..hypothesis import Evidence, Hypothesis
 
-CANCEL = "ci-cancelled"
 SKEW_S = 60.0  # server clocks and the runner's clock may disagree by this much
 STUCK_WAIT_S = 15 * 60.0  # a harness still `[wait]`ing this long before the cancel was stuck
-HOW = {
-    "actions-runner-shutdown": "the runner received a shutdown signal",
-    "actions-concurrency-cancel": "a newer run in the same concurrency group pre-empted it",
-    "actions-operation-canceled": "the job was cancelled (manual cancel, timeout or pre-emption)",
-}
 
 
 def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     timed = [e for e in hypothesis.roots if e.time is not None]
     cancel_time = min(e.time for e in timed if e.time is not None) if timed else None
-    earlier = _earlier_failure(cancel_time, evidence)
+    earlier = _earlier_failure(hypothesis.verdict, cancel_time, evidence)
     if earlier is not None:
         why = (
             f"{evidence.said(earlier)} failed before the job was cancelled: "
             "the cancellation is a consequence, not the cause"
         )
         return [replace(hypothesis, rejected=why, confidence=0.1)]
-    kinds = sorted({e.pattern for e in hypothesis.roots}, key=lambda p: list(HOW).index(p) if p in HOW else 99)
-    how = "; ".join(HOW.get(kind, kind) for kind in kinds)
-    after = [e for e in hypothesis.chain if e.pattern not in HOW]
+    # How it was cancelled, as each kind of cancel line says it (its pattern's `says`), first logged first.
+    firsts = {root.pattern: root for root in sorted(hypothesis.roots, key=lambda e: (e.time or 0.0, e.line))}
+    how = "; ".join(evidence.says(root) or pattern for pattern, root in firsts.items())
+    cancels = evidence.library.rooting(hypothesis.verdict)
+    after = [e for e in hypothesis.chain if e.pattern not in cancels]
     facts: list[tuple[str, FieldValue]] = [("how", how), ("failures_after_cancel", len(after))]
     group = next((e.get("group") for e in hypothesis.roots if e.get("group")), None)
     if group is not None:
@@ -56,7 +52,7 @@ def _stuck_waiting(cancel_time: float | None, evidence: Evidence) -> Event | Non
     if not harness:
         return None
     last = max(harness, key=lambda e: (e.time or 0.0, e.line))
-    if last.pattern == "harness-wait" and cancel_time - (last.time or 0.0) >= STUCK_WAIT_S:
+    if last.pattern in evidence.library.marked(Mark.WAITING) and cancel_time - (last.time or 0.0) >= STUCK_WAIT_S:
         return last
     return None
 
@@ -77,13 +73,13 @@ def _cancelled_while_waiting(
     return replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.5, missing=missing)
 
 
-def _earlier_failure(cancel_time: float | None, evidence: Evidence) -> Event | None:
+def _earlier_failure(cancel: str, cancel_time: float | None, evidence: Evidence) -> Event | None:
     if cancel_time is None:
         return None
     library = evidence.library
     for event in sorted((e for e in evidence.events if e.failing and e.time is not None), key=lambda e: e.time or 0.0):
         verdict = library.pattern(event.pattern).verdict
-        if verdict is None or verdict == CANCEL or event.time is None:
+        if verdict is None or verdict == cancel or event.time is None:
             continue
         if event.time < cancel_time - SKEW_S:
             return event

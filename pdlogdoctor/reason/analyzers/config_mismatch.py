@@ -9,11 +9,12 @@ for MLA models (sglang refuses it explicitly where it is not), so it is never fl
 
 from __future__ import annotations
 
-from ...model import Event, FieldValue, Role
+from ...model import Event, FieldValue, Mark, Role
+from ...model.verdicts import CONFIG_MISMATCH
 from ..hypothesis import Evidence, Hypothesis
 from ..link import downstream
 
-VERDICT = "config-mismatch"
+VERDICT = CONFIG_MISMATCH
 SHARED_KEYS = ("page_size", "kv_cache_dtype", "backend")
 CONFIDENCE = 0.7
 
@@ -62,7 +63,7 @@ def _kinds(count: int) -> str:
 
 def _args_of(evidence: Evidence, role: Role) -> Event | None:
     """The first server_args line of a role (by the mode it states, else by the log's role)."""
-    lines = [e for e in evidence.of("server-args") if _mode(e) is role]
+    lines = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if _mode(e) is role]
     return min(lines, key=_time_key) if lines else None
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...model import Event, FactValue, Kind, Mark, Role, Suggestion
+from ...model.verdicts import MR_REJECTED, MR_SIZE_LIMIT, RDMA_EXHAUSTED
 from ..hypothesis import Evidence, Hypothesis, count_matches
 
 GIB = 1 << 30
@@ -22,17 +23,9 @@ SINGLE_FAILURE = 0.6  # one failing line: a ceiling and an access-flag refusal l
 # the buffer are not in the lines, so which refusal it was is a guess.
 WRAPPER_ONLY = 0.4
 SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region
-SIZE_LIMIT = "mori-mr-size-limit"
-REJECTED = "mr-registration-rejected"
-EXHAUSTED = "rdma-resource-exhausted"
+SIZE_LIMIT, REJECTED, EXHAUSTED = MR_SIZE_LIMIT, MR_REJECTED, RDMA_EXHAUSTED
 ENOMEM = 12
 TOKEN_FIELDS = ("tokens", "full", "full_token")  # how KV pool sizing lines name the pool's token count
-# What a log said about its UCX before a refusal that logs no size, and the values its lines carry.
-UCX_CONTEXT = {
-    "ucx-no-cuda-support": "{gpus} NVIDIA GPU(s) but no CUDA support in UCX",
-    "ucx-tls-setting": "UCX_TLS={tls}",
-    "ucx-cuda-transports-unavailable": "UCX has no {missing} transport",
-}
 VALUE_WORDS = {"what": "for", "agent": "agent", "status": "status"}
 SAME_REFUSAL_LINES = 10  # NIXL's registerMem and the binding's error follow UCX's refusal within a few lines
 # Both sides register their KV pools with MORI, sized by the same auto-sizing: both need the cap.
@@ -183,7 +176,7 @@ def _what_was_refused(failures: list[Event], hypothesis: Hypothesis, evidence: E
     if not pattern.advice.strip():
         return None
     parts = [_said(event, evidence) for event in [first, *_after_in_same_process(first, hypothesis.chain, failures)]]
-    context = [_context_said(event) for event in _context_before(first, evidence)]
+    context = [_context_said(event, evidence) for event in _context_before(first, evidence)]
     summary = "; then ".join(parts) + "."
     if context:
         summary += f" The same log shows before it: {'; '.join(context)}."
@@ -218,16 +211,17 @@ def _after_in_same_process(first: Event, chain: tuple[Event, ...], failures: lis
 def _context_before(first: Event, evidence: Evidence) -> list[Event]:
     """What the same file said about UCX before the refusal: its missing CUDA support, its UCX_TLS."""
     earliest: dict[str, Event] = {}
-    for event in sorted(evidence.of(*UCX_CONTEXT), key=lambda e: e.line):
+    for event in sorted(evidence.marked(Mark.TRANSPORT_SETUP), key=lambda e: e.line):
         if event.source == first.source and event.line <= first.line:
             earliest.setdefault(event.pattern, event)
     return sorted(earliest.values(), key=lambda e: e.line)
 
 
-def _context_said(event: Event) -> str:
-    said = UCX_CONTEXT[event.pattern].format(**dict(event.fields))
+def _context_said(event: Event, evidence: Evidence) -> str:
+    """A transport-setup line as its pattern says it (`says`), with what a UCX_TLS list leaves out."""
+    said = evidence.says(event) or evidence.library.pattern(event.pattern).title
     tls = str(event.get("tls") or "")
-    if event.pattern == "ucx-tls-setting" and tls and not tls.startswith("^") and "cuda" not in tls and tls != "all":
+    if tls and not tls.startswith("^") and "cuda" not in tls and tls != "all":
         said += " (no cuda transport in it)"  # `^x` excludes x, `all` includes the cuda ones
     return f"{said} ({event.where})"
 
@@ -402,7 +396,7 @@ def _token_field_rank(event: Event) -> int:
 
 
 def _page_size(failure: Event, evidence: Evidence) -> tuple[int, Event | None, str]:
-    args = [e for e in evidence.of("server-args") if isinstance(e.get("page_size"), int)]
+    args = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if isinstance(e.get("page_size"), int)]
     if not args:
         return 1, None, " (no page_size in the logs: assumed 1)"
     chosen = evidence.same_server(failure, args)[0]

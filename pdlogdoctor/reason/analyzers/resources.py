@@ -23,7 +23,7 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     served = _ready_before(root, evidence)
     when = "while serving" if served is not None else "during startup"
     facts: list[tuple[str, FactValue]] = [("server", _server_name(root)), ("phase", when)]
-    if root.pattern == "not-enough-memory":
+    if root.pattern in evidence.library.marked(Mark.POOL_DOES_NOT_FIT):
         fraction = root.get("mem_fraction_static")
         facts.append(("mem_fraction_static", fraction))
         detail = "its KV pool does not fit in the memory the weights left"
@@ -56,8 +56,6 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 # What --mem-fraction-static does: the share of each GPU's memory sglang takes up front for the
 # weights and the KV pool; the rest is for activations and CUDA graphs. A KV pool that does not fit
 # needs it raised; an allocation outside the pool that fails needs it lowered.
-SERVER_ARGS = "server-args"
-NOT_ENOUGH_FOR_POOL = "not-enough-memory"
 OTHER_KNOBS = "lower --max-running-requests / --chunked-prefill-size / --cuda-graph-max-bs, or use more GPUs"
 
 
@@ -69,7 +67,7 @@ def _memory_fraction_fix(root: Event, evidence: Evidence) -> tuple[Suggestion | 
     if not isinstance(fraction, float):
         return None, ""
     used = tuple(e.where for e in (root, launch) if e is not None)
-    raising = root.pattern == NOT_ENOUGH_FOR_POOL
+    raising = root.pattern in evidence.library.marked(Mark.POOL_DOES_NOT_FIT)
     fix = _raise_fraction(root, fraction, launch, used, evidence) if raising else _lower_fraction(root, fraction, used)
     way, side = ("Raise", "above") if raising else ("Lower", "below")
     target = f"to {fix.value}" if fix.value is not None else f"{side} {fraction:g}"
@@ -78,7 +76,7 @@ def _memory_fraction_fix(root: Event, evidence: Evidence) -> tuple[Suggestion | 
 
 
 def _launch_of(event: Event, evidence: Evidence) -> Event | None:
-    launches = [e for e in evidence.of(SERVER_ARGS) if e.source == event.source and e.role == event.role]
+    launches = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if e.source == event.source and e.role == event.role]
     return launches[-1] if launches else None
 
 
@@ -89,7 +87,7 @@ def _raise_fraction(
     same model started with when that one came up (else no number is claimed)."""
     peers = [
         e
-        for e in evidence.of(SERVER_ARGS)
+        for e in evidence.marked(Mark.SERVER_LAUNCH)
         if e.source != root.source
         and isinstance(e.get("mem_fraction_static"), float)
         and float(e.get("mem_fraction_static")) > fraction

@@ -9,21 +9,22 @@ of these is in the lines, the verdict says the phase is unknown and keeps both r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
 from ...library.frames import Culprit, Frame, OwnCode, PhaseEvidence, short_name
-from ...library.patterns import match_line
+from ...library.patterns import CXX_WHAT, match_line
 from ...model import Event, FieldValue, Mark
 from ...model.textcut import clip
 from ...model.values import record
+from ...model.verdicts import HOST_OOM, SCHEDULER_CRASH, SCHEDULER_INIT_CRASH, SCHEDULER_RUNTIME_CRASH
 from ...scan.traceback import stack_of
 from ..hypothesis import Evidence, Hypothesis
 
-INIT = "scheduler-init-crash"
-RUNTIME = "scheduler-runtime-crash"
-UNKNOWN_PHASE = "scheduler-crash"  # a crash whose phase the lines cannot tell
+INIT, RUNTIME = SCHEDULER_INIT_CRASH, SCHEDULER_RUNTIME_CRASH
+UNKNOWN_PHASE = SCHEDULER_CRASH  # a crash whose phase the lines cannot tell
 Found = TypeVar("Found")
 SIGNALS = {
     -3: "SIGQUIT: sent by sglang to its children after another child failed; the first failure is the cause",
@@ -41,11 +42,8 @@ SIGNAL_NAMES = {
     "SIGILL": "an illegal instruction",
     "SIGFPE": "an arithmetic fault",
 }
-# The lines that name the exception a process died of: a Python traceback's last line, or the
-# type and what() text of a C++ exception nothing caught (std::terminate then aborts).
-EXCEPTION_PATTERNS = ("scheduler-exception", "cxx-uncaught-exception")
-UNCAUGHT_CXX = "cxx-uncaught-exception"
 SIGABRT = -6
+SIGNAL_NAME = re.compile(r"SIG[A-Z0-9]+")
 # Native libraries known to abort() a scheduler, by their pattern group: named in SIGABRT's meaning
 # only when their own lines are in the logs (a run that never reached MORI is not pointed at it).
 ABORTING_LIBRARIES = {"mori": "MORI", "mooncake": "Mooncake", "nixl": "NIXL/UCX"}
@@ -53,7 +51,6 @@ ABORTING_LIBRARIES = {"mori": "MORI", "mooncake": "Mooncake", "nixl": "NIXL/UCX"
 MIN_LAST_ERROR = 20
 # A crash whose cause is a library line no verdict names is not stated with more confidence than this.
 OUTSIDE_CATALOGUE_CONFIDENCE = 0.5
-HOST_OOM = "host-oom"  # the verdict whose lines are the kernel's OOM kills
 # Serving before a crash: the ready line, or a request the server answered.
 SERVED = (Mark.SERVER_UP, Mark.ANSWERED)
 # Crashed in the serving loop, but no line says the server had finished its warmup: the
@@ -95,7 +92,9 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     sizing_frame = _in_pool_sizing(exception or crash)
     pool_fact, pool_phrase = _pool_phase(sized, launched, phase.verdict == RUNTIME, sizing_frame)
     facts = _facts(exception, exit_event, served, pool_fact, phase, culprit, own, _aborting_libraries(evidence))
-    summary = _summary(phase, crash, exception, exit_event, pool_phrase, culprit, own, crashed_at)
+    native = _native_cause(crash, evidence)
+    uncaught = exception is not None and evidence.library.pattern(exception.pattern).block == CXX_WHAT
+    summary = _summary(phase, crash, exception, exit_event, pool_phrase, culprit, own, crashed_at, native, uncaught)
     used = tuple(e for e in (exception, exit_event, served, sized) if e is not None and e not in hypothesis.chain)
     used += _crash_frame_line(crashed_at)
     confidence = 0.85 if exception is not None else 0.7
@@ -143,12 +142,12 @@ def _last_error_line(exception: Event | None, evidence: Evidence) -> Event | Non
 def _what_named_elsewhere(roots: tuple[Event, ...], evidence: Evidence) -> str | None:
     """When the crash is only C++ aborts whose what() text another cause's pattern names (the NCCL
     watchdog's timeout, thrown as c10::DistBackendError), that cause is the diagnosis, not its abort."""
-    if any(root.pattern != UNCAUGHT_CXX for root in roots):
+    if any(evidence.library.pattern(root.pattern).block != CXX_WHAT for root in roots):
         return None
     for root in roots:
         text = str(root.get("exc_message") or "")
         for pattern in evidence.library.patterns:
-            if pattern.verdict is None or pattern.id in EXCEPTION_PATTERNS:
+            if pattern.verdict is None or Mark.EXCEPTION in pattern.marks:
                 continue
             try:
                 named = match_line(pattern, text) is not None
@@ -296,7 +295,7 @@ def _earliest(events: list[Event]) -> Event:
 
 
 def _exception_for(crash: Event, evidence: Evidence) -> Event | None:
-    candidates = [e for e in evidence.of(*EXCEPTION_PATTERNS) if e.get("exc_type")]
+    candidates = [e for e in evidence.marked(Mark.EXCEPTION) if e.get("exc_type")]
     if not candidates:
         return None
     nearby = evidence.same_server(crash, candidates)
@@ -328,7 +327,7 @@ def _before(event: Event, crash: Event) -> bool:
 
 def _launched_before(crash: Event, evidence: Evidence) -> Event | None:
     """The server's start (its server_args line) in the same log, before the crash."""
-    started = [e for e in evidence.of("server-args") if e.source == crash.source and _before(e, crash)]
+    started = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if e.source == crash.source and _before(e, crash)]
     return started[0] if started else None
 
 
@@ -405,15 +404,13 @@ def _facts(
     return tuple(facts)
 
 
-def _native_cause(crash: Event) -> str | None:
-    """What a crash line without a Python exception says killed the process."""
-    if crash.pattern in ("native-segfault", "native-segfault-banner"):
-        return "a segmentation fault" + (f" ({crash.get('detail')})" if crash.get("detail") else "")
-    if crash.pattern == "native-signal-backtrace":
-        return f"{crash.get('signal')} ({SIGNAL_NAMES.get(str(crash.get('signal')), 'a fatal signal')})"
-    if crash.pattern == "cuda-device-assert":
-        return f"a device-side assertion in CUDA kernel {crash.get('kernel')} (`{crash.get('assertion')}`)"
-    return None
+def _native_cause(crash: Event, evidence: Evidence) -> str | None:
+    """What a crash line without a Python exception says killed the process (its pattern's `says`);
+    a bare signal name with what the signal means."""
+    said = evidence.says(crash)
+    if said is not None and SIGNAL_NAME.fullmatch(said):
+        return f"{said} ({SIGNAL_NAMES.get(said, 'a fatal signal')})"
+    return said
 
 
 def _summary(
@@ -425,10 +422,11 @@ def _summary(
     culprit: tuple[Event, Culprit] | None,
     own: tuple[Event, OwnCode] | None,
     crashed_at: tuple[Event, Frame] | None,
+    native: str | None,
+    uncaught: bool,
 ) -> str:
     when = {RUNTIME: " while serving", INIT: " during initialization", UNKNOWN_PHASE: ""}[phase.verdict]
     parts = [f"A scheduler died{when}" + (f", {pool}" if pool and phase.verdict != UNKNOWN_PHASE else "")]
-    native = _native_cause(crash)
     if exception is None and native is not None:
         parts.append(f"of {native}")
     python_frame = str(crash.get("frame_file", "")).endswith(".py")
@@ -442,8 +440,8 @@ def _summary(
     elif crashed_at is not None and crashed_at[1].native:
         parts.append(f"in {short_name(crashed_at[1].func)}")
     if exception is not None:
-        uncaught = "an uncaught C++ exception, " if exception.pattern == UNCAUGHT_CXX else ""
-        parts.append(f"of {uncaught}{exception.get('exc_type')}: {exception.get('exc_message', '')}".rstrip(": "))
+        kind = "an uncaught C++ exception, " if uncaught else ""
+        parts.append(f"of {kind}{exception.get('exc_type')}: {exception.get('exc_message', '')}".rstrip(": "))
         if exception.get("exc_last_error"):
             parts.append(f"whose last error was: {exception.get('exc_last_error')}")
         if own is not None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...model import Event, Mark, Role
+from ...model.verdicts import ACCURACY_REGRESSION
 from ..hypothesis import Evidence, Hypothesis
 
-OUTPUT = "output-corruption"
-ACCURACY = "accuracy-regression"
+ACCURACY = ACCURACY_REGRESSION
 SERVING_PROOF = (Mark.SERVER_UP, Mark.END_TO_END)  # shown next to the verdict as the lines it rests on
 
 

@@ -11,27 +11,15 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from ...model import Event, FactValue, Role
+from ...model import Event, FactValue, Mark, Role
 from ...model.textcut import clip
 from ..hypothesis import Evidence, Hypothesis, count_matches
 
-LINK_PATTERNS = (
-    "mooncake-slice-failed",
-    "ucx-retry-exceeded",
-    "mori-cqe-error",
-    "ionic-cqe-error",
-    "nccl-ib-completion-error",
-)
-# Completion errors between the ranks of one collective group (a server's TP/PP group), not between
-# prefill and decode: their peer is another rank, whose log no role names.
-GROUP_LINKS = ("nccl-ib-completion-error",)
+# The lines are read by their marks (model.Mark): completion errors, NICs marked inactive, failed
+# handshakes, completion errors whose peer is another rank of one collective group (a server's
+# TP/PP group, not the other side of prefill/decode), timeouts in one phase of a transfer.
 # ibv_wc_status values a completion line may give as a bare number (NCCL before 2.28).
 IBV_WC_STATUS = {12: "transport retry count exceeded", 13: "RNR retry count exceeded"}
-INACTIVE = "mooncake-nic-inactive"
-HANDSHAKE = ("mooncake-handshake-mismatch", "mooncake-qp-rtr-failed")
-TIMEOUT_PHASES = {"kv-bootstrap-timeout": "KVPoll.Bootstrapping", "kv-waiting-timeout": "KVPoll.WaitingForInput"}
-EXPIRED_UNREAD = "vllm-nixl-expired-blocks"
-ABORTED = "vllm-aborted-request"
 PEER_PORT = re.compile(r":\d+@")
 # A peer's own log can only explain its loss if it is there and has an error in it.
 SYMPTOM_ONLY = 0.45
@@ -39,28 +27,30 @@ PEER_UNSEEN = 0.5  # completion errors seen from one side only, the other side's
 
 
 def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
-    failures = evidence.failing(*LINK_PATTERNS)
+    failures = _failing(evidence, Mark.COMPLETION_ERROR)
+    handshakes = _failing(evidence, Mark.HANDSHAKE_FAILED)
     paths = Counter(_path(e) for e in failures)
-    statuses = Counter(_status(e) for e in failures if _is_completion(e))
-    inactive = sorted({str(e.get("nic") or e.get("nic2") or e.get("endpoint")) for e in evidence.failing(INACTIVE)})
+    statuses = Counter(_status(e) for e in failures)
+    marked = _failing(evidence, Mark.NIC_INACTIVE)
+    inactive = sorted({str(e.get("nic") or e.get("nic2") or e.get("endpoint")) for e in marked})
     facts: list[tuple[str, FactValue]] = [
         ("completion_errors", count_matches(failures)),
         ("statuses", "; ".join(f"{status} x{n}" for status, n in statuses.most_common()) or "none logged"),
         ("failing_paths", "; ".join(f"{path} x{n}" for path, n in paths.most_common(4)) or "none logged"),
         ("marked_inactive", tuple(inactive)),
-        ("handshake_failures", _handshakes(evidence.failing(*HANDSHAKE))),
+        ("handshake_failures", _handshakes(handshakes, evidence)),
     ]
-    if not failures and not inactive and not evidence.failing(*HANDSHAKE):
+    if not failures and not inactive and not handshakes:
         return [_setup_failure(hypothesis, evidence)]
     worst = paths.most_common(1)[0][0] if paths else (inactive[0] if inactive else "an RDMA path")
-    status = _headline(statuses, inactive, evidence.failing(*HANDSHAKE))
+    status = _headline(statuses, inactive, handshakes, evidence)
     summary = (
         f"The RDMA transport failed on {worst}: {status}"
         f"{_plural(sum(statuses.values()), ' ({} completion error{})')}"
-        f"{'; marked inactive: ' + ', '.join(inactive) if inactive else ''}. {_what_follows(hypothesis)}"
+        f"{'; marked inactive: ' + ', '.join(inactive) if inactive else ''}. {_what_follows(hypothesis, evidence)}"
     )
     # Only bare completion errors are ambiguous; a NIC marked inactive or a failed handshake is local evidence.
-    peer = None if inactive or evidence.failing(*HANDSHAKE) else _unseen_peer(failures, evidence)
+    peer = None if inactive or handshakes else _unseen_peer(failures, evidence)
     if peer is not None:
         # A peer process that died stops acknowledging: its side's completions fail the same way.
         name, short = peer
@@ -74,9 +64,13 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     return [replace(hypothesis, summary=summary, facts=tuple(facts))]
 
 
-def _what_follows(hypothesis: Hypothesis) -> str:
+def _failing(evidence: Evidence, mark: Mark) -> list[Event]:
+    return [e for e in evidence.marked(mark) if e.failing]
+
+
+def _what_follows(hypothesis: Hypothesis, evidence: Evidence) -> str:
     """The consequences the chain shows, or that it shows none (a retried slice may fail nothing)."""
-    own = {*LINK_PATTERNS, INACTIVE, *HANDSHAKE}
+    own = evidence.library.marked(Mark.COMPLETION_ERROR, Mark.NIC_INACTIVE, Mark.HANDSHAKE_FAILED)
     if any(e.failing and e.pattern not in own for e in hypothesis.chain):
         return "The transfer failures and 5xx that follow are its consequences."
     return "No transfer, request or check failure follows it in these logs."
@@ -99,7 +93,7 @@ def _setup_failure(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
 def _unseen_peer(failures: list[Event], evidence: Evidence) -> tuple[str, str] | None:
     """The side opposite the one reporting the errors, when that side's log was not given, as
     (its name, a short name); for NCCL's errors inside one server's group, the peer rank."""
-    if all(e.pattern in GROUP_LINKS for e in failures):
+    if all(e.pattern in evidence.library.marked(Mark.RANK_PEER) for e in failures):
         peers = sorted({str(e.get("peer")) for e in failures if e.get("peer")})
         return (f"NCCL peer at {', '.join(peers)}" if peers else "NCCL peer rank", "peer rank")
     sides = {e.role for e in failures} & {Role.PREFILL, Role.DECODE}
@@ -107,29 +101,21 @@ def _unseen_peer(failures: list[Event], evidence: Evidence) -> tuple[str, str] |
     return (f"{peer.value} server", peer.value) if peer is not None else None
 
 
-def _headline(statuses: Counter[str], inactive: list[str], handshakes: list[Event]) -> str:
+def _headline(statuses: Counter[str], inactive: list[str], handshakes: list[Event], evidence: Evidence) -> str:
     """What went wrong, from the most specific evidence: a completion status, an inactive NIC, a failed handshake."""
     if statuses:
         return statuses.most_common(1)[0][0]
     if inactive:
         return "NIC marked inactive"
     if handshakes:
-        return f"the queue-pair handshake failed ({_handshakes(handshakes)})"
+        return f"the queue-pair handshake failed ({_handshakes(handshakes, evidence)})"
     return "an RDMA error"
 
 
-def _handshakes(events: list[Event]) -> str:
-    """'QP to RTR: Connection timed out [110] x8': the handshake step, errno and count."""
-    reasons = Counter(_handshake_step(e) for e in events)
+def _handshakes(events: list[Event], evidence: Evidence) -> str:
+    """'QP to RTR: Connection timed out [110] x8': the handshake step as its line says it (`says`), and count."""
+    reasons = Counter(evidence.says(e) or evidence.library.pattern(e.pattern).title for e in events)
     return "; ".join(f"{reason} x{n}" for reason, n in reasons.most_common()) or "none"
-
-
-def _handshake_step(event: Event) -> str:
-    if event.pattern == "mooncake-handshake-mismatch":
-        return "reply did not match the requested NIC paths"
-    if event.get("errno") is not None:
-        return f"QP to RTR: {event.get('strerror')} [{event.get('errno')}]"
-    return "QP to RTR"
 
 
 def _plural(count: int, template: str) -> str:
@@ -161,16 +147,12 @@ def _path(event: Event) -> str:
     return f"qp {event.get('qp_num')}" if event.get("qp_num") is not None else "an unnamed NIC"
 
 
-def _is_completion(event: Event) -> bool:
-    return event.pattern in LINK_PATTERNS
-
-
 def transfer_timeout(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     aborted = _released_after_client_abort(hypothesis, evidence)
     if aborted is not None:
         return [replace(hypothesis, rejected=aborted, benign=True, confidence=0.1)]
-    timeouts = evidence.failing(*TIMEOUT_PHASES)
-    phases = Counter(TIMEOUT_PHASES[e.pattern] for e in timeouts)
+    timeouts = _failing(evidence, Mark.PHASE_TIMEOUT)
+    phases = Counter(evidence.says(e) or e.pattern for e in timeouts)
     elapsed = sorted({float(e.get("elapsed")) for e in timeouts if e.get("elapsed") is not None})
     facts: list[tuple[str, FactValue]] = [
         ("phases", "; ".join(f"{phase} x{n}" for phase, n in phases.most_common()) or "warning only"),
@@ -190,17 +172,19 @@ def transfer_timeout(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothe
 def _released_after_client_abort(hypothesis: Hypothesis, evidence: Evidence) -> str | None:
     """KV released unread because the client had aborted the request: the decode was told to
     drop it, so nobody was ever going to read those blocks. Benign, not a transfer timeout."""
-    if any(root.pattern != EXPIRED_UNREAD for root in hypothesis.roots):
+    if any(root.pattern not in evidence.library.marked(Mark.RELEASED_UNREAD) for root in hypothesis.roots):
         return None
     released = {str(root.get("request")) for root in hypothesis.roots}
     aborted = {
-        request.strip() for event in evidence.of(ABORTED) for request in str(event.get("requests", "")).split(",")
+        request.strip()
+        for event in evidence.marked(Mark.CLIENT_ABORTED)
+        for request in str(event.get("requests", "")).split(",")
     }
     if not released or not released <= aborted:
         return None
     return (
         f"the {len(released)} request(s) whose KV the prefill released unread had been aborted by the client "
-        f"({evidence.of(ABORTED)[0].where}): their KV was never going to be read"
+        f"({evidence.marked(Mark.CLIENT_ABORTED)[0].where}): their KV was never going to be read"
     )
 
 
@@ -233,8 +217,9 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 
 def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
-    sides = Counter(str(e.get("side")) for e in evidence.failing("router-no-workers") if e.get("side"))
-    health = sorted({str(e.get("worker")) for e in evidence.of("router-health-failed") if e.get("worker")})
+    no_workers = evidence.failing(*evidence.library.rooting(hypothesis.verdict))
+    sides = Counter(str(e.get("side")) for e in no_workers if e.get("side"))
+    health = sorted({str(e.get("worker")) for e in evidence.marked(Mark.HEALTH_CHECK_FAILED) if e.get("worker")})
     facts: list[tuple[str, FactValue]] = [
         ("no_workers_side", tuple(sides) or None),
         ("failed_health_checks", tuple(health)),

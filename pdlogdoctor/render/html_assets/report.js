@@ -10,8 +10,8 @@
   data.events = data.events.map(function (row) {
     var pattern = data.patterns[row[5]];
     return { lane: row[0], t: row[1], file: data.files[row[2]], line: row[3], text: row[4], pattern: pattern.id,
-      meaning: pattern.meaning, kind: row[6], repeats: row[7], root: row[8] === 1,
-      context: row[9] >= 0 ? data.contexts[row[9]] : [] };
+      meaning: pattern.meaning, kind: row[6], lines: row[7], root: row[8] === 1,
+      context: row[9] >= 0 ? data.contexts[row[9]] : [], atLeast: row[10] === 1 };
   });
   var host = document.getElementById("lanes");
   var detail = document.getElementById("detail");
@@ -83,7 +83,9 @@
     list.forEach(function (m) {
       m.root = m.events.some(function (e) { return e.root; });
       m.kind = m.root ? "root" : kindClass(m.events.reduce(function (a, b) { return rank(b) > rank(a) ? b : a; }));
-      m.count = m.events.reduce(function (n, e) { return n + (e.repeats || 1); }, 0);
+      // Each event carries its share of its kind's lines (html.py): the sum is the lines the mark stands for.
+      m.count = m.events.reduce(function (n, e) { return n + e.lines; }, 0);
+      m.atLeast = m.events.some(function (e) { return e.atLeast; });
     });
     return list;
   }
@@ -170,9 +172,9 @@
     } else {
       el("circle", { cx: m.x, cy: y, r: m.root ? 9 : 7 }, g);
     }
-    if (m.count > 1) {
+    if (m.count > 1 || m.atLeast) {
       var c = el("text", { x: m.x, y: y - 11, class: "count", "text-anchor": "middle" }, g);
-      c.textContent = "\u00d7" + m.count;
+      c.textContent = "\u00d7" + m.count + (m.atLeast ? "+" : "");
     }
     var tip = el("title", {}, g);
     tip.textContent = m.events.map(function (e) { return e.pattern + " " + e.file + ":" + e.line; }).join("\n");
@@ -198,7 +200,7 @@
       head.appendChild(text("code", e.file + ":" + e.line));
       head.appendChild(document.createTextNode("  " + (e.t === null ? "no timestamp" : iso(e.t)) + "  \u0394 " +
         delta(e.t) +
-        (e.repeats > 1 ? "  (this line stands for " + e.repeats + " alike)" : "")));
+        (e.lines > 1 ? "  (and " + (e.atLeast ? "at least " : "") + (e.lines - 1) + " more such lines)" : "")));
       box.appendChild(head);
       var what = text("p", "", "what");
       what.appendChild(text("code", e.pattern));

@@ -1,0 +1,288 @@
+"""One count in every format: each count a report prints is the number of log lines it stands for.
+
+For every case of the corpus (the fixture bundles, the real excerpts, the blind sets under
+tests/data), the report is rendered in every format and each count it prints is read back from
+the output: text's and markdown's `(xN)`, Mermaid's `×N`, JSON's `repeats` and `count`, the HTML
+timeline's marks, github's `(N such lines)` and `(xN)`, and the error-line counts of the comparison
+with a last green run (`diff`, `--baseline`). Each is compared with a count made apart from the
+scan, as `grep -c` would make it: every line of the file, matched on its own by the pattern (its
+regex, and its failure condition as the printed line has it), or classified by the open-world
+layer for an unrecognised template. The scan keeps only the first lines of a long run and counts
+the rest; every format must say the count, never a sum of a kept line and the run it stands for.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from benchmarks.corpus import cases
+from pdlogdoctor.ingest import reopen
+from pdlogdoctor.library.load import load_library
+from pdlogdoctor.library.patterns import Library, match_line
+from pdlogdoctor.model import Event, Kind, OutputFormat, Report, Role
+from pdlogdoctor.pipeline import Analysis, analyse
+from pdlogdoctor.render import render
+from pdlogdoctor.render.options import RenderOptions
+from pdlogdoctor.runs.baseline import profile_of
+from pdlogdoctor.runs.compare import compare, strengthen_verdict
+from pdlogdoctor.runs.profile import load_profile_spec
+from pdlogdoctor.scan.timeline import clean_line
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = cases([ROOT / "fixtures", ROOT / "tests" / "data"])
+GREEN = ROOT / "fixtures" / "pair-seed-0701-green"
+# A traceback's quoted `raise` statement (bare, or under a logger's `[file:line] ` prefix): the
+# exception line under it says the same with the values filled in, and is the occurrence.
+SOURCE_CODE = re.compile(r"^(?:.*?\] \s+|\s*)raise [A-Za-z_][\w.]*(?:\(|\s*$)")
+
+
+@cache
+def _library() -> Library:
+    return load_library()
+
+
+@cache
+def _green() -> Analysis:
+    return analyse([str(GREEN)], _library())
+
+
+def _report(case: Path) -> Report:
+    """The case's report, compared with a green run as `analyze --baseline` does (so `diff`'s counts show)."""
+    library, spec = _library(), load_profile_spec()
+    bad = analyse([str(case)], library)
+    comparison = compare(profile_of(_green(), spec, library), profile_of(bad, spec, library), spec, library)
+    return strengthen_verdict(bad.report, comparison)
+
+
+# ---------------------------------------------------------------- counting as grep does
+
+
+@cache
+def _lines(source: str) -> tuple[str, ...]:
+    stream = reopen(source)
+    assert stream is not None, source
+    with stream:
+        data = stream.readall()
+    return tuple(clean_line(raw.decode("utf-8", errors="replace"))[0] for raw in data.split(b"\n"))
+
+
+def _failing(pattern_id: str, text: str) -> bool | None:
+    """Whether `text` is a failing line of the pattern (None: the pattern does not match it)."""
+    pattern = _library().pattern(pattern_id)
+    if SOURCE_CODE.match(text):
+        return None
+    captured = match_line(pattern, text)
+    if captured is None:
+        return None
+    if pattern.failure_if is not None:
+        return pattern.failure_if.holds(captured)
+    return pattern.kind is not Kind.CONTEXT
+
+
+def grep_count(source: str, pattern: str, line: int) -> int:
+    """Lines of `source` of the same kind as its line `line`: the pattern matches, failing alike."""
+    lines = _lines(source)
+    kind = _failing(pattern, lines[line - 1])
+    assert kind is not None, f"{pattern} does not match {source}:{line}"
+    return sum(1 for text in lines if _failing(pattern, text) is kind)
+
+
+def grep_failing(sources: list[str], pattern: str) -> int:
+    """Failing lines of `pattern` in all of `sources` (the comparison counts error lines so)."""
+    return sum(1 for source in sources for text in _lines(source) if _failing(pattern, text))
+
+
+def grep_template(sources: tuple[str, ...], template: str, severity: str) -> int:
+    """Lines no pattern names that the open-world layer calls errors (or, for a warning template,
+    warnings) of `template`, in `sources`; `<*>` in a template stands for any one word."""
+    layer = _library().errors
+    assert layer is not None
+    words = template.split(" ")
+    count = 0
+    for source in sources:
+        for text in _lines(source):
+            hit = layer.warning_of(text) if severity == "warning" else layer.classify(text)
+            if hit is not None and _same_template(words, hit.template.split(" ")) and not _named(text):
+                count += 1
+    return count
+
+
+def _same_template(words: list[str], other: list[str]) -> bool:
+    return len(words) == len(other) and all(a in ("<*>", b) for a, b in zip(words, other, strict=True))
+
+
+def _named(text: str) -> bool:
+    return any(match_line(pattern, text) is not None for pattern in _library().patterns)
+
+
+# ---------------------------------------------------------------- what each format prints
+
+
+def _rendered(report: Report, output_format: OutputFormat, options: RenderOptions) -> str:
+    buffer = io.StringIO()
+    render(report, output_format, buffer, options)
+    return buffer.getvalue()
+
+
+def _options(report: Report) -> RenderOptions:
+    files = tuple((source.name, source.name) for source in report.inputs)
+    return RenderOptions(redact=False, width=10_000, verbose=True, workspace_files=files)
+
+
+Printed = tuple[str, str, int, str, str]  # (where printed, file, line, pattern, count as printed: "3", "3+")
+
+
+def printed_per_event(report: Report) -> Iterator[Printed]:
+    """Counts printed beside one event: 'this line, and N such lines in its file'."""
+    options = _options(report)
+    by_place = {(e.source, e.line): e.pattern for e in _all_events(report)}
+    text = _rendered(report, OutputFormat.TEXT, options)
+    roles = "|".join(role.value for role in Role)
+    rows = rf"^.*? (?:{roles}) +(.+):(\d+)  (\S+) \(x([\d,]+\+?)\)$"  # time, role, file:line, pattern (xN)
+    for name, line, pattern, count in re.findall(rows, text, re.M):
+        yield ("text chain", _full(report, name), int(line), pattern, count)
+    markdown = _rendered(report, OutputFormat.MARKDOWN, options)
+    for name, line, pattern, count in re.findall(r"`([^`]+):(\d+)` \| (\S+) \(x([\d,]+\+?)\)", markdown):
+        yield ("markdown chain", name, int(line), pattern, count)
+    document = json.loads(_rendered(report, OutputFormat.JSON, options))
+    chains = [document["chain"], *(finding["chain"] for finding in document["other_incidents"])]
+    for event in (e for chain in chains for e in chain):
+        if "frame" not in event["fields"]:  # a stack frame a crash's analyzer quotes stands for itself
+            count = f"{event['repeats']}{'+' if event['repeats_at_least'] else ''}"
+            yield ("json chain", event["file"], event["line"], event["pattern"], count)
+    github = _rendered(report, OutputFormat.GITHUB, options)
+    annotations = r"title=[^,]*?(?: \(([\d%2C]+\+?) such lines\))?,file=([^,]+),line=(\d+)::"
+    for count, name, line in re.findall(annotations, github):
+        count = count.replace("%2C", ",")  # a property value's comma is escaped
+        pattern = by_place.get((name, int(line)))
+        if count and pattern:
+            yield ("github annotation", name, int(line), pattern, count)
+
+
+def _all_events(report: Report) -> list[Event]:
+    return [*report.roots, *report.chain, *(e for f in report.other_incidents for e in f.chain)]
+
+
+def _full(report: Report, short: str) -> str:
+    """The source a text report names by its shortest distinct tail."""
+    found = [s.name for s in report.inputs if s.name == short or s.name.endswith("/" + short)]
+    assert len(found) == 1, (short, found)
+    return found[0]
+
+
+def mermaid_counts(report: Report) -> Iterator[tuple[str, str, str]]:
+    """(role, pattern, ×N as printed) of each Mermaid node ("1" when the node shows no count)."""
+    markdown = _rendered(report, OutputFormat.MARKDOWN, _options(report))
+    block = markdown.split("```mermaid", 1)[1].split("```", 1)[0] if "```mermaid" in markdown else ""
+    role = ""
+    for line in block.splitlines():
+        lane = re.match(r'\s*subgraph \S+\["([^"]+)"\]', line)
+        if lane:
+            role = lane.group(1)
+        node = re.search(r"<br/>(\S+)(?: ×([\d,]+\+?))? · ", line)
+        if node:
+            yield role, node.group(1), node.group(2) or "1"
+
+
+def html_marks(report: Report) -> dict[tuple[str, int, str], tuple[int, bool]]:
+    """What the HTML timeline counts for each of its events (a mark of several sums them), and
+    whether that is a floor."""
+    page = _rendered(report, OutputFormat.HTML, _options(report))
+    data = json.loads(page.split('id="pdld-data">', 1)[1].split("</script>", 1)[0])
+    return {
+        (data["files"][row[2]], row[3], data["patterns"][row[5]]["id"]): (row[7], row[10] == 1)
+        for row in data["events"]
+        if row[6] != "unrecognised"
+    }
+
+
+# ---------------------------------------------------------------- the test
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=[str(case.relative_to(ROOT)) for case in CORPUS])
+def test_every_format_prints_the_lines_each_event_stands_for(case: Path) -> None:
+    report = _report(case)
+    wrong = []
+    for where, source, line, pattern, count in printed_per_event(report):
+        expected = grep_count(source, pattern, line)
+        if not _says(count, expected):
+            wrong.append(f"{where}: {pattern} at {source}:{line} says {count}, the file has {expected}")
+    for (role, pattern), count in _mermaid_by_node(report).items():
+        expected = _lines_of_node(report, role, pattern)
+        if not _says(count, expected):
+            wrong.append(f"mermaid: {role} {pattern} says ×{count}, the files have {expected}")
+    marks: dict[tuple[str, str, bool], int] = defaultdict(int)
+    floors: set[tuple[str, str, bool]] = set()
+    for (source, line, pattern), (share, floor) in html_marks(report).items():
+        failing = _failing(pattern, _lines(source)[line - 1])
+        if failing is None:
+            continue  # a stack frame a crash's analyzer quotes under its pattern: itself, one line
+        marks[(source, pattern, failing)] += share
+        if floor:
+            floors.add((source, pattern, failing))
+    for (source, pattern, failing), total in marks.items():
+        expected = sum(1 for text in _lines(source) if _failing(pattern, text) is failing)
+        if not _says(f"{total}{'+' if (source, pattern, failing) in floors else ''}", expected):
+            wrong.append(f"html: the marks of {pattern} in {source} add up to {total}, the file has {expected}")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=[str(case.relative_to(ROOT)) for case in CORPUS])
+def test_the_comparison_and_the_unrecognised_lines_count_lines(case: Path) -> None:
+    report = _report(case)
+    document = json.loads(_rendered(report, OutputFormat.JSON, _options(report)))
+    evidence = [s.name for s in report.inputs if s.bytes and not any(p.code == "not-a-serving-log" for p in s.problems)]
+    wrong = []
+    patterns = {pattern.id for pattern in _library().patterns}
+    for error in document["diff"]["errors"]:
+        if error["template"] in patterns:
+            expected = grep_failing(evidence, error["template"])
+            if error["after"] != expected:
+                wrong.append(f"diff: {error['template']} says {error['after']} lines, the files have {expected}")
+    for item in document["unrecognised"]:
+        expected = grep_template(tuple(item["files"]), item["template"], item["severity"])
+        if item["count"] != expected:
+            wrong.append(f"unrecognised: {item['template']!r} says x{item['count']}, the files have {expected}")
+    assert not wrong, "\n".join(wrong)
+
+
+def _says(printed: str, lines: int) -> bool:
+    """A printed count is the lines' number, or a floor under it ("3+": the pattern stops being
+    matched in a file after a few lines, `stop_after`)."""
+    number = int(printed.rstrip("+").replace(",", ""))
+    return number <= lines if printed.endswith("+") else number == lines
+
+
+def _mermaid_by_node(report: Report) -> dict[tuple[str, str], str]:
+    return {(role, pattern): count for role, pattern, count in mermaid_counts(report)}
+
+
+def _lines_of_node(report: Report, role: str, pattern: str) -> int:
+    """Lines of the kinds (file, failing or not) of the events a node folds: the node's own events."""
+    kinds = {
+        (e.source, _failing(pattern, _lines(e.source)[e.line - 1]))
+        for e in (*report.roots, *report.chain)
+        if e.role.value == role and e.pattern == pattern and "frame" not in dict(e.fields)
+    }
+    return sum(sum(1 for text in _lines(source) if _failing(pattern, text) is failing) for source, failing in kinds)
+
+
+def test_the_counts_are_read_from_every_format() -> None:
+    """The readers above find what each format prints (a reader that found nothing would pass anything)."""
+    report = _report(ROOT / "fixtures" / "mori-mr-size-limit-seed")
+    printed = {where: count for where, _, _, pattern, count in printed_per_event(report) if pattern == "http-5xx"}
+    assert printed == {"text chain": "3", "markdown chain": "3", "json chain": "3", "github annotation": "3"}
+    assert _mermaid_by_node(report)[("prefill", "mori-mr-register-failed")] == "2"
+    marks = html_marks(report)
+    assert sum(n for (_, _, pattern), (n, _) in marks.items() if pattern == "mori-mr-register-failed") == 2
+    document = json.loads(_rendered(report, OutputFormat.JSON, _options(report)))
+    after = {error["template"]: error["after"] for error in document["diff"]["errors"]}
+    assert after["mori-mr-register-failed"] == 2 and after["router-server-error"] == 4
