@@ -379,7 +379,8 @@ class Comparison:
     @property
     def changed(self) -> bool:
         """Anything relevant differs (exit code 1 of `diff`)."""
-        return any(delta.relevant for delta in self.deltas) or bool(self.errors)
+        departed = any(row.departed is not None for row in self.series)
+        return any(delta.relevant for delta in self.deltas) or bool(self.errors) or departed
 
 
 @record

@@ -840,20 +840,22 @@ def _time_key(event: Event) -> tuple[float, str, int]:
 
 def align(series: Sequence[Series], events: Sequence[Event]) -> tuple[Series, ...]:
     """Series moved onto the events' timeline: the year a year-less stamp was given and the clock
-    correction of their file, both per file. The first line of a metrics pattern in a file is always
-    a kept event; the first series of that pattern starts on it, and the shift it shows is its file's."""
+    correction of their file. Both are per file and time shape (a Mooncake glog line in an sglang
+    log is year-less, the sglang lines are not), so per file and pattern: the first line of a metrics
+    pattern in a file is always a kept event, and the earliest series of that pattern starts on it."""
     firsts: dict[tuple[str, str], Event] = {}
     for event in events:
         key = (event.source, event.pattern)
         if key not in firsts or event.line < firsts[key].line:
             firsts[key] = event
-    shifts: dict[str, float | None] = {}
-    for item in sorted(series, key=lambda s: (s.source, s.first_line)):
-        anchor = firsts.get((item.source, item.pattern))
-        if item.source in shifts or anchor is None or anchor.line != item.first_line or item.first_time is None:
+    shifts: dict[tuple[str, str], float | None] = {}
+    for item in sorted(series, key=lambda s: (s.source, s.pattern, s.first_line)):
+        key = (item.source, item.pattern)
+        anchor = firsts.get(key)
+        if key in shifts or anchor is None or anchor.line != item.first_line or item.first_time is None:
             continue
-        shifts[item.source] = None if anchor.time is None else anchor.time - item.first_time
-    return tuple(_shifted(item, shifts.get(item.source, 0.0)) for item in series)
+        shifts[key] = None if anchor.time is None else anchor.time - item.first_time
+    return tuple(_shifted(item, shifts.get((item.source, item.pattern), 0.0)) for item in series)
 
 
 def _shifted(series: Series, seconds: float | None) -> Series:
