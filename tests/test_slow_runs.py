@@ -20,8 +20,8 @@ from pdlogdoctor.cli.behaviour import exit_code_for
 from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import Library, match_line
 from pdlogdoctor.model import Mark, Role, Series, verdicts
-from pdlogdoctor.pipeline import run
-from pdlogdoctor.reason.performance import align, backlog
+from pdlogdoctor.pipeline import analyse, run
+from pdlogdoctor.reason.performance import backlog
 from pdlogdoctor.scan.events import KEEP_PER_PATTERN
 from pdlogdoctor.scan.index import AnchorIndex
 from pdlogdoctor.scan.search import scan_stream
@@ -96,18 +96,18 @@ def test_a_standing_queue_is_a_backlog_and_a_burst_that_drains_is_not() -> None:
 
 
 def test_a_year_less_series_moves_with_its_file_and_pattern() -> None:
-    """A Mooncake glog line in an sglang log has no year: its series moves by its own pattern's
-    shift, not by the sglang lines' (which is none)."""
-    glog = Series(
-        "prefill.log", Role.PREFILL, "n1", "", "mooncake-te-metrics", "kv_throughput", 3, 7, 13,
-        28_606_500.0, 28_606_512.0, 130.0, 6.0, 6.0, 130.0, 60.0, 7, 28_606_500.0, "", ((28_606_500.0, 130.0, 130.0, 130.0),),
-    )  # fmt: skip
-    events = run([str(FIXTURES / "slow-kv-backlog-sglang-mooncake")], LIBRARY).performance
-    assert events is not None
-    anchor = next(s for s in events.series if s.pattern == "mooncake-te-metrics")
-    assert anchor.first_time is not None and anchor.first_time > 1.7e9  # dated like the sglang lines
-    moved = align([glog], [])
-    assert moved[0].first_time == glog.first_time  # no kept event: left as it was
+    """Mooncake's glog lines in an sglang prefill log have no year: their series takes the year the
+    timeline gave their events (its own pattern's shift), not the sglang lines' (which is none)."""
+    analysis = analyse([str(FIXTURES / "slow-kv-backlog-sglang-mooncake")], LIBRARY)
+    performance = analysis.report.performance
+    assert performance is not None
+    glog = next(s for s in performance.series if s.metric == "kv_throughput")
+    first = min((e for e in analysis.events if e.pattern == glog.pattern), key=lambda e: e.line)
+    assert first.line == glog.first_line and first.time == glog.first_time
+    assert glog.points[0][0] == glog.first_time  # the buckets moved with it
+    sglang = next(s for s in performance.series if s.metric == "transfer_queue")
+    assert sglang.first_time is not None and glog.first_time is not None
+    assert abs(glog.first_time - sglang.first_time) < 60  # the same minute of the same run
 
 
 # ---------------------------------------------------------------- the verdicts
