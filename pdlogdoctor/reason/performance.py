@@ -105,12 +105,13 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
     performance = Performance(gates[0] if gates else None, tuple(series), "")
     if report.verdict.id not in verdicts.META:
         return replace(report, performance=performance)
+    counts = _line_counts(events)
     if perf_gates and finding is not None:
-        return _bottleneck_report(report, finding, perf_gates[0], performance, library)
+        return _bottleneck_report(report, finding, perf_gates[0], performance, library, counts)
     if perf_gates:
         return _regression_report(report, perf_gates[0], series, performance, library)
     if finding is not None and finding.severe and (gates or not _passed(events, library)):
-        return _bottleneck_report(report, finding, gates[0] if gates else None, performance, library)
+        return _bottleneck_report(report, finding, gates[0] if gates else None, performance, library, counts)
     if finding is not None:
         note = f"the metrics lines show load ({finding.verdict}: {finding.summary}), but no gate failed on it"
         return replace(report, performance=performance, notes=(*report.notes, note))
@@ -694,7 +695,12 @@ def _prefill_knobs(node: Node, batch: Series | None) -> tuple[Suggestion, ...]:
 
 
 def _bottleneck_report(
-    report: Report, finding: Finding, gate: Event | None, performance: Performance, library: Library
+    report: Report,
+    finding: Finding,
+    gate: Event | None,
+    performance: Performance,
+    library: Library,
+    counts: dict[tuple[str, str], int],
 ) -> Report:
     spec = library.verdict(finding.verdict)
     if gate is not None and gate_metric(gate):
@@ -704,7 +710,7 @@ def _bottleneck_report(
     else:
         level = "trend"
     head = f"{_gate_sentence(gate)} " if gate is not None else ""
-    evidence = tuple(peak_event(s) for s in finding.evidence)
+    evidence = tuple(peak_event(s, counts.get((s.source, s.pattern), 1)) for s in finding.evidence)
     chain = tuple(dict.fromkeys((*((gate,) if gate else ()), *evidence)))
     facts = (*finding.facts, *_gate_facts(gate))
     verdict = Verdict(finding.verdict, spec.title, CONFIDENCE[level], head + finding.summary, facts, spec.identity)
@@ -786,8 +792,18 @@ def _gate_facts(gate: Event | None) -> tuple[tuple[str, FactValue], ...]:
     return tuple(facts)
 
 
-def peak_event(series: Series) -> Event:
-    """The line where a series peaked, as an event of its pattern: the chain quotes it."""
+def _line_counts(events: Sequence[Event]) -> dict[tuple[str, str], int]:
+    """The lines of each metrics pattern in each file, as the scan counted them (`repeats`)."""
+    counts: dict[tuple[str, str], int] = {}
+    for event in events:
+        key = (event.source, event.pattern)
+        counts[key] = max(counts.get(key, 0), event.repeats)
+    return counts
+
+
+def peak_event(series: Series, repeats: int) -> Event:
+    """The line where a series peaked, as an event of its pattern standing for its file's `repeats`
+    lines of that pattern (model/counts.py): the chain quotes it."""
     return Event(
         pattern=series.pattern,
         source=series.source,
@@ -800,6 +816,7 @@ def peak_event(series: Series) -> Event:
         kind=Kind.CONTEXT,
         failing=False,
         role=series.role,
+        repeats=repeats,
     )
 
 
