@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pdlogdoctor.cli.commands import app
-from pdlogdoctor.library.patterns import Library, parse_condition
+from pdlogdoctor.library.conditions import parse_condition
+from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.reason.analyzers.memory_registration import bytes_per_token, suggested_region_bytes
 from pdlogdoctor.scan.index import AnchorIndex
 from pdlogdoctor.scan.search import scan_stream

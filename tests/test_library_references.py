@@ -305,3 +305,29 @@ def test_good_metadata_loads(tmp_path: Path) -> None:
     cause = library.pattern("user-cause")
     assert cause.identity == () and cause.marks == (Mark.END_TO_END,)
     assert "user-cause" in library.marked(Mark.END_TO_END) and library.rooting("user-verdict") == {"user-cause"}
+
+
+def test_every_dialect_refuses_an_unknown_key_naming_file_and_key(tmp_path: Path) -> None:
+    """One loader (library/schema.py) for every TOML dialect: a misspelt key in profile.toml, frames.toml
+    or consequences.toml is refused like one in a pattern file, not silently ignored."""
+    from pdlogdoctor.library.consequences import load_groups
+    from pdlogdoctor.library.frames import load_frames
+    from pdlogdoctor.runs.profile import load_profile_spec
+
+    (tmp_path / "profile.toml").write_text('[[value]]\nkey = "k"\nsection = "sizing"\npattern = "p"\ntolerence = 0.1\n')
+    (tmp_path / "frames.toml").write_text('[[phase]]\nid = "x"\nphase = "init"\nfunction = "f"\nwhy = "w"\nwhen = 1\n')
+    (tmp_path / "consequences.toml").write_text('[[group]]\nid = "g"\nexplain = "e"\nmembers = ["p"]\nmember = []\n')
+    loads = {
+        "profile.toml": lambda: load_profile_spec(tmp_path),
+        "frames.toml": lambda: load_frames([tmp_path]),
+        "consequences.toml": lambda: load_groups(tmp_path / "consequences.toml"),
+    }
+    expected = {
+        "profile.toml": "value[0].tolerence",
+        "frames.toml": "phase[0].when",
+        "consequences.toml": "group[0].member",
+    }
+    for name, load in loads.items():
+        with pytest.raises(PatternError) as caught:
+            load()
+        assert str(caught.value) == f"{tmp_path / name}: {expected[name]}: unknown key"

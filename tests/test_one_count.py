@@ -27,6 +27,7 @@ from benchmarks.corpus import cases
 from pdlogdoctor.ingest import reopen
 from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import Library, match_line
+from pdlogdoctor.library.templates import fits
 from pdlogdoctor.model import Event, Kind, OutputFormat, Report, Role
 from pdlogdoctor.pipeline import Analysis, analyse
 from pdlogdoctor.render import render
@@ -102,21 +103,16 @@ def grep_failing(sources: list[str], pattern: str) -> int:
 
 def grep_template(sources: tuple[str, ...], template: str, severity: str) -> int:
     """Lines no pattern names that the open-world layer calls errors (or, for a warning template,
-    warnings) of `template`, in `sources`; `<*>` in a template stands for any one word."""
+    warnings) of `template`, in `sources` (templates.fits: what a group's template stands for)."""
     layer = _library().errors
     assert layer is not None
-    words = template.split(" ")
     count = 0
     for source in sources:
         for text in _lines(source):
             hit = layer.warning_of(text) if severity == "warning" else layer.classify(text)
-            if hit is not None and _same_template(words, hit.template.split(" ")) and not _named(text):
+            if hit is not None and fits(template, hit.template) and not _named(text):
                 count += 1
     return count
-
-
-def _same_template(words: list[str], other: list[str]) -> bool:
-    return len(words) == len(other) and all(a in ("<*>", b) for a, b in zip(words, other, strict=True))
 
 
 def _named(text: str) -> bool:

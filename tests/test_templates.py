@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from pdlogdoctor.cli.commands import app
 from pdlogdoctor.library.patterns import Library
-from pdlogdoctor.library.templates import Mask, Miner, check_masks, message_of, mine, template_of
+from pdlogdoctor.library.templates import Mask, Miner, check_masks, fits, message_of, mine, template_of
 
 runner = CliRunner()
 
@@ -73,6 +73,9 @@ def test_a_message_whose_length_varies_with_its_values_is_one_template(library: 
     ]
     groups = _groups(library, [*closes, *opens])
     assert [members for _, members in groups] == [closes, opens]
+    assert library.errors is not None
+    masked = [template_of(line, library.errors.masks) for line in [*closes, *opens]]
+    assert [fits(groups[0][0], line) for line in masked] == [True] * 4 + [False] * 2  # what a count is read back by
 
 
 def test_a_word_that_takes_a_few_forms_is_the_kind_of_event_not_a_value(library: Library) -> None:

@@ -45,7 +45,7 @@ def good(pattern_id: str = "user-thing", anchor: str = "USERANCHOR", regex: str 
     [
         (good().replace('severity = "warning"', 'severity = "loud"'), "severity", "is not one of"),
         (good().replace("regex = '''USERANCHOR'''", "regex = '''(unclosed'''"), "regex", "does not compile"),
-        (good() + 'colour = "red"\n', "colour", "unknown key"),
+        (good() + 'colour = "red"\n', "examples.colour", "unknown key"),  # appended: inside [examples]
         (good().replace('title = "a user pattern"\n', ""), "title", "missing required key"),
         (good().replace('id = "user-thing"', 'id = "other-name"'), "id", "must equal the file name"),
         (good() + "[fields]\nnope = 'int'\n", "fields.nope", "not a named group"),

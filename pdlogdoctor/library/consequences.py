@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.errors import PatternError
 from ..model.values import record
+from . import schema
 
 if TYPE_CHECKING:  # patterns.py imports this module: its types only for the checker
     from .patterns import CauseEdge, CauseRule, Pattern
@@ -35,35 +36,20 @@ class ConsequenceGroup:
 
 def load_groups(path: Path) -> list[ConsequenceGroup]:
     where = str(path)
-    import tomllib  # here: a run whose library comes from the cache parses no TOML (cache.py)
-
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PatternError(where, None, f"cannot be read as TOML: {exc}") from exc
-    unknown = set(data) - {"group"}
-    if unknown:
-        raise PatternError(where, sorted(unknown)[0], "unknown key (a consequence file holds [[group]] tables)")
-    return [_group(raw, f"{where}: group[{index}]", where) for index, raw in enumerate(data.get("group", []))]
+    data = schema.read_toml(path)
+    schema.check_keys(data, {"group"}, (), where)
+    return [_group(raw, where, f"group[{index}]") for index, raw in enumerate(data.get("group", []))]
 
 
-def _group(raw: Any, at: str, path: str) -> ConsequenceGroup:
-    if not isinstance(raw, dict):
-        raise PatternError(at, None, "must be a table")
-    for key in raw:
-        if key not in _GROUP_KEYS:
-            raise PatternError(at, key, "unknown key")
-    missing = sorted(_GROUP_KEYS - set(raw))
-    if missing:
-        raise PatternError(at, missing[0], "missing required key")
-    group_id, explain, members = raw["id"], raw["explain"], raw["members"]
-    if not isinstance(group_id, str) or not _ID.match(group_id):
-        raise PatternError(at, "id", f"'{group_id}' must be kebab-case: lower-case letters, digits and '-'")
-    if not isinstance(explain, str) or not explain.strip():
-        raise PatternError(at, "explain", "must be a non-empty string")
-    if not isinstance(members, list) or not members or not all(isinstance(m, str) and m for m in members):
-        raise PatternError(at, "members", "must be a non-empty list of pattern or group ids")
-    return ConsequenceGroup(group_id, explain, tuple(members), path)
+def _group(raw: Any, where: str, key: str) -> ConsequenceGroup:
+    schema.check_keys(schema.table(raw, where, key), _GROUP_KEYS, _GROUP_KEYS, where, key)
+    group_id = schema.string(raw, "id", where, key)
+    if not _ID.match(group_id):
+        raise PatternError(where, f"{key}.id", f"'{group_id}' must be kebab-case: lower-case letters, digits and '-'")
+    members = schema.string_list(raw, "members", where, key)
+    if not members:
+        raise PatternError(where, f"{key}.members", "must be a non-empty list of pattern or group ids")
+    return ConsequenceGroup(group_id, schema.string(raw, "explain", where, key), members, where)
 
 
 # ---------------------------------------------------------------- expansion

@@ -10,13 +10,14 @@ frame first, each frame as the line the log printed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model.errors import PatternError
 from ..model.values import record
-from .lazyregex import LazyRegex, RegexCompileError, compile_now
+from . import schema
+from .lazyregex import LazyRegex
 
 if TYPE_CHECKING:
     import regex  # types only: the module is imported on the first compile (lazyregex.py)
@@ -265,78 +266,33 @@ def load_frames(dirs: Iterable[Path]) -> FrameTable:
         path = directory / FRAMES_FILE
         if not path.is_file():
             continue
-        data = _read(path)
-        where = str(path)
-        for key in data:
-            if key not in ("phase", "component"):
-                raise PatternError(where, key, "unknown key (a frames file holds [[phase]] and [[component]] tables)")
-        phases += [_phase(raw, where, i) for i, raw in enumerate(data.get("phase", []))]
-        components += [_component(raw, where, i) for i, raw in enumerate(data.get("component", []))]
+        data, where = schema.read_toml(path), str(path)
+        schema.check_keys(data, ("phase", "component"), (), where)
+        phases += [_phase(raw, where, f"phase[{i}]") for i, raw in enumerate(data.get("phase", []))]
+        components += [_component(raw, where, f"component[{i}]") for i, raw in enumerate(data.get("component", []))]
     return FrameTable(tuple(phases), tuple(components))
 
 
-def _read(path: Path) -> dict[str, Any]:
-    import tomllib  # here: a run whose library comes from the cache parses no TOML (library_cache.py)
-
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PatternError(str(path), None, f"cannot be read as TOML: {exc}") from exc
-
-
-def _phase(raw: Any, where: str, index: int) -> PhaseRule:
-    key = f"phase[{index}]"
-    _check(raw, _PHASE_KEYS, ("id", "phase", "function", "why", "examples"), where, key)
-    if raw["phase"] not in PHASES:
-        raise PatternError(where, f"{key}.phase", f"'{raw['phase']}' is not one of {PHASES}")
-    match, no_match = _examples(raw, where, key)
-    file = _compile(raw["file"], where, f"{key}.file") if "file" in raw else None
-    function = _compile(raw["function"], where, f"{key}.function")
-    return PhaseRule(str(raw["id"]), raw["phase"], function, file, str(raw["why"]), match, no_match, where)
+def _phase(raw: Any, where: str, key: str) -> PhaseRule:
+    schema.check_keys(
+        schema.table(raw, where, key), _PHASE_KEYS, ("id", "phase", "function", "why", "examples"), where, key
+    )
+    phase = schema.one_of(raw, "phase", PHASES, where, key)
+    match, no_match = schema.examples(raw, where, key, what="frame line")
+    file = schema.regex(raw, "file", where, key) if "file" in raw else None
+    function = schema.regex(raw, "function", where, key)
+    return PhaseRule(str(raw["id"]), phase, function, file, str(raw["why"]), match, no_match, where)
 
 
-def _component(raw: Any, where: str, index: int) -> Component:
-    key = f"component[{index}]"
-    _check(raw, _COMPONENT_KEYS, ("id", "name", "examples"), where, key)
+def _component(raw: Any, where: str, key: str) -> Component:
+    schema.check_keys(schema.table(raw, where, key), _COMPONENT_KEYS, ("id", "name", "examples"), where, key)
     if "function" not in raw and "file" not in raw:
         raise PatternError(where, key, "needs a function or a file regex")
-    blame, skip, runtime = raw.get("blame", False), raw.get("skip", False), raw.get("runtime", False)
-    if not all(isinstance(flag, bool) for flag in (blame, skip, runtime)):
-        raise PatternError(where, key, "blame, skip and runtime must be true or false")
-    match, no_match = _examples(raw, where, key)
-    function = _compile(raw["function"], where, f"{key}.function") if "function" in raw else None
-    file = _compile(raw["file"], where, f"{key}.file") if "file" in raw else None
+    blame, skip, runtime = (schema.flag(raw, name, where, key) for name in ("blame", "skip", "runtime"))
+    match, no_match = schema.examples(raw, where, key, what="frame line")
+    function = schema.regex(raw, "function", where, key) if "function" in raw else None
+    file = schema.regex(raw, "file", where, key) if "file" in raw else None
     return Component(str(raw["id"]), str(raw["name"]), function, file, blame, skip, runtime, match, no_match, where)
-
-
-def _check(raw: Any, allowed: set[str], required: tuple[str, ...], where: str, key: str) -> None:
-    if not isinstance(raw, dict):
-        raise PatternError(where, key, "must be a table")
-    for name in raw:
-        if name not in allowed:
-            raise PatternError(where, f"{key}.{name}", "unknown key")
-    for name in required:
-        if name not in raw:
-            raise PatternError(where, f"{key}.{name}", "missing required key")
-
-
-def _compile(text: Any, where: str, key: str) -> LazyRegex:
-    try:
-        return compile_now(str(text))
-    except RegexCompileError as exc:
-        raise PatternError(where, key, f"does not compile: {exc}") from None
-
-
-def _examples(raw: Mapping[str, Any], where: str, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    examples = raw["examples"]
-    if not isinstance(examples, dict) or set(examples) - {"match", "no_match"}:
-        raise PatternError(where, f"{key}.examples", "must be a table with match and no_match lists")
-    match, no_match = examples.get("match"), examples.get("no_match")
-    if not isinstance(match, list) or not match:
-        raise PatternError(where, f"{key}.examples.match", "needs at least one real frame line")
-    if not isinstance(no_match, list) or not no_match:
-        raise PatternError(where, f"{key}.examples.no_match", "needs at least one frame line")
-    return tuple(map(str, match)), tuple(map(str, no_match))
 
 
 # ---------------------------------------------------------------- self-test

@@ -6,23 +6,23 @@ Each `patterns/<group>/<id>.toml` describes one condition seen in a log line.
 
 from __future__ import annotations
 
-import operator
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from ..model import FieldValue, Kind, Mark, Role, Severity, Tier
 from ..model.errors import PatternError
 from ..model.values import record
+from . import schema
+from .conditions import Condition, is_identifier, parse_condition
 from .consequences import ConsequenceGroup, check_group_names, edge_targets
 from .errorlines import ErrorLayer
+from .fields import FIELD_TYPES, typed_fields
 from .frames import FrameTable
-from .lazyregex import LazyRegex, RegexCompileError, compile_now
+from .lazyregex import LazyRegex
 
-# percent: "95.9" or "95.9%" read as the fraction 0.959; bool: True/False (Python's spelling) as a bool.
-FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent", "bool")
 CXX_WHAT = "cxx-what"  # a C++ exception nothing caught: `terminate called ...` and its what() line
 BLOCK_KINDS = ("python-traceback", CXX_WHAT)
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
@@ -38,7 +38,7 @@ _PATTERN_KEYS = {
 }  # fmt: skip
 _REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
 _CAUSE_KEYS = {"pattern", "group", "window", "skew", "join"}
-_EXAMPLE_KEYS = {"match", "no_match", "captures"}
+_VERDICT_REQUIRED = ("id", "title", "tier", "explain", "advice")
 _VERDICT_KEYS = {
     "id",
     "title",
@@ -60,18 +60,6 @@ PSEUDO_JOIN_KEYS = frozenset({"source", "node", "role"})
 _HINT_PLACES = frozenset({"where"})
 _VERDICT_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
-_E = TypeVar("_E", Severity, Kind, Tier, Mark)
-
-
-@record
-class Condition:
-    """`a op b [and|or ...]` over an event's fields; see `parse_condition`."""
-
-    text: str
-    clauses: tuple[tuple[tuple[str, str, str], ...], ...]  # OR of ANDs of (left, op, right)
-
-    def holds(self, fields: Mapping[str, FieldValue]) -> bool:
-        return any(all(_atom_holds(atom, fields) for atom in ands) for ands in self.clauses)
 
 
 @record
@@ -206,39 +194,32 @@ class Library:
 
 
 def load_pattern(path: Path, group: str = "") -> Pattern:
-    where = str(path)
-    import tomllib  # here: a run whose library comes from the cache parses no TOML (library_cache.py)
-
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PatternError(where, None, f"cannot be read as TOML: {exc}") from exc
-    return parse_pattern(data, where, path.stem, group)
+    return parse_pattern(schema.read_toml(path), str(path), path.stem, group)
 
 
 def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pattern:
-    _check_keys(data, _PATTERN_KEYS, _REQUIRED_KEYS, where)
-    pattern_id = _string(data, "id", where)
+    schema.check_keys(data, _PATTERN_KEYS, _REQUIRED_KEYS, where)
+    pattern_id = schema.string(data, "id", where)
     if pattern_id != stem:
         raise PatternError(where, "id", f"'{pattern_id}' must equal the file name '{stem}'")
-    compiled = _compile(data, where)
+    compiled = schema.regex(data, "regex", where)
     fields = _fields(data, compiled, where)
     edges = _edges(data, where)
     return Pattern(
         id=pattern_id,
-        title=_string(data, "title", where),
+        title=schema.string(data, "title", where),
         path=where,
         group=group,
         roles=_roles(data, where),
-        severity=_enum(Severity, data, "severity", where),
-        kind=_enum(Kind, data, "kind", where),
+        severity=schema.member(Severity, data.get("severity"), where, "severity"),
+        kind=schema.member(Kind, data.get("kind"), where, "kind"),
         verdict=data.get("verdict"),
         anchors=_anchors(data, where),
         regex=compiled,
         fields=fields,
         failure_if=_failure_condition(data, fields, where),
         block=_block(data, where),
-        explain=_string(data, "explain", where),
+        explain=schema.string(data, "explain", where),
         advice=str(data.get("advice", "")),
         references=tuple(str(ref) for ref in data.get("references", [])),
         causes=tuple(edge.rule(target) for edge in edges for target in edge.patterns),  # groups: at load
@@ -247,35 +228,10 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         marks=_marks(data, where),
         unexplained=_unexplained(data, fields, where),
         identity=_identity(data, fields, where),
-        cleared_by=tuple(_string_list(data, "cleared_by", where) or ()),
+        cleared_by=schema.string_list(data, "cleared_by", where) or (),
         edges=edges,
         says=_says(data, fields, where),
     )
-
-
-def _check_keys(data: Mapping[str, Any], allowed: set[str], required: Iterable[str], where: str) -> None:
-    for key in data:
-        if key not in allowed:
-            raise PatternError(where, key, "unknown key")
-    for key in required:
-        if key not in data:
-            raise PatternError(where, key, "missing required key")
-
-
-def _string(data: Mapping[str, Any], key: str, where: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise PatternError(where, key, "must be a non-empty string")
-    return value
-
-
-def _enum(cls: type[_E], data: Mapping[str, Any], key: str, where: str) -> _E:
-    value = str(data.get(key))
-    try:
-        return cls(value)
-    except ValueError:
-        allowed = ", ".join(member.value for member in cls)
-        raise PatternError(where, key, f"'{value}' is not one of: {allowed}") from None
 
 
 def _roles(data: Mapping[str, Any], where: str) -> tuple[Role, ...]:
@@ -289,21 +245,10 @@ def _roles(data: Mapping[str, Any], where: str) -> tuple[Role, ...]:
 
 
 def _anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
-    raw = data.get("anchors")
-    if not isinstance(raw, list) or not raw or not all(isinstance(a, str) and a for a in raw):
+    anchors = schema.string_list(data, "anchors", where, ascii_only=True)
+    if not anchors:
         raise PatternError(where, "anchors", "must be a non-empty list of non-empty strings")
-    for anchor in raw:
-        if not anchor.isascii():
-            raise PatternError(where, "anchors", f"'{anchor}' must be ASCII (it is searched as bytes)")
-    return tuple(raw)
-
-
-def _compile(data: Mapping[str, Any], where: str) -> LazyRegex:
-    source = _string(data, "regex", where)
-    try:
-        return compile_now(source)
-    except RegexCompileError as exc:
-        raise PatternError(where, "regex", f"does not compile: {exc}") from None
+    return anchors
 
 
 def _fields(data: Mapping[str, Any], compiled: LazyRegex, where: str) -> tuple[tuple[str, str], ...]:
@@ -335,7 +280,7 @@ def _failure_condition(data: Mapping[str, Any], fields: tuple[tuple[str, str], .
     for ands in condition.clauses:
         for left, _, right in ands:
             for operand in (left, right):
-                if _is_identifier(operand) and operand not in known:
+                if is_identifier(operand) and operand not in known:
                     raise PatternError(where, "failure_if", f"'{operand}' is not a field of the pattern")
     return condition
 
@@ -351,24 +296,14 @@ def _stop_after(data: Mapping[str, Any], where: str) -> int | None:
     return value
 
 
-def _string_list(data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...] | None:
-    raw = data.get(key)
-    if raw is None:
-        return None
-    if not isinstance(raw, list) or not all(isinstance(item, str) and item for item in raw):
-        raise PatternError(where, key, "must be a list of non-empty strings")
-    return tuple(raw)
-
-
 def _marks(data: Mapping[str, Any], where: str) -> tuple[Mark, ...]:
-    names = _string_list(data, "marks", where) or ()
-    return tuple(_enum(Mark, {"marks": name}, "marks", where) for name in names)
+    return tuple(schema.member(Mark, name, where, "marks") for name in schema.string_list(data, "marks", where) or ())
 
 
 def _unexplained(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> str | None:
     if "unexplained" not in data:
         return None
-    text = _string(data, "unexplained", where)
+    text = schema.string(data, "unexplained", where)
     known = {name for name, _ in fields} | _HINT_PLACES
     for name in re.findall(r"\{(\w*)\}", text):
         if name not in known:
@@ -401,7 +336,7 @@ def say(pattern: Pattern, values: Mapping[str, FieldValue]) -> str | None:
 
 
 def _identity(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> tuple[str, ...] | None:
-    names = _string_list(data, "identity", where)
+    names = schema.string_list(data, "identity", where)
     known = {name for name, _ in fields}
     for name in names or ():
         if name not in known:
@@ -423,102 +358,29 @@ def _edges(data: Mapping[str, Any], where: str) -> tuple[CauseEdge, ...]:
         key = f"causes[{index}]"
         if not isinstance(raw, dict):
             raise PatternError(where, key, "must be a table")
-        _check_keys(raw, _CAUSE_KEYS, (), f"{where}: {key}")
-        patterns = _names(raw, "pattern", where, key)
-        groups = _names(raw, "group", where, key)
+        schema.check_keys(raw, _CAUSE_KEYS, (), where, key)
+        patterns = schema.names(raw, "pattern", where, key)
+        groups = schema.names(raw, "group", where, key)
         if not patterns and not groups:
             raise PatternError(where, key, "names no pattern and no group: give `pattern` or `group`")
         edges.append(
             CauseEdge(
                 patterns=patterns,
                 groups=groups,
-                window_s=parse_duration(raw.get("window", DEFAULT_WINDOW_S), where, f"{key}.window"),
-                skew_s=parse_duration(raw.get("skew", DEFAULT_SKEW_S), where, f"{key}.skew"),
+                window_s=schema.duration(raw.get("window", DEFAULT_WINDOW_S), where, f"{key}.window"),
+                skew_s=schema.duration(raw.get("skew", DEFAULT_SKEW_S), where, f"{key}.skew"),
                 join=tuple(str(name) for name in raw.get("join", [])),
             )
         )
     return tuple(edges)
 
 
-def _names(raw: Mapping[str, Any], name: str, where: str, key: str) -> tuple[str, ...]:
-    """A `[[causes]]` key holding one name or a list of them."""
-    value = raw.get(name, [])
-    listed = [value] if isinstance(value, str) else value
-    if not isinstance(listed, list) or not all(isinstance(item, str) and item for item in listed):
-        raise PatternError(where, f"{key}.{name}", "must be a name or a list of names")
-    return tuple(listed)
-
-
 def _examples(data: Mapping[str, Any], where: str) -> Examples:
-    raw = data.get("examples")
-    if not isinstance(raw, dict):
-        raise PatternError(where, "examples", "must be a table with match and no_match lists")
-    _check_keys(raw, _EXAMPLE_KEYS, ("match", "no_match"), f"{where}: examples")
-    match, no_match = raw["match"], raw["no_match"]
-    if not isinstance(match, list) or not match:
-        raise PatternError(where, "examples.match", "needs at least one line")
-    if not isinstance(no_match, list) or not no_match:
-        raise PatternError(where, "examples.no_match", "needs at least one line")
-    captures = raw.get("captures", {})
-    return Examples(tuple(map(str, match)), tuple(map(str, no_match)), tuple(sorted(captures.items())))
-
-
-def parse_duration(value: Any, where: str, key: str) -> float:
-    """`90`, `"90s"`, `"30m"`, `"2h"` -> seconds."""
-    if isinstance(value, int | float):
-        return float(value)
-    text = str(value).strip()
-    units = {"s": 1.0, "m": 60.0, "h": 3600.0}
-    try:
-        if text and text[-1] in units:
-            return float(text[:-1]) * units[text[-1]]
-        return float(text)
-    except ValueError:
-        raise PatternError(where, key, f"'{value}' is not a duration like 30s, 10m, 2h") from None
-
-
-# ---------------------------------------------------------------- conditions
-
-_OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
-    "<=": operator.le, ">=": operator.ge, "!=": operator.ne,
-    "==": operator.eq, "<": operator.lt, ">": operator.gt,
-}  # fmt: skip
-_ATOM = re.compile(r"^\s*([\w.']+)\s*(<=|>=|!=|==|<|>)\s*([\w.'-]+)\s*$")
-
-
-def parse_condition(text: str) -> Condition:
-    clauses = []
-    for disjunct in text.split(" or "):
-        atoms = []
-        for conjunct in disjunct.split(" and "):
-            found = _ATOM.match(conjunct)
-            if not found:
-                raise ValueError(f"'{conjunct.strip()}' is not of the form `field op value`")
-            atoms.append((found.group(1), found.group(2), found.group(3)))
-        clauses.append(tuple(atoms))
-    return Condition(text, tuple(clauses))
-
-
-def _is_identifier(operand: str) -> bool:
-    return operand[0].isalpha() or operand[0] == "_"
-
-
-def _operand(operand: str, fields: Mapping[str, FieldValue]) -> Any:
-    if operand.startswith("'"):
-        return operand.strip("'")
-    if _is_identifier(operand):
-        return fields.get(operand)
-    return float(operand)
-
-
-def _atom_holds(atom: tuple[str, str, str], fields: Mapping[str, FieldValue]) -> bool:
-    left, op, right = (_operand(atom[0], fields), atom[1], _operand(atom[2], fields))
-    if left is None or right is None:
-        return False
-    try:
-        return _OPERATORS[op](left, right)
-    except TypeError:
-        return False
+    match, no_match = schema.examples(data, where, extra=("captures",))
+    captures = data["examples"].get("captures", {})
+    if not isinstance(captures, dict):
+        raise PatternError(where, "examples.captures", "must be a table of capture = value")
+    return Examples(match, no_match, tuple(sorted(captures.items())))
 
 
 # ---------------------------------------------------------------- matching
@@ -535,62 +397,7 @@ def match_line(pattern: Pattern, line: str) -> dict[str, FieldValue] | None:
     found = pattern.regex.search(line, timeout=MATCH_TIMEOUT_S)
     if found is None:
         return None
-    return typed_fields(pattern, found.groupdict())
-
-
-def typed_fields(pattern: Pattern, raw: Mapping[str, str | None]) -> dict[str, FieldValue]:
-    values: dict[str, FieldValue] = {}
-    for name, kind in pattern.fields:
-        text = raw.get(name)
-        if text is None:
-            continue
-        value = convert_field(kind, text)
-        if value is None:
-            continue
-        values[name] = value
-        if isinstance(value, tuple):
-            values[f"{name}_len"] = len(value)
-            values[f"{name}_zero_fraction"] = (
-                round(sum(1 for item in value if item == 0) / len(value), 4) if value else 0.0
-            )
-    return values
-
-
-_SIZE_UNITS = {
-    "": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-    "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "k": 2**10, "m": 2**20, "g": 2**30,
-}  # fmt: skip
-_SIZE = re.compile(r"^\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*$")
-
-
-def convert_field(kind: str, text: str) -> FieldValue | None:
-    text = text.strip()
-    try:
-        if kind == "int":
-            return int(text.replace(",", "").replace("_", ""), 0 if text.lower().startswith("0x") else 10)
-        if kind == "float":
-            return float(text)
-        if kind == "percent":
-            return round(float(text.rstrip("%")) / 100, 6)
-        if kind == "bool":
-            return {"true": True, "false": False}[text.lower()]
-        if kind == "duration":
-            return float(text.rstrip("sS"))
-        if kind == "bytes":
-            return _parse_bytes(text)
-        if kind == "int_list":
-            return tuple(int(item) for item in re.findall(r"-?\d+", text))
-    except (ValueError, KeyError):
-        return None
-    return text
-
-
-def _parse_bytes(text: str) -> int | None:
-    found = _SIZE.match(text)
-    if not found or found.group(2).lower() not in _SIZE_UNITS:
-        return None
-    number = float(found.group(1).replace(",", "").replace("_", ""))
-    return int(number * _SIZE_UNITS[found.group(2).lower()])
+    return typed_fields(pattern.fields, found.groupdict())
 
 
 # ---------------------------------------------------------------- verdicts
@@ -598,49 +405,36 @@ def _parse_bytes(text: str) -> int | None:
 
 def load_verdicts(path: Path) -> list[VerdictSpec]:
     where = str(path)
-    import tomllib  # here: a run whose library comes from the cache parses no TOML (library_cache.py)
-
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PatternError(where, None, f"cannot be read as TOML: {exc}") from exc
+    data = schema.read_toml(path)
+    schema.check_keys(data, {"verdict"}, (), where)
     specs = []
     for index, raw in enumerate(data.get("verdict", [])):
         key = f"verdict[{index}]"
-        at = f"{where}: {key}"
-        _check_keys(raw, _VERDICT_KEYS, ("id", "title", "tier", "explain", "advice"), at)
-        verdict_id = _string(raw, "id", at)
+        schema.check_keys(schema.table(raw, where, key), _VERDICT_KEYS, _VERDICT_REQUIRED, where, key)
+        verdict_id = schema.string(raw, "id", where, key)
         if not _VERDICT_ID.match(verdict_id):
-            raise PatternError(at, "id", f"'{verdict_id}' must be kebab-case: lower-case letters, digits and '-'")
+            raise PatternError(
+                where, f"{key}.id", f"'{verdict_id}' must be kebab-case: lower-case letters, digits and '-'"
+            )
         specs.append(
             VerdictSpec(
                 id=verdict_id,
-                title=_string(raw, "title", at),
-                tier=_enum(Tier, raw, "tier", at),
-                explain=_string(raw, "explain", at),
+                title=schema.string(raw, "title", where, key),
+                tier=schema.member(Tier, raw.get("tier"), where, f"{key}.tier"),
+                explain=schema.string(raw, "explain", where, key),
                 advice=str(raw["advice"]),
                 analyzer=raw.get("analyzer"),
-                explains=_string_list(raw, "explains", at) or (),
-                identity=_string_list(raw, "identity", at),
-                phase=_phase(raw, at),
-                never_survived=_flag(raw, "never_survived", at),
+                explains=schema.string_list(raw, "explains", where, key) or (),
+                identity=schema.string_list(raw, "identity", where, key),
+                phase=_phase(raw, where, key),
+                never_survived=schema.flag(raw, "never_survived", where, key),
             )
         )
     return specs
 
 
-def _flag(raw: dict[str, Any], key: str, at: str) -> bool:
-    value = raw.get(key, False)
-    if not isinstance(value, bool):
-        raise PatternError(at, key, f"must be true or false, not {value!r}")
-    return value
-
-
-def _phase(raw: dict[str, Any], at: str) -> str | None:
-    phase = raw.get("phase")
-    if phase is not None and phase not in VERDICT_PHASES:
-        raise PatternError(at, "phase", f"'{phase}' is not one of {VERDICT_PHASES}")
-    return phase if isinstance(phase, str) else None
+def _phase(raw: Mapping[str, Any], where: str, key: str) -> str | None:
+    return schema.one_of(raw, "phase", VERDICT_PHASES, where, key) if "phase" in raw else None
 
 
 # ---------------------------------------------------------------- the whole library

@@ -28,6 +28,7 @@ a kind of value found in any log, and every threshold is one number for every in
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -105,6 +106,18 @@ def mine(items: Sequence[T], template: Callable[[T], str]) -> list[tuple[str, li
     for item in items:
         miner.add(template(item), item)
     return [(group.template, group.members) for group in miner.groups()]
+
+
+def fits(template: str, masked: str) -> bool:
+    """Whether a masked message (`template_of`) is one a group's template stands for: its folded
+    tokens, each `<*>` of the template standing for any text (none, for a value a shorter message
+    of the group did not have)."""
+    return _template_pattern(template).fullmatch(" ".join(tokens_of(masked))) is not None
+
+
+def _template_pattern(template: str) -> re.Pattern[str]:
+    tokens = [re.escape(token).replace(re.escape(WILDCARD), ".*?") for token in template.split()]
+    return re.compile(r"\s*".join(tokens))
 
 
 # ---------------------------------------------------------------- tokens

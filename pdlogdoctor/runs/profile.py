@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import fnmatch
 import statistics
-import tomllib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..library import schema
 from ..library.load import builtin_library_dir
 from ..library.patterns import PROFILE_FILE, Library
 from ..model import Event, FieldValue, Kind, Report, Severity, Source, UnexplainedError
 from ..model.counts import count_of, shares
-from ..model.errors import PatternError
 from ..model.values import record
 from ..model.verdicts import HEALTHY
 
@@ -137,57 +136,68 @@ class RunProfile:
 # ---------------------------------------------------------------- the data file
 
 
+_TOP_KEYS = ("noise", "server_args", "value", "interval", "bears")
+_NOISE_KEYS = ("keys", "basename")
+_ARGS_KEYS = ("pattern", "field", "sizing", "bears_on", "sizing_bears_on")
+_VALUE_KEYS = ("key", "section", "pattern", "field", "take", "unit", "tolerance", "bears_on", "seen")
+_INTERVAL_KEYS = ("key", "section", "from", "to", "unit", "tolerance", "bears_on")
+
+
 def load_profile_spec(directory: Path | None = None) -> ProfileSpec:
     path = (directory or builtin_library_dir()) / PROFILE_FILE
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise PatternError(str(path), None, f"cannot read the run-profile rules: {exc}") from None
-    noise, args = data.get("noise", {}), data.get("server_args", {})
+    where, data = str(path), schema.read_toml(path)
+    schema.check_keys(data, _TOP_KEYS, (), where)
+    noise = schema.table(data.get("noise", {}), where, "noise")
+    args = schema.table(data.get("server_args", {}), where, "server_args")
+    schema.check_keys(noise, _NOISE_KEYS, (), where, "noise")
+    schema.check_keys(args, _ARGS_KEYS, (), where, "server_args")
     return ProfileSpec(
-        values=tuple(_value_spec(item, str(path)) for item in data.get("value", [])),
-        intervals=tuple(_interval_spec(item, str(path)) for item in data.get("interval", [])),
-        noise_keys=tuple(noise.get("keys", ())),
-        basename_keys=tuple(noise.get("basename", ())),
-        sizing_args=tuple(args.get("sizing", ())),
-        args_bears_on=tuple(args.get("bears_on", ())),
-        sizing_args_bears_on=tuple(args.get("sizing_bears_on", ())),
-        bears=tuple((str(item["prefix"]), tuple(item["on"])) for item in data.get("bears", [])),
+        values=tuple(_value_spec(item, where, f"value[{i}]") for i, item in enumerate(data.get("value", []))),
+        intervals=tuple(
+            _interval_spec(item, where, f"interval[{i}]") for i, item in enumerate(data.get("interval", []))
+        ),
+        noise_keys=schema.string_list(noise, "keys", where, "noise") or (),
+        basename_keys=schema.string_list(noise, "basename", where, "noise") or (),
+        sizing_args=schema.string_list(args, "sizing", where, "server_args") or (),
+        args_bears_on=schema.string_list(args, "bears_on", where, "server_args") or (),
+        sizing_args_bears_on=schema.string_list(args, "sizing_bears_on", where, "server_args") or (),
+        bears=tuple(_bears(item, where, f"bears[{i}]") for i, item in enumerate(data.get("bears", []))),
         args_pattern=str(args.get("pattern", "")),
         args_field=str(args.get("field", "")),
     )
 
 
-def _value_spec(item: Mapping[str, Any], where: str) -> ValueSpec:
-    spec = ValueSpec(
-        key=str(item["key"]),
-        section=str(item["section"]),
-        pattern=str(item["pattern"]),
+def _value_spec(item: Any, where: str, key: str) -> ValueSpec:
+    schema.check_keys(schema.table(item, where, key), _VALUE_KEYS, ("key", "section", "pattern"), where, key)
+    return ValueSpec(
+        key=schema.string(item, "key", where, key),
+        section=schema.one_of(item, "section", SECTIONS, where, key),
+        pattern=schema.string(item, "pattern", where, key),
         field=str(item.get("field", "")),
-        take=str(item.get("take", "last")),
+        take=schema.one_of({"take": "last", **item}, "take", TAKES, where, key),
         unit=str(item.get("unit", "")),
         tolerance=float(item.get("tolerance", 0.0)),
-        bears_on=tuple(item.get("bears_on", ())),
+        bears_on=schema.string_list(item, "bears_on", where, key) or (),
         seen=str(item.get("seen", "")),
     )
-    if spec.section not in SECTIONS or spec.take not in TAKES:
-        raise PatternError(where, spec.key, f"section must be one of {SECTIONS}, take one of {TAKES}")
-    return spec
 
 
-def _interval_spec(item: Mapping[str, Any], where: str) -> IntervalSpec:
-    spec = IntervalSpec(
-        key=str(item["key"]),
-        section=str(item["section"]),
-        start=str(item["from"]),
-        end=str(item["to"]),
+def _interval_spec(item: Any, where: str, key: str) -> IntervalSpec:
+    schema.check_keys(schema.table(item, where, key), _INTERVAL_KEYS, ("key", "section", "from", "to"), where, key)
+    return IntervalSpec(
+        key=schema.string(item, "key", where, key),
+        section=schema.one_of(item, "section", SECTIONS, where, key),
+        start=schema.string(item, "from", where, key),
+        end=schema.string(item, "to", where, key),
         unit=str(item.get("unit", "s")),
         tolerance=float(item.get("tolerance", 0.0)),
-        bears_on=tuple(item.get("bears_on", ())),
+        bears_on=schema.string_list(item, "bears_on", where, key) or (),
     )
-    if spec.section not in SECTIONS:
-        raise PatternError(where, spec.key, f"section must be one of {SECTIONS}")
-    return spec
+
+
+def _bears(item: Any, where: str, key: str) -> tuple[str, tuple[str, ...]]:
+    schema.check_keys(schema.table(item, where, key), ("prefix", "on"), ("prefix", "on"), where, key)
+    return schema.string(item, "prefix", where, key), schema.string_list(item, "on", where, key) or ()
 
 
 def unknown_patterns(spec: ProfileSpec, library: Library) -> list[str]:

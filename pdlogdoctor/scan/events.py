@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..library.errorlines import ErrorLayer
+from ..library.fields import typed_fields
 from ..library.lazyregex import LazyRegex
-from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line, typed_fields
+from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
 from ..model import Event, FieldValue, InputProblem, Kind, Mark, Role, Severity
 from ..model.textcut import clip
 from .reader import Buffer
@@ -156,7 +157,7 @@ class EventSink:
     def _make_unmade(self) -> None:
         """The events of the last lines `measure_only` counted, as `_record` keeps a run's last."""
         for key, (pattern, line_no, stamp, text, captures, raw) in self.unmade.items():
-            event = _make_event(pattern, self.name, line_no, stamp, text, typed_fields(pattern, captures()))
+            event = _make_event(pattern, self.name, line_no, stamp, text, typed_fields(pattern.fields, captures()))
             self.last_events[key] = _with_prefix_role(_with_pasted_role(event, raw), raw)
         self.unmade.clear()
 

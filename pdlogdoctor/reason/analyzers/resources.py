@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from ...library.patterns import convert_field
+from ...library.fields import convert_field
 from ...model import Event, FactValue, Mark, Role, Suggestion
 from ..hypothesis import Evidence, Hypothesis
 

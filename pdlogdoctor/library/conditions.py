@@ -1,0 +1,69 @@
+"""`failure_if` conditions: `status != 200`, `a >= 3 and b == 'x' or c < 1`, over a line's typed captures.
+
+A line of a pattern with a condition fails only when its captures satisfy it. The language is
+small on purpose: comparisons of a field with a number, a quoted string or another field,
+joined by `and` (binding tighter) and `or`; a missing field makes a comparison false.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..model import FieldValue
+from ..model.values import record
+
+
+@record
+class Condition:
+    """`a op b [and|or ...]` over an event's fields; see `parse_condition`."""
+
+    text: str
+    clauses: tuple[tuple[tuple[str, str, str], ...], ...]  # OR of ANDs of (left, op, right)
+
+    def holds(self, fields: Mapping[str, FieldValue]) -> bool:
+        return any(all(_atom_holds(atom, fields) for atom in ands) for ands in self.clauses)
+
+
+_OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
+    "<=": operator.le, ">=": operator.ge, "!=": operator.ne,
+    "==": operator.eq, "<": operator.lt, ">": operator.gt,
+}  # fmt: skip
+_ATOM = re.compile(r"^\s*([\w.']+)\s*(<=|>=|!=|==|<|>)\s*([\w.'-]+)\s*$")
+
+
+def parse_condition(text: str) -> Condition:
+    clauses = []
+    for disjunct in text.split(" or "):
+        atoms = []
+        for conjunct in disjunct.split(" and "):
+            found = _ATOM.match(conjunct)
+            if not found:
+                raise ValueError(f"'{conjunct.strip()}' is not of the form `field op value`")
+            atoms.append((found.group(1), found.group(2), found.group(3)))
+        clauses.append(tuple(atoms))
+    return Condition(text, tuple(clauses))
+
+
+def is_identifier(operand: str) -> bool:
+    return operand[0].isalpha() or operand[0] == "_"
+
+
+def _operand(operand: str, fields: Mapping[str, FieldValue]) -> Any:
+    if operand.startswith("'"):
+        return operand.strip("'")
+    if is_identifier(operand):
+        return fields.get(operand)
+    return float(operand)
+
+
+def _atom_holds(atom: tuple[str, str, str], fields: Mapping[str, FieldValue]) -> bool:
+    left, op, right = (_operand(atom[0], fields), atom[1], _operand(atom[2], fields))
+    if left is None or right is None:
+        return False
+    try:
+        return _OPERATORS[op](left, right)
+    except TypeError:
+        return False

@@ -1,0 +1,69 @@
+"""A pattern's captures as typed values: `int`, `float`, `bytes` (`16 GiB` -> 17179869184),
+`duration` (seconds), `str`, `int_list` (with `<name>_len` and `<name>_zero_fraction` beside it),
+`percent` (`95.9` or `95.9%` -> 0.959) and `bool` (Python's True/False)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from ..model import FieldValue
+
+FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent", "bool")
+
+
+def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None]) -> dict[str, FieldValue]:
+    """Each capture of `raw` converted to its declared type (`fields`: name, type); a capture
+    that does not convert is left out."""
+    values: dict[str, FieldValue] = {}
+    for name, kind in fields:
+        text = raw.get(name)
+        if text is None:
+            continue
+        value = convert_field(kind, text)
+        if value is None:
+            continue
+        values[name] = value
+        if isinstance(value, tuple):
+            values[f"{name}_len"] = len(value)
+            values[f"{name}_zero_fraction"] = (
+                round(sum(1 for item in value if item == 0) / len(value), 4) if value else 0.0
+            )
+    return values
+
+
+_SIZE_UNITS = {
+    "": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+    "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "k": 2**10, "m": 2**20, "g": 2**30,
+}  # fmt: skip
+_SIZE = re.compile(r"^\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*$")
+
+
+def convert_field(kind: str, text: str) -> FieldValue | None:
+    text = text.strip()
+    try:
+        if kind == "int":
+            return int(text.replace(",", "").replace("_", ""), 0 if text.lower().startswith("0x") else 10)
+        if kind == "float":
+            return float(text)
+        if kind == "percent":
+            return round(float(text.rstrip("%")) / 100, 6)
+        if kind == "bool":
+            return {"true": True, "false": False}[text.lower()]
+        if kind == "duration":
+            return float(text.rstrip("sS"))
+        if kind == "bytes":
+            return _parse_bytes(text)
+        if kind == "int_list":
+            return tuple(int(item) for item in re.findall(r"-?\d+", text))
+    except (ValueError, KeyError):
+        return None
+    return text
+
+
+def _parse_bytes(text: str) -> int | None:
+    found = _SIZE.match(text)
+    if not found or found.group(2).lower() not in _SIZE_UNITS:
+        return None
+    number = float(found.group(1).replace(",", "").replace("_", ""))
+    return int(number * _SIZE_UNITS[found.group(2).lower()])
