@@ -95,6 +95,16 @@ def test_a_standing_queue_is_a_backlog_and_a_burst_that_drains_is_not() -> None:
     assert backlog(small) is None
 
 
+def test_only_a_queue_that_still_climbs_is_unhealthy_without_a_gate() -> None:
+    """A queue held at a level (a closed-loop benchmark at its concurrency) is load; one that only
+    grows, to its peak at the end of the log, is a server falling behind (sglang#22877)."""
+    held = _series([60, 62, 61, 60, 63, 62, 60, 61, 62, 60, 61, 63, 62, 60, 61, 62, 60, 61])
+    climbing = _series([1, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 17, 18])
+    standing, rising = backlog(held), backlog(climbing)
+    assert standing is not None and not standing.rising
+    assert rising is not None and rising.rising
+
+
 def test_a_year_less_series_moves_with_its_file_and_pattern() -> None:
     """Mooncake's glog lines in an sglang prefill log have no year: their series takes the year the
     timeline gave their events (its own pattern's shift), not the sglang lines' (which is none)."""

@@ -13,8 +13,9 @@ performance gate failed, this module says where the time went, from the series a
 
 A queue only counts when it stays up (`SUSTAINED_SHARE` of the time its server printed), so a burst
 that drains is load, not a bottleneck. A bottleneck becomes the verdict with a failed performance
-gate; without one, only when it is plainly unhealthy (`_severe`: it never drains to the end of the
-log) and no gate or end-to-end check passed: a busy run whose gate passed stays healthy.
+gate; without one (or with a gate that measured something else), only when it is plainly unhealthy
+(`Backlog.rising`: it still climbs when the log ends) and no gate or end-to-end check passed: a
+busy run whose gate passed stays healthy.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ QUEUE_MIN = 8.0  # requests: a queue that never exceeds this is pipelining, no b
 FULL_POOL = 0.9  # token usage at or above this is the pool's limit (sglang's guide wants > 0.9 at full load)
 FALLEN = 0.5  # a transfer throughput at this share of its early level (or a time at 1/FALLEN) has changed
 END_SHARE = 0.2  # the last fifth of a series is its end
-STILL_UP = 0.5  # a backlog whose end stays at this share of its peak did not drain
+STILL_UP = 0.8  # a rising backlog ends at this share of its peak at least ...
+RISEN = 2.0  # ... and this many times its early level
 SLOWER = 0.5  # a node at this share of its peers' throughput, or 1/SLOWER their interval, lags them
 TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for the running requests to grow
 DEFAULT_TRANSFER_QUEUES = 4  # sglang's SGLANG_DISAGGREGATION_QUEUE_SIZE default (environ.py)
@@ -72,11 +74,15 @@ class Backlog:
     series: Series
     share: float
     peak: float
-    end: float
+    early: float  # the mean of its first fifth
+    end: float  # the mean of its last fifth
 
     @property
-    def drained(self) -> bool:
-        return self.end < STILL_UP * self.peak
+    def rising(self) -> bool:
+        """Still climbing when the log ends: at its peak at the end, from well below it at the start.
+        A queue held at a level (a closed-loop benchmark's) is load; one that only grows is a server
+        falling further behind, plainly unhealthy without any gate (sglang#22877)."""
+        return self.end >= STILL_UP * self.peak and self.early * RISEN <= self.end
 
 
 @record
@@ -223,7 +229,7 @@ def backlog(series: Series) -> Backlog | None:
     share = held / len(points)
     if share < SUSTAINED_SHARE:
         return None
-    return Backlog(series, round(share, 2), series.high, round(_end_level(series), 2))
+    return Backlog(series, round(share, 2), series.high, round(_early_level(series), 2), round(_end_level(series), 2))
 
 
 def _end_level(series: Series) -> float:
@@ -324,7 +330,7 @@ def _decode_saturated(node: Node) -> Finding | None:
     summary = f"On the decode {node.name}, " + "; ".join(said) + "."
     signals = 1 + (full is not None) + bool(retracted)
     suggestions = _decode_knobs(node, queue, full)
-    severe = not queue.drained
+    severe = queue.rising
     return Finding(
         verdicts.DECODE_SATURATED,
         node.role,
@@ -383,7 +389,7 @@ def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Nod
         summary,
         tuple(facts),
         tuple(evidence),
-        not queue.drained,
+        queue.rising,
         signals,
         _transfer_knobs(engine, queue, [item for _, (item, _, _) in fallen]),
     )
@@ -432,7 +438,7 @@ def _prefill_saturated(node: Node, decodes: list[Node]) -> Finding | None:
         summary,
         tuple(facts),
         tuple(evidence),
-        not queue.drained,
+        queue.rising,
         1 + (batch is not None) + bool(idle),
         _prefill_knobs(node, batch),
     )
