@@ -1,11 +1,13 @@
-"""The one function that composes the stages: ingest -> scan -> reason (link, diagnose) -> describe.
+"""The one function that composes the stages: ingest -> scan -> reason (link, decide) -> describe.
 
-It only composes: the verdict (including "evidence incomplete") is diagnose's, roles are roles'.
+It only composes: the verdict and its confidence (including "evidence incomplete") are decided once,
+by reason/decide.py; every pass after it only adds (notes, clocks, log ends, glossary, excerpt),
+which `only_adding` checks. Roles are roles'.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import BinaryIO
 
@@ -19,11 +21,10 @@ from .model import ClockOffset, Event, Report, Source
 from .model.options import RunOptions
 from .model.values import record
 from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
-from .reason.diagnose import diagnose
+from .reason.decide import decide
 from .reason.link import link
 from .reason.performance import align
-from .reason.performance import weigh as weigh_performance
-from .reason.unexplained import attach, benign_split, cleared_split, with_cleared_notes
+from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
 from .scan import accel
 from .scan.index import AnchorIndex
 from .scan.inputs import scan_input
@@ -80,17 +81,41 @@ def analyse(
     events, cleared = cleared_split(events, library)
     nodes = {s.name: s.node for s in sources}
     widened = slack(clocks)
-    report = diagnose(events, link(events, library, nodes, widened), sources, library, widened)
-    report = attach(report, within(correct(errors, clocks), options.since, options.until), events, library, recovered)
-    report = weigh_performance(report, series, events, library)  # a slow run: where the time went
-    report = with_cleared_notes(report, cleared, library)
-    report = describe_quiet(report, library.errors, frozenset((e.source, e.line) for e in events), options.matcher)
-    report = annotate(report, clocks, window_note(options.since, options.until))
-    note = set_aside_note(sources)
-    report = replace(report, notes=(*report.notes, note)) if note else report
-    report = replace(report, glossary=_glossary(report, library))
-    report = replace(report, excerpt=build_excerpt(report)) if options.excerpt else report
+    unrecognised = gather(within(correct(errors, clocks), options.since, options.until), events, library, recovered)
+    links = link(events, library, nodes, widened)
+    report = decide(events, links, sources, library, widened, unrecognised, series)
+    read = frozenset((e.source, e.line) for e in events)
+    report = only_adding(
+        report,
+        (
+            lambda r: with_cleared_notes(r, cleared, library),
+            lambda r: describe_quiet(r, library.errors, read, options.matcher),
+            lambda r: annotate(r, clocks, window_note(options.since, options.until)),
+            lambda r: _noted(r, set_aside_note(sources)),
+            lambda r: replace(r, glossary=_glossary(r, library)),
+            lambda r: replace(r, excerpt=build_excerpt(r)) if options.excerpt else r,
+        ),
+    )
     return Analysis(report, tuple(events), sources)
+
+
+class DecisionChanged(AssertionError):
+    """A pass after the decision changed the verdict or its confidence: a defect, never a result."""
+
+
+def only_adding(report: Report, passes: Iterable[Callable[[Report], Report]]) -> Report:
+    """Each pass in turn; every one must keep the decided verdict id and confidence."""
+    decided = (report.verdict.id, report.verdict.confidence, report.verdict.reasons)
+    for add in passes:
+        report = add(report)
+        if (report.verdict.id, report.verdict.confidence, report.verdict.reasons) != decided:
+            raise DecisionChanged(f"a pass after the decision changed {decided[:2]} to "
+                                  f"{(report.verdict.id, report.verdict.confidence)}")  # fmt: skip
+    return report
+
+
+def _noted(report: Report, note: str | None) -> Report:
+    return replace(report, notes=(*report.notes, note)) if note else report
 
 
 def _clock_offsets(events: list[Event], sources: tuple[Source, ...], library: Library) -> tuple[ClockOffset, ...]:

@@ -72,10 +72,11 @@ def test_an_inconclusive_report_leads_with_its_first_failure_not_the_runners_clo
     reports: dict[Path, Report],
 ) -> None:
     """ow15: the disk filled after serving (no start-up failure, so no named verdict); the summary
-    quotes that ENOSPC line, and the runner's later '##[error]Process completed with exit code 1.'
-    stays in the unrecognised list instead of becoming the lead."""
+    quotes that ENOSPC line first, and the runner's later '##[error]Process completed with exit code 1.'
+    (a failed gate since issue 22.2) is named after it, not as the lead: earliest first."""
     report = next(r for case, r in reports.items() if case.name == "ow15-dsv4pro-joblog")
     assert report.verdict.id == "inconclusive"
-    assert "No space left on device" in report.verdict.summary
-    assert "##[error]" not in report.verdict.summary
-    assert any("##[error]Process completed" in t.first.text for t in report.unrecognised)
+    summary = report.verdict.summary
+    assert "No space left on device" in summary
+    assert summary.index("No space left on device") < summary.index("Then a gate failed: ")
+    assert summary.index("Then a gate failed: ") < summary.index("##[error]Process completed")

@@ -18,7 +18,7 @@ from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Comparison, Delta, Report
 from pdlogdoctor.pipeline import analyse, run
 from pdlogdoctor.runs.baseline import profile_of, run_with_baseline
-from pdlogdoctor.runs.compare import compare, strengthen_verdict
+from pdlogdoctor.runs.compare import compare, explains_verdict, strengthen_verdict
 from pdlogdoctor.runs.profile import load_profile_spec, parse_repr_arguments, unknown_patterns
 
 from .conftest import FIXTURES
@@ -142,6 +142,7 @@ def test_a_failing_baseline_annotates_without_raising(library: Library) -> None:
     explaining = Delta("sizing", ("prefill",), "max_total_num_tokens", 1, 2, "changed", explains=True, bears=True)
     comparison = Comparison(("good",), "gpu-oom", 0.9, "", True, (explaining,), (), ("max_total_num_tokens 1 → 2",))
     lowered = replace(report, verdict=replace(report.verdict, confidence=0.5))
+    assert not explains_verdict(comparison)
     strengthened = strengthen_verdict(lowered, comparison)
     assert strengthened.verdict.confidence == 0.5
     assert "max_total_num_tokens 1 → 2" in strengthened.verdict.summary

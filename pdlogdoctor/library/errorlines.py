@@ -7,6 +7,8 @@ to be harmless. The scanner hands this layer only the lines that hold one of its
 found in the same search pass as the library's anchors, and only when no pattern of the
 library matched the line: the layer adds no pass of its own over the input. Its
 `[[warning]]` markers are read only when nothing failed (quiet.py re-reads the inputs then).
+`patterns/open-world/causes.toml` names the lines that state their own cause (an errno's words, a
+limit) and the generic wrappers that only report one: the decision ranks the first above the second.
 """
 
 from __future__ import annotations
@@ -35,8 +37,11 @@ BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for th
 _MARKER_KEYS = {"id", "level", "effect", "regex", "examples"}
 _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "examples"}
 _EXAMPLE_KEYS = {"match", "no_match"}
-_SHAPE_KEYS = {"id", "component", "regex", "examples"}
+_SHAPE_KEYS = {"id", "component", "engine", "regex", "examples"}
+_CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
+_WRAPPER_KEYS = {"id", "regex", "examples"}
 SHAPES_FILE = "log-shapes.toml"
+CAUSES_FILE = "causes.toml"
 
 
 @record
@@ -73,6 +78,31 @@ class Shape:
     match: tuple[str, ...]
     no_match: tuple[str, ...]
     path: str
+    engine: str = ""  # the serving engine whose lines these are (sglang, vllm), when the shape tells
+
+
+@record
+class CauseLine:
+    """A phrase by which a line states its own cause, and the limit it names (causes.toml)."""
+
+    id: str
+    limit: str  # what ran out or is wrong, in words
+    fix: str  # what to change
+    regex: LazyRegex
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
+
+
+@record
+class Wrapper:
+    """A generic report of a failure that never says why (causes.toml)."""
+
+    id: str
+    regex: LazyRegex
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
 
 
 @record
@@ -92,6 +122,23 @@ class ErrorLayer:
     shapes: tuple[Shape, ...] = ()  # serving-log line shapes; none loaded: every file counts as a log
     warnings: tuple[Marker, ...] = ()  # how a line says it is a warning (read when nothing failed)
     masks: tuple[Mask, ...] = ()  # what varies between occurrences of one message (templates.toml)
+    causes: tuple[CauseLine, ...] = ()  # phrases that state a cause (causes.toml)
+    wrappers: tuple[Wrapper, ...] = ()  # generic reports of a failure (causes.toml)
+
+    def cause_of(self, text: str) -> CauseLine | None:
+        """The cause this line states in its own words, if any."""
+        return next((cause for cause in self.causes if _search(cause.regex, text)), None)
+
+    def cause(self, cause_id: str) -> CauseLine | None:
+        return next((cause for cause in self.causes if cause.id == cause_id), None)
+
+    def engine_of(self, text: str) -> str | None:
+        """The serving engine whose line shape this line has (log-shapes.toml `engine`), if any."""
+        return next((s.engine for s in self.shapes if s.engine and s.regex.search(text)), None)
+
+    def wraps(self, text: str) -> bool:
+        """The line is a generic wrapper (and states no cause of its own)."""
+        return self.cause_of(text) is None and any(_search(w.regex, text) for w in self.wrappers)
 
     def benign_entry(self, text: str) -> Benign | None:
         """The benign entry naming this line, if any."""
@@ -163,6 +210,8 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
     shapes: list[Shape] = []
     warnings: list[Marker] = []
     masks: list[Mask] = []
+    causes: list[CauseLine] = []
+    wrappers: list[Wrapper] = []
     for directory in dirs:
         root = directory / OPEN_WORLD_DIR
         severity = root / "severity.toml"
@@ -178,10 +227,21 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
             shapes.extend(_shape(raw, where, i) for i, raw in enumerate(_read(root / SHAPES_FILE).get("shape", [])))
         if (root / TEMPLATES_FILE).is_file():
             masks.extend(load_masks(root / TEMPLATES_FILE))
+        if (root / CAUSES_FILE).is_file():
+            where, data = str(root / CAUSES_FILE), _read(root / CAUSES_FILE)
+            causes.extend(_cause(raw, where, i) for i, raw in enumerate(data.get("cause", [])))
+            wrappers.extend(_wrapper(raw, where, i) for i, raw in enumerate(data.get("wrapper", [])))
     if not markers:
         return None
     return ErrorLayer(
-        tuple(dict.fromkeys(anchors)), tuple(markers), tuple(benign), tuple(shapes), tuple(warnings), tuple(masks)
+        tuple(dict.fromkeys(anchors)),
+        tuple(markers),
+        tuple(benign),
+        tuple(shapes),
+        tuple(warnings),
+        tuple(masks),
+        tuple(causes),
+        tuple(wrappers),
     )
 
 
@@ -227,7 +287,28 @@ def _shape(raw: Any, where: str, index: int) -> Shape:
         raise PatternError(
             where, f"{key}.regex", f"does not compile (a shape is the standard re's syntax): {exc}"
         ) from None
-    return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where)
+    return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where, str(raw.get("engine", "")))
+
+
+def _cause(raw: Any, where: str, index: int) -> CauseLine:
+    key = f"cause[{index}]"
+    if not isinstance(raw, dict):
+        raise PatternError(where, key, "must be a table")
+    _check(raw, _CAUSE_KEYS, where, key, required=("id", "limit", "fix", "regex", "examples"))
+    match, no_match = _examples(raw, where, key)
+    compiled = _compile(raw, where, key)
+    return CauseLine(
+        str(raw["id"]), str(raw["limit"]), " ".join(str(raw["fix"]).split()), compiled, match, no_match, where
+    )
+
+
+def _wrapper(raw: Any, where: str, index: int) -> Wrapper:
+    key = f"wrapper[{index}]"
+    if not isinstance(raw, dict):
+        raise PatternError(where, key, "must be a table")
+    _check(raw, _WRAPPER_KEYS, where, key, required=("id", "regex", "examples"))
+    match, no_match = _examples(raw, where, key)
+    return Wrapper(str(raw["id"]), _compile(raw, where, key), match, no_match, where)
 
 
 def _warning(raw: Any, where: str, index: int) -> Marker:
@@ -320,10 +401,32 @@ def check_layer(layer: ErrorLayer) -> list[str]:
                      if shape.regex.search(x)]  # fmt: skip
     problems += _warning_problems(layer)
     problems += check_masks(layer.masks)
+    problems += _cause_problems(layer)
     for marker in layer.markers:
         for line in marker.match:
             if not any(anchor in line for anchor in layer.anchors):
                 problems.append(f"{marker.path}: marker {marker.id}: no anchor finds the example {line!r}")
+    return problems
+
+
+def _cause_problems(layer: ErrorLayer) -> list[str]:
+    """A cause decides its own examples (the first that matches is the one named) and not its
+    no_match; a wrapper's examples are wrappers (no cause phrase in them) and its no_match are not."""
+    problems: list[str] = []
+    for cause in layer.causes:
+        for line in cause.match:
+            found = layer.cause_of(line)
+            if found is None or found.id != cause.id:
+                problems.append(
+                    f"{cause.path}: cause {cause.id}: example named {found.id if found else None}: {line!r}"
+                )
+        problems += [f"{cause.path}: cause {cause.id}: no_match example matches: {x!r}" for x in cause.no_match
+                     if _search(cause.regex, x)]  # fmt: skip
+    for wrapper in layer.wrappers:
+        problems += [f"{wrapper.path}: wrapper {wrapper.id}: example is no wrapper: {x!r}" for x in wrapper.match
+                     if not layer.wraps(x)]  # fmt: skip
+        problems += [f"{wrapper.path}: wrapper {wrapper.id}: no_match example matches: {x!r}" for x in wrapper.no_match
+                     if _search(wrapper.regex, x)]  # fmt: skip
     return problems
 
 

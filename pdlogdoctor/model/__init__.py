@@ -80,6 +80,9 @@ class Mark(StrEnum):
     REQUEST_FAILED = "request-failed"  # a request through the PD path failed: it is not serving
     KV_POOL_SIZED = "kv-pool-sized"  # the server has sized its KV pool (a sizing line)
     IN_START_UP = "in-start-up"  # the line itself says the server was still starting ("died during initialization")
+    # A test, benchmark or CI gate reported failure: a failed assertion or test summary, failed
+    # requests, a job or step that exited non-zero. A run holding one is never healthy (decide.py).
+    GATE_FAILED = "gate-failed"
     # The line a server logs once as it launches, with its settings (sglang's `server_args=`): where
     # its life starts; its captures (mode, nnodes, dist_init_addr, page_size, args) are its configuration.
     SERVER_LAUNCH = "server-launch"
@@ -115,9 +118,6 @@ class Mark(StrEnum):
     # The client aborted requests (`requests` lists them): what the server drops after it is no failure.
     CLIENT_ABORTED = "client-aborted"
     HEALTH_CHECK_FAILED = "health-check-failed"  # the router's health check of a worker (`worker`) failed
-    # A test, benchmark or CI gate reported failure: a failed assertion or test summary, failed
-    # requests, a job or step that exited non-zero. A run holding one is never healthy (decide.py).
-    GATE_FAILED = "gate-failed"
     # A server's periodic load line (queue lengths, token usage, throughput): every one of its lines
     # is read into a time series per source (scan/series.py), not only the events the scan keeps.
     METRICS = "metrics"
@@ -224,6 +224,16 @@ class Alternative:
 
 
 @record
+class ConfidenceStep:
+    """One named step of a verdict's confidence: where it started, or what was added or taken off
+    and why (reason/confidence.py owns every such number)."""
+
+    name: str  # e.g. "base", "coverage", "missing-role"
+    change: float  # the starting value for the first step; the signed change for the others
+    why: str
+
+
+@record
 class Verdict:
     id: str
     title: str
@@ -233,6 +243,7 @@ class Verdict:
     # Names of the facts that identify the incident (the fingerprint's), as the library declares
     # them; None when undeclared (the fingerprint then drops run-specific facts by name).
     identity: tuple[str, ...] | None = None
+    reasons: tuple[ConfidenceStep, ...] = ()  # how the confidence was reached, first step first
 
 
 @record
@@ -397,6 +408,8 @@ class UnexplainedError:
     files: tuple[str, ...]
     position: str  # "before-root", "before-first-symptom", "after" (see unexplained.py)
     earliest: bool = False  # the earliest unexplained error before the first known symptom
+    cause: str = ""  # the cause its first line states in its own words (open-world/causes.toml), if any
+    wrapper: bool = False  # its first line only reports a failure (unhandled system error ...), never why
 
 
 @record

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from ..ingest import NOT_A_LOG, PASTED
@@ -34,32 +34,30 @@ from ..model import (
     Role,
     Severity,
     Source,
-    Tier,
     Verdict,
 )
 from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..scan.logshape import NOT_SERVING_LOG
 from ..scan.roles import SERVER_ROLES
+from . import confidence
 from .analyzers import ANALYZERS, DETECTORS
 from .fleets import with_fleet
 from .hypothesis import Evidence, Hypothesis, count_matches, described
 from .incidents import Precedence, Split, precedence, split_incidents, why_separate
 from .link import downstream, upstream_of
 
-BASE_CONFIDENCE = {Tier.CAUSE: 0.75, Tier.MECHANISM: 0.6, Tier.SYMPTOM: 0.5, Tier.META: 0.5}
 # Lines that show the deployment serving (when not failing themselves), and the end-to-end ones among them.
 SERVING_PROOF = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 # Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
 COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG, PASTED, NOT_SERVING_LOG})
 MAX_NAMES_IN_NOTE = 8
-# A rival of the verdict's tier that nothing links costs the verdict this much when their order is
-# not known, nothing when the verdict clearly comes first and explains it, twice this when the rival
-# clearly comes first (incidents.Precedence.margin); the rival loses up to RIVAL_MARGIN_DROP.
-NEAR_TIE_PENALTY = 0.15
+PARTIAL_TITLE = "No failure in what was read; evidence incomplete"
+# A rival of the verdict's tier that nothing links costs the verdict confidence.NEAR_TIE when their
+# order is not known, nothing when the verdict clearly comes first and explains it, twice that when
+# the rival clearly comes first (incidents.Precedence.margin); the rival loses up to RIVAL_MARGIN_DROP.
 RIVAL_MARGIN_DROP = 0.25
-RULED_OUT_CONFIDENCE = 0.1  # a verdict its own phase rules out, listed as an alternative
-NO_FAILURE_CONFIDENCE = 0.5  # sure nothing failed in what was given; says nothing of what was not
+RULED_OUT_CONFIDENCE = confidence.RULED_OUT  # a verdict its own phase rules out, listed as an alternative
 # The serving proof in words, in the order a reader checks it: end to end first.
 PROOF_WORDS = {
     Mark.END_TO_END: "the end-to-end checks",
@@ -77,7 +75,10 @@ def diagnose(
     clock_slack: Mapping[str, float] | None = None,
 ) -> Report:
     failing = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
-    groups = frozenset((e.pattern, e.source) for e in failing)
+    # A failed gate (a test summary, a job's exit line) reports that the run failed, not why: any root
+    # explains it, so it does not count against a hypothesis's coverage.
+    gated = library.marked(Mark.GATE_FAILED)
+    groups = frozenset((e.pattern, e.source) for e in failing if e.pattern not in gated)
     evidence = Evidence(tuple(events), tuple(links), tuple(sources), library, groups, dict(clock_slack or {}))
     candidates, consequences = _candidates(failing, links, library)
     hypotheses = [h for c in candidates for h in _analyze(c, evidence)]
@@ -121,7 +122,7 @@ def _candidates(
         ordered = sorted(events, key=_time_key)
         chain = _chain(downstream(ordered, links))
         tier = library.verdict(verdict).tier
-        hypotheses.append(Hypothesis(verdict, tuple(ordered), chain, BASE_CONFIDENCE[tier]))
+        hypotheses.append(Hypothesis(verdict, tuple(ordered), chain, confidence.BASE[tier]))
     return hypotheses, consequences
 
 
@@ -270,9 +271,8 @@ def _with_coverage(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     if hypothesis.rejected is not None or not evidence.failing_groups:
         return hypothesis
     explained = {(e.pattern, e.source) for e in hypothesis.chain} & evidence.failing_groups
-    coverage = len(explained) / len(evidence.failing_groups)
-    confidence = min(0.97, hypothesis.confidence + 0.1 * coverage)
-    return replace(hypothesis, confidence=round(confidence, 2))
+    raised = confidence.coverage(hypothesis.confidence, len(explained), len(evidence.failing_groups))
+    return replace(hypothesis, confidence=raised, coverage=hypothesis.coverage + raised - hypothesis.confidence)
 
 
 def _rank(hypothesis: Hypothesis, library: Library) -> tuple[int, int, int, float, float]:
@@ -302,23 +302,26 @@ def _report_for(
     missing: list[str],
 ) -> Report:
     spec = evidence.library.verdict(best.verdict)
-    confidence = best.confidence
+    score = confidence.named(spec.tier, best.confidence, best.coverage, spec.analyzer)
     orders = _time_orders(best, runners_up, evidence)
     if runners_up and evidence.library.verdict(runners_up[0].verdict).tier == spec.tier:
         # A rival of the same tier that nothing links: a near tie, unless the verdict clearly comes first.
         order = orders.get(id(runners_up[0]))
-        confidence = max(0.3, confidence - NEAR_TIE_PENALTY * (1 - (order.margin if order else 0.0)))
-    confidence = max(0.3, confidence - 0.05 * len(missing))
-    verdict = Verdict(
-        best.verdict,
-        spec.title,
-        round(confidence, 2),
-        best.summary or _default_summary(best, spec.title),
-        best.facts or _root_facts(best.first_root),
-        # The analyzer's facts are identified by the verdict's declaration, a root line's by its pattern's.
-        spec.identity if best.facts else evidence.library.pattern(best.first_root.pattern).identity,
+        score = confidence.near_tie(score, order.margin if order else 0.0, runners_up[0].verdict)
+    score = confidence.missing_roles(score, missing)
+    verdict = confidence.applied(
+        Verdict(
+            best.verdict,
+            spec.title,
+            0.0,
+            best.summary or _default_summary(best, spec.title),
+            best.facts or _root_facts(best.first_root),
+            # The analyzer's facts are identified by the verdict's declaration, a root line's by its pattern's.
+            spec.identity if best.facts else evidence.library.pattern(best.first_root.pattern).identity,
+        ),
+        score.rounded(),
     )
-    alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library, confidence, orders)
+    alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library, score.value, orders)
     chain = _chain(list(best.chain) + list(best.lines_used), _depths(best.roots, evidence.links))
     links = tuple(link for link in evidence.links if link.cause in best.chain and link.effect in best.chain)
     return Report(
@@ -345,7 +348,8 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     if any(evidence.library.verdict(h.verdict).never_survived for h in viable):
         return None  # stale KV: the answers were served from freed blocks; nothing after takes them back
     roots = {id(root) for h in viable for root in h.roots}
-    if any(id(event) not in roots for event in failing):
+    outage = _during_outage(viable, split)
+    if any(id(event) not in roots and not outage(event) for event in failing):
         return None
     checks = evidence.marked(Mark.END_TO_END)
     if any(e.failing for e in checks):
@@ -355,10 +359,34 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
         return None
     proof = proofs[0]
     assert proof is not None
+    if any(id(h) in split.recoveries for h in viable):
+        return (
+            f"the component came back: it was serving again after the failure ({evidence.said(proof)}), nothing "
+            "failed after that, and the end-to-end checks passed after it, so the run survived it"
+        )
     return (
         f"its server was serving ({evidence.said(proof)}), no request or check failed and the end-to-end "
         "checks passed, so it was retried or recovered without consequence"
     )
+
+
+def _during_outage(viable: Sequence[Hypothesis], split: Split) -> Callable[[Event], bool]:
+    """Whether a failing line belongs to a failure the component came back from: a kind of line in
+    a recovered hypothesis's chain (the crash's own death lines, the router's errors while it was
+    down), logged before the line that shows its server serving again (in that server's file, by
+    line; elsewhere, by time). A failure after the recovery is a failure of its own."""
+    recovered = [(h, split.recoveries[id(h)].proof) for h in viable if id(h) in split.recoveries]
+    kinds = {(e.pattern, e.source): proof for h, proof in recovered for e in h.chain if e.failing}
+
+    def before_recovery(event: Event) -> bool:
+        proof = kinds.get((event.pattern, event.source))
+        if proof is None:
+            return False
+        if event.source == proof.source:
+            return event.line < proof.line
+        return event.time is not None and proof.time is not None and event.time <= proof.time
+
+    return before_recovery
 
 
 def _served_around(hypothesis: Hypothesis, split: Split, passed: list[Event], evidence: Evidence) -> Event | None:
@@ -519,7 +547,7 @@ def _no_cause_report(
         f"{first.where}), but no line in these logs shows their cause."
     )
     missing = [*missing, *_missing_for_symptoms(failing, library)]
-    return _inconclusive(summary, chain, alternatives, missing, evidence, confidence=0.0)
+    return _inconclusive(summary, chain, alternatives, missing, evidence, confidence.no_cause("no line shows a cause"))
 
 
 def _proof_words(kinds: list[str], library: Library) -> str:
@@ -559,10 +587,10 @@ def _healthy(
 ) -> Report:
     spec = evidence.library.verdict(HEALTHY)
     kinds = sorted({e.pattern for e in proof})
-    confidence = min(0.95, 0.6 + 0.1 * len(kinds)) - 0.1 * len(missing)
+    end_to_end = bool(set(kinds) & evidence.library.marked(Mark.END_TO_END))
+    score = confidence.healthy(len(kinds), len(missing), bool(tolerated), end_to_end)
     summary = f"No failure in the logs, and {_proof_words(kinds, evidence.library)} show the deployment serving."
     if tolerated and benign is not None:
-        confidence -= 0.1
         first = min(tolerated, key=_time_key)
         summary = (
             f"The deployment served ({_proof_words(kinds, evidence.library)}); "
@@ -570,21 +598,18 @@ def _healthy(
             f"such as {described(evidence.library, first)} are harmless: {benign}."
         )
     elif tolerated:
-        confidence -= 0.1
         first = min(tolerated, key=_time_key)
         summary = (
             f"The deployment served ({_proof_words(kinds, evidence.library)} show it); "
             f"{_warning_lines(count_matches(tolerated))} such as "
             f"'{evidence.library.pattern(first.pattern).title}' at {first.where} did not stop it."
         )
-    if not set(kinds) & evidence.library.marked(Mark.END_TO_END):
+    if not end_to_end:
         # Servers that came up say nothing of what the harness saw end to end.
-        confidence = min(confidence, 0.6)
         missing = [*missing, "no end-to-end result (probe or accuracy gate) in the logs"]
         summary += " No end-to-end result (probe or accuracy gate) was given."
-    confidence = max(0.3, confidence)
     return Report(
-        verdict=Verdict(HEALTHY, spec.title, round(confidence, 2), summary),
+        verdict=confidence.applied(Verdict(HEALTHY, spec.title, 0.0, summary), score),
         chain=_chain([*proof, *(tolerated or [])]),
         links=(),
         alternatives=alternatives,
@@ -606,7 +631,11 @@ def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], 
         "is not shown either."
     )
     missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
-    return _inconclusive(summary, (), alternatives, missing, evidence, NO_FAILURE_CONFIDENCE, NO_FAILURE_SEEN)
+    report = _inconclusive(summary, (), alternatives, missing, evidence, confidence.no_failure_seen(), NO_FAILURE_SEEN)
+    # What was seen tells one quiet excerpt from another (a starting vLLM from a NIXL agent's set-up):
+    # a fact, so that distinct excerpts get distinct fingerprints and the same one keeps its own.
+    seen: tuple[str, ...] = tuple(context)
+    return replace(report, verdict=replace(report.verdict, facts=(("seen", seen),))) if seen else report
 
 
 def _inconclusive(
@@ -615,13 +644,13 @@ def _inconclusive(
     alternatives: tuple[Alternative, ...],
     missing: list[str],
     evidence: Evidence,
-    confidence: float,
+    score: confidence.Score,
     verdict: str = INCONCLUSIVE,
 ) -> Report:
     """A report no root supports: inconclusive, or (nothing failing) no-failure-seen."""
     spec = evidence.library.verdict(verdict)
     return Report(
-        verdict=Verdict(verdict, spec.title, confidence, summary),
+        verdict=confidence.applied(Verdict(verdict, spec.title, 0.0, summary), score),
         chain=chain,
         links=(),
         alternatives=alternatives,
@@ -698,12 +727,9 @@ def _not_healthy_when_partial(report: Report, unread: int) -> Report:
         f"No failure in what was read, and the deployment served; but {unread} input(s) were not fully read, "
         "so a failure may sit in what was missed."
     )
-    verdict = replace(
-        report.verdict,
-        id=INCONCLUSIVE,
-        title="No failure in what was read; evidence incomplete",
-        confidence=0.0,
-        summary=summary,
+    verdict = confidence.applied(
+        replace(report.verdict, id=INCONCLUSIVE, title=PARTIAL_TITLE, summary=summary),
+        confidence.no_cause(f"{unread} input(s) not fully read"),
     )
     missing = (*report.missing, "the unread part of the inputs listed in the notes")
     return replace(report, verdict=verdict, missing=missing)

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from ..ingest.rotation import streams
 from ..model import Event, Mark, Report, Role, Source
+from . import confidence
 from .clocks import multi_node_servers
 from .hypothesis import Evidence
 
@@ -24,7 +25,6 @@ NODE_SPECIFIC = "the cause is specific to"
 
 
 # A suggested configuration change is less sure when the same configuration worked on a twin.
-TWIN_WORKED_PENALTY = 0.15
 CONFIGURATION_FIXES = ("env", "server-arg")
 TWIN_WORKED = (
     " The same configuration worked on another node of this role, so the suggested configuration change"
@@ -40,10 +40,8 @@ def with_fleet(report: Report, evidence: Evidence) -> Report:
         return report
     verdict = replace(report.verdict, facts=(*report.verdict.facts, ("failing_nodes", sentence)))
     if NODE_SPECIFIC in sentence and any(s.kind in CONFIGURATION_FIXES for s in report.suggestions):
-        verdict = replace(
-            verdict,
-            confidence=round(max(0.3, verdict.confidence - TWIN_WORKED_PENALTY), 2),
-            summary=verdict.summary + TWIN_WORKED,
+        verdict = confidence.applied(
+            replace(verdict, summary=verdict.summary + TWIN_WORKED), confidence.twin_worked(confidence.of(verdict))
         )
     return replace(report, verdict=verdict)
 

@@ -27,6 +27,7 @@ class Hypothesis:
     why_not: str = ""  # what to say if it is viable but loses to another hypothesis
     lines_used: tuple[Event, ...] = ()  # context lines an analyzer read (shown with the chain)
     advice: str = ""  # the fix an analyzer computed from the lines; the verdict's own advice otherwise
+    coverage: float = 0.0  # what the share of the failure it explains added to `confidence` (confidence.py)
 
     @property
     def first_root(self) -> Event:

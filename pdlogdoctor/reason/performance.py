@@ -41,8 +41,10 @@ from ..model import (
 )
 from ..model.textcut import clip
 from ..model.values import record
+from . import confidence
 
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
+GATE_MISSING = "no line says why the gate"  # decide.py's missing evidence: the series say it now
 REGRESSION = verdicts.PERFORMANCE_REGRESSION
 MIN_BUCKETS = 4  # fewer time buckets than this is too short a series to call a trend
 SUSTAINED_SHARE = 0.5  # a queue standing in at least half the time its server printed is a backlog
@@ -58,9 +60,6 @@ TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for th
 DEFAULT_TRANSFER_QUEUES = 4  # sglang's SGLANG_DISAGGREGATION_QUEUE_SIZE default (environ.py)
 LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output")
 THROUGHPUT_WORDS = ("throughput", "tok/s", "tokens/s", "req/s")
-# By what the verdict rests on: a performance gate and one kind of evidence, or two; another gate
-# (a test, a job) and a trend that never drains; the trend alone; a gate nothing explains.
-CONFIDENCE = {"gate": 0.75, "gate and two signals": 0.8, "other gate": 0.6, "trend": 0.55, REGRESSION: 0.6}
 # The queues whose backlog each verdict reads, by the metrics patterns' capture names.
 TRANSFER_QUEUES = ("transfer_queue", "bootstrap_queue")
 DECODE_QUEUES = ("queue", "prealloc_queue")
@@ -709,17 +708,15 @@ def _bottleneck_report(
     counts: dict[tuple[str, str], int],
 ) -> Report:
     spec = library.verdict(finding.verdict)
-    if gate is not None and gate_metric(gate):
-        level = "gate and two signals" if finding.signals >= 2 else "gate"
-    elif gate is not None:
-        level = "other gate"
-    else:
-        level = "trend"
+    kind = "none" if gate is None else "performance" if gate_metric(gate) else "other"
+    why = f"{finding.verdict} on {finding.node}" + (f", the gate at {gate.where}" if gate is not None else "")
+    score = confidence.slow_run(kind, finding.signals, why)
     head = f"{_gate_sentence(gate)} " if gate is not None else ""
     evidence = tuple(peak_event(s, counts.get((s.source, s.pattern), 1)) for s in finding.evidence)
     chain = tuple(dict.fromkeys((*((gate,) if gate else ()), *evidence)))
     facts = (*finding.facts, *_gate_facts(gate))
-    verdict = Verdict(finding.verdict, spec.title, CONFIDENCE[level], head + finding.summary, facts, spec.identity)
+    verdict = Verdict(finding.verdict, spec.title, 0.0, head + finding.summary, facts, spec.identity)
+    verdict = confidence.applied(verdict, score)
     return replace(
         report,
         verdict=verdict,
@@ -730,7 +727,7 @@ def _bottleneck_report(
         advice=spec.advice.strip(),
         explain=spec.explain.strip(),
         alternatives=(),
-        missing=tuple(m for m in report.missing if "gate" not in m),
+        missing=tuple(m for m in report.missing if not m.startswith(GATE_MISSING)),
         performance=replace(performance, finding=finding.verdict, shown=tuple(s.metric for s in finding.evidence)),
     )
 
@@ -751,7 +748,8 @@ def _regression_report(
         missing = ("the servers' periodic metrics lines (sglang's Prefill/Decode batch lines, vLLM's engine stats)",)
     summary = f"{_gate_sentence(gate)} {shown}"
     facts = (*_gate_facts(gate), ("series_read", len(series)))
-    verdict = Verdict(REGRESSION, spec.title, CONFIDENCE[REGRESSION], summary, facts, spec.identity)
+    verdict = Verdict(REGRESSION, spec.title, 0.0, summary, facts, spec.identity)
+    verdict = confidence.applied(verdict, confidence.gate_unexplained(f"the gate at {gate.where} failed"))
     action = Suggestion(
         "action",
         "compare with the last green run",
@@ -768,7 +766,7 @@ def _regression_report(
         suggestions=(action,),
         advice=spec.advice.strip(),
         explain=spec.explain.strip(),
-        missing=tuple(dict.fromkeys((*missing, *(m for m in report.missing if "gate" not in m)))),
+        missing=tuple(dict.fromkeys((*missing, *(m for m in report.missing if not m.startswith(GATE_MISSING))))),
         performance=performance,
     )
 

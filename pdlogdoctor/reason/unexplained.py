@@ -1,6 +1,7 @@
-"""Unexplained errors: rank the error lines no pattern names and let them shape the report.
+"""Unexplained errors: rank the error lines no pattern names and let them shape the verdict.
 
-Runs after `diagnose`, on the generic error layer's lines (errorlines.py):
+Two halves. `gather` runs before the decision, on the generic error layer's lines (errorlines.py),
+and hands it their templates as evidence; `weigh` is part of the decision (decide.py):
 
 - lines are grouped into templates (templates.py) with a count, first and last occurrence,
   roles and files;
@@ -18,14 +19,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES
+from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES, ErrorLayer
 from ..library.lazyregex import LazyRegex
 from ..library.patterns import Library
 from ..library.templates import message_of, mine
 from ..model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
 from ..model.counts import count_of
+from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META, NO_CAUSE, NO_FAILURE_SEEN
-from .analyzers.scheduler_crash import OUTSIDE_CATALOGUE_CONFIDENCE
+from . import confidence
 
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
@@ -45,25 +47,46 @@ TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-pr
 _EXCEPTION_LINE = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::|\s*$)")
 TRACEBACK_GAP = 8  # lines between two source lines of one traceback (its frame lines, a CI's stamps)
 TRIGGER_LINES = 3  # how far above a crash line an error of the same process is its likely trigger
+ROUTINE_LEAD_S = 600.0  # a repeated line that began this long before the failure is routine noise
+ROUTINE_SPAN_S = 300.0  # ... when its repeats span at least this long
+CAUSE_WINDOW_S = 120.0  # a cause-stating line this close to a wrapper of its process is that failure's cause
 
 
-def attach(
-    report: Report, errors: Sequence[Event], events: Sequence[Event], library: Library, recovered: Sequence[Event] = ()
-) -> Report:
-    """`recovered`: the library's failing lines set aside as blips the servers recovered from."""
+@record
+class Unrecognised:
+    """The error lines no pattern names, as the decision receives them."""
+
+    templates: tuple[UnexplainedError, ...]  # in the order of their first line, not yet ranked
+    recovered: tuple[Event, ...]  # failing lines set aside as blips the servers recovered from
+    errors: tuple[Event, ...] = ()  # the lines the templates group
+
+
+def gather(
+    errors: Sequence[Event], events: Sequence[Event], library: Library, recovered: Sequence[Event] = ()
+) -> Unrecognised:
+    """The generic layer's lines that no library line accounts for, as templates.
+    `recovered`: the library's failing lines set aside as blips the servers recovered from."""
     errors, blips = benign_split(_folded_tracebacks(_unaccounted(errors, events), events), library, context=events)
-    report = _with_recoveries(report, [*recovered, *blips], library)
-    if not errors:
+    return Unrecognised(tuple(templates_of(errors, library.errors)), (*recovered, *blips), tuple(errors))
+
+
+def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], library: Library) -> Report:
+    """The decided report in the light of the errors no pattern names (part of the decision)."""
+    report = _with_recoveries(report, unrecognised.recovered, library)
+    if not unrecognised.templates:
         return report
     symptom_time = _first_failure_time(events)
     root_time = _first_time(report.roots) if report.verdict.id not in META else None
     effects = library.errors.effects() if library.errors else frozenset()
     known = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
-    ranked = _ranked(templates_of(errors), root_time, symptom_time, effects, known)
+    ranked = _ranked(list(unrecognised.templates), root_time, symptom_time, effects, known)
     report = replace(report, unrecognised=tuple(ranked[:MAX_KEPT]))
     if len(ranked) > MAX_KEPT:
         report = _noted(report, f"{len(ranked) - MAX_KEPT} more unrecognised error templates are not listed")
-    serious = [t for t in ranked if t.severity.rank >= Severity.ERROR.rank]
+    wrapped = _cause_of_wrapper(report, ranked, library)
+    if wrapped is not None:
+        return _crash_died_of(report, wrapped, library)
+    serious = _serious(ranked)
     if not serious:
         return _warned(report, ranked, library) if report.verdict.id == NO_FAILURE_SEEN else report
     if report.verdict.id in NOTHING_FAILED:
@@ -249,12 +272,14 @@ def _owns(owner: tuple[str, int, str, int], error: Event) -> bool:
 # ---------------------------------------------------------------- templates and ranking
 
 
-def templates_of(errors: Sequence[Event]) -> list[UnexplainedError]:
-    """Lines of the generic layer grouped into templates, in the order of their first line."""
+def templates_of(errors: Sequence[Event], layer: ErrorLayer | None = None) -> list[UnexplainedError]:
+    """Lines of the generic layer grouped into templates, in the order of their first line; with
+    the layer, each says whether its first line states a cause or only wraps one (causes.toml)."""
     ordered = sorted(errors, key=_time_key)
     found = []
     for template, members in mine(ordered, lambda e: e.template or ""):
         first, last = members[0], members[-1]
+        cause = layer.cause_of(first.text) if layer is not None else None
         found.append(
             UnexplainedError(
                 template=template,
@@ -266,6 +291,8 @@ def templates_of(errors: Sequence[Event]) -> list[UnexplainedError]:
                 roles=tuple(dict.fromkeys(e.role for e in members)),
                 files=tuple(dict.fromkeys(e.source for e in members)),
                 position="after",
+                cause=cause.id if cause is not None else "",
+                wrapper=layer is not None and cause is None and layer.wraps(first.text),
             )
         )
     return found
@@ -281,8 +308,9 @@ def _ranked(
     """`known`: the library's failing lines; without times to place the errors, one logged below
     one of them in the same file came after it and is not the earliest."""
     placed = [replace(t, position=_position(t.first, root_time, symptom_time)) for t in templates]
-    ranked = sorted(placed, key=lambda t: _rank_key(t, effects))
-    serious = [t for t in placed if t.severity.rank >= Severity.ERROR.rank and t.marker not in effects]
+    serious = [t for t in _serious(placed) if t.marker not in effects]
+    anchor = _failure_moment(root_time, symptom_time, serious)
+    ranked = sorted(placed, key=lambda t: _rank_key(t, effects, anchor))
     # A traceback's source line leads only when nothing else failed: its exception line (a cut
     # excerpt's other piece) or any other error says more.
     serious = [t for t in serious if t.marker != TRACEBACK_SOURCE] or serious
@@ -290,8 +318,43 @@ def _ranked(
     early = [t for t in serious if t.position != "after"] or (unplaced if symptom_time is None else [])
     if not early:
         return ranked
-    earliest = _exception_of(min(early, key=lambda t: _time_key(t.first)), early)
+    # The earliest error that is not routine: one already printing long before the failure, while
+    # the service worked, is no lead (it may still be the only error there is).
+    first = min(early, key=lambda t: (_routine(t, anchor), _time_key(t.first)))
+    earliest = first if first.cause else _cause_near(first, serious) or _exception_of(first, early)
     return [replace(t, earliest=True) if t is earliest else t for t in ranked]
+
+
+def _serious(templates: Sequence[UnexplainedError]) -> list[UnexplainedError]:
+    """The errors; and the warnings that state a cause near an error of their process (NCCL prints
+    `No space left on device` as NCCL WARN above torch's `unhandled system error`). A cause-stating
+    warning with no error near it (UCX's API-version warning at a start-up that went on) stays one."""
+    errors = [t for t in templates if t.severity.rank >= Severity.ERROR.rank]
+    return [
+        t
+        for t in templates
+        if t.severity.rank >= Severity.ERROR.rank
+        or (t.cause and t.severity.rank >= Severity.WARNING.rank and any(_near(t.first, e.first) for e in errors))
+    ]
+
+
+def _near(one: Event, other: Event) -> bool:
+    """The same process's lines within a crash's window: the same file, near in lines and time."""
+    return (
+        one.source == other.source
+        and abs(one.line - other.line) <= EXPLAINED_LINES
+        and (one.time is None or other.time is None or abs(one.time - other.time) <= CAUSE_WINDOW_S)
+    )
+
+
+def _cause_near(first: UnexplainedError, serious: list[UnexplainedError]) -> UnexplainedError | None:
+    """A line that states a cause outranks a line of the same process, near it, that does not: the
+    earliest cause-stating line of the first error's file within the crash's window (before or after
+    it: NCCL's `Last error:` follows torch's wrapper), or None when the first error states its own."""
+    if first.cause:
+        return None
+    near = [t for t in serious if t.cause and _near(t.first, first.first)]
+    return min(near, key=lambda t: _time_key(t.first)) if near else None
 
 
 def _exception_of(first: UnexplainedError, early: list[UnexplainedError]) -> UnexplainedError:
@@ -319,15 +382,50 @@ def _position(first: Event, root_time: float | None, symptom_time: float | None)
     return "after"
 
 
-def _rank_key(t: UnexplainedError, effects: frozenset[str]) -> tuple[int, int, int, int, int, tuple[float, str, int]]:
+def _rank_key(
+    t: UnexplainedError, effects: frozenset[str], anchor: float | None = None
+) -> tuple[int, int, int, int, int, int, int, float, tuple[float, str, int]]:
     return (
         t.position == "after",
+        _routine(t, anchor),  # printing long before the failure, while the service worked: noise
+        not t.cause,  # a line that states its cause before one that does not (a wrapper, a bare exception)
         -t.severity.rank,
         t.marker in effects,
         not any(role in SERVER_ROLES for role in t.roles),
         t.count > 10,  # rare lines first: a line printed once per request is rarely the cause
+        _distance(t, anchor),  # nearest the first failure first
         _time_key(t.first),
     )
+
+
+def _failure_moment(
+    root_time: float | None, symptom_time: float | None, serious: list[UnexplainedError]
+) -> float | None:
+    """When things went wrong: the verdict's root, else the first known symptom, else (errors no
+    pattern names only) the moment the newest kind of error first appeared."""
+    if root_time is not None or symptom_time is not None:
+        return root_time if root_time is not None else symptom_time
+    starts = [t.first.time for t in serious if t.first.time is not None]
+    return max(starts) if starts else None
+
+
+def _routine(t: UnexplainedError, anchor: float | None) -> bool:
+    """A line that kept repeating (over ROUTINE_SPAN_S) since long before the failure (ROUTINE_LEAD_S):
+    it printed while things worked. The same line printed at one moment by several nodes is no routine."""
+    start, end = t.first.time, t.last.time
+    if t.count < 2 or start is None or end is None or anchor is None or t.first.source != t.last.source:
+        return False  # one file's repeats: across files, clocks and nodes differ
+    return anchor - start > ROUTINE_LEAD_S and end - start >= ROUTINE_SPAN_S
+
+
+def _distance(t: UnexplainedError, anchor: float | None) -> float:
+    """Seconds between the template's nearest line and the first failure (its root or first symptom)."""
+    times = [e.time for e in (t.first, t.last) if e.time is not None]
+    if anchor is None or not times:
+        return float("inf")
+    if min(times) <= anchor <= max(times):
+        return 0.0
+    return min(abs(time - anchor) for time in times)
 
 
 def _time_key(event: Event) -> tuple[float, str, int]:
@@ -360,6 +458,8 @@ def _lead(serious: list[UnexplainedError]) -> UnexplainedError:
 
 
 def _lead_words(lead: UnexplainedError) -> str:
+    if lead.earliest and lead.cause:
+        return "The earliest error no pattern explains that states its cause"
     if not lead.earliest:
         return "An error no pattern explains"
     if lead.position == "before-first-symptom":
@@ -383,7 +483,18 @@ def _inconclusive(report: Report, serious: list[UnexplainedError], library: Libr
         else " " + report.verdict.summary
     )
     missing = [f"no pattern explains the error at {lead.first.where}", *report.missing]
-    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library)
+    why = f"an error no pattern names leads ({lead.first.where})"
+    changed = _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library, why)
+    return _with_limit_fix(changed, lead, library)
+
+
+def _with_limit_fix(report: Report, lead: UnexplainedError, library: Library) -> Report:
+    """When the lead line names a known resource or environment limit, the fix is that limit's."""
+    limit = library.errors.cause(lead.cause) if library.errors is not None and lead.cause else None
+    if limit is None:
+        return report
+    advice = f"The line at {lead.first.where} names the limit: {limit.limit}. {limit.fix}"
+    return replace(report, advice=advice)
 
 
 def _warned(report: Report, warnings: list[UnexplainedError], library: Library) -> Report:
@@ -396,7 +507,8 @@ def _warned(report: Report, warnings: list[UnexplainedError], library: Library) 
         "No pattern of the library names its cause, and nothing shows the deployment serving."
     )
     missing = [f"no pattern explains the warning at {lead.first.where}", *report.missing]
-    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library)
+    why = f"a warning no pattern names says something failed ({lead.first.where})"
+    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, why)
 
 
 def _healthy(report: Report, serious: list[UnexplainedError], library: Library) -> Report:
@@ -419,14 +531,14 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library) 
         why = "while no end-to-end result (probe or accuracy gate) shows that it did not matter"
         return _not_healthy(report, _lead(deployment), why, library)
     lead = _lead(serious)
-    drop = 0.1 if any(t.severity is Severity.CRITICAL for t in serious) else 0.05
+    critical = any(t.severity is Severity.CRITICAL for t in serious)
     count = sum(t.count for t in serious)
     note = (
         f"{count} error line(s) no pattern explains did not stop the deployment serving; "
         f"the first worth reading: {quote(lead)}"
     )
-    confidence = round(max(0.3, report.verdict.confidence - drop), 2)
-    verdict = replace(report.verdict, title=SERVED_DESPITE_TITLE, confidence=confidence)
+    score = confidence.served_despite(confidence.of(report.verdict), critical)
+    verdict = confidence.applied(replace(report.verdict, title=SERVED_DESPITE_TITLE), score)
     return _noted(replace(report, verdict=verdict), note)
 
 
@@ -437,13 +549,14 @@ def _after(event: Event, moment: float | None) -> bool:
 def _not_healthy(report: Report, lead: UnexplainedError, why: str, library: Library) -> Report:
     summary = f"{_lead_words(lead)}: {quote(lead)}. The deployment served, but this error comes {why}."
     missing = (*report.missing, f"no pattern explains the error at {lead.first.where}")
-    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library)
+    cause = f"an error no pattern names ({lead.first.where}) comes {why}"
+    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, cause)
 
 
-def _as_inconclusive(report: Report, summary: str, library: Library) -> Report:
+def _as_inconclusive(report: Report, summary: str, library: Library, why: str) -> Report:
     """The report under the inconclusive verdict: its title, advice and explanation too."""
     spec = library.verdict(INCONCLUSIVE)
-    verdict = Verdict(INCONCLUSIVE, spec.title, 0.0, summary)
+    verdict = confidence.applied(Verdict(INCONCLUSIVE, spec.title, 0.0, summary), confidence.no_cause(why))
     return replace(report, verdict=verdict, advice=spec.advice.strip(), explain=spec.explain.strip())
 
 
@@ -461,11 +574,14 @@ def _named(report: Report, causes: list[UnexplainedError], library: Library, roo
     if not before:
         return report
     worst = max(before, key=lambda t: t.severity.rank)
-    drop = 0.2 if worst.severity is Severity.CRITICAL else 0.1
-    verdict = replace(report.verdict, confidence=round(max(0.3, report.verdict.confidence - drop), 2))
+    earliest = min(before, key=lambda t: _time_key(t.first))
+    score = confidence.unexplained_before_root(
+        confidence.of(report.verdict), worst.severity is Severity.CRITICAL, earliest.first.where
+    )
+    verdict = confidence.applied(report.verdict, score)
     note = (
         f"{len(before)} kind(s) of error no pattern explains come before this verdict's root; "
-        f"the earliest: {quote(min(before, key=lambda t: _time_key(t.first)))}"
+        f"the earliest: {quote(earliest)}"
     )
     return _noted(replace(report, verdict=verdict), note)
 
@@ -494,22 +610,45 @@ def _what_the_crash_died_of(
     return max(above, key=lambda t: t.first.line) if above else None
 
 
+def _wrapped_exception(report: Report, library: Library) -> bool:
+    """The crash's exception is a generic wrapper (`NCCL error: unhandled system error`), not a cause."""
+    exception = dict(report.verdict.facts).get("exception")
+    return library.errors is not None and isinstance(exception, str) and library.errors.wraps(exception)
+
+
+def _cause_of_wrapper(report: Report, ranked: list[UnexplainedError], library: Library) -> UnexplainedError | None:
+    """For a crash whose exception is a generic wrapper: the earliest line that states a cause (at any
+    level: NCCL states its causes as NCCL WARN), in the crashed process's file near its crash line
+    (before it, or in the traceback below it), within the crash's window."""
+    if not library.has_verdict(report.verdict.id) or library.verdict(report.verdict.id).analyzer != CRASH_ANALYZER:
+        return None
+    if not _wrapped_exception(report, library):
+        return None
+    near = [t for t in ranked if t.cause and any(_near(t.first, root) for root in report.roots)]
+    return min(near, key=lambda t: _time_key(t.first)) if near else None
+
+
 def _crash_died_of(report: Report, cause: UnexplainedError, library: Library) -> Report:
     """The crash's summary and fix name the error it died of, and its confidence says that no
     pattern of the library knows that error."""
     old = report.verdict
+    after = (
+        bool(report.roots) and cause.first.source == report.roots[0].source and cause.first.line > report.roots[0].line
+    )
+    where = "In its traceback" if after else "Before it"
     summary = (
-        f"{old.summary} Before it, the same server logged an error no pattern names, the likeliest reason "
+        f"{old.summary} {where}, the same server logged an error no pattern names, the likeliest reason "
         f"it died: {quote(cause)}."
     )
-    confidence = round(min(OUTSIDE_CATALOGUE_CONFIDENCE, old.confidence), 2)
+    score = confidence.outside_catalogue(confidence.of(old), cause.first.where)
     advice = (
         f"Fix what the error at {cause.first.where} says (no pattern of the library names it); "
         "the scheduler's death follows from it."
     )
     missing = (*report.missing, f"no pattern explains the error at {cause.first.where}")
-    verdict = replace(old, summary=summary, confidence=confidence)
-    return replace(report, verdict=verdict, advice=advice, missing=tuple(dict.fromkeys(missing)))
+    verdict = confidence.applied(replace(old, summary=summary), score)
+    changed = replace(report, verdict=verdict, advice=advice, missing=tuple(dict.fromkeys(missing)))
+    return _with_limit_fix(changed, cause, library)
 
 
 def _just_above(event: Event, root: Event) -> bool:
@@ -538,7 +677,8 @@ def _symptom_yields(report: Report, cause: UnexplainedError, library: Library) -
     alternatives = (Alternative(old.id, round(min(old.confidence, 0.4), 2), why), *report.alternatives)
     missing = (f"no pattern explains the error at {cause.first.where}", *report.missing)
     changed = replace(report, alternatives=alternatives, suggestions=(), missing=tuple(dict.fromkeys(missing)))
-    return _as_inconclusive(changed, summary, library)
+    why = f"the symptom yields to the error at {cause.first.where}"
+    return _with_limit_fix(_as_inconclusive(changed, summary, library, why), cause, library)
 
 
 def _noted(report: Report, note: str) -> Report:

@@ -26,7 +26,7 @@ from ..model import (
 from ..model.counts import count_of
 from ..reason.fingerprint import fingerprint
 
-SCHEMA_VERSION = "2.4"  # docs/json.md has the changelog
+SCHEMA_VERSION = "2.5"  # docs/json.md has the changelog
 
 
 def format_time(seconds: float | None) -> str | None:
@@ -178,6 +178,7 @@ def _verdict_document(verdict: Verdict) -> dict[str, Any]:
         "id": verdict.id,
         "title": verdict.title,
         "confidence": verdict.confidence,
+        "confidence_reasons": [{"name": s.name, "change": s.change, "why": s.why} for s in verdict.reasons],
         "summary": verdict.summary,
         "facts": {key: _value(value) for key, value in verdict.facts},
     }

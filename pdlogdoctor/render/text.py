@@ -21,6 +21,7 @@ import regex
 from ..model import Comparison, Report, Source
 from ..model.counts import count_of
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
+from ..reason import confidence
 from ..reason.fingerprint import fingerprint
 from . import changes
 from .document import chain_start, chain_time, fact_text, folded_pattern, position_label, unrecognised_kind
@@ -102,6 +103,10 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
         _changes(page, report)
         page.add()
     _verdict(page, report)
+    if options.verbose and report.verdict.reasons:
+        page.prose(f"confidence {report.verdict.confidence:.2f} = {confidence.words(report.verdict.reasons)}", 2, "dim")
+        for step in report.verdict.reasons:
+            page.prose(f"{step.name}: {step.why}", 4, "dim")
     if not options.changes_first:
         _changes(page, report)
     _fix(page, report)

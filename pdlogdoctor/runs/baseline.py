@@ -10,7 +10,8 @@ from ..library.patterns import Library
 from ..model import Report, SeriesRow, verdicts
 from ..model.options import RunOptions
 from ..pipeline import DEFAULT_OPTIONS, Analysis, analyse
-from .compare import compare, first_change, series_rows, strengthen_verdict
+from ..reason.decide import reconsidered_with_baseline
+from .compare import compare, explains_verdict, first_change, series_rows, strengthen_verdict
 from .profile import ProfileSpec, RunProfile, build_profile, load_profile_spec
 
 
@@ -29,7 +30,7 @@ def run_with_baseline(
     comparison = compare(profile_of(good, spec, library), profile_of(bad, spec, library), spec, library)
     rows = series_rows(good.report.performance, bad.report.performance)
     comparison = replace(comparison, series=rows, bearing=(*comparison.bearing, *_slowed(bad.report, rows)))
-    return strengthen_verdict(bad.report, comparison)
+    return strengthen_verdict(reconsidered_with_baseline(bad.report, explains_verdict(comparison)), comparison)
 
 
 def _slowed(report: Report, rows: tuple[SeriesRow, ...]) -> tuple[str, ...]:

@@ -2,9 +2,9 @@
 read in their light.
 
 `compare` lines up the profile values of GOOD and BAD (profile.py) and keeps those that differ
-by more than their tolerance; `strengthen_verdict` is the one place where a delta changes the
-verdict: a change that the verdict's mechanism names (profile.toml `bears_on`) is added to the
-verdict's facts and reasoning and raises its confidence a little.
+by more than their tolerance; `strengthen_verdict` states the deltas that bear on the verdict in its
+facts and summary. Whether a change the verdict's mechanism names (profile.toml `bears_on`) raises
+its confidence is the decision's (`explains_verdict` -> reason/decide.reconsidered_with_baseline).
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from .profile import ProfileSpec, ProfileValue, RunProfile
 
 SECTION_ORDER = {"sizing": 0, "configuration": 1, "behaviour": 2}
 COUNT_CHANGE = 2.0  # an error kind seen at least this many times more (or fewer) is a change
-EXPLAINING_BONUS = 0.05  # confidence added when a change since the last green run explains the verdict
-MAX_CONFIDENCE = 0.97  # diagnose's own ceiling
 MAX_GENERIC_BEARING = 3
 MAX_SUMMARY_CHANGES = 3  # the verdict's summary names this many changes; its fact names all
 REGION_KEY = "largest_kv_region"
@@ -285,9 +283,7 @@ def show_value(value: FieldValue | None, unit: str = "") -> str:
 def strengthen_verdict(report: Report, comparison: Comparison) -> Report:
     """BAD's verdict with the changes since the last green run that bear on it.
 
-    The changes are always stated (a fact and a sentence of the summary); the confidence
-    rises only when a change is one the verdict's mechanism names (`explains`) and GOOD was
-    green: a failing baseline proves nothing about what used to work.
+    The changes are stated (a fact and a sentence of the summary); the confidence is not touched.
     """
     report = replace(report, comparison=comparison)
     if not comparison.bearing:
@@ -303,10 +299,13 @@ def strengthen_verdict(report: Report, comparison: Comparison) -> Report:
     more = len(comparison.bearing) - MAX_SUMMARY_CHANGES
     shown += f"; and {more} more (see the changes)" if more > 0 else ""
     summary = f"{verdict.summary} {since}: {shown}."
-    confidence = verdict.confidence
-    if not comparison.baseline_failing and any(d.explains and d.relevant for d in comparison.deltas):
-        confidence = min(MAX_CONFIDENCE, round(confidence + EXPLAINING_BONUS, 2))
-    return replace(report, verdict=replace(verdict, facts=facts, summary=summary, confidence=confidence))
+    return replace(report, verdict=replace(verdict, facts=facts, summary=summary))
+
+
+def explains_verdict(comparison: Comparison) -> bool:
+    """A change since a green baseline is one the verdict's mechanism names: evidence for the
+    decision (reason/decide.reconsidered_with_baseline); a failing baseline proves nothing."""
+    return not comparison.baseline_failing and any(d.explains and d.relevant for d in comparison.deltas)
 
 
 # ---------------------------------------------------------------- metrics series side by side

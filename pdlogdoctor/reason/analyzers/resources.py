@@ -21,7 +21,8 @@ SHARED_STREAMS = (Role.MIXED, Role.CI)  # streams that carry several servers' li
 def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     root = hypothesis.first_root
     served = _ready_before(root, evidence)
-    when = "while serving" if served is not None else "during startup"
+    starting = _starting_before(root, evidence) if served is None else None
+    when = "while serving" if served is not None else "during startup" if starting is not None else PHASE_UNKNOWN
     facts: list[tuple[str, FactValue]] = [("server", _server_name(root)), ("phase", when)]
     if root.pattern in evidence.library.marked(Mark.POOL_DOES_NOT_FIT):
         fraction = root.get("mem_fraction_static")
@@ -37,8 +38,12 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         if root.get("free") is not None:
             detail += f" with {root.get('free')} free on GPU {root.get('gpu')}"
     downstream = _downstream_summary(hypothesis)
-    summary = f"The {_server_name(root)} ran out of GPU memory {when}: {detail}.{downstream}"
+    phase = when if when != PHASE_UNKNOWN else "(phase unknown: no line shows it starting or serving before)"
+    summary = f"The {_server_name(root)} ran out of GPU memory {phase}: {detail}.{downstream}"
     used = (served,) if served is not None else ()
+    if _engine(root, evidence) == "vllm":
+        return [replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.85, lines_used=used,
+                        advice=_vllm_memory_advice(root))]  # fmt: skip
     fix, advice = _memory_fraction_fix(root, evidence)
     return [
         replace(
@@ -51,6 +56,55 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
             advice=advice,
         )
     ]
+
+
+PHASE_UNKNOWN = "phase unknown"  # no line shows the server started or serving before the failure
+
+
+def _starting_before(root: Event, evidence: Evidence) -> Event | None:
+    """The line that shows the root's server still starting: the root itself when it is the KV pool
+    sizing that failed or says so (`in-start-up`), else its launch line above it in its file."""
+    marks = evidence.library.pattern(root.pattern).marks
+    if Mark.POOL_DOES_NOT_FIT in marks or Mark.IN_START_UP in marks:
+        return root
+    # In a job log that interleaves servers the launch line's role may be the stream's: the file and
+    # the order are what tell.
+    launches = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if e.source == root.source and e.line < root.line]
+    return launches[-1] if launches else None
+
+
+def _engine(root: Event, evidence: Evidence) -> str | None:
+    """The serving engine that wrote the root's file, from its lines' shapes (log-shapes.toml `engine`)."""
+    layer = evidence.library.errors
+    if layer is None:
+        return None
+    own = [root, *(e for e in evidence.events if e.source == root.source and e is not root)]
+    return next((engine for e in own[:50] if (engine := layer.engine_of(e.text)) is not None), None)
+
+
+# vLLM's knobs for GPU memory: --gpu-memory-utilization is the share of each GPU vLLM takes for the
+# weights, the activations' profile and the KV cache; --max-num-seqs and --max-model-len bound what a
+# step needs. Its own messages say which way: 'Try increasing `gpu_memory_utilization`' when the KV
+# cache got no blocks; 'Decrease GPU memory utilization' when less was free than the share asked for.
+VLLM_OTHER_KNOBS = (
+    "lower --max-num-seqs or --max-model-len, or spread the model over more GPUs (--tensor-parallel-size)"
+)
+
+
+def _vllm_memory_advice(root: Event) -> str:
+    text = root.text.lower()
+    if "increas" in text and "memory_utilization" in text.replace("-", "_").replace(" ", "_"):
+        said = f"the line at {root.where} says the KV cache got too little"
+        return f"Raise --gpu-memory-utilization: {said}; or {VLLM_OTHER_KNOBS}."
+    if "decrease gpu memory utilization" in text:
+        return (
+            f"Lower --gpu-memory-utilization: the line at {root.where} says less memory was free than the share asked "
+            "for (another process holds GPU memory: check nvidia-smi); or free that memory."
+        )
+    return (
+        f"Lower --gpu-memory-utilization (leaves room for activations and CUDA graphs) or {VLLM_OTHER_KNOBS}; "
+        "if another process holds GPU memory (nvidia-smi), free it first."
+    )
 
 
 # What --mem-fraction-static does: the share of each GPU's memory sglang takes up front for the

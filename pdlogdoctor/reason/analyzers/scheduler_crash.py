@@ -21,6 +21,7 @@ from ...model.textcut import clip
 from ...model.values import record
 from ...model.verdicts import HOST_OOM, SCHEDULER_CRASH, SCHEDULER_INIT_CRASH, SCHEDULER_RUNTIME_CRASH
 from ...scan.traceback import stack_of
+from .. import confidence
 from ..hypothesis import Evidence, Hypothesis
 
 INIT, RUNTIME = SCHEDULER_INIT_CRASH, SCHEDULER_RUNTIME_CRASH
@@ -50,7 +51,7 @@ ABORTING_LIBRARIES = {"mori": "MORI", "mooncake": "Mooncake", "nixl": "NIXL/UCX"
 # An exception's last error is looked up in the lines above it by this many of its first characters.
 MIN_LAST_ERROR = 20
 # A crash whose cause is a library line no verdict names is not stated with more confidence than this.
-OUTSIDE_CATALOGUE_CONFIDENCE = 0.5
+OUTSIDE_CATALOGUE_CONFIDENCE = confidence.OUTSIDE_CATALOGUE
 # Serving before a crash: the ready line, or a request the server answered.
 SERVED = (Mark.SERVER_UP, Mark.ANSWERED)
 # Crashed in the serving loop, but no line says the server had finished its warmup: the

@@ -1,0 +1,99 @@
+"""The decision: the one step that sets a report's verdict and its confidence.
+
+In: the library's events and their links, the inputs, and the error lines no pattern names
+(gathered before it: unexplained.gather). Out: the report whose verdict id and confidence every
+later pass keeps (pipeline.only_adding). Each number it sets is a named step of confidence.py.
+
+1. diagnose: candidate roots, hypotheses, analyzers, ranking; healthy / inconclusive otherwise.
+2. unexplained.weigh: errors no pattern names may lead an inconclusive report, unseat a symptom,
+   name what a crash died of, or keep a healthy run from being called healthy.
+3. A failed gate (a line marked `gate-failed`: a failed test, failed requests, a job that exited
+   non-zero) is never healthy: with no cause in the logs the report is inconclusive, and the
+   gate's line is quoted first.
+4. performance.weigh: with no cause named, the metrics lines' series say where a slow run's time
+   went (a bottleneck verdict), or that a failed latency or throughput gate has none to show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from ..library.patterns import Library
+from ..library.templates import message_of
+from ..model import Event, Link, Mark, Report, Series, Source, Verdict
+from ..model.textcut import clip
+from ..model.verdicts import HEALTHY, INCONCLUSIVE, META
+from . import confidence, performance
+from .diagnose import diagnose
+from .unexplained import Unrecognised, weigh
+
+
+def decide(
+    events: Sequence[Event],
+    links: Sequence[Link],
+    sources: Sequence[Source],
+    library: Library,
+    clock_slack: Mapping[str, float],
+    unrecognised: Unrecognised,
+    series: Sequence[Series] = (),
+) -> Report:
+    report = diagnose(events, links, sources, library, clock_slack)
+    report = weigh(report, unrecognised, events, library)
+    report = _failed_gate_first(report, events, library)
+    return performance.weigh(report, series, events, library)
+
+
+def _failed_gate_first(report: Report, events: Sequence[Event], library: Library) -> Report:
+    """`healthy` needs serving proof and no failed gate: a run whose test, benchmark or job says it
+    failed is inconclusive when nothing names a cause, with the gate's line quoted first."""
+    gated = library.marked(Mark.GATE_FAILED)
+    gates = sorted((e for e in events if e.failing and e.pattern in gated), key=_time_key)
+    if not gates or report.verdict.id not in META:  # a named cause stands
+        return report
+    gate = gates[0]
+    head = f"A gate failed: {gate.where}: {clip(message_of(gate.text).strip(), 240)}"
+    more = f" ({len(gates)} failed-gate lines)" if len(gates) > 1 else ""
+    advice = library.pattern(gate.pattern).advice.strip()
+    if report.verdict.id == INCONCLUSIVE:
+        # Earliest first: a failure the summary already quotes from before the gate keeps the lead.
+        earlier = [e for e in _quoted_failures(report) if _time_key(e) < _time_key(gate)]
+        if earlier:
+            summary = f"{report.verdict.summary} Then a gate failed: {gate.where}: {clip(message_of(gate.text), 240)}."
+            return replace(report, verdict=replace(report.verdict, summary=summary))
+        summary = f"{head}{more}. {report.verdict.summary}"
+        return replace(report, verdict=replace(report.verdict, summary=summary), advice=advice or report.advice)
+    served = "The deployment served, but a" if report.verdict.id == HEALTHY else "A"
+    summary = (
+        f"{head}{more}. {served} failed test, benchmark or job is no healthy run; no line here says why it failed."
+    )
+    spec = library.verdict(INCONCLUSIVE)
+    why = f"a gate failed ({gate.where}) and no line names a cause"
+    verdict = confidence.applied(Verdict(INCONCLUSIVE, spec.title, 0.0, summary), confidence.no_cause(why))
+    missing = (f"no line says why the gate at {gate.where} failed", *report.missing)
+    return replace(
+        report,
+        verdict=verdict,
+        chain=(*gates[:1], *(e for e in report.chain if e is not gate)),
+        missing=tuple(dict.fromkeys(missing)),
+        advice=advice or spec.advice.strip(),
+        explain=spec.explain.strip(),
+    )
+
+
+def _quoted_failures(report: Report) -> list[Event]:
+    """The failing lines an inconclusive summary leads with: its chain's, and the earliest unexplained error."""
+    return [*(e for e in report.chain if e.failing), *(t.first for t in report.unrecognised if t.earliest)]
+
+
+def _time_key(event: Event) -> tuple[float, str, int]:
+    return (event.time if event.time is not None else float("inf"), event.source, event.line)
+
+
+def reconsidered_with_baseline(report: Report, explained: bool) -> Report:
+    """The decision reopened with one more piece of evidence, the last green run: when a change
+    since then is one the verdict's mechanism names (`explained`), its confidence rises a step."""
+    if not explained:
+        return report
+    raised = confidence.baseline_explains(confidence.of(report.verdict))
+    return replace(report, verdict=confidence.applied(report.verdict, raised))

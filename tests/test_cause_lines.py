@@ -1,0 +1,76 @@
+"""Cause lines outrank wrappers (issue 22.4): the mechanism is data (open-world/causes.toml).
+
+A line that states its cause (an errno's words, a limit) leads over a generic wrapper of the same
+process within the crash's window, before or after it; when the cause is a known limit the fix
+names that limit. A wrapper alone is no cause line, and a cause-stating line of another process
+does not outrank a wrapper.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+from pdlogdoctor.library.errorlines import check_layer
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.pipeline import run
+
+from .conftest import FIXTURES
+
+
+def _lead(library: Library, path: Path) -> tuple[str, str, str]:
+    report = run([str(path)], library)
+    lead = next((t for t in report.unrecognised if t.earliest), None)
+    return report.verdict.summary, report.advice, lead.first.text if lead else ""
+
+
+def test_a_cause_line_above_the_wrapper_leads_and_the_fix_names_the_limit(library: Library) -> None:
+    _summary, advice, lead = _lead(library, FIXTURES / "cause-nccl-shm-full-before-wrapper-vllm")
+    assert "No space left on device (28)" in lead and "NCCL WARN" in lead
+    assert "shared memory" in advice and "--shm-size" in advice
+    assert "add the missing logs" not in advice.lower()
+
+
+def test_a_cause_line_below_the_wrapper_leads_and_is_not_called_earliest_error(library: Library) -> None:
+    summary, advice, lead = _lead(library, FIXTURES / "cause-nccl-last-error-after-wrapper-vllm")
+    assert "Error while creating shared memory segment" in lead
+    assert summary.startswith("The earliest error no pattern explains that states its cause")
+    assert "--shm-size" in advice
+
+
+def test_a_wrapper_alone_is_no_cause_line(library: Library) -> None:
+    summary, advice, lead = _lead(library, FIXTURES / "cause-wrapper-alone-nccl")
+    assert "unhandled system error" in lead
+    assert "states its cause" not in summary and "names the limit" not in advice
+
+
+def test_a_cause_line_of_another_process_does_not_outrank_the_wrapper(library: Library, tmp_path: Path) -> None:
+    bundle = tmp_path / "two"
+    shutil.copytree(FIXTURES / "cause-wrapper-alone-nccl", bundle)
+    other = FIXTURES / "cause-nccl-shm-full-before-wrapper-vllm" / "worker.log"
+    warn = [line for line in other.read_text().splitlines() if "NCCL WARN" in line]
+    (bundle / "exporter.log").write_text("\n".join(warn) + "\n")
+    _summary, advice, lead = _lead(library, bundle)
+    assert "unhandled system error" in lead and "names the limit" not in advice
+
+
+def test_a_crash_whose_exception_is_a_wrapper_died_of_the_cause_line(library: Library) -> None:
+    report = run([str(FIXTURES / "cause-sglang-crash-nccl-shm-permission")], library)
+    assert report.verdict.id == "scheduler-init-crash"
+    assert "Call to shm_open failed : Permission denied" in report.verdict.summary
+    assert "permissions" in report.advice
+
+
+def test_the_data_checks_itself(library: Library) -> None:
+    """Every cause and wrapper decides its own examples; a planted wrong example is reported."""
+    layer = library.errors
+    assert layer is not None and not check_layer(layer)
+    cause = layer.causes[0]
+    planted = replace(layer, causes=(replace(cause, match=(*cause.match, "NCCL INFO Connected all trees")),))
+    assert any("NCCL INFO Connected all trees" in problem for problem in check_layer(planted))
+    wrapper = layer.wrappers[0]
+    planted = replace(
+        layer, wrappers=(replace(wrapper, match=("error: No space left on device (28) unhandled system error",)),)
+    )
+    assert any("is no wrapper" in problem for problem in check_layer(planted))

@@ -1,0 +1,86 @@
+"""The verdict is decided once: after the decision step, every later pass only adds.
+
+Each case of the corpus goes through the pipeline; the report the decision step returned and the
+report the pipeline returns must carry the same verdict id and confidence. A planted pass that
+changes the confidence is caught (the guard's twin), so the check cannot pass vacuously.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pdlogdoctor import pipeline
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.model import Report
+
+from .conftest import BUNDLES
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = sorted({*BUNDLES, *(p.parent for p in (ROOT / "tests" / "data").rglob("expected.toml"))})
+
+
+def _decided_and_final(case: Path, library: Library, monkeypatch: pytest.MonkeyPatch) -> tuple[Report, Report]:
+    decided: list[Report] = []
+    decide = pipeline.decide  # type: ignore[attr-defined]
+
+    def recording(*args: Any, **kwargs: Any) -> Report:
+        decided.append(decide(*args, **kwargs))
+        return decided[-1]
+
+    monkeypatch.setattr(pipeline, "decide", recording)
+    final = pipeline.run([str(case)], library)
+    return decided[0], final
+
+
+def test_no_later_pass_changes_the_verdict(library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    changed = []
+    for case in CASES:
+        decided, final = _decided_and_final(case, library, monkeypatch)
+        if (decided.verdict.id, decided.verdict.confidence) != (final.verdict.id, final.verdict.confidence):
+            changed.append(
+                f"{case.name}: {decided.verdict.id} {decided.verdict.confidence} -> "
+                f"{final.verdict.id} {final.verdict.confidence}"
+            )
+    assert not changed, "\n".join(changed)
+
+
+def test_a_pass_that_changes_the_confidence_is_caught(library: Library) -> None:
+    """The guard's twin: a planted pass that raises the confidence stops the run."""
+    decided = pipeline.run([str(BUNDLES[0])], library)
+    planted = (lambda r: r, lambda r: replace(r, verdict=replace(r.verdict, confidence=r.verdict.confidence + 0.05)))
+    with pytest.raises(pipeline.DecisionChanged):
+        pipeline.only_adding(decided, planted)
+    assert pipeline.only_adding(decided, planted[:1]) == decided
+
+
+def test_a_pass_that_changes_the_verdict_is_caught(library: Library) -> None:
+    decided = pipeline.run([str(BUNDLES[0])], library)
+    planted = (lambda r: replace(r, verdict=replace(r.verdict, id="inconclusive", confidence=0.0)),)
+    with pytest.raises(pipeline.DecisionChanged):
+        pipeline.only_adding(decided, planted)
+
+
+def test_the_named_steps_add_up_to_the_confidence(library: Library) -> None:
+    """Every verdict says how its confidence was reached: the first step's value plus each named
+    change is the confidence (to rounding), and each step says why."""
+    wrong = []
+    for case in CASES:
+        verdict = pipeline.run([str(case)], library).verdict
+        steps = verdict.reasons
+        total = sum(step.change for step in steps)
+        if not steps or abs(total - verdict.confidence) > 0.011 or not all(step.why for step in steps):
+            wrong.append(f"{case.name}: {verdict.confidence} from {[(s.name, s.change) for s in steps]}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_json_and_verbose_text_show_the_steps(library: Library) -> None:
+    from pdlogdoctor.render.document import report_document
+
+    report = pipeline.run([str(ROOT / "fixtures" / "accuracy-regression-kimi")], library)
+    steps = report_document(report)["verdict"]["confidence_reasons"]
+    assert [s["name"] for s in steps][:1] == ["base"] and steps[0]["change"] == 0.6  # a mechanism-tier verdict
+    assert sum(s["change"] for s in steps) == pytest.approx(report.verdict.confidence, abs=0.011)

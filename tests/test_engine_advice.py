@@ -1,0 +1,53 @@
+"""Advice belongs to the engine that wrote the log, and a phase is claimed only with a line that
+shows it (issue 22.8). The engine is read from the lines' shapes (log-shapes.toml `engine`)."""
+
+from __future__ import annotations
+
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.pipeline import run
+
+from .conftest import FIXTURES
+
+
+def test_a_vllm_gpu_oom_gets_vllm_flags_and_no_phase_it_cannot_show(library: Library) -> None:
+    """vLLM 0.11's weight-load CUDA OOM: its lines show no ready server and no sglang launch line."""
+    report = run([str(FIXTURES / "blind-fam-vllm-weight-load-gpu-oom-stale-process")], library)
+    assert report.verdict.id == "gpu-oom"
+    assert "--gpu-memory-utilization" in report.advice and "--max-num-seqs" in report.advice
+    assert "--mem-fraction-static" not in report.advice and "--cuda-graph-max-bs" not in report.advice
+    assert not any(s.name == "--mem-fraction-static" for s in report.suggestions)
+    assert dict(report.verdict.facts)["phase"] == "phase unknown"
+    assert "during startup" not in report.verdict.summary
+
+
+def test_an_sglang_pool_that_does_not_fit_gets_sglang_flags_raised_at_start_up(library: Library) -> None:
+    """SGLang's 'Not enough memory ... increase --mem-fraction-static': its own line shows start-up
+    (the KV pool is sized then) and which way the fraction must move."""
+    report = run([str(FIXTURES / "gpu-oom-not-enough-memory")], library)
+    assert report.verdict.id == "gpu-oom"
+    assert report.advice.startswith("Raise --mem-fraction-static")
+    assert "--gpu-memory-utilization" not in report.advice
+    assert dict(report.verdict.facts)["phase"] == "during startup"
+
+
+def test_an_sglang_oom_in_a_job_log_is_at_start_up_by_its_launch_line(library: Library) -> None:
+    report = run([str(FIXTURES / "gpu-oom-hip-ci-job-log")], library)
+    assert dict(report.verdict.facts)["phase"] == "during startup"
+    assert "--gpu-memory-utilization" not in report.advice
+
+
+def test_distinct_quiet_excerpts_get_distinct_fingerprints(library: Library) -> None:
+    """Two excerpts in which nothing failed (NIXL's UCX API-version warning at a start-up that went on;
+    an SGLang decode starting with NIXL) are different 'incidents' for an issue search: their
+    fingerprints differ (they were equal); the same excerpt keeps its own."""
+    from pdlogdoctor.reason.fingerprint import fingerprint
+
+    from .conftest import ROOT
+
+    excerpts = ROOT / "tests" / "data" / "excerpts"
+    one = run([str(excerpts / "nixl-503-sglang-decode-starting")], library)
+    other = run([str(excerpts / "nixl-386-ucp-api-version-warning")], library)
+    assert one.verdict.id == other.verdict.id == "no-failure-seen"
+    assert fingerprint(one) != fingerprint(other)
+    again = run([str(excerpts / "nixl-503-sglang-decode-starting")], library)
+    assert fingerprint(again) == fingerprint(one)
