@@ -22,7 +22,7 @@ from pdlogdoctor.library.patterns import Library, match_line
 from pdlogdoctor.model import Mark, Role, Series, verdicts
 from pdlogdoctor.pipeline import analyse, run
 from pdlogdoctor.reason.performance import backlog
-from pdlogdoctor.scan.events import KEEP_PER_PATTERN
+from pdlogdoctor.scan.events import KEEP_PER_PATTERN, SAMPLE_FULL, EventSink
 from pdlogdoctor.scan.index import AnchorIndex
 from pdlogdoctor.scan.search import scan_stream
 from pdlogdoctor.scan.series import MAX_BUCKETS
@@ -56,24 +56,41 @@ def prefill_line(t: datetime, queue: int, boot: int, inflight: int) -> str:
 
 
 def test_a_series_sees_every_line_the_event_cap_drops(library: Library) -> None:
-    """20,000 decode lines: 21 events are kept (the cap, and the last), the series counts all
-    20,000, keeps at most MAX_BUCKETS buckets, and its extremes and mean are every line's."""
+    """4,000 decode lines: 21 events are kept (the cap, and the last), the series counts all
+    4,000 in at most MAX_BUCKETS buckets, and its extremes and mean are every line's."""
     lines = [
         decode_line(START + timedelta(seconds=2 * i), 200 + i % 50, 0.5, 0, i % 7, 1000.0 + i % 100)
-        for i in range(20_000)
+        for i in range(4_000)
     ]
+    data = "\n".join(lines).encode()
+    assert len(data) < SAMPLE_FULL  # every line read: the sample starts past them
     index = AnchorIndex.build(library, "pure", 0)
-    result = scan_stream(io.BytesIO("\n".join(lines).encode()), "decode_x.log", index)
+    result = scan_stream(io.BytesIO(data), "decode_x.log", index)
     kept = [e for e in result.events if Mark.METRICS in library.pattern(e.pattern).marks]
-    assert len(kept) == KEEP_PER_PATTERN + 1 and kept[0].repeats == 20_000
-    assert kept[-1].line == 20_000  # the last line's event is made when the scan ends
+    assert len(kept) == KEEP_PER_PATTERN + 1 and kept[0].repeats == 4_000
+    assert kept[-1].line == 4_000  # the last line's event is made when the scan ends
     series = {s.metric: s for s in result.series.series("decode_x.log", Role.DECODE, None)}
     queue, running = series["queue"], series["running"]
-    assert queue.count == running.count == 20_000
+    assert queue.count == running.count == 4_000
     assert (queue.low, queue.high) == (0, 6) and (running.low, running.high) == (200, 249)
-    assert abs(running.mean - sum(200 + i % 50 for i in range(20_000)) / 20_000) < 1e-9
+    assert abs(running.mean - sum(200 + i % 50 for i in range(4_000)) / 4_000) < 1e-9
     assert len(queue.points) <= MAX_BUCKETS and queue.points[0][0] < queue.points[-1][0]
-    assert (queue.first_line, queue.last_line) == (1, 20_000)
+    assert (queue.first_line, queue.last_line) == (1, 4_000)
+
+
+def test_past_its_first_megabytes_a_stream_s_metrics_lines_are_sampled_by_offset() -> None:
+    """Every line in the first SAMPLE_FULL bytes is read, then fewer and fewer blocks (a log ten
+    times as long costs a few more reads, not ten times as many); a line read stands for the
+    blocks skipped beside it, and which lines are read depends on their offsets alone."""
+    line = 200
+    for size in (SAMPLE_FULL, 10 * SAMPLE_FULL, 100 * SAMPLE_FULL):
+        sink = EventSink("x.log", sampled={0: "sglang-decode-stats"})
+        weights = [sink.take(0, offset) for offset in range(0, size, line)]
+        read = sum(line for weight in weights if weight)
+        assert read <= SAMPLE_FULL * (1 + (size // SAMPLE_FULL).bit_length())
+        assert abs(sum(weights) - len(weights)) <= len(weights) // 50  # the weights stand for every line
+    sink = EventSink("x.log", sampled={0: "sglang-decode-stats"})
+    assert all(sink.take(0, offset) == 1 for offset in range(0, SAMPLE_FULL, line))
 
 
 def _series(points: list[float], metric: str = "queue") -> Series:

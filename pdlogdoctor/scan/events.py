@@ -35,6 +35,13 @@ HEAD_BYTES = 64 << 10  # what role sniffing sees of each source
 MAX_TEXT = 2000  # characters of a line kept in an event
 MAX_PATTERN_TIMEOUTS = 3  # per pattern and source; then the pattern is dropped there (each costs MATCH_TIMEOUT_S)
 NUMERIC_KINDS = ("int", "float", "percent", "bool", "duration")  # the captures a metrics track reads
+# A metrics line in a stream's first SAMPLE_FULL bytes is read; past them, only those in every
+# other SAMPLE_BLOCK of the next SAMPLE_FULL bytes, every fourth block of the next 2 x SAMPLE_FULL,
+# and so on: a stream's metrics lines cost reads of about SAMPLE_FULL x (1 + log2(size / SAMPLE_FULL)
+# / 2) bytes, each line read standing for the blocks skipped beside it (its series weight). The rule
+# depends on a line's offset alone, so ranges scanned apart read exactly the lines one scan reads.
+SAMPLE_FULL = 1 << 20
+SAMPLE_BLOCK = 16 << 10
 # A `raise` statement a traceback quotes (at a line's start, as pasted, or indented under a
 # logger's `[file:line] ` prefix).
 _RAISE_STATEMENT = LazyRegex(r"^(?:.*?\] \s+|\s*)raise [A-Za-z_][\w.]*(?:\(|\s*$)")
@@ -85,6 +92,9 @@ class EventSink:
     templates: int = 0  # distinct unrecognised error templates recorded
     series: SeriesBook = field(default_factory=SeriesBook)  # the metrics patterns' lines, every one
     numeric: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # a metrics pattern's numbers
+    # Anchors only a metrics pattern holds (index.sampled): number -> the pattern
+    sampled: dict[int, str] = field(default_factory=dict)
+    skipped: dict[int, int] = field(default_factory=dict)  # per sampled anchor: lines counted, not read
     # The last line counted past the cap of each metrics pattern, its event not made yet (measure_only).
     unmade: dict[str, tuple[Pattern, int, Stamp | None, str, Callable[[], dict[str, str | None]], str]] = field(
         default_factory=dict
@@ -94,23 +104,50 @@ class EventSink:
         """Every one of `patterns` has been seen as often as it asks (`stop_after`) in this source."""
         return all(_saturated(pattern, self.matched) for pattern in patterns)
 
+    def take(self, number: int, offset: int) -> int:
+        """Whether to read the line of a metrics anchor at `offset` (in its stream): the lines it
+        stands for, or 0 to count it only (SAMPLE_FULL says which are read)."""
+        if offset < SAMPLE_FULL:
+            return 1
+        stride = 1 << (offset // SAMPLE_FULL).bit_length()
+        if (offset // SAMPLE_BLOCK) % stride:
+            self.skipped[number] = self.skipped.get(number, 0) + 1
+            return 0
+        return stride
+
     def line(
-        self, buf: Buffer, start: int, stop: int, end: int, patterns: list[Pattern], generic: bool, line_no: int
+        self,
+        buf: Buffer,
+        start: int,
+        stop: int,
+        end: int,
+        patterns: list[Pattern],
+        generic: bool,
+        line_no: int,
+        weight: int = 1,
     ) -> None:
         """The line buf[start:stop] (number `line_no`) holds an anchor of `patterns`; buf[:end] is
         what the searcher has (the lines below it, for tracebacks and the latest time). `generic`:
-        it was also found by a key of the open-world layer."""
-        recognised = _match_line(buf, start, stop, end, patterns, line_no, self)
+        it was also found by a key of the open-world layer. `weight`: the lines a sampled metrics
+        line stands for (`take`)."""
+        recognised = _match_line(buf, start, stop, end, patterns, line_no, self, weight)
         if generic and not recognised and self.errors is not None:
             _match_error_line(buf, start, stop, self.errors, line_no, self)
 
     def partial(self, lines: int, size: int, head: bytes, problems: list[InputProblem]) -> Partial:
         self._make_unmade()
+        self._count_skipped()
         problems = [*problems, *self.problems]
         return Partial(self.events, self.last_events, self.counts, lines, size, head, problems, self.series)
 
     def measure(
-        self, pattern: Pattern, stamp: Stamp | None, line_no: int, text: str, captured: dict[str, FieldValue]
+        self,
+        pattern: Pattern,
+        stamp: Stamp | None,
+        line_no: int,
+        text: str,
+        captured: dict[str, FieldValue],
+        weight: int = 1,
     ) -> None:
         """A metrics line's numbers into its track (series.py), whatever the event cap keeps."""
         names = self._numeric(pattern)
@@ -118,7 +155,9 @@ class EventSink:
         if not isinstance(rank, str):
             rank = _rank_label(stamp)
         values = [_as_number(captured.get(name)) for name, _ in names]
-        self.series.add_numbers(pattern.id, names, rank, stamp.seconds if stamp else None, line_no, values, text)
+        self.series.add_numbers(
+            pattern.id, names, rank, stamp.seconds if stamp else None, line_no, values, text, weight
+        )
 
     def _numeric(self, pattern: Pattern) -> tuple[tuple[str, str], ...]:
         """The numeric captures of a metrics pattern (name, type), computed once per sink."""
@@ -131,7 +170,9 @@ class EventSink:
         """A metrics pattern whose kept events are full here: its further lines are only measured."""
         return Mark.METRICS in pattern.marks and self.counts.get(_metrics_key(pattern.id), 0) >= self.keep
 
-    def measure_only(self, pattern: Pattern, stamp: Stamp | None, line_no: int, text: str, raw: str) -> bool:
+    def measure_only(
+        self, pattern: Pattern, stamp: Stamp | None, line_no: int, text: str, raw: str, weight: int = 1
+    ) -> bool:
         """Match, measure and count a metrics line without making its event: a busy server prints
         one every few seconds, and an event costs more than its numbers. The last one's event is
         made when the range ends (`partial`), as `_record` would have kept it."""
@@ -144,15 +185,26 @@ class EventSink:
             return False
         self.matched[pattern.id] = self.matched.get(pattern.id, 0) + 1
         names = self._numeric(pattern)
-        raw_values = found.group(*(name for name, _ in names)) if len(names) > 1 else (found.group(names[0][0]),)
-        values = [_number(kind, text) for (_, kind), text in zip(names, raw_values, strict=True)]
+        values = _numbers(names, found.group(*_group_names(names)))
         rank = found.group("rank") if "rank" in found.re.groupindex else None
         rank = rank or _rank_label(stamp)
-        self.series.add_numbers(pattern.id, names, rank, stamp.seconds if stamp else None, line_no, values, text)
+        self.series.add_numbers(
+            pattern.id, names, rank, stamp.seconds if stamp else None, line_no, values, text, weight
+        )
         key = _metrics_key(pattern.id)
         self.counts[key] += 1
         self.unmade[key] = (pattern, line_no, stamp, text, found.groupdict, raw)
         return True
+
+    def _count_skipped(self) -> None:
+        """The metrics lines `take` skipped count as their pattern's lines (the lines holding its anchor)."""
+        for number, skipped in self.skipped.items():
+            pattern_id = self.sampled[number]
+            key = _metrics_key(pattern_id)
+            if key in self.counts:
+                self.counts[key] += skipped
+                self.matched[pattern_id] = self.matched.get(pattern_id, 0) + skipped
+        self.skipped.clear()
 
     def _make_unmade(self) -> None:
         """The events of the last lines `measure_only` counted, as `_record` keeps a run's last."""
@@ -226,6 +278,28 @@ def _as_number(value: FieldValue | None) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
+@functools.lru_cache(maxsize=64)
+def _group_names(names: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """The regex groups of a metrics pattern's numbers, twice over when there is one: `group(*x)`
+    returns a tuple only for two names or more."""
+    plain = tuple(name for name, _ in names)
+    return plain if len(plain) > 1 else plain * 2
+
+
+def _numbers(names: tuple[tuple[str, str], ...], texts: tuple[str | None, ...]) -> list[float | None]:
+    """A metrics line's raw captures as the track's numbers; ints and floats (nearly all of them)
+    straight through float()."""
+    values: list[float | None] = []
+    for (_, kind), text in zip(names, texts, strict=False):
+        if text is None:
+            values.append(None)
+        elif kind == "int" or kind == "float":
+            values.append(float(text))
+        else:
+            values.append(_number(kind, text))
+    return values
+
+
 def _number(kind: str, text: str | None) -> float | None:
     """A raw capture as a track's number, converted as convert_field would (without its checks:
     a metrics pattern's groups capture digits)."""
@@ -242,7 +316,14 @@ def _number(kind: str, text: str | None) -> float | None:
 
 
 def _match_line(
-    buf: Buffer, start: int, stop: int, end: int, patterns: list[Pattern], line_no: int, state: EventSink
+    buf: Buffer,
+    start: int,
+    stop: int,
+    end: int,
+    patterns: list[Pattern],
+    line_no: int,
+    state: EventSink,
+    weight: int = 1,
 ) -> bool:
     """Match the line against `patterns`; True when one of them recognised it."""
     if not patterns:
@@ -267,7 +348,7 @@ def _match_line(
             # A metrics line past the event cap: its numbers go to the series, no event is made.
             if stamp is None:
                 stamp = stamp_for(buf, start, text, actions_time, state.stamps, parse_stamp(text))
-            recognised = state.measure_only(pattern, stamp, line_no, text, raw) or recognised
+            recognised = state.measure_only(pattern, stamp, line_no, text, raw, weight) or recognised
             continue
         try:
             captured = match_line(pattern, text)
@@ -285,7 +366,7 @@ def _match_line(
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
         recognised = True
         if Mark.METRICS in pattern.marks:
-            state.measure(pattern, stamp, line_no, text, captured)
+            state.measure(pattern, stamp, line_no, text, captured, weight)
         event = _make_event(pattern, state.name, line_no, stamp, text, captured)
         event = _with_prefix_role(_with_pasted_role(event, raw), raw)
         if latest is not None:

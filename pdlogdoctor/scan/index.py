@@ -28,6 +28,9 @@ class AnchorIndex:
     generic: frozenset[int] = frozenset()
     # The patterns of a server's launch line (Mark.SERVER_LAUNCH): its disaggregation mode names the file's role.
     launches: frozenset[str] = frozenset()
+    # The anchors only metrics patterns (Mark.METRICS) hold, by their position in `by_anchor`, with
+    # the one pattern each stands for: their lines are sampled past a count (events.EventSink.take).
+    sampled: tuple[tuple[int, str], ...] = ()
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
@@ -59,7 +62,12 @@ class AnchorIndex:
         anchors = [anchor for anchor, _ in ordered]
         fast = accel.deferred(anchors, matcher, build_at) if build_at else accel.load(anchors, matcher)
         generic = frozenset(number for number, (anchor, _) in enumerate(ordered) if anchor in generic_keys)
-        return cls(ordered, blocks, fast, library.errors, generic, library.marked(Mark.SERVER_LAUNCH))
+        sampled = tuple(
+            (number, group[0].id)
+            for number, (_, group) in enumerate(ordered)
+            if len(group) == 1 and Mark.METRICS in group[0].marks and number not in generic
+        )
+        return cls(ordered, blocks, fast, library.errors, generic, library.marked(Mark.SERVER_LAUNCH), sampled)
 
 
 def _json_escaped(anchor: bytes) -> bytes:

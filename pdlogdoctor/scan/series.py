@@ -66,25 +66,26 @@ class Track:
         size = len(self.names)
         self.firsts, self.lasts, self.peaks = [None] * size, [None] * size, [None] * size
 
-    def add(self, time: float | None, line: int, values: list[float | None], text: str) -> None:
-        """One line's numbers (None where the line lacks one)."""
+    def add(self, time: float | None, line: int, values: list[float | None], text: str, weight: int = 1) -> None:
+        """One line's numbers (None where the line lacks one), standing for `weight` lines (a
+        sampled metrics line stands for those its stride skipped: events.EventSink.take)."""
         if time is None:
-            self.untimed += 1
+            self.untimed += weight
             return
         if self.count:
             if time - self.last_time > self.longest_gap:
                 self.longest_gap = time - self.last_time
         else:
             self.first_line, self.first_time = line, time
-        self.count += 1
+        self.count += weight
         self.last_line, self.last_time = line, time
         bucket = self._bucket(time, line)
         at = _HEAD
         firsts, lasts, peaks = self.firsts, self.lasts, self.peaks
         for index, value in enumerate(values):  # inlined: every metrics line passes here
             if value is not None:
-                bucket[at] += 1
-                bucket[at + 1] += round(value * SCALE)  # an integer: the sum is exact in any order
+                bucket[at] += weight
+                bucket[at + 1] += weight * round(value * SCALE)  # an integer: exact in any order
                 if value < bucket[at + 2]:
                     bucket[at + 2] = value
                 if value > bucket[at + 3]:
@@ -237,12 +238,13 @@ class SeriesBook:
         line: int,
         values: list[float | None],
         text: str,
+        weight: int = 1,
     ) -> None:
         """One line's numbers, in the order of `names` (name, type) (None where it lacks one)."""
         track = self.tracks.get((pattern, rank))
         if track is None:
             track = self.tracks[(pattern, rank)] = Track(pattern, rank, tuple(name for name, _ in names))
-        track.add(time, line, values, text)
+        track.add(time, line, values, text, weight)
 
     def absorb(self, later: SeriesBook, lines: int) -> None:
         """The next byte range's tracks, its lines shifted by `lines`."""
