@@ -37,6 +37,15 @@ def library() -> Library:
 
 
 @pytest.fixture(scope="session")
-def bundle_reports(library: Library) -> dict[Path, Report]:
-    """Every fixture bundle analysed once for the whole session; reports are frozen, so tests share them."""
-    return {bundle: run([str(bundle)], library) for bundle in BUNDLES}
+def case_reports(library: Library) -> dict[Path, Report]:
+    """Every corpus case (fixture bundles, excerpts, blind cases: tests/corpus.py) analysed once for
+    the whole session; reports are frozen, so tests share them."""
+    from .corpus import CASES
+
+    return {case: run([str(case)], library) for case in CASES}
+
+
+@pytest.fixture(scope="session")
+def bundle_reports(case_reports: dict[Path, Report]) -> dict[Path, Report]:
+    """Every fixture bundle's report (fixtures/*)."""
+    return {bundle: case_reports[bundle] for bundle in BUNDLES}

@@ -75,8 +75,8 @@ def test_help_documents_the_exit_codes_and_fail_on() -> None:
 def test_output_file_written_atomically_only_after_success(tmp_path: Path) -> None:
     report = tmp_path / "out" / "report.md"
     report.parent.mkdir()
-    code, out, _ = invoke("analyze", "-f", "markdown", "-o", str(report), str(SEED))
-    assert code == 1 and out == ""
+    code, out, _ = invoke("analyze", "-o", str(report), str(SEED))
+    assert code == 1 and out == ""  # -o alone: the report goes to the file only
     assert report.read_text().startswith("## pdlogdoctor:")
     assert [p.name for p in report.parent.iterdir()] == ["report.md"]  # no temp file left behind
     # A usage error (bad pattern directory) leaves the old report alone.
@@ -84,7 +84,7 @@ def test_output_file_written_atomically_only_after_success(tmp_path: Path) -> No
     bad.mkdir()
     (bad / "x.toml").write_text("id = ")
     before = report.read_text()
-    code, _, err = invoke("analyze", "-f", "markdown", "-o", str(report), "--patterns", str(bad), str(SEED))
+    code, _, err = invoke("analyze", "-o", str(report), "--patterns", str(bad), str(SEED))
     assert code == 2 and err
     assert report.read_text() == before
 

@@ -36,13 +36,18 @@ def command(*args: str) -> list[str]:
 # ---------------------------------------------------------------- wrong input
 
 
-def test_a_typo_is_one_usage_line_with_exit_2_even_beside_a_good_path(tmp_path: Path) -> None:
+def test_a_typo_alone_is_one_usage_line_with_exit_2_and_beside_a_good_path_a_warning(tmp_path: Path) -> None:
     typo = str(SEED).replace("seed", "sed")
-    for paths in ([typo], [str(SEED), typo]):
-        code, out, err = invoke("analyze", *paths)
-        assert code == 2 and out == ""  # no verdict panel
-        assert err.count("\n") == 1 and err.startswith(f"error: {typo}: no such file or directory")
-        assert "did you mean" in err and str(SEED) in err
+    code, out, err = invoke("analyze", typo)
+    assert code == 2 and out == ""  # no verdict panel
+    assert err.count("\n") == 1 and err.startswith(f"error: {typo}: no such file or directory")
+    assert "did you mean" in err and str(SEED) in err
+    # Beside a good path, the others are analysed (issue 23): the typo is a warning with its hint.
+    code, out, err = invoke("analyze", "-q", str(SEED), typo)
+    assert code == 1 and out.startswith("mori-mr-size-limit ")
+    code, out, err = invoke("analyze", str(SEED), typo)
+    assert code == 1 and f"warning: {typo}: no such file or directory" in err
+    assert "did you mean" in err and str(SEED) in err
 
 
 def test_a_fifo_argument_is_a_usage_error_that_says_to_use_stdin(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from pdlogdoctor.scan.timeline import clean_line, parse_actions_time, parse_stam
 
 from .clock_shift import shift_text
 from .conftest import BUNDLES, FIXTURES
+from .corpus import case_report
 
 LIBRARY = load_library()
 
@@ -314,3 +315,10 @@ def test_an_earlier_failure_that_explains_nothing_weighs_more_the_earlier_it_cam
     (why,) = [a.why_not for a in far.alternatives if a.id == "rdma-link-failure"]
     assert why.startswith("rdma-link-failure at 02:20:38.731 comes before scheduler-runtime-crash in the same file")
     assert "but does not explain its lines" in why
+
+
+def test_a_dmesg_root_line_keeps_its_time(case_reports: dict[Path, Report]) -> None:
+    """dmesg -T in local time (blind-round4/10): the OOM kill that roots the verdict is placed in time."""
+    report = case_report(case_reports, "tests/data/blind-round4/10-")
+    root = next(event for event in report.chain if event.pattern == "oom-killed-process")
+    assert root.time is not None

@@ -24,9 +24,11 @@ from pdlogdoctor.library.frames import Frame, check_frames, parse_frame
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
+from pdlogdoctor.render.markdown import markdown_report
+from pdlogdoctor.render.options import RenderOptions
 
-from .conftest import ROOT
-from .test_fixtures import REJECTED
+from .conftest import FIXTURES, ROOT
+from .corpus import REJECTED, case_report
 
 EXCERPTS = ROOT / "tests" / "data" / "excerpts"
 INIT, RUNTIME, UNKNOWN = "scheduler-init-crash", "scheduler-runtime-crash", "scheduler-crash"
@@ -338,3 +340,46 @@ def test_own_code_is_the_innermost_frame_outside_the_runtime_that_no_component_n
 def test_no_own_code_is_claimed_where_the_frames_cannot_support_it(lines: tuple[str, ...], library: Library) -> None:
     stack = _stack(*lines)
     assert library.frames.own_code(stack if not stack[0].native else stack[::-1]) is None
+
+
+# What a crash died of, in the blind testers' cases (tests/data/blind-round4) and their look-alikes.
+CONFIDENT = 0.5  # above this a verdict reads as a diagnosis
+
+
+def test_a_harness_exit_status_137_counts_as_sigkill(case_reports: dict[Path, Report]) -> None:
+    """The harness's rc=137 is 128 + SIGKILL: it corroborates the OOM kill, and the report does not
+    ask to verify what the harness already shows."""
+    report = case_report(case_reports, "tests/data/blind-round4/10-")
+    assert "rc=137" in report.verdict.summary and "harness.log:2" in report.verdict.summary
+    assert not any("SIGKILL" in missing for missing in report.missing), report.missing
+
+
+def test_an_abort_without_mori_names_its_runtime_error_not_mori(case_reports: dict[Path, Report]) -> None:
+    """The HIP runtime's error before the SIGABRT is the crash's likeliest cause, stated with the
+    low confidence of a cause outside the catalogue; MORI, which logged nothing, is not hinted at."""
+    report = case_report(case_reports, "tests/data/blind-round4/06-")
+    line = "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"
+    assert line in report.verdict.summary and "prefill_mi325-n04.log:3" in report.advice
+    assert report.verdict.confidence <= CONFIDENT
+    assert "MORI" not in markdown_report(report, RenderOptions(redact=False))
+
+
+def test_an_error_in_another_servers_log_is_not_what_the_crash_died_of(bundle_reports: dict[Path, Report]) -> None:
+    """The look-alike: the only HIP error is in the prefill's log, the decode aborted; the decode's
+    crash does not claim it (it stays listed as unrecognised), unlike its variant where it is the
+    decode's own line."""
+    own = bundle_reports[FIXTURES / "hip-no-code-object-amd-log-level"]
+    other = bundle_reports[FIXTURES / "hip-error-in-other-server-only"]
+    assert "hipErrorNoBinaryForGpu" in own.verdict.summary
+    assert "hipErrorNoBinaryForGpu" not in other.verdict.summary and "likeliest" not in other.verdict.summary
+    assert any("hipErrorNoBinaryForGpu" in t.template for t in other.unrecognised)
+
+
+def test_an_nccl_bootstrap_failure_points_at_reachability(case_reports: dict[Path, Report]) -> None:
+    """The crash quotes NCCL's own WARN line, its fix is about the nodes reaching each other, and
+    its confidence says that no verdict names an NCCL bootstrap that cannot connect."""
+    report = case_report(case_reports, "tests/data/blind-round4/08-")
+    warn = "node5:240:240 [6] misc/socket.cc:533 NCCL WARN socketPollConnect: Connect to 10.0.0.4<56849> returned 113"
+    assert warn in report.verdict.summary
+    assert "NCCL_SOCKET_IFNAME" in report.advice, report.advice
+    assert report.verdict.confidence <= CONFIDENT or report.verdict.id == "inconclusive"

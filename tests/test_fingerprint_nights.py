@@ -19,6 +19,7 @@ from pdlogdoctor.pipeline import run
 from pdlogdoctor.reason.fingerprint import fingerprint, key_facts
 
 from .conftest import BUNDLES
+from .corpus import case_report
 from .night import another_night, copy_night
 
 
@@ -88,3 +89,13 @@ def test_a_per_run_capture_in_identity_splits_the_incident(library: Library, tmp
     planted = replace(library, patterns=tuple(wrong if p.id == wrong.id else p for p in library.patterns))
     first, second = watchdog_nights(planted, tmp_path)
     assert fingerprint(first) != fingerprint(second)
+
+
+def test_unrelated_unexplained_failures_get_different_fingerprints(case_reports: dict[Path, Report]) -> None:
+    """Two blind cases (blind-round4/05, 07), both inconclusive with different errors no pattern names."""
+    nixl, template = (
+        case_report(case_reports, "tests/data/blind-round4/05-"),
+        case_report(case_reports, "tests/data/blind-round4/07-"),
+    )
+    assert nixl.verdict.id == template.verdict.id == "inconclusive"
+    assert fingerprint(nixl) != fingerprint(template)

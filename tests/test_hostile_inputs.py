@@ -92,9 +92,17 @@ def assert_incomplete(report: dict[str, Any], name_part: str) -> None:
 # ---------------------------------------------------------------- paths that are not logs
 
 
-def test_nonexistent_path_is_a_usage_error_even_beside_good_ones(tmp_path: Path, bundle: Path) -> None:
-    # A typo must not read as "inconclusive" or pass silently: CI tells it by exit 2.
+def test_nonexistent_path_beside_good_ones_is_warned_and_the_rest_analysed(tmp_path: Path, bundle: Path) -> None:
+    # It must not pass silently, nor hide what the other paths hold (issue 23): a warning, a
+    # problem of that input, an incomplete report with the verdict's exit code.
     code, report, stderr = analyze(tmp_path, bundle, tmp_path / "nope.log")
+    assert_seed_found(code, report)
+    assert_warned(stderr, "nope.log", "not-found")
+    assert_incomplete(report, "nope.log")
+    # Alone, it is a usage error: CI tells a typo by exit 2.
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    code, report, stderr = analyze(alone, tmp_path / "nope.log")
     assert code == 2 and report == {}  # no report written
     assert stderr.count("\n") == 1 and stderr.startswith("error: ") and "nope.log" in stderr
 

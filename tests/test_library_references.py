@@ -37,6 +37,7 @@ NOT_IDS = {
     "duplicate-skipped": "an input problem code (duplicates.py)",
     "not-a-log": "an input problem code",
     "empty-directory": "an input problem code",
+    "not-found": "an input problem code (discover.py): a path that is not there",
     "not-a-file": "an input problem code (ingest)",
     "outside-input": "an input problem code (discover.py): a link out of the input, not followed",
     "too-deep": "an input problem code (discover.py): directories past the depth cap",

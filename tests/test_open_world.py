@@ -16,11 +16,15 @@ from hypothesis import strategies as st
 from pdlogdoctor.library.errorlines import check_layer
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.library.templates import mine, template_of
+from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.json_format import render as render_json
 from pdlogdoctor.scan import accel
 from pdlogdoctor.scan.index import AnchorIndex
 from pdlogdoctor.scan.search import scan_stream
+
+from .conftest import FIXTURES
+from .corpus import case_report
 
 
 def _report_of(tmp_path: Path, library: Library, files: dict[str, str]) -> dict[str, object]:
@@ -311,3 +315,49 @@ def test_a_glog_warning_that_says_something_failed_is_never_nothing_failed(tmp_p
         "W20250516 09:00:52.240088 45697 topology.cpp:55] **No RDMA devices found, check your device installation**\n"
     )
     assert run([str(quiet)], library).verdict.id == "no-failure-seen"
+
+
+# Lines no pattern names, in the blind testers' cases (tests/data/blind-*) and their look-alikes.
+
+
+def test_a_summary_that_reports_zero_errors_is_not_an_error(case_reports: dict[Path, Report]) -> None:
+    report = case_report(case_reports, "tests/data/blind-round4/12-")
+    assert report.verdict.id == "healthy"
+    assert not report.unrecognised, [u.template for u in report.unrecognised]
+    assert "errors no pattern explains" not in report.verdict.summary
+
+
+def test_an_argparse_rejection_is_quoted_by_its_error_line(case_reports: dict[Path, Report]) -> None:
+    summary = case_report(case_reports, "tests/data/blind-round4/19-").verdict.summary
+    assert "launch_router.py: error: unrecognized arguments: --disable-circuit-breaker" in summary
+    assert "usage:" not in summary
+
+
+def test_a_wrapped_usage_and_a_zero_error_summary_are_not_errors(bundle_reports: dict[Path, Report]) -> None:
+    """argparse's usage wrapped over indented lines, and a health summary with `"errors": 0`, are no
+    error lines; argparse's error line is the only unrecognised one."""
+    report = bundle_reports[FIXTURES / "router-argparse-invalid-choice"]
+    assert [t.first.text for t in report.unrecognised] == [
+        "launch_router.py: error: argument --policy: invalid choice: 'least_load' "
+        "(choose from 'random', 'round_robin', 'cache_aware', 'power_of_two')"
+    ]
+
+
+def test_a_vllm_benchmark_result_is_end_to_end_evidence(case_reports: dict[Path, Report]) -> None:
+    report = case_report(case_reports, "tests/data/blind-round4/15-")
+    assert report.verdict.id == "healthy" and report.verdict.confidence >= 0.8
+    assert "No end-to-end result" not in report.verdict.summary
+
+
+def test_an_inconclusive_report_leads_with_its_first_failure_not_the_runners_closing_error(
+    case_reports: dict[Path, Report],
+) -> None:
+    """ow15: the disk filled after serving (no start-up failure, so no named verdict); the summary
+    quotes that ENOSPC line first, and the runner's later '##[error]Process completed with exit code 1.'
+    (a failed gate since issue 22.2) is named after it, not as the lead: earliest first."""
+    report = case_report(case_reports, "tests/data/blind-openworld/ow15-dsv4pro-joblog")
+    assert report.verdict.id == "inconclusive"
+    summary = report.verdict.summary
+    assert "No space left on device" in summary
+    assert summary.index("No space left on device") < summary.index("Then a gate failed: ")
+    assert summary.index("Then a gate failed: ") < summary.index("##[error]Process completed")

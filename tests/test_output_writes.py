@@ -99,14 +99,14 @@ def test_output_to_dev_stdout_redirected_to_a_file(tmp_path: Path) -> None:
     target = tmp_path / "report.json"
     was_link = Path("/dev/stdout").is_symlink()
     with target.open("w") as handle:
-        done = _cli("-f", "json", "-o", "/dev/stdout", str(SEED), stdout=handle, stderr=subprocess.PIPE)
+        done = _cli("-o", "json=/dev/stdout", str(SEED), stdout=handle, stderr=subprocess.PIPE)
     assert done.returncode == 1, done.stderr
     assert json.loads(target.read_text())["verdict"]["id"] == "mori-mr-size-limit"
     assert Path("/dev/stdout").is_symlink() == was_link  # written through, never replaced by a file
 
 
 def test_output_to_dev_stdout_into_a_pipe() -> None:
-    done = _cli("-f", "json", "-o", "/dev/stdout", str(SEED), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    done = _cli("-o", "json=/dev/stdout", str(SEED), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert done.returncode == 1, done.stderr
     assert json.loads(done.stdout)["verdict"]["id"] == "mori-mr-size-limit"
 

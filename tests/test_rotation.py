@@ -8,10 +8,13 @@ from pathlib import Path
 
 from pdlogdoctor.ingest.rotation import per_file, rotation_order, segment_of, streams
 from pdlogdoctor.model import ClockOffset, Report
+from pdlogdoctor.render.markdown import markdown_report
+from pdlogdoctor.render.options import RenderOptions
 from pdlogdoctor.scan.roles import node_from_name
 from pdlogdoctor.scan.timeline import clean_line
 
 from .conftest import FIXTURES
+from .corpus import case_report
 
 BUNDLE = FIXTURES / "rotated-decode-log-one-node-nic"
 
@@ -80,3 +83,11 @@ def test_quoted_lines_name_their_real_segment_and_line(bundle_reports: dict[Path
         path = Path(source)
         raw = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
         assert clean_line(raw.splitlines()[number - 1])[0] == text, (source, number)
+
+
+def test_rotated_segments_in_an_archive_are_one_node(case_reports: dict[Path, Report]) -> None:
+    """A blind tester's tar.gz of a rotated decode log (blind-round4/02): one node, one clock."""
+    body = markdown_report(case_report(case_reports, "tests/data/blind-round4/02-"), RenderOptions(redact=False))
+    assert "mori-mr-size-limit" in body
+    assert "of 2 decode nodes" not in body
+    assert "could not be aligned with" not in body

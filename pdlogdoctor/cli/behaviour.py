@@ -71,12 +71,24 @@ EXIT_HELP = (
     "--fail-on cause turns 3 and 4 into 0;\n"
     "--fail-on never (or --exit-zero) turns 1, 3 and 4 into 0."
 )
+OUTPUTS_HELP = (
+    "\b\nWhere the reports go:\n"
+    "  stdout          the --format report (text by default);\n"
+    "                  nothing when only -o is given\n"
+    "  -o FILE         the format its extension names\n"
+    "                  (.md .json .txt .html), else --format's\n"
+    "  -o FORMAT=FILE  that format\n"
+    "  -q              its one line on stdout, whatever -o writes\n"
+    "e.g. -f github -o report.html: annotations on stdout,\n"
+    "the page in report.html."
+)
 SHAREABLE = (OutputFormat.MARKDOWN, OutputFormat.GITHUB, OutputFormat.HTML)
 PROGRESS_MIN_BYTES = 50 << 20
 EXTENSION_FORMATS = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".txt": "text", ".log": "text"}
 EXTENSION_FORMATS |= {".html": "html", ".htm": "html"}  # only where an html renderer exists
 DEFAULT_WIDTH = 80  # a pipe or a file without COLUMNS
 NOT_SERVING_LOG = "not-a-serving-log"  # logshape.NOT_SERVING_LOG (not imported: start-up time)
+NOT_FOUND = "not-found"  # discover's code for a path that is not there
 # Inputs skipped on purpose or holding nothing: folded into one count line, not a warning each.
 SKIP_WORDS = {  # code: (one, several)
     "binary": ("binary file", "binary files"),
@@ -94,6 +106,7 @@ SHAPES_HINT = (
     "no line has the shape of sglang, vLLM, glog, MORI, NCCL, UCX, torch, router, harness or traceback output, "
     "and no name such as prefill.log or router.log"
 )
+LAST_GREEN = "the last green run "  # whose inputs a message names, for --baseline and diff's GOOD
 LISTED_SKIPS = 3  # up to this many skips are named one by one; more are counted
 LISTED_WARNINGS = 10  # inputs not fully read: named one by one up to this many
 
@@ -179,17 +192,22 @@ def analyze_logs(
     gate = _choice(FailOn, fail_on or config.fail_on or FailOn.INCONCLUSIVE.value, "--fail-on", config)
     colour = _choice(Color, color or config.color or Color.AUTO.value, "--color", config)
     library = load_patterns(patterns, config)
-    _check_paths([*paths, *(baseline or [])])
+    _check_paths(paths)
+    _check_paths(baseline or [])
     for target in targets:
         _refuse_input_as_output(target.path, [*paths, *(baseline or [])])
     options = run_options({target.format for target in targets}, timeout)
     options = replace(options, since=_moment(since, "--since"), until=_moment(until, "--until"))
     options = replace(options, follow_symlinks=follow_symlinks)
-    report = _run(paths, library, options, baseline or [])
-    code = 0 if exit_zero else gated_exit_code(exit_code_for(report), gate)
+    report, good = _run(paths, library, options, baseline or [])
+    unreadable = 0 if exit_zero else gated_exit_code(ExitCode.NOTHING_READABLE, gate)
     if exit_code_for(report) is ExitCode.NOTHING_READABLE:
         _nothing_readable(report, targets, paths)
-        raise SystemExit(code)
+        raise SystemExit(unreadable)
+    if good is not None and exit_code_for(good) is ExitCode.NOTHING_READABLE:
+        _nothing_readable(good, targets, baseline or [], LAST_GREEN)
+        raise SystemExit(unreadable)
+    code = 0 if exit_zero else gated_exit_code(exit_code_for(report), gate)
     if not quiet:
         _report_input_problems(report, verbose)
     if verbose:
@@ -221,21 +239,20 @@ def _choice(kind: type[StrEnum], value: str, flag: str, config: Config | None = 
 
 
 def _targets(stdout_format: StrEnum, outputs: list[str], explicit: StrEnum | None) -> list[Target]:
-    """Where reports go. A plain `-o FILE` takes --format, else its extension; `-o FORMAT=FILE` says its own.
-    stdout gets the --format report unless a plain -o took it (the old `-f markdown -o r.md` stays one file)."""
+    """Where reports go (OUTPUTS_HELP says it to the user). stdout gets --format's report (else the
+    config file's format, else text), and nothing when only -o was given; `-o FORMAT=FILE` is written
+    in FORMAT, a plain `-o FILE` in the format its extension names, else in stdout's. So
+    `-f github -o report.html` is annotations on stdout and a page in report.html."""
     targets: list[Target] = []
-    plain_file = False
     for item in outputs:
         name, sep, rest = item.partition("=")
         if sep and name.strip().lower() in _format_names():
             targets.append(Target(OutputFormat(name.strip().lower()), Path(rest)))
             continue
-        plain_file = True
         path = Path(item)
         inferred = EXTENSION_FORMATS.get(path.suffix.lower())
-        chosen = explicit or (OutputFormat(inferred) if inferred in _format_names() else None)
-        targets.append(Target(OutputFormat(chosen or stdout_format), path))
-    if not plain_file:
+        targets.append(Target(OutputFormat(inferred or stdout_format), path))
+    if explicit is not None or not outputs:
         targets.insert(0, Target(OutputFormat(stdout_format), None))
     return targets
 
@@ -245,14 +262,19 @@ def _format_names() -> set[str]:
 
 
 def _check_paths(paths: list[str]) -> None:
-    """A mistyped path is a usage error (exit 2), even beside good ones: CI must tell a typo from 'inconclusive'."""
+    """When no path is there, a usage error (exit 2): nothing was asked that exists. A path that is
+    not there beside others is a problem of that input (ingest's `not-found`: a warning, the report's
+    inputs, evidence incomplete) and the rest is analysed, as grep and rg search the files that
+    exist: the router that never started wrote no router.log, and the others hold the cause."""
+    missing: list[str] = []
     for raw in paths:
         if raw == "-":
             continue
         try:
             info = os.stat(raw)
         except FileNotFoundError:
-            usage_error(f"{raw}: no such file or directory", _near_names(raw))
+            missing.append(raw)
+            continue
         except OSError:
             continue  # permission and the like: ingest reports it as a problem of that input
         if not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode)):
@@ -260,6 +282,8 @@ def _check_paths(paths: list[str]) -> None:
                 f"{raw}: not a file, directory or archive",
                 "to read a stream, pipe it to standard input: ... | pdlogdoctor analyze -",
             )
+    if paths and len(missing) == len(paths):
+        usage_error(f"{missing[0]}: no such file or directory", _near_names(missing[0]))
 
 
 def _near_names(raw: str) -> str | None:
@@ -277,17 +301,19 @@ def _near_names(raw: str) -> str | None:
     return "did you mean " + " or ".join(str(parent / name) if str(parent) != "." else name for name in near) + "?"
 
 
-def _run(paths: list[str], library: Library, options: RunOptions, baseline: list[str] | None = None) -> Report:
-    """The run; with a baseline, also the last green run and what changed since (baseline.py)."""
+def _run(
+    paths: list[str], library: Library, options: RunOptions, baseline: list[str] | None = None
+) -> tuple[Report, Report | None]:
+    """The run's report; with a baseline, compared with the last green run (baseline.py), and that run's own."""
     from ..pipeline import run
 
     try:
         with _progress([*paths, *(baseline or [])]) as on_progress:
             if baseline:
-                from ..runs.baseline import run_with_baseline  # the diff machinery only when asked for
+                from ..runs.baseline import analyse_both  # the diff machinery only when asked for
 
-                return run_with_baseline(paths, baseline, library, sys.stdin.buffer, on_progress, options)
-            return run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress, options=options)
+                return analyse_both(paths, baseline, library, sys.stdin.buffer, on_progress, options)
+            return run(paths, library, stdin=sys.stdin.buffer, on_progress=on_progress, options=options), None
     except PdlogdoctorError as exc:
         usage_error(str(exc), exc.hint)
 
@@ -359,7 +385,10 @@ def _report_input_problems(report: Report, verbose: bool) -> None:
     shown = lost if verbose else lost[:LISTED_WARNINGS]
     fold = not verbose and len(skipped) > LISTED_SKIPS
     for name, problem in shown + ([] if fold else skipped):
+        hint = _near_names(name) if problem.code == NOT_FOUND else None  # a typo beside good paths
         echo(f"warning: {one_line(name)}: {one_line(problem.message)} [{problem.code}]", err=True)
+        if hint:
+            echo(f"  ({one_line(hint)})", err=True)
     if len(lost) > len(shown):
         echo(f"warning: {len(lost) - len(shown):,} more inputs not fully read; --verbose lists them", err=True)
     if fold:
@@ -376,8 +405,8 @@ def _set_aside(source: Source) -> bool:
     return any(p.code == NOT_SERVING_LOG for p in source.problems)
 
 
-def _nothing_readable(report: Report, targets: list[Target], paths: list[str]) -> None:
-    """One line instead of a report: there is nothing to diagnose."""
+def _nothing_readable(report: Report, targets: list[Target], paths: list[str], what: str = "") -> None:
+    """One line instead of a report: there is nothing to diagnose (`what`: whose inputs, when not the run's)."""
     problems = [p for source in report.inputs for p in source.problems if p.code != NOT_SERVING_LOG]
     skipped = Counter(p.code for p in problems if p.code in SKIP_WORDS)
     other = Counter(p.code for p in problems if p.code not in SKIP_WORDS)
@@ -387,7 +416,8 @@ def _nothing_readable(report: Report, targets: list[Target], paths: list[str]) -
     if read:  # read, but none of it is a serving log: say how many were looked at
         looks = "file looks like a serving log" if read == 1 else "files look like serving logs"
         said.insert(0, f"0 of {read:,} {looks} ({SHAPES_HINT})")
-    message = f"nothing {'to diagnose' if read else 'readable'} in {names}" + (f": {'; '.join(said)}" if said else "")
+    nothing = f"nothing {'to diagnose' if read else 'readable'} in {what}{names}"
+    message = nothing + (f": {'; '.join(said)}" if said else "")
     fail(message)
     if any(target.format is OutputFormat.GITHUB and target.path is None for target in targets):
         from ..render.github import command
@@ -425,16 +455,15 @@ def _emit(report: Report, targets: list[Target], look: Look, code: int) -> NoRet
     if any(target.format is OutputFormat.GITHUB for target in targets):
         _write_step_files(report, _render_options(report, OutputFormat.GITHUB, look, None), failures)
     stdout = next((t for t in targets if t.path is None), None)
-    if stdout is not None:
-        if look.quiet:
-            from ..render.text import quiet_line
+    if look.quiet:  # its one line, whatever else was asked for: the line is what a script reads
+        from ..render.text import quiet_line
 
-            line = defuse_output(quiet_line(report) + "\n", OutputFormat.TEXT)
-            _write_stdout(lambda out: out.write(line))
-        else:
-            options = _render_options(report, stdout.format, look, sys.stdout)
-            text = _rendered(report, stdout.format, options)
-            _write_stdout(lambda out: out.write(text))
+        line = defuse_output(quiet_line(report) + "\n", OutputFormat.TEXT)
+        _write_stdout(lambda out: out.write(line))
+    elif stdout is not None:
+        options = _render_options(report, stdout.format, look, sys.stdout)
+        text = _rendered(report, stdout.format, options)
+        _write_stdout(lambda out: out.write(text))
     for failure in failures:
         fail(failure)
     raise SystemExit(ExitCode.USAGE.value if failures else code)
@@ -558,6 +587,7 @@ class DiffExit(IntEnum):
     NO_CHANGE = 0
     CHANGED = 1
     USAGE = 2  # as every command's usage errors
+    NOTHING_READABLE = 4  # as analyze's: nothing readable in GOOD or in BAD
 
 
 def diff_logs(
@@ -576,10 +606,15 @@ def diff_logs(
     targets = _targets(explicit or OutputFormat.TEXT, outputs or [], explicit)
     colour = _choice(Color, color or config.color or Color.AUTO.value, "--color", config)
     library = load_patterns(patterns, config)
-    _check_paths([good, bad])
+    _check_paths([good])
+    _check_paths([bad])
     for target in targets:
         _refuse_input_as_output(target.path, [good, bad])
-    report = _run([bad], library, run_options({target.format for target in targets}, None), [good])
+    report, baseline = _run([bad], library, run_options({target.format for target in targets}, None), [good])
+    for unreadable, paths, what in ((baseline, [good], LAST_GREEN), (report, [bad], "")):
+        if unreadable is not None and exit_code_for(unreadable) is ExitCode.NOTHING_READABLE:
+            _nothing_readable(unreadable, targets, paths, what)
+            raise SystemExit(DiffExit.NOTHING_READABLE)
     _report_input_problems(report, False)
     changed = report.comparison is not None and report.comparison.changed
     look = Look(False, False, colour, no_redact, False, changes_first=True)

@@ -17,6 +17,7 @@ from ..model import OutputFormat
 from .behaviour import (
     COMPLETE_VAR,
     EXIT_HELP,
+    OUTPUTS_HELP,
     PROG,
     Color,
     ExitCode,
@@ -40,6 +41,7 @@ app = typer.Typer(
 patterns_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Inspect and check the pattern library.")
 app.add_typer(patterns_app, name="patterns")
 
+NO_REDACT_HELP = "Do not mask IPs, hosts, home paths, tokens in markdown, github and html output."
 PatternsOption = Annotated[
     list[Path] | None,
     typer.Option(
@@ -67,8 +69,10 @@ def main_options(
 
 
 @app.command(
-    help="Analyse logs: each PATH is a file, a directory (read recursively), a .gz/.zst file, a .zip or .tar(.gz) "
-    f"archive (read in place), or - for standard input.\n\n{EXIT_HELP}"
+    short_help="Diagnose logs: the root cause, the evidence chain, the fix.",
+    help="Analyze logs: each PATH is a file, a directory (read recursively), a .gz/.zst file, a .zip or .tar(.gz) "
+    "archive (read in place), or - for standard input. A PATH that does not exist is reported and the others are "
+    f"analysed (none existing is a usage error).\n\n{OUTPUTS_HELP}\n\n{EXIT_HELP}",
 )
 def analyze(
     paths: Annotated[list[str], typer.Argument(metavar="PATH...", hidden=True)],
@@ -78,8 +82,7 @@ def analyze(
             "--format",
             "-f",
             metavar="FORMAT",
-            help=f"{', '.join(f.value for f in OutputFormat)} (any case). "
-            "Default: from the -o file's extension, else text.",
+            help=f"The format on stdout: {', '.join(f.value for f in OutputFormat)} (any case). Default: text.",
             autocompletion=lambda: [f.value for f in OutputFormat],
         ),
     ] = None,
@@ -89,13 +92,18 @@ def analyze(
             "--output",
             "-o",
             metavar="[FORMAT=]FILE",
-            help="Write a report file (after a successful analysis; repeatable). The format comes from FORMAT=, "
-            "else --format, else the extension (.md, .json, .txt, .html). Without --format, nothing goes to stdout.",
+            help="Also write a report file (after a successful analysis; repeatable), in FORMAT, else the format "
+            "its extension names (.md, .json, .txt, .html), else --format's.",
         ),
     ] = None,
     patterns: PatternsOption = None,
     quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="One line: verdict, confidence, fingerprint, fix. No warnings.")
+        bool,
+        typer.Option(
+            "--quiet",
+            "-q",
+            help="One line on stdout, whatever -o writes: verdict, confidence, fingerprint, fix. No warnings.",
+        ),
     ] = False,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="List every skipped input, the inputs table, whole log lines.")
@@ -119,9 +127,7 @@ def analyze(
             autocompletion=lambda: [f.value for f in FailOn],
         ),
     ] = None,
-    no_redact: Annotated[
-        bool, typer.Option("--no-redact", help="Do not mask IPs, hosts, home paths, tokens in markdown/github output.")
-    ] = False,
+    no_redact: Annotated[bool, typer.Option("--no-redact", help=NO_REDACT_HELP)] = False,
     timeout: Annotated[
         float | None,
         typer.Option(
@@ -235,6 +241,7 @@ def patterns_list(patterns: PatternsOption = None) -> None:
 
 @patterns_app.command(
     "suggest",
+    short_help="Pattern-file skeletons for the top errors no pattern names.",
     help="Pattern-file skeletons for the top errors no pattern names in PATH... (printed, or --output-dir).",
 )
 def patterns_suggest(
@@ -266,7 +273,11 @@ def patterns_suggest(
         typer.echo(str(target))
 
 
-@patterns_app.command("check", help="Validate the library and run every pattern's own examples (exit 2 on failure).")
+@patterns_app.command(
+    "check",
+    short_help="Validate the library and run every pattern's examples.",
+    help="Validate the library and run every pattern's own examples (exit 2 on failure).",
+)
 def patterns_check(patterns: PatternsOption = None) -> None:
     from ..library.consequences import unused_groups
     from ..library.errorlines import check_layer
@@ -293,7 +304,9 @@ def patterns_check(patterns: PatternsOption = None) -> None:
 
 
 @patterns_app.command(
-    "anchors", help="Print each pattern's anchor as an extended regex, one per line (for grep -E -f)."
+    "anchors",
+    short_help="Print each pattern's anchor as a grep -E regex.",
+    help="Print each pattern's anchor as an extended regex, one per line (for grep -E -f).",
 )
 def patterns_anchors() -> None:
     library = load_patterns(None)
@@ -306,7 +319,10 @@ def _ere_escape(literal: str) -> str:
     return "".join("\\" + char if char in r".[]()*+?{}|^$\\" else char for char in literal)
 
 
-@app.command(help="List the verdicts a diagnosis can give: id, how far upstream it sits, title.")
+@app.command(
+    short_help="List the verdicts a diagnosis can give.",
+    help="List the verdicts a diagnosis can give: id, how far upstream it sits, title.",
+)
 def verdicts(patterns: PatternsOption = None) -> None:
     library = load_patterns(patterns)
     width = max(len(spec.id) for spec in library.verdicts)
@@ -323,6 +339,7 @@ def schema() -> None:
 
 @app.command(
     "explain",
+    short_help="Explain a verdict or pattern ID.",
     help="Explain a verdict or pattern ID: what it means, how it is recognised, what to do (exit 2 if unknown).",
 )
 def explain_command(
@@ -346,10 +363,11 @@ def explain_command(
 
 @app.command(
     "diff",
+    short_help="What changed since the last green run (GOOD BAD).",
     help="What changed since the last green run: GOOD's and BAD's configuration, sizing, behaviour and error lines "
     "side by side (run-specific values such as times, ports and hosts are ignored), and BAD's verdict read in their "
     "light. GOOD and BAD are each a directory, archive or file.\n\n"
-    "Exit codes: 0 no relevant change, 1 changes found, 2 usage error.",
+    "Exit codes: 0 no relevant change, 1 changes found, 2 usage error, 4 nothing readable in GOOD or BAD.",
 )
 def diff_command(
     good: Annotated[str, typer.Argument(metavar="GOOD", hidden=True)],
@@ -372,9 +390,7 @@ def diff_command(
     color: Annotated[
         str | None, typer.Option("--color", metavar="WHEN", help="auto (a terminal, unless NO_COLOR), always, never.")
     ] = None,
-    no_redact: Annotated[
-        bool, typer.Option("--no-redact", help="Do not mask IPs, hosts, home paths, tokens in markdown/github output.")
-    ] = False,
+    no_redact: Annotated[bool, typer.Option("--no-redact", help=NO_REDACT_HELP)] = False,
 ) -> None:
     diff_logs(
         good=good,
@@ -396,9 +412,10 @@ SHELLS = ("bash", "zsh", "fish")
 
 
 @app.command(
+    short_help="Print the shell completion script for bash, zsh or fish.",
     help="Print the shell completion script for bash, zsh or fish. "
     'Install: eval "$(pdlogdoctor completion bash)" in ~/.bashrc; '
-    "pdlogdoctor completion fish > ~/.config/fish/completions/pdlogdoctor.fish."
+    "pdlogdoctor completion fish > ~/.config/fish/completions/pdlogdoctor.fish.",
 )
 def completion(
     shell: Annotated[str, typer.Argument(metavar="SHELL", hidden=True, autocompletion=lambda: list(SHELLS))],

@@ -65,6 +65,7 @@ RULES = (
     Rule("near-tie", -NEAR_TIE, "a same-tier rival nothing links, times 1 - how clearly the verdict came first"),
     Rule("missing-role", -MISSING_ROLE, "per prefill, decode, router or harness log not given (floor 0.3)"),
     Rule("healthy-base", HEALTHY_BASE, "healthy starts here, plus 0.1 per kind of serving proof (ceiling 0.95)"),
+    Rule("proof-kinds", PROOF_KIND, "healthy, per kind of serving proof (ready line, warmup, answered, end-to-end)"),
     Rule("healthy-missing-role", -HEALTHY_MISSING_ROLE, "healthy, per log not given"),
     Rule("tolerated", -TOLERATED, "healthy, with failing-looking lines the run served through"),
     Rule("no-end-to-end", NO_END_TO_END, "healthy without a probe or accuracy gate: at most this"),
@@ -75,12 +76,17 @@ RULES = (
     Rule("baseline-explains", BASELINE_EXPLAINS, "a change since the last green run that the verdict names"),
     Rule("nothing-failed", NO_FAILURE, "nothing failed, nothing showed serving"),
     Rule("no-cause", NO_CAUSE, "inconclusive: no line shows a cause"),
+<<<<<<< HEAD
     Rule("slow-gate", SLOW_GATE, "a performance gate failed and the metrics series show the bottleneck"),
     Rule("second-signal", SECOND_SIGNAL, "the bottleneck shows in two independent kinds of evidence"),
     Rule("slow-other-gate", SLOW_OTHER_GATE, "another gate failed, and a queue still climbs at the log's end"),
     Rule("slow-trend", SLOW_TREND, "no gate: a queue that still climbs at the log's end"),
     Rule("gate-unexplained", GATE_UNEXPLAINED, "a performance gate failed and no metrics series shows why"),
+=======
+    Rule("floor", FLOOR, "penalties stop here"),
+>>>>>>> main
 )
+NAMES = frozenset(rule.name for rule in RULES)
 
 
 # ---------------------------------------------------------------- a score and its steps

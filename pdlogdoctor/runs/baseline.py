@@ -24,13 +24,26 @@ def run_with_baseline(
     options: RunOptions = DEFAULT_OPTIONS,
 ) -> Report:
     """BAD's report (`paths`), compared with the last green run (`baseline`) and read in its light."""
+    return analyse_both(paths, baseline, library, stdin, on_progress, options)[0]
+
+
+def analyse_both(
+    paths: Sequence[str],
+    baseline: Sequence[str],
+    library: Library,
+    stdin: BinaryIO | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    options: RunOptions = DEFAULT_OPTIONS,
+) -> tuple[Report, Report]:
+    """BAD's compared report, and GOOD's own (the CLI says when nothing in GOOD was readable)."""
     spec = load_profile_spec()
     bad = analyse(paths, library, stdin, on_progress, options)
     good = analyse(baseline, library, None, on_progress, replace(options, excerpt=False))
     comparison = compare(profile_of(good, spec, library), profile_of(bad, spec, library), spec, library)
     rows = series_rows(good.report.performance, bad.report.performance)
     comparison = replace(comparison, series=rows, bearing=(*comparison.bearing, *_slowed(bad.report, rows)))
-    return strengthen_verdict(reconsidered_with_baseline(bad.report, explains_verdict(comparison)), comparison)
+    report = strengthen_verdict(reconsidered_with_baseline(bad.report, explains_verdict(comparison)), comparison)
+    return report, good.report
 
 
 def _slowed(report: Report, rows: tuple[SeriesRow, ...]) -> tuple[str, ...]:

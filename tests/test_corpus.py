@@ -1,0 +1,276 @@
+"""Every corpus case yields what its expected.toml states (one format: tests/corpus.py), and the
+corpus covers the library: every cause pattern that roots a verdict roots a case, every verdict
+has two.
+
+The cases: fixture bundles (fixtures/), real excerpts from public threads (tests/data/excerpts/)
+and the blind sets, written from the real formats by testers who never read the code
+(tests/data/blind-*; each expected.toml keeps the tester's reasoning, INDEX.md describes a set).
+Known misses stay visible as strict xfails with what is missed: the fix that makes one pass must
+remove its entry.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.model import Kind, Report, Tier
+
+from .conftest import FIXTURES
+from .corpus import (
+    CASES,
+    DATA,
+    case_id,
+    case_lines,
+    chain_meaning,
+    chain_problems,
+    expectation_problems,
+    load_expected,
+    must_not_be_problems,
+    quoted_key_lines,
+    time_problems,
+    value_problems,
+    verdict_problems,
+)
+
+# Known misses, by case and by what is checked ("verdict": verdict, exit code, must-not-be;
+# "key_line": a key line quoted).
+KNOWN: dict[str, dict[str, str]] = {
+    "tests/data/blind-openworld/ow02-compose-paste-1p1d": {
+        "verdict": "inconclusive, with peer-lost (which the tester rules out) a 0.37 alternative",
+    },
+    "tests/data/blind-openworld/ow03-l40s-grep-excerpt": {
+        "verdict": "scheduler-runtime-crash 0.40 with scheduler-init-crash (ruled out) a close 0.35 runner-up",
+    },
+    "tests/data/blind-openworld/ow06-k8s-1p1d-bundle": {
+        "verdict": "inconclusive, with peer-lost (which the tester rules out) a 0.40 alternative",
+    },
+    "tests/data/blind-openworld/ow11-compose-exit-paste": {
+        "verdict": "inconclusive, with router-no-workers (which the tester rules out) a 0.40 alternative",
+    },
+    "tests/data/blind-openworld/ow16-qwen3-mooncake-issue": {
+        "verdict": "the crash's summary quotes sglang's 'Please install mooncake' wrapper, not the GLIBCXX "
+        "line it wraps (a cause line should outrank its wrapper)",
+    },
+    "tests/data/blind-round3/05-vllm-nccl-watchdog-yearless": {
+        "verdict": "kv-transfer-timeout (ruled out) a close 0.50 runner-up to collective-timeout 0.58",
+    },
+    "tests/data/blind-round3/10-too-many-open-files-prefill": {
+        "verdict": "inconclusive, with peer-lost (ruled out) a 0.40 alternative",
+    },
+    "tests/data/blind-round4/03-crlf-ansi-truncated-gpu-oom": {
+        "key_line": "the 480-character key line is cut at the excerpt limit",
+    },
+    "tests/data/blind-round4/05-vllm-nixl-not-installed": {
+        "key_line": "both engines print the same lines; one template stands for both and quotes the decode's "
+        "copy (pid 298), the key lines are the prefill's (pid 311)",
+    },
+    "tests/data/excerpts/vllm-3053-sigsegv-cuda-graph-capture": {
+        "verdict": "vLLM's capture_model (CUDA graph capture, a start-up step) is in no frames.toml rule: the "
+        "phase is left open (scheduler-crash 0.30); a rule wants a second real frame line (vLLM V1)",
+    },
+    "tests/data/excerpts/lmcache-1343-nixl-ucx-1p1d-example-startup-benign": {
+        "key_line": "vLLM's 'init engine ... took' line not shown",
+    },
+}
+# Excerpts name the lines their thread pointed at: a few, the ones that matter.
+MAX_EXCERPT_KEY_LINES = 3
+
+
+def params(aspect: str, cases: list[Path] = CASES) -> list[Any]:
+    """The cases as test parameters, a known miss of `aspect` as a strict xfail."""
+    return [
+        pytest.param(case, id=case_id(case), marks=pytest.mark.xfail(strict=True, reason=KNOWN[case_id(case)][aspect]))
+        if aspect in KNOWN.get(case_id(case), {})
+        else pytest.param(case, id=case_id(case))
+        for case in cases
+    ]
+
+
+def problems_shown(problems: list[str]) -> str:
+    return "; ".join(problems)
+
+
+# ---------------------------------------------------------------- each case
+
+
+def test_every_known_miss_is_a_case() -> None:
+    assert set(KNOWN) <= {case_id(case) for case in CASES}
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_the_expectation_has_the_corpus_shape(case: Path) -> None:
+    problems = expectation_problems(tomllib.loads((case / "expected.toml").read_text()))
+    assert not problems, problems
+
+
+KNOWING = [case for case in CASES if case.parent in (FIXTURES, DATA / "excerpts")]
+
+
+@pytest.mark.parametrize("case", KNOWING, ids=case_id)
+def test_a_case_written_knowing_the_library_states_its_chain(case: Path) -> None:
+    assert "chain" in load_expected(case)
+
+
+@pytest.mark.parametrize("case", params("verdict"))
+def test_verdict_and_exit_code(case: Path, case_reports: dict[Path, Report]) -> None:
+    problems = verdict_problems(load_expected(case), case_reports[case])
+    assert not problems, problems_shown(problems)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_chain(case: Path, case_reports: dict[Path, Report]) -> None:
+    report = case_reports[case]
+    problems = chain_problems(load_expected(case), report)
+    assert not problems, f"{problems_shown(problems)}; the chain has {sorted({e.pattern for e in report.chain})}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_values_and_times(case: Path, case_reports: dict[Path, Report]) -> None:
+    expected, report = load_expected(case), case_reports[case]
+    problems = value_problems(expected, report) + time_problems(expected, report)
+    assert not problems, problems_shown(problems)
+
+
+KEYED = [case for case in CASES if "key_lines" in load_expected(case)]
+
+
+@pytest.mark.parametrize("case", params("key_line", KEYED))
+def test_a_key_line_is_quoted(case: Path, case_reports: dict[Path, Report]) -> None:
+    report = case_reports[case]
+    assert quoted_key_lines(load_expected(case), report), f"no key line quoted; verdict {report.verdict.id}"
+
+
+@pytest.mark.parametrize("case", KEYED, ids=case_id)
+def test_the_key_lines_are_lines_of_the_case(case: Path) -> None:
+    keys = load_expected(case)["key_lines"]
+    logs = case_lines(case)
+    missing = [key for key in keys if not any(key in line for line in logs)]
+    assert not missing, f"not in the case's logs: {missing}"
+    if case.parent == DATA / "excerpts":
+        assert 1 <= len(keys) <= MAX_EXCERPT_KEY_LINES, f"give 1-{MAX_EXCERPT_KEY_LINES} key lines"
+
+
+DISTORTED = [case for case in CASES if "same_as" in load_expected(case)]
+
+
+@pytest.mark.parametrize("case", DISTORTED, ids=case_id)
+def test_a_distorted_copy_reads_as_its_original(case: Path, case_reports: dict[Path, Report]) -> None:
+    """A copy of a bundle with its clocks (or layout) distorted gets the original's verdict and chain."""
+    expected = load_expected(case)
+    original, report = case_reports[FIXTURES / expected["same_as"]], case_reports[case]
+    ignored = expected.get("same_as_ignoring", [])
+    assert report.verdict.id == original.verdict.id
+    assert chain_meaning(report.chain, ignored) == chain_meaning(original.chain, ignored)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_other_incidents_and_why_the_rivals_lost(case: Path, case_reports: dict[Path, Report]) -> None:
+    """Separate incidents are findings of their own (with the chain of the bundle they came from);
+    an alternative says why it lost."""
+    expected, report = load_expected(case), case_reports[case]
+    assert [f.verdict.id for f in report.other_incidents] == expected.get("other_incidents", [])
+    if "other_incident_same_as" in expected:
+        original = case_reports[FIXTURES / expected["other_incident_same_as"]]
+        ignored = expected.get("same_as_ignoring", [])
+        assert report.other_incidents[0].verdict.id == original.verdict.id
+        assert chain_meaning(report.other_incidents[0].chain, ignored) == chain_meaning(original.chain, ignored)
+    why = {a.id: a.why_not for a in report.alternatives}
+    for verdict, phrase in expected.get("alternative_why", {}).items():
+        assert phrase in why.get(verdict, ""), why
+
+
+# ---------------------------------------------------------------- the corpus covers the library
+
+
+def test_every_cause_pattern_that_roots_a_verdict_roots_a_case(
+    library: Library, case_reports: dict[Path, Report]
+) -> None:
+    """Like a rule's fixture in a linter: a cause line the library can give a verdict for is the root
+    of some case's report, so a change that breaks it fails a case."""
+    rooted = {event.pattern for report in case_reports.values() for event in report.roots}
+    causes = {p.id for p in library.patterns if p.kind is Kind.CAUSE and p.verdict is not None}
+    assert not sorted(causes - rooted - UNROOTED), "cause patterns that root no case: add a real case"
+    assert not UNROOTED & rooted, f"now rooting a case, remove from UNROOTED: {sorted(UNROOTED & rooted)}"
+
+
+# Cause patterns no case roots yet. Each needs a real case (real lines from a public thread), not a
+# written one; the gate fails for any new pattern, and for one listed here once a case roots it.
+UNROOTED = {
+    "disk-full",  # rooted only through hf-disk-space-short in the cases so far
+    "hf-repo-not-found",
+    "nixl-registration-failed",
+    "subprocess-crashed",  # sglang's watchdog line: so far always under an earlier crash line
+}
+
+
+def test_every_verdict_has_two_cases(library: Library) -> None:
+    verdicts = Counter(load_expected(case)["verdict"] for case in CASES)
+    thin = {spec.id: verdicts[spec.id] for spec in library.verdicts if spec.tier is not Tier.META}
+    thin = {verdict: count for verdict, count in thin.items() if count < 2 and verdict not in ONE_CASE}
+    assert not thin, f"verdicts with fewer than two cases: {thin}"
+
+
+ONE_CASE: set[str] = set()  # verdicts allowed one case while a second real one is sought
+
+
+# ---------------------------------------------------------------- the checks themselves can fail
+
+
+def test_a_misspelt_or_missing_expectation_key_is_refused() -> None:
+    data = {"description": "x", "expected": {"verdict": "x", "must_not_be": [], "chian": ["a"]}}
+    assert expectation_problems(data) == ["unknown key 'chian' in [expected]", "[expected] lacks 'exit_code'"]
+    assert expectation_problems({"expected": {"verdict": "x", "exit_code": 1, "must_not_be": []}}) == [
+        "lacks 'description'"
+    ]
+
+
+def test_the_format_a_blind_case_arrives_in_is_read() -> None:
+    """New blind cases come as: description and source at the top; verdict, acceptable, exit_code,
+    must_not_be and key_lines under [expected]."""
+    data = {
+        "description": "a blind case",
+        "source": "blind round 6",
+        "expected": {
+            "verdict": "inconclusive",
+            "acceptable": ["scheduler-init-crash"],
+            "exit_code": 3,
+            "must_not_be": ["healthy"],
+            "key_lines": ["x"],
+        },
+    }
+    assert expectation_problems(data) == []
+
+
+def test_an_unexpected_pattern_in_the_chain_fails_unless_allowed(bundle_reports: dict[Path, Report]) -> None:
+    report = bundle_reports[FIXTURES / "mori-mr-size-limit-seed"]
+    shown = sorted({event.pattern for event in report.chain})
+    assert chain_problems({"chain": shown}, report) == []
+    assert chain_problems({"chain": shown[1:]}, report) == [f"unexpected in the chain: {shown[:1]}"]
+    assert chain_problems({"chain": shown[1:], "chain_extra_ok": True}, report) == []
+
+
+def test_a_close_must_not_be_runner_up_fails(bundle_reports: dict[Path, Report]) -> None:
+    report = bundle_reports[FIXTURES / "mori-mr-size-limit-seed"]
+    rival = report.alternatives[0]
+    assert not must_not_be_problems({"must_not_be": [rival.id]}, report)  # a clear runner-up is allowed
+    close = replace(report, alternatives=(replace(rival, confidence=report.verdict.confidence - 0.05),))
+    assert must_not_be_problems({"must_not_be": [rival.id]}, close)
+    assert must_not_be_problems({"must_not_be": [report.verdict.id]}, report)
+
+
+def test_an_acceptable_verdict_must_name_a_key_line(bundle_reports: dict[Path, Report]) -> None:
+    report = bundle_reports[FIXTURES / "mori-mr-size-limit-seed"]
+    wanted = {"verdict": "gpu-oom", "acceptable": [report.verdict.id], "exit_code": 1, "must_not_be": []}
+    assert verdict_problems(wanted, report) == []
+    unnamed = {**wanted, "key_lines": ["a line the summary does not quote"]}
+    assert verdict_problems(unnamed, report) == [
+        f"the acceptable {report.verdict.id}'s summary names no key line: {report.verdict.summary}"
+    ]
+    assert verdict_problems({**wanted, "acceptable": []}, report)
