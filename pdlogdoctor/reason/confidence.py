@@ -76,15 +76,12 @@ RULES = (
     Rule("baseline-explains", BASELINE_EXPLAINS, "a change since the last green run that the verdict names"),
     Rule("nothing-failed", NO_FAILURE, "nothing failed, nothing showed serving"),
     Rule("no-cause", NO_CAUSE, "inconclusive: no line shows a cause"),
-<<<<<<< HEAD
+    Rule("floor", FLOOR, "penalties stop here"),
     Rule("slow-gate", SLOW_GATE, "a performance gate failed and the metrics series show the bottleneck"),
     Rule("second-signal", SECOND_SIGNAL, "the bottleneck shows in two independent kinds of evidence"),
     Rule("slow-other-gate", SLOW_OTHER_GATE, "another gate failed, and a queue still climbs at the log's end"),
     Rule("slow-trend", SLOW_TREND, "no gate: a queue that still climbs at the log's end"),
     Rule("gate-unexplained", GATE_UNEXPLAINED, "a performance gate failed and no metrics series shows why"),
-=======
-    Rule("floor", FLOOR, "penalties stop here"),
->>>>>>> main
 )
 NAMES = frozenset(rule.name for rule in RULES)
 
