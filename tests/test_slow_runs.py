@@ -206,5 +206,18 @@ def test_the_same_run_whose_gate_passed_is_healthy(
     assert int(exit_code_for(report)) == 0
 
 
+def test_a_slow_run_whose_requests_failed_is_not_called_merely_slow(tmp_path: Path) -> None:
+    """A latency gate fails, but the decode also answered requests with 500s no line explains: the
+    slowness may be their consequence, so the decision's inconclusive stands (the gate quoted)."""
+    bundle = _bundle(tmp_path, FAILED_GATES[0], [0, 1, 0, 2, 0, 1], [0], [40], [1])
+    with (bundle / "decode_n2.log").open("a") as decode:
+        decode.write(
+            '[2026-11-28 02:15:30] INFO:     10.12.0.3:51820 - "POST /generate HTTP/1.1" 500 Internal Server Error\n'
+        )
+    report = run([str(bundle)], LIBRARY)
+    assert report.verdict.id not in verdicts.PERFORMANCE
+    assert int(exit_code_for(report)) != 0
+
+
 def test_every_kind_of_gate_line_is_drawn() -> None:
     assert len(FAILED_GATES) >= 5 and any("throughput" in line for line in FAILED_GATES)

@@ -108,8 +108,8 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
     finding = _finding(series, events, library)
     perf_gates = [gate for gate in gates if gate_metric(gate)]
     performance = Performance(gates[0] if gates else None, tuple(series), "")
-    if report.verdict.id not in verdicts.META:
-        return replace(report, performance=performance)
+    if report.verdict.id not in verdicts.META or _failed_besides_gates(report, events, library):
+        return replace(report, performance=performance)  # a named cause, or failures no gate explains
     counts = _line_counts(events)
     if perf_gates and finding is not None:
         return _bottleneck_report(report, finding, perf_gates[0], performance, library, counts)
@@ -130,6 +130,16 @@ def _failed_gates(events: Sequence[Event], library: Library) -> list[Event]:
     """Failed gates, earliest first (decide.py's mark: a failed test, benchmark or job)."""
     gated = library.marked(Mark.GATE_FAILED)
     return sorted((e for e in events if e.failing and e.pattern in gated), key=_time_key)
+
+
+def _failed_besides_gates(report: Report, events: Sequence[Event], library: Library) -> bool:
+    """An inconclusive run whose lines fail in other ways than its gates (requests answered with
+    errors, error lines no pattern names): slowness may be its consequence, not its story."""
+    if report.verdict.id != verdicts.INCONCLUSIVE:
+        return False
+    gated = library.marked(Mark.GATE_FAILED)
+    failing = any(e.failing and e.kind is not Kind.CONTEXT and e.pattern not in gated for e in events)
+    return failing or any(error.severity.rank >= Severity.ERROR.rank for error in report.unrecognised)
 
 
 def _passed(events: Sequence[Event], library: Library) -> bool:
