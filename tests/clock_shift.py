@@ -1,4 +1,4 @@
-"""Move a log's clock: every timestamp that starts a line, in every shape the reference lists,
+"""Move a log's clock: every timestamp that starts a line, in every shape the catalogue reads,
 also behind a GitHub Actions stamp, a collector's or grep's prefix, or a paste's indent, and
 inside a collector's record (a JSON line's message and time, containerd's and Cloud Logging's
 time)."""
@@ -24,9 +24,10 @@ ACTIONS = regex.compile(
 )
 # What wraps a component's line: docker compose `prefill-1  | `, kubectl `[pod/x/y] `, a job
 # script's `[prefill] `, grep -H/-n `decode.log:120:`, the Python launcher's `[Router (Rust)] `,
-# an indent.
+# Ray's and vLLM's process tag `(Worker_TP2 pid=733) `, torchrun's `[default0]:`, an indent.
 WRAPPER = regex.compile(
     r"(?:[\w.:/-]{1,63} *\| |\[pod/[^\]\s]+\] |\[(?:prefill|decode|router)\] |\[Router \(Rust\)\] "
+    r"|\([\w.,-]+(?: [\w.=,-]+)*? pid=\d+(?:, ip=[\d.]+)?\)\s+|\[default\d+\]:"
     r"|[\w./-]{1,200}?\.(?:log|txt|out|err)(?:\.\d+)?[:-](?:\d+[:-])?|[ \t]+)*"
 )
 # sglang/uvicorn/MORI `[2026-07-02 10:16:03`, router `2026-07-02 10:16:03` or ISO `2026-07-02T10:16:03`.
@@ -37,6 +38,9 @@ TORCH = regex.compile(
     r"(?P<lead>\[rank\d+\]:\[[IWEF])(?P<month>1[0-2]|0?[1-9])(?P<day>[0-3]\d) (?P<clock>\d\d:\d\d:\d\d)"
 )
 GLOG = regex.compile(r"(?P<lead>[IWEF])(?P<month>\d\d)(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)")
+# glog with its year (Mooncake): `E20260521 08:44:16`; TensorRT-LLM's `[05/27/2025-21:12:36]`.
+GLOG_YEAR = regex.compile(r"(?P<lead>[IWEF])(?P<year>\d{4})(?P<month>\d\d)(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)")
+TRTLLM = regex.compile(r"\[(?P<month>\d\d)/(?P<day>\d\d)/(?P<year>\d{4})-(?P<clock>\d\d:\d\d:\d\d)\]")
 VLLM = regex.compile(
     r"(?P<lead>(?:\([\w ]+pid=\d+\)\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+)"
     r"(?P<month>\d\d)-(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)"
@@ -49,6 +53,11 @@ UCX = regex.compile(r"(?P<lead>\[)(?P<epoch>[1-9]\d{9})(?=(?:\.\d+)?\] \[)")
 DMESG = regex.compile(
     r"\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?P<month>[A-Z][a-z]{2}) +(?P<day>\d{1,2}) (?P<clock>\d\d:\d\d:\d\d) "
     r"(?P<year>\d{4})\]"
+)
+# syslog / journalctl short format `Jul 16 06:16:02 host prog[pid]: `: year-less, the month by name.
+SYSLOG = regex.compile(
+    r"(?P<month>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)(?P<pad> +)(?P<day>\d{1,2}) (?P<clock>\d\d:\d\d:\d\d)"
+    r"(?P<tag> [\w.-]+ [\w.@/-]+(?:\[\d+\])?: )"
 )
 YEARLESS_BASE = 2026  # month-day shapes are moved as if in this year
 
@@ -64,6 +73,9 @@ def _shift_line(line: str, seconds: int) -> str:
     actions = ACTIONS.match(line)
     if actions is not None:
         head, line = _dated(actions, seconds) + actions["tail"], line[actions.end() :]
+    journal = SYSLOG.match(line)
+    if journal is not None:  # journald's time, then the program's own line with its own time
+        return head + _syslog(journal, seconds) + _shift_line(line[journal.end() :], seconds)
     moved = _shift_stamp(line, seconds)
     if moved is not None:
         return head + moved
@@ -131,10 +143,31 @@ def _moved(date: str, clock: str, seconds: int) -> tuple[str, str]:
     return moved_date, moved_clock
 
 
+def _glog_year(found: regex.Match[str], seconds: int) -> str:
+    date, clock = _moved(f"{found['year']}-{found['month']}-{found['day']}", found["clock"], seconds)
+    return f"{found['lead']}{date.replace('-', '')} {clock}"
+
+
+def _syslog(found: regex.Match[str], seconds: int) -> str:
+    """journald's stamp (the day zero-padded or space-padded, as found) and its host and program tag;
+    the program's own line after it is moved as any line is."""
+    month = MONTHS.index(found["month"]) + 1
+    date, clock = _moved(f"{YEARLESS_BASE}-{month:02d}-{int(found['day']):02d}", found["clock"], seconds)
+    day = date[8:10] if len(found["day"]) == 2 else f"{int(date[8:10]):>2}"
+    return f"{MONTHS[int(date[5:7]) - 1]} {day} {clock}{found['tag']}"
+
+
+def _trtllm(found: regex.Match[str], seconds: int) -> str:
+    date, clock = _moved(f"{found['year']}-{found['month']}-{found['day']}", found["clock"], seconds)
+    return f"[{date[5:7]}/{date[8:10]}/{date[:4]}-{clock}]"
+
+
 SHAPES: tuple[tuple[regex.Pattern[str], Callable[[regex.Match[str], int], str]], ...] = (
     (DATED, _dated),
     (TORCH, lambda m, s: _yearless(m, s, "", padded=False)),
+    (GLOG_YEAR, _glog_year),
     (GLOG, lambda m, s: _yearless(m, s, "")),
+    (TRTLLM, _trtllm),
     (VLLM, lambda m, s: _yearless(m, s, "-")),
     (UCX, _epoch),
     (DMESG, _dmesg),

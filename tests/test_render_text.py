@@ -221,10 +221,10 @@ def test_same_file_names_in_different_directories_stay_apart(library: Library) -
             "Mooncake KVCacheSendingThread exception: Address already in use (addr='tcp://33.215.119.7:20013')",
             "Mooncake KVCacheSendingThread exception: Address already in use (addr='tcp://33.215.119.7:20013')",
         ),
-        (
+        (  # torch's prefix (its time) goes; the rank the message names is the message's
             "[rank7]:[E223 11:14:34.011386790 ProcessGroupNCCL.cpp:636] [Rank 7] To avoid data inconsistency, we are "
             "taking the entire process down.",
-            "To avoid data inconsistency, we are taking the entire process down.",
+            "[Rank 7] To avoid data inconsistency, we are taking the entire process down.",
         ),
         (
             "ERROR:    [Errno 98] error while attempting to bind on address ('::', 2242, 0, 0): address already in use",

@@ -132,7 +132,10 @@ def usage_error(message: str, hint: str | None = None) -> NoReturn:
     raise SystemExit(ExitCode.USAGE.value)
 
 
-def read_config() -> Config:
+def read_config(ignore: bool = False) -> Config:
+    """The nearest config file's settings; none with --no-config (`ignore`)."""
+    if ignore:
+        return Config()
     try:
         return find_config(Path.cwd())
     except PdlogdoctorError as exc:
@@ -181,9 +184,10 @@ def analyze_logs(
     abs_time: bool = False,
     baseline: list[str] | None = None,
     follow_symlinks: bool = False,
+    no_config: bool = False,
 ) -> NoReturn:
     """`analyze` with its options' values (commands.py documents them); ends with the exit code."""
-    config = read_config()
+    config = read_config(no_config)
     if timeout is not None and timeout < 0:
         usage_error(f"--timeout {timeout:g} is negative")
     explicit = _choice(OutputFormat, output_format, "--format") if output_format else None
@@ -213,8 +217,17 @@ def analyze_logs(
     if verbose:
         from ..scan.accel import installed
 
+        echo(config_line(config, no_config), err=True)
         echo(f"anchor matcher: {installed(options.matcher)}", err=True)
     _emit(report, targets, Look(quiet, verbose, colour, no_redact, abs_time), code)
+
+
+def config_line(config: Config, ignored: bool) -> str:
+    """What -v says of the settings: a file found upwards can change the exit code, so it is named
+    (as pytest prints `configfile:`)."""
+    if config.source is not None:
+        return f"config file: {config.source}"
+    return "config file: none (--no-config)" if ignored else "config file: none found"
 
 
 def _moment(text: str | None, option: str) -> float | None:
@@ -599,9 +612,10 @@ def diff_logs(
     patterns: list[Path] | None = None,
     color: str | None = None,
     no_redact: bool = False,
+    no_config: bool = False,
 ) -> NoReturn:
     """`diff` with its options' values (commands.py documents them); ends with the exit code."""
-    config = read_config()
+    config = read_config(no_config)
     explicit = _choice(OutputFormat, output_format, "--format") if output_format else None
     targets = _targets(explicit or OutputFormat.TEXT, outputs or [], explicit)
     colour = _choice(Color, color or config.color or Color.AUTO.value, "--color", config)

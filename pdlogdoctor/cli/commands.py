@@ -42,6 +42,14 @@ patterns_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="In
 app.add_typer(patterns_app, name="patterns")
 
 NO_REDACT_HELP = "Do not mask IPs, hosts, home paths, tokens in markdown, github and html output."
+NoConfigOption = Annotated[
+    bool,
+    typer.Option(
+        "--no-config",
+        help="Ignore the config file: pdlogdoctor.toml or pyproject.toml's [tool.pdlogdoctor], the nearest "
+        "from the working directory up (its format, fail-on, color, patterns; -v names the one used).",
+    ),
+]
 PatternsOption = Annotated[
     list[Path] | None,
     typer.Option(
@@ -160,6 +168,7 @@ def analyze(
             "--follow-symlinks", help="Follow links that lead out of an input directory (not followed by default)."
         ),
     ] = False,
+    no_config: NoConfigOption = False,
 ) -> None:
     analyze_logs(
         paths=paths,
@@ -178,6 +187,7 @@ def analyze(
         abs_time=abs_time,
         baseline=baseline,
         follow_symlinks=follow_symlinks,
+        no_config=no_config,
     )
 
 
@@ -281,6 +291,7 @@ def patterns_suggest(
 def patterns_check(patterns: PatternsOption = None) -> None:
     from ..library.consequences import unused_groups
     from ..library.errorlines import check_layer
+    from ..library.formats import check_formats
     from ..library.frames import check_frames
     from ..library.patterns import check_examples
 
@@ -288,6 +299,7 @@ def patterns_check(patterns: PatternsOption = None) -> None:
     problems = [problem for pattern in library.patterns for problem in check_examples(pattern)]
     problems += check_layer(library.errors) if library.errors else []
     problems += check_frames(library.frames)
+    problems += check_formats(library.formats)
     problems += [
         f"{group.path}: {group.id}: no cause names this consequence group (name it in a [[causes]] table, or remove it)"
         for group in unused_groups(library.patterns, library.groups)
@@ -391,6 +403,7 @@ def diff_command(
         str | None, typer.Option("--color", metavar="WHEN", help="auto (a terminal, unless NO_COLOR), always, never.")
     ] = None,
     no_redact: Annotated[bool, typer.Option("--no-redact", help=NO_REDACT_HELP)] = False,
+    no_config: NoConfigOption = False,
 ) -> None:
     diff_logs(
         good=good,
@@ -400,6 +413,7 @@ def diff_command(
         patterns=patterns,
         color=color,
         no_redact=no_redact,
+        no_config=no_config,
     )
 
 

@@ -4,7 +4,7 @@ A user meeting an unknown log asks what kinds of line it holds; `patterns sugges
 the same grouping. Inputs are read as `analyze` reads them (files, directories, .gz/.zst,
 zip and tar archives in place, `-`), each line cleaned of a collector's prefix and stripped of
 its time stamp, level and rank as the report strips them (`timeline.clean_line`,
-`templates.message_of`), masked and grouped by the templater the report's "Unrecognised
+`templates.body_of`), masked and grouped by the templater the report's "Unrecognised
 errors" and the fingerprint use (`library/templates.py`). With `errors`, only the lines the
 generic error layer calls errors (error or critical) and no pattern of the library names,
 templated as the report templates them.
@@ -26,7 +26,7 @@ from typing import BinaryIO, TextIO
 from ..ingest import LogInput, Reader, discover
 from ..library.errorlines import ErrorLayer
 from ..library.patterns import Library, match_line
-from ..library.templates import Group, Mask, Miner, message_of, template_of
+from ..library.templates import Group, Mask, Miner, body_of, template_of
 from ..model import Severity
 from ..scan.timeline import clean_line
 
@@ -93,7 +93,7 @@ def _masked(text: str, masks: tuple[Mask, ...], layer: ErrorLayer | None, librar
     if not cleaned.strip():
         return None
     if layer is None:
-        return template_of(message_of(cleaned), masks)
+        return template_of(body_of(cleaned, library.formats), masks)
     hit = layer.classify(cleaned)
     if hit is None or hit.severity.rank < Severity.ERROR.rank or _named(cleaned, library):
         return None

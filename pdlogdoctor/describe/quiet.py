@@ -23,7 +23,6 @@ from typing import BinaryIO
 from ..ingest import Reader, reopen
 from ..ingest.streams import open_seekable, plain_size, read_sizes
 from ..library.errorlines import ErrorLayer
-from ..library.lazyregex import MULTILINE, LazyRegex
 from ..model import Event, ExcerptLine, Kind, Report, Severity, Source
 from ..model.textcut import clip
 from ..model.values import record
@@ -44,7 +43,6 @@ TAIL_BLOCK = 64 << 10  # read backwards from a plain file's end in blocks of thi
 @record
 class _Scan:
     layer: ErrorLayer
-    candidates: LazyRegex  # any warning marker, on the line as written: where to look closer (compiled on first use)
     named: frozenset[tuple[str, int]]  # (source, line) of the lines a library pattern matched
     keys: tuple[bytes, ...]  # the markers' literal keys: a line holding none is not read
     matcher: accel.Matcher | None  # finds every key in one pass; None: a bytes.find loop per key
@@ -82,7 +80,7 @@ def describe_quiet(
 
 def _scan_for(layer: ErrorLayer, named: frozenset[tuple[str, int]], matcher: str) -> _Scan:
     keys = tuple(key.encode() for key in layer.warning_keys())
-    return _Scan(layer, _candidates(layer), named, keys, accel.deferred(keys, matcher))
+    return _Scan(layer, named, keys, accel.deferred(keys, matcher))
 
 
 def _read(source: Source, scan: _Scan | None) -> _Read:
@@ -208,7 +206,7 @@ def _warnings(source: Source, before: int, complete: bytes, scan: _Scan, room: i
         # Looked at as the markers read a line: without a CI runner's stamp or a collector's prefix
         # (clean_line), so a stamped glog W line meets `^W` as the same line unstamped does.
         text, _ = clean_line(complete[start:counted].decode("utf-8", errors="replace"))
-        if (source.name, number) not in scan.named and scan.candidates.search(text) is not None:
+        if (source.name, number) not in scan.named:
             warning = _warning(source, number, text, scan.layer)
             if warning is not None:
                 found.append(warning)
@@ -224,11 +222,6 @@ def _key_hits(data: bytes, scan: _Scan) -> list[int]:
     return sorted(pos for hits in per_key for pos in hits)
 
 
-def _candidates(layer: ErrorLayer) -> LazyRegex:
-    """Compiled only when a line holds a warning key: most runs never search it (and need not import `regex`)."""
-    return LazyRegex("|".join(f"(?:{marker.regex.pattern})" for marker in layer.warnings), MULTILINE)
-
-
 def _end(source: Source, last: tuple[int, bytes] | None) -> ExcerptLine | None:
     if last is None:
         return None
@@ -242,7 +235,7 @@ def _warning(source: Source, number: int, text: str, layer: ErrorLayer) -> Event
     hit = layer.warning_of(text)
     if hit is None:
         return None
-    stamp = parse_stamp(text)
+    stamp = parse_stamp(text, layer.formats)
     return Event(
         pattern=hit.marker,
         source=source.name,

@@ -1,11 +1,12 @@
 """The generic error layer: error lines that no pattern of the library names.
 
 Driven by data, like the library: `patterns/open-world/severity.toml` says how a line
-states its severity (Python logging, glog, torch, spdlog, Rust tracing, UCX, NCCL,
-tracebacks, crashes, exit codes) and `patterns/open-world/benign/*.toml` name noise known
-to be harmless. The scanner hands this layer only the lines that hold one of its anchors,
-found in the same search pass as the library's anchors, and only when no pattern of the
-library matched the line: the layer adds no pass of its own over the input. Its
+states its severity (tracebacks, crashes, exit codes, level words, and, through the catalogue
+of line formats, each component's own level: glog's letter, torch's, spdlog's word, NCCL's)
+and `patterns/open-world/benign/*.toml` name noise known to be harmless. The scanner hands this
+layer only the lines that hold one of its anchors, found in the same search pass as the library's
+anchors, and only when no pattern of the library matched the line: the layer adds no pass of its
+own over the input. Its
 `[[warning]]` markers are read only when nothing failed (quiet.py re-reads the inputs then).
 `patterns/open-world/causes.toml` names the lines that state their own cause (an errno's words, a
 limit) and the generic wrappers that only report one: the decision ranks the first above the second.
@@ -13,34 +14,35 @@ limit) and the generic wrappers that only report one: the decision ranks the fir
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model import Severity
 from ..model.errors import PatternError
 from ..model.values import record
+from .formats import Formats, Reading
+from .formats import shipped as shipped_formats
 from .lazyregex import LazyRegex, RegexCompileError, compile_now
-from .templates import TEMPLATES_FILE, Mask, check_masks, load_masks, message_of, template_of
+from .templates import TEMPLATES_FILE, Mask, check_masks, load_masks, template_of
 
 if TYPE_CHECKING:
     import regex  # types only: the module is imported on the first compile (lazyregex.py)
 
 OPEN_WORLD_DIR = "open-world"
 LEVELS = ("critical", "error", "warning", "quiet")
+FORMAT_LEVELS = ("critical", "error", "warning", "info", "debug")  # what a line format can state
 MATCH_TIMEOUT_S = 0.5
 SWALLOW_LINES = 60  # how far below an 'Exception ignored in' line its traceback may end
 EXPLAINED_LINES = 400  # how far below a traceback a library pattern read its exception line may be
 BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for the traceback under it
-_MARKER_KEYS = {"id", "level", "effect", "regex", "examples"}
+_MARKER_KEYS = {"id", "level", "effect", "regex", "format", "levels", "examples"}
+ANY_FORMAT = "*"  # a marker's `format` that any catalogue format with a level satisfies
 _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "examples"}
 _EXAMPLE_KEYS = {"match", "no_match"}
-_SHAPE_KEYS = {"id", "component", "engine", "regex", "examples"}
 _CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
 _WRAPPER_KEYS = {"id", "regex", "examples"}
-SHAPES_FILE = "log-shapes.toml"
 CAUSES_FILE = "causes.toml"
 
 
@@ -48,12 +50,31 @@ CAUSES_FILE = "causes.toml"
 class Marker:
     id: str
     level: str
-    regex: LazyRegex
+    regex: LazyRegex | None  # searched on the line; with `formats`, on the message the format reads
     match: tuple[str, ...]
     no_match: tuple[str, ...]
     path: str
     effect: bool = False  # the line says that something ended (a 5xx, an exit code), not why
     keys: tuple[str, ...] = ()  # a warning's: every line its regex matches holds one of them
+    # The line's own format states its level (patterns/formats/): these formats (ANY_FORMAT: any),
+    # at these levels. The level words of each component live in its format, not here.
+    formats: tuple[str, ...] = ()
+    levels: tuple[str, ...] = ()
+
+    def decides(self, text: str, reading: Callable[[], Reading]) -> str | None:
+        """The message this marker reads on the line ("" when it names none), or None."""
+        if not self.formats:
+            found = _search(self.regex, text) if self.regex is not None else None
+            return None if found is None else found.groupdict().get("message") or ""
+        said = reading()
+        if said.format is None or said.level not in self.levels:
+            return None
+        if ANY_FORMAT not in self.formats and said.format.id not in self.formats:
+            return None
+        if self.regex is not None:
+            found = _search(self.regex, said.message)
+            return None if found is None else found.groupdict().get("message") or said.message
+        return said.message
 
 
 @record
@@ -66,19 +87,6 @@ class Benign:
     no_match: tuple[str, ...]
     path: str
     recovered: bool = False  # benign only when the same file shows serving after it
-
-
-@record
-class Shape:
-    """What a line a deployment's component prints at run time looks like (log-shapes.toml)."""
-
-    id: str
-    component: str
-    regex: re.Pattern[str]  # the standard library's syntax: searched on every file's head, `regex` not needed
-    match: tuple[str, ...]
-    no_match: tuple[str, ...]
-    path: str
-    engine: str = ""  # the serving engine whose lines these are (sglang, vllm), when the shape tells
 
 
 @record
@@ -119,11 +127,11 @@ class ErrorLayer:
     anchors: tuple[str, ...]
     markers: tuple[Marker, ...]
     benign: tuple[Benign, ...]
-    shapes: tuple[Shape, ...] = ()  # serving-log line shapes; none loaded: every file counts as a log
     warnings: tuple[Marker, ...] = ()  # how a line says it is a warning (read when nothing failed)
     masks: tuple[Mask, ...] = ()  # what varies between occurrences of one message (templates.toml)
     causes: tuple[CauseLine, ...] = ()  # phrases that state a cause (causes.toml)
     wrappers: tuple[Wrapper, ...] = ()  # generic reports of a failure (causes.toml)
+    formats: Formats = field(default_factory=shipped_formats)  # the catalogue the format markers read
 
     def cause_of(self, text: str) -> CauseLine | None:
         """The cause this line states in its own words, if any."""
@@ -133,8 +141,8 @@ class ErrorLayer:
         return next((cause for cause in self.causes if cause.id == cause_id), None)
 
     def engine_of(self, text: str) -> str | None:
-        """The serving engine whose line shape this line has (log-shapes.toml `engine`), if any."""
-        return next((s.engine for s in self.shapes if s.engine and s.regex.search(text)), None)
+        """The serving engine whose line format this line has (patterns/formats/ `engine`), if any."""
+        return self.formats.engine_of(text)
 
     def wraps(self, text: str) -> bool:
         """The line is a generic wrapper (and states no cause of its own)."""
@@ -155,7 +163,9 @@ class ErrorLayer:
         under it is then dropped after the scan (`unexplained.py`), whichever byte range of a
         file each was scanned in.
         """
-        marker, found = self._marker_for(text)
+        marker, message = self.decide(self.markers, text)
+        if marker is not None and marker.level == "quiet":
+            marker = None
         for entry in self.benign:
             # Recovered ones are judged after the scan; a line no marker calls an error needs only the
             # entries that swallow a traceback (the many quiet lines, glog's I lines, skip the rest).
@@ -163,11 +173,10 @@ class ErrorLayer:
                 continue
             if _search(entry.regex, text):
                 return ErrorHit(BENIGN_PREFIX + entry.id, Severity.INFO, "") if entry.swallow_traceback else None
-        if marker is None or found is None:
+        if marker is None:
             return None
-        message = found.groupdict().get("message") or message_of(text)
         severity = Severity(marker.level)
-        return ErrorHit(marker.id, severity, template_of(message, self.masks))
+        return ErrorHit(marker.id, severity, template_of(message or self.formats.body(text), self.masks))
 
     def warning_keys(self) -> tuple[str, ...]:
         """What every line a warning marker matches holds: lines without one are not read."""
@@ -175,21 +184,26 @@ class ErrorLayer:
 
     def warning_of(self, text: str) -> ErrorHit | None:
         """The warning this line states, or None (not a warning, or benign noise)."""
-        for marker in self.warnings:
-            found = _search(marker.regex, text)
-            if found is not None:
-                if self.benign_entry(text) is not None:
-                    return None
-                message = found.groupdict().get("message") or message_of(text)
-                return ErrorHit(marker.id, Severity.WARNING, template_of(message, self.masks))
-        return None
+        marker, message = self.decide(self.warnings, text)
+        if marker is None or self.benign_entry(text) is not None:
+            return None
+        return ErrorHit(marker.id, Severity.WARNING, template_of(message or self.formats.body(text), self.masks))
 
-    def _marker_for(self, text: str) -> tuple[Marker | None, regex.Match[str] | None]:
-        for marker in self.markers:
-            found = _search(marker.regex, text)
-            if found is not None:
-                return (None, None) if marker.level == "quiet" else (marker, found)
-        return None, None
+    def decide(self, markers: Sequence[Marker], text: str) -> tuple[Marker | None, str]:
+        """The first of `markers` that decides the line, with the message it reads ("": the
+        line's own, without its prefixes); (None, "") when none does."""
+        read: list[Reading] = []
+
+        def reading() -> Reading:  # the catalogue reads a line once, for the markers that ask
+            if not read:
+                read.append(self.formats.read(text))
+            return read[0]
+
+        for marker in markers:
+            message = marker.decides(text, reading)
+            if message is not None:
+                return marker, message
+        return None, ""
 
 
 def _search(pattern: LazyRegex, text: str) -> regex.Match[str] | None:
@@ -202,12 +216,12 @@ def _search(pattern: LazyRegex, text: str) -> regex.Match[str] | None:
 # ---------------------------------------------------------------- loading
 
 
-def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
-    """Markers and benign noise from each library directory's `open-world/`; None if none."""
+def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLayer | None:
+    """Markers and benign noise from each library directory's `open-world/`; None if none.
+    `formats`: the catalogue the format markers read (the shipped one when not given)."""
     anchors: list[str] = []
     markers: list[Marker] = []
     benign: list[Benign] = []
-    shapes: list[Shape] = []
     warnings: list[Marker] = []
     masks: list[Mask] = []
     causes: list[CauseLine] = []
@@ -222,9 +236,6 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
             warnings.extend(_warning(raw, str(severity), i) for i, raw in enumerate(data.get("warning", [])))
         for path in sorted((root / "benign").glob("*.toml")) if (root / "benign").is_dir() else []:
             benign.append(_benign(_read(path), str(path), path.stem))
-        if (root / SHAPES_FILE).is_file():
-            where = str(root / SHAPES_FILE)
-            shapes.extend(_shape(raw, where, i) for i, raw in enumerate(_read(root / SHAPES_FILE).get("shape", [])))
         if (root / TEMPLATES_FILE).is_file():
             masks.extend(load_masks(root / TEMPLATES_FILE))
         if (root / CAUSES_FILE).is_file():
@@ -233,15 +244,21 @@ def load_layer(dirs: Iterable[Path]) -> ErrorLayer | None:
             wrappers.extend(_wrapper(raw, where, i) for i, raw in enumerate(data.get("wrapper", [])))
     if not markers:
         return None
+    catalogue = formats or shipped_formats()
+    known = {fmt.id for fmt in catalogue.formats} | {ANY_FORMAT}
+    for marker in (*markers, *warnings):
+        for name in marker.formats:
+            if name not in known:
+                raise PatternError(marker.path, f"{marker.id}.format", f"'{name}' is no format of patterns/formats/")
     return ErrorLayer(
         tuple(dict.fromkeys(anchors)),
         tuple(markers),
         tuple(benign),
-        tuple(shapes),
         tuple(warnings),
         tuple(masks),
         tuple(causes),
         tuple(wrappers),
+        catalogue,
     )
 
 
@@ -264,7 +281,7 @@ def _marker(raw: Any, where: str, index: int) -> Marker:
     key = f"marker[{index}]"
     if not isinstance(raw, dict):
         raise PatternError(where, key, "must be a table")
-    _check(raw, _MARKER_KEYS, where, key)
+    _check(raw, _MARKER_KEYS, where, key, required=("id", "level", "examples"))
     level = raw["level"]
     if level not in LEVELS:
         raise PatternError(where, f"{key}.level", f"'{level}' is not one of {LEVELS}")
@@ -272,22 +289,25 @@ def _marker(raw: Any, where: str, index: int) -> Marker:
     effect = raw.get("effect", False)
     if not isinstance(effect, bool):
         raise PatternError(where, f"{key}.effect", "must be true or false")
-    return Marker(str(raw["id"]), level, _compile(raw, where, key), match, no_match, where, effect)
+    formats, levels = _format_reference(raw, where, key)
+    compiled = _compile(raw, where, key) if "regex" in raw else None
+    return Marker(str(raw["id"]), level, compiled, match, no_match, where, effect, (), formats, levels)
 
 
-def _shape(raw: Any, where: str, index: int) -> Shape:
-    key = f"shape[{index}]"
-    if not isinstance(raw, dict):
-        raise PatternError(where, key, "must be a table")
-    _check(raw, _SHAPE_KEYS, where, key, required=("id", "component", "regex", "examples"))
-    match, no_match = _examples(raw, where, key)
-    try:  # searched over a whole head: `^` is a line start
-        compiled = re.compile(str(raw["regex"]), re.MULTILINE)
-    except re.error as exc:
-        raise PatternError(
-            where, f"{key}.regex", f"does not compile (a shape is the standard re's syntax): {exc}"
-        ) from None
-    return Shape(str(raw["id"]), str(raw["component"]), compiled, match, no_match, where, str(raw.get("engine", "")))
+def _format_reference(raw: Mapping[str, Any], where: str, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A marker reads either its own `regex`, or a catalogue format's `levels` (and then its
+    regex, if any, on the message)."""
+    if "format" not in raw:
+        if "levels" in raw or "regex" not in raw:
+            raise PatternError(where, key, "needs a `regex`, or a `format` and its `levels`")
+        return (), ()
+    formats = raw["format"] if isinstance(raw["format"], list) else [raw["format"]]
+    levels = raw.get("levels")
+    if not formats or not all(isinstance(name, str) and name for name in formats):
+        raise PatternError(where, f"{key}.format", "must name a format of patterns/formats/ (or a list of them)")
+    if not isinstance(levels, list) or not levels or not all(level in FORMAT_LEVELS for level in levels):
+        raise PatternError(where, f"{key}.levels", f"must list the format levels it decides, of {FORMAT_LEVELS}")
+    return tuple(formats), tuple(levels)
 
 
 def _cause(raw: Any, where: str, index: int) -> CauseLine:
@@ -383,22 +403,18 @@ def check_layer(layer: ErrorLayer) -> list[str]:
     problems: list[str] = []
     for marker in layer.markers:
         for line in marker.match:
-            decided, _ = _first(layer, line)
-            if decided != marker.id:
-                problems.append(f"{marker.path}: marker {marker.id}: match example decided by {decided}: {line!r}")
+            decided, _ = layer.decide(layer.markers, line)
+            if decided is not marker:
+                by = decided.id if decided else None
+                problems.append(f"{marker.path}: marker {marker.id}: match example decided by {by}: {line!r}")
         for line in marker.no_match:
-            if _search(marker.regex, line) is not None:
+            if _decides(layer, marker, line):
                 problems.append(f"{marker.path}: marker {marker.id}: no_match example matches: {line!r}")
     for entry in layer.benign:
         problems += [f"{entry.path}: example does not match: {x!r}" for x in entry.match if not _search(entry.regex, x)]
         problems += [
             f"{entry.path}: no_match example matches: {x!r}" for x in entry.no_match if _search(entry.regex, x)
         ]
-    for shape in layer.shapes:
-        problems += [f"{shape.path}: shape {shape.id}: example does not match: {x!r}" for x in shape.match
-                     if not shape.regex.search(x)]  # fmt: skip
-        problems += [f"{shape.path}: shape {shape.id}: no_match example matches: {x!r}" for x in shape.no_match
-                     if shape.regex.search(x)]  # fmt: skip
     problems += _warning_problems(layer)
     problems += check_masks(layer.masks)
     problems += _cause_problems(layer)
@@ -407,6 +423,11 @@ def check_layer(layer: ErrorLayer) -> list[str]:
             if not any(anchor in line for anchor in layer.anchors):
                 problems.append(f"{marker.path}: marker {marker.id}: no anchor finds the example {line!r}")
     return problems
+
+
+def _decides(layer: ErrorLayer, marker: Marker, line: str) -> bool:
+    """Whether the marker, asked alone, reads the line."""
+    return marker.decides(line, lambda: layer.formats.read(line)) is not None
 
 
 def _cause_problems(layer: ErrorLayer) -> list[str]:
@@ -430,14 +451,6 @@ def _cause_problems(layer: ErrorLayer) -> list[str]:
     return problems
 
 
-def _first(layer: ErrorLayer, line: str) -> tuple[str | None, regex.Match[str] | None]:
-    for marker in layer.markers:
-        found = _search(marker.regex, line)
-        if found is not None:
-            return marker.id, found
-    return None, None
-
-
 def _warning_problems(layer: ErrorLayer) -> list[str]:
     """Warning markers, tried in their own order, decide their own examples and not their no_match."""
     problems: list[str] = []
@@ -448,7 +461,7 @@ def _warning_problems(layer: ErrorLayer) -> list[str]:
                 by = decided.marker if decided else None
                 problems.append(f"{marker.path}: warning {marker.id}: match example decided by {by}: {line!r}")
         for line in marker.no_match:
-            if _search(marker.regex, line) is not None:
+            if _decides(layer, marker, line):
                 problems.append(f"{marker.path}: warning {marker.id}: no_match example matches: {line!r}")
         problems += [f"{marker.path}: warning {marker.id}: no key finds the example {line!r}"
                      for line in marker.match if not any(key in line for key in marker.keys)]  # fmt: skip

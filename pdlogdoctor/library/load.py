@@ -10,6 +10,7 @@ from pathlib import Path
 from ..model.errors import PatternError
 from .consequences import CONSEQUENCES_FILE, ConsequenceGroup, expand, load_groups
 from .errorlines import OPEN_WORLD_DIR, load_layer
+from .formats import FORMATS_DIR, load_formats
 from .frames import FRAMES_FILE, load_frames
 from .patterns import (
     PROFILE_FILE,
@@ -66,6 +67,8 @@ def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:
                 continue  # not patterns: what run profiles take from events (profile.py), what stacks say (frames.py)
             if OPEN_WORLD_DIR in path.relative_to(directory).parts:
                 continue  # the generic error layer's data, read by load_layer
+            if path.relative_to(directory).parts[0] == FORMATS_DIR:
+                continue  # the catalogue of line formats, read by load_formats
             if path.name == "verdicts.toml":
                 verdicts.extend(load_verdicts(path))
             elif path.name == CONSEQUENCES_FILE:
@@ -73,8 +76,14 @@ def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:
             else:
                 patterns.append(load_pattern(path, group=path.parent.name))
     dirs = [directory for directory, _ in listing]
+    formats = load_formats(dirs)
     library = Library(
-        expand(patterns, groups), tuple(verdicts), load_layer(dirs), load_frames(dirs), groups=tuple(groups)
+        expand(patterns, groups),
+        tuple(verdicts),
+        load_layer(dirs, formats),
+        load_frames(dirs),
+        groups=tuple(groups),
+        formats=formats,
     )
     validate_library(library)
     return library

@@ -20,6 +20,8 @@ from .conditions import Condition, is_identifier, parse_condition
 from .consequences import ConsequenceGroup, check_group_names, edge_targets
 from .errorlines import ErrorLayer
 from .fields import FIELD_TYPES, typed_fields
+from .formats import Formats
+from .formats import shipped as shipped_formats
 from .frames import FrameTable
 from .lazyregex import LazyRegex
 
@@ -165,6 +167,7 @@ class Library:
     # Named sets of consequences that `[[causes]]` tables reach (consequences.toml); already
     # expanded into each pattern's `causes`, kept for `patterns check` and `explain`.
     groups: tuple[ConsequenceGroup, ...] = ()
+    formats: Formats = field(default_factory=shipped_formats)  # each component's line format (formats/)
 
     def pattern(self, pattern_id: str) -> Pattern:
         for pattern in self.patterns:

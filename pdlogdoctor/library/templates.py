@@ -36,6 +36,7 @@ from typing import Any, Generic, TypeVar
 
 from ..model.errors import PatternError
 from ..model.values import record
+from .formats import Formats, shipped
 from .lazyregex import LazyRegex, RegexCompileError, compile_now
 
 MAX_TEMPLATE = 300
@@ -48,12 +49,6 @@ MAX_KINDS = 4  # a position that takes more words than this in one group holds a
 MIN_REST = 3  # words after a first word that varies: fewer say too little to make one message
 MIN_SKELETON = 2  # words groups of different lengths must share, in order, to be one
 
-# A log line's own prefix: time stamps, rank and level brackets, glog headers, tracing spans.
-_PREFIX = LazyRegex(
-    r"^(?:\s*(?:\[[^\]]{0,80}\]:?|\d{4}-\d\d-\d\d[ T][\d:.,]+Z?|[IWEF]\d{4} [\d:.]+\s+\d+\s+[\w.-]+:\d+\]"
-    r"|\([\w\s=]+pid=\d+\)|(?:INFO|DEBUG|WARNING|WARN|ERROR|CRITICAL|FATAL)\b:?|\d\d-\d\d [\d:.]+)\s*)+"
-)
-_TRACING = LazyRegex(r"^\S*\{.*?\}: (?:[\w:]+: )?(?:\S+\.rs:\d+: )?")
 _CARRIAGE = LazyRegex(r"\^M|\r")
 _SPACES = LazyRegex(r"\s+")
 # A value in a token: a mask's placeholder, a `<*>`, or a log's own `<module>`, `<unknown>`:
@@ -79,11 +74,16 @@ class Mask:
         return f"<{self.name}>"
 
 
-def message_of(line: str) -> str:
-    """The line without its time stamp, rank, level and tracing prefix."""
-    message = _PREFIX.sub("", line, count=1)
-    message = _TRACING.sub("", message, count=1)
-    return message.strip() or line.strip()
+def message_of(line: str, formats: Formats | None = None) -> str:
+    """The line without the prefix that says when and who wrote it, as the catalogue of line formats
+    reads it (patterns/formats/; the shipped one when no other is given): what quotes and the text
+    report's message column show."""
+    return (formats or shipped()).message(line)
+
+
+def body_of(line: str, formats: Formats | None = None) -> str:
+    """What a template is made of: the line after its prefixes, its level too (Formats.body)."""
+    return (formats or shipped()).body(line)
 
 
 def template_of(message: str, masks: Sequence[Mask]) -> str:

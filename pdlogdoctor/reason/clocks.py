@@ -249,7 +249,8 @@ def _offsets_from(
         between[(pair.left, pair.right)].append(pair)
         between[(pair.right, pair.left)].append(_reversed(pair))
     known: dict[str, ClockOffset] = {}
-    for root in (reference, *sorted(clocked)):
+    # The servers and router first: a job log or a kernel log is anchored against all of them.
+    for root in (reference, *sorted(clocked, key=lambda name: (clocked[name] not in LAUNCHED_TOGETHER, name))):
         if root in known:
             continue
         method = "reference" if root == reference else "unaligned"
@@ -328,11 +329,12 @@ def _time_zone(hours: int) -> bool:
 def _anchor_spans(
     known: dict[str, ClockOffset], clocked: dict[str, Role], spans: dict[str, tuple[float, float]]
 ) -> list[tuple[float, float]]:
-    """The corrected spans of the aligned files launched with the servers (a job log starts earlier)."""
+    """The corrected spans of the files launched with the servers (a job log starts earlier), those
+    no evidence aligned too: a server left on its own clock still ran when the others did."""
     return [
         (spans[name][0] - offset.correction, spans[name][1] - offset.correction)
         for name, offset in known.items()
-        if name in spans and clocked[name] in LAUNCHED_TOGETHER and offset.method not in ("unaligned", "disagreeing")
+        if name in spans and clocked[name] in LAUNCHED_TOGETHER and offset.method != "disagreeing"
     ]
 
 

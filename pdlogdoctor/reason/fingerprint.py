@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 
+from ..library.formats import shipped
 from ..library.lazyregex import LazyRegex
 from ..model import FactValue, Report
 from ..model.verdicts import HEALTHY, NO_CAUSE
@@ -30,10 +31,12 @@ _RUN_SPECIFIC_NAME = LazyRegex(
     r"latency|duration|elapsed|seconds|count|failures|repeats|attempts|errors|occurrences|affected|checks|"
     r"free|avail|available|usage|rss|gpu|rank)(?:_|s?$)"
 )
-_NORMALISERS: tuple[tuple[LazyRegex, str], ...] = (
+_BEFORE_TIMES: tuple[tuple[LazyRegex, str], ...] = (
     (LazyRegex(r"<([a-z][a-z0-9-]*)-\d+>"), r"<\1>"),  # redacted text: <kind-n> (Redactor.placeholder)
     (LazyRegex(r"\S+:\d+(?=\)|,|\s|$)"), "<where>"),  # file:line references
-    (LazyRegex(r"\b\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?"), "<time>"),
+)
+# Then any time as a line format writes it inside text (patterns/formats/, `in_text`), then:
+_AFTER_TIMES: tuple[tuple[LazyRegex, str], ...] = (
     (LazyRegex(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
     (LazyRegex(r"\b[0-9a-f]{16,}\b"), "<id>"),
     (LazyRegex(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"), "<ip>"),
@@ -44,7 +47,10 @@ _NORMALISERS: tuple[tuple[LazyRegex, str], ...] = (
 
 
 def normalise(text: str) -> str:
-    for rule, replacement in _NORMALISERS:
+    for rule, replacement in _BEFORE_TIMES:
+        text = rule.sub(replacement, text)
+    text = shipped().time_in_text.sub("<time>", text)
+    for rule, replacement in _AFTER_TIMES:
         text = rule.sub(replacement, text)
     return " ".join(text.split())
 

@@ -118,7 +118,7 @@ def _place(path: str | None, redactor: Callable[[str], str] | None) -> str | Non
 
 def _unrecognised_annotation(item: UnexplainedError, place: str | None) -> str:
     title = f"unrecognised {item.severity.value} (x{item.count})"
-    return command("warning", item.first.text, _properties(title, place, item.first))
+    return command("warning", _located(item.first.text, place, item.first), _properties(title, place, item.first))
 
 
 def _log_end_annotation(end: ExcerptLine, place: str | None) -> str:
@@ -143,7 +143,9 @@ def _verdict_annotation(shown: Report, place: str | None, original: Report) -> s
         message.append("What to do: " + " ".join(shown.advice.split()))
     message.append(f"{verdict.id} · {confidence_words(shown)}")
     title = f"pdlogdoctor: {verdict.title}"
-    return command(level, "\n".join(message), _properties(title, place, original.chain[0] if original.chain else None))
+    located = shown.chain[0] if shown.chain and verdict.id != HEALTHY else None  # a healthy run's has no 'where'
+    text = _located("\n".join(message), place, located)
+    return command(level, text, _properties(title, place, original.chain[0] if original.chain else None))
 
 
 def _changes_annotation(comparison: Comparison) -> str:
@@ -157,8 +159,24 @@ def _changes_annotation(comparison: Comparison) -> str:
 def _event_annotation(level: str, event: Event, titles: dict[str, str], place: str | None) -> str:
     count = count_of([event])
     repeats = f" ({count} such lines)" if count.folded else ""
-    title = f"{event.role.value}: {titles.get(event.pattern, event.pattern)}{repeats}"
-    return command(level, event.text, _properties(title, place, event))
+    title = f"{_with_role(event.role.value, titles.get(event.pattern, event.pattern))}{repeats}"
+    return command(level, _located(event.text, place, event), _properties(title, place, event))
+
+
+def _with_role(role: str, title: str) -> str:
+    """`decode: A server answered ...`; a title that starts with its role already says it once
+    (`Router: the decode server answered with an error`, `Prefill could not send ...`)."""
+    first = title.split(" ", 1)[0].rstrip(":").lower()
+    return title if first == role.lower() else f"{role}: {title}"
+
+
+def _located(message: str, place: str | None, event: Event | None) -> str:
+    """Outside the workspace an annotation cannot point at its file (`file=`), so its message
+    starts with the place, as a compiler's does (`logs/prefill.log:34: ...`): the log the docs
+    download into runner.temp is still found. `event` is the shown one: its file name is masked."""
+    if place is not None or event is None:
+        return message
+    return f"{event.where}: {message}"
 
 
 def _properties(title: str, place: str | None, event: Event | ExcerptLine | None) -> dict[str, str]:

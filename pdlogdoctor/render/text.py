@@ -18,6 +18,7 @@ from typing import TextIO
 
 import regex
 
+from ..library.templates import message_of
 from ..model import Comparison, Report, Source
 from ..model.counts import count_of
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
@@ -377,22 +378,10 @@ def short_names(sources: Iterable[str]) -> dict[str, str]:
     return shown
 
 
-# Timestamps and rank/level brackets at the start of a line: the time column already says when.
-_LEADING_STAMP = regex.compile(
-    r"^(?:\[[^\]]{0,80}\]:?\s*)+"  # sglang, uvicorn, MORI spdlog, torch's [rankN]:[E... file:line]
-    r"|^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d\S*\s+(?:[A-Z]+\s+)?"  # router
-    r"|^[IWEF]\d{4}(?:\d{4})? [\d:.]+\s+\d+\s+(?:[\w.-]+:\d+\]\s*)?"  # glog (year optional), its file:line]
-    # vLLM (and Python logging through it): (Worker pid=N) LEVEL MM-DD or full date, time, [file:line]
-    r"|^(?:\([\w ]+pid=\d+\)\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+"
-    r"(?:\d{4}-)?\d\d-\d\d [\d:.]+\s+(?:\[[^\]]*\]\s*)?"
-)
-# Rust tracing puts the span and the source location before the message.
-_TRACING_PREFIX = regex.compile(r"^\S*\{.*?\}: .*?\.rs:\d+: ")
-
-
 def log_message(text: str) -> str:
-    message = _LEADING_STAMP.sub("", text, count=1).strip()
-    return _TRACING_PREFIX.sub("", message, count=1) or text.strip()
+    """The line without its prefix (the time column already says when): the catalogue of line
+    formats reads it (library/formats.py)."""
+    return message_of(text)
 
 
 SHOWN_UNRECOGNISED = 5

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from ..library.errorlines import ErrorLayer
 from ..library.fields import typed_fields
+from ..library.formats import Stamp
 from ..library.lazyregex import LazyRegex
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
 from ..model import Event, FieldValue, InputProblem, Kind, Mark, Role, Severity
@@ -24,7 +25,7 @@ from .reader import Buffer
 from .roles import role_from_name, role_from_prefix
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
-from .timeline import Stamp, clean_line, grep_file, parse_stamp
+from .timeline import clean_line, grep_file, parse_stamp
 from .traceback import read_block
 
 KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are counted
@@ -347,7 +348,7 @@ def _match_line(
         if state.counted_only(pattern):
             # A metrics line past the event cap: its numbers go to the series, no event is made.
             if stamp is None:
-                stamp = stamp_for(buf, start, text, actions_time, state.stamps, parse_stamp(text))
+                stamp = stamp_for(buf, start, text, actions_time, state.stamps, parse_stamp(text, state.stamps.formats))
             recognised = state.measure_only(pattern, stamp, line_no, text, raw, weight) or recognised
             continue
         try:
@@ -358,11 +359,11 @@ def _match_line(
         if captured is None:
             continue
         if stamp is None:
-            own = parse_stamp(text)
+            own = parse_stamp(text, state.stamps.formats)
             stamp = stamp_for(buf, start, text, actions_time, state.stamps, own)
-            latest = latest_for(buf, stop, end, own, actions_time, stamp)
+            latest = latest_for(buf, stop, end, own, actions_time, stamp, state.stamps.formats)
         if pattern.block:
-            captured.update(read_block(pattern.block, buf, stop, end))
+            captured.update(read_block(pattern.block, buf, stop, end, state.stamps.formats))
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
         recognised = True
         if Mark.METRICS in pattern.marks:
@@ -392,7 +393,7 @@ def _match_error_line(buf: Buffer, start: int, stop: int, errors: ErrorLayer, li
     hit = errors.classify(text)
     if hit is None:
         return
-    stamp = stamp_for(buf, start, text, actions_time, state.stamps, parse_stamp(text))
+    stamp = stamp_for(buf, start, text, actions_time, state.stamps, parse_stamp(text, state.stamps.formats))
     event = Event(
         pattern=hit.marker,
         source=state.name,

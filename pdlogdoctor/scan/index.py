@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import field
 
 from ..library.errorlines import ErrorLayer
+from ..library.formats import Formats, shipped
 from ..library.patterns import Library, Pattern
 from ..model import Mark
 from ..model.values import record
@@ -28,8 +29,10 @@ class AnchorIndex:
     generic: frozenset[int] = frozenset()
     # The patterns of a server's launch line (Mark.SERVER_LAUNCH): its disaggregation mode names the file's role.
     launches: frozenset[str] = frozenset()
+    formats: Formats = field(default_factory=shipped, compare=False)  # what reads each line's time
     # The anchors only metrics patterns (Mark.METRICS) hold, by their position in `by_anchor`, with
-    # the one pattern each stands for: their lines are sampled past a count (events.EventSink.take).
+    # the one pattern each stands for: their lines are sampled past a stream's first bytes
+    # (events.EventSink.take).
     sampled: tuple[tuple[int, str], ...] = ()
 
     def limits(self) -> dict[str, int]:
@@ -67,7 +70,8 @@ class AnchorIndex:
             for number, (_, group) in enumerate(ordered)
             if len(group) == 1 and Mark.METRICS in group[0].marks and number not in generic
         )
-        return cls(ordered, blocks, fast, library.errors, generic, library.marked(Mark.SERVER_LAUNCH), sampled)
+        launches = library.marked(Mark.SERVER_LAUNCH)
+        return cls(ordered, blocks, fast, library.errors, generic, launches, library.formats, sampled)
 
 
 def _json_escaped(anchor: bytes) -> bytes:

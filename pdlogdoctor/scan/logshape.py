@@ -5,7 +5,7 @@ into one text file, a word list, a CSV, a README. Their text holds the same word
 (`logger.error("Failed to register memory ...")`, `raise RuntimeError("CUDA out of memory")`), so
 the library's patterns match them; but nothing in them happened. A file looks like a serving log
 when a line of its head has the shape of a line some component prints at run time
-(`patterns/open-world/log-shapes.toml`), or when its name names the component that wrote it
+(the catalogue of line formats, `patterns/formats/`), or when its name names the component that wrote it
 (`prefill_<node>.log`, `router.log`, `bench.log`). The others are set aside: the pipeline does not
 use their lines as evidence, and says so.
 """
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..library.errorlines import ErrorLayer, Shape
+from ..library.errorlines import ErrorLayer
+from ..library.formats import Formats
 from ..model import InputProblem, Source
 from .roles import role_from_name
 from .timeline import clean_line
@@ -24,18 +25,17 @@ NOT_SERVING_LOG = "not-a-serving-log"
 # source tree names a component too, but is not its output.
 LOG_SUFFIXES = frozenset({"", ".log", ".txt", ".out", ".err"})
 COMPRESSED_SUFFIXES = (".gz", ".zst")
-FIRST_LOOK = 4 << 10  # bytes of the head tried first
 NAMES_SHOWN = 5  # file names a note lists before it counts the rest
 
 
 def serving_log_reason(name: str, head: str, layer: ErrorLayer | None) -> str | None:
     """Why this file looks like a serving log, or None when it does not. Without shapes in the
     library (a user's own library without open-world/), every file counts as a log."""
-    if layer is None or not layer.shapes:
-        return "no serving-log shapes in the pattern library"
-    shape = _first_shape(head, layer.shapes)
+    if layer is None or not layer.formats.formats:
+        return "no line formats in the pattern library"
+    shape = _first_shape(head, layer.formats)
     if shape is not None:
-        return f"a line in the shape of {shape.id}"
+        return f"a line in the shape of {shape}"
     named = role_from_name(name) if _log_suffix(name) else None
     return f"its name: {named[1]}" if named is not None else None
 
@@ -79,25 +79,17 @@ def set_aside_words(sources: Sequence[Source]) -> str | None:
     )
 
 
-def _first_shape(head: str, shapes: Sequence[Shape]) -> Shape | None:
-    """A log shows its shape in its first lines: the whole head is searched only when they do not."""
-    start = head[: head.rfind("\n", 0, FIRST_LOOK) + 1] if len(head) > FIRST_LOOK else ""
-    for text in (start, head) if start else (head,):
-        cleaned = _without_collector_prefixes(text)
-        for shape in shapes:
-            if shape.regex.search(text) or (cleaned and shape.regex.search(cleaned)):
-                return shape
-    return None
-
-
-def _without_collector_prefixes(head: str) -> str:
-    """The head's lines that a collector prefixed (compose, kubectl, grep, Actions), without it."""
-    lines = []
+def _first_shape(head: str, formats: Formats) -> str | None:
+    """The format of the first line of the head that a component prints at run time (each line
+    read as written and without a collector's prefix: compose, kubectl, grep, Actions)."""
     for raw in head.splitlines():
         line, _ = clean_line(raw)
-        if line != raw:
-            lines.append(line)
-    return "\n".join(lines)
+        indented = line.lstrip() if line[:1] in (" ", "\t") and line.lstrip()[:1] == "[" else line
+        for text in dict.fromkeys((raw, line, indented)):  # as written, unwrapped, a paste indented whole
+            reading = formats.read(text)
+            if reading.run_time and reading.format is not None:
+                return reading.format.id
+    return None
 
 
 def _log_suffix(name: str) -> bool:

@@ -20,7 +20,7 @@ from ..model import InputProblem
 from .events import HEAD_BYTES, EventSink, Partial, ScanResult, merge_partials
 from .index import AnchorIndex
 from .reader import CHUNK_BYTES, MAX_LINE_BYTES, NEWLINE, Buffer, Newlines, Window, fills, line_end, line_start
-from .stamps import STAMP_LOOKBACK_LINES, remember_last_stamp
+from .stamps import STAMP_LOOKBACK_LINES, StampMemory, remember_last_stamp
 
 LONG_LINE_CARRY = 4 << 20  # a partial line longer than this is scanned in windows
 BLOCK_LOOKAHEAD = 256 << 10  # room a traceback needs after its first line
@@ -64,7 +64,8 @@ def scan_partial(
     metrics lines are read depends on it: events.SAMPLE_FULL).
     """
     problems: list[InputProblem] = []
-    state = _State(EventSink(name, index.errors, sampled=dict(index.sampled)), offset=offset)
+    sink = EventSink(name, index.errors, StampMemory(formats=index.formats), sampled=dict(index.sampled))
+    state = _State(sink, offset=offset)
     if context[0]:
         remember_last_stamp(context[0], len(context[0]), state.sink.stamps)
     head = b""

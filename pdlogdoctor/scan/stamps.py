@@ -7,10 +7,11 @@ last stamps of each buffer (`StampMemory`), so the answer never depends on where
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..library.formats import Formats, Stamp, shipped
 from .reader import MAX_LINE_BYTES, Buffer
-from .timeline import Stamp, clean_line, dated_by, on_local_clock, parse_actions_time, parse_stamp, since_boot
+from .timeline import clean_line, dated_by, on_local_clock, parse_actions_time, parse_stamp, since_boot
 
 STAMP_LOOKBACK_LINES = 60
 
@@ -21,12 +22,14 @@ class StampMemory:
 
     last: Stamp | None = None  # of the last stamped line (its own time, or the Actions runner's)
     last_own: Stamp | None = None  # of the last line with a time of its own
+    formats: Formats = field(default_factory=shipped)  # the catalogue of line formats that reads them
 
 
 def stamp_for(
     buf: Buffer, start: int, text: str, actions_time: str | None, memory: StampMemory, own: Stamp | None
 ) -> Stamp | None:
-    """`own` is the line's own stamp (parse_stamp(text)), parsed once by the caller."""
+    """`own` is the line's own stamp (parse_stamp(text, memory.formats)), parsed once by the caller."""
+    formats = memory.formats
     if own is not None and own.utc:
         return on_local_clock(own, _local_stamp_above(buf, start, memory))
     if own is not None:
@@ -46,7 +49,7 @@ def stamp_for(
             break
         previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
         candidate, above_actions = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
-        stamp = parse_stamp(candidate)
+        stamp = parse_stamp(candidate, formats)
         if stamp is not None:
             return stamp
         if actions_time is None and above_actions is not None:
@@ -66,7 +69,7 @@ def _local_stamp_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp | 
         if pos <= 0:
             return memory.last_own
         previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
-        stamp = parse_stamp(clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))[0])
+        stamp = parse_stamp(clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))[0], memory.formats)
         if stamp is not None and not stamp.utc:
             return stamp
         pos = previous
@@ -74,7 +77,7 @@ def _local_stamp_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp | 
 
 
 def latest_for(
-    buf: Buffer, stop: int, end: int, own: Stamp | None, actions_time: str | None, stamp: Stamp | None
+    buf: Buffer, stop: int, end: int, own: Stamp | None, actions_time: str | None, stamp: Stamp | None, formats: Formats
 ) -> float | None:
     """For a line without a time of its own (a crash line, a traceback), the latest it can be:
     the time of the next stamped line below it (or the earliest, when none is in reach).
@@ -89,7 +92,7 @@ def latest_for(
         newline = buf.find(b"\n", pos, min(end, pos + MAX_LINE_BYTES))
         stop_at = newline if newline >= 0 else min(end, pos + MAX_LINE_BYTES)
         candidate, below_actions = clean_line(buf[pos:stop_at].decode("utf-8", errors="replace"))
-        below = parse_stamp(candidate) or (parse_actions_time(below_actions) if below_actions else None)
+        below = parse_stamp(candidate, formats) or (parse_actions_time(below_actions) if below_actions else None)
         if below is not None and below.year_known == stamp.year_known and below.seconds >= stamp.seconds:
             return below.seconds
         if newline < 0:
@@ -107,7 +110,7 @@ def remember_last_stamp(buf: Buffer, end: int, memory: StampMemory) -> None:
             return
         previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
         candidate, actions_time = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
-        own = parse_stamp(candidate)
+        own = parse_stamp(candidate, memory.formats)
         if own is not None:
             memory.last_own = own
             if not found:

@@ -1,84 +1,30 @@
-"""Line clean-up and the timestamp shapes of every component in the reference.
+"""Line clean-up, and the time of a line as the catalogue of line formats reads it.
 
-All naive timestamps are read as UTC: sglang, MORI and glog print local time
-without a zone, the router prints UTC, and CI containers run in UTC. Year-less
-shapes (glog, torch, vLLM) get their year later from the rest of the bundle.
+Each component's time format is data (patterns/formats/, library/formats.py). All naive
+timestamps are read as UTC: sglang, MORI and glog print local time without a zone, the router
+prints UTC, and CI containers run in UTC. Year-less shapes (glog, torch, vLLM) get their year
+later from the rest of the bundle.
 """
 
 from __future__ import annotations
 
 import calendar
-import functools
 import re
 import time
 from collections import Counter
 from dataclasses import replace
 
+from ..library.formats import Formats, Stamp, epoch_of, shipped
 from ..model import Event
-from ..model.values import record
 from .collectors import unwrap
 
 # GitHub Actions prepends `2026-07-02T10:16:03.4120000Z ` to every line it stores.
 ACTIONS_PREFIX = re.compile(r"^\ufeff?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) ")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
-_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    # sglang: [2026-07-02 10:16:03.412 DP0 TP0 EP0] ; uvicorn: [2026-07-02 10:15:30] INFO: ...
-    ("sglang", re.compile(
-        r"^\[(?P<date>\d{4}-\d\d-\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:[.,](?P<frac>\d+))?"
-        r"(?P<ranks>(?: [A-Z_]+\d+)*)\]"
-    )),
-    # MORI spdlog: [2026-07-02 10:16:03.412] [48211] [application] [error]
-    # (the sglang shape above already covers the bracketed date; kept for the frac width)
-    # Rust router (tracing, UTC): 2026-02-26 13:00:12 ERROR ... or ISO 2026-02-26T13:00:12.123Z
-    ("router", re.compile(
-        r"^(?P<date>\d{4}-\d\d-\d\d)[ T](?P<clock>\d\d:\d\d:\d\d)(?:[.,](?P<frac>\d+))?Z?"
-        r"(?=\s+(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL)\b|\s*[-|])"
-    )),
-    # torch c10 (ProcessGroupNCCL, the NCCL watchdog): [rank3]:[E702 10:16:03.412345678 File.cpp:616] msg;
-    # glog's letter and month-day with the month not zero-padded (E626 is June 26, E1206 December 6)
-    ("torch", re.compile(
-        r"^\[rank\d+\]:\[[IWEF](?P<month>1[0-2]|0?[1-9])(?P<day>[0-3]\d) "
-        r"(?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?\s"
-    )),
-    # glog: E0702 10:16:03.412345 48211 file.cc:12] msg
-    ("glog", re.compile(r"^[IWEF](?P<month>\d\d)(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?\s")),
-    # vLLM: (EngineCore_DP0 pid=123) ERROR 07-02 10:16:03 [file.py:12] msg
-    ("vllm", re.compile(
-        r"^(?:\([\w ]+pid=\d+\)\s+)?(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+"
-        r"(?P<month>\d\d)-(?P<day>\d\d) (?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?"
-    )),
-    # dmesg -T (the kernel's log in the host's local time): [Sat Nov 28 11:20:05 2026] msg
-    ("dmesg", re.compile(
-        r"^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?P<monthname>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
-        r"{1,2}(?P<day>\d{1,2}) (?P<clock>\d\d:\d\d:\d\d) (?P<year>\d{4})\]"
-    )),
-    # UCX's own log (ucs_log): [1732791234.123456] [host:pid:thread] file.c:NNN UCX  ERROR msg, in
-    # seconds since the epoch; the `[host:pid:thread]` after it tells it from the kernel's uptime.
-    ("ucx", re.compile(r"^\[(?P<epoch>[1-9]\d{9})(?:\.(?P<frac>\d+))?\] \[[^\]\s]*:\d+ *:\d+\]")),
-    # Any other line that starts with a full date and time.
-    ("generic", re.compile(
-        r"^\[?(?P<date>\d{4}-\d\d-\d\d)[ T](?P<clock>\d\d:\d\d:\d\d)(?:[.,](?P<frac>\d+))?"
-    )),
-)  # fmt: skip
-
-_VLLM = dict(_SHAPES)["vllm"]
 # The kernel's own stamp without -T: seconds since boot ([ 1234.567890] msg). No wall time can be
 # read from it, and none may be lent to it from the lines around it.
 _SINCE_BOOT = re.compile(r"^\[ *\d+\.\d{6}\] ")
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-_RANK = re.compile(r"([A-Z_]+?)(\d+)")
-
-
-@record
-class Stamp:
-    """A parsed timestamp; `year_known` is False for glog/vLLM month-day shapes."""
-
-    seconds: float  # since the epoch; for year-less shapes, computed with year 1970
-    text: str
-    year_known: bool
-    ranks: tuple[tuple[str, int], ...] = ()
-    utc: bool = False  # the shape is UTC whatever the host's zone (UCX's seconds since the epoch)
 
 
 def clean_line(raw: str) -> tuple[str, str | None]:
@@ -143,9 +89,6 @@ def _redraws(earlier: str, later: str) -> bool:
     )
 
 
-# What log collectors put before a component's own line: `docker compose` service names
-# (`prefill-1  | `), and the older Python router launcher's `[Router (Rust)] `.
-_COLLECTOR_PREFIX = re.compile(r"^(?:\[Router \(Rust\)\] |[\w.:/-]{1,63}\s*\| )")
 # Removed from every line before matching: `docker compose logs` (`prefill-1  | `, padded) and
 # `kubectl logs --prefix` (`[pod/NAME/CONTAINER] `), `grep -H`/`-n` over several files
 # (`vllm_p3.log:`, `vllm_p3.log-` for context lines, `decode.log:120:`) and a job script's
@@ -165,83 +108,29 @@ def grep_file(raw: str) -> str | None:
     return found.group("file") if found else None
 
 
-def parse_stamp(line: str) -> Stamp | None:
+def parse_stamp(line: str, formats: Formats | None = None) -> Stamp | None:
+    """The time the line's own prefix states (patterns/formats/: every component's time format,
+    behind a launcher's or collector's tag), or None."""
+    catalogue = formats or shipped()
     if line[:1] in (" ", "\t") and line.lstrip()[:1] == "[":
         line = line.lstrip()  # a pasted excerpt indented as a whole
-    stamp = _parse_at_start(line)
-    if stamp is None:
-        prefix = _COLLECTOR_PREFIX.match(line)
-        if prefix is not None:
-            stamp = _parse_at_start(line[prefix.end() :])
+    stamp = catalogue.stamp(line)
     if stamp is None and "\r" in line:
         # A progress bar's redraws (lone CRs) before a logged line, all one line of the file:
         # the line's time is the one after the last CR.
-        stamp = parse_stamp(line[line.rindex("\r") + 1 :])
+        stamp = parse_stamp(line[line.rindex("\r") + 1 :], catalogue)
     return stamp
-
-
-def _parse_at_start(line: str) -> Stamp | None:
-    if not line or not (line[0] == "[" or line[0].isdigit() or line[0] in "IWEF("):
-        return _shape_anywhere(line)
-    for name, shape in _SHAPES:
-        found = shape.match(line)
-        if found:
-            return _to_stamp(name, found)
-    return None
-
-
-def _shape_anywhere(line: str) -> Stamp | None:
-    # vLLM lines can start with "(EngineCore_DP0 pid=1)" or log level words.
-    if line[:1] in ("D", "C") or line.startswith(("INFO", "WARNING", "ERROR")):
-        found = _VLLM.match(line)
-        if found:
-            return _to_stamp("vllm", found)
-    return None
 
 
 def parse_actions_time(text: str) -> Stamp:
     date, clock = text.rstrip("Z").split("T")
     clock, _, frac = clock.partition(".")
-    return Stamp(_epoch(date, clock, frac), f"{date} {clock}", True)
+    return Stamp(epoch_of(date, clock, frac), f"{date} {clock}", True)
 
 
 def since_boot(line: str) -> bool:
     """A kernel log line stamped in seconds since boot (plain `dmesg`): it has no wall time."""
     return line[:1] == "[" and _SINCE_BOOT.match(line) is not None
-
-
-def _to_stamp(shape: str, found: re.Match[str]) -> Stamp:
-    groups = found.groupdict()
-    frac = groups.get("frac") or ""
-    if groups.get("epoch"):
-        return _epoch_stamp(int(groups["epoch"]), frac)
-    clock = groups["clock"]
-    if groups.get("monthname"):
-        month_number = MONTHS.index(groups["monthname"]) + 1
-        groups["date"] = f"{groups['year']}-{month_number:02d}-{int(groups['day']):02d}"
-    if groups.get("date"):
-        date = groups["date"]
-        seconds = _epoch(date, clock, frac)
-        text = f"{date} {clock}" + (f".{frac[:3]}" if frac else "")
-        year_known = True
-    else:
-        month = f"{int(groups['month']):02d}"  # torch does not pad it
-        date = f"1970-{month}-{groups['day']}"
-        seconds = _epoch(date, clock, frac)
-        text = f"{month}-{groups['day']} {clock}"
-        year_known = False
-    return Stamp(seconds, text, year_known, _ranks(groups.get("ranks") or ""))
-
-
-@functools.lru_cache(maxsize=256)
-def _ranks(text: str) -> tuple[tuple[str, int], ...]:
-    """` DP0 TP3 EP3` as ((DP, 0), (TP, 3), (EP, 3)); a server's lines repeat a few such tags."""
-    return tuple((m.group(1), int(m.group(2))) for m in _RANK.finditer(text))
-
-
-def _epoch_stamp(whole: int, frac: str) -> Stamp:
-    text = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(whole)) + (f".{frac[:3]}" if frac else "")
-    return Stamp(whole + (float(f"0.{frac}") if frac else 0.0), text, True, utc=True)
 
 
 MAX_ZONE_S = 14 * 3600
@@ -281,26 +170,6 @@ def dated_by(stamp: Stamp, received: str | None) -> Stamp:
     return Stamp(best, f"{date} {stamp.text.split(' ', 1)[-1]}", True, stamp.ranks)
 
 
-def _epoch(date: str, clock: str, frac: str) -> float:
-    midnight = _midnight(date)
-    if midnight is None:
-        return 0.0
-    hour, minute, second = (int(part) for part in clock.split(":"))
-    whole = midnight + hour * 3600 + minute * 60 + second  # as calendar.timegm adds them
-    return whole + (float(f"0.{frac}") if frac else 0.0)
-
-
-@functools.lru_cache(maxsize=256)
-def _midnight(date: str) -> int | None:
-    """The epoch seconds of a date's midnight (UTC): a log's lines share few dates, so each is
-    computed once (a metrics line every few seconds made this a tenth of the scan's time)."""
-    year, month, day = (int(part) for part in date.split("-"))
-    try:
-        return calendar.timegm((year, month, day, 0, 0, 0, 0, 0, 0))
-    except (ValueError, OverflowError):
-        return None
-
-
 def with_year(seconds: float, year: int) -> float:
     """Move a year-less (1970-based) time into `year`."""
     day_seconds = seconds % 86400
@@ -331,7 +200,28 @@ def place_on_timeline(events: list[Event]) -> list[Event]:
         events = [_with_nearest_year(e, year, low, high) for e in events]
     else:
         events = [_undated(e) for e in events]
+    events = _within_their_second(events)
     return sorted(events, key=lambda e: (e.time if e.time is not None else float("inf"), e.source, e.line))
+
+
+def _within_their_second(events: list[Event]) -> list[Event]:
+    """A time printed to the whole second says only the second: within it, the line's place in
+    its file says the rest. A vLLM line stamped 06:43:02 below a glog line of 06:43:02.966 in
+    the same file was written after it, so it takes that time (not 06:43:02.000, before it)."""
+    last: dict[str, float] = {}
+    placed = []
+    for event in sorted(events, key=lambda e: (e.source, e.line)):
+        before = last.get(event.source)
+        if _whole_second(event) and before is not None and event.time is not None and 0 < before - event.time < 1:
+            event = replace(event, time=before)
+        if event.time is not None and not event.time_inferred:
+            last[event.source] = event.time
+        placed.append(event)
+    return placed
+
+
+def _whole_second(event: Event) -> bool:
+    return event.time_text is not None and not event.time_inferred and "." not in event.time_text
 
 
 def _dated(event: Event) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..library.formats import Formats
 from ..library.frames import Frame, parse_frame
 from ..library.lazyregex import LazyRegex
 from ..model import FieldValue
@@ -48,7 +49,9 @@ PROJECT_MARKERS = ("/sglang/", "/vllm/", "/mori/", "/mooncake/", "/nixl/", "sgla
 STACK_KEEP = 32  # frames kept of each end of a longer stack (the outer ones tell the phase, the inner the culprit)
 
 
-def read_traceback(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:
+def read_traceback(
+    buf: bytes | bytearray, first_line_end: int, limit: int, formats: Formats | None = None
+) -> dict[str, FieldValue]:
     """Fields of the traceback after `first_line_end` in `buf`: empty if there is none."""
     frames: list[Frame] = []
     crashed: list[Frame] = []  # faulthandler's "Current thread" stack: the one that faulted
@@ -75,19 +78,24 @@ def read_traceback(buf: bytes | bytearray, first_line_end: int, limit: int) -> d
         if line.startswith((" ", "\t")) or offset - 1 in sources or _CARETS.match(line):
             continue  # the source line under a frame (indented, or flush left in an export), or a caret line
         found = _EXCEPTION.match(line)
-        if found is None or parse_stamp(line) is not None:
+        if found is None or parse_stamp(line, formats) is not None:
             break  # the next log record: the traceback is over
         exception = (found.group("type"), (found.group("message") or "").strip())
     # faulthandler lists the newest call first (and the faulting thread as "Current thread");
     # a traceback lists the newest call last
     fields = _fields(crashed[::-1] if crashed else frames[::-1] if newest_first else frames, exception)
-    last_error = _last_error(following[len(lines) :]) if exception is not None else None
+    last_error = _last_error(following[len(lines) :], formats) if exception is not None else None
     return {**fields, "exc_last_error": last_error} if last_error else fields
 
 
-def read_block(kind: str, buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:
-    """The fields of the block of lines a pattern's `block` names, after its matched line."""
-    return read_what(buf, first_line_end, limit) if kind == "cxx-what" else read_traceback(buf, first_line_end, limit)
+def read_block(
+    kind: str, buf: bytes | bytearray, first_line_end: int, limit: int, formats: Formats | None = None
+) -> dict[str, FieldValue]:
+    """The fields of the block of lines a pattern's `block` names, after its matched line (`formats`:
+    the catalogue that tells the next log record by its time)."""
+    if kind == "cxx-what":
+        return read_what(buf, first_line_end, limit)
+    return read_traceback(buf, first_line_end, limit, formats)
 
 
 def read_what(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:
@@ -173,12 +181,12 @@ def _flush_left_sources(lines: list[str]) -> set[int]:
     return found
 
 
-def _last_error(after: list[str]) -> str | None:
+def _last_error(after: list[str], formats: Formats | None) -> str | None:
     """NCCL's own last error, where torch continues the final exception's message with it
     (`NCCL error in: ...` / `ncclSystemError: ...` / `Last error:` / the error): the cause that
     message's first line only calls "unhandled system error"."""
     for index, line in enumerate(after[:CONTINUATION_LINES]):
-        if not line.strip() or parse_stamp(line) is not None:
+        if not line.strip() or parse_stamp(line, formats) is not None:
             return None  # the message ended: a blank line or the next log record
         if line.strip() == LAST_ERROR and index + 1 < len(after):
             return after[index + 1].strip()[:500] or None

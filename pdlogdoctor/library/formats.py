@@ -1,0 +1,510 @@
+"""The catalogue of line formats: what each component's line looks like, said once, as data.
+
+After lnav's `formats/*.json`: `patterns/formats/<component>.toml` holds, per format, a regex with
+named groups for the pieces of its prefix, what its level words mean, the characters a line of it
+can start with, and sample lines whose time, level and message are tested. From that one entry come:
+
+- the time of a line (`Formats.stamp`: `date`, `clock`, `frac`, `month`, `day`, `monthname`,
+  `year`, `epoch` and the `ranks` a prefix holds), tried only for the formats a line's first
+  character allows, in the catalogue's `order`;
+- the level a line states (`level` and the format's level map, or the one level every line of a
+  format has: NVSHMEM prints its `file:line: ` prefix only on errors), which the generic error
+  layer's markers read (`format = ...` in `open-world/severity.toml`);
+- its message without the prefix (`Formats.message`): for error templates, the report's quotes
+  and its message column; a launcher's or collector's tag (`kind = "wrapper"`: Ray's
+  `(Worker pid=N)`, torchrun's `[default0]:`) and the component's prefix inside it are both
+  removed, then the generic prefixes (`kind = "prefix"`) that any line may carry;
+- whether a line is one a component prints at run time (`Formats.run_time`): a file none of whose
+  lines is, and which reads as source code, is no evidence (scan/document.py).
+
+A new time format is one data file with its samples, checked by `pdlogdoctor patterns check`.
+Only the standard library's `re` is used: a line's time is read on the scan's per-hit path.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import field
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..model.errors import PatternError
+from ..model.values import record
+from . import schema
+
+FORMATS_DIR = "formats"
+# line: a component's own line; wrapper: a launcher's tag before one; prefix: removed from every
+# message after the formats (Rust tracing's span); fallback: removed only from a line no format reads.
+KINDS = ("line", "wrapper", "prefix", "fallback")
+GENERIC_KINDS = ("prefix", "fallback")
+LEVELS = ("critical", "error", "warning", "info", "debug")
+TIME_GROUPS = ("date", "clock", "frac", "month", "day", "monthname", "year", "epoch")
+KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level"))
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
+_FORMAT_KEYS = {
+    "id", "component", "kind", "order", "starts_with", "regex", "levels", "level", "utc", "in_text",
+    "says_when", "engine", "sample", "no_match", "references",
+}  # fmt: skip
+_SAMPLE_KEYS = {"line", "time", "level", "message"}
+_RANK = re.compile(r"([A-Z_]+?)(\d+)")
+_ASCII = "".join(chr(code) for code in range(32, 127))
+
+
+@record
+class Stamp:
+    """A parsed timestamp; `year_known` is False for month-day shapes (glog, vLLM)."""
+
+    seconds: float  # since the epoch; for year-less shapes, computed with year 1970
+    text: str
+    year_known: bool
+    ranks: tuple[tuple[str, int], ...] = ()
+    utc: bool = False  # the shape is UTC whatever the host's zone (UCX's seconds since the epoch)
+
+
+@record
+class Sample:
+    """A real line of a format, with what reading it must give."""
+
+    line: str
+    time: str | None = None  # Stamp.text; None: the line has no time of its own
+    level: str | None = None
+    message: str | None = None
+
+
+class Prefix:
+    """A format's regex (the standard library's `re`), compiled on its first match: a run reads the
+    formats its lines' first characters allow, not the whole catalogue (start-up)."""
+
+    __slots__ = ("_compiled", "pattern")
+
+    def __init__(self, pattern: str, compiled: re.Pattern[str] | None = None) -> None:
+        self.pattern = pattern
+        self._compiled = compiled
+
+    def match(self, text: str) -> re.Match[str] | None:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self.pattern)
+        return compiled.match(text)
+
+    def sub(self, replacement: str, text: str) -> str:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self.pattern)
+        return compiled.sub(replacement, text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Prefix) and other.pattern == self.pattern
+
+    def __hash__(self) -> int:
+        return hash(self.pattern)
+
+    def __repr__(self) -> str:
+        return f"Prefix({self.pattern!r})"
+
+    def __reduce__(self) -> tuple[type[Prefix], tuple[str]]:
+        return Prefix, (self.pattern,)
+
+
+@record
+class Format:
+    id: str
+    component: str
+    kind: str  # one of KINDS
+    order: int
+    regex: Prefix
+    starts_with: str  # a character class: what the first character of a line of this format can be
+    levels: tuple[tuple[str, str], ...]  # the `level` group's text -> one of LEVELS
+    level: str | None  # the level of every line of this format, when it prints no level word
+    utc: bool
+    in_text: str | None  # how its time looks inside other text (masked in fingerprints)
+    samples: tuple[Sample, ...]
+    no_match: tuple[str, ...]
+    path: str
+    timed: bool = False  # its regex reads a time (a `clock` or an `epoch` group)
+    says_when: bool = False  # its prefix says when and who: a message starts after it (timed, a tag)
+    engine: str = ""  # the serving engine whose lines these are (sglang, vllm, trtllm), when the format tells
+
+    def level_of(self, found: re.Match[str]) -> str | None:
+        if self.level is not None:
+            return self.level
+        said = found.groupdict().get("level")
+        return None if said is None else dict(self.levels).get(said)
+
+
+@record
+class Reading:
+    """What the catalogue reads of one line: the format that states its level (or the last one
+    read), that level, the line's message, and whether it is run-time output (a component's own
+    format, or a launcher's tag, was read)."""
+
+    format: Format | None
+    level: str | None
+    message: str
+    run_time: bool
+
+
+@record
+class Formats:
+    formats: tuple[Format, ...]  # in the order they are tried
+    # Per first character (ASCII), the formats a line starting with it may be, in order.
+    _by_char: dict[str, tuple[Format, ...]] = field(default_factory=dict, compare=False, repr=False)
+    _timed_by_char: dict[str, tuple[Format, ...]] = field(default_factory=dict, compare=False, repr=False)
+    _wrappers_by_char: dict[str, tuple[Format, ...]] = field(default_factory=dict, compare=False, repr=False)
+    # Any format's time as it appears inside other text (facts masked for fingerprints).
+    time_in_text: Prefix = field(default=Prefix(r"(?!)"), compare=False, repr=False)
+
+    @classmethod
+    def of(cls, formats: Iterable[Format]) -> Formats:
+        ordered = tuple(sorted(formats, key=lambda f: (f.order, f.id)))
+        # The characters each format's `starts_with` class allows, found in one pass per format.
+        starting = {f.id: set(re.findall(f.starts_with, _ASCII)) for f in ordered if f.kind not in GENERIC_KINDS}
+        by_char = {char: tuple(f for f in ordered if char in starting.get(f.id, ())) for char in _ASCII}
+        timed = {char: tuple(f for f in group if f.timed) for char, group in by_char.items()}
+        wrappers = {char: tuple(f for f in group if f.kind == "wrapper") for char, group in by_char.items()}
+        shapes = [f"(?:{f.in_text})" for f in ordered if f.in_text is not None]
+        return cls(ordered, by_char, timed, wrappers, Prefix("|".join(shapes) if shapes else r"(?!)"))
+
+    def __reduce__(self) -> tuple[Any, ...]:  # the indexes are rebuilt, not pickled
+        return (Formats.of, (self.formats,))
+
+    def stamp(self, line: str) -> Stamp | None:
+        """The time a line's own prefix states, read by the first timed format its first
+        character allows that matches at its start, behind a launcher's or collector's tag. A tag
+        with a time of its own (journald's `Nov 30 10:51:03 host prog[pid]: `) says when the line
+        was received: its time serves only a line that states none. None when nothing does."""
+        text, received = line, None
+        for _ in range(MAX_NESTED):
+            if not text:
+                break
+            fmt, found = self._timed_match(text)
+            if fmt is not None and found is not None:
+                if fmt.kind != "wrapper":
+                    return stamp_of(fmt, found)
+                received = received or stamp_of(fmt, found)
+                text = text[found.end() :]
+                continue
+            tag = self._wrapper(text)
+            if tag is None:
+                break
+            text = text[tag.end() :]
+        return received
+
+    def _timed_match(self, text: str) -> tuple[Format | None, re.Match[str] | None]:
+        for fmt in self._timed(text[0]):
+            found = fmt.regex.match(text)
+            if found is not None:
+                return fmt, found
+        return None, None
+
+    def read(self, line: str) -> Reading:
+        """The formats read at the start of `line`, each inside the one before (a launcher's
+        tag, then the component's prefix), up to the first that states a level."""
+        text, last, run_time = line, None, False
+        for _ in range(MAX_NESTED):
+            fmt, found = self._first(text)
+            if fmt is None or found is None:
+                break
+            text, last = text[found.end() :], fmt
+            run_time = True  # a component's own prefix, or a launcher's tag: run-time output either way
+            level = fmt.level_of(found)
+            if level is not None:
+                return Reading(fmt, level, text, run_time)
+            if not found.end():  # a line known by its words alone: no prefix to read inside
+                break
+        return Reading(last, None, text, run_time)
+
+    def message(self, line: str) -> str:
+        """The line without the prefix that says when and who wrote it: up to the end of the last
+        format read that holds a time (glog's header, vLLM's, the router's date and level) or is a
+        launcher's tag; a level and source place after it stay (UCX's `ib_md.c:349  UCX  ERROR `,
+        `NCCL WARN `, uvicorn's `INFO:     `), as the line's own words. Then the generic prefixes
+        (the fallback ones only on a line no format reads)."""
+        text, message, run_time = line, line, False
+        for _ in range(MAX_NESTED):
+            fmt, found = self._first(text)
+            if fmt is None or found is None:
+                break
+            text, run_time = text[found.end() :], True
+            if fmt.says_when:
+                message = text
+            if fmt.level_of(found) is not None or not found.end():
+                break
+        return self._generic(message, run_time).strip() or line.strip()
+
+    def body(self, line: str) -> str:
+        """What an error template is made of: the line after every prefix read, its level too
+        (`ERROR:    `, `NCCL WARN `), then whatever looks like a prefix (the generic ones)."""
+        reading = self.read(line)
+        return self._generic(reading.message, False).strip() or line.strip()
+
+    def _generic(self, message: str, run_time: bool) -> str:
+        for fmt in self.formats:
+            if fmt.kind == "prefix" or (fmt.kind == "fallback" and not run_time):
+                found = fmt.regex.match(message)
+                if found is not None:
+                    message = message[found.end() :]
+        return message
+
+    def engine_of(self, line: str) -> str | None:
+        """The serving engine whose format a line has (a format's `engine`: sglang, vllm, trtllm),
+        read through a launcher's tag; None when no format read tells."""
+        text = line
+        for _ in range(MAX_NESTED):
+            fmt, found = self._first(text)
+            if fmt is None or found is None:
+                return None
+            if fmt.engine:
+                return fmt.engine
+            if fmt.level_of(found) is not None or not found.end():
+                return None
+            text = text[found.end() :]
+        return None
+
+    def run_time(self, line: str) -> bool:
+        """Whether the line is one a component prints at run time (not source, not prose)."""
+        return self.read(line).run_time
+
+    def _wrapper(self, text: str) -> re.Match[str] | None:
+        group = self._wrappers_by_char.get(text[0])
+        for fmt in group if group is not None else (f for f in self._others(text[0]) if f.kind == "wrapper"):
+            found = fmt.regex.match(text)
+            if found is not None and found.end():
+                return found
+        return None
+
+    def _timed(self, char: str) -> tuple[Format, ...]:
+        found = self._timed_by_char.get(char)
+        return found if found is not None else tuple(f for f in self._others(char) if f.timed)
+
+    def _first(self, text: str) -> tuple[Format | None, re.Match[str] | None]:
+        if not text:
+            return None, None
+        group = self._by_char.get(text[0])
+        for fmt in group if group is not None else self._others(text[0]):
+            found = fmt.regex.match(text)
+            if found is not None:
+                return fmt, found
+        return None, None
+
+    def _others(self, char: str) -> tuple[Format, ...]:
+        """The formats a non-ASCII first character allows (rare: computed when met)."""
+        return tuple(f for f in self.formats if f.kind not in GENERIC_KINDS and _starts(f, char))
+
+
+def _starts(fmt: Format, char: str) -> bool:
+    return re.fullmatch(fmt.starts_with, char) is not None  # for a character outside ASCII, when met
+
+
+def stamp_of(fmt: Format, found: re.Match[str]) -> Stamp:
+    """The time the named groups of a format's match state."""
+    groups = found.groupdict()
+    frac = groups.get("frac") or ""
+    if groups.get("epoch"):
+        return _epoch_stamp(int(groups["epoch"]), frac)
+    clock = groups["clock"]
+    date = groups.get("date")
+    if date is None and groups.get("year"):
+        month = MONTHS.index(groups["monthname"]) + 1 if groups.get("monthname") else int(groups["month"])
+        date = f"{groups['year']}-{month:02d}-{int(groups['day']):02d}"
+    ranks = tuple((m.group(1), int(m.group(2))) for m in _RANK.finditer(groups.get("ranks") or ""))
+    if date is not None:
+        text = f"{date} {clock}" + (f".{frac[:3]}" if frac else "")
+        return Stamp(epoch_of(date, clock, frac), text, True, ranks, fmt.utc)
+    month_text = f"{MONTHS.index(groups['monthname']) + 1 if groups.get('monthname') else int(groups['month']):02d}"
+    day = f"{int(groups['day']):02d}"
+    seconds = epoch_of(f"1970-{month_text}-{day}", clock, frac)
+    return Stamp(seconds, f"{month_text}-{day} {clock}", False, ranks, fmt.utc)
+
+
+def _epoch_stamp(whole: int, frac: str) -> Stamp:
+    text = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(whole)) + (f".{frac[:3]}" if frac else "")
+    return Stamp(whole + (float(f"0.{frac}") if frac else 0.0), text, True, utc=True)
+
+
+def epoch_of(date: str, clock: str, frac: str) -> float:
+    """Seconds since the epoch of a UTC date and clock; 0.0 for a date that does not exist."""
+    day = _day_start(date)
+    if day is None:
+        return 0.0
+    hour, minute, second = clock.split(":")
+    whole = day + int(hour) * 3600 + int(minute) * 60 + int(second)
+    return whole + (float(f"0.{frac}") if frac else 0.0)
+
+
+@lru_cache(maxsize=256)
+def _day_start(date: str) -> int | None:
+    """The lines of a log share a few dates: each is converted once (the per-hit path)."""
+    year, month, day = (int(part) for part in date.split("-"))
+    try:
+        return calendar.timegm((year, month, day, 0, 0, 0, 0, 0, 0))
+    except (ValueError, OverflowError):
+        return None
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_formats(dirs: Iterable[Path]) -> Formats:
+    """Every `formats/*.toml` of the library directories, as one catalogue."""
+    formats: list[Format] = []
+    for directory in dirs:
+        root = directory / FORMATS_DIR
+        for path in sorted(root.glob("*.toml")) if root.is_dir() else []:
+            data = schema.read_toml(path)
+            schema.check_keys(data, ("format",), (), str(path))
+            listed = data.get("format", [])
+            formats.extend(_format(raw, str(path), f"format[{i}]") for i, raw in enumerate(listed))
+    ids = [f.id for f in formats]
+    for duplicate in sorted({i for i in ids if ids.count(i) > 1}):
+        raise PatternError(FORMATS_DIR, duplicate, "two formats have this id")
+    return Formats.of(formats)
+
+
+@cache
+def shipped() -> Formats:
+    """The shipped catalogue, for what reads lines without a library at hand (a report's renderers
+    and fingerprint, a hand-built library): the shipped library's, from the user's cache as the
+    command line keeps it (its files are parsed only when it is not there: cli/behaviour.py)."""
+    import os
+
+    from .cache import user_cache_dir
+    from .load import load_library
+
+    cache_dir = None if os.environ.get("PDLOGDOCTOR_NO_CACHE") else user_cache_dir()
+    return load_library((), cache_dir).formats
+
+
+def _format(raw: Any, where: str, key: str) -> Format:
+    entry = schema.table(raw, where, key)
+    schema.check_keys(entry, _FORMAT_KEYS, ("id", "component", "regex", "starts_with", "sample"), where, key)
+    kind = schema.one_of({"kind": "line", **entry}, "kind", KINDS, where, key)
+    compiled = _compile(schema.string(entry, "regex", where, key), where, f"{key}.regex")
+    _check_groups(compiled, where, key)
+    levels = _levels(entry.get("levels", {}), where, key)
+    level = schema.one_of(entry, "level", LEVELS, where, key) if "level" in entry else None
+    if levels and "level" not in compiled.groupindex:
+        raise PatternError(where, f"{key}.levels", "a level map needs a `level` group in the regex")
+    starts_with = schema.string(entry, "starts_with", where, key)
+    _compile(starts_with, where, f"{key}.starts_with")
+    in_text = (
+        _compile(schema.string(entry, "in_text", where, key), where, f"{key}.in_text") if "in_text" in entry else None
+    )
+    timed = bool({"clock", "epoch"} & set(compiled.groupindex))
+    return Format(
+        id=schema.string(entry, "id", where, key),
+        component=schema.string(entry, "component", where, key),
+        kind=kind,
+        order=_int(entry.get("order", 100), where, f"{key}.order"),
+        regex=Prefix(compiled.pattern, compiled),
+        starts_with=starts_with,
+        levels=levels,
+        level=level,
+        utc=schema.flag(entry, "utc", where, key),
+        in_text=in_text.pattern if in_text is not None else None,
+        samples=_samples(entry["sample"], where, key),
+        no_match=schema.string_list(entry, "no_match", where, key) or (),
+        path=where,
+        timed=timed,
+        says_when=schema.flag(entry, "says_when", where, key) or kind == "wrapper" or timed,
+        engine=schema.string(entry, "engine", where, key) if "engine" in entry else "",
+    )
+
+
+def _compile(source: str, where: str, key: str) -> re.Pattern[str]:
+    try:
+        return re.compile(source)
+    except re.error as exc:
+        raise PatternError(where, key, f"does not compile (the standard re's syntax): {exc}") from None
+
+
+def _check_groups(regex: re.Pattern[str], where: str, key: str) -> None:
+    names = set(regex.groupindex)
+    unknown = sorted(names - KNOWN_GROUPS)
+    if unknown:
+        raise PatternError(where, f"{key}.regex", f"unknown named groups {unknown} (known: {sorted(KNOWN_GROUPS)})")
+    if ("clock" in names) and not ({"date"} <= names or {"day"} <= names):
+        raise PatternError(where, f"{key}.regex", "a `clock` needs a `date`, or a `day` with a month")
+
+
+def _levels(raw: Any, where: str, key: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(raw, Mapping):
+        raise PatternError(where, f"{key}.levels", "must be a table of level word -> level")
+    for word in raw:
+        schema.one_of(raw, word, LEVELS, where, f"{key}.levels")
+    return tuple((str(word), str(level)) for word, level in raw.items())
+
+
+def _samples(raw: Any, where: str, key: str) -> tuple[Sample, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise PatternError(where, f"{key}.sample", "needs at least one real line")
+    samples = []
+    for i, item in enumerate(raw):
+        place = f"{key}.sample[{i}]"
+        entry = schema.table(item, where, place)
+        schema.check_keys(entry, _SAMPLE_KEYS, ("line",), where, place)
+        samples.append(Sample(str(entry["line"]), entry.get("time"), entry.get("level"), entry.get("message")))
+    return tuple(samples)
+
+
+def _int(raw: Any, where: str, key: str) -> int:
+    if not isinstance(raw, int) or isinstance(raw, bool):
+        raise PatternError(where, key, "must be an integer")
+    return raw
+
+
+# ---------------------------------------------------------------- self-test
+
+
+def check_formats(formats: Formats) -> list[str]:
+    """Every sample is read by its own format (the first its first character allows, at the
+    line's start or inside a launcher's tag or another prefix), with the time, level and message
+    it states; no `no_match` line is matched by it."""
+    problems: list[str] = []
+    for fmt in formats.formats:
+        for sample in fmt.samples:
+            problems += [
+                f"{fmt.path}: format {fmt.id}: {p}: {sample.line!r}" for p in _sample_problems(formats, fmt, sample)
+            ]
+        for line in fmt.no_match:
+            if fmt.regex.match(line):
+                problems.append(f"{fmt.path}: format {fmt.id}: no_match line matches: {line!r}")
+    return problems
+
+
+def _sample_problems(formats: Formats, fmt: Format, sample: Sample) -> list[str]:
+    if fmt.kind in GENERIC_KINDS:
+        return [] if fmt.regex.match(sample.line) else ["not matched"]
+    reading = formats.read(sample.line)
+    chain = _chain(formats, sample.line)
+    if fmt.id not in chain:
+        return [f"read by {chain or 'no format'}, not by this one"]
+    problems = []
+    stamp = formats.stamp(sample.line)
+    said = stamp.text if stamp else None
+    if fmt.timed and said != sample.time:
+        problems.append(f"time {said!r}, expected {sample.time!r}")
+    if sample.level is not None and reading.level != sample.level:
+        problems.append(f"level {reading.level!r}, expected {sample.level!r}")
+    if sample.message is not None and formats.message(sample.line) != sample.message:
+        problems.append(f"message {formats.message(sample.line)!r}, expected {sample.message!r}")
+    return problems
+
+
+def _chain(formats: Formats, line: str) -> list[str]:
+    """The ids of the formats read at the start of the line, each inside the one before."""
+    ids, text = [], line
+    for _ in range(MAX_NESTED):
+        fmt, found = formats._first(text)
+        if fmt is None or found is None:
+            break
+        ids.append(fmt.id)
+        text = text[found.end() :]
+        if fmt.level_of(found) is not None or not found.end():
+            break
+    return ids
