@@ -69,7 +69,10 @@ EXIT_HELP = (
     "  3  failure evidence without a known cause (inconclusive)\n"
     "  4  nothing readable, or no input looks like a serving log\n"
     "--fail-on cause turns 3 and 4 into 0;\n"
-    "--fail-on never (or --exit-zero) turns 1, 3 and 4 into 0."
+    "--fail-on never (or --exit-zero) turns 1, 3 and 4 into 0.\n"
+    "An answer from partial evidence (--timeout, a missing or\n"
+    "unreadable input) never exits 0: a cause found in what was\n"
+    "read exits 1, anything else 3; -q's line ends # incomplete."
 )
 OUTPUTS_HELP = (
     "\b\nWhere the reports go:\n"
@@ -495,8 +498,9 @@ def _write_step_files(report: Report, options: RenderOptions, failures: list[str
                 append_step_summary(report, options, Path(value))
             else:
                 append_step_outputs(report, Path(value))
-        except OSError as exc:
-            failures.append(f"cannot write {variable} ({value}): {exc.strerror or exc}")
+        except (OSError, UnicodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else "a character its encoding cannot hold"
+            failures.append(f"cannot write {variable} ({value}): {reason or exc}")
 
 
 def _rendered(report: Report, output_format: OutputFormat, options: RenderOptions) -> str:
@@ -557,8 +561,9 @@ def _write_stdout(write: Callable[[TextIO], object]) -> None:
     try:
         write(sys.stdout)
         sys.stdout.flush()
-    except OSError as exc:  # a full disk behind `> file`, a closed terminal: the report is lost
-        usage_error(f"cannot write the report to stdout: {exc.strerror or exc}")
+    except (OSError, UnicodeError) as exc:  # a full disk behind `> file`, a closed terminal: the report is lost
+        reason = exc.strerror if isinstance(exc, OSError) else "a character its encoding cannot hold"
+        usage_error(f"cannot write the report to stdout: {reason or exc}")
 
 
 def _write_file(report: Report, target: Target, options: RenderOptions) -> None:
