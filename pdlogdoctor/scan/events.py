@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 from ..library.errorlines import ErrorLayer
 from ..library.fields import typed_fields
 from ..library.formats import Stamp
-from ..library.lazyregex import LazyRegex
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
 from ..model import Event, FieldValue, InputProblem, Kind, Mark, Role, Severity
 from ..model.textcut import clip
@@ -43,9 +42,6 @@ NUMERIC_KINDS = ("int", "float", "percent", "bool", "duration")  # the captures 
 # depends on a line's offset alone, so ranges scanned apart read exactly the lines one scan reads.
 SAMPLE_FULL = 1 << 20
 SAMPLE_BLOCK = 16 << 10
-# A `raise` statement a traceback quotes (at a line's start, as pasted, or indented under a
-# logger's `[file:line] ` prefix).
-_RAISE_STATEMENT = LazyRegex(r"^(?:.*?\] \s+|\s*)raise [A-Za-z_][\w.]*(?:\(|\s*$)")
 
 
 @dataclass(slots=True)
@@ -331,9 +327,10 @@ def _match_line(
         return False
     raw = buf[start:stop].decode("utf-8", errors="replace")
     text, actions_time = clean_line(raw)
-    if _RAISE_STATEMENT.match(text):
-        # Python source a traceback quotes: the exception line under it says the same, with the
-        # values filled in, and is the one occurrence to count. The error layer still reads it.
+    if state.stamps.formats.quotes_code(text):
+        # Source that quotes the message (a traceback's `raise X(...)` or `logger.error("...")` line,
+        # a file of code): the message did not happen there. Under a traceback the exception line
+        # says the same, with the values filled in. The error layer still reads it.
         return False
     stamp: Stamp | None = None
     latest: float | None = None
