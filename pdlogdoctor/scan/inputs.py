@@ -15,7 +15,7 @@ from ..model.values import record
 from .collectors import unwrap_head
 from .events import ScanResult
 from .index import AnchorIndex
-from .logshape import not_serving_problem, serving_log_reason
+from .logshape import document_kind, not_serving_problem
 from .parallel import plain_file_path, scan_file_parallel, worth_splitting
 from .roles import detect_role, node_from_name, role_from_name, with_source_role
 from .search import scan_stream
@@ -111,9 +111,12 @@ def scan_one(
     result = _scan(stream, name, index, on_progress, workers)
     head = unwrap_head(result.head)  # a JSON-lines or containerd log: the lines its records hold
     role, reason = detect_role(name, head, result.events, index.launches)
-    if result.bytes and serving_log_reason(name, head, index.errors) is None:
+    kind = document_kind(head, index.formats) if result.bytes else None
+    if kind is not None:
         # Its words matched patterns, but it is not a log: no role from them either.
-        role, reason, problems = Role.UNKNOWN, "not a serving log", (*problems, not_serving_problem())
+        role, reason, problems = Role.UNKNOWN, f"{kind}, not a log", (*problems, not_serving_problem(kind))
+    elif role is Role.UNKNOWN:
+        reason = "an excerpt: no role marker in its content or name (its lines are read and ranked)"
     source = Source(
         name=name,
         role=role,
