@@ -143,8 +143,10 @@ def _last_decision(follow: Follow, progress: _Progress) -> Decided:
 
 
 def _evidence(scanned: list[Scanned]) -> tuple[object, ...]:
-    """What a decision reads of the scans: each source's name, role, problems and events."""
-    return tuple((s.source.name, s.source.role, s.source.problems, s.source.bytes > 0, s.events) for s in scanned)
+    """What a decision reads of the scans: each source's name, role, problems, events and metrics series."""
+    return tuple(
+        (s.source.name, s.source.role, s.source.problems, s.source.bytes > 0, s.events, s.series) for s in scanned
+    )
 
 
 def verdict_line(report: Report) -> str:

@@ -10,8 +10,10 @@ below every handed-over line, so what is found never depends on where reads end.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from ..ingest import ByteSource
 from ..ingest.streams import plain_size
@@ -32,6 +34,7 @@ class _State:
 
     sink: EventSink
     line_base: int = 0  # lines before the current buffer
+    offset: int = 0  # the stream's bytes before the current buffer (from the file's start, for a range)
     resume: int = 0  # where the next buffer's search starts (after a long-line window)
 
 
@@ -53,14 +56,16 @@ def scan_partial(
     chunk_bytes: int = CHUNK_BYTES,
     on_progress: Callable[[int], None] | None = None,
     context: tuple[bytes, bytes] = (b"", b""),
+    offset: int = 0,
 ) -> Partial:
     """Scan a stream, or a byte range of a file when `context` gives the bytes around it.
 
     context[0] ends where the range starts (its last stamp is the range's starting
     stamp); context[1] follows the range (a traceback may run into it); no line of
-    the context is matched or counted.
+    the context is matched or counted. `offset`: where the range starts in its file (which
+    metrics lines are read depends on it: events.SAMPLE_FULL).
     """
-    search = Search(name, index, Window(chunk_bytes, plain_size(stream)))
+    search = Search(name, index, Window(chunk_bytes, plain_size(stream)), offset)
     if context[0]:
         remember_last_stamp(context[0], len(context[0]), search.state.sink.stamps)
     for got in fills(search.window, stream, search.problems):
@@ -79,10 +84,10 @@ class Search:
 
     __slots__ = ("fresh", "head", "index", "problems", "state", "total", "window")
 
-    def __init__(self, name: str, index: AnchorIndex, window: Window) -> None:
+    def __init__(self, name: str, index: AnchorIndex, window: Window, offset: int = 0) -> None:
         self.index = index
         self.window = window
-        self.state = _State(EventSink(name, index.errors, StampMemory(formats=index.formats)))
+        self.state = _State(_sink(name, index, StampMemory(formats=index.formats)), offset=offset)
         self.head = b""
         self.total = 0
         self.fresh = 0  # bytes read since the last scan
@@ -99,7 +104,9 @@ class Search:
         # The tail keeps STAMP_LOOKBACK_LINES lines that each scan walks again: scan once the new
         # bytes outweigh it, so small reads (a slow pipe) cost linear time, not tail x reads.
         if self.fresh >= window.end - self.fresh:
-            window.drop_before(_scan_buffer(window.data, window.end, self.index, self.state, final=False))
+            cut = _scan_buffer(window.data, window.end, self.index, self.state, final=False)
+            window.drop_before(cut)
+            self.state.offset += cut
             self.fresh = 0
 
     def finish(self, after: bytes = b"") -> Partial:
@@ -111,17 +118,33 @@ class Search:
         return self.state.sink.partial(self.state.line_base, self.total, self.head, self.problems)
 
     def ended_here(self) -> list[Partial]:
-        """What `finish` would find now, leaving the search as it is: the part searched through,
-        and the window's bytes scanned to the end by a sink of their own that starts with the
-        stamps remembered before them; merge_partials joins the two as it joins parallel ranges.
-        A followed file's snapshot: its next bytes may still complete the lines held back."""
+        """What `finish` would find now, leaving the search as it is: the part searched through (from
+        a copy of the sink: making a partial settles counts), and the window's bytes scanned to the
+        end by a sink of their own that starts with the stamps remembered before them;
+        merge_partials joins the two as it joins parallel ranges. A followed file's snapshot: its
+        next bytes may still complete the lines held back."""
         state = self.state
         held = self.window.end
-        searched = state.sink.partial(state.line_base, self.total - held, self.head, list(self.problems))
-        tail = _State(EventSink(state.sink.name, self.index.errors, replace(state.sink.stamps)), 0, state.resume)
+        searched = _copied(state.sink).partial(state.line_base, self.total - held, self.head, list(self.problems))
+        tail = _State(_sink(state.sink.name, self.index, replace(state.sink.stamps)), offset=state.offset)
+        tail.resume = state.resume
         if held:
             _scan_to_the_end(self.window.data, held, held, self.index, tail)
         return [searched, tail.sink.partial(tail.line_base, held, b"", [])]
+
+
+def _sink(name: str, index: AnchorIndex, stamps: StampMemory) -> EventSink:
+    return EventSink(name, index.errors, stamps, sampled=dict(index.sampled))
+
+
+def _copied(sink: EventSink) -> EventSink:
+    """The sink with copies of its lists and dicts, which `partial` changes (it settles the counts)."""
+    copies: dict[str, Any] = {}
+    for each in fields(sink):
+        value = getattr(sink, each.name)
+        if isinstance(value, list | dict):
+            copies[each.name] = copy.copy(value)
+    return replace(sink, **copies)
 
 
 def _scan_to_the_end(buf: Buffer, stop: int, end: int, index: AnchorIndex, state: _State) -> None:
@@ -204,14 +227,15 @@ def _defer_for_lookahead(buf: Buffer, cut: int, complete: int, final: bool) -> i
     return min(cut, pos)
 
 
-# A line found by a key of the generic error layer: (line end, patterns, read by the layer too)
-_Found = tuple[int, list[Pattern], bool]
+# A line found: (line end, patterns, read by the generic error layer too, the lines it stands for)
+_Found = tuple[int, list[Pattern], bool, int]
 
 
 def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State) -> dict[int, _Found]:
     """Lines holding an anchor found in [lo, hi), keyed by line start; lines may reach `limit`."""
     lines: dict[int, _Found] = {}
     hits = index.fast.positions(buf, lo, hi) if index.fast is not None else None
+    sampled = state.sink.sampled
     for number, (anchor, patterns) in enumerate(index.by_anchor):
         generic = number in index.generic
         if not generic and state.sink.has_enough(patterns):
@@ -219,15 +243,18 @@ def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, s
         starts = iter(hits[number]) if hits is not None else None
         pos = _next_hit(buf, anchor, lo, hi, starts)
         while pos != -1:
+            weight = state.sink.take(number, state.offset + pos) if number in sampled else 1
+            if not weight:  # a metrics line past the sample's count, counted only
+                pos = _next_hit(buf, anchor, pos + 1, hi, starts)
+                continue
             start = line_start(buf, pos)
             stop = line_end(buf, pos, limit)
             entry = lines.get(start)
             if entry is None:
-                lines[start] = (stop, list(patterns), generic)
+                lines[start] = (stop, list(patterns), generic, weight)
             else:
                 entry[1].extend(patterns)
-                if generic and not entry[2]:
-                    lines[start] = (entry[0], entry[1], True)
+                lines[start] = (entry[0], entry[1], generic or entry[2], max(weight, entry[3]))
             pos = _next_hit(buf, anchor, max(stop, pos + 1), hi, starts)
     return lines
 
@@ -247,6 +274,7 @@ def _scan_region(
         remember_last_stamp(buf, hi, state.sink.stamps)  # the lines past hi are scanned (and remembered) next time
         return
     for start in sorted(found):
-        stop, patterns, generic = found[start]
-        state.sink.line(buf, start, stop, limit, patterns, generic, state.line_base + newlines.before(start) + 1)
+        stop, patterns, generic, weight = found[start]
+        line_no = state.line_base + newlines.before(start) + 1
+        state.sink.line(buf, start, stop, limit, patterns, generic, line_no, weight)
     remember_last_stamp(buf, hi, state.sink.stamps)
