@@ -22,6 +22,7 @@ from ..model import InputProblem
 from .events import HEAD_BYTES, EventSink, Partial, ScanResult, merge_partials
 from .index import AnchorIndex
 from .reader import CHUNK_BYTES, MAX_LINE_BYTES, NEWLINE, Buffer, Newlines, Window, fills, line_end, line_start
+from .series import SeriesBook
 from .stamps import STAMP_LOOKBACK_LINES, StampMemory, remember_last_stamp
 
 LONG_LINE_CARRY = 4 << 20  # a partial line longer than this is scanned in windows
@@ -138,12 +139,15 @@ def _sink(name: str, index: AnchorIndex, stamps: StampMemory) -> EventSink:
 
 
 def _copied(sink: EventSink) -> EventSink:
-    """The sink with copies of its lists and dicts, which `partial` changes (it settles the counts)."""
+    """The sink with copies of what its partial may change: its lists and dicts (`partial` settles
+    the counts) and its metrics tracks (merge_partials merges the next range's into the first's)."""
     copies: dict[str, Any] = {}
     for each in fields(sink):
         value = getattr(sink, each.name)
         if isinstance(value, list | dict):
             copies[each.name] = copy.copy(value)
+        elif isinstance(value, SeriesBook):
+            copies[each.name] = copy.deepcopy(value)
     return replace(sink, **copies)
 
 
