@@ -269,7 +269,7 @@ def _follow(paths: list[str], library: Library, options: RunOptions, watch: Watc
     from ..pipeline import Follow
     from .follow import follow_logs
 
-    follow = Follow(paths, library, sys.stdin.buffer if "-" in paths else None, options)
+    follow = Follow(paths, library, None, options)  # standard input, when given, is read by ingest/tail.py
     return follow.final(follow_logs(follow, watch, quiet)).report
 
 
