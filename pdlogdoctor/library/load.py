@@ -8,12 +8,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..model.errors import PatternError
-from .consequences import CONSEQUENCES_FILE, ConsequenceGroup, expand, load_groups
+from .consequences import CONSEQUENCES_FILE, expand, load_groups
 from .errorlines import OPEN_WORLD_DIR, load_layer
 from .formats import FORMATS_DIR, load_formats
 from .frames import FRAMES_FILE, load_frames
 from .patterns import (
     PROFILE_FILE,
+    ConsequenceGroup,
     Library,
     Pattern,
     VerdictSpec,

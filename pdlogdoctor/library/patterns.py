@@ -7,7 +7,7 @@ Each `patterns/<group>/<id>.toml` describes one condition seen in a log line.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import field
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,6 @@ from ..model.errors import PatternError
 from ..model.values import record
 from . import schema
 from .conditions import Condition, is_identifier, parse_condition
-from .consequences import ConsequenceGroup, check_group_names, edge_targets
 from .errorlines import ErrorLayer
 from .fields import FIELD_TYPES, typed_fields
 from .formats import Formats
@@ -156,6 +155,40 @@ class VerdictSpec:
     # The harm is done when the line is logged (answers served from freed KV): no later serving,
     # restart or passing check clears it (diagnose._survived_blip, incidents.recovery).
     never_survived: bool = False
+
+
+# ---------------------------------------------------------------- consequence groups (consequences.py loads them)
+
+
+@record
+class ConsequenceGroup:
+    id: str
+    explain: str  # what the members have in common: why a cause leads to all of them
+    members: tuple[str, ...]  # pattern ids and group ids
+    path: str
+
+
+def members_of(group_id: str, by_id: Mapping[str, ConsequenceGroup]) -> tuple[str, ...]:
+    """The pattern ids a group reaches, its groups expanded, in the order written."""
+    found: list[str] = []
+    for member in by_id[group_id].members:
+        found += members_of(member, by_id) if member in by_id else [member]
+    return tuple(found)
+
+
+def edge_targets(edge: CauseEdge, by_id: Mapping[str, ConsequenceGroup]) -> list[tuple[str, str]]:
+    """(pattern id, the name it was reached through) for every pattern a `[[causes]]` table reaches:
+    its patterns, then its groups' members. A group it names must be known (`_rules` checks)."""
+    targets = [(name, name) for name in edge.patterns]
+    return targets + [(target, name) for name in edge.groups for target in members_of(name, by_id)]
+
+
+def check_group_names(pattern: Pattern, by_id: Mapping[str, ConsequenceGroup], pattern_ids: Iterable[str]) -> None:
+    for index, edge in enumerate(pattern.edges):
+        for name in edge.groups:
+            if name not in by_id:
+                known = "a pattern: name it under `pattern`" if name in pattern_ids else "no consequence group"
+                raise PatternError(pattern.path, f"causes[{index}].group", f"'{name}' is {known}")
 
 
 @record
