@@ -22,6 +22,7 @@ from .model.options import RunOptions
 from .model.values import record
 from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
 from .reason.decide import decide
+from .reason.known import with_known
 from .reason.link import link
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
 from .scan import accel
@@ -76,6 +77,8 @@ def analyse(
     events = within(
         correct(events, clocks), options.since, options.until
     )  # before linking: the links rest on time windows
+    in_window = events  # every recognised line in the window, cleared or not: what known.py's conditions read
+    every_line = [e for item in scanned for e in item.events if not e.unrecognised]  # where versions are read
     events, recovered = benign_split(events, library)  # on corrected times: a recovery may be in another file
     events, cleared = cleared_split(events, library)
     nodes = {s.name: s.node for s in sources}
@@ -92,6 +95,8 @@ def analyse(
             lambda r: _noted(r, set_aside_note(sources)),
             lambda r: replace(r, glossary=_glossary(r, library)),
             lambda r: replace(r, excerpt=build_excerpt(r)) if options.excerpt else r,
+            # which known problem it is, and the versions the logs show: after the decision, a note
+            lambda r: with_known(r, in_window, library, options.known_issues, every_line),
         ),
     )
     return Analysis(report, tuple(events), sources)

@@ -28,7 +28,7 @@ from ..model.counts import shares
 from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE
 from . import changes
-from .document import fact_text
+from .document import fact_text, thread_name
 from .markdown import shareable_view, suggestion_command
 from .neutralise import show_lone_crs
 from .options import RenderOptions
@@ -51,7 +51,7 @@ def html_report(report: Report, options: RenderOptions) -> str:
         js=_asset("report.js"),
         head=_head(view.report, view.fingerprint),
         fix=_fix(view.report),
-        rivals=_changes(view.report) + _rivals(view.report),
+        rivals=_known(view.report) + _changes(view.report) + _rivals(view.report),
         inputs=_inputs(view.report),
         footer=html.escape(f"fingerprint {view.fingerprint} · pdlogdoctor {__version__}"),
         data=_script_json(data),
@@ -207,6 +207,7 @@ def _head(report: Report, fingerprint: str) -> str:
         f'<p class="meta"><code>{html.escape(verdict.id)}</code> {sure} '
         f'<span class="fp">fingerprint <code>{html.escape(fingerprint)}</code></span></p>'
         f'<p class="summary">{html.escape(verdict.summary)}</p>'
+        + "".join(f'<p class="team">This is {_link(m.link)}{_titled(m.title)}</p>' for m in report.team)
         + (f'<p class="advice">{html.escape(report.advice)}</p>' if report.advice else "")
         + (f'<dl class="facts">{facts}</dl>' if facts else "")
         + "</section>"
@@ -231,6 +232,39 @@ def _fix(report: Report) -> str:
             f"<p>{html.escape(item.reason)}</p>{arithmetic}</div>"
         )
     return f'<section class="fix"><h2>Suggested fix</h2>{caution}{"".join(options)}</section>'
+
+
+def _link(url: str) -> str:
+    """A link as text to copy: the page follows and loads nothing (tests/test_html_report.py)."""
+    name = thread_name(url)
+    shown = (
+        f"{html.escape(name)} (<code>{html.escape(url)}</code>)" if name != url else f"<code>{html.escape(url)}</code>"
+    )
+    return shown
+
+
+def _titled(title: str) -> str:
+    return f" ({html.escape(title)})" if title else ""
+
+
+def _known(report: Report) -> str:
+    """The upstream problems this failure is known as, and the versions the logs show."""
+    parts: list[str] = []
+    for issue in report.known:
+        workaround = f"<p>Workaround: {html.escape(issue.workaround)}</p>" if issue.workaround else ""
+        parts.append(
+            f"<li><strong>{html.escape(issue.title)}</strong><p>Known upstream: {_link(issue.source)}, "
+            f"{html.escape(issue.fix)}; {html.escape(issue.about)}</p>{workaround}</li>"
+        )
+    known = f'<h2>Known upstream</h2><ul class="known">{"".join(parts)}</ul>' if parts else ""
+    rows = "".join(
+        f"<tr><td>{html.escape(v.component)}</td><td><code>{html.escape(v.version)}</code></td>"
+        f"<td>{html.escape(v.how)}</td><td><code>{html.escape(v.where)}</code></td></tr>"
+        for v in report.versions
+    )
+    head = "<tr><th>component</th><th>version</th><th>from</th><th>where</th></tr>"
+    versions = f"<h2>Versions in these logs</h2><table>{head}{rows}</table>" if rows else ""
+    return f'<section class="rivals">{known}{versions}</section>' if known or versions else ""
 
 
 def _changes(report: Report) -> str:
