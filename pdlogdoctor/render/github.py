@@ -28,6 +28,7 @@ from ..model.counts import count_of
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..scan.logshape import set_aside_note
 from . import changes
+from .document import incomplete_reason
 from .fixes import LETTERS, NO_CAUSE, confidence_words, fixes, verify_first
 from .neutralise import show_lone_crs
 from .options import RenderOptions
@@ -137,6 +138,8 @@ def _verdict_annotation(shown: Report, place: str | None, original: Report) -> s
     level = {HEALTHY: "notice", INCONCLUSIVE: "warning", NO_FAILURE_SEEN: "warning"}.get(verdict.id, "error")
     message = [verdict.summary]
     message += [f"This is {m.link}" + (f" ({m.title})" if m.title else "") for m in shown.team]
+    if shown.incomplete:
+        message.append(f"Evidence incomplete: {incomplete_reason(shown)}.")
     doubt = verify_first(shown)
     if doubt:
         message.append(f"Verify first: {doubt}")

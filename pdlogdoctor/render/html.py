@@ -28,7 +28,7 @@ from ..model.counts import shares
 from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE
 from . import changes
-from .document import fact_text, thread_name
+from .document import fact_text, incomplete_reason, thread_name
 from .markdown import shareable_view, suggestion_command
 from .neutralise import show_lone_crs
 from .options import RenderOptions
@@ -208,6 +208,11 @@ def _head(report: Report, fingerprint: str) -> str:
         f'<span class="fp">fingerprint <code>{html.escape(fingerprint)}</code></span></p>'
         f'<p class="summary">{html.escape(verdict.summary)}</p>'
         + "".join(f'<p class="team">This is {_link(m.link)}{_titled(m.title)}</p>' for m in report.team)
+        + (
+            f'<p class="caution">Evidence incomplete: {html.escape(incomplete_reason(report))}.</p>'
+            if report.incomplete
+            else ""
+        )
         + (f'<p class="advice">{html.escape(report.advice)}</p>' if report.advice else "")
         + (f'<dl class="facts">{facts}</dl>' if facts else "")
         + "</section>"
