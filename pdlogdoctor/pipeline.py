@@ -25,6 +25,7 @@ from .reason.clocks import annotate, correct, estimate_offsets, slack, window_no
 from .reason.decide import decide
 from .reason.known import with_known
 from .reason.link import link
+from .reason.performance import align
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
 from .scan import accel
 from .scan.coredumps import core_file_events
@@ -76,9 +77,9 @@ def analyse(
     events = [e for e in placed if not e.unrecognised]
     errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
     clocks = _clock_offsets(events, sources, library)
-    events = within(
-        correct(events, clocks), options.since, options.until
-    )  # before linking: the links rest on time windows
+    corrected = correct(events, clocks)
+    series = align([s for item in scanned if item.source.name not in aside for s in item.series], corrected)
+    events = within(corrected, options.since, options.until)  # before linking: the links rest on time windows
     in_window = events  # every recognised line in the window, cleared or not: what known.py's conditions read
     every_line = [e for item in scanned for e in item.events if not e.unrecognised]  # where versions are read
     # Core dumps (a core file's header, systemd-coredump's line) join the chain after the diagnosis.
@@ -90,7 +91,8 @@ def analyse(
     nodes = {s.name: s.node for s in sources}
     widened = slack(clocks)
     unrecognised = gather(within(correct(errors, clocks), options.since, options.until), events, library, recovered)
-    report = decide(events, link(events, library, nodes, widened), sources, library, widened, unrecognised)
+    links = link(events, library, nodes, widened)
+    report = decide(events, links, sources, library, widened, unrecognised, series)
     read = frozenset((e.source, e.line) for e in events)
     report = only_adding(
         report,

@@ -69,7 +69,7 @@ def _known_upstream(library: Library, spec: VerdictSpec) -> list[str]:
             lines += _entry_lines(entry, full=False)
         return lines
     why = next((item.why for item in library.known.without_fix if item.verdict == spec.id), None)
-    return ["", "Known upstream:", _block(f"no upstream fix: {why}")] if why else []
+    return ["", "Known upstream:", _block(f"none listed: {why}")] if why else []
 
 
 def _entry_lines(entry: KnownEntry, full: bool) -> list[str]:

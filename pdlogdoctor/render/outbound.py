@@ -32,7 +32,18 @@ T = TypeVar("T")
 # library's upstream knowledge (its public links and words) and the team's tracker links from its
 # config: not log data, and a masked link could not be followed. redact.py learns no host from them.
 KEPT = frozenset(
-    {("Event", "pattern"), ("Verdict", "id"), ("Alternative", "id"), ("Suggestion", "kind"), ("Suggestion", "name")}
+    {
+        ("Event", "pattern"),
+        ("Verdict", "id"),
+        ("Alternative", "id"),
+        ("Suggestion", "kind"),
+        ("Suggestion", "name"),
+        ("Series", "pattern"),
+        ("Series", "metric"),
+        ("SeriesRow", "metric"),
+        ("Performance", "finding"),
+        ("Performance", "shown"),
+    }
     | {("KnownIssue", name) for name in ("id", "title", "source", "status", "component", "fixed_in", "workaround")}
     | {("KnownIssue", name) for name in ("standing", "fix")}
     | {("VersionSeen", "component"), ("VersionSeen", "how")}
