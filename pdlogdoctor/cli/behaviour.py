@@ -162,7 +162,7 @@ def team_issues(config: Config, library: Library) -> tuple[TeamIssue, ...]:
     from ..library.known import load_team_issues
 
     try:
-        return tuple(issue for path in config.known for issue in load_team_issues(path, library))
+        return tuple(issue for path in config.known for issue in load_team_issues(path, library.has_verdict))
     except PdlogdoctorError as exc:
         usage_error(str(exc), exc.hint)
 

@@ -32,7 +32,7 @@ from typing import Any, TypeAlias, TypeVar, cast
 
 from ..model import Report
 from ..model.values import record
-from .outbound import KEPT
+from .kept import KEPT
 
 T = TypeVar("T")
 Match: TypeAlias = "re.Match[str]"
@@ -439,7 +439,7 @@ def _strings(value: object) -> set[str]:
         elif isinstance(item, tuple):
             stack.extend(item)
         else:
-            kind = type(item).__name__  # the tool's own words and links teach no host name (outbound.KEPT)
+            kind = type(item).__name__  # the tool's own words and links teach no host name (kept.KEPT)
             stack.extend(getattr(item, name) for name in _field_names(type(item)) if (kind, name) not in KEPT)
     return found
 
