@@ -172,12 +172,16 @@ def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, s
     lines: dict[int, _Found] = {}
     hits = index.fast.positions(buf, lo, hi) if index.fast is not None else None
     for number, (anchor, patterns) in enumerate(index.by_anchor):
+        starts = hits[number] if hits is not None else _occurrences(buf, anchor, lo, hi)
+        if not starts:
+            continue
         generic = number in index.generic
         if not generic and state.sink.has_enough(patterns):
             continue  # every pattern of this anchor has been seen enough in this source
-        starts = iter(hits[number]) if hits is not None else None
-        pos = _next_hit(buf, anchor, lo, hi, starts)
-        while pos != -1:
+        after = lo  # a line is handed over once for each anchor: its later hits are skipped
+        for pos in starts:
+            if pos < after:
+                continue
             start = line_start(buf, pos)
             stop = line_end(buf, pos, limit)
             entry = lines.get(start)
@@ -187,15 +191,16 @@ def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, s
                 entry[1].extend(patterns)
                 if generic and not entry[2]:
                     lines[start] = (entry[0], entry[1], True)
-            pos = _next_hit(buf, anchor, max(stop, pos + 1), hi, starts)
+            after = max(stop, pos + 1)
     return lines
 
 
-def _next_hit(buf: Buffer, anchor: bytes, frm: int, hi: int, starts: Iterator[int] | None) -> int:
-    """The first occurrence at or after `frm`: bytes.find, or the accelerator's sorted hits."""
-    if starts is None:
-        return buf.find(anchor, frm, hi)
-    return next((pos for pos in starts if pos >= frm), -1)
+def _occurrences(buf: Buffer, anchor: bytes, lo: int, hi: int) -> Iterator[int]:
+    """Where `anchor` starts in buf[lo:hi] (bytes.find: the pure loop, or a small region)."""
+    pos = buf.find(anchor, lo, hi)
+    while pos != -1:
+        yield pos
+        pos = buf.find(anchor, pos + 1, hi)
 
 
 def _scan_region(
@@ -208,4 +213,5 @@ def _scan_region(
     for start in sorted(found):
         stop, patterns, generic = found[start]
         state.sink.line(buf, start, stop, limit, patterns, generic, state.line_base + newlines.before(start) + 1)
+    state.sink.settle(buf)  # before the buffer moves on and the stamps below are remembered
     remember_last_stamp(buf, hi, state.sink.stamps)
