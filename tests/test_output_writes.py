@@ -113,7 +113,8 @@ def test_output_to_dev_stdout_into_a_pipe() -> None:
 
 def test_names_in_messages_cannot_start_a_line_or_a_command() -> None:
     assert one_line("rank3\n::warning title=x::y.log") == "rank3\\n::warning title=x::y.log"  # not at a line start
-    assert one_line("a/##[error]b.log\x1b[31m\r") == "a/#\u200b#[error]b.log\\x1b[31m\\r"
+    # a no-break space between the marker's characters: ICU's collation does not ignore it (D16)
+    assert one_line("a/##[error]b.log\x1b[31m\r") == "a/#\u00a0#[error]b.log\\x1b[31m\\r"
     assert defuse_commands("ok\n   ::set-output name=a::b\nx\r::add-mask::y") == (
-        "ok\n   :\u200b:set-output name=a::b\nx\\r::add-mask::y"
+        "ok\n   :\u00a0:set-output name=a::b\nx\\r::add-mask::y"
     )

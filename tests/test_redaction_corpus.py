@@ -219,10 +219,19 @@ def readable_html(page: str) -> str:
     return html.unescape(unescaped.replace('\\"', '"').replace("\\\\", "\\"))
 
 
+# What ICU's collation ignores in .NET's culture-sensitive IndexOf("##[") and StartsWith("::"), as
+# actions/runner's ActionCommand.cs searches: default-ignorable code points, U+200B among them (D16).
+ICU_IGNORABLE = re.compile(
+    r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufe00-\ufe0f]"
+)
+
+
 def workflow_commands(stream: str) -> list[tuple[str, str]]:
-    """(version, command) for each workflow command the runner would act on in `stream`."""
+    """(version, command) for each workflow command the runner would act on in `stream`, read as its
+    ICU-aware search reads: ignorable characters do not count."""
     found: list[tuple[str, str]] = []
-    for line in re.split(r"\r\n|\r|\n", stream):
+    for raw_line in re.split(r"\r\n|\r|\n", stream):
+        line = ICU_IGNORABLE.sub("", raw_line)
         trimmed = line.lstrip()
         if trimmed.startswith("::"):
             end = trimmed.find("::", 2)
@@ -355,7 +364,8 @@ def test_the_runner_parser_finds_what_it_should() -> None:
     assert injected_commands({"github stderr": "warning: a/##[error]x.log: empty"}) != []
     assert injected_commands({"markdown stdout": "x\r  ::set-output name=a::b"}) != []
     assert injected_commands({"github stdout": "::error title=t,file=a.log,line=3::msg %0A::x"}) == []
-    assert injected_commands({"markdown stdout": "#\u200b#[error] and :\u200b:x::"}) == []
+    assert injected_commands({"markdown stdout": "#\u00a0#[error] and :\u00a0:x::"}) == []
+    assert injected_commands({"markdown stdout": "#\u200b#[error]"}) != []  # ICU ignores a zero-width space
 
 
 def test_the_prose_reader_finds_rendered_payloads() -> None:

@@ -15,7 +15,8 @@ import pytest
 from pdlogdoctor.model import Report
 from pdlogdoctor.model.textcut import clip
 from pdlogdoctor.reason.fingerprint import fingerprint
-from pdlogdoctor.render.redact import Redactor, redact_report, redactor_for
+from pdlogdoctor.render.outbound import outbound_report as redact_report
+from pdlogdoctor.render.redact import Redactor, redactor_for
 
 ORDINARY = [
     "[2026-07-02 10:16:41 DP0 TP2 EP0] Prefill batch. #new-seq: 1, #new-token: 583, #cached-token: 261, "

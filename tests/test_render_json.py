@@ -20,7 +20,8 @@ from pdlogdoctor.pipeline import run
 from pdlogdoctor.reason.fingerprint import fingerprint, key_facts
 from pdlogdoctor.render import RENDERERS, render
 from pdlogdoctor.render.json_format import schema_text
-from pdlogdoctor.render.redact import redact_report, redactor_for
+from pdlogdoctor.render.outbound import outbound_report as redact_report
+from pdlogdoctor.render.redact import redactor_for
 
 from .bundle_copy import SEED, copy_bundle
 from .conftest import BUNDLES, FIXTURES, ROOT

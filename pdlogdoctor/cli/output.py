@@ -2,8 +2,8 @@
 
 A report is written only after a successful analysis, so a failure here is the
 user's environment (a directory given as --output, no permission, a full disk, a
-broken GITHUB_STEP_SUMMARY): the CLI says so in one line and exits
-2, never 1, which means "root cause diagnosed".
+broken GITHUB_STEP_SUMMARY, an encoding that cannot hold a character): the CLI says
+so in one line and exits 2, never 1, which means "root cause diagnosed".
 """
 
 from __future__ import annotations
@@ -40,10 +40,13 @@ class _ReaderMayGo(io.FileIO):
 def keep_running_when_readers_go() -> None:
     """Put stdout and stderr on `_ReaderMayGo` (the process's own streams, when not a terminal).
     Every command and format then keeps its exit code when its reader goes away, with no traceback
-    and no 'Exception ignored' from the interpreter's last flush."""
+    and no 'Exception ignored' from the interpreter's last flush. A character the streams' encoding
+    cannot hold (an ASCII locale) is written as its escape: the report is not lost for a `…`."""
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if stream is not None and stream is getattr(sys, f"__{name}__"):
+            with contextlib.suppress(AttributeError, ValueError, OSError):
+                stream.reconfigure(errors="backslashreplace")
             setattr(sys, name, _on_reader_may_go(stream))
 
 
@@ -85,7 +88,7 @@ def append(text: str, path: Path) -> None:
     try:
         with path.open("a", encoding="utf-8") as handle:
             handle.write(text)
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:
         raise WriteFailed(_why(path, exc)) from None
 
 
@@ -93,9 +96,9 @@ def _to_stream(text: str, stream: TextIO, name: str) -> None:
     try:
         stream.write(text)
         stream.flush()
-    except OSError as exc:  # a full disk behind a redirect (a reader that went away: _ReaderMayGo)
+    except (OSError, UnicodeError) as exc:  # a full disk behind a redirect (a reader that went away: _ReaderMayGo)
         _silence(stream)
-        raise WriteFailed(f"cannot write the report to {name}: {exc.strerror or exc}") from None
+        raise WriteFailed(f"cannot write the report to {name}: {_reason(exc)}") from None
 
 
 def _silence(stream: TextIO) -> None:
@@ -113,7 +116,7 @@ def _silence_descriptor(descriptor: int) -> None:
 def _to_descriptor(text: str, descriptor: int, output: Path) -> None:
     try:
         os.write(descriptor, text.encode("utf-8"))
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:
         raise WriteFailed(_why(output, exc)) from None
 
 
@@ -136,7 +139,7 @@ def _write_in_place(text: str, target: Path, output: Path) -> None:
     try:
         with target.open("w", encoding="utf-8") as handle:
             handle.write(text)
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:
         raise WriteFailed(_why(output, exc)) from None
 
 
@@ -154,7 +157,7 @@ def _replace_atomically(text: str, target: Path, output: Path, mode: int | None)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(temp, target)
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:
         Path(temp).unlink(missing_ok=True)
         raise WriteFailed(_why(output, exc)) from None
     except BaseException:
@@ -181,5 +184,11 @@ def _umask() -> int:
     return current
 
 
-def _why(path: Path, exc: OSError) -> str:
-    return f"cannot write {path}: {exc.strerror or exc}"
+def _why(path: Path, exc: OSError | UnicodeError) -> str:
+    return f"cannot write {path}: {_reason(exc)}"
+
+
+def _reason(exc: OSError | UnicodeError) -> str:
+    if isinstance(exc, UnicodeError):
+        return "a character its encoding cannot hold"
+    return exc.strerror or str(exc)

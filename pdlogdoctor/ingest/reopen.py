@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .content import ZIP_MAGIC, sniff
-from .streams import Budget, Reader, decoded_stream, open_regular, open_seekable, text_stream
+from .streams import Budget, Reader, decoded_stream, open_regular, text_stream
 
 
 def reopen(name: str) -> Reader | None:
@@ -37,12 +37,10 @@ def reopen(name: str) -> Reader | None:
 
 
 def _zip_member(path: Path, member: str) -> Reader | None:
-    import zipfile
+    from .archives import open_zip, safe_member_name, zip_members, zip_opener
 
-    from .archives import safe_member_name, zip_opener
-
-    with zipfile.ZipFile(open_seekable(path)) as archive:
-        names = [info.filename for info in archive.infolist() if safe_member_name(info.filename) == member]
+    with open_zip(path) as archive:
+        names = [info.filename for shown, info in zip_members(archive) if safe_member_name(shown) == member]
     return zip_opener(path, names[0], Budget())() if names else None
 
 

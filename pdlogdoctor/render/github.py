@@ -19,7 +19,6 @@ files: the CLI writes them (step_files.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TextIO
 
 from ..model import Comparison, Event, ExcerptLine, Report, UnexplainedError
@@ -27,9 +26,11 @@ from ..model.counts import count_of
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..scan.logshape import set_aside_note
 from . import changes
+from .document import incomplete_reason
 from .fixes import LETTERS, NO_CAUSE, confidence_words, fixes, verify_first
 from .neutralise import show_lone_crs
 from .options import RenderOptions
+from .outbound import Outbound
 
 MAX_ANNOTATIONS = 10
 MESSAGE_CHARS = 2000
@@ -59,8 +60,9 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
         from .redact import redactor_for  # the rules load only when they are used
 
         redactor = redactor_for(report)
-    shown = redactor.report(report) if redactor is not None else report
-    places = {id(event): _place(options.workspace_file(event.source), redactor) for event in report.chain}
+    outbound = Outbound(redactor)
+    shown = outbound.report(report)
+    places = {id(event): _place(options.workspace_file(event.source), outbound) for event in report.chain}
     titles = dict(report.glossary)
     lines = [_verdict_annotation(shown, places.get(id(report.chain[0])) if report.chain else None, report)]
     aside = set_aside_note(shown.inputs)
@@ -88,13 +90,11 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
             continue  # the verdict annotation stands for the root; context lines explain nothing unexplained
         lines.append(_event_annotation(level, event, titles, places[id(original)]))
     if report.verdict.id in NO_CAUSE:  # no cause named: the lines no pattern names are the lead
-        lines += _open_world(report, shown, options, redactor, MAX_ANNOTATIONS - len(lines))
+        lines += _open_world(report, shown, options, outbound, MAX_ANNOTATIONS - len(lines))
     return lines
 
 
-def _open_world(
-    report: Report, shown: Report, options: RenderOptions, redactor: Callable[[str], str] | None, room: int
-) -> list[str]:
+def _open_world(report: Report, shown: Report, options: RenderOptions, outbound: Outbound, room: int) -> list[str]:
     """The lines no pattern names, then (when nothing failed) where each log ends, in `room`
     annotations: when both are many, each gets half (the unnamed lines the odd one); what one
     leaves, the other takes."""
@@ -103,17 +103,17 @@ def _open_world(
     room = max(0, room)
     kept = min(len(unnamed), max(room - len(ends), room - room // 2))
     lines = [
-        _unrecognised_annotation(item, _place(options.workspace_file(raw.first.source), redactor))
+        _unrecognised_annotation(item, _place(options.workspace_file(raw.first.source), outbound))
         for raw, item in unnamed[:kept]
     ]
     return lines + [
-        _log_end_annotation(end, _place(options.workspace_file(raw.source), redactor))
+        _log_end_annotation(end, _place(options.workspace_file(raw.source), outbound))
         for raw, end in ends[: room - kept]
     ]
 
 
-def _place(path: str | None, redactor: Callable[[str], str] | None) -> str | None:
-    return redactor(path) if path is not None and redactor is not None else path
+def _place(path: str | None, outbound: Outbound) -> str | None:
+    return outbound(path) if path is not None else path
 
 
 def _unrecognised_annotation(item: UnexplainedError, place: str | None) -> str:
@@ -131,6 +131,8 @@ def _verdict_annotation(shown: Report, place: str | None, original: Report) -> s
     verdict = shown.verdict
     level = {HEALTHY: "notice", INCONCLUSIVE: "warning", NO_FAILURE_SEEN: "warning"}.get(verdict.id, "error")
     message = [verdict.summary]
+    if shown.incomplete:
+        message.append(f"Evidence incomplete: {incomplete_reason(shown)}.")
     doubt = verify_first(shown)
     if doubt:
         message.append(f"Verify first: {doubt}")

@@ -18,12 +18,21 @@ from ..model.verdicts import HEALTHY
 from ..reason.fingerprint import fingerprint
 from ..scan.logshape import NAMES_SHOWN, set_aside, set_aside_words
 from . import changes
-from .document import chain_start, chain_time, fact_text, folded_pattern, position_label, unrecognised_kind
+from .document import (
+    chain_start,
+    chain_time,
+    fact_text,
+    folded_pattern,
+    incomplete_reason,
+    position_label,
+    unrecognised_kind,
+)
 from .fixes import LETTERS, confidence_words, fixes, snippet, verify_first
 from .inputs import inputs_to_show
 from .markup import CELL_CHARS, cell, code_cell, code_span, fence, prose, quoted_cell, quoted_prose
 from .mermaid import mermaid_chain
 from .options import RenderOptions
+from .outbound import outbound_report
 from .text import chain_legend, chain_title
 
 __all__ = ["CELL_CHARS", "cell", "code_cell", "escape", "fence", "markdown_report", "render"]
@@ -56,12 +65,13 @@ class ShareableView:
 
 
 def shareable_view(report: Report, options: RenderOptions) -> ShareableView:
-    stable_id = fingerprint(report)  # from the unredacted report: redaction must not change it
+    stable_id = fingerprint(report)  # from the report as read: redaction must not change it
+    redactor = None
     if options.redact:
-        from .redact import redact_report, redactor_for  # the rules load only when they are used
+        from .redact import redactor_for  # the rules load only when they are used
 
-        report = redact_report(report, redactor_for(report))  # the excerpt too: it is part of the report
-    return ShareableView(report, stable_id)
+        redactor = redactor_for(report)
+    return ShareableView(outbound_report(report, redactor), stable_id)  # the excerpt too: it is part of the report
 
 
 def markdown_report(report: Report, options: RenderOptions, limit: int = GITHUB_BODY_LIMIT) -> str:
@@ -148,6 +158,8 @@ def _head(report: Report, stable_id: str, quotes: list[str]) -> str:
         "",
         quoted_prose(verdict.summary, quotes),
     ]
+    if report.incomplete:  # said where the verdict is read, not only among the notes at the end
+        lines += ["", f"> **Evidence incomplete:** {prose(incomplete_reason(report))}."]
     if report.advice and verdict.id != HEALTHY:
         lines += ["", f"> {quoted_prose(' '.join(report.advice.split()), quotes)}"]
     return "\n".join(lines)
@@ -362,20 +374,26 @@ _PLACEHOLDER_KINDS = {
 }
 
 
-def _legend(report: Report) -> str:
-    """Which placeholders stand for parts of file names: the reader sees `prefill_<host-1>.log`
-    in the chain, the excerpt and the annotations alike, and can map it back on their own machine."""
+def masked_names(report: Report) -> list[tuple[str, list[str]]]:
+    """The placeholders that stand for parts of file names (a node's name in `prefill_<host-1>.log`),
+    grouped by what they mask: [("host names", ["<host-1>", "<host-2>"]), ...]. The markdown's and
+    the HTML page's legends both say them."""
     names = {s.name for s in report.inputs} | {e.source for e in report.chain}
+    names |= {s.node for s in report.inputs if s.node}
     found = sorted({m.group(0) for name in names for m in _PLACEHOLDER.finditer(name)}, key=_placeholder_order)
-    if not found:
-        return ""
     kinds: dict[str, list[str]] = {}
     for placeholder in found:
         kinds.setdefault(placeholder[1:].rsplit("-", 1)[0], []).append(placeholder)
-    parts = [
-        f"{', '.join(code_span(p) for p in group)} ({_PLACEHOLDER_KINDS.get(kind, 'masked values')})"
-        for kind, group in kinds.items()
-    ]
+    return [(_PLACEHOLDER_KINDS.get(kind, "masked values"), group) for kind, group in kinds.items()]
+
+
+def _legend(report: Report) -> str:
+    """Which placeholders stand for parts of file names: the reader sees `prefill_<host-1>.log`
+    in the chain, the excerpt and the annotations alike, and can map it back on their own machine."""
+    groups = masked_names(report)
+    if not groups:
+        return ""
+    parts = [f"{', '.join(code_span(p) for p in group)} ({words})" for words, group in groups]
     return (
         "<sub>Masked in file names: " + "; ".join(parts) + ". The same placeholder stands for the same value "
         "everywhere in this report; `--no-redact` shows the real names (do not post that output).</sub>"

@@ -344,9 +344,6 @@ class Redactor:
             text = self._host_rule.sub(lambda m: self.placeholder("host", m.group(0)), text)
         return text
 
-    def report(self, report: Report) -> Report:
-        return redact_report(report, self)
-
     def redact_lines(self, lines: Sequence[str]) -> list[str]:
         """Consecutive lines of one file: the body of a private-key block is masked up to its END
         line, with the placeholder its BEGIN line got."""
@@ -429,17 +426,6 @@ def redactor_for(report: Report) -> Redactor:
     return redactor
 
 
-def redact_report(report: Report, redactor: Redactor) -> Report:
-    """Every string in the report, masked; enums, numbers and the tool's own ids untouched."""
-    return _walk(report, redactor)
-
-
-# Identifiers of the tool's own vocabulary: never data from the logs.
-_KEEP = frozenset(
-    {("Event", "pattern"), ("Verdict", "id"), ("Alternative", "id"), ("Suggestion", "kind"), ("Suggestion", "name")}
-)
-
-
 def _strings(value: object) -> set[str]:
     """Every distinct string in a report (enum members aside)."""
     found: set[str] = set()
@@ -460,35 +446,6 @@ def _holds_any(text: str, needles: tuple[str, ...]) -> bool:
     return any(needle in text for needle in needles)
 
 
-def _walk(value: T, redact: Redactor) -> T:
-    if isinstance(value, str):  # StrEnum members are str too: keep them as they are
-        return value if isinstance(value, Enum) else redact(value)  # type: ignore[return-value]
-    if isinstance(value, tuple):
-        if _are_consecutive_lines(value):
-            texts = redact.redact_lines([item.text for item in value])
-            return tuple(
-                dataclasses.replace(_walk_fields(item, redact, skip="text"), text=text)
-                for item, text in zip(value, texts, strict=True)
-            )  # type: ignore[return-value]
-        return tuple(_walk(item, redact) for item in value)  # type: ignore[return-value]
-    if _field_names(type(value)):
-        return _walk_fields(value, redact)  # type: ignore[no-any-return]
-    return value
-
-
-def _walk_fields(value: Any, redact: Redactor, skip: str = "") -> Any:
-    kind = type(value).__name__
-    changes: dict[str, Any] = {}
-    for name in _field_names(type(value)):
-        if (kind, name) in _KEEP or name == skip:
-            continue
-        old = getattr(value, name)
-        new = _walk(old, redact)
-        if new is not old:
-            changes[name] = new
-    return dataclasses.replace(value, **changes) if changes else value  # unchanged: shared, not copied
-
-
 def _field_names(kind: type) -> tuple[str, ...]:
     """A dataclass's field names (none for anything else), looked up once per class."""
     return _fields_of(cast(Hashable, kind))
@@ -497,10 +454,3 @@ def _field_names(kind: type) -> tuple[str, ...]:
 @functools.cache  # a pure function of the class: a memo, not state
 def _fields_of(kind: Any) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else ()
-
-
-def _are_consecutive_lines(items: tuple[Any, ...]) -> bool:
-    """An excerpt window's lines (text, line and distance fields): a key block may span them."""
-    return bool(items) and all(
-        "distance" in _field_names(type(item)) and "text" in _field_names(type(item)) for item in items
-    )

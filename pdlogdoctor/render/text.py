@@ -25,10 +25,20 @@ from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..reason import confidence
 from ..reason.fingerprint import fingerprint
 from . import changes
-from .document import chain_start, chain_time, fact_text, folded_pattern, position_label, unrecognised_kind
+from .document import (
+    chain_start,
+    chain_time,
+    fact_text,
+    folded_pattern,
+    incomplete_reason,
+    position_label,
+    unrecognised_kind,
+)
 from .fixes import LETTERS, Fix, command_text, confidence_words, fixes, verify_first
 from .inputs import inputs_to_show
+from .neutralise import shown
 from .options import PLAIN, RenderOptions
+from .outbound import outbound_report
 
 ANSI = {
     "bold": "1",
@@ -97,12 +107,15 @@ def _paragraphs(text: str) -> list[str]:
 
 
 def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
-    """Never redacted (`options.redact` is ignored): the operator's own terminal."""
+    """Never redacted (`options.redact` is ignored): the operator's own terminal. Every string from
+    the logs is shown safely first (outbound.py): no escape sequence from a log reaches the terminal."""
+    stable_id = fingerprint(report)  # of the report as read, as every format gives it
+    report = outbound_report(report)
     page = Page(options)
     if options.changes_first:
         _changes(page, report)
         page.add()
-    _verdict(page, report)
+    _verdict(page, report, stable_id)
     if options.verbose and report.verdict.reasons:
         page.prose(f"confidence {report.verdict.confidence:.2f} = {confidence.words(report.verdict.reasons)}", 2, "dim")
         for step in report.verdict.reasons:
@@ -124,21 +137,24 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
 
 
 def quiet_line(report: Report) -> str:
-    """`--quiet`: verdict, confidence, fingerprint and the first fix, space-separated on one line."""
+    """`--quiet`: verdict, confidence, fingerprint and the first fix, space-separated on one line;
+    an answer from partial evidence ends with `# incomplete: why`, a shell comment, so the first
+    three fields and the fix (eval'd or pasted) stay what they were."""
     confidence = "-" if report.verdict.id == INCONCLUSIVE else f"{report.verdict.confidence:.2f}"
     commands = [command_text(item) for item in report.suggestions]
     fix = next((command for command in commands if command), "-")
-    return f"{report.verdict.id} {confidence} {fingerprint(report)} {fix}"
+    partial = f" # incomplete: {incomplete_reason(report)}" if report.incomplete else ""
+    return shown(f"{report.verdict.id} {confidence} {fingerprint(report)} {fix}{partial}")
 
 
 # ---------------------------------------------------------------- sections
 
 
-def _verdict(page: Page, report: Report) -> None:
+def _verdict(page: Page, report: Report, stable_id: str) -> None:
     verdict = report.verdict
     colour = VERDICT_COLOUR.get(verdict.id, "red")
     page.prose(verdict.title, 0, "bold", colour)
-    page.prose(f"{verdict.id} · {confidence_words(report)} · fingerprint {fingerprint(report)}", 0, "dim")
+    page.prose(f"{verdict.id} · {confidence_words(report)} · fingerprint {stable_id}", 0, "dim")
     page.add()
     page.prose(verdict.summary)
     for note in report.notes:

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field, replace
 
 from ..library.errorlines import ErrorHit, ErrorLayer
 from ..library.formats import Stamp
-from ..library.lazyregex import LazyRegex
 from ..library.patterns import Pattern, match_line
 from ..model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from ..model.textcut import clip
@@ -38,9 +37,6 @@ MAX_PATTERN_TIMEOUTS = 3  # per pattern and source; then the pattern is dropped 
 # of lines of at most FOLD_CHARS.
 FOLD_ENTRIES = 2048
 FOLD_CHARS = 2000
-# A `raise` statement a traceback quotes (at a line's start, as pasted, or indented under a
-# logger's `[file:line] ` prefix).
-_RAISE_STATEMENT = LazyRegex(r"^(?:.*?\] \s+|\s*)raise [A-Za-z_][\w.]*(?:\(|\s*$)")
 
 
 @dataclass(slots=True)
@@ -216,9 +212,10 @@ def _match_line(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventS
     if not patterns:
         return False
     text = line.text
-    if "raise " in text and _RAISE_STATEMENT.match(text):  # the regex needs those words: most lines skip it
-        # Python source a traceback quotes: the exception line under it says the same, with the
-        # values filled in, and is the one occurrence to count. The error layer still reads it.
+    if state.stamps.formats.quotes_code(text):
+        # Source that quotes the message (a traceback's `raise X(...)` or `logger.error("...")` line,
+        # a file of code): the message did not happen there. Under a traceback the exception line
+        # says the same, with the values filled in. The error layer still reads it.
         return False
     made: _Made | None = None
     recognised = False
