@@ -89,6 +89,7 @@ class Result:
     grep_cpu: float = 0.0
     rg_cpu: float | None = None
     bundle: str = "sparse"
+    load: tuple[float, float] = (0.0, 0.0)  # the 1-minute load average before and after the runs
 
     @property
     def verdict(self) -> str:
@@ -111,11 +112,15 @@ class Result:
     def tool_peak_rss(self) -> int:
         return max(run.peak_rss for run in self.tools.values())
 
+    def current(self) -> dict[str, ToolRun]:
+        """The tool's runs as it is (not a `--before` checkout's)."""
+        return {name: run for name, run in self.tools.items() if not name.startswith("before")}
+
     def best(self) -> tuple[str, ToolRun]:
-        return min(self.tools.items(), key=lambda item: item[1].seconds)
+        return min(self.current().items(), key=lambda item: item[1].seconds)
 
     def best_cpu(self) -> tuple[str, ToolRun]:
-        return min(self.tools.items(), key=lambda item: item[1].cpu)
+        return min(self.current().items(), key=lambda item: item[1].cpu)
 
 
 def installed_matchers() -> list[str]:
@@ -274,7 +279,10 @@ def bench(
     matchers: list[str] | None = None,
     repeat: int = 1,
     kind: str = "sparse",
+    before: Path | None = None,
 ) -> Result:
+    """`before`: a checkout of the tool as it was (its `pdlogdoctor` package there), run beside
+    this one with each matcher (`before [matcher]`)."""
     bundle = make_bundle(kind, size, directory)
     work = bundle.parent
     files = sorted(bundle.iterdir())
@@ -296,9 +304,15 @@ def bench(
     rg = rg_path()
     if rg:
         commands["rg"] = ([rg, "--no-config", "-c", "-f", str(anchors), *names], counter_env, False)
+    tools = []
     for matcher in matchers or installed_matchers():
         tool_env = {**tool_environment(), "PDLOGDOCTOR_MATCHER": matcher}
         commands[matcher] = ([*tool_command(), "analyze", "--format", "json", str(bundle)], tool_env, False)
+        tools.append(matcher)
+        if before is not None:  # the package found first on the path: the checkout's
+            commands[f"before [{matcher}]"] = (commands[matcher][0], {**tool_env, "PYTHONPATH": str(before)}, False)
+            tools.append(f"before [{matcher}]")
+    load_before = os.getloadavg()[0]
     runs: dict[str, list[Measured]] = {name: [] for name in commands}
     for _ in range(repeat):  # interleaved: load that comes and goes hits every command alike
         for name, (command, env, discard) in commands.items():
@@ -309,8 +323,9 @@ def bench(
     cat_seconds = min(run.seconds for run in runs["cat"])
     result = Result(total, len(files), cat_seconds, grep_seconds, matches, rg_seconds, rg_matches, {}, bundle=kind)
     result.grep_cpu, result.rg_cpu = grep_cpu, rg_cpu
-    for matcher in matchers or installed_matchers():
-        result.tools[matcher] = tool_run(runs[matcher])
+    result.load = (load_before, os.getloadavg()[0])
+    for name in tools:
+        result.tools[name] = tool_run(runs[name])
     # The sparse bundle must say what the seed says; a dense one, the same whichever matcher reads it.
     result.fixture_verdict = fixture_verdict() if kind == "sparse" else next(iter(result.tools.values())).verdict
     if not keep:
@@ -324,7 +339,9 @@ def _cell(seconds: float, size: int) -> str:
 
 def table(results: list[Result], start: list[str], repeat: int = 1) -> list[str]:
     best = f"best of {repeat}, interleaved" if repeat > 1 else "one run each"
-    lines = [f"Wall time ({best}):", "", *wall_table(results), "", f"CPU time, user + sys ({best}):", ""]
+    loads = ", ".join(f"{r.label}: {r.load[0]:.1f} -> {r.load[1]:.1f}" for r in results)
+    lines = [f"Load average (1 min) before -> after each size's runs: {loads}", ""]
+    lines += [f"Wall time ({best}):", "", *wall_table(results), "", f"CPU time, user + sys ({best}):", ""]
     lines += cpu_table(results)
     lines.append("")
     lines += linearity(results)
@@ -333,7 +350,14 @@ def table(results: list[Result], start: list[str], repeat: int = 1) -> list[str]
 
 def wall_table(results: list[Result]) -> list[str]:
     matchers = list(results[0].tools)
-    head = ["size", "anchor hits/GB", "cat", "grep -c -E -f", "rg -c -f", *(f"tool [{m}]" for m in matchers)]
+    head = [
+        "size",
+        "anchor hits/GB",
+        "cat",
+        "grep -c -E -f",
+        "rg -c -f",
+        *(m if m.startswith("before") else f"tool [{m}]" for m in matchers),
+    ]
     head += [f"[{DEFAULT_MATCHER}] / grep", "best / rg", "peak RSS per process", "PSS summed", "verdict"]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for result in results:
@@ -361,7 +385,13 @@ def cpu_table(results: list[Result]) -> list[str]:
     """The same runs by CPU seconds: on a shared machine the fairer comparison (grep and rg use
     one core here, the tool splits a large file over every core)."""
     matchers = list(results[0].tools)
-    head = ["size", "anchor hits/GB", "grep -c -E -f", "rg -c -f", *(f"tool [{m}]" for m in matchers)]
+    head = [
+        "size",
+        "anchor hits/GB",
+        "grep -c -E -f",
+        "rg -c -f",
+        *(m if m.startswith("before") else f"tool [{m}]" for m in matchers),
+    ]
     head += [f"[{DEFAULT_MATCHER}] / grep", "best / rg", f"[{DEFAULT_MATCHER}] CPU s/GB"]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for result in results:
@@ -403,15 +433,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matcher", action="append", help="only these matchers (repeatable); default: every installed")
     parser.add_argument("--startup-runs", type=int, default=20, help="runs of the start-up measure, per matcher")
     parser.add_argument("--startup-only", action="store_true", help="measure the start-up alone (no bundles)")
+    parser.add_argument("--no-startup", action="store_true", help="leave the start-up measure out")
+    parser.add_argument("--before", type=Path, help="a checkout of the tool as it was, run beside it (`before [m]`)")
     args = parser.parse_args(argv)
-    start = startup(args.startup_runs, args.matcher)
+    start = [] if args.no_startup else startup(args.startup_runs, args.matcher)
     if args.startup_only:
         print("\n".join(start))
         return 0
     results = []
     sizes = [args.files] if args.bundle == "files" else [parse_size(size) for size in args.size.split(",")]
     for size in sizes:
-        results.append(bench(size, args.dir, not args.delete, args.matcher, args.repeat, args.bundle))
+        results.append(bench(size, args.dir, not args.delete, args.matcher, args.repeat, args.bundle, args.before))
         print(f"done: {args.bundle} {size}", file=sys.stderr, flush=True)
     print("\n".join(table(results, start, args.repeat)))
     return 0 if all(r.verdict == r.fixture_verdict for r in results) else 1

@@ -16,8 +16,8 @@ from .describe.quiet import describe_quiet
 from .ingest import Deadline, LogInput, discover
 from .ingest.duplicates import prefer_zstd
 from .ingest.rotation import as_streams, joined_sources, per_file, streams
-from .library.lazyregex import watched
 from .ingest.tail import KEPT_SEGMENTS, Segment, Tail
+from .library.lazyregex import watched
 from .library.patterns import Library
 from .model import ClockOffset, Event, InputProblem, Report, Source
 from .model.options import RunOptions

@@ -307,7 +307,8 @@ def merge_partials(name: str, partials: list[Partial], limits: dict[str, int] | 
         for key, count in partial.counts.items():
             if count > fed[key]:  # the range had more than it kept: count them, keep its last
                 sink.counts[key] = sink.counts.get(key, 0) + count - fed[key]
-                sink.last_events[key] = _shifted(partial.last_events[key], line_base)
+                if key in partial.last_events:  # (metrics lines the sample skipped are counted only)
+                    sink.last_events[key] = _shifted(partial.last_events[key], line_base)
         line_base += partial.lines
     _close_counts(sink, limits)
     # Ranges are consecutive: a short first range's head continues in the next one's.
