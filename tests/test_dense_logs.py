@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from pdlogdoctor.library.lazyregex import WATCH, LazyRegex, literal_lead, watched
 from pdlogdoctor.library.patterns import Library, match_line
-from pdlogdoctor.scan import accel, events
+from pdlogdoctor.scan import accel, events, search
 from pdlogdoctor.scan.events import KEEP_PER_PATTERN, ScanResult
 from pdlogdoctor.scan.index import AnchorIndex
 from pdlogdoctor.scan.search import scan_stream
@@ -258,3 +258,58 @@ def test_a_forked_child_is_not_watched_until_it_watches(tmp_path: Path) -> None:
             os._exit(0 if WATCH.thread is None else 1)
         _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+# ---------------------------------------------------------------- sampled metrics anchors, a block at a time
+
+
+def _one_by_one(
+    buf: bytes, lo: int, hi: int, limit: int, sampled: tuple[int, bytes, tuple[object, ...]], state: object, lines: dict
+) -> None:
+    """The sampled anchor's occurrences one by one, each asked of `take` (the searcher before)."""
+    number, anchor, patterns = sampled
+    sink, after = state.sink, lo  # type: ignore[attr-defined]
+    for pos in accel.occurrences(buf, anchor, lo, hi):
+        if pos < after:
+            continue
+        weight = sink.take(number, state.offset + pos)  # type: ignore[attr-defined]
+        if not weight:
+            after = pos + 1
+            continue
+        stop = search.line_end(buf, pos, limit)
+        search._add_line(buf, pos, stop, patterns, False, weight, lines)  # type: ignore[arg-type]
+        after = max(stop, pos + 1)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_sampled_metrics_lines_counted_a_block_at_a_time_equal_one_by_one(
+    index: AnchorIndex, monkeypatch: pytest.MonkeyPatch, data: st.DataObject
+) -> None:
+    """Past a stream's first bytes the metrics lines in a block the sample skips are counted with
+    bytes.count: the events, counts and series are those of asking `take` about each occurrence
+    (lines of any length, two anchors on a line, blocks cut anywhere, any chunking)."""
+    decode = (
+        "[2026-07-02 10:16:42 DP0 TP3 EP0] Decode batch. #running-req: {n}, #token: 11224, token usage: 0.03, "
+        "cuda graph: True, gen throughput (token/s): 447.35, #queue-req: {q}"
+    )
+    others = ["x" * 40, "Decode batch" * 2, "[2026-07-02 10:16:43] INFO:  GET /health 200 OK", ""]
+    picks = data.draw(st.lists(st.integers(min_value=0, max_value=len(others)), min_size=20, max_size=60))
+    lines = [decode.format(n=i % 7, q=i % 5) if k == len(others) else others[k] for i, k in enumerate(picks)]
+    text = ("\n".join(lines) + "\n").encode() * data.draw(st.integers(min_value=20, max_value=80))
+    monkeypatch.setattr(events, "SAMPLE_FULL", data.draw(st.sampled_from([1 << 10, 4 << 10])))
+    monkeypatch.setattr(events, "SAMPLE_BLOCK", data.draw(st.sampled_from([64, 256, 1 << 10])))
+    chunk = data.draw(st.sampled_from([4 << 10, 1 << 20]))
+    bulk = scan(text, index, chunk)
+    with monkeypatch.context() as patched:
+        patched.setattr(search, "_find_sampled", _one_by_one)
+        reference = scan(text, index, chunk)
+    assert bulk.events == reference.events and bulk.counts == reference.counts
+    assert bulk.series == reference.series
+
+
+def test_only_an_anchor_that_can_overlap_itself_is_counted_by_finds() -> None:
+    assert search._overlaps(b"abab") and search._overlaps(b"aa")
+    assert not search._overlaps(b"Decode batch") and not search._overlaps(b"Prefill batch")
+    assert search._starts_in(b"ababab", b"abab", 0, 6, 6) == 2  # bytes.count would say 1
+    assert search._starts_in(b"xDecode batchDecode batch", b"Decode batch", 0, 14, 25) == 2
