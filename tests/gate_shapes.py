@@ -13,7 +13,8 @@ fails the property instead of being left out of it):
 - benchmarks: `Failed requests:` (vllm/benchmarks/serve.py's `"{:<40} {:<10}"`);
 - CI runners: Actions' `##[error]Process completed with exit code N.`, GitLab's `ERROR: Job failed:
   exit code N`, Buildkite's `🚨 Error: The command exited with status N`, Jenkins' `ERROR: script
-  returned exit code N` and `Finished: FAILURE`;
+  returned exit code N` and `Finished: FAILURE`, actions/toolkit's `The process '...' failed with exit
+  code N`, Slurm's `srun: error: <node>: task 0: Exited with exit code N`;
 each behind a CI runner's prefix (none, Actions, Buildkite, GitLab, Jenkins' timestamper, a Python
 log stamp) on a clock of its own.
 """
@@ -127,6 +128,8 @@ def outcome_gate(draw: st.DrawFn, failing: bool) -> str:
                 f"🚨 Error: The command exited with status {code}",
                 f"ERROR: script returned exit code {code}",
                 "Finished: FAILURE",
+                f"srun: error: mia1-p06-g13: task 0: Exited with exit code {code}",
+                f"Error: The process '/usr/bin/bash' failed with exit code {code}",
                 f"FAILED: test/srt/test_disaggregation.py returned exit code {code}",
                 f"Fail. Time elapsed: {n * 10.5:.2f}s",
                 f"Test Summary: {total - 1}/{total} passed",

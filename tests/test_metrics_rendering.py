@@ -20,7 +20,12 @@ from pdlogdoctor.render.options import RenderOptions
 from .conftest import FIXTURES
 
 PLAIN = RenderOptions(redact=False)
-SLOW = ("slow-decode-saturated-sglang", "slow-regression-vllm", "slow-kv-backlog-sglang-mooncake")
+SLOW = (
+    "slow-decode-saturated-sglang",
+    "slow-regression-vllm",
+    "slow-kv-backlog-sglang-mooncake",
+    "slow-decode-saturated-sglang-router-latency",
+)
 
 
 def _rendered(report: Report, form: OutputFormat) -> str:

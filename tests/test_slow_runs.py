@@ -247,3 +247,22 @@ def test_a_failed_gate_that_measured_no_speed_is_not_blamed_on_a_backlog(
         assert report.verdict.id not in verdicts.PERFORMANCE
     assert report.verdict.id not in verdicts.PERFORMANCE or report.verdict.confidence < 0.5
     assert report.verdict.summary.startswith("A gate failed: ") and report.chain[0].text.endswith(gate)
+
+
+@pytest.mark.parametrize(
+    ("pattern_id", "needed"),
+    [
+        ("sglang-decode-stats", {"running", "token_usage", "gen_throughput", "queue"}),
+        ("sglang-prefill-stats", {"queue", "new_tokens"}),
+        ("vllm-engine-stats", {"running", "queue", "token_usage", "gen_throughput"}),
+        ("router-request-latency", {"latency_us"}),
+    ],
+)
+def test_every_variant_of_a_metrics_line_gives_its_series(pattern_id: str, needed: set[str]) -> None:
+    """Each wording a version prints (sglang's SWA + mamba and HiSparse pool parts, vLLM's V0 and V1
+    engine lines, ...) is read into the series the verdicts use, not only its first example."""
+    pattern = LIBRARY.pattern(pattern_id)
+    assert Mark.METRICS in pattern.marks
+    for line in pattern.examples.match:
+        fields = match_line(pattern, line)
+        assert fields is not None and needed <= fields.keys(), (line, fields)

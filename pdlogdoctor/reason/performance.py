@@ -217,6 +217,8 @@ def nodes_of(series: Sequence[Series], library: Library) -> list[Node]:
     found = []
     for source, items in sorted(by_source.items()):
         first = items[0]
+        if first.role is Role.ROUTER:
+            continue  # the router's latencies are what clients saw, no server's load
         groups = {library.pattern(s.pattern).group for s in items if _known(library, s.pattern)}
         engine = "sglang" if "sglang" in groups else "vllm" if "vllm" in groups else (sorted(groups) or [""])[0]
         role = first.role if first.role in SERVER_ROLES else _role_from_metrics(items)

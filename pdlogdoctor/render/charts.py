@@ -12,8 +12,9 @@ import html
 from ..model import Performance, Series
 from ..model.values import record
 
-# The numbers worth a chart, in the order a reader checks them, with what they count.
+# The numbers worth a chart, in the order a reader checks them (after the finding's own), with what they count.
 CHARTED = {
+    "latency_us": "router request latency (µs)",  # what the clients saw, before the servers' reasons
     "queue": "requests waiting",
     "prealloc_queue": "requests waiting for KV memory (decode)",
     "transfer_queue": "KV transfers in flight",
