@@ -70,6 +70,9 @@ class Partial:
     head: bytes
     problems: list[InputProblem]
     series: SeriesBook = field(default_factory=SeriesBook)
+    # Sampled-out metrics lines of a pattern no line of this range matched: counted when the
+    # source's other ranges matched it (as the one sequential scan counts them), else dropped.
+    uncounted: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -92,6 +95,7 @@ class EventSink:
     # Anchors only a metrics pattern holds (index.sampled): number -> the pattern
     sampled: dict[int, str] = field(default_factory=dict)
     skipped: dict[int, int] = field(default_factory=dict)  # per sampled anchor: lines counted, not read
+    uncounted: dict[str, int] = field(default_factory=dict)  # skipped lines of a pattern not matched here
     # The last line counted past the cap of each metrics pattern, its event not made yet (measure_only).
     unmade: dict[str, tuple[Pattern, int, Stamp | None, str, Callable[[], dict[str, str | None]], str]] = field(
         default_factory=dict
@@ -135,7 +139,9 @@ class EventSink:
         self._make_unmade()
         self._count_skipped()
         problems = [*problems, *self.problems]
-        return Partial(self.events, self.last_events, self.counts, lines, size, head, problems, self.series)
+        return Partial(
+            self.events, self.last_events, self.counts, lines, size, head, problems, self.series, self.uncounted
+        )
 
     def measure(
         self,
@@ -201,6 +207,8 @@ class EventSink:
             if key in self.counts:
                 self.counts[key] += skipped
                 self.matched[pattern_id] = self.matched.get(pattern_id, 0) + skipped
+            else:  # another range of the source may have matched it: merge_partials decides
+                self.uncounted[key] = self.uncounted.get(key, 0) + skipped
         self.skipped.clear()
 
     def _make_unmade(self) -> None:
@@ -234,8 +242,13 @@ def merge_partials(name: str, partials: list[Partial], limits: dict[str, int] | 
         for key, count in partial.counts.items():
             if count > fed[key]:  # the range had more than it kept: count them, keep its last
                 sink.counts[key] = sink.counts.get(key, 0) + count - fed[key]
-                sink.last_events[key] = _shifted(partial.last_events[key], line_base)
+                if key in partial.last_events:  # none when the lines past those kept were sampled out
+                    sink.last_events[key] = _shifted(partial.last_events[key], line_base)
         line_base += partial.lines
+    for partial in partials:
+        for key, skipped in partial.uncounted.items():
+            if key in sink.counts:
+                sink.counts[key] += skipped
     _close_counts(sink, limits)
     # Ranges are consecutive: a short first range's head continues in the next one's.
     head = b"".join(p.head for p in partials)[:HEAD_BYTES].decode("utf-8", errors="replace")
