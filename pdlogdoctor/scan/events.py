@@ -205,7 +205,7 @@ def _match_error_line(buf: Buffer, start: int, stop: int, errors: ErrorLayer, li
         line=line_no,
         time=stamp.seconds if stamp else None,
         time_text=stamp.text if stamp else None,
-        text=text[:MAX_TEXT],
+        text=clip(text, MAX_TEXT),  # a token across the cut goes whole: redaction runs on this text later
         fields=tuple(sorted((name.lower(), rank) for name, rank in stamp.ranks)) if stamp else (),
         severity=hit.severity,
         kind=Kind.CAUSE if hit.severity is Severity.CRITICAL else Kind.SYMPTOM,
