@@ -13,20 +13,22 @@ from typing import BinaryIO
 
 from .describe.excerpt import build_excerpt
 from .describe.quiet import describe_quiet
-from .ingest import Deadline, discover
+from .ingest import Deadline, LogInput, discover
 from .ingest.duplicates import prefer_zstd
 from .ingest.rotation import as_streams, joined_sources, per_file, streams
 from .library.patterns import Library
 from .model import ClockOffset, Event, Report, Source
 from .model.options import RunOptions
 from .model.values import record
+from .reason.binaries import split_core_dumps, with_binaries
 from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
 from .reason.decide import decide
 from .reason.link import link
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
 from .scan import accel
+from .scan.coredumps import core_file_events
 from .scan.index import AnchorIndex
-from .scan.inputs import scan_input
+from .scan.inputs import Scanned, reading_order, scan_input
 from .scan.logshape import set_aside, set_aside_note
 from .scan.parallel import usable_cores
 from .scan.timeline import place_on_timeline
@@ -66,7 +68,7 @@ def analyse(
     inputs = prefer_zstd(discover(list(paths), stdin, options.limits, options.follow_symlinks))
     index = AnchorIndex.build(library, options.matcher, accel.BUILD_AT)  # its matcher: built once input needs it
     workers = options.workers or usable_cores()
-    scanned = [item for log_input in inputs for item in scan_input(log_input, index, on_progress, deadline, workers)]
+    scanned = _scanned(inputs, index, on_progress, deadline, workers)
     sources = tuple(item.source for item in scanned)
     aside = set(set_aside(sources))  # not serving logs: their lines are no evidence (logshape.py)
     placed = place_on_timeline([e for item in scanned if item.source.name not in aside for e in item.events])
@@ -76,6 +78,10 @@ def analyse(
     events = within(
         correct(events, clocks), options.since, options.until
     )  # before linking: the links rest on time windows
+    # Core dumps (a core file's header, systemd-coredump's line) join the chain after the diagnosis.
+    events, cores = split_core_dumps(
+        [*events, *within(core_file_events(sources, library), options.since, options.until)], library
+    )
     events, recovered = benign_split(events, library)  # on corrected times: a recovery may be in another file
     events, cleared = cleared_split(events, library)
     nodes = {s.name: s.node for s in sources}
@@ -87,6 +93,7 @@ def analyse(
         report,
         (
             lambda r: with_cleared_notes(r, cleared, library),
+            lambda r: with_binaries(r, cores, library, nodes, widened),
             lambda r: describe_quiet(r, library.errors, read, options.matcher),
             lambda r: annotate(r, clocks, window_note(options.since, options.until)),
             lambda r: _noted(r, set_aside_note(sources)),
@@ -116,6 +123,21 @@ def only_adding(report: Report, passes: Iterable[Callable[[Report], Report]]) ->
 
 def _noted(report: Report, note: str | None) -> Report:
     return replace(report, notes=(*report.notes, note)) if note else report
+
+
+def _scanned(
+    inputs: list[LogInput],
+    index: AnchorIndex,
+    on_progress: Callable[[int], None] | None,
+    deadline: Deadline,
+    workers: int,
+) -> list[Scanned]:
+    """Every input scanned, in the order given; under a deadline read cheapest evidence first
+    (scan/inputs.reading_order), the results put back in order, so a budget that suffices changes
+    nothing in the report."""
+    order = reading_order(inputs) if deadline.at is not None else range(len(inputs))
+    found = {position: list(scan_input(inputs[position], index, on_progress, deadline, workers)) for position in order}
+    return [item for position in range(len(inputs)) for item in found[position]]
 
 
 def _clock_offsets(events: list[Event], sources: tuple[Source, ...], library: Library) -> tuple[ClockOffset, ...]:

@@ -15,6 +15,8 @@ import re
 import shutil
 from pathlib import Path
 
+from .conftest import binary_input
+
 WEEK = datetime.timedelta(days=7, hours=3, minutes=17)
 
 _ISO = re.compile(r"\b(\d{4})-(\d\d)-(\d\d)([ T])(\d\d):(\d\d):(\d\d)")
@@ -84,8 +86,8 @@ def copy_night(bundle: Path, target: Path) -> Path:
         out.parent.mkdir(parents=True, exist_ok=True)
         if path.suffix == ".gz":
             out.write_bytes(gzip.compress(another_night(gzip.decompress(path.read_bytes()).decode()).encode()))
-        elif path.suffix in (".zst", ".zip", ".tar"):
-            shutil.copyfile(path, out)
+        elif path.suffix in (".zst", ".zip", ".tar") or binary_input(path):
+            shutil.copyfile(path, out)  # a core dump or a stray binary is no log to rewrite
         else:
             out.write_text(another_night(path.read_text(encoding="utf-8")), encoding="utf-8")
     return target

@@ -72,8 +72,8 @@ def test_empty_stdin_is_nothing_readable() -> None:
 
 def test_skipped_files_are_folded_into_one_count_and_verbose_lists_them(tmp_path: Path) -> None:
     bundle = copy_bundle(SEED, tmp_path / "bundle")
-    for k in range(6):
-        (bundle / f"core.{k}").write_bytes(b"\x7fELF\x02\x01" + bytes(range(32)) * 64)
+    for k in range(6):  # binary, and no core dump (issue 30: a file named core.N is one, and is evidence)
+        (bundle / f"blob{k}.dat").write_bytes(b"\x7fELF\x02\x01" + bytes(range(32)) * 64)
     for k in range(2):
         (bundle / f"rank{k}.log").write_bytes(b"")
     code, _, err = invoke("analyze", "-f", "json", str(bundle))

@@ -22,7 +22,7 @@ from pdlogdoctor.reason.clocks import correct, describe, estimate_offsets, parse
 from pdlogdoctor.scan.timeline import clean_line, parse_actions_time, parse_stamp
 
 from .clock_shift import shift_text
-from .conftest import BUNDLES, FIXTURES
+from .conftest import BUNDLES, FIXTURES, binary_input
 from .corpus import case_report
 
 LIBRARY = load_library()
@@ -130,7 +130,8 @@ YEAR_S = 365 * 86400
 
 
 def _logs(bundle: Path) -> list[Path]:
-    return sorted(p for p in bundle.rglob("*") if p.is_file() and p.name != "expected.toml")
+    """The bundle's logs (a core dump keeps its own clock: UTC in its name or its modification time)."""
+    return sorted(p for p in bundle.rglob("*") if p.is_file() and p.name != "expected.toml" and not binary_input(p))
 
 
 def _read(log: Path) -> str:

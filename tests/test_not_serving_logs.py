@@ -1,9 +1,10 @@
-"""Not a serving log at all (issue 10, item 9): a file whose lines have no shape a deployment's
-component prints, and whose name names no component, is no evidence. Python sources pasted into
-one text file, a word list and a CSV of past failures hold the library's words, and once gave
-confident verdicts (the CSV below was gpu-oom 0.80, the sources scheduler-init-crash 0.48); alone
-they are now "0 of N files look like serving logs" and exit 4, and beside a real log they change
-nothing of its verdict."""
+"""Any text is read (issue 22.1); only a document recognised for what else it is stays out of the
+evidence. Python sources pasted into one text file and a CSV of past failures hold the library's
+words and once gave confident verdicts (the CSV below was gpu-oom 0.80, the sources
+scheduler-init-crash 0.48): they read as program source and a table (scan/logshape.py), their lines
+are no evidence, and the run still gives a report (issue 10's refusal, "0 of N files look like serving
+logs" and exit 4, is gone: exit 4 is only for an input with no text at all). A word list, prose (the
+seed's PR description) and a one-line paste of any error are read like any log."""
 
 from __future__ import annotations
 
@@ -21,11 +22,14 @@ from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.github import annotation_lines
 from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions
-from pdlogdoctor.scan.logshape import NOT_SERVING_LOG, serving_log_reason, set_aside
+from pdlogdoctor.scan.logshape import NOT_SERVING_LOG, document_kind, set_aside
 
 from .conftest import ROOT
 
 EXCERPT = ROOT / "tests" / "data" / "excerpts" / "mooncake-691-create-qp-enomem"
+# The seed incident's PR description (sgl-project/sglang, the MORI single-MR clamp): prose that names
+# errno 22, RegisterRdmaMemoryRegion and the whole chain of the incident in sentences.
+SEED_PR = ROOT / "tests" / "data" / "documents" / "seed-pr-description.txt"
 
 # What a developer's file of sources holds: the failure strings of every family, as code.
 SOURCES = '''\
@@ -102,31 +106,55 @@ def _write(directory: Path, files: dict[str, str]) -> Path:
 
 
 @pytest.mark.parametrize(
-    "name, text",
-    [("all_sources.txt", SOURCES), ("words", WORDS + "\n"), ("runs.csv", CSV)],
-    ids=["python-sources", "word-list", "csv"],
+    "name, text, kind",
+    [
+        ("all_sources.txt", SOURCES, "program source"),
+        ("runs.csv", CSV, "a table"),
+        ("snippet.txt", '    raise RuntimeError("CUDA out of memory")\n', "program source"),
+    ],
+    ids=["python-sources", "csv", "one-raise"],
 )
-def test_a_file_that_is_no_serving_log_alone_is_nothing_to_diagnose(
-    tmp_path: Path, library: Library, name: str, text: str
+def test_source_or_a_table_alone_gets_a_report_and_no_verdict_from_it(
+    tmp_path: Path, library: Library, name: str, text: str, kind: str
 ) -> None:
     path = _write(tmp_path, {name: text}) / name
     report = run([str(path)], library)
     assert set_aside(report.inputs) == [str(path)]
+    assert kind in report.inputs[0].problems[0].message
     assert report.chain == () and report.unrecognised == () and report.roots == ()
-    assert int(exit_code_for(report)) == 4
+    assert int(exit_code_for(report)) == 3, "a report, not 'nothing readable'"
     result = CliRunner().invoke(app, ["analyze", "-f", "json", str(path)])
-    assert (result.exit_code, result.stdout) == (4, "")
-    assert "0 of 1 file looks like a serving log" in result.stderr
+    assert result.exit_code == 3 and json.loads(result.stdout)["verdict"]["id"] == "no-failure-seen"
+    assert "as program source or a table" in json.loads(result.stdout)["notes"][-1]
 
 
-def test_the_count_line_says_how_many_files_were_looked_at(tmp_path: Path) -> None:
-    directory = _write(tmp_path / "dump", {"a.txt": SOURCES, "b.txt": SOURCES, "words": WORDS, "runs.csv": CSV})
-    (directory / "empty.txt").write_text("")
-    result = CliRunner().invoke(app, ["analyze", str(directory)])
+@pytest.mark.parametrize(
+    "path",
+    [SEED_PR, None],
+    ids=["the-seed-pr-description", "word-list"],
+)
+def test_prose_and_words_are_read_and_give_no_confident_verdict(
+    tmp_path: Path, library: Library, path: Path | None
+) -> None:
+    """Read like any text: their error words are ranked, quoted, and never a confident cause."""
+    source = path or _write(tmp_path, {"words": WORDS + "\n"}) / "words"
+    report = run([str(source)], library)
+    assert not set_aside(report.inputs)
+    assert int(exit_code_for(report)) == 3
+    assert report.verdict.confidence < 0.5
+    assert report.unrecognised, "its error lines are ranked and quoted"
+
+
+def test_only_an_input_with_no_text_is_nothing_readable(tmp_path: Path) -> None:
+    directory = _write(tmp_path / "dump", {"empty.txt": ""})
+    (directory / "weights.dat").write_bytes(b"\x00\x01\x02\x03" + bytes(range(256)) * 8)
+    paths = [str(directory / "weights.dat"), str(directory / "empty.txt")]
+    result = CliRunner().invoke(app, ["analyze", *paths])
     assert result.exit_code == 4 and result.stdout == ""
     (line,) = result.stderr.splitlines()
-    assert line.startswith(f"error: nothing to diagnose in {directory}: 0 of 4 files look like serving logs (")
-    assert line.endswith("; 1 empty file")
+    assert line == f"error: nothing readable in {' '.join(paths)}: 1 binary file and 1 empty file"
+    _write(directory, {"a.txt": SOURCES})
+    assert CliRunner().invoke(app, ["analyze", "-q", str(directory)]).exit_code == 3
 
 
 def test_beside_a_real_log_the_sources_change_nothing(tmp_path: Path, library: Library) -> None:
@@ -149,7 +177,10 @@ def test_every_format_says_which_files_were_set_aside(tmp_path: Path, library: L
     bundle = tmp_path / "bundle"
     shutil.copytree(EXCERPT, bundle, ignore=shutil.ignore_patterns("expected.toml"))
     _write(bundle, {"all_sources.txt": SOURCES})
-    sentence = "2 of 3 files read look like serving logs; this one does not, and its lines were not used as evidence"
+    sentence = (
+        "2 of 3 files read are logs; this one reads as program source or a table, and its lines were not used "
+        "as evidence"
+    )
     options = RenderOptions(redact=False)
     assert any(sentence in line for line in annotation_lines(run([str(bundle)], library), options))
     assert f"{sentence}: `{bundle}/all_sources.txt`" in markdown_report(run([str(bundle)], library), options)
@@ -159,35 +190,39 @@ def test_every_format_says_which_files_were_set_aside(tmp_path: Path, library: L
         assert sentence in (json.loads(result.stdout)["notes"][0] if fmt == "json" else result.stdout), fmt
 
 
-def test_a_log_named_for_nothing_still_counts_by_its_lines(tmp_path: Path, library: Library) -> None:
-    """A real log under a neutral name (`output.txt`, stdin) is read by the shape of its lines;
-    a one-line paste named after its component is read by its name."""
+def test_a_paste_is_read_whatever_its_name(tmp_path: Path, library: Library) -> None:
+    """A real log under a neutral name (`output.txt`, stdin), and a one-line paste under any name, are
+    read by their lines: the paste of Mooncake's QP line (mooncake#691's) names its cause."""
     seed = next((ROOT / "fixtures" / "mori-mr-size-limit-seed").glob("prefill_*.log")).read_text()
     path = _write(tmp_path / "a", {"output.txt": seed}) / "output.txt"
     assert run([str(path)], library).verdict.id == "mori-mr-size-limit"
     line = "Failed to create QP: Cannot allocate memory\n"
-    assert not set_aside(run([str(_write(tmp_path / "b", {"prefill.log": line}))], library).inputs)
-    assert set_aside(run([str(_write(tmp_path / "c", {"paste.txt": line}))], library).inputs)
-    assert set_aside(run([str(_write(tmp_path / "d", {"router.cc": line}))], library).inputs), "a source name"
+    for name in ("prefill.log", "paste.txt", "router.cc", "issue"):
+        report = run([str(_write(tmp_path / name.replace(".", "-"), {name: line}))], library)
+        assert not set_aside(report.inputs) and report.verdict.id == "rdma-resource-exhausted", name
 
 
 @pytest.mark.parametrize(
-    "line",
+    "text, kind",
     [
-        '    raise RuntimeError("CUDA out of memory")',
-        '        logger.error("Failed to register memory %s", ptr)',
-        "        RuntimeError: if the page sizes differ.",
-        'LOG(ERROR) << "Failed to create QP: " << strerror(errno);',
-        "Aborted",
-        "error,failed,exception",
-        "WARNING: it is critical that the binary compressed file is read",  # prose (a README, libjpeg.txt)
-        "    >>> recipes[5:]\n    Traceback (most recent call last):\n    ...\n    ValueError: slice",  # a doctest
+        (SOURCES, "program source"),
+        (
+            '    raise RuntimeError("CUDA out of memory")\n        logger.error("Failed to register memory %s", ptr)',
+            "program source",
+        ),
+        ('LOG(ERROR) << "Failed to create QP: " << strerror(errno);', "program source"),
+        (CSV, "a table"),
+        (WORDS, None),  # text: read
+        ("WARNING: it is critical that the binary compressed file is read", None),  # prose (a README, libjpeg.txt)
+        ("    >>> recipes[5:]\n    Traceback (most recent call last):\n    ...\n    ValueError: slice", None),
+        (
+            'Traceback (most recent call last):\n  File "/app/x.py", line 3, in <module>\n    raise RuntimeError("x")',
+            None,
+        ),
+        # A log that quotes source (a traceback's) or holds comma-separated values is a log all the same.
+        ("[2026-07-02 10:16:03 TP0] a,b,c\n[2026-07-02 10:16:04 TP0] d,e,f\n[2026-07-02 10:16:05 TP0] g,h,i", None),
     ],
+    ids=["sources", "two-code-lines", "cpp-line", "csv", "words", "prose", "doctest", "traceback", "log-of-cells"],
 )
-def test_code_and_words_have_no_log_shape(library: Library, line: str) -> None:
-    assert serving_log_reason("x.txt", line + "\n", library.errors) is None
-
-
-def test_a_runtime_traceback_is_a_log_shape(library: Library) -> None:
-    traceback = 'Traceback (most recent call last):\n  File "/app/x.py", line 3, in <module>\n'
-    assert serving_log_reason("x.txt", traceback, library.errors) == "a line in the shape of python-traceback"
+def test_what_a_document_is(library: Library, text: str, kind: str | None) -> None:
+    assert document_kind(text + "\n", library.formats) == kind

@@ -207,7 +207,10 @@ def html_marks(report: Report) -> dict[tuple[str, int, str], tuple[int, bool]]:
 def test_every_format_prints_the_lines_each_event_stands_for(case: Path) -> None:
     report = _report(case)
     wrong = []
+    cores = {source.name for source in report.inputs if source.core is not None}  # a header: no lines to count
     for where, source, line, pattern, count in printed_per_event(report):
+        if source in cores:
+            continue
         expected = grep_count(source, pattern, line)
         if not _says(count, expected):
             wrong.append(f"{where}: {pattern} at {source}:{line} says {count}, the file has {expected}")

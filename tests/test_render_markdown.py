@@ -219,7 +219,7 @@ def test_masked_file_names_and_set_aside_files_are_each_said_once(tmp_path: Path
     [said] = [line for line in body.splitlines() if "no-redact" in line]  # ...and said so once, at the end
     assert said.startswith("<sub>Masked in file names: `<host-1>`, `<host-2>` (host names).")
     assert body.rstrip().splitlines()[-3] == said
-    aside = "4 of 5 files read look like serving logs; this one does not"
+    aside = "4 of 5 files read are logs; this one reads as program source or a table"
     assert body.count(aside) == 1 and f"{tmp_path}/bundle/worker3.out" in body
     terminal = CliRunner().invoke(app, ["analyze", str(bundle)]).stdout
     assert terminal.count(aside) == 1

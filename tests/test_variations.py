@@ -10,6 +10,7 @@ fixtures' file names or layout.
 from __future__ import annotations
 
 import gzip
+import shutil
 import time
 import tomllib
 from collections.abc import Callable
@@ -22,21 +23,27 @@ from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.scan.timeline import parse_stamp
 
-from .conftest import BUNDLES, FIXTURES
+from .conftest import BUNDLES, FIXTURES, binary_input
 
 
 def _logs(bundle: Path) -> list[tuple[str, bytes]]:
     """(name, text bytes) of every log in the bundle, compressed ones decompressed."""
     logs = []
     for path in sorted(p for p in bundle.rglob("*") if p.is_file()):
-        if path.name == "expected.toml":
-            continue
+        if path.name == "expected.toml" or binary_input(path):
+            continue  # a core dump or stray binary is no log: kept as it is (_keep_binaries)
         data = path.read_bytes()
         if path.suffix == ".gz":
             data = gzip.decompress(data)
         flat = path.relative_to(bundle).as_posix().replace("/", "__")  # artifacts/node/x.log -> one level
         logs.append((flat.removesuffix(".gz"), data))
     return logs
+
+
+def _keep_binaries(bundle: Path, target: Path) -> None:
+    """A core dump or a stray binary lies beside the logs however they are reshaped, under its own name."""
+    for path in sorted(p for p in bundle.rglob("*") if p.is_file() and binary_input(p)):
+        shutil.copyfile(path, target / path.name)
 
 
 def anonymous_names(bundle: Path, target: Path) -> None:
@@ -113,6 +120,7 @@ def test_reshaped_bundle_keeps_its_verdict(bundle: Path, reshape: str, tmp_path:
     if reshape in MERGING and expected.get("sides_from_files"):
         pytest.skip("which side wrote its lines is known from its file; merged into one stream, it is not")
     RESHAPES[reshape](bundle, tmp_path)
+    _keep_binaries(bundle, tmp_path)
     report = run([str(tmp_path)], library)
     assert report.verdict.id == expected["verdict"], report.verdict.summary
 

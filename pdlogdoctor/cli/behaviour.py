@@ -24,7 +24,7 @@ from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from ..model import OutputFormat, Report, Source, verdicts
+from ..model import OutputFormat, Report, verdicts
 from ..model.errors import PdlogdoctorError
 from ..model.values import record
 from ..render.neutralise import defuse_output, one_line
@@ -67,9 +67,12 @@ EXIT_HELP = (
     "  1  a root cause diagnosed\n"
     "  2  usage error, or an invalid pattern library\n"
     "  3  failure evidence without a known cause (inconclusive)\n"
-    "  4  nothing readable, or no input looks like a serving log\n"
+    "  4  nothing readable: no input holds any text\n"
     "--fail-on cause turns 3 and 4 into 0;\n"
-    "--fail-on never (or --exit-zero) turns 1, 3 and 4 into 0."
+    "--fail-on never (or --exit-zero) turns 1, 3 and 4 into 0.\n"
+    "An answer from partial evidence (--timeout, a missing or\n"
+    "unreadable input) never exits 0: a cause found in what was\n"
+    "read exits 1, anything else 3; -q's line ends # incomplete."
 )
 OUTPUTS_HELP = (
     "\b\nWhere the reports go:\n"
@@ -99,13 +102,9 @@ SKIP_WORDS = {  # code: (one, several)
     "outside-input": ("link out of the input", "links out of the input"),  # discover.OUTSIDE_INPUT
     # duplicates.DUPLICATE_CODE (not imported: start-up time)
     "duplicate-skipped": ("duplicate of a .zst twin", "duplicates of .zst twins"),
-    # read, but no line in it looks like a serving log's: its lines are no evidence
-    NOT_SERVING_LOG: ("file that does not look like a serving log", "files that do not look like serving logs"),
+    # read, but a document (program source, a table), not a log: its lines are no evidence
+    NOT_SERVING_LOG: ("document that is not a log", "documents that are not logs"),
 }
-SHAPES_HINT = (
-    "no line has the shape of sglang, vLLM, glog, MORI, NCCL, UCX, torch, router, harness or traceback output, "
-    "and no name such as prefill.log or router.log"
-)
 LAST_GREEN = "the last green run "  # whose inputs a message names, for --baseline and diff's GOOD
 LISTED_SKIPS = 3  # up to this many skips are named one by one; more are counted
 LISTED_WARNINGS = 10  # inputs not fully read: named one by one up to this many
@@ -364,7 +363,7 @@ def gated_exit_code(code: ExitCode, fail_on: FailOn | StrEnum) -> int:
 
 
 def exit_code_for(report: Report) -> ExitCode:
-    if not any(source.bytes > 0 and not _set_aside(source) for source in report.inputs):
+    if not any(source.bytes > 0 for source in report.inputs):  # any text read gets a report
         return ExitCode.NOTHING_READABLE
     if report.verdict.id == verdicts.HEALTHY:
         return ExitCode.HEALTHY
@@ -424,10 +423,6 @@ def skip_summary(counts: Counter[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _set_aside(source: Source) -> bool:
-    return any(p.code == NOT_SERVING_LOG for p in source.problems)
-
-
 def _nothing_readable(
     report: Report, targets: list[Target], paths: list[str], what: str = "", redact: Callable[[str], str] = str
 ) -> None:
@@ -437,11 +432,7 @@ def _nothing_readable(
     other = Counter(p.code for p in problems if p.code not in SKIP_WORDS)
     said = ([skip_summary(skipped)] if skipped else []) + [f"{n:,} {code}" for code, n in other.most_common()]
     names = " ".join("standard input" if p == "-" else redact(p) for p in paths)
-    read = sum(1 for source in report.inputs if source.bytes > 0)
-    if read:  # read, but none of it is a serving log: say how many were looked at
-        looks = "file looks like a serving log" if read == 1 else "files look like serving logs"
-        said.insert(0, f"0 of {read:,} {looks} ({SHAPES_HINT})")
-    nothing = f"nothing {'to diagnose' if read else 'readable'} in {what}{names}"
+    nothing = f"nothing readable in {what}{names}"
     message = nothing + (f": {'; '.join(said)}" if said else "")
     fail(message)
     if any(target.format is OutputFormat.GITHUB and target.path is None for target in targets):

@@ -29,16 +29,19 @@ def build_excerpt(report: Report, context: int = MAX_CONTEXT) -> tuple[ExcerptWi
     by_source: dict[str, list[Event]] = defaultdict(list)
     for event in report.chain:
         by_source[event.source].append(event)
-    windows = [w for source, events in by_source.items() for w in _source_windows(source, events, context)]
+    cores = {source.name for source in report.inputs if source.core is not None}  # a header, not lines
+    windows = [
+        w for source, events in by_source.items() for w in _source_windows(source, events, context, source in cores)
+    ]
     return tuple(
         sorted(windows, key=lambda w: (w.time if w.time is not None else float("inf"), w.source, w.lines[0].line))
     )
 
 
-def _source_windows(source: str, events: list[Event], context: int) -> list[ExcerptWindow]:
+def _source_windows(source: str, events: list[Event], context: int, core: bool = False) -> list[ExcerptWindow]:
     chain_lines = {event.line: event for event in events}
     wanted = {n for line in chain_lines for n in range(max(1, line - context), line + context + 1)}
-    texts = _read_lines(source, wanted) or {}
+    texts = {} if core else _read_lines(source, wanted) or {}
     for line, event in chain_lines.items():
         texts.setdefault(line, event.text)  # unreadable source: the chain line as the scan kept it
     windows: list[ExcerptWindow] = []

@@ -20,8 +20,11 @@ tests/test_hostile_inputs.py):
   opened (`nested-archive`): it needs random access, i.e. holding it in memory
   or writing it to disk, and a tool running on untrusted artifacts does neither.
 - Files that look binary (NUL bytes or control characters after any leading NUL
-  hole) are skipped with `binary`: a core dump holds copies of log strings that
-  would otherwise read as evidence.
+  hole), or whose name says so (`.so`, `.safetensors`, ...), are listed with
+  `binary` and not read: no evidence is missing for it. A core dump (by its name,
+  or an ELF header of type core) is never scanned either (it holds copies of log
+  strings that did not happen there): its header is read (`coredump.py`) and it
+  is listed with `core-dump`, as evidence that a process crashed.
 - A line ends at LF (or CRLF). A lone CR, which progress bars redraw with, is
   part of its line: line numbers are the file's (as grep -n, sed and the
   annotations' `line=` count them), and the reports show the CR as `\r`.
@@ -31,12 +34,15 @@ decoding and the line-break rule, all typed against one `ByteSource`),
 `archives` (zip / tar members) and `reopen` (re-reading a source for the excerpt).
 """
 
-from .content import LogInput
+from .content import BINARY, LogInput
+from .coredump import CORE_DUMP
 from .discover import NOT_A_LOG, PASTED, discover
 from .reopen import reopen
 from .streams import Budget, ByteSource, Deadline, Reader, StreamStopped, open_regular, text_stream
 
 __all__ = [
+    "BINARY",
+    "CORE_DUMP",
     "NOT_A_LOG",
     "PASTED",
     "Budget",

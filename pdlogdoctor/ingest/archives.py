@@ -19,7 +19,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .content import SNIFF_BYTES, ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
+from ..model import CoreDump
+from .content import BINARY, SNIFF_BYTES, ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
+from .coredump import ELF_MAGIC, core_dump, core_problem
 from .streams import (
     DEFAULT_LIMITS,
     Budget,
@@ -155,8 +157,11 @@ def _member_input(name: str, size: int, path: Path, member: str, budget: Budget)
     if is_tar(head):
         decoded = zip_opener(path, member, budget, text=False)
         return LogInput(name, size, None, (), lambda: _tar_stream_members(decoded(), name, budget))
-    if looks_binary(head):
-        return unread(name, "binary", "binary content (not a log); skipped")
+    if looks_binary(head) or head.startswith(ELF_MAGIC):
+        core = core_dump(_base_name(name), head, None, None)
+        if core is not None:
+            return LogInput(name, size, None, (core_problem(core),), core=core)
+        return unread(name, BINARY, "binary content (not a log); skipped")
     return LogInput(name, size, zip_opener(path, member, budget))
 
 
@@ -206,12 +211,12 @@ def _tar_stream_members(handle: Reader, display: str, budget: Budget) -> Iterato
                 if extracted is None:
                     continue
                 name = f"{display}!{safe_member_name(member.name)}"
-                yield name, _tar_member_stream(extracted, budget)
+                yield name, _tar_member_stream(extracted, budget, name, float(member.mtime))
     finally:
         handle.close()
 
 
-def _tar_member_stream(extracted: ByteSource, budget: Budget) -> Reader:
+def _tar_member_stream(extracted: ByteSource, budget: Budget, name: str = "", modified: float | None = None) -> Reader:
     stream = text_stream(Guarded(_Unclosing(extracted), budget.limits.member_output, budget), budget)
     try:
         head = stream.read(SNIFF_BYTES)
@@ -219,8 +224,11 @@ def _tar_member_stream(extracted: ByteSource, budget: Budget) -> Reader:
         return Refusal(exc.problem.code, exc.problem.message)
     if head.startswith(ZIP_MAGIC) or is_tar(head):
         return Refusal("nested-archive", "an archive inside an archive is not opened; extract it and pass it")
-    if looks_binary(head):
-        return Refusal("binary", "binary content (not a log); skipped")
+    if looks_binary(head) or head.startswith(ELF_MAGIC):
+        core = core_dump(_base_name(name), head, None, modified)
+        if core is not None:
+            return _CoreDump(core)
+        return Refusal(BINARY, "binary content (not a log); skipped")
     return Prepend(head, stream)
 
 
@@ -229,6 +237,20 @@ class _Unclosing(Reader):
 
     def close(self) -> None:
         io.RawIOBase.close(self)
+
+
+class _CoreDump(Refusal):
+    """A core dump among a tar's members: never read as a log; its header was (coredump.py)."""
+
+    def __init__(self, core: CoreDump) -> None:
+        problem = core_problem(core)
+        super().__init__(problem.code, problem.message)
+        self.core = core
+
+
+def _base_name(name: str) -> str:
+    """A member's own file name: `logs.zip!nightly/core.123` -> `core.123`."""
+    return name.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
 
 
 def safe_member_name(name: str) -> str:

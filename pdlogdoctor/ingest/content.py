@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ..model import InputProblem
+from ..model import CoreDump, InputProblem
 from ..model.values import record
 from .streams import ByteSource, Reader, looks_binary
 
 __all__ = ["SNIFF_BYTES", "ZIP_MAGIC", "LogInput", "is_tar", "looks_binary", "sniff", "unread"]
 
 ZIP_MAGIC = b"PK\x03\x04"
+BINARY = "binary"  # the problem code of a binary input that is no core dump: listed, not read
 SNIFF_BYTES = 8192
 
 
@@ -23,6 +24,7 @@ class LogInput:
     open: Callable[[], Reader] | None
     problems: tuple[InputProblem, ...] = ()
     members: Callable[[], Iterator[tuple[str, Reader]]] | None = None  # a streamed archive
+    core: CoreDump | None = None  # a core dump: never read as a log, its header read (coredump.py)
 
 
 def unread(name: str, code: str, message: str) -> LogInput:
@@ -30,11 +32,12 @@ def unread(name: str, code: str, message: str) -> LogInput:
     return LogInput(name, 0, None, (InputProblem(code, message),))
 
 
-def sniff(opener: Callable[[], ByteSource]) -> bytes:
+def sniff(opener: Callable[[], ByteSource], size: int = SNIFF_BYTES) -> bytes:
     """The first decompressed bytes of a stream; damage after them is the scan's business."""
     stream = opener()
     try:
-        return stream.read(SNIFF_BYTES)
+        # One read decides text or binary, as it always did; a core's header may need a few.
+        return stream.read(size) if size <= SNIFF_BYTES else _read_up_to(stream, size)
     except EOFError as exc:
         problem = getattr(exc, "problem", None)
         if problem is not None and problem.code == "output-cap":
@@ -42,6 +45,17 @@ def sniff(opener: Callable[[], ByteSource]) -> bytes:
         return b""
     finally:
         stream.close()
+
+
+def _read_up_to(stream: ByteSource, size: int) -> bytes:
+    """`size` bytes, or all there are: a decompressing stream may return fewer per read."""
+    data = stream.read(size)
+    while data and len(data) < size:
+        more = stream.read(size - len(data))
+        if not more:
+            break
+        data += more
+    return data
 
 
 def is_tar(head: bytes) -> bool:

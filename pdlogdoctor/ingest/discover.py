@@ -20,7 +20,8 @@ from typing import BinaryIO
 from ..model import InputProblem
 from ..model.options import Limits
 from ..model.values import record
-from .content import SNIFF_BYTES, ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
+from .content import BINARY, SNIFF_BYTES, ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
+from .coredump import ELF_MAGIC, core_dump, core_problem, named_core
 from .streams import (
     DEFAULT_LIMITS,
     Budget,
@@ -39,7 +40,9 @@ NOT_A_LOG = "not-a-log"
 PASTED = "read-as-paste"
 NOT_LOG_SUFFIXES = frozenset({".md", ".rst", ".toml", ".yaml", ".yml", ".ini", ".cfg", ".py", ".sh", ".rs", ".patch"})
 NOT_LOG_STEMS = frozenset({"readme", "expected", "notes", "license", "changelog"})
-SKIP_SUFFIXES = (".png", ".jpg", ".jpeg", ".so", ".pt", ".safetensors", ".bin", ".core", ".whl")
+# Binary by their name: listed as not read, never opened (a model directory holds thousands).
+SKIP_SUFFIXES = (".png", ".jpg", ".jpeg", ".so", ".pt", ".safetensors", ".bin", ".whl")
+CORE_HEAD_BYTES = 256 << 10  # of a core dump: its ELF header, program headers and first notes
 
 
 def discover(
@@ -245,6 +248,7 @@ def _file_inputs(path: Path, display: str, info: os.stat_result, budget: Budget)
         yield unread(display, "not-a-file", f"{file_kind(info.st_mode)}, not a regular file; skipped, never read")
         return
     if path.suffix.lower() in SKIP_SUFFIXES:
+        yield unread(display, BINARY, f"a {path.suffix.lower()} file, binary by its name; not read")
         return
     if info.st_size == 0:
         yield unread(display, "empty", "empty file")
@@ -256,7 +260,22 @@ def _file_inputs(path: Path, display: str, info: os.stat_result, budget: Budget)
         return
     if head.startswith(ZIP_MAGIC) or is_tar(head):
         yield from _archive_inputs(head, path, display, info.st_size, budget)
-    elif looks_binary(head):
-        yield unread(display, "binary", "binary content (not a log); skipped")
+    elif looks_binary(head) or head.startswith(ELF_MAGIC):
+        yield _binary_input(path, display, head, info, budget)
     else:
         yield LogInput(display, info.st_size, lambda: text_stream(open_regular(path), budget))
+
+
+def _binary_input(path: Path, display: str, head: bytes, info: os.stat_result, budget: Budget) -> LogInput:
+    """A binary file is not read, and is no missing evidence; a core dump's header says which
+    process crashed (coredump.py)."""
+    core = None
+    if head.startswith(ELF_MAGIC) or named_core(path.name):
+        try:
+            start = sniff(lambda: decoded_stream(open_regular(path), budget, sniffing=True), CORE_HEAD_BYTES)
+        except OSError:
+            start = head
+        core = core_dump(path.name, start, None, info.st_mtime)
+    if core is None:
+        return unread(display, BINARY, "binary content (not a log); not read")
+    return LogInput(display, info.st_size, None, (core_problem(core),), core=core)

@@ -44,6 +44,8 @@ _EXAMPLE_KEYS = {"match", "no_match"}
 _CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
 _WRAPPER_KEYS = {"id", "regex", "examples"}
 CAUSES_FILE = "causes.toml"
+SOURCES_FILE = "sources.toml"  # lines that are errors by where they come from and what they say
+_SOURCE_KEYS = {"id", "component", "level", "anchors", "regex", "why", "references", "examples"}
 
 
 @record
@@ -60,6 +62,7 @@ class Marker:
     # at these levels. The level words of each component live in its format, not here.
     formats: tuple[str, ...] = ()
     levels: tuple[str, ...] = ()
+    component: str = ""  # sources.toml's: what writes the line (the kernel, a driver, the orchestrator ...)
 
     def decides(self, text: str, reading: Callable[[], Reading]) -> str | None:
         """The message this marker reads on the line ("" when it names none), or None."""
@@ -152,6 +155,11 @@ class ErrorLayer:
         """The benign entry naming this line, if any."""
         return next((entry for entry in self.benign if _search(entry.regex, text)), None)
 
+    def by_source(self) -> frozenset[str]:
+        """Markers that call a line an error by where it comes from (sources.toml): the kernel, a
+        driver, the orchestrator, the job scheduler, a lost lease."""
+        return frozenset(marker.id for marker in self.markers if marker.component)
+
     def effects(self) -> frozenset[str]:
         """Markers whose lines report an ending, not its cause: ranked after the others."""
         return frozenset(marker.id for marker in self.markers if marker.effect)
@@ -234,6 +242,11 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
             anchors.extend(_string_list(data.get("anchors"), str(severity), "anchors"))
             markers.extend(_marker(raw, str(severity), i) for i, raw in enumerate(data.get("marker", [])))
             warnings.extend(_warning(raw, str(severity), i) for i, raw in enumerate(data.get("warning", [])))
+        if (root / SOURCES_FILE).is_file():  # tried first: an INFO lease loss is still an error line
+            where, data = str(root / SOURCES_FILE), _read(root / SOURCES_FILE)
+            found = [_source(raw, where, i) for i, raw in enumerate(data.get("source", []))]
+            markers[:0] = [marker for marker, _ in found]
+            anchors.extend(anchor for _, keys in found for anchor in keys)
         for path in sorted((root / "benign").glob("*.toml")) if (root / "benign").is_dir() else []:
             benign.append(_benign(_read(path), str(path), path.stem))
         if (root / TEMPLATES_FILE).is_file():
@@ -292,6 +305,20 @@ def _marker(raw: Any, where: str, index: int) -> Marker:
     formats, levels = _format_reference(raw, where, key)
     compiled = _compile(raw, where, key) if "regex" in raw else None
     return Marker(str(raw["id"]), level, compiled, match, no_match, where, effect, (), formats, levels)
+
+
+def _source(raw: Any, where: str, index: int) -> tuple[Marker, tuple[str, ...]]:
+    """A source entry as the marker it is (tried before severity.toml's) and its search keys."""
+    key = f"source[{index}]"
+    if not isinstance(raw, dict):
+        raise PatternError(where, key, "must be a table")
+    _check(raw, _SOURCE_KEYS, where, key, required=("id", "component", "level", "anchors", "regex", "why", "examples"))
+    if raw["level"] not in ("critical", "error"):
+        raise PatternError(where, f"{key}.level", "must be 'critical' or 'error' (a source entry names an error line)")
+    anchors = tuple(_string_list(raw["anchors"], where, f"{key}.anchors"))
+    match, no_match = _examples(raw, where, key)
+    marker = Marker(str(raw["id"]), str(raw["level"]), _compile(raw, where, key), match, no_match, where)
+    return replace(marker, component=str(raw["component"])), anchors
 
 
 def _format_reference(raw: Mapping[str, Any], where: str, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -38,9 +38,10 @@ from . import schema
 
 FORMATS_DIR = "formats"
 # line: a component's own line; wrapper: a launcher's tag before one; prefix: removed from every
-# message after the formats (Rust tracing's span); fallback: removed only from a line no format reads.
-KINDS = ("line", "wrapper", "prefix", "fallback")
-GENERIC_KINDS = ("prefix", "fallback")
+# message after the formats (Rust tracing's span); fallback: removed only from a line no format reads;
+# source: program source, never read as a log line (source.toml).
+KINDS = ("line", "wrapper", "prefix", "fallback", "source")
+GENERIC_KINDS = ("prefix", "fallback", "source")  # not tried when a line's own prefix is read
 LEVELS = ("critical", "error", "warning", "info", "debug")
 TIME_GROUPS = ("date", "clock", "frac", "month", "day", "monthname", "year", "epoch")
 KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level"))
@@ -48,7 +49,7 @@ MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
 _FORMAT_KEYS = {
     "id", "component", "kind", "order", "starts_with", "regex", "levels", "level", "utc", "in_text",
-    "says_when", "engine", "sample", "no_match", "references",
+    "says_when", "engine", "quotes", "sample", "no_match", "references",
 }  # fmt: skip
 _SAMPLE_KEYS = {"line", "time", "level", "message"}
 _RANK = re.compile(r"([A-Z_]+?)(\d+)")
@@ -129,6 +130,7 @@ class Format:
     timed: bool = False  # its regex reads a time (a `clock` or an `epoch` group)
     says_when: bool = False  # its prefix says when and who: a message starts after it (timed, a tag)
     engine: str = ""  # the serving engine whose lines these are (sglang, vllm, trtllm), when the format tells
+    quotes: bool = False  # a source line that quotes a message: no event of that message
 
     def level_of(self, found: re.Match[str]) -> str | None:
         if self.level is not None:
@@ -158,6 +160,8 @@ class Formats:
     _wrappers_by_char: dict[str, tuple[Format, ...]] = field(default_factory=dict, compare=False, repr=False)
     # Any format's time as it appears inside other text (facts masked for fingerprints).
     time_in_text: Prefix = field(default=Prefix(r"(?!)"), compare=False, repr=False)
+    _source: tuple[Format, ...] = field(default=(), compare=False, repr=False)  # kind = "source"
+    _quoting: tuple[Format, ...] = field(default=(), compare=False, repr=False)  # and quotes = true
 
     @classmethod
     def of(cls, formats: Iterable[Format]) -> Formats:
@@ -168,7 +172,9 @@ class Formats:
         timed = {char: tuple(f for f in group if f.timed) for char, group in by_char.items()}
         wrappers = {char: tuple(f for f in group if f.kind == "wrapper") for char, group in by_char.items()}
         shapes = [f"(?:{f.in_text})" for f in ordered if f.in_text is not None]
-        return cls(ordered, by_char, timed, wrappers, Prefix("|".join(shapes) if shapes else r"(?!)"))
+        in_text = Prefix("|".join(shapes) if shapes else r"(?!)")
+        source = tuple(f for f in ordered if f.kind == "source")
+        return cls(ordered, by_char, timed, wrappers, in_text, source, tuple(f for f in source if f.quotes))
 
     def __reduce__(self) -> tuple[Any, ...]:  # the indexes are rebuilt, not pickled
         return (Formats.of, (self.formats,))
@@ -177,7 +183,12 @@ class Formats:
         """The time a line's own prefix states, read by the first timed format its first
         character allows that matches at its start, behind a launcher's or collector's tag. A tag
         with a time of its own (journald's `Nov 30 10:51:03 host prog[pid]: `) says when the line
-        was received: its time serves only a line that states none. None when nothing does."""
+        was received: its time serves only a line that states none. None when nothing does; a
+        line indented as a whole is read without its indent."""
+        stamp = self._stamp(line)
+        return self._stamp(line.lstrip()) if stamp is None and line[:1] in (" ", "\t") else stamp
+
+    def _stamp(self, line: str) -> Stamp | None:
         text, received = line, None
         for _ in range(MAX_NESTED):
             if not text:
@@ -204,7 +215,17 @@ class Formats:
 
     def read(self, line: str) -> Reading:
         """The formats read at the start of `line`, each inside the one before (a launcher's
-        tag, then the component's prefix), up to the first that states a level."""
+        tag, then the component's prefix), up to the first that states a level. A line indented
+        as a whole (a pasted block) is read without its indent when nothing reads it as it is."""
+        reading = self._read(line)
+        if reading.format is None and line[:1] in (" ", "\t"):
+            # Only a prefix read counts: a line known by its words alone (an exception's last line)
+            # is one at its line's start, not indented in a docstring.
+            unindented = self._read(line.lstrip())
+            return unindented if unindented.message != line.lstrip() else reading
+        return reading
+
+    def _read(self, line: str) -> Reading:
         text, last, run_time = line, None, False
         for _ in range(MAX_NESTED):
             fmt, found = self._first(text)
@@ -265,6 +286,15 @@ class Formats:
                 return None
             text = text[found.end() :]
         return None
+
+    def source(self, line: str) -> bool:
+        """Whether the line is program source (a `kind = "source"` format matches it)."""
+        return any(fmt.regex.match(line) is not None for fmt in self._source)
+
+    def quotes_code(self, line: str) -> bool:
+        """Whether the line is source that quotes a message (a raise, a logger call, a print): the
+        message it holds did not happen there."""
+        return any(fmt.regex.match(line) is not None for fmt in self._quoting)
 
     def run_time(self, line: str) -> bool:
         """Whether the line is one a component prints at run time (not source, not prose)."""
@@ -413,6 +443,7 @@ def _format(raw: Any, where: str, key: str) -> Format:
         timed=timed,
         says_when=schema.flag(entry, "says_when", where, key) or kind == "wrapper" or timed,
         engine=schema.string(entry, "engine", where, key) if "engine" in entry else "",
+        quotes=schema.flag(entry, "quotes", where, key),
     )
 
 
@@ -479,7 +510,10 @@ def check_formats(formats: Formats) -> list[str]:
 
 def _sample_problems(formats: Formats, fmt: Format, sample: Sample) -> list[str]:
     if fmt.kind in GENERIC_KINDS:
-        return [] if fmt.regex.match(sample.line) else ["not matched"]
+        problems = [] if fmt.regex.match(sample.line) else ["not matched"]
+        if fmt.kind == "source" and not fmt.quotes and formats.run_time(sample.line):
+            problems.append("read as run-time output by a line format")
+        return problems
     reading = formats.read(sample.line)
     chain = _chain(formats, sample.line)
     if fmt.id not in chain:

@@ -110,6 +110,10 @@ class Mark(StrEnum):
     # The line's peer is another rank of the same server's collective group (TP/PP), not the other
     # side of the prefill/decode pair: no role's log stands for it.
     RANK_PEER = "rank-peer"
+    # A process's memory was dumped to a core (systemd-coredump's line, or a core file among the
+    # inputs, whose header stands for it): a process crashed. The crash lines that can leave one name
+    # this pattern in `[[causes]]`; the core joins the chain after the diagnosis (reason/binaries.py).
+    CORE_DUMPED = "core-dumped"
     NIC_INACTIVE = "nic-inactive"  # a NIC was marked inactive (`nic`, `nic2` or `endpoint` names it)
     HANDSHAKE_FAILED = "handshake-failed"  # a queue-pair handshake between the two sides failed
     # A request timed out in one phase of its KV transfer (bootstrap, waiting for input); `says` names the phase.
@@ -137,6 +141,19 @@ class InputProblem:
 
 
 @record
+class CoreDump:
+    """What a core file's name and ELF header say about the process that dumped it (ingest/coredump.py).
+    Each value is None when neither tells it."""
+
+    program: str | None = None  # the process's name (NT_PRPSINFO's pr_fname, or a systemd-coredump name's comm)
+    args: str | None = None  # its command line as the kernel kept it (pr_psargs, at most 80 bytes)
+    pid: int | None = None
+    signal: int | None = None  # the signal it died of (NT_PRSTATUS's pr_cursig)
+    written: float | None = None  # when it was dumped: the time in its name, else the file's modification time
+    elf: bool = False  # an ELF file of type core, not a core by its name alone
+
+
+@record
 class Source:
     """One log stream: a file, an archive member, or stdin."""
 
@@ -147,6 +164,7 @@ class Source:
     bytes: int
     problems: tuple[InputProblem, ...] = ()
     node: str | None = None
+    core: CoreDump | None = None  # a core dump, read by its header only: evidence that a process crashed
 
 
 @record

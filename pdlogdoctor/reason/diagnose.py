@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from ..ingest import NOT_A_LOG, PASTED
+from ..ingest import BINARY, CORE_DUMP, NOT_A_LOG, PASTED
 from ..ingest.duplicates import DUPLICATE_CODE
 from ..library.patterns import START_UP, Library
 from ..model import (
@@ -50,7 +50,10 @@ from .link import downstream, upstream_of
 # Lines that show the deployment serving (when not failing themselves), and the end-to-end ones among them.
 SERVING_PROOF = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 # Problems that leave no evidence unread: an empty file or directory holds nothing to miss.
-COMPLETE_PROBLEMS = frozenset({"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG, PASTED, NOT_SERVING_LOG})
+# A binary file or a core dump is no log left unread: a core dump is evidence of its own (binaries.py).
+COMPLETE_PROBLEMS = frozenset(
+    {"empty", "empty-directory", DUPLICATE_CODE, NOT_A_LOG, PASTED, NOT_SERVING_LOG, BINARY, CORE_DUMP}
+)
 MAX_NAMES_IN_NOTE = 8
 PARTIAL_TITLE = "No failure in what was read; evidence incomplete"
 # A rival of the verdict's tier that nothing links costs the verdict confidence.NEAR_TIE when their

@@ -34,12 +34,12 @@ def link(
         for cause in by_pattern.get(pattern.id, ()):
             for rule in pattern.causes:
                 for effect in by_pattern.get(rule.target, ()):
-                    if effect is not cause and _joins(cause, effect, rule, nodes, slack):
+                    if effect is not cause and joins(cause, effect, rule, nodes, slack):
                         links.append(Link(cause, effect, _reason(rule, _widening_needed(cause, effect, rule, slack))))
     return tuple(links)
 
 
-def _joins(
+def joins(
     cause: Event, effect: Event, rule: CauseRule, nodes: dict[str, str | None], slack: Mapping[str, float]
 ) -> bool:
     return _in_window(cause, effect, rule, _widening(cause, effect, slack)) and all(

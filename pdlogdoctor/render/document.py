@@ -42,6 +42,14 @@ def folded_pattern(event: Event) -> str:
     return f"{event.pattern} (x{count})" if count.folded else event.pattern
 
 
+def incomplete_reason(report: Report) -> str:
+    """Why an answer rests on partial evidence, in a few words every format can show."""
+    if any(problem.code == "timeout" for source in report.inputs for problem in source.problems):
+        return "--timeout reached before every input was read"
+    unread = [source.name for source in report.inputs if source.problems]
+    return f"{len(unread)} input(s) not fully read" if unread else "not every input was read"
+
+
 def chain_start(report: Report) -> float | None:
     """Δt is counted from the root cause; context lines read before it show as negative."""
     rooted = next((e.time for e in report.roots if e.time is not None), None)

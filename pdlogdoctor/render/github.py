@@ -26,6 +26,7 @@ from ..model.counts import count_of
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..scan.logshape import set_aside_note
 from . import changes
+from .document import incomplete_reason
 from .fixes import LETTERS, NO_CAUSE, confidence_words, fixes, verify_first
 from .neutralise import show_lone_crs
 from .options import RenderOptions
@@ -130,6 +131,8 @@ def _verdict_annotation(shown: Report, place: str | None, original: Report) -> s
     verdict = shown.verdict
     level = {HEALTHY: "notice", INCONCLUSIVE: "warning", NO_FAILURE_SEEN: "warning"}.get(verdict.id, "error")
     message = [verdict.summary]
+    if shown.incomplete:
+        message.append(f"Evidence incomplete: {incomplete_reason(shown)}.")
     doubt = verify_first(shown)
     if doubt:
         message.append(f"Verify first: {doubt}")

@@ -28,7 +28,7 @@ from ..model.counts import shares
 from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE
 from . import changes
-from .document import fact_text
+from .document import fact_text, incomplete_reason
 from .markdown import shareable_view, suggestion_command
 from .neutralise import show_lone_crs
 from .options import RenderOptions
@@ -207,6 +207,11 @@ def _head(report: Report, fingerprint: str) -> str:
         f'<p class="meta"><code>{html.escape(verdict.id)}</code> {sure} '
         f'<span class="fp">fingerprint <code>{html.escape(fingerprint)}</code></span></p>'
         f'<p class="summary">{html.escape(verdict.summary)}</p>'
+        + (
+            f'<p class="caution">Evidence incomplete: {html.escape(incomplete_reason(report))}.</p>'
+            if report.incomplete
+            else ""
+        )
         + (f'<p class="advice">{html.escape(report.advice)}</p>' if report.advice else "")
         + (f'<dl class="facts">{facts}</dl>' if facts else "")
         + "</section>"

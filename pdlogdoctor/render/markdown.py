@@ -18,7 +18,15 @@ from ..model.verdicts import HEALTHY
 from ..reason.fingerprint import fingerprint
 from ..scan.logshape import NAMES_SHOWN, set_aside, set_aside_words
 from . import changes
-from .document import chain_start, chain_time, fact_text, folded_pattern, position_label, unrecognised_kind
+from .document import (
+    chain_start,
+    chain_time,
+    fact_text,
+    folded_pattern,
+    incomplete_reason,
+    position_label,
+    unrecognised_kind,
+)
 from .fixes import LETTERS, confidence_words, fixes, snippet, verify_first
 from .inputs import inputs_to_show
 from .markup import CELL_CHARS, cell, code_cell, code_span, fence, prose, quoted_cell, quoted_prose
@@ -150,6 +158,8 @@ def _head(report: Report, stable_id: str, quotes: list[str]) -> str:
         "",
         quoted_prose(verdict.summary, quotes),
     ]
+    if report.incomplete:  # said where the verdict is read, not only among the notes at the end
+        lines += ["", f"> **Evidence incomplete:** {prose(incomplete_reason(report))}."]
     if report.advice and verdict.id != HEALTHY:
         lines += ["", f"> {quoted_prose(' '.join(report.advice.split()), quotes)}"]
     return "\n".join(lines)

@@ -25,7 +25,15 @@ from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..reason import confidence
 from ..reason.fingerprint import fingerprint
 from . import changes
-from .document import chain_start, chain_time, fact_text, folded_pattern, position_label, unrecognised_kind
+from .document import (
+    chain_start,
+    chain_time,
+    fact_text,
+    folded_pattern,
+    incomplete_reason,
+    position_label,
+    unrecognised_kind,
+)
 from .fixes import LETTERS, Fix, command_text, confidence_words, fixes, verify_first
 from .inputs import inputs_to_show
 from .neutralise import shown
@@ -129,11 +137,14 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
 
 
 def quiet_line(report: Report) -> str:
-    """`--quiet`: verdict, confidence, fingerprint and the first fix, space-separated on one line."""
+    """`--quiet`: verdict, confidence, fingerprint and the first fix, space-separated on one line;
+    an answer from partial evidence ends with `# incomplete: why`, a shell comment, so the first
+    three fields and the fix (eval'd or pasted) stay what they were."""
     confidence = "-" if report.verdict.id == INCONCLUSIVE else f"{report.verdict.confidence:.2f}"
     commands = [command_text(item) for item in report.suggestions]
     fix = next((command for command in commands if command), "-")
-    return shown(f"{report.verdict.id} {confidence} {fingerprint(report)} {fix}")
+    partial = f" # incomplete: {incomplete_reason(report)}" if report.incomplete else ""
+    return shown(f"{report.verdict.id} {confidence} {fingerprint(report)} {fix}{partial}")
 
 
 # ---------------------------------------------------------------- sections

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 
 from ..library.errorlines import ErrorLayer
 from ..library.formats import Stamp
-from ..library.lazyregex import LazyRegex
 from ..library.patterns import Pattern, match_line
 from ..model import Event, FieldValue, InputProblem, Kind, Role, Severity
 from ..model.textcut import clip
@@ -31,9 +30,6 @@ OVERFLOW_TEMPLATE = "<more error templates than pdlogdoctor keeps per file>"
 HEAD_BYTES = 64 << 10  # what role sniffing sees of each source
 MAX_TEXT = 2000  # characters of a line kept in an event
 MAX_PATTERN_TIMEOUTS = 3  # per pattern and source; then the pattern is dropped there (each costs MATCH_TIMEOUT_S)
-# A `raise` statement a traceback quotes (at a line's start, as pasted, or indented under a
-# logger's `[file:line] ` prefix).
-_RAISE_STATEMENT = LazyRegex(r"^(?:.*?\] \s+|\s*)raise [A-Za-z_][\w.]*(?:\(|\s*$)")
 
 
 @dataclass(slots=True)
@@ -145,9 +141,10 @@ def _match_line(
         return False
     raw = buf[start:stop].decode("utf-8", errors="replace")
     text, actions_time = clean_line(raw)
-    if _RAISE_STATEMENT.match(text):
-        # Python source a traceback quotes: the exception line under it says the same, with the
-        # values filled in, and is the one occurrence to count. The error layer still reads it.
+    if state.stamps.formats.quotes_code(text):
+        # Source that quotes the message (a traceback's `raise X(...)` or `logger.error("...")` line,
+        # a file of code): the message did not happen there. Under a traceback the exception line
+        # says the same, with the values filled in. The error layer still reads it.
         return False
     stamp: Stamp | None = None
     latest: float | None = None

@@ -5,25 +5,45 @@ A large plain file is scanned in byte ranges on several cores (parallel.py); the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from ..ingest import ByteSource, Deadline, LogInput
+from ..ingest.coredump import core_problem
 from ..model import Event, InputProblem, Role, Source
 from ..model.values import record
 from .collectors import unwrap_head
 from .events import ScanResult
 from .index import AnchorIndex
-from .logshape import not_serving_problem, serving_log_reason
+from .logshape import document_kind, not_serving_problem
 from .parallel import plain_file_path, scan_file_parallel, worth_splitting
-from .roles import detect_role, node_from_name, with_source_role
+from .roles import detect_role, node_from_name, role_from_name, with_source_role
 from .search import scan_stream
+
+# Under a time budget, a router's or a harness's log is read as if it were this many times its
+# size: their lines are the symptoms (a 502, an aborted probe); the servers' lines hold the causes.
+SYMPTOM_ROLE_COST = 4
+_SYMPTOM_ROLES = frozenset({Role.ROUTER, Role.HARNESS})
 
 
 @record
 class Scanned:
     source: Source
     events: tuple[Event, ...]
+
+
+def reading_order(inputs: Sequence[LogInput]) -> list[int]:
+    """The order to read `inputs` in under a time budget (their positions): the cheapest evidence
+    first, so that a 1 GB decode log cannot starve the 55 KB prefill log that holds the cause.
+    Cheapness is the size on disk, a router's or harness's log weighed SYMPTOM_ROLE_COST times
+    (from the name: the content is not read yet); ties keep the given order."""
+
+    def cost(position: int) -> int:
+        item = inputs[position]
+        found = role_from_name(item.name)
+        return item.size * (SYMPTOM_ROLE_COST if found is not None and found[0] in _SYMPTOM_ROLES else 1)
+
+    return sorted(range(len(inputs)), key=lambda position: (cost(position), position))
 
 
 def scan_input(
@@ -68,6 +88,11 @@ def _scan_members(
                 problem = InputProblem("timeout", "--timeout reached; the rest of the archive was not read")
                 yield Scanned(_unread_source(replace(log_input, name=name, problems=(problem,))), ())
                 return
+            core = getattr(stream, "core", None)  # a core dump in the archive: its header was read
+            if core is not None:
+                stream.close()
+                yield Scanned(_unread_source(LogInput(name, 0, None, (core_problem(core),), core=core)), ())
+                continue
             with stream:
                 yield scan_one(name, deadline.wrap(stream), index, (), on_progress)
     except Exception as exc:  # tarfile, gzip and zstandard raise many types on corrupt data
@@ -86,9 +111,12 @@ def scan_one(
     result = _scan(stream, name, index, on_progress, workers)
     head = unwrap_head(result.head)  # a JSON-lines or containerd log: the lines its records hold
     role, reason = detect_role(name, head, result.events, index.launches)
-    if result.bytes and serving_log_reason(name, head, index.errors) is None:
+    kind = document_kind(head, index.formats) if result.bytes else None
+    if kind is not None:
         # Its words matched patterns, but it is not a log: no role from them either.
-        role, reason, problems = Role.UNKNOWN, "not a serving log", (*problems, not_serving_problem())
+        role, reason, problems = Role.UNKNOWN, f"{kind}, not a log", (*problems, not_serving_problem(kind))
+    elif role is Role.UNKNOWN:
+        reason = "an excerpt: no role marker in its content or name (its lines are read and ranked)"
     source = Source(
         name=name,
         role=role,
@@ -112,4 +140,5 @@ def _scan(
 
 
 def _unread_source(log_input: LogInput) -> Source:
-    return Source(log_input.name, Role.UNKNOWN, "not read", 0, 0, log_input.problems)
+    reason = "a core dump, read by its header" if log_input.core is not None else "not read"
+    return Source(log_input.name, Role.UNKNOWN, reason, 0, 0, log_input.problems, core=log_input.core)

@@ -1,56 +1,61 @@
-"""Does a file look like a serving log at all?
+"""Is a text file a log at all, or a document that holds the logs' words without anything having
+happened: program source, or a table?
 
-A file given beside the logs, or instead of them, may be something else: Python sources pasted
-into one text file, a word list, a CSV, a README. Their text holds the same words as the logs
-(`logger.error("Failed to register memory ...")`, `raise RuntimeError("CUDA out of memory")`), so
-the library's patterns match them; but nothing in them happened. A file looks like a serving log
-when a line of its head has the shape of a line some component prints at run time
-(the catalogue of line formats, `patterns/formats/`), or when its name names the component that wrote it
-(`prefill_<node>.log`, `router.log`, `bench.log`). The others are set aside: the pipeline does not
-use their lines as evidence, and says so.
+Any text is read: a one-line paste, prose, an issue body, a log of a component no format knows
+are all read and their error lines ranked (a file no role marker names is an excerpt). Only a file
+recognised for what else it is stays out of the evidence, and only when none of its lines is one a
+component prints at run time (the catalogue of line formats, `patterns/formats/`):
+
+- program source: most of its lines are statements (`patterns/formats/source.toml`: definitions,
+  imports, block heads, a `raise` or a logger call that quotes a message). Its
+  `logger.error("Failed to register memory ...")` and `raise RuntimeError("CUDA out of memory")`
+  are code, not events;
+- a table: a header row and rows of the same number of comma- or tab-separated cells (a CSV of
+  past runs and their error messages is a record of other nights, not this one).
+
+Such a file is read, its lines are not used as evidence, and every report says so; the run still
+gives a report (it is not "nothing readable", which only an input with no text at all is).
 """
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Sequence
 
-from ..library.errorlines import ErrorLayer
 from ..library.formats import Formats
 from ..model import InputProblem, Source
-from .roles import role_from_name
 from .timeline import clean_line
 
-NOT_SERVING_LOG = "not-a-serving-log"
-# The name counts only on a file named like a log: `decode_kernel.cu` or `router.go` in a
-# source tree names a component too, but is not its output.
-LOG_SUFFIXES = frozenset({"", ".log", ".txt", ".out", ".err"})
-COMPRESSED_SUFFIXES = (".gz", ".zst")
+NOT_SERVING_LOG = "not-a-serving-log"  # the problem code: read, but a document, not a log
 NAMES_SHOWN = 5  # file names a note lists before it counts the rest
+LINES_LOOKED_AT = 200  # of a file's head: what it is shows in its first lines
+SOURCE_SHARE = 0.3  # of the non-blank lines: statements enough for a file of source
+TABLE_SHARE = 0.8  # of the rows: with the header's number of cells, for a table
+MIN_ROWS = 3
+MIN_CELLS = 3
 
 
-def serving_log_reason(name: str, head: str, layer: ErrorLayer | None) -> str | None:
-    """Why this file looks like a serving log, or None when it does not. Without shapes in the
-    library (a user's own library without open-world/), every file counts as a log."""
-    if layer is None or not layer.formats.formats:
-        return "no line formats in the pattern library"
-    shape = _first_shape(head, layer.formats)
-    if shape is not None:
-        return f"a line in the shape of {shape}"
-    named = role_from_name(name) if _log_suffix(name) else None
-    return f"its name: {named[1]}" if named is not None else None
+def document_kind(head: str, formats: Formats) -> str | None:
+    """What else than a log the file is ("program source", "a table"), or None: a log, an excerpt,
+    prose or any other text, read as evidence. A file with a line of run-time output is a log."""
+    lines = [line for line in (clean_line(raw)[0] for raw in head.splitlines()[:LINES_LOOKED_AT]) if line.strip()]
+    if not lines or any(_run_time(line, formats) for line in lines):
+        return None
+    if sum(1 for line in lines if formats.source(line)) >= SOURCE_SHARE * len(lines):
+        return "program source"
+    return "a table" if _table(lines) else None
 
 
-def not_serving_problem() -> InputProblem:
+def not_serving_problem(kind: str) -> InputProblem:
     return InputProblem(
         NOT_SERVING_LOG,
-        "does not look like a serving log (no line in its first 64 KB has the shape of a line sglang, vLLM, "
-        "glog, MORI, NCCL, UCX, torch, the router, the harness or a Python traceback prints, and its name "
-        "names no component): its lines are not used as evidence",
+        f"reads as {kind}, not a log (no line of it is one a component prints at run time): its lines are "
+        "not used as evidence",
     )
 
 
 def set_aside(sources: Sequence[Source]) -> list[str]:
-    """The names of the inputs that were read but do not look like serving logs."""
+    """The names of the inputs that were read but are documents, not logs."""
     return [s.name for s in sources if any(p.code == NOT_SERVING_LOG for p in s.problems)]
 
 
@@ -73,30 +78,24 @@ def set_aside_words(sources: Sequence[Source]) -> str | None:
     read = sum(1 for s in sources if s.bytes > 0)
     one = aside == 1
     return (
-        f"{read - aside:,} of {read:,} files read look like serving logs; "
-        f"{'this one does' if one else f'these {aside:,} do'} not, and {'its' if one else 'their'} lines "
-        "were not used as evidence"
+        f"{read - aside:,} of {read:,} files read are logs; "
+        f"{'this one reads' if one else f'these {aside:,} read'} as program source or a table, and "
+        f"{'its' if one else 'their'} lines were not used as evidence"
     )
 
 
-def _first_shape(head: str, formats: Formats) -> str | None:
-    """The format of the first line of the head that a component prints at run time (each line
-    read as written and without a collector's prefix: compose, kubectl, grep, Actions)."""
-    for raw in head.splitlines():
-        line, _ = clean_line(raw)
-        indented = line.lstrip() if line[:1] in (" ", "\t") and line.lstrip()[:1] == "[" else line
-        for text in dict.fromkeys((raw, line, indented)):  # as written, unwrapped, a paste indented whole
-            reading = formats.read(text)
-            if reading.run_time and reading.format is not None:
-                return reading.format.id
-    return None
+def _run_time(line: str, formats: Formats) -> bool:
+    indented = line.lstrip() if line[:1] in (" ", "\t") and line.lstrip()[:1] == "[" else line
+    return formats.run_time(line) or (indented is not line and formats.run_time(indented))
 
 
-def _log_suffix(name: str) -> bool:
-    base = name.rsplit("!", 1)[-1].rsplit("/", 1)[-1].lower()
-    for compressed in COMPRESSED_SUFFIXES:
-        base = base.removesuffix(compressed)
-    stem, dot, suffix = base.rpartition(".")
-    if dot and stem and suffix.isdigit():  # a rotated log: decode.log.1
-        return True
-    return (f".{suffix}" if dot and stem else "") in LOG_SUFFIXES
+def _table(lines: list[str]) -> bool:
+    """A header row and rows of as many comma- or tab-separated cells (quoted cells may hold either)."""
+    rows = lines[: LINES_LOOKED_AT // 4]
+    if len(rows) < MIN_ROWS:
+        return False
+    for delimiter in (",", "\t"):
+        cells = [len(row) for row in csv.reader(rows, delimiter=delimiter)]
+        if cells[0] >= MIN_CELLS and sum(1 for n in cells if n == cells[0]) >= TABLE_SHARE * len(cells):
+            return True
+    return False

@@ -112,9 +112,7 @@ def parse_stamp(line: str, formats: Formats | None = None) -> Stamp | None:
     """The time the line's own prefix states (patterns/formats/: every component's time format,
     behind a launcher's or collector's tag), or None."""
     catalogue = formats or shipped()
-    if line[:1] in (" ", "\t") and line.lstrip()[:1] == "[":
-        line = line.lstrip()  # a pasted excerpt indented as a whole
-    stamp = catalogue.stamp(line)
+    stamp = catalogue.stamp(line)  # (an excerpt indented as a whole is read without its indent)
     if stamp is None and "\r" in line:
         # A progress bar's redraws (lone CRs) before a logged line, all one line of the file:
         # the line's time is the one after the last CR.
