@@ -10,11 +10,11 @@ lower-cased text: the secret scanners' Aho-Corasick step, in `re`.
 from __future__ import annotations
 
 import functools
+import pkgutil
 import re
 import tomllib
 from collections import defaultdict
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from ..model.values import record
@@ -109,8 +109,10 @@ def _compiled(regex: str) -> re.Pattern[str]:
 
 @functools.cache  # one read per process: the rules are the package's, not the user's
 def rules() -> Rules:
-    # beside this module (importlib.resources would cost every shareable run ~5 ms to import)
-    data = tomllib.loads(Path(__file__).with_name(RULES_FILE).read_text(encoding="utf-8"))
+    # data of the tool, shipped beside this module (pkgutil: importlib.resources costs a run ~5 ms to import)
+    raw = pkgutil.get_data(__package__ or "pdlogdoctor.render", RULES_FILE)
+    assert raw is not None, RULES_FILE
+    data = tomllib.loads(raw.decode("utf-8"))
     shapes = tuple(
         Shape(
             id=item["id"],
