@@ -448,7 +448,8 @@ def _first_failure_time(events: Sequence[Event]) -> float | None:
 def quote(t: UnexplainedError) -> str:
     """`file:line: the line` of a template's first occurrence, for summaries."""
     text = message_of(t.first.text)
-    text = clip(text, QUOTE - 1)  # a token across the cut goes whole: redaction runs on this text later
+    # a token across the cut goes whole (textcut.clip): redaction runs on this text later
+    text = text if len(text) <= QUOTE else clip(text, QUOTE - 1)
     more = f" ({t.count} lines like it in {len(t.files)} file(s))" if t.count > 1 else ""
     return f"{t.first.where}: {text}{more}"
 
