@@ -526,7 +526,18 @@ def _emit(report: Report, targets: list[Target], look: Look, code: int) -> NoRet
         _write_stdout(lambda out: out.write(text))
     for failure in failures:
         fail(failure)
+    if failures and stdout is None and not look.quiet:
+        _say_the_verdict_unwritten(report, targets, look)
     raise SystemExit(ExitCode.USAGE.value if failures else code)
+
+
+def _say_the_verdict_unwritten(report: Report, targets: list[Target], look: Look) -> None:
+    """A full disk or a read-only directory under -o: the analysis went well, its report has
+    nowhere to go, so its one line (--quiet's) is said on stderr rather than lost."""
+    from ..render.text import quiet_line
+
+    redact = _stderr_redactor(report, targets, look.no_redact)
+    echo(redact(f"verdict, not written: {quiet_line(report)}"), err=True)
 
 
 def _write_step_files(report: Report, options: RenderOptions, failures: list[str]) -> None:
