@@ -34,6 +34,7 @@ from enum import Enum
 from typing import Any, TypeAlias
 
 from ..model import Report
+from .outbound import KEPT
 from .secrets import Rules, Shape, rules
 
 Match: TypeAlias = "re.Match[str]"
@@ -570,5 +571,7 @@ def _strings(value: object) -> set[str]:
         elif isinstance(item, tuple):
             stack.extend(item)
         else:
-            stack.extend(getattr(item, name) for name in getattr(type(item), "__dataclass_fields__", ()))
+            kind = type(item).__name__  # the tool's own words and links teach no host name (outbound.KEPT)
+            names = getattr(type(item), "__dataclass_fields__", ())
+            stack.extend(getattr(item, name) for name in names if (kind, name) not in KEPT)
     return found
