@@ -184,6 +184,7 @@ def analyze_logs(
     baseline: list[str] | None = None,
     follow_symlinks: bool = False,
     no_config: bool = False,
+    progress: bool = False,
 ) -> NoReturn:
     """`analyze` with its options' values (commands.py documents them); ends with the exit code."""
     config = read_config(no_config)
@@ -202,7 +203,7 @@ def analyze_logs(
     options = run_options({target.format for target in targets}, timeout)
     options = replace(options, since=_moment(since, "--since"), until=_moment(until, "--until"))
     options = replace(options, follow_symlinks=follow_symlinks)
-    report, good = _run(paths, library, options, baseline or [])
+    report, good = _run(paths, library, options, baseline or [], progress)
     unreadable = 0 if exit_zero else gated_exit_code(ExitCode.NOTHING_READABLE, gate)
     if exit_code_for(report) is ExitCode.NOTHING_READABLE:
         _nothing_readable(report, targets, paths)
@@ -314,13 +315,14 @@ def _near_names(raw: str) -> str | None:
 
 
 def _run(
-    paths: list[str], library: Library, options: RunOptions, baseline: list[str] | None = None
+    paths: list[str], library: Library, options: RunOptions, baseline: list[str] | None = None, progress: bool = False
 ) -> tuple[Report, Report | None]:
-    """The run's report; with a baseline, compared with the last green run (baseline.py), and that run's own."""
+    """The run's report; with a baseline, compared with the last green run (baseline.py), and that run's own.
+    `progress`: a bar even off a terminal (--progress)."""
     from ..pipeline import run
 
     try:
-        with _progress([*paths, *(baseline or [])]) as on_progress:
+        with _progress([*paths, *(baseline or [])], progress) as on_progress:
             if baseline:
                 from ..runs.baseline import analyse_both  # the diff machinery only when asked for
 
@@ -561,27 +563,49 @@ def _write_file(report: Report, target: Target, options: RenderOptions) -> None:
     deliver(_rendered(report, target.format, options), target.path)
 
 
-def _progress(paths: list[str]) -> contextlib.AbstractContextManager[Callable[[int], None] | None]:
-    """A rich progress bar on stderr for big inputs, only when stderr is a terminal."""
-    if not sys.stderr.isatty():
+def _progress(paths: list[str], asked: bool = False) -> contextlib.AbstractContextManager[Callable[[int], None] | None]:
+    """A progress bar on stderr for a long read, in bytes on disk (the run reports them so: a
+    .gz's compressed bytes, every worker's range as it is read); for stdin, whose size is unknown,
+    a byte counter. Only on a terminal and outside CI (a runner that gives its job a terminal keeps
+    every redraw in the log), unless asked for (--progress)."""
+    if not (asked or _interactive()):
         return contextlib.nullcontext(None)
     from ..ingest import discover
 
     total = sum(item.size for item in discover([p for p in paths if p != "-"]))
-    if total < PROGRESS_MIN_BYTES:
-        return contextlib.nullcontext(None)
-    return _progress_bar(total)
+    return _progress_bar(None if "-" in paths else total, 0 if asked else PROGRESS_MIN_BYTES, asked)
+
+
+def _interactive() -> bool:
+    return sys.stderr.isatty() and not os.environ.get("CI") and os.environ.get("TERM") != "dumb"
 
 
 @contextlib.contextmanager
-def _progress_bar(total: int) -> Iterator[Callable[[int], None]]:
+def _progress_bar(total: int | None, shown_from: int, forced: bool) -> Iterator[Callable[[int], None] | None]:
+    """The bar, when the read is long: at once for a known total of `shown_from` bytes or more,
+    and for an unknown total (stdin) once that many bytes were read."""
+    if total is not None and total < shown_from:
+        yield None
+        return
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn, TransferSpeedColumn
 
     columns = (BarColumn(), DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("scanning", total=total)
-        yield lambda size: progress.advance(task, size)
+    bar = Progress(*columns, console=Console(stderr=True, force_terminal=forced or None), transient=True)
+    task = bar.add_task("scanning", total=total)
+    read = 0
+
+    def advance(size: int) -> None:
+        nonlocal read
+        read += size
+        if not bar.live.is_started and read >= shown_from:
+            bar.start()
+        bar.advance(task, size)
+
+    try:
+        yield advance
+    finally:
+        bar.stop()
 
 
 # ---------------------------------------------------------------- diff

@@ -169,6 +169,14 @@ def analyze(
         ),
     ] = False,
     no_config: NoConfigOption = False,
+    progress: Annotated[
+        bool,
+        typer.Option(
+            "--progress",
+            help="Show a progress bar on stderr even off a terminal or in CI (by default only on a terminal, "
+            "outside CI, for inputs over 50 MB or standard input past 50 MB).",
+        ),
+    ] = False,
 ) -> None:
     analyze_logs(
         paths=paths,
@@ -188,6 +196,7 @@ def analyze(
         baseline=baseline,
         follow_symlinks=follow_symlinks,
         no_config=no_config,
+        progress=progress,
     )
 
 
