@@ -32,6 +32,8 @@ from .config import Config, find_config, pattern_dirs
 from .output import WriteFailed
 
 if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
     from ..library.patterns import Library
     from ..model.options import RunOptions
     from ..render.options import RenderOptions
@@ -593,19 +595,17 @@ def _progress_bar(total: int | None, shown_from: int, forced: bool) -> Iterator[
     columns = (BarColumn(), DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn())
     bar = Progress(*columns, console=Console(stderr=True, force_terminal=forced or None), transient=True)
     task = bar.add_task("scanning", total=total)
-    read = 0
-
-    def advance(size: int) -> None:
-        nonlocal read
-        read += size
-        if not bar.live.is_started and read >= shown_from:
-            bar.start()
-        bar.advance(task, size)
-
     try:
-        yield advance
+        yield lambda size: _advance(bar, task, size, shown_from)
     finally:
         bar.stop()
+
+
+def _advance(bar: Progress, task: TaskID, size: int, shown_from: int) -> None:
+    """Count `size` more bytes; the bar appears once `shown_from` bytes were read."""
+    bar.advance(task, size)
+    if not bar.live.is_started and bar.tasks[0].completed >= shown_from:
+        bar.start()
 
 
 # ---------------------------------------------------------------- diff
