@@ -29,6 +29,7 @@ from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE
 from ..scan.logshape import set_aside
 from . import changes
+from .charts import chart_html, charts
 from .document import chain_time, fact_text, folded_pattern, incomplete_reason, time_since
 from .fixes import command_text, fixes
 from .markdown import masked_names, shareable_view
@@ -53,6 +54,7 @@ def html_report(report: Report, options: RenderOptions) -> str:
         js=_asset("report.js"),
         head=_head(view.report, view.fingerprint),
         fix=_fix(view.report),
+        metrics=_metrics(view.report),
         rivals=_changes(view.report) + _rivals(view.report),
         legend=_masked_legend(view.report) if options.redact else "",
         incidents=_incidents(view.report),
@@ -262,6 +264,17 @@ def _fix(report: Report) -> str:
     return f'<section class="fix"><h2>Suggested fix</h2>{caution}{"".join(options)}</section>'
 
 
+def _metrics(report: Report) -> str:
+    """The metrics series as small charts (charts.py): where the time went in a slow run."""
+    drawn = charts(report.performance)
+    if not drawn:
+        return ""
+    gate = report.performance.gate if report.performance is not None else None
+    head = f"<p><code>{html.escape(_clip(gate.text))}</code></p>" if gate is not None else ""
+    figures = "".join(chart_html(chart) for chart in drawn)
+    return f'<section class="metrics"><h2>Metrics over time</h2>{head}<div class="charts">{figures}</div></section>'
+
+
 def _copyable(item: Suggestion) -> str:
     """The command, and a button that copies only it: a launch flag is said in words around it
     (the markdown's comment lines are for a shell paste; a page's copy is the flag itself)."""
@@ -339,6 +352,12 @@ def _changes(report: Report) -> str:
     parts.append(f"<table>{head}{rows}</table>" if rows else "")
     error_head = "<tr><th>error lines</th><th>last green</th><th>this run</th><th>change</th><th>first seen</th></tr>"
     parts.append(f"<table>{error_head}{errors}</table>" if errors else "")
+    series = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in changes.series_cells(row)) + "</tr>"
+        for row in comparison.series[: changes.MAX_ROWS]
+    )
+    series_head = "<tr>" + "".join(f"<th>{html.escape(name)}</th>" for name in changes.SERIES_HEAD) + "</tr>"
+    parts.append(f"<table>{series_head}{series}</table>" if series else "")
     summary = html.escape(changes.TITLE)
     return f'<section class="rivals"><details open><summary>{summary}</summary>{"".join(parts)}</details></section>'
 
@@ -404,6 +423,7 @@ script-src 'unsafe-inline'; img-src data:">
 <main>
 {head}
 {fix}
+{metrics}
 {rivals}
 <section class="timeline">
 <div class="toolbar"><strong>Timeline</strong>

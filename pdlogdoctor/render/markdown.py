@@ -245,6 +245,12 @@ def _changes(comparison: Comparison) -> str:
         for error in comparison.errors[: changes.MAX_ROWS]:
             what, before, after, change, first = changes.error_cells(error)
             lines.append(f"| {cell(what)} | {before} | {after} | {change} | {code_cell(first)} |")
+    if comparison.series:
+        lines += ["", "| " + " | ".join(changes.SERIES_HEAD) + " |", "| --- | --- | ---: | ---: | --- |"]
+        for row in comparison.series[: changes.MAX_ROWS]:
+            what, role, before, after, left = changes.series_cells(row)
+            shown = f"**{cell(left)}**" if row.departed is not None else cell(left)
+            lines.append(f"| {code_cell(what)} | {cell(role)} | {cell(before)} | {cell(after)} | {shown} |")
     return "\n".join(lines)
 
 
