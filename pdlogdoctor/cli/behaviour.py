@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from ..model import OutputFormat, Report, verdicts
-from ..model.errors import PdlogdoctorError
+from ..model.errors import PdlogdoctorError, did_you_mean
 from ..model.values import record
 from ..render.neutralise import defuse_output, one_line
 from .config import Config, find_config, pattern_dirs
@@ -295,8 +295,8 @@ def _choice(kind: type[StrEnum], value: str, flag: str, config: Config | None = 
         if member.value == value.strip().lower():
             return member
     where = f"{config.source}: " if config is not None and config.source is not None else ""
-    choices = ", ".join(member.value for member in kind.__members__.values())
-    usage_error(f"{where}{flag} {value!r} is not one of: {choices}")
+    values = [member.value for member in kind.__members__.values()]
+    usage_error(f"{where}{flag} {value!r} is not one of: {', '.join(values)}", did_you_mean(value, values))
 
 
 def _targets(stdout_format: StrEnum, outputs: list[str], explicit: StrEnum | None) -> list[Target]:
@@ -463,12 +463,20 @@ def skip_summary(counts: Counter[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+STDIN_NAME = "<stdin>"  # discover.read_stdin's name for it (not imported: start-up time)
+# `cmd | pdlogdoctor analyze -` where cmd printed nothing (a glob that matched no file, a log
+# command that failed): say so and how logs are given, not that a file did not look like a log.
+EMPTY_STDIN = "it was empty (0 bytes); give the logs as paths, or pipe them: cat LOGS... | pdlogdoctor analyze -"
+
+
 def _nothing_readable(report: Report, targets: list[Target], paths: list[str], what: str = "") -> None:
     """One line instead of a report: there is nothing to diagnose (`what`: whose inputs, when not the run's)."""
     problems = [p for source in report.inputs for p in source.problems if p.code != NOT_SERVING_LOG]
     skipped = Counter(p.code for p in problems if p.code in SKIP_WORDS)
     other = Counter(p.code for p in problems if p.code not in SKIP_WORDS)
     said = ([skip_summary(skipped)] if skipped else []) + [f"{n:,} {code}" for code, n in other.most_common()]
+    if any(source.name == STDIN_NAME and source.bytes == 0 for source in report.inputs):
+        said.append(EMPTY_STDIN)
     names = " ".join("standard input" if p == "-" else p for p in paths)
     nothing = f"nothing readable in {what}{names}"
     message = nothing + (f": {'; '.join(said)}" if said else "")

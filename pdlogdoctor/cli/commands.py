@@ -14,6 +14,7 @@ import typer
 
 from .. import __version__
 from ..model import OutputFormat
+from ..model.errors import did_you_mean
 from .behaviour import (
     COMPLETE_VAR,
     EXIT_HELP,
@@ -475,5 +476,8 @@ def completion(
 
     name = shell.strip().lower()
     if name not in SHELLS:
-        usage_error(f"no completion for shell {shell!r}", f"choose one of: {', '.join(SHELLS)}")
+        near = did_you_mean(name, SHELLS)
+        usage_error(
+            f"no completion for shell {shell!r}", f"{near + ' ' if near else ''}choose one of: {', '.join(SHELLS)}"
+        )
     typer.echo(get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=name))
