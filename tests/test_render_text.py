@@ -235,3 +235,30 @@ def test_same_file_names_in_different_directories_stay_apart(library: Library) -
 def test_a_quoted_line_shows_its_message_not_its_prefix(line: str, message: str) -> None:
     """At 80 columns a quoted line is clipped: the prefix the time column already says must not fill it."""
     assert log_message(line) == message
+
+
+GREEN = SEED.parent / "pair-seed-0701-green"
+
+
+@pytest.mark.parametrize("columns", [60, 80, 120])
+def test_diff_tables_fit_columns_and_keep_every_row(columns: int) -> None:
+    """`diff`'s tables honour COLUMNS as the prose does (the review: lines up to 203 characters at
+    60): columns are clipped, and a long last cell is wrapped under its column, never cut."""
+    shown = piped(["diff", str(GREEN), str(SEED)], env={"COLUMNS": str(columns)})
+    lines = shown.splitlines()
+    too_wide = [line for line in lines if len(line) > columns and " " in line.strip()]
+    assert not too_wide, too_wide
+    assert sum(line.startswith("!  max_total") for line in lines) == 1  # clipped at 60, but there
+    words = " ".join(line.strip() for line in lines)
+    assert "crossed 4 GiB (2^32)" in words  # the last cell is wrapped, not clipped
+
+
+def test_diff_says_what_its_marks_mean() -> None:
+    shown = piped(["diff", str(GREEN), str(SEED)], env={"COLUMNS": "100"})
+    marks = {line[0] for line in shown.splitlines() if line[:1] in ("!", "*") and line[1:3] == "  "}
+    assert marks == {"!", "*"}
+    lines = shown.splitlines()
+    starts = [n for n, line in enumerate(lines) if line.startswith("Marks:")]
+    assert len(starts) == 1
+    legend = " ".join(line.strip() for line in lines[starts[0] : lines.index("", starts[0])])
+    assert "! a change that bears on the verdict" in legend and "* another change" in legend
