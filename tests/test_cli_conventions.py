@@ -237,6 +237,9 @@ def test_completion_answers_the_shell(tmp_path: Path) -> None:
     env |= {"COMP_WORDS": "pdlogdoctor ver", "COMP_CWORD": "1"}
     done = subprocess.run(command(), env=env, capture_output=True, text=True, check=False)
     assert done.stdout.split() == ["verdicts", "version"]
+    env |= {"COMP_WORDS": "pdlogdoctor explain mori-mr-s", "COMP_CWORD": "2"}  # the review: ids did not complete
+    done = subprocess.run(command(), env=env, capture_output=True, text=True, check=False)
+    assert done.stdout.split() == ["mori-mr-size-limit"]
 
 
 def extra_formats() -> list[str]:

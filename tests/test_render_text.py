@@ -42,7 +42,9 @@ def in_a_terminal(args: list[str], columns: int, rows: int = 24, env: dict[str, 
     """Run the CLI with a pty as its stdout (and stdin) at the given size; return what it printed."""
     main, child = pty.openpty()
     fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "TERM")}
+    environment = {
+        k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM")
+    }
     environment |= {"TERM": "xterm-256color", **(env or {})}
     process = subprocess.Popen(
         [sys.executable, "-m", "pdlogdoctor", *args],
@@ -71,7 +73,7 @@ def in_a_terminal(args: list[str], columns: int, rows: int = 24, env: dict[str, 
 
 
 def piped(args: list[str], env: dict[str, str] | None = None) -> str:
-    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "NO_COLOR")} | (env or {})
+    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "NO_COLOR", "FORCE_COLOR")} | (env or {})
     done = subprocess.run(
         [sys.executable, "-m", "pdlogdoctor", *args],
         capture_output=True,
@@ -262,3 +264,20 @@ def test_diff_says_what_its_marks_mean() -> None:
     assert len(starts) == 1
     legend = " ".join(line.strip() for line in lines[starts[0] : lines.index("", starts[0])])
     assert "! a change that bears on the verdict" in legend and "* another change" in legend
+
+
+@pytest.mark.parametrize("case", ["mori-mr-size-limit-seed", "inconclusive-symptoms-only", "two-incidents-hours-apart"])
+def test_at_60_columns_only_an_unbreakable_path_runs_past_the_edge(case: str) -> None:
+    """The review at COLUMNS=60: the `Unrecognised errors (...)` heading (75 characters) did not wrap."""
+    shown = piped(["analyze", str(SEED.parent / case)], env={"COLUMNS": "60"})
+    too_wide = [line for line in shown.splitlines() if len(line) > 60 and " " in line.strip()]
+    assert not too_wide, too_wide
+
+
+def test_force_color_colours_a_pipe_and_no_color_still_wins() -> None:
+    """force-color.org: FORCE_COLOR (not 0) colours output that is not a terminal (a CI log viewer,
+    `less -R`); NO_COLOR wins over it, and --color over both."""
+    assert ANSI.search(piped(["analyze", str(SEED)], env={"FORCE_COLOR": "1"}))
+    assert not ANSI.search(piped(["analyze", str(SEED)], env={"FORCE_COLOR": "0"}))
+    assert not ANSI.search(piped(["analyze", str(SEED)], env={"FORCE_COLOR": "1", "NO_COLOR": "1"}))
+    assert not ANSI.search(piped(["analyze", "--color", "never", str(SEED)], env={"FORCE_COLOR": "1"}))

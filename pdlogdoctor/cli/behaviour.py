@@ -581,10 +581,13 @@ def _workspace_files(report: Report, workspace: str | None) -> tuple[tuple[str, 
 
 
 def use_color(choice: StrEnum, stream: TextIO | None) -> bool:
-    """--color wins; then NO_COLOR (any value); then: is it a terminal that does colour?"""
+    """--color wins; then NO_COLOR (any value, no-color.org); then FORCE_COLOR (any value but 0,
+    force-color.org: a CI log viewer or a pager that shows colour); then: is it a terminal?"""
     if choice is Color.ALWAYS or choice is Color.NEVER:
         return choice is Color.ALWAYS
-    return not os.environ.get("NO_COLOR") and is_terminal(stream)
+    if os.environ.get("NO_COLOR"):
+        return False
+    return os.environ.get("FORCE_COLOR", "") not in ("", "0") or is_terminal(stream)
 
 
 def terminal_width(stream: TextIO | None) -> int:

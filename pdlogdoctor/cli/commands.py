@@ -123,7 +123,7 @@ def analyze(
         typer.Option(
             "--color",
             metavar="WHEN",
-            help="auto (a terminal, unless NO_COLOR is set), always or never.",
+            help="auto (a terminal, or FORCE_COLOR set; never with NO_COLOR set), always or never.",
             autocompletion=lambda: [c.value for c in Color],
         ),
     ] = None,
@@ -387,13 +387,20 @@ def schema() -> None:
     sys.stdout.write(schema_text())
 
 
+def _known_ids(incomplete: str) -> list[str]:
+    """What `explain` can take, for the shell's completion: the shipped verdict and pattern ids."""
+    library = load_patterns(None)
+    ids = [spec.id for spec in library.verdicts] + [pattern.id for pattern in library.patterns]
+    return [item for item in ids if item.startswith(incomplete.lower())]
+
+
 @app.command(
     "explain",
     short_help="Explain a verdict or pattern ID.",
     help="Explain a verdict or pattern ID: what it means, how it is recognised, what to do (exit 2 if unknown).",
 )
 def explain_command(
-    item_id: Annotated[str, typer.Argument(metavar="ID", hidden=True)],
+    item_id: Annotated[str, typer.Argument(metavar="ID", hidden=True, autocompletion=_known_ids)],
     patterns: PatternsOption = None,
 ) -> None:
     from .explain import explain, nearest_ids
@@ -438,7 +445,10 @@ def diff_command(
     ] = None,
     patterns: PatternsOption = None,
     color: Annotated[
-        str | None, typer.Option("--color", metavar="WHEN", help="auto (a terminal, unless NO_COLOR), always, never.")
+        str | None,
+        typer.Option(
+            "--color", metavar="WHEN", help="auto (a terminal, or FORCE_COLOR; not with NO_COLOR), always, never."
+        ),
     ] = None,
     no_redact: Annotated[bool, typer.Option("--no-redact", help=NO_REDACT_HELP)] = False,
     no_config: NoConfigOption = False,

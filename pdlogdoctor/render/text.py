@@ -94,8 +94,10 @@ class Page:
                 self.add(line, *styles)
 
     def heading(self, text: str) -> None:
+        """A heading, wrapped as prose is (`Unrecognised errors (...)` ran past 60 columns)."""
         self.add()
-        self.add(text, "bold")
+        for line in textwrap.wrap(text, self.width, break_long_words=False, break_on_hyphens=False) or [text]:
+            self.add(line, "bold")
 
     def clip(self, text: str, indent: int, verbose: bool) -> str:
         room = self.width - indent
@@ -373,14 +375,18 @@ def _chain(page: Page, report: Report, options: RenderOptions) -> None:
     for event in report.chain:
         when = chain_time(event, start, options.abs_time)
         head = f"{when:>{column}}  {event.role.value:<8} {names[event.source]}:{event.line}"
-        pattern = folded_pattern(event)
-        if len(head) + 2 + len(pattern) <= page.width:
-            page.add(head + "  " + page.style(pattern, "bold"))
-        else:
-            page.add(head)
-            page.add(" " * 10 + pattern, "bold")
+        _chain_row(page, head, folded_pattern(event))
         page.add(" " * 10 + page.clip(log_message(event.text), 10, options.verbose), "dim")
     page.prose(chain_legend(report, options.abs_time), 2, "dim")
+
+
+def _chain_row(page: Page, head: str, pattern: str) -> None:
+    """When, who, where, then the pattern: beside them when the page is wide enough, else under them."""
+    if len(head) + 2 + len(pattern) <= page.width:
+        page.add(head + "  " + page.style(pattern, "bold"))
+    else:
+        page.add(head)
+        page.add(" " * 10 + pattern, "bold")
 
 
 def _other_incidents(page: Page, report: Report, options: RenderOptions) -> None:
@@ -392,9 +398,8 @@ def _other_incidents(page: Page, report: Report, options: RenderOptions) -> None
         page.prose(verdict.summary, 2)
         page.prose(finding.why_separate, 2, "dim")
         for event in finding.chain:
-            pattern = folded_pattern(event)
             head = f"{chain_time(event, None, True):>21}  {event.role.value:<8} {names[event.source]}:{event.line}"
-            page.add(head + "  " + page.style(pattern, "bold"))
+            _chain_row(page, head, folded_pattern(event))
             page.add(" " * 10 + page.clip(log_message(event.text), 10, options.verbose), "dim")
 
 
