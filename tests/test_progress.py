@@ -99,3 +99,32 @@ def test_no_bar_on_a_pipe_or_in_ci_unless_asked(tmp_path: Path, monkeypatch: pyt
         assert asked_on_a_pipe is not None
     _, out, _ = invoke("analyze", "--help")
     assert "--progress" in out
+
+
+def test_a_known_total_shows_the_bar_from_the_first_bytes_and_stdin_past_the_threshold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file of 50 MB or more is long to read: its bar is shown from the start (seen by hand: a
+    92 MB .gz showed nothing until 53 MB were read). Standard input, whose size is unknown, gets its
+    counter once 50 MB were read, so a short pipe shows none."""
+    from rich.progress import Progress
+
+    started: list[bool] = []
+    monkeypatch.setattr(Progress, "start", lambda self: started.append(True))
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    big = tmp_path / "big.log"
+    with big.open("wb") as handle:
+        handle.truncate(60 << 20)
+    with cli._progress([str(big)]) as callback:
+        assert callback is not None
+        callback(1 << 20)
+        assert started == [True]
+    started.clear()
+    with cli._progress(["-"]) as counter:
+        assert counter is not None
+        counter(1 << 20)
+        assert started == []
+        counter(60 << 20)
+        assert started == [True]
