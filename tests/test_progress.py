@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import subprocess
 import sys
 from pathlib import Path
 
@@ -128,3 +129,18 @@ def test_a_known_total_shows_the_bar_from_the_first_bytes_and_stdin_past_the_thr
         assert started == []
         counter(60 << 20)
         assert started == [True]
+
+
+def test_a_pipe_on_stdin_is_counted_not_asked_where_it_is() -> None:
+    """Standard input from a pipe is a file descriptor that cannot tell its position (ESPIPE): it is
+    counted by what was read. Seen by hand: `cat logs | pdlogdoctor analyze -` on a terminal (and
+    with --progress anywhere) died with `OSError: [Errno 29] Illegal seek`."""
+    logs = b"".join(path.read_bytes() for path in sorted(SEED.glob("*.log")))
+    done = subprocess.run(
+        [sys.executable, "-m", "pdlogdoctor", "analyze", "--progress", "-q", "-"],
+        input=logs,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr.decode()[-600:]
+    assert done.stdout.decode().startswith("mori-mr-size-limit ")
