@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import subprocess
 import sys
 from pathlib import Path
 
@@ -99,3 +100,47 @@ def test_no_bar_on_a_pipe_or_in_ci_unless_asked(tmp_path: Path, monkeypatch: pyt
         assert asked_on_a_pipe is not None
     _, out, _ = invoke("analyze", "--help")
     assert "--progress" in out
+
+
+def test_a_known_total_shows_the_bar_from_the_first_bytes_and_stdin_past_the_threshold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file of 50 MB or more is long to read: its bar is shown from the start (seen by hand: a
+    92 MB .gz showed nothing until 53 MB were read). Standard input, whose size is unknown, gets its
+    counter once 50 MB were read, so a short pipe shows none."""
+    from rich.progress import Progress
+
+    started: list[bool] = []
+    monkeypatch.setattr(Progress, "start", lambda self: started.append(True))
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    big = tmp_path / "big.log"
+    with big.open("wb") as handle:
+        handle.truncate(60 << 20)
+    with cli._progress([str(big)]) as callback:
+        assert callback is not None
+        callback(1 << 20)
+        assert started == [True]
+    started.clear()
+    with cli._progress(["-"]) as counter:
+        assert counter is not None
+        counter(1 << 20)
+        assert started == []
+        counter(60 << 20)
+        assert started == [True]
+
+
+def test_a_pipe_on_stdin_is_counted_not_asked_where_it_is() -> None:
+    """Standard input from a pipe is a file descriptor that cannot tell its position (ESPIPE): it is
+    counted by what was read. Seen by hand: `cat logs | pdlogdoctor analyze -` on a terminal (and
+    with --progress anywhere) died with `OSError: [Errno 29] Illegal seek`."""
+    logs = b"".join(path.read_bytes() for path in sorted(SEED.glob("*.log")))
+    done = subprocess.run(
+        [sys.executable, "-m", "pdlogdoctor", "analyze", "--progress", "-q", "-"],
+        input=logs,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr.decode()[-600:]
+    assert done.stdout.decode().startswith("mori-mr-size-limit ")

@@ -651,8 +651,9 @@ def _progress_bar(total: int | None, shown_from: int, forced: bool) -> Iterator[
     columns = (BarColumn(), DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn())
     bar = Progress(*columns, console=Console(stderr=True, force_terminal=forced or None), transient=True)
     task = bar.add_task("scanning", total=total)
+    appears_at = 0 if total is not None else shown_from  # a long file: at once; stdin: once it proved long
     try:
-        yield lambda size: _advance(bar, task, size, shown_from)
+        yield lambda size: _advance(bar, task, size, appears_at)
     finally:
         bar.stop()
 

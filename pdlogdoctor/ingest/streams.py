@@ -104,11 +104,11 @@ class Reader(io.RawIOBase):
 def disk_position(stream: object) -> Callable[[], int] | None:
     """How far into its file on disk `stream` has read, for a progress bar whose total is the
     files' sizes: a .gz's compressed bytes, never the text they inflate to. Found by walking the
-    layers (`inner`, a buffer's `raw`) down to the file; None when no file lies under it (stdin)."""
+    layers (`inner`, a buffer's `raw`) down to the file; None when no file lies under it (a pipe)."""
     layer = stream
     for _ in range(MAX_LAYERS):
-        if isinstance(layer, io.FileIO):
-            return layer.tell
+        if isinstance(layer, io.FileIO):  # a pipe (stdin from `cat`) cannot tell: ESPIPE
+            return layer.tell if layer.seekable() else None
         layer = getattr(layer, "inner", None) or getattr(layer, "raw", None)
         if layer is None:
             return None
