@@ -118,20 +118,17 @@ class Search:
             _scan_to_the_end(self.window.data, stop, self.window.end, self.index, self.state)
         return self.state.sink.partial(self.state.line_base, self.total, self.head, self.problems)
 
-    def ended_here(self) -> list[Partial]:
-        """What `finish` would find now, leaving the search as it is: the part searched through (from
-        a copy of the sink: making a partial settles counts), and the window's bytes scanned to the
-        end by a sink of their own that starts with the stamps remembered before them;
-        merge_partials joins the two as it joins parallel ranges. A followed file's snapshot: its
-        next bytes may still complete the lines held back."""
+    def ended_here(self) -> Partial:
+        """What `finish` would find now, leaving the search as it is: `finish` on a copy of the state
+        and its sink. A followed file's snapshot: its next bytes may still complete the lines held
+        back. (Not the window's bytes scanned by a sink of their own: past SAMPLE_FULL such a sink
+        reads the first metrics lines it meets, which the source's sink only counts.)"""
         state = self.state
+        copy = replace(state, sink=_copied(state.sink))
         held = self.window.end
-        searched = _copied(state.sink).partial(state.line_base, self.total - held, self.head, list(self.problems))
-        tail = _State(_sink(state.sink.name, self.index, replace(state.sink.stamps)), offset=state.offset)
-        tail.resume = state.resume
         if held:
-            _scan_to_the_end(self.window.data, held, held, self.index, tail)
-        return [searched, tail.sink.partial(tail.line_base, held, b"", [])]
+            _scan_to_the_end(self.window.data, held, held, self.index, copy)
+        return copy.sink.partial(copy.line_base, self.total, self.head, list(self.problems))
 
 
 def _sink(name: str, index: AnchorIndex, stamps: StampMemory) -> EventSink:
@@ -139,8 +136,8 @@ def _sink(name: str, index: AnchorIndex, stamps: StampMemory) -> EventSink:
 
 
 def _copied(sink: EventSink) -> EventSink:
-    """The sink with copies of what its partial may change: its lists and dicts (`partial` settles
-    the counts) and its metrics tracks (merge_partials merges the next range's into the first's)."""
+    """The sink with copies of all that scanning on and making a partial change: its lists and dicts,
+    the stamps it remembers, and its metrics tracks (each line adds to them)."""
     copies: dict[str, Any] = {}
     for each in fields(sink):
         value = getattr(sink, each.name)
@@ -148,7 +145,7 @@ def _copied(sink: EventSink) -> EventSink:
             copies[each.name] = copy.copy(value)
         elif isinstance(value, SeriesBook):
             copies[each.name] = copy.deepcopy(value)
-    return replace(sink, **copies)
+    return replace(sink, stamps=replace(sink.stamps), **copies)
 
 
 def _scan_to_the_end(buf: Buffer, stop: int, end: int, index: AnchorIndex, state: _State) -> None:
