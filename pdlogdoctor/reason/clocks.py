@@ -21,7 +21,7 @@ could not be aligned, and the report says so when that matters.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -248,27 +248,42 @@ def _offsets_from(
     for pair in pairs:
         between[(pair.left, pair.right)].append(pair)
         between[(pair.right, pair.left)].append(_reversed(pair))
+    # Each file's paired neighbours, by name: a walk reads a file's own, not every pair (a bundle
+    # of 100,000 files made that, and the anchor spans below, quadratic).
+    neighbours: dict[str, list[tuple[str, list[_Pair]]]] = defaultdict(list)
+    for (left, right), measured in sorted(between.items()):
+        neighbours[right].append((left, measured))
     known: dict[str, ClockOffset] = {}
+    bounds: tuple[float, float] | None = None  # of the anchor spans (`_anchor_spans`) of the files known
     # The servers and router first: a job log or a kernel log is anchored against all of them.
     for root in (reference, *sorted(clocked, key=lambda name: (clocked[name] not in LAUNCHED_TOGETHER, name))):
         if root in known:
             continue
         method = "reference" if root == reference else "unaligned"
-        group = _walk(ClockOffset(root, reference, 0.0, 0.0, 0, method, ()), between)
+        group = _walk(ClockOffset(root, reference, 0.0, 0.0, 0, method, ()), neighbours)
         if root != reference:
-            group = _anchored(group, _anchor_spans(known, clocked, spans), spans, clocked)
-        known.update(group)
+            group = _anchored(group, bounds, spans, clocked)
+        known.update(group)  # a group is a file's whole pair graph: it holds no file known before
+        bounds = _widened(bounds, _anchor_spans(group, clocked, spans))
     return [known[name] for name in sorted(clocked)]
 
 
-def _walk(root: ClockOffset, between: dict[tuple[str, str], list[_Pair]]) -> dict[str, ClockOffset]:
+def _widened(bounds: tuple[float, float] | None, more: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """The first start and last end of the spans so far and `more`."""
+    if not more:
+        return bounds
+    first, last = min(a for a, _ in more), max(b for _, b in more)
+    return (first, last) if bounds is None else (min(bounds[0], first), max(bounds[1], last))
+
+
+def _walk(root: ClockOffset, neighbours: dict[str, list[tuple[str, list[_Pair]]]]) -> dict[str, ClockOffset]:
     """The root and every file paired to it, directly or through others, with offsets relative to it."""
     group = {root.source: root}
-    queue = [root.source]
+    queue = deque([root.source])
     while queue:
-        here = queue.pop(0)
-        for (left, right), measured in sorted(between.items()):
-            if right == here and left not in group:
+        here = queue.popleft()
+        for left, measured in neighbours.get(here, ()):
+            if left not in group:
                 group[left] = _measured(left, group[here], measured)
                 queue.append(left)
     return group
@@ -276,7 +291,7 @@ def _walk(root: ClockOffset, between: dict[tuple[str, str], list[_Pair]]) -> dic
 
 def _anchored(
     group: dict[str, ClockOffset],
-    anchors: list[tuple[float, float]],
+    anchors: tuple[float, float] | None,
     spans: dict[str, tuple[float, float]],
     clocked: dict[str, Role],
 ) -> dict[str, ClockOffset]:
@@ -304,14 +319,15 @@ def _anchored(
 
 def _whole_hours_apart(
     group: dict[str, ClockOffset],
-    anchors: list[tuple[float, float]],
+    anchors: tuple[float, float] | None,
     spans: dict[str, tuple[float, float]],
     clocked: dict[str, Role],
 ) -> int:
+    """`anchors`: the first start and last end of the aligned servers' spans (None: none)."""
     own = [(spans[n][0] - o.correction, spans[n][1] - o.correction) for n, o in group.items() if n in spans]
     if not own or not anchors:
         return 0
-    first, last = min(a for a, _ in anchors), max(b for _, b in anchors)
+    first, last = anchors
     start, end = min(a for a, _ in own), max(b for _, b in own)
     launched = any(clocked[name] in LAUNCHED_TOGETHER for name in group)
     if not (launched or end < first or start > last):

@@ -550,14 +550,15 @@ def _what_differs(node: Node, peers: list[Node], events: Sequence[Event], librar
     if graph and peer_graph and _mean(s.mean for s in graph) < 0.5 <= _mean(s.mean for s in peer_graph):
         differs.append("its decode steps ran without CUDA graphs (cuda graph: False) while its peers' ran with them")
     sized = library.marked(Mark.KV_POOL_SIZED)
+    peer_sources = {p.source for p in peers}  # once, not per event: a fleet has thousands of peers
     mine = _numbers_of(e for e in events if e.source == node.source and e.pattern in sized)
-    theirs = _numbers_of(e for e in events if e.source in {p.source for p in peers} and e.pattern in sized)
+    theirs = _numbers_of(e for e in events if e.source in peer_sources and e.pattern in sized)
     for name, value in sorted(mine.items()):
         if name in theirs and theirs[name] != value:
             differs.append(f"its KV pool is sized differently ({name} {value:g} against {theirs[name]:g})")
             break
     own = {e.pattern for e in events if e.source == node.source and e.severity.rank >= Severity.WARNING.rank}
-    elsewhere = {e.pattern for e in events if e.source in {p.source for p in peers}}
+    elsewhere = {e.pattern for e in events if e.source in peer_sources}
     lonely = sorted(own - elsewhere)
     if lonely:
         titles = [library.pattern(pid).title for pid in lonely[:2] if _known(library, pid)]

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..library.errorlines import ErrorLayer
+from ..library.errorlines import ErrorHit, ErrorLayer
 from ..library.fields import typed_fields
 from ..library.formats import Stamp
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
@@ -24,7 +24,7 @@ from .reader import Buffer
 from .roles import role_from_name, role_from_prefix
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
-from .timeline import clean_line, grep_file, parse_stamp
+from .timeline import clean_line, dated_by, grep_file, parse_stamp
 from .traceback import read_block
 
 KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are counted
@@ -34,6 +34,12 @@ OVERFLOW_TEMPLATE = "<more error templates than pdlogdoctor keeps per file>"
 HEAD_BYTES = 64 << 10  # what role sniffing sees of each source
 MAX_TEXT = 2000  # characters of a line kept in an event
 MAX_PATTERN_TIMEOUTS = 3  # per pattern and source; then the pattern is dropped there (each costs MATCH_TIMEOUT_S)
+# Lines folded: what a pattern's regex found on a line's text from the regex's lead on (`_confirm`),
+# and what the error layer made of a line's text, are kept for lines repeated that way (a server's
+# line repeated with a new stamp): at most FOLD_ENTRIES of each per source (then they start over),
+# of lines of at most FOLD_CHARS.
+FOLD_ENTRIES = 2048
+FOLD_CHARS = 2000
 NUMERIC_KINDS = ("int", "float", "percent", "bool", "duration")  # the captures a metrics track reads
 # A metrics line in a stream's first SAMPLE_FULL bytes is read; past them, only those in every
 # other SAMPLE_BLOCK of the next SAMPLE_FULL bytes, every fourth block of the next 2 x SAMPLE_FULL,
@@ -90,6 +96,10 @@ class EventSink:
     matched: dict[str, int] = field(default_factory=dict)  # matches per pattern, for `stop_after`
     problems: list[InputProblem] = field(default_factory=list)
     templates: int = 0  # distinct unrecognised error templates recorded
+    # Per count key past its cap: the last line counted, its event not made yet (`settle` makes it).
+    pending: dict[str, _Pending] = field(default_factory=dict)
+    confirmed: dict[tuple[str, str], dict[str, FieldValue] | None] = field(default_factory=dict)  # `_confirm`
+    classified: dict[str, ErrorHit | None] = field(default_factory=dict)  # `_classify`
     series: SeriesBook = field(default_factory=SeriesBook)  # the metrics patterns' lines, every one
     numeric: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # a metrics pattern's numbers
     # Anchors only a metrics pattern holds (index.sampled): number -> the pattern
@@ -130,11 +140,29 @@ class EventSink:
         what the searcher has (the lines below it, for tracebacks and the latest time). `generic`:
         it was also found by a key of the open-world layer. `weight`: the lines a sampled metrics
         line stands for (`take`)."""
-        recognised = _match_line(buf, start, stop, end, patterns, line_no, self, weight)
+        raw = buf[start:stop].decode("utf-8", errors="replace")
+        text, actions_time = clean_line(raw)
+        line = _Line(start, stop, end, line_no, raw, text, actions_time)
+        recognised = _match_line(buf, line, patterns, self, weight)
         if generic and not recognised and self.errors is not None:
-            _match_error_line(buf, start, stop, self.errors, line_no, self)
+            _match_error_line(buf, line, self.errors, self)
+
+    def settle(self, buf: Buffer) -> None:
+        """Before the buffer moves on: the last lines counted past their cap whose events need it (a
+        line without a time of its own looks for one above and below it, a traceback is read below)
+        get their events now, while `buf` holds them and the stamps remembered from earlier buffers
+        are what they were; a line that tells its own time needs only itself, and waits (a later
+        line of its kind replaces it). The searcher calls this at the end of each region."""
+        for key in [key for key, counted in self.pending.items() if counted.made is None]:
+            counted = self.pending[key]
+            if not counted.stands_alone(self):
+                self.last_events[key] = counted.event(buf, self)
+                del self.pending[key]
 
     def partial(self, lines: int, size: int, head: bytes, problems: list[InputProblem]) -> Partial:
+        for key, counted in self.pending.items():  # all stand alone (`settle`)
+            self.last_events[key] = counted.event(None, self)
+        self.pending.clear()
         self._make_unmade()
         unread = self._count_skipped()
         problems = [*problems, *self.problems]
@@ -217,6 +245,51 @@ class EventSink:
             event = _make_event(pattern, self.name, line_no, stamp, text, typed_fields(pattern.fields, captures()))
             self.last_events[key] = _with_prefix_role(_with_pasted_role(event, raw), raw)
         self.unmade.clear()
+
+
+@dataclass(slots=True)
+class _Line:
+    """A line the searcher handed over: where it is in the buffer, and its text."""
+
+    start: int
+    stop: int
+    end: int  # what the buffer holds (the lines below, for tracebacks and the latest time)
+    number: int
+    raw: str
+    text: str  # without a collector's or launcher's prefix (clean_line)
+    actions_time: str | None
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A line that will only be counted unless it is its kind's last: its event is made once
+    (`EventSink.settle`), not for each such line. On a busy log most hits are such lines: the
+    stamp lookups, traceback reading and event of a line are most of what a hit costs."""
+
+    line: _Line
+    pattern: Pattern | None  # None: a line of the generic error layer
+    captured: dict[str, FieldValue]
+    hit: ErrorHit | None = None
+    made: _Made | None = None  # its time, once read from the line alone (`stands_alone`)
+
+    def stands_alone(self, state: EventSink) -> bool:
+        """Whether the event can be made from the line alone, later: it states its own time, in the
+        host's clock (`stamp_for` reads nothing else then, and `latest_for` nothing at all), and no
+        traceback below it is read. Then its time is read now."""
+        if self.pattern is not None and self.pattern.block:
+            return False
+        own = parse_stamp(self.line.text, state.stamps.formats)
+        if own is None or own.utc:
+            return False
+        self.made = _Made(dated_by(own, self.line.actions_time), None)
+        return True
+
+    def event(self, buf: Buffer | None, state: EventSink) -> Event:
+        """`buf`: the buffer that holds the line (None once it `stands_alone`)."""
+        if self.pattern is None:
+            assert self.hit is not None
+            return _error_event(buf, self.line, self.hit, state, self.made)
+        return _pattern_event(buf, self.line, self.pattern, self.captured, state, self.made)
 
 
 def merge_partials(name: str, partials: list[Partial], limits: dict[str, int] | None = None) -> ScanResult:
@@ -333,28 +406,17 @@ def _number(kind: str, text: str | None) -> float | None:
         return None
 
 
-def _match_line(
-    buf: Buffer,
-    start: int,
-    stop: int,
-    end: int,
-    patterns: list[Pattern],
-    line_no: int,
-    state: EventSink,
-    weight: int = 1,
-) -> bool:
+def _match_line(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventSink, weight: int = 1) -> bool:
     """Match the line against `patterns`; True when one of them recognised it."""
     if not patterns:
         return False
-    raw = buf[start:stop].decode("utf-8", errors="replace")
-    text, actions_time = clean_line(raw)
+    text = line.text
     if state.stamps.formats.quotes_code(text):
         # Source that quotes the message (a traceback's `raise X(...)` or `logger.error("...")` line,
         # a file of code): the message did not happen there. Under a traceback the exception line
         # says the same, with the values filled in. The error layer still reads it.
         return False
-    stamp: Stamp | None = None
-    latest: float | None = None
+    made: _Made | None = None
     recognised = False
     seen: set[str] = set()
     for pattern in patterns:
@@ -365,33 +427,118 @@ def _match_line(
             continue
         if state.counted_only(pattern):
             # A metrics line past the event cap: its numbers go to the series, no event is made.
-            if stamp is None:
-                stamp = stamp_for(buf, start, text, actions_time, state.stamps, parse_stamp(text, state.stamps.formats))
-            recognised = state.measure_only(pattern, stamp, line_no, text, raw, weight) or recognised
+            made = made or _Made(_stamp_of(buf, line, state), None)
+            recognised = state.measure_only(pattern, made.stamp, line.number, text, line.raw, weight) or recognised
+            continue
+        if pattern.anchors[0] not in text:  # match_line would say no: most candidates go here, cheaply
             continue
         try:
-            captured = match_line(pattern, text)
+            captured = _confirm(pattern, text, state)
         except TimeoutError:
-            _pattern_timed_out(pattern, line_no, state)  # one slow line must not stop the scan
+            _pattern_timed_out(pattern, line.number, state)  # one slow line must not stop the scan
             continue
         if captured is None:
             continue
-        if stamp is None:
-            own = parse_stamp(text, state.stamps.formats)
-            stamp = stamp_for(buf, start, text, actions_time, state.stamps, own)
-            latest = latest_for(buf, stop, end, own, actions_time, stamp, state.stamps.formats)
-        if pattern.block:
-            captured.update(read_block(pattern.block, buf, stop, end, state.stamps.formats))
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
         recognised = True
-        if Mark.METRICS in pattern.marks:
-            state.measure(pattern, stamp, line_no, text, captured, weight)
-        event = _make_event(pattern, state.name, line_no, stamp, text, captured)
-        event = _with_prefix_role(_with_pasted_role(event, raw), raw)
-        if latest is not None:
-            event = replace(event, time_inferred=True, time_latest=latest)
-        _record(event, state)
+        if Mark.METRICS in pattern.marks:  # every line's numbers, whatever the event cap keeps
+            made = made or _Made.of(buf, line, state)
+            state.measure(pattern, made.stamp, line.number, text, captured, weight)
+        key = _counted_key(pattern, captured)
+        if key is not None and state.counts.get(key, 0) >= state.keep:
+            state.counts[key] += 1  # past the cap: counted; the event is made for the last one only
+            state.pending[key] = _Pending(line, pattern, captured)
+            continue
+        made = made or _Made.of(buf, line, state)
+        _record(_pattern_event(buf, line, pattern, captured, state, made), state)
     return recognised
+
+
+_UNSEEN: dict[str, FieldValue] = {}  # a marker: no entry for this line yet
+
+
+def _confirm(pattern: Pattern, text: str, state: EventSink) -> dict[str, FieldValue] | None:
+    """`match_line`, once per distinct text from the regex's lead on (LazyRegex.lead): a line
+    repeated with another stamp or prefix is matched as it was the first time. A line without the
+    lead is not searched at all: the regex cannot match there."""
+    lead = pattern.regex.lead
+    if not lead:
+        return match_line(pattern, text)
+    at = text.find(lead)
+    if at == -1:
+        return None
+    tail = text[at:] if at else text
+    if len(tail) > FOLD_CHARS:
+        return match_line(pattern, text)
+    key = (pattern.id, tail)
+    found = state.confirmed.get(key, _UNSEEN)
+    if found is _UNSEEN:
+        found = match_line(pattern, text)
+        if len(state.confirmed) >= FOLD_ENTRIES:
+            state.confirmed.clear()
+        state.confirmed[key] = found
+    return None if found is None else dict(found)  # the caller adds to its captures
+
+
+@dataclass(slots=True)
+class _Made:
+    """A line's time (its own, or the nearest above) and the latest it can be: read once a line."""
+
+    stamp: Stamp | None
+    latest: float | None
+
+    @classmethod
+    def of(cls, buf: Buffer, line: _Line, state: EventSink) -> _Made:
+        own = parse_stamp(line.text, state.stamps.formats)
+        stamp = stamp_for(buf, line.start, line.text, line.actions_time, state.stamps, own)
+        latest = latest_for(buf, line.stop, line.end, own, line.actions_time, stamp, state.stamps.formats)
+        return cls(stamp, latest)
+
+
+def _stamp_of(buf: Buffer, line: _Line, state: EventSink) -> Stamp | None:
+    """The line's time (its own, or the nearest above), without the latest it can be."""
+    own = parse_stamp(line.text, state.stamps.formats)
+    return stamp_for(buf, line.start, line.text, line.actions_time, state.stamps, own)
+
+
+def _counted_key(pattern: Pattern, captured: dict[str, FieldValue]) -> str | None:
+    """The count key (`_key`) of the pattern's event on this line, when the captures alone tell it:
+    whether the line fails does not hang on the rank tags of its stamp (added only where a capture
+    is missing) nor on the fields of a traceback below it (which replace captures). None: make the
+    event to tell."""
+    condition = pattern.failure_if
+    if condition is None:
+        return _fixed_key(pattern.id, pattern.kind is not Kind.CONTEXT)
+    if pattern.block is not None or not all(name in captured for name in condition.fields):
+        return None
+    return f"{pattern.id}:{condition.holds(captured)}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _fixed_key(pattern_id: str, failing: bool) -> str:
+    return f"{pattern_id}:{failing}"
+
+
+def _pattern_event(
+    buf: Buffer | None,
+    line: _Line,
+    pattern: Pattern,
+    captured: dict[str, FieldValue],
+    state: EventSink,
+    made: _Made | None = None,
+) -> Event:
+    """The event of a pattern's line; `buf` holds it (None: `made` is given and there is no block)."""
+    if made is None:
+        assert buf is not None
+        made = _Made.of(buf, line, state)
+    if pattern.block:
+        assert buf is not None
+        captured.update(read_block(pattern.block, buf, line.stop, line.end, state.stamps.formats))
+    event = _make_event(pattern, state.name, line.number, made.stamp, line.text, captured)
+    event = _with_prefix_role(_with_pasted_role(event, line.raw), line.raw)
+    if made.latest is not None:
+        event = replace(event, time_inferred=True, time_latest=made.latest)
+    return event
 
 
 def _with_prefix_role(event: Event, raw: str, tags_only: bool = True) -> Event:
@@ -404,28 +551,56 @@ def _with_prefix_role(event: Event, raw: str, tags_only: bool = True) -> Event:
     return replace(event, role=role) if role is not None else event
 
 
-def _match_error_line(buf: Buffer, start: int, stop: int, errors: ErrorLayer, line_no: int, state: EventSink) -> None:
+def _match_error_line(buf: Buffer, line: _Line, errors: ErrorLayer, state: EventSink) -> None:
     """The generic layer's turn on a line no pattern recognised (errorlines.py decides)."""
-    raw = buf[start:stop].decode("utf-8", errors="replace")
-    text, actions_time = clean_line(raw)
-    hit = errors.classify(text)
+    hit = _classify(errors, line.text, state)
     if hit is None:
         return
-    stamp = stamp_for(buf, start, text, actions_time, state.stamps, parse_stamp(text, state.stamps.formats))
+    key, template = _template_key(hit.marker, hit.template, state)
+    if state.counts.get(key, 0) >= _template_keep(state):
+        state.counts[key] += 1  # past the cap: counted; the event is made for the last one only
+        state.pending[key] = _Pending(line, None, {}, replace(hit, template=template))
+        return
+    _record(_error_event(buf, line, hit, state), state)
+
+
+def _classify(errors: ErrorLayer, text: str, state: EventSink) -> ErrorHit | None:
+    """`errors.classify`, once per distinct text: a traceback's lines repeat word for word."""
+    if len(text) > FOLD_CHARS:
+        return errors.classify(text)
+    hit = state.classified.get(text, _NO_HIT)
+    if hit is _NO_HIT:
+        hit = errors.classify(text)
+        if len(state.classified) >= FOLD_ENTRIES:
+            state.classified.clear()
+        state.classified[text] = hit
+    return hit
+
+
+_NO_HIT = ErrorHit("", Severity.INFO, "")  # a marker: no entry for this text yet
+
+
+def _error_event(buf: Buffer | None, line: _Line, hit: ErrorHit, state: EventSink, made: _Made | None = None) -> Event:
+    """The event of an unrecognised error line; `buf` holds it (None: `made` gives its time)."""
+    if made is not None:
+        stamp = made.stamp
+    else:
+        assert buf is not None
+        stamp = _stamp_of(buf, line, state)
     event = Event(
         pattern=hit.marker,
         source=state.name,
-        line=line_no,
+        line=line.number,
         time=stamp.seconds if stamp else None,
         time_text=stamp.text if stamp else None,
-        text=text[:MAX_TEXT],
+        text=line.text[:MAX_TEXT],
         fields=tuple(sorted((name.lower(), rank) for name, rank in stamp.ranks)) if stamp else (),
         severity=hit.severity,
         kind=Kind.CAUSE if hit.severity is Severity.CRITICAL else Kind.SYMPTOM,
         failing=True,
         template=hit.template,
     )
-    _record(_with_prefix_role(event, raw, tags_only=False), state)
+    return _with_prefix_role(event, line.raw, tags_only=False)
 
 
 def _saturated(pattern: Pattern, matched: dict[str, int]) -> bool:
@@ -483,18 +658,30 @@ def _record(event: Event, state: EventSink) -> None:
     key = _key(event)
     keep = state.keep
     if event.template is not None:
-        if key not in state.counts:
-            if state.templates >= MAX_TEMPLATES:
-                event = replace(event, template=OVERFLOW_TEMPLATE)
-                key = _key(event)
-            state.templates += key not in state.counts
-        keep = KEEP_PER_TEMPLATE + state.keep - KEEP_PER_PATTERN
+        key, template = _template_key(event.pattern, event.template, state)
+        if template != event.template:
+            event = replace(event, template=template)
+        state.templates += key not in state.counts
+        keep = _template_keep(state)
     count = state.counts.get(key, 0) + 1
     state.counts[key] = count
     if count <= keep:
         state.events.append(event)
     else:
         state.last_events[key] = event
+
+
+def _template_key(marker: str, template: str, state: EventSink) -> tuple[str, str]:
+    """The count key of an unrecognised line, and its template: past MAX_TEMPLATES distinct ones,
+    a new template is counted as the overflow one."""
+    key = f"{marker}\x00{template}"
+    if key not in state.counts and state.templates >= MAX_TEMPLATES:
+        return f"{marker}\x00{OVERFLOW_TEMPLATE}", OVERFLOW_TEMPLATE
+    return key, template
+
+
+def _template_keep(state: EventSink) -> int:
+    return KEEP_PER_TEMPLATE + state.keep - KEEP_PER_PATTERN
 
 
 def _close_counts(state: EventSink, limits: dict[str, int]) -> None:

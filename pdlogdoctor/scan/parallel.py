@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..ingest import ByteSource
 from ..ingest.streams import Limited
+from ..library.lazyregex import watched
 from ..model import InputProblem
 from . import accel
 from .events import Partial, ScanResult, merge_partials
@@ -206,7 +207,8 @@ def _scan_range_into(
     _die_with_parent(parent)
     _release_stdio()
     try:
-        sender.send(_scan_range(index, path, name, start, end, sender.send if reports else None))
+        with watched():  # the parent's timer is not inherited by a fork
+            sender.send(_scan_range(index, path, name, start, end, sender.send if reports else None))
     except BaseException as exc:  # reported in the parent, which raises it as the pool did
         sender.send(exc)
     finally:
