@@ -231,14 +231,14 @@ def analyze_logs(
         report, good = _run(paths, library, options, baseline or [], progress)
     unreadable = 0 if exit_zero else gated_exit_code(ExitCode.NOTHING_READABLE, gate)
     if exit_code_for(report) is ExitCode.NOTHING_READABLE:
-        _nothing_readable(report, targets, paths)
+        _nothing_readable(report, targets, paths, "", _stderr_redactor(report, targets, no_redact))
         raise SystemExit(unreadable)
     if good is not None and exit_code_for(good) is ExitCode.NOTHING_READABLE:
-        _nothing_readable(good, targets, baseline or [], LAST_GREEN)
+        _nothing_readable(good, targets, baseline or [], LAST_GREEN, _stderr_redactor(good, targets, no_redact))
         raise SystemExit(unreadable)
     code = 0 if exit_zero else gated_exit_code(exit_code_for(report), gate)
     if not quiet:
-        _report_input_problems(report, verbose)
+        _report_input_problems(report, verbose, _stderr_redactor(report, targets, no_redact))
     if verbose:
         from ..scan.accel import installed
 
@@ -450,7 +450,17 @@ def _refuse_input_as_output(output: Path | None, paths: list[str]) -> None:
 # ---------------------------------------------------------------- input problems
 
 
-def _report_input_problems(report: Report, verbose: bool) -> None:
+def _stderr_redactor(report: Report, targets: list[Target], no_redact: bool) -> Callable[[str], str]:
+    """What stderr does to a name or message before showing it: redact it as the report is, when any
+    output is meant to be shared (in CI, stderr is the job's public log, beside the annotations)."""
+    if no_redact or not any(target.format in SHAREABLE for target in targets):
+        return str
+    from ..render.redact import redactor_for
+
+    return redactor_for(report)
+
+
+def _report_input_problems(report: Report, verbose: bool, redact: Callable[[str], str] = str) -> None:
     """Inputs not fully read: a warning each (up to LISTED_WARNINGS). Skips: one folded count line."""
     lost = [(s.name, p) for s in report.inputs for p in s.problems if p.code not in SKIP_WORDS]
     skipped = [(s.name, p) for s in report.inputs for p in s.problems if p.code in SKIP_WORDS]
@@ -460,9 +470,9 @@ def _report_input_problems(report: Report, verbose: bool) -> None:
     fold = not verbose and len(skipped) > LISTED_SKIPS
     for name, problem in shown + ([] if fold else skipped):
         hint = _near_names(name) if problem.code == NOT_FOUND else None  # a typo beside good paths
-        echo(f"warning: {one_line(name)}: {one_line(problem.message)} [{problem.code}]", err=True)
+        echo(f"warning: {one_line(redact(name))}: {one_line(redact(problem.message))} [{problem.code}]", err=True)
         if hint:
-            echo(f"  ({one_line(hint)})", err=True)
+            echo(f"  ({one_line(redact(hint))})", err=True)
     if len(lost) > len(shown):
         echo(f"warning: {len(lost) - len(shown):,} more inputs not fully read; --verbose lists them", err=True)
     if fold:
@@ -481,7 +491,9 @@ STDIN_NAME = "<stdin>"  # discover.read_stdin's name for it (not imported: start
 EMPTY_STDIN = "it was empty (0 bytes); give the logs as paths, or pipe them: cat LOGS... | pdlogdoctor analyze -"
 
 
-def _nothing_readable(report: Report, targets: list[Target], paths: list[str], what: str = "") -> None:
+def _nothing_readable(
+    report: Report, targets: list[Target], paths: list[str], what: str = "", redact: Callable[[str], str] = str
+) -> None:
     """One line instead of a report: there is nothing to diagnose (`what`: whose inputs, when not the run's)."""
     problems = [p for source in report.inputs for p in source.problems if p.code != NOT_SERVING_LOG]
     skipped = Counter(p.code for p in problems if p.code in SKIP_WORDS)
@@ -489,7 +501,7 @@ def _nothing_readable(report: Report, targets: list[Target], paths: list[str], w
     said = ([skip_summary(skipped)] if skipped else []) + [f"{n:,} {code}" for code, n in other.most_common()]
     if any(source.name == STDIN_NAME and source.bytes == 0 for source in report.inputs):
         said.append(EMPTY_STDIN)
-    names = " ".join("standard input" if p == "-" else p for p in paths)
+    names = " ".join("standard input" if p == "-" else redact(p) for p in paths)
     nothing = f"nothing readable in {what}{names}"
     message = nothing + (f": {'; '.join(said)}" if said else "")
     fail(message)
@@ -540,7 +552,18 @@ def _emit(report: Report, targets: list[Target], look: Look, code: int) -> NoRet
         _write_stdout(lambda out: out.write(text))
     for failure in failures:
         fail(failure)
+    if failures and stdout is None and not look.quiet:
+        _say_the_verdict_unwritten(report, targets, look)
     raise SystemExit(ExitCode.USAGE.value if failures else code)
+
+
+def _say_the_verdict_unwritten(report: Report, targets: list[Target], look: Look) -> None:
+    """A full disk or a read-only directory under -o: the analysis went well, its report has
+    nowhere to go, so its one line (--quiet's) is said on stderr rather than lost."""
+    from ..render.text import quiet_line
+
+    redact = _stderr_redactor(report, targets, look.no_redact)
+    echo(redact(f"verdict, not written: {quiet_line(report)}"), err=True)
 
 
 def _write_step_files(report: Report, options: RenderOptions, failures: list[str]) -> None:
@@ -716,9 +739,9 @@ def diff_logs(
     report, baseline = _run([bad], library, options, [good])
     for unreadable, paths, what in ((baseline, [good], LAST_GREEN), (report, [bad], "")):
         if unreadable is not None and exit_code_for(unreadable) is ExitCode.NOTHING_READABLE:
-            _nothing_readable(unreadable, targets, paths, what)
+            _nothing_readable(unreadable, targets, paths, what, _stderr_redactor(unreadable, targets, no_redact))
             raise SystemExit(DiffExit.NOTHING_READABLE)
-    _report_input_problems(report, False)
+    _report_input_problems(report, False, _stderr_redactor(report, targets, no_redact))
     changed = report.comparison is not None and report.comparison.changed
     look = Look(False, False, colour, no_redact, False, changes_first=True)
     _emit(report, targets, look, DiffExit.CHANGED if changed else DiffExit.NO_CHANGE)

@@ -25,6 +25,7 @@ from ..library.patterns import Library
 from ..library.templates import message_of, mine
 from ..model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
 from ..model.counts import count_of
+from ..model.textcut import clip
 from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META, NO_CAUSE, NO_FAILURE_SEEN
 from . import confidence
@@ -476,7 +477,8 @@ def _first_failure_time(events: Sequence[Event]) -> float | None:
 def quote(t: UnexplainedError) -> str:
     """`file:line: the line` of a template's first occurrence, for summaries."""
     text = message_of(t.first.text)
-    text = text if len(text) <= QUOTE else text[: QUOTE - 1] + "…"
+    # a token across the cut goes whole (textcut.clip): redaction runs on this text later
+    text = text if len(text) <= QUOTE else clip(text, QUOTE - 1)
     more = f" ({t.count} lines like it in {len(t.files)} file(s))" if t.count > 1 else ""
     return f"{t.first.where}: {text}{more}"
 

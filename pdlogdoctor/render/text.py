@@ -24,7 +24,7 @@ from ..model.counts import count_of
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..reason import confidence
 from ..reason.fingerprint import fingerprint
-from . import changes
+from . import changes, charts
 from .document import (
     chain_start,
     chain_time,
@@ -131,6 +131,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
     _known(page, report)
     _arithmetic(page, report)
     _chain(page, report, options)
+    _metrics(page, report)
     _unrecognised(page, report, options.verbose)
     _log_ends(page, report, options.verbose)
     _alternatives(page, report)
@@ -411,6 +412,32 @@ def _chain_row(page: Page, head: str, pattern: str) -> None:
     else:
         page.add(head)
         page.add(" " * 10 + pattern, "bold")
+
+
+def _metrics(page: Page, report: Report) -> None:
+    """The servers' metrics series, as the HTML charts and the JSON report's `performance` give
+    them (charts.rows: one count, one rounding): in full when a gate failed or a bottleneck shows,
+    else one line saying how much was read."""
+    performance = report.performance
+    found = charts.rows(performance)
+    if performance is None or not found:
+        return
+    if performance.gate is None and not performance.finding:
+        files = len({s.source for s in performance.series})
+        read = f"Metrics read: {len(performance.series)} series from {files} files"
+        page.add()
+        page.add(f"{read} (--format json or html shows them)", "dim")
+        return
+    page.heading("Metrics read (the charts of the HTML report)")
+    table: list[tuple[str, ...]] = [("what", "series", "lines", "low", "mean", "peak", "last")]
+    table += [(r.title, r.label, str(r.count), *map(charts.number, (r.low, r.mean, r.high, r.last))) for r in found]
+    widths = [max(len(row[column]) for row in table) for column in range(len(table[0]))]
+    for number, row in enumerate(table):
+        cells = [
+            cell.ljust(width) if column < 2 else cell.rjust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        page.add("  " + "  ".join(cells).rstrip(), *(("dim",) if number == 0 else ()))
 
 
 def _other_incidents(page: Page, report: Report, options: RenderOptions) -> None:
