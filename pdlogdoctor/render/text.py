@@ -426,7 +426,7 @@ def _metrics(page: Page, report: Report) -> None:
         files = len({s.source for s in performance.series})
         read = f"Metrics read: {len(performance.series)} series from {files} files"
         page.add()
-        page.add(f"{read} (--format json or html shows them)", "dim")
+        page.prose(f"{read} (--format json or html shows them)", 0, "dim")  # wrapped to COLUMNS
         return
     page.heading("Metrics read (the charts of the HTML report)")
     table: list[tuple[str, ...]] = [("what", "series", "lines", "low", "mean", "peak", "last")]
