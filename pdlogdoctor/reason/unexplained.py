@@ -82,6 +82,11 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     effects = library.errors.effects() if library.errors else frozenset()
     known = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
     ranked = _ranked(list(unrecognised.templates), root_time, symptom_time, effects, known)
+    ranked, answered = _answers_split(report, ranked, library)
+    if answered:
+        report = _noted(report, _answers_note(answered))
+    if not ranked:
+        return replace(report, unrecognised=())
     report = replace(report, unrecognised=tuple(ranked[:MAX_KEPT]))
     if len(ranked) > MAX_KEPT:
         report = _noted(report, f"{len(ranked) - MAX_KEPT} more unrecognised error templates are not listed")
@@ -96,6 +101,30 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     if report.verdict.id == HEALTHY:
         return _healthy(report, serious, library)
     return _named(report, [t for t in serious if t.marker not in effects], library, root_time)
+
+
+def _answers_split(
+    report: Report, ranked: list[UnexplainedError], library: Library
+) -> tuple[list[UnexplainedError], list[UnexplainedError]]:
+    """(the templates still unrecognised, the error answers the chain explains). A client's or
+    proxy's report of a 5xx (curl's `returned error: 502`) is the chain's failed requests as the
+    client received them, when the verdict names a cause, its chain shows requests failing or
+    answered with errors, and the line did not come before the root."""
+    answers = library.errors.answers() if library.errors else frozenset()
+    failed_requests = library.marked(Mark.ERROR_ANSWER, Mark.REQUEST_FAILED)
+    if report.verdict.id in META or not any(e.pattern in failed_requests for e in report.chain):
+        return ranked, []
+    explained = [t for t in ranked if t.marker in answers and t.position == "after"]
+    return [t for t in ranked if t not in explained], explained
+
+
+def _answers_note(answered: Sequence[UnexplainedError]) -> str:
+    quoted = "; ".join(f"{t.first.text!r} ({t.first.where})" for t in answered[:MAX_ANSWERS_QUOTED])
+    more = f" and {len(answered) - MAX_ANSWERS_QUOTED} more" if len(answered) > MAX_ANSWERS_QUOTED else ""
+    return f"the chain's failed requests as a client received them: {quoted}{more}"
+
+
+MAX_ANSWERS_QUOTED = 3
 
 
 # ---------------------------------------------------------------- what is already accounted for
