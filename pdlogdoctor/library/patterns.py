@@ -38,6 +38,8 @@ _PATTERN_KEYS = {
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
     "marks", "unexplained", "identity", "cleared_by", "says",
 }  # fmt: skip
+# The title `patterns suggest` writes into a skeleton (suggest.py), for a person to replace.
+SKELETON_TITLE = "TODO: what this line means"
 _REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
 _CAUSE_KEYS = {"pattern", "group", "window", "skew", "join"}
 _VERDICT_REQUIRED = ("id", "title", "tier", "explain", "advice")
@@ -246,7 +248,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
     edges = _edges(data, where)
     return Pattern(
         id=pattern_id,
-        title=schema.string(data, "title", where),
+        title=_title(data, where),
         path=where,
         group=group,
         roles=_roles(data, where),
@@ -271,6 +273,18 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         edges=edges,
         says=_says(data, fields, where),
     )
+
+
+def _title(data: Mapping[str, Any], where: str) -> str:
+    """The title every report shows; one still a placeholder (the skeleton's `TODO: ...`) is refused,
+    so an unfinished pattern never names lines in a report."""
+    title = schema.string(data, "title", where)
+    if _UNFINISHED.match(title):
+        raise PatternError(where, "title", f"{title!r} is a placeholder: say what the line means")
+    return title
+
+
+_UNFINISHED = re.compile(r"\s*(?:TODO|FIXME|XXX)\b", re.IGNORECASE)
 
 
 def _roles(data: Mapping[str, Any], where: str) -> tuple[Role, ...]:

@@ -329,9 +329,8 @@ def _whole_hours_apart(
         return 0
     first, last = anchors
     start, end = min(a for a, _ in own), max(b for _, b in own)
-    launched = any(clocked[name] in LAUNCHED_TOGETHER for name in group)
-    if not (launched or end < first or start > last):
-        return 0
+    if not (end < first or start > last):
+        return 0  # lines that overlap the others' in time may all be on one clock: no evidence they differ
     closest = min((start - first, end - last), key=lambda d: abs(d - round(d / HOUR) * HOUR))
     hours = round(closest / HOUR)
     return hours if abs(closest - hours * HOUR) <= START_TOLERANCE_S and _time_zone(hours) else 0

@@ -593,7 +593,7 @@ def _error_event(buf: Buffer | None, line: _Line, hit: ErrorHit, state: EventSin
         line=line.number,
         time=stamp.seconds if stamp else None,
         time_text=stamp.text if stamp else None,
-        text=line.text[:MAX_TEXT],
+        text=clip(line.text, MAX_TEXT),  # a token across the cut goes whole: redaction runs on this text later
         fields=tuple(sorted((name.lower(), rank) for name, rank in stamp.ranks)) if stamp else (),
         severity=hit.severity,
         kind=Kind.CAUSE if hit.severity is Severity.CRITICAL else Kind.SYMPTOM,

@@ -15,7 +15,12 @@ from ..library.formats import Formats
 from ..library.frames import Frame, parse_frame
 from ..library.lazyregex import LazyRegex
 from ..model import FieldValue
+from ..model.textcut import clip
 from .timeline import clean_line, parse_stamp
+
+# Characters of an exception's message kept; cut whole tokens only (textcut.clip): the message reaches
+# the summary and the facts, and a token cut short would escape redaction.
+MESSAGE_CHARS = 500
 
 MAX_TRACEBACK_LINES = 400
 MAX_TRACEBACK_BYTES = 256 << 10
@@ -113,7 +118,7 @@ def read_what(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[s
         message = found.group("message")
         if not message and offset < len(following):  # the text starts on the next line
             message = following[offset].strip()
-        return {"exc_message": message[:500]} if message else {}
+        return {"exc_message": clip(message, MESSAGE_CHARS, mark="")} if message else {}
     return {}
 
 
@@ -225,7 +230,7 @@ def _last_error(after: list[str], formats: Formats | None) -> str | None:
         if not line.strip() or parse_stamp(line, formats) is not None:
             return None  # the message ended: a blank line or the next log record
         if line.strip() == LAST_ERROR and index + 1 < len(after):
-            return after[index + 1].strip()[:500] or None
+            return clip(after[index + 1].strip(), MESSAGE_CHARS, mark="") or None
     return None
 
 
@@ -244,7 +249,7 @@ def _fields(frames: list[Frame], exception: tuple[str, str] | None) -> dict[str,
     fields: dict[str, FieldValue] = {"traceback_frames": len(frames)}
     if exception is not None:
         fields["exc_type"] = exception[0]
-        fields["exc_message"] = exception[1][:500]
+        fields["exc_message"] = clip(exception[1], MESSAGE_CHARS, mark="")
     kept = frames if len(frames) <= 2 * STACK_KEEP else frames[:STACK_KEEP] + frames[-STACK_KEEP:]
     if kept:
         fields["stack"] = "\n".join(frame.text for frame in kept)
