@@ -396,8 +396,7 @@ def load_formats(dirs: Iterable[Path]) -> Formats:
     """Every `formats/*.toml` of the library directories, as one catalogue."""
     formats: list[Format] = []
     for directory in dirs:
-        root = directory / FORMATS_DIR
-        for path in sorted(root.glob("*.toml")) if root.is_dir() else []:
+        for path in format_files(directory):
             data = schema.read_toml(path)
             schema.check_keys(data, ("format",), (), str(path))
             listed = data.get("format", [])
@@ -406,6 +405,12 @@ def load_formats(dirs: Iterable[Path]) -> Formats:
     for duplicate in sorted({i for i in ids if ids.count(i) > 1}):
         raise PatternError(FORMATS_DIR, duplicate, "two formats have this id")
     return Formats.of(formats)
+
+
+def format_files(directory: Path) -> list[Path]:
+    """A library directory's `formats/*.toml`, in the order they are read."""
+    root = directory / FORMATS_DIR
+    return sorted(root.glob("*.toml")) if root.is_dir() else []
 
 
 @cache
@@ -419,7 +424,7 @@ def shipped() -> Formats:
     from .paths import builtin_library_dir
 
     library_dir = builtin_library_dir()
-    files = sorted((library_dir / FORMATS_DIR).glob("*.toml"))
+    files = format_files(library_dir)
     cache_dir = None if os.environ.get("PDLOGDOCTOR_NO_CACHE") else user_cache_dir()
     if cache_dir is None:
         return load_formats([library_dir])
