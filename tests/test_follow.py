@@ -33,6 +33,7 @@ from pdlogdoctor.cli.follow import (
     sure_cause,
     verdict_line,
 )
+from pdlogdoctor.ingest.content import SNIFF_BYTES
 from pdlogdoctor.ingest.rotation import streams
 from pdlogdoctor.ingest.tail import KEPT_SEGMENTS
 from pdlogdoctor.library.patterns import Library
@@ -253,6 +254,49 @@ def test_a_file_given_by_name_is_followed_across_its_rotation(library: Library, 
     follow.read()
     found = {e.where for s in follow.scanned() for e in s.events if e.pattern == "mori-mr-register-failed"}
     assert found == {f"{live}.1:{ROOT_LINE}", f"{live}:1"}
+
+
+def bytes_read_by_this_process() -> int:
+    """What this process has read through read(2) and its kin (/proc/self/io rchar: files, pipes)."""
+    for line in Path("/proc/self/io").read_text().splitlines():
+        if line.startswith("rchar:"):
+            return int(line.split()[1])
+    raise AssertionError("no rchar in /proc/self/io")
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts bytes read from /proc/self/io (Linux)")
+def test_a_followed_directory_is_read_once_however_often_it_is_walked(library: Library, tmp_path: Path) -> None:
+    """Each rotation (`.1` deleted, the log renamed to `.1`, a new log) changes the directory, which
+    is walked again; the walk looks at each file's head (is it compressed, UTF-16, an archive?) and
+    must not read the files again: the bytes read are the bytes written, plus one look of at most
+    SNIFF_BYTES per file per walk, per file begun and per name whose file went (looked at again).
+    (Each look read a MiB of the file: 1,328 MB read for 1,200 MB written in the benchmark.)"""
+    logs = [tmp_path / "prefill_mia1-p06-g13.log", tmp_path / "decode_mia1-p06-g14.log"]
+    router = (SEED / "router.log").read_bytes()
+    content = router * ((3 << 19) // len(router))  # 1.5 MiB: more than a look at a head used to read
+
+    def rotate() -> int:
+        for log in logs:
+            rotated = log.with_name(log.name + ".1")
+            rotated.unlink(missing_ok=True)
+            log.rename(rotated)
+            log.write_bytes(content)
+        while follow.read():
+            pass
+        return len(logs) * len(content)
+
+    follow = Follow([str(tmp_path)], library)
+    for log in logs:
+        log.write_bytes(content)
+    follow.read()
+    rotate()  # the modules a scan, a rotation and a file that went import on first use are read
+    rotate()  # here, not below (the second rotation is the first to delete a `.1` that was followed)
+    before, rotations = bytes_read_by_this_process(), 4
+    written = sum(rotate() for _ in range(rotations))
+    read = bytes_read_by_this_process() - before
+    walked, begun, went = 2 * len(logs), len(logs), len(logs)  # per rotation: the files, the new logs, the .1
+    assert written <= read <= written + rotations * (walked + begun + went) * SNIFF_BYTES + 4096
+    assert {s.source.name for s in follow.scanned()} >= {str(log) for log in logs}
 
 
 @pytest.mark.parametrize("how", ["truncated", "deleted and recreated"])

@@ -210,10 +210,12 @@ class SizeLimited(Limited):
 # ---------------------------------------------------------------- decoding
 
 
-def text_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False) -> Reader:
+def text_stream(
+    raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False, buffer_size: int = READ_PIECE
+) -> Reader:
     """What the scanner reads: `decoded_stream`, whose lines end at LF (or CRLF) as the file's do.
     A stream that is not a plain file stops when its head holds no text (`TextlessHead`)."""
-    decoded = decoded_stream(raw, budget, sniffing=sniffing)
+    decoded = decoded_stream(raw, budget, sniffing=sniffing, buffer_size=buffer_size)
     if decoded.cap is None and not isinstance(decoded.inner, Utf16ToUtf8):  # the file's bytes are the text's
         decoded.plain_path = getattr(raw, "plain_path", None)
     if decoded.plain_path is not None or budget is None:
@@ -293,13 +295,19 @@ class Refusal(Reader):
         return b""
 
 
-def decoded_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False) -> Guarded:
+def decoded_stream(
+    raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False, buffer_size: int = READ_PIECE
+) -> Guarded:
     """`raw` decompressed by its magic bytes, bomb-capped, and salvaged on damage.
 
     `sniffing` streams (a peek at the head, a tar read as a container) are not
     charged to the run's budget: the members read from them are.
+
+    `buffer_size`: the first raw read (the peek at the magic bytes reads a whole buffer). A look
+    at a file's head passes a small one: with READ_PIECE each look read a MiB of every file, and
+    `--follow` looks at every file of a directory each time the directory changes.
     """
-    buffered = io.BufferedReader(raw if isinstance(raw, io.RawIOBase) else Reader(raw), READ_PIECE)
+    buffered = io.BufferedReader(raw if isinstance(raw, io.RawIOBase) else Reader(raw), buffer_size)
     magic = buffered.peek(4)[:4]
     if (magic.startswith(GZIP_MAGIC) or magic == ZSTD_MAGIC) and _valid_header(buffered.peek(HEADER_CHECK)):
         inflater = _Inflater(buffered, "gzip" if magic.startswith(GZIP_MAGIC) else "zstd")
