@@ -32,6 +32,7 @@ Standard input is read on a thread (a pipe cannot be polled for growth), through
 
 from __future__ import annotations
 
+import io
 import os
 import queue
 import stat
@@ -86,6 +87,23 @@ class Segment:
         self._took(len(data))
         return data
 
+    def read_into(self, buffer: bytearray, start: int, stop: int) -> int:
+        """Up to stop - start bytes into buffer[start:stop] (the scan's window), within the budget:
+        a file's bytes go from the kernel straight into the window. (Through `read`, each read made
+        a bytes object of up to a MiB and freed it: glibc's malloc then serves blocks of that size
+        from its heap, which fragments, and the follower's RSS crept up over the hours.)"""
+        want = min(stop - start, self.budget)
+        if want <= 0:
+            return 0
+        if self.pieces is not None:
+            data = self._from_pipe(want)
+            buffer[start : start + len(data)] = data
+            got = len(data)
+        else:
+            got = self._into_from_file(memoryview(buffer)[start : start + want])
+        self._took(got)
+        return got
+
     def close(self) -> None:
         """A read ends, not the segment: its file stays open until `release`."""
 
@@ -101,6 +119,16 @@ class Segment:
             return self.handle.read(want) or b""
         except OSError:
             return b""
+
+    def _into_from_file(self, view: memoryview) -> int:
+        if not isinstance(self.handle, io.RawIOBase):  # released (or not a file opened unbuffered)
+            data = self._from_file(len(view))
+            view[: len(data)] = data
+            return len(data)
+        try:
+            return self.handle.readinto(view) or 0
+        except OSError:
+            return 0
 
     def _took(self, got: int) -> None:
         self.offset += got
