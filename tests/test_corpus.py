@@ -247,31 +247,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round5-slow/13-healthy-short-burst-vllm-nixl": {
         "key_line": "first sight: no key line quoted (healthy 0.90)",
     },
-    "tests/data/blind-round6-bundles/01-slow-mooncake-transfer-backlog": {
-        "verdict": "first sight: verdict inconclusive 0.00, not kv-transfer-backlog: The earliest error no pattern "
-        "explains: tests/data/blind-round6-bundles/01-slow-mooncake-transfer-backlog/prefill.log:1: Ignore"
-        " import…",
-    },
-    "tests/data/blind-round6-bundles/02-slow-decode-pool-full-retract": {
-        "verdict": "first sight: verdict inconclusive 0.00, not decode-saturated: The earliest error no pattern "
-        "explains: tests/data/blind-round6-bundles/02-slow-decode-pool-full-retract/prefill.log:1: Ignore "
-        "import err…",
-    },
-    "tests/data/blind-round6-bundles/03-slow-prefill-queue-long-context": {
-        "verdict": "first sight: verdict inconclusive 0.00, not prefill-saturated: The earliest error no pattern "
-        "explains: tests/data/blind-round6-bundles/03-slow-prefill-queue-long-context/prefill_node0.log:1:"
-        " Ignore i…",
-    },
-    "tests/data/blind-round6-bundles/04-slow-one-decode-node-lags": {
-        "verdict": "first sight: verdict inconclusive 0.00, not straggler-node: The earliest error no pattern "
-        "explains: tests/data/blind-round6-bundles/04-slow-one-decode-node-lags/prefill.log:1: Ignore "
-        "import error whe…",
-    },
-    "tests/data/blind-round6-bundles/05-slow-throughput-gate-no-bottleneck": {
-        "verdict": "first sight: verdict inconclusive 0.00, not performance-regression: The earliest error no pattern"
-        " explains: tests/data/blind-round6-bundles/05-slow-throughput-gate-no-bottleneck/prefill.log:1: "
-        "Ignore…",
-    },
     "tests/data/blind-round6-excerpts/02-mooncake-tcp-install-bind": {
         "verdict": "first sight: verdict no-failure-seen 0.50, not bind-failed: No failure seen in these lines: "
         "nothing in them failed, and nothing shows a request served yet (no known line), so whether the "

@@ -59,6 +59,7 @@ RISEN = 2.0  # ... and this many times its early level
 SLOWER = 0.5  # a node at this share of its peers' throughput, or 1/SLOWER their interval, lags them
 TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for the running requests to grow
 DEFAULT_TRANSFER_QUEUES = 4  # sglang's SGLANG_DISAGGREGATION_QUEUE_SIZE default (environ.py)
+GATE_BLOCK = 12  # lines: a failed test's block, its header over its traceback and assertion
 OUTCOME_WORD = re.compile(r"(?<![\w-])FAIL(?:ED)?(?![\w-])")  # a gate line's outcome, upper-case and whole
 LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output")
 ACCURACY_WORDS = ("accuracy", "exact match", "score", "gsm8k")
@@ -135,7 +136,26 @@ def failed_gates(events: Sequence[Event], library: Library) -> list[Event]:
     not (unittest's `FAIL: test_x` header, then its `AssertionError: 0.55 not greater than 0.62`):
     the report quotes the gate with its numbers."""
     gated = library.marked(Mark.GATE_FAILED)
-    return sorted((e for e in events if e.failing and e.pattern in gated), key=_gate_order)
+    gates = [e for e in events if e.failing and e.pattern in gated]
+    return sorted((_with_measure(gate, gates) for gate in gates), key=_gate_order)
+
+
+def _with_measure(gate: Event, gates: Sequence[Event]) -> Event:
+    """The gate with what it measured: an assertion that compares two bare numbers (unittest's
+    `AssertionError: 64012.55 not less than 4000`, pytest's `E  assert 3330.4 >= 4200`) takes its
+    measure from the failed test named just above it in its file (`FAIL: test_pd_ttft_8k_in (...)`,
+    pytest's `FAILED ...::test_output_throughput`): the numbers are then a latency or a throughput."""
+    if gate_metric(gate):
+        return gate
+    headers = [
+        other
+        for other in gates
+        if other.source == gate.source and gate.line - GATE_BLOCK <= other.line < gate.line and gate_metric(other)
+    ]
+    if not headers:
+        return gate
+    header = max(headers, key=lambda other: other.line)
+    return replace(gate, fields=(*gate.fields, ("metric", gate_metric(header))))
 
 
 def _gate_order(event: Event) -> tuple[float, int, str, int]:
