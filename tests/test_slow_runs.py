@@ -25,6 +25,7 @@ from pdlogdoctor.pipeline import analyse, run
 from pdlogdoctor.reason.performance import backlog, performance_words
 from pdlogdoctor.scan.events import KEEP_PER_PATTERN, SAMPLE_FULL, EventSink
 from pdlogdoctor.scan.index import AnchorIndex
+from pdlogdoctor.scan.roles import detect_role
 from pdlogdoctor.scan.search import scan_stream
 from pdlogdoctor.scan.series import MAX_BUCKETS
 
@@ -121,6 +122,18 @@ def test_only_a_queue_that_still_climbs_is_unhealthy_without_a_gate() -> None:
     standing, rising = backlog(held), backlog(climbing)
     assert standing is not None and not standing.rising
     assert rising is not None and rising.rising
+
+
+def test_a_queue_that_piles_up_late_and_is_left_high_is_a_backlog() -> None:
+    """sglang#5450's transfers: 2 in flight for three quarters of the run, then the transfer engine
+    slows and they climb to 86, where the prefill's last line leaves them. Up in a quarter of the
+    run, yet the run ended behind it (it was no backlog: the prefill's draining opening burst was
+    named instead). The look-alike: a pile-up that came down again before the log ended."""
+    late = _series([2] * 13 + [6, 11, 16, 21, 26, 31, 35, 40, 45, 50, 55, 60, 65, 70, 75, 80, 86])
+    drained = _series([2] * 13 + [6, 11, 16, 21, 26, 31, 35, 40, 45, 50, 40, 30, 20, 10, 5, 2, 2])
+    found = backlog(late)
+    assert found is not None and found.share < 0.5 and found.peak == 86
+    assert backlog(drained) is None
 
 
 def test_a_year_less_series_moves_with_its_file_and_pattern() -> None:
@@ -397,3 +410,155 @@ def test_a_header_a_screen_above_is_another_test_s(tmp_path: Path) -> None:
     (bundle / "bench.log").write_text("\n".join([*kept, *block]) + "\n")
     report = run([str(bundle)], LIBRARY)
     assert report.chain[0].text.startswith("FAIL: test_pd_ttft_8k_in")
+
+
+def _pd_bundle(tmp_path: Path, steps: int, decode: dict[str, list[int]], prefill: dict[str, list[int]]) -> Path:
+    """A 1P1D sglang run whose failed gate is a TTFT's; each series repeats its listed levels over
+    `steps` lines 4 s apart. Decode: usage (percent), retracted, transfer, prealloc; prefill: queue,
+    boot, inflight."""
+    bundle = tmp_path / "pd"
+    bundle.mkdir()
+
+    def at(levels: list[int], i: int) -> int:
+        return levels[min(i * len(levels) // steps, len(levels) - 1)]
+
+    decode_lines = ["[2026-11-28 02:10:20] The server is fired up and ready to roll!"]
+    prefill_lines = ["[2026-11-28 02:10:19] The server is fired up and ready to roll!"]
+    for i in range(steps):
+        t = START + timedelta(seconds=4 * i)
+        usage = at(decode["usage"], i) / 100
+        decode_lines.append(
+            f"[{t:%Y-%m-%d %H:%M:%S} TP0] Decode batch, #running-req: 120, #token: {int(usage * 3122176)}, "
+            f"token usage: {usage:.2f}, pre-allocated usage: 0.01, #prealloc-req: {at(decode['prealloc'], i)}, "
+            f"#transfer-req: {at(decode['transfer'], i)}, #retracted-req: {at(decode['retracted'], i)}, "
+            "cuda graph: True, gen throughput (token/s): 2100.00, #queue-req: 0"
+        )
+        prefill_lines.append(
+            prefill_line(t, at(prefill["queue"], i), at(prefill["boot"], i), at(prefill["inflight"], i))
+        )
+    (bundle / "decode_n2.log").write_text("\n".join(decode_lines) + "\n")
+    (bundle / "prefill_n1.log").write_text("\n".join(prefill_lines) + "\n")
+    (bundle / "bench.log").write_text("median TTFT 3120.4 ms > gate 2000 ms -- FAIL\n")
+    return bundle
+
+
+@pytest.mark.parametrize(
+    ("usage", "retracted", "expected"),
+    [([97, 99], [0, 12, 30], verdicts.DECODE_SATURATED), ([20, 25], [0], verdicts.KV_TRANSFER_BACKLOG)],
+    ids=["decode-full-and-retracting", "decode-roomy"],
+)
+def test_requests_held_on_the_prefill_for_decode_memory_are_the_decode_s_queue(
+    tmp_path: Path, usage: list[int], retracted: list[int], expected: str
+) -> None:
+    """The prefill's bootstrap queue (`#bootstrap-req`, `#prealloc-req` in older lines) holds requests
+    the decode has not pre-allocated KV memory for. With the decode's pool full and retracting, they
+    wait for decode memory: decode-saturated (round 5 slow 04 was kv-transfer-backlog at 0.80). The
+    look-alike: the same queue with a roomy decode is a handshake/transfer wait."""
+    bundle = _pd_bundle(
+        tmp_path,
+        60,
+        {"usage": usage, "retracted": retracted, "transfer": [0, 2], "prealloc": [0, 0, 0, 40, 0, 0]},
+        {"queue": [0, 1], "boot": [90, 110, 120, 125], "inflight": [0, 2]},
+    )
+    report = run([str(bundle)], LIBRARY)
+    assert report.verdict.id == expected
+    if expected == verdicts.DECODE_SATURATED:
+        assert "on the prefill n1 (its bootstrap queue" in report.verdict.summary
+
+
+@pytest.mark.parametrize(
+    ("prefill_queue", "expected"),
+    [([40, 80, 120, 160], verdicts.PREFILL_SATURATED), ([0, 1], verdicts.KV_TRANSFER_BACKLOG)],
+    ids=["prefill-queue-standing", "prefill-keeps-up"],
+)
+def test_a_decode_s_transfer_queue_waits_on_the_prefill_s_compute_when_its_queue_stands(
+    tmp_path: Path, prefill_queue: list[int], expected: str
+) -> None:
+    """A PD decode counts in `#transfer-req` every request it pre-allocated for, from the moment the
+    prefill took it: with the prefill's own queue standing and its transfers not piled, the wait is
+    the prefill's compute (round 5 slow 06 read it as kv-transfer-backlog). The look-alike: a prefill
+    that keeps up, and the decode still waits for KV: the transfer."""
+    bundle = _pd_bundle(
+        tmp_path,
+        60,
+        {"usage": [20, 25], "retracted": [0], "transfer": [20, 30, 35, 40], "prealloc": [0]},
+        {"queue": prefill_queue, "boot": [0, 1], "inflight": [0, 2]},
+    )
+    assert run([str(bundle)], LIBRARY).verdict.id == expected
+
+
+def _kv_both_copy(tmp_path: Path, fixture: str, names: dict[str, str]) -> Path:
+    """The fixture with every vLLM server set up as NixlConnector's kv_both (either side), its
+    files renamed."""
+    bundle = tmp_path / fixture
+    bundle.mkdir()
+    for path in (FIXTURES / fixture).glob("*.log"):
+        text = path.read_text().replace("kv_producer", "kv_both").replace("kv_consumer", "kv_both")
+        (bundle / names.get(path.name, path.name)).write_text(text)
+    return bundle
+
+
+@pytest.mark.parametrize(
+    ("name", "role"),
+    [("prefill_h100-p0.log", Role.PREFILL), ("decode_gpu-1.log", Role.DECODE), ("vllm_h100-a.log", Role.SERVER)],
+)
+def test_a_kv_both_server_takes_its_side_from_its_file_name(name: str, role: Role) -> None:
+    """vLLM's kv_both says the server may serve either side; the file name, when it names one, says
+    which it served (it was `server` whatever the name: a 1P1D pair became two peers)."""
+    head = (
+        "(APIServer pid=1) INFO 11-28 02:10:00 [utils.py:233] non-default args: {'kv_transfer_config': "
+        "KVTransferConfig(kv_connector='NixlConnector', kv_role='kv_both')}\n"
+    )
+    assert detect_role(name, head, [])[0] is role
+
+
+@pytest.mark.parametrize(
+    ("fixture", "names", "verdict"),
+    [
+        ("slow-regression-vllm", {"vllm_prefill.log": "vllm_h100-a.log", "vllm_decode.log": "vllm_h100-b.log"},
+         verdicts.PERFORMANCE_REGRESSION),
+        ("slow-regression-vllm", {"vllm_prefill.log": "prefill_h100-a.log", "vllm_decode.log": "decode_h100-b.log"},
+         verdicts.PERFORMANCE_REGRESSION),
+        ("slow-straggler-decode-vllm", {"vllm_decode_0.log": "vllm_gpu-0.log", "vllm_decode_1.log": "vllm_gpu-1.log",
+                                        "vllm_prefill.log": "vllm_gpu-p.log"}, verdicts.STRAGGLER_NODE),
+    ],
+    ids=["sides-unnamed", "sides-in-names", "two-decodes-unnamed"],
+)  # fmt: skip
+def test_a_prefill_is_no_slow_peer_of_a_decode(
+    tmp_path: Path, fixture: str, names: dict[str, str], verdict: str
+) -> None:
+    """A 1P1D vLLM pair, both kv_both: the prefill generates about a token a request, and was named a
+    straggler against the decode at 0.80 (round 5 slow 11). The look-alike: two decodes of unknown
+    side, one lagging, are still peers, and the slow one is named."""
+    report = run([str(_kv_both_copy(tmp_path, fixture, names))], LIBRARY)
+    assert report.verdict.id == verdict
+    if verdict == verdicts.STRAGGLER_NODE:
+        assert dict(report.verdict.facts)["node"] == "vllm_gpu-1.log"
+
+
+@pytest.mark.parametrize(
+    ("report_lines", "gap", "expected"),
+    [
+        (["[slo] 2 of 2 checks failed"], 0, verdicts.DECODE_SATURATED),
+        (["ERROR: perf check failed, see the lines above", "Build step 'Execute shell' marked build as failure"], 0,
+         verdicts.DECODE_SATURATED),
+        (["[slo] 2 of 2 checks failed"], 30, verdicts.INCONCLUSIVE),
+    ],
+    ids=["check-script-summary", "ci-step-summary", "error-far-from-the-gate"],
+)  # fmt: skip
+def test_a_harness_s_own_account_of_its_failed_gate_is_no_other_failure(
+    tmp_path: Path, report_lines: list[str], gap: int, expected: str
+) -> None:
+    """A site's own check script or CI step sums up the gates it failed in words no pattern knows
+    (round 5 slow 01: `[slo] 2 of 2 checks failed` under the two `-- FAIL` lines). Within the gate's
+    block of lines it is the gate's report, not a failure besides it (it kept the run inconclusive).
+    The look-alike: an error line of the harness 30 lines away is something else, and the run stays
+    inconclusive."""
+    standing = [0, 20, 60, 90, 95, 96, 96, 94, 96, 95, 96, 90, 96, 95, 96, 94, 96, 95]
+    bundle = _bundle(tmp_path, "median TTFT 3120.4 ms > gate 2000 ms -- FAIL", standing, standing, [198], standing)
+    with (bundle / "bench.log").open("a") as bench:
+        bench.write("".join(f"{i} requests done\n" for i in range(gap)))
+        bench.write("".join(f"{line}\n" for line in report_lines))
+    report = run([str(bundle)], LIBRARY)
+    assert report.verdict.id == expected
+    assert report.chain[0].text == "median TTFT 3120.4 ms > gate 2000 ms -- FAIL"
