@@ -42,17 +42,8 @@ from .corpus import (
 # Known misses, by case and by what is checked ("verdict": verdict, exit code, must-not-be;
 # "key_line": a key line quoted; "values": facts and times; "other_incidents": the separate incidents).
 KNOWN: dict[str, dict[str, str]] = {
-    "tests/data/blind-openworld/ow02-compose-paste-1p1d": {
-        "verdict": "inconclusive, with peer-lost (which the tester rules out) a 0.37 alternative",
-    },
     "tests/data/blind-openworld/ow03-l40s-grep-excerpt": {
         "verdict": "scheduler-runtime-crash 0.40 with scheduler-init-crash (ruled out) a close 0.35 runner-up",
-    },
-    "tests/data/blind-openworld/ow06-k8s-1p1d-bundle": {
-        "verdict": "inconclusive, with peer-lost (which the tester rules out) a 0.40 alternative",
-    },
-    "tests/data/blind-openworld/ow11-compose-exit-paste": {
-        "verdict": "inconclusive, with router-no-workers (which the tester rules out) a 0.40 alternative",
     },
     "tests/data/blind-openworld/ow16-qwen3-mooncake-issue": {
         "verdict": "the crash's summary quotes sglang's 'Please install mooncake' wrapper, not the GLIBCXX "
@@ -60,9 +51,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round3/05-vllm-nccl-watchdog-yearless": {
         "verdict": "kv-transfer-timeout (ruled out) a close 0.50 runner-up to collective-timeout 0.58",
-    },
-    "tests/data/blind-round3/10-too-many-open-files-prefill": {
-        "verdict": "inconclusive, with peer-lost (ruled out) a 0.40 alternative",
     },
     "tests/data/blind-round4/03-crlf-ansi-truncated-gpu-oom": {
         "key_line": "the 480-character key line is cut at the excerpt limit",
