@@ -185,10 +185,10 @@ KNOWN: dict[str, dict[str, str]] = {
         "deployment …",
     },
     "tests/data/blind-round5-excerpts/39-sglang-compose-cuda-graph-torch-compile": {
-        "verdict": "first sight: verdict inconclusive 0.00, not scheduler-init-crash: The earliest error no pattern "
-        "explains: tests/data/blind-round5-excerpts/39-sglang-compose-cuda-graph-torch-compile/docker-"
-        "compose.lo…",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+        "verdict": "scheduler-crash 0.30 with scheduler-runtime-crash (ruled out) a 0.25 runner-up: the frames "
+        "(initialize, init_device_graphs) stand above the 'Scheduler hit an exception:' line behind a compose "
+        "prefix, and the traceback reader reads only below it",
+        "key_line": "the exception line is not quoted (scheduler-crash 0.30)",
     },
     "tests/data/blind-round5-slow/01-kv-transfer-backlog-mooncake-issue5450": {
         "verdict": "first sight: verdict inconclusive 0.00, not kv-transfer-backlog: A gate failed: tests/data/blind-"
@@ -260,11 +260,6 @@ KNOWN: dict[str, dict[str, str]] = {
         " explains: tests/data/blind-round6-bundles/05-slow-throughput-gate-no-bottleneck/prefill.log:1: "
         "Ignore…",
     },
-    "tests/data/blind-round6-excerpts/02-mooncake-tcp-install-bind": {
-        "verdict": "first sight: verdict no-failure-seen 0.50, not bind-failed: No failure seen in these lines: "
-        "nothing in them failed, and nothing shows a request served yet (no known line), so whether the "
-        "deployment w…",
-    },
     "tests/data/blind-round6-excerpts/03-vllm-ray-oom-syslog-wrapped": {
         "verdict": "first sight: verdict no-failure-seen 0.50, not host-oom: No failure seen in these lines: nothing "
         "in them failed, and nothing shows a request served yet (no known line), so whether the deployment"
@@ -293,20 +288,10 @@ KNOWN: dict[str, dict[str, str]] = {
         "transfer faile…",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
-    "tests/data/blind-round6-excerpts/13-sglang-router-failed-select-prefill": {
-        "verdict": "first sight: verdict inconclusive 0.00, not router-no-workers: The earliest error no pattern "
-        "explains: tests/data/blind-round6-excerpts/13-sglang-router-failed-select-"
-        "prefill/terminal.txt:10: No avai…",
-    },
     "tests/data/blind-round6-excerpts/16-lmcache-pd-failed-allocate-memory-object": {
         "verdict": "first sight: verdict no-failure-seen 0.50, not inconclusive: No failure seen in these lines: "
         "nothing in them failed, and nothing shows a request served yet (no known line), so whether the "
         "deployment …",
-    },
-    "tests/data/blind-round6-excerpts/17-skypilot-vllm-gated-repo": {
-        "verdict": "first sight: the verdict inconclusive is one it must not be; verdict inconclusive 0.00, not "
-        "model-load-failure: The earliest error no pattern explains: tests/data/blind-"
-        "round6-excerpts/17-skypilot-vl…",
     },
     "tests/data/blind-round6-excerpts/19-sglang-pd-nixl-hang-startup-only": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",

@@ -318,7 +318,7 @@ def _report_for(
             spec.title,
             0.0,
             best.summary or _default_summary(best, spec.title),
-            best.facts or _root_facts(best.first_root),
+            best.facts or _root_facts(best.roots),
             # The analyzer's facts are identified by the verdict's declaration, a root line's by its pattern's.
             spec.identity if best.facts else evidence.library.pattern(best.first_root.pattern).identity,
         ),
@@ -461,7 +461,7 @@ def _finding(hypothesis: Hypothesis, why: str, evidence: Evidence) -> Finding:
         spec.title,
         hypothesis.confidence,
         hypothesis.summary or _default_summary(hypothesis, spec.title),
-        hypothesis.facts or _root_facts(hypothesis.first_root),
+        hypothesis.facts or _root_facts(hypothesis.roots),
     )
     chain = _chain(list(hypothesis.chain) + list(hypothesis.lines_used), _depths(hypothesis.roots, evidence.links))
     return Finding(verdict, chain, why)
@@ -471,9 +471,19 @@ def _finding(hypothesis: Hypothesis, why: str, evidence: Evidence) -> Finding:
 _PLACE_FIELDS = frozenset({"dp", "tp", "ep", "pp", "rank", "attn_cp", "moe_dp"})
 
 
-def _root_facts(root: Event) -> tuple[tuple[str, FieldValue], ...]:
-    """Without an analyzer, the root line's own typed captures are the verdict's facts."""
-    return tuple((name, value) for name, value in root.fields if name not in _PLACE_FIELDS)
+def _root_facts(roots: Sequence[Event]) -> tuple[tuple[str, FieldValue], ...]:
+    """Without an analyzer, the root line's own typed captures are the verdict's facts, and what it
+    leaves unnamed the later root lines of its pattern in its file name: one failure worded over
+    several lines (transformers' gated-repo OSError first, huggingface_hub's line naming the model below)."""
+    first = roots[0]
+    facts = {name: value for name, value in first.fields if name not in _PLACE_FIELDS}
+    for root in roots[1:]:
+        if root.pattern != first.pattern or root.source != first.source:
+            continue
+        for name, value in root.fields:
+            if name not in _PLACE_FIELDS and facts.get(name) is None and value is not None:
+                facts[name] = value
+    return tuple(facts.items())
 
 
 def _default_summary(hypothesis: Hypothesis, title: str) -> str:
