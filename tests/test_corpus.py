@@ -153,12 +153,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: the verdict healthy is one it must not be; verdict healthy 0.40, not inconclusive: "
         "No failure in the logs, and the end-to-end checks show the deployment serving.",
     },
-    "tests/data/blind-round5-excerpts/24-ucx-misleading-cq-error-bench-ok": {
-        "verdict": "first sight: the verdict rdma-resource-exhausted is one it must not be; verdict rdma-resource-"
-        "exhausted 0.65, not no-failure-seen: RDMA resources exhausted: queue or registration failed with "
-        "ENOMEM: …",
-        "key_line": "first sight: no key line quoted (rdma-resource-exhausted 0.65)",
-    },
     "tests/data/blind-round5-excerpts/25-vllm-startup-gpu-mem-held": {
         "verdict": "first sight: verdict inconclusive 0.00, not gpu-oom: The earliest error no pattern explains: "
         "tests/data/blind-round5-excerpts/25-vllm-startup-gpu-mem-held/log.txt:1: ValueError: Free memory "
@@ -267,10 +261,7 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round6-excerpts/07-ucx-misleading-create-cq-no-ib": {
-        "verdict": "first sight: the verdict rdma-resource-exhausted is one it must not be; verdict rdma-resource-"
-        "exhausted 0.65, not no-failure-seen: RDMA resources exhausted: queue or registration failed with "
-        "ENOMEM: …",
-        "key_line": "first sight: no key line quoted (rdma-resource-exhausted 0.65)",
+        "key_line": "the case names no key line (key_lines = []), so none can be quoted",
     },
     "tests/data/blind-round6-excerpts/08-sglang-pd-hicache-illegal-memory-evict": {
         "verdict": "first sight: scheduler-init-crash is a close runner-up (0.25 against 0.30) though it must not be "

@@ -177,7 +177,8 @@ def with_cleared_notes(report: Report, pairs: Sequence[tuple[Event, Event]], lib
     for cleared, clearing in pairs:
         note = (
             f"{library.pattern(cleared.pattern).title} ({cleared.where}: {message_of(cleared.text)}) is not "
-            f"counted as a failure: after it, {library.pattern(clearing.pattern).title} ({clearing.where})."
+            f"counted as a failure: after it, {library.pattern(clearing.pattern).title} ({clearing.where}: "
+            f"{message_of(clearing.text)})."
         )
         report = _noted(report, note)
     return report
