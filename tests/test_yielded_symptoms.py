@@ -1,4 +1,4 @@
-"""A symptom that yields to an error beside it is no rival of that error (issue 22).
+"""A symptom that yields to an error beside it, or loses to a deeper verdict, is no close rival (issue 22).
 
 A symptom's wording only guesses a cause (a lost peer, a router with no worker); when an error
 no pattern names is logged beside it by a server, the report is inconclusive and leads with that
@@ -71,3 +71,34 @@ def test_the_symptom_alone_stays_the_verdict(library: Library, tmp_path: Path) -
     report = run([str(_bundle(tmp_path, {"decode.log": DECODE_LOST}))], library)
     assert report.verdict.id == "peer-lost"
     assert report.verdict.confidence > confidence.YIELDED
+
+
+# ---------------------------------------------------------------- a shallower tier is no near tie
+
+# PyTorch's ProcessGroupNCCL watchdog, as vLLM's workers print it (vllm#3071 shape).
+WATCHDOG = (
+    "[rank0]:[E822 16:31:16.131931664 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation "
+    "timeout: WorkNCCL(SeqNum=5730, OpType=BROADCAST, NumelIn=3612672, NumelOut=3612672, Timeout(ms)=600000) ran "
+    "for 600009 milliseconds before timing out.\n"
+)
+KV_TIMEOUT = (
+    "[2026-08-22 16:31:20 TP0] Decode transfer failed for request rank=0 "
+    "decode_req.req.rid='7aa56ae763e05248411fb16e49895bf4' decode_req.req.bootstrap_room=8773042853148382709 with "
+    "exception KVTransferError(bootstrap_room=8773042853148382709): Request 8773042853148382709 timed out after "
+    "299.2s in KVPoll.WaitingForInput\n"
+)
+
+
+def test_a_symptom_beside_a_deeper_verdict_is_listed_a_clear_step_below(library: Library, tmp_path: Path) -> None:
+    """A KV timeout (a symptom) nothing links to a collective timeout (a mechanism) lost on the tier
+    order: a decision, so it is no close runner-up."""
+    report = run([str(_bundle(tmp_path, {"worker.log": WATCHDOG, "decode.log": KV_TIMEOUT}))], library)
+    assert report.verdict.id == "collective-timeout"
+    kv = _alternative(report, "kv-transfer-timeout")
+    assert kv is not None and kv <= report.verdict.confidence - confidence.SHALLOWER + 1e-9
+
+
+def test_the_symptom_alone_keeps_its_confidence(library: Library, tmp_path: Path) -> None:
+    """The look-alike: with no deeper verdict, the KV timeout is the verdict at a symptom's base."""
+    report = run([str(_bundle(tmp_path, {"decode.log": KV_TIMEOUT}))], library)
+    assert report.verdict.id == "kv-transfer-timeout" and report.verdict.confidence > confidence.YIELDED

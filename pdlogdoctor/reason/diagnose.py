@@ -61,6 +61,7 @@ PARTIAL_TITLE = "No failure in what was read; evidence incomplete"
 # the rival clearly comes first (incidents.Precedence.margin); the rival loses up to RIVAL_MARGIN_DROP.
 RIVAL_MARGIN_DROP = 0.25
 RULED_OUT_CONFIDENCE = confidence.RULED_OUT  # a verdict its own phase rules out, listed as an alternative
+SHALLOWER_GAP = confidence.SHALLOWER  # a rival of a shallower tier: at least this far below the verdict
 # The serving proof in words, in the order a reader checks it: end to end first.
 PROOF_WORDS = {
     Mark.END_TO_END: "the end-to-end checks",
@@ -512,6 +513,7 @@ def _alternatives(
         if library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:
             tier = library.verdict(other.verdict).tier.value
             why = f"a {tier}-level verdict, and a deeper cause ({best.verdict}) is in the evidence"
+            confidence = max(0.05, min(confidence, verdict_confidence - SHALLOWER_GAP))
         elif id(other) in orders:  # the time order first: it is what decides between rivals of one tier
             why = f"{orders[id(other)].sentence()}; {why}"
             confidence = max(0.05, confidence - RIVAL_MARGIN_DROP * max(0.0, orders[id(other)].margin))
