@@ -159,11 +159,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "tests/data/blind-round5-excerpts/32-vllm-ray-actor-dead-oom-killer/paste.txt:1: The actor is dead"
         " because…",
     },
-    "tests/data/blind-round5-excerpts/38-rayllm-json-replica-unschedulable": {
-        "verdict": "first sight: verdict no-failure-seen 0.50, not inconclusive: No failure seen in these lines: "
-        "nothing in them failed, and nothing shows a request served yet (no known line), so whether the "
-        "deployment …",
-    },
     "tests/data/blind-round5-excerpts/39-sglang-compose-cuda-graph-torch-compile": {
         "verdict": "scheduler-crash 0.30 with scheduler-runtime-crash (ruled out) a 0.25 runner-up: the frames "
         "(initialize, init_device_graphs) stand above the 'Scheduler hit an exception:' line behind a compose "
@@ -264,11 +259,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "pattern explains: tests/data/blind-round6-excerpts/11-amd-ibgda-sq-full/notes.md:12: Prefill "
         "transfer faile…",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
-    "tests/data/blind-round6-excerpts/16-lmcache-pd-failed-allocate-memory-object": {
-        "verdict": "first sight: verdict no-failure-seen 0.50, not inconclusive: No failure seen in these lines: "
-        "nothing in them failed, and nothing shows a request served yet (no known line), so whether the "
-        "deployment …",
     },
     "tests/data/blind-round6-excerpts/19-sglang-pd-nixl-hang-startup-only": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
