@@ -109,11 +109,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round5-excerpts/13-llmd-prefill-startup-kubectl-logs": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
-    "tests/data/blind-round5-excerpts/15-vllm-nixl-hetero-tp-accuracy": {
-        "verdict": "first sight: the verdict inconclusive is one it must not be; verdict inconclusive 0.00, not "
-        "accuracy-regression: A gate failed: tests/data/blind-round5-excerpts/15-vllm-nixl-hetero-tp-"
-        "accuracy/pytest…",
-    },
     "tests/data/blind-round5-excerpts/17-dynamo-etcd-replica-down-ok": {
         "verdict": "first sight: the acceptable no-failure-seen's summary names no key line: No failure seen in these"
         " lines: nothing in them failed, and nothing shows a request served yet (no known line), so "
