@@ -106,14 +106,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "enomem/paste.t…",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
-    "tests/data/blind-round5-excerpts/13-llmd-prefill-startup-kubectl-logs": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round5-excerpts/17-dynamo-etcd-replica-down-ok": {
-        "verdict": "first sight: the acceptable no-failure-seen's summary names no key line: No failure seen in these"
-        " lines: nothing in them failed, and nothing shows a request served yet (no known line), so "
-        "whether the…",
-    },
     "tests/data/blind-round5-excerpts/19-sglang-cri-garbled-watchdog-dump": {
         "verdict": "first sight: the verdict no-failure-seen is one it must not be; verdict no-failure-seen 0.50, not"
         " inconclusive: No failure seen in these lines: nothing in them failed, and nothing shows a "
@@ -256,7 +248,7 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
     "tests/data/blind-round6-excerpts/19-sglang-pd-nixl-hang-startup-only": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+        "key_line": "the case names no key line (key_lines = []), so none can be quoted",
     },
     "tests/data/blind-round6-excerpts/20-sglang-decode-out-of-memory-retract": {
         "verdict": "first sight: the acceptable no-failure-seen's summary names no key line: No failure seen in these"

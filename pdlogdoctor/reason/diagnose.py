@@ -22,6 +22,7 @@ from dataclasses import replace
 from ..ingest import BINARY, CORE_DUMP, NOT_A_LOG, PASTED
 from ..ingest.duplicates import DUPLICATE_CODE
 from ..library.patterns import START_UP, Library
+from ..library.templates import message_of
 from ..model import (
     Alternative,
     Event,
@@ -646,12 +647,25 @@ def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], 
         f"({', '.join(context[:5]) + ' seen' if context else 'no known line'}), so whether the deployment works "
         "is not shown either."
     )
+    last = _last_step(evidence.events)
+    if last is not None:
+        title = evidence.library.pattern(last.pattern).title
+        summary += f" The last step shown: {title} ({last.where}: {clip(message_of(last.text).strip(), 200)})."
     missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
     report = _inconclusive(summary, (), alternatives, missing, evidence, confidence.no_failure_seen(), NO_FAILURE_SEEN)
     # What was seen tells one quiet excerpt from another (a starting vLLM from a NIXL agent's set-up):
     # a fact, so that distinct excerpts get distinct fingerprints and the same one keeps its own.
     seen: tuple[str, ...] = tuple(context)
     return replace(report, verdict=replace(report.verdict, facts=(("seen", seen),))) if seen else report
+
+
+def _last_step(events: Sequence[Event]) -> Event | None:
+    """The latest line the library knows in lines where nothing failed: how far they got (a
+    start-up's last step, the last request routed), which tells a reader where to look next."""
+    if not events:
+        return None
+    timed = [e for e in events if e.time is not None]
+    return max(timed, key=_time_key) if timed else max(events, key=lambda e: (e.source, e.line))
 
 
 def _inconclusive(
