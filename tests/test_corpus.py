@@ -250,11 +250,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round6-excerpts/19-sglang-pd-nixl-hang-startup-only": {
         "key_line": "the case names no key line (key_lines = []), so none can be quoted",
     },
-    "tests/data/blind-round6-excerpts/20-sglang-decode-out-of-memory-retract": {
-        "verdict": "first sight: the acceptable no-failure-seen's summary names no key line: No failure seen in these"
-        " lines: nothing in them failed, and nothing shows a request served yet (sglang-kv-retract seen), "
-        "so wh…",
-    },
     "tests/data/blind-round6-excerpts/23-nccl-fastsocket-warn-connected": {
         "verdict": "first sight: verdict inconclusive 0.00, not no-failure-seen: No error-level line, but a warning "
         "says something failed (3 kinds of such warnings); the first: tests/data/blind-"
