@@ -2,6 +2,7 @@
 
 The searcher (search.py) hands over each line that holds an anchor, with the patterns of that
 anchor. The sink matches it (and, where no pattern recognises it, asks the open-world layer),
+reads it whole when a terminal wrapped it and its row alone says nothing (wrapped.py),
 gives it its time (stamps.py), its role (a prefix's tag, a pasted file name) and its captures,
 and keeps the first KEEP_PER_PATTERN events of each pattern with the count of the rest.
 `merge_partials` joins the sinks of consecutive byte ranges exactly as one sink would have.
@@ -22,6 +23,7 @@ from .roles import role_from_name, role_from_prefix
 from .stamps import StampMemory, latest_for, stamp_for
 from .timeline import clean_line, grep_file
 from .traceback import read_block
+from .wrapped import Wrapped, rejoined
 
 KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are counted
 KEEP_PER_TEMPLATE = 3  # first N lines of one unrecognised error template in one source (+ the last)
@@ -73,6 +75,8 @@ class EventSink:
     matched: dict[str, int] = field(default_factory=dict)  # matches per pattern, for `stop_after`
     problems: list[InputProblem] = field(default_factory=list)
     templates: int = 0  # distinct unrecognised error templates recorded
+    read_through: int = 0  # the last line a wrapped line read whole took in: not read again alone
+    last_line: int = 0  # the line of the last event recorded: a wrapped line is not read twice
 
     def has_enough(self, patterns: tuple[Pattern, ...]) -> bool:
         """Every one of `patterns` has been seen as often as it asks (`stop_after`) in this source."""
@@ -84,9 +88,11 @@ class EventSink:
         """The line buf[start:stop] (number `line_no`) holds an anchor of `patterns`; buf[:end] is
         what the searcher has (the lines below it, for tracebacks and the latest time). `generic`:
         it was also found by a key of the open-world layer."""
+        if line_no <= self.read_through:
+            return  # a part of a wrapped line, read with the whole line
         recognised = _match_line(buf, start, stop, end, patterns, line_no, self)
         if generic and not recognised and self.errors is not None:
-            _match_error_line(buf, start, stop, self.errors, line_no, self)
+            _match_error_line(buf, start, stop, end, self.errors, line_no, self)
 
     def partial(self, lines: int, size: int, head: bytes, problems: list[InputProblem]) -> Partial:
         return Partial(self.events, self.last_events, self.counts, lines, size, head, [*problems, *self.problems])
@@ -146,6 +152,48 @@ def _match_line(
         # a file of code): the message did not happen there. Under a traceback the exception line
         # says the same, with the values filled in. The error layer still reads it.
         return False
+    if _match_text(buf, start, stop, end, patterns, line_no, state, raw, text, actions_time):
+        return True
+    whole = _whole_line(buf, start, stop, end, text, line_no, state)
+    if whole is None:
+        return False
+    first_line, raw = line_no - whole.before, _decoded(buf, whole.start, whole.stop)
+    if not _match_text(buf, whole.start, whole.stop, end, patterns, first_line, state, raw, whole.text, actions_time):
+        return False
+    state.read_through = line_no + whole.after
+    return True
+
+
+def _whole_line(
+    buf: Buffer, start: int, stop: int, end: int, text: str, line_no: int, state: EventSink
+) -> Wrapped | None:
+    """The whole line when the line is a part of a line a terminal wrapped (wrapped.py); asked
+    only for a line that alone says nothing, kept only when whole it does. None when a part above
+    it has been read already (its reading stands)."""
+    whole = rejoined(buf, start, stop, end, text, state.stamps.formats)
+    if whole is None or state.last_line >= line_no - whole.before:
+        return None
+    return whole
+
+
+def _decoded(buf: Buffer, start: int, stop: int) -> str:
+    return buf[start:stop].decode("utf-8", errors="replace")
+
+
+def _match_text(
+    buf: Buffer,
+    start: int,
+    stop: int,
+    end: int,
+    patterns: list[Pattern],
+    line_no: int,
+    state: EventSink,
+    raw: str,
+    text: str,
+    actions_time: str | None,
+) -> bool:
+    """Match `text` (the line at buf[start:stop], or it rejoined with its wrapped end) against
+    `patterns`; True when one of them recognised it."""
     stamp: Stamp | None = None
     latest: float | None = None
     recognised = False
@@ -188,13 +236,22 @@ def _with_prefix_role(event: Event, raw: str, tags_only: bool = True) -> Event:
     return replace(event, role=role) if role is not None else event
 
 
-def _match_error_line(buf: Buffer, start: int, stop: int, errors: ErrorLayer, line_no: int, state: EventSink) -> None:
-    """The generic layer's turn on a line no pattern recognised (errorlines.py decides)."""
+def _match_error_line(
+    buf: Buffer, start: int, stop: int, end: int, errors: ErrorLayer, line_no: int, state: EventSink
+) -> None:
+    """The generic layer's turn on a line no pattern recognised (errorlines.py decides); a part of
+    a wrapped line it reads whole when the part alone says nothing."""
     raw = buf[start:stop].decode("utf-8", errors="replace")
     text, actions_time = clean_line(raw)
     hit = errors.classify(text)
     if hit is None:
-        return
+        whole = _whole_line(buf, start, stop, end, text, line_no, state)
+        hit = errors.classify(whole.text) if whole is not None else None
+        if whole is None or hit is None:
+            return
+        start, text, raw = whole.start, whole.text, _decoded(buf, whole.start, whole.stop)
+        state.read_through = line_no + whole.after
+        line_no -= whole.before
     stamp = stamp_for(buf, start, text, actions_time, state.stamps)
     event = Event(
         pattern=hit.marker,
@@ -275,6 +332,7 @@ def _record(event: Event, state: EventSink) -> None:
         keep = KEEP_PER_TEMPLATE + state.keep - KEEP_PER_PATTERN
     count = state.counts.get(key, 0) + 1
     state.counts[key] = count
+    state.last_line = event.line
     if count <= keep:
         state.events.append(event)
     else:

@@ -21,6 +21,9 @@ from .collectors import unwrap
 # GitHub Actions prepends `2026-07-02T10:16:03.4120000Z ` to every line it stores.
 ACTIONS_PREFIX = re.compile(r"^\ufeff?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) ")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+# rsyslog writes a control character it receives as `#` and its octal code: a colour code
+# arrives as `#033[33m` in /var/log/syslog and journal exports (vllm#1160's raylet lines).
+ESCAPED_ANSI = re.compile(r"#033\[[0-9;?]*[ -/]*[@-~]")
 
 # The kernel's own stamp without -T: seconds since boot ([ 1234.567890] msg). No wall time can be
 # read from it, and none may be lent to it from the lines around it.
@@ -41,8 +44,7 @@ def clean_line(raw: str) -> tuple[str, str | None]:
             wrapped = unwrap(raw)  # a job that printed a pod's log: the collector's time is closer
     if wrapped is not None:
         raw, actions_time = wrapped[0], wrapped[1] or actions_time
-    if "\x1b" in raw:
-        raw = ANSI.sub("", raw)
+    raw = without_colours(raw)
     collector = _STRIPPED_PREFIX.match(raw)
     if collector is not None:
         raw = raw[collector.end() :]
@@ -54,6 +56,15 @@ def clean_line(raw: str) -> tuple[str, str | None]:
             raw = raw[received.end() :]
     line = raw.rstrip("\r\n")
     return (_last_redraws(line) if "\r" in line else line), actions_time
+
+
+def without_colours(text: str) -> str:
+    """`text` without terminal colour codes, sent (ESC) or escaped by syslog (`#033`)."""
+    if "\x1b" in text:
+        text = ANSI.sub("", text)
+    if "#033[" in text:
+        text = ESCAPED_ANSI.sub("", text)
+    return text
 
 
 # A progress bar redraws itself after a lone CR, every redraw starting with the bar's own words
