@@ -4,8 +4,10 @@ Every line of fixtures/mori-mr-size-limit-seed is written in order into a file
 of the same name, and the gaps between them are filled with the noise a PD
 deployment prints all the time: Prefill/Decode batch lines with rank prefixes,
 uvicorn health checks and /generate 200s, router request lines. Noise lines
-carry the time of the incident line before them, so the timeline is unchanged,
-and contain none of the library's anchors, so the verdict must not change.
+carry the time of the incident line before them, so the timeline is unchanged.
+The Prefill/Decode batch lines are the metrics lines the scan reads into time
+series (every one of them: they cost the scan their matching); they are context,
+never a failure, and no queue in them stays up, so the verdict must not change.
 Noise is built from a few random template blocks (fixed seed) whose timestamp is
 patched per gap: writing gigabytes stays at disk speed.
 """

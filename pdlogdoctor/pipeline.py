@@ -24,6 +24,7 @@ from .reason.binaries import split_core_dumps, with_binaries
 from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
 from .reason.decide import decide
 from .reason.link import link
+from .reason.performance import align
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
 from .scan import accel
 from .scan.coredumps import core_file_events
@@ -75,9 +76,9 @@ def analyse(
     events = [e for e in placed if not e.unrecognised]
     errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
     clocks = _clock_offsets(events, sources, library)
-    events = within(
-        correct(events, clocks), options.since, options.until
-    )  # before linking: the links rest on time windows
+    corrected = correct(events, clocks)
+    series = align([s for item in scanned if item.source.name not in aside for s in item.series], corrected)
+    events = within(corrected, options.since, options.until)  # before linking: the links rest on time windows
     # Core dumps (a core file's header, systemd-coredump's line) join the chain after the diagnosis.
     events, cores = split_core_dumps(
         [*events, *within(core_file_events(sources, library), options.since, options.until)], library
@@ -87,7 +88,8 @@ def analyse(
     nodes = {s.name: s.node for s in sources}
     widened = slack(clocks)
     unrecognised = gather(within(correct(errors, clocks), options.since, options.until), events, library, recovered)
-    report = decide(events, link(events, library, nodes, widened), sources, library, widened, unrecognised)
+    links = link(events, library, nodes, widened)
+    report = decide(events, links, sources, library, widened, unrecognised, series)
     read = frozenset((e.source, e.line) for e in events)
     report = only_adding(
         report,

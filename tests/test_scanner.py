@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from pdlogdoctor.ingest.streams import FIRST_READ
 from pdlogdoctor.library.patterns import Library
-from pdlogdoctor.scan import accel, parallel
+from pdlogdoctor.model import Role
+from pdlogdoctor.scan import accel, events, parallel
 from pdlogdoctor.scan.events import KEEP_PER_PATTERN, ScanResult
 from pdlogdoctor.scan.index import AnchorIndex, _search_keys
 from pdlogdoctor.scan.reader import Window
@@ -188,6 +189,32 @@ def test_parallel_ranges_equal_the_sequential_scan(
     assert len(mr_lines(sequential)) == KEEP_PER_PATTERN + 1  # first 20 and the last
     first = next(e for e in sequential.events if e.pattern == "mori-mr-register-failed")
     assert first.repeats == sum(1 for line in lines if "RegisterRdmaMemoryRegion failed!" in line)
+
+
+def test_parallel_ranges_read_the_metrics_lines_one_scan_reads(
+    library: Library, index: AnchorIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past a stream's first bytes its metrics lines are sampled by their offsets: ranges scanned
+    apart sample, weigh and count them exactly as one scan does (here past 16 KiB, every range)."""
+    lines = [
+        f"[2026-07-02 10:{i // 60 % 60:02d}:{i % 60:02d} TP{i % 4}] Decode batch. #running-req: {i % 97}, "
+        f"#token: {i}, token usage: 0.{i % 90:02d}, cuda graph: True, gen throughput (token/s): {i % 1000}.5, "
+        f"#queue-req: {i % 13}"
+        for i in range(3000)
+    ]
+    data = "\n".join(lines).encode()
+    path = tmp_path / "prefill_x.log"  # the name `scan` gives its stream
+    path.write_bytes(data)
+    monkeypatch.setattr(parallel, "MIN_RANGE_BYTES", 64 << 10)
+    monkeypatch.setattr(events, "SAMPLE_FULL", 16 << 10)
+    monkeypatch.setattr(events, "SAMPLE_BLOCK", 1 << 10)
+    sequential = scan(data, index)
+    split = parallel.scan_file_parallel(str(path), "prefill_x.log", index, 4)
+    assert split == sequential
+    decode = next(e for e in sequential.events if e.pattern == "sglang-decode-stats")
+    assert decode.repeats == 3000  # every line counted, read or not
+    series = sequential.series.series("prefill_x.log", Role.DECODE, None)
+    assert abs(sum(s.count for s in series if s.metric == "queue") - 3000) < 300  # the weights stand for all
 
 
 def test_zst_is_read_instead_of_the_same_log_as_gz(library: Library, tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """A pattern's captures as typed values: `int`, `float`, `bytes` (`16 GiB` -> 17179869184),
-`duration` (seconds), `str`, `int_list` (with `<name>_len` and `<name>_zero_fraction` beside it)."""
+`duration` (seconds), `str`, `int_list` (with `<name>_len` and `<name>_zero_fraction` beside it),
+`percent` (`95.9` or `95.9%` -> 0.959) and `bool` (Python's True/False)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from ..model import FieldValue
 
-FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list")
+FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent", "bool")
 
 
 def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None]) -> dict[str, FieldValue]:
@@ -45,13 +46,17 @@ def convert_field(kind: str, text: str) -> FieldValue | None:
             return int(text.replace(",", "").replace("_", ""), 0 if text.lower().startswith("0x") else 10)
         if kind == "float":
             return float(text)
+        if kind == "percent":
+            return round(float(text.rstrip("%")) / 100, 6)
+        if kind == "bool":
+            return {"true": True, "false": False}[text.lower()]
         if kind == "duration":
             return float(text.rstrip("sS"))
         if kind == "bytes":
             return _parse_bytes(text)
         if kind == "int_list":
             return tuple(int(item) for item in re.findall(r"-?\d+", text))
-    except ValueError:
+    except (ValueError, KeyError):
         return None
     return text
 

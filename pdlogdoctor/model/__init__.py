@@ -122,6 +122,9 @@ class Mark(StrEnum):
     # The client aborted requests (`requests` lists them): what the server drops after it is no failure.
     CLIENT_ABORTED = "client-aborted"
     HEALTH_CHECK_FAILED = "health-check-failed"  # the router's health check of a worker (`worker`) failed
+    # A server's periodic load line (queue lengths, token usage, throughput): every one of its lines
+    # is read into a time series per source (scan/series.py), not only the events the scan keeps.
+    METRICS = "metrics"
 
 
 class OutputFormat(StrEnum):
@@ -337,6 +340,58 @@ class ErrorDelta:
 
 
 @record
+class Series:
+    """One number of a periodic metrics line, over a run, as one source (and one rank) printed it.
+
+    Every line is read (scan/series.py), but only a summary and at most MAX_POINTS time buckets are
+    kept: a day's log costs what an hour's does. Times are on the reference clock once aligned.
+    """
+
+    source: str  # Source.name
+    role: Role
+    node: str | None
+    rank: str  # the line's rank tags ("DP0 TP0", "Engine 000"); "" when it names none
+    pattern: str  # the metrics pattern whose lines it reads (for citing; reasoning reads `metric`)
+    metric: str  # the capture's name: queue, running, token_usage, gen_throughput, ...
+    count: int  # lines that carried it
+    first_line: int
+    last_line: int
+    first_time: float | None
+    last_time: float | None
+    first: float
+    last: float
+    low: float
+    high: float
+    mean: float
+    peak_line: int  # the line of its highest value, quoted as evidence
+    peak_time: float | None
+    peak_text: str
+    # (time of the bucket's first line, mean, lowest, highest) per time bucket, oldest first
+    points: tuple[tuple[float, float, float, float], ...] = ()
+    longest_gap: float = 0.0  # seconds between two consecutive lines of this source and rank
+
+    @property
+    def interval(self) -> float | None:
+        """Mean seconds between its lines: how often its server printed them."""
+        if self.count < 2 or self.first_time is None or self.last_time is None:
+            return None
+        return (self.last_time - self.first_time) / (self.count - 1)
+
+
+@record
+class SeriesRow:
+    """One series of BAD beside the same series of the last green run (compare.py)."""
+
+    metric: str
+    role: str
+    node: str
+    before: Series | None
+    after: Series | None
+    departed: float | None = None  # seconds after BAD's first line when it left GOOD's range
+    direction: str = ""  # "higher" | "lower" | "" (it stayed within GOOD's range)
+
+
+@record
 class Comparison:
     """BAD's report against the last green run: `pdlogdoctor diff` and `analyze --baseline`."""
 
@@ -348,11 +403,13 @@ class Comparison:
     deltas: tuple[Delta, ...]  # those bearing on BAD's verdict first
     errors: tuple[ErrorDelta, ...]  # earliest first
     bearing: tuple[str, ...]  # the deltas bearing on BAD's verdict, as sentences
+    series: tuple[SeriesRow, ...] = ()  # the metrics series side by side, the one that changed first first
 
     @property
     def changed(self) -> bool:
         """Anything relevant differs (exit code 1 of `diff`)."""
-        return any(delta.relevant for delta in self.deltas) or bool(self.errors)
+        departed = any(row.departed is not None for row in self.series)
+        return any(delta.relevant for delta in self.deltas) or bool(self.errors) or departed
 
 
 @record
@@ -371,6 +428,17 @@ class UnexplainedError:
     earliest: bool = False  # the earliest unexplained error before the first known symptom
     cause: str = ""  # the cause its first line states in its own words (open-world/causes.toml), if any
     wrapper: bool = False  # its first line only reports a failure (unhandled system error ...), never why
+
+
+@record
+class Performance:
+    """What the periodic metrics lines say about a run: the gate that failed, the series read,
+    and the bottleneck the performance analysis found (reason/performance.py)."""
+
+    gate: Event | None  # the first failed performance gate, quoted first
+    series: tuple[Series, ...]  # every series read, per source and rank
+    finding: str  # the bottleneck's verdict id, "" when none was shown
+    shown: tuple[str, ...] = ()  # metric names the finding rests on, charted first
 
 
 @record
@@ -396,3 +464,4 @@ class Report:
     comparison: Comparison | None = None  # against the last green run (--baseline, diff)
     unrecognised: tuple[UnexplainedError, ...] = ()  # ranked: the one to read first comes first
     log_ends: tuple[ExcerptLine, ...] = ()  # when nothing failed: each input's last line (quiet.py)
+    performance: Performance | None = None  # the periodic metrics lines' series, when any was read

@@ -26,3 +26,13 @@ SCHEDULER_RUNTIME_CRASH = "scheduler-runtime-crash"
 SCHEDULER_CRASH = "scheduler-crash"  # the phase the lines cannot tell
 HOST_OOM = "host-oom"  # whose lines (the kernel's OOM kills) explain a SIGKILL
 ACCURACY_REGRESSION = "accuracy-regression"  # serving works, the accuracy gate fails (serving_quality)
+
+# Given by the performance reading (reason/performance.py) from the metrics lines' time series, on
+# top of the decision, when no line names a cause and a performance gate failed (or a trend is plainly
+# unhealthy): no single line roots them.
+KV_TRANSFER_BACKLOG = "kv-transfer-backlog"  # transfers pile up on the prefill, the decode has room
+DECODE_SATURATED = "decode-saturated"  # a standing decode queue with a full pool, retractions
+PREFILL_SATURATED = "prefill-saturated"  # a standing prefill queue, transfers flowing, the decode starved
+STRAGGLER_NODE = "straggler-node"  # one node of a role much slower than its peers
+PERFORMANCE_REGRESSION = "performance-regression"  # a performance gate failed and no bottleneck shows
+PERFORMANCE = (KV_TRANSFER_BACKLOG, DECODE_SATURATED, PREFILL_SATURATED, STRAGGLER_NODE, PERFORMANCE_REGRESSION)

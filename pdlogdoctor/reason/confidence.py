@@ -41,6 +41,12 @@ UNEXPLAINED_BEFORE_ROOT = 0.1  # an error no pattern explains comes before the r
 OUTSIDE_CATALOGUE = 0.5  # a crash whose cause is a line no verdict names: at most this
 BASELINE_EXPLAINS = 0.05  # a change since the last green run that the verdict's mechanism names
 RULED_OUT = 0.1  # a verdict its own evidence rules out, listed as an alternative
+# A slow run's verdict (reason/performance.py): from what its bottleneck rests on.
+SLOW_GATE = 0.75  # a latency or throughput gate failed and the metrics series show where the time went
+SECOND_SIGNAL = 0.05  # ... by two independent kinds of evidence (a standing queue and a full pool)
+SLOW_OTHER_GATE = 0.6  # another gate failed (a test, a job) and a queue still climbs at the log's end
+SLOW_TREND = 0.55  # no gate: a queue that still climbs at the log's end, alone
+GATE_UNEXPLAINED = 0.6  # a latency or throughput gate failed and no series shows a bottleneck
 
 
 @record
@@ -71,6 +77,11 @@ RULES = (
     Rule("nothing-failed", NO_FAILURE, "nothing failed, nothing showed serving"),
     Rule("no-cause", NO_CAUSE, "inconclusive: no line shows a cause"),
     Rule("floor", FLOOR, "penalties stop here"),
+    Rule("slow-gate", SLOW_GATE, "a performance gate failed and the metrics series show the bottleneck"),
+    Rule("second-signal", SECOND_SIGNAL, "the bottleneck shows in two independent kinds of evidence"),
+    Rule("slow-other-gate", SLOW_OTHER_GATE, "another gate failed, and a queue still climbs at the log's end"),
+    Rule("slow-trend", SLOW_TREND, "no gate: a queue that still climbs at the log's end"),
+    Rule("gate-unexplained", GATE_UNEXPLAINED, "a performance gate failed and no metrics series shows why"),
 )
 NAMES = frozenset(rule.name for rule in RULES)
 
@@ -196,3 +207,23 @@ def no_cause(why: str) -> Score:
 
 def no_failure_seen() -> Score:
     return start(NO_FAILURE, "nothing-failed", "nothing failed in what was given, and nothing showed serving")
+
+
+# ---------------------------------------------------------------- slow runs
+
+
+def slow_run(gate: str, signals: int, why: str) -> Score:
+    """A bottleneck's score: by the gate it explains (`performance`: a latency or throughput gate;
+    `other`: a test or a job; `none`) and the independent kinds of evidence it rests on."""
+    if gate == "performance":
+        score = start(SLOW_GATE, "slow-gate", why)
+        if signals >= 2:
+            score = score.step("second-signal", score.value + SECOND_SIGNAL, "two kinds of evidence show it")
+        return score.rounded()
+    if gate == "other":
+        return start(SLOW_OTHER_GATE, "slow-other-gate", why)
+    return start(SLOW_TREND, "slow-trend", why)
+
+
+def gate_unexplained(why: str) -> Score:
+    return start(GATE_UNEXPLAINED, "gate-unexplained", why)

@@ -10,6 +10,8 @@ later pass keeps (pipeline.only_adding). Each number it sets is a named step of 
 3. A failed gate (a line marked `gate-failed`: a failed test, failed requests, a job that exited
    non-zero) is never healthy: with no cause in the logs the report is inconclusive, and the
    gate's line is quoted first.
+4. performance.weigh: with no cause named, the metrics lines' series say where a slow run's time
+   went (a bottleneck verdict), or that a failed latency or throughput gate has none to show.
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ from dataclasses import replace
 
 from ..library.patterns import Library
 from ..library.templates import message_of
-from ..model import Event, Link, Mark, Report, Source, Verdict
+from ..model import Event, Link, Mark, Report, Series, Source, Verdict
 from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META
-from . import confidence
+from . import confidence, performance
 from .diagnose import diagnose
 from .unexplained import Unrecognised, weigh
 
@@ -34,10 +36,12 @@ def decide(
     library: Library,
     clock_slack: Mapping[str, float],
     unrecognised: Unrecognised,
+    series: Sequence[Series] = (),
 ) -> Report:
     report = diagnose(events, links, sources, library, clock_slack)
     report = weigh(report, unrecognised, events, library)
-    return _failed_gate_first(report, events, library)
+    report = _failed_gate_first(report, events, library)
+    return performance.weigh(report, series, events, library)
 
 
 def _failed_gate_first(report: Report, events: Sequence[Event], library: Library) -> Report:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..model import Comparison, Delta, ErrorDelta
+from ..model import Comparison, Delta, ErrorDelta, Series, SeriesRow
 
 TITLE = "Changed since the last green run"
 MAX_ROWS = 60  # text and markdown; JSON lists every change
@@ -70,3 +70,18 @@ def error_cells(error: ErrorDelta) -> tuple[str, str, str, str, str]:
     """(what, before, after, change, first line)."""
     what = f"{error.template}: {error.title}" if error.title else error.template
     return what, str(error.before), str(error.after), error.change, error.first
+
+
+SERIES_HEAD = ("metrics series", "role", "last green", "this run", "left the green range")
+
+
+def series_cells(row: SeriesRow) -> tuple[str, str, str, str, str]:
+    """(what, role, before, after, when it left GOOD's range) for a row of the metrics series."""
+    left = f"{row.departed:+.0f} s, {row.direction}" if row.departed is not None else "stayed in range"
+    return (row.metric, row.role, _summary(row.before), _summary(row.after), left)
+
+
+def _summary(series: Series | None) -> str:
+    from ..runs.compare import number  # with the run profiles: only a run with a baseline has series rows
+
+    return "not printed" if series is None else f"mean {number(series.mean)}, peak {number(series.high)}"

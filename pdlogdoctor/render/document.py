@@ -15,7 +15,10 @@ from ..model import (
     ExcerptLine,
     ExcerptWindow,
     FactValue,
+    Performance,
     Report,
+    Series,
+    SeriesRow,
     Severity,
     UnexplainedError,
     Verdict,
@@ -23,7 +26,7 @@ from ..model import (
 from ..model.counts import count_of
 from ..reason.fingerprint import fingerprint
 
-SCHEMA_VERSION = "2.4"  # docs/json.md has the changelog
+SCHEMA_VERSION = "2.5"  # docs/json.md has the changelog
 
 
 def format_time(seconds: float | None) -> str | None:
@@ -191,6 +194,8 @@ def _verdict_document(verdict: Verdict) -> dict[str, Any]:
 
 def report_document(report: Report) -> dict[str, Any]:
     document = _document(report)
+    if report.performance is not None:
+        document["performance"] = performance_document(report.performance)
     if report.comparison is not None:
         document.update(comparison_documents(report.comparison))
     return document
@@ -254,6 +259,37 @@ def _document(report: Report) -> dict[str, Any]:
     }
 
 
+def performance_document(performance: Performance) -> dict[str, Any]:
+    """The JSON report's `performance` section: the gate, the finding, every series' summary."""
+    gate = performance.gate
+    return {
+        "gate": None if gate is None else {**location(gate.where), "text": gate.text},
+        "finding": performance.finding,
+        "series": [series_document(series) for series in performance.series],
+    }
+
+
+def series_document(series: Series) -> dict[str, Any]:
+    return {
+        "file": series.source,
+        "role": series.role.value,
+        "node": series.node,
+        "rank": series.rank,
+        "pattern": series.pattern,
+        "metric": series.metric,
+        "count": series.count,
+        "first_time": format_time(series.first_time),
+        "last_time": format_time(series.last_time),
+        "first": series.first,
+        "last": series.last,
+        "low": series.low,
+        "high": series.high,
+        "mean": round(series.mean, 4),
+        "interval_s": round(series.interval, 3) if series.interval is not None else None,
+        "peak": {"file": series.source, "line": series.peak_line},
+    }
+
+
 def comparison_documents(comparison: Comparison) -> dict[str, Any]:
     """The JSON report's `baseline` and `diff` sections."""
     return {
@@ -269,7 +305,19 @@ def comparison_documents(comparison: Comparison) -> dict[str, Any]:
             "bearing_on_verdict": list(comparison.bearing),
             "values": [_delta_document(delta) for delta in comparison.deltas],
             "errors": [_error_document(error) for error in comparison.errors],
+            "series": [_series_row_document(row) for row in comparison.series],
         },
+    }
+
+
+def _series_row_document(row: SeriesRow) -> dict[str, Any]:
+    return {
+        "metric": row.metric,
+        "role": row.role,
+        "before": series_document(row.before) if row.before is not None else None,
+        "after": series_document(row.after) if row.after is not None else None,
+        "left_range_s": row.departed,
+        "direction": row.direction,
     }
 
 

@@ -23,13 +23,16 @@ from importlib import resources
 from typing import Any, TextIO
 
 from .. import __version__
-from ..model import Event, ExcerptWindow, Report, Role, Severity
+from ..model import Event, ExcerptWindow, Finding, Report, Role, Severity, Suggestion
 from ..model.counts import shares
 from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE
+from ..scan.logshape import set_aside
 from . import changes
-from .document import fact_text, incomplete_reason
-from .markdown import shareable_view, suggestion_command
+from .charts import chart_html, charts
+from .document import chain_time, fact_text, folded_pattern, incomplete_reason, time_since
+from .fixes import command_text, fixes
+from .markdown import masked_names, shareable_view
 from .neutralise import show_lone_crs
 from .options import RenderOptions
 
@@ -51,7 +54,10 @@ def html_report(report: Report, options: RenderOptions) -> str:
         js=_asset("report.js"),
         head=_head(view.report, view.fingerprint),
         fix=_fix(view.report),
+        metrics=_metrics(view.report),
         rivals=_changes(view.report) + _rivals(view.report),
+        legend=_masked_legend(view.report) if options.redact else "",
+        incidents=_incidents(view.report),
         inputs=_inputs(view.report),
         footer=html.escape(f"fingerprint {view.fingerprint} · pdlogdoctor {__version__}"),
         data=_script_json(data),
@@ -66,6 +72,10 @@ class Lane:
     key: str
     role: str
     label: str
+    quiet: bool = False  # an input read with nothing on the timeline: a node that did not fail
+
+
+MAX_QUIET_LANES = 32  # beyond these, the inputs table lists the other inputs read
 
 
 def lane_of(event: Event, nodes: dict[str, str | None]) -> Lane:
@@ -80,7 +90,7 @@ def timeline_data(report: Report) -> dict[str, Any]:
     nodes = {source.name: source.node for source in report.inputs}
     events = _timeline_events(report)
     index = {_key(event): number for number, event in enumerate(events)}
-    lanes = _lanes([lane_of(event, nodes) for event in events])
+    lanes = _lanes([lane_of(event, nodes) for event in events] + _quiet_lanes(report, events, nodes))
     lane_index = {lane.key: number for number, lane in enumerate(lanes)}
     files = sorted({event.source for event in events})
     patterns = sorted({event.pattern for event in events})
@@ -92,7 +102,7 @@ def timeline_data(report: Report) -> dict[str, Any]:
     return {
         "root_time": _root_time(report),
         "has_root": any(event.time is not None for event in report.roots),
-        "lanes": [{"role": lane.role, "label": lane.label} for lane in lanes],
+        "lanes": [{"role": lane.role, "label": lane.label, "quiet": lane.quiet} for lane in lanes],
         "files": files,
         "patterns": [{"id": name, "meaning": glossary.get(name, "")} for name in patterns],
         "contexts": contexts,
@@ -124,6 +134,21 @@ def timeline_data(report: Report) -> dict[str, Any]:
     }
 
 
+def _quiet_lanes(report: Report, events: list[Event], nodes: dict[str, str | None]) -> list[Lane]:
+    """A lane for every input read that has no mark: the healthy nodes of a fleet are drawn, so
+    "1 of 2 prefill nodes failed" shows on the page (files set aside as not serving logs are not)."""
+    marked = {event.source for event in events}
+    aside = set(set_aside(report.inputs))
+    quiet = [
+        source for source in report.inputs if source.bytes and source.name not in marked and source.name not in aside
+    ]
+    lanes = []
+    for source in quiet[:MAX_QUIET_LANES]:
+        node = nodes.get(source.name) or _file_name(source.name)
+        lanes.append(Lane(f"{source.role.value}\x00{node}", source.role.value, f"{source.role.value} · {node}", True))
+    return lanes
+
+
 def _timeline_events(report: Report) -> list[Event]:
     """The chain, and the first line of every error template no pattern names, standing for all of its lines."""
     seen: dict[tuple[str, int, str], Event] = {}
@@ -152,7 +177,10 @@ def _key(event: Event) -> tuple[str, int, str]:
 
 
 def _lanes(found: list[Lane]) -> list[Lane]:
-    unique = {lane.key: lane for lane in found}
+    unique: dict[str, Lane] = {}
+    for lane in found:  # a lane with marks is no quiet lane, whichever input made it first
+        if lane.key not in unique or unique[lane.key].quiet:
+            unique[lane.key] = lane
     rank = {role.value: number for number, role in enumerate(LANE_ORDER)}
     return sorted(unique.values(), key=lambda lane: (rank.get(lane.role, len(rank)), lane.label))
 
@@ -224,18 +252,82 @@ def _fix(report: Report) -> str:
     sure = report.verdict.confidence >= 0.7
     caution = "" if sure else '<p class="caution">Low confidence: verify the cause before applying a fix.</p>'
     options: list[str] = []
-    for number, item in enumerate(report.suggestions, 1):
-        command = suggestion_command(item)
+    for number, (item, fix) in enumerate(zip(report.suggestions, fixes(report), strict=True), 1):
         label = f"Option {number}" if len(report.suggestions) > 1 else "Fix"
-        copy = '<button type="button" data-copy title="copy to the clipboard">copy</button>'
-        body = f"<pre><code>{html.escape(command)}</code></pre>{copy}" if command else ""
+        where = f'<p class="where">on the {html.escape(fix.applies)}</p>' if fix.applies else ""
         steps = "".join(f"<li>{html.escape(step)}</li>" for step in item.arithmetic)
         arithmetic = f"<details><summary>arithmetic</summary><ul>{steps}</ul></details>" if steps else ""
         options.append(
-            f'<div class="option"><h3>{label}: {html.escape(item.name)}</h3>{body}'
+            f'<div class="option"><h3>{label}: {html.escape(item.name)}</h3>{where}{_copyable(item)}'
             f"<p>{html.escape(item.reason)}</p>{arithmetic}</div>"
         )
     return f'<section class="fix"><h2>Suggested fix</h2>{caution}{"".join(options)}</section>'
+
+
+def _metrics(report: Report) -> str:
+    """The metrics series as small charts (charts.py): where the time went in a slow run."""
+    drawn = charts(report.performance)
+    if not drawn:
+        return ""
+    gate = report.performance.gate if report.performance is not None else None
+    head = f"<p><code>{html.escape(_clip(gate.text))}</code></p>" if gate is not None else ""
+    figures = "".join(chart_html(chart) for chart in drawn)
+    return f'<section class="metrics"><h2>Metrics over time</h2>{head}<div class="charts">{figures}</div></section>'
+
+
+def _copyable(item: Suggestion) -> str:
+    """The command, and a button that copies only it: a launch flag is said in words around it
+    (the markdown's comment lines are for a shell paste; a page's copy is the flag itself)."""
+    command = command_text(item)
+    if command is None:
+        return ""
+    lead = '<p class="lead">Add to each launch command:</p>' if item.kind == "server-arg" else ""
+    copy = '<button type="button" data-copy title="copy to the clipboard">copy</button>'
+    return f'{lead}<pre><code class="copied">{html.escape(command)}</code></pre>{copy}'
+
+
+def _masked_legend(report: Report) -> str:
+    """What the placeholders in lane and file names stand for, and how to see the real names."""
+    groups = masked_names(report)
+    if not groups:
+        return ""
+    parts = "; ".join(
+        ", ".join(f"<code>{html.escape(placeholder)}</code>" for placeholder in group) + f" ({html.escape(words)})"
+        for words, group in groups
+    )
+    return (
+        f'<section class="legend-masked"><p>Masked for sharing: {parts}. The same placeholder is the same '
+        "name everywhere on this page. <code>--no-redact</code> shows the real names "
+        "(do not share that page).</p></section>"
+    )
+
+
+def _incidents(report: Report) -> str:
+    """Each separate incident as its own card: its verdict, why it stands apart, and its chain in
+    time order (UTC, and the time since its first line), as the text report's 'Other incident'."""
+    return "".join(_incident_card(finding, report) for finding in report.other_incidents)
+
+
+def _incident_card(finding: Finding, report: Report) -> str:
+    verdict = finding.verdict
+    nodes = {source.name: source.node for source in report.inputs}
+    start = next((event.time for event in finding.chain if event.time is not None), None)
+    rows = "".join(
+        f"<tr><td>{html.escape(chain_time(event, None, True))}</td><td>{html.escape(time_since(event, start))}</td>"
+        f"<td>{html.escape(lane_of(event, nodes).label)}</td>"
+        f"<td><code>{html.escape(f'{event.source}:{event.line}')}</code></td>"
+        f"<td><code>{html.escape(folded_pattern(event))}</code></td><td><code>{html.escape(_clip(event.text))}</code></td></tr>"
+        for event in finding.chain
+    )
+    head = "<tr><th>UTC</th><th>Δ</th><th>lane</th><th>where</th><th>pattern</th><th>line</th></tr>"
+    return (
+        f'<section class="incident" data-verdict="{html.escape(verdict.id)}">'
+        f"<h2>Other incident: {html.escape(verdict.title)}</h2>"
+        f'<p class="meta"><code>{html.escape(verdict.id)}</code> '
+        f'<span class="conf">confidence {verdict.confidence:.2f}</span></p>'
+        f'<p class="summary">{html.escape(verdict.summary)}</p><p class="why">{html.escape(finding.why_separate)}</p>'
+        f"<table>{head}{rows}</table></section>"
+    )
 
 
 def _changes(report: Report) -> str:
@@ -260,6 +352,12 @@ def _changes(report: Report) -> str:
     parts.append(f"<table>{head}{rows}</table>" if rows else "")
     error_head = "<tr><th>error lines</th><th>last green</th><th>this run</th><th>change</th><th>first seen</th></tr>"
     parts.append(f"<table>{error_head}{errors}</table>" if errors else "")
+    series = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in changes.series_cells(row)) + "</tr>"
+        for row in comparison.series[: changes.MAX_ROWS]
+    )
+    series_head = "<tr>" + "".join(f"<th>{html.escape(name)}</th>" for name in changes.SERIES_HEAD) + "</tr>"
+    parts.append(f"<table>{series_head}{series}</table>" if series else "")
     summary = html.escape(changes.TITLE)
     return f'<section class="rivals"><details open><summary>{summary}</summary>{"".join(parts)}</details></section>'
 
@@ -297,10 +395,7 @@ def _inputs(report: Report) -> str:
         f"<td>{html.escape('; '.join(f'{p.code}: {p.message}' for p in source.problems))}</td></tr>"
         for source in report.inputs
     )
-    incidents = [
-        f"other incident: {f.verdict.id}: {f.verdict.summary} ({f.why_separate})" for f in report.other_incidents
-    ]
-    notes = "".join(f"<li>{html.escape(note)}</li>" for note in (*incidents, *report.time_notes, *report.notes))
+    notes = "".join(f"<li>{html.escape(note)}</li>" for note in (*report.time_notes, *report.notes))
     return (
         f'<section class="inputs"><details><summary>Inputs ({len(report.inputs)})</summary><table>'
         f"<tr><th>file</th><th>role</th><th>lines</th><th>bytes</th><th>problems</th></tr>{rows}</table></details>"
@@ -328,6 +423,7 @@ script-src 'unsafe-inline'; img-src data:">
 <main>
 {head}
 {fix}
+{metrics}
 {rivals}
 <section class="timeline">
 <div class="toolbar"><strong>Timeline</strong>
@@ -340,7 +436,9 @@ script-src 'unsafe-inline'; img-src data:">
 </div>
 <div id="lanes"></div>
 <div id="detail" aria-live="polite"><p class="hint">Click a mark to see its lines.</p></div>
+{legend}
 </section>
+{incidents}
 {inputs}
 <footer>{footer}</footer>
 </main>

@@ -245,6 +245,12 @@ def _changes(comparison: Comparison) -> str:
         for error in comparison.errors[: changes.MAX_ROWS]:
             what, before, after, change, first = changes.error_cells(error)
             lines.append(f"| {cell(what)} | {before} | {after} | {change} | {code_cell(first)} |")
+    if comparison.series:
+        lines += ["", "| " + " | ".join(changes.SERIES_HEAD) + " |", "| --- | --- | ---: | ---: | --- |"]
+        for row in comparison.series[: changes.MAX_ROWS]:
+            what, role, before, after, left = changes.series_cells(row)
+            shown = f"**{cell(left)}**" if row.departed is not None else cell(left)
+            lines.append(f"| {code_cell(what)} | {cell(role)} | {cell(before)} | {cell(after)} | {shown} |")
     return "\n".join(lines)
 
 
@@ -374,20 +380,26 @@ _PLACEHOLDER_KINDS = {
 }
 
 
-def _legend(report: Report) -> str:
-    """Which placeholders stand for parts of file names: the reader sees `prefill_<host-1>.log`
-    in the chain, the excerpt and the annotations alike, and can map it back on their own machine."""
+def masked_names(report: Report) -> list[tuple[str, list[str]]]:
+    """The placeholders that stand for parts of file names (a node's name in `prefill_<host-1>.log`),
+    grouped by what they mask: [("host names", ["<host-1>", "<host-2>"]), ...]. The markdown's and
+    the HTML page's legends both say them."""
     names = {s.name for s in report.inputs} | {e.source for e in report.chain}
+    names |= {s.node for s in report.inputs if s.node}
     found = sorted({m.group(0) for name in names for m in _PLACEHOLDER.finditer(name)}, key=_placeholder_order)
-    if not found:
-        return ""
     kinds: dict[str, list[str]] = {}
     for placeholder in found:
         kinds.setdefault(placeholder[1:].rsplit("-", 1)[0], []).append(placeholder)
-    parts = [
-        f"{', '.join(code_span(p) for p in group)} ({_PLACEHOLDER_KINDS.get(kind, 'masked values')})"
-        for kind, group in kinds.items()
-    ]
+    return [(_PLACEHOLDER_KINDS.get(kind, "masked values"), group) for kind, group in kinds.items()]
+
+
+def _legend(report: Report) -> str:
+    """Which placeholders stand for parts of file names: the reader sees `prefill_<host-1>.log`
+    in the chain, the excerpt and the annotations alike, and can map it back on their own machine."""
+    groups = masked_names(report)
+    if not groups:
+        return ""
+    parts = [f"{', '.join(code_span(p) for p in group)} ({words})" for words, group in groups]
     return (
         "<sub>Masked in file names: " + "; ".join(parts) + ". The same placeholder stands for the same value "
         "everywhere in this report; `--no-redact` shows the real names (do not post that output).</sub>"

@@ -30,7 +30,18 @@ T = TypeVar("T")
 
 # Identifiers of the tool's own vocabulary: never data from the logs, never redacted.
 _KEEP = frozenset(
-    {("Event", "pattern"), ("Verdict", "id"), ("Alternative", "id"), ("Suggestion", "kind"), ("Suggestion", "name")}
+    {
+        ("Event", "pattern"),
+        ("Verdict", "id"),
+        ("Alternative", "id"),
+        ("Suggestion", "kind"),
+        ("Suggestion", "name"),
+        ("Series", "pattern"),
+        ("Series", "metric"),
+        ("SeriesRow", "metric"),
+        ("Performance", "finding"),
+        ("Performance", "shown"),
+    }
 )
 # Strings whose line feeds are structure: the library's paragraphs, a captured block's lines.
 _MULTILINE = frozenset({("Report", "explain"), ("Report", "advice"), ("Event", "fields")})

@@ -54,6 +54,7 @@ QUIET_PROBLEMS = frozenset({"not-a-log", "duplicate-skipped"})  # ingest.NOT_A_L
 MIN_WIDTH = 40
 DELTA_COLUMNS = (1, 34, 16, 24, 24, 0)  # mark, what, role, last green, this run, change (caps; 0: never clipped)
 ERROR_COLUMNS = (1, 64, 10, 8, 6, 0)  # mark, what, last green, this run, change, first seen
+SERIES_COLUMNS = (1, 34, 8, 28, 28, 0)  # mark, metric, role, last green, this run, when it left the range
 
 
 class Page:
@@ -192,6 +193,20 @@ def _changes(page: Page, report: Report) -> None:
         _delta_rows(page, comparison)
     if comparison.errors:
         _error_rows(page, comparison)
+    if comparison.series:
+        _series_rows(page, comparison)
+
+
+def _series_rows(page: Page, comparison: Comparison) -> None:
+    """The metrics series of both runs, the one that left the green range first at the top."""
+    rows: list[tuple[str, ...]] = [("", *changes.SERIES_HEAD)]
+    styles: list[tuple[str, ...]] = [("dim",)]
+    for row in comparison.series[: changes.MAX_ROWS]:
+        moved = row.departed is not None
+        rows.append(("!" if moved else " ", *changes.series_cells(row)))
+        styles.append(("bold", "red") if moved else ("dim",))
+    page.add()
+    _table(page, rows, styles, SERIES_COLUMNS, highlight=4)
 
 
 def _delta_rows(page: Page, comparison: Comparison) -> None:

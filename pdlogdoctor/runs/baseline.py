@@ -7,11 +7,11 @@ from dataclasses import replace
 from typing import BinaryIO
 
 from ..library.patterns import Library
-from ..model import Report
+from ..model import Report, SeriesRow, verdicts
 from ..model.options import RunOptions
 from ..pipeline import DEFAULT_OPTIONS, Analysis, analyse
 from ..reason.decide import reconsidered_with_baseline
-from .compare import compare, explains_verdict, strengthen_verdict
+from .compare import compare, explains_verdict, first_change, series_rows, strengthen_verdict
 from .profile import ProfileSpec, RunProfile, build_profile, load_profile_spec
 
 
@@ -40,8 +40,16 @@ def analyse_both(
     bad = analyse(paths, library, stdin, on_progress, options)
     good = analyse(baseline, library, None, on_progress, replace(options, excerpt=False))
     comparison = compare(profile_of(good, spec, library), profile_of(bad, spec, library), spec, library)
+    rows = series_rows(good.report.performance, bad.report.performance)
+    comparison = replace(comparison, series=rows, bearing=(*comparison.bearing, *_slowed(bad.report, rows)))
     report = strengthen_verdict(reconsidered_with_baseline(bad.report, explains_verdict(comparison)), comparison)
     return report, good.report
+
+
+def _slowed(report: Report, rows: tuple[SeriesRow, ...]) -> tuple[str, ...]:
+    """For a slow run (or one no line explains), the series that left the green run's range first."""
+    sentence = first_change(rows)
+    return (sentence,) if sentence and report.verdict.id in (*verdicts.PERFORMANCE, *verdicts.META) else ()
 
 
 def profile_of(analysis: Analysis, spec: ProfileSpec, library: Library) -> RunProfile:

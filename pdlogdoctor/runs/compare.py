@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..library.patterns import Library
-from ..model import Comparison, Delta, ErrorDelta, FieldValue, Report, Tier
+from ..model import Comparison, Delta, ErrorDelta, FieldValue, Performance, Report, Series, SeriesRow, Tier
 from ..reason.analyzers.memory_registration import bytes_per_token
 from .profile import ProfileSpec, ProfileValue, RunProfile
 
@@ -306,3 +306,100 @@ def explains_verdict(comparison: Comparison) -> bool:
     """A change since a green baseline is one the verdict's mechanism names: evidence for the
     decision (reason/decide.reconsidered_with_baseline); a failing baseline proves nothing."""
     return not comparison.baseline_failing and any(d.explains and d.relevant for d in comparison.deltas)
+
+
+# ---------------------------------------------------------------- metrics series side by side
+
+# Numbers that get worse as they rise (queues, usage, transfer time); throughputs get worse as they fall.
+LOWER_IS_WORSE = ("gen_throughput", "input_throughput", "kv_throughput")
+LEFT_ABOVE = 1.25  # BAD's bucket above GOOD's peak by this much has left GOOD's range
+LEFT_BELOW = 0.67  # ... below GOOD's mean by this much, for a throughput
+STAYED_OUT = 0.75  # a departure is the start of a stretch mostly out of range, not one noisy bucket
+COMPARED = (
+    "queue", "prealloc_queue", "transfer_queue", "bootstrap_queue", "running", "token_usage",
+    "gen_throughput", "input_throughput", "kv_throughput", "xfer_ms", "retracted", "retracted_reqs", "preemptions",
+)  # fmt: skip
+
+
+def series_rows(good: Performance | None, bad: Performance | None) -> tuple[SeriesRow, ...]:
+    """GOOD's and BAD's metrics series side by side, one row per role and metric (the nodes and
+    ranks of one role merged: two runs seldom land on the same hosts), the one whose BAD values
+    left GOOD's range first at the top: where the slow run started to differ."""
+    before = _by_role_metric(good.series if good else ())
+    after = _by_role_metric(bad.series if bad else ())
+    start = min((s.first_time for s in (bad.series if bad else ()) if s.first_time is not None), default=None)
+    rows = []
+    for key in sorted(before.keys() | after.keys()):
+        old, new = before.get(key), after.get(key)
+        departed, direction = _departure(old, new, start)
+        rows.append(SeriesRow(key[1], key[0], _nodes(new or old), old, new, departed, direction))
+    return tuple(sorted(rows, key=lambda r: (r.departed is None, r.departed or 0.0, r.role, r.metric)))
+
+
+def _by_role_metric(series: Sequence[Series]) -> dict[tuple[str, str], Series]:
+    """The series of each (role, metric) merged into one: counts added, extremes kept, the mean
+    weighted by count, the time buckets of every node and rank in time order."""
+    grouped: dict[tuple[str, str], list[Series]] = {}
+    for item in series:
+        if item.metric in COMPARED:
+            grouped.setdefault((item.role.value, item.metric), []).append(item)
+    return {key: _merged(items) for key, items in grouped.items()}
+
+
+def _merged(items: list[Series]) -> Series:
+    if len(items) == 1:
+        return items[0]
+    count = sum(s.count for s in items)
+    peak = max(items, key=lambda s: s.high)
+    times = [s.first_time for s in items if s.first_time is not None]
+    ends = [s.last_time for s in items if s.last_time is not None]
+    return replace(
+        peak,
+        count=count,
+        first_time=min(times) if times else None,
+        last_time=max(ends) if ends else None,
+        low=min(s.low for s in items),
+        mean=sum(s.mean * s.count for s in items) / count if count else 0.0,
+        points=tuple(sorted(point for s in items for point in s.points)),
+    )
+
+
+def _nodes(series: Series | None) -> str:
+    return series.node or series.source.rsplit("/", 1)[-1] if series is not None else ""
+
+
+def _departure(good: Series | None, bad: Series | None, start: float | None) -> tuple[float | None, str]:
+    """Seconds after BAD's first metrics line when BAD left GOOD's range and stayed out (three
+    quarters of the buckets that follow, over a tenth of the run, are out too), and which way."""
+    if good is None or bad is None or start is None:
+        return None, ""
+    lower = bad.metric in LOWER_IS_WORSE
+    out = [
+        mean < good.mean * LEFT_BELOW if lower else mean > max(good.high * LEFT_ABOVE, good.high + 1)
+        for _, mean, _, _ in bad.points
+    ]
+    window = max(3, len(out) // 10)
+    for index, (time, *_) in enumerate(bad.points):
+        ahead = out[index : index + window]
+        if out[index] and sum(ahead) >= STAYED_OUT * len(ahead):
+            return round(time - start, 1), "lower" if lower else "higher"
+    return None, ""
+
+
+def first_change(rows: Sequence[SeriesRow]) -> str | None:
+    """The sentence for the series that changed first, or None when every one stayed in range."""
+    row = next((r for r in rows if r.departed is not None), None)
+    if row is None or row.before is None or row.after is None:
+        return None
+    return (
+        f"of the metrics series, {row.metric} on the {row.role} changed first: {row.departed:+.0f} s into the run "
+        f"it went {row.direction} than the last green run's range (green mean {number(row.before.mean)}, peak "
+        f"{number(row.before.high)}; now mean {number(row.after.mean)}, peak {number(row.after.high)})"
+    )
+
+
+def number(value: float) -> str:
+    """A metric's value at the precision it is read at: 15,240 tokens/s, 12.7 requests, 0.935 of a pool."""
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.1f}" if abs(value) >= 10 else f"{value:.3g}"

@@ -10,18 +10,22 @@ and keeps the first KEEP_PER_PATTERN events of each pattern with the count of th
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..library.errorlines import ErrorLayer
+from ..library.fields import typed_fields
 from ..library.formats import Stamp
-from ..library.patterns import Pattern, match_line
-from ..model import Event, FieldValue, InputProblem, Kind, Role, Severity
+from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
+from ..model import Event, FieldValue, InputProblem, Kind, Mark, Role, Severity
 from ..model.textcut import clip
 from .reader import Buffer
 from .roles import role_from_name, role_from_prefix
+from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
-from .timeline import clean_line, grep_file
+from .timeline import clean_line, grep_file, parse_stamp
 from .traceback import read_block
 from .wrapped import Wrapped, rejoined
 
@@ -32,6 +36,14 @@ OVERFLOW_TEMPLATE = "<more error templates than pdlogdoctor keeps per file>"
 HEAD_BYTES = 64 << 10  # what role sniffing sees of each source
 MAX_TEXT = 2000  # characters of a line kept in an event
 MAX_PATTERN_TIMEOUTS = 3  # per pattern and source; then the pattern is dropped there (each costs MATCH_TIMEOUT_S)
+NUMERIC_KINDS = ("int", "float", "percent", "bool", "duration")  # the captures a metrics track reads
+# A metrics line in a stream's first SAMPLE_FULL bytes is read; past them, only those in every
+# other SAMPLE_BLOCK of the next SAMPLE_FULL bytes, every fourth block of the next 2 x SAMPLE_FULL,
+# and so on: a stream's metrics lines cost reads of about SAMPLE_FULL x (1 + log2(size / SAMPLE_FULL)
+# / 2) bytes, each line read standing for the blocks skipped beside it (its series weight). The rule
+# depends on a line's offset alone, so ranges scanned apart read exactly the lines one scan reads.
+SAMPLE_FULL = 1 << 20
+SAMPLE_BLOCK = 16 << 10
 
 
 @dataclass(slots=True)
@@ -42,6 +54,7 @@ class ScanResult:
     head: str
     problems: list[InputProblem]
     counts: dict[str, int]
+    series: SeriesBook = field(default_factory=SeriesBook)  # every line of the metrics patterns
 
 
 @dataclass(slots=True)
@@ -58,6 +71,7 @@ class Partial:
     size: int
     head: bytes
     problems: list[InputProblem]
+    series: SeriesBook = field(default_factory=SeriesBook)
 
 
 @dataclass(slots=True)
@@ -77,25 +91,130 @@ class EventSink:
     templates: int = 0  # distinct unrecognised error templates recorded
     read_through: int = 0  # the last line a wrapped line read whole took in: not read again alone
     last_line: int = 0  # the line of the last event recorded: a wrapped line is not read twice
+    series: SeriesBook = field(default_factory=SeriesBook)  # the metrics patterns' lines, every one
+    numeric: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # a metrics pattern's numbers
+    # Anchors only a metrics pattern holds (index.sampled): number -> the pattern
+    sampled: dict[int, str] = field(default_factory=dict)
+    skipped: dict[int, int] = field(default_factory=dict)  # per sampled anchor: lines counted, not read
+    # The last line counted past the cap of each metrics pattern, its event not made yet (measure_only).
+    unmade: dict[str, tuple[Pattern, int, Stamp | None, str, Callable[[], dict[str, str | None]], str]] = field(
+        default_factory=dict
+    )
 
     def has_enough(self, patterns: tuple[Pattern, ...]) -> bool:
         """Every one of `patterns` has been seen as often as it asks (`stop_after`) in this source."""
         return all(_saturated(pattern, self.matched) for pattern in patterns)
 
+    def take(self, number: int, offset: int) -> int:
+        """Whether to read the line of a metrics anchor at `offset` (in its stream): the lines it
+        stands for, or 0 to count it only (SAMPLE_FULL says which are read)."""
+        if offset < SAMPLE_FULL:
+            return 1
+        stride = 1 << (offset // SAMPLE_FULL).bit_length()
+        if (offset // SAMPLE_BLOCK) % stride:
+            self.skipped[number] = self.skipped.get(number, 0) + 1
+            return 0
+        return stride
+
     def line(
-        self, buf: Buffer, start: int, stop: int, end: int, patterns: list[Pattern], generic: bool, line_no: int
+        self,
+        buf: Buffer,
+        start: int,
+        stop: int,
+        end: int,
+        patterns: list[Pattern],
+        generic: bool,
+        line_no: int,
+        weight: int = 1,
     ) -> None:
         """The line buf[start:stop] (number `line_no`) holds an anchor of `patterns`; buf[:end] is
         what the searcher has (the lines below it, for tracebacks and the latest time). `generic`:
-        it was also found by a key of the open-world layer."""
+        it was also found by a key of the open-world layer. `weight`: the lines a sampled metrics
+        line stands for (`take`)."""
         if line_no <= self.read_through:
             return  # a part of a wrapped line, read with the whole line
-        recognised = _match_line(buf, start, stop, end, patterns, line_no, self)
+        recognised = _match_line(buf, start, stop, end, patterns, line_no, self, weight)
         if generic and not recognised and self.errors is not None:
             _match_error_line(buf, start, stop, end, self.errors, line_no, self)
 
     def partial(self, lines: int, size: int, head: bytes, problems: list[InputProblem]) -> Partial:
-        return Partial(self.events, self.last_events, self.counts, lines, size, head, [*problems, *self.problems])
+        self._make_unmade()
+        self._count_skipped()
+        problems = [*problems, *self.problems]
+        return Partial(self.events, self.last_events, self.counts, lines, size, head, problems, self.series)
+
+    def measure(
+        self,
+        pattern: Pattern,
+        stamp: Stamp | None,
+        line_no: int,
+        text: str,
+        captured: dict[str, FieldValue],
+        weight: int = 1,
+    ) -> None:
+        """A metrics line's numbers into its track (series.py), whatever the event cap keeps."""
+        names = self._numeric(pattern)
+        rank = captured.get("rank")
+        if not isinstance(rank, str):
+            rank = _rank_label(stamp)
+        values = [_as_number(captured.get(name)) for name, _ in names]
+        self.series.add_numbers(
+            pattern.id, names, rank, stamp.seconds if stamp else None, line_no, values, text, weight
+        )
+
+    def _numeric(self, pattern: Pattern) -> tuple[tuple[str, str], ...]:
+        """The numeric captures of a metrics pattern (name, type), computed once per sink."""
+        names = self.numeric.get(pattern.id)
+        if names is None:
+            names = self.numeric[pattern.id] = tuple((n, kind) for n, kind in pattern.fields if kind in NUMERIC_KINDS)
+        return names
+
+    def counted_only(self, pattern: Pattern) -> bool:
+        """A metrics pattern whose kept events are full here: its further lines are only measured."""
+        return Mark.METRICS in pattern.marks and self.counts.get(_metrics_key(pattern.id), 0) >= self.keep
+
+    def measure_only(
+        self, pattern: Pattern, stamp: Stamp | None, line_no: int, text: str, raw: str, weight: int = 1
+    ) -> bool:
+        """Match, measure and count a metrics line without making its event: a busy server prints
+        one every few seconds, and an event costs more than its numbers. The last one's event is
+        made when the range ends (`partial`), as `_record` would have kept it."""
+        try:
+            found = pattern.regex.search(text, timeout=MATCH_TIMEOUT_S)
+        except TimeoutError:
+            _pattern_timed_out(pattern, line_no, self)
+            return False
+        if found is None:
+            return False
+        self.matched[pattern.id] = self.matched.get(pattern.id, 0) + 1
+        names = self._numeric(pattern)
+        values = _numbers(names, found.group(*_group_names(names)))
+        rank = found.group("rank") if "rank" in found.re.groupindex else None
+        rank = rank or _rank_label(stamp)
+        self.series.add_numbers(
+            pattern.id, names, rank, stamp.seconds if stamp else None, line_no, values, text, weight
+        )
+        key = _metrics_key(pattern.id)
+        self.counts[key] += 1
+        self.unmade[key] = (pattern, line_no, stamp, text, found.groupdict, raw)
+        return True
+
+    def _count_skipped(self) -> None:
+        """The metrics lines `take` skipped count as their pattern's lines (the lines holding its anchor)."""
+        for number, skipped in self.skipped.items():
+            pattern_id = self.sampled[number]
+            key = _metrics_key(pattern_id)
+            if key in self.counts:
+                self.counts[key] += skipped
+                self.matched[pattern_id] = self.matched.get(pattern_id, 0) + skipped
+        self.skipped.clear()
+
+    def _make_unmade(self) -> None:
+        """The events of the last lines `measure_only` counted, as `_record` keeps a run's last."""
+        for key, (pattern, line_no, stamp, text, captures, raw) in self.unmade.items():
+            event = _make_event(pattern, self.name, line_no, stamp, text, typed_fields(pattern.fields, captures()))
+            self.last_events[key] = _with_prefix_role(_with_pasted_role(event, raw), raw)
+        self.unmade.clear()
 
 
 def merge_partials(name: str, partials: list[Partial], limits: dict[str, int] | None = None) -> ScanResult:
@@ -107,7 +226,9 @@ def merge_partials(name: str, partials: list[Partial], limits: dict[str, int] | 
     sink = EventSink(name, keep=KEEP_PER_PATTERN)
     limits = limits or {}
     line_base = 0
+    series = SeriesBook()
     for partial in partials:
+        series.absorb(partial.series, line_base)
         fed: dict[str, int] = defaultdict(int)
         for event in partial.events:
             fed[_key(event)] += 1
@@ -126,7 +247,7 @@ def merge_partials(name: str, partials: list[Partial], limits: dict[str, int] | 
     head = b"".join(p.head for p in partials)[:HEAD_BYTES].decode("utf-8", errors="replace")
     total = sum(p.size for p in partials)
     problems = [problem for p in partials for problem in p.problems]
-    return ScanResult(sink.events, line_base, total, head, problems, sink.counts)
+    return ScanResult(sink.events, line_base, total, head, problems, sink.counts, series)
 
 
 def _shifted(event: Event, lines: int) -> Event:
@@ -139,8 +260,73 @@ def _key(event: Event) -> str:
     return f"{event.pattern}:{event.failing}"
 
 
+@functools.lru_cache(maxsize=256)
+def _metrics_key(pattern_id: str) -> str:
+    """The count key of a metrics pattern's events (`_key`: context lines never fail)."""
+    return f"{pattern_id}:False"
+
+
+def _rank_label(stamp: Stamp | None) -> str:
+    """The rank tags of a line's prefix as one label ("DP0 TP0"): a track per rank."""
+    return _joined_ranks(stamp.ranks) if stamp is not None and stamp.ranks else ""
+
+
+@functools.lru_cache(maxsize=256)
+def _joined_ranks(ranks: tuple[tuple[str, int], ...]) -> str:
+    return " ".join(f"{tag}{number}" for tag, number in ranks)
+
+
+def _as_number(value: FieldValue | None) -> float | None:
+    """A typed capture as a track's number (True/False as 1/0); None for anything else."""
+    return float(value) if isinstance(value, int | float) else None
+
+
+@functools.lru_cache(maxsize=64)
+def _group_names(names: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """The regex groups of a metrics pattern's numbers, twice over when there is one: `group(*x)`
+    returns a tuple only for two names or more."""
+    plain = tuple(name for name, _ in names)
+    return plain if len(plain) > 1 else plain * 2
+
+
+def _numbers(names: tuple[tuple[str, str], ...], texts: tuple[str | None, ...]) -> list[float | None]:
+    """A metrics line's raw captures as the track's numbers; ints and floats (nearly all of them)
+    straight through float()."""
+    values: list[float | None] = []
+    for (_, kind), text in zip(names, texts, strict=False):
+        if text is None:
+            values.append(None)
+        elif kind == "int" or kind == "float":
+            values.append(float(text))
+        else:
+            values.append(_number(kind, text))
+    return values
+
+
+def _number(kind: str, text: str | None) -> float | None:
+    """A raw capture as a track's number, converted as convert_field would (without its checks:
+    a metrics pattern's groups capture digits)."""
+    if text is None:
+        return None
+    try:
+        if kind == "bool":
+            return 1.0 if text in ("True", "true") else 0.0
+        if kind == "percent":
+            return round(float(text.rstrip("%")) / 100, 6)
+        return float(text.rstrip("sS") if kind == "duration" else text)
+    except ValueError:
+        return None
+
+
 def _match_line(
-    buf: Buffer, start: int, stop: int, end: int, patterns: list[Pattern], line_no: int, state: EventSink
+    buf: Buffer,
+    start: int,
+    stop: int,
+    end: int,
+    patterns: list[Pattern],
+    line_no: int,
+    state: EventSink,
+    weight: int = 1,
 ) -> bool:
     """Match the line against `patterns`; True when one of them recognised it."""
     if not patterns:
@@ -152,13 +338,14 @@ def _match_line(
         # a file of code): the message did not happen there. Under a traceback the exception line
         # says the same, with the values filled in. The error layer still reads it.
         return False
-    if _match_text(buf, start, stop, end, patterns, line_no, state, raw, text, actions_time):
+    if _match_text(buf, start, stop, end, patterns, line_no, state, raw, text, actions_time, weight):
         return True
     whole = _whole_line(buf, start, stop, end, text, line_no, state)
     if whole is None:
         return False
     first_line, raw = line_no - whole.before, _decoded(buf, whole.start, whole.stop)
-    if not _match_text(buf, whole.start, whole.stop, end, patterns, first_line, state, raw, whole.text, actions_time):
+    whole_text = whole.text
+    if not _match_text(buf, whole.start, whole.stop, end, patterns, first_line, state, raw, whole_text, actions_time):
         return False
     state.read_through = line_no + whole.after
     return True
@@ -191,9 +378,10 @@ def _match_text(
     raw: str,
     text: str,
     actions_time: str | None,
+    weight: int = 1,
 ) -> bool:
-    """Match `text` (the line at buf[start:stop], or it rejoined with its wrapped end) against
-    `patterns`; True when one of them recognised it."""
+    """Match `text` (the line at buf[start:stop], or the whole line a terminal wrapped it from)
+    against `patterns`; True when one of them recognised it."""
     stamp: Stamp | None = None
     latest: float | None = None
     recognised = False
@@ -204,6 +392,12 @@ def _match_text(
         seen.add(pattern.id)
         if state.timeouts.get(pattern.id, 0) >= MAX_PATTERN_TIMEOUTS or _saturated(pattern, state.matched):
             continue
+        if state.counted_only(pattern):
+            # A metrics line past the event cap: its numbers go to the series, no event is made.
+            if stamp is None:
+                stamp = stamp_for(buf, start, text, actions_time, state.stamps, parse_stamp(text, state.stamps.formats))
+            recognised = state.measure_only(pattern, stamp, line_no, text, raw, weight) or recognised
+            continue
         try:
             captured = match_line(pattern, text)
         except TimeoutError:
@@ -212,12 +406,15 @@ def _match_text(
         if captured is None:
             continue
         if stamp is None:
-            stamp = stamp_for(buf, start, text, actions_time, state.stamps)
-            latest = latest_for(buf, stop, end, text, actions_time, stamp, state.stamps.formats)
+            own = parse_stamp(text, state.stamps.formats)
+            stamp = stamp_for(buf, start, text, actions_time, state.stamps, own)
+            latest = latest_for(buf, stop, end, own, actions_time, stamp, state.stamps.formats)
         if pattern.block:
             captured.update(read_block(pattern.block, buf, stop, end, state.stamps.formats))
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
         recognised = True
+        if Mark.METRICS in pattern.marks:
+            state.measure(pattern, stamp, line_no, text, captured, weight)
         event = _make_event(pattern, state.name, line_no, stamp, text, captured)
         event = _with_prefix_role(_with_pasted_role(event, raw), raw)
         if latest is not None:
@@ -252,7 +449,7 @@ def _match_error_line(
         start, text, raw = whole.start, whole.text, _decoded(buf, whole.start, whole.stop)
         state.read_through = line_no + whole.after
         line_no -= whole.before
-    stamp = stamp_for(buf, start, text, actions_time, state.stamps)
+    stamp = stamp_for(buf, start, text, actions_time, state.stamps, parse_stamp(text, state.stamps.formats))
     event = Event(
         pattern=hit.marker,
         source=state.name,

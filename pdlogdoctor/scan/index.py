@@ -30,6 +30,10 @@ class AnchorIndex:
     # The patterns of a server's launch line (Mark.SERVER_LAUNCH): its disaggregation mode names the file's role.
     launches: frozenset[str] = frozenset()
     formats: Formats = field(default_factory=shipped, compare=False)  # what reads each line's time
+    # The anchors only metrics patterns (Mark.METRICS) hold, by their position in `by_anchor`, with
+    # the one pattern each stands for: their lines are sampled past a stream's first bytes
+    # (events.EventSink.take).
+    sampled: tuple[tuple[int, str], ...] = ()
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
@@ -61,7 +65,13 @@ class AnchorIndex:
         anchors = [anchor for anchor, _ in ordered]
         fast = accel.deferred(anchors, matcher, build_at) if build_at else accel.load(anchors, matcher)
         generic = frozenset(number for number, (anchor, _) in enumerate(ordered) if anchor in generic_keys)
-        return cls(ordered, blocks, fast, library.errors, generic, library.marked(Mark.SERVER_LAUNCH), library.formats)
+        sampled = tuple(
+            (number, group[0].id)
+            for number, (_, group) in enumerate(ordered)
+            if len(group) == 1 and Mark.METRICS in group[0].marks and number not in generic
+        )
+        launches = library.marked(Mark.SERVER_LAUNCH)
+        return cls(ordered, blocks, fast, library.errors, generic, launches, library.formats, sampled)
 
 
 def _json_escaped(anchor: bytes) -> bytes:

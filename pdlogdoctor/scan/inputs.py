@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from ..ingest import ByteSource, Deadline, LogInput
 from ..ingest.coredump import core_problem
-from ..model import Event, InputProblem, Role, Source
+from ..model import Event, InputProblem, Role, Series, Source
 from ..model.values import record
 from .collectors import unwrap_head
 from .events import ScanResult
@@ -30,6 +30,7 @@ _SYMPTOM_ROLES = frozenset({Role.ROUTER, Role.HARNESS})
 class Scanned:
     source: Source
     events: tuple[Event, ...]
+    series: tuple[Series, ...] = ()  # the metrics lines' time series (series.py)
 
 
 def reading_order(inputs: Sequence[LogInput]) -> list[int]:
@@ -126,7 +127,8 @@ def scan_one(
         problems=problems + tuple(result.problems),
         node=node_from_name(name),
     )
-    return Scanned(source, tuple(with_source_role(e, role) for e in result.events))
+    series = result.series.series(name, role, source.node)
+    return Scanned(source, tuple(with_source_role(e, role) for e in result.events), series)
 
 
 def _scan(

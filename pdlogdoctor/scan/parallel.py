@@ -216,7 +216,7 @@ def _scan_range(
         handle.seek(start)
         stream = Limited(handle, end - start)
         stream.plain_path = path  # plain bytes: read in place, not ahead on a thread (that is for inflating)
-        return scan_partial(stream, name, index, CHUNK_BYTES, on_progress, context=(before, after))
+        return scan_partial(stream, name, index, CHUNK_BYTES, on_progress, context=(before, after), offset=start)
 
 
 # ---------------------------------------------------------------- a worker's ties to its parent

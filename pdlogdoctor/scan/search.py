@@ -35,6 +35,7 @@ class _State:
 
     sink: EventSink
     line_base: int = 0  # lines before the current buffer
+    offset: int = 0  # the stream's bytes before the current buffer (from the file's start, for a range)
     resume: int = 0  # where the next buffer's search starts (after a long-line window, the rows kept above a cut)
 
 
@@ -56,15 +57,18 @@ def scan_partial(
     chunk_bytes: int = CHUNK_BYTES,
     on_progress: Callable[[int], None] | None = None,
     context: tuple[bytes, bytes] = (b"", b""),
+    offset: int = 0,
 ) -> Partial:
     """Scan a stream, or a byte range of a file when `context` gives the bytes around it.
 
     context[0] ends where the range starts (its last stamp is the range's starting
     stamp); context[1] follows the range (a traceback may run into it); no line of
-    the context is matched or counted.
+    the context is matched or counted. `offset`: where the range starts in its file (which
+    metrics lines are read depends on it: events.SAMPLE_FULL).
     """
     problems: list[InputProblem] = []
-    state = _State(EventSink(name, index.errors, StampMemory(formats=index.formats)))
+    sink = EventSink(name, index.errors, StampMemory(formats=index.formats), sampled=dict(index.sampled))
+    state = _State(sink, offset=offset)
     if context[0]:
         remember_last_stamp(context[0], len(context[0]), state.sink.stamps)
     head = b""
@@ -80,7 +84,9 @@ def scan_partial(
         # The tail keeps STAMP_LOOKBACK_LINES lines that each scan walks again: scan once the new
         # bytes outweigh it, so small reads (a slow pipe) cost linear time, not tail x reads.
         if fresh >= window.end - fresh:
-            window.drop_before(_scan_buffer(window.data, window.end, index, state, final=False))
+            cut = _scan_buffer(window.data, window.end, index, state, final=False)
+            window.drop_before(cut)
+            state.offset += cut
             fresh = 0
         if on_progress:
             on_progress(got)
@@ -183,14 +189,15 @@ def _defer_for_lookahead(buf: Buffer, cut: int, complete: int, final: bool) -> i
     return min(cut, pos)
 
 
-# A line found by a key of the generic error layer: (line end, patterns, read by the layer too)
-_Found = tuple[int, list[Pattern], bool]
+# A line found: (line end, patterns, read by the generic error layer too, the lines it stands for)
+_Found = tuple[int, list[Pattern], bool, int]
 
 
 def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State) -> dict[int, _Found]:
     """Lines holding an anchor found in [lo, hi), keyed by line start; lines may reach `limit`."""
     lines: dict[int, _Found] = {}
     hits = index.fast.positions(buf, lo, hi) if index.fast is not None else None
+    sampled = state.sink.sampled
     for number, (anchor, patterns) in enumerate(index.by_anchor):
         generic = number in index.generic
         if not generic and state.sink.has_enough(patterns):
@@ -198,15 +205,18 @@ def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, s
         starts = iter(hits[number]) if hits is not None else None
         pos = _next_hit(buf, anchor, lo, hi, starts)
         while pos != -1:
+            weight = state.sink.take(number, state.offset + pos) if number in sampled else 1
+            if not weight:  # a metrics line past the sample's count, counted only
+                pos = _next_hit(buf, anchor, pos + 1, hi, starts)
+                continue
             start = line_start(buf, pos)
             stop = line_end(buf, pos, limit)
             entry = lines.get(start)
             if entry is None:
-                lines[start] = (stop, list(patterns), generic)
+                lines[start] = (stop, list(patterns), generic, weight)
             else:
                 entry[1].extend(patterns)
-                if generic and not entry[2]:
-                    lines[start] = (entry[0], entry[1], True)
+                lines[start] = (entry[0], entry[1], generic or entry[2], max(weight, entry[3]))
             pos = _next_hit(buf, anchor, max(stop, pos + 1), hi, starts)
     return lines
 
@@ -226,6 +236,7 @@ def _scan_region(
         remember_last_stamp(buf, hi, state.sink.stamps)  # the lines past hi are scanned (and remembered) next time
         return
     for start in sorted(found):
-        stop, patterns, generic = found[start]
-        state.sink.line(buf, start, stop, limit, patterns, generic, state.line_base + newlines.before(start) + 1)
+        stop, patterns, generic, weight = found[start]
+        line_no = state.line_base + newlines.before(start) + 1
+        state.sink.line(buf, start, stop, limit, patterns, generic, line_no, weight)
     remember_last_stamp(buf, hi, state.sink.stamps)

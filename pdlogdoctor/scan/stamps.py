@@ -25,9 +25,11 @@ class StampMemory:
     formats: Formats = field(default_factory=shipped)  # the catalogue of line formats that reads them
 
 
-def stamp_for(buf: Buffer, start: int, text: str, actions_time: str | None, memory: StampMemory) -> Stamp | None:
+def stamp_for(
+    buf: Buffer, start: int, text: str, actions_time: str | None, memory: StampMemory, own: Stamp | None
+) -> Stamp | None:
+    """`own` is the line's own stamp (parse_stamp(text, memory.formats)), parsed once by the caller."""
     formats = memory.formats
-    own = parse_stamp(text, formats)
     if own is not None and own.utc:
         return on_local_clock(own, _local_stamp_above(buf, start, memory))
     if own is not None:
@@ -75,13 +77,13 @@ def _local_stamp_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp | 
 
 
 def latest_for(
-    buf: Buffer, stop: int, end: int, text: str, actions_time: str | None, stamp: Stamp | None, formats: Formats
+    buf: Buffer, stop: int, end: int, own: Stamp | None, actions_time: str | None, stamp: Stamp | None, formats: Formats
 ) -> float | None:
     """For a line without a time of its own (a crash line, a traceback), the latest it can be:
     the time of the next stamped line below it (or the earliest, when none is in reach).
     None for a line that carries its own time. The buffer holds STAMP_LOOKBACK_LINES lines
     below every scanned line (_defer_for_lookahead), so this does not depend on chunking."""
-    if stamp is None or actions_time is not None or parse_stamp(text, formats) is not None:
+    if stamp is None or actions_time is not None or own is not None:
         return None
     pos = stop + 1
     for _ in range(STAMP_LOOKBACK_LINES):

@@ -102,12 +102,12 @@
     el("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead" }, marker);
     data.lanes.forEach(function (lane, i) {
       var y = AXIS_H + i * LANE_H;
-      var g = el("g", { class: "lane lane-" + lane.role, "data-lane": String(i) }, svg);
+      var g = el("g", { class: "lane lane-" + lane.role + (lane.quiet ? " quiet" : ""), "data-lane": String(i) }, svg);
       el("rect", { x: 0, y: y, width: w, height: LANE_H, class: i % 2 ? "band odd" : "band" }, g);
       var label = el("text", { x: 8, y: y + LANE_H / 2 + 4, class: "lane-label" }, g);
       label.textContent = lane.label.length > 26 ? lane.label.slice(0, 25) + "\u2026" : lane.label;
       var title = el("title", {}, label);
-      title.textContent = lane.label;
+      title.textContent = lane.label + (lane.quiet ? " (read: no failure line)" : "");
     });
     drawAxis(svg, h);
     if (untimed.length) {
@@ -258,7 +258,7 @@
   });
   document.querySelectorAll("[data-copy]").forEach(function (button) {
     button.addEventListener("click", function () {
-      var code = button.parentNode.querySelector("code");
+      var code = button.parentNode.querySelector("code.copied");
       if (code && navigator.clipboard) { navigator.clipboard.writeText(code.textContent); }
     });
   });

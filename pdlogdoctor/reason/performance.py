@@ -1,0 +1,903 @@
+"""Why a run was slow: the servers' periodic metrics lines, read as time series, on top of the decision.
+
+The scan reads every line of the patterns marked `metrics` into bounded series per source and rank
+(scan/series.py). When the decision names no cause (healthy, no failure seen, inconclusive) and a
+performance gate failed, this module says where the time went, from the series alone:
+
+- kv-transfer-backlog: the prefill's transfers (or handshakes) pile up and stay up while the decode's
+  pool has room, or the transfer engine's throughput falls under load;
+- decode-saturated: the decode's queue stays up with its KV pool near full, retracting or preempting;
+- prefill-saturated: the prefill's own queue stays up, its transfers do not, the decode has room;
+- straggler-node: one node of a role is much slower than its peers (named, with what differs);
+- performance-regression: a latency or throughput gate failed and none of the above shows.
+
+A queue only counts when it stays up (`SUSTAINED_SHARE` of the time its server printed), so a burst
+that drains is load, not a bottleneck. A bottleneck becomes the verdict with a failed performance
+gate; without one (or with a gate that measured something else), only when it is plainly unhealthy
+(`Backlog.rising`: it still climbs when the log ends) and no gate or end-to-end check passed: a
+busy run whose gate passed stays healthy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from ..library.patterns import Library
+from ..library.templates import message_of
+from ..model import (
+    Event,
+    FactValue,
+    Kind,
+    Mark,
+    Performance,
+    Report,
+    Role,
+    Series,
+    Severity,
+    Suggestion,
+    Verdict,
+    verdicts,
+)
+from ..model.textcut import clip
+from ..model.values import record
+from . import confidence
+
+SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
+GATE_MISSING = "no line says why the gate"  # decide.py's missing evidence: the series say it now
+REGRESSION = verdicts.PERFORMANCE_REGRESSION
+MIN_BUCKETS = 4  # fewer time buckets than this is too short a series to call a trend
+SUSTAINED_SHARE = 0.5  # a queue standing in at least half the time its server printed is a backlog
+STANDING = 0.25  # ... standing: never below this share of its peak within a time bucket
+QUEUE_MIN = 8.0  # requests: a queue that never exceeds this is pipelining, no backlog
+FULL_POOL = 0.9  # token usage at or above this is the pool's limit (sglang's guide wants > 0.9 at full load)
+FALLEN = 0.5  # a transfer throughput at this share of its early level (or a time at 1/FALLEN) has changed
+END_SHARE = 0.2  # the last fifth of a series is its end
+STILL_UP = 0.8  # a rising backlog ends at this share of its peak at least ...
+RISEN = 2.0  # ... and this many times its early level
+SLOWER = 0.5  # a node at this share of its peers' throughput, or 1/SLOWER their interval, lags them
+TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for the running requests to grow
+DEFAULT_TRANSFER_QUEUES = 4  # sglang's SGLANG_DISAGGREGATION_QUEUE_SIZE default (environ.py)
+LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output")
+THROUGHPUT_WORDS = ("throughput", "tok/s", "tokens/s", "req/s")
+# The queues whose backlog each verdict reads, by the metrics patterns' capture names.
+TRANSFER_QUEUES = ("transfer_queue", "bootstrap_queue")
+DECODE_QUEUES = ("queue", "prealloc_queue")
+RETRACTIONS = ("retracted", "retracted_reqs", "preemptions", "swapped")
+
+
+@record
+class Backlog:
+    """A queue that stayed up: the series, the share of its time it was non-empty, its peak and end."""
+
+    series: Series
+    share: float
+    peak: float
+    early: float  # the mean of its first fifth
+    end: float  # the mean of its last fifth
+
+    @property
+    def rising(self) -> bool:
+        """Still climbing when the log ends: at its peak at the end, from well below it at the start.
+        A queue held at a level (a closed-loop benchmark's) is load; one that only grows is a server
+        falling further behind, plainly unhealthy without any gate (sglang#22877)."""
+        return self.end >= STILL_UP * self.peak and self.early * RISEN <= self.end
+
+
+@record
+class Finding:
+    """A bottleneck the series show: the verdict, its node, the sentence and the series it rests on."""
+
+    verdict: str
+    role: Role
+    node: str
+    summary: str
+    facts: tuple[tuple[str, FactValue], ...]
+    evidence: tuple[Series, ...]
+    severe: bool
+    signals: int  # independent kinds of evidence (a queue, a full pool, retractions, a fallen throughput)
+    suggestions: tuple[Suggestion, ...] = ()
+
+
+def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], library: Library) -> Report:
+    """The report with the run's series attached and, when the decision named no cause, the
+    bottleneck they show (or performance-regression for a failed gate nothing explains)."""
+    gates = _failed_gates(events, library)
+    if not series and not gates:
+        return report
+    finding = _finding(series, events, library)
+    perf_gates = [gate for gate in gates if gate_metric(gate)]
+    performance = Performance(gates[0] if gates else None, tuple(series), "")
+    if report.verdict.id not in verdicts.META or _failed_besides_gates(report, events, library):
+        return replace(report, performance=performance)  # a named cause, or failures no gate explains
+    counts = _line_counts(events)
+    if perf_gates and finding is not None:
+        return _bottleneck_report(report, finding, perf_gates[0], performance, library, counts)
+    if perf_gates:
+        return _regression_report(report, perf_gates[0], series, performance, library)
+    if finding is not None and finding.severe and (gates or not _passed(events, library)):
+        return _bottleneck_report(report, finding, gates[0] if gates else None, performance, library, counts)
+    if finding is not None:
+        note = f"the metrics lines show load ({finding.verdict}: {finding.summary}), but no gate failed on it"
+        return replace(report, performance=performance, notes=(*report.notes, note))
+    return replace(report, performance=performance)
+
+
+# ---------------------------------------------------------------- gates
+
+
+def _failed_gates(events: Sequence[Event], library: Library) -> list[Event]:
+    """Failed gates, earliest first (decide.py's mark: a failed test, benchmark or job)."""
+    gated = library.marked(Mark.GATE_FAILED)
+    return sorted((e for e in events if e.failing and e.pattern in gated), key=_time_key)
+
+
+def _failed_besides_gates(report: Report, events: Sequence[Event], library: Library) -> bool:
+    """An inconclusive run whose lines fail in other ways than its gates (requests answered with
+    errors, error lines no pattern names): slowness may be its consequence, not its story."""
+    if report.verdict.id != verdicts.INCONCLUSIVE:
+        return False
+    gated = library.marked(Mark.GATE_FAILED)
+    failing = any(e.failing and e.kind is not Kind.CONTEXT and e.pattern not in gated for e in events)
+    return failing or any(error.severity.rank >= Severity.ERROR.rank for error in report.unrecognised)
+
+
+def _passed(events: Sequence[Event], library: Library) -> bool:
+    """A gate or an end-to-end check that passed: the run met what it was measured against."""
+    checked = library.marked(Mark.GATE_FAILED, Mark.END_TO_END)
+    return any(not e.failing and e.pattern in checked for e in events)
+
+
+def gate_metric(gate: Event) -> str:
+    """What a failed gate measured, when it is a latency or a throughput: its `metric` capture, or
+    the words of its test's name or message; "" for any other gate (accuracy, a job's exit)."""
+    for name in ("metric", "test", "message"):
+        value = gate.get(name)
+        if isinstance(value, str) and _performance_words(value):
+            return value
+    return ""
+
+
+def _performance_words(text: str) -> bool:
+    lowered = text.lower().replace("_", " ")
+    return any(word in lowered for word in (*LATENCY_WORDS, *THROUGHPUT_WORDS))
+
+
+# ---------------------------------------------------------------- series read per node
+
+
+@record
+class Node:
+    """The series of one source (one server's log), by metric; its engine is its patterns' group."""
+
+    source: str
+    role: Role
+    name: str
+    engine: str
+    series: tuple[Series, ...]
+
+    def of(self, *metrics: str) -> list[Series]:
+        return [s for s in self.series if s.metric in metrics]
+
+    def total(self, metric: str) -> float:
+        """The metric's mean summed over the node's ranks (each rank prints its own share)."""
+        return sum(s.mean for s in self.of(metric))
+
+
+def nodes_of(series: Sequence[Series], library: Library) -> list[Node]:
+    by_source: dict[str, list[Series]] = {}
+    for item in series:
+        by_source.setdefault(item.source, []).append(item)
+    found = []
+    for source, items in sorted(by_source.items()):
+        first = items[0]
+        groups = {library.pattern(s.pattern).group for s in items if _known(library, s.pattern)}
+        engine = "sglang" if "sglang" in groups else "vllm" if "vllm" in groups else (sorted(groups) or [""])[0]
+        role = first.role if first.role in SERVER_ROLES else _role_from_metrics(items)
+        found.append(Node(source, role, first.node or _file_name(source), engine, tuple(items)))
+    return found
+
+
+def _role_from_metrics(series: list[Series]) -> Role:
+    """The side a file of unknown role is on, from what its metrics lines count: only a PD prefill
+    has a handshake (bootstrap) queue, only a PD decode a queue for KV memory (prealloc)."""
+    metrics = {s.metric for s in series}
+    if "bootstrap_queue" in metrics:
+        return Role.PREFILL
+    if "prealloc_queue" in metrics:
+        return Role.DECODE
+    return Role.SERVER
+
+
+def _mean(values: Iterable[float]) -> float:
+    """The arithmetic mean (`statistics` costs every run its import; this is all it is used for)."""
+    items = list(values)
+    return sum(items) / len(items) if items else 0.0
+
+
+def _median(values: Iterable[float]) -> float:
+    items = sorted(values)
+    if not items:
+        return 0.0
+    middle = len(items) // 2
+    return items[middle] if len(items) % 2 else (items[middle - 1] + items[middle]) / 2
+
+
+def _known(library: Library, pattern_id: str) -> bool:
+    return any(p.id == pattern_id for p in library.patterns)
+
+
+def backlog(series: Series) -> Backlog | None:
+    """The queue as a backlog when it stayed up: standing (its lowest value at least STANDING of
+    its peak) in SUSTAINED_SHARE of the time buckets its server printed in, QUEUE_MIN at its peak."""
+    points = series.points
+    if len(points) < MIN_BUCKETS or series.high < QUEUE_MIN:
+        return None
+    floor = max(1.0, STANDING * series.high)
+    held = sum(1 for point in points if point[2] >= floor)
+    share = held / len(points)
+    if share < SUSTAINED_SHARE:
+        return None
+    return Backlog(series, round(share, 2), series.high, round(_early_level(series), 2), round(_end_level(series), 2))
+
+
+def _end_level(series: Series) -> float:
+    tail = series.points[-max(1, int(len(series.points) * END_SHARE)) :]
+    return _mean(point[1] for point in tail)
+
+
+def _early_level(series: Series) -> float:
+    head = series.points[: max(1, int(len(series.points) * END_SHARE))]
+    return _mean(point[1] for point in head)
+
+
+def _backlogs(node: Node, metrics: Iterable[str]) -> list[Backlog]:
+    return [b for s in node.of(*metrics) if (b := backlog(s)) is not None]
+
+
+def _pool_full(node: Node) -> Series | None:
+    full = [s for s in node.of("token_usage") if s.high >= FULL_POOL]
+    return max(full, key=lambda s: s.high) if full else None
+
+
+def _retractions(node: Node) -> list[Series]:
+    return [s for s in node.of(*RETRACTIONS) if s.high >= 1]
+
+
+def _fallen(node: Node) -> list[tuple[Series, float, float]]:
+    """Transfer throughputs that fell to FALLEN of their early level, and transfer times that rose
+    as much: (series, early level, late level)."""
+    changed = []
+    for item in node.of("kv_throughput"):
+        if len(item.points) >= MIN_BUCKETS and _early_level(item) > 0:
+            early, late = _early_level(item), _end_level(item)
+            if late <= FALLEN * early:
+                changed.append((item, early, late))
+    for item in node.of("xfer_ms"):
+        if len(item.points) >= MIN_BUCKETS and _early_level(item) > 0:
+            early, late = _early_level(item), _end_level(item)
+            if late * FALLEN >= early:
+                changed.append((item, early, late))
+    return changed
+
+
+# ---------------------------------------------------------------- findings
+
+
+def _finding(series: Sequence[Series], events: Sequence[Event], library: Library) -> Finding | None:
+    nodes = nodes_of(series, library)
+    decodes = [n for n in nodes if n.role in (Role.DECODE, Role.SERVER)]
+    prefills = [n for n in nodes if n.role in (Role.PREFILL, Role.SERVER)]
+    saturated = [f for n in decodes if (f := _decode_saturated(n)) is not None]
+    straggler = _straggler(nodes, events, library)
+    if straggler is not None and (not saturated or {f.node for f in saturated} == {straggler.node}):
+        return straggler  # the one node that lags is the bottleneck, not its role
+    if saturated:
+        return max(saturated, key=lambda f: (f.severe, f.signals))
+    transfer = _transfer_backlog(prefills, decodes, nodes)
+    if transfer is not None:
+        return transfer
+    starved = [f for n in prefills if n.role is Role.PREFILL and (f := _prefill_saturated(n, decodes)) is not None]
+    if starved:
+        return max(starved, key=lambda f: (f.severe, f.signals))
+    return straggler
+
+
+def _decode_saturated(node: Node) -> Finding | None:
+    """A decode whose queue (or, on a PD decode, its queue for KV memory) stays up while its pool is
+    near full or it retracts or preempts requests."""
+    queues = _backlogs(node, DECODE_QUEUES)
+    full = _pool_full(node)
+    retracted = _retractions(node)
+    if not queues or (full is None and not retracted):
+        return None
+    queue = max(queues, key=lambda b: b.peak)
+    facts: list[tuple[str, FactValue]] = [
+        ("role", node.role.value),
+        ("node", node.name),
+        ("shown_by", "decode queue, token usage, retractions"),
+        ("queue_peak", int(queue.peak)),
+        ("queue_busy_share", queue.share),
+    ]
+    said = [f"{_queue_words(queue.series)} stayed up in {queue.share:.0%} of its run (peak {queue.peak:.0f})"]
+    evidence = [queue.series]
+    if full is not None:
+        facts.append(("token_usage_peak", round(full.high, 2)))
+        said.append(f"its KV pool reached {full.high:.0%} of its tokens")
+        evidence.append(full)
+    if retracted:
+        words = [_retraction_words(s) for s in retracted]
+        facts += [(s.metric, _retraction_amount(s)) for s in retracted]
+        said.append("it took requests back: " + ", ".join(words))
+        evidence.extend(retracted)
+    throughput = node.of("gen_throughput")
+    if throughput:
+        best = max(throughput, key=lambda s: s.count)
+        facts.append(("gen_throughput_mean", round(best.mean, 1)))
+        said.append(f"its generation throughput stayed near {best.mean:.0f} tokens/s")
+        evidence.append(best)
+    summary = f"On the decode {node.name}, " + "; ".join(said) + "."
+    signals = 1 + (full is not None) + bool(retracted)
+    suggestions = _decode_knobs(node, queue, full)
+    severe = queue.rising
+    return Finding(
+        verdicts.DECODE_SATURATED,
+        node.role,
+        node.name,
+        summary,
+        tuple(facts),
+        tuple(evidence),
+        severe,
+        signals,
+        suggestions,
+    )
+
+
+def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Node]) -> Finding | None:
+    """Transfers (or handshakes) that pile up on the prefill, or a decode waiting for KV with room in
+    its pool, or a transfer throughput that fell under load."""
+    piled = [(n, b) for n in prefills for b in _backlogs(n, TRANSFER_QUEUES)]
+    piled += [(n, b) for n in decodes for b in _backlogs(n, ("transfer_queue",))]
+    fallen = [(n, change) for n in nodes for change in _fallen(n)]
+    waiting = [(n, b) for n in decodes for b in _backlogs(n, ("queue",)) if _pool_full(n) is None]
+    if not piled and not (fallen and waiting):
+        return None
+    if not piled and not fallen:
+        return None
+    node, queue = max(piled, key=lambda item: item[1].peak) if piled else max(waiting, key=lambda item: item[1].peak)
+    facts: list[tuple[str, FactValue]] = [
+        ("role", node.role.value),
+        ("node", node.name),
+        ("shown_by", "transfer queue" if piled else "transfer throughput"),
+        ("queue_peak", int(queue.peak)),
+        ("queue_busy_share", queue.share),
+    ]
+    said = [
+        f"on the {node.role.value} {node.name}, {_queue_words(queue.series)} stayed up in {queue.share:.0%} of its "
+        f"run (peak {queue.peak:.0f})"
+    ]
+    evidence = [queue.series]
+    for changed_node, (item, early, late) in fallen[:2]:
+        what = "KV transfer throughput" if item.metric == "kv_throughput" else "KV transfer time"
+        unit = "MB/s" if item.metric == "kv_throughput" else "ms"
+        said.append(f"the {what} on {changed_node.name} went from {early:.1f} to {late:.1f} {unit}")
+        facts += [(f"{item.metric}_early", round(early, 2)), (f"{item.metric}_late", round(late, 2))]
+        evidence.append(item)
+    roomy = [s for n in decodes for s in n.of("token_usage")]
+    if roomy:
+        top = max(s.high for s in roomy)
+        facts.append(("decode_token_usage_peak", round(top, 2)))
+        said.append(f"while the decode's KV pool stayed below {top:.0%} and it retracted nothing")
+    summary = "Requests waited on the KV transfer: " + "; ".join(said) + "."
+    signals = 1 + bool(fallen) + bool(roomy)
+    engine = node.engine
+    return Finding(
+        verdicts.KV_TRANSFER_BACKLOG,
+        node.role,
+        node.name,
+        summary,
+        tuple(facts),
+        tuple(evidence),
+        queue.rising,
+        signals,
+        _transfer_knobs(engine, queue, [item for _, (item, _, _) in fallen]),
+    )
+
+
+def _prefill_saturated(node: Node, decodes: list[Node]) -> Finding | None:
+    """A prefill whose own queue stays up while its transfers do not pile up, and a decode with room."""
+    queues = _backlogs(node, ("queue",))
+    if not queues or _backlogs(node, TRANSFER_QUEUES):
+        return None
+    if any(_decode_saturated(d) is not None for d in decodes):
+        return None
+    queue = max(queues, key=lambda b: b.peak)
+    facts: list[tuple[str, FactValue]] = [
+        ("role", node.role.value),
+        ("node", node.name),
+        ("shown_by", "prefill queue"),
+        ("queue_peak", int(queue.peak)),
+        ("queue_busy_share", queue.share),
+    ]
+    said = [
+        f"On the prefill {node.name}, requests waiting to be prefilled stayed up in {queue.share:.0%} of its run "
+        f"(peak {queue.peak:.0f}) while its KV transfers did not pile up"
+    ]
+    evidence = [queue.series]
+    batch = max(node.of("new_tokens"), key=lambda s: s.count, default=None)
+    if batch is not None:
+        at_cap = sum(1 for point in batch.points if point[3] >= batch.high) / len(batch.points)
+        facts += [("prefill_batch_tokens_max", int(batch.high)), ("batches_at_max_share", round(at_cap, 2))]
+        said.append(f"its prefill batches reached {batch.high:.0f} tokens (in {at_cap:.0%} of its time)")
+        evidence.append(batch)
+    throughput = max(node.of("input_throughput"), key=lambda s: s.count, default=None)
+    if throughput is not None:
+        facts.append(("input_throughput_mean", round(throughput.mean, 1)))
+        evidence.append(throughput)
+    idle = [s for d in decodes for s in d.of("running")]
+    if idle:
+        facts.append(("decode_running_mean", round(_mean(s.mean for s in idle), 1)))
+        said.append(f"the decode ran {_mean(s.mean for s in idle):.0f} requests on average, its queue empty")
+        evidence.append(max(idle, key=lambda s: s.count))
+    summary = "; ".join(said) + "."
+    return Finding(
+        verdicts.PREFILL_SATURATED,
+        node.role,
+        node.name,
+        summary,
+        tuple(facts),
+        tuple(evidence),
+        queue.rising,
+        1 + (batch is not None) + bool(idle),
+        _prefill_knobs(node, batch),
+    )
+
+
+# ---------------------------------------------------------------- stragglers
+
+
+def _straggler(nodes: list[Node], events: Sequence[Event], library: Library) -> Finding | None:
+    """One node of a role much slower than its peers: its throughput, how often it prints, or how
+    many requests it holds for its output; named with what differs in its lines."""
+    for role in (Role.DECODE, Role.PREFILL, Role.SERVER):
+        peers = [n for n in nodes if n.role is role]
+        if len({n.name for n in peers}) < 2:
+            continue
+        found = _lagging(peers, role)
+        if found is not None:
+            node, facts, said, evidence = found
+            differs = _what_differs(node, [p for p in peers if p is not node], events, library)
+            summary = f"The {role.value} {node.name} is much slower than its {len(peers) - 1} peer(s): {said}."
+            if differs:
+                summary += " What differs on it: " + "; ".join(differs) + "."
+            facts = (*facts, ("differs", "; ".join(differs) if differs else "nothing in its lines"))
+            action = Suggestion(
+                "action",
+                f"inspect {node.name}",
+                None,
+                f"{node.name} lags the other {role.value} nodes"
+                + (f" and its lines differ ({differs[0]})" if differs else "")
+                + ": check its GPUs and NICs, or take it out of the router's pool.",
+                lines_used=tuple(f"{s.source}:{s.peak_line}" for s in evidence),
+            )
+            return Finding(verdicts.STRAGGLER_NODE, role, node.name, summary, facts, evidence, False, 2, (action,))
+    return None
+
+
+def _rate_metric(role: Role, peers: list[Node]) -> str:
+    if role is Role.PREFILL and all(n.of("input_throughput") for n in peers):
+        return "input_throughput"
+    return "gen_throughput" if all(n.of("gen_throughput") for n in peers) else ""
+
+
+def _lagging(
+    peers: list[Node], role: Role
+) -> tuple[Node, tuple[tuple[str, FactValue], ...], str, tuple[Series, ...]] | None:
+    metric = _rate_metric(role, peers)
+    for node in peers:
+        others = [p for p in peers if p is not node]
+        facts: list[tuple[str, FactValue]] = [("role", role.value), ("node", node.name)]
+        said: list[str] = []
+        evidence: list[Series] = []
+        if metric:
+            mine, theirs = node.total(metric), _median(p.total(metric) for p in others)
+            if theirs > 0 and mine <= SLOWER * theirs:
+                facts += [
+                    ("shown_by", metric),
+                    (f"{metric}_node", round(mine, 1)),
+                    (f"{metric}_peers", round(theirs, 1)),
+                ]
+                said.append(
+                    f"its {metric.replace('_', ' ')} averages {mine:.0f} tokens/s against {theirs:.0f} on its peers"
+                )
+                evidence += node.of(metric)
+        gap, peer_gap = _interval(node), _median(_interval(p) for p in others)
+        if gap > 0 and peer_gap > 0 and gap * SLOWER >= peer_gap:
+            facts += [("interval_s_node", round(gap, 1)), ("interval_s_peers", round(peer_gap, 1))]
+            said.append(
+                f"it prints its metrics line every {gap:.1f} s against {peer_gap:.1f} s on its peers "
+                "(each of its steps takes longer)"
+            )
+            evidence += node.series[:1]
+        running, peer_running = node.total("running"), _median(p.total("running") for p in others)
+        if (
+            metric
+            and peer_running > 0
+            and running * SLOWER >= peer_running
+            and node.total(metric) <= _median(p.total(metric) for p in others)
+        ):
+            facts += [("running_node", round(running, 1)), ("running_peers", round(peer_running, 1))]
+            said.append(f"it holds {running:.0f} running requests against {peer_running:.0f} for no more output")
+            evidence += node.of("running")
+        if said:
+            if not any(name == "shown_by" for name, _ in facts):
+                facts.insert(2, ("shown_by", "metrics line interval" if gap else "running requests"))
+            return node, tuple(facts), "; ".join(said), tuple(dict.fromkeys(evidence))
+    return None
+
+
+def _interval(node: Node) -> float:
+    """The node's typical seconds between two of its metrics lines (the median over its ranks)."""
+    gaps = [s.interval for s in node.series if s.interval is not None]
+    return _median(gaps) if gaps else 0.0
+
+
+def _what_differs(node: Node, peers: list[Node], events: Sequence[Event], library: Library) -> list[str]:
+    """What the straggler's lines show that its peers' do not: CUDA graphs off, another KV pool
+    size, warning or error lines only it printed."""
+    differs = []
+    graph, peer_graph = node.of("graph"), [s for p in peers for s in p.of("graph")]
+    if graph and peer_graph and _mean(s.mean for s in graph) < 0.5 <= _mean(s.mean for s in peer_graph):
+        differs.append("its decode steps ran without CUDA graphs (cuda graph: False) while its peers' ran with them")
+    sized = library.marked(Mark.KV_POOL_SIZED)
+    mine = _numbers_of(e for e in events if e.source == node.source and e.pattern in sized)
+    theirs = _numbers_of(e for e in events if e.source in {p.source for p in peers} and e.pattern in sized)
+    for name, value in sorted(mine.items()):
+        if name in theirs and theirs[name] != value:
+            differs.append(f"its KV pool is sized differently ({name} {value:g} against {theirs[name]:g})")
+            break
+    own = {e.pattern for e in events if e.source == node.source and e.severity.rank >= Severity.WARNING.rank}
+    elsewhere = {e.pattern for e in events if e.source in {p.source for p in peers}}
+    lonely = sorted(own - elsewhere)
+    if lonely:
+        titles = [library.pattern(pid).title for pid in lonely[:2] if _known(library, pid)]
+        differs.append("only it logged " + "; ".join(f"'{title}'" for title in titles))
+    return differs
+
+
+def _numbers_of(events: Iterable[Event]) -> dict[str, float]:
+    numbers: dict[str, float] = {}
+    for event in events:
+        for name, value in event.fields:
+            if isinstance(value, int | float) and not isinstance(value, bool) and name not in ("dp", "tp", "ep", "pp"):
+                numbers.setdefault(name, float(value))
+    return numbers
+
+
+# ---------------------------------------------------------------- knobs (only with the lines that support them)
+
+
+def _decode_knobs(node: Node, queue: Backlog, full: Series | None) -> tuple[Suggestion, ...]:
+    """Fewer requests per decode (a value when its pool's usage at its peak batch is known), a
+    larger pool, more decodes."""
+    lines = tuple(f"{s.source}:{s.peak_line}" for s in (queue.series, *(x for x in (full,) if x is not None)))
+    running = max(node.of("running"), key=lambda s: s.high, default=None)
+    value: int | None = None
+    arithmetic: tuple[str, ...] = ()
+    if running is not None and full is not None:
+        value = int(running.high * TARGET_USAGE / full.high)
+        arithmetic = (
+            f"{running.high:.0f} running requests ({running.source}:{running.peak_line}) with the pool at "
+            f"{full.high:.2f} ({full.source}:{full.peak_line})",
+            f"{running.high:.0f} x {TARGET_USAGE} / {full.high:.2f} = {value}: "
+            f"the batch that keeps the pool at {TARGET_USAGE:.0%}",
+        )
+    if node.engine == "vllm":
+        first = Suggestion(
+            "server-arg",
+            "--max-num-seqs",
+            value,
+            "cap the requests the decode runs at once below what its KV cache holds, so it stops preempting",
+            arithmetic,
+            lines,
+            (Role.DECODE,),
+        )
+        more = Suggestion(
+            "server-arg", "--gpu-memory-utilization", None, "a larger KV cache per decode", (), lines, (Role.DECODE,)
+        )
+    else:
+        first = Suggestion(
+            "server-arg",
+            "--max-running-requests",
+            value,
+            "cap the batch below what the decode's KV pool holds, so it stops retracting requests",
+            arithmetic,
+            lines,
+            (Role.DECODE,),
+        )
+        more = Suggestion(
+            "server-arg", "--mem-fraction-static", None, "a larger KV pool per decode", (), lines, (Role.DECODE,)
+        )
+    scale = Suggestion(
+        "action", "add decode instances", None, "spread the queue over more decodes", (), lines, (Role.DECODE,)
+    )
+    return (first, more, scale)
+
+
+def _transfer_knobs(engine: str, queue: Backlog, fallen: list[Series]) -> tuple[Suggestion, ...]:
+    lines = tuple(f"{s.source}:{s.peak_line}" for s in (queue.series, *fallen))
+    if engine == "vllm":
+        return (
+            Suggestion(
+                "action",
+                "check UCX transports (UCX_TLS, UCX_NET_DEVICES)",
+                None,
+                "NIXL's transfers slowed: check which transports and NICs UCX chose for them",
+                (),
+                lines,
+            ),
+        )
+    return (
+        Suggestion(
+            "env",
+            "SGLANG_DISAGGREGATION_QUEUE_SIZE",
+            2 * DEFAULT_TRANSFER_QUEUES,
+            "more parallel transfer queues for the KV caches waiting on the prefill",
+            (
+                f"sglang's default is {DEFAULT_TRANSFER_QUEUES} queues (environ.py); "
+                f"twice that: {2 * DEFAULT_TRANSFER_QUEUES}",
+            ),
+            lines,
+            (Role.PREFILL,),
+        ),
+        Suggestion(
+            "env",
+            "SGLANG_DISAGGREGATION_THREAD_POOL_SIZE",
+            None,
+            "more transfer threads per rank (by default 3/4 of the CPUs / 8, between 4 and 12)",
+            (),
+            lines,
+            (Role.PREFILL,),
+        ),
+    )
+
+
+def _prefill_knobs(node: Node, batch: Series | None) -> tuple[Suggestion, ...]:
+    lines = tuple(f"{s.source}:{s.peak_line}" for s in node.of("queue")[:1] + ([batch] if batch else []))
+    value = int(2 * batch.high) if batch is not None else None
+    arithmetic = (
+        (
+            f"prefill batches reach {batch.high:.0f} tokens ({batch.source}:{batch.peak_line}), "
+            "the chunk that bounds them",
+            f"2 x {batch.high:.0f} = {value}, as the prefill's memory allows",
+        )
+        if batch
+        else ()
+    )
+    if node.engine == "vllm":
+        first = Suggestion(
+            "server-arg",
+            "--max-num-batched-tokens",
+            value,
+            "more prompt tokens per prefill step",
+            arithmetic,
+            lines,
+            (Role.PREFILL,),
+        )
+    else:
+        first = Suggestion(
+            "server-arg",
+            "--chunked-prefill-size",
+            value,
+            "more prompt tokens per prefill batch",
+            arithmetic,
+            lines,
+            (Role.PREFILL,),
+        )
+    scale = Suggestion(
+        "action",
+        "add prefill instances",
+        None,
+        "spread the prefill queue over more prefills",
+        (),
+        lines,
+        (Role.PREFILL,),
+    )
+    return (first, scale)
+
+
+# ---------------------------------------------------------------- reports
+
+
+def _bottleneck_report(
+    report: Report,
+    finding: Finding,
+    gate: Event | None,
+    performance: Performance,
+    library: Library,
+    counts: dict[tuple[str, str], int],
+) -> Report:
+    spec = library.verdict(finding.verdict)
+    kind = "none" if gate is None else "performance" if gate_metric(gate) else "other"
+    why = f"{finding.verdict} on {finding.node}" + (f", the gate at {gate.where}" if gate is not None else "")
+    score = confidence.slow_run(kind, finding.signals, why)
+    head = f"{_gate_sentence(gate)} " if gate is not None else ""
+    evidence = tuple(peak_event(s, counts.get((s.source, s.pattern), 1)) for s in finding.evidence)
+    chain = tuple(dict.fromkeys((*((gate,) if gate else ()), *evidence)))
+    facts = (*finding.facts, *_gate_facts(gate))
+    verdict = Verdict(finding.verdict, spec.title, 0.0, head + finding.summary, facts, spec.identity)
+    verdict = confidence.applied(verdict, score)
+    return replace(
+        report,
+        verdict=verdict,
+        chain=chain,
+        roots=(gate,) if gate is not None else evidence[:1],
+        links=(),
+        suggestions=finding.suggestions,
+        advice=spec.advice.strip(),
+        explain=spec.explain.strip(),
+        alternatives=(),
+        missing=tuple(m for m in report.missing if not m.startswith(GATE_MISSING)),
+        performance=replace(performance, finding=finding.verdict, shown=tuple(s.metric for s in finding.evidence)),
+    )
+
+
+def _regression_report(
+    report: Report, gate: Event, series: Sequence[Series], performance: Performance, library: Library
+) -> Report:
+    spec = library.verdict(REGRESSION)
+    read = _series_read(series)
+    if read:
+        shown = (
+            f"The metrics lines read ({read}) show no bottleneck: no queue stayed up, no pool filled, "
+            "no transfer piled up, no node lagged its peers."
+        )
+        missing: tuple[str, ...] = ()
+    else:
+        shown = "No server printed its periodic metrics lines here, so where the time went cannot be read."
+        missing = ("the servers' periodic metrics lines (sglang's Prefill/Decode batch lines, vLLM's engine stats)",)
+    summary = f"{_gate_sentence(gate)} {shown}"
+    facts = (*_gate_facts(gate), ("series_read", len(series)))
+    verdict = Verdict(REGRESSION, spec.title, 0.0, summary, facts, spec.identity)
+    verdict = confidence.applied(verdict, confidence.gate_unexplained(f"the gate at {gate.where} failed"))
+    action = Suggestion(
+        "action",
+        "compare with the last green run",
+        None,
+        "pdlogdoctor diff LAST_GREEN THIS_RUN: the change that slowed the run shows there",
+        (),
+        (gate.where,),
+    )
+    return replace(
+        report,
+        verdict=verdict,
+        chain=(gate, *(e for e in report.chain if e is not gate)),
+        roots=(gate,),
+        suggestions=(action,),
+        advice=spec.advice.strip(),
+        explain=spec.explain.strip(),
+        missing=tuple(dict.fromkeys((*missing, *(m for m in report.missing if not m.startswith(GATE_MISSING))))),
+        performance=performance,
+    )
+
+
+def _series_read(series: Sequence[Series]) -> str:
+    """The series read, per role: `prefill: queue, transfer_queue; decode: queue, token_usage`."""
+    by_role: dict[str, set[str]] = {}
+    for item in series:
+        by_role.setdefault(item.role.value, set()).add(item.metric)
+    return "; ".join(f"{role}: {', '.join(sorted(metrics))}" for role, metrics in sorted(by_role.items()))
+
+
+def _gate_sentence(gate: Event | None) -> str:
+    if gate is None:
+        return ""
+    return f"A gate failed: {gate.where}: {clip(message_of(gate.text).strip(), 240)}."
+
+
+def _gate_facts(gate: Event | None) -> tuple[tuple[str, FactValue], ...]:
+    if gate is None:
+        return ()
+    facts: list[tuple[str, FactValue]] = [("gate_metric", gate_metric(gate) or "unnamed")]
+    for name in ("value", "limit"):
+        value = gate.get(name)
+        if isinstance(value, int | float):
+            facts.append((f"gate_{name}", value))
+    return tuple(facts)
+
+
+def _line_counts(events: Sequence[Event]) -> dict[tuple[str, str], int]:
+    """The lines of each metrics pattern in each file, as the scan counted them (`repeats`)."""
+    counts: dict[tuple[str, str], int] = {}
+    for event in events:
+        key = (event.source, event.pattern)
+        counts[key] = max(counts.get(key, 0), event.repeats)
+    return counts
+
+
+def peak_event(series: Series, repeats: int) -> Event:
+    """The line where a series peaked, as an event of its pattern standing for its file's `repeats`
+    lines of that pattern (model/counts.py): the chain quotes it."""
+    return Event(
+        pattern=series.pattern,
+        source=series.source,
+        line=series.peak_line,
+        time=series.peak_time,
+        time_text=None,
+        text=series.peak_text,
+        fields=((series.metric, series.high),),
+        severity=Severity.INFO,
+        kind=Kind.CONTEXT,
+        failing=False,
+        role=series.role,
+        repeats=repeats,
+    )
+
+
+def _queue_words(series: Series) -> str:
+    return {
+        "queue": "requests waiting in its queue",
+        "prealloc_queue": "requests waiting for KV memory (#prealloc-req)",
+        "transfer_queue": "KV transfers in flight",
+        "bootstrap_queue": "requests waiting for the decode's handshake",
+    }.get(series.metric, series.metric)
+
+
+def _retraction_amount(series: Series) -> int:
+    """Retraction warnings and preemptions by how many were printed; a gauge (#retracted-req,
+    Swapped) by its peak."""
+    if series.metric == "preemptions":
+        return round(series.mean * series.count)
+    return series.count if series.metric == "retracted_reqs" else int(series.high)
+
+
+def _retraction_words(series: Series) -> str:
+    amount = _retraction_amount(series)
+    return {
+        "retracted_reqs": f"{amount} 'KV cache pool is full. Retract requests.' warnings",
+        "retracted": f"#retracted-req up to {amount}",
+        "preemptions": f"{amount} preemptions",
+        "swapped": f"up to {amount} requests swapped out",
+    }.get(series.metric, f"{series.metric} up to {amount}")
+
+
+def _file_name(source: str) -> str:
+    return source.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
+
+
+def _time_key(event: Event) -> tuple[float, str, int]:
+    return (event.time if event.time is not None else float("inf"), event.source, event.line)
+
+
+def align(series: Sequence[Series], events: Sequence[Event]) -> tuple[Series, ...]:
+    """Series moved onto the events' timeline: the year a year-less stamp was given and the clock
+    correction of their file. Both are per file and time shape (a Mooncake glog line in an sglang
+    log is year-less, the sglang lines are not), so per file and pattern: the first line of a metrics
+    pattern in a file is always a kept event, and the earliest series of that pattern starts on it."""
+    firsts: dict[tuple[str, str], Event] = {}
+    for event in events:
+        key = (event.source, event.pattern)
+        if key not in firsts or event.line < firsts[key].line:
+            firsts[key] = event
+    shifts: dict[tuple[str, str], float | None] = {}
+    for item in sorted(series, key=lambda s: (s.source, s.pattern, s.first_line)):
+        key = (item.source, item.pattern)
+        anchor = firsts.get(key)
+        if key in shifts or anchor is None or anchor.line != item.first_line or item.first_time is None:
+            continue
+        shifts[key] = None if anchor.time is None else anchor.time - item.first_time
+    return tuple(_shifted(item, shifts.get((item.source, item.pattern), 0.0)) for item in series)
+
+
+def _shifted(series: Series, seconds: float | None) -> Series:
+    if seconds is None:  # a year-less file with no year to give it: times unknown
+        return replace(series, first_time=None, last_time=None, peak_time=None)
+    if not seconds:
+        return series
+    return replace(
+        series,
+        first_time=None if series.first_time is None else series.first_time + seconds,
+        last_time=None if series.last_time is None else series.last_time + seconds,
+        peak_time=None if series.peak_time is None else series.peak_time + seconds,
+        points=tuple((t + seconds, mean, low, high) for t, mean, low, high in series.points),
+    )
