@@ -16,8 +16,9 @@ from .describe.quiet import describe_quiet
 from .ingest import Deadline, LogInput, discover
 from .ingest.duplicates import prefer_zstd
 from .ingest.rotation import as_streams, joined_sources, per_file, streams
+from .ingest.tail import KEPT_SEGMENTS, Segment, Tail
 from .library.patterns import Library
-from .model import ClockOffset, Event, Report, Source
+from .model import ClockOffset, Event, InputProblem, Report, Source
 from .model.options import RunOptions
 from .model.values import record
 from .reason.binaries import split_core_dumps, with_binaries
@@ -28,8 +29,10 @@ from .reason.performance import align
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
 from .scan import accel
 from .scan.coredumps import core_file_events
+from .scan.events import ScanResult
+from .scan.growing import GrowingScan
 from .scan.index import AnchorIndex
-from .scan.inputs import Scanned, reading_order, scan_input
+from .scan.inputs import Scanned, reading_order, scan_input, scanned
 from .scan.logshape import set_aside, set_aside_note
 from .scan.parallel import usable_cores
 from .scan.timeline import place_on_timeline
@@ -70,6 +73,27 @@ def analyse(
     index = AnchorIndex.build(library, options.matcher, accel.BUILD_AT)  # its matcher: built once input needs it
     workers = options.workers or usable_cores()
     scanned = _scanned(inputs, index, on_progress, deadline, workers)
+    return described(decided(scanned, library, options), library, options)
+
+
+@record
+class Decided:
+    """The decision on what the scan found, and what the passes after it add from."""
+
+    report: Report
+    events: tuple[Event, ...]  # the library's events the decision read (clock-corrected, in the window)
+    sources: tuple[Source, ...]
+    clocks: tuple[ClockOffset, ...]
+    cleared: tuple[tuple[Event, Event], ...]  # (a failure, the later line that cleared it): cleared_split
+    cores: tuple[Event, ...]  # core dumps: they join the chain after the decision (reason/binaries.py)
+    nodes: dict[str, str | None]  # each source's node
+    widened: dict[str, float]  # each source's clock slack
+
+
+def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = DEFAULT_OPTIONS) -> Decided:
+    """scan -> link -> decide: the verdict and its confidence, set once (reason/decide.py).
+    `analyse` describes it after; `--follow` decides again on each new batch of events, and
+    describes only the decision it stops on."""
     sources = tuple(item.source for item in scanned)
     aside = set(set_aside(sources))  # not serving logs: their lines are no evidence (logshape.py)
     placed = place_on_timeline([e for item in scanned if item.source.name not in aside for e in item.events])
@@ -90,20 +114,29 @@ def analyse(
     unrecognised = gather(within(correct(errors, clocks), options.since, options.until), events, library, recovered)
     links = link(events, library, nodes, widened)
     report = decide(events, links, sources, library, widened, unrecognised, series)
-    read = frozenset((e.source, e.line) for e in events)
+    return Decided(report, tuple(events), sources, clocks, tuple(cleared), tuple(cores), nodes, widened)
+
+
+def described(
+    decision: Decided, library: Library, options: RunOptions = DEFAULT_OPTIONS, notes: Sequence[str] = ()
+) -> Analysis:
+    """The decided report with what the passes after the decision add (none changes it: only_adding)."""
+    read = frozenset((e.source, e.line) for e in decision.events)
+    sources = decision.sources
     report = only_adding(
-        report,
+        decision.report,
         (
-            lambda r: with_cleared_notes(r, cleared, library),
-            lambda r: with_binaries(r, cores, library, nodes, widened),
+            lambda r: with_cleared_notes(r, decision.cleared, library),
+            lambda r: with_binaries(r, decision.cores, library, decision.nodes, decision.widened),
             lambda r: describe_quiet(r, library.errors, read, options.matcher),
-            lambda r: annotate(r, clocks, window_note(options.since, options.until)),
+            lambda r: annotate(r, decision.clocks, window_note(options.since, options.until)),
             lambda r: _noted(r, set_aside_note(sources)),
+            lambda r: replace(r, notes=(*r.notes, *notes)),
             lambda r: replace(r, glossary=_glossary(r, library)),
             lambda r: replace(r, excerpt=build_excerpt(r)) if options.excerpt else r,
         ),
     )
-    return Analysis(report, tuple(events), sources)
+    return Analysis(report, decision.events, sources)
 
 
 KEPT_DECISION = (
@@ -155,3 +188,97 @@ def _glossary(report: Report, library: Library) -> tuple[tuple[str, str], ...]:
     titles = {pattern.id: pattern.title for pattern in library.patterns}
     shown = sorted({event.pattern for event in (*report.roots, *report.chain)})
     return tuple((pattern_id, titles[pattern_id]) for pattern_id in shown if pattern_id in titles)
+
+
+# ---------------------------------------------------------------- following logs as they are written
+
+
+class Follow:
+    """`analyze --follow`: the inputs read as they are written (ingest/tail.py), each stream's scan
+    kept from poll to poll (scan/growing.py), and the decision and report `analyse` makes, made on
+    what they found so far. On the same final files it gives what `analyse` gives."""
+
+    def __init__(
+        self,
+        paths: Sequence[str],
+        library: Library,
+        stdin: BinaryIO | None = None,
+        options: RunOptions = DEFAULT_OPTIONS,
+    ) -> None:
+        self.library = library
+        self.options = options
+        self.index = AnchorIndex.build(library, options.matcher, accel.BUILD_AT)
+        self.tail = Tail(list(paths), stdin, options.limits, options.follow_symlinks)
+        self.growing: dict[int, GrowingScan] = {}
+        self.ended: dict[int, tuple[Segment, ScanResult]] = {}  # streams that will not grow again
+        self.wholes: dict[str, tuple[Scanned, ...]] = {}  # inputs read whole (compressed, archives), by name
+        # Each stream's last snapshot: ((its name, its problems), the scan, the source made of them).
+        self._scanned: dict[int, tuple[tuple[str, tuple[InputProblem, ...]], ScanResult, Scanned]] = {}
+        self.backlog = False  # the last read left bytes for the next: read again before waiting
+
+    def read(self) -> int:
+        """One poll of the inputs: read and scan what grew; how many bytes (0: nothing grew)."""
+        found = self.tail.poll()
+        got = 0
+        for segment in found.readable:
+            if segment.key not in self.growing:
+                self.growing[segment.key] = GrowingScan(segment.name, self.index)
+            got += self.growing[segment.key].read(segment)
+        self.backlog = any(segment.budget == 0 for segment in found.readable)
+        for segment in found.ended:
+            scan = self.growing.pop(segment.key, None)
+            if scan is not None:
+                self.ended[segment.key] = (segment, scan.result())
+            segment.release()
+        for segment in found.dropped:
+            self.ended.pop(segment.key, None)
+            self._scanned.pop(segment.key, None)
+        for name in found.unlisted:
+            self.wholes.pop(name, None)
+        for log_input in found.whole:
+            self.wholes[log_input.name] = tuple(scan_input(log_input, self.index))
+            got += sum(item.source.bytes for item in self.wholes[log_input.name])
+        return got
+
+    def scanned(self) -> list[Scanned]:
+        """Every stream as a scan of it would find it now, in the order `analyse` lists its inputs."""
+        placed: list[tuple[tuple[int, int, int], int, Scanned]] = []
+        for key, scan in self.growing.items():
+            segment = self.tail.live[key]
+            placed.append((self.tail.place(segment.name), 0, self._snapshot(segment, scan.result())))
+        for segment, result in self.ended.values():
+            placed.append((self.tail.place(segment.name), 0, self._snapshot(segment, result)))
+        for name, items in self.wholes.items():
+            placed.extend((self.tail.place(name), number, item) for number, item in enumerate(items))
+        return [item for _, _, item in sorted(placed, key=lambda entry: entry[:2])]
+
+    @property
+    def finished(self) -> bool:
+        """Nothing more can come: the only input is standard input, and it ended."""
+        return self.tail.paths == ["-"] and not self.tail.live and bool(self.ended)
+
+    def decided(self) -> Decided:
+        """The decision on what was read so far (no pass after it: they re-read the inputs)."""
+        return decided(self.scanned(), self.library, self.options)
+
+    def final(self, decision: Decided | None = None) -> Analysis:
+        """The report on what was read: `decision` when it was made on what was read, else decided now."""
+        notes = [f"--follow dropped {self.tail.dropped} older segments of files truncated, replaced or deleted "
+                 f"while followed (it keeps {KEPT_SEGMENTS} per name)"] if self.tail.dropped else []  # fmt: skip
+        return described(decision or self.decided(), self.library, self.options, notes)
+
+    def close(self) -> None:
+        self.tail.close()
+
+    def _snapshot(self, segment: Segment, result: ScanResult) -> Scanned:
+        """The stream's scan as a source, under the name it has now; made again only when it changed."""
+        name = segment.name
+        kept = self._scanned.get(segment.key)
+        if kept is not None and kept[0] == (name, segment.problems) and kept[1] is result:
+            return kept[2]
+        named = result
+        if any(event.source != name for event in result.events):  # renamed since it was read
+            named = replace(result, events=[replace(event, source=name) for event in result.events])
+        made = scanned(name, named, self.index, segment.problems)
+        self._scanned[segment.key] = ((name, segment.problems), result, made)
+        return made

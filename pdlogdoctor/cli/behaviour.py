@@ -30,11 +30,13 @@ from ..model.values import record
 from ..render.neutralise import defuse_output, one_line
 from .config import Config, find_config, pattern_dirs
 from .output import WriteFailed
+from .terminal import is_terminal
 
 if TYPE_CHECKING:
     from ..library.patterns import Library
     from ..model.options import RunOptions
     from ..render.options import RenderOptions
+    from .follow import Watch
 
 
 class ExitCode(IntEnum):
@@ -184,11 +186,15 @@ def analyze_logs(
     baseline: list[str] | None = None,
     follow_symlinks: bool = False,
     no_config: bool = False,
+    follow: bool = False,
+    exit_on: str | None = None,
+    until_idle: float | None = None,
 ) -> NoReturn:
     """`analyze` with its options' values (commands.py documents them); ends with the exit code."""
     config = read_config(no_config)
     if timeout is not None and timeout < 0:
         usage_error(f"--timeout {timeout:g} is negative")
+    watch = _watch(follow, exit_on, until_idle, timeout, baseline)
     explicit = _choice(OutputFormat, output_format, "--format") if output_format else None
     default = _choice(OutputFormat, config.format, "format", config) if config.format else OutputFormat.TEXT
     targets = _targets(explicit or default, outputs or [], explicit)
@@ -202,7 +208,10 @@ def analyze_logs(
     options = run_options({target.format for target in targets}, timeout)
     options = replace(options, since=_moment(since, "--since"), until=_moment(until, "--until"))
     options = replace(options, follow_symlinks=follow_symlinks)
-    report, good = _run(paths, library, options, baseline or [])
+    if watch is not None:
+        report, good = _follow(paths, library, options, watch, quiet), None
+    else:
+        report, good = _run(paths, library, options, baseline or [])
     unreadable = 0 if exit_zero else gated_exit_code(ExitCode.NOTHING_READABLE, gate)
     if exit_code_for(report) is ExitCode.NOTHING_READABLE:
         _nothing_readable(report, targets, paths)
@@ -227,6 +236,41 @@ def config_line(config: Config, ignored: bool) -> str:
     if config.source is not None:
         return f"config file: {config.source}"
     return "config file: none (--no-config)" if ignored else "config file: none found"
+
+
+class ExitOn(StrEnum):
+    """--follow --exit-on: what ends the watch before the logs do."""
+
+    CAUSE = "cause"  # a named root cause, as sure as a report that shows its fix without caveats
+
+
+def _watch(
+    follow: bool, exit_on: str | None, until_idle: float | None, timeout: float | None, baseline: list[str] | None
+) -> Watch | None:
+    """--follow's stopping rules, or None for a post-mortem analysis; the options it refuses."""
+    from .follow import Watch
+
+    if not follow:
+        for given, flag in ((exit_on, "--exit-on"), (until_idle, "--until-idle")):
+            if given is not None:
+                usage_error(f"{flag} needs --follow", "pdlogdoctor analyze --follow LOGS... " + flag)
+        return None
+    if timeout is not None or baseline:
+        usage_error(f"--follow reads until it stops; {'--timeout' if timeout is not None else '--baseline'} is for "
+                    "a finished run", "stop a watch with --until-idle SECONDS or --exit-on cause")  # fmt: skip
+    if until_idle is not None and until_idle <= 0:
+        usage_error(f"--until-idle {until_idle:g} is not a positive number of seconds")
+    exit_on_cause = exit_on is not None and _choice(ExitOn, exit_on, "--exit-on") is ExitOn.CAUSE
+    return Watch(exit_on_cause, until_idle)
+
+
+def _follow(paths: list[str], library: Library, options: RunOptions, watch: Watch, quiet: bool) -> Report:
+    """The logs read as they are written until the watch stops (cli/follow.py); the report on them."""
+    from ..pipeline import Follow
+    from .follow import follow_logs
+
+    follow = Follow(paths, library, sys.stdin.buffer if "-" in paths else None, options)
+    return follow.final(follow_logs(follow, watch, quiet)).report
 
 
 def _moment(text: str | None, option: str) -> float | None:
@@ -526,9 +570,7 @@ def use_color(choice: StrEnum, stream: TextIO | None) -> bool:
     """--color wins; then NO_COLOR (any value); then: is it a terminal that does colour?"""
     if choice is Color.ALWAYS or choice is Color.NEVER:
         return choice is Color.ALWAYS
-    if stream is None or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    return bool(getattr(stream, "isatty", lambda: False)())
+    return not os.environ.get("NO_COLOR") and is_terminal(stream)
 
 
 def terminal_width(stream: TextIO | None) -> int:
@@ -536,7 +578,7 @@ def terminal_width(stream: TextIO | None) -> int:
     value = os.environ.get("COLUMNS", "")
     if value.isdigit() and int(value) > 0:
         return int(value)
-    if stream is not None and getattr(stream, "isatty", lambda: False)():
+    if is_terminal(stream):
         import shutil  # here: only a terminal asks for its size
 
         return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
@@ -563,7 +605,7 @@ def _write_file(report: Report, target: Target, options: RenderOptions) -> None:
 
 def _progress(paths: list[str]) -> contextlib.AbstractContextManager[Callable[[int], None] | None]:
     """A rich progress bar on stderr for big inputs, only when stderr is a terminal."""
-    if not sys.stderr.isatty():
+    if not is_terminal(sys.stderr):
         return contextlib.nullcontext(None)
     from ..ingest import discover
 

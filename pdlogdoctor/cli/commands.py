@@ -21,6 +21,7 @@ from .behaviour import (
     PROG,
     Color,
     ExitCode,
+    ExitOn,
     FailOn,
     analyze_logs,
     diff_logs,
@@ -169,6 +170,30 @@ def analyze(
         ),
     ] = False,
     no_config: NoConfigOption = False,
+    follow: Annotated[
+        bool,
+        typer.Option(
+            "--follow",
+            help="Read the logs while they are written (new lines, new files, rotation) and say the verdict as it "
+            "changes (a status line on a terminal, a line per change elsewhere, on stderr); the report when it stops: "
+            "--exit-on, --until-idle, Ctrl-C or SIGTERM, or the end of standard input.",
+        ),
+    ] = False,
+    exit_on: Annotated[
+        str | None,
+        typer.Option(
+            "--exit-on",
+            metavar="WHAT",
+            help="With --follow: stop at once when a root cause is named with confidence 0.7 or more (cause).",
+            autocompletion=lambda: [e.value for e in ExitOn],
+        ),
+    ] = None,
+    until_idle: Annotated[
+        float | None,
+        typer.Option(
+            "--until-idle", metavar="SECONDS", help="With --follow: stop when no input has grown for SECONDS."
+        ),
+    ] = None,
 ) -> None:
     analyze_logs(
         paths=paths,
@@ -188,6 +213,9 @@ def analyze(
         baseline=baseline,
         follow_symlinks=follow_symlinks,
         no_config=no_config,
+        follow=follow,
+        exit_on=exit_on,
+        until_idle=until_idle,
     )
 
 

@@ -34,6 +34,9 @@ ANALYZE_OPTIONS: dict[str, tuple[str, str]] = {
     "--baseline": ("baseline", VALUES),
     "--no-config": ("no_config", FLAG),
     "--follow-symlinks": ("follow_symlinks", FLAG),
+    "--follow": ("follow", FLAG),
+    "--exit-on": ("exit_on", VALUE),
+    "--until-idle": ("until_idle", VALUE),
 }  # fmt: skip
 # What click would expand in an argument on Windows (user, variables, wildcards): left to it.
 _WINDOWS_EXPANDED = frozenset("~$%*?[")
@@ -81,7 +84,7 @@ def plain_analyze(args: list[str]) -> dict[str, Any] | None:
 
 def _option_value(parameter: str, value: str) -> object | None:
     """The value as typer converts it (a float, a Path, a string); None where its conversion could fail."""
-    if parameter == "timeout":
+    if parameter in ("timeout", "until_idle"):
         try:
             return float(value)
         except ValueError:

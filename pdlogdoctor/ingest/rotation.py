@@ -18,12 +18,26 @@ from ..model import ClockOffset, Event, Role, Source
 
 # `NAME.log.3`, `NAME.log.1.gz`: the rotation number after a log suffix, before any compression.
 _SEGMENT = re.compile(r"^(?P<live>.+\.(?:log|txt|out|err))\.(?P<number>\d{1,3})(?:\.(?:gz|zst))?$")
+# `NAME#2`: what `analyze --follow` read of NAME before the file was truncated, replaced or deleted
+# (tail.py), newest at #1. No file has this name: nothing reopens it, and no other file's lines are
+# shown as its excerpt.
+FOLLOWED_SEGMENT = "#"
+_FOLLOWED = re.compile(r"^(?P<live>.+)#(?P<number>\d{1,3})$")
 
 
 def segment_of(name: str) -> tuple[str, int]:
-    """(the live file's name, the segment's age: 0 for the live file, N for `.N`)."""
+    """(the live file's name, the segment's age: 0 for the live file, N for `.N` and for `#N`)."""
+    followed = _FOLLOWED.match(name)
+    if followed:
+        live, age = segment_of(followed.group("live"))
+        return live, age + int(followed.group("number"))
     found = _SEGMENT.match(name)
     return (found.group("live"), int(found.group("number"))) if found else (name, 0)
+
+
+def followed_segment(name: str, age: int) -> str:
+    """The name of a segment of NAME that `--follow` read before it went (`segment_of` reads it back)."""
+    return f"{name}{FOLLOWED_SEGMENT}{age}"
 
 
 def streams(names: Iterable[str]) -> dict[str, str]:

@@ -47,6 +47,9 @@ SECOND_SIGNAL = 0.05  # ... by two independent kinds of evidence (a standing que
 SLOW_OTHER_GATE = 0.6  # another gate failed (a test, a job) and a queue still climbs at the log's end
 SLOW_TREND = 0.55  # no gate: a queue that still climbs at the log's end, alone
 GATE_UNEXPLAINED = 0.6  # a latency or throughput gate failed and no series shows a bottleneck
+# A named cause at or above this is acted on: its fix is shown without what to check first
+# (render/fixes.py), and `analyze --follow --exit-on cause` stops on it.
+SURE = 0.7
 
 
 @record

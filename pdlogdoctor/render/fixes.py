@@ -12,8 +12,9 @@ from __future__ import annotations
 from ..model import Report, Role, Suggestion
 from ..model.values import record
 from ..model.verdicts import INCONCLUSIVE, META
+from ..reason.confidence import SURE
 
-LOW_CONFIDENCE = 0.7  # below this a fix is shown with what to check first
+LOW_CONFIDENCE = SURE  # below this a fix is shown with what to check first
 NO_CAUSE = META  # verdicts that name no cause to be unsure of
 RIVAL_CONFIDENCE = 0.25
 LETTERS = (

@@ -109,7 +109,11 @@ def scan_one(
     on_progress: Callable[[int], None] | None = None,
     workers: int = 1,
 ) -> Scanned:
-    result = _scan(stream, name, index, on_progress, workers)
+    return scanned(name, _scan(stream, name, index, on_progress, workers), index, problems)
+
+
+def scanned(name: str, result: ScanResult, index: AnchorIndex, problems: tuple[InputProblem, ...] = ()) -> Scanned:
+    """A source's scan as the source it is: its role (from its name, head and events) and node."""
     head = unwrap_head(result.head)  # a JSON-lines or containerd log: the lines its records hold
     role, reason = detect_role(name, head, result.events, index.launches)
     kind = document_kind(head, index.formats) if result.bytes else None

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 
+from ..ingest.rotation import segment_of
 from ..model import Event, Role
 
 _SERVER_ARGS_MODE = re.compile(r"server_args=ServerArgs\(.*?disaggregation_mode='(prefill|decode|null)'")
@@ -126,8 +127,8 @@ def role_from_text_markers(text: str) -> Role | None:
 
 def node_from_name(name: str) -> str | None:
     """`prefill_<node>.log` / `decode_<node>.log`: the harness names files after the node."""
-    base = name.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
-    # a rotated segment (`decode_<node>.log.1`) is the same node's
+    # a rotated segment (`decode_<node>.log.1`, one --follow kept: `decode_<node>.log#1`) is the same node's
+    base = segment_of(name)[0].rsplit("!", 1)[-1].rsplit("/", 1)[-1]
     found = re.match(r"^(?:prefill|decode)[_-](?P<node>[\w.-]+?)(?:\.log)?(?:\.\d{1,3})?(?:\.(?:gz|zst))?$", base)
     return found.group("node") if found else None
 

@@ -12,8 +12,10 @@ reads end.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from ..ingest import ByteSource
 from ..ingest.streams import plain_size
@@ -22,6 +24,7 @@ from ..model import InputProblem
 from .events import HEAD_BYTES, EventSink, Partial, ScanResult, merge_partials
 from .index import AnchorIndex
 from .reader import CHUNK_BYTES, MAX_LINE_BYTES, NEWLINE, Buffer, Newlines, Window, fills, line_end, line_start
+from .series import SeriesBook
 from .stamps import STAMP_LOOKBACK_LINES, StampMemory, remember_last_stamp
 from .wrapped import MAX_PART_BYTES, MAX_PARTS
 
@@ -66,37 +69,96 @@ def scan_partial(
     the context is matched or counted. `offset`: where the range starts in its file (which
     metrics lines are read depends on it: events.SAMPLE_FULL).
     """
-    problems: list[InputProblem] = []
-    sink = EventSink(name, index.errors, StampMemory(formats=index.formats), sampled=dict(index.sampled))
-    state = _State(sink, offset=offset)
+    search = Search(name, index, Window(chunk_bytes, plain_size(stream)), offset)
     if context[0]:
-        remember_last_stamp(context[0], len(context[0]), state.sink.stamps)
-    head = b""
-    window = Window(chunk_bytes, plain_size(stream))
-    total = 0
-    fresh = 0  # bytes read since the last scan
-    for got in fills(window, stream, problems):
-        total += got
-        if len(head) < HEAD_BYTES:
-            start = window.end - got
-            head += window.data[start : min(window.end, start + HEAD_BYTES - len(head))]
-        fresh += got
-        # The tail keeps STAMP_LOOKBACK_LINES lines that each scan walks again: scan once the new
-        # bytes outweigh it, so small reads (a slow pipe) cost linear time, not tail x reads.
-        if fresh >= window.end - fresh:
-            cut = _scan_buffer(window.data, window.end, index, state, final=False)
-            window.drop_before(cut)
-            state.offset += cut
-            fresh = 0
+        remember_last_stamp(context[0], len(context[0]), search.state.sink.stamps)
+    for got in fills(search.window, stream, search.problems):
+        search.took(got)
         if on_progress:
             on_progress(got)
-    if window.end:
-        stop = window.end
-        last_byte = window.data[stop - 1]
-        window.append(context[1])
-        _scan_buffer(window.data, window.end, index, state, final=True, stop=stop)
-        state.line_base += 0 if last_byte == NEWLINE else 1  # a last line without a newline counts
-    return state.sink.partial(state.line_base, total, head, problems)
+    return search.finish(context[1])
+
+
+class Search:
+    """One source's search in progress: the bytes it holds (`window`: the unfinished tail the last
+    scan left, fresh bytes after it), where it is (`_State`, with the sink), and the source's head.
+
+    scan_partial reads a stream through it to the end; a followed file (growing.py) is read
+    into it as it grows, and `ended_here` says what the scan would find if it ended now."""
+
+    __slots__ = ("fresh", "head", "index", "problems", "state", "total", "window")
+
+    def __init__(self, name: str, index: AnchorIndex, window: Window, offset: int = 0) -> None:
+        self.index = index
+        self.window = window
+        self.state = _State(_sink(name, index, StampMemory(formats=index.formats)), offset=offset)
+        self.head = b""
+        self.total = 0
+        self.fresh = 0  # bytes read since the last scan
+        self.problems: list[InputProblem] = []
+
+    def took(self, got: int) -> None:
+        """`got` bytes were just added at the window's end: scan the lines they complete."""
+        window = self.window
+        self.total += got
+        if len(self.head) < HEAD_BYTES:
+            start = window.end - got
+            self.head += window.data[start : min(window.end, start + HEAD_BYTES - len(self.head))]
+        self.fresh += got
+        # The tail keeps STAMP_LOOKBACK_LINES lines that each scan walks again: scan once the new
+        # bytes outweigh it, so small reads (a slow pipe) cost linear time, not tail x reads.
+        if self.fresh >= window.end - self.fresh:
+            cut = _scan_buffer(window.data, window.end, self.index, self.state, final=False)
+            window.drop_before(cut)
+            self.state.offset += cut
+            self.fresh = 0
+
+    def finish(self, after: bytes = b"") -> Partial:
+        """The source ends here: scan what the window still holds (`after`: context past the end)."""
+        if self.window.end:
+            stop = self.window.end
+            self.window.append(after)
+            _scan_to_the_end(self.window.data, stop, self.window.end, self.index, self.state)
+        return self.state.sink.partial(self.state.line_base, self.total, self.head, self.problems)
+
+    def ended_here(self) -> list[Partial]:
+        """What `finish` would find now, leaving the search as it is: the part searched through (from
+        a copy of the sink: making a partial settles counts), and the window's bytes scanned to the
+        end by a sink of their own that starts with the stamps remembered before them;
+        merge_partials joins the two as it joins parallel ranges. A followed file's snapshot: its
+        next bytes may still complete the lines held back."""
+        state = self.state
+        held = self.window.end
+        searched = _copied(state.sink).partial(state.line_base, self.total - held, self.head, list(self.problems))
+        tail = _State(_sink(state.sink.name, self.index, replace(state.sink.stamps)), offset=state.offset)
+        tail.resume = state.resume
+        if held:
+            _scan_to_the_end(self.window.data, held, held, self.index, tail)
+        return [searched, tail.sink.partial(tail.line_base, held, b"", [])]
+
+
+def _sink(name: str, index: AnchorIndex, stamps: StampMemory) -> EventSink:
+    return EventSink(name, index.errors, stamps, sampled=dict(index.sampled))
+
+
+def _copied(sink: EventSink) -> EventSink:
+    """The sink with copies of what its partial may change: its lists and dicts (`partial` settles
+    the counts) and its metrics tracks (merge_partials merges the next range's into the first's)."""
+    copies: dict[str, Any] = {}
+    for each in fields(sink):
+        value = getattr(sink, each.name)
+        if isinstance(value, list | dict):
+            copies[each.name] = copy.copy(value)
+        elif isinstance(value, SeriesBook):
+            copies[each.name] = copy.deepcopy(value)
+    return replace(sink, **copies)
+
+
+def _scan_to_the_end(buf: Buffer, stop: int, end: int, index: AnchorIndex, state: _State) -> None:
+    """The last scan of a source: every line starting before `stop` (buf[stop:end] is context)."""
+    last_byte = buf[stop - 1]
+    _scan_buffer(buf, end, index, state, final=True, stop=stop)
+    state.line_base += 0 if last_byte == NEWLINE else 1  # a last line without a newline counts
 
 
 def _scan_buffer(buf: Buffer, end: int, index: AnchorIndex, state: _State, final: bool, stop: int | None = None) -> int:

@@ -1,0 +1,52 @@
+"""One followed stream's scan, kept from poll to poll (`analyze --follow`).
+
+The searcher and its sink (search.Search) are fed each stream's bytes as they are written and
+never see the same bytes twice; memory stays the window (about FOLLOW_CHUNK and the lines held
+back) and the sink's capped events, however long the stream runs. `result` is what a post-mortem
+scan of the stream as it is now would find: the lines held back for what may follow them (the
+stamps below a line, a traceback's end) are scanned as if the stream ended here, apart, and the
+search goes on from where it was when more arrives.
+"""
+
+from __future__ import annotations
+
+from ..ingest import ByteSource
+from .events import ScanResult, merge_partials
+from .index import AnchorIndex
+from .reader import Window
+from .search import Search
+
+# Read size of a followed stream's window: several streams are followed at once, each with its own
+# window, where a post-mortem scan has one of CHUNK_BYTES. What is found does not depend on it.
+FOLLOW_CHUNK = 1 << 20
+
+
+class GrowingScan:
+    """The scan of one stream that is still being written."""
+
+    def __init__(self, name: str, index: AnchorIndex) -> None:
+        self.search = Search(name, index, Window(FOLLOW_CHUNK))
+        self._result: ScanResult | None = None
+
+    @property
+    def bytes(self) -> int:
+        """Bytes read so far."""
+        return self.search.total
+
+    def read(self, stream: ByteSource) -> int:
+        """Read what `stream` has now (until it gives nothing) and scan the lines it completes."""
+        search = self.search
+        got = 0
+        while piece := search.window.read(stream, search.problems):
+            search.took(piece)
+            got += piece
+        if got:
+            self._result = None
+        return got
+
+    def result(self) -> ScanResult:
+        """What a scan of the stream would find if it ended now (kept until more is read)."""
+        if self._result is None:
+            search = self.search
+            self._result = merge_partials(search.state.sink.name, search.ended_here(), search.index.limits())
+        return self._result
