@@ -443,8 +443,10 @@ def _match_error_line(
     hit = errors.classify(text)
     if hit is None:
         whole = _whole_line(buf, start, stop, end, text, line_no, state)
-        hit = errors.classify(whole.text) if whole is not None else None
-        if whole is None or hit is None:
+        if whole is None or _an_error_of_its_own(whole, errors):
+            return
+        hit = errors.classify(whole.text)
+        if hit is None:
             return
         start, text, raw = whole.start, whole.text, _decoded(buf, whole.start, whole.stop)
         state.read_through = line_no + whole.after
@@ -464,6 +466,12 @@ def _match_error_line(
         template=hit.template,
     )
     _record(_with_prefix_role(event, raw, tags_only=False), state)
+
+
+def _an_error_of_its_own(whole: Wrapped, errors: ErrorLayer) -> bool:
+    """A row of the whole line is an error line alone: a line of its own that no format knows (a
+    HIP runtime line under a long line), not a wrapped row; the whole line is not read."""
+    return any(errors.classify(part) is not None for at, part in enumerate(whole.parts) if at != whole.before)
 
 
 def _saturated(pattern: Pattern, matched: dict[str, int]) -> bool:

@@ -36,6 +36,7 @@ class Wrapped:
     stop: int
     before: int
     after: int
+    parts: tuple[str, ...]  # the rows as read, the handed-over one at `before`
 
 
 def rejoined(buf: Buffer, start: int, stop: int, end: int, text: str, formats: Formats) -> Wrapped | None:
@@ -46,7 +47,8 @@ def rejoined(buf: Buffer, start: int, stop: int, end: int, text: str, formats: F
     last_stop, tail = _parts_below(buf, stop, end, parts, formats)
     if not before and not tail:
         return None
-    return Wrapped("".join([*parts, *tail]), first_start, last_stop, before, len(tail))
+    rows = (*parts, *tail)
+    return Wrapped("".join(rows), first_start, last_stop, before, len(tail), rows)
 
 
 def is_part(text: str, formats: Formats) -> bool:
