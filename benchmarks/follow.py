@@ -31,6 +31,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "fixtures" / "mori-mr-size-limit-seed"
@@ -154,9 +155,10 @@ def latency_once(rate: float, warmup: float) -> tuple[float, str]:
         assert out is not None
         writer.steady(warmup)
         printed: list[tuple[float, bytes]] = []
-        reader = threading.Thread(target=lambda: printed.append((time.monotonic(), out.readline())))
-        written = writer.root()
+        # Reading before the root line is written: the verdict may come before the second one is.
+        reader = threading.Thread(target=_first_line, args=(out, printed))
         reader.start()
+        written = writer.root()
         stop = threading.Event()
         filler = threading.Thread(target=writer.steady, args=(60.0, stop))
         filler.start()
@@ -169,6 +171,12 @@ def latency_once(rate: float, warmup: float) -> tuple[float, str]:
             return float("inf"), "no verdict"
         at, line = printed[0]
         return at - written, line.decode().split(" ", 1)[0]
+
+
+def _first_line(out: IO[bytes], printed: list[tuple[float, bytes]]) -> None:
+    """The follower's first line on stdout and when it came (the time taken after the read returns)."""
+    line = out.readline()
+    printed.append((time.monotonic(), line))
 
 
 def cpu_seconds(pid: int) -> float:

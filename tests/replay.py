@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import heapq
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,24 +39,37 @@ def time_of(line: bytes) -> float | None:
     return stamp.seconds if stamp is not None else None
 
 
+def as_written(path: Path) -> tuple[Path, bytes] | None:
+    """The file as its server wrote it, line by line: a text file as it is; a gzipped text log (kept
+    compressed in the fixtures for its size) decompressed, under its name without `.gz`, unless the
+    bundle also holds that name. None for what no server writes line by line (archives, UTF-16)."""
+    data = path.read_bytes()
+    if data.startswith(GZIP_MAGIC) and path.suffix == ".gz" and not path.with_suffix("").exists():
+        try:
+            data, path = gzip.decompress(data), path.with_suffix("")
+        except (OSError, EOFError, zlib.error):
+            return None
+    return (path, data) if data and written_as_text(data) else None
+
+
 def carries_times(bundle: Path) -> bool:
     return any(
         time is not None
         for path in bundle.rglob("*")
-        if path.is_file() and written_as_text(path.read_bytes())
-        for time, _ in blocks(path.read_bytes())
+        if path.is_file() and (written := as_written(path)) is not None
+        for time, _ in blocks(written[1])
     )
 
 
 def in_time_order(bundle: Path, target: Path) -> tuple[list[Block], list[Path]]:
-    """Every text file's blocks merged by time, each file's own order kept; and the other files
-    (compressed, archives: copied whole before the replay)."""
+    """Every text file's blocks merged by time, each file's own order kept (gzipped logs as their
+    servers wrote them: as_written); and the other files (archives: copied whole before the replay)."""
     queues: list[tuple[Path, list[tuple[float | None, bytes]]]] = []
     whole: list[Path] = []
     for path in sorted(p for p in bundle.rglob("*") if p.is_file()):
-        data = path.read_bytes()
-        if data and written_as_text(data):
-            queues.append((target / path.relative_to(bundle), blocks(data)))
+        written = as_written(path)
+        if written is not None:
+            queues.append((target / written[0].relative_to(bundle), blocks(written[1])))
         else:
             whole.append(path)
     return list(_merged(queues)), whole

@@ -14,7 +14,7 @@ import pytest
 from pdlogdoctor.library.formats import Formats, check_formats, load_formats
 from pdlogdoctor.library.load import builtin_library_dir, load_library
 from pdlogdoctor.library.patterns import Library
-from pdlogdoctor.library.templates import message_of
+from pdlogdoctor.library.templates import message_of, template_of
 from pdlogdoctor.model.errors import PatternError
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.reason.fingerprint import normalise
@@ -177,3 +177,21 @@ def test_a_format_names_the_engine_that_wrote_the_line(library: Library) -> None
     glog = "E0729 05:04:30.527725 14093 rdma_endpoint.cpp:70] Failed to create QP: Cannot allocate memory [12]"
     engines = [library.formats.engine_of(line) for line in (vllm, sglang, TRTLLM_ERROR, glog)]
     assert engines == ["vllm", "sglang", "trtllm", None]
+
+
+def test_an_error_template_is_made_of_what_the_catalogue_reads(library: Library) -> None:
+    """A severity marker's own cut (`ERROR` then a guessed prefix) never keeps a prefix the
+    catalogue reads: torch_npu's `[ERROR] 2025-04-08-18:07:20 (PID:…, Device:…, RankID:…) ` was
+    templated from its date on. Every error sample's template lies within the message the catalogue
+    reads (which may keep a level word and a source place: the template may drop them too)."""
+    layer = library.errors
+    assert layer is not None
+    checked = 0
+    for fmt in library.formats.formats:
+        for sample in fmt.samples:
+            hit = layer.classify(sample.line)
+            if sample.message is None or hit is None or sample.level not in ("error", "critical"):
+                continue
+            checked += 1
+            assert hit.template in template_of(sample.message, layer.masks), sample.line
+    assert checked >= 10

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 from ..model import OutputFormat, Report, verdicts
 from ..model.errors import PdlogdoctorError
 from ..model.values import record
+from ..render import SHAREABLE
 from ..render.neutralise import defuse_output, one_line
 from .config import Config, find_config, pattern_dirs
 from .output import WriteFailed
@@ -81,16 +82,15 @@ OUTPUTS_HELP = (
     "  stdout          the --format report (text by default);\n"
     "                  nothing when only -o is given\n"
     "  -o FILE         the format its extension names\n"
-    "                  (.md .json .txt .html), else --format's\n"
+    "                  (.md .json .txt .html .xml), else --format's\n"
     "  -o FORMAT=FILE  that format\n"
     "  -q              its one line on stdout, whatever -o writes\n"
     "e.g. -f github -o report.html: annotations on stdout,\n"
     "the page in report.html."
 )
-SHAREABLE = (OutputFormat.MARKDOWN, OutputFormat.GITHUB, OutputFormat.HTML)
 PROGRESS_MIN_BYTES = 50 << 20
 EXTENSION_FORMATS = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".txt": "text", ".log": "text"}
-EXTENSION_FORMATS |= {".html": "html", ".htm": "html"}  # only where an html renderer exists
+EXTENSION_FORMATS |= {".html": "html", ".htm": "html", ".xml": "junit"}
 DEFAULT_WIDTH = 80  # a pipe or a file without COLUMNS
 NOT_SERVING_LOG = "not-a-serving-log"  # logshape.NOT_SERVING_LOG (not imported: start-up time)
 NOT_FOUND = "not-found"  # discover's code for a path that is not there
@@ -269,7 +269,7 @@ def _follow(paths: list[str], library: Library, options: RunOptions, watch: Watc
     from ..pipeline import Follow
     from .follow import follow_logs
 
-    follow = Follow(paths, library, sys.stdin.buffer if "-" in paths else None, options)
+    follow = Follow(paths, library, None, options)  # standard input, when given, is read by ingest/tail.py
     return follow.final(follow_logs(follow, watch, quiet)).report
 
 

@@ -102,7 +102,7 @@ def analyze(
             "-o",
             metavar="[FORMAT=]FILE",
             help="Also write a report file (after a successful analysis; repeatable), in FORMAT, else the format "
-            "its extension names (.md, .json, .txt, .html), else --format's.",
+            "its extension names (.md, .json, .txt, .html, .xml), else --format's.",
         ),
     ] = None,
     patterns: PatternsOption = None,

@@ -366,9 +366,18 @@ def _pump(stream: BinaryIO, pieces: queue.Queue[bytes | None]) -> None:
 
 
 def _stdin_buffer() -> BinaryIO:
+    """Standard input unbuffered, on its descriptor: the reading thread blocks in the `read` call,
+    holding no lock. Through `sys.stdin.buffer` it would hold the BufferedReader's lock while a pipe
+    stays open (`kubectl logs -f`), and the interpreter, flushing stdin as it exits after
+    `--exit-on cause`, aborts ("could not acquire lock ... at interpreter shutdown", SIGABRT)."""
+    import io
     import sys
 
-    return sys.stdin.buffer
+    try:
+        descriptor = sys.stdin.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):  # replaced by a stream with no descriptor
+        return sys.stdin.buffer
+    return open(descriptor, "rb", buffering=0, closefd=False)
 
 
 def _plain_handle(log_input: LogInput, ident: Ident | None) -> BinaryIO | None:

@@ -184,7 +184,7 @@ class ErrorLayer:
         if marker is None:
             return None
         severity = Severity(marker.level)
-        return ErrorHit(marker.id, severity, template_of(message or self.formats.body(text), self.masks))
+        return ErrorHit(marker.id, severity, template_of(self._message(text, message), self.masks))
 
     def warning_keys(self) -> tuple[str, ...]:
         """What every line a warning marker matches holds: lines without one are not read."""
@@ -195,7 +195,15 @@ class ErrorLayer:
         marker, message = self.decide(self.warnings, text)
         if marker is None or self.benign_entry(text) is not None:
             return None
-        return ErrorHit(marker.id, Severity.WARNING, template_of(message or self.formats.body(text), self.masks))
+        return ErrorHit(marker.id, Severity.WARNING, template_of(self._message(text, message), self.masks))
+
+    def _message(self, text: str, marked: str) -> str:
+        """What the template is made of: the line after the prefixes the catalogue of line formats
+        reads (patterns/formats/), or the marker's `message` where it cuts closer (`curl: (7) ...`,
+        `what(): ...`). A marker's cut that starts before the catalogue's end of prefix guessed at a
+        prefix it does not know (`[ERROR] 2025-04-08-18:07:20 (PID:1, Device:1, RankID:1) ...`)."""
+        body = self.formats.body(text)
+        return marked if marked and marked.strip() in body else body
 
     def decide(self, markers: Sequence[Marker], text: str) -> tuple[Marker | None, str]:
         """The first of `markers` that decides the line, with the message it reads ("": the

@@ -133,6 +133,7 @@ class OutputFormat(StrEnum):
     MARKDOWN = "markdown"  # an issue-ready body, redacted by default
     GITHUB = "github"  # GitHub Actions workflow commands (+ the step summary)
     HTML = "html"  # one self-contained page with the incident's timeline, redacted by default
+    JUNIT = "junit"  # a JUnit XML test result for CI systems that show them, redacted by default
 
 
 @record

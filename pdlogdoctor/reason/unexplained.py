@@ -452,6 +452,11 @@ def quote(t: UnexplainedError) -> str:
     return f"{t.first.where}: {text}{more}"
 
 
+def _ended(quoted: str) -> str:
+    """A quote closing a sentence: its own full stop ends it (`... api failed.`, not `failed..`)."""
+    return quoted if quoted.endswith((".", "!", "?")) else quoted + "."
+
+
 def _lead(serious: list[UnexplainedError]) -> UnexplainedError:
     flagged = [t for t in serious if t.earliest]
     return flagged[0] if flagged else serious[0]
@@ -476,7 +481,7 @@ def _inconclusive(report: Report, serious: list[UnexplainedError], library: Libr
         # unrecognised errors, not made the lead.
         listed = (*report.missing, f"no pattern explains the error at {lead.first.where}")
         return replace(report, missing=tuple(dict.fromkeys(listed)))
-    head = f"{_lead_words(lead)}: {quote(lead)}."
+    head = f"{_lead_words(lead)}: {_ended(quote(lead))}"
     rest = (
         " No pattern of the library names it, and nothing shows the deployment serving."
         if nothing_failed
@@ -503,7 +508,7 @@ def _warned(report: Report, warnings: list[UnexplainedError], library: Library) 
     lead = min(warnings, key=lambda t: _time_key(t.first))
     more = f" ({len(warnings)} kinds of such warnings)" if len(warnings) > 1 else ""
     summary = (
-        f"No error-level line, but a warning says something failed{more}; the first: {quote(lead)}. "
+        f"No error-level line, but a warning says something failed{more}; the first: {_ended(quote(lead))} "
         "No pattern of the library names its cause, and nothing shows the deployment serving."
     )
     missing = [f"no pattern explains the warning at {lead.first.where}", *report.missing]
@@ -547,7 +552,7 @@ def _after(event: Event, moment: float | None) -> bool:
 
 
 def _not_healthy(report: Report, lead: UnexplainedError, why: str, library: Library) -> Report:
-    summary = f"{_lead_words(lead)}: {quote(lead)}. The deployment served, but this error comes {why}."
+    summary = f"{_lead_words(lead)}: {_ended(quote(lead))} The deployment served, but this error comes {why}."
     missing = (*report.missing, f"no pattern explains the error at {lead.first.where}")
     cause = f"an error no pattern names ({lead.first.where}) comes {why}"
     return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, cause)
@@ -638,7 +643,7 @@ def _crash_died_of(report: Report, cause: UnexplainedError, library: Library) ->
     where = "In its traceback" if after else "Before it"
     summary = (
         f"{old.summary} {where}, the same server logged an error no pattern names, the likeliest reason "
-        f"it died: {quote(cause)}."
+        f"it died: {_ended(quote(cause))}"
     )
     score = confidence.outside_catalogue(confidence.of(old), cause.first.where)
     advice = (
@@ -670,7 +675,7 @@ def _symptom_yields(report: Report, cause: UnexplainedError, library: Library) -
     old = report.verdict
     root = report.roots[0].where if report.roots else "its first line"
     summary = (
-        f"{_lead_words(cause)}: {quote(cause)}. It is logged beside the symptom "
+        f"{_lead_words(cause)}: {_ended(quote(cause))} It is logged beside the symptom "
         f"{old.id} ({old.title}, {root}), whose wording only guesses a cause."
     )
     why = f"a symptom; the error at {cause.first.where}, which no pattern names, is beside it and is likelier the cause"

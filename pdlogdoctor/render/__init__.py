@@ -23,7 +23,10 @@ RENDERERS: dict[OutputFormat, str] = {
     OutputFormat.MARKDOWN: "markdown",
     OutputFormat.GITHUB: "github",
     OutputFormat.HTML: "html",
+    OutputFormat.JUNIT: "junit",
 }
+# Formats meant to be shared (pasted into an issue, uploaded by CI): redacted unless --no-redact.
+SHAREABLE = (OutputFormat.MARKDOWN, OutputFormat.GITHUB, OutputFormat.HTML, OutputFormat.JUNIT)
 # Formats whose output (or whose side files) show the evidence excerpt: the run reads it for them.
 SHOWS_EXCERPT = frozenset({OutputFormat.MARKDOWN, OutputFormat.GITHUB, OutputFormat.HTML, OutputFormat.JSON})
 
