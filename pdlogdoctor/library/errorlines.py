@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 from ..model import Severity
 from ..model.errors import PatternError
 from ..model.values import record
+from . import schema
 from .formats import Formats, Reading
 from .formats import shipped as shipped_formats
-from .lazyregex import LazyRegex, RegexCompileError, compile_now
+from .lazyregex import LazyRegex
 from .templates import TEMPLATES_FILE, Mask, check_masks, load_masks, template_of
 
 if TYPE_CHECKING:
@@ -40,7 +41,6 @@ BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for th
 _MARKER_KEYS = {"id", "level", "effect", "regex", "format", "levels", "examples"}
 ANY_FORMAT = "*"  # a marker's `format` that any catalogue format with a level satisfies
 _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "examples"}
-_EXAMPLE_KEYS = {"match", "no_match"}
 _CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
 _WRAPPER_KEYS = {"id", "regex", "examples"}
 CAUSES_FILE = "causes.toml"
@@ -246,21 +246,21 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
         root = directory / OPEN_WORLD_DIR
         severity = root / "severity.toml"
         if severity.is_file():
-            data = _read(severity)
-            anchors.extend(_string_list(data.get("anchors"), str(severity), "anchors"))
+            data = schema.read_toml(severity)
+            anchors.extend(_search_keys(data, "anchors", str(severity)))
             markers.extend(_marker(raw, str(severity), i) for i, raw in enumerate(data.get("marker", [])))
             warnings.extend(_warning(raw, str(severity), i) for i, raw in enumerate(data.get("warning", [])))
         if (root / SOURCES_FILE).is_file():  # tried first: an INFO lease loss is still an error line
-            where, data = str(root / SOURCES_FILE), _read(root / SOURCES_FILE)
+            where, data = str(root / SOURCES_FILE), schema.read_toml(root / SOURCES_FILE)
             found = [_source(raw, where, i) for i, raw in enumerate(data.get("source", []))]
             markers[:0] = [marker for marker, _ in found]
             anchors.extend(anchor for _, keys in found for anchor in keys)
         for path in sorted((root / "benign").glob("*.toml")) if (root / "benign").is_dir() else []:
-            benign.append(_benign(_read(path), str(path), path.stem))
+            benign.append(_benign(schema.read_toml(path), str(path), path.stem))
         if (root / TEMPLATES_FILE).is_file():
             masks.extend(load_masks(root / TEMPLATES_FILE))
         if (root / CAUSES_FILE).is_file():
-            where, data = str(root / CAUSES_FILE), _read(root / CAUSES_FILE)
+            where, data = str(root / CAUSES_FILE), schema.read_toml(root / CAUSES_FILE)
             causes.extend(_cause(raw, where, i) for i, raw in enumerate(data.get("cause", [])))
             wrappers.extend(_wrapper(raw, where, i) for i, raw in enumerate(data.get("wrapper", [])))
     if not markers:
@@ -283,35 +283,28 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
     )
 
 
-def _read(path: Path) -> dict[str, Any]:
-    import tomllib  # here: a run whose library comes from the cache parses no TOML (library_cache.py)
-
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PatternError(str(path), None, f"cannot be read as TOML: {exc}") from exc
-
-
-def _string_list(raw: Any, where: str, key: str) -> list[str]:
-    if not isinstance(raw, list) or not raw or not all(isinstance(a, str) and a and a.isascii() for a in raw):
-        raise PatternError(where, key, "must be a non-empty list of non-empty ASCII strings")
-    return raw
+def _search_keys(raw: Mapping[str, Any], name: str, where: str, key: str | None = None) -> tuple[str, ...]:
+    """Search keys: a non-empty list of non-empty ASCII strings (they are searched as bytes)."""
+    keys = schema.string_list(raw, name, where, key, ascii_only=True)
+    if not keys:
+        raise PatternError(where, schema.placed(key, name), "must be a non-empty list of non-empty ASCII strings")
+    return keys
 
 
 def _marker(raw: Any, where: str, index: int) -> Marker:
     key = f"marker[{index}]"
     if not isinstance(raw, dict):
         raise PatternError(where, key, "must be a table")
-    _check(raw, _MARKER_KEYS, where, key, required=("id", "level", "examples"))
+    schema.check_keys(raw, _MARKER_KEYS, ("id", "level", "examples"), where, key)
     level = raw["level"]
     if level not in LEVELS:
         raise PatternError(where, f"{key}.level", f"'{level}' is not one of {LEVELS}")
-    match, no_match = _examples(raw, where, key)
+    match, no_match = schema.examples(raw, where, key)
     effect = raw.get("effect", False)
     if not isinstance(effect, bool):
         raise PatternError(where, f"{key}.effect", "must be true or false")
     formats, levels = _format_reference(raw, where, key)
-    compiled = _compile(raw, where, key) if "regex" in raw else None
+    compiled = schema.regex(raw, "regex", where, key) if "regex" in raw else None
     return Marker(str(raw["id"]), level, compiled, match, no_match, where, effect, (), formats, levels)
 
 
@@ -320,12 +313,14 @@ def _source(raw: Any, where: str, index: int) -> tuple[Marker, tuple[str, ...]]:
     key = f"source[{index}]"
     if not isinstance(raw, dict):
         raise PatternError(where, key, "must be a table")
-    _check(raw, _SOURCE_KEYS, where, key, required=("id", "component", "level", "anchors", "regex", "why", "examples"))
+    schema.check_keys(
+        raw, _SOURCE_KEYS, ("id", "component", "level", "anchors", "regex", "why", "examples"), where, key
+    )
     if raw["level"] not in ("critical", "error"):
         raise PatternError(where, f"{key}.level", "must be 'critical' or 'error' (a source entry names an error line)")
-    anchors = tuple(_string_list(raw["anchors"], where, f"{key}.anchors"))
-    match, no_match = _examples(raw, where, key)
-    marker = Marker(str(raw["id"]), str(raw["level"]), _compile(raw, where, key), match, no_match, where)
+    anchors = _search_keys(raw, "anchors", where, key)
+    match, no_match = schema.examples(raw, where, key)
+    marker = Marker(str(raw["id"]), str(raw["level"]), schema.regex(raw, "regex", where, key), match, no_match, where)
     return replace(marker, component=str(raw["component"])), anchors
 
 
@@ -349,9 +344,9 @@ def _cause(raw: Any, where: str, index: int) -> CauseLine:
     key = f"cause[{index}]"
     if not isinstance(raw, dict):
         raise PatternError(where, key, "must be a table")
-    _check(raw, _CAUSE_KEYS, where, key, required=("id", "limit", "fix", "regex", "examples"))
-    match, no_match = _examples(raw, where, key)
-    compiled = _compile(raw, where, key)
+    schema.check_keys(raw, _CAUSE_KEYS, ("id", "limit", "fix", "regex", "examples"), where, key)
+    match, no_match = schema.examples(raw, where, key)
+    compiled = schema.regex(raw, "regex", where, key)
     return CauseLine(
         str(raw["id"]), str(raw["limit"]), " ".join(str(raw["fix"]).split()), compiled, match, no_match, where
     )
@@ -361,15 +356,15 @@ def _wrapper(raw: Any, where: str, index: int) -> Wrapper:
     key = f"wrapper[{index}]"
     if not isinstance(raw, dict):
         raise PatternError(where, key, "must be a table")
-    _check(raw, _WRAPPER_KEYS, where, key, required=("id", "regex", "examples"))
-    match, no_match = _examples(raw, where, key)
-    return Wrapper(str(raw["id"]), _compile(raw, where, key), match, no_match, where)
+    schema.check_keys(raw, _WRAPPER_KEYS, ("id", "regex", "examples"), where, key)
+    match, no_match = schema.examples(raw, where, key)
+    return Wrapper(str(raw["id"]), schema.regex(raw, "regex", where, key), match, no_match, where)
 
 
 def _warning(raw: Any, where: str, index: int) -> Marker:
     if not isinstance(raw, dict):
         raise PatternError(where, f"warning[{index}]", "must be a table")
-    keys = _string_list(raw.get("keys"), where, f"warning[{index}].keys")
+    keys = _search_keys(raw, "keys", where, f"warning[{index}]")
     marker = _marker({name: value for name, value in raw.items() if name != "keys"}, where, index)
     if marker.level != "warning" or marker.effect:
         raise PatternError(where, f"warning[{index}].level", "must be 'warning' (and no effect)")
@@ -377,55 +372,16 @@ def _warning(raw: Any, where: str, index: int) -> Marker:
 
 
 def _benign(raw: dict[str, Any], where: str, stem: str) -> Benign:
-    _check(raw, _BENIGN_KEYS, where, None, required=("id", "reason", "regex", "examples"))
+    schema.check_keys(raw, _BENIGN_KEYS, ("id", "reason", "regex", "examples"), where, None)
     if raw["id"] != stem:
         raise PatternError(where, "id", f"'{raw['id']}' must equal the file name '{stem}'")
-    match, no_match = _examples(raw, where, None)
+    match, no_match = schema.examples(raw, where, None)
     swallow, recovered = raw.get("swallow_traceback", False), raw.get("recovered", False)
     for key, value in (("swallow_traceback", swallow), ("recovered", recovered)):
         if not isinstance(value, bool):
             raise PatternError(where, key, "must be true or false")
-    compiled = _compile(raw, where, None)
+    compiled = schema.regex(raw, "regex", where, None)
     return Benign(str(raw["id"]), str(raw["reason"]), compiled, swallow, match, no_match, where, recovered)
-
-
-def _check(
-    raw: Mapping[str, Any],
-    allowed: set[str],
-    where: str,
-    key: str | None,
-    required: tuple[str, ...] = ("id", "level", "regex", "examples"),
-) -> None:
-    prefix = f"{key}." if key else ""
-    for name in raw:
-        if name not in allowed:
-            raise PatternError(where, prefix + name, "unknown key")
-    for name in required:
-        if name not in raw:
-            raise PatternError(where, prefix + name, "missing required key")
-
-
-def _compile(raw: Mapping[str, Any], where: str, key: str | None, flags: int = 0) -> LazyRegex:
-    try:
-        return compile_now(str(raw["regex"]), flags)
-    except RegexCompileError as exc:
-        raise PatternError(where, f"{key}.regex" if key else "regex", f"does not compile: {exc}") from None
-
-
-def _examples(raw: Mapping[str, Any], where: str, key: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    name = f"{key}.examples" if key else "examples"
-    examples = raw.get("examples")
-    if not isinstance(examples, dict):
-        raise PatternError(where, name, "must be a table with match and no_match lists")
-    for item in examples:
-        if item not in _EXAMPLE_KEYS:
-            raise PatternError(where, f"{name}.{item}", "unknown key")
-    match, no_match = examples.get("match"), examples.get("no_match")
-    if not isinstance(match, list) or not match:
-        raise PatternError(where, f"{name}.match", "needs at least one real line")
-    if not isinstance(no_match, list) or not no_match:
-        raise PatternError(where, f"{name}.no_match", "needs at least one line")
-    return tuple(map(str, match)), tuple(map(str, no_match))
 
 
 # ---------------------------------------------------------------- self-test

@@ -1,8 +1,9 @@
 """Reading the library's TOML files: one reader and one set of checks for every dialect.
 
-The pattern files, `verdicts.toml`, `consequences.toml`, `frames.toml` and `profile.toml` are read
-with these, so a malformed file is refused the same way whichever it is: a `PatternError` naming
-the file, the key (`marker[3].regex`, `causes[0].window`) and what is wrong with it.
+The pattern files, `verdicts.toml`, `consequences.toml`, `frames.toml`, `profile.toml`, the line
+formats (`formats/`) and the open-world layer's files (`open-world/`) are read with these, so a
+malformed file is refused the same way whichever it is: a `PatternError` naming the file, the key
+(`marker[3].regex`, `causes[0].window`) and what is wrong with it.
 `where` is the file (and, for a table inside a list, the list and index: `verdicts.toml:
 verdict[2]`); `key` is the place of a nested table, prefixed to the names checked in it.
 """

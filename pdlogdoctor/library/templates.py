@@ -36,8 +36,9 @@ from typing import Any, Generic, TypeVar
 
 from ..model.errors import PatternError
 from ..model.values import record
+from . import schema
 from .formats import Formats, shipped
-from .lazyregex import LazyRegex, RegexCompileError, compile_now
+from .lazyregex import LazyRegex
 
 MAX_TEMPLATE = 300
 TEMPLATES_FILE = "templates.toml"  # in a library's open-world/ directory
@@ -356,37 +357,20 @@ def _merge_lengths(parts: list[Variants]) -> list[Variants]:
 
 def load_masks(path: Path) -> tuple[Mask, ...]:
     """The masks of a templates.toml, checked: known keys, a regex that compiles, examples."""
-    import tomllib
-
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PatternError(str(path), None, f"cannot be read as TOML: {exc}") from exc
+    data = schema.read_toml(path)
     return tuple(_mask(raw, str(path), index) for index, raw in enumerate(data.get("mask", [])))
 
 
 def _mask(raw: Any, where: str, index: int) -> Mask:
     key = f"mask[{index}]"
-    if not isinstance(raw, dict):
-        raise PatternError(where, key, "must be a table")
-    for name in raw:
-        if name not in _MASK_KEYS:
-            raise PatternError(where, f"{key}.{name}", "unknown key")
-    for name in _MASK_KEYS:
-        if name not in raw:
-            raise PatternError(where, f"{key}.{name}", "missing required key")
-    name = str(raw["name"])
+    entry = schema.table(raw, where, key)
+    schema.check_keys(entry, _MASK_KEYS, _MASK_KEYS, where, key)
+    name = schema.string(entry, "name", where, key)
     if not name.isalpha() or not name.islower():
         raise PatternError(where, f"{key}.name", "must be a lower-case word (it becomes the placeholder <name>)")
-    try:
-        compiled = compile_now(str(raw["regex"]))
-    except RegexCompileError as exc:
-        raise PatternError(where, f"{key}.regex", f"does not compile: {exc}") from None
-    examples = raw["examples"]
-    if not isinstance(examples, dict) or not examples.get("match") or not examples.get("no_match"):
-        raise PatternError(where, f"{key}.examples", "needs match and no_match lists")
-    match, no_match = tuple(map(str, examples["match"])), tuple(map(str, examples["no_match"]))
-    return Mask(name, compiled, str(raw["why"]), match, no_match, where)
+    compiled = schema.regex(entry, "regex", where, key)
+    match, no_match = schema.examples(entry, where, key, what="value")
+    return Mask(name, compiled, schema.string(entry, "why", where, key), match, no_match, where)
 
 
 def check_masks(masks: Iterable[Mask]) -> list[str]:
