@@ -323,3 +323,22 @@ def test_a_dmesg_root_line_keeps_its_time(case_reports: dict[Path, Report]) -> N
     report = case_report(case_reports, "tests/data/blind-round4/10-")
     root = next(event for event in report.chain if event.pattern == "oom-killed-process")
     assert root.time is not None
+
+
+@pytest.mark.parametrize("hours", [4, 1])
+def test_a_file_that_started_whole_hours_earlier_on_the_same_clock_is_not_corrected(hours: int) -> None:
+    """Issue 22.7: files on one UTC clock got -1 h and -4 h corrections because one of them started
+    a whole number of hours before the others (a server left up longer). Its lines overlap the
+    others' in time: no evidence of another clock, so none is applied, and the report says the
+    times could not be aligned. Seen failing before: method start-times, correction -4 h / -1 h."""
+    events = [
+        _event("cuda-oom", "prefill.log", T0 - hours * 3600),
+        _event("cuda-oom", "prefill.log", T0 + 45),
+        _event("http-5xx", "decode.log", T0),
+        _event("router-server-error", "router.log", T0),
+    ]
+    offsets = {o.source: o for o in estimate_offsets(events, SOURCES, LIBRARY)}
+    assert offsets["prefill.log"].method == "unaligned"
+    assert offsets["prefill.log"].correction == 0.0
+    sentence = describe(offsets["prefill.log"], "prefill", "the router")
+    assert sentence is not None and "could not be aligned" in sentence

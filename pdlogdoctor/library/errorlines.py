@@ -64,10 +64,18 @@ class Marker:
     levels: tuple[str, ...] = ()
     component: str = ""  # sources.toml's: what writes the line (the kernel, a driver, the orchestrator ...)
 
-    def decides(self, text: str, reading: Callable[[], Reading]) -> str | None:
-        """The message this marker reads on the line ("" when it names none), or None."""
+    def decides(self, text: str, reading: Callable[[], Reading], inside: Callable[[], str]) -> str | None:
+        """The message this marker reads on the line ("" when it names none), or None. A marker
+        without formats reads the line as it is, then behind the tags a launcher or collector put
+        before it (`inside`): a marker anchored at a line's start reads it behind any tag the
+        catalogue knows, a new tag being one data file."""
         if not self.formats:
-            found = _search(self.regex, text) if self.regex is not None else None
+            if self.regex is None:
+                return None
+            found = _search(self.regex, text)
+            if found is None:
+                inner = inside()
+                found = _search(self.regex, inner) if inner != text else None
             return None if found is None else found.groupdict().get("message") or ""
         said = reading()
         if said.format is None or said.level not in self.levels:
@@ -209,14 +217,20 @@ class ErrorLayer:
         """The first of `markers` that decides the line, with the message it reads ("": the
         line's own, without its prefixes); (None, "") when none does."""
         read: list[Reading] = []
+        inner: list[str] = []
 
         def reading() -> Reading:  # the catalogue reads a line once, for the markers that ask
             if not read:
                 read.append(self.formats.read(text))
             return read[0]
 
+        def inside() -> str:
+            if not inner:
+                inner.append(self.formats.inside_tags(text))
+            return inner[0]
+
         for marker in markers:
-            message = marker.decides(text, reading)
+            message = marker.decides(text, reading, inside)
             if message is not None:
                 return marker, message
         return None, ""
@@ -418,7 +432,7 @@ def check_layer(layer: ErrorLayer) -> list[str]:
 
 def _decides(layer: ErrorLayer, marker: Marker, line: str) -> bool:
     """Whether the marker, asked alone, reads the line."""
-    return marker.decides(line, lambda: layer.formats.read(line)) is not None
+    return marker.decides(line, lambda: layer.formats.read(line), lambda: layer.formats.inside_tags(line)) is not None
 
 
 def _cause_problems(layer: ErrorLayer) -> list[str]:

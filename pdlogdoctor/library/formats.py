@@ -300,6 +300,18 @@ class Formats:
         """Whether the line is one a component prints at run time (not source, not prose)."""
         return self.read(line).run_time
 
+    def inside_tags(self, line: str) -> str:
+        """`line` without the launchers' and collectors' tags before it (`kind = "wrapper"`: Ray's
+        `(pid=N, ip=A)`, journald's `Mon DD HH:MM:SS host prog[pid]: `, a CI viewer's row tag), so
+        what is read at a line's start is read behind them too; `line` itself when none leads it."""
+        text = line
+        for _ in range(MAX_NESTED):
+            tag = self._wrapper(text) if text else None
+            if tag is None:
+                break
+            text = text[tag.end() :]
+        return text
+
     def _wrapper(self, text: str) -> re.Match[str] | None:
         group = self._wrappers_by_char.get(text[0])
         for fmt in group if group is not None else (f for f in self._others(text[0]) if f.kind == "wrapper"):

@@ -256,7 +256,7 @@ def _offsets_from(
         method = "reference" if root == reference else "unaligned"
         group = _walk(ClockOffset(root, reference, 0.0, 0.0, 0, method, ()), between)
         if root != reference:
-            group = _anchored(group, _anchor_spans(known, clocked, spans), spans, clocked)
+            group = _anchored(group, _anchor_spans(known, clocked, spans), spans)
         known.update(group)
     return [known[name] for name in sorted(clocked)]
 
@@ -275,17 +275,16 @@ def _walk(root: ClockOffset, between: dict[tuple[str, str], list[_Pair]]) -> dic
 
 
 def _anchored(
-    group: dict[str, ClockOffset],
-    anchors: list[tuple[float, float]],
-    spans: dict[str, tuple[float, float]],
-    clocked: dict[str, Role],
+    group: dict[str, ClockOffset], anchors: list[tuple[float, float]], spans: dict[str, tuple[float, float]]
 ) -> dict[str, ClockOffset]:
-    """A group no pair joins to the reference. Servers and router are launched together and
-    stopped together, and a job log whose lines all sit outside the others' span is misread, so a
-    start or an end a whole number of hours (give or take START_TOLERANCE_S) from the aligned
-    servers' reads as a time zone. Otherwise the group keeps its root's clock, unaligned, and the
-    others in it are brought onto the root's clock (their pairs measured them against it)."""
-    hours = _whole_hours_apart(group, anchors, spans, clocked)
+    """A group no pair joins to the reference. A file whose lines all sit outside the aligned
+    servers' span (before they start or after they end) is on another clock when its start or end
+    is a whole number of hours (give or take START_TOLERANCE_S) from theirs: that reads as a time
+    zone. A file whose lines overlap theirs gives no such evidence, whatever its start: a server up
+    four hours before the others, on the same clock, is no clock four hours behind (issue 22.7).
+    Otherwise the group keeps its root's clock, unaligned (the report says the times could not be
+    aligned), and the others in it are brought onto the root's clock (their pairs measured them)."""
+    hours = _whole_hours_apart(group, anchors, spans)
     changed = {}
     for name, offset in group.items():
         if hours:
@@ -303,19 +302,15 @@ def _anchored(
 
 
 def _whole_hours_apart(
-    group: dict[str, ClockOffset],
-    anchors: list[tuple[float, float]],
-    spans: dict[str, tuple[float, float]],
-    clocked: dict[str, Role],
+    group: dict[str, ClockOffset], anchors: list[tuple[float, float]], spans: dict[str, tuple[float, float]]
 ) -> int:
     own = [(spans[n][0] - o.correction, spans[n][1] - o.correction) for n, o in group.items() if n in spans]
     if not own or not anchors:
         return 0
     first, last = min(a for a, _ in anchors), max(b for _, b in anchors)
     start, end = min(a for a, _ in own), max(b for _, b in own)
-    launched = any(clocked[name] in LAUNCHED_TOGETHER for name in group)
-    if not (launched or end < first or start > last):
-        return 0
+    if not (end < first or start > last):
+        return 0  # lines that overlap the others' in time may all be on one clock: no evidence they differ
     closest = min((start - first, end - last), key=lambda d: abs(d - round(d / HOUR) * HOUR))
     hours = round(closest / HOUR)
     return hours if abs(closest - hours * HOUR) <= START_TOLERANCE_S and _time_zone(hours) else 0

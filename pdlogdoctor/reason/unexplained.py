@@ -66,7 +66,8 @@ def gather(
 ) -> Unrecognised:
     """The generic layer's lines that no library line accounts for, as templates.
     `recovered`: the library's failing lines set aside as blips the servers recovered from."""
-    errors, blips = benign_split(_folded_tracebacks(_unaccounted(errors, events), events), library, context=events)
+    folded = _folded_tracebacks(_unaccounted(errors, events), events, errors)
+    errors, blips = benign_split(folded, library, context=events)
     return Unrecognised(tuple(templates_of(errors, library.errors)), (*recovered, *blips), tuple(errors))
 
 
@@ -231,16 +232,20 @@ def _unaccounted(errors: Sequence[Event], events: Sequence[Event]) -> list[Event
     return kept
 
 
-def _folded_tracebacks(errors: Sequence[Event], events: Sequence[Event]) -> list[Event]:
+def _folded_tracebacks(errors: Sequence[Event], events: Sequence[Event], read: Sequence[Event] = ()) -> list[Event]:
     """A traceback a logger prints line by line (vLLM's `ERROR ... [core.py:NNN]` on every line) is
     one failure: a failing line below its source lines (its exception line, named or not) speaks for
     them; a traceback cut before its exception line keeps its innermost source line, the deepest
-    frame's. Caret lines (`^^^^`) say nothing a source line beside them does not."""
+    frame's. Caret lines (`^^^^`) say nothing a source line beside them does not. `read`: every error
+    line read, those already accounted for too (an exception a benign `Exception ignored in` line
+    owns still ends the traceback whose bare header is above it)."""
     sources = [e for e in errors if e.pattern == TRACEBACK_SOURCE]
     if not sources:
         return list(errors)
     below = [
-        e for e in (*errors, *events) if e.pattern != TRACEBACK_SOURCE and e.failing and e.kind is not Kind.CONTEXT
+        e
+        for e in (*errors, *read, *events)
+        if e.pattern != TRACEBACK_SOURCE and e.failing and e.kind is not Kind.CONTEXT
     ]
     cut = [s for s in sources if not _followed(s, below, EXPLAINED_LINES)]
     cut = [s for s in cut if not _is_caret_line(s)] or cut  # a lone caret line is still an error line

@@ -23,6 +23,8 @@ import calendar
 import re
 from typing import Any
 
+from ..library.formats import shipped
+
 # RFC 3339 as runtimes write it: nanoseconds, `Z` or a numeric offset (containerd writes the
 # node's local offset when the node is not on UTC).
 _RFC3339 = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)"
@@ -31,8 +33,18 @@ _CLOUD_SEVERITY = re.compile(rf"^(?:DEFAULT|DEBUG|INFO|NOTICE|WARNING|ERROR|CRIT
 _PARTS = re.compile(
     r"^(?P<date>\d{4}-\d\d-\d\d)[T ](?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?(?P<zone>Z|[+-]\d\d:?\d\d)?$"
 )
-# The keys a collector keeps the line under, and its time, most specific first.
-MESSAGE_KEYS = ("log", "message", "MESSAGE", "textPayload")
+# The keys a collector keeps the line under, and its time, most specific first. `msg`: the
+# structured loggers of Go and Node (zap, logr, logrus, pino: llm-d's scheduler, Kubernetes
+# controllers); `line`: logcli's `--output jsonl` (formats-round5.md C1, C3).
+MESSAGE_KEYS = ("log", "message", "MESSAGE", "textPayload", "msg", "line")
+# A structured logger's level (zap, logrus, pino, python-json-logger): its words at error or above,
+# and pino's and bunyan's numbers (50 error, 60 fatal; Python's 50 is critical), as the level word
+# the line gets in front when its message states none of its own. Not `severity`: Cloud Logging
+# gives everything a container wrote to stderr ERROR, whatever it says (formats-round5.md C3).
+LEVEL_KEYS = ("level", "levelname")
+_ERROR_LEVELS = {"error": "ERROR", "err": "ERROR", "fatal": "CRITICAL", "critical": "CRITICAL",
+                 "crit": "CRITICAL", "panic": "CRITICAL", "dpanic": "CRITICAL", "alert": "CRITICAL",
+                 "emerg": "CRITICAL", "emergency": "CRITICAL"}  # fmt: skip
 TIME_KEYS = ("time", "timestamp", "@timestamp", "date", "ts", "__REALTIME_TIMESTAMP", "receiveTimestamp")
 # Epoch numbers: seconds, or finer units a collector writes as integers.
 _EPOCH_UNITS = ((1e17, 1e9), (1e14, 1e6), (1e11, 1e3))
@@ -92,7 +104,7 @@ def _json_record(line: str) -> tuple[str, str | None] | None:
     message = _message(record)
     if message is None:
         return None
-    return _one_line(message), _record_time(record)
+    return _with_level(_one_line(message), record), _record_time(record)
 
 
 def _parsed(line: str) -> dict[str, Any] | None:
@@ -116,6 +128,30 @@ def _message(record: dict[str, Any]) -> str | None:
     payload = record.get("jsonPayload")
     if isinstance(payload, dict) and isinstance(payload.get("message"), str):
         return str(payload["message"])
+    return None
+
+
+def _with_level(line: str, record: dict[str, Any]) -> str:
+    """The line with the record's level in front when that level is error or above and the line
+    states no level of its own, and with zap's `error` field after it (the error the message is
+    about: kubernetes-sigs/kueue#2226's "Unable to apply VisibilityServerOptions" is about
+    "bind: address already in use")."""
+    level = _error_level(record)
+    if level is None:
+        return line
+    error = record.get("error")
+    if isinstance(error, str) and error and error not in line:
+        line = f"{line}: {_one_line(error)}"
+    return line if shipped().read(line).level is not None else f"{level} {line}"
+
+
+def _error_level(record: dict[str, Any]) -> str | None:
+    for key in LEVEL_KEYS:
+        value = record.get(key)
+        if isinstance(value, str):
+            return _ERROR_LEVELS.get(value.strip().lower())
+        if isinstance(value, int) and not isinstance(value, bool):
+            return "ERROR" if value >= 50 else None
     return None
 
 
