@@ -364,8 +364,12 @@ def _cause_near(first: UnexplainedError, serious: list[UnexplainedError]) -> Une
 
 def _exception_of(first: UnexplainedError, early: list[UnexplainedError]) -> UnexplainedError:
     """A logger's exception message (`EngineCore failed to start.`) heads the traceback it prints;
-    the exception line at that traceback's end, in the same moment of the same file, says what failed."""
+    the exception line at that traceback's end, in the same moment of the same file, says what failed.
+    A first line that is an exception line itself already says it: a later one (an error while shutting
+    down, vllm#32222's AttributeError after `RuntimeError: NIXL is not available`) is no better lead."""
     start = first.first
+    if _EXCEPTION_LINE.match(message_of(start.text)):
+        return first
     same = [
         t
         for t in early
