@@ -24,6 +24,7 @@ from .model.values import record
 from .reason.binaries import split_core_dumps, with_binaries
 from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
 from .reason.decide import decide
+from .reason.known import with_known
 from .reason.link import link
 from .reason.performance import align
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
@@ -88,6 +89,8 @@ class Decided:
     cores: tuple[Event, ...]  # core dumps: they join the chain after the decision (reason/binaries.py)
     nodes: dict[str, str | None]  # each source's node
     widened: dict[str, float]  # each source's clock slack
+    in_window: tuple[Event, ...]  # every recognised line in the window, cleared or not: what known.py's conditions read
+    every_line: tuple[Event, ...]  # every recognised line read, whatever its time or file: where versions are read
 
 
 def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = DEFAULT_OPTIONS) -> Decided:
@@ -103,6 +106,8 @@ def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = 
     corrected = correct(events, clocks)
     series = align([s for item in scanned if item.source.name not in aside for s in item.series], corrected)
     events = within(corrected, options.since, options.until)  # before linking: the links rest on time windows
+    in_window = tuple(events)
+    every_line = tuple(e for item in scanned for e in item.events if not e.unrecognised)
     # Core dumps (a core file's header, systemd-coredump's line) join the chain after the diagnosis.
     events, cores = split_core_dumps(
         [*events, *within(core_file_events(sources, library), options.since, options.until)], library
@@ -114,7 +119,9 @@ def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = 
     unrecognised = gather(within(correct(errors, clocks), options.since, options.until), events, library, recovered)
     links = link(events, library, nodes, widened)
     report = decide(events, links, sources, library, widened, unrecognised, series)
-    return Decided(report, tuple(events), sources, clocks, tuple(cleared), tuple(cores), nodes, widened)
+    return Decided(
+        report, tuple(events), sources, clocks, tuple(cleared), tuple(cores), nodes, widened, in_window, every_line
+    )
 
 
 def described(
@@ -134,6 +141,8 @@ def described(
             lambda r: replace(r, notes=(*r.notes, *notes)),
             lambda r: replace(r, glossary=_glossary(r, library)),
             lambda r: replace(r, excerpt=build_excerpt(r)) if options.excerpt else r,
+            # which known problem it is, and the versions the logs show: after the decision, a note
+            lambda r: with_known(r, decision.in_window, library, options.known_issues, decision.every_line),
         ),
     )
     return Analysis(report, decision.events, sources)

@@ -149,7 +149,10 @@ def _as_text(value: Any) -> Any:
 
 
 def test_action_shape(action: dict[str, Any]) -> None:
-    assert set(action["inputs"]) == {"path", "format", "fail-on", "baseline", "python-version"}
+    assert set(action["inputs"]) == {
+        "path", "format", "fail-on", "baseline", "python-version", "issue", "issue-labels", "github-token",
+    }  # fmt: skip
+    assert action["inputs"]["issue"]["default"] == "off"  # filing issues is opt-in
     assert action["inputs"]["baseline"]["required"] == "false"
     assert action["inputs"]["path"]["required"] == "true"
     assert action["runs"]["using"] == "composite"
@@ -228,3 +231,93 @@ def test_the_baseline_input_adds_the_changes_to_the_summary(action: dict[str, An
     table = summary.read_text().split("### Changed since the last green run", 1)[1]
     assert "| `max_total_num_tokens` | decode, prefill | 8,551,168 | **23,448,064** | ×2.74" in table
     assert any("changed since the last green run" in line for line in done.stdout.splitlines())
+
+
+# ---------------------------------------------------------------- the issue step, against a fake gh
+
+FAKE_GH = """#!/usr/bin/env bash
+# A stand-in for the GitHub CLI: logs its arguments, answers `issue list` with $FAKE_OPEN (an open
+# issue's number carrying the fingerprint, or nothing) and `issue create` with a new issue's URL.
+printf '%s\\n' "$*" >> "$FAKE_LOG"
+case "$1 $2" in
+  "issue list") [ -n "${FAKE_OPEN:-}" ] && echo "$FAKE_OPEN" ;;
+  "issue comment") cp "$5" "$FAKE_LOG.comment" ;;
+  "issue create") echo "https://github.com/example/nightly/issues/77" ;;
+esac
+exit 0
+"""
+
+
+def _file_the_issue(action: dict[str, Any], tmp_path: Path, issue: str, open_issue: str) -> tuple[dict[str, str], str]:
+    """The analyze step on the seed, then the issue step with a fake `gh` first on PATH."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    gh = bin_dir / "gh"
+    gh.write_text(FAKE_GH)
+    gh.chmod(0o755)
+    inputs = {name: spec.get("default", "") for name, spec in action["inputs"].items()}
+    inputs.update({"path": str(SEED), "format": "json", "issue": issue})
+    outputs = tmp_path / "output"
+    env = {
+        "PATH": f"{bin_dir}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "GITHUB_OUTPUT": str(outputs),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+        "RUNNER_TEMP": str(tmp_path),
+        "HOME": str(tmp_path),
+        "GITHUB_REPOSITORY": "example/nightly",
+        "GITHUB_RUN_ID": "4242",
+        "FAKE_LOG": str(tmp_path / "gh.log"),
+        "FAKE_OPEN": open_issue,
+    }
+    steps = {step.get("id"): step for step in action["runs"]["steps"]}
+    assert _run_step(steps["analyze"], inputs, env).returncode == 0
+    analyzed = dict(line.split("=", 1) for line in outputs.read_text().splitlines())
+    step = steps["issue"]
+    assert "inputs.issue != 'off'" in step["if"] and "always()" in step["if"]
+    expressions = {"steps.analyze.outputs." + key: value for key, value in analyzed.items()}
+    done = subprocess.run(
+        ["bash", "-c", step["run"]],
+        env={
+            **env,
+            **{
+                key: EXPRESSION.sub(
+                    lambda m: expressions.get(m.group(1), inputs.get(m.group(1).removeprefix("inputs."), "")), value
+                )
+                for key, value in step["env"].items()
+            },
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    results = dict(line.split("=", 1) for line in outputs.read_text().splitlines())
+    log = (tmp_path / "gh.log").read_text() if (tmp_path / "gh.log").exists() else ""
+    return {**analyzed, **results}, log
+
+
+def test_an_open_issue_with_the_fingerprint_gets_a_comment_not_a_twin(action: dict[str, Any], tmp_path: Path) -> None:
+    outputs, log = _file_the_issue(action, tmp_path, "comment-or-create", open_issue="12")
+    calls = log.splitlines()
+    assert calls[0].startswith("issue list --state open --search " + outputs["fingerprint"] + " in:body")
+    assert calls[1].startswith("issue comment 12 --body-file ")
+    assert not any(call.startswith("issue create") for call in calls)
+    assert (outputs["issue-number"], outputs["issue-action"]) == ("12", "commented")
+    body = (tmp_path / "gh.log.comment").read_text()
+    assert (
+        body.startswith("## pdlogdoctor:") and outputs["fingerprint"] in body
+    )  # the markdown report, though the report file is JSON
+    assert "10.24.3.18" not in body and body.rstrip().endswith("/example/nightly/actions/runs/4242")
+
+
+def test_without_an_open_issue_comment_or_create_opens_one(action: dict[str, Any], tmp_path: Path) -> None:
+    outputs, log = _file_the_issue(action, tmp_path, "comment-or-create", open_issue="")
+    create = next(call for call in log.splitlines() if call.startswith("issue create"))
+    assert f"--title pdlogdoctor: mori-mr-size-limit ({outputs['fingerprint']})" in create
+    assert (outputs["issue-number"], outputs["issue-action"]) == ("77", "created")
+
+
+def test_comment_only_never_opens_an_issue(action: dict[str, Any], tmp_path: Path) -> None:
+    outputs, log = _file_the_issue(action, tmp_path, "comment", open_issue="")
+    assert [call.split(" --")[0] for call in log.splitlines()] == ["issue list"]
+    assert outputs["issue-action"] == "none"

@@ -128,9 +128,7 @@ def test_several_outputs_in_one_run_and_the_stdout_format_kept(tmp_path: Path) -
 def test_quiet_prints_one_line_verdict_confidence_fingerprint_fix() -> None:
     code, out, err = invoke("analyze", "-q", str(SEED))
     assert code == 1 and err == ""
-    assert re.fullmatch(
-        r"mori-mr-size-limit 0\.\d\d pdld-[0-9a-f]{12} export SGLANG_MORI_MAX_MR_BYTES=2147483648\n", out
-    )
+    assert re.fullmatch(r"mori-mr-size-limit 0\.\d\d pdld-[0-9a-f]{12} --max-total-tokens 8388352\n", out)
     _, inconclusive, _ = invoke("analyze", "--quiet", str(FIXTURES / "inconclusive-symptoms-only"))
     verdict, confidence, fingerprint, fix = inconclusive.split()
     assert (verdict, confidence, fix) == ("inconclusive", "-", "-") and fingerprint.startswith("pdld-")
@@ -164,7 +162,17 @@ def test_help_matches_the_reviewed_snapshot_and_shows_no_python_types() -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [[], ["diff"], ["explain"], ["verdicts"], ["completion"], ["patterns"], ["patterns", "check"], ["templates"]],
+    [
+        [],
+        ["diff"],
+        ["explain"],
+        ["verdicts"],
+        ["completion"],
+        ["patterns"],
+        ["patterns", "check"],
+        ["templates"],
+        ["triage"],
+    ],
 )
 def test_no_help_page_shows_python_types(args: list[str]) -> None:
     code, out, _ = invoke(*args, "--help")

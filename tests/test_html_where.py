@@ -103,12 +103,10 @@ class _Options(HTMLParser):
 def test_fix_cards_say_where_and_copy_only_commands(reports: dict[Path, Report]) -> None:
     parser = _Options()
     parser.feed(html_report(reports[SEED], RenderOptions(redact=False)))
-    assert len(parser.cards) == 2
     for card in parser.cards:
         assert "on the prefill and decode servers" in card["text"]
         copied = card["copied"].strip()
         assert copied and not any(line.lstrip().startswith("#") for line in copied.splitlines()), copied
-    assert [card["copied"].strip() for card in parser.cards] == [
-        "export SGLANG_MORI_MAX_MR_BYTES=2147483648",
-        "--max-total-tokens 8388352",
-    ]
+    # One card: the token cap computed from the logs. SGLANG_MORI_MAX_MR_BYTES is only in the unmerged
+    # sglang#30336, so no card may copy it (tests/test_mori_advice.py).
+    assert [card["copied"].strip() for card in parser.cards] == ["--max-total-tokens 8388352"]

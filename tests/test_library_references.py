@@ -52,6 +52,9 @@ NOT_IDS = {
     "before-root": "where an unexplained error sits (unexplained.py)",
     "unrecognised-error": "the id a suggested pattern skeleton starts with (suggest.py)",
     "before-first-symptom": "where an unexplained error sits (unexplained.py)",
+    "workaround-only": "a known issue's status (library/known.py STATUSES)",
+    "not-in-logs": "a known issue's standing: the component's version is not in the logs (reason/known.py)",
+    "no-release": "a known issue's standing: no release has a fix (reason/known.py)",
 }
 # Calls whose first argument is an input-problem code or a redaction kind (redact.py), not a library id.
 PROBLEM_CALLS = {"InputProblem", "unread", "StreamStopped", "Refusal", "Rule", "placeholder"}

@@ -70,7 +70,7 @@ def test_verdict_first_then_chain_in_causal_order_with_workspace_files(seed: Rep
     level, props, message = parsed[0]
     assert level == "error" and props["title"] == f"pdlogdoctor: {seed.verdict.title}"
     assert seed.verdict.id in message  # the id stays findable, in the message, not the title
-    assert "export SGLANG_MORI_MAX_MR_BYTES=" in message
+    assert "--max-total-tokens 8388352" in message
     root = seed.chain[0]
     relative = Path(root.source).resolve().relative_to(ROOT).as_posix()
     # the node name in the file name is masked as everywhere else; the rest of the path stays
@@ -81,7 +81,9 @@ def test_verdict_first_then_chain_in_causal_order_with_workspace_files(seed: Rep
     assert [level for level, _, _ in parsed] == ["error"] + ["notice"] * (len(parsed) - 1)
     titles = dict(seed.glossary)
     symptoms = [event for event in seed.chain if event not in seed.roots]
-    for (_, event_props, _), event in zip(parsed[1:], symptoms, strict=False):
+    # The upstream problems the failure is known as close the list, in one notice (patterns/known/).
+    assert parsed[-1][1]["title"] == "pdlogdoctor: known upstream" and "sglang/pull/30336" in parsed[-1][2]
+    for (_, event_props, _), event in zip(parsed[1:-1], symptoms, strict=False):
         assert titles[event.pattern] in event_props["title"] and event.pattern not in event_props["title"]
         assert event_props["line"] == str(event.line)
 

@@ -50,20 +50,18 @@ def test_verdict_and_fingerprint_on_every_bundle(bundle: Path, bundle_reports: d
     assert len(body) < GITHUB_BODY_LIMIT
 
 
-def test_each_alternative_fix_is_its_own_labelled_block_safe_to_paste(seed: Report) -> None:
+def test_the_fix_is_a_labelled_block_safe_to_paste(seed: Report) -> None:
     body = as_markdown(seed)
     expected = tomllib.loads((SEED / "expected.toml").read_text())["expected"]["suggestions"]
-    section = body.split("### Suggested fix: 2 alternatives, pick one", 1)[1].split("\n### ", 1)[0]
+    section = body.split("### Suggested fix", 1)[1].split("\n### ", 1)[0]
     blocks = [part.split("\n```", 1)[0] for part in section.split("```sh\n")[1:]]
-    assert len(blocks) == 2  # copying one alternative never copies the other
-    assert blocks[0] == f"export SGLANG_MORI_MAX_MR_BYTES={expected['SGLANG_MORI_MAX_MR_BYTES']}"
-    values = {s.name: s.value for s in seed.suggestions}
-    flag = blocks[1].splitlines()
+    assert len(blocks) == len(seed.suggestions) == 1  # the token cap: no released build has another knob
+    flag = blocks[0].splitlines()
     assert all(line.startswith("#") for line in flag)  # a paste runs nothing
-    assert f"--max-total-tokens {values['--max-total-tokens']}" in flag[-1]
+    want = expected["--max-total-tokens"]["value"]
+    assert f"--max-total-tokens {want}" in flag[-1]
     labels = [line for line in section.splitlines() if line.startswith("**")]
-    assert labels[0].startswith("**A. Environment variable SGLANG_MORI_MAX_MR_BYTES**")
-    assert labels[1].startswith("**B. Launch flag --max-total-tokens**")
+    assert labels[0].startswith("**Launch flag --max-total-tokens**")
     assert all("on the prefill and decode servers" in label for label in labels)
     assert body.index("### Suggested fix") < body.index("```mermaid")  # the fix before any picture
 

@@ -107,7 +107,7 @@ def test_an_incomplete_answer_says_so_in_every_format(big_decode: Path, byte_bud
     assert code == 1
     assert quiet.rstrip("\n").endswith("# incomplete: --timeout reached before every input was read")
     verdict, confidence, fingerprint, fix = quiet.split(" # ")[0].split(" ", 3)  # the fields keep their meaning
-    assert (verdict, fix) == ("mori-mr-size-limit", "export SGLANG_MORI_MAX_MR_BYTES=2147483648")
+    assert (verdict, fix) == ("mori-mr-size-limit", "--max-total-tokens 8388352")
     assert float(confidence) > 0.9 and fingerprint.startswith("pdld-")
     for name in ("md", "html", "txt"):
         assert "evidence incomplete" in outputs[name].read_text().lower(), name

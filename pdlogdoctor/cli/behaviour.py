@@ -35,6 +35,7 @@ from .terminal import is_terminal
 
 if TYPE_CHECKING:
     from ..library.patterns import Library
+    from ..model.known import TeamIssue
     from ..model.options import RunOptions
     from ..render.options import RenderOptions
     from .follow import Watch
@@ -156,6 +157,16 @@ def load_patterns(extra: list[Path] | None, config: Config | None = None) -> Lib
         usage_error(str(exc), exc.hint)
 
 
+def team_issues(config: Config, library: Library) -> tuple[TeamIssue, ...]:
+    """The team's known issues, from the config's `known` files; exit 2 when one is unusable."""
+    from ..library.known import load_team_issues
+
+    try:
+        return tuple(issue for path in config.known for issue in load_team_issues(path, library))
+    except PdlogdoctorError as exc:
+        usage_error(str(exc), exc.hint)
+
+
 # ---------------------------------------------------------------- analyze
 
 
@@ -206,6 +217,7 @@ def analyze_logs(
     for target in targets:
         _refuse_input_as_output(target.path, [*paths, *(baseline or [])])
     options = run_options({target.format for target in targets}, timeout)
+    options = replace(options, known_issues=team_issues(config, library))
     options = replace(options, since=_moment(since, "--since"), until=_moment(until, "--until"))
     options = replace(options, follow_symlinks=follow_symlinks)
     if watch is not None:
@@ -659,7 +671,10 @@ def diff_logs(
     _check_paths([bad])
     for target in targets:
         _refuse_input_as_output(target.path, [good, bad])
-    report, baseline = _run([bad], library, run_options({target.format for target in targets}, None), [good])
+    options = replace(
+        run_options({target.format for target in targets}, None), known_issues=team_issues(config, library)
+    )
+    report, baseline = _run([bad], library, options, [good])
     for unreadable, paths, what in ((baseline, [good], LAST_GREEN), (report, [bad], "")):
         if unreadable is not None and exit_code_for(unreadable) is ExitCode.NOTHING_READABLE:
             _nothing_readable(unreadable, targets, paths, what)

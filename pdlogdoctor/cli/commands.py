@@ -339,7 +339,8 @@ def patterns_check(patterns: PatternsOption = None) -> None:
         raise typer.Exit(ExitCode.USAGE)
     typer.echo(
         f"ok: {len(library.patterns)} patterns, {len(library.groups)} consequence groups, "
-        f"{len(library.verdicts)} verdicts, {examples} examples"
+        f"{len(library.verdicts)} verdicts, {examples} examples, "
+        f"{len(library.known.entries)} known upstream issues, {len(library.known.sources)} version sources"
     )
 
 
@@ -379,8 +380,9 @@ def schema() -> None:
 
 @app.command(
     "explain",
-    short_help="Explain a verdict or pattern ID.",
-    help="Explain a verdict or pattern ID: what it means, how it is recognised, what to do (exit 2 if unknown).",
+    short_help="Explain a verdict, pattern or known-issue ID.",
+    help="Explain a verdict, pattern or known-issue ID: what it means, how it is recognised, what to do, "
+    "and the upstream problems a verdict is known as (exit 2 if unknown).",
 )
 def explain_command(
     item_id: Annotated[str, typer.Argument(metavar="ID", hidden=True)],
@@ -393,7 +395,7 @@ def explain_command(
     if text is None:
         near = nearest_ids(library, item_id)
         usage_error(
-            f"no verdict or pattern with id '{item_id}'",
+            f"no verdict, pattern or known issue with id '{item_id}'",
             f"did you mean: {', '.join(near)}?"
             if near
             else "see `pdlogdoctor verdicts` and `pdlogdoctor patterns list`",
@@ -442,6 +444,62 @@ def diff_command(
         color=color,
         no_redact=no_redact,
         no_config=no_config,
+    )
+
+
+@app.command(
+    "triage",
+    short_help="Many runs grouped by failure: counts, first/last, flaky, new.",
+    help="Many runs at once: each RUN is a run's log directory, an archive or a JSON report (analyze -f json), "
+    "analysed in parallel. The failures are grouped by fingerprint: verdict, how many runs, first and last run, "
+    "an example, the known issue, and whether a failure is flaky (it comes and goes between green runs), new "
+    "(since the last green run) or gone. --history FILE keeps the runs in a SQLite file: a nightly job adds its "
+    "run, and `triage --history FILE` reports over every run kept.",
+)
+def triage_command(
+    runs: Annotated[
+        list[str] | None, typer.Argument(metavar="RUN...", help="Run directories, archives or JSON reports.")
+    ] = None,
+    output_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="text, json, markdown or html (markdown and html are redacted). "
+            "Default: from -o's extension, else text.",
+            autocompletion=lambda: ["text", "json", "markdown", "html"],
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the triage to FILE.")
+    ] = None,
+    history: Annotated[
+        Path | None,
+        typer.Option("--history", metavar="FILE", help="A SQLite file keeping every run triaged (created if missing)."),
+    ] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", metavar="NAME", help="The run's name (one RUN), e.g. the CI run id.")
+    ] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", metavar="N", min=1, help="Runs analysed at once. Default: every core.")
+    ] = None,
+    patterns: PatternsOption = None,
+    no_redact: Annotated[
+        bool, typer.Option("--no-redact", help="Do not mask run names, paths and log text in markdown/html.")
+    ] = False,
+) -> None:
+    from .triage import triage_runs
+
+    triage_runs(
+        runs=runs or [],
+        output_format=output_format,
+        output=output,
+        history=history,
+        name=name,
+        jobs=jobs,
+        patterns=patterns,
+        no_redact=no_redact,
     )
 
 

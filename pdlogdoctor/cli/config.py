@@ -8,6 +8,7 @@ it. Keys use the command-line spelling:
     format = "markdown"
     fail-on = "cause"
     color = "never"
+    known = ["ci/known-issues.toml"]   # the team's own known issues: tracker links by fingerprint or verdict
 
 Command-line flags win over the file; `--patterns` adds to the file's and the
 environment's directories.
@@ -25,7 +26,7 @@ from ..model.values import record
 
 CONFIG_NAME = "pdlogdoctor.toml"
 PATTERNS_ENV = "PDLOGDOCTOR_PATTERNS"
-KEYS = frozenset({"patterns", "format", "fail-on", "color"})
+KEYS = frozenset({"patterns", "format", "fail-on", "color", "known"})
 
 
 class ConfigError(PdlogdoctorError):
@@ -39,6 +40,7 @@ class Config:
     format: str | None = None
     fail_on: str | None = None
     color: str | None = None
+    known: tuple[Path, ...] = ()  # the team's known-issues files (library/known.py reads them)
 
 
 def find_config(start: Path) -> Config:
@@ -72,22 +74,30 @@ def _parse(path: Path, table: Mapping[str, Any]) -> Config:
     unknown = sorted(set(table) - KEYS)
     if unknown:
         raise ConfigError(f"{path}: unknown key {unknown[0]!r}", f"the keys are {', '.join(sorted(KEYS))}")
-    patterns = table.get("patterns", [])
-    if isinstance(patterns, str):
-        patterns = [patterns]
-    if not isinstance(patterns, list) or not all(isinstance(item, str) for item in patterns):
-        raise ConfigError(f"{path}: patterns must be a directory or a list of directories")
+    patterns = _paths(path, table, "patterns", "a directory or a list of directories")
+    known = _paths(path, table, "known", "a file or a list of files")
     strings = {key: table.get(key) for key in ("format", "fail-on", "color")}
     for key, value in strings.items():
         if value is not None and not isinstance(value, str):
             raise ConfigError(f"{path}: {key} must be a string")
     return Config(
         source=path,
-        patterns=tuple(path.parent / item for item in patterns),
+        patterns=patterns,
+        known=known,
         format=strings["format"],
         fail_on=strings["fail-on"],
         color=strings["color"],
     )
+
+
+def _paths(path: Path, table: Mapping[str, Any], key: str, what: str) -> tuple[Path, ...]:
+    """A key holding one path or a list of them, relative to the config file."""
+    value = table.get(key, [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{path}: {key} must be {what}")
+    return tuple(path.parent / item for item in value)
 
 
 def environment_patterns() -> tuple[Path, ...]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import textwrap
 
+from ..library.known import KnownEntry
 from ..library.patterns import Library, Pattern, VerdictSpec
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 
@@ -22,12 +23,16 @@ def explain(library: Library, item_id: str) -> str | None:
     pattern = _pattern_or_none(library, item_id)
     if pattern is not None:
         return _pattern_text(library, pattern)
+    entry = library.known.entry(item_id)
+    if entry is not None:
+        return "\n".join(_entry_lines(entry, full=True))
     return None
 
 
 def nearest_ids(library: Library, item_id: str, limit: int = 5) -> list[str]:
     """Known ids that look like `item_id`: close spellings first, then ids containing it."""
     known = [spec.id for spec in library.verdicts] + [pattern.id for pattern in library.patterns]
+    known += [entry.id for entry in library.known.entries]
     close = difflib.get_close_matches(item_id, known, n=limit, cutoff=0.5)
     containing = [k for k in known if item_id and item_id.lower() in k and k not in close]
     return (close + containing)[:limit]
@@ -51,7 +56,44 @@ def _verdict_text(library: Library, spec: VerdictSpec) -> str:
     else:
         lines.append(_block(_unrooted_note(spec)))
     lines += ["", "What to do:", _block(spec.advice)]
+    lines += _known_upstream(library, spec)
     return "\n".join(lines)
+
+
+def _known_upstream(library: Library, spec: VerdictSpec) -> list[str]:
+    """The upstream problems this verdict is known as (patterns/known/), or why none is listed."""
+    entries = library.known.for_verdict(spec.id)
+    if entries:
+        lines = ["", "Known upstream (pdlogdoctor explain <id> for one in full):"]
+        for entry in entries:
+            lines += _entry_lines(entry, full=False)
+        return lines
+    why = next((item.why for item in library.known.without_fix if item.verdict == spec.id), None)
+    return ["", "Known upstream:", _block(f"none listed: {why}")] if why else []
+
+
+def _entry_lines(entry: KnownEntry, full: bool) -> list[str]:
+    """An entry: its id, what the change did, its status and release, its thread, the workaround."""
+    release = f", first in {entry.component} {entry.fixed_in}" if entry.fixed_in else ""
+    indent = "  " if full else "      "
+    head = f"known issue {entry.id}: {entry.title}" if full else f"  - {entry.id}: {entry.title}"
+    lines = [textwrap.fill(head, WIDTH, subsequent_indent=indent)]
+    lines += [f"{indent}status: {entry.status}{release}", f"{indent}source: {entry.source}"]
+    conditions = ", ".join(
+        f"{c.name} {c.low}" if c.low == c.high else f"{c.name} {c.low}..{c.high}" for c in entry.when
+    )
+    if full:
+        lines.insert(1, f"  verdict: {', '.join(entry.verdicts)}" + (f"   when: {conditions}" if conditions else ""))
+        lines += [f"  also: {ref}" for ref in entry.references]
+    if entry.workaround:
+        lines.append(
+            textwrap.fill(
+                entry.workaround, WIDTH, initial_indent=f"{indent}workaround: ", subsequent_indent=indent + "  "
+            )
+        )
+    if full and entry.note:
+        lines += ["", "Notes:", _block(entry.note)]
+    return lines
 
 
 def _unrooted_note(spec: VerdictSpec) -> str:

@@ -46,7 +46,8 @@ FORMAT = b"pdlogdoctor library cache 2"
 # part of the key (tests/test_library_cache.py checks the list against what patterns.py imports).
 CODE = (
     "library", "library.patterns", "library.schema", "library.conditions", "library.fields",
-    "library.consequences", "library.errorlines", "library.formats", "library.frames",
+    "library.consequences", "library.errorlines", "library.formats", "library.frames", "library.known",
+    "model.known",
     "library.templates", "library.lazyregex", "library.cache", "library.load", "scan", "scan.traceback",
     "scan.timeline", "scan.collectors", "model", "model.errors", "model.values",
 )  # fmt: skip

@@ -12,6 +12,7 @@ from .consequences import CONSEQUENCES_FILE, ConsequenceGroup, expand, load_grou
 from .errorlines import OPEN_WORLD_DIR, load_layer
 from .formats import FORMATS_DIR, load_formats
 from .frames import FRAMES_FILE, load_frames
+from .known import check_known, is_known_file, load_known
 from .patterns import (
     PROFILE_FILE,
     Library,
@@ -69,6 +70,8 @@ def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:
                 continue  # the generic error layer's data, read by load_layer
             if path.relative_to(directory).parts[0] == FORMATS_DIR:
                 continue  # the catalogue of line formats, read by load_formats
+            if is_known_file(path, directory):
+                continue  # upstream knowledge and version sources, read by load_known
             if path.name == "verdicts.toml":
                 verdicts.extend(load_verdicts(path))
             elif path.name == CONSEQUENCES_FILE:
@@ -84,6 +87,8 @@ def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:
         load_frames(dirs),
         groups=tuple(groups),
         formats=formats,
+        known=load_known(listing),
     )
     validate_library(library)
+    check_known(library.known, library)
     return library

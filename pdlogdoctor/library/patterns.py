@@ -23,6 +23,7 @@ from .fields import FIELD_TYPES, typed_fields
 from .formats import Formats
 from .formats import shipped as shipped_formats
 from .frames import FrameTable
+from .known import KnownBook
 from .lazyregex import LazyRegex
 
 CXX_WHAT = "cxx-what"  # a C++ exception nothing caught: `terminate called ...` and its what() line
@@ -168,6 +169,8 @@ class Library:
     # expanded into each pattern's `causes`, kept for `patterns check` and `explain`.
     groups: tuple[ConsequenceGroup, ...] = ()
     formats: Formats = field(default_factory=shipped_formats)  # each component's line format (formats/)
+    # Upstream knowledge (known/): the problems each verdict is known as, and where versions are told.
+    known: KnownBook = field(default_factory=KnownBook)
 
     def pattern(self, pattern_id: str) -> Pattern:
         for pattern in self.patterns:

@@ -10,6 +10,7 @@ from dataclasses import field
 from enum import StrEnum
 from typing import Any
 
+from .known import KnownIssue, TeamMatch, VersionSeen
 from .values import record
 
 FieldValue = int | float | str | tuple[int, ...]
@@ -466,3 +467,9 @@ class Report:
     unrecognised: tuple[UnexplainedError, ...] = ()  # ranked: the one to read first comes first
     log_ends: tuple[ExcerptLine, ...] = ()  # when nothing failed: each input's last line (quiet.py)
     performance: Performance | None = None  # the periodic metrics lines' series, when any was read
+    # Added after the diagnosis (reason/known.py), never changing it: the components' versions the
+    # logs show, the upstream problems this failure is known as (patterns/known/), and the team's
+    # own tracker entries for it (the config's `known` files).
+    versions: tuple[VersionSeen, ...] = ()
+    known: tuple[KnownIssue, ...] = ()
+    team: tuple[TeamMatch, ...] = ()

@@ -6,6 +6,7 @@ tests shrink a cap by passing a smaller one.
 
 from __future__ import annotations
 
+from .known import TeamIssue
 from .values import record
 
 GIB = 1 << 30
@@ -35,3 +36,4 @@ class RunOptions:
     # Only events inside [since, until] (epoch seconds, on the reference clock): for logs spanning days.
     since: float | None = None
     until: float | None = None
+    known_issues: tuple[TeamIssue, ...] = ()  # the team's tracker entries (config `known`): reason/known.py

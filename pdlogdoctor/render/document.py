@@ -24,9 +24,10 @@ from ..model import (
     Verdict,
 )
 from ..model.counts import count_of
+from ..model.known import KnownIssue, VersionSeen
 from ..reason.fingerprint import fingerprint
 
-SCHEMA_VERSION = "2.5"  # docs/json.md has the changelog
+SCHEMA_VERSION = "2.6"  # docs/json.md has the changelog
 
 
 def format_time(seconds: float | None) -> str | None:
@@ -181,6 +182,34 @@ def unrecognised_document(item: UnexplainedError) -> dict[str, Any]:
     }
 
 
+def thread_name(url: str) -> str:
+    """`sgl-project/sglang#30313` for https://github.com/sgl-project/sglang/pull/30313; other links as they are."""
+    parts = url.removeprefix("https://github.com/").split("/")
+    if url.startswith("https://github.com/") and len(parts) == 4 and parts[3].isdigit():
+        return f"{parts[0]}/{parts[1]}#{parts[3]}"
+    return url
+
+
+def version_document(version: VersionSeen) -> dict[str, Any]:
+    return {"component": version.component, "version": version.version, **location(version.where), "how": version.how}
+
+
+def known_document(issue: KnownIssue) -> dict[str, Any]:
+    return {
+        "id": issue.id,
+        "title": issue.title,
+        "source": issue.source,
+        "status": issue.status,
+        "component": issue.component,
+        "fixed_in": issue.fixed_in,
+        "standing": issue.standing,
+        "seen": [version_document(version) for version in issue.seen],
+        "workaround": issue.workaround,
+        "fix": issue.fix,
+        "sentence": issue.sentence,
+    }
+
+
 def _verdict_document(verdict: Verdict) -> dict[str, Any]:
     return {
         "id": verdict.id,
@@ -230,6 +259,9 @@ def _document(report: Report) -> dict[str, Any]:
             }
             for s in report.suggestions
         ],
+        "versions": [version_document(version) for version in report.versions],
+        "known": [known_document(issue) for issue in report.known],
+        "team": [{"link": m.link, "title": m.title, "matched_by": m.by} for m in report.team],
         "missing": list(report.missing),
         "advice": report.advice,
         "explain": report.explain,

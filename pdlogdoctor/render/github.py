@@ -6,6 +6,8 @@
   hold but nothing explains as a `::warning`: errors nobody recognised as a cause. When
   nothing failed, the warning lines no pattern names, then where each log ends (`::notice`).
 - Healthy: one `::notice`, so a green diagnosis step still says what it checked.
+- A failure the team's tracker knows (config `known`) says "This is <link>" in its `::error`;
+  upstream problems it is known as (patterns/known/) come as one `::notice`, the last.
 
 At most MAX_ANNOTATIONS lines (with many of both, the unnamed lines and where the logs end
 share what is left half and half). `file=`/`line=` are given only for plain files inside
@@ -83,14 +85,18 @@ def annotation_lines(report: Report, options: RenderOptions) -> list[str]:
     ]
     level = "notice" if report.verdict.id not in NO_CAUSE else "warning"
     roots = {id(event) for event in report.roots}
+    room = MAX_ANNOTATIONS - (1 if shown.known else 0)  # the known-upstream notice closes the list
     for original, event in zip(report.chain, shown.chain, strict=True):
-        if len(lines) >= MAX_ANNOTATIONS:
+        if len(lines) >= room:
             break
         if id(original) in roots or (level == "warning" and not original.failing):
             continue  # the verdict annotation stands for the root; context lines explain nothing unexplained
         lines.append(_event_annotation(level, event, titles, places[id(original)]))
     if report.verdict.id in NO_CAUSE:  # no cause named: the lines no pattern names are the lead
-        lines += _open_world(report, shown, options, outbound, MAX_ANNOTATIONS - len(lines))
+        lines += _open_world(report, shown, options, outbound, room - len(lines))
+    if shown.known:  # one notice for all: the upstream problems, read against the logs' versions
+        known = "\n".join(f"{issue.title}\n  {issue.sentence}" for issue in shown.known)
+        lines.append(command("notice", known, {"title": "pdlogdoctor: known upstream"}))
     return lines
 
 
@@ -131,6 +137,7 @@ def _verdict_annotation(shown: Report, place: str | None, original: Report) -> s
     verdict = shown.verdict
     level = {HEALTHY: "notice", INCONCLUSIVE: "warning", NO_FAILURE_SEEN: "warning"}.get(verdict.id, "error")
     message = [verdict.summary]
+    message += [f"This is {m.link}" + (f" ({m.title})" if m.title else "") for m in shown.team]
     if shown.incomplete:
         message.append(f"Evidence incomplete: {incomplete_reason(shown)}.")
     doubt = verify_first(shown)

@@ -30,7 +30,7 @@ from ..model.verdicts import HEALTHY, INCONCLUSIVE
 from ..scan.logshape import set_aside
 from . import changes
 from .charts import chart_html, charts
-from .document import chain_time, fact_text, folded_pattern, incomplete_reason, time_since
+from .document import chain_time, fact_text, folded_pattern, incomplete_reason, thread_name, time_since
 from .fixes import command_text, fixes
 from .markdown import masked_names, shareable_view
 from .neutralise import show_lone_crs
@@ -55,7 +55,7 @@ def html_report(report: Report, options: RenderOptions) -> str:
         head=_head(view.report, view.fingerprint),
         fix=_fix(view.report),
         metrics=_metrics(view.report),
-        rivals=_changes(view.report) + _rivals(view.report),
+        rivals=_known(view.report) + _changes(view.report) + _rivals(view.report),
         legend=_masked_legend(view.report) if options.redact else "",
         incidents=_incidents(view.report),
         inputs=_inputs(view.report),
@@ -235,6 +235,7 @@ def _head(report: Report, fingerprint: str) -> str:
         f'<p class="meta"><code>{html.escape(verdict.id)}</code> {sure} '
         f'<span class="fp">fingerprint <code>{html.escape(fingerprint)}</code></span></p>'
         f'<p class="summary">{html.escape(verdict.summary)}</p>'
+        + "".join(f'<p class="team">This is {_link(m.link)}{_titled(m.title)}</p>' for m in report.team)
         + (
             f'<p class="caution">Evidence incomplete: {html.escape(incomplete_reason(report))}.</p>'
             if report.incomplete
@@ -262,6 +263,39 @@ def _fix(report: Report) -> str:
             f"<p>{html.escape(item.reason)}</p>{arithmetic}</div>"
         )
     return f'<section class="fix"><h2>Suggested fix</h2>{caution}{"".join(options)}</section>'
+
+
+def _link(url: str) -> str:
+    """A link as text to copy: the page follows and loads nothing (tests/test_html_report.py)."""
+    name = thread_name(url)
+    shown = (
+        f"{html.escape(name)} (<code>{html.escape(url)}</code>)" if name != url else f"<code>{html.escape(url)}</code>"
+    )
+    return shown
+
+
+def _titled(title: str) -> str:
+    return f" ({html.escape(title)})" if title else ""
+
+
+def _known(report: Report) -> str:
+    """The upstream problems this failure is known as, and the versions the logs show."""
+    parts: list[str] = []
+    for issue in report.known:
+        workaround = f"<p>Workaround: {html.escape(issue.workaround)}</p>" if issue.workaround else ""
+        parts.append(
+            f"<li><strong>{html.escape(issue.title)}</strong><p>Known upstream: {_link(issue.source)}, "
+            f"{html.escape(issue.fix)}; {html.escape(issue.about)}</p>{workaround}</li>"
+        )
+    known = f'<h2>Known upstream</h2><ul class="known">{"".join(parts)}</ul>' if parts else ""
+    rows = "".join(
+        f"<tr><td>{html.escape(v.component)}</td><td><code>{html.escape(v.version)}</code></td>"
+        f"<td>{html.escape(v.how)}</td><td><code>{html.escape(v.where)}</code></td></tr>"
+        for v in report.versions
+    )
+    head = "<tr><th>component</th><th>version</th><th>from</th><th>where</th></tr>"
+    versions = f"<h2>Versions in these logs</h2><table>{head}{rows}</table>" if rows else ""
+    return f'<section class="rivals">{known}{versions}</section>' if known or versions else ""
 
 
 def _metrics(report: Report) -> str:

@@ -115,6 +115,8 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], 
         parts.append(fence(diagram, "mermaid"))
     if report.verdict.facts:
         parts.append(_facts(report))
+    if report.known or report.versions:
+        parts.append(_known(report))
     if report.comparison is not None:
         parts.append(_changes(report.comparison))
     notes = _notes(report)
@@ -158,6 +160,9 @@ def _head(report: Report, stable_id: str, quotes: list[str]) -> str:
         "",
         quoted_prose(verdict.summary, quotes),
     ]
+    for match in report.team:
+        title = f" ({escape(match.title)})" if match.title else ""
+        lines += ["", f"**This is {_link(match.link)}**{title}"]
     if report.incomplete:  # said where the verdict is read, not only among the notes at the end
         lines += ["", f"> **Evidence incomplete:** {prose(incomplete_reason(report))}."]
     if report.advice and verdict.id != HEALTHY:
@@ -221,6 +226,35 @@ def _facts(report: Report) -> str:
         shown = cell(fact_text(value)) if plain else code_cell(fact_text(value))
         rows.append(f"| {cell(key.replace('_', ' '))} | {shown} |")
     return "### Facts\n\n" + "\n".join(rows)
+
+
+def _link(url: str) -> str:
+    """A link as code, to copy: the report renders no link at all (tests/test_redaction_corpus.py), so
+    neither does a known issue's thread or the team's tracker, though they are the library's and the
+    config's, not the logs'."""
+    return code_span(url)
+
+
+def _known(report: Report) -> str:
+    """The upstream problems this failure is known as, then the versions the logs show."""
+    body = []
+    if report.known:
+        body.append("### Known upstream")
+        for issue in report.known:
+            link = _link(issue.source)
+            body += [
+                "",
+                f"- **{escape(issue.title)}**",
+                f"  Known upstream: {link}, {escape(issue.fix)}; {escape(issue.about)}",
+            ]
+            if issue.workaround:
+                body.append(f"  Workaround: {escape(issue.workaround)}")
+    if report.versions:
+        body += ["", "### Versions in these logs", "", "| component | version | from |", "| --- | --- | --- |"]
+        for version in report.versions:
+            told = f"{cell(version.how)}: {code_cell(version.where)}"
+            body.append(f"| {cell(version.component)} | {code_cell(version.version)} | {told} |")
+    return "\n".join(body).lstrip("\n")
 
 
 def _changes(comparison: Comparison) -> str:

@@ -28,8 +28,10 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-# Identifiers of the tool's own vocabulary: never data from the logs, never redacted.
-_KEEP = frozenset(
+# Identifiers of the tool's own vocabulary: never data from the logs, never redacted. Also the
+# library's upstream knowledge (its public links and words) and the team's tracker links from its
+# config: not log data, and a masked link could not be followed. redact.py learns no host from them.
+KEPT = frozenset(
     {
         ("Event", "pattern"),
         ("Verdict", "id"),
@@ -42,6 +44,10 @@ _KEEP = frozenset(
         ("Performance", "finding"),
         ("Performance", "shown"),
     }
+    | {("KnownIssue", name) for name in ("id", "title", "source", "status", "component", "fixed_in", "workaround")}
+    | {("KnownIssue", name) for name in ("standing", "fix")}
+    | {("VersionSeen", "component"), ("VersionSeen", "how")}
+    | {("TeamMatch", "link"), ("TeamMatch", "title"), ("TeamMatch", "by")}
 )
 # Strings whose line feeds are structure: the library's paragraphs, a captured block's lines.
 _MULTILINE = frozenset({("Report", "explain"), ("Report", "advice"), ("Event", "fields")})
@@ -101,7 +107,7 @@ def _walk_fields(value: Any, out: Outbound, skip: str = "") -> Any:
         if name == skip:
             continue
         old = getattr(value, name)
-        new = _walk(old, out, (kind, name) in _KEEP, (kind, name) in _MULTILINE)
+        new = _walk(old, out, (kind, name) in KEPT, (kind, name) in _MULTILINE)
         if new is not old and new != old:
             changes[name] = new
     return dataclasses.replace(value, **changes) if changes else value  # unchanged: shared, not copied

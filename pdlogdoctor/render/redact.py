@@ -32,6 +32,7 @@ from typing import Any, TypeAlias, TypeVar, cast
 
 from ..model import Report
 from ..model.values import record
+from .outbound import KEPT
 
 T = TypeVar("T")
 Match: TypeAlias = "re.Match[str]"
@@ -438,7 +439,8 @@ def _strings(value: object) -> set[str]:
         elif isinstance(item, tuple):
             stack.extend(item)
         else:
-            stack.extend(getattr(item, name) for name in _field_names(type(item)))
+            kind = type(item).__name__  # the tool's own words and links teach no host name (outbound.KEPT)
+            stack.extend(getattr(item, name) for name in _field_names(type(item)) if (kind, name) not in KEPT)
     return found
 
 

@@ -126,6 +126,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
     _fix(page, report)
     _clocks(page, report)
     _facts(page, report)
+    _known(page, report)
     _arithmetic(page, report)
     _chain(page, report, options)
     _unrecognised(page, report, options.verbose)
@@ -158,6 +159,8 @@ def _verdict(page: Page, report: Report, stable_id: str) -> None:
     page.prose(f"{verdict.id} · {confidence_words(report)} · fingerprint {stable_id}", 0, "dim")
     page.add()
     page.prose(verdict.summary)
+    for match in report.team:
+        page.prose(f"{match.link}" + (f" ({match.title})" if match.title else ""), 0, "bold", first="This is ")
     for note in report.notes:
         page.prose(note, 0, "yellow", first="Note: ")
 
@@ -290,6 +293,27 @@ def _facts(page: Page, report: Report) -> None:
     page.heading("Facts")
     for key, value in report.verdict.facts:
         page.prose(fact_text(value), 2, first=f"{key.replace('_', ' ')}: ")
+
+
+def _known(page: Page, report: Report) -> None:
+    """The upstream problems this failure is known as, read against the versions the logs show."""
+    if report.known:
+        page.heading("Known upstream")
+        for issue in report.known:
+            page.prose(issue.title, 2, first="- ")
+            page.prose(issue.sentence, 4, "dim")
+            if issue.workaround:
+                page.prose(issue.workaround, 4, first="workaround: ")
+    if report.versions:
+        page.heading("Versions in these logs")
+        names = short_names(source.name for source in report.inputs)
+        for version in report.versions:
+            source, _, line = version.where.rpartition(":")
+            page.prose(
+                f"{version.version} ({version.how}, {names.get(source, source)}:{line})",
+                2,
+                first=f"{version.component} ",
+            )
 
 
 def _arithmetic(page: Page, report: Report) -> None:

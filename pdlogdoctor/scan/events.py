@@ -72,6 +72,9 @@ class Partial:
     head: bytes
     problems: list[InputProblem]
     series: SeriesBook = field(default_factory=SeriesBook)
+    # Sampled metrics lines skipped in a range that read none of its pattern: they count when
+    # another range of the stream read one (merge_partials), as one scan of the stream counts them.
+    skipped: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -139,9 +142,9 @@ class EventSink:
 
     def partial(self, lines: int, size: int, head: bytes, problems: list[InputProblem]) -> Partial:
         self._make_unmade()
-        self._count_skipped()
+        unread = self._count_skipped()
         problems = [*problems, *self.problems]
-        return Partial(self.events, self.last_events, self.counts, lines, size, head, problems, self.series)
+        return Partial(self.events, self.last_events, self.counts, lines, size, head, problems, self.series, unread)
 
     def measure(
         self,
@@ -199,15 +202,20 @@ class EventSink:
         self.unmade[key] = (pattern, line_no, stamp, text, found.groupdict, raw)
         return True
 
-    def _count_skipped(self) -> None:
-        """The metrics lines `take` skipped count as their pattern's lines (the lines holding its anchor)."""
+    def _count_skipped(self) -> dict[str, int]:
+        """The metrics lines `take` skipped count as their pattern's lines (the lines holding its anchor)
+        when a line of the pattern was read; those of a pattern none of whose lines was read, returned."""
+        unread: dict[str, int] = {}
         for number, skipped in self.skipped.items():
             pattern_id = self.sampled[number]
             key = _metrics_key(pattern_id)
             if key in self.counts:
                 self.counts[key] += skipped
                 self.matched[pattern_id] = self.matched.get(pattern_id, 0) + skipped
+            else:
+                unread[key] = unread.get(key, 0) + skipped
         self.skipped.clear()
+        return unread
 
     def _make_unmade(self) -> None:
         """The events of the last lines `measure_only` counted, as `_record` keeps a run's last."""
@@ -227,7 +235,14 @@ def merge_partials(name: str, partials: list[Partial], limits: dict[str, int] | 
     limits = limits or {}
     line_base = 0
     series = SeriesBook()
+    # The lines a range counted beyond the events it kept are added after every range's events:
+    # a sequential scan counts sampled metrics lines it skipped only when it ends (EventSink.partial),
+    # so counting them between ranges would drop the next range's events past the cap too early.
+    beyond: dict[str, int] = defaultdict(int)
+    unread: dict[str, int] = defaultdict(int)
     for partial in partials:
+        for key, count in partial.skipped.items():
+            unread[key] += count
         series.absorb(partial.series, line_base)
         fed: dict[str, int] = defaultdict(int)
         for event in partial.events:
@@ -239,9 +254,15 @@ def merge_partials(name: str, partials: list[Partial], limits: dict[str, int] | 
             _record(_shifted(event, line_base), sink)
         for key, count in partial.counts.items():
             if count > fed[key]:  # the range had more than it kept: count them, keep its last
-                sink.counts[key] = sink.counts.get(key, 0) + count - fed[key]
-                sink.last_events[key] = _shifted(partial.last_events[key], line_base)
+                beyond[key] += count - fed[key]
+                if key in partial.last_events:  # none when the more were sampled metrics lines, never read
+                    sink.last_events[key] = _shifted(partial.last_events[key], line_base)
         line_base += partial.lines
+    for key, count in beyond.items():
+        sink.counts[key] = sink.counts.get(key, 0) + count
+    for key, count in unread.items():
+        if key in sink.counts:  # another range read a line of the pattern
+            sink.counts[key] += count
     _close_counts(sink, limits)
     # Ranges are consecutive: a short first range's head continues in the next one's.
     head = b"".join(p.head for p in partials)[:HEAD_BYTES].decode("utf-8", errors="replace")

@@ -69,8 +69,8 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         return [_as_exhausted(hypothesis, facts, failures)]
     refusal = _refusal_reason(sizes, errnos, proven)
     if refusal is None and not any(e.pattern in _size_limit_patterns(evidence) for e in failures):
-        # Only MORI's own registration line shows the ceiling sglang's MR clamp addresses;
-        # UCX/Mooncake sized lines alone do not support MORI's advice.
+        # Only MORI's own registration line shows the ceiling a token cap on MORI's KV regions
+        # addresses; UCX/Mooncake sized lines alone do not support MORI's advice.
         refusal = "none of the failing registrations is MORI's single-region registration"
     size_limit = replace(hypothesis, verdict=SIZE_LIMIT, facts=facts)
     rejected = replace(hypothesis, verdict=REJECTED, facts=facts)
@@ -301,17 +301,14 @@ def _as_size_limit(
 ) -> Hypothesis:
     smallest = sizes[0]
     suggested, ceiling_steps = suggested_region_bytes(smallest, _proven_registered(evidence))
-    suggestions = [_env_suggestion(suggested, ceiling_steps, failures)]
-    token_cap = _token_cap_suggestion(suggested, failures, evidence)
-    if token_cap is not None:
-        suggestions.append(token_cap)
+    suggestions = (_token_cap_suggestion(suggested, ceiling_steps, failures, evidence),)
     confidence = 0.9 if len(sizes) > 1 or len(failures) > 1 else 0.82
     summary = (
         f"MORI failed to register a {_human(sizes[-1])} KV buffer as one RDMA memory region "
         f"(errno {', '.join(map(str, errnos))}); the smallest failing region is {_human(smallest)}, "
         f"above the single-region ceiling. Keep every region at or below {_human(suggested)}."
     )
-    return replace(hypothesis, confidence=confidence, summary=summary, suggestions=tuple(suggestions))
+    return replace(hypothesis, confidence=confidence, summary=summary, suggestions=suggestions)
 
 
 def suggested_region_bytes(smallest_failing: int, proven: list[int]) -> tuple[int, list[str]]:
@@ -326,33 +323,40 @@ def suggested_region_bytes(smallest_failing: int, proven: list[int]) -> tuple[in
     else:
         steps.append(f"capped at 2 GiB = {DEFAULT_CEILING:,} (no larger region proven to register)")
     value = min(below, cap)
-    steps.append(f"suggested = min({below:,}, {cap:,}) = {value:,}")
+    steps.append(f"largest region to keep = min({below:,}, {cap:,}) = {value:,}")
     return value, steps
 
 
-def _env_suggestion(value: int, steps: list[str], failures: list[Event]) -> Suggestion:
-    return Suggestion(
-        kind="env",
-        name="SGLANG_MORI_MAX_MR_BYTES",
-        value=value,
-        reason="the largest single MORI-registered KV region; builds with the MR clamp cap the KV pool to fit",
-        arithmetic=tuple(steps),
-        lines_used=tuple(e.where for e in failures[:3]),
-        applies_to=BOTH_SERVERS,
-    )
-
-
-def _token_cap_suggestion(value: int, failures: list[Event], evidence: Evidence) -> Suggestion | None:
+def _token_cap_suggestion(value: int, region_steps: list[str], failures: list[Event], evidence: Evidence) -> Suggestion:
+    """`--max-total-tokens`, the knob every sglang version has (sglang#30313 capped it in CI recipes):
+    the pool's tokens that keep its largest per-token buffer at or below `value` bytes. Computed
+    from the failing region and the KV sizing line; without a sizing line, how to compute it."""
     largest = max(failures, key=lambda e: int(e.get("size", 0)))
     sizing = _sizing_for(largest, evidence)
+    reason = f"works on every sglang version: keeps the largest KV buffer at or below {_human(value)}"
     if sizing is None:
-        return None
+        steps = [
+            *region_steps,
+            f"cap = ({value:,} - one page of the largest buffer) / its bytes per token; bytes per token = the "
+            f"failing region's size / the token count of the server's KV sizing line (max_total_num_tokens=...), "
+            "which these logs do not hold",
+        ]
+        return Suggestion(
+            kind="server-arg",
+            name="--max-total-tokens",
+            value=None,
+            reason=reason,
+            arithmetic=tuple(steps),
+            lines_used=tuple(e.where for e in failures[:3]),
+            applies_to=BOTH_SERVERS,
+        )
     tokens = int(next(sizing.get(name) for name in TOKEN_FIELDS if sizing.get(name) is not None))
     region = int(largest.get("size"))
     per_token = bytes_per_token(region, tokens)
     page_size, page_line, page_note = _page_size(largest, evidence)
     cap = (value - page_size * per_token) // per_token
     steps = [
+        *region_steps,
         f"bytes per token = {region:,} B / {tokens:,} tokens = {region / tokens:.3f} -> {per_token}",
         f"one page of the largest buffer = page_size {page_size} x {per_token} B = {page_size * per_token:,} B"
         + page_note,
@@ -363,7 +367,7 @@ def _token_cap_suggestion(value: int, failures: list[Event], evidence: Evidence)
         kind="server-arg",
         name="--max-total-tokens",
         value=cap,
-        reason="for builds without SGLANG_MORI_MAX_MR_BYTES: keeps the largest KV buffer below the suggested size",
+        reason=reason,
         arithmetic=tuple(steps),
         lines_used=tuple(used),
         applies_to=BOTH_SERVERS,

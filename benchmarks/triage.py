@@ -1,0 +1,97 @@
+"""Time `pdlogdoctor triage` over many small runs: `python -m benchmarks.triage --runs 1000 --jobs 2`.
+
+The runs are copies of six fixture bundles (green, MORI region ceiling, page-size mismatch, GPU
+OOM, a start-up crash, a cancelled job), each moved to its own date so the runs have an order,
+in a fixed pseudo-random mix (about half green). They are written once under --dir and reused.
+The command runs `--repeat` times (best kept), with a warm page cache; the figure is the wall
+time of the whole command (start-up, library, the analyses, grouping, the JSON out) and runs/s.
+`--history` also times adding the runs to a SQLite history and reporting over it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import shutil
+import subprocess
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+from .run import tool_command, warm
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+MIX = (
+    ("pair-seed-0701-green", 10),
+    ("mori-mr-size-limit-seed", 3),
+    ("config-mismatch-page-size", 2),
+    ("gpu-oom-not-enough-memory", 2),
+    ("scheduler-init-crash-zerodiv", 2),
+    ("ci-cancelled-preempted", 1),
+)
+DATE = re.compile(r"20\d\d-\d\d-\d\d")
+DEFAULT_DIR = Path("/tmp/pdlogdoctor-bench-triage")
+
+
+def build_runs(root: Path, count: int, seed: int = 1) -> list[Path]:
+    """`count` run directories, each a fixture with its dates moved to its own day."""
+    root.mkdir(parents=True, exist_ok=True)
+    choices = [name for name, weight in MIX for _ in range(weight)]
+    pick = random.Random(seed)
+    runs = []
+    for number in range(count):
+        run = root / f"run-{number:05d}"
+        runs.append(run)
+        if run.is_dir():
+            continue
+        day = (date(2026, 1, 1) + timedelta(days=number)).isoformat()
+        source = FIXTURES / pick.choice(choices)
+        run.mkdir()
+        for path in sorted(source.iterdir()):
+            if path.name == "expected.toml":
+                continue
+            if path.suffix in (".gz", ".zst"):
+                shutil.copyfile(path, run / path.name)
+            else:
+                (run / path.name).write_text(DATE.sub(day, path.read_text(encoding="utf-8")), encoding="utf-8")
+    return runs
+
+
+def timed(command: list[str]) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:6])} ... exited {done.returncode}: {done.stderr[-500:]}")
+    return time.perf_counter() - start, done.stdout
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR)
+    parser.add_argument("--history", action="store_true", help="also time --history (add, then report)")
+    args = parser.parse_args(argv)
+    runs = build_runs(args.dir / f"runs-{args.runs}", args.runs)
+    warm([path for run in runs for path in run.iterdir()])
+    size = sum(path.stat().st_size for run in runs for path in run.iterdir())
+    command = [*tool_command(), "triage", "-f", "json", "-j", str(args.jobs), *map(str, runs)]
+    best, out = min(timed(command) for _ in range(args.repeat))
+    document = json.loads(out)
+    groups = {group["verdict"]: group["count"] for group in document["groups"]}
+    print(f"runs: {len(runs)} ({size / 1e6:.1f} MB), jobs: {args.jobs}, best of {args.repeat}")
+    print(f"triage: {best:.2f} s, {len(runs) / best:.0f} runs/s; groups: {groups}")
+    if args.history:
+        history = args.dir / "history.sqlite"
+        history.unlink(missing_ok=True)
+        added, _ = timed([*tool_command(), "triage", "--history", str(history), "-j", str(args.jobs), *map(str, runs)])
+        report, _ = timed([*tool_command(), "triage", "--history", str(history), "-f", "json"])
+        print(f"triage --history: add {len(runs)} runs {added:.2f} s; report over them {report:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
