@@ -48,8 +48,13 @@ def test_the_layer_reads_what_the_retired_patterns_read(
 
 
 def test_a_traceback_head_is_no_error_of_its_own(library: Library) -> None:
+    """A bare header is a traceback's source line (issue 22: pasted alone, or cut before its
+    exception line, it is the only error line there is); a logger's header stays quiet. In a whole
+    traceback the header folds into its exception line (tests/test_pasted_shapes.py)."""
     assert library.errors is not None
-    assert library.errors.classify("Traceback (most recent call last):") is None
+    hit = library.errors.classify("Traceback (most recent call last):")
+    assert hit is not None and hit.marker == "traceback-source"
+    assert library.errors.classify("ERROR 499 [ TP4 scheduler.py:2982] Traceback (most recent call last):") is None
 
 
 def test_no_library_pattern_is_only_a_quote(library: Library) -> None:
