@@ -13,8 +13,10 @@ whether its memory stays flat.
 - idle: the same follower on the four logs once nothing more is written: its CPU time over
   --idle seconds, from /proc (a share of one core).
 - memory: an hour of logs (--hours) written as fast as --rate allows, the files rotated every
-  --rotate MB as logrotate does (rename to .1, the old .1 deleted): the follower's RSS every
-  second, from /proc; flat when its last quarter is within a few MiB of its second quarter.
+  --rotate MiB as logrotate does (rename to .1, the old .1 deleted): the follower's RSS every
+  second, from /proc. The deleted files are kept as segments (ingest/tail.py, KEPT_SEGMENTS per
+  name), so it rises until that many rotations; flat when its last quarter is within a few MiB
+  of its third.
 
 Run it when the machine is quiet (`uptime`): it measures a second process sharing the cores.
 """
@@ -32,6 +34,8 @@ import threading
 import time
 from pathlib import Path
 from typing import IO
+
+from pdlogdoctor.ingest.tail import KEPT_SEGMENTS
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "fixtures" / "mori-mr-size-limit-seed"
@@ -265,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds of steady lines before the root line")
     parser.add_argument("--idle", type=float, default=30.0, help="seconds of idle logs measured")
     parser.add_argument("--hours", type=float, default=1.0, help="log time replayed for the memory run")
-    parser.add_argument("--rotate", type=float, default=64.0, help="MB written between rotations")
+    parser.add_argument("--rotate", type=float, default=64.0, help="MiB written between rotations")
     args = parser.parse_args(argv)
     rate = args.rate * 1e6
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
@@ -279,11 +283,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"idle: {share * 100:.2f}% of one core over {args.idle:g} s of logs that do not grow")
     if args.only in (None, "memory"):
         samples = memory_over(rate, args.hours, args.rotate)[5:]  # after start-up: the library, the first reads
+        tenths = [statistics.median(samples[n * len(samples) // 10 : (n + 1) * len(samples) // 10]) for n in range(10)]
         quarter = max(1, len(samples) // 4)
-        second, last = statistics.median(samples[quarter : 2 * quarter]), statistics.median(samples[-quarter:])
+        third, last = statistics.median(samples[-2 * quarter : -quarter]), statistics.median(samples[-quarter:])
+        # The deleted .1 files are kept as segments, KEPT_SEGMENTS per name: full after that many rotations.
+        full = (KEPT_SEGMENTS + 1) * args.rotate * (1 << 20) / rate
         print(f"memory: RSS {min(samples):.1f}-{max(samples):.1f} MiB over {len(samples)} s "
-              f"({args.hours:g} h of logs, rotated every {args.rotate:g} MB); second quarter median "
-              f"{second:.1f} MiB, last quarter {last:.1f} MiB")  # fmt: skip
+              f"({args.hours:g} h of logs, rotated every {args.rotate:g} MiB: the kept segments full after "
+              f"{full:.0f} s); median per tenth of the run: {', '.join(f'{m:.1f}' for m in tenths)} MiB; "
+              f"third quarter {third:.1f} MiB, last quarter {last:.1f} MiB")  # fmt: skip
     return 0
 
 

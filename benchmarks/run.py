@@ -1,17 +1,23 @@
 """Time `pdlogdoctor analyze` with each anchor matcher against cat, grep and ripgrep, in one run.
 
-    .venv/bin/python -m benchmarks.run [--size 100M,500M,1G,4G] [--repeat 3] [--dir DIR] [--delete]
+    .venv/bin/python -m benchmarks.run [--bundle sparse|dense|fleet] [--size 100M,500M,1G,4G] [--repeat 3]
+                                       [--dir DIR] [--delete]
+    .venv/bin/python -m benchmarks.run --bundle files [--files 100000]
     .venv/bin/python -m benchmarks.run --startup-only [--startup-runs 20]
 
-For each size: generates (or reuses) a bundle of about SIZE bytes (decimal units) under
-DIR/<bytes>/, reads it once so every tool starts from a warm page cache, then times
+Bundles: `sparse` (generate.py: the seed incident in noise that holds no anchor), `dense` (dense.py:
+the corpus's real lines in their real proportions, one node), `fleet` (the same over 64 nodes),
+`files` (the seed's files beside --files small files of real lines). For each size: generates (or
+reuses) a bundle of about SIZE bytes (decimal units) under DIR/, reads it once so every tool
+starts from a warm page cache, then times
 - the read floor: `cat FILES > /dev/null`;
 - `LC_ALL=C grep -c -E -f anchors FILES` and `rg -c -f anchors FILES` (ripgrep from the
   `bench` extra), where `anchors` is `pdlogdoctor patterns anchors`: the tool's own anchors;
 - `pdlogdoctor analyze --format json BUNDLE` once per installed matcher
   (PDLOGDOCTOR_MATCHER=hyperscan / ahocorasick / pure), with its peak RSS (the largest
   single process) and the PSS summed over the tool and its workers (sampled every 50 ms);
-and checks that each verdict equals the verdict on the seed fixture. Each command runs
+and checks that each verdict equals the verdict on the seed fixture (a sparse bundle), or that every
+matcher gives the same one (the others). Each command runs
 --repeat times, the commands of one size interleaved (cat, grep, rg, each matcher, then
 again), so a burst of load on a shared machine hits them alike; each figure is the best of
 its runs, for wall time and for CPU time (user + sys of the command and every process it
@@ -19,7 +25,8 @@ waited for: the tool's workers). Then the start-up: `analyze --format json` on a
 (the installed `pdlogdoctor` command, in an empty folder) with each installed matcher,
 --startup-runs times interleaved after one run that fills the library cache, minimum and
 median of wall and CPU time.
-Prints markdown tables, wall and CPU (exit 1 on a verdict mismatch).
+Prints markdown tables, wall and CPU, with the anchor hits per GB (the lines grep counts) beside
+each size (exit 1 on a verdict mismatch).
 """
 
 from __future__ import annotations
@@ -39,10 +46,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .dense import FILES_COUNT, FLEET_NODES, generate_dense, generate_files
 from .generate import SEED_FIXTURE, generate, parse_size
 
 DEFAULT_DIR = Path("/tmp/pdlogdoctor-bench")
 MATCHERS = (("hyperscan", "hyperscan"), ("ahocorasick", "ahocorasick_rs"), ("pure", None))
+BUNDLES = ("sparse", "dense", "fleet", "files")
 DEFAULT_MATCHER = "ahocorasick"  # what `pip install pdlogdoctor` gives on the common platforms
 
 
@@ -76,9 +85,11 @@ class Result:
     rg_seconds: float | None  # None: rg not installed
     rg_matches: int | None
     tools: dict[str, ToolRun] = field(default_factory=dict)
-    fixture_verdict: str = ""
+    fixture_verdict: str = ""  # what every matcher must say: the seed fixture's, or (dense) the first matcher's
     grep_cpu: float = 0.0
     rg_cpu: float | None = None
+    bundle: str = "sparse"
+    load: tuple[float, float] = (0.0, 0.0)  # the 1-minute load average before and after the runs
 
     @property
     def verdict(self) -> str:
@@ -87,14 +98,29 @@ class Result:
         return wrong[0] if wrong else self.fixture_verdict
 
     @property
+    def hits_per_gb(self) -> float:
+        """Lines holding an anchor (grep's count) per GB: how dense in hits the bundle is."""
+        return self.grep_matches / (self.size / 1e9) if self.size else 0.0
+
+    @property
+    def label(self) -> str:
+        if self.bundle == "files":
+            return f"{self.files:,} files ({self.size / 1e6:,.0f} MB)"
+        return f"{self.size / 1e6:,.0f} MB" + (f", {self.files} files" if self.bundle == "fleet" else "")
+
+    @property
     def tool_peak_rss(self) -> int:
         return max(run.peak_rss for run in self.tools.values())
 
+    def current(self) -> dict[str, ToolRun]:
+        """The tool's runs as it is (not a `--before` checkout's)."""
+        return {name: run for name, run in self.tools.items() if not name.startswith("before")}
+
     def best(self) -> tuple[str, ToolRun]:
-        return min(self.tools.items(), key=lambda item: item[1].seconds)
+        return min(self.current().items(), key=lambda item: item[1].seconds)
 
     def best_cpu(self) -> tuple[str, ToolRun]:
-        return min(self.tools.items(), key=lambda item: item[1].cpu)
+        return min(self.current().items(), key=lambda item: item[1].cpu)
 
 
 def installed_matchers() -> list[str]:
@@ -237,25 +263,56 @@ def startup(runs: int = 20, matchers: list[str] | None = None) -> list[str]:
     return lines
 
 
-def bench(size: int, directory: Path, keep: bool = True, matchers: list[str] | None = None, repeat: int = 1) -> Result:
-    work = directory / str(size)
-    bundle = generate(work, size)
+def make_bundle(kind: str, size: int, directory: Path) -> Path:
+    """The bundle of `kind` (BUNDLES) at `size` bytes (files: `size` small files), made or reused."""
+    if kind == "sparse":
+        return generate(directory / str(size), size)
+    if kind == "files":
+        return generate_files(directory / f"files-{size}", size)
+    return generate_dense(directory / f"{kind}-{size}", size, FLEET_NODES if kind == "fleet" else 1)
+
+
+def bench(
+    size: int,
+    directory: Path,
+    keep: bool = True,
+    matchers: list[str] | None = None,
+    repeat: int = 1,
+    kind: str = "sparse",
+    before: Path | None = None,
+) -> Result:
+    """`before`: a checkout of the tool as it was (its `pdlogdoctor` package there), run beside
+    this one with each matcher (`before [matcher]`)."""
+    bundle = make_bundle(kind, size, directory)
+    work = bundle.parent
     files = sorted(bundle.iterdir())
     anchors = work / "anchors.ere"  # beside the bundle, not in it
     write_anchors(anchors)
     warm(files)
-    names = [str(f) for f in files]
+    # Many small files are named by their directory (a command line holds about 2 MB of names).
+    names = [str(bundle)] if kind == "files" else [str(f) for f in files]
     counter_env = {**os.environ, "LC_ALL": "C"}
+    cat = ["find", str(bundle), "-type", "f", "-exec", "cat", "{}", "+"] if kind == "files" else ["cat", *names]
     commands = {
-        "cat": (["cat", *names], None, True),
-        "grep": (["grep", "-c", "-E", "-f", str(anchors), *names], counter_env, False),
+        "cat": (cat, None, True),
+        "grep": (
+            ["grep", *(["-r"] if kind == "files" else []), "-c", "-E", "-f", str(anchors), *names],
+            counter_env,
+            False,
+        ),
     }
     rg = rg_path()
     if rg:
         commands["rg"] = ([rg, "--no-config", "-c", "-f", str(anchors), *names], counter_env, False)
+    tools = []
     for matcher in matchers or installed_matchers():
         tool_env = {**tool_environment(), "PDLOGDOCTOR_MATCHER": matcher}
         commands[matcher] = ([*tool_command(), "analyze", "--format", "json", str(bundle)], tool_env, False)
+        tools.append(matcher)
+        if before is not None:  # the package found first on the path: the checkout's
+            commands[f"before [{matcher}]"] = (commands[matcher][0], {**tool_env, "PYTHONPATH": str(before)}, False)
+            tools.append(f"before [{matcher}]")
+    load_before = os.getloadavg()[0]
     runs: dict[str, list[Measured]] = {name: [] for name in commands}
     for _ in range(repeat):  # interleaved: load that comes and goes hits every command alike
         for name, (command, env, discard) in commands.items():
@@ -264,12 +321,13 @@ def bench(size: int, directory: Path, keep: bool = True, matchers: list[str] | N
     rg_seconds, rg_cpu, rg_matches = counted(runs["rg"]) if rg else (None, None, None)
     total = sum(f.stat().st_size for f in files)
     cat_seconds = min(run.seconds for run in runs["cat"])
-    result = Result(
-        total, len(files), cat_seconds, grep_seconds, matches, rg_seconds, rg_matches, {}, fixture_verdict()
-    )
+    result = Result(total, len(files), cat_seconds, grep_seconds, matches, rg_seconds, rg_matches, {}, bundle=kind)
     result.grep_cpu, result.rg_cpu = grep_cpu, rg_cpu
-    for matcher in matchers or installed_matchers():
-        result.tools[matcher] = tool_run(runs[matcher])
+    result.load = (load_before, os.getloadavg()[0])
+    for name in tools:
+        result.tools[name] = tool_run(runs[name])
+    # The sparse bundle must say what the seed says; a dense one, the same whichever matcher reads it.
+    result.fixture_verdict = fixture_verdict() if kind == "sparse" else next(iter(result.tools.values())).verdict
     if not keep:
         shutil.rmtree(work)
     return result
@@ -281,7 +339,9 @@ def _cell(seconds: float, size: int) -> str:
 
 def table(results: list[Result], start: list[str], repeat: int = 1) -> list[str]:
     best = f"best of {repeat}, interleaved" if repeat > 1 else "one run each"
-    lines = [f"Wall time ({best}):", "", *wall_table(results), "", f"CPU time, user + sys ({best}):", ""]
+    loads = ", ".join(f"{r.label}: {r.load[0]:.1f} -> {r.load[1]:.1f}" for r in results)
+    lines = [f"Load average (1 min) before -> after each size's runs: {loads}", ""]
+    lines += [f"Wall time ({best}):", "", *wall_table(results), "", f"CPU time, user + sys ({best}):", ""]
     lines += cpu_table(results)
     lines.append("")
     lines += linearity(results)
@@ -290,14 +350,26 @@ def table(results: list[Result], start: list[str], repeat: int = 1) -> list[str]
 
 def wall_table(results: list[Result]) -> list[str]:
     matchers = list(results[0].tools)
-    head = ["size", "cat", "grep -c -E -f", "rg -c -f", *(f"tool [{m}]" for m in matchers)]
+    head = [
+        "size",
+        "anchor hits/GB",
+        "cat",
+        "grep -c -E -f",
+        "rg -c -f",
+        *(m if m.startswith("before") else f"tool [{m}]" for m in matchers),
+    ]
     head += [f"[{DEFAULT_MATCHER}] / grep", "best / rg", "peak RSS per process", "PSS summed", "verdict"]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for result in results:
         mb = result.size
         best_name, best = result.best()
         default = result.tools.get(DEFAULT_MATCHER)
-        row = [f"{result.size / 1e6:,.0f} MB", _cell(result.cat_seconds, mb), _cell(result.grep_seconds, mb)]
+        row = [
+            result.label,
+            f"{result.hits_per_gb:,.0f}",
+            _cell(result.cat_seconds, mb),
+            _cell(result.grep_seconds, mb),
+        ]
         row.append(_cell(result.rg_seconds, mb) if result.rg_seconds else "rg not installed")
         row += [_cell(result.tools[m].seconds, mb) for m in matchers]
         row.append(f"{default.seconds / result.grep_seconds:.2f}x" if default and result.grep_seconds else "-")
@@ -313,13 +385,19 @@ def cpu_table(results: list[Result]) -> list[str]:
     """The same runs by CPU seconds: on a shared machine the fairer comparison (grep and rg use
     one core here, the tool splits a large file over every core)."""
     matchers = list(results[0].tools)
-    head = ["size", "grep -c -E -f", "rg -c -f", *(f"tool [{m}]" for m in matchers)]
+    head = [
+        "size",
+        "anchor hits/GB",
+        "grep -c -E -f",
+        "rg -c -f",
+        *(m if m.startswith("before") else f"tool [{m}]" for m in matchers),
+    ]
     head += [f"[{DEFAULT_MATCHER}] / grep", "best / rg", f"[{DEFAULT_MATCHER}] CPU s/GB"]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for result in results:
         default = result.tools.get(DEFAULT_MATCHER)
         best_name, best = result.best_cpu()
-        row = [f"{result.size / 1e6:,.0f} MB", f"{result.grep_cpu:.2f} s"]
+        row = [result.label, f"{result.hits_per_gb:,.0f}", f"{result.grep_cpu:.2f} s"]
         row.append(f"{result.rg_cpu:.2f} s" if result.rg_cpu is not None else "rg not installed")
         row += [f"{result.tools[m].cpu:.2f} s" for m in matchers]
         row.append(f"{default.cpu / result.grep_cpu:.2f}x" if default and result.grep_cpu else "-")
@@ -346,22 +424,27 @@ def linearity(results: list[Result]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bundle", choices=BUNDLES, default="sparse", help="what the bundles hold (see above)")
     parser.add_argument("--size", default="100M,500M,1G,4G", help="bundle sizes, comma-separated, decimal units")
+    parser.add_argument("--files", type=int, default=FILES_COUNT, help="small files of the `files` bundle")
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="where bundles are generated and reused")
     parser.add_argument("--delete", action="store_true", help="delete each generated bundle after its runs")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each command, interleaved; the best is shown")
     parser.add_argument("--matcher", action="append", help="only these matchers (repeatable); default: every installed")
     parser.add_argument("--startup-runs", type=int, default=20, help="runs of the start-up measure, per matcher")
     parser.add_argument("--startup-only", action="store_true", help="measure the start-up alone (no bundles)")
+    parser.add_argument("--no-startup", action="store_true", help="leave the start-up measure out")
+    parser.add_argument("--before", type=Path, help="a checkout of the tool as it was, run beside it (`before [m]`)")
     args = parser.parse_args(argv)
-    start = startup(args.startup_runs, args.matcher)
+    start = [] if args.no_startup else startup(args.startup_runs, args.matcher)
     if args.startup_only:
         print("\n".join(start))
         return 0
     results = []
-    for size in args.size.split(","):
-        results.append(bench(parse_size(size), args.dir, not args.delete, args.matcher, args.repeat))
-        print(f"done: {size}", file=sys.stderr, flush=True)
+    sizes = [args.files] if args.bundle == "files" else [parse_size(size) for size in args.size.split(",")]
+    for size in sizes:
+        results.append(bench(size, args.dir, not args.delete, args.matcher, args.repeat, args.bundle, args.before))
+        print(f"done: {args.bundle} {size}", file=sys.stderr, flush=True)
     print("\n".join(table(results, start, args.repeat)))
     return 0 if all(r.verdict == r.fixture_verdict for r in results) else 1
 

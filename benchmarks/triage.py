@@ -3,8 +3,10 @@
 The runs are copies of six fixture bundles (green, MORI region ceiling, page-size mismatch, GPU
 OOM, a start-up crash, a cancelled job), each moved to its own date so the runs have an order,
 in a fixed pseudo-random mix (about half green). They are written once under --dir and reused.
-The command runs `--repeat` times (best kept), with a warm page cache; the figure is the wall
-time of the whole command (start-up, library, the analyses, grouping, the JSON out) and runs/s.
+The command runs `--repeat` times (best kept), with a warm page cache; the figures are the wall
+time of the whole command (start-up, library, the analyses, grouping, the JSON out), runs/s, and
+the CPU seconds it and its workers used (user + system): on a shared machine the wall time
+depends on the load, the CPU time much less.
 `--history` also times adding the runs to a SQLite history and reporting over it.
 """
 
@@ -14,6 +16,7 @@ import argparse
 import json
 import random
 import re
+import resource
 import shutil
 import subprocess
 import time
@@ -59,12 +62,17 @@ def build_runs(root: Path, count: int, seed: int = 1) -> list[Path]:
     return runs
 
 
-def timed(command: list[str]) -> tuple[float, str]:
+def timed(command: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds (the command and every process it waited for), stdout."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command[:6])} ... exited {done.returncode}: {done.stderr[-500:]}")
-    return time.perf_counter() - start, done.stdout
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,16 +87,21 @@ def main(argv: list[str] | None = None) -> int:
     warm([path for run in runs for path in run.iterdir()])
     size = sum(path.stat().st_size for run in runs for path in run.iterdir())
     command = [*tool_command(), "triage", "-f", "json", "-j", str(args.jobs), *map(str, runs)]
-    best, out = min(timed(command) for _ in range(args.repeat))
+    best, cpu, out = min(timed(command) for _ in range(args.repeat))
     document = json.loads(out)
     groups = {group["verdict"]: group["count"] for group in document["groups"]}
     print(f"runs: {len(runs)} ({size / 1e6:.1f} MB), jobs: {args.jobs}, best of {args.repeat}")
-    print(f"triage: {best:.2f} s, {len(runs) / best:.0f} runs/s; groups: {groups}")
+    print(
+        f"triage: {best:.2f} s, {len(runs) / best:.0f} runs/s, {cpu:.1f} CPU s ({cpu / len(runs) * 1000:.0f} ms a run)"
+    )
+    print(f"groups: {groups}")
     if args.history:
         history = args.dir / "history.sqlite"
         history.unlink(missing_ok=True)
-        added, _ = timed([*tool_command(), "triage", "--history", str(history), "-j", str(args.jobs), *map(str, runs)])
-        report, _ = timed([*tool_command(), "triage", "--history", str(history), "-f", "json"])
+        added, _, _ = timed(
+            [*tool_command(), "triage", "--history", str(history), "-j", str(args.jobs), *map(str, runs)]
+        )
+        report, _, _ = timed([*tool_command(), "triage", "--history", str(history), "-f", "json"])
         print(f"triage --history: add {len(runs)} runs {added:.2f} s; report over them {report:.2f} s")
     return 0
 

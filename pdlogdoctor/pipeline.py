@@ -17,6 +17,7 @@ from .ingest import Deadline, LogInput, discover
 from .ingest.duplicates import prefer_zstd
 from .ingest.rotation import as_streams, joined_sources, per_file, streams
 from .ingest.tail import KEPT_SEGMENTS, Segment, Tail
+from .library.lazyregex import watched
 from .library.patterns import Library
 from .model import ClockOffset, Event, InputProblem, Report, Source
 from .model.options import RunOptions
@@ -73,7 +74,8 @@ def analyse(
     inputs = prefer_zstd(discover(list(paths), stdin, options.limits, options.follow_symlinks))
     index = AnchorIndex.build(library, options.matcher, accel.BUILD_AT)  # its matcher: built once input needs it
     workers = options.workers or usable_cores()
-    scanned = _scanned(inputs, index, on_progress, deadline, workers)
+    with watched():  # the library's searches timed by one timer, not a clock read each (lazyregex.py)
+        scanned = _scanned(inputs, index, on_progress, deadline, workers)
     return described(decided(scanned, library, options), library, options)
 
 

@@ -48,6 +48,16 @@ def private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path
         os.environ["XDG_CACHE_HOME"] = previous
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_forced_colour() -> Iterator[None]:
+    """FORCE_COLOR colours output that is no terminal (behaviour.use_color); a runner that sets it
+    would colour every report the suite reads as plain text. Tests that want it set it themselves."""
+    previous = os.environ.pop("FORCE_COLOR", None)
+    yield
+    if previous is not None:
+        os.environ["FORCE_COLOR"] = previous
+
+
 @pytest.fixture(scope="session")
 def library() -> Library:
     return load_library()

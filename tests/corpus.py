@@ -26,6 +26,7 @@ import io
 import re
 import tarfile
 import tomllib
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -265,6 +266,10 @@ def case_lines(case: Path) -> list[str]:
             with tarfile.open(path) as archive:
                 members = [archive.extractfile(m) for m in archive.getmembers() if m.isfile()]
                 lines += [ln for m in members if m for ln in _decoded(m.read()).splitlines()]
+        elif zipfile.is_zipfile(path):  # an Actions log archive, as `gh run download` gives it
+            with zipfile.ZipFile(path) as archive:
+                names = [info.filename for info in archive.infolist() if not info.is_dir()]
+                lines += [ln for name in names for ln in _decoded(archive.read(name)).splitlines()]
         else:
             data = path.read_bytes()
             lines += _decoded(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data).splitlines()

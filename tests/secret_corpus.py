@@ -238,3 +238,104 @@ class Maker:
 
     def node_name(self) -> str:
         return f"{self.word(3)}{self.rng.randint(1, 9)}-r{self.rng.randint(10, 99)}-gpu{self.rng.randint(10, 99)}"
+
+    # ------------------------------------------------------------ bare token shapes
+
+    def shapes(self) -> list[Plant]:
+        """One token of each shape the secret scanners' rule sets define that an LLM-serving log may
+        hold (gitleaks' config/gitleaks.toml, trufflehog's pkg/detectors), bare: no keyword near.
+        The needles are the random parts."""
+        hexes, url, b64, upper = HEX, URLSAFE, B64, string.ascii_uppercase + string.digits
+        made: list[tuple[str, str, str]] = []  # (kind, prefix, random part) or a part with a fixed tail
+
+        def add(kind: str, prefix: str, body: str, tail: str = "") -> None:
+            made.append((kind, prefix + body + tail, body))
+
+        add("github-classic", "ghp_", self.draw(36))
+        add("github-oauth", "gho_", self.draw(36))
+        add("github-user-to-server", "ghu_", self.draw(36))
+        add("github-server-to-server", "ghs_", self.draw(36))
+        add("github-refresh", "ghr_", self.draw(36))
+        add("github-fine-grained", "github_pat_", self.draw(22) + "_" + self.draw(59))
+        add("gitlab-pat", "glpat-", self.draw(20, url))
+        add("gitlab-runner", "glrt-", self.draw(20, url))
+        add("gitlab-deploy", "gldt-", self.draw(20, url))
+        add("gitlab-runner-registration", "GR1348941", self.draw(20, url))
+        add("gitlab-pipeline-trigger", "glptt-", self.draw(40, hexes))
+        add("huggingface", "hf_", self.draw(34, string.ascii_letters))
+        add("huggingface-org", "api_org_", self.draw(34, string.ascii_letters))
+        add("aws-access-key-id", "AKIA", self.draw(16, BASE32))
+        add("aws-session-key-id", "ASIA", self.draw(16, BASE32))
+        add("aws-bedrock", "ABSK", self.draw(132, b64))
+        add("openai-project", "sk-proj-", self.draw(58, url), "T3BlbkFJ" + self.draw(58, url))
+        add("openai-service-account", "sk-svcacct-", self.draw(58, url), "T3BlbkFJ" + self.draw(58, url))
+        add("openai-legacy", "sk-", self.draw(20), "T3BlbkFJ" + self.draw(20))
+        add("openrouter", "sk-or-v1-", self.draw(64, hexes))
+        add("deepseek", "sk-", self.draw(32, string.ascii_lowercase + string.digits))
+        add("anthropic", "sk-ant-api03-", self.draw(93, url), "AA")
+        add("anthropic-admin", "sk-ant-admin01-", self.draw(93, url), "AA")
+        add("slack-bot", "xoxb-", f"{self.draw(12, string.digits)}-{self.draw(13, string.digits)}-{self.draw(24)}")
+        add(
+            "slack-user",
+            "xoxp-",
+            f"{self.draw(12, string.digits)}-{self.draw(12, string.digits)}-{self.draw(32, hexes)}",
+        )
+        add("slack-app", "xapp-1-", f"{self.draw(11, upper)}-{self.draw(64, hexes)}")
+        add(
+            "slack-webhook",
+            "https://hooks.slack.com/services/",
+            f"T{self.draw(10, BASE32)}/B{self.draw(10, BASE32)}/{self.draw(24)}",
+        )
+        add("google-api-key", "AIza", self.draw(35, url))
+        add("google-oauth-access", "ya29.", self.draw(60, url))
+        add("google-oauth-client-secret", "GOCSPX-", self.draw(28, url))
+        add("google-oauth-refresh", "1//0", self.draw(60, url))
+        add("npm", "npm_", self.draw(36))
+        add("pypi", "pypi-AgEIcHlwaS5vcmc", self.draw(70, url))
+        add("stripe-live", "sk_live_", self.draw(24))
+        add("stripe-restricted", "rk_live_", self.draw(24))
+        add("sendgrid", "SG.", f"{self.draw(22, url)}.{self.draw(43, url)}")
+        add("databricks", "dapi", self.draw(32, hexes))
+        add("grafana-service-account", "glsa_", f"{self.draw(32)}_{self.draw(8, hexes)}")
+        add("grafana-cloud", "glc_", self.draw(40, b64))
+        add("vault-service", "hvs.", self.draw(95, url))
+        add("vault-batch", "hvb.", self.draw(140, url))
+        add("perplexity", "pplx-", self.draw(48))
+        add("digitalocean-pat", "dop_v1_", self.draw(64, hexes))
+        add("digitalocean-refresh", "dor_v1_", self.draw(64, hexes))
+        add("age", "AGE-SECRET-KEY-1", self.draw(58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"))
+        add("openshift", "sha256~", self.draw(43, url))
+        add("sentry-user", "sntryu_", self.draw(64, hexes))
+        add("pulumi", "pul-", self.draw(40, hexes))
+        add("postman", "PMAK-", f"{self.draw(24, hexes)}-{self.draw(34, hexes)}")
+        add("groq", "gsk_", self.draw(52))
+        add("xai", "xai-", self.draw(80))
+        add("langsmith-personal", "lsv2_pt_", f"{self.draw(32, hexes)}_{self.draw(10, hexes)}")
+        add("langsmith-service", "lsv2_sk_", f"{self.draw(32, hexes)}_{self.draw(10, hexes)}")
+        add("nvidia-nim", "nvapi-", self.draw(64, url))
+        add("replicate", "r8_", self.draw(37))
+        add("doppler", "dp.pt.", self.draw(43))
+        add("shopify", "shpat_", self.draw(32, hexes))
+        add("linear", "lin_api_", self.draw(40))
+        add("notion", "ntn_", self.draw(11, string.digits) + self.draw(35))
+        add("prefect", "pnu_", self.draw(36))
+        add("rubygems", "rubygems_", self.draw(48, hexes))
+        add("planetscale", "pscale_pw_", self.draw(43, url))
+        add("heroku", "HRKU-AA", self.draw(58, url))
+        add("flyio", "fo1_", self.draw(43, url))
+        add("sendinblue", "xkeysib-", f"{self.draw(64, hexes)}-{self.draw(16)}")
+        add("artifactory", "AKCp", self.draw(69))
+        add("alibaba", "LTAI", self.draw(20))
+        add(
+            "dynatrace",
+            "dt0c01.",
+            f"{self.draw(24, upper)}.{self.draw(64, upper)}",
+        )
+        add("new-relic-user", "NRAK-", self.draw(27, upper))
+        add("azure-ad-client-secret", f"{self.draw(3)}{self.rng.randint(0, 9)}Q~", self.draw(34, ALNUM + "~.-"))
+        header = self.b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+        payload = self.b64url(json.dumps({"sub": self.word(10), "exp": self.rng.randint(1, 1 << 31)}).encode())
+        made.append(
+            ("jwt", f"{header}.{payload}.{self.b64url(bytes(self.rng.randrange(256) for _ in range(32)))}", payload)
+        )
+        return [Plant(kind, text, (body if len(body) < 24 else body[:24],)) for kind, text, body in made]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
+from benchmarks.dense import Dated, corpus_files, generate_dense, generate_files, pools, shares
 from benchmarks.generate import SEED_FIXTURE, generate, parse_size
 from benchmarks.run import bench, installed_matchers, startup
 from pdlogdoctor.library.load import load_library
@@ -80,3 +82,62 @@ ANCHORS = {p.primary_anchor.encode() for p in LIBRARY.patterns} | {
 
 def _anchored(line: bytes) -> bool:
     return any(anchor in line for anchor in ANCHORS)
+
+
+# ---------------------------------------------------------------- dense bundles (benchmarks/dense.py)
+
+
+def _undated(data: bytes) -> bytes:
+    """A line with its dates masked: a dense bundle moves each pass's dates on by a day."""
+    return re.sub(rb"(?:\d{4}-)?\d\d-\d\d(?=[ T]\d\d:)|(?<=[IWEF])\d{4}(?= \d\d:)", b"<date>", data)
+
+
+@pytest.mark.slow
+def test_dense_bundle_is_the_corpus_lines_in_their_proportions(tmp_path: Path) -> None:
+    bundle = generate_dense(tmp_path / "a", 3_000_000)
+    assert digest(bundle) == digest(generate_dense(tmp_path / "b", 3_000_000))
+    sizes = {path.name: path.stat().st_size for path in bundle.iterdir()}
+    assert set(sizes) == {"prefill_node0.log", "decode_node1.log", "router.log", "job.log"}
+    share = shares(pools())
+    for name, size in sizes.items():
+        role = name.split("_", 1)[0].removesuffix(".log")
+        assert abs(size - 3_000_000 * share[role]) < 3_000_000 * 0.01 + 70_000, name  # a file cut at a line
+    corpus = {_undated(line) for path in corpus_files() for line in path.read_bytes().splitlines()}
+    lines = [line for path in bundle.iterdir() for line in path.read_bytes().splitlines()]
+    assert all(_undated(line) in corpus for line in lines)
+    # A stamped line does not repeat byte for byte in the next pass through the corpus: a day later.
+    seed = SEED_FIXTURE / "decode_mia1-p06-g14.log"
+    first, second = (set(Dated(seed.read_bytes()).shifted(day).splitlines()) for day in (0, 1))
+    stamped = {line for line in first if re.match(rb"\[\d{4}-\d\d-\d\d \d\d:", line)}
+    assert len(stamped) > 500 and not stamped & second
+    assert b"[2026-07-03 10:02:11] server_args=ServerArgs(" in b"".join(second)
+
+
+@pytest.mark.slow
+def test_fleet_bundle_has_64_nodes_each_starting_elsewhere(tmp_path: Path) -> None:
+    bundle = generate_dense(tmp_path, 6_400_000, nodes=64)
+    nodes = sorted(path.name for path in bundle.iterdir() if path.name.startswith(("prefill_node", "decode_node")))
+    assert len(nodes) == 64
+    decode = pools()["decode"]
+    for k in range(32):  # node k starts with the k-th decode file of the corpus
+        first = decode[k % len(decode)].read_bytes().split(b"\n", 1)[0]
+        assert (bundle / f"decode_node{32 + k}.log").read_bytes().startswith(first)
+
+
+def test_small_files_sit_beside_the_seed_and_sort_before_its_router_log(tmp_path: Path) -> None:
+    bundle = generate_files(tmp_path, count=200)
+    names = sorted(path.name for path in bundle.iterdir())
+    assert {src.name for src in SEED_FIXTURE.glob("*.log")} <= set(names)
+    small = [name for name in names if name.startswith("rank")]
+    assert len(small) == 200 and names.index("router.log") > names.index(small[-1])
+    corpus = {line for path in corpus_files() for line in path.read_bytes().splitlines()}
+    assert all(line in corpus for name in small for line in (bundle / name).read_bytes().splitlines())
+
+
+@pytest.mark.skipif(shutil.which("grep") is None, reason="grep is the baseline")
+@pytest.mark.slow
+def test_tiny_dense_benchmark_counts_hits_and_every_matcher_agrees(tmp_path: Path) -> None:
+    result = bench(3_000_000, tmp_path, keep=False, matchers=["ahocorasick", "pure"], kind="dense")
+    assert result.grep_matches > 1000 and result.hits_per_gb > 100_000  # dense: a line in ~30 holds an anchor
+    assert result.verdict == result.fixture_verdict
+    assert {run.verdict for run in result.tools.values()} == {result.fixture_verdict}

@@ -141,6 +141,8 @@ def test_progress_bar_only_for_big_inputs_on_a_terminal(tmp_path: Path, monkeypa
     big = tmp_path / "big.log"
     with big.open("wb") as handle:
         handle.truncate(60 << 20)
+    monkeypatch.delenv("CI", raising=False)  # a terminal outside CI
+    monkeypatch.setenv("TERM", "xterm")
     monkeypatch.setattr(sys, "stderr", Terminal())
     with cli._progress([str(SEED)]) as small_callback:
         assert small_callback is None  # a few hundred KB: no bar

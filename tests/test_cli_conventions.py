@@ -65,9 +65,13 @@ def test_an_empty_directory_is_one_line_and_exit_4(tmp_path: Path) -> None:
     assert err == f"error: nothing readable in {tmp_path / 'logs'}: 1 empty directory\n"
 
 
-def test_empty_stdin_is_nothing_readable() -> None:
+def test_empty_stdin_is_nothing_readable_and_says_it_was_empty() -> None:
+    """`cmd | pdlogdoctor analyze -` where cmd printed nothing (a log path that matched no file): the
+    line says stdin was empty and how logs are given, not that a file did not look like a log."""
     code, out, err = invoke("analyze", "-", stdin="")
-    assert (code, out) == (4, "") and err == "error: nothing readable in standard input\n"
+    assert (code, out) == (4, "") and err.count("\n") == 1
+    assert err.startswith("error: nothing readable in standard input: it was empty (0 bytes)")
+    assert "cat LOGS... | pdlogdoctor analyze -" in err
 
 
 def test_skipped_files_are_folded_into_one_count_and_verbose_lists_them(tmp_path: Path) -> None:
@@ -93,6 +97,46 @@ def test_format_names_in_any_case_and_a_one_line_error_for_unknown_ones() -> Non
     code, out, err = invoke("analyze", "-f", "yaml", str(SEED))
     assert (code, out) == (2, "")
     assert err == "error: --format 'yaml' is not one of: " + ", ".join(f.value for f in type_of_formats()) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [(("-f", "jsn"), "json"), (("-f", "mardown"), "markdown"), (("--fail-on", "causes"), "cause"),
+     (("--color", "alwys"), "always"), (("--fail-on", "inconclusiv"), "inconclusive")],
+)  # fmt: skip
+def test_a_misspelt_value_gets_the_one_it_is_near(args: tuple[str, str], meant: str) -> None:
+    """As a misspelt command or option does (Click's `Did you mean`), a misspelt value of one says
+    which it is near, on the one error line; a value near none gets the list only."""
+    code, out, err = invoke("analyze", *args, str(SEED))
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert f"did you mean '{meant}'?" in err
+
+
+def test_a_value_near_no_choice_gets_no_guess() -> None:
+    code, _, err = invoke("analyze", "-f", "yaml", str(SEED))
+    assert code == 2 and "did you mean" not in err
+
+
+def test_a_misspelt_config_key_and_shell_get_the_one_they_are_near(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pdlogdoctor.toml").write_text('colour = "never"\n')
+    monkeypatch.chdir(tmp_path)
+    code, _, err = invoke("analyze", str(SEED))
+    assert code == 2 and "did you mean 'color'?" in err
+    code, _, err = invoke("completion", "bsh")
+    assert code == 2 and "did you mean 'bash'?" in err
+
+
+def test_a_misspelt_pattern_key_gets_the_one_it_is_near(tmp_path: Path) -> None:
+    from pdlogdoctor.library.patterns import parse_pattern
+    from pdlogdoctor.model.errors import PatternError
+
+    data = {"id": "p", "title": "Boom", "severity": "error", "kind": "symptom", "ancors": ["boom"],
+            "regex": "boom", "explain": "x", "examples": {"match": ["boom"], "no_match": ["bam"]}}  # fmt: skip
+    with pytest.raises(PatternError) as caught:
+        parse_pattern(data, "p.toml", "p", "")
+    assert "p.toml: ancors: unknown key" in str(caught.value) and "did you mean 'anchors'?" in str(caught.value)
 
 
 def type_of_formats() -> list[object]:
@@ -201,6 +245,9 @@ def test_completion_answers_the_shell(tmp_path: Path) -> None:
     env |= {"COMP_WORDS": "pdlogdoctor ver", "COMP_CWORD": "1"}
     done = subprocess.run(command(), env=env, capture_output=True, text=True, check=False)
     assert done.stdout.split() == ["verdicts", "version"]
+    env |= {"COMP_WORDS": "pdlogdoctor explain mori-mr-s", "COMP_CWORD": "2"}  # the review: ids did not complete
+    done = subprocess.run(command(), env=env, capture_output=True, text=True, check=False)
+    assert done.stdout.split() == ["mori-mr-size-limit"]
 
 
 def extra_formats() -> list[str]:

@@ -113,7 +113,7 @@ def test_noise_rules_are_what_hides_the_other_nodes_ports(library: Library) -> N
 
 def test_seed_week_diff_names_the_sizing_change_and_the_crossed_ceiling_first() -> None:
     good, bad = FIXTURES / "pair-seed-0701-green", FIXTURES / "mori-mr-size-limit-seed"
-    result = runner.invoke(app, ["diff", str(good), str(bad)])
+    result = runner.invoke(app, ["diff", str(good), str(bad)], env={"COLUMNS": "200"})  # a row per line
     lines = [line for line in result.stdout.splitlines() if line.startswith(("!", "*"))]
     assert lines[0].split()[:4] == ["!", "max_total_num_tokens", "decode,", "prefill"]
     assert "8,551,168" in lines[0] and "23,448,064" in lines[0] and "×2.74" in lines[0]

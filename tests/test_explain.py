@@ -53,3 +53,22 @@ def test_every_verdict_and_pattern_can_be_explained(library: Library) -> None:
     for item in [v.id for v in library.verdicts] + [p.id for p in library.patterns]:
         text = explain(library, item)
         assert text is not None and item in text.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [("MORI-MR-SIZE-LIMIT", "verdict mori-mr-size-limit"), ("GPU-OOM", "verdict gpu-oom"),
+     ("Scheduler-Exception", "scheduler-exception"), ("mori_mr_size_limit", "verdict mori-mr-size-limit"),
+     (" gpu-oom ", "verdict gpu-oom")],
+)  # fmt: skip
+def test_an_id_is_found_in_any_case_and_with_underscores(written: str, meant: str) -> None:
+    """As --format and --color take their values in any case, explain takes an id so (and with _ for
+    -): a shipped id is lower case with hyphens, so a capitalised or snake_case one can mean only it."""
+    result = runner.invoke(app, ["explain", written])
+    assert result.exit_code == 0, result.output
+    assert meant in result.output.splitlines()[0]
+
+
+def test_a_capitalised_typo_still_gets_suggestions() -> None:
+    result = runner.invoke(app, ["explain", "GPU-OM"])
+    assert result.exit_code == 2 and "gpu-oom" in result.output

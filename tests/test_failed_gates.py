@@ -22,6 +22,7 @@ from pdlogdoctor.model import Mark
 from pdlogdoctor.pipeline import run
 
 from .conftest import FIXTURES
+from .gate_shapes import gate_line, stamped
 
 SERVED = FIXTURES / "healthy-sglang-bench-serving-result"  # a NIXL PD pair that served, with a benchmark
 LIBRARY = load_library()
@@ -38,6 +39,20 @@ NOISE = (
     "##[group]Run python3 run_suite.py --suite per-commit-8-gpu-b200",
     "##[endgroup]",
     "Test Summary: 3/3 passed",
+)
+# Look-alikes of a failed gate among healthy output (real formats): nothing failed on these lines.
+LOOK_ALIKES = (
+    "Failed requests:                         0         ",  # vllm/benchmarks/serve.py, none failed
+    "(APIServer pid=205253) INFO 09-22 13:28:53 [metrics.py:98] KV Transfer metrics: Num successful transfers=12, "
+    "Num failed transfers=0, Avg xfer time (ms)=9.862, Throughput (MB/s)=7097.952",  # vLLM NIXL stats, a FAIL-like name
+    # genai-perf's table (perf_analyzer#433; console_exporter.py)
+    "│             Time To First Token (ms) │  1,764.61 │  1,732.66 │  1,885.98 │  1,874.74 │  1,773.52 │  1,757.67 │",
+    "│ Output Token Throughput (tokens/sec) │ 1,166.41 │    N/A │    N/A │    N/A │    N/A │    N/A │",
+    "|gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.7847|±  |0.0113|",  # lm-eval's table
+    "gsm8k | exact_match,strict-match: ground_truth=0.78 | measured=0.7847",  # vLLM's lm-eval correctness print
+    "Mean TTFT (ms):                          9408.20   ",  # a benchmark's result, no gate
+    "Finished: SUCCESS",
+    "Success. Time elapsed: 214.09s",
 )
 
 
@@ -98,4 +113,48 @@ def test_a_failed_gate_is_never_healthy(tmp_path: Path, noise: list[str], gates:
 def test_passing_gates_among_the_same_noise_stay_healthy(tmp_path: Path, noise: list[str]) -> None:
     report = run([str(_bundle(tmp_path, noise))], LIBRARY)
     assert report.verdict.id == "healthy", (noise, report.verdict.summary)
+    assert int(exit_code_for(report)) == 0
+
+
+CLOCKS = st.integers(min_value=-12, max_value=12)  # the job's clock, in hours from the servers'
+
+
+@PROPERTY
+@given(
+    noise=st.lists(st.sampled_from(NOISE + LOOK_ALIKES), max_size=14),
+    passed=st.lists(gate_line(failing=False), max_size=3),
+    clock=CLOCKS,
+    data=st.data(),
+)
+def test_a_failed_gate_of_any_real_shape_is_never_healthy(
+    tmp_path: Path, noise: list[str], passed: list[str], clock: int, data: st.DataObject
+) -> None:
+    """Gate lines generated from the harnesses' formats (tests/gate_shapes.py), behind any runner's
+    prefix on any clock, among healthy serving lines, passing gates and look-alikes, in any order:
+    never healthy, never exit 0, and the report quotes a failed gate first."""
+    gates = data.draw(st.lists(stamped(gate_line(failing=True), clock), min_size=1, max_size=3))
+    lines = [*noise, *passed]
+    for gate in gates:
+        lines.insert(data.draw(st.integers(0, len(lines))), gate)
+    report = run([str(_bundle(tmp_path, lines))], LIBRARY)
+    assert report.verdict.id != "healthy", lines
+    assert int(exit_code_for(report)) != 0, lines
+    assert report.verdict.summary.startswith("A gate failed: "), (lines, report.verdict.summary)
+    quoted = report.chain[0].text.strip() if report.chain else "-"
+    assert any(gate.strip().endswith(quoted) for gate in gates), (lines, quoted)  # a runner's prefix is no part of it
+
+
+@PROPERTY
+@given(
+    noise=st.lists(st.sampled_from(NOISE + LOOK_ALIKES), max_size=14),
+    passed=st.lists(gate_line(failing=False), min_size=1, max_size=4),
+)
+def test_passing_gates_of_every_shape_and_look_alikes_stay_healthy(
+    tmp_path: Path, noise: list[str], passed: list[str]
+) -> None:
+    """The twin: the same shapes on their passing side, and the look-alikes, keep a served run
+    healthy (the property cannot hold by calling every gate-like line a failure)."""
+    lines = [*noise, *passed]
+    report = run([str(_bundle(tmp_path, lines))], LIBRARY)
+    assert report.verdict.id == "healthy", (lines, report.verdict.summary)
     assert int(exit_code_for(report)) == 0

@@ -295,3 +295,44 @@ def test_an_archive_member_of_nul_bytes_stops_early_and_costs_that_member_only(
     assert problems["run/zeros.log"] == ["binary"] and problems["run/router.log"] == []
     zeros = next(source for source in report.inputs if source.name.endswith("zeros.log"))
     assert zeros.bytes < 4 << 20  # stopped near the 1 MiB cap, not after all 8 MiB
+
+
+def test_a_source_whose_reread_stops_early_ends_the_reread_not_the_run(library: Library, tmp_path: Path) -> None:
+    """D13's bomb, whole: a zip holding only NUL bytes past the text-less head's cap (64 MiB). The
+    scan stops that member with 'binary'; the report's second read of it (where each input ends,
+    describe/quiet) met the same stop and raised it: a traceback and exit 1 for 4 x 1 GiB of NULs."""
+    with (
+        zipfile.ZipFile(tmp_path / "zeros.zip", "w", zipfile.ZIP_DEFLATED) as archive,
+        archive.open("run/zeros.log", "w") as member,
+    ):
+        for _ in range((Limits().binary_head >> 20) + 1):
+            member.write(bytes(1 << 20))
+    report = run([str(tmp_path / "zeros.zip")], library)
+    assert [problem.code for problem in report.inputs[0].problems] == ["binary"]
+
+
+def test_over_the_file_cap_the_files_named_for_a_server_role_are_read_first(library: Library, tmp_path: Path) -> None:
+    """D14: noise files past the cap beside the logs (r00000.log ...) cut the walk in name order, so
+    router.log, sorting after them, was never read. The cap still holds, and says what it left."""
+    bundle = _seed_copy(tmp_path / "bundle")
+    for number in range(40):
+        (bundle / f"r{number:05d}.log").write_text("[2026-07-02 10:16:03] ok\n")
+    cap = 10
+    report = run([str(bundle)], library, options=RunOptions(limits=Limits(files=cap)))
+    read = [Path(source.name).name for source in report.inputs if not source.problems]
+    assert "router.log" in read and "prefill_mia1-p06-g13.log" in read
+    assert len(read) == cap
+    assert [p.code for s in report.inputs for p in s.problems] == ["too-many-files"]
+    assert report.verdict.id == VERDICT
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_a_report_file_that_cannot_be_written_still_says_the_verdict(tmp_path: Path) -> None:
+    """A full disk (or a read-only directory) under -o: one error line and exit 2, as before, and the
+    verdict of what was read on stderr instead of nowhere (the report had no other output)."""
+    for target in ("/dev/full", str(tmp_path)):  # no space left; a directory where the file should be
+        code, out, err = _analyze("-o", target, str(SEED))
+        assert code == 2 and out == ""
+        assert [line for line in err.splitlines() if line.startswith("error:")], err
+        said = [line for line in err.splitlines() if line.startswith("verdict, not written:")]
+        assert len(said) == 1 and said[0].split()[3] == VERDICT, err

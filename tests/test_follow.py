@@ -39,6 +39,7 @@ from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import Follow, decided, run
 from pdlogdoctor.reason.fingerprint import fingerprint
+from pdlogdoctor.scan.events import SAMPLE_FULL
 from pdlogdoctor.scan.growing import GrowingScan
 from pdlogdoctor.scan.index import AnchorIndex
 from pdlogdoctor.scan.search import scan_stream
@@ -112,6 +113,28 @@ def test_a_growing_scan_finds_what_a_scan_of_the_bytes_so_far_finds(library: Lib
         written = cut
         assert growing.result() == scan_stream(io.BytesIO(WRITTEN[:cut]), "decode.log", index)
     assert {"mooncake-register-memory-failed", "scheduler-exception"} <= {e.pattern for e in growing.result().events}
+
+
+# A busy decode server's log past SAMPLE_FULL (events.py: beyond its first MB only some of its
+# metrics lines are read, the others counted), then MORI's failure and the lines after it.
+BUSY = (FIXTURES / "busy-passing-sglang" / "decode_b200-08.log").read_bytes()
+BUSY_WRITTEN = BUSY * (SAMPLE_FULL * 5 // 2 // len(BUSY)) + (FIXTURES / "mori-mr-size-limit-seed" /
+                                                             "prefill_mia1-p06-g13.log").read_bytes()  # fmt: skip
+
+
+@pytest.mark.parametrize("cut", [SAMPLE_FULL * 3 // 2, SAMPLE_FULL * 2, len(BUSY_WRITTEN) - 4000])
+def test_a_snapshot_of_a_busy_log_past_its_first_mb_is_its_post_mortem_scan(library: Library, cut: int) -> None:
+    """Past SAMPLE_FULL the lines held back for what may follow hold sampled metrics lines, some read
+    and some only counted: the snapshot counts and keeps them as the post-mortem scan of the prefix
+    does (a snapshot that scanned them apart lost the last one's event: KeyError), and reading on
+    after it changes nothing of the end."""
+    index = AnchorIndex.build(library)
+    growing = GrowingScan("decode.log", index)
+    growing.read(io.BytesIO(BUSY_WRITTEN[:cut]))
+    assert growing.result() == scan_stream(io.BytesIO(BUSY_WRITTEN[:cut]), "decode.log", index)
+    growing.read(io.BytesIO(BUSY_WRITTEN[cut:]))
+    assert growing.result() == scan_stream(io.BytesIO(BUSY_WRITTEN), "decode.log", index)
+    assert growing.result().counts["sglang-decode-stats"] == BUSY_WRITTEN.count(b"] Decode batch, #running-req")
 
 
 # ---------------------------------------------------------------- the follower on the fixture corpus

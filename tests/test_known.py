@@ -249,7 +249,7 @@ title = "nightly: MORI region ceiling"
 fingerprints = ["{seed_print}"]
 """,
         ),
-        library,
+        library.has_verdict,
     )
     seed = run([str(SEED)], library, options=RunOptions(known_issues=team))
     assert [(m.link, m.by) for m in seed.team] == [("https://tracker.example/PD-42", "fingerprint")]
@@ -271,7 +271,7 @@ fingerprints = ["{seed_print}"]
 )
 def test_a_bad_team_file_is_refused_naming_its_key(tmp_path: Path, library: Library, body: str, key: str) -> None:
     with pytest.raises(PatternError) as refused:
-        load_team_issues(_team_file(tmp_path, body), library)
+        load_team_issues(_team_file(tmp_path, body), library.has_verdict)
     assert refused.value.key == key
 
 

@@ -17,7 +17,7 @@ import io
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -92,11 +92,15 @@ def _failing(pattern_id: str, text: str) -> bool | None:
 
 
 def grep_count(source: str, pattern: str, line: int) -> int:
-    """Lines of `source` of the same kind as its line `line`: the pattern matches, failing alike."""
-    lines = _lines(source)
-    kind = _failing(pattern, lines[line - 1])
+    """Lines of `source` of the same kind as its line `line`: the pattern matches, failing alike.
+    A line a terminal wrapped that the pattern matches only whole is one line, at its first row."""
+    def matches(text: str) -> bool:
+        return _failing(pattern, text) is not None
+
+    lines = dict(_whole_lines(source, matches, lambda whole: not any(matches(row) for row in whole.parts)))
+    kind = _failing(pattern, lines[line])
     assert kind is not None, f"{pattern} does not match {source}:{line}"
-    return sum(1 for text in lines if _failing(pattern, text) is kind)
+    return sum(1 for text in lines.values() if _failing(pattern, text) is kind)
 
 
 def grep_failing(sources: list[str], pattern: str) -> int:
@@ -113,28 +117,38 @@ def grep_template(sources: tuple[str, ...], template: str, severity: str) -> int
     assert layer is not None
     count = 0
     for source in sources:
-        for text in _lines(source) if severity == "warning" else _whole_lines(source):
+        texts = _lines(source) if severity == "warning" else (t for _, t in _whole_lines(source, _an_error, _read_whole))
+        for text in texts:
             hit = layer.warning_of(text) if severity == "warning" else layer.classify(text)
             if hit is not None and fits(template, hit.template) and not _named(text):
                 count += 1
     return count
 
 
-def _whole_lines(source: str) -> Iterator[str]:
-    """The lines of `source`; a row that alone is no error and whole is, as its whole line."""
-    layer, rows = _library().errors, _lines(source)
-    assert layer is not None
+def _whole_lines(
+    source: str, says: Callable[[str], bool], read_whole: Callable[[Wrapped], bool]
+) -> Iterator[tuple[int, str]]:
+    """The lines of `source` with their numbers; a row that alone `says` nothing and whole does
+    (and `read_whole` takes it), as its whole line at its first row."""
+    rows = _lines(source)
     data = "\n".join(rows).encode()
     start, row, skip_to = 0, 0, -1
     for row, text in enumerate(rows):
         stop = start + len(text.encode())
         if row > skip_to:
-            whole = None if layer.classify(text) else rejoined(data, start, stop, len(data), text, FORMATS)
-            if whole is not None and whole.before <= row - skip_to - 1 and _read_whole(whole):
-                skip_to = row + whole.after
+            number = row + 1
+            whole = None if says(text) else rejoined(data, start, stop, len(data), text, FORMATS)
+            if whole is not None and whole.before <= row - skip_to - 1 and says(whole.text) and read_whole(whole):
+                skip_to, number = row + whole.after, row + 1 - whole.before
                 text = whole.text
-            yield text
+            yield number, text
         start = stop + 1
+
+
+def _an_error(text: str) -> bool:
+    layer = _library().errors
+    assert layer is not None
+    return layer.classify(text) is not None
 
 
 def _read_whole(whole: Wrapped) -> bool:

@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdlogdoctor.library.errorlines import check_layer
-from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.library.patterns import SKELETON_TITLE, Library, parse_pattern
 from pdlogdoctor.library.templates import message_of, mine, template_of
 from pdlogdoctor.model import Report
+from pdlogdoctor.model.errors import PatternError
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.json_format import render as render_json
 from pdlogdoctor.scan import accel
@@ -294,6 +295,8 @@ def test_suggested_skeletons_pass_patterns_check(tmp_path: Path, library: Librar
     assert result.exit_code == 0, result.output
     written = sorted(out.glob("*.toml"))
     assert len(written) == 2
+    for path in written:  # what a person does with a skeleton: say what the line means
+        path.write_text(path.read_text().replace(SKELETON_TITLE, "Mooncake lost its metadata service"))
     extended = load_library([out])
     for path in written:
         pattern = extended.pattern(path.stem)
@@ -301,6 +304,49 @@ def test_suggested_skeletons_pass_patterns_check(tmp_path: Path, library: Librar
         assert pattern.examples.match[0] in log.read_text()
     again = CliRunner().invoke(app, ["patterns", "suggest", "--output-dir", str(out), str(log)])
     assert "not overwritten" in again.output
+
+
+def test_an_unedited_skeleton_is_refused_by_patterns_check_and_by_analyze(tmp_path: Path) -> None:
+    """A skeleton written by `patterns suggest` still says TODO where its title goes: check refuses it
+    (exit 2, naming the file and the key), and so does a run that loads it, so an unfinished pattern
+    never names lines in a report (nor changes its fingerprint)."""
+    from typer.testing import CliRunner
+
+    from pdlogdoctor.cli.commands import app
+
+    log = tmp_path / "bench.log"
+    log.write_text("curl: (22) The requested URL returned error: 502\n")  # the seed's bench.log:6
+    out = tmp_path / "suggested"
+    assert CliRunner().invoke(app, ["patterns", "suggest", "--output-dir", str(out), str(log)]).exit_code == 0
+    (skeleton,) = out.glob("*.toml")
+    check = CliRunner().invoke(app, ["patterns", "check", "--patterns", str(out)])
+    assert check.exit_code == 2, check.output
+    assert f"{skeleton}: title" in check.output and "TODO" in check.output
+    analysed = CliRunner().invoke(app, ["analyze", "-q", "--patterns", str(out), str(log)])
+    assert analysed.exit_code == 2 and "title" in analysed.output
+    text = skeleton.read_text()
+    assert "no_match = []" in text  # the log holds no other line: none is made up (was `curl: (22) xxx 502`)
+    near = "curl: (7) Failed to connect to 10.24.3.18 port 8000: Connection refused"  # curl's CURLE_COULDNT_CONNECT
+    text = text.replace(SKELETON_TITLE, "curl saw an HTTP error status").replace(
+        "no_match = []", f"no_match = [{near!r}]"
+    )
+    skeleton.write_text(text)
+    assert CliRunner().invoke(app, ["patterns", "check", "--patterns", str(out)]).exit_code == 0
+
+
+@pytest.mark.parametrize("title", ["TODO: what this line means", "TODO", "todo - fill in", "FIXME: later", "XXX"])
+def test_a_placeholder_title_is_refused(title: str) -> None:
+    data = {"id": "p", "title": title, "severity": "error", "kind": "symptom", "anchors": ["boom"],
+            "regex": "boom", "explain": "x", "examples": {"match": ["boom"], "no_match": ["bam"]}}  # fmt: skip
+    with pytest.raises(PatternError, match="title"):
+        parse_pattern(data, "p.toml", "p", "")
+
+
+@pytest.mark.parametrize("title", ["Todoist sync failed", "Mooncake lost its metadata service"])
+def test_a_real_title_that_starts_like_a_placeholder_loads(title: str) -> None:
+    data = {"id": "p", "title": title, "severity": "error", "kind": "symptom", "anchors": ["boom"],
+            "regex": "boom", "explain": "x", "examples": {"match": ["boom"], "no_match": ["bam"]}}  # fmt: skip
+    assert parse_pattern(data, "p.toml", "p", "").title == title
 
 
 def test_a_glog_warning_that_says_something_failed_is_never_nothing_failed(tmp_path: Path, library: Library) -> None:

@@ -35,3 +35,4 @@ def test_wheel_contains_every_pattern_file(tmp_path: Path) -> None:
     }
     assert shipped <= members, sorted(shipped - members)[:5]
     assert "pdlogdoctor/cli/main.py" in members
+    assert "pdlogdoctor/render/redaction.toml" in members  # the redaction rules (render/secrets.py)

@@ -42,7 +42,9 @@ def in_a_terminal(args: list[str], columns: int, rows: int = 24, env: dict[str, 
     """Run the CLI with a pty as its stdout (and stdin) at the given size; return what it printed."""
     main, child = pty.openpty()
     fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "TERM")}
+    environment = {
+        k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM")
+    }
     environment |= {"TERM": "xterm-256color", **(env or {})}
     process = subprocess.Popen(
         [sys.executable, "-m", "pdlogdoctor", *args],
@@ -71,7 +73,7 @@ def in_a_terminal(args: list[str], columns: int, rows: int = 24, env: dict[str, 
 
 
 def piped(args: list[str], env: dict[str, str] | None = None) -> str:
-    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "NO_COLOR")} | (env or {})
+    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "NO_COLOR", "FORCE_COLOR")} | (env or {})
     done = subprocess.run(
         [sys.executable, "-m", "pdlogdoctor", *args],
         capture_output=True,
@@ -233,3 +235,47 @@ def test_same_file_names_in_different_directories_stay_apart(library: Library) -
 def test_a_quoted_line_shows_its_message_not_its_prefix(line: str, message: str) -> None:
     """At 80 columns a quoted line is clipped: the prefix the time column already says must not fill it."""
     assert log_message(line) == message
+
+
+GREEN = SEED.parent / "pair-seed-0701-green"
+
+
+@pytest.mark.parametrize("columns", [60, 80, 120])
+def test_diff_tables_fit_columns_and_keep_every_row(columns: int) -> None:
+    """`diff`'s tables honour COLUMNS as the prose does (the review: lines up to 203 characters at
+    60): columns are clipped, and a long last cell is wrapped under its column, never cut."""
+    shown = piped(["diff", str(GREEN), str(SEED)], env={"COLUMNS": str(columns)})
+    lines = shown.splitlines()
+    too_wide = [line for line in lines if len(line) > columns and " " in line.strip()]
+    assert not too_wide, too_wide
+    assert sum(line.startswith("!  max_total") for line in lines) == 1  # clipped at 60, but there
+    words = " ".join(line.strip() for line in lines)
+    assert "crossed 4 GiB (2^32)" in words  # the last cell is wrapped, not clipped
+
+
+def test_diff_says_what_its_marks_mean() -> None:
+    shown = piped(["diff", str(GREEN), str(SEED)], env={"COLUMNS": "100"})
+    marks = {line[0] for line in shown.splitlines() if line[:1] in ("!", "*") and line[1:3] == "  "}
+    assert marks == {"!", "*"}
+    lines = shown.splitlines()
+    starts = [n for n, line in enumerate(lines) if line.startswith("Marks:")]
+    assert len(starts) == 1
+    legend = " ".join(line.strip() for line in lines[starts[0] : lines.index("", starts[0])])
+    assert "! a change that bears on the verdict" in legend and "* another change" in legend
+
+
+@pytest.mark.parametrize("case", ["mori-mr-size-limit-seed", "inconclusive-symptoms-only", "two-incidents-hours-apart"])
+def test_at_60_columns_only_an_unbreakable_path_runs_past_the_edge(case: str) -> None:
+    """The review at COLUMNS=60: the `Unrecognised errors (...)` heading (75 characters) did not wrap."""
+    shown = piped(["analyze", str(SEED.parent / case)], env={"COLUMNS": "60"})
+    too_wide = [line for line in shown.splitlines() if len(line) > 60 and " " in line.strip()]
+    assert not too_wide, too_wide
+
+
+def test_force_color_colours_a_pipe_and_no_color_still_wins() -> None:
+    """force-color.org: FORCE_COLOR (not 0) colours output that is not a terminal (a CI log viewer,
+    `less -R`); NO_COLOR wins over it, and --color over both."""
+    assert ANSI.search(piped(["analyze", str(SEED)], env={"FORCE_COLOR": "1"}))
+    assert not ANSI.search(piped(["analyze", str(SEED)], env={"FORCE_COLOR": "0"}))
+    assert not ANSI.search(piped(["analyze", str(SEED)], env={"FORCE_COLOR": "1", "NO_COLOR": "1"}))
+    assert not ANSI.search(piped(["analyze", "--color", "never", str(SEED)], env={"FORCE_COLOR": "1"}))

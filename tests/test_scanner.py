@@ -217,6 +217,26 @@ def test_parallel_ranges_read_the_metrics_lines_one_scan_reads(
     assert abs(sum(s.count for s in series if s.metric == "queue") - 3000) < 300  # the weights stand for all
 
 
+def test_a_rare_metrics_kind_whose_later_lines_all_fall_in_skipped_blocks_is_counted(index: AnchorIndex) -> None:
+    """A metrics kind seen once in a stream's first bytes and then only in blocks the sample skips
+    (a dense log made it crash with a KeyError in merge_partials: its count grew past its kept
+    events, and no line read was its last): its kept event tells every line, read or not."""
+    retract = (
+        "[2025-03-07 21:49:33 TP13] Decode out of memory happened. #retracted_reqs: 1, "
+        "#new_token_ratio: 0.1474 -> 0.1845"
+    )  # the pattern's example: sglang scheduler.py, update_running_batch
+    filler = '[2026-07-02 10:16:42] INFO:     127.0.0.1:53312 - "GET /health HTTP/1.1" 200 OK'
+    head = "\n".join([retract] + [filler] * ((events.SAMPLE_FULL + events.SAMPLE_BLOCK) // len(filler)))
+    skipped = "\n".join([retract] * 10)  # within one block that the sample skips, past the first MiB
+    data = (head + "\n" + skipped + "\n").encode()
+    start = len(head) + 1
+    sink = events.EventSink("x", sampled={0: "sglang-kv-retract"})
+    assert sink.take(0, start) == 0 and sink.take(0, len(data) - 2) == 0  # every later line is skipped
+    result = scan(data, index)
+    kept = [e for e in result.events if e.pattern == "sglang-kv-retract"]
+    assert [e.line for e in kept] == [1] and kept[0].repeats == 11
+
+
 def test_zst_is_read_instead_of_the_same_log_as_gz(library: Library, tmp_path: Path) -> None:
     import gzip
 

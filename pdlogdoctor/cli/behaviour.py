@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from ..model import OutputFormat, Report, verdicts
-from ..model.errors import PdlogdoctorError
+from ..model.errors import PdlogdoctorError, did_you_mean
 from ..model.values import record
 from ..render import SHAREABLE
 from ..render.neutralise import defuse_output, one_line
@@ -34,6 +34,8 @@ from .output import WriteFailed
 from .terminal import is_terminal
 
 if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
     from ..library.patterns import Library
     from ..model.known import TeamIssue
     from ..model.options import RunOptions
@@ -162,7 +164,7 @@ def team_issues(config: Config, library: Library) -> tuple[TeamIssue, ...]:
     from ..library.known import load_team_issues
 
     try:
-        return tuple(issue for path in config.known for issue in load_team_issues(path, library))
+        return tuple(issue for path in config.known for issue in load_team_issues(path, library.has_verdict))
     except PdlogdoctorError as exc:
         usage_error(str(exc), exc.hint)
 
@@ -200,12 +202,15 @@ def analyze_logs(
     follow: bool = False,
     exit_on: str | None = None,
     until_idle: float | None = None,
+    progress: bool = False,
 ) -> NoReturn:
     """`analyze` with its options' values (commands.py documents them); ends with the exit code."""
     config = read_config(no_config)
     if timeout is not None and timeout < 0:
         usage_error(f"--timeout {timeout:g} is negative")
     watch = _watch(follow, exit_on, until_idle, timeout, baseline)
+    if watch is not None and progress:
+        usage_error("--follow says what it read on its own status line; --progress is for a finished run")
     explicit = _choice(OutputFormat, output_format, "--format") if output_format else None
     default = _choice(OutputFormat, config.format, "format", config) if config.format else OutputFormat.TEXT
     targets = _targets(explicit or default, outputs or [], explicit)
@@ -223,17 +228,17 @@ def analyze_logs(
     if watch is not None:
         report, good = _follow(paths, library, options, watch, quiet), None
     else:
-        report, good = _run(paths, library, options, baseline or [])
+        report, good = _run(paths, library, options, baseline or [], progress)
     unreadable = 0 if exit_zero else gated_exit_code(ExitCode.NOTHING_READABLE, gate)
     if exit_code_for(report) is ExitCode.NOTHING_READABLE:
-        _nothing_readable(report, targets, paths)
+        _nothing_readable(report, targets, paths, "", _stderr_redactor(report, targets, no_redact))
         raise SystemExit(unreadable)
     if good is not None and exit_code_for(good) is ExitCode.NOTHING_READABLE:
-        _nothing_readable(good, targets, baseline or [], LAST_GREEN)
+        _nothing_readable(good, targets, baseline or [], LAST_GREEN, _stderr_redactor(good, targets, no_redact))
         raise SystemExit(unreadable)
     code = 0 if exit_zero else gated_exit_code(exit_code_for(report), gate)
     if not quiet:
-        _report_input_problems(report, verbose)
+        _report_input_problems(report, verbose, _stderr_redactor(report, targets, no_redact))
     if verbose:
         from ..scan.accel import installed
 
@@ -302,8 +307,8 @@ def _choice(kind: type[StrEnum], value: str, flag: str, config: Config | None = 
         if member.value == value.strip().lower():
             return member
     where = f"{config.source}: " if config is not None and config.source is not None else ""
-    choices = ", ".join(member.value for member in kind.__members__.values())
-    usage_error(f"{where}{flag} {value!r} is not one of: {choices}")
+    values = [member.value for member in kind.__members__.values()]
+    usage_error(f"{where}{flag} {value!r} is not one of: {', '.join(values)}", did_you_mean(value, values))
 
 
 def _targets(stdout_format: StrEnum, outputs: list[str], explicit: StrEnum | None) -> list[Target]:
@@ -370,13 +375,14 @@ def _near_names(raw: str) -> str | None:
 
 
 def _run(
-    paths: list[str], library: Library, options: RunOptions, baseline: list[str] | None = None
+    paths: list[str], library: Library, options: RunOptions, baseline: list[str] | None = None, progress: bool = False
 ) -> tuple[Report, Report | None]:
-    """The run's report; with a baseline, compared with the last green run (baseline.py), and that run's own."""
+    """The run's report; with a baseline, compared with the last green run (baseline.py), and that run's own.
+    `progress`: a bar even off a terminal (--progress)."""
     from ..pipeline import run
 
     try:
-        with _progress([*paths, *(baseline or [])]) as on_progress:
+        with _progress([*paths, *(baseline or [])], progress) as on_progress:
             if baseline:
                 from ..runs.baseline import analyse_both  # the diff machinery only when asked for
 
@@ -444,7 +450,17 @@ def _refuse_input_as_output(output: Path | None, paths: list[str]) -> None:
 # ---------------------------------------------------------------- input problems
 
 
-def _report_input_problems(report: Report, verbose: bool) -> None:
+def _stderr_redactor(report: Report, targets: list[Target], no_redact: bool) -> Callable[[str], str]:
+    """What stderr does to a name or message before showing it: redact it as the report is, when any
+    output is meant to be shared (in CI, stderr is the job's public log, beside the annotations)."""
+    if no_redact or not any(target.format in SHAREABLE for target in targets):
+        return str
+    from ..render.redact import redactor_for
+
+    return redactor_for(report)
+
+
+def _report_input_problems(report: Report, verbose: bool, redact: Callable[[str], str] = str) -> None:
     """Inputs not fully read: a warning each (up to LISTED_WARNINGS). Skips: one folded count line."""
     lost = [(s.name, p) for s in report.inputs for p in s.problems if p.code not in SKIP_WORDS]
     skipped = [(s.name, p) for s in report.inputs for p in s.problems if p.code in SKIP_WORDS]
@@ -454,9 +470,9 @@ def _report_input_problems(report: Report, verbose: bool) -> None:
     fold = not verbose and len(skipped) > LISTED_SKIPS
     for name, problem in shown + ([] if fold else skipped):
         hint = _near_names(name) if problem.code == NOT_FOUND else None  # a typo beside good paths
-        echo(f"warning: {one_line(name)}: {one_line(problem.message)} [{problem.code}]", err=True)
+        echo(f"warning: {one_line(redact(name))}: {one_line(redact(problem.message))} [{problem.code}]", err=True)
         if hint:
-            echo(f"  ({one_line(hint)})", err=True)
+            echo(f"  ({one_line(redact(hint))})", err=True)
     if len(lost) > len(shown):
         echo(f"warning: {len(lost) - len(shown):,} more inputs not fully read; --verbose lists them", err=True)
     if fold:
@@ -469,13 +485,23 @@ def skip_summary(counts: Counter[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _nothing_readable(report: Report, targets: list[Target], paths: list[str], what: str = "") -> None:
+STDIN_NAME = "<stdin>"  # discover.read_stdin's name for it (not imported: start-up time)
+# `cmd | pdlogdoctor analyze -` where cmd printed nothing (a glob that matched no file, a log
+# command that failed): say so and how logs are given, not that a file did not look like a log.
+EMPTY_STDIN = "it was empty (0 bytes); give the logs as paths, or pipe them: cat LOGS... | pdlogdoctor analyze -"
+
+
+def _nothing_readable(
+    report: Report, targets: list[Target], paths: list[str], what: str = "", redact: Callable[[str], str] = str
+) -> None:
     """One line instead of a report: there is nothing to diagnose (`what`: whose inputs, when not the run's)."""
     problems = [p for source in report.inputs for p in source.problems if p.code != NOT_SERVING_LOG]
     skipped = Counter(p.code for p in problems if p.code in SKIP_WORDS)
     other = Counter(p.code for p in problems if p.code not in SKIP_WORDS)
     said = ([skip_summary(skipped)] if skipped else []) + [f"{n:,} {code}" for code, n in other.most_common()]
-    names = " ".join("standard input" if p == "-" else p for p in paths)
+    if any(source.name == STDIN_NAME and source.bytes == 0 for source in report.inputs):
+        said.append(EMPTY_STDIN)
+    names = " ".join("standard input" if p == "-" else redact(p) for p in paths)
     nothing = f"nothing readable in {what}{names}"
     message = nothing + (f": {'; '.join(said)}" if said else "")
     fail(message)
@@ -526,7 +552,18 @@ def _emit(report: Report, targets: list[Target], look: Look, code: int) -> NoRet
         _write_stdout(lambda out: out.write(text))
     for failure in failures:
         fail(failure)
+    if failures and stdout is None and not look.quiet:
+        _say_the_verdict_unwritten(report, targets, look)
     raise SystemExit(ExitCode.USAGE.value if failures else code)
+
+
+def _say_the_verdict_unwritten(report: Report, targets: list[Target], look: Look) -> None:
+    """A full disk or a read-only directory under -o: the analysis went well, its report has
+    nowhere to go, so its one line (--quiet's) is said on stderr rather than lost."""
+    from ..render.text import quiet_line
+
+    redact = _stderr_redactor(report, targets, look.no_redact)
+    echo(redact(f"verdict, not written: {quiet_line(report)}"), err=True)
 
 
 def _write_step_files(report: Report, options: RenderOptions, failures: list[str]) -> None:
@@ -579,10 +616,13 @@ def _workspace_files(report: Report, workspace: str | None) -> tuple[tuple[str, 
 
 
 def use_color(choice: StrEnum, stream: TextIO | None) -> bool:
-    """--color wins; then NO_COLOR (any value); then: is it a terminal that does colour?"""
+    """--color wins; then NO_COLOR (any value, no-color.org); then FORCE_COLOR (any value but 0,
+    force-color.org: a CI log viewer or a pager that shows colour); then: is it a terminal?"""
     if choice is Color.ALWAYS or choice is Color.NEVER:
         return choice is Color.ALWAYS
-    return not os.environ.get("NO_COLOR") and is_terminal(stream)
+    if os.environ.get("NO_COLOR"):
+        return False
+    return os.environ.get("FORCE_COLOR", "") not in ("", "0") or is_terminal(stream)
 
 
 def terminal_width(stream: TextIO | None) -> int:
@@ -615,27 +655,49 @@ def _write_file(report: Report, target: Target, options: RenderOptions) -> None:
     deliver(_rendered(report, target.format, options), target.path)
 
 
-def _progress(paths: list[str]) -> contextlib.AbstractContextManager[Callable[[int], None] | None]:
-    """A rich progress bar on stderr for big inputs, only when stderr is a terminal."""
-    if not is_terminal(sys.stderr):
+def _progress(paths: list[str], asked: bool = False) -> contextlib.AbstractContextManager[Callable[[int], None] | None]:
+    """A progress bar on stderr for a long read, in bytes on disk (the run reports them so: a
+    .gz's compressed bytes, every worker's range as it is read); for stdin, whose size is unknown,
+    a byte counter. Only on a terminal and outside CI (a runner that gives its job a terminal keeps
+    every redraw in the log), unless asked for (--progress)."""
+    if not (asked or _interactive()):
         return contextlib.nullcontext(None)
     from ..ingest import discover
 
     total = sum(item.size for item in discover([p for p in paths if p != "-"]))
-    if total < PROGRESS_MIN_BYTES:
-        return contextlib.nullcontext(None)
-    return _progress_bar(total)
+    return _progress_bar(None if "-" in paths else total, 0 if asked else PROGRESS_MIN_BYTES, asked)
+
+
+def _interactive() -> bool:
+    """A person watches stderr: a terminal that redraws (terminal.py), and not a CI runner's."""
+    return is_terminal(sys.stderr) and not os.environ.get("CI")
 
 
 @contextlib.contextmanager
-def _progress_bar(total: int) -> Iterator[Callable[[int], None]]:
+def _progress_bar(total: int | None, shown_from: int, forced: bool) -> Iterator[Callable[[int], None] | None]:
+    """The bar, when the read is long: at once for a known total of `shown_from` bytes or more,
+    and for an unknown total (stdin) once that many bytes were read."""
+    if total is not None and total < shown_from:
+        yield None
+        return
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn, TransferSpeedColumn
 
     columns = (BarColumn(), DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("scanning", total=total)
-        yield lambda size: progress.advance(task, size)
+    bar = Progress(*columns, console=Console(stderr=True, force_terminal=forced or None), transient=True)
+    task = bar.add_task("scanning", total=total)
+    appears_at = 0 if total is not None else shown_from  # a long file: at once; stdin: once it proved long
+    try:
+        yield lambda size: _advance(bar, task, size, appears_at)
+    finally:
+        bar.stop()
+
+
+def _advance(bar: Progress, task: TaskID, size: int, shown_from: int) -> None:
+    """Count `size` more bytes; the bar appears once `shown_from` bytes were read."""
+    bar.advance(task, size)
+    if not bar.live.is_started and bar.tasks[0].completed >= shown_from:
+        bar.start()
 
 
 # ---------------------------------------------------------------- diff
@@ -677,9 +739,9 @@ def diff_logs(
     report, baseline = _run([bad], library, options, [good])
     for unreadable, paths, what in ((baseline, [good], LAST_GREEN), (report, [bad], "")):
         if unreadable is not None and exit_code_for(unreadable) is ExitCode.NOTHING_READABLE:
-            _nothing_readable(unreadable, targets, paths, what)
+            _nothing_readable(unreadable, targets, paths, what, _stderr_redactor(unreadable, targets, no_redact))
             raise SystemExit(DiffExit.NOTHING_READABLE)
-    _report_input_problems(report, False)
+    _report_input_problems(report, False, _stderr_redactor(report, targets, no_redact))
     changed = report.comparison is not None and report.comparison.changed
     look = Look(False, False, colour, no_redact, False, changes_first=True)
     _emit(report, targets, look, DiffExit.CHANGED if changed else DiffExit.NO_CHANGE)

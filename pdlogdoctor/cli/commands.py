@@ -14,6 +14,7 @@ import typer
 
 from .. import __version__
 from ..model import OutputFormat
+from ..model.errors import did_you_mean
 from .behaviour import (
     COMPLETE_VAR,
     EXIT_HELP,
@@ -122,7 +123,7 @@ def analyze(
         typer.Option(
             "--color",
             metavar="WHEN",
-            help="auto (a terminal, unless NO_COLOR is set), always or never.",
+            help="auto (a terminal, or FORCE_COLOR set; never with NO_COLOR set), always or never.",
             autocompletion=lambda: [c.value for c in Color],
         ),
     ] = None,
@@ -194,6 +195,14 @@ def analyze(
             "--until-idle", metavar="SECONDS", help="With --follow: stop when no input has grown for SECONDS."
         ),
     ] = None,
+    progress: Annotated[
+        bool,
+        typer.Option(
+            "--progress",
+            help="Show a progress bar on stderr even off a terminal or in CI (by default only on a terminal, "
+            "outside CI, for inputs over 50 MB or standard input past 50 MB).",
+        ),
+    ] = False,
 ) -> None:
     analyze_logs(
         paths=paths,
@@ -216,6 +225,7 @@ def analyze(
         follow=follow,
         exit_on=exit_on,
         until_idle=until_idle,
+        progress=progress,
     )
 
 
@@ -378,6 +388,14 @@ def schema() -> None:
     sys.stdout.write(schema_text())
 
 
+def _known_ids(incomplete: str) -> list[str]:
+    """What `explain` can take, for the shell's completion: the shipped verdict, pattern and known-issue ids."""
+    library = load_patterns(None)
+    ids = [spec.id for spec in library.verdicts] + [pattern.id for pattern in library.patterns]
+    ids += [entry.id for entry in library.known.entries]
+    return [item for item in ids if item.lower().startswith(incomplete.lower())]
+
+
 @app.command(
     "explain",
     short_help="Explain a verdict, pattern or known-issue ID.",
@@ -385,7 +403,7 @@ def schema() -> None:
     "and the upstream problems a verdict is known as (exit 2 if unknown).",
 )
 def explain_command(
-    item_id: Annotated[str, typer.Argument(metavar="ID", hidden=True)],
+    item_id: Annotated[str, typer.Argument(metavar="ID", hidden=True, autocompletion=_known_ids)],
     patterns: PatternsOption = None,
 ) -> None:
     from .explain import explain, nearest_ids
@@ -430,7 +448,10 @@ def diff_command(
     ] = None,
     patterns: PatternsOption = None,
     color: Annotated[
-        str | None, typer.Option("--color", metavar="WHEN", help="auto (a terminal, unless NO_COLOR), always, never.")
+        str | None,
+        typer.Option(
+            "--color", metavar="WHEN", help="auto (a terminal, or FORCE_COLOR; not with NO_COLOR), always, never."
+        ),
     ] = None,
     no_redact: Annotated[bool, typer.Option("--no-redact", help=NO_REDACT_HELP)] = False,
     no_config: NoConfigOption = False,
@@ -524,5 +545,8 @@ def completion(
 
     name = shell.strip().lower()
     if name not in SHELLS:
-        usage_error(f"no completion for shell {shell!r}", f"choose one of: {', '.join(SHELLS)}")
+        near = did_you_mean(name, SHELLS)
+        usage_error(
+            f"no completion for shell {shell!r}", f"{near + ' ' if near else ''}choose one of: {', '.join(SHELLS)}"
+        )
     typer.echo(get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=name))

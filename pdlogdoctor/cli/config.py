@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..model.errors import PdlogdoctorError
+from ..model.errors import PdlogdoctorError, did_you_mean
 from ..model.values import record
 
 CONFIG_NAME = "pdlogdoctor.toml"
@@ -73,7 +73,9 @@ def _read(path: Path) -> dict[str, Any]:
 def _parse(path: Path, table: Mapping[str, Any]) -> Config:
     unknown = sorted(set(table) - KEYS)
     if unknown:
-        raise ConfigError(f"{path}: unknown key {unknown[0]!r}", f"the keys are {', '.join(sorted(KEYS))}")
+        keys = f"the keys are {', '.join(sorted(KEYS))}"
+        near = did_you_mean(unknown[0], KEYS)
+        raise ConfigError(f"{path}: unknown key {unknown[0]!r}", f"{near} {keys}" if near else keys)
     patterns = _paths(path, table, "patterns", "a directory or a list of directories")
     known = _paths(path, table, "known", "a file or a list of files")
     strings = {key: table.get(key) for key in ("format", "fail-on", "color")}

@@ -17,7 +17,9 @@ WIDTH = 100
 
 
 def explain(library: Library, item_id: str) -> str | None:
-    """The explanation of a verdict or pattern id, or None when the library has neither."""
+    """The explanation of a verdict or pattern id, or None when the library has neither. The id as
+    written first, then in any case and with `_` for `-` when that names one id only."""
+    item_id = _known_id(library, item_id.strip())
     if library.has_verdict(item_id):
         return _verdict_text(library, library.verdict(item_id))
     pattern = _pattern_or_none(library, item_id)
@@ -29,12 +31,32 @@ def explain(library: Library, item_id: str) -> str | None:
     return None
 
 
+def _known_id(library: Library, item_id: str) -> str:
+    """`item_id`, or the one known id it spells in another case or with `_` for `-`."""
+    known = _ids(library)
+    if item_id in known:
+        return item_id
+    alike = [k for k in known if _folded(k) == _folded(item_id)]
+    return alike[0] if len(alike) == 1 else item_id
+
+
+def _folded(item_id: str) -> str:
+    return item_id.lower().replace("_", "-")
+
+
+def _ids(library: Library) -> list[str]:
+    """Every id explain takes: verdicts, patterns, known upstream issues."""
+    ids = [spec.id for spec in library.verdicts] + [pattern.id for pattern in library.patterns]
+    return ids + [entry.id for entry in library.known.entries]
+
+
 def nearest_ids(library: Library, item_id: str, limit: int = 5) -> list[str]:
-    """Known ids that look like `item_id`: close spellings first, then ids containing it."""
-    known = [spec.id for spec in library.verdicts] + [pattern.id for pattern in library.patterns]
-    known += [entry.id for entry in library.known.entries]
-    close = difflib.get_close_matches(item_id, known, n=limit, cutoff=0.5)
-    containing = [k for k in known if item_id and item_id.lower() in k and k not in close]
+    """Known ids that look like `item_id` (in any case): close spellings first, then ids containing it."""
+    known = _ids(library)
+    by_folded = {_folded(k): k for k in known}
+    wanted = _folded(item_id.strip())
+    close = [by_folded[k] for k in difflib.get_close_matches(wanted, list(by_folded), n=limit, cutoff=0.5)]
+    containing = [k for k in known if wanted and wanted in _folded(k) and k not in close]
     return (close + containing)[:limit]
 
 

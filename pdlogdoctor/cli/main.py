@@ -33,6 +33,7 @@ ANALYZE_OPTIONS: dict[str, tuple[str, str]] = {
     "--abs-time": ("abs_time", FLAG),
     "--baseline": ("baseline", VALUES),
     "--no-config": ("no_config", FLAG),
+    "--progress": ("progress", FLAG),
     "--follow-symlinks": ("follow_symlinks", FLAG),
     "--follow": ("follow", FLAG),
     "--exit-on": ("exit_on", VALUE),

@@ -50,6 +50,7 @@ def _format(output_format: str | None, output: Path | None) -> str:
 
 
 def _analysed(runs: list[str], patterns: list[Path] | None, jobs: int | None, name: str | None) -> list[RunRecord]:
+    from ..render.document import report_document
     from ..runs.triage import analyse_run, analyse_runs
     from ..scan.parallel import usable_cores
 
@@ -57,8 +58,8 @@ def _analysed(runs: list[str], patterns: list[Path] | None, jobs: int | None, na
     library = load_patterns(patterns, config)
     team = team_issues(config, library)
     if name is not None:
-        return [analyse_run(runs[0], library, name, team)]
-    return analyse_runs(runs, library, jobs or usable_cores(), team=team)
+        return [analyse_run(runs[0], library, report_document, name, team)]
+    return analyse_runs(runs, library, report_document, jobs or usable_cores(), team=team)
 
 
 def _with_history(history: Path, records: list[RunRecord]) -> list[RunRecord]:

@@ -14,10 +14,11 @@ import stat
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
+from enum import Enum
 from pathlib import Path
 from typing import BinaryIO
 
-from ..model import InputProblem
+from ..model import ROLE_NAME_HINTS, InputProblem
 from ..model.options import Limits
 from ..model.values import record
 from .content import BINARY, SNIFF_BYTES, ZIP_MAGIC, LogInput, is_tar, looks_binary, sniff, unread
@@ -182,22 +183,52 @@ def _directory_inputs(directory: Path, depth: int, walk: _Walk, subdirs: list[Pa
         yield unread(str(directory), "symlink-loop", "directory seen before (symlink loop); skipped")
         return
     walk.seen_dirs.add(key)
-    for entry in entries:
+    kinds = [(entry, _kind(entry, walk)) for entry in entries]
+    past_cap = _past_file_cap([entry.name for entry, kind in kinds if kind is _Kind.FILE], walk)
+    for entry, kind in kinds:
         path = directory / entry.name
-        if entry.is_symlink() and not walk.follow_symlinks and _leaves(entry.path, walk.root):
+        if kind is _Kind.OUT:
             yield unread(str(path), OUTSIDE_INPUT, "a link out of the input; not followed (--follow-symlinks reads it)")
-            continue
-        if _is_directory(entry):
+        elif kind is _Kind.DIRECTORY:
             if depth + 1 > walk.budget.limits.depth:
                 walk.too_deep.append(str(path))
             else:
                 subdirs.append(path)
-            continue
-        walk.files[0] += 1
-        if walk.files[0] > walk.budget.limits.files:
-            yield unread(str(directory), "too-many-files", f"stopped after {walk.budget.limits.files} files")
-            return
-        yield from _directory_entry(path, walk.budget)
+        elif entry.name not in past_cap:
+            yield from _directory_entry(path, walk.budget)
+    if past_cap:
+        limit = walk.budget.limits.files
+        why = f"{len(past_cap):,} files not read: a walk reads {limit:,} (the ones named for a server role first)"
+        yield unread(str(directory), "too-many-files", why)
+
+
+class _Kind(Enum):
+    OUT = "a link out of the input"
+    DIRECTORY = "a directory"
+    FILE = "anything else: a file, or what its entry says it is"
+
+
+def _kind(entry: os.DirEntry[str], walk: _Walk) -> _Kind:
+    if entry.is_symlink() and not walk.follow_symlinks and _leaves(entry.path, walk.root):
+        return _Kind.OUT
+    return _Kind.DIRECTORY if _is_directory(entry) else _Kind.FILE
+
+
+def _past_file_cap(names: list[str], walk: _Walk) -> set[str]:
+    """The names of this directory's files the walk does not read: those past Limits.files. The
+    ones named for a part of the deployment are read first: 100,000 files of noise beside the
+    logs cut router.log, which sorted after them, and with it the router's evidence."""
+    room = max(0, walk.budget.limits.files - walk.files[0])
+    walk.files[0] += min(room, len(names))
+    if len(names) <= room:
+        return set()
+    first = sorted(names, key=lambda name: not _names_a_role(name))  # stable: name order within each
+    return set(first[room:])
+
+
+def _names_a_role(name: str) -> bool:
+    lowered = name.lower()
+    return any(hint in lowered for _, hints in ROLE_NAME_HINTS for hint in hints)
 
 
 def _is_directory(entry: os.DirEntry[str]) -> bool:

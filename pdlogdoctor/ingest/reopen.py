@@ -8,14 +8,22 @@ from pathlib import Path
 from .content import ZIP_MAGIC, sniff
 from .streams import Budget, Reader, decoded_stream, open_regular, text_stream
 
+_STOPS = (OSError, ValueError, EOFError, RuntimeError)  # what opening a source again may raise
+
 
 def reopen(name: str) -> Reader | None:
-    """Open a source again by the name the scan gave it, or None.
+    """Open a source again by the name the scan gave it, or None; the stream ends where the scan's
+    stopped (a read that fails part-way reads as the end, never an error).
 
     `<stdin>` cannot be read twice; a tar member is found by streaming the tar
     again up to it. Never used by the scan itself. The stream is the same text
     stream the scan read, so line numbers agree.
     """
+    stream = _reopened(name)
+    return None if stream is None else _EndsWhereItStops(stream)
+
+
+def _reopened(name: str) -> Reader | None:
     path_text, _, member = name.partition("!")
     path = Path(path_text)
     if name == "<stdin>" or not path.is_file():
@@ -23,7 +31,7 @@ def reopen(name: str) -> Reader | None:
     if not member:
         try:
             return text_stream(open_regular(path), Budget())
-        except (OSError, ValueError, EOFError, RuntimeError):
+        except _STOPS:
             return None
     import tarfile  # archives only when a member is asked for (start-up)
     import zipfile
@@ -32,8 +40,29 @@ def reopen(name: str) -> Reader | None:
         if sniff(lambda: decoded_stream(open_regular(path), Budget(), sniffing=True)).startswith(ZIP_MAGIC):
             return _zip_member(path, member)
         return _tar_member(path, path_text, name)
-    except (OSError, zipfile.BadZipFile, tarfile.TarError, ValueError, EOFError, RuntimeError):
+    except (zipfile.BadZipFile, tarfile.TarError, *_STOPS):
         return None
+
+
+class _EndsWhereItStops(Reader):
+    """A re-read stream whose failure part-way is its end. Whatever a read raises (StreamStopped:
+    a text-less head, a truncated frame, a cap; zlib's or zstandard's own errors) stopped the scan's
+    read too, which recorded it as the input's problem (scan/reader._read_problem), so the second
+    read ends there as well: a bomb of NULs made describe/quiet raise it as a traceback."""
+
+    def __init__(self, stream: Reader) -> None:
+        super().__init__(stream)
+        self.plain_path = stream.plain_path
+        self.stopped = False
+
+    def read(self, size: int = -1, /) -> bytes:
+        if self.stopped:
+            return b""
+        try:
+            return self.inner.read(size)
+        except Exception:  # as scan/reader._read_chunks: any damage ends the stream
+            self.stopped = True
+            return b""
 
 
 def _zip_member(path: Path, member: str) -> Reader | None:

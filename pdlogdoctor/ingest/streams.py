@@ -17,7 +17,7 @@ import os
 import stat
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
@@ -99,6 +99,23 @@ class Reader(io.RawIOBase):
         if not self.closed:
             self.inner.close()
         super().close()
+
+
+def disk_position(stream: object) -> Callable[[], int] | None:
+    """How far into its file on disk `stream` has read, for a progress bar whose total is the
+    files' sizes: a .gz's compressed bytes, never the text they inflate to. Found by walking the
+    layers (`inner`, a buffer's `raw`) down to the file; None when no file lies under it (a pipe)."""
+    layer = stream
+    for _ in range(MAX_LAYERS):
+        if isinstance(layer, io.FileIO):  # a pipe (stdin from `cat`) cannot tell: ESPIPE
+            return layer.tell if layer.seekable() else None
+        layer = getattr(layer, "inner", None) or getattr(layer, "raw", None)
+        if layer is None:
+            return None
+    return None
+
+
+MAX_LAYERS = 16  # readers wrapped around one file: decoding, caps, the deadline, a buffer
 
 
 # ---------------------------------------------------------------- opening

@@ -1,4 +1,5 @@
-"""The parsed pattern library, kept between runs in the user's cache directory.
+"""The parsed pattern library (and the shipped catalogue of line formats), kept between runs in the
+user's cache directory.
 
 Reading the library from its ~120 TOML files and checking it costs a run ~50 ms, more
 than everything else a small `analyze` does. The checked library is stored once, under
@@ -34,12 +35,11 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 from .. import __version__
 
-if TYPE_CHECKING:
-    from .patterns import Library
+T = TypeVar("T")
 
 FORMAT = b"pdlogdoctor library cache 2"
 # The modules whose code decides what a library read from its files holds: their source is
@@ -48,7 +48,8 @@ CODE = (
     "library", "library.patterns", "library.schema", "library.conditions", "library.fields",
     "library.consequences", "library.errorlines", "library.formats", "library.frames", "library.known",
     "model.known",
-    "library.templates", "library.lazyregex", "library.cache", "library.load", "scan", "scan.traceback",
+    "library.templates", "library.lazyregex", "library.cache", "library.load", "library.paths", "scan",
+    "scan.traceback",
     "scan.timeline", "scan.collectors", "model", "model.errors", "model.values",
 )  # fmt: skip
 # A file changed this recently may be changed again without a new modification or change time
@@ -76,17 +77,18 @@ def user_cache_dir() -> Path | None:
     return Path(base) / "pdlogdoctor"
 
 
-def cached_library(directory: Path, files: Sequence[Path], read: Callable[[], Library]) -> Library:
-    """The library the files make: from the cache when it holds it, else `read()`, then stored."""
+def cached(directory: Path, files: Sequence[Path], read: Callable[[], T], kind: type[T]) -> T:
+    """What the files make (a `kind`: the Library, the shipped Formats): from the cache when it holds
+    it, else `read()`, then stored."""
     key = _key(files)
     if key is None:
         return read()
     path = directory / f"{PREFIX}{key}{SUFFIX}"
-    library = _load(path, key)
-    if library is None:
-        library = read()
-        _store(directory, path, key, library)
-    return library
+    value = _load(path, key, kind)
+    if value is None:
+        value = read()
+        _store(directory, path, key, value)
+    return value
 
 
 def _key(files: Sequence[Path]) -> str | None:
@@ -122,17 +124,15 @@ def _add(digest: hashlib._Hash, name: str, path: Path, settled: int) -> None:
         digest.update(len(part).to_bytes(8, "little") + part)
 
 
-def _load(path: Path, key: str) -> Library | None:
-    from .patterns import Library
-
+def _load(path: Path, key: str, kind: type[T]) -> T | None:
     try:
         with path.open("rb") as handle:
             if not _trusted(os.fstat(handle.fileno())):
                 return None
-            stored_key, library = pickle.load(handle)
+            stored_key, value = pickle.load(handle)
     except Exception:  # missing, unreadable, truncated, from an older layout: read the files instead
         return None
-    return library if stored_key == key and isinstance(library, Library) else None
+    return value if stored_key == key and isinstance(value, kind) else None
 
 
 def _trusted(info: os.stat_result) -> bool:
@@ -142,7 +142,7 @@ def _trusted(info: os.stat_result) -> bool:
     return info.st_uid == os.getuid() and not info.st_mode & 0o022
 
 
-def _store(directory: Path, path: Path, key: str, library: Library) -> None:
+def _store(directory: Path, path: Path, key: str, value: object) -> None:
     import tempfile  # here: a run that finds its library cached does not pay for its import
 
     if not directory.parent.parent.is_dir():
@@ -154,7 +154,7 @@ def _store(directory: Path, path: Path, key: str, library: Library) -> None:
         return  # a read-only home, a full disk: run without the cache
     try:
         with os.fdopen(handle, "wb") as out:
-            pickle.dump((key, library), out, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((key, value), out, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
     except (OSError, pickle.PicklingError):
         with contextlib.suppress(OSError):

@@ -26,6 +26,12 @@ class Condition:
     def holds(self, fields: Mapping[str, FieldValue]) -> bool:
         return any(all(_atom_holds(atom, fields) for atom in ands) for ands in self.clauses)
 
+    @property
+    def fields(self) -> frozenset[str]:
+        """The fields the condition reads."""
+        operands = (operand for ands in self.clauses for atom in ands for operand in (atom[0], atom[2]))
+        return frozenset(operand for operand in operands if is_identifier(operand))
+
 
 _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     "<=": operator.le, ">=": operator.ge, "!=": operator.ne,

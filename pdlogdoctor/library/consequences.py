@@ -12,26 +12,15 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..model.errors import PatternError
-from ..model.values import record
 from . import schema
-
-if TYPE_CHECKING:  # patterns.py imports this module: its types only for the checker
-    from .patterns import CauseEdge, CauseRule, Pattern
+from .patterns import CauseRule, ConsequenceGroup, Pattern, check_group_names, edge_targets, members_of
 
 CONSEQUENCES_FILE = "consequences.toml"
 _GROUP_KEYS = {"id", "explain", "members"}
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-
-
-@record
-class ConsequenceGroup:
-    id: str
-    explain: str  # what the members have in common: why a cause leads to all of them
-    members: tuple[str, ...]  # pattern ids and group ids
-    path: str
 
 
 def load_groups(path: Path) -> list[ConsequenceGroup]:
@@ -61,29 +50,6 @@ def expand(patterns: Sequence[Pattern], groups: Sequence[ConsequenceGroup]) -> t
     pattern_ids = {pattern.id for pattern in patterns}
     by_id = _check_groups(groups, pattern_ids)
     return tuple(replace(pattern, causes=_rules(pattern, by_id, pattern_ids)) for pattern in patterns)
-
-
-def members_of(group_id: str, by_id: Mapping[str, ConsequenceGroup]) -> tuple[str, ...]:
-    """The pattern ids a group reaches, its groups expanded, in the order written."""
-    found: list[str] = []
-    for member in by_id[group_id].members:
-        found += members_of(member, by_id) if member in by_id else [member]
-    return tuple(found)
-
-
-def edge_targets(edge: CauseEdge, by_id: Mapping[str, ConsequenceGroup]) -> list[tuple[str, str]]:
-    """(pattern id, the name it was reached through) for every pattern a `[[causes]]` table reaches:
-    its patterns, then its groups' members. A group it names must be known (`_rules` checks)."""
-    targets = [(name, name) for name in edge.patterns]
-    return targets + [(target, name) for name in edge.groups for target in members_of(name, by_id)]
-
-
-def check_group_names(pattern: Pattern, by_id: Mapping[str, ConsequenceGroup], pattern_ids: Iterable[str]) -> None:
-    for index, edge in enumerate(pattern.edges):
-        for name in edge.groups:
-            if name not in by_id:
-                known = "a pattern: name it under `pattern`" if name in pattern_ids else "no consequence group"
-                raise PatternError(pattern.path, f"causes[{index}].group", f"'{name}' is {known}")
 
 
 def _rules(pattern: Pattern, by_id: Mapping[str, ConsequenceGroup], pattern_ids: set[str]) -> tuple[CauseRule, ...]:

@@ -38,7 +38,7 @@ MATCH_TIMEOUT_S = 0.5
 SWALLOW_LINES = 60  # how far below an 'Exception ignored in' line its traceback may end
 EXPLAINED_LINES = 400  # how far below a traceback a library pattern read its exception line may be
 BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for the traceback under it
-_MARKER_KEYS = {"id", "level", "effect", "regex", "format", "levels", "examples"}
+_MARKER_KEYS = {"id", "level", "effect", "answer", "regex", "format", "levels", "examples"}
 ANY_FORMAT = "*"  # a marker's `format` that any catalogue format with a level satisfies
 _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "examples"}
 _CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
@@ -63,6 +63,9 @@ class Marker:
     formats: tuple[str, ...] = ()
     levels: tuple[str, ...] = ()
     component: str = ""  # sources.toml's: what writes the line (the kernel, a driver, the orchestrator ...)
+    # An ending that is an error answer to a request (a 5xx as a client or proxy received it): a
+    # chain that shows requests answered with errors explains it (unexplained.py).
+    answer: bool = False
 
     def decides(self, text: str, reading: Callable[[], Reading], inside: Callable[[], str]) -> str | None:
         """The message this marker reads on the line ("" when it names none), or None. A marker
@@ -171,6 +174,10 @@ class ErrorLayer:
     def effects(self) -> frozenset[str]:
         """Markers whose lines report an ending, not its cause: ranked after the others."""
         return frozenset(marker.id for marker in self.markers if marker.effect)
+
+    def answers(self) -> frozenset[str]:
+        """Markers whose lines report a request answered with an error (a subset of `effects`)."""
+        return frozenset(marker.id for marker in self.markers if marker.answer)
 
     def classify(self, text: str) -> ErrorHit | None:
         """The error this line states, or None (not an error, or benign).
@@ -314,12 +321,16 @@ def _marker(raw: Any, where: str, index: int) -> Marker:
     if level not in LEVELS:
         raise PatternError(where, f"{key}.level", f"'{level}' is not one of {LEVELS}")
     match, no_match = schema.examples(raw, where, key)
-    effect = raw.get("effect", False)
-    if not isinstance(effect, bool):
-        raise PatternError(where, f"{key}.effect", "must be true or false")
+    effect, answer = raw.get("effect", False), raw.get("answer", False)
+    for name, flag in (("effect", effect), ("answer", answer)):
+        if not isinstance(flag, bool):
+            raise PatternError(where, f"{key}.{name}", "must be true or false")
+    if answer and not effect:
+        raise PatternError(where, f"{key}.answer", "an error answer is an ending: needs effect = true")
     formats, levels = _format_reference(raw, where, key)
     compiled = schema.regex(raw, "regex", where, key) if "regex" in raw else None
-    return Marker(str(raw["id"]), level, compiled, match, no_match, where, effect, (), formats, levels)
+    marker = Marker(str(raw["id"]), level, compiled, match, no_match, where, effect, (), formats, levels)
+    return replace(marker, answer=answer)
 
 
 def _source(raw: Any, where: str, index: int) -> tuple[Marker, tuple[str, ...]]:

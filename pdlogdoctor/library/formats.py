@@ -396,8 +396,7 @@ def load_formats(dirs: Iterable[Path]) -> Formats:
     """Every `formats/*.toml` of the library directories, as one catalogue."""
     formats: list[Format] = []
     for directory in dirs:
-        root = directory / FORMATS_DIR
-        for path in sorted(root.glob("*.toml")) if root.is_dir() else []:
+        for path in format_files(directory):
             data = schema.read_toml(path)
             schema.check_keys(data, ("format",), (), str(path))
             listed = data.get("format", [])
@@ -408,18 +407,28 @@ def load_formats(dirs: Iterable[Path]) -> Formats:
     return Formats.of(formats)
 
 
+def format_files(directory: Path) -> list[Path]:
+    """A library directory's `formats/*.toml`, in the order they are read."""
+    root = directory / FORMATS_DIR
+    return sorted(root.glob("*.toml")) if root.is_dir() else []
+
+
 @cache
 def shipped() -> Formats:
     """The shipped catalogue, for what reads lines without a library at hand (a report's renderers
-    and fingerprint, a hand-built library): the shipped library's, from the user's cache as the
-    command line keeps it (its files are parsed only when it is not there: cli/behaviour.py)."""
+    and fingerprint, a hand-built library): the shipped `formats/` files, kept in the user's cache
+    as the library is (their TOML is parsed only when it is not there)."""
     import os
 
-    from .cache import user_cache_dir
-    from .load import load_library
+    from .cache import cached, user_cache_dir
+    from .paths import builtin_library_dir
 
+    library_dir = builtin_library_dir()
+    files = format_files(library_dir)
     cache_dir = None if os.environ.get("PDLOGDOCTOR_NO_CACHE") else user_cache_dir()
-    return load_library((), cache_dir).formats
+    if cache_dir is None:
+        return load_formats([library_dir])
+    return cached(cache_dir, files, lambda: load_formats([library_dir]), Formats)
 
 
 def _format(raw: Any, where: str, key: str) -> Format:

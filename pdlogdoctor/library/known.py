@@ -16,18 +16,15 @@ dialect read by `load_team_issues`: a tracker link and the fingerprints or verdi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..model.errors import PatternError
 from ..model.known import TeamIssue
 from ..model.values import record
 from . import schema
 from .lazyregex import LazyRegex
-
-if TYPE_CHECKING:
-    from .patterns import Library
 
 KNOWN_DIR = "known"
 VERSIONS_FILE = "versions.toml"
@@ -254,74 +251,10 @@ def _no_fix(data: Mapping[str, Any], where: str) -> list[NoFix]:
     return found
 
 
-# ---------------------------------------------------------------- checking against the library
-
-
-def check_known(book: KnownBook, library: Library) -> None:
-    """Every name an entry or a version source uses exists: verdicts, patterns, captures, components."""
-    seen: dict[str, str] = {}
-    components = {component.name for component in book.components}
-    for entry in book.entries:
-        if entry.id in seen:
-            raise PatternError(entry.path, "id", f"duplicate known entry '{entry.id}' (also in {seen[entry.id]})")
-        seen[entry.id] = entry.path
-        for verdict in entry.verdicts:
-            if not library.has_verdict(verdict):
-                raise PatternError(entry.path, "verdict", f"'{verdict}' is not a known verdict id")
-        if entry.component is not None and entry.component not in components:
-            raise PatternError(entry.path, "component", f"'{entry.component}' is not a component of versions.toml")
-        _check_when(entry, library)
-    for source in book.sources:
-        _check_source(source, library, components)
-    for item in book.without_fix:
-        if not library.has_verdict(item.verdict):
-            raise PatternError(NO_FIX_FILE, item.verdict, "is not a known verdict id")
-
-
-def _check_when(entry: KnownEntry, library: Library) -> None:
-    groups = {pattern.group for pattern in library.patterns}
-    for condition in entry.when:
-        key = f"when.{condition.name}"
-        if condition.name == WHEN_BACKEND:
-            if condition.low not in groups:
-                raise PatternError(
-                    entry.path, key, f"'{condition.low}' is not a pattern group ({', '.join(sorted(groups))})"
-                )
-        elif condition.name == WHEN_PATTERN:
-            if not any(p.id == condition.low for p in library.patterns):
-                raise PatternError(entry.path, key, f"unknown pattern '{condition.low}'")
-        else:
-            facts = {name for verdict in entry.verdicts for name in library.verdict(verdict).identity or ()}
-            if condition.name not in facts:
-                raise PatternError(
-                    entry.path,
-                    key,
-                    f"'{condition.name}' is not a fact the verdict identifies ({', '.join(sorted(facts))})",
-                )
-
-
-def _check_source(source: VersionSource, library: Library, components: set[str]) -> None:
-    where = f"{KNOWN_DIR}/{VERSIONS_FILE}"
-    try:
-        pattern = library.pattern(source.pattern)
-    except KeyError:
-        raise PatternError(where, source.pattern, "is not a pattern of the library") from None
-    captures = {name for name, _ in pattern.fields}
-    for field_name in (source.field, source.component_field):
-        if field_name is not None and field_name not in captures:
-            raise PatternError(where, source.pattern, f"'{field_name}' is not a capture of the pattern")
-    if source.component is not None and source.component not in components:
-        raise PatternError(where, source.pattern, f"'{source.component}' is not a component")
-    if source.name_pattern is not None and not any(p.id == source.name_pattern for p in library.patterns):
-        raise PatternError(where, source.pattern, f"unknown pattern '{source.name_pattern}'")
-    if source.extract is not None and "version" not in source.extract.groupindex:
-        raise PatternError(where, source.pattern, "extract has no named group `version`")
-
-
 # ---------------------------------------------------------------- a team's own known issues
 
 
-def load_team_issues(path: Path, library: Library) -> tuple[TeamIssue, ...]:
+def load_team_issues(path: Path, has_verdict: Callable[[str], bool]) -> tuple[TeamIssue, ...]:
     """A team's tracker links: `[[issue]]` tables with `link`, `title` and the `fingerprints`
     (pdld-...) and/or `verdicts` they stand for."""
     where = str(path)
@@ -337,7 +270,7 @@ def load_team_issues(path: Path, library: Library) -> tuple[TeamIssue, ...]:
         if not fingerprints and not verdicts:
             raise PatternError(where, key, "names no fingerprint and no verdict: give `fingerprints` or `verdicts`")
         for verdict in verdicts:
-            if not library.has_verdict(verdict):
+            if not has_verdict(verdict):
                 raise PatternError(where, f"{key}.verdicts", f"'{verdict}' is not a known verdict id")
         for value in fingerprints:
             if not (value.startswith("pdld-") and len(value) == 17):

@@ -10,11 +10,24 @@ normalisation) are LazyRegex too.
 
 The `regex` module itself is imported on the first compile, not with this module: importing it
 costs ~10 ms, and a run whose lines need no library regex (a short healthy log) never pays it.
+
+A search with a time limit (the library's, against catastrophic backtracking) asks the `regex`
+module for its `timeout`, which reads the process's CPU clock (a system call) when the search starts
+and every 256 steps: ~5-10 µs a search, more than most searches of a log line take. Inside
+`watched()` (a run's scan) the limit is kept by one interval timer instead: a signal every TICK_S
+of the process's CPU time, whose handler ends a search that has run through the limit (the `regex`
+module lets signal handlers run every 256 steps, as it checks its clock); searches outside it, in
+other threads, or where there is no such timer (Windows) pass the `timeout` as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from types import FrameType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -30,12 +43,21 @@ class RegexCompileError(ValueError):
 class LazyRegex:
     """The part of `regex.Pattern` the tool uses: `pattern`, `groupindex`, `search`, `match`, `sub`."""
 
-    __slots__ = ("_compiled", "flags", "pattern")
+    __slots__ = ("_compiled", "_lead", "flags", "pattern")
 
     def __init__(self, pattern: str, flags: int = 0, compiled: regex.Pattern[str] | None = None) -> None:
         self.pattern = pattern
         self.flags = int(flags)  # as given to regex.compile (a plain int: pickled without the regex module)
         self._compiled = compiled
+        self._lead: str | None = None
+
+    @property
+    def lead(self) -> str:
+        """The text every match starts with, when nothing the regex matches depends on what comes
+        before the match ("" when that is not sure): see `literal_lead`."""
+        if self._lead is None:
+            self._lead = literal_lead(self.pattern, self.flags)
+        return self._lead
 
     @property
     def compiled(self) -> regex.Pattern[str]:
@@ -50,7 +72,15 @@ class LazyRegex:
         return self.compiled.groupindex  # type: ignore[no-any-return]
 
     def search(self, text: str, timeout: float | None = None) -> regex.Match[str] | None:
-        return self.compiled.search(text, timeout=timeout)
+        """`timeout`: seconds of CPU time, then TimeoutError (kept by the watch inside `watched()`)."""
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self.compiled
+        if timeout is None:
+            return compiled.search(text)
+        if WATCH.thread == threading.get_ident():
+            return WATCH.run(compiled.search, text, timeout)
+        return compiled.search(text, timeout=timeout)
 
     def match(self, text: str) -> regex.Match[str] | None:
         return self.compiled.match(text)
@@ -67,9 +97,92 @@ class LazyRegex:
     def __repr__(self) -> str:
         return f"LazyRegex({self.pattern!r}, {self.flags})"
 
-    def __reduce__(self) -> tuple[type[LazyRegex], tuple[str, int]]:
+    def __reduce__(self) -> tuple[type[LazyRegex], tuple[str, int]]:  # the lead is computed again
         """Pickled as its source: the cache and spawned workers compile only what they search with."""
         return LazyRegex, (self.pattern, self.flags)
+
+
+_SPECIAL = frozenset(".^$*+?{}[]|()")
+_QUANTIFIERS = frozenset("*+?{")
+# ignore case, verbose, reverse, full case folding, version 1 (nested classes)
+_FLAGS_THAT_MOVE_TEXT = frozenset("ixrfV")
+_REGEX_IGNORECASE, _REGEX_VERBOSE, _REGEX_REVERSE, _REGEX_V1, _REGEX_FULLCASE = 2, 64, 1024, 256, 16384
+
+
+def literal_lead(source: str, flags: int = 0) -> str:
+    """The literal text a regex starts with ("" if none, or if unsure), when nothing before a
+    match's start can change whether or what it matches: no lookbehind, no `^` or `\\A` or `\\G`,
+    no top-level alternative, no flag that changes how its text reads (ignore case, verbose,
+    reverse). Then a search's result on a line is its result on the line from the first
+    occurrence of the lead: two lines that end alike from there match alike (events.py folds
+    repeated lines on that). Conservative: any construct it does not know gives ""."""
+    if flags & (_REGEX_IGNORECASE | _REGEX_VERBOSE | _REGEX_REVERSE | _REGEX_V1 | _REGEX_FULLCASE):
+        return ""
+    if not _looks_forward(source):
+        return ""
+    lead: list[str] = []
+    i = 0
+    while i < len(source):
+        char = source[i]
+        if char == "\\":
+            escaped = source[i + 1 : i + 2]
+            if not escaped or escaped.isalnum() or not escaped.isascii() or escaped.isspace():
+                break  # a class (\d), an anchor (\b), a reference (\1): no longer literal
+            lead.append(escaped)
+            i += 2
+            continue
+        if char in _SPECIAL:
+            if char in _QUANTIFIERS and lead:
+                lead.pop()  # the quantifier is the last character's: that one may be absent or repeated
+            break
+        lead.append(char)
+        i += 1
+    return "".join(lead)
+
+
+def _looks_forward(source: str) -> bool:
+    """No construct that reads text before the match, no top-level `|`, no flag group that changes
+    how text reads: told from the source, erring towards False."""
+    depth = 0
+    in_class = False
+    i = 0
+    while i < len(source):
+        char = source[i]
+        if char == "\\":
+            if source[i + 1 : i + 2] in ("A", "G"):
+                return False
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            i += 1
+            i += source.startswith("^", i)  # a negated class
+            i += source.startswith("]", i)  # a `]` first in a class is one of its characters
+            continue
+        elif char == "^" or (char == "|" and depth == 0):
+            return False
+        elif char == "(":
+            depth += 1
+            if source.startswith(("(?<=", "(?<!"), i) or _changes_reading(source, i):
+                return False
+        elif char == ")":
+            depth -= 1
+        i += 1
+    return True
+
+
+def _changes_reading(source: str, at: int) -> bool:
+    """An inline flag group at `at` (`(?i)`, `(?x:`) that sets ignore case, verbose, reverse or full case."""
+    if not source.startswith("(?", at):
+        return False
+    flags = ""
+    for char in source[at + 2 :]:
+        if not char.isalpha():
+            break
+        flags += char
+    return bool(set(flags) & _FLAGS_THAT_MOVE_TEXT) and not flags.startswith("P")
 
 
 def compile_now(source: str, flags: int = 0) -> LazyRegex:
@@ -80,3 +193,80 @@ def compile_now(source: str, flags: int = 0) -> LazyRegex:
         return LazyRegex(source, flags, regex.compile(source, flags))
     except regex.error as exc:
         raise RegexCompileError(str(exc)) from None
+
+
+# ---------------------------------------------------------------- the watch
+
+TICK_S = 0.1  # of the process's CPU time: a search ends at most this much after its limit
+
+
+class _Watch:
+    """Which search is running (`calls` counts them), and for how many ticks it has been."""
+
+    __slots__ = ("calls", "limit", "running", "seen", "thread", "ticks")
+
+    def __init__(self) -> None:
+        self.thread: int | None = None  # the thread a `watched()` block runs in (the main thread)
+        self.calls = 0
+        self.running = False
+        self.limit = 0.0
+        self.seen = -1  # the search the last tick found running
+        self.ticks = 0  # ticks that found the same search running
+
+    def run(self, search: Callable[[str], regex.Match[str] | None], text: str, limit: float) -> regex.Match[str] | None:
+        self.calls += 1
+        self.limit = limit
+        self.running = True
+        try:
+            return search(text)
+        finally:
+            self.running = False
+
+    def tick(self, _signal: int, _frame: FrameType | None) -> None:
+        if not self.running or self.calls != self.seen:
+            self.seen = self.calls if self.running else -1
+            self.ticks = 0
+            return
+        self.ticks += 1
+        if self.ticks * TICK_S >= self.limit:
+            self.running = False
+            raise TimeoutError(f"regular expression search ran for more than {self.limit} s")
+
+    def forget(self) -> None:
+        """In a forked child: the parent's timer is not inherited, so nothing watches there yet."""
+        self.thread = None
+        self.running = False
+
+
+WATCH = _Watch()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=WATCH.forget)
+
+
+@contextmanager
+def watched() -> Iterator[None]:
+    """Searches with a time limit in this block, in this thread, are timed by one interval timer
+    (SIGVTALRM, the process's user CPU time) rather than by the `regex` module's clock reads.
+    Does nothing outside the main thread, where the timer or its signal is missing, where another
+    handler holds the signal, or inside another `watched()`."""
+    if not _can_watch():
+        yield
+        return
+    signal.signal(signal.SIGVTALRM, WATCH.tick)
+    before = signal.setitimer(signal.ITIMER_VIRTUAL, TICK_S, TICK_S)
+    WATCH.thread = threading.get_ident()
+    try:
+        yield
+    finally:
+        WATCH.thread = None
+        signal.setitimer(signal.ITIMER_VIRTUAL, *before)
+        signal.signal(signal.SIGVTALRM, signal.SIG_DFL)
+
+
+def _can_watch() -> bool:
+    if WATCH.thread is not None or threading.current_thread() is not threading.main_thread():
+        return False
+    if not hasattr(signal, "setitimer") or not hasattr(signal, "SIGVTALRM"):
+        return False
+    unused = signal.getitimer(signal.ITIMER_VIRTUAL) == (0.0, 0.0)
+    return unused and signal.getsignal(signal.SIGVTALRM) == signal.SIG_DFL

@@ -8,13 +8,26 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..model.errors import PatternError
-from .consequences import CONSEQUENCES_FILE, ConsequenceGroup, expand, load_groups
+from .consequences import CONSEQUENCES_FILE, expand, load_groups
 from .errorlines import OPEN_WORLD_DIR, load_layer
 from .formats import FORMATS_DIR, load_formats
 from .frames import FRAMES_FILE, load_frames
-from .known import check_known, is_known_file, load_known
+from .known import (
+    KNOWN_DIR,
+    NO_FIX_FILE,
+    VERSIONS_FILE,
+    WHEN_BACKEND,
+    WHEN_PATTERN,
+    KnownBook,
+    KnownEntry,
+    VersionSource,
+    is_known_file,
+    load_known,
+)
+from .paths import builtin_library_dir
 from .patterns import (
     PROFILE_FILE,
+    ConsequenceGroup,
     Library,
     Pattern,
     VerdictSpec,
@@ -23,13 +36,7 @@ from .patterns import (
     validate_library,
 )
 
-
-def builtin_library_dir() -> Path:
-    """The shipped library: inside the wheel, or `patterns/` beside the package."""
-    packaged = Path(__file__).resolve().parent.parent / "_library"  # a plain path: importlib.resources costs start-up
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parent.parent.parent / "patterns"
+__all__ = ["builtin_library_dir", "load_library", "toml_files"]
 
 
 def load_library(extra_dirs: Iterable[Path] = (), cache: Path | None = None) -> Library:
@@ -42,9 +49,9 @@ def load_library(extra_dirs: Iterable[Path] = (), cache: Path | None = None) -> 
     listing = [(directory, toml_files(directory)) for directory in dirs]
     if cache is None:
         return _read_library(listing)
-    from .cache import cached_library
+    from .cache import cached
 
-    return cached_library(cache, [path for _, files in listing for path in files], lambda: _read_library(listing))
+    return cached(cache, [path for _, files in listing for path in files], lambda: _read_library(listing), Library)
 
 
 def toml_files(directory: Path) -> list[Path]:
@@ -92,3 +99,67 @@ def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:
     validate_library(library)
     check_known(library.known, library)
     return library
+
+
+# ---------------------------------------------------------------- checking against the library
+
+
+def check_known(book: KnownBook, library: Library) -> None:
+    """Every name an entry or a version source uses exists: verdicts, patterns, captures, components."""
+    seen: dict[str, str] = {}
+    components = {component.name for component in book.components}
+    for entry in book.entries:
+        if entry.id in seen:
+            raise PatternError(entry.path, "id", f"duplicate known entry '{entry.id}' (also in {seen[entry.id]})")
+        seen[entry.id] = entry.path
+        for verdict in entry.verdicts:
+            if not library.has_verdict(verdict):
+                raise PatternError(entry.path, "verdict", f"'{verdict}' is not a known verdict id")
+        if entry.component is not None and entry.component not in components:
+            raise PatternError(entry.path, "component", f"'{entry.component}' is not a component of versions.toml")
+        _check_when(entry, library)
+    for source in book.sources:
+        _check_source(source, library, components)
+    for item in book.without_fix:
+        if not library.has_verdict(item.verdict):
+            raise PatternError(NO_FIX_FILE, item.verdict, "is not a known verdict id")
+
+
+def _check_when(entry: KnownEntry, library: Library) -> None:
+    groups = {pattern.group for pattern in library.patterns}
+    for condition in entry.when:
+        key = f"when.{condition.name}"
+        if condition.name == WHEN_BACKEND:
+            if condition.low not in groups:
+                raise PatternError(
+                    entry.path, key, f"'{condition.low}' is not a pattern group ({', '.join(sorted(groups))})"
+                )
+        elif condition.name == WHEN_PATTERN:
+            if not any(p.id == condition.low for p in library.patterns):
+                raise PatternError(entry.path, key, f"unknown pattern '{condition.low}'")
+        else:
+            facts = {name for verdict in entry.verdicts for name in library.verdict(verdict).identity or ()}
+            if condition.name not in facts:
+                raise PatternError(
+                    entry.path,
+                    key,
+                    f"'{condition.name}' is not a fact the verdict identifies ({', '.join(sorted(facts))})",
+                )
+
+
+def _check_source(source: VersionSource, library: Library, components: set[str]) -> None:
+    where = f"{KNOWN_DIR}/{VERSIONS_FILE}"
+    try:
+        pattern = library.pattern(source.pattern)
+    except KeyError:
+        raise PatternError(where, source.pattern, "is not a pattern of the library") from None
+    captures = {name for name, _ in pattern.fields}
+    for field_name in (source.field, source.component_field):
+        if field_name is not None and field_name not in captures:
+            raise PatternError(where, source.pattern, f"'{field_name}' is not a capture of the pattern")
+    if source.component is not None and source.component not in components:
+        raise PatternError(where, source.pattern, f"'{source.component}' is not a component")
+    if source.name_pattern is not None and not any(p.id == source.name_pattern for p in library.patterns):
+        raise PatternError(where, source.pattern, f"unknown pattern '{source.name_pattern}'")
+    if source.extract is not None and "version" not in source.extract.groupindex:
+        raise PatternError(where, source.pattern, "extract has no named group `version`")

@@ -7,7 +7,7 @@ Each `patterns/<group>/<id>.toml` describes one condition seen in a log line.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import field
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,6 @@ from ..model.errors import PatternError
 from ..model.values import record
 from . import schema
 from .conditions import Condition, is_identifier, parse_condition
-from .consequences import ConsequenceGroup, check_group_names, edge_targets
 from .errorlines import ErrorLayer
 from .fields import FIELD_TYPES, typed_fields
 from .formats import Formats
@@ -39,6 +38,8 @@ _PATTERN_KEYS = {
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
     "marks", "unexplained", "identity", "cleared_by", "says",
 }  # fmt: skip
+# The title `patterns suggest` writes into a skeleton (suggest.py), for a person to replace.
+SKELETON_TITLE = "TODO: what this line means"
 _REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
 _CAUSE_KEYS = {"pattern", "group", "window", "skew", "join"}
 _VERDICT_REQUIRED = ("id", "title", "tier", "explain", "advice")
@@ -159,6 +160,40 @@ class VerdictSpec:
     never_survived: bool = False
 
 
+# ---------------------------------------------------------------- consequence groups (consequences.py loads them)
+
+
+@record
+class ConsequenceGroup:
+    id: str
+    explain: str  # what the members have in common: why a cause leads to all of them
+    members: tuple[str, ...]  # pattern ids and group ids
+    path: str
+
+
+def members_of(group_id: str, by_id: Mapping[str, ConsequenceGroup]) -> tuple[str, ...]:
+    """The pattern ids a group reaches, its groups expanded, in the order written."""
+    found: list[str] = []
+    for member in by_id[group_id].members:
+        found += members_of(member, by_id) if member in by_id else [member]
+    return tuple(found)
+
+
+def edge_targets(edge: CauseEdge, by_id: Mapping[str, ConsequenceGroup]) -> list[tuple[str, str]]:
+    """(pattern id, the name it was reached through) for every pattern a `[[causes]]` table reaches:
+    its patterns, then its groups' members. A group it names must be known (`_rules` checks)."""
+    targets = [(name, name) for name in edge.patterns]
+    return targets + [(target, name) for name in edge.groups for target in members_of(name, by_id)]
+
+
+def check_group_names(pattern: Pattern, by_id: Mapping[str, ConsequenceGroup], pattern_ids: Iterable[str]) -> None:
+    for index, edge in enumerate(pattern.edges):
+        for name in edge.groups:
+            if name not in by_id:
+                known = "a pattern: name it under `pattern`" if name in pattern_ids else "no consequence group"
+                raise PatternError(pattern.path, f"causes[{index}].group", f"'{name}' is {known}")
+
+
 @record
 class Library:
     patterns: tuple[Pattern, ...]
@@ -213,7 +248,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
     edges = _edges(data, where)
     return Pattern(
         id=pattern_id,
-        title=schema.string(data, "title", where),
+        title=_title(data, where),
         path=where,
         group=group,
         roles=_roles(data, where),
@@ -238,6 +273,18 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         edges=edges,
         says=_says(data, fields, where),
     )
+
+
+def _title(data: Mapping[str, Any], where: str) -> str:
+    """The title every report shows; one still a placeholder (the skeleton's `TODO: ...`) is refused,
+    so an unfinished pattern never names lines in a report."""
+    title = schema.string(data, "title", where)
+    if _UNFINISHED.match(title):
+        raise PatternError(where, "title", f"{title!r} is a placeholder: say what the line means")
+    return title
+
+
+_UNFINISHED = re.compile(r"\s*(?:TODO|FIXME|XXX)\b", re.IGNORECASE)
 
 
 def _roles(data: Mapping[str, Any], where: str) -> tuple[Role, ...]:
@@ -398,8 +445,9 @@ def match_line(pattern: Pattern, line: str) -> dict[str, FieldValue] | None:
     The scanner and `patterns check` both call this, so examples test exactly
     what a real run does. A search that exceeds its time limit raises TimeoutError.
     """
-    if not all(anchor in line for anchor in pattern.anchors):
-        return None
+    for anchor in pattern.anchors:
+        if anchor not in line:
+            return None
     found = pattern.regex.search(line, timeout=MATCH_TIMEOUT_S)
     if found is None:
         return None

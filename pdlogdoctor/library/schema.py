@@ -15,7 +15,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..model.errors import PatternError
+from ..model.errors import PatternError, did_you_mean
 from .lazyregex import LazyRegex, RegexCompileError, compile_now
 
 _E = TypeVar("_E", bound=Enum)
@@ -50,7 +50,8 @@ def check_keys(
     known = set(allowed)
     for name in raw:
         if name not in known:
-            raise PatternError(where, placed(key, name), "unknown key")
+            near = did_you_mean(name, known)
+            raise PatternError(where, placed(key, name), f"unknown key ({near})" if near else "unknown key")
     for name in required:
         if name not in raw:
             raise PatternError(where, placed(key, name), "missing required key")

@@ -2,8 +2,9 @@
 
 The skeleton comes from the template the generic layer made (templates.py): its longest
 literal run is the anchor, each masked value becomes a named group of the regex, the real
-line is the match example and another unrecognised line the no_match one. With a title,
-a kind and (for a cause) a verdict filled in, it passes `pdlogdoctor patterns check`.
+line is the match example and another real line of the logs (an unrecognised one first, else one
+of the chain's) the no_match one. With a title, a kind and (for a cause) a verdict filled in, it
+passes `pdlogdoctor patterns check`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 import regex
 
 from ..model import Report, UnexplainedError
+from .patterns import SKELETON_TITLE
 from .templates import Mask
 
 MAX_SUGGESTIONS = 5
@@ -32,6 +34,7 @@ def suggestions(report: Report, masks: Sequence[Mask] = ()) -> list[tuple[str, s
         if anchor is None:
             continue
         others = [other.first.text for other in items if other is not item]
+        others += [event.text for event in report.chain]  # real lines too, when only one went unrecognised
         found.append(_skeleton(item, anchor, others, groups))
     return found
 
@@ -74,12 +77,12 @@ def _identifier(anchor: str) -> str:
 
 def _skeleton(item: UnexplainedError, anchor: str, others: list[str], groups: dict[str, str]) -> tuple[str, str]:
     pattern_id = _identifier(anchor)
-    near = next((text for text in others if anchor not in text), None) or _without(item.first.text, anchor)
+    near = next((text for text in others if anchor not in text), None)
     lines = [
         f'id = "{pattern_id}"',
         "# Fill in what the line means: a title, kind (cause, symptom or context) and, for a cause,",
-        "# the verdict (pdlogdoctor explain VERDICT lists them); then run `pdlogdoctor patterns check`.",
-        f"title = {_literal('TODO: what this line means')}",
+        "# the verdict (`pdlogdoctor verdicts` lists them); then run `pdlogdoctor patterns check`.",
+        f"title = {_literal(SKELETON_TITLE)}",
         f'severity = "{item.severity.value}"',
         'kind = "cause"',
         '# verdict = "inconclusive"',
@@ -89,18 +92,22 @@ def _skeleton(item: UnexplainedError, anchor: str, others: list[str], groups: di
         "",
         "[examples]",
         f"match = [{_literal(item.first.text)}]",
-        f"no_match = [{_literal(near)}]",
+        *_no_match(near),
         "",
     ]
     return pattern_id, "\n".join(lines)
 
 
+def _no_match(near: str | None) -> list[str]:
+    """Another real line of the logs as the near miss; with none, an empty list and a note: a line
+    made up here would test nothing a log holds (and check refuses the empty list until filled)."""
+    if near is not None:
+        return [f"no_match = [{_literal(near)}]"]
+    return ["# no_match: a real line that looks alike but means something else", "no_match = []"]
+
+
 def _seen(item: UnexplainedError) -> str:
     return f"Seen {item.count} time(s) in {len(item.files)} file(s), first at {item.first.where}."
-
-
-def _without(text: str, anchor: str) -> str:
-    return text.replace(anchor, "x" * min(3, len(anchor)), 1)
 
 
 def _literal(text: str) -> str:

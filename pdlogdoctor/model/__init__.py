@@ -35,6 +35,17 @@ class Role(StrEnum):
         return self is Role.CI
 
 
+# The words in a file's name that say which part wrote it: the scan's role when the content does
+# not say (scan/roles.role_from_name), and the files a walk over its file cap reads first (ingest).
+ROLE_NAME_HINTS: tuple[tuple[Role, tuple[str, ...]], ...] = (
+    (Role.PREFILL, ("prefill",)),
+    (Role.DECODE, ("decode",)),
+    (Role.ROUTER, ("router", "gateway", "smg", "lb_", "loadbalancer")),
+    (Role.HARNESS, ("bench", "harness", "probe", "gsm8k", "client")),
+    (Role.CI, ("job", "workflow", "actions", "runner")),
+)
+
+
 class Severity(StrEnum):
     DEBUG = "debug"
     INFO = "info"

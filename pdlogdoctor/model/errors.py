@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 class PdlogdoctorError(Exception):
     """Base class: carries a message meant for the user and an optional hint."""
@@ -9,6 +12,16 @@ class PdlogdoctorError(Exception):
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message)
         self.hint = hint
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """`did you mean 'X'?` for the one choice `word` is a misspelling of (as Click says it of a
+    command or an option), or None when it is near none: a guess far off would mislead."""
+    near = difflib.get_close_matches(word.strip().lower(), list(choices), n=1, cutoff=SPELLING_CUTOFF)
+    return f"did you mean {near[0]!r}?" if near else None
+
+
+SPELLING_CUTOFF = 0.75  # difflib's ratio: 'jsn'/'json' 0.86, 'alwys'/'always' 0.91; 'yaml'/'html' 0.5
 
 
 class PatternError(PdlogdoctorError):

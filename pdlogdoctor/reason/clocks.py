@@ -21,7 +21,7 @@ could not be aligned, and the report says so when that matters.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -248,43 +248,59 @@ def _offsets_from(
     for pair in pairs:
         between[(pair.left, pair.right)].append(pair)
         between[(pair.right, pair.left)].append(_reversed(pair))
+    # Each file's paired neighbours, by name: a walk reads a file's own, not every pair (a bundle
+    # of 100,000 files made that, and the anchor spans below, quadratic).
+    neighbours: dict[str, list[tuple[str, list[_Pair]]]] = defaultdict(list)
+    for (left, right), measured in sorted(between.items()):
+        neighbours[right].append((left, measured))
     known: dict[str, ClockOffset] = {}
+    bounds: tuple[float, float] | None = None  # of the anchor spans (`_anchor_spans`) of the files known
     # The servers and router first: a job log or a kernel log is anchored against all of them.
     for root in (reference, *sorted(clocked, key=lambda name: (clocked[name] not in LAUNCHED_TOGETHER, name))):
         if root in known:
             continue
         method = "reference" if root == reference else "unaligned"
-        group = _walk(ClockOffset(root, reference, 0.0, 0.0, 0, method, ()), between)
+        group = _walk(ClockOffset(root, reference, 0.0, 0.0, 0, method, ()), neighbours)
         if root != reference:
-            group = _anchored(group, _anchor_spans(known, clocked, spans), spans)
-        known.update(group)
+            group = _anchored(group, bounds, spans, clocked)
+        known.update(group)  # a group is a file's whole pair graph: it holds no file known before
+        bounds = _widened(bounds, _anchor_spans(group, clocked, spans))
     return [known[name] for name in sorted(clocked)]
 
 
-def _walk(root: ClockOffset, between: dict[tuple[str, str], list[_Pair]]) -> dict[str, ClockOffset]:
+def _widened(bounds: tuple[float, float] | None, more: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """The first start and last end of the spans so far and `more`."""
+    if not more:
+        return bounds
+    first, last = min(a for a, _ in more), max(b for _, b in more)
+    return (first, last) if bounds is None else (min(bounds[0], first), max(bounds[1], last))
+
+
+def _walk(root: ClockOffset, neighbours: dict[str, list[tuple[str, list[_Pair]]]]) -> dict[str, ClockOffset]:
     """The root and every file paired to it, directly or through others, with offsets relative to it."""
     group = {root.source: root}
-    queue = [root.source]
+    queue = deque([root.source])
     while queue:
-        here = queue.pop(0)
-        for (left, right), measured in sorted(between.items()):
-            if right == here and left not in group:
+        here = queue.popleft()
+        for left, measured in neighbours.get(here, ()):
+            if left not in group:
                 group[left] = _measured(left, group[here], measured)
                 queue.append(left)
     return group
 
 
 def _anchored(
-    group: dict[str, ClockOffset], anchors: list[tuple[float, float]], spans: dict[str, tuple[float, float]]
+    group: dict[str, ClockOffset],
+    anchors: tuple[float, float] | None,
+    spans: dict[str, tuple[float, float]],
+    clocked: dict[str, Role],
 ) -> dict[str, ClockOffset]:
-    """A group no pair joins to the reference. A file whose lines all sit outside the aligned
-    servers' span (before they start or after they end) is on another clock when its start or end
-    is a whole number of hours (give or take START_TOLERANCE_S) from theirs: that reads as a time
-    zone. A file whose lines overlap theirs gives no such evidence, whatever its start: a server up
-    four hours before the others, on the same clock, is no clock four hours behind (issue 22.7).
-    Otherwise the group keeps its root's clock, unaligned (the report says the times could not be
-    aligned), and the others in it are brought onto the root's clock (their pairs measured them)."""
-    hours = _whole_hours_apart(group, anchors, spans)
+    """A group no pair joins to the reference. Servers and router are launched together and
+    stopped together, and a job log whose lines all sit outside the others' span is misread, so a
+    start or an end a whole number of hours (give or take START_TOLERANCE_S) from the aligned
+    servers' reads as a time zone. Otherwise the group keeps its root's clock, unaligned, and the
+    others in it are brought onto the root's clock (their pairs measured them against it)."""
+    hours = _whole_hours_apart(group, anchors, spans, clocked)
     changed = {}
     for name, offset in group.items():
         if hours:
@@ -302,12 +318,16 @@ def _anchored(
 
 
 def _whole_hours_apart(
-    group: dict[str, ClockOffset], anchors: list[tuple[float, float]], spans: dict[str, tuple[float, float]]
+    group: dict[str, ClockOffset],
+    anchors: tuple[float, float] | None,
+    spans: dict[str, tuple[float, float]],
+    clocked: dict[str, Role],
 ) -> int:
+    """`anchors`: the first start and last end of the aligned servers' spans (None: none)."""
     own = [(spans[n][0] - o.correction, spans[n][1] - o.correction) for n, o in group.items() if n in spans]
     if not own or not anchors:
         return 0
-    first, last = min(a for a, _ in anchors), max(b for _, b in anchors)
+    first, last = anchors
     start, end = min(a for a, _ in own), max(b for _, b in own)
     if not (end < first or start > last):
         return 0  # lines that overlap the others' in time may all be on one clock: no evidence they differ

@@ -44,7 +44,7 @@ RULED_OUT = 0.1  # a verdict its own evidence rules out, listed as an alternativ
 # A slow run's verdict (reason/performance.py): from what its bottleneck rests on.
 SLOW_GATE = 0.75  # a latency or throughput gate failed and the metrics series show where the time went
 SECOND_SIGNAL = 0.05  # ... by two independent kinds of evidence (a standing queue and a full pool)
-SLOW_OTHER_GATE = 0.6  # another gate failed (a test, a job) and a queue still climbs at the log's end
+SLOW_OTHER_GATE = 0.45  # a test or job failed (its measure unknown) and a queue stayed up: a lead, not sure
 SLOW_TREND = 0.55  # no gate: a queue that still climbs at the log's end, alone
 GATE_UNEXPLAINED = 0.6  # a latency or throughput gate failed and no series shows a bottleneck
 # A named cause at or above this is acted on: its fix is shown without what to check first
@@ -82,7 +82,9 @@ RULES = (
     Rule("floor", FLOOR, "penalties stop here"),
     Rule("slow-gate", SLOW_GATE, "a performance gate failed and the metrics series show the bottleneck"),
     Rule("second-signal", SECOND_SIGNAL, "the bottleneck shows in two independent kinds of evidence"),
-    Rule("slow-other-gate", SLOW_OTHER_GATE, "another gate failed, and a queue still climbs at the log's end"),
+    Rule(
+        "slow-other-gate", SLOW_OTHER_GATE, "a test or job failed (its measure unknown) and a queue stayed up: a lead"
+    ),
     Rule("slow-trend", SLOW_TREND, "no gate: a queue that still climbs at the log's end"),
     Rule("gate-unexplained", GATE_UNEXPLAINED, "a performance gate failed and no metrics series shows why"),
 )

@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ..library.patterns import Library
-from ..library.templates import message_of
 from ..model import Event, Link, Mark, Report, Series, Source, Verdict
 from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META
@@ -47,19 +46,22 @@ def decide(
 def _failed_gate_first(report: Report, events: Sequence[Event], library: Library) -> Report:
     """`healthy` needs serving proof and no failed gate: a run whose test, benchmark or job says it
     failed is inconclusive when nothing names a cause, with the gate's line quoted first."""
-    gated = library.marked(Mark.GATE_FAILED)
-    gates = sorted((e for e in events if e.failing and e.pattern in gated), key=_time_key)
+    gates = performance.failed_gates(events, library)
     if not gates or report.verdict.id not in META:  # a named cause stands
         return report
     gate = gates[0]
-    head = f"A gate failed: {gate.where}: {clip(message_of(gate.text).strip(), 240)}"
-    more = f" ({len(gates)} failed-gate lines)" if len(gates) > 1 else ""
+    head = f"A gate failed: {gate.where}: {clip(performance.gate_quote(gate), 240)}"
+    lines = len({(e.source, e.line) for e in gates})  # two gate patterns may read one line
+    more = f" ({lines} failed-gate lines)" if lines > 1 else ""
     advice = library.pattern(gate.pattern).advice.strip()
     if report.verdict.id == INCONCLUSIVE:
         # Earliest first: a failure the summary already quotes from before the gate keeps the lead.
-        earlier = [e for e in _quoted_failures(report) if _time_key(e) < _time_key(gate)]
+        first = min(_time_key(e) for e in gates)
+        gated = library.marked(Mark.GATE_FAILED)
+        earlier = [e for e in _quoted_failures(report) if e.pattern not in gated and _time_key(e) < first]
         if earlier:
-            summary = f"{report.verdict.summary} Then a gate failed: {gate.where}: {clip(message_of(gate.text), 240)}."
+            quote = clip(performance.gate_quote(gate), 240)
+            summary = f"{report.verdict.summary} Then a gate failed: {gate.where}: {quote}."
             return replace(report, verdict=replace(report.verdict, summary=summary))
         summary = f"{head}{more}. {report.verdict.summary}"
         return replace(report, verdict=replace(report.verdict, summary=summary), advice=advice or report.advice)
@@ -74,7 +76,7 @@ def _failed_gate_first(report: Report, events: Sequence[Event], library: Library
     return replace(
         report,
         verdict=verdict,
-        chain=(*gates[:1], *(e for e in report.chain if e is not gate)),
+        chain=performance.gate_first(gate, report.chain),
         missing=tuple(dict.fromkeys(missing)),
         advice=advice or spec.advice.strip(),
         explain=spec.explain.strip(),

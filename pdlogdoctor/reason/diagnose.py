@@ -326,7 +326,8 @@ def _report_for(
     )
     alternatives = _alternatives(best, runners_up, hypotheses, consequences, evidence.library, score.value, orders)
     chain = _chain(list(best.chain) + list(best.lines_used), _depths(best.roots, evidence.links))
-    links = tuple(link for link in evidence.links if link.cause in best.chain and link.effect in best.chain)
+    in_chain = frozenset(best.chain)  # a set: a bundle's links and chain may each run to thousands
+    links = tuple(link for link in evidence.links if link.cause in in_chain and link.effect in in_chain)
     return Report(
         verdict=verdict,
         chain=chain,

@@ -7,7 +7,8 @@ on either side does not block the join: logs rarely print every id).
 
 from __future__ import annotations
 
-from collections import defaultdict
+import bisect
+from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..library.patterns import CauseRule, Library
@@ -30,13 +31,48 @@ def link(
         if event.failing:
             by_pattern[event.pattern].append(event)
     links = []
+    targets: dict[str, _Targets] = {}
+    widest = max(slack.values(), default=0.0)
     for pattern in library.patterns:
         for cause in by_pattern.get(pattern.id, ()):
             for rule in pattern.causes:
-                for effect in by_pattern.get(rule.target, ()):
+                if rule.target not in targets:
+                    targets[rule.target] = _Targets(by_pattern.get(rule.target, []))
+                reach = slack.get(cause.source, 0.0) + widest  # the most `_widening` can give this cause
+                for effect in targets[rule.target].near(cause, rule, reach):
                     if effect is not cause and joins(cause, effect, rule, nodes, slack):
                         links.append(Link(cause, effect, _reason(rule, _widening_needed(cause, effect, rule, slack))))
     return tuple(links)
+
+
+class _Targets:
+    """The events of one pattern, by time: a cause reads only those its window can reach, not all
+    of them (a bundle of thousands of files made every rule's cause x effect pairs quadratic)."""
+
+    __slots__ = ("effects", "order", "spread", "times", "untimed")
+
+    def __init__(self, effects: list[Event]) -> None:
+        self.effects = effects
+        timed = sorted((e.time, number) for number, e in enumerate(effects) if e.time is not None)
+        self.times = [time for time, _ in timed]
+        self.order = [number for _, number in timed]
+        self.untimed = [number for number, e in enumerate(effects) if e.time is None]
+        # How much later than its time an event may have happened (an untimed line between its neighbours).
+        self.spread = max(((e.latest or e.time) - e.time for e in effects if e.time is not None), default=0.0)
+
+    def near(self, cause: Event, rule: CauseRule, reach: float) -> list[Event]:
+        """A superset of the events `_in_window` can join to `cause` with a widening up to `reach`,
+        in their order (`joins` decides)."""
+        if cause.time is None:
+            return self.effects
+        latest = cause.latest or cause.time
+        # (a second's margin on each side: float rounding never leaves out what `joins` would take)
+        lo = bisect.bisect_left(self.times, cause.time - rule.skew_s - reach - max(self.spread, 0.0) - 1.0)
+        hi = bisect.bisect_right(self.times, latest + rule.window_s + reach + 1.0)
+        if lo == 0 and hi == len(self.times):
+            return self.effects
+        numbers = sorted([*self.order[lo:hi], *self.untimed])
+        return [self.effects[number] for number in numbers]
 
 
 def joins(
@@ -97,9 +133,9 @@ def downstream(roots: Iterable[Event], links: Sequence[Link]) -> list[Event]:
     for item in links:
         edges[id(item.cause)].append(item.effect)
     seen: dict[int, Event] = {}
-    queue = list(roots)
+    queue = deque(roots)
     while queue:
-        event = queue.pop(0)
+        event = queue.popleft()
         if id(event) in seen:
             continue
         seen[id(event)] = event

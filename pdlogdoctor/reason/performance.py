@@ -20,6 +20,7 @@ busy run whose gate passed stays healthy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -58,7 +59,9 @@ RISEN = 2.0  # ... and this many times its early level
 SLOWER = 0.5  # a node at this share of its peers' throughput, or 1/SLOWER their interval, lags them
 TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for the running requests to grow
 DEFAULT_TRANSFER_QUEUES = 4  # sglang's SGLANG_DISAGGREGATION_QUEUE_SIZE default (environ.py)
+OUTCOME_WORD = re.compile(r"(?<![\w-])FAIL(?:ED)?(?![\w-])")  # a gate line's outcome, upper-case and whole
 LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output")
+ACCURACY_WORDS = ("accuracy", "exact match", "score", "gsm8k")
 THROUGHPUT_WORDS = ("throughput", "tok/s", "tokens/s", "req/s")
 # The queues whose backlog each verdict reads, by the metrics patterns' capture names.
 TRANSFER_QUEUES = ("transfer_queue", "bootstrap_queue")
@@ -102,7 +105,7 @@ class Finding:
 def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], library: Library) -> Report:
     """The report with the run's series attached and, when the decision named no cause, the
     bottleneck they show (or performance-regression for a failed gate nothing explains)."""
-    gates = _failed_gates(events, library)
+    gates = failed_gates(events, library)
     if not series and not gates:
         return report
     finding = _finding(series, events, library)
@@ -115,7 +118,7 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
         return _bottleneck_report(report, finding, perf_gates[0], performance, library, counts)
     if perf_gates:
         return _regression_report(report, perf_gates[0], series, performance, library)
-    if finding is not None and finding.severe and (gates or not _passed(events, library)):
+    if finding is not None and finding.severe and not _only_accuracy(gates) and (gates or not _passed(events, library)):
         return _bottleneck_report(report, finding, gates[0] if gates else None, performance, library, counts)
     if finding is not None:
         note = f"the metrics lines show load ({finding.verdict}: {finding.summary}), but no gate failed on it"
@@ -126,10 +129,20 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
 # ---------------------------------------------------------------- gates
 
 
-def _failed_gates(events: Sequence[Event], library: Library) -> list[Event]:
-    """Failed gates, earliest first (decide.py's mark: a failed test, benchmark or job)."""
+def failed_gates(events: Sequence[Event], library: Library) -> list[Event]:
+    """Failed gates (lines marked `gate-failed`: a failed test, benchmark or job), earliest first;
+    within one second, a line that states the measured value and its limit before one that does
+    not (unittest's `FAIL: test_x` header, then its `AssertionError: 0.55 not greater than 0.62`):
+    the report quotes the gate with its numbers."""
     gated = library.marked(Mark.GATE_FAILED)
-    return sorted((e for e in events if e.failing and e.pattern in gated), key=_time_key)
+    return sorted((e for e in events if e.failing and e.pattern in gated), key=_gate_order)
+
+
+def _gate_order(event: Event) -> tuple[float, int, str, int]:
+    second = float(int(event.time)) if event.time is not None else float("inf")
+    limit = event.get("limit") if event.get("limit") is not None else event.get("threshold")
+    numbers = isinstance(event.get("value"), int | float) and isinstance(limit, int | float)
+    return (second, 0 if numbers else 1, event.source, event.line)
 
 
 def _failed_besides_gates(report: Report, events: Sequence[Event], library: Library) -> bool:
@@ -153,12 +166,25 @@ def gate_metric(gate: Event) -> str:
     the words of its test's name or message; "" for any other gate (accuracy, a job's exit)."""
     for name in ("metric", "test", "message"):
         value = gate.get(name)
-        if isinstance(value, str) and _performance_words(value):
+        if isinstance(value, str) and performance_words(value):
             return value
     return ""
 
 
-def _performance_words(text: str) -> bool:
+def _only_accuracy(gates: Sequence[Event]) -> bool:
+    """Every failed gate measured an accuracy: no queue or transfer explains wrong answers."""
+    return bool(gates) and all(_measures(gate, ACCURACY_WORDS) for gate in gates)
+
+
+def _measures(gate: Event, words: tuple[str, ...]) -> bool:
+    for name in ("metric", "test", "message"):
+        value = gate.get(name)
+        if isinstance(value, str) and any(word in value.lower().replace("_", " ") for word in words):
+            return True
+    return False
+
+
+def performance_words(text: str) -> bool:
     lowered = text.lower().replace("_", " ")
     return any(word in lowered for word in (*LATENCY_WORDS, *THROUGHPUT_WORDS))
 
@@ -191,6 +217,8 @@ def nodes_of(series: Sequence[Series], library: Library) -> list[Node]:
     found = []
     for source, items in sorted(by_source.items()):
         first = items[0]
+        if first.role is Role.ROUTER:
+            continue  # the router's latencies are what clients saw, no server's load
         groups = {library.pattern(s.pattern).group for s in items if _known(library, s.pattern)}
         engine = "sglang" if "sglang" in groups else "vllm" if "vllm" in groups else (sorted(groups) or [""])[0]
         role = first.role if first.role in SERVER_ROLES else _role_from_metrics(items)
@@ -550,14 +578,15 @@ def _what_differs(node: Node, peers: list[Node], events: Sequence[Event], librar
     if graph and peer_graph and _mean(s.mean for s in graph) < 0.5 <= _mean(s.mean for s in peer_graph):
         differs.append("its decode steps ran without CUDA graphs (cuda graph: False) while its peers' ran with them")
     sized = library.marked(Mark.KV_POOL_SIZED)
+    peer_sources = {p.source for p in peers}  # once, not per event: a fleet has thousands of peers
     mine = _numbers_of(e for e in events if e.source == node.source and e.pattern in sized)
-    theirs = _numbers_of(e for e in events if e.source in {p.source for p in peers} and e.pattern in sized)
+    theirs = _numbers_of(e for e in events if e.source in peer_sources and e.pattern in sized)
     for name, value in sorted(mine.items()):
         if name in theirs and theirs[name] != value:
             differs.append(f"its KV pool is sized differently ({name} {value:g} against {theirs[name]:g})")
             break
     own = {e.pattern for e in events if e.source == node.source and e.severity.rank >= Severity.WARNING.rank}
-    elsewhere = {e.pattern for e in events if e.source in {p.source for p in peers}}
+    elsewhere = {e.pattern for e in events if e.source in peer_sources}
     lonely = sorted(own - elsewhere)
     if lonely:
         titles = [library.pattern(pid).title for pid in lonely[:2] if _known(library, pid)]
@@ -750,11 +779,14 @@ def _regression_report(
     if read:
         shown = (
             f"The metrics lines read ({read}) show no bottleneck: no queue stayed up, no pool filled, "
-            "no transfer piled up, no node lagged its peers."
+            "no transfer piled up, no node lagged its peers; the logs do not show why the gate failed."
         )
         missing: tuple[str, ...] = ()
     else:
-        shown = "No server printed its periodic metrics lines here, so where the time went cannot be read."
+        shown = (
+            "No server printed its periodic metrics lines here, so where the time went cannot be read: "
+            "the logs do not show why the gate failed."
+        )
         missing = ("the servers' periodic metrics lines (sglang's Prefill/Decode batch lines, vLLM's engine stats)",)
     summary = f"{_gate_sentence(gate)} {shown}"
     facts = (*_gate_facts(gate), ("series_read", len(series)))
@@ -771,7 +803,7 @@ def _regression_report(
     return replace(
         report,
         verdict=verdict,
-        chain=(gate, *(e for e in report.chain if e is not gate)),
+        chain=gate_first(gate, report.chain),
         roots=(gate,),
         suggestions=(action,),
         advice=spec.advice.strip(),
@@ -792,7 +824,25 @@ def _series_read(series: Sequence[Series]) -> str:
 def _gate_sentence(gate: Event | None) -> str:
     if gate is None:
         return ""
-    return f"A gate failed: {gate.where}: {clip(message_of(gate.text).strip(), 240)}."
+    return f"A gate failed: {gate.where}: {clip(gate_quote(gate), 240)}."
+
+
+def gate_first(gate: Event, chain: Sequence[Event]) -> tuple[Event, ...]:
+    """The chain led by the gate's line, listed once: another gate pattern may read the same line
+    (`median TTFT ... > gate ... -- FAIL` is a latency gate and a FAIL outcome)."""
+    return (gate, *(e for e in chain if (e.source, e.line) != (gate.source, gate.line)))
+
+
+def gate_quote(gate: Event) -> str:
+    """The gate's line as a summary quotes it: without its time and writer, but never without its
+    outcome word (`[FAIL] ttft=...` reads like a level tag to the line formats, yet it is the verdict)."""
+    message = message_of(gate.text).strip()
+    outcome = OUTCOME_WORD.search(gate.text)
+    if outcome is not None and OUTCOME_WORD.search(message) is None:
+        start = outcome.start()
+        bracketed = start > 0 and gate.text[start - 1] in "[("
+        return gate.text[start - 1 if bracketed else start :].strip()
+    return message
 
 
 def _gate_facts(gate: Event | None) -> tuple[tuple[str, FactValue], ...]:

@@ -25,6 +25,7 @@ from ..library.patterns import Library
 from ..library.templates import message_of, mine
 from ..model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
 from ..model.counts import count_of
+from ..model.textcut import clip
 from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META, NO_CAUSE, NO_FAILURE_SEEN
 from . import confidence
@@ -81,6 +82,11 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     effects = library.errors.effects() if library.errors else frozenset()
     known = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
     ranked = _ranked(list(unrecognised.templates), root_time, symptom_time, effects, known)
+    ranked, answered = _answers_split(report, ranked, library)
+    if answered:
+        report = _noted(report, _answers_note(answered))
+    if not ranked:
+        return replace(report, unrecognised=())
     report = replace(report, unrecognised=tuple(ranked[:MAX_KEPT]))
     if len(ranked) > MAX_KEPT:
         report = _noted(report, f"{len(ranked) - MAX_KEPT} more unrecognised error templates are not listed")
@@ -95,6 +101,30 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     if report.verdict.id == HEALTHY:
         return _healthy(report, serious, library)
     return _named(report, [t for t in serious if t.marker not in effects], library, root_time)
+
+
+def _answers_split(
+    report: Report, ranked: list[UnexplainedError], library: Library
+) -> tuple[list[UnexplainedError], list[UnexplainedError]]:
+    """(the templates still unrecognised, the error answers the chain explains). A client's or
+    proxy's report of a 5xx (curl's `returned error: 502`) is the chain's failed requests as the
+    client received them, when the verdict names a cause, its chain shows requests failing or
+    answered with errors, and the line did not come before the root."""
+    answers = library.errors.answers() if library.errors else frozenset()
+    failed_requests = library.marked(Mark.ERROR_ANSWER, Mark.REQUEST_FAILED)
+    if report.verdict.id in META or not any(e.pattern in failed_requests for e in report.chain):
+        return ranked, []
+    explained = [t for t in ranked if t.marker in answers and t.position == "after"]
+    return [t for t in ranked if t not in explained], explained
+
+
+def _answers_note(answered: Sequence[UnexplainedError]) -> str:
+    quoted = "; ".join(f"{t.first.text!r} ({t.first.where})" for t in answered[:MAX_ANSWERS_QUOTED])
+    more = f" and {len(answered) - MAX_ANSWERS_QUOTED} more" if len(answered) > MAX_ANSWERS_QUOTED else ""
+    return f"the chain's failed requests as a client received them: {quoted}{more}"
+
+
+MAX_ANSWERS_QUOTED = 3
 
 
 # ---------------------------------------------------------------- what is already accounted for
@@ -456,7 +486,8 @@ def _first_failure_time(events: Sequence[Event]) -> float | None:
 def quote(t: UnexplainedError) -> str:
     """`file:line: the line` of a template's first occurrence, for summaries."""
     text = message_of(t.first.text)
-    text = text if len(text) <= QUOTE else text[: QUOTE - 1] + "…"
+    # a token across the cut goes whole (textcut.clip): redaction runs on this text later
+    text = text if len(text) <= QUOTE else clip(text, QUOTE - 1)
     more = f" ({t.count} lines like it in {len(t.files)} file(s))" if t.count > 1 else ""
     return f"{t.first.where}: {text}{more}"
 

@@ -12,8 +12,9 @@ import html
 from ..model import Performance, Series
 from ..model.values import record
 
-# The numbers worth a chart, in the order a reader checks them, with what they count.
+# The numbers worth a chart, in the order a reader checks them (after the finding's own), with what they count.
 CHARTED = {
+    "latency_us": "router request latency (µs)",  # what the clients saw, before the servers' reasons
     "queue": "requests waiting",
     "prealloc_queue": "requests waiting for KV memory (decode)",
     "transfer_queue": "KV transfers in flight",
@@ -27,6 +28,7 @@ CHARTED = {
     "retracted": "requests retracted (#retracted-req)",
     "preemptions": "preemptions",
 }
+MEAN_DIGITS = 4
 MAX_CHARTS = 8
 MAX_LINES = 6  # series per chart; the rest are named under it
 WIDTH, HEIGHT = 300.0, 80.0
@@ -37,6 +39,7 @@ class Line:
     label: str
     points: str  # SVG polyline points
     peak: float
+    count: int  # metrics lines read into it
 
 
 @record
@@ -48,17 +51,66 @@ class Chart:
     left_out: int  # series not drawn
 
 
-def charts(performance: Performance | None) -> list[Chart]:
-    """The charts of a report's series: the finding's metrics first, then the others CHARTED names."""
+@record
+class Row:
+    """One series as every report format states it (the text and markdown tables, the HTML legend):
+    the same numbers as the JSON report's `performance.series` entry, worded once here."""
+
+    title: str  # what the metric counts (CHARTED)
+    label: str  # the node (or file), its role and rank
+    count: int  # metrics lines read into it: JSON's `count`
+    low: float
+    mean: float
+    high: float
+    last: float
+
+
+def number(value: float) -> str:
+    """A series' value as the text and markdown reports write it: JSON's number, without a
+    trailing `.0` (values are read from log lines, means rounded by `mean`)."""
+    return f"{value:.15g}"
+
+
+def mean(series: Series) -> float:
+    """A series' mean as every format gives it (JSON's `mean` too): to 4 decimals."""
+    return round(series.mean, MEAN_DIGITS)
+
+
+def _ordered(performance: Performance | None) -> list[tuple[str, list[Series]]]:
+    """The metrics worth showing, the finding's first, each with its series highest peak first."""
     if performance is None or not performance.series:
         return []
     metrics = {s.metric for s in performance.series}
     ordered = [m for m in performance.shown if m in metrics and m in CHARTED]
     ordered += [m for m in CHARTED if m in metrics and m not in ordered]
+    return [
+        (metric, sorted((s for s in performance.series if s.metric == metric), key=lambda s: -s.high))
+        for metric in ordered[:MAX_CHARTS]
+    ]
+
+
+def rows(performance: Performance | None) -> list[Row]:
+    """The series the charts draw, as table rows, in the charts' order."""
+    return [
+        Row(CHARTED[metric], label(item), item.count, item.low, mean(item), item.high, item.last)
+        for metric, series in _ordered(performance)
+        for item in series[:MAX_LINES]
+    ]
+
+
+def label(series: Series) -> str:
+    rank = f", {series.rank}" if series.rank else ""
+    return f"{series.node or series.source.rsplit('/', 1)[-1]} ({series.role.value}{rank})"
+
+
+def charts(performance: Performance | None) -> list[Chart]:
+    """The charts of a report's series: the finding's metrics first, then the others CHARTED names."""
+    ordered = _ordered(performance)
+    if performance is None or not ordered:
+        return []
     start, end = _span(performance.series)
     found = []
-    for metric in ordered[:MAX_CHARTS]:
-        series = sorted((s for s in performance.series if s.metric == metric), key=lambda s: -s.high)
+    for metric, series in ordered:
         high = max(s.high for s in series) or 1.0
         lines = tuple(_line(s, start, end, high) for s in series[:MAX_LINES])
         found.append(
@@ -78,24 +130,23 @@ def _line(series: Series, start: float, end: float, high: float) -> Line:
         f"{(t - start) / width * WIDTH:.1f},{HEIGHT - mean / high * (HEIGHT - 4):.1f}"
         for t, mean, _, _ in series.points
     )
-    rank = f", {series.rank}" if series.rank else ""
-    label = f"{series.node or series.source.rsplit('/', 1)[-1]} ({series.role.value}{rank})"
-    return Line(label, points, series.high)
+    return Line(label(series), points, series.high, series.count)
 
 
 def chart_html(chart: Chart) -> str:
     """One chart as a figure: its title, an SVG of its lines, a legend of what each line is."""
     paths = "".join(
-        f'<polyline class="s{number}" points="{html.escape(line.points)}"/>' for number, line in enumerate(chart.lines)
+        f'<polyline class="s{index}" points="{html.escape(line.points)}"/>' for index, line in enumerate(chart.lines)
     )
     legend = "".join(
-        f'<li><i class="s{number}"></i>{html.escape(line.label)}: peak {line.peak:g}</li>'
-        for number, line in enumerate(chart.lines)
+        f'<li><i class="s{index}"></i>{html.escape(line.label)}: peak {number(line.peak)}, {line.count} lines</li>'
+        for index, line in enumerate(chart.lines)
     )
     more = f"<li>and {chart.left_out} more</li>" if chart.left_out else ""
-    label = html.escape(f"{chart.title}, 0 to {chart.high:g}")
+    scale = f"0 to {number(chart.high)}"
+    aria = html.escape(f"{chart.title}, {scale}")
     return (
-        f'<figure class="chart"><figcaption>{html.escape(chart.title)} <span>(0 to {chart.high:g})</span></figcaption>'
-        f'<svg viewBox="0 0 {WIDTH:g} {HEIGHT:g}" preserveAspectRatio="none" role="img" aria-label="{label}">'
+        f'<figure class="chart"><figcaption>{html.escape(chart.title)} <span>({scale})</span></figcaption>'
+        f'<svg viewBox="0 0 {WIDTH:g} {HEIGHT:g}" preserveAspectRatio="none" role="img" aria-label="{aria}">'
         f"{paths}</svg><ul>{legend}{more}</ul></figure>"
     )

@@ -26,6 +26,7 @@ from ..model import (
 from ..model.counts import count_of
 from ..model.known import KnownIssue, VersionSeen
 from ..reason.fingerprint import fingerprint
+from . import charts
 
 SCHEMA_VERSION = "2.6"  # docs/json.md has the changelog
 
@@ -316,7 +317,7 @@ def series_document(series: Series) -> dict[str, Any]:
         "last": series.last,
         "low": series.low,
         "high": series.high,
-        "mean": round(series.mean, 4),
+        "mean": charts.mean(series),
         "interval_s": round(series.interval, 3) if series.interval is not None else None,
         "peak": {"file": series.source, "line": series.peak_line},
     }

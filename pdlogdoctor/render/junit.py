@@ -38,8 +38,9 @@ def junit_report(report: Report, options: RenderOptions) -> str:
     view = shareable_view(report, options)
     shown = view.report
     cases = [_diagnosis_case(shown), *(_incident_case(finding) for finding in shown.other_incidents)]
-    failures = sum(1 for case in cases if "<failure " in case)
-    skipped = sum(1 for case in cases if "<skipped " in case)
+    verdict = shown.verdict.id
+    skipped = 1 if verdict == NO_FAILURE_SEEN else 0
+    failures = len(cases) - (1 if verdict in (HEALTHY, NO_FAILURE_SEEN) else 0)  # each incident fails
     counts = f'tests="{len(cases)}" failures="{failures}" errors="0" skipped="{skipped}"'
     properties = [
         ("verdict", shown.verdict.id),

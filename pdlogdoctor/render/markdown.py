@@ -17,7 +17,7 @@ from ..model.values import record
 from ..model.verdicts import HEALTHY
 from ..reason.fingerprint import fingerprint
 from ..scan.logshape import NAMES_SHOWN, set_aside, set_aside_words
-from . import changes
+from . import changes, charts
 from .document import (
     chain_start,
     chain_time,
@@ -126,6 +126,9 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], 
         parts.append("### Clocks\n\n" + "\n".join(f"- {quoted_prose(note, quotes)}" for note in report.time_notes))
     if report.chain:
         parts.append(_chain(report, budget.chain_rows, chain_start(report), absolute))
+    metrics = _metrics(report)
+    if metrics:
+        parts.append(metrics)
     if report.excerpt and budget.excerpt:
         parts.append(_excerpt(report.excerpt, budget.context))
     if report.unrecognised:
@@ -312,6 +315,21 @@ def _chain_table(chain: tuple[Event, ...], rows: int | None, start: float | None
     if len(shown) < len(chain):
         table.append(f"\n_{len(chain) - len(shown)} later chain rows left out._")
     return "\n".join(table)
+
+
+def _metrics(report: Report) -> str:
+    """The servers' metrics series, with the numbers the HTML charts and the JSON report give
+    (charts.rows), when a gate failed or a bottleneck shows."""
+    performance = report.performance
+    found = charts.rows(performance)
+    if performance is None or not found or (performance.gate is None and not performance.finding):
+        return ""
+    table = ["| what | series | lines | low | mean | peak | last |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for row in found:
+        values = (row.low, row.mean, row.high, row.last)
+        cells = (escape(row.title), code_cell(row.label), str(row.count), *map(charts.number, values))
+        table.append("| " + " | ".join(cells) + " |")
+    return "### Metrics read\n\n" + "\n".join(table)
 
 
 def _excerpt(windows: tuple[ExcerptWindow, ...], context: int) -> str:

@@ -21,6 +21,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..model import Report
+from .kept import KEPT
 from .neutralise import shown
 
 if TYPE_CHECKING:
@@ -28,27 +29,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-# Identifiers of the tool's own vocabulary: never data from the logs, never redacted. Also the
-# library's upstream knowledge (its public links and words) and the team's tracker links from its
-# config: not log data, and a masked link could not be followed. redact.py learns no host from them.
-KEPT = frozenset(
-    {
-        ("Event", "pattern"),
-        ("Verdict", "id"),
-        ("Alternative", "id"),
-        ("Suggestion", "kind"),
-        ("Suggestion", "name"),
-        ("Series", "pattern"),
-        ("Series", "metric"),
-        ("SeriesRow", "metric"),
-        ("Performance", "finding"),
-        ("Performance", "shown"),
-    }
-    | {("KnownIssue", name) for name in ("id", "title", "source", "status", "component", "fixed_in", "workaround")}
-    | {("KnownIssue", name) for name in ("standing", "fix")}
-    | {("VersionSeen", "component"), ("VersionSeen", "how")}
-    | {("TeamMatch", "link"), ("TeamMatch", "title"), ("TeamMatch", "by")}
-)
 # Strings whose line feeds are structure: the library's paragraphs, a captured block's lines.
 _MULTILINE = frozenset({("Report", "explain"), ("Report", "advice"), ("Event", "fields")})
 

@@ -1,40 +1,42 @@
-"""Masking of secrets and infrastructure names in shareable output (markdown, github).
+"""Masking of secrets and infrastructure names in shareable output (markdown, github, html).
 
 Each distinct value gets a stable placeholder for the life of one `Redactor`
 (`<ip-1>`, `<host-2>`, `<secret-3>`, ...), so a reader can still see that two
 lines talk about the same peer without learning which peer it is. Loopback and
 unspecified addresses (127.0.0.1, 0.0.0.0, ::1) are not secrets and stay.
 
-What is recognised follows the public rule lists of secret scanners (gitleaks,
-trufflehog, detect-secrets): provider-prefixed keys, JWTs, private-key blocks,
-credentials in URLs and headers, key names holding a secret keyword with any
-prefix or suffix, secret-looking CLI flags, and long high-entropy values after
-`=`/`:`. Then addresses and names: IPv4 and IPv6 (checked with `ipaddress`),
-e-mail addresses, Kubernetes pod names, home directories, and host names.
+What is recognised: the shapes of redaction.toml (secrets.py: provider keys after the
+secret scanners' rule sets, credentials in URLs, headers and command lines, e-mail
+addresses, home directories, pod names), and here the mechanisms a shape cannot say:
+the value of any key whose name holds a secret word (taken whole: quoted with its
+spaces, or up to white space with its `;`, `&` and `,`; whatever label, prefix or log
+level stands before the key), the same words as command-line flags, every cookie of a
+`Cookie:` header, long high-entropy values after `=`/`:`, private-key bodies, IPv4 and
+IPv6 (checked with `ipaddress`), dotted names under a top-level domain, and host names.
 
-Host names cannot all be recognised by shape (`pd_router.rs` looks like one),
-so they come from four places: node names the harness puts in file names,
-`host=`/`hostname=`/`--host`-style values, URL hosts, and dotted names under a
-suffix only hosts use (a top-level domain that is not also a file extension).
+Host names cannot all be recognised by shape (`pd_router.rs` looks like one), so they are
+learned from where they are named: node names in file names, `host=`/`MASTER_ADDR=`/
+`--host`/`--dist-init-addr`-style values, URL hosts, `user@host`, UCX's and NCCL's line
+prefixes; only names that are names (with a digit, a dot or a dash: never a word such as
+`output` taken from `decode_output.log`). They are then masked wherever they appear, looked
+up word by word (a set, whatever their number).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import ipaddress
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import Enum
-from typing import Any, TypeAlias, TypeVar, cast
+from typing import Any, TypeAlias
 
 from ..model import Report
-from ..model.values import record
-from .outbound import KEPT
+from .kept import KEPT
+from .secrets import Rules, Shape, rules
 
-T = TypeVar("T")
 Match: TypeAlias = "re.Match[str]"
 
 # ---------------------------------------------------------------- what is not a secret
@@ -44,17 +46,12 @@ _KEPT_ADDRESSES = frozenset({"127.0.0.1", "0.0.0.0", "255.255.255.255", "::1", "
 _NOT_HOSTS = frozenset(
     {"localhost", "0.0.0.0", "127.0.0.1", "prefill", "decode", "router", "server", "worker", "master", "host", "node"}
 )
-# A value after a secret-looking key that is a setting, not a secret.
-_NOT_SECRET_VALUE = re.compile(
-    r"(?i)(?:none|null|nil|true|false|yes|no|on|off|unset|empty|required|optional|redacted|masked|hidden|"
-    r"\*+|x{3,}|\.{3}|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|<[^>]*>?|\$\{?\w+\}?|%\w+%)"
-)
-
-
 _ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
 # A value whose last segment is a source file (`../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp`)
 # is a path an error message names, however random its letters look.
 _SOURCE_PATH = re.compile(r"/[\w.-]+\.(?:cpp|cc|cxx|c|h|hpp|cuh|cu|py|rs|go|java)$")
+# Request ids some servers print with mixed case (OpenAI-style): ids, not secrets.
+_ID_PREFIX = re.compile(r"(?:chatcmpl|cmpl|req|run|resp|msg|batch|file|asst|thread|step)[-_]")
 
 
 def _entropy(text: str) -> float:
@@ -70,6 +67,7 @@ def _looks_random(value: str) -> bool:
     return (
         len(core) >= 32
         and not _SOURCE_PATH.search(core)
+        and not _ID_PREFIX.match(core)
         and max(len(run) for run in _ALNUM_RUN.findall(core) or [""]) >= 16
         and any(c.isupper() for c in core)
         and any(c.islower() for c in core)
@@ -79,157 +77,83 @@ def _looks_random(value: str) -> bool:
 
 
 _ID_KEY = re.compile(
-    r"(?i)(?:^|[_.-])(?:id|ids|rid|uuid|guid|hash|digest|sha\d*|checksum|etag|commit|trace|span)[\"']?\s*$"
+    r"(?i)(?:^|[_.-])(?:id|ids|rid|uuid|guid|hash|digest|sha\d*|checksum|etag|commit|trace|span)[\"']?\s*[:=]?\s*[\"']?$"
 )
-_KEY_BEFORE = re.compile(r"[\w.-]+[\"']?\s*$")
+_KEY_BEFORE = re.compile(r"[\w.-]+[\"']?\s*[:=]?\s*[\"']?$")
 
 
-def _names_an_id(match: Match) -> bool:
+def _names_an_id(text: str, start: int) -> bool:
     """`request_id="chatcmpl-Wly2z..."` is random but not a secret: an id, a hash, a commit."""
-    before = _KEY_BEFORE.search(match.string, max(0, match.start() - 60), match.start())
+    before = _KEY_BEFORE.search(text, max(0, start - 60), start)
     return before is not None and _ID_KEY.search(before.group(0)) is not None
 
 
-def _is_secret_value(value: str, strict: bool) -> bool:
-    """After a secret keyword: anything but a setting. After `key: value` (strict), it must look like a token."""
-    if _NOT_SECRET_VALUE.fullmatch(value):
-        return False
-    if not strict:
-        return True
-    return len(value) >= 8 and (any(c.isdigit() for c in value) or not value.isalpha() or not value.islower())
+# ---------------------------------------------------------------- what a key name says (redaction.toml [keys])
 
 
-# ---------------------------------------------------------------- rules
+class _Keys:
+    """The key-name vocabulary, compiled."""
 
+    def __init__(self, keys: dict[str, Any]) -> None:
+        anywhere, parts, camel = ("|".join(keys[name]) for name in ("anywhere", "parts", "camel"))
+        self.strong_word = re.compile(f"(?i:{anywhere})")
+        self.secret_word = re.compile(
+            rf"(?i:{anywhere})|(?<![A-Za-z0-9])(?i:{parts})(?![A-Za-z0-9])|(?<=[a-z])(?:{camel})(?![a-z])"
+        )
+        self.about = frozenset(str(word) for word in keys["about"])
+        self.about_any = frozenset(str(word) for word in keys["about_any"])
+        self.setting = re.compile(str(keys["settings"]))
 
-@record
-class Rule:
-    """One kind of sensitive value. The group `v`, when the pattern has one, is what is masked."""
-
-    kind: str
-    pattern: re.Pattern[str]
-    hint: tuple[str, ...] = ()  # the rule runs only when one of these (lower-cased) appears: a cheap filter
-    check: Callable[[str, Match], bool] | None = None
-    prefilter: re.Pattern[str] | None = None  # ...and only when this finds something in the lower-cased text
-
-
-def _secret_key(strict_on_colon: bool) -> Callable[[str, Match], bool]:
-    """The key names a secret, and the value is not a setting (after `key: value`, a token-like one)."""
-
-    def check(value: str, match: Match) -> bool:
-        if _SECRET_WORD.search(match.group("key")) is None:
+    def names_secret(self, key: str) -> bool:
+        """The key holds a secret word, and its last part does not make it about one (`stop_token_ids`,
+        `password_file`; `private_key_id` names a secret: an `anywhere` word takes any suffix but a few)."""
+        if self.secret_word.search(key) is None:
             return False
-        separator = match.group("sep") or ""
-        return _is_secret_value(value, strict=strict_on_colon and "=" not in separator and ">" not in separator)
+        last = _KEY_PARTS.split(key.strip("-_."))[-1].lower()
+        if last in self.about_any:
+            return False
+        return last not in self.about or self.strong_word.search(key) is not None
 
-    return check
+    def is_secret_value(self, value: str, strict: bool) -> bool:
+        """After a secret key: anything but a setting (or what is masked already). After `key: value`
+        (strict), it must look like a token."""
+        if self.setting.fullmatch(value):
+            return False
+        if _PLACEHOLDER.search(value):
+            return False
+        if not strict:
+            return True
+        return len(value) >= 8 and (any(c.isdigit() for c in value) or not value.isalpha() or not value.islower())
 
 
-_B64 = r"[A-Za-z0-9+/]"
+_KEY_PARTS = re.compile(r"[_.\-]+|(?<=[a-z])(?=[A-Z])")
+_PLACEHOLDER = re.compile(r"<[a-z][a-z0-9-]*-\d+>")  # Redactor.placeholder's
+
+
+@functools.cache
+def _keys() -> _Keys:
+    return _Keys(rules().keys)
+
+
+# key, an optional closing quote, the separator: a linear scan; the value is read after it (_value_span)
+_KEY_SEPARATOR = re.compile(r"""(?<![\w.-])(?P<key>[\w.-]{1,80})(?P<close>["']?)[ \t]*(?P<sep>:=|=>|=|:(?!:))[ \t]*""")
+_FLAG = re.compile(r"""(?<![\w-])--?(?P<key>[\w-]{1,60})(?:=|[ \t]+)(?![-<])""")
+_COOKIE = re.compile(r"""(?i)\b(?P<set>set-)?cookie["']?[ \t]*[:=][ \t]*(?P<q>["']?)""")
+_COOKIE_PAIR = re.compile(r"""(?P<name>[^=;\s"']+)=(?P<value>[^;\s"']*)""")
+_ANY_SECRET_WORD = re.compile(r"pass|secret|key|credential|token|auth|sig|session|cookie|pwd")  # lower-cased text
+_UNQUOTED = re.compile(r"\S+")
+_RANDOM_VALUE = re.compile(r"[=:]\s?[\"']?(?P<v>[A-Za-z0-9+/_~.-]{32,}={0,2})(?![\w+/=~.-])")
+
+# ---------------------------------------------------------------- private-key bodies
+
 _PEM_BEGIN = r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
-_PEM_END = r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
+_PEM_END_RULE = re.compile(r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_OPEN_RULE = re.compile(rf"{_PEM_BEGIN}(?!.*?-----END).*")  # a block that goes on below
+# A log prefix (bracketed fields, a stamp) and then nothing but base64: a line of a key's body.
+_LOG_PREFIX = r"(?:\[[^\]]*\][ \t]*|\S*\d\d:\d\d:\d\d\S*[ \t]+|[A-Z]+:[ \t]+)*"
+_BODY_LINE = re.compile(rf"^(?P<prefix>[ \t]*{_LOG_PREFIX})(?P<v>[A-Za-z0-9+/]{{4,}}={{0,2}})[ \t]*$")
 
-# Keywords that mark a secret wherever they sit in a key name (`db_password`, `PGPASSWORD`, `client_secret`).
-_ANYWHERE = r"passw(?:or)?d|passphrase|secret|api[_-]?key|apikey|credentials?"
-# Keywords that must be a whole part of the name (`trace_token`, `x-api-key`; not `tokenizer`, `monkey`).
-_PART = r"token|key|auth|sig|signature|session|cookie|access[_-]?key|private[_-]?key"
-_CAMEL = r"Token|Key|Auth|Sig|Signature|Session|Cookie|Password|Passwd|Secret|Credentials?"
-# Found as whole key=value pairs (a linear scan), then kept when the key holds a keyword.
-_SECRET_WORD = re.compile(
-    rf"(?i:{_ANYWHERE})|(?<![A-Za-z0-9])(?i:{_PART})(?![A-Za-z0-9])|(?<=[a-z])(?:{_CAMEL})(?![a-z])"
-)
-_ANY_SECRET_WORD = re.compile(r"pass|secret|key|credential|token|auth|sig|session|cookie")  # lower-cased text
-_KEY_NAME = r"(?<![#\w.-])(?P<key>[\w.-]{1,80})"
-_SEPARATOR = r"[\"']?\s*(?P<sep>:=|=>|=|:(?!:))\s*[\"']?"
-_VALUE = r"(?P<v>(?!<)[^\s'\",;&)}\]<>`]{3,})"
-
-_PEM_END_RULE = re.compile(_PEM_END)
-_PEM_OPEN_RULE = re.compile(rf"{_PEM_BEGIN}(?!.*?{_PEM_END}).*")  # a block that goes on below
-_POD_SUFFIX = re.compile(r"-[bcdfghjklmnpqrstvwxz2456789]{5}\b")
-
-_RULES: tuple[Rule, ...] = (
-    # Private keys: a whole block on one line (JSON "\n"-escaped), or its first line (the rest is masked
-    # line by line by `redact_lines`).
-    Rule(
-        "private-key",
-        re.compile(rf"{_PEM_BEGIN}(?:.*?{_PEM_END}|.*)"),
-        ("-----begin",),
-    ),
-    # Credentials in URLs: scheme://user:password@host, scheme://token@host.
-    Rule("cred", re.compile(r"(?i)\b[a-z][a-z0-9+.-]{1,15}://(?P<v>[^/\s@'\"<>`]+)@(?=[\w\[])"), ("://",)),
-    # Authorization headers: the scheme stays readable, the credential goes.
-    Rule(
-        "token",
-        re.compile(
-            r"(?i)\b(?:proxy-)?authori[sz]ation[\"']?\s*[:=]\s*[\"']?"
-            r"(?:(?:basic|bearer|token|digest|negotiate|apikey|api-key|sso-key|aws4-hmac-sha256)\s+)?"
-            r"(?P<v>(?!<)[^\s'\",]{3,})"
-        ),
-        ("authori",),
-    ),
-    Rule("token", re.compile(r"(?i)\b(?:bearer|basic)\s+(?P<v>(?!<)[A-Za-z0-9._~+/=-]{12,})"), ("bearer", "basic")),
-    # Provider-prefixed keys (the shapes scanners look for).
-    Rule("jwt", re.compile(r"\bey[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*=*"), ("ey",)),
-    Rule("gh-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,})"), ("gh", "github_pat_")),
-    Rule("gitlab-token", re.compile(r"\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ft|imt|agent)-[\w-]{20,}"), ("gl",)),
-    Rule("hf-token", re.compile(r"(?<![A-Za-z])(?:hf_|api_org_)[A-Za-z0-9]{20,}"), ("hf_", "api_org_")),
-    Rule("aws-key", re.compile(r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
-    Rule("openai-key", re.compile(r"\bsk-(?!ant-)(?:[a-z]{2,10}-)?[A-Za-z0-9_-]{20,}"), ("sk-",)),
-    Rule("anthropic-key", re.compile(r"\bsk-ant-[a-z]{2,10}\d{0,2}-[\w-]{20,}"), ("sk-ant-",)),
-    Rule("slack-token", re.compile(r"\bxox[abeoprs]-[A-Za-z0-9-]{10,}|\bxapp-\d-[A-Za-z0-9-]{10,}"), ("xox", "xapp-")),
-    Rule("slack-webhook", re.compile(r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/(?P<v>[\w/+-]{10,})")),
-    Rule("google-key", re.compile(r"\bAIza[\w-]{35}|\bya29\.[\w-]{20,}"), ("aiza", "ya29.")),
-    Rule("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
-    Rule("pypi-token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[\w-]{20,}"), ("pypi-",)),
-    Rule("stripe-key", re.compile(r"\b[rsp]k_(?:live|test|prod)_[A-Za-z0-9]{10,}"), ("k_live_", "k_test_", "k_prod_")),
-    Rule("sendgrid-key", re.compile(r"\bSG\.[\w-]{16,32}\.[\w-]{30,50}"), ("sg.",)),
-    Rule("databricks-token", re.compile(r"\bdapi[a-f0-9]{32}(?:-\d)?\b"), ("dapi",)),
-    Rule("grafana-token", re.compile(r"\b(?:glc_|glsa_)[A-Za-z0-9+/_=-]{20,}"), ("glc_", "glsa_")),
-    Rule("azure-secret", re.compile(r"(?<![\w~.-])[\w~.]{3}\dQ~[\w~.-]{31,34}(?![\w~.-])"), ("q~",)),
-    # `key=value` with a secret keyword anywhere in the key name; `key: value` only for token-like values.
-    Rule(
-        "secret",
-        re.compile(_KEY_NAME + _SEPARATOR + _VALUE),
-        check=_secret_key(strict_on_colon=True),
-        prefilter=_ANY_SECRET_WORD,
-    ),
-    # Secret-looking command-line flags: --api-key X, --hf-token=X, --password X; curl's -u user:pass.
-    Rule(
-        "secret",
-        re.compile(r"(?<![\w-])--?(?P<key>[\w-]{1,60})(?P<sep>=|\s+)[\"']?(?P<v>(?![-<])[^\s'\"`]{3,})"),
-        ("-",),
-        check=_secret_key(strict_on_colon=False),
-        prefilter=_ANY_SECRET_WORD,
-    ),
-    Rule("cred", re.compile(r"(?<![\w-])-u\s+[\"']?(?P<v>[^\s:'\"]+:[^\s'\"]+)"), ("-u",)),
-    # Whatever else is long and random after `=` or `:`: an unnamed token, signature or password.
-    Rule(
-        "secret",
-        re.compile(r"[=:]\s?[\"']?(?P<v>[A-Za-z0-9+/_~.-]{32,}={0,2})(?![\w+/=~.-])"),
-        check=lambda value, match: _looks_random(value) and not _names_an_id(match),
-    ),
-    # A line that is nothing but base64: the body of a key or certificate block.
-    Rule(
-        "secret",
-        re.compile(rf"^\s*(?P<v>{_B64}{{40,}}={{0,2}})\s*$"),
-        check=lambda value, match: _looks_random(value),
-    ),
-    Rule("email", re.compile(r"(?<![\w.+%-])[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}\b"), ("@",)),
-    Rule(
-        "home",
-        re.compile(r"(?<![\w.-])(?:/home/|/Users/|/export/home/|[A-Za-z]:\\Users\\)[^/\\\s'\":]+"),
-        ("/home/", "/users/", "\\users\\"),
-    ),
-    # Kubernetes pods: <deployment>-<template hash>-<suffix>, both drawn from the API server's alphabet
-    # (no vowels, no 0/1/3). A lone 5-character suffix (daemonsets, jobs) is too like `kimi-gsm8k` to tell.
-    Rule(
-        "pod",
-        re.compile(
-            r"\b[a-z0-9](?:[a-z0-9-]{0,50}[a-z0-9])?-[bcdfghjklmnpqrstvwxz2456789]{6,10}-[bcdfghjklmnpqrstvwxz2456789]{5}\b"
-        ),
-        prefilter=_POD_SUFFIX,
-    ),
-)
+# ---------------------------------------------------------------- addresses and names
 
 # IPv6 candidates are checked with `ipaddress`: timestamps (10:16:03) and C++ scopes are not addresses.
 # An address ends where a word does: `c10::DistBackendError` holds `c10::d`, which parses as one.
@@ -253,27 +177,49 @@ _TLDS = frozenset(
         )
     ).split()
 )
-# First labels that make a dotted name code, not a host: `self.net`, `torch.int`, `args.local`.
+# First labels that make a dotted name code, not a host: `self.net`, `torch.int`, and the modules of
+# the serving stack (`mori.io`, `vllm.ai`...).
 _CODE_OWNERS = frozenset(
-    " ".join(("self cls args kwargs config cfg ctx torch np nn os sys model module req obj this",)).split()
+    " ".join(
+        (
+            "self cls args kwargs config cfg ctx torch np nn os sys model module req obj this",
+            "sglang vllm mori mooncake nixl dynamo tensorrt_llm trtllm triton transformers flashinfer",
+            "deep_ep aiter ray ucx nccl rccl hip cuda rocm jax numpy pydantic fastapi uvicorn",
+        )
+    ).split()
 )
 # Candidates only (a fast scan); the labels and the top-level domain are checked when masked.
 _DOTTED_NAME = re.compile(r"(?<![\w.-])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?![\w(-]|\.[A-Za-z0-9])")
 _LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+# A run of the characters a learned host name is made of (the harness writes prefill_<node>.log:
+# `_` may touch one); a name is a prefix of a run ending at its end or at a dot.
+_NAME_RUN = re.compile(r"(?<![A-Za-z0-9.-])[A-Za-z0-9][A-Za-z0-9.-]*")
+# Up to this many learned names are masked with one alternation (the regex engine's fast scan); more
+# are looked up run by run in a set: a 20,000-way alternation took 9.8 s to mask one report.
+ALTERNATION_NAMES = 256
 
-# Where host names are named: key=value pairs, flags and URLs. Learned from every line, then masked everywhere.
-_HOST_KEY = re.compile(r"(?i)(?:hostname|host|nodename|node_name|node|server|peer|endpoint|upstream|pod)$")
+# Where host names are named. Learned from every line of the report, then masked everywhere.
+_HOST_KEY = re.compile(
+    r"(?i)(?:hostname|host|nodename|node_name|node|server|peer|endpoint|upstream|pod|master_addr|addr|address)$"
+)
+_NAME = r"([A-Za-z][\w.-]*[A-Za-z0-9])"
+_HOST_FLAGS = "host|hostname|node|node-name|server|dist-init-addr|master-addr|nccl-init-addr"
+# (what the text must hold for the hint to be worth a search, the hint)
 _HOST_HINTS = (
     # key=value pairs (a linear scan); kept when the key ends with a host word (see learn_from_text)
-    re.compile(r"(?<![\w-])([\w-]{1,40})[\"']?\s*[=:]\s*[\"']?(?://)?([A-Za-z][\w.-]*[A-Za-z0-9])"),
-    re.compile(r"--(host|hostname|node|node-name|server)[=\s]+['\"]?([A-Za-z][\w.-]*[A-Za-z0-9])"),
-    re.compile(r"(:)//(?:[^/\s@]*@)?([A-Za-z][\w.-]*[A-Za-z0-9])"),
+    (("=", ":"), re.compile(rf"(?<![\w-])([\w-]{{1,40}})[\"']?\s*[=:]\s*[\"']?(?://)?{_NAME}")),
+    (("--",), re.compile(rf"--({_HOST_FLAGS})[=\s]+['\"]?{_NAME}")),
+    (("://",), re.compile(rf"(:)//(?:[^/\s@]*@)?{_NAME}")),
+    (("[",), re.compile(rf"(\[){_NAME}:\d+:\d+\]")),  # UCX: [host:pid:thread]
+    ((" [",), re.compile(rf"(?<![\w.-])()(?:{_NAME}):\d+:\d+ \[\d+\]")),  # NCCL: host:pid:thread [rank]
+    (("@",), re.compile(rf"(?<![\w.+%/-])([a-z_][\w.-]{{0,31}})@(?!v?\d){_NAME}(?=[\s:'\"]|$)")),  # ssh: user@host
 )
 _NUMERIC_NAME = re.compile(r"[\d.]+")
 
 
 def _host_worth_learning(name: str) -> bool:
-    """Identifying names only: a bare role word (`prefill`, `router`) is a compose alias, not a node."""
+    """Names that are names: with a digit, a dot or a dash. A bare word (`prefill`, `router`, `output`
+    from `decode_output.log`) is a role, a compose alias or a harness's label, never masked everywhere."""
     lowered = name.lower()
     if lowered in _NOT_HOSTS or len(name) < 3 or _NUMERIC_NAME.fullmatch(name):
         return False
@@ -287,31 +233,35 @@ class Redactor:
         self._placeholders: dict[tuple[str, str], str] = {}
         self._counts: dict[str, int] = {}
         self._hosts: set[str] = set()
-        self._host_rule: re.Pattern[str] | None = None
+        self._host_rule: re.Pattern[str] | None = None  # the alternation of a few names (ALTERNATION_NAMES)
         self._done: dict[str, str] = {}  # a report repeats its strings (an event is in the chain, roots, links)
+        self._rules: Rules = rules()
+        self._keys = _keys()
         self.learn_hosts(hosts)
 
     # ------------------------------------------------------------ learning host names
 
     def learn_hosts(self, hosts: Iterable[str]) -> None:
-        fresh = {h for h in hosts if h and h.lower() not in _NOT_HOSTS and len(h) >= 3} - self._hosts
+        fresh = {h for h in hosts if h and _host_worth_learning(h)} - self._hosts
         if not fresh:
             return
         self._hosts |= fresh
         self._done.clear()  # masked before these names were known
-        names = sorted(self._hosts, key=len, reverse=True)  # longest first: "a-1.x" before "a-1"
-        # `_` may touch a host name: the harness writes prefill_<node>.log.
-        alternatives = "|".join(re.escape(n) for n in names)
-        self._host_rule = re.compile(r"(?<![A-Za-z0-9.-])(?:" + alternatives + r")(?![A-Za-z0-9-])")
+        self._host_rule = None
+        if len(self._hosts) <= ALTERNATION_NAMES:
+            names = sorted(self._hosts, key=len, reverse=True)  # longest first: "a-1.x" before "a-1"
+            alternatives = "|".join(re.escape(name) for name in names)
+            self._host_rule = re.compile(r"(?<![A-Za-z0-9.-])(?:" + alternatives + r")(?![A-Za-z0-9-])")
 
     def learn_from_text(self, text: str) -> None:
         found = [
             m.group(2)
-            for rule in _HOST_HINTS
+            for needles, rule in _HOST_HINTS
+            if any(needle in text for needle in needles)
             for m in rule.finditer(text)
-            if rule is not _HOST_HINTS[0] or _HOST_KEY.search(m.group(1))
+            if rule is not _HOST_HINTS[0][1] or _HOST_KEY.search(m.group(1))
         ]
-        self.learn_hosts(name for name in found if _host_worth_learning(name))
+        self.learn_hosts(found)
 
     # ------------------------------------------------------------ masking
 
@@ -330,12 +280,17 @@ class Redactor:
 
     def _redact(self, text: str) -> str:
         lowered = text.lower()
-        for rule in _RULES:
-            if rule.hint and not _holds_any(lowered, rule.hint):
-                continue
-            if rule.prefilter is not None and rule.prefilter.search(lowered) is None:
-                continue
-            text = rule.pattern.sub(functools.partial(self._mask, rule), text)
+        for shape in self._rules.shapes_for(lowered):
+            text = shape.pattern.sub(functools.partial(self._mask_shape, shape), text)
+        if _ANY_SECRET_WORD.search(lowered):
+            if "cookie" in lowered:
+                text = self._mask_cookies(text)  # before key=value: `Cookie:`'s value is many pairs
+            text = self._mask_key_values(text)
+            if "-" in text:
+                text = self._mask_flags(text)
+        if "=" in text or ":" in text:
+            text = _RANDOM_VALUE.sub(self._mask_random, text)
+        text = self._mask_body_line(text)
         if ":" in text:
             text = _IPV6_CANDIDATE.sub(self._mask_ipv6, text)
         if "." in text:
@@ -343,11 +298,14 @@ class Redactor:
             text = _DOTTED_NAME.sub(self._mask_dotted_name, text)
         if self._host_rule is not None:
             text = self._host_rule.sub(lambda m: self.placeholder("host", m.group(0)), text)
+        elif self._hosts:
+            text = _NAME_RUN.sub(self._mask_learned, text)
         return text
 
     def redact_lines(self, lines: Sequence[str]) -> list[str]:
-        """Consecutive lines of one file: the body of a private-key block is masked up to its END
-        line, with the placeholder its BEGIN line got."""
+        """Consecutive lines of one file: a private key's body is masked, whether its BEGIN line is in
+        the window (up to its END line, with the BEGIN line's placeholder) or above it (a run of
+        base64-only lines, behind any log prefix, that holds a long random line or ends at an END line)."""
         out: list[str] = []
         block: str | None = None  # the BEGIN line's masked value while inside a block
         for line in lines:
@@ -357,20 +315,97 @@ class Redactor:
             begin = _PEM_OPEN_RULE.search(line)
             block = begin.group(0) if begin is not None else None  # as the private-key rule masks it
             out.append(self(line))
+        return self._mask_body_runs(lines, out)
+
+    def _mask_body_runs(self, lines: Sequence[str], out: list[str]) -> list[str]:
+        for run in _body_runs(lines):
+            ends_at_end = run[-1] + 1 < len(lines) and _PEM_END_RULE.search(lines[run[-1] + 1]) is not None
+            if not ends_at_end and not any(_looks_random(_body(lines[i])) for i in run):
+                continue
+            for i in run:
+                found = _BODY_LINE.match(out[i])
+                if found is not None:
+                    out[i] = found.group("prefix") + self.placeholder("secret", found.group("v"))
         return out
 
-    def _mask(self, rule: Rule, match: Match) -> str:
+    # ------------------------------------------------------------ the mechanisms
+
+    def _mask_shape(self, shape: Shape, match: Match) -> str:
         whole: str = match.group(0)
-        has_value = "v" in match.re.groupindex and match.group("v") is not None
-        value = match.group("v") if has_value else whole
-        if rule.check is not None and not rule.check(value, match):
+        group = shape.secret if shape.secret is not None and match.group(shape.secret) is not None else 0
+        value: str = match.group(group)
+        if shape.entropy is not None and _entropy(value) < shape.entropy:
             return whole
-        masked = self.placeholder(rule.kind, value)
-        if not has_value:
+        masked = self.placeholder(shape.kind, value)
+        if group == 0:
             return masked
-        start, end = match.span("v")
+        start, end = match.span(group)
         offset = match.start()
         return whole[: start - offset] + masked + whole[end - offset :]
+
+    def _mask_key_values(self, text: str) -> str:
+        """The value of every key naming a secret. A key that does not (a label, a log level: `INFO:`,
+        `WARNING:root:`) consumes only itself and its separator, so the key after it is read too."""
+        return _mask_spans(text, self._key_value_spans(text), lambda value: self.placeholder("secret", value))
+
+    def _key_value_spans(self, text: str) -> Iterator[tuple[int, int]]:
+        position = 0
+        while (found := _KEY_SEPARATOR.search(text, position)) is not None:
+            position = found.end()
+            if not self._keys.names_secret(found.group("key")):
+                continue
+            span = _value_span(text, found.end(), text[found.start() - 1 : found.start()])
+            if span is None:
+                continue
+            quoted = found.group("close") != "" or text[found.end() : found.end() + 1] in ("'", '"')
+            strict = found.group("sep") == ":" and not quoted
+            if self._keys.is_secret_value(text[span[0] : span[1]], strict):
+                yield span
+                position = span[1]
+
+    def _mask_flags(self, text: str) -> str:
+        """`--api-key X`, `--hf-token=X`, `--password X`."""
+        return _mask_spans(text, self._flag_spans(text), lambda value: self.placeholder("secret", value))
+
+    def _flag_spans(self, text: str) -> Iterator[tuple[int, int]]:
+        position = 0
+        while (found := _FLAG.search(text, position)) is not None:
+            position = found.end()
+            if not self._keys.names_secret(found.group("key")):
+                continue
+            span = _value_span(text, found.end(), " ")
+            if span is not None and self._keys.is_secret_value(text[span[0] : span[1]], strict=False):
+                yield span
+                position = span[1]
+
+    def _mask_cookies(self, text: str) -> str:
+        """Every cookie's value after `Cookie:` (the first only after `Set-Cookie:`, the rest are attributes)."""
+
+        def spans() -> Iterator[tuple[int, int]]:
+            for header in _COOKIE.finditer(text):
+                end = text.find(header.group("q"), header.end()) if header.group("q") else len(text)
+                for pair in _COOKIE_PAIR.finditer(text, header.end(), end if end != -1 else len(text)):
+                    if pair.group("value"):
+                        yield pair.span("value")
+                    if header.group("set"):
+                        break
+
+        return _mask_spans(text, spans(), lambda value: self.placeholder("secret", value))
+
+    def _mask_random(self, match: Match) -> str:
+        value: str = match.group("v")
+        if not _looks_random(value) or _names_an_id(match.string, match.start()):
+            return match.group(0)
+        start, end = match.span("v")
+        whole: str = match.group(0)
+        return whole[: start - match.start()] + self.placeholder("secret", value) + whole[end - match.start() :]
+
+    def _mask_body_line(self, text: str) -> str:
+        """A line that is nothing but base64 (behind a log prefix): a key's or certificate's body."""
+        found = _BODY_LINE.match(text)
+        if found is None or not _looks_random(found.group("v")):
+            return text
+        return found.group("prefix") + self.placeholder("secret", found.group("v"))
 
     def _mask_ipv6(self, match: Match) -> str:
         candidate: str = match.group(0)
@@ -396,6 +431,103 @@ class Redactor:
         ):
             return name
         return self.placeholder("host", name)
+
+    def _mask_learned(self, match: Match) -> str:
+        """The longest learned name the run starts with, ending at the run's end or a dot."""
+        run: str = match.group(0)
+        ends = [len(run)] + [i for i in range(len(run) - 1, 0, -1) if run[i] == "."]
+        for end in ends:
+            if run[:end] in self._hosts:
+                return self.placeholder("host", run[:end]) + run[end:]
+        return run
+
+
+def _value_span(text: str, at: int, before_key: str) -> tuple[int, int] | None:
+    """Where a key's value lies: inside its quotes (spaces and all), or up to white space (its
+    `;`, `&` and `,` too), less closing punctuation; in a URL's query (`?k=`, `&k=`) up to the next
+    `&`, in a connection string (`;k=`) up to the next `;`."""
+    if at >= len(text):
+        return None
+    quote = text[at]
+    if quote in ("'", '"'):
+        end = _closing_quote(text, at + 1, quote)
+        return (at + 1, end) if end - (at + 1) >= 3 else None
+    found = _UNQUOTED.match(text, at)
+    if found is None or text[at] == "<":
+        return None
+    end = found.end()
+    stop = {"?": "&#", "&": "&#", ";": ";"}.get(before_key, "")
+    for char in stop:
+        cut = text.find(char, at, end)
+        if cut != -1:
+            end = cut
+    end = at + len(_without_closing(text[at:end]))
+    return (at, end) if end - at >= 3 else None
+
+
+_CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<", "'": "'", '"': '"'}
+
+
+def _without_closing(value: str) -> str:
+    """A value less the punctuation that closes what holds it (`api_key=x)`, `k=v,`), keeping a
+    closer the value opens itself (`[PAD]`, `<secret-1>`)."""
+    while value:
+        last = value[-1]
+        if last in ",;":
+            value = value[:-1]
+            continue
+        opener = _CLOSERS.get(last)
+        if opener is None:
+            break
+        if opener == last:  # a quote: closing when it has no partner inside
+            if value.count(last) % 2 == 0:
+                break
+        elif value.count(opener) >= value.count(last):
+            break
+        value = value[:-1]
+    return value
+
+
+def _closing_quote(text: str, start: int, quote: str) -> int:
+    """The index of the quote that closes a value opened before `start` (a backslash escapes one);
+    the end of the text when none does."""
+    index = start
+    while index < len(text):
+        if text[index] == "\\":
+            index += 2
+            continue
+        if text[index] == quote:
+            return index
+        index += 1
+    return len(text)
+
+
+def _mask_spans(text: str, spans: Iterable[tuple[int, int]], mask: Callable[[str], str]) -> str:
+    pieces: list[str] = []
+    position = 0
+    for start, end in spans:
+        pieces += [text[position:start], mask(text[start:end])]
+        position = end
+    return "".join(pieces) + text[position:] if pieces else text
+
+
+def _body(line: str) -> str:
+    found = _BODY_LINE.match(line)
+    return found.group("v") if found is not None else ""
+
+
+def _body_runs(lines: Sequence[str]) -> Iterator[list[int]]:
+    """Runs of consecutive lines that hold nothing but base64 behind their log prefix."""
+    run: list[int] = []
+    for index, line in enumerate(lines):
+        if _BODY_LINE.match(line) is not None:
+            run.append(index)
+            continue
+        if run:
+            yield run
+        run = []
+    if run:
+        yield run
 
 
 def _split_address(candidate: str) -> tuple[str | None, str]:
@@ -439,20 +571,7 @@ def _strings(value: object) -> set[str]:
         elif isinstance(item, tuple):
             stack.extend(item)
         else:
-            kind = type(item).__name__  # the tool's own words and links teach no host name (outbound.KEPT)
-            stack.extend(getattr(item, name) for name in _field_names(type(item)) if (kind, name) not in KEPT)
+            kind = type(item).__name__  # the tool's own words and links teach no host name (kept.KEPT)
+            names = getattr(type(item), "__dataclass_fields__", ())
+            stack.extend(getattr(item, name) for name in names if (kind, name) not in KEPT)
     return found
-
-
-def _holds_any(text: str, needles: tuple[str, ...]) -> bool:
-    return any(needle in text for needle in needles)
-
-
-def _field_names(kind: type) -> tuple[str, ...]:
-    """A dataclass's field names (none for anything else), looked up once per class."""
-    return _fields_of(cast(Hashable, kind))
-
-
-@functools.cache  # a pure function of the class: a memo, not state
-def _fields_of(kind: Any) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else ()

@@ -24,7 +24,7 @@ from ..model.counts import count_of
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..reason import confidence
 from ..reason.fingerprint import fingerprint
-from . import changes
+from . import changes, charts
 from .document import (
     chain_start,
     chain_time,
@@ -94,8 +94,10 @@ class Page:
                 self.add(line, *styles)
 
     def heading(self, text: str) -> None:
+        """A heading, wrapped as prose is (`Unrecognised errors (...)` ran past 60 columns)."""
         self.add()
-        self.add(text, "bold")
+        for line in textwrap.wrap(text, self.width, break_long_words=False, break_on_hyphens=False) or [text]:
+            self.add(line, "bold")
 
     def clip(self, text: str, indent: int, verbose: bool) -> str:
         room = self.width - indent
@@ -129,6 +131,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
     _known(page, report)
     _arithmetic(page, report)
     _chain(page, report, options)
+    _metrics(page, report)
     _unrecognised(page, report, options.verbose)
     _log_ends(page, report, options.verbose)
     _alternatives(page, report)
@@ -198,6 +201,16 @@ def _changes(page: Page, report: Report) -> None:
         _error_rows(page, comparison)
     if comparison.series:
         _series_rows(page, comparison)
+    if comparison.deltas or comparison.errors or comparison.series:
+        page.add()
+        page.prose(CHANGE_LEGEND, 0, "dim", first="Marks: ")
+
+
+# What the tables' first column says (the review: `!` and `*` had no legend).
+CHANGE_LEGEND = (
+    "! a change that bears on the verdict (an error line: new, or more often; a series: it left the "
+    "green range); * another change; unmarked: a value one run only logged, an error line no worse"
+)
 
 
 def _series_rows(page: Page, comparison: Comparison) -> None:
@@ -243,20 +256,55 @@ def _error_rows(page: Page, comparison: Comparison) -> None:
 def _table(
     page: Page, rows: list[tuple[str, ...]], styles: list[tuple[str, ...]], caps: tuple[int, ...], highlight: int
 ) -> None:
+    """Columns padded to their widest cell, at most `caps` wide, fitted to the page (COLUMNS). The
+    last column (a change's words, a file:line) is never clipped: wrapped in its place, or, when the
+    page is too narrow for it beside the others, on lines of its own under the row. The others are
+    clipped, the widest first, only when they do not fit even alone. The cell at `highlight` (BAD's
+    value) takes the row's style."""
     tails = (highlight - 1, highlight)  # GOOD's and BAD's values
-    """Columns padded to their widest cell, at most `caps` wide (longer cells are clipped, the
-    last column never); the cell at `highlight` (BAD's value) takes the row's style."""
     widths = [min(cap, max(len(row[column]) for row in rows)) for column, cap in enumerate(caps)]
-    widths[-1] = max(len(row[-1]) for row in rows)
+    last = max(len(row[-1]) for row in rows)
+    beside = sum(widths[:-1]) + len(GAP) * (len(widths) - 1)
+    below = beside + min(last, MIN_LAST) > page.width  # the last cell goes under the row
+    widths = _narrowed(widths[:-1], page.width)
+    start = widths[0] + len(GAP) if below else beside
+    room = max(MIN_LAST, page.width - start)
     for number, (row, style) in enumerate(zip(rows, styles, strict=True)):
         cells = [
             _fit(cell, width, column in tails).ljust(width)
-            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+            for column, (cell, width) in enumerate(zip(row[:-1], widths, strict=True))
         ]
         if number and page.color:
             cells[highlight] = page.style(cells[highlight], *style)
-        line = "  ".join(cells).rstrip()
-        page.add(line, *(("dim",) if number == 0 else ()))
+        lines = _wrapped(row[-1], room)
+        first = "" if below or len(lines[0]) > room else lines.pop(0)
+        page.add(GAP.join([*cells, first]).rstrip(), *(("dim",) if number == 0 else ()))
+        for rest in lines:  # under the column; a word longer than it, as far right as the page allows
+            indent = start if len(rest) <= room else max(len(GAP), page.width - len(rest))
+            page.add(" " * indent + rest, *(("dim",) if number == 0 else ()))
+
+
+GAP = "  "
+MIN_CELL = 8  # a clipped column keeps this much (`max_tot…`), its header too
+MIN_LAST = 24  # the last column beside the others keeps this much, else it goes under the row
+
+
+def _narrowed(widths: list[int], page_width: int) -> list[int]:
+    """`widths` made to fit `page_width`: the widest column (never the first, a one-character mark)
+    one character at a time, down to MIN_CELL."""
+    widths = list(widths)
+    fixed = len(GAP) * (len(widths) - 1)
+    while fixed + sum(widths) > page_width and len(widths) > 1:
+        column = max(range(1, len(widths)), key=lambda c: widths[c])
+        if widths[column] <= MIN_CELL:
+            break  # narrower than any table can be read: the lines run past the edge
+        widths[column] -= 1
+    return widths
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """The last cell in lines of `width`, its words (a path, a file:line) never broken."""
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [""]
 
 
 def _fit(text: str, width: int, tail: bool = False) -> str:
@@ -352,14 +400,44 @@ def _chain(page: Page, report: Report, options: RenderOptions) -> None:
     for event in report.chain:
         when = chain_time(event, start, options.abs_time)
         head = f"{when:>{column}}  {event.role.value:<8} {names[event.source]}:{event.line}"
-        pattern = folded_pattern(event)
-        if len(head) + 2 + len(pattern) <= page.width:
-            page.add(head + "  " + page.style(pattern, "bold"))
-        else:
-            page.add(head)
-            page.add(" " * 10 + pattern, "bold")
+        _chain_row(page, head, folded_pattern(event))
         page.add(" " * 10 + page.clip(log_message(event.text), 10, options.verbose), "dim")
     page.prose(chain_legend(report, options.abs_time), 2, "dim")
+
+
+def _chain_row(page: Page, head: str, pattern: str) -> None:
+    """When, who, where, then the pattern: beside them when the page is wide enough, else under them."""
+    if len(head) + 2 + len(pattern) <= page.width:
+        page.add(head + "  " + page.style(pattern, "bold"))
+    else:
+        page.add(head)
+        page.add(" " * 10 + pattern, "bold")
+
+
+def _metrics(page: Page, report: Report) -> None:
+    """The servers' metrics series, as the HTML charts and the JSON report's `performance` give
+    them (charts.rows: one count, one rounding): in full when a gate failed or a bottleneck shows,
+    else one line saying how much was read."""
+    performance = report.performance
+    found = charts.rows(performance)
+    if performance is None or not found:
+        return
+    if performance.gate is None and not performance.finding:
+        files = len({s.source for s in performance.series})
+        read = f"Metrics read: {len(performance.series)} series from {files} files"
+        page.add()
+        page.prose(f"{read} (--format json or html shows them)", 0, "dim")  # wrapped to COLUMNS
+        return
+    page.heading("Metrics read (the charts of the HTML report)")
+    table: list[tuple[str, ...]] = [("what", "series", "lines", "low", "mean", "peak", "last")]
+    table += [(r.title, r.label, str(r.count), *map(charts.number, (r.low, r.mean, r.high, r.last))) for r in found]
+    widths = [max(len(row[column]) for row in table) for column in range(len(table[0]))]
+    for number, row in enumerate(table):
+        cells = [
+            cell.ljust(width) if column < 2 else cell.rjust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        page.add("  " + "  ".join(cells).rstrip(), *(("dim",) if number == 0 else ()))
 
 
 def _other_incidents(page: Page, report: Report, options: RenderOptions) -> None:
@@ -371,9 +449,8 @@ def _other_incidents(page: Page, report: Report, options: RenderOptions) -> None
         page.prose(verdict.summary, 2)
         page.prose(finding.why_separate, 2, "dim")
         for event in finding.chain:
-            pattern = folded_pattern(event)
             head = f"{chain_time(event, None, True):>21}  {event.role.value:<8} {names[event.source]}:{event.line}"
-            page.add(head + "  " + page.style(pattern, "bold"))
+            _chain_row(page, head, folded_pattern(event))
             page.add(" " * 10 + page.clip(log_message(event.text), 10, options.verbose), "dim")
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..library.patterns import Library
+from ..model import Report
 from ..model.errors import PdlogdoctorError
 from ..model.known import TeamIssue
 from ..model.triage import Group, KnownRef, RunRecord, Triage
@@ -108,11 +109,17 @@ def run_name(path: str) -> str:
 # ---------------------------------------------------------------- many runs, in parallel
 
 
-def analyse_run(path: str, library: Library, name: str | None = None, team: Sequence[TeamIssue] = ()) -> RunRecord:
+# What a report becomes to be kept and compared: the JSON report's document (render/document.py), which
+# the command hands in, as a JSON report read from a file is one already.
+Document = Callable[[Report], dict[str, Any]]
+
+
+def analyse_run(
+    path: str, library: Library, report_document: Document, name: str | None = None, team: Sequence[TeamIssue] = ()
+) -> RunRecord:
     """One RUN: read a JSON report, or analyse the logs (on one core: the runs share the machine)."""
     from ..model.options import RunOptions
     from ..pipeline import run
-    from ..render.document import report_document
 
     shown = name or run_name(path)
     options = RunOptions(workers=1, excerpt=False, known_issues=tuple(team))
@@ -146,6 +153,7 @@ def _unreadable(name: str, path: str, why: str) -> RunRecord:
 def analyse_runs(
     paths: Sequence[str],
     library: Library,
+    report_document: Document,
     workers: int,
     on_done: Callable[[int], None] | None = None,
     team: Sequence[TeamIssue] = (),
@@ -154,7 +162,7 @@ def analyse_runs(
     if workers <= 1 or len(paths) <= 1:
         records = []
         for path in paths:
-            records.append(analyse_run(path, library, team=team))
+            records.append(analyse_run(path, library, report_document, team=team))
             if on_done:
                 on_done(len(records))
         return records
@@ -162,7 +170,11 @@ def analyse_runs(
     chunk = max(1, len(paths) // (workers * 8))
     with ProcessPoolExecutor(max_workers=min(workers, len(paths))) as pool:
         records = []
-        for record in pool.map(partial(analyse_run, library=library, team=tuple(team)), paths, chunksize=chunk):
+        for record in pool.map(
+            partial(analyse_run, library=library, report_document=report_document, team=tuple(team)),
+            paths,
+            chunksize=chunk,
+        ):
             records.append(record)
             if on_done:
                 on_done(len(records))

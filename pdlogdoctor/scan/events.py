@@ -2,7 +2,6 @@
 
 The searcher (search.py) hands over each line that holds an anchor, with the patterns of that
 anchor. The sink matches it (and, where no pattern recognises it, asks the open-world layer),
-reads it whole when a terminal wrapped it and its row alone says nothing (wrapped.py),
 gives it its time (stamps.py), its role (a prefix's tag, a pasted file name) and its captures,
 and keeps the first KEEP_PER_PATTERN events of each pattern with the count of the rest.
 `merge_partials` joins the sinks of consecutive byte ranges exactly as one sink would have.
@@ -15,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..library.errorlines import ErrorLayer
+from ..library.errorlines import ErrorHit, ErrorLayer
 from ..library.fields import typed_fields
 from ..library.formats import Stamp
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
@@ -25,7 +24,7 @@ from .reader import Buffer
 from .roles import role_from_name, role_from_prefix
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
-from .timeline import clean_line, grep_file, parse_stamp
+from .timeline import clean_line, dated_by, grep_file, parse_stamp
 from .traceback import read_block
 from .wrapped import Wrapped, rejoined
 
@@ -36,6 +35,12 @@ OVERFLOW_TEMPLATE = "<more error templates than pdlogdoctor keeps per file>"
 HEAD_BYTES = 64 << 10  # what role sniffing sees of each source
 MAX_TEXT = 2000  # characters of a line kept in an event
 MAX_PATTERN_TIMEOUTS = 3  # per pattern and source; then the pattern is dropped there (each costs MATCH_TIMEOUT_S)
+# Lines folded: what a pattern's regex found on a line's text from the regex's lead on (`_confirm`),
+# and what the error layer made of a line's text, are kept for lines repeated that way (a server's
+# line repeated with a new stamp): at most FOLD_ENTRIES of each per source (then they start over),
+# of lines of at most FOLD_CHARS.
+FOLD_ENTRIES = 2048
+FOLD_CHARS = 2000
 NUMERIC_KINDS = ("int", "float", "percent", "bool", "duration")  # the captures a metrics track reads
 # A metrics line in a stream's first SAMPLE_FULL bytes is read; past them, only those in every
 # other SAMPLE_BLOCK of the next SAMPLE_FULL bytes, every fourth block of the next 2 x SAMPLE_FULL,
@@ -92,8 +97,12 @@ class EventSink:
     matched: dict[str, int] = field(default_factory=dict)  # matches per pattern, for `stop_after`
     problems: list[InputProblem] = field(default_factory=list)
     templates: int = 0  # distinct unrecognised error templates recorded
-    read_through: int = 0  # the last line a wrapped line read whole took in: not read again alone
-    last_line: int = 0  # the line of the last event recorded: a wrapped line is not read twice
+    # Per count key past its cap: the last line counted, its event not made yet (`settle` makes it).
+    pending: dict[str, _Pending] = field(default_factory=dict)
+    confirmed: dict[tuple[str, str], dict[str, FieldValue] | None] = field(default_factory=dict)  # `_confirm`
+    classified: dict[str, ErrorHit | None] = field(default_factory=dict)  # `_classify`
+    read_through: int = 0  # the last row a wrapped line read whole took in: not read again alone
+    last_line: int = 0  # the last line something recognised: a row of a wrapped line is not read twice
     series: SeriesBook = field(default_factory=SeriesBook)  # the metrics patterns' lines, every one
     numeric: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # a metrics pattern's numbers
     # Anchors only a metrics pattern holds (index.sampled): number -> the pattern
@@ -135,12 +144,32 @@ class EventSink:
         it was also found by a key of the open-world layer. `weight`: the lines a sampled metrics
         line stands for (`take`)."""
         if line_no <= self.read_through:
-            return  # a part of a wrapped line, read with the whole line
-        recognised = _match_line(buf, start, stop, end, patterns, line_no, self, weight)
+            return  # a row of a wrapped line, read with the whole line
+        raw = buf[start:stop].decode("utf-8", errors="replace")
+        text, actions_time = clean_line(raw)
+        line = _Line(start, stop, end, line_no, raw, text, actions_time)
+        recognised = _match_line(buf, line, patterns, self, weight)
         if generic and not recognised and self.errors is not None:
-            _match_error_line(buf, start, stop, end, self.errors, line_no, self)
+            recognised = _match_error_line(buf, line, self.errors, self)
+        if recognised:
+            self.last_line = max(self.last_line, line_no)
+
+    def settle(self, buf: Buffer) -> None:
+        """Before the buffer moves on: the last lines counted past their cap whose events need it (a
+        line without a time of its own looks for one above and below it, a traceback is read below)
+        get their events now, while `buf` holds them and the stamps remembered from earlier buffers
+        are what they were; a line that tells its own time needs only itself, and waits (a later
+        line of its kind replaces it). The searcher calls this at the end of each region."""
+        for key in [key for key, counted in self.pending.items() if counted.made is None]:
+            counted = self.pending[key]
+            if not counted.stands_alone(self):
+                self.last_events[key] = counted.event(buf, self)
+                del self.pending[key]
 
     def partial(self, lines: int, size: int, head: bytes, problems: list[InputProblem]) -> Partial:
+        for key, counted in self.pending.items():  # all stand alone (`settle`)
+            self.last_events[key] = counted.event(None, self)
+        self.pending.clear()
         self._make_unmade()
         unread = self._count_skipped()
         problems = [*problems, *self.problems]
@@ -223,6 +252,51 @@ class EventSink:
             event = _make_event(pattern, self.name, line_no, stamp, text, typed_fields(pattern.fields, captures()))
             self.last_events[key] = _with_prefix_role(_with_pasted_role(event, raw), raw)
         self.unmade.clear()
+
+
+@dataclass(slots=True)
+class _Line:
+    """A line the searcher handed over: where it is in the buffer, and its text."""
+
+    start: int
+    stop: int
+    end: int  # what the buffer holds (the lines below, for tracebacks and the latest time)
+    number: int
+    raw: str
+    text: str  # without a collector's or launcher's prefix (clean_line)
+    actions_time: str | None
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A line that will only be counted unless it is its kind's last: its event is made once
+    (`EventSink.settle`), not for each such line. On a busy log most hits are such lines: the
+    stamp lookups, traceback reading and event of a line are most of what a hit costs."""
+
+    line: _Line
+    pattern: Pattern | None  # None: a line of the generic error layer
+    captured: dict[str, FieldValue]
+    hit: ErrorHit | None = None
+    made: _Made | None = None  # its time, once read from the line alone (`stands_alone`)
+
+    def stands_alone(self, state: EventSink) -> bool:
+        """Whether the event can be made from the line alone, later: it states its own time, in the
+        host's clock (`stamp_for` reads nothing else then, and `latest_for` nothing at all), and no
+        traceback below it is read. Then its time is read now."""
+        if self.pattern is not None and self.pattern.block:
+            return False
+        own = parse_stamp(self.line.text, state.stamps.formats)
+        if own is None or own.utc:
+            return False
+        self.made = _Made(dated_by(own, self.line.actions_time), None)
+        return True
+
+    def event(self, buf: Buffer | None, state: EventSink) -> Event:
+        """`buf`: the buffer that holds the line (None once it `stands_alone`)."""
+        if self.pattern is None:
+            assert self.hit is not None
+            return _error_event(buf, self.line, self.hit, state, self.made)
+        return _pattern_event(buf, self.line, self.pattern, self.captured, state, self.made)
 
 
 def merge_partials(name: str, partials: list[Partial], limits: dict[str, int] | None = None) -> ScanResult:
@@ -339,72 +413,46 @@ def _number(kind: str, text: str | None) -> float | None:
         return None
 
 
-def _match_line(
-    buf: Buffer,
-    start: int,
-    stop: int,
-    end: int,
-    patterns: list[Pattern],
-    line_no: int,
-    state: EventSink,
-    weight: int = 1,
-) -> bool:
+def _match_line(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventSink, weight: int = 1) -> bool:
     """Match the line against `patterns`; True when one of them recognised it."""
     if not patterns:
         return False
-    raw = buf[start:stop].decode("utf-8", errors="replace")
-    text, actions_time = clean_line(raw)
+    text = line.text
     if state.stamps.formats.quotes_code(text):
         # Source that quotes the message (a traceback's `raise X(...)` or `logger.error("...")` line,
         # a file of code): the message did not happen there. Under a traceback the exception line
         # says the same, with the values filled in. The error layer still reads it.
         return False
-    if _match_text(buf, start, stop, end, patterns, line_no, state, raw, text, actions_time, weight):
+    if _match_text(buf, line, patterns, state, weight):
         return True
-    whole = _whole_line(buf, start, stop, end, text, line_no, state)
-    if whole is None:
+    whole = _whole_line(buf, line, state)
+    if whole is None or not _match_text(buf, _joined(buf, whole, line), patterns, state):
         return False
-    first_line, raw = line_no - whole.before, _decoded(buf, whole.start, whole.stop)
-    whole_text = whole.text
-    if not _match_text(buf, whole.start, whole.stop, end, patterns, first_line, state, raw, whole_text, actions_time):
-        return False
-    state.read_through = line_no + whole.after
+    state.read_through = line.number + whole.after
     return True
 
 
-def _whole_line(
-    buf: Buffer, start: int, stop: int, end: int, text: str, line_no: int, state: EventSink
-) -> Wrapped | None:
-    """The whole line when the line is a part of a line a terminal wrapped (wrapped.py); asked
-    only for a line that alone says nothing, kept only when whole it does. None when a part above
+def _whole_line(buf: Buffer, line: _Line, state: EventSink) -> Wrapped | None:
+    """The whole line when the line is a row of a line a terminal wrapped (wrapped.py); asked
+    only for a line that alone says nothing, kept only when whole it does. None when a row above
     it has been read already (its reading stands)."""
-    whole = rejoined(buf, start, stop, end, text, state.stamps.formats)
-    if whole is None or state.last_line >= line_no - whole.before:
+    whole = rejoined(buf, line.start, line.stop, line.end, line.text, state.stamps.formats)
+    if whole is None or state.last_line >= line.number - whole.before:
         return None
     return whole
 
 
-def _decoded(buf: Buffer, start: int, stop: int) -> str:
-    return buf[start:stop].decode("utf-8", errors="replace")
+def _joined(buf: Buffer, whole: Wrapped, line: _Line) -> _Line:
+    """The wrapped line as one line, numbered and quoted at its first row."""
+    raw = buf[whole.start : whole.stop].decode("utf-8", errors="replace")
+    return _Line(whole.start, whole.stop, line.end, line.number - whole.before, raw, whole.text, line.actions_time)
 
 
-def _match_text(
-    buf: Buffer,
-    start: int,
-    stop: int,
-    end: int,
-    patterns: list[Pattern],
-    line_no: int,
-    state: EventSink,
-    raw: str,
-    text: str,
-    actions_time: str | None,
-    weight: int = 1,
-) -> bool:
-    """Match `text` (the line at buf[start:stop], or the whole line a terminal wrapped it from)
-    against `patterns`; True when one of them recognised it."""
-    stamp: Stamp | None = None
-    latest: float | None = None
+def _match_text(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventSink, weight: int = 1) -> bool:
+    """Match `line` (a line the searcher handed over, or the whole line a terminal wrapped it
+    from) against `patterns`; True when one of them recognised it."""
+    text = line.text
+    made: _Made | None = None
     recognised = False
     seen: set[str] = set()
     for pattern in patterns:
@@ -415,33 +463,118 @@ def _match_text(
             continue
         if state.counted_only(pattern):
             # A metrics line past the event cap: its numbers go to the series, no event is made.
-            if stamp is None:
-                stamp = stamp_for(buf, start, text, actions_time, state.stamps, parse_stamp(text, state.stamps.formats))
-            recognised = state.measure_only(pattern, stamp, line_no, text, raw, weight) or recognised
+            made = made or _Made(_stamp_of(buf, line, state), None)
+            recognised = state.measure_only(pattern, made.stamp, line.number, text, line.raw, weight) or recognised
+            continue
+        if pattern.anchors[0] not in text:  # match_line would say no: most candidates go here, cheaply
             continue
         try:
-            captured = match_line(pattern, text)
+            captured = _confirm(pattern, text, state)
         except TimeoutError:
-            _pattern_timed_out(pattern, line_no, state)  # one slow line must not stop the scan
+            _pattern_timed_out(pattern, line.number, state)  # one slow line must not stop the scan
             continue
         if captured is None:
             continue
-        if stamp is None:
-            own = parse_stamp(text, state.stamps.formats)
-            stamp = stamp_for(buf, start, text, actions_time, state.stamps, own)
-            latest = latest_for(buf, stop, end, own, actions_time, stamp, state.stamps.formats)
-        if pattern.block:
-            captured.update(read_block(pattern.block, buf, stop, end, state.stamps.formats))
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
         recognised = True
-        if Mark.METRICS in pattern.marks:
-            state.measure(pattern, stamp, line_no, text, captured, weight)
-        event = _make_event(pattern, state.name, line_no, stamp, text, captured)
-        event = _with_prefix_role(_with_pasted_role(event, raw), raw)
-        if latest is not None:
-            event = replace(event, time_inferred=True, time_latest=latest)
-        _record(event, state)
+        if Mark.METRICS in pattern.marks:  # every line's numbers, whatever the event cap keeps
+            made = made or _Made.of(buf, line, state)
+            state.measure(pattern, made.stamp, line.number, text, captured, weight)
+        key = _counted_key(pattern, captured)
+        if key is not None and state.counts.get(key, 0) >= state.keep:
+            state.counts[key] += 1  # past the cap: counted; the event is made for the last one only
+            state.pending[key] = _Pending(line, pattern, captured)
+            continue
+        made = made or _Made.of(buf, line, state)
+        _record(_pattern_event(buf, line, pattern, captured, state, made), state)
     return recognised
+
+
+_UNSEEN: dict[str, FieldValue] = {}  # a marker: no entry for this line yet
+
+
+def _confirm(pattern: Pattern, text: str, state: EventSink) -> dict[str, FieldValue] | None:
+    """`match_line`, once per distinct text from the regex's lead on (LazyRegex.lead): a line
+    repeated with another stamp or prefix is matched as it was the first time. A line without the
+    lead is not searched at all: the regex cannot match there."""
+    lead = pattern.regex.lead
+    if not lead:
+        return match_line(pattern, text)
+    at = text.find(lead)
+    if at == -1:
+        return None
+    tail = text[at:] if at else text
+    if len(tail) > FOLD_CHARS:
+        return match_line(pattern, text)
+    key = (pattern.id, tail)
+    found = state.confirmed.get(key, _UNSEEN)
+    if found is _UNSEEN:
+        found = match_line(pattern, text)
+        if len(state.confirmed) >= FOLD_ENTRIES:
+            state.confirmed.clear()
+        state.confirmed[key] = found
+    return None if found is None else dict(found)  # the caller adds to its captures
+
+
+@dataclass(slots=True)
+class _Made:
+    """A line's time (its own, or the nearest above) and the latest it can be: read once a line."""
+
+    stamp: Stamp | None
+    latest: float | None
+
+    @classmethod
+    def of(cls, buf: Buffer, line: _Line, state: EventSink) -> _Made:
+        own = parse_stamp(line.text, state.stamps.formats)
+        stamp = stamp_for(buf, line.start, line.text, line.actions_time, state.stamps, own)
+        latest = latest_for(buf, line.stop, line.end, own, line.actions_time, stamp, state.stamps.formats)
+        return cls(stamp, latest)
+
+
+def _stamp_of(buf: Buffer, line: _Line, state: EventSink) -> Stamp | None:
+    """The line's time (its own, or the nearest above), without the latest it can be."""
+    own = parse_stamp(line.text, state.stamps.formats)
+    return stamp_for(buf, line.start, line.text, line.actions_time, state.stamps, own)
+
+
+def _counted_key(pattern: Pattern, captured: dict[str, FieldValue]) -> str | None:
+    """The count key (`_key`) of the pattern's event on this line, when the captures alone tell it:
+    whether the line fails does not hang on the rank tags of its stamp (added only where a capture
+    is missing) nor on the fields of a traceback below it (which replace captures). None: make the
+    event to tell."""
+    condition = pattern.failure_if
+    if condition is None:
+        return _fixed_key(pattern.id, pattern.kind is not Kind.CONTEXT)
+    if pattern.block is not None or not all(name in captured for name in condition.fields):
+        return None
+    return f"{pattern.id}:{condition.holds(captured)}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _fixed_key(pattern_id: str, failing: bool) -> str:
+    return f"{pattern_id}:{failing}"
+
+
+def _pattern_event(
+    buf: Buffer | None,
+    line: _Line,
+    pattern: Pattern,
+    captured: dict[str, FieldValue],
+    state: EventSink,
+    made: _Made | None = None,
+) -> Event:
+    """The event of a pattern's line; `buf` holds it (None: `made` is given and there is no block)."""
+    if made is None:
+        assert buf is not None
+        made = _Made.of(buf, line, state)
+    if pattern.block:
+        assert buf is not None
+        captured.update(read_block(pattern.block, buf, line.stop, line.end, state.stamps.formats))
+    event = _make_event(pattern, state.name, line.number, made.stamp, line.text, captured)
+    event = _with_prefix_role(_with_pasted_role(event, line.raw), line.raw)
+    if made.latest is not None:
+        event = replace(event, time_inferred=True, time_latest=made.latest)
+    return event
 
 
 def _with_prefix_role(event: Event, raw: str, tags_only: bool = True) -> Event:
@@ -454,45 +587,71 @@ def _with_prefix_role(event: Event, raw: str, tags_only: bool = True) -> Event:
     return replace(event, role=role) if role is not None else event
 
 
-def _match_error_line(
-    buf: Buffer, start: int, stop: int, end: int, errors: ErrorLayer, line_no: int, state: EventSink
-) -> None:
-    """The generic layer's turn on a line no pattern recognised (errorlines.py decides); a part of
-    a wrapped line it reads whole when the part alone says nothing."""
-    raw = buf[start:stop].decode("utf-8", errors="replace")
-    text, actions_time = clean_line(raw)
-    hit = errors.classify(text)
+def _match_error_line(buf: Buffer, line: _Line, errors: ErrorLayer, state: EventSink) -> bool:
+    """The generic layer's turn on a line no pattern recognised (errorlines.py decides); a row of
+    a wrapped line it reads whole when the row alone says nothing. True when it recognised it."""
+    hit = _classify(errors, line.text, state)
     if hit is None:
-        whole = _whole_line(buf, start, stop, end, text, line_no, state)
-        if whole is None or _an_error_of_its_own(whole, errors):
-            return
-        hit = errors.classify(whole.text)
+        whole = _whole_line(buf, line, state)
+        if whole is None or _an_error_of_its_own(whole, errors, state):
+            return False
+        hit = _classify(errors, whole.text, state)
         if hit is None:
-            return
-        start, text, raw = whole.start, whole.text, _decoded(buf, whole.start, whole.stop)
-        state.read_through = line_no + whole.after
-        line_no -= whole.before
-    stamp = stamp_for(buf, start, text, actions_time, state.stamps, parse_stamp(text, state.stamps.formats))
+            return False
+        state.read_through = line.number + whole.after
+        line = _joined(buf, whole, line)
+    key, template = _template_key(hit.marker, hit.template, state)
+    if state.counts.get(key, 0) >= _template_keep(state):
+        state.counts[key] += 1  # past the cap: counted; the event is made for the last one only
+        state.pending[key] = _Pending(line, None, {}, replace(hit, template=template))
+        return True
+    _record(_error_event(buf, line, hit, state), state)
+    return True
+
+
+def _an_error_of_its_own(whole: Wrapped, errors: ErrorLayer, state: EventSink) -> bool:
+    """A row of the whole line is an error line alone: a line of its own that no format knows (a
+    HIP runtime line under a long line), not a wrapped row; the whole line is not read."""
+    return any(_classify(errors, row, state) is not None for at, row in enumerate(whole.parts) if at != whole.before)
+
+
+def _classify(errors: ErrorLayer, text: str, state: EventSink) -> ErrorHit | None:
+    """`errors.classify`, once per distinct text: a traceback's lines repeat word for word."""
+    if len(text) > FOLD_CHARS:
+        return errors.classify(text)
+    hit = state.classified.get(text, _NO_HIT)
+    if hit is _NO_HIT:
+        hit = errors.classify(text)
+        if len(state.classified) >= FOLD_ENTRIES:
+            state.classified.clear()
+        state.classified[text] = hit
+    return hit
+
+
+_NO_HIT = ErrorHit("", Severity.INFO, "")  # a marker: no entry for this text yet
+
+
+def _error_event(buf: Buffer | None, line: _Line, hit: ErrorHit, state: EventSink, made: _Made | None = None) -> Event:
+    """The event of an unrecognised error line; `buf` holds it (None: `made` gives its time)."""
+    if made is not None:
+        stamp = made.stamp
+    else:
+        assert buf is not None
+        stamp = _stamp_of(buf, line, state)
     event = Event(
         pattern=hit.marker,
         source=state.name,
-        line=line_no,
+        line=line.number,
         time=stamp.seconds if stamp else None,
         time_text=stamp.text if stamp else None,
-        text=text[:MAX_TEXT],
+        text=clip(line.text, MAX_TEXT),  # a token across the cut goes whole: redaction runs on this text later
         fields=tuple(sorted((name.lower(), rank) for name, rank in stamp.ranks)) if stamp else (),
         severity=hit.severity,
         kind=Kind.CAUSE if hit.severity is Severity.CRITICAL else Kind.SYMPTOM,
         failing=True,
         template=hit.template,
     )
-    _record(_with_prefix_role(event, raw, tags_only=False), state)
-
-
-def _an_error_of_its_own(whole: Wrapped, errors: ErrorLayer) -> bool:
-    """A row of the whole line is an error line alone: a line of its own that no format knows (a
-    HIP runtime line under a long line), not a wrapped row; the whole line is not read."""
-    return any(errors.classify(part) is not None for at, part in enumerate(whole.parts) if at != whole.before)
+    return _with_prefix_role(event, line.raw, tags_only=False)
 
 
 def _saturated(pattern: Pattern, matched: dict[str, int]) -> bool:
@@ -550,19 +709,30 @@ def _record(event: Event, state: EventSink) -> None:
     key = _key(event)
     keep = state.keep
     if event.template is not None:
-        if key not in state.counts:
-            if state.templates >= MAX_TEMPLATES:
-                event = replace(event, template=OVERFLOW_TEMPLATE)
-                key = _key(event)
-            state.templates += key not in state.counts
-        keep = KEEP_PER_TEMPLATE + state.keep - KEEP_PER_PATTERN
+        key, template = _template_key(event.pattern, event.template, state)
+        if template != event.template:
+            event = replace(event, template=template)
+        state.templates += key not in state.counts
+        keep = _template_keep(state)
     count = state.counts.get(key, 0) + 1
     state.counts[key] = count
-    state.last_line = event.line
     if count <= keep:
         state.events.append(event)
     else:
         state.last_events[key] = event
+
+
+def _template_key(marker: str, template: str, state: EventSink) -> tuple[str, str]:
+    """The count key of an unrecognised line, and its template: past MAX_TEMPLATES distinct ones,
+    a new template is counted as the overflow one."""
+    key = f"{marker}\x00{template}"
+    if key not in state.counts and state.templates >= MAX_TEMPLATES:
+        return f"{marker}\x00{OVERFLOW_TEMPLATE}", OVERFLOW_TEMPLATE
+    return key, template
+
+
+def _template_keep(state: EventSink) -> int:
+    return KEEP_PER_TEMPLATE + state.keep - KEEP_PER_PATTERN
 
 
 def _close_counts(state: EventSink, limits: dict[str, int]) -> None:

@@ -48,5 +48,5 @@ class GrowingScan:
         """What a scan of the stream would find if it ended now (kept until more is read)."""
         if self._result is None:
             search = self.search
-            self._result = merge_partials(search.state.sink.name, search.ended_here(), search.index.limits())
+            self._result = merge_partials(search.state.sink.name, [search.ended_here()], search.index.limits())
         return self._result

@@ -34,6 +34,10 @@ class AnchorIndex:
     # the one pattern each stands for: their lines are sampled past a stream's first bytes
     # (events.EventSink.take).
     sampled: tuple[tuple[int, str], ...] = ()
+    # Per anchor of `by_anchor`, its place in what `fast` reports (-1: a sampled anchor, which the
+    # searcher finds with bytes.find and counts with bytes.count: most of a busy log's hits are its
+    # metrics lines, and the matcher would hand each one over to Python).
+    slots: tuple[int, ...] = ()
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
@@ -62,16 +66,18 @@ class AnchorIndex:
             groups.setdefault(key, [])
         ordered = tuple((anchor, tuple(group)) for anchor, group in sorted(groups.items()))
         blocks = frozenset(p.id for p in library.patterns if p.block)
-        anchors = [anchor for anchor, _ in ordered]
-        fast = accel.deferred(anchors, matcher, build_at) if build_at else accel.load(anchors, matcher)
         generic = frozenset(number for number, (anchor, _) in enumerate(ordered) if anchor in generic_keys)
         sampled = tuple(
             (number, group[0].id)
             for number, (_, group) in enumerate(ordered)
             if len(group) == 1 and Mark.METRICS in group[0].marks and number not in generic
         )
+        apart = {number for number, _ in sampled}
+        anchors = [anchor for number, (anchor, _) in enumerate(ordered) if number not in apart]
+        slots = tuple(-1 if n in apart else n - sum(k < n for k in apart) for n in range(len(ordered)))
+        fast = accel.deferred(anchors, matcher, build_at) if build_at else accel.load(anchors, matcher)
         launches = library.marked(Mark.SERVER_LAUNCH)
-        return cls(ordered, blocks, fast, library.errors, generic, launches, library.formats, sampled)
+        return cls(ordered, blocks, fast, library.errors, generic, launches, library.formats, sampled, slots)
 
 
 def _json_escaped(anchor: bytes) -> bytes:

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from ..ingest import ByteSource, Deadline, LogInput
 from ..ingest.coredump import core_problem
+from ..ingest.streams import disk_position
 from ..model import Event, InputProblem, Role, Series, Source
 from ..model.values import record
 from .collectors import unwrap_head
@@ -142,7 +143,32 @@ def _scan(
     path = plain_file_path(stream)
     if path is not None and worth_splitting(path, workers):
         return scan_file_parallel(path, name, index, workers, on_progress)
-    return scan_stream(stream, name, index, on_progress=on_progress)
+    if on_progress is None:
+        return scan_stream(stream, name, index)
+    progress = _OnDisk(stream, on_progress)
+    result = scan_stream(stream, name, index, on_progress=progress.read)
+    progress.read(0)  # the file's last bytes (a .gz's trailer) are read after its last text
+    return result
+
+
+class _OnDisk:
+    """Progress in bytes on disk, where the bar's total counts them: a compressed file reports how
+    far into the file its inflater has read; a stream with no file under it (stdin), what was read."""
+
+    def __init__(self, stream: ByteSource, report: Callable[[int], None]) -> None:
+        self.position = disk_position(stream)
+        self.report = report
+        self.done = 0
+
+    def read(self, got: int) -> None:
+        if self.position is None:
+            if got:
+                self.report(got)
+            return
+        now = self.position()
+        if now > self.done:
+            self.report(now - self.done)
+            self.done = now
 
 
 def _unread_source(log_input: LogInput) -> Source:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..ingest import ByteSource
 from ..ingest.streams import Limited
+from ..library.lazyregex import watched
 from ..model import InputProblem
 from . import accel
 from .events import Partial, ScanResult, merge_partials
@@ -130,14 +131,13 @@ def scan_file_parallel(
     started: list[tuple[Any, Connection]] = []
     try:
         for start, end in ranges[:-1]:
-            started.append(_start_worker(context, index, path, name, start, end))
-        own = _scan_range(index, path, name, *ranges[-1], on_progress)  # this core scans too: one fork fewer
-        partials = [_result_of(worker, results) for worker, results in started]
+            started.append(_start_worker(context, index, path, name, start, end, on_progress is not None))
+        progress = _WorkerProgress(started, on_progress)
+        own = _scan_range(index, path, name, *ranges[-1], progress.own)  # this core scans too: one fork fewer
+        partials = [progress.result_of(worker, results) for worker, results in started]
     except BaseException:  # Ctrl-C, a timeout, a worker's error: end the others now, never wait for their ranges
         _end_workers(started)
         raise
-    if on_progress:
-        on_progress(ranges[-1][0])  # the workers' ranges: all before the last
     result = merge_partials(name, [*partials, own], index.limits())
     grown = os.path.getsize(path)
     if grown > size:
@@ -147,10 +147,11 @@ def scan_file_parallel(
 
 
 def _start_worker(
-    context: Any, index: AnchorIndex, path: str, name: str, start: int, end: int
+    context: Any, index: AnchorIndex, path: str, name: str, start: int, end: int, reports: bool = False
 ) -> tuple[Any, Connection]:
+    """A worker for one range; `reports`: it sends the bytes of each chunk it read, then its Partial."""
     results, sender = context.Pipe(duplex=False)
-    args = (sender, results, os.getpid(), index, path, name, start, end)
+    args = (sender, results, os.getpid(), index, path, name, start, end, reports)
     worker = context.Process(target=_scan_range_into, args=args, daemon=True)
     worker.start()
     sender.close()  # the parent keeps only the reading end: a dead worker then reads as end of file
@@ -166,18 +167,47 @@ def _end_workers(started: list[tuple[Any, Connection]]) -> None:
         worker.join()
 
 
-def _result_of(worker: Any, results: Connection) -> Partial:
-    try:
-        outcome = results.recv()  # before join: a large Partial fills the pipe until it is read
-    except EOFError:
-        outcome = RuntimeError(f"a scan worker ended without a result (exit code {worker.exitcode})")
-    finally:
-        results.close()
-        worker.join()
-    if isinstance(outcome, BaseException):
-        raise outcome
-    partial: Partial = outcome
-    return partial
+class _WorkerProgress:
+    """Every worker's bytes on the progress bar as they are read, not all at the end: a worker
+    sends the size of each chunk it read (an int) before its Partial; this process passes them on
+    after each chunk of its own range, then while it waits for each worker's result."""
+
+    def __init__(self, started: list[tuple[Any, Connection]], report: Callable[[int], None] | None) -> None:
+        self.started = started
+        self.report = report
+        self.outcomes: dict[int, object] = {}  # a worker's result, read while passing its progress on
+
+    def own(self, got: int) -> None:
+        if self.report is None:
+            return
+        self.report(got)
+        for _, results in self.started:
+            while id(results) not in self.outcomes and results.poll():
+                self._take(results, results.recv())
+
+    def result_of(self, worker: Any, results: Connection) -> Partial:
+        try:
+            while id(results) not in self.outcomes:
+                self._take(results, results.recv())  # before join: a large Partial fills the pipe until read
+        except EOFError:
+            self.outcomes[id(results)] = RuntimeError(
+                f"a scan worker ended without a result (exit code {worker.exitcode})"
+            )
+        finally:
+            results.close()
+            worker.join()
+        outcome = self.outcomes.pop(id(results))
+        if isinstance(outcome, BaseException):
+            raise outcome
+        assert isinstance(outcome, Partial)
+        return outcome
+
+    def _take(self, results: Connection, message: object) -> None:
+        if isinstance(message, int) and not isinstance(message, bool):
+            if self.report is not None:
+                self.report(message)
+        else:
+            self.outcomes[id(results)] = message
 
 
 def _scan_range_into(
@@ -189,6 +219,7 @@ def _scan_range_into(
     name: str,
     start: int,
     end: int,
+    reports: bool = False,
 ) -> None:
     # The parent's reading end, inherited by the fork: left open here, the pipe would keep a reader
     # after the parent died, and a send that fills it would wait forever.
@@ -196,7 +227,8 @@ def _scan_range_into(
     _die_with_parent(parent)
     _release_stdio()
     try:
-        sender.send(_scan_range(index, path, name, start, end))
+        with watched():  # the parent's timer is not inherited by a fork
+            sender.send(_scan_range(index, path, name, start, end, sender.send if reports else None))
     except BaseException as exc:  # reported in the parent, which raises it as the pool did
         sender.send(exc)
     finally:

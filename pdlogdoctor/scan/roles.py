@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..ingest.rotation import segment_of
-from ..model import Event, Role
+from ..model import ROLE_NAME_HINTS, Event, Role
 
 _SERVER_ARGS_MODE = re.compile(r"server_args=ServerArgs\(.*?disaggregation_mode='(prefill|decode|null)'")
 # vLLM P/D: the kv_transfer_config's kv_role, as vLLM prints it ('non-default args: {...}') or as
@@ -24,13 +24,6 @@ _ACTIONS_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z ", re.MULTILI
 _ACTIONS_MARKERS = ("##[group]", "##[endgroup]", "##[error]", "Current runner version", "Job defined at")
 _DECODE_ONLY = ("Decode transfer failed", "Decode batch.", "disaggregation_mode='decode'")
 _PREFILL_ONLY = ("Prefill transfer failed", "Prefill batch.", "disaggregation_mode='prefill'")
-_NAME_HINTS = (
-    (Role.PREFILL, ("prefill",)),
-    (Role.DECODE, ("decode",)),
-    (Role.ROUTER, ("router", "gateway", "smg", "lb_", "loadbalancer")),
-    (Role.HARNESS, ("bench", "harness", "probe", "gsm8k", "client")),
-    (Role.CI, ("job", "workflow", "actions", "runner")),
-)
 
 
 def detect_role(
@@ -49,7 +42,7 @@ def detect_role(
 
 def role_from_name(name: str) -> tuple[Role, str] | None:
     base = name.rsplit("!", 1)[-1].rsplit("/", 1)[-1].lower()
-    for role, hints in _NAME_HINTS:
+    for role, hints in ROLE_NAME_HINTS:
         for hint in hints:
             if hint in base:
                 return role, f"file name contains '{hint}'"

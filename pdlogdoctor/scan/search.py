@@ -13,6 +13,7 @@ reads end.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -21,6 +22,7 @@ from ..ingest import ByteSource
 from ..ingest.streams import plain_size
 from ..library.patterns import Pattern
 from ..model import InputProblem
+from . import events
 from .events import HEAD_BYTES, EventSink, Partial, ScanResult, merge_partials
 from .index import AnchorIndex
 from .reader import CHUNK_BYTES, MAX_LINE_BYTES, NEWLINE, Buffer, Newlines, Window, fills, line_end, line_start
@@ -121,20 +123,17 @@ class Search:
             _scan_to_the_end(self.window.data, stop, self.window.end, self.index, self.state)
         return self.state.sink.partial(self.state.line_base, self.total, self.head, self.problems)
 
-    def ended_here(self) -> list[Partial]:
-        """What `finish` would find now, leaving the search as it is: the part searched through (from
-        a copy of the sink: making a partial settles counts), and the window's bytes scanned to the
-        end by a sink of their own that starts with the stamps remembered before them;
-        merge_partials joins the two as it joins parallel ranges. A followed file's snapshot: its
-        next bytes may still complete the lines held back."""
+    def ended_here(self) -> Partial:
+        """What `finish` would find now, leaving the search as it is: `finish` on a copy of the state
+        and its sink. A followed file's snapshot: its next bytes may still complete the lines held
+        back. (Not the window's bytes scanned by a sink of their own: past SAMPLE_FULL such a sink
+        reads the first metrics lines it meets, which the source's sink only counts.)"""
         state = self.state
+        copy = replace(state, sink=_copied(state.sink))
         held = self.window.end
-        searched = _copied(state.sink).partial(state.line_base, self.total - held, self.head, list(self.problems))
-        tail = _State(_sink(state.sink.name, self.index, replace(state.sink.stamps)), offset=state.offset)
-        tail.resume = state.resume
         if held:
-            _scan_to_the_end(self.window.data, held, held, self.index, tail)
-        return [searched, tail.sink.partial(tail.line_base, held, b"", [])]
+            _scan_to_the_end(self.window.data, held, held, self.index, copy)
+        return copy.sink.partial(copy.line_base, self.total, self.head, list(self.problems))
 
 
 def _sink(name: str, index: AnchorIndex, stamps: StampMemory) -> EventSink:
@@ -142,8 +141,8 @@ def _sink(name: str, index: AnchorIndex, stamps: StampMemory) -> EventSink:
 
 
 def _copied(sink: EventSink) -> EventSink:
-    """The sink with copies of what its partial may change: its lists and dicts (`partial` settles
-    the counts) and its metrics tracks (merge_partials merges the next range's into the first's)."""
+    """The sink with copies of all that scanning on and making a partial change: its lists and dicts,
+    the stamps it remembers, and its metrics tracks (each line adds to them)."""
     copies: dict[str, Any] = {}
     for each in fields(sink):
         value = getattr(sink, each.name)
@@ -151,7 +150,7 @@ def _copied(sink: EventSink) -> EventSink:
             copies[each.name] = copy.copy(value)
         elif isinstance(value, SeriesBook):
             copies[each.name] = copy.deepcopy(value)
-    return replace(sink, **copies)
+    return replace(sink, stamps=replace(sink.stamps), **copies)
 
 
 def _scan_to_the_end(buf: Buffer, stop: int, end: int, index: AnchorIndex, state: _State) -> None:
@@ -261,33 +260,98 @@ def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, s
     hits = index.fast.positions(buf, lo, hi) if index.fast is not None else None
     sampled = state.sink.sampled
     for number, (anchor, patterns) in enumerate(index.by_anchor):
+        if number in sampled:
+            if not state.sink.has_enough(patterns):
+                _find_sampled(buf, lo, hi, limit, (number, anchor, patterns), state, lines)
+            continue
+        starts = hits[index.slots[number]] if hits is not None else _occurrences(buf, anchor, lo, hi)
+        if not starts:
+            continue
         generic = number in index.generic
         if not generic and state.sink.has_enough(patterns):
             continue  # every pattern of this anchor has been seen enough in this source
-        starts = iter(hits[number]) if hits is not None else None
-        pos = _next_hit(buf, anchor, lo, hi, starts)
-        while pos != -1:
-            weight = state.sink.take(number, state.offset + pos) if number in sampled else 1
-            if not weight:  # a metrics line past the sample's count, counted only
-                pos = _next_hit(buf, anchor, pos + 1, hi, starts)
+        after = lo  # a line is handed over once for each anchor: its later hits are skipped
+        for pos in starts:
+            if pos < after:
                 continue
-            start = line_start(buf, pos)
             stop = line_end(buf, pos, limit)
-            entry = lines.get(start)
-            if entry is None:
-                lines[start] = (stop, list(patterns), generic, weight)
-            else:
-                entry[1].extend(patterns)
-                lines[start] = (entry[0], entry[1], generic or entry[2], max(weight, entry[3]))
-            pos = _next_hit(buf, anchor, max(stop, pos + 1), hi, starts)
+            _add_line(buf, pos, stop, patterns, generic, 1, lines)
+            after = max(stop, pos + 1)
     return lines
 
 
-def _next_hit(buf: Buffer, anchor: bytes, frm: int, hi: int, starts: Iterator[int] | None) -> int:
-    """The first occurrence at or after `frm`: bytes.find, or the accelerator's sorted hits."""
-    if starts is None:
-        return buf.find(anchor, frm, hi)
-    return next((pos for pos in starts if pos >= frm), -1)
+def _add_line(
+    buf: Buffer,
+    pos: int,
+    stop: int,
+    patterns: tuple[Pattern, ...],
+    generic: bool,
+    weight: int,
+    lines: dict[int, _Found],
+) -> None:
+    """The line holding the hit at `pos` (it ends at `stop`), with the anchor's patterns, into `lines`."""
+    start = line_start(buf, pos)
+    entry = lines.get(start)
+    if entry is None:
+        lines[start] = (stop, list(patterns), generic, weight)
+    else:
+        entry[1].extend(patterns)
+        lines[start] = (entry[0], entry[1], generic or entry[2], max(weight, entry[3]))
+
+
+def _find_sampled(
+    buf: Buffer,
+    lo: int,
+    hi: int,
+    limit: int,
+    sampled: tuple[int, bytes, tuple[Pattern, ...]],
+    state: _State,
+    lines: dict[int, _Found],
+) -> None:
+    """The lines of a sampled (metrics) anchor in [lo, hi) that the sample reads, into `lines`; its
+    occurrences in a block the sample skips are counted (EventSink.take) a block at a time, by
+    bytes.count, not one by one: what `take` on each occurrence in turn would count and read."""
+    number, anchor, patterns = sampled
+    sink, base, block = state.sink, state.offset, events.SAMPLE_BLOCK
+    pos = buf.find(anchor, lo, hi)
+    while pos != -1:
+        weight = sink.take(number, base + pos)
+        if weight:
+            stop = line_end(buf, pos, limit)
+            _add_line(buf, pos, stop, patterns, False, weight, lines)
+            pos = buf.find(anchor, max(stop, pos + 1), hi)
+            continue
+        block_end = min(hi, (base + pos) // block * block + block - base)
+        sink.skipped[number] += _starts_in(buf, anchor, pos + 1, block_end, hi)  # the rest of the block
+        pos = buf.find(anchor, block_end, hi)
+
+
+def _starts_in(buf: Buffer, anchor: bytes, start: int, stop: int, hi: int) -> int:
+    """How many occurrences of `anchor` start in buf[start:stop] and end by `hi`, overlapping ones
+    included (what a matcher reports): bytes.count, which counts them apart, when no two can overlap."""
+    if start >= stop:
+        return 0
+    end = min(hi, stop + len(anchor) - 1)
+    if not _overlaps(anchor):
+        return buf.count(anchor, start, end)
+    count, pos = 0, buf.find(anchor, start, end)
+    while pos != -1:
+        count, pos = count + 1, buf.find(anchor, pos + 1, end)
+    return count
+
+
+@functools.cache
+def _overlaps(anchor: bytes) -> bool:
+    """Two occurrences of `anchor` can overlap: it ends with a proper prefix of itself."""
+    return any(anchor.endswith(anchor[:size]) for size in range(1, len(anchor)))
+
+
+def _occurrences(buf: Buffer, anchor: bytes, lo: int, hi: int) -> Iterator[int]:
+    """Where `anchor` starts in buf[lo:hi] (bytes.find: the pure loop, or a small region)."""
+    pos = buf.find(anchor, lo, hi)
+    while pos != -1:
+        yield pos
+        pos = buf.find(anchor, pos + 1, hi)
 
 
 def _scan_region(
@@ -301,4 +365,5 @@ def _scan_region(
         stop, patterns, generic, weight = found[start]
         line_no = state.line_base + newlines.before(start) + 1
         state.sink.line(buf, start, stop, limit, patterns, generic, line_no, weight)
+    state.sink.settle(buf)  # before the buffer moves on and the stamps below are remembered
     remember_last_stamp(buf, hi, state.sink.stamps)

@@ -15,7 +15,12 @@ from ..library.formats import Formats
 from ..library.frames import Frame, parse_frame
 from ..library.lazyregex import LazyRegex
 from ..model import FieldValue
+from ..model.textcut import clip
 from .timeline import clean_line, parse_stamp
+
+# Characters of an exception's message kept; cut whole tokens only (textcut.clip): the message reaches
+# the summary and the facts, and a token cut short would escape redaction.
+MESSAGE_CHARS = 500
 
 MAX_TRACEBACK_LINES = 400
 MAX_TRACEBACK_BYTES = 256 << 10
@@ -59,8 +64,7 @@ def read_traceback(
     exception: tuple[str, str] | None = None
     newest_first = False
     following = _following_lines(buf, first_line_end, limit)
-    lines = _until_exception_ends(following)
-    sources = _flush_left_sources(lines)
+    lines, sources = _until_exception_ends(following)
     for offset, line in enumerate(lines, start=1):
         if line.startswith(_GDB_CHATTER):
             continue
@@ -84,7 +88,11 @@ def read_traceback(
     # faulthandler lists the newest call first (and the faulting thread as "Current thread");
     # a traceback lists the newest call last
     fields = _fields(crashed[::-1] if crashed else frames[::-1] if newest_first else frames, exception)
-    last_error = _last_error(following[len(lines) :], formats) if exception is not None else None
+    last_error = (
+        _last_error(following.between(len(lines), len(lines) + CONTINUATION_LINES + 1), formats)
+        if exception is not None
+        else None
+    )
     return {**fields, "exc_last_error": last_error} if last_error else fields
 
 
@@ -101,7 +109,7 @@ def read_block(
 def read_what(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:
     """The `what():` text printed under a `terminate called after throwing ...` line, as the
     exception's message (`exc_message`)."""
-    following = _following_lines(buf, first_line_end, limit)[: WHAT_LOOKAHEAD + 1]
+    following = _following_lines(buf, first_line_end, limit).upto(WHAT_LOOKAHEAD + 1)
     thrower = _launcher_prefix(buf, first_line_end)
     for offset, line in enumerate(following[:WHAT_LOOKAHEAD], start=1):
         found = _WHAT.match(line)
@@ -110,7 +118,7 @@ def read_what(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[s
         message = found.group("message")
         if not message and offset < len(following):  # the text starts on the next line
             message = following[offset].strip()
-        return {"exc_message": message[:500]} if message else {}
+        return {"exc_message": clip(message, MESSAGE_CHARS, mark="")} if message else {}
     return {}
 
 
@@ -132,26 +140,63 @@ def stack_of(fields: Callable[[str], Any]) -> list[Frame]:
     return [frame for line, offset in zip(lines, at, strict=True) if (frame := parse_frame(line, offset))]
 
 
-def _following_lines(buf: bytes | bytearray, start: int, limit: int) -> list[str]:
-    end = min(limit, start + MAX_TRACEBACK_BYTES)
-    text = buf[start:end].decode("utf-8", errors="replace")
-    first_start = buf.rfind(b"\n", 0, start) + 1
-    first, _ = clean_line(buf[first_start:start].decode("utf-8", errors="replace"))
-    # A pasted excerpt may be indented as a whole: read the traceback relative to its first line.
-    indent = first[: len(first) - len(first.lstrip())]
-    lines = []
-    for raw in text.split("\n")[1 : MAX_TRACEBACK_LINES + 1]:
-        line, _ = clean_line(raw)
-        lines.append(line[len(indent) :] if indent and line.startswith(indent) else line)
-    return lines
+class _Following:
+    """The lines below a block's first line (up to MAX_TRACEBACK_LINES, within MAX_TRACEBACK_BYTES),
+    each decoded and cleaned when first read: a traceback ends after a few dozen of them, and
+    reading all the rest cost a hit ~1 ms."""
+
+    __slots__ = ("_buf", "_end", "_indent", "_lines", "_pos")
+
+    def __init__(self, buf: bytes | bytearray, start: int, limit: int) -> None:
+        self._buf = buf
+        self._end = min(limit, start + MAX_TRACEBACK_BYTES)
+        first_start = buf.rfind(b"\n", 0, start) + 1
+        first, _ = clean_line(buf[first_start:start].decode("utf-8", errors="replace"))
+        # A pasted excerpt may be indented as a whole: read the traceback relative to its first line.
+        self._indent = first[: len(first) - len(first.lstrip())]
+        self._lines: list[str] = []
+        # The bytes from `start` are split at newlines and the piece before the first one is not a
+        # line below (it is the first line's end): reading starts after that newline.
+        newline = buf.find(b"\n", start, self._end)
+        self._pos = newline + 1 if newline != -1 else -1  # -1: no line below
+
+    def _read_to(self, count: int) -> None:
+        lines, buf, end, indent = self._lines, self._buf, self._end, self._indent
+        while len(lines) < min(count, MAX_TRACEBACK_LINES) and self._pos != -1:
+            newline = buf.find(b"\n", self._pos, end)
+            stop = newline if newline != -1 else end
+            line, _ = clean_line(buf[self._pos : stop].decode("utf-8", errors="replace"))
+            lines.append(line[len(indent) :] if indent and line.startswith(indent) else line)
+            self._pos = newline + 1 if newline != -1 else -1
+
+    def get(self, index: int) -> str | None:
+        """The line `index` below (0: the first), or None past the last."""
+        self._read_to(index + 1)
+        return self._lines[index] if index < len(self._lines) else None
+
+    def upto(self, count: int) -> list[str]:
+        self._read_to(count)
+        return self._lines[:count]
+
+    def between(self, start: int, stop: int) -> list[str]:
+        self._read_to(stop)
+        return self._lines[start:stop]
 
 
-def _until_exception_ends(lines: list[str]) -> list[str]:
-    """Cut after the last exception line of the (possibly chained) traceback."""
+def _following_lines(buf: bytes | bytearray, start: int, limit: int) -> _Following:
+    return _Following(buf, start, limit)
+
+
+def _until_exception_ends(lines: _Following) -> tuple[list[str], set[int]]:
+    """Cut after the last exception line of the (possibly chained) traceback; with the indices of
+    the flush-left source lines among the kept ones (`_is_flush_left_source`)."""
     kept: list[str] = []
-    sources = _flush_left_sources(lines)
-    for index, line in enumerate(lines):
+    sources: set[int] = set()
+    index = 0
+    while (line := lines.get(index)) is not None:
         kept.append(line)
+        if index and _is_flush_left_source(line, kept[index - 1]):
+            sources.add(index)
         is_exception = (
             line
             and not line.startswith((" ", "\t", *_CONNECTORS, *_GDB_CHATTER))
@@ -161,24 +206,20 @@ def _until_exception_ends(lines: list[str]) -> list[str]:
         )
         if is_exception and not _chain_continues(lines, index + 1):
             break
-    return kept
+        index += 1
+    return kept, sources
 
 
-def _flush_left_sources(lines: list[str]) -> set[int]:
-    """The indices of the source lines printed flush left under their frames. An export that strips
-    leading whitespace (Cloud Logging, some collectors, a paste) leaves a frame's source line where
-    an exception line would stand: the line right under a flush-left `File "x.py", line N, in f` is
-    its source, unless it names an exception (the frame's source could not be read). Lines that keep
-    their indentation are read by it, as before."""
-    found = set()
-    for index in range(1, len(lines)):
-        line, above = lines[index], lines[index - 1]
-        if not line or line[0].isspace() or not above or above[0].isspace() or _NAMES_EXCEPTION.match(line):
-            continue
-        frame = parse_frame(above)
-        if frame is not None and frame.source_below and parse_frame(line) is None:
-            found.add(index)
-    return found
+def _is_flush_left_source(line: str, above: str) -> bool:
+    """Whether `line` is the source line printed flush left under the frame `above`. An export that
+    strips leading whitespace (Cloud Logging, some collectors, a paste) leaves a frame's source
+    line where an exception line would stand: the line right under a flush-left `File "x.py", line
+    N, in f` is its source, unless it names an exception (the frame's source could not be read).
+    Lines that keep their indentation are read by it, as before."""
+    if not line or line[0].isspace() or not above or above[0].isspace() or _NAMES_EXCEPTION.match(line):
+        return False
+    frame = parse_frame(above)
+    return frame is not None and frame.source_below and parse_frame(line) is None
 
 
 def _last_error(after: list[str], formats: Formats | None) -> str | None:
@@ -189,12 +230,12 @@ def _last_error(after: list[str], formats: Formats | None) -> str | None:
         if not line.strip() or parse_stamp(line, formats) is not None:
             return None  # the message ended: a blank line or the next log record
         if line.strip() == LAST_ERROR and index + 1 < len(after):
-            return after[index + 1].strip()[:500] or None
+            return clip(after[index + 1].strip(), MESSAGE_CHARS, mark="") or None
     return None
 
 
-def _chain_continues(lines: list[str], index: int) -> bool:
-    for line in lines[index : index + 3]:
+def _chain_continues(lines: _Following, index: int) -> bool:
+    for line in lines.between(index, index + 3):
         if line.strip():
             return line.startswith(_CONNECTORS)
     return False
@@ -208,7 +249,7 @@ def _fields(frames: list[Frame], exception: tuple[str, str] | None) -> dict[str,
     fields: dict[str, FieldValue] = {"traceback_frames": len(frames)}
     if exception is not None:
         fields["exc_type"] = exception[0]
-        fields["exc_message"] = exception[1][:500]
+        fields["exc_message"] = clip(exception[1], MESSAGE_CHARS, mark="")
     kept = frames if len(frames) <= 2 * STACK_KEEP else frames[:STACK_KEEP] + frames[-STACK_KEEP:]
     if kept:
         fields["stack"] = "\n".join(frame.text for frame in kept)

@@ -118,15 +118,28 @@ def _memory_fraction_fix(root: Event, evidence: Evidence) -> tuple[Suggestion | 
     the advice that says it ("" when its value is not in the lines: the verdict's advice stands)."""
     launch = _launch_of(root, evidence)
     fraction = root.get("mem_fraction_static") or (launch.get("mem_fraction_static") if launch else None)
-    if not isinstance(fraction, float):
-        return None, ""
-    used = tuple(e.where for e in (root, launch) if e is not None)
     raising = root.pattern in evidence.library.marked(Mark.POOL_DOES_NOT_FIT)
+    if not isinstance(fraction, float):
+        return None, _direction_only(root, raising)
+    used = tuple(e.where for e in (root, launch) if e is not None)
     fix = _raise_fraction(root, fraction, launch, used, evidence) if raising else _lower_fraction(root, fraction, used)
     way, side = ("Raise", "above") if raising else ("Lower", "below")
     target = f"to {fix.value}" if fix.value is not None else f"{side} {fraction:g}"
     advice = f"{way} --mem-fraction-static on the {_server_name(root)} {target}: {fix.reason}; otherwise {OTHER_KNOBS}."
     return fix, advice
+
+
+def _direction_only(root: Event, raising: bool) -> str:
+    """The way --mem-fraction-static must move, which the error line tells even when the value it
+    moves from is not in the logs (a CI job log without the launch line): no number is claimed."""
+    if raising:
+        why = f"the line at {root.where} says the KV pool did not fit in what the weights left"
+        return f"Raise --mem-fraction-static on the {_server_name(root)} from the value it was launched with: {why}."
+    why = f"the line at {root.where} is an allocation outside the static pool (activations, CUDA graphs) that failed"
+    return (
+        f"Lower --mem-fraction-static on the {_server_name(root)} from the value it was launched with: {why}; "
+        f"otherwise {OTHER_KNOBS}."
+    )
 
 
 def _launch_of(event: Event, evidence: Evidence) -> Event | None:
