@@ -94,6 +94,7 @@ def _failing(pattern_id: str, text: str) -> bool | None:
 def grep_count(source: str, pattern: str, line: int) -> int:
     """Lines of `source` of the same kind as its line `line`: the pattern matches, failing alike.
     A line a terminal wrapped that the pattern matches only whole is one line, at its first row."""
+
     def matches(text: str) -> bool:
         return _failing(pattern, text) is not None
 
@@ -117,7 +118,9 @@ def grep_template(sources: tuple[str, ...], template: str, severity: str) -> int
     assert layer is not None
     count = 0
     for source in sources:
-        texts = _lines(source) if severity == "warning" else (t for _, t in _whole_lines(source, _an_error, _read_whole))
+        texts = (
+            _lines(source) if severity == "warning" else (t for _, t in _whole_lines(source, _an_error, _read_whole))
+        )
         for text in texts:
             hit = layer.warning_of(text) if severity == "warning" else layer.classify(text)
             if hit is not None and fits(template, hit.template) and not _named(text):
