@@ -196,75 +196,16 @@ KNOWN: dict[str, dict[str, str]] = {
         "compose.lo…",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
-    "tests/data/blind-round5-slow/01-kv-transfer-backlog-mooncake-issue5450": {
-        "verdict": "first sight: verdict inconclusive 0.00, not kv-transfer-backlog: A gate failed: tests/data/blind-"
-        "round5-slow/01-kv-transfer-backlog-mooncake-issue5450/bench.log:37: mean_ttft_ms=76689.85 "
-        "limit=20000 …",
-    },
     "tests/data/blind-round5-slow/02-kv-transfer-backlog-mooncake-issue7349": {
         "verdict": "first sight: the acceptable performance-regression's summary names no key line: A gate failed: "
         "tests/data/blind-round5-slow/02-kv-transfer-backlog-mooncake-issue7349/bench.log:75: run2 "
         "p99_ttft_ms=12…",
-    },
-    "tests/data/blind-round5-slow/03-kv-transfer-backlog-vllm-nixl": {
-        "verdict": "first sight: the verdict straggler-node is one it must not be; verdict straggler-node 0.80, not "
-        "kv-transfer-backlog: A gate failed: tests/data/blind-round5-slow/03-kv-transfer-backlog-vllm-"
-        "nixl/bench…",
-    },
-    "tests/data/blind-round5-slow/04-decode-saturated-sglang-mooncake": {
-        "verdict": "first sight: the verdict kv-transfer-backlog is one it must not be; verdict kv-transfer-backlog "
-        "0.80, not decode-saturated: A gate failed: tests/data/blind-round5-slow/04-decode-saturated-"
-        "sglang-moon…",
-    },
-    "tests/data/blind-round5-slow/06-prefill-saturated-sglang-mooncake": {
-        "verdict": "first sight: verdict inconclusive 0.00, not prefill-saturated: A gate failed: tests/data/blind-"
-        "round5-slow/06-prefill-saturated-sglang-mooncake/bench.log:46: P99 TTFT 176521.96 ms > SLO 12000 "
-        "ms: FAI…",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
-    "tests/data/blind-round5-slow/07-prefill-saturated-vllm-nixl": {
-        "verdict": "first sight: verdict inconclusive 0.00, not prefill-saturated: A gate failed: tests/data/blind-"
-        "round5-slow/07-prefill-saturated-vllm-nixl/bench.log:49: E       AssertionError: "
-        "115394.87250498179 not …",
-    },
-    "tests/data/blind-round5-slow/09-straggler-node-vllm-nixl": {
-        "values": "first sight: fact node: 'h100-p0' lacks 'h100-p1'",
-    },
-    "tests/data/blind-round5-slow/11-performance-regression-vllm-nixl": {
-        "verdict": "first sight: the verdict straggler-node is one it must not be; verdict straggler-node 0.80, not "
-        "performance-regression: A gate failed: tests/data/blind-round5-slow/11-performance-regression-"
-        "vllm-nixl…",
     },
     "tests/data/blind-round5-slow/12-healthy-busy-gate-passed-sglang": {
         "key_line": "first sight: no key line quoted (healthy 0.80)",
     },
     "tests/data/blind-round5-slow/13-healthy-short-burst-vllm-nixl": {
         "key_line": "first sight: no key line quoted (healthy 0.90)",
-    },
-    "tests/data/blind-round6-bundles/01-slow-mooncake-transfer-backlog": {
-        "verdict": "first sight: verdict inconclusive 0.00, not kv-transfer-backlog: The earliest error no pattern "
-        "explains: tests/data/blind-round6-bundles/01-slow-mooncake-transfer-backlog/prefill.log:1: Ignore"
-        " import…",
-    },
-    "tests/data/blind-round6-bundles/02-slow-decode-pool-full-retract": {
-        "verdict": "first sight: verdict inconclusive 0.00, not decode-saturated: The earliest error no pattern "
-        "explains: tests/data/blind-round6-bundles/02-slow-decode-pool-full-retract/prefill.log:1: Ignore "
-        "import err…",
-    },
-    "tests/data/blind-round6-bundles/03-slow-prefill-queue-long-context": {
-        "verdict": "first sight: verdict inconclusive 0.00, not prefill-saturated: The earliest error no pattern "
-        "explains: tests/data/blind-round6-bundles/03-slow-prefill-queue-long-context/prefill_node0.log:1:"
-        " Ignore i…",
-    },
-    "tests/data/blind-round6-bundles/04-slow-one-decode-node-lags": {
-        "verdict": "first sight: verdict inconclusive 0.00, not straggler-node: The earliest error no pattern "
-        "explains: tests/data/blind-round6-bundles/04-slow-one-decode-node-lags/prefill.log:1: Ignore "
-        "import error whe…",
-    },
-    "tests/data/blind-round6-bundles/05-slow-throughput-gate-no-bottleneck": {
-        "verdict": "first sight: verdict inconclusive 0.00, not performance-regression: The earliest error no pattern"
-        " explains: tests/data/blind-round6-bundles/05-slow-throughput-gate-no-bottleneck/prefill.log:1: "
-        "Ignore…",
     },
     "tests/data/blind-round6-excerpts/02-mooncake-tcp-install-bind": {
         "verdict": "first sight: verdict no-failure-seen 0.50, not bind-failed: No failure seen in these lines: "

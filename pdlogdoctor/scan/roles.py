@@ -15,6 +15,7 @@ _SERVER_ARGS_MODE = re.compile(r"server_args=ServerArgs\(.*?disaggregation_mode=
 # the launch command passes it (--kv-transfer-config '{"kv_role": "kv_producer", ...}').
 _KV_ROLE = re.compile(r"""kv_role['"]?\s*[:=]\s*['"]?(kv_producer|kv_consumer|kv_both)""")
 _KV_ROLES = {"kv_producer": "prefill", "kv_consumer": "decode", "kv_both": "null"}
+_EITHER_SIDE = "kv_role='kv_both'"  # the end of the reason a kv_both server's role is given with
 _ROUTER_LINE = re.compile(
     r"^\S+ \S+\s+(?:TRACE|DEBUG|INFO|WARN|ERROR) .*?(?:smg::|sglang_router_rs::|sgl_model_gateway::|pd_router)",
     re.MULTILINE,
@@ -33,11 +34,22 @@ def detect_role(
     server's launch line (Mark.SERVER_LAUNCH), whose `mode` capture is its disaggregation mode."""
     kept = list(events)
     found = _role_from_content(head, kept, launches) or role_from_name(name)
+    if found is not None and found[1].endswith(_EITHER_SIDE):
+        return _side_from_name(name) or found
     if found is not None:
         return found
     if any(event.role is Role.SERVER for event in kept):
         return Role.SERVER, "server messages (prefill or decode not told apart)"
     return Role.UNKNOWN, "no role marker in content or name"
+
+
+def _side_from_name(name: str) -> tuple[Role, str] | None:
+    """A vLLM server set up as kv_both serves either side (NixlConnector's usual setting; the proxy
+    sends it prefill or decode work): the file name, when it names a side, says which it served."""
+    named = role_from_name(name)
+    if named is None or named[0] not in (Role.PREFILL, Role.DECODE):
+        return None
+    return named[0], f"{named[1]} (vLLM kv_role='kv_both' serves either side)"
 
 
 def role_from_name(name: str) -> tuple[Role, str] | None:
