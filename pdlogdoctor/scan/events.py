@@ -21,6 +21,7 @@ from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
 from ..model import Event, FieldValue, InputProblem, Kind, Mark, Role, Severity
 from ..model.textcut import clip
 from .reader import Buffer
+from .records import Record, is_member_line, record_around
 from .roles import role_from_name, role_from_prefix
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
@@ -101,7 +102,8 @@ class EventSink:
     pending: dict[str, _Pending] = field(default_factory=dict)
     confirmed: dict[tuple[str, str], dict[str, FieldValue] | None] = field(default_factory=dict)  # `_confirm`
     classified: dict[str, ErrorHit | None] = field(default_factory=dict)  # `_classify`
-    read_through: int = 0  # the last row a wrapped line read whole took in: not read again alone
+    read_through: int = 0  # the last row a wrapped line (or record) read whole took in: not read again alone
+    by_anchor: tuple[tuple[bytes, tuple[Pattern, ...]], ...] = ()  # the anchor index's, for records read whole
     last_line: int = 0  # the last line something recognised: a row of a wrapped line is not read twice
     series: SeriesBook = field(default_factory=SeriesBook)  # the metrics patterns' lines, every one
     numeric: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # a metrics pattern's numbers
@@ -148,11 +150,23 @@ class EventSink:
         raw = buf[start:stop].decode("utf-8", errors="replace")
         text, actions_time = clean_line(raw)
         line = _Line(start, stop, end, line_no, raw, text, actions_time)
+        if is_member_line(text):
+            record = record_around(buf, start, stop, end)
+            if record is not None:  # read whole at its first line that holds an anchor
+                line, generic = _record_line(record, line), True
+                patterns = self._patterns_in(line.text)
+                self.read_through = line_no + record.after
         recognised = _match_line(buf, line, patterns, self, weight)
         if generic and not recognised and self.errors is not None:
             recognised = _match_error_line(buf, line, self.errors, self)
         if recognised:
             self.last_line = max(self.last_line, line_no)
+
+    def _patterns_in(self, text: str) -> list[Pattern]:
+        """The patterns whose anchors `text` holds (a record read whole: its lines were handed
+        over one by one, each with its own)."""
+        data = text.encode()
+        return [pattern for anchor, group in self.by_anchor if anchor in data for pattern in group]
 
     def settle(self, buf: Buffer) -> None:
         """Before the buffer moves on: the last lines counted past their cap whose events need it (a
@@ -430,6 +444,12 @@ def _match_line(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventS
         return False
     state.read_through = line.number + whole.after
     return True
+
+
+def _record_line(record: Record, line: _Line) -> _Line:
+    """A JSON record printed over several lines (records.py) as one line, at its first line."""
+    text, received = clean_line(record.text)
+    return _Line(record.start, record.stop, line.end, line.number - record.before, record.text, text, received)
 
 
 def _whole_line(buf: Buffer, line: _Line, state: EventSink) -> Wrapped | None:

@@ -81,10 +81,16 @@ def plan_ranges(path: str, count: int, size: int | None = None) -> list[tuple[in
     return list(itertools.pairwise(bounds))
 
 
+# The first byte of a line inside a JSON record printed over several lines (records.py): a range
+# never starts there, so each range reads its records whole.
+_INSIDE_A_RECORD = (b" ", b"\t", b"}", b"]")
+
+
 def _line_start_after(handle: BinaryIO, pos: int) -> int:
     """The start of a line at or after `pos` that no wrapped line runs across: the one after a
-    row shorter than a terminal (wrapped.py), so each range reads its wrapped lines whole and
-    the ranges' results equal the sequential scan's; after the next newline when no short row
+    row shorter than a terminal (wrapped.py) that does not start inside a record printed over
+    several lines (records.py), so each range reads its wrapped lines and records whole and
+    the ranges' results equal the sequential scan's; after the next newline when no such row
     is in reach."""
     first = _newline_after(handle, pos)
     handle.seek(first)
@@ -94,7 +100,7 @@ def _line_start_after(handle: BinaryIO, pos: int) -> int:
         newline = block.find(b"\n", row_start)
         if newline == -1:
             return first
-        if newline - row_start < WRAP_MIN_CHARS:
+        if newline - row_start < WRAP_MIN_CHARS and block[newline + 1 : newline + 2] not in _INSIDE_A_RECORD:
             return first + newline + 1
         row_start = newline + 1
 

@@ -137,7 +137,7 @@ class Search:
 
 
 def _sink(name: str, index: AnchorIndex, stamps: StampMemory) -> EventSink:
-    return EventSink(name, index.errors, stamps, sampled=dict(index.sampled))
+    return EventSink(name, index.errors, stamps, sampled=dict(index.sampled), by_anchor=index.by_anchor)
 
 
 def _copied(sink: EventSink) -> EventSink:
