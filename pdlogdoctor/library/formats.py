@@ -169,8 +169,11 @@ class Formats:
     _source: tuple[Format, ...] = field(default=(), compare=False, repr=False)  # kind = "source"
     _quoting: tuple[Format, ...] = field(default=(), compare=False, repr=False)  # and quotes = true
     # kind = "collector", per first character: those with a `received` group, and the others.
-    _received_by_char: dict[str, tuple[Format, ...]] = field(default_factory=dict, compare=False, repr=False)
-    _sources_by_char: dict[str, tuple[Format, ...]] = field(default_factory=dict, compare=False, repr=False)
+    _received_by_char: _Collectors = field(default_factory=dict, compare=False, repr=False)
+    _sources_by_char: _Collectors = field(default_factory=dict, compare=False, repr=False)
+    # One regex each of all of them, for the scan's quick test of a line (most lines have none).
+    any_received: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
+    any_source: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
 
     @classmethod
     def of(cls, formats: Iterable[Format]) -> Formats:
@@ -183,10 +186,14 @@ class Formats:
         shapes = [f"(?:{f.in_text})" for f in ordered if f.in_text is not None]
         in_text = Prefix("|".join(shapes) if shapes else r"(?!)")
         source = tuple(f for f in ordered if f.kind == "source")
-        received = _collectors_by_char(f for f in ordered if f.kind == "collector" and _has_group(f, "received"))
-        sources = _collectors_by_char(f for f in ordered if f.kind == "collector" and not _has_group(f, "received"))
+        receiving = tuple(f for f in ordered if f.kind == "collector" and _has_group(f, "received"))
+        naming = tuple(f for f in ordered if f.kind == "collector" and not _has_group(f, "received"))
+        received, sources = _collectors_by_char(receiving), _collectors_by_char(naming)
         quoting = tuple(f for f in source if f.quotes)
-        return cls(ordered, by_char, timed, wrappers, in_text, source, quoting, received, sources)
+        any_received, any_source = _any_of(receiving) or re.compile(r"(?!)"), _any_of(naming) or re.compile(r"(?!)")
+        return cls(
+            ordered, by_char, timed, wrappers, in_text, source, quoting, received, sources, any_received, any_source
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:  # the indexes are rebuilt, not pickled
         return (Formats.of, (self.formats,))
@@ -302,14 +309,16 @@ class Formats:
     def received(self, line: str) -> re.Match[str] | None:
         """The collector's prefix at the start of `line` that says when it received the line
         (the Actions runner's `2026-07-02T10:16:03.4120000Z `: its `received` group), or None."""
-        return _first_match(self._received_by_char, line)
+        quick, group = self._received_by_char.get(line[:1]) or self._received_by_char.get("", _NO_COLLECTORS)
+        return None if quick is None or quick.match(line) is None else _first_match(group, line)
 
     def line_source(self, line: str) -> re.Match[str] | None:
         """The collector's prefix at the start of `line` that says where it comes from (`docker
         compose logs`' `decode-1  | `, `kubectl logs --prefix`' `[pod/NAME/CONTAINER] `, `grep
         -H`'s `vllm_p3.log:`, a job script's `[prefill] `), or None; its `file` and `role` groups
         name the line's file and component where the prefix does."""
-        return _first_match(self._sources_by_char, line)
+        quick, group = self._sources_by_char.get(line[:1]) or self._sources_by_char.get("", _NO_COLLECTORS)
+        return None if quick is None or quick.match(line) is None else _first_match(group, line)
 
     def source(self, line: str) -> bool:
         """Whether the line is program source (a `kind = "source"` format matches it)."""
@@ -363,17 +372,33 @@ class Formats:
         return tuple(f for f in self.formats if f.kind not in GENERIC_KINDS and _starts(f, char))
 
 
-def _collectors_by_char(formats: Iterable[Format]) -> dict[str, tuple[Format, ...]]:
-    """Per first character (any: collectors' prefixes start with a byte-order mark too), the
-    formats a line starting with it may be, in order; "" holds those no ASCII character starts."""
+# Per first character: one regex of all the collectors' prefixes a line starting with it may have
+# (None: none), and those formats in order. Most lines have none: one match tells (clean_line runs
+# on every line the scan reads and on the lines above it that a time is looked up in).
+_Collectors = dict[str, tuple[re.Pattern[str] | None, tuple[Format, ...]]]
+
+
+def _collectors_by_char(formats: Iterable[Format]) -> _Collectors:
+    """`_Collectors` of `formats`; "" holds them all (a first character outside ASCII: a
+    byte-order mark; an empty line finds its entry, which its quick regex does not match)."""
     listed = tuple(formats)
     by_char = {char: tuple(f for f in listed if _starts(f, char)) for char in _ASCII}
     by_char[""] = listed
-    return by_char
+    return {char: (_any_of(group), group) for char, group in by_char.items()}
 
 
-def _first_match(by_char: dict[str, tuple[Format, ...]], line: str) -> re.Match[str] | None:
-    for fmt in by_char.get(line[:1], by_char.get("", ())) if line else ():
+def _any_of(group: tuple[Format, ...]) -> re.Pattern[str] | None:
+    """One regex that matches where any of the group's matches (their named groups unnamed)."""
+    if not group:
+        return None
+    return re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', f.regex.pattern)})" for f in group))
+
+
+_NO_COLLECTORS: tuple[re.Pattern[str] | None, tuple[Format, ...]] = (None, ())
+
+
+def _first_match(group: tuple[Format, ...], line: str) -> re.Match[str] | None:
+    for fmt in group:
         found = fmt.regex.match(line)
         if found is not None:
             return found

@@ -35,7 +35,7 @@ def clean_line(raw: str) -> tuple[str, str | None]:
     actions_time = None
     catalogue = shipped()  # the collectors' prefixes (patterns/formats/collectors.toml)
     wrapped = unwrap(raw)
-    if wrapped is None:
+    if wrapped is None and catalogue.any_received.match(raw) is not None:  # (most lines: one match, no)
         found = catalogue.received(raw)
         if found:
             actions_time = found.group("received")
@@ -44,7 +44,7 @@ def clean_line(raw: str) -> tuple[str, str | None]:
     if wrapped is not None:
         raw, actions_time = wrapped[0], wrapped[1] or actions_time
     raw = without_colours(raw)
-    collector = catalogue.line_source(raw)
+    collector = catalogue.line_source(raw) if catalogue.any_source.match(raw) is not None else None
     if collector is not None:
         raw = raw[collector.end() :]
         # `kubectl logs --prefix --timestamps` puts the runtime's RFC 3339 stamp after the pod
