@@ -98,7 +98,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: verdict no-failure-seen 0.50, not host-oom: No failure seen in these lines: nothing "
         "in them failed, and nothing shows a request served yet (no known line), so whether the deployment"
         " work…",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round5-excerpts/08-rust-rdma-memlock-enomem": {
         "verdict": "first sight: verdict inconclusive 0.00, not rdma-resource-exhausted: The earliest error no "
@@ -156,7 +155,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: verdict no-failure-seen 0.50, not host-oom: No failure seen in these lines: nothing "
         "in them failed, and nothing shows a request served yet (no known line), so whether the deployment"
         " work…",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round6-excerpts/07-ucx-misleading-create-cq-no-ib": {
         "key_line": "the case names no key line (key_lines = []), so none can be quoted",
