@@ -83,11 +83,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round5-bundles/04-decode-devshm-full-nccl-init": {
         "key_line": "first sight: no key line quoted (scheduler-init-crash 0.50)",
     },
-    "tests/data/blind-round5-bundles/05-nixl-dmabuf-enomem-slurm-memlock": {
-        "verdict": "first sight: the verdict scheduler-init-crash is one it must not be; verdict scheduler-init-crash"
-        " 0.50, not rdma-resource-exhausted: A scheduler died during initialization, after KV pool sizing,"
-        " of n…",
-    },
     "tests/data/blind-round5-bundles/06-mori-mr-size-limit-dsv4-nightly": {
         "verdict": "first sight: kv-transfer-timeout is a close runner-up (0.48 against 0.53) though it must not be "
         "the verdict; mr-registration-rejected is a close runner-up (0.48 against 0.53) though it must not"
@@ -104,33 +99,10 @@ KNOWN: dict[str, dict[str, str]] = {
         "after 299.…",
         "other_incidents": "first sight: ['bind-failed'] reported apart (kv-transfer-timeout 0.59)",
     },
-    "tests/data/blind-round5-excerpts/03-nvshmem-no-peermem": {
-        "verdict": "first sight: the acceptable inconclusive's summary names no key line: The earliest error no "
-        "pattern explains: tests/data/blind-round5-excerpts/03-nvshmem-no-peermem/log.txt:4: /sgl-"
-        "workspace/nvshmem/…",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
-    "tests/data/blind-round5-excerpts/04-sglang-prefill-oom-hybrid": {
-        "verdict": "first sight: verdict inconclusive 0.00, not scheduler-runtime-crash: The earliest error no "
-        "pattern explains: tests/data/blind-round5-excerpts/04-sglang-prefill-oom-hybrid/paste.txt:1: "
-        "RuntimeError: P…",
-    },
-    "tests/data/blind-round5-excerpts/05-vllm-ray-oom-escapes": {
-        "verdict": "first sight: verdict no-failure-seen 0.50, not host-oom: No failure seen in these lines: nothing "
-        "in them failed, and nothing shows a request served yet (no known line), so whether the deployment"
-        " work…",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round5-excerpts/07-sglang-multinode-watchdog-after-load": {
         "verdict": "first sight: verdict inconclusive 0.00, not collective-timeout: The earliest error no pattern "
         "explains: tests/data/blind-round5-excerpts/07-sglang-multinode-watchdog-after-"
         "load/node-10.25.117.28.log:…",
-    },
-    "tests/data/blind-round5-excerpts/08-rust-rdma-memlock-enomem": {
-        "verdict": "first sight: verdict inconclusive 0.00, not rdma-resource-exhausted: The earliest error no "
-        "pattern explains that states its cause: tests/data/blind-round5-excerpts/08-rust-rdma-memlock-"
-        "enomem/paste.t…",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
     "tests/data/blind-round5-excerpts/13-llmd-prefill-startup-kubectl-logs": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
@@ -151,16 +123,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "request ser…",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
-    "tests/data/blind-round5-excerpts/20-vllm-nccl-dmabuf-enomem": {
-        "verdict": "first sight: verdict inconclusive 0.00, not rdma-resource-exhausted: The earliest error no "
-        "pattern explains: tests/data/blind-round5-excerpts/20-vllm-nccl-dmabuf-enomem/engine.log:2: "
-        "cupy_backends.cu…",
-    },
-    "tests/data/blind-round5-excerpts/21-nccl-ofi-register-enomem-traceback": {
-        "verdict": "first sight: verdict no-failure-seen 0.50, not rdma-resource-exhausted: No failure seen in these "
-        "lines: nothing in them failed, and nothing shows a request served yet (no known line), so whether"
-        " the …",
-    },
     "tests/data/blind-round5-excerpts/23-vllm-bench-1-of-100-succeeded": {
         "verdict": "first sight: the verdict healthy is one it must not be; verdict healthy 0.40, not inconclusive: "
         "No failure in the logs, and the end-to-end checks show the deployment serving.",
@@ -171,11 +133,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "ENOMEM: …",
         "key_line": "first sight: no key line quoted (rdma-resource-exhausted 0.65)",
     },
-    "tests/data/blind-round5-excerpts/25-vllm-startup-gpu-mem-held": {
-        "verdict": "first sight: verdict inconclusive 0.00, not gpu-oom: The earliest error no pattern explains: "
-        "tests/data/blind-round5-excerpts/25-vllm-startup-gpu-mem-held/log.txt:1: ValueError: Free memory "
-        "on device…",
-    },
     "tests/data/blind-round5-excerpts/26-ascend-hccl-roce-cqe": {
         "verdict": "first sight: the acceptable inconclusive's summary names no key line: The earliest error no "
         "pattern explains: tests/data/blind-round5-excerpts/26-ascend-hccl-roce-cqe/log.txt:1: To avoid "
@@ -185,11 +142,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: verdict inconclusive 0.00, not gpu-oom: The earliest error no pattern explains: "
         "tests/data/blind-round5-excerpts/27-trtllm-triton-start-cuda-oom/triton.log:3: ERROR: Failed to "
         "create ins…",
-    },
-    "tests/data/blind-round5-excerpts/32-vllm-ray-actor-dead-oom-killer": {
-        "verdict": "first sight: verdict inconclusive 0.00, not host-oom: The earliest error no pattern explains: "
-        "tests/data/blind-round5-excerpts/32-vllm-ray-actor-dead-oom-killer/paste.txt:1: The actor is dead"
-        " because…",
     },
     "tests/data/blind-round5-excerpts/38-rayllm-json-replica-unschedulable": {
         "verdict": "first sight: verdict no-failure-seen 0.50, not inconclusive: No failure seen in these lines: "
@@ -218,12 +170,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "nothing in them failed, and nothing shows a request served yet (no known line), so whether the "
         "deployment w…",
     },
-    "tests/data/blind-round6-excerpts/03-vllm-ray-oom-syslog-wrapped": {
-        "verdict": "first sight: verdict no-failure-seen 0.50, not host-oom: No failure seen in these lines: nothing "
-        "in them failed, and nothing shows a request served yet (no known line), so whether the deployment"
-        " work…",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round6-excerpts/07-ucx-misleading-create-cq-no-ib": {
         "verdict": "first sight: the verdict rdma-resource-exhausted is one it must not be; verdict rdma-resource-"
         "exhausted 0.65, not no-failure-seen: RDMA resources exhausted: queue or registration failed with "
@@ -234,17 +180,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: scheduler-init-crash is a close runner-up (0.25 against 0.30) though it must not be "
         "the verdict; the acceptable scheduler-crash's summary names no key line: A scheduler died. These "
         "lines…",
-    },
-    "tests/data/blind-round6-excerpts/10-sglang-deepep-nvshmem-no-peermem": {
-        "verdict": "first sight: the acceptable inconclusive's summary names no key line: The earliest error no "
-        "pattern explains: tests/data/blind-round6-excerpts/10-sglang-deepep-nvshmem-no-peermem/docker-"
-        "logs.txt:1: /…",
-    },
-    "tests/data/blind-round6-excerpts/11-amd-ibgda-sq-full": {
-        "verdict": "first sight: the acceptable inconclusive's summary names no key line: The earliest error no "
-        "pattern explains: tests/data/blind-round6-excerpts/11-amd-ibgda-sq-full/notes.md:12: Prefill "
-        "transfer faile…",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
     "tests/data/blind-round6-excerpts/13-sglang-router-failed-select-prefill": {
         "verdict": "first sight: verdict inconclusive 0.00, not router-no-workers: The earliest error no pattern "
