@@ -154,17 +154,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "compose.lo…",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
-    "tests/data/blind-round5-slow/02-kv-transfer-backlog-mooncake-issue7349": {
-        "verdict": "first sight: the acceptable performance-regression's summary names no key line: A gate failed: "
-        "tests/data/blind-round5-slow/02-kv-transfer-backlog-mooncake-issue7349/bench.log:75: run2 "
-        "p99_ttft_ms=12…",
-    },
-    "tests/data/blind-round5-slow/12-healthy-busy-gate-passed-sglang": {
-        "key_line": "first sight: no key line quoted (healthy 0.80)",
-    },
-    "tests/data/blind-round5-slow/13-healthy-short-burst-vllm-nixl": {
-        "key_line": "first sight: no key line quoted (healthy 0.90)",
-    },
     "tests/data/blind-round6-excerpts/02-mooncake-tcp-install-bind": {
         "verdict": "first sight: verdict no-failure-seen 0.50, not bind-failed: No failure seen in these lines: "
         "nothing in them failed, and nothing shows a request served yet (no known line), so whether the "

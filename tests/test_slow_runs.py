@@ -562,3 +562,56 @@ def test_a_harness_s_own_account_of_its_failed_gate_is_no_other_failure(
     report = run([str(bundle)], LIBRARY)
     assert report.verdict.id == expected
     assert report.chain[0].text == "median TTFT 3120.4 ms > gate 2000 ms -- FAIL"
+
+
+@pytest.mark.parametrize(
+    ("fixture", "passed"),
+    [
+        ("busy-passing-sglang", "median TTFT 1210.44 ms <= gate 2000 ms -- PASS"),
+        ("busy-passing-vllm", "output throughput 2952.08 tok/s >= gate 2800 tok/s -- PASS"),
+    ],
+)
+def test_a_healthy_run_quotes_the_gate_it_passed(fixture: str, passed: str) -> None:
+    """A busy run whose gates passed is healthy, and the lines that say so are its proof, quoted
+    with the servers' ready lines (they were not: round 5 slow 13's `p99_ttft_ms: 9470.30 (limit
+    12000) -- PASS` was read by no pattern)."""
+    report = run([str(FIXTURES / fixture)], LIBRARY)
+    assert report.verdict.id == verdicts.HEALTHY
+    assert any(event.text.endswith(passed) and not event.failing for event in report.chain)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "p99_ttft_ms: 9470.30 (limit 12000) -- PASS",
+        "[PASS] accuracy=0.92 (threshold 0.90); 0 FAILED",
+    ],
+)
+def test_a_passing_gate_beside_a_failing_one_is_no_healthy_run(tmp_path: Path, line: str) -> None:
+    """The look-alike: one gate passed, another failed: the failed one decides (never healthy, the
+    failed gate quoted first), whatever the passing line adds."""
+    bundle = _bundle(tmp_path, "median TTFT 3120.4 ms > gate 2000 ms -- FAIL", [0, 1, 0, 2, 0, 1], [0], [40], [1])
+    with (bundle / "bench.log").open("a") as bench:
+        bench.write(line + "\n")
+    report = run([str(bundle)], LIBRARY)
+    assert report.verdict.id != verdicts.HEALTHY and int(exit_code_for(report)) != 0
+    assert report.chain[0].text == "median TTFT 3120.4 ms > gate 2000 ms -- FAIL"
+
+
+@pytest.mark.parametrize(
+    ("line", "quoted"),
+    [
+        ("[slo] run2 p99_ttft_ms=12623.77 limit=3000 -- FAIL", "[slo] run2 p99_ttft_ms=12623.77 limit=3000 -- FAIL"),
+        ("[2026-11-28 02:16:36] [perf] p99_tpot_ms=84.91 threshold=45 -- FAIL",
+         "[perf] p99_tpot_ms=84.91 threshold=45 -- FAIL"),
+        ("2026-11-28T02:16:36.0012201Z median TTFT 3120.4 ms > gate 2000 ms -- FAIL",
+         "median TTFT 3120.4 ms > gate 2000 ms -- FAIL"),
+    ],
+    ids=["check-tag", "check-tag-after-a-stamp", "actions-stamp"],
+)  # fmt: skip
+def test_a_gate_is_quoted_with_its_check_s_tag(tmp_path: Path, line: str, quoted: str) -> None:
+    """A check script's own tag stays in the quote: `[slo] run2 p99_ttft_ms=... -- FAIL` is how its
+    readers find the line (round 5 slow 02's key line; the tag was cut as a writer's). Time stamps
+    and level words are still cut."""
+    report = run([str(_bundle(tmp_path, line, [0, 1, 0, 2, 0, 1], [0], [40], [1]))], LIBRARY)
+    assert f"bench.log:3: {quoted}." in report.verdict.summary

@@ -61,6 +61,7 @@ SLOWER = 0.5  # a node at this share of its peers' throughput, or 1/SLOWER their
 TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for the running requests to grow
 DEFAULT_TRANSFER_QUEUES = 4  # sglang's SGLANG_DISAGGREGATION_QUEUE_SIZE default (environ.py)
 GATE_BLOCK = 12  # lines: a failed test's block, its header over its traceback and assertion
+CHECK_TAG = re.compile(r"\[[a-z][\w.-]*\] *$")  # `[slo] `: lower-case, as no level or time tag is
 OUTCOME_WORD = re.compile(r"(?<![\w-])FAIL(?:ED)?(?![\w-])")  # a gate line's outcome, upper-case and whole
 LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output")
 ACCURACY_WORDS = ("accuracy", "exact match", "score", "gsm8k")
@@ -143,9 +144,10 @@ def failed_gates(events: Sequence[Event], library: Library) -> list[Event]:
 
 def _with_measure(gate: Event, gates: Sequence[Event]) -> Event:
     """The gate with what it measured: an assertion that compares two bare numbers (unittest's
-    `AssertionError: 64012.55 not less than 4000`, pytest's `E  assert 3330.4 >= 4200`) takes its
-    measure from the failed test named just above it in its file (`FAIL: test_pd_ttft_8k_in (...)`,
-    pytest's `FAILED ...::test_output_throughput`): the numbers are then a latency or a throughput."""
+    `AssertionError: 64012.55 not less than 4000`) takes its measure from the failed test named
+    just above it in its file (unittest's `FAIL: test_pd_ttft_8k_in (...)` header): the numbers are
+    then a latency or a throughput. (pytest names the test after its assertion, in its `FAILED
+    ...::test_x - AssertionError: ...` summary line, which quotes the numbers itself.)"""
     if gate_metric(gate):
         return gate
     headers = [
@@ -915,7 +917,16 @@ def gate_quote(gate: Event) -> str:
         start = outcome.start()
         bracketed = start > 0 and gate.text[start - 1] in "[("
         return gate.text[start - 1 if bracketed else start :].strip()
-    return message
+    return _with_check_tag(gate.text, message)
+
+
+def _with_check_tag(text: str, message: str) -> str:
+    """The message with the bracketed tag just before it kept: a check script's name for its gates
+    (`[slo] mean_ttft_ms=... -- FAIL`, `[perf] ...`) is how its readers find the line; the line
+    formats read it as a writer's tag."""
+    at = text.rfind(message)
+    tag = CHECK_TAG.search(text, 0, at) if at > 0 else None
+    return text[tag.start() : at] + message if tag is not None else message
 
 
 def _gate_facts(gate: Event | None) -> tuple[tuple[str, FactValue], ...]:
