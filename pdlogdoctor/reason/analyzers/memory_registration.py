@@ -25,7 +25,8 @@ WRAPPER_ONLY = 0.4
 SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region
 SIZE_LIMIT, REJECTED, EXHAUSTED = MR_SIZE_LIMIT, MR_REJECTED, RDMA_EXHAUSTED
 ENOMEM = 12
-LOCKED_MEMORY = "locked-memory"  # a registering pattern whose advice says how to raise the limit (else the verdict's)
+# A registering pattern whose advice says how to raise the limit has this in it (else the verdict's advice).
+LOCKED_MEMORY = "ulimit -l unlimited"
 TOKEN_FIELDS = ("tokens", "full", "full_token")  # how KV pool sizing lines name the pool's token count
 VALUE_WORDS = {"what": "for", "agent": "agent", "status": "status"}
 SAME_REFUSAL_LINES = 10  # NIXL's registerMem and the binding's error follow UCX's refusal within a few lines
@@ -294,8 +295,8 @@ def _as_exhausted(
     if printed is not None:
         summary += f" The log prints the limit: {printed.get('memlock_limit')} ({printed.where})."
         facts = (*facts, ("memlock_limit", str(printed.get("memlock_limit"))))
-    advice = evidence.library.pattern(first.pattern).advice.strip()
-    own = " ".join(advice.split()) if LOCKED_MEMORY in advice else ""
+    advice = " ".join(evidence.library.pattern(first.pattern).advice.split())
+    own = advice if LOCKED_MEMORY in advice else ""
     return replace(hypothesis, verdict=EXHAUSTED, facts=facts, confidence=0.75, summary=summary, advice=own)
 
 
