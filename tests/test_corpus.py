@@ -93,11 +93,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "pattern explains: tests/data/blind-round5-excerpts/26-ascend-hccl-roce-cqe/log.txt:1: To avoid "
         "data inconsi…",
     },
-    "tests/data/blind-round5-excerpts/27-trtllm-triton-start-cuda-oom": {
-        "verdict": "first sight: verdict inconclusive 0.00, not gpu-oom: The earliest error no pattern explains: "
-        "tests/data/blind-round5-excerpts/27-trtllm-triton-start-cuda-oom/triton.log:3: ERROR: Failed to "
-        "create ins…",
-    },
     "tests/data/blind-round5-excerpts/39-sglang-compose-cuda-graph-torch-compile": {
         "verdict": "scheduler-crash 0.30 with scheduler-runtime-crash (ruled out) a 0.25 runner-up: the frames "
         "(initialize, init_device_graphs) stand above the 'Scheduler hit an exception:' line behind a compose "
