@@ -106,7 +106,7 @@ def test_where_reads_end_never_changes_what_is_read_whole(library: Library, chun
     without the kept rows: the raylet line unread at these sizes."""
     data = f"{NOISE}\n" * 100 + RAYLET.read_text() + f"{NOISE}\n" * 100
     whole_read = scan_stream(io.BytesIO(data.encode()), "driver.log", AnchorIndex.build(library))
-    assert [event.line for event in whole_read.events if event.pattern == "ray-memory-pressure"] == [101]
+    assert [event.line for event in whole_read.events if event.pattern == "ray-memory-monitor-killed"] == [101]
     chunked = scan_stream(io.BytesIO(data.encode()), "driver.log", AnchorIndex.build(library), chunk_bytes=chunk)
     assert chunked.events == whole_read.events
 
@@ -134,7 +134,7 @@ def test_a_file_split_for_the_cores_is_never_split_inside_a_wrapped_line(
     index = AnchorIndex.build(library)
     with path.open("rb") as stream:
         sequential = scan_stream(stream, "driver.log", index)
-    assert [event.line for event in sequential.events if event.pattern == "ray-memory-pressure"] == [middle]
+    assert [event.line for event in sequential.events if event.pattern == "ray-memory-monitor-killed"] == [middle]
     assert parallel.scan_file_parallel(str(path), "driver.log", index, 2) == sequential
 
 
@@ -147,7 +147,8 @@ def test_a_raylet_line_wrapped_at_116_columns_is_quoted_whole_at_its_first_row(l
     line's start. Seen failing before: `no-failure-seen`, nothing quoted."""
     report = run([str(RAYLET)], library)
     assert report.verdict.id != "no-failure-seen"
-    (line, text), *_ = unexplained_lines(report)
+    # patterns/ray/ray-memory-monitor-killed names the whole line: it roots the verdict (host-oom)
+    (line, text), *_ = [(event.line, event.text) for event in report.roots]
     assert line == 1
     assert "node_manager.cc:3007: 2 Workers (tasks / actors) killed due to memory pressure (OOM)" in text
     assert "(ID: abd406d415bd2b74a5e281968fd76aa200d56e4529fd1c1cd4373840, IP: 10.0.167.26)" in text
