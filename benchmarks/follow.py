@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import calendar
+import contextlib
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -148,13 +150,50 @@ def follower(directory: Path, *args: str) -> subprocess.Popen[bytes]:
     )
 
 
-def latency_once(rate: float, warmup: float) -> tuple[float, str]:
+class Throttle:
+    """A loaded machine, reproducibly: the follower runs `share` of each PERIOD and is stopped
+    (SIGSTOP) the rest, so it gets at most that share of one core, as when it shares two cores
+    with several busy processes (load average 13 on 2 cores leaves each about 0.15). It costs no
+    CPU of its own, unlike busy processes would."""
+
+    PERIOD = 0.1
+
+    def __init__(self, process: subprocess.Popen[bytes], share: float) -> None:
+        self.process = process
+        self.share = share
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._cycle, daemon=True)
+        if share < 1.0:
+            self.thread.start()
+
+    def _cycle(self) -> None:
+        while not self.done.is_set() and self.process.poll() is None:
+            self._signal(signal.SIGCONT)
+            self.done.wait(self.PERIOD * self.share)
+            if self.done.is_set():
+                break
+            self._signal(signal.SIGSTOP)
+            self.done.wait(self.PERIOD * (1 - self.share))
+        self._signal(signal.SIGCONT)
+
+    def _signal(self, number: signal.Signals) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.process.pid, number)
+
+    def stop(self) -> None:
+        self.done.set()
+        if self.thread.is_alive():
+            self.thread.join()
+
+
+def latency_once(rate: float, warmup: float, share: float = 1.0) -> tuple[float, str]:
     """Seconds from the first root line's write to the verdict on the follower's stdout."""
     with tempfile.TemporaryDirectory() as temp:
         directory = Path(temp)
         writer = Writer(directory, rate)
         writer.seed_before_root()
         process = follower(directory, "--exit-on", "cause", "-q")
+        throttle = Throttle(process, share)
         out = process.stdout
         assert out is not None
         writer.steady(warmup)
@@ -169,6 +208,7 @@ def latency_once(rate: float, warmup: float) -> tuple[float, str]:
         reader.join(timeout=60)
         stop.set()
         filler.join()
+        throttle.stop()
         process.wait(timeout=60)
         writer.close()
         if not printed:
@@ -270,14 +310,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle", type=float, default=30.0, help="seconds of idle logs measured")
     parser.add_argument("--hours", type=float, default=1.0, help="log time replayed for the memory run")
     parser.add_argument("--rotate", type=float, default=64.0, help="MiB written between rotations")
+    held_back = "the follower's share of one core in the latency runs (0.25: stopped 75%% of the time)"
+    parser.add_argument("--share", type=float, default=1.0, help=held_back)
     args = parser.parse_args(argv)
     rate = args.rate * 1e6
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if args.only in (None, "latency"):
-        runs = [latency_once(rate, args.warmup) for _ in range(args.runs)]
+        runs = [latency_once(rate, args.warmup, args.share) for _ in range(args.runs)]
+        held = f", the follower held to {args.share:.0%} of one core" if args.share < 1 else ""
         print("latency runs:", ", ".join(f"{seconds:.2f} s ({verdict})" for seconds, verdict in runs))
         print(f"latency: median {statistics.median(s for s, _ in runs):.2f} s from the first root line "
-              f"to the verdict, at {args.rate:g} MB/s across 4 files")  # fmt: skip
+              f"to the verdict, at {args.rate:g} MB/s across 4 files{held}")  # fmt: skip
     if args.only in (None, "idle"):
         share = idle_share(rate, args.idle)
         print(f"idle: {share * 100:.2f}% of one core over {args.idle:g} s of logs that do not grow")

@@ -32,7 +32,7 @@ from .reason.unexplained import benign_split, cleared_split, gather, with_cleare
 from .scan import accel
 from .scan.coredumps import core_file_events
 from .scan.events import ScanResult
-from .scan.growing import GrowingScan
+from .scan.growing import GrowingScan, kept
 from .scan.index import AnchorIndex
 from .scan.inputs import Scanned, reading_order, scan_input, scanned
 from .scan.logshape import set_aside, set_aside_note
@@ -238,8 +238,8 @@ class Follow:
         self.backlog = any(segment.budget == 0 for segment in found.readable)
         for segment in found.ended:
             scan = self.growing.pop(segment.key, None)
-            if scan is not None:
-                self.ended[segment.key] = (segment, scan.result())
+            if scan is not None:  # a file that went is kept as a segment; standard input ended is the stream
+                self.ended[segment.key] = (segment, kept(scan.result()) if segment.path else scan.result())
             segment.release()
         for segment in found.dropped:
             self.ended.pop(segment.key, None)

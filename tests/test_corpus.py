@@ -42,27 +42,12 @@ from .corpus import (
 # Known misses, by case and by what is checked ("verdict": verdict, exit code, must-not-be;
 # "key_line": a key line quoted; "values": facts and times; "other_incidents": the separate incidents).
 KNOWN: dict[str, dict[str, str]] = {
-    "tests/data/blind-openworld/ow02-compose-paste-1p1d": {
-        "verdict": "inconclusive, with peer-lost (which the tester rules out) a 0.37 alternative",
-    },
     "tests/data/blind-openworld/ow03-l40s-grep-excerpt": {
         "verdict": "scheduler-runtime-crash 0.40 with scheduler-init-crash (ruled out) a close 0.35 runner-up",
-    },
-    "tests/data/blind-openworld/ow06-k8s-1p1d-bundle": {
-        "verdict": "inconclusive, with peer-lost (which the tester rules out) a 0.40 alternative",
-    },
-    "tests/data/blind-openworld/ow11-compose-exit-paste": {
-        "verdict": "inconclusive, with router-no-workers (which the tester rules out) a 0.40 alternative",
     },
     "tests/data/blind-openworld/ow16-qwen3-mooncake-issue": {
         "verdict": "the crash's summary quotes sglang's 'Please install mooncake' wrapper, not the GLIBCXX "
         "line it wraps (a cause line should outrank its wrapper)",
-    },
-    "tests/data/blind-round3/05-vllm-nccl-watchdog-yearless": {
-        "verdict": "kv-transfer-timeout (ruled out) a close 0.50 runner-up to collective-timeout 0.58",
-    },
-    "tests/data/blind-round3/10-too-many-open-files-prefill": {
-        "verdict": "inconclusive, with peer-lost (ruled out) a 0.40 alternative",
     },
     "tests/data/blind-round4/03-crlf-ansi-truncated-gpu-oom": {
         "key_line": "the 480-character key line is cut at the excerpt limit",
@@ -83,67 +68,15 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round5-bundles/04-decode-devshm-full-nccl-init": {
         "key_line": "first sight: no key line quoted (scheduler-init-crash 0.50)",
     },
-    "tests/data/blind-round5-bundles/05-nixl-dmabuf-enomem-slurm-memlock": {
-        "verdict": "first sight: the verdict scheduler-init-crash is one it must not be; verdict scheduler-init-crash"
-        " 0.50, not rdma-resource-exhausted: A scheduler died during initialization, after KV pool sizing,"
-        " of n…",
-    },
     "tests/data/blind-round5-bundles/06-mori-mr-size-limit-dsv4-nightly": {
-        "verdict": "first sight: kv-transfer-timeout is a close runner-up (0.48 against 0.53) though it must not be "
-        "the verdict; mr-registration-rejected is a close runner-up (0.48 against 0.53) though it must not"
-        " be th…",
+        "verdict": "mr-registration-rejected (ruled out by the tester) a 0.48 runner-up to mori-mr-size-limit 0.53: "
+        "one EINVAL line on one 5.6 GiB region cannot tell a refusal from a ceiling (the analyzer says so); "
+        "kv-transfer-timeout, a symptom, is no longer close (0.38)",
     },
     "tests/data/blind-round5-bundles/16-slurm-time-limit-mid-sweep": {
         "verdict": "first sight: the acceptable inconclusive's summary names no key line: 2 kinds of failure are "
         "logged (first: Router: PD request transport error (502) at tests/data/blind-"
         "round5-bundles/16-slurm-time-l…",
-    },
-    "tests/data/blind-round5-bundles/24-two-prefills-same-bootstrap-port": {
-        "verdict": "first sight: the verdict kv-transfer-timeout is one it must not be; verdict kv-transfer-timeout "
-        "0.59, not bind-failed: KV transfers timed out (KVPoll.WaitingForInput, KVPoll.Bootstrapping, "
-        "after 299.…",
-        "other_incidents": "first sight: ['bind-failed'] reported apart (kv-transfer-timeout 0.59)",
-    },
-    "tests/data/blind-round5-excerpts/03-nvshmem-no-peermem": {
-        "verdict": "first sight: the acceptable inconclusive's summary names no key line: The earliest error no "
-        "pattern explains: tests/data/blind-round5-excerpts/03-nvshmem-no-peermem/log.txt:4: /sgl-"
-        "workspace/nvshmem/…",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
-    "tests/data/blind-round5-excerpts/04-sglang-prefill-oom-hybrid": {
-        "verdict": "first sight: verdict inconclusive 0.00, not scheduler-runtime-crash: The earliest error no "
-        "pattern explains: tests/data/blind-round5-excerpts/04-sglang-prefill-oom-hybrid/paste.txt:1: "
-        "RuntimeError: P…",
-    },
-    "tests/data/blind-round5-excerpts/05-vllm-ray-oom-escapes": {
-        "verdict": "first sight: verdict no-failure-seen 0.50, not host-oom: No failure seen in these lines: nothing "
-        "in them failed, and nothing shows a request served yet (no known line), so whether the deployment"
-        " work…",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round5-excerpts/07-sglang-multinode-watchdog-after-load": {
-        "verdict": "first sight: verdict inconclusive 0.00, not collective-timeout: The earliest error no pattern "
-        "explains: tests/data/blind-round5-excerpts/07-sglang-multinode-watchdog-after-"
-        "load/node-10.25.117.28.log:…",
-    },
-    "tests/data/blind-round5-excerpts/08-rust-rdma-memlock-enomem": {
-        "verdict": "first sight: verdict inconclusive 0.00, not rdma-resource-exhausted: The earliest error no "
-        "pattern explains that states its cause: tests/data/blind-round5-excerpts/08-rust-rdma-memlock-"
-        "enomem/paste.t…",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
-    "tests/data/blind-round5-excerpts/13-llmd-prefill-startup-kubectl-logs": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round5-excerpts/15-vllm-nixl-hetero-tp-accuracy": {
-        "verdict": "first sight: the verdict inconclusive is one it must not be; verdict inconclusive 0.00, not "
-        "accuracy-regression: A gate failed: tests/data/blind-round5-excerpts/15-vllm-nixl-hetero-tp-"
-        "accuracy/pytest…",
-    },
-    "tests/data/blind-round5-excerpts/17-dynamo-etcd-replica-down-ok": {
-        "verdict": "first sight: the acceptable no-failure-seen's summary names no key line: No failure seen in these"
-        " lines: nothing in them failed, and nothing shows a request served yet (no known line), so "
-        "whether the…",
     },
     "tests/data/blind-round5-excerpts/19-sglang-cri-garbled-watchdog-dump": {
         "verdict": "first sight: the verdict no-failure-seen is one it must not be; verdict no-failure-seen 0.50, not"
@@ -151,182 +84,31 @@ KNOWN: dict[str, dict[str, str]] = {
         "request ser…",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
-    "tests/data/blind-round5-excerpts/20-vllm-nccl-dmabuf-enomem": {
-        "verdict": "first sight: verdict inconclusive 0.00, not rdma-resource-exhausted: The earliest error no "
-        "pattern explains: tests/data/blind-round5-excerpts/20-vllm-nccl-dmabuf-enomem/engine.log:2: "
-        "cupy_backends.cu…",
-    },
-    "tests/data/blind-round5-excerpts/21-nccl-ofi-register-enomem-traceback": {
-        "verdict": "first sight: verdict no-failure-seen 0.50, not rdma-resource-exhausted: No failure seen in these "
-        "lines: nothing in them failed, and nothing shows a request served yet (no known line), so whether"
-        " the …",
-    },
     "tests/data/blind-round5-excerpts/23-vllm-bench-1-of-100-succeeded": {
         "verdict": "first sight: the verdict healthy is one it must not be; verdict healthy 0.40, not inconclusive: "
         "No failure in the logs, and the end-to-end checks show the deployment serving.",
-    },
-    "tests/data/blind-round5-excerpts/24-ucx-misleading-cq-error-bench-ok": {
-        "verdict": "first sight: the verdict rdma-resource-exhausted is one it must not be; verdict rdma-resource-"
-        "exhausted 0.65, not no-failure-seen: RDMA resources exhausted: queue or registration failed with "
-        "ENOMEM: …",
-        "key_line": "first sight: no key line quoted (rdma-resource-exhausted 0.65)",
-    },
-    "tests/data/blind-round5-excerpts/25-vllm-startup-gpu-mem-held": {
-        "verdict": "first sight: verdict inconclusive 0.00, not gpu-oom: The earliest error no pattern explains: "
-        "tests/data/blind-round5-excerpts/25-vllm-startup-gpu-mem-held/log.txt:1: ValueError: Free memory "
-        "on device…",
     },
     "tests/data/blind-round5-excerpts/26-ascend-hccl-roce-cqe": {
         "verdict": "first sight: the acceptable inconclusive's summary names no key line: The earliest error no "
         "pattern explains: tests/data/blind-round5-excerpts/26-ascend-hccl-roce-cqe/log.txt:1: To avoid "
         "data inconsi…",
     },
-    "tests/data/blind-round5-excerpts/27-trtllm-triton-start-cuda-oom": {
-        "verdict": "first sight: verdict inconclusive 0.00, not gpu-oom: The earliest error no pattern explains: "
-        "tests/data/blind-round5-excerpts/27-trtllm-triton-start-cuda-oom/triton.log:3: ERROR: Failed to "
-        "create ins…",
-    },
-    "tests/data/blind-round5-excerpts/32-vllm-ray-actor-dead-oom-killer": {
-        "verdict": "first sight: verdict inconclusive 0.00, not host-oom: The earliest error no pattern explains: "
-        "tests/data/blind-round5-excerpts/32-vllm-ray-actor-dead-oom-killer/paste.txt:1: The actor is dead"
-        " because…",
-    },
-    "tests/data/blind-round5-excerpts/38-rayllm-json-replica-unschedulable": {
-        "verdict": "first sight: verdict no-failure-seen 0.50, not inconclusive: No failure seen in these lines: "
-        "nothing in them failed, and nothing shows a request served yet (no known line), so whether the "
-        "deployment …",
-    },
     "tests/data/blind-round5-excerpts/39-sglang-compose-cuda-graph-torch-compile": {
-        "verdict": "first sight: verdict inconclusive 0.00, not scheduler-init-crash: The earliest error no pattern "
-        "explains: tests/data/blind-round5-excerpts/39-sglang-compose-cuda-graph-torch-compile/docker-"
-        "compose.lo…",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
-    "tests/data/blind-round5-slow/01-kv-transfer-backlog-mooncake-issue5450": {
-        "verdict": "first sight: verdict inconclusive 0.00, not kv-transfer-backlog: A gate failed: tests/data/blind-"
-        "round5-slow/01-kv-transfer-backlog-mooncake-issue5450/bench.log:37: mean_ttft_ms=76689.85 "
-        "limit=20000 …",
-    },
-    "tests/data/blind-round5-slow/02-kv-transfer-backlog-mooncake-issue7349": {
-        "verdict": "first sight: the acceptable performance-regression's summary names no key line: A gate failed: "
-        "tests/data/blind-round5-slow/02-kv-transfer-backlog-mooncake-issue7349/bench.log:75: run2 "
-        "p99_ttft_ms=12…",
-    },
-    "tests/data/blind-round5-slow/03-kv-transfer-backlog-vllm-nixl": {
-        "verdict": "first sight: the verdict straggler-node is one it must not be; verdict straggler-node 0.80, not "
-        "kv-transfer-backlog: A gate failed: tests/data/blind-round5-slow/03-kv-transfer-backlog-vllm-"
-        "nixl/bench…",
-    },
-    "tests/data/blind-round5-slow/04-decode-saturated-sglang-mooncake": {
-        "verdict": "first sight: the verdict kv-transfer-backlog is one it must not be; verdict kv-transfer-backlog "
-        "0.80, not decode-saturated: A gate failed: tests/data/blind-round5-slow/04-decode-saturated-"
-        "sglang-moon…",
-    },
-    "tests/data/blind-round5-slow/06-prefill-saturated-sglang-mooncake": {
-        "verdict": "first sight: verdict inconclusive 0.00, not prefill-saturated: A gate failed: tests/data/blind-"
-        "round5-slow/06-prefill-saturated-sglang-mooncake/bench.log:46: P99 TTFT 176521.96 ms > SLO 12000 "
-        "ms: FAI…",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
-    "tests/data/blind-round5-slow/07-prefill-saturated-vllm-nixl": {
-        "verdict": "first sight: verdict inconclusive 0.00, not prefill-saturated: A gate failed: tests/data/blind-"
-        "round5-slow/07-prefill-saturated-vllm-nixl/bench.log:49: E       AssertionError: "
-        "115394.87250498179 not …",
-    },
-    "tests/data/blind-round5-slow/09-straggler-node-vllm-nixl": {
-        "values": "first sight: fact node: 'h100-p0' lacks 'h100-p1'",
-    },
-    "tests/data/blind-round5-slow/11-performance-regression-vllm-nixl": {
-        "verdict": "first sight: the verdict straggler-node is one it must not be; verdict straggler-node 0.80, not "
-        "performance-regression: A gate failed: tests/data/blind-round5-slow/11-performance-regression-"
-        "vllm-nixl…",
-    },
-    "tests/data/blind-round5-slow/12-healthy-busy-gate-passed-sglang": {
-        "key_line": "first sight: no key line quoted (healthy 0.80)",
-    },
-    "tests/data/blind-round5-slow/13-healthy-short-burst-vllm-nixl": {
-        "key_line": "first sight: no key line quoted (healthy 0.90)",
-    },
-    "tests/data/blind-round6-bundles/01-slow-mooncake-transfer-backlog": {
-        "verdict": "first sight: verdict inconclusive 0.00, not kv-transfer-backlog: The earliest error no pattern "
-        "explains: tests/data/blind-round6-bundles/01-slow-mooncake-transfer-backlog/prefill.log:1: Ignore"
-        " import…",
-    },
-    "tests/data/blind-round6-bundles/02-slow-decode-pool-full-retract": {
-        "verdict": "first sight: verdict inconclusive 0.00, not decode-saturated: The earliest error no pattern "
-        "explains: tests/data/blind-round6-bundles/02-slow-decode-pool-full-retract/prefill.log:1: Ignore "
-        "import err…",
-    },
-    "tests/data/blind-round6-bundles/03-slow-prefill-queue-long-context": {
-        "verdict": "first sight: verdict inconclusive 0.00, not prefill-saturated: The earliest error no pattern "
-        "explains: tests/data/blind-round6-bundles/03-slow-prefill-queue-long-context/prefill_node0.log:1:"
-        " Ignore i…",
-    },
-    "tests/data/blind-round6-bundles/04-slow-one-decode-node-lags": {
-        "verdict": "first sight: verdict inconclusive 0.00, not straggler-node: The earliest error no pattern "
-        "explains: tests/data/blind-round6-bundles/04-slow-one-decode-node-lags/prefill.log:1: Ignore "
-        "import error whe…",
-    },
-    "tests/data/blind-round6-bundles/05-slow-throughput-gate-no-bottleneck": {
-        "verdict": "first sight: verdict inconclusive 0.00, not performance-regression: The earliest error no pattern"
-        " explains: tests/data/blind-round6-bundles/05-slow-throughput-gate-no-bottleneck/prefill.log:1: "
-        "Ignore…",
-    },
-    "tests/data/blind-round6-excerpts/02-mooncake-tcp-install-bind": {
-        "verdict": "first sight: verdict no-failure-seen 0.50, not bind-failed: No failure seen in these lines: "
-        "nothing in them failed, and nothing shows a request served yet (no known line), so whether the "
-        "deployment w…",
-    },
-    "tests/data/blind-round6-excerpts/03-vllm-ray-oom-syslog-wrapped": {
-        "verdict": "first sight: verdict no-failure-seen 0.50, not host-oom: No failure seen in these lines: nothing "
-        "in them failed, and nothing shows a request served yet (no known line), so whether the deployment"
-        " work…",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+        "verdict": "scheduler-crash 0.30 with scheduler-runtime-crash (ruled out) a 0.25 runner-up: the frames "
+        "(initialize, init_device_graphs) stand above the 'Scheduler hit an exception:' line behind a compose "
+        "prefix, and the traceback reader reads only below it",
+        "key_line": "the exception line is not quoted (scheduler-crash 0.30)",
     },
     "tests/data/blind-round6-excerpts/07-ucx-misleading-create-cq-no-ib": {
-        "verdict": "first sight: the verdict rdma-resource-exhausted is one it must not be; verdict rdma-resource-"
-        "exhausted 0.65, not no-failure-seen: RDMA resources exhausted: queue or registration failed with "
-        "ENOMEM: …",
-        "key_line": "first sight: no key line quoted (rdma-resource-exhausted 0.65)",
+        "key_line": "the case names no key line (key_lines = []), so none can be quoted",
     },
     "tests/data/blind-round6-excerpts/08-sglang-pd-hicache-illegal-memory-evict": {
         "verdict": "first sight: scheduler-init-crash is a close runner-up (0.25 against 0.30) though it must not be "
         "the verdict; the acceptable scheduler-crash's summary names no key line: A scheduler died. These "
         "lines…",
     },
-    "tests/data/blind-round6-excerpts/10-sglang-deepep-nvshmem-no-peermem": {
-        "verdict": "first sight: the acceptable inconclusive's summary names no key line: The earliest error no "
-        "pattern explains: tests/data/blind-round6-excerpts/10-sglang-deepep-nvshmem-no-peermem/docker-"
-        "logs.txt:1: /…",
-    },
-    "tests/data/blind-round6-excerpts/11-amd-ibgda-sq-full": {
-        "verdict": "first sight: the acceptable inconclusive's summary names no key line: The earliest error no "
-        "pattern explains: tests/data/blind-round6-excerpts/11-amd-ibgda-sq-full/notes.md:12: Prefill "
-        "transfer faile…",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
-    "tests/data/blind-round6-excerpts/13-sglang-router-failed-select-prefill": {
-        "verdict": "first sight: verdict inconclusive 0.00, not router-no-workers: The earliest error no pattern "
-        "explains: tests/data/blind-round6-excerpts/13-sglang-router-failed-select-"
-        "prefill/terminal.txt:10: No avai…",
-    },
-    "tests/data/blind-round6-excerpts/16-lmcache-pd-failed-allocate-memory-object": {
-        "verdict": "first sight: verdict no-failure-seen 0.50, not inconclusive: No failure seen in these lines: "
-        "nothing in them failed, and nothing shows a request served yet (no known line), so whether the "
-        "deployment …",
-    },
-    "tests/data/blind-round6-excerpts/17-skypilot-vllm-gated-repo": {
-        "verdict": "first sight: the verdict inconclusive is one it must not be; verdict inconclusive 0.00, not "
-        "model-load-failure: The earliest error no pattern explains: tests/data/blind-"
-        "round6-excerpts/17-skypilot-vl…",
-    },
     "tests/data/blind-round6-excerpts/19-sglang-pd-nixl-hang-startup-only": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round6-excerpts/20-sglang-decode-out-of-memory-retract": {
-        "verdict": "first sight: the acceptable no-failure-seen's summary names no key line: No failure seen in these"
-        " lines: nothing in them failed, and nothing shows a request served yet (sglang-kv-retract seen), "
-        "so wh…",
+        "key_line": "the case names no key line (key_lines = []), so none can be quoted",
     },
     "tests/data/blind-round6-excerpts/23-nccl-fastsocket-warn-connected": {
         "verdict": "first sight: verdict inconclusive 0.00, not no-failure-seen: No error-level line, but a warning "

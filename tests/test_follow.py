@@ -33,6 +33,7 @@ from pdlogdoctor.cli.follow import (
     sure_cause,
     verdict_line,
 )
+from pdlogdoctor.ingest.content import SNIFF_BYTES
 from pdlogdoctor.ingest.rotation import streams
 from pdlogdoctor.ingest.tail import KEPT_SEGMENTS
 from pdlogdoctor.library.patterns import Library
@@ -40,9 +41,10 @@ from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import Follow, decided, run
 from pdlogdoctor.reason.fingerprint import fingerprint
 from pdlogdoctor.scan.events import SAMPLE_FULL
-from pdlogdoctor.scan.growing import GrowingScan
+from pdlogdoctor.scan.growing import KEPT_BUCKETS, GrowingScan
 from pdlogdoctor.scan.index import AnchorIndex
 from pdlogdoctor.scan.search import scan_stream
+from pdlogdoctor.scan.series import MAX_BUCKETS
 
 from .bundle_copy import SEED
 from .conftest import FIXTURES
@@ -255,6 +257,49 @@ def test_a_file_given_by_name_is_followed_across_its_rotation(library: Library, 
     assert found == {f"{live}.1:{ROOT_LINE}", f"{live}:1"}
 
 
+def bytes_read_by_this_process() -> int:
+    """What this process has read through read(2) and its kin (/proc/self/io rchar: files, pipes)."""
+    for line in Path("/proc/self/io").read_text().splitlines():
+        if line.startswith("rchar:"):
+            return int(line.split()[1])
+    raise AssertionError("no rchar in /proc/self/io")
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts bytes read from /proc/self/io (Linux)")
+def test_a_followed_directory_is_read_once_however_often_it_is_walked(library: Library, tmp_path: Path) -> None:
+    """Each rotation (`.1` deleted, the log renamed to `.1`, a new log) changes the directory, which
+    is walked again; the walk looks at each file's head (is it compressed, UTF-16, an archive?) and
+    must not read the files again: the bytes read are the bytes written, plus one look of at most
+    SNIFF_BYTES per file per walk, per file begun and per name whose file went (looked at again).
+    (Each look read a MiB of the file: 1,328 MB read for 1,200 MB written in the benchmark.)"""
+    logs = [tmp_path / "prefill_mia1-p06-g13.log", tmp_path / "decode_mia1-p06-g14.log"]
+    router = (SEED / "router.log").read_bytes()
+    content = router * ((3 << 19) // len(router))  # 1.5 MiB: more than a look at a head used to read
+
+    def rotate() -> int:
+        for log in logs:
+            rotated = log.with_name(log.name + ".1")
+            rotated.unlink(missing_ok=True)
+            log.rename(rotated)
+            log.write_bytes(content)
+        while follow.read():
+            pass
+        return len(logs) * len(content)
+
+    follow = Follow([str(tmp_path)], library)
+    for log in logs:
+        log.write_bytes(content)
+    follow.read()
+    rotate()  # the modules a scan, a rotation and a file that went import on first use are read
+    rotate()  # here, not below (the second rotation is the first to delete a `.1` that was followed)
+    before, rotations = bytes_read_by_this_process(), 4
+    written = sum(rotate() for _ in range(rotations))
+    read = bytes_read_by_this_process() - before
+    walked, begun, went = 2 * len(logs), len(logs), len(logs)  # per rotation: the files, the new logs, the .1
+    assert written <= read <= written + rotations * (walked + begun + went) * SNIFF_BYTES + 4096
+    assert {s.source.name for s in follow.scanned()} >= {str(log) for log in logs}
+
+
 @pytest.mark.parametrize("how", ["truncated", "deleted and recreated"])
 def test_a_file_truncated_or_recreated_keeps_what_was_read_as_a_segment_of_its_stream(
     library: Library, tmp_path: Path, how: str
@@ -299,6 +344,48 @@ def test_at_most_a_few_segments_of_one_name_are_kept(library: Library, tmp_path:
     newest = next(s for s in follow.scanned() if s.source.name == f"{live}#1")
     assert newest.source.lines == KEPT_SEGMENTS + 3  # the last truncated one
     assert any("dropped 2 older segments" in note for note in follow.final().report.notes)
+
+
+# The seed decode log's first `Decode batch.` line (a metrics pattern's: its numbers go to a track).
+DECODE_BATCH = next(line for line in (SEED / "decode_mia1-p06-g14.log").read_bytes().splitlines(keepends=True)
+                    if b"Decode batch." in line)  # fmt: skip
+RUNNING = "running"  # its `#running-req` number (the sglang-decode-stats pattern's capture)
+
+
+def decode_batches(start: int, seconds: int) -> bytes:
+    """The line once a second for `seconds`, from 10:00:00 + `start` seconds (its stamp restamped)."""
+    body = DECODE_BATCH[DECODE_BATCH.index(b" DP0") :]
+    stamps = (
+        b"[2026-07-02 %02d:%02d:%02d" % (10 + n // 3600, n // 60 % 60, n % 60) for n in range(start, start + seconds)
+    )
+    return b"".join(stamp + body for stamp in stamps)
+
+
+def test_segments_kept_after_their_file_went_keep_their_metrics_tracks_in_few_buckets(
+    library: Library, tmp_path: Path
+) -> None:
+    """A decode server restarted again and again (its log truncated), 200 s of `Decode batch.` lines
+    each time: each kept segment's track holds every line, counted, in at most KEPT_BUCKETS time
+    buckets, so a name's kept segments together hold no more than one live track (MAX_BUCKETS);
+    the live log's track stays at its full resolution, as post-mortem reads it. (At full width each
+    kept segment of a busy log held a track of up to MAX_BUCKETS buckets: RSS rose as they filled.)"""
+    live = tmp_path / "decode_mia1-p06-g14.log"
+    live.write_bytes(b"")
+    follow = Follow([str(tmp_path)], library)
+    follow.read()
+    for restart in range(KEPT_SEGMENTS + 1):
+        live.write_bytes(decode_batches(restart * 200, 200))
+        follow.read()
+        live.write_bytes(b"")
+        follow.read()
+    live.write_bytes(decode_batches(5000, 200))
+    follow.read()
+    tracks = {s.source.name: [x for x in s.series if x.metric == RUNNING] for s in follow.scanned()}
+    kept = [track for name, found in tracks.items() if "#" in name for track in found]
+    assert len(kept) == KEPT_SEGMENTS
+    assert all(track.count == 200 and len(track.points) <= KEPT_BUCKETS for track in kept)
+    assert sum(len(track.points) for track in kept) <= MAX_BUCKETS
+    assert [len(track.points) for track in tracks[str(live)]] == [200]
 
 
 def test_a_directory_whose_files_appear_late(library: Library, tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import io
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -25,6 +25,7 @@ import pytest
 
 from benchmarks.corpus import cases
 from pdlogdoctor.ingest import reopen
+from pdlogdoctor.library.formats import shipped
 from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import Library, match_line
 from pdlogdoctor.library.templates import fits
@@ -36,10 +37,12 @@ from pdlogdoctor.runs.baseline import profile_of
 from pdlogdoctor.runs.compare import compare, strengthen_verdict
 from pdlogdoctor.runs.profile import load_profile_spec
 from pdlogdoctor.scan.timeline import clean_line
+from pdlogdoctor.scan.wrapped import Wrapped, rejoined
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = cases([ROOT / "fixtures", ROOT / "tests" / "data"])
 GREEN = ROOT / "fixtures" / "pair-seed-0701-green"
+FORMATS = shipped()
 # A traceback's quoted `raise` statement (bare, or under a logger's `[file:line] ` prefix): the
 # exception line under it says the same with the values filled in, and is the occurrence.
 SOURCE_CODE = re.compile(r"^(?:.*?\] \s+|\s*)raise [A-Za-z_][\w.]*(?:\(|\s*$)")
@@ -89,11 +92,16 @@ def _failing(pattern_id: str, text: str) -> bool | None:
 
 
 def grep_count(source: str, pattern: str, line: int) -> int:
-    """Lines of `source` of the same kind as its line `line`: the pattern matches, failing alike."""
-    lines = _lines(source)
-    kind = _failing(pattern, lines[line - 1])
+    """Lines of `source` of the same kind as its line `line`: the pattern matches, failing alike.
+    A line a terminal wrapped that the pattern matches only whole is one line, at its first row."""
+
+    def matches(text: str) -> bool:
+        return _failing(pattern, text) is not None
+
+    lines = dict(_whole_lines(source, matches, lambda whole: not any(matches(row) for row in whole.parts)))
+    kind = _failing(pattern, lines[line])
     assert kind is not None, f"{pattern} does not match {source}:{line}"
-    return sum(1 for text in lines if _failing(pattern, text) is kind)
+    return sum(1 for text in lines.values() if _failing(pattern, text) is kind)
 
 
 def grep_failing(sources: list[str], pattern: str) -> int:
@@ -103,16 +111,56 @@ def grep_failing(sources: list[str], pattern: str) -> int:
 
 def grep_template(sources: tuple[str, ...], template: str, severity: str) -> int:
     """Lines no pattern names that the open-world layer calls errors (or, for a warning template,
-    warnings) of `template`, in `sources` (templates.fits: what a group's template stands for)."""
+    warnings) of `template`, in `sources` (templates.fits: what a group's template stands for). A
+    line a terminal wrapped is one line: its rows that alone are no error, whole are one
+    (scan/wrapped.py), counted once."""
     layer = _library().errors
     assert layer is not None
     count = 0
     for source in sources:
-        for text in _lines(source):
+        texts = (
+            _lines(source) if severity == "warning" else (t for _, t in _whole_lines(source, _an_error, _read_whole))
+        )
+        for text in texts:
             hit = layer.warning_of(text) if severity == "warning" else layer.classify(text)
             if hit is not None and fits(template, hit.template) and not _named(text):
                 count += 1
     return count
+
+
+def _whole_lines(
+    source: str, says: Callable[[str], bool], read_whole: Callable[[Wrapped], bool]
+) -> Iterator[tuple[int, str]]:
+    """The lines of `source` with their numbers; a row that alone `says` nothing and whole does
+    (and `read_whole` takes it), as its whole line at its first row."""
+    rows = _lines(source)
+    data = "\n".join(rows).encode()
+    start, row, skip_to = 0, 0, -1
+    for row, text in enumerate(rows):
+        stop = start + len(text.encode())
+        if row > skip_to:
+            number = row + 1
+            whole = None if says(text) else rejoined(data, start, stop, len(data), text, FORMATS)
+            if whole is not None and whole.before <= row - skip_to - 1 and says(whole.text) and read_whole(whole):
+                skip_to, number = row + whole.after, row + 1 - whole.before
+                text = whole.text
+            yield number, text
+        start = stop + 1
+
+
+def _an_error(text: str) -> bool:
+    layer = _library().errors
+    assert layer is not None
+    return layer.classify(text) is not None
+
+
+def _read_whole(whole: Wrapped) -> bool:
+    """The sink reads a wrapped line whole when whole it is an error and no other row is one alone
+    (a line of its own under a long line: CPython's `Exception in thread ...` header)."""
+    layer = _library().errors
+    assert layer is not None
+    others = (part for at, part in enumerate(whole.parts) if at != whole.before)
+    return layer.classify(whole.text) is not None and not any(layer.classify(part) for part in others)
 
 
 def _named(text: str) -> bool:

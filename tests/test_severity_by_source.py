@@ -41,6 +41,13 @@ PAIRS = [
         "[20409.627732] oom_reaper: reaped process 32055 (php-fpm), now anon-rss:0kB, file-rss:0kB, shmem-rss:19292kB",
         "oom-killer-invoked",
     ),
+    (  # KubeRay's RayService troubleshooting: Ray Serve's message for a replica no node can hold
+        '#   Message:                  Deployment "fruit_app_FruitMarket" has 1 replicas that have taken more than '
+        "30s to be scheduled. This may be caused by waiting for the cluster to auto-scale, or waiting for a runtime "
+        'environment to install. Resources required for each replica: {"CPU": 1.0}, resources available: {}.',
+        "#   Status:                   UPDATING",
+        "ray-serve-replica-unschedulable",
+    ),
 ]
 
 

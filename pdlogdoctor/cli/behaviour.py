@@ -284,8 +284,9 @@ def _watch(
 def _follow(paths: list[str], library: Library, options: RunOptions, watch: Watch, quiet: bool) -> Report:
     """The logs read as they are written until the watch stops (cli/follow.py); the report on them."""
     from ..pipeline import Follow
-    from .follow import follow_logs
+    from .follow import follow_logs, large_blocks_mapped
 
+    large_blocks_mapped()  # before the follower's first buffers: it runs for hours
     follow = Follow(paths, library, None, options)  # standard input, when given, is read by ingest/tail.py
     return follow.final(follow_logs(follow, watch, quiet)).report
 

@@ -285,7 +285,7 @@ def _file_inputs(path: Path, display: str, info: os.stat_result, budget: Budget)
         yield unread(display, "empty", "empty file")
         return
     try:
-        head = sniff(lambda: decoded_stream(open_regular(path), budget, sniffing=True))
+        head = sniff(lambda: _head_stream(path, budget))
     except OSError as exc:
         yield unread(display, *_os_problem(exc))
         return
@@ -297,13 +297,18 @@ def _file_inputs(path: Path, display: str, info: os.stat_result, budget: Budget)
         yield LogInput(display, info.st_size, lambda: text_stream(open_regular(path), budget))
 
 
+def _head_stream(path: Path, budget: Budget) -> Reader:
+    """A stream to look at a file's head through: its first raw read is SNIFF_BYTES, not a MiB."""
+    return decoded_stream(open_regular(path), budget, sniffing=True, buffer_size=SNIFF_BYTES)
+
+
 def _binary_input(path: Path, display: str, head: bytes, info: os.stat_result, budget: Budget) -> LogInput:
     """A binary file is not read, and is no missing evidence; a core dump's header says which
     process crashed (coredump.py)."""
     core = None
     if head.startswith(ELF_MAGIC) or named_core(path.name):
         try:
-            start = sniff(lambda: decoded_stream(open_regular(path), budget, sniffing=True), CORE_HEAD_BYTES)
+            start = sniff(lambda: _head_stream(path, budget), CORE_HEAD_BYTES)
         except OSError:
             start = head
         core = core_dump(path.name, start, None, info.st_mtime)

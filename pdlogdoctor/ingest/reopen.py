@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from .content import ZIP_MAGIC, sniff
+from .content import SNIFF_BYTES, ZIP_MAGIC, sniff
 from .streams import Budget, Reader, decoded_stream, open_regular, text_stream
 
 _STOPS = (OSError, ValueError, EOFError, RuntimeError)  # what opening a source again may raise
@@ -37,7 +37,9 @@ def _reopened(name: str) -> Reader | None:
     import zipfile
 
     try:
-        if sniff(lambda: decoded_stream(open_regular(path), Budget(), sniffing=True)).startswith(ZIP_MAGIC):
+        if sniff(
+            lambda: decoded_stream(open_regular(path), Budget(), sniffing=True, buffer_size=SNIFF_BYTES)
+        ).startswith(ZIP_MAGIC):
             return _zip_member(path, member)
         return _tar_member(path, path_text, name)
     except (zipfile.BadZipFile, tarfile.TarError, *_STOPS):

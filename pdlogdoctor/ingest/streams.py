@@ -23,6 +23,7 @@ from typing import Any, BinaryIO, Protocol
 
 from ..model import InputProblem
 from ..model.options import Limits
+from .exports import EXPORT_SNIFF_BYTES, MAX_EXPORT_BYTES, export_lines, looks_like_export
 
 DEFAULT_LIMITS = Limits()
 
@@ -210,11 +211,15 @@ class SizeLimited(Limited):
 # ---------------------------------------------------------------- decoding
 
 
-def text_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False) -> Reader:
+def text_stream(
+    raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False, buffer_size: int = READ_PIECE
+) -> Reader:
     """What the scanner reads: `decoded_stream`, whose lines end at LF (or CRLF) as the file's do.
     A stream that is not a plain file stops when its head holds no text (`TextlessHead`)."""
-    decoded = decoded_stream(raw, budget, sniffing=sniffing)
-    if decoded.cap is None and not isinstance(decoded.inner, Utf16ToUtf8):  # the file's bytes are the text's
+    decoded = decoded_stream(raw, budget, sniffing=sniffing, buffer_size=buffer_size)
+    if decoded.cap is None and not isinstance(
+        decoded.inner, Utf16ToUtf8 | ExportLines
+    ):  # the file's bytes are the text's
         decoded.plain_path = getattr(raw, "plain_path", None)
     if decoded.plain_path is not None or budget is None:
         return decoded  # a plain file's NUL hole (copytruncate) is as long as the file: read it all
@@ -293,13 +298,19 @@ class Refusal(Reader):
         return b""
 
 
-def decoded_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False) -> Guarded:
+def decoded_stream(
+    raw: ByteSource, budget: Budget | None = None, *, sniffing: bool = False, buffer_size: int = READ_PIECE
+) -> Guarded:
     """`raw` decompressed by its magic bytes, bomb-capped, and salvaged on damage.
 
     `sniffing` streams (a peek at the head, a tar read as a container) are not
     charged to the run's budget: the members read from them are.
+
+    `buffer_size`: the first raw read (the peek at the magic bytes reads a whole buffer). A look
+    at a file's head passes a small one: with READ_PIECE each look read a MiB of every file, and
+    `--follow` looks at every file of a directory each time the directory changes.
     """
-    buffered = io.BufferedReader(raw if isinstance(raw, io.RawIOBase) else Reader(raw), READ_PIECE)
+    buffered = io.BufferedReader(raw if isinstance(raw, io.RawIOBase) else Reader(raw), buffer_size)
     magic = buffered.peek(4)[:4]
     if (magic.startswith(GZIP_MAGIC) or magic == ZSTD_MAGIC) and _valid_header(buffered.peek(HEADER_CHECK)):
         inflater = _Inflater(buffered, "gzip" if magic.startswith(GZIP_MAGIC) else "zstd")
@@ -308,7 +319,36 @@ def decoded_stream(raw: ByteSource, budget: Budget | None = None, *, sniffing: b
     encoding = utf16_encoding(buffered.peek(UTF16_SNIFF_BYTES)[:UTF16_SNIFF_BYTES])
     if encoding is not None:
         return Guarded(Utf16ToUtf8(buffered, encoding), None, None)
+    if looks_like_export(buffered.peek(EXPORT_SNIFF_BYTES)[:EXPORT_SNIFF_BYTES]):
+        return Guarded(ExportLines(buffered), None, None)
     return Guarded(buffered, None, None)
+
+
+class ExportLines(Reader):
+    """A log export saved as one JSON document, read as its log lines (exports.py); a document
+    that holds none, or is bigger than MAX_EXPORT_BYTES, is read as it is."""
+
+    def __init__(self, inner: ByteSource) -> None:
+        super().__init__(inner)
+        self.head: bytes | None = None
+
+    def read(self, size: int = -1, /) -> bytes:
+        if self.head is None:
+            self.head = self._lines_or_document()
+        if self.head:
+            size = len(self.head) if size < 0 else size
+            data, self.head = self.head[:size], self.head[size:]
+            return data
+        return bytes(self.inner.read(size))
+
+    def _lines_or_document(self) -> bytes:
+        parts, total = [], 0
+        while total <= MAX_EXPORT_BYTES and (data := self.inner.read(READ_PIECE)):
+            parts.append(data)
+            total += len(data)
+        document = b"".join(parts)
+        lines = export_lines(document) if total <= MAX_EXPORT_BYTES else None
+        return document if lines is None else lines
 
 
 # ---------------------------------------------------------------- UTF-16 text

@@ -3,7 +3,8 @@
 A followed file is read from its first byte as one `Segment` (one inode), then from where the last
 read stopped, never again from the start. The directories given are walked as `discover` walks
 them (the same rules, order and names), again whenever one of their directories changes, so files
-that appear late are read from their first byte. What a poll sees of each file:
+that appear late are read from their first byte; a walk looks at each file's first SNIFF_BYTES
+(what it holds), so each byte is read once and each walk adds a few KiB. What a poll sees of each file:
 
 - it grew: its new bytes are read (at most FOLLOW_READ per poll, so a large backlog is read over
   several polls and no file waits for another's);
@@ -31,6 +32,7 @@ Standard input is read on a thread (a pipe cannot be polled for growth), through
 
 from __future__ import annotations
 
+import io
 import os
 import queue
 import stat
@@ -42,11 +44,11 @@ from typing import BinaryIO
 
 from ..model import InputProblem
 from ..model.options import Limits
-from .content import LogInput
+from .content import SNIFF_BYTES, LogInput
 from .discover import discover
 from .duplicates import prefer_zstd
 from .rotation import FOLLOWED_SEGMENT, followed_segment
-from .streams import DEFAULT_LIMITS, open_seekable
+from .streams import DEFAULT_LIMITS, open_regular, open_seekable, text_stream
 
 FOLLOW_READ = 4 << 20  # bytes read from one file in one poll
 KEPT_SEGMENTS = 8  # segments of one name kept after their file went (truncated, replaced, deleted)
@@ -82,9 +84,25 @@ class Segment:
         if want <= 0:
             return b""
         data = self._from_pipe(want) if self.pieces is not None else self._from_file(want)
-        self.offset += len(data)
-        self.budget -= len(data)
+        self._took(len(data))
         return data
+
+    def read_into(self, buffer: bytearray, start: int, stop: int) -> int:
+        """Up to stop - start bytes into buffer[start:stop] (the scan's window), within the budget:
+        a file's bytes go from the kernel straight into the window. (Through `read`, each read made
+        a bytes object of up to a MiB and freed it: glibc's malloc then serves blocks of that size
+        from its heap, which fragments, and the follower's RSS crept up over the hours.)"""
+        want = min(stop - start, self.budget)
+        if want <= 0:
+            return 0
+        if self.pieces is not None:
+            data = self._from_pipe(want)
+            buffer[start : start + len(data)] = data
+            got = len(data)
+        else:
+            got = self._into_from_file(memoryview(buffer)[start : start + want])
+        self._took(got)
+        return got
 
     def close(self) -> None:
         """A read ends, not the segment: its file stays open until `release`."""
@@ -101,6 +119,20 @@ class Segment:
             return self.handle.read(want) or b""
         except OSError:
             return b""
+
+    def _into_from_file(self, view: memoryview) -> int:
+        if not isinstance(self.handle, io.RawIOBase):  # released (or not a file opened unbuffered)
+            data = self._from_file(len(view))
+            view[: len(data)] = data
+            return len(data)
+        try:
+            return self.handle.readinto(view) or 0
+        except OSError:
+            return 0
+
+    def _took(self, got: int) -> None:
+        self.offset += got
+        self.budget -= got
 
     def _from_pipe(self, want: int) -> bytes:
         assert self.pieces is not None
@@ -382,15 +414,7 @@ def _stdin_buffer() -> BinaryIO:
 
 def _plain_handle(log_input: LogInput, ident: Ident | None) -> BinaryIO | None:
     """The file opened for following when it is plain text (what post-mortem reads as it is), else None."""
-    if log_input.open is None or log_input.members is not None:
-        return None
-    try:
-        stream = log_input.open()
-    except Exception:  # its whole scan says why it cannot be read
-        return None
-    plain = getattr(stream, "plain_path", None) is not None
-    stream.close()
-    if not plain:
+    if log_input.open is None or log_input.members is not None or not _plain_text(Path(log_input.name)):
         return None
     try:
         handle = open_seekable(Path(log_input.name), buffering=0)
@@ -401,6 +425,19 @@ def _plain_handle(log_input: LogInput, ident: Ident | None) -> BinaryIO | None:
         handle.close()
         return None
     return handle
+
+
+def _plain_text(path: Path) -> bool:
+    """The file is read by post-mortem as its bytes are (not compressed, not UTF-16): the stream
+    discover's opener makes of it, from a look at its first SNIFF_BYTES (an archive member's name
+    is no file: read whole)."""
+    try:
+        stream = text_stream(open_regular(path), buffer_size=SNIFF_BYTES)
+    except Exception:  # its whole scan says why it cannot be read
+        return False
+    plain = stream.plain_path is not None
+    stream.close()
+    return plain
 
 
 def _renamed(segment: Segment) -> str | None:

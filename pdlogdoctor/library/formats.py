@@ -15,7 +15,12 @@ can start with, and sample lines whose time, level and message are tested. From 
   `(Worker pid=N)`, torchrun's `[default0]:`) and the component's prefix inside it are both
   removed, then the generic prefixes (`kind = "prefix"`) that any line may carry;
 - whether a line is one a component prints at run time (`Formats.run_time`): a file none of whose
-  lines is, and which reads as source code, is no evidence (scan/document.py).
+  lines is, and which reads as source code, is no evidence (scan/document.py);
+- what a collector put before a line and is removed before anything reads it (`kind =
+  "collector"`: the Actions runner's time, `docker compose logs`' service, `kubectl logs --prefix`,
+  `grep -H`'s file name, a job script's `[prefill] ` tag): `Formats.received` (the time the line was
+  received, its `received` group), `Formats.line_source` (the others: the `file` and `role` groups
+  name the line's file and component).
 
 A new time format is one data file with its samples, checked by `pdlogdoctor patterns check`.
 Only the standard library's `re` is used: a line's time is read on the scan's per-hit path.
@@ -39,12 +44,13 @@ from . import schema
 FORMATS_DIR = "formats"
 # line: a component's own line; wrapper: a launcher's tag before one; prefix: removed from every
 # message after the formats (Rust tracing's span); fallback: removed only from a line no format reads;
-# source: program source, never read as a log line (source.toml).
-KINDS = ("line", "wrapper", "prefix", "fallback", "source")
-GENERIC_KINDS = ("prefix", "fallback", "source")  # not tried when a line's own prefix is read
+# source: program source, never read as a log line (source.toml); collector: removed from a line
+# before anything reads it (scan/timeline.clean_line).
+KINDS = ("line", "wrapper", "prefix", "fallback", "source", "collector")
+GENERIC_KINDS = ("prefix", "fallback", "source", "collector")  # not tried when a line's own prefix is read
 LEVELS = ("critical", "error", "warning", "info", "debug")
 TIME_GROUPS = ("date", "clock", "frac", "month", "day", "monthname", "year", "epoch")
-KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level"))
+KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level", "received", "file", "source", "role"))
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
 _FORMAT_KEYS = {
@@ -162,6 +168,12 @@ class Formats:
     time_in_text: Prefix = field(default=Prefix(r"(?!)"), compare=False, repr=False)
     _source: tuple[Format, ...] = field(default=(), compare=False, repr=False)  # kind = "source"
     _quoting: tuple[Format, ...] = field(default=(), compare=False, repr=False)  # and quotes = true
+    # kind = "collector", per first character: those with a `received` group, and the others.
+    _received_by_char: _Collectors = field(default_factory=dict, compare=False, repr=False)
+    _sources_by_char: _Collectors = field(default_factory=dict, compare=False, repr=False)
+    # One regex each of all of them, for the scan's quick test of a line (most lines have none).
+    any_received: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
+    any_source: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
 
     @classmethod
     def of(cls, formats: Iterable[Format]) -> Formats:
@@ -174,7 +186,14 @@ class Formats:
         shapes = [f"(?:{f.in_text})" for f in ordered if f.in_text is not None]
         in_text = Prefix("|".join(shapes) if shapes else r"(?!)")
         source = tuple(f for f in ordered if f.kind == "source")
-        return cls(ordered, by_char, timed, wrappers, in_text, source, tuple(f for f in source if f.quotes))
+        receiving = tuple(f for f in ordered if f.kind == "collector" and _has_group(f, "received"))
+        naming = tuple(f for f in ordered if f.kind == "collector" and not _has_group(f, "received"))
+        received, sources = _collectors_by_char(receiving), _collectors_by_char(naming)
+        quoting = tuple(f for f in source if f.quotes)
+        any_received, any_source = _any_of(receiving) or re.compile(r"(?!)"), _any_of(naming) or re.compile(r"(?!)")
+        return cls(
+            ordered, by_char, timed, wrappers, in_text, source, quoting, received, sources, any_received, any_source
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:  # the indexes are rebuilt, not pickled
         return (Formats.of, (self.formats,))
@@ -287,6 +306,20 @@ class Formats:
             text = text[found.end() :]
         return None
 
+    def received(self, line: str) -> re.Match[str] | None:
+        """The collector's prefix at the start of `line` that says when it received the line
+        (the Actions runner's `2026-07-02T10:16:03.4120000Z `: its `received` group), or None."""
+        quick, group = self._received_by_char.get(line[:1]) or self._received_by_char.get("", _NO_COLLECTORS)
+        return None if quick is None or quick.match(line) is None else _first_match(group, line)
+
+    def line_source(self, line: str) -> re.Match[str] | None:
+        """The collector's prefix at the start of `line` that says where it comes from (`docker
+        compose logs`' `decode-1  | `, `kubectl logs --prefix`' `[pod/NAME/CONTAINER] `, `grep
+        -H`'s `vllm_p3.log:`, a job script's `[prefill] `), or None; its `file` and `role` groups
+        name the line's file and component where the prefix does."""
+        quick, group = self._sources_by_char.get(line[:1]) or self._sources_by_char.get("", _NO_COLLECTORS)
+        return None if quick is None or quick.match(line) is None else _first_match(group, line)
+
     def source(self, line: str) -> bool:
         """Whether the line is program source (a `kind = "source"` format matches it)."""
         return any(fmt.regex.match(line) is not None for fmt in self._source)
@@ -337,6 +370,43 @@ class Formats:
     def _others(self, char: str) -> tuple[Format, ...]:
         """The formats a non-ASCII first character allows (rare: computed when met)."""
         return tuple(f for f in self.formats if f.kind not in GENERIC_KINDS and _starts(f, char))
+
+
+# Per first character: one regex of all the collectors' prefixes a line starting with it may have
+# (None: none), and those formats in order. Most lines have none: one match tells (clean_line runs
+# on every line the scan reads and on the lines above it that a time is looked up in).
+_Collectors = dict[str, tuple[re.Pattern[str] | None, tuple[Format, ...]]]
+
+
+def _collectors_by_char(formats: Iterable[Format]) -> _Collectors:
+    """`_Collectors` of `formats`; "" holds them all (a first character outside ASCII: a
+    byte-order mark; an empty line finds its entry, which its quick regex does not match)."""
+    listed = tuple(formats)
+    by_char = {char: tuple(f for f in listed if _starts(f, char)) for char in _ASCII}
+    by_char[""] = listed
+    return {char: (_any_of(group), group) for char, group in by_char.items()}
+
+
+def _any_of(group: tuple[Format, ...]) -> re.Pattern[str] | None:
+    """One regex that matches where any of the group's matches (their named groups unnamed)."""
+    if not group:
+        return None
+    return re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', f.regex.pattern)})" for f in group))
+
+
+_NO_COLLECTORS: tuple[re.Pattern[str] | None, tuple[Format, ...]] = (None, ())
+
+
+def _first_match(group: tuple[Format, ...], line: str) -> re.Match[str] | None:
+    for fmt in group:
+        found = fmt.regex.match(line)
+        if found is not None:
+            return found
+    return None
+
+
+def _has_group(fmt: Format, name: str) -> bool:
+    return re.search(rf"\(\?P<{name}>", fmt.regex.pattern) is not None
 
 
 def _starts(fmt: Format, char: str) -> bool:

@@ -92,6 +92,9 @@ class Mark(StrEnum):
     REQUEST_FAILED = "request-failed"  # a request through the PD path failed: it is not serving
     KV_POOL_SIZED = "kv-pool-sized"  # the server has sized its KV pool (a sizing line)
     IN_START_UP = "in-start-up"  # the line itself says the server was still starting ("died during initialization")
+    # The line itself says the server was serving: only the serving loop writes it (sglang's batch that
+    # found no KV slots). A crash it explains is a crash while serving, though no ready line is shown.
+    IN_SERVING = "in-serving"
     # A test, benchmark or CI gate reported failure: a failed assertion or test summary, failed
     # requests, a job or step that exited non-zero. A run holding one is never healthy (decide.py).
     GATE_FAILED = "gate-failed"
@@ -116,6 +119,10 @@ class Mark(StrEnum):
     # The server says its KV pool does not fit in the memory the weights left: the memory fraction
     # must rise, not fall (an allocation that fails outside the pool needs it lowered).
     POOL_DOES_NOT_FIT = "pool-does-not-fit"
+    # The line names its verdict's cause as one of several possibilities (Ray's worker-died message
+    # lists the OOM killer, `ray stop --force` and a crash): a lead its analyzer weighs low until
+    # another line confirms it.
+    POSSIBLE_CAUSE = "possible-cause"
     # An RDMA work completion failed between two endpoints (a CQE error, retries exceeded): the
     # link's own evidence, with its status and the NIC pair when the line gives them.
     COMPLETION_ERROR = "completion-error"

@@ -41,6 +41,12 @@ UNEXPLAINED_BEFORE_ROOT = 0.1  # an error no pattern explains comes before the r
 OUTSIDE_CATALOGUE = 0.5  # a crash whose cause is a line no verdict names: at most this
 BASELINE_EXPLAINS = 0.05  # a change since the last green run that the verdict's mechanism names
 RULED_OUT = 0.1  # a verdict its own evidence rules out, listed as an alternative
+# A symptom that yields to an error beside it (its wording only guesses a cause): listed, at most
+# this, so it reads as a consequence and not as a rival of the error that leads.
+YIELDED = 0.2
+# A rival of a shallower tier (a symptom beside a mechanism or a cause) lost on the tier order, a
+# decision, not a near tie: it is listed at least this far below the verdict.
+SHALLOWER = 0.15
 # A slow run's verdict (reason/performance.py): from what its bottleneck rests on.
 SLOW_GATE = 0.75  # a latency or throughput gate failed and the metrics series show where the time went
 SECOND_SIGNAL = 0.05  # ... by two independent kinds of evidence (a standing queue and a full pool)
@@ -75,6 +81,8 @@ RULES = (
     Rule("served-despite", -SERVED_DESPITE, "healthy, with error lines no pattern explains (0.1 if critical)"),
     Rule("unexplained-before-root", -UNEXPLAINED_BEFORE_ROOT, "an unexplained error before the root (0.2 if critical)"),
     Rule("outside-catalogue", OUTSIDE_CATALOGUE, "a crash whose cause no verdict names: at most this"),
+    Rule("yielded", YIELDED, "a symptom that yields to an unexplained error beside it, listed: at most this"),
+    Rule("shallower", -SHALLOWER, "a rival of a shallower tier than the verdict: at least this far below it"),
     Rule("twin-worked", -TWIN_WORKED, "a configuration fix, when the same configuration served on a twin node"),
     Rule("baseline-explains", BASELINE_EXPLAINS, "a change since the last green run that the verdict names"),
     Rule("nothing-failed", NO_FAILURE, "nothing failed, nothing showed serving"),

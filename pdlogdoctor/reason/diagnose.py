@@ -22,6 +22,7 @@ from dataclasses import replace
 from ..ingest import BINARY, CORE_DUMP, NOT_A_LOG, PASTED
 from ..ingest.duplicates import DUPLICATE_CODE
 from ..library.patterns import START_UP, Library
+from ..library.templates import message_of
 from ..model import (
     Alternative,
     Event,
@@ -61,6 +62,7 @@ PARTIAL_TITLE = "No failure in what was read; evidence incomplete"
 # the rival clearly comes first (incidents.Precedence.margin); the rival loses up to RIVAL_MARGIN_DROP.
 RIVAL_MARGIN_DROP = 0.25
 RULED_OUT_CONFIDENCE = confidence.RULED_OUT  # a verdict its own phase rules out, listed as an alternative
+SHALLOWER_GAP = confidence.SHALLOWER  # a rival of a shallower tier: at least this far below the verdict
 # The serving proof in words, in the order a reader checks it: end to end first.
 PROOF_WORDS = {
     Mark.END_TO_END: "the end-to-end checks",
@@ -318,7 +320,7 @@ def _report_for(
             spec.title,
             0.0,
             best.summary or _default_summary(best, spec.title),
-            best.facts or _root_facts(best.first_root),
+            best.facts or _root_facts(best.roots),
             # The analyzer's facts are identified by the verdict's declaration, a root line's by its pattern's.
             spec.identity if best.facts else evidence.library.pattern(best.first_root.pattern).identity,
         ),
@@ -461,7 +463,7 @@ def _finding(hypothesis: Hypothesis, why: str, evidence: Evidence) -> Finding:
         spec.title,
         hypothesis.confidence,
         hypothesis.summary or _default_summary(hypothesis, spec.title),
-        hypothesis.facts or _root_facts(hypothesis.first_root),
+        hypothesis.facts or _root_facts(hypothesis.roots),
     )
     chain = _chain(list(hypothesis.chain) + list(hypothesis.lines_used), _depths(hypothesis.roots, evidence.links))
     return Finding(verdict, chain, why)
@@ -471,9 +473,19 @@ def _finding(hypothesis: Hypothesis, why: str, evidence: Evidence) -> Finding:
 _PLACE_FIELDS = frozenset({"dp", "tp", "ep", "pp", "rank", "attn_cp", "moe_dp"})
 
 
-def _root_facts(root: Event) -> tuple[tuple[str, FieldValue], ...]:
-    """Without an analyzer, the root line's own typed captures are the verdict's facts."""
-    return tuple((name, value) for name, value in root.fields if name not in _PLACE_FIELDS)
+def _root_facts(roots: Sequence[Event]) -> tuple[tuple[str, FieldValue], ...]:
+    """Without an analyzer, the root line's own typed captures are the verdict's facts, and what it
+    leaves unnamed the later root lines of its pattern in its file name: one failure worded over
+    several lines (transformers' gated-repo OSError first, huggingface_hub's line naming the model below)."""
+    first = roots[0]
+    facts = {name: value for name, value in first.fields if name not in _PLACE_FIELDS}
+    for root in roots[1:]:
+        if root.pattern != first.pattern or root.source != first.source:
+            continue
+        for name, value in root.fields:
+            if name not in _PLACE_FIELDS and facts.get(name) is None and value is not None:
+                facts[name] = value
+    return tuple(facts.items())
 
 
 def _default_summary(hypothesis: Hypothesis, title: str) -> str:
@@ -502,6 +514,7 @@ def _alternatives(
         if library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:
             tier = library.verdict(other.verdict).tier.value
             why = f"a {tier}-level verdict, and a deeper cause ({best.verdict}) is in the evidence"
+            confidence = max(0.05, min(confidence, verdict_confidence - SHALLOWER_GAP))
         elif id(other) in orders:  # the time order first: it is what decides between rivals of one tier
             why = f"{orders[id(other)].sentence()}; {why}"
             confidence = max(0.05, confidence - RIVAL_MARGIN_DROP * max(0.0, orders[id(other)].margin))
@@ -634,12 +647,25 @@ def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], 
         f"({', '.join(context[:5]) + ' seen' if context else 'no known line'}), so whether the deployment works "
         "is not shown either."
     )
+    last = _last_step(evidence.events)
+    if last is not None:
+        title = evidence.library.pattern(last.pattern).title
+        summary += f" The last step shown: {title} ({last.where}: {clip(message_of(last.text).strip(), 200)})."
     missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
     report = _inconclusive(summary, (), alternatives, missing, evidence, confidence.no_failure_seen(), NO_FAILURE_SEEN)
     # What was seen tells one quiet excerpt from another (a starting vLLM from a NIXL agent's set-up):
     # a fact, so that distinct excerpts get distinct fingerprints and the same one keeps its own.
     seen: tuple[str, ...] = tuple(context)
     return replace(report, verdict=replace(report.verdict, facts=(("seen", seen),))) if seen else report
+
+
+def _last_step(events: Sequence[Event]) -> Event | None:
+    """The latest line the library knows in lines where nothing failed: how far they got (a
+    start-up's last step, the last request routed), which tells a reader where to look next."""
+    if not events:
+        return None
+    timed = [e for e in events if e.time is not None]
+    return max(timed, key=_time_key) if timed else max(events, key=lambda e: (e.source, e.line))
 
 
 def _inconclusive(

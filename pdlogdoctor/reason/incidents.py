@@ -249,9 +249,23 @@ def _failing_again(hypothesis: Hypothesis, proof: Event, failure: Event, evidenc
     still recent: it came up, but the failure did not stop (a chain lists one line of each kind,
     so the rest are looked up; hours later they belong to another incident)."""
     kinds = {e.pattern for e in hypothesis.chain if e.failing}
-    return any(
+    again = any(
         e.failing and e.source == proof.source and e.pattern in kinds and e.line > proof.line and _recent(e, failure)
         for e in evidence.events
+    )
+    return again or _consequences_after(hypothesis, proof, failure)
+
+
+def _consequences_after(hypothesis: Hypothesis, proof: Event, failure: Event) -> bool:
+    """What it caused elsewhere goes on after the serving line: its chain's failing lines in other
+    files, later than the serving line and still recent. A server that came up with a listener
+    that never bound (a bootstrap port another prefill holds) serves, and the KV handshakes that
+    needed that listener still time out."""
+    if proof.time is None:
+        return False
+    return any(
+        e.failing and e.source != failure.source and e.time is not None and e.time > proof.time and _recent(e, failure)
+        for e in hypothesis.chain
     )
 
 

@@ -56,9 +56,12 @@ FALLEN = 0.5  # a transfer throughput at this share of its early level (or a tim
 END_SHARE = 0.2  # the last fifth of a series is its end
 STILL_UP = 0.8  # a rising backlog ends at this share of its peak at least ...
 RISEN = 2.0  # ... and this many times its early level
+PREFILL_ONLY = 0.02  # generated tokens per prompt token below which a server only prefilled
 SLOWER = 0.5  # a node at this share of its peers' throughput, or 1/SLOWER their interval, lags them
 TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for the running requests to grow
 DEFAULT_TRANSFER_QUEUES = 4  # sglang's SGLANG_DISAGGREGATION_QUEUE_SIZE default (environ.py)
+GATE_BLOCK = 12  # lines: a failed test's block, its header over its traceback and assertion
+CHECK_TAG = re.compile(r"\[[a-z][\w.-]*\] *$")  # `[slo] `: lower-case, as no level or time tag is
 OUTCOME_WORD = re.compile(r"(?<![\w-])FAIL(?:ED)?(?![\w-])")  # a gate line's outcome, upper-case and whole
 LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output")
 ACCURACY_WORDS = ("accuracy", "exact match", "score", "gsm8k")
@@ -135,7 +138,27 @@ def failed_gates(events: Sequence[Event], library: Library) -> list[Event]:
     not (unittest's `FAIL: test_x` header, then its `AssertionError: 0.55 not greater than 0.62`):
     the report quotes the gate with its numbers."""
     gated = library.marked(Mark.GATE_FAILED)
-    return sorted((e for e in events if e.failing and e.pattern in gated), key=_gate_order)
+    gates = [e for e in events if e.failing and e.pattern in gated]
+    return sorted((_with_measure(gate, gates) for gate in gates), key=_gate_order)
+
+
+def _with_measure(gate: Event, gates: Sequence[Event]) -> Event:
+    """The gate with what it measured: an assertion that compares two bare numbers (unittest's
+    `AssertionError: 64012.55 not less than 4000`) takes its measure from the failed test named
+    just above it in its file (unittest's `FAIL: test_pd_ttft_8k_in (...)` header): the numbers are
+    then a latency or a throughput. (pytest names the test after its assertion, in its `FAILED
+    ...::test_x - AssertionError: ...` summary line, which quotes the numbers itself.)"""
+    if gate_metric(gate):
+        return gate
+    headers = [
+        other
+        for other in gates
+        if other.source == gate.source and gate.line - GATE_BLOCK <= other.line < gate.line and gate_metric(other)
+    ]
+    if not headers:
+        return gate
+    header = max(headers, key=lambda other: other.line)
+    return replace(gate, fields=(*gate.fields, ("metric", gate_metric(header))))
 
 
 def _gate_order(event: Event) -> tuple[float, int, str, int]:
@@ -152,7 +175,20 @@ def _failed_besides_gates(report: Report, events: Sequence[Event], library: Libr
         return False
     gated = library.marked(Mark.GATE_FAILED)
     failing = any(e.failing and e.kind is not Kind.CONTEXT and e.pattern not in gated for e in events)
-    return failing or any(error.severity.rank >= Severity.ERROR.rank for error in report.unrecognised)
+    gates = [e for e in events if e.failing and e.pattern in gated]
+    return failing or any(
+        error.severity.rank >= Severity.ERROR.rank and not _in_gate_block(error.first, gates)
+        for error in report.unrecognised
+    )
+
+
+def _in_gate_block(line: Event, gates: Sequence[Event]) -> bool:
+    """A line of the harness's own report of its failed gates: in the gate's file, within
+    GATE_BLOCK lines of it (a check script's `[slo] 2 of 2 checks failed` under its FAIL lines, a
+    test's traceback under its `FAIL:` header), in a file that is no server's log."""
+    if line.role in SERVER_ROLES:
+        return False
+    return any(g.source == line.source and abs(g.line - line.line) <= GATE_BLOCK for g in gates)
 
 
 def _passed(events: Sequence[Event], library: Library) -> bool:
@@ -257,16 +293,21 @@ def _known(library: Library, pattern_id: str) -> bool:
 
 def backlog(series: Series) -> Backlog | None:
     """The queue as a backlog when it stayed up: standing (its lowest value at least STANDING of
-    its peak) in SUSTAINED_SHARE of the time buckets its server printed in, QUEUE_MIN at its peak."""
+    its peak) in SUSTAINED_SHARE of the time buckets its server printed in, QUEUE_MIN at its peak;
+    or still climbing when the log ends (`Backlog.rising`, or its last value near its peak and well
+    above its start), however late it started (sglang#5450: the transfers pile up only once the
+    transfer engine slows, in the last minutes of the run)."""
     points = series.points
     if len(points) < MIN_BUCKETS or series.high < QUEUE_MIN:
         return None
     floor = max(1.0, STANDING * series.high)
     held = sum(1 for point in points if point[2] >= floor)
     share = held / len(points)
-    if share < SUSTAINED_SHARE:
-        return None
-    return Backlog(series, round(share, 2), series.high, round(_early_level(series), 2), round(_end_level(series), 2))
+    found = Backlog(series, round(share, 2), series.high, round(_early_level(series), 2), round(_end_level(series), 2))
+    left_high = series.last >= STILL_UP * series.high and series.last >= RISEN * max(found.early, 1.0)
+    if share < SUSTAINED_SHARE and not (found.rising or left_high):
+        return None  # a burst that drained; one still climbing when the log ends fell behind late in the run
+    return found
 
 
 def _end_level(series: Series) -> float:
@@ -290,6 +331,16 @@ def _pool_full(node: Node) -> Series | None:
 
 def _retractions(node: Node) -> list[Series]:
     return [s for s in node.of(*RETRACTIONS) if s.high >= 1]
+
+
+def _one_per_metric(series: Sequence[Series]) -> list[Series]:
+    """The series of each metric with the most lines: every rank prints the same retraction
+    warning, and one count of it says what happened."""
+    best: dict[str, Series] = {}
+    for item in series:
+        if item.metric not in best or item.count > best[item.metric].count:
+            best[item.metric] = item
+    return list(best.values())
 
 
 def _fallen(node: Node) -> list[tuple[Series, float, float]]:
@@ -316,7 +367,8 @@ def _finding(series: Sequence[Series], events: Sequence[Event], library: Library
     nodes = nodes_of(series, library)
     decodes = [n for n in nodes if n.role in (Role.DECODE, Role.SERVER)]
     prefills = [n for n in nodes if n.role in (Role.PREFILL, Role.SERVER)]
-    saturated = [f for n in decodes if (f := _decode_saturated(n)) is not None]
+    waiting = [b for n in prefills if n.role is Role.PREFILL for b in _backlogs(n, ("bootstrap_queue",))]
+    saturated = [f for n in decodes if (f := _decode_saturated(n, waiting)) is not None]
     straggler = _straggler(nodes, events, library)
     if straggler is not None and (not saturated or {f.node for f in saturated} == {straggler.node}):
         return straggler  # the one node that lags is the bottleneck, not its role
@@ -331,12 +383,14 @@ def _finding(series: Sequence[Series], events: Sequence[Event], library: Library
     return straggler
 
 
-def _decode_saturated(node: Node) -> Finding | None:
+def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Finding | None:
     """A decode whose queue (or, on a PD decode, its queue for KV memory) stays up while its pool is
-    near full or it retracts or preempts requests."""
-    queues = _backlogs(node, DECODE_QUEUES)
+    near full or it retracts or preempts requests. A PD decode whose pool is full AND that retracts
+    has no memory to pre-allocate for new requests: they wait on the prefill's side, in its
+    bootstrap queue (`prefill_waiting`), and that queue is this decode's."""
     full = _pool_full(node)
     retracted = _retractions(node)
+    queues = _backlogs(node, DECODE_QUEUES) or (list(prefill_waiting) if full is not None and retracted else [])
     if not queues or (full is None and not retracted):
         return None
     queue = max(queues, key=lambda b: b.peak)
@@ -348,12 +402,19 @@ def _decode_saturated(node: Node) -> Finding | None:
         ("queue_busy_share", queue.share),
     ]
     said = [f"{_queue_words(queue.series)} stayed up in {queue.share:.0%} of its run (peak {queue.peak:.0f})"]
+    if queue.series.source != node.source:
+        prefill = queue.series.node or _file_name(queue.series.source)
+        said = [
+            f"requests waiting for its KV memory stayed up on the prefill {prefill} "
+            f"(its bootstrap queue, in {queue.share:.0%} of its run, peak {queue.peak:.0f})"
+        ]
     evidence = [queue.series]
     if full is not None:
         facts.append(("token_usage_peak", round(full.high, 2)))
         said.append(f"its KV pool reached {full.high:.0%} of its tokens")
         evidence.append(full)
     if retracted:
+        retracted = _one_per_metric(retracted)
         words = [_retraction_words(s) for s in retracted]
         facts += [(s.metric, _retraction_amount(s)) for s in retracted]
         said.append("it took requests back: " + ", ".join(words))
@@ -385,7 +446,10 @@ def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Nod
     """Transfers (or handshakes) that pile up on the prefill, or a decode waiting for KV with room in
     its pool, or a transfer throughput that fell under load."""
     piled = [(n, b) for n in prefills for b in _backlogs(n, TRANSFER_QUEUES)]
-    piled += [(n, b) for n in decodes for b in _backlogs(n, ("transfer_queue",))]
+    if not any(_backlogs(n, ("queue",)) for n in prefills if n.role is Role.PREFILL):
+        # A PD decode's transfer queue holds every request it pre-allocated for, from the moment
+        # the prefill took it: with the prefill's own queue standing, they wait on its compute.
+        piled += [(n, b) for n in decodes for b in _backlogs(n, ("transfer_queue",))]
     fallen = [(n, change) for n in nodes for change in _fallen(n)]
     waiting = [(n, b) for n in decodes for b in _backlogs(n, ("queue",)) if _pool_full(n) is None]
     if not piled and not (fallen and waiting):
@@ -487,10 +551,13 @@ def _prefill_saturated(node: Node, decodes: list[Node]) -> Finding | None:
 def _straggler(nodes: list[Node], events: Sequence[Event], library: Library) -> Finding | None:
     """One node of a role much slower than its peers: its throughput, how often it prints, or how
     many requests it holds for its output; named with what differs in its lines."""
-    for role in (Role.DECODE, Role.PREFILL, Role.SERVER):
-        peers = [n for n in nodes if n.role is role]
+    groups = [[n for n in nodes if n.role is role] for role in (Role.DECODE, Role.PREFILL)]
+    servers = [n for n in nodes if n.role is Role.SERVER]
+    groups += [[n for n in servers if _prefills_only(n) is work] for work in (False, True)]
+    for peers in groups:
         if len({n.name for n in peers}) < 2:
             continue
+        role = peers[0].role
         found = _lagging(peers, role)
         if found is not None:
             node, facts, said, evidence = found
@@ -510,6 +577,14 @@ def _straggler(nodes: list[Node], events: Sequence[Event], library: Library) -> 
             )
             return Finding(verdicts.STRAGGLER_NODE, role, node.name, summary, facts, evidence, False, 2, (action,))
     return None
+
+
+def _prefills_only(node: Node) -> bool:
+    """A server of unknown side that only prefilled: it generated (about one token a request) a
+    tiny share of the prompt tokens it read. A vLLM P/D pair set up as kv_both prints the same
+    lines on both sides; a prefill is no slow peer of a decode."""
+    prompt, generated = node.total("input_throughput"), node.total("gen_throughput")
+    return prompt > 0 and generated < PREFILL_ONLY * prompt
 
 
 def _rate_metric(role: Role, peers: list[Node]) -> str:
@@ -842,7 +917,16 @@ def gate_quote(gate: Event) -> str:
         start = outcome.start()
         bracketed = start > 0 and gate.text[start - 1] in "[("
         return gate.text[start - 1 if bracketed else start :].strip()
-    return message
+    return _with_check_tag(gate.text, message)
+
+
+def _with_check_tag(text: str, message: str) -> str:
+    """The message with the bracketed tag just before it kept: a check script's name for its gates
+    (`[slo] mean_ttft_ms=... -- FAIL`, `[perf] ...`) is how its readers find the line; the line
+    formats read it as a writer's tag."""
+    at = text.rfind(message)
+    tag = CHECK_TAG.search(text, 0, at) if at > 0 else None
+    return text[tag.start() : at] + message if tag is not None else message
 
 
 def _gate_facts(gate: Event | None) -> tuple[tuple[str, FactValue], ...]:

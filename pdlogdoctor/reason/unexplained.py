@@ -177,7 +177,8 @@ def with_cleared_notes(report: Report, pairs: Sequence[tuple[Event, Event]], lib
     for cleared, clearing in pairs:
         note = (
             f"{library.pattern(cleared.pattern).title} ({cleared.where}: {message_of(cleared.text)}) is not "
-            f"counted as a failure: after it, {library.pattern(clearing.pattern).title} ({clearing.where})."
+            f"counted as a failure: after it, {library.pattern(clearing.pattern).title} ({clearing.where}: "
+            f"{message_of(clearing.text)})."
         )
         report = _noted(report, note)
     return report
@@ -719,11 +720,22 @@ def _symptom_yields(report: Report, cause: UnexplainedError, library: Library) -
         f"{old.id} ({old.title}, {root}), whose wording only guesses a cause."
     )
     why = f"a symptom; the error at {cause.first.where}, which no pattern names, is beside it and is likelier the cause"
-    alternatives = (Alternative(old.id, round(min(old.confidence, 0.4), 2), why), *report.alternatives)
+    alternatives = (Alternative(old.id, min(old.confidence, confidence.YIELDED), why), *_yielded_too(report, library))
     missing = (f"no pattern explains the error at {cause.first.where}", *report.missing)
     changed = replace(report, alternatives=alternatives, suggestions=(), missing=tuple(dict.fromkeys(missing)))
     why = f"the symptom yields to the error at {cause.first.where}"
     return _with_limit_fix(_as_inconclusive(changed, summary, library, why), cause, library)
+
+
+def _yielded_too(report: Report, library: Library) -> tuple[Alternative, ...]:
+    """The alternatives of a symptom that yielded: another symptom (a timeout, a lost peer) is the
+    same failure seen from elsewhere, as far from a cause as the one that yielded."""
+    return tuple(
+        replace(a, confidence=min(a.confidence, confidence.YIELDED))
+        if library.has_verdict(a.id) and library.verdict(a.id).tier is Tier.SYMPTOM
+        else a
+        for a in report.alternatives
+    )
 
 
 def _noted(report: Report, note: str) -> Report:

@@ -97,6 +97,11 @@ def utc_text(text: str) -> str | None:
     return _epoch_text(whole, frac)
 
 
+def is_log_record(record: dict[str, Any]) -> bool:
+    """A JSON object that is a log record: a line under a message key, and a time."""
+    return _message(record) is not None and _record_time(record) is not None
+
+
 def _json_record(line: str) -> tuple[str, str | None] | None:
     record = _parsed(line)
     if record is None:

@@ -21,11 +21,13 @@ from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
 from ..model import Event, FieldValue, InputProblem, Kind, Mark, Role, Severity
 from ..model.textcut import clip
 from .reader import Buffer
+from .records import Record, is_member_line, record_around
 from .roles import role_from_name, role_from_prefix
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
 from .timeline import clean_line, dated_by, grep_file, parse_stamp
 from .traceback import read_block
+from .wrapped import Wrapped, rejoined
 
 KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are counted
 KEEP_PER_TEMPLATE = 3  # first N lines of one unrecognised error template in one source (+ the last)
@@ -100,6 +102,9 @@ class EventSink:
     pending: dict[str, _Pending] = field(default_factory=dict)
     confirmed: dict[tuple[str, str], dict[str, FieldValue] | None] = field(default_factory=dict)  # `_confirm`
     classified: dict[str, ErrorHit | None] = field(default_factory=dict)  # `_classify`
+    read_through: int = 0  # the last row a wrapped line (or record) read whole took in: not read again alone
+    by_anchor: tuple[tuple[bytes, tuple[Pattern, ...]], ...] = ()  # the anchor index's, for records read whole
+    last_line: int = 0  # the last line something recognised: a row of a wrapped line is not read twice
     series: SeriesBook = field(default_factory=SeriesBook)  # the metrics patterns' lines, every one
     numeric: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # a metrics pattern's numbers
     # Anchors only a metrics pattern holds (index.sampled): number -> the pattern
@@ -140,12 +145,28 @@ class EventSink:
         what the searcher has (the lines below it, for tracebacks and the latest time). `generic`:
         it was also found by a key of the open-world layer. `weight`: the lines a sampled metrics
         line stands for (`take`)."""
+        if line_no <= self.read_through:
+            return  # a row of a wrapped line, read with the whole line
         raw = buf[start:stop].decode("utf-8", errors="replace")
         text, actions_time = clean_line(raw)
         line = _Line(start, stop, end, line_no, raw, text, actions_time)
+        if is_member_line(text):
+            record = record_around(buf, start, stop, end)
+            if record is not None:  # read whole at its first line that holds an anchor
+                line, generic = _record_line(record, line), True
+                patterns = self._patterns_in(line.text)
+                self.read_through = line_no + record.after
         recognised = _match_line(buf, line, patterns, self, weight)
         if generic and not recognised and self.errors is not None:
-            _match_error_line(buf, line, self.errors, self)
+            recognised = _match_error_line(buf, line, self.errors, self)
+        if recognised:
+            self.last_line = max(self.last_line, line_no)
+
+    def _patterns_in(self, text: str) -> list[Pattern]:
+        """The patterns whose anchors `text` holds (a record read whole: its lines were handed
+        over one by one, each with its own)."""
+        data = text.encode()
+        return [pattern for anchor, group in self.by_anchor if anchor in data for pattern in group]
 
     def settle(self, buf: Buffer) -> None:
         """Before the buffer moves on: the last lines counted past their cap whose events need it (a
@@ -416,6 +437,41 @@ def _match_line(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventS
         # a file of code): the message did not happen there. Under a traceback the exception line
         # says the same, with the values filled in. The error layer still reads it.
         return False
+    if _match_text(buf, line, patterns, state, weight):
+        return True
+    whole = _whole_line(buf, line, state)
+    if whole is None or not _match_text(buf, _joined(buf, whole, line), patterns, state):
+        return False
+    state.read_through = line.number + whole.after
+    return True
+
+
+def _record_line(record: Record, line: _Line) -> _Line:
+    """A JSON record printed over several lines (records.py) as one line, at its first line."""
+    text, received = clean_line(record.text)
+    return _Line(record.start, record.stop, line.end, line.number - record.before, record.text, text, received)
+
+
+def _whole_line(buf: Buffer, line: _Line, state: EventSink) -> Wrapped | None:
+    """The whole line when the line is a row of a line a terminal wrapped (wrapped.py); asked
+    only for a line that alone says nothing, kept only when whole it does. None when a row above
+    it has been read already (its reading stands)."""
+    whole = rejoined(buf, line.start, line.stop, line.end, line.text, state.stamps.formats)
+    if whole is None or state.last_line >= line.number - whole.before:
+        return None
+    return whole
+
+
+def _joined(buf: Buffer, whole: Wrapped, line: _Line) -> _Line:
+    """The wrapped line as one line, numbered and quoted at its first row."""
+    raw = buf[whole.start : whole.stop].decode("utf-8", errors="replace")
+    return _Line(whole.start, whole.stop, line.end, line.number - whole.before, raw, whole.text, line.actions_time)
+
+
+def _match_text(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventSink, weight: int = 1) -> bool:
+    """Match `line` (a line the searcher handed over, or the whole line a terminal wrapped it
+    from) against `patterns`; True when one of them recognised it."""
+    text = line.text
     made: _Made | None = None
     recognised = False
     seen: set[str] = set()
@@ -551,17 +607,32 @@ def _with_prefix_role(event: Event, raw: str, tags_only: bool = True) -> Event:
     return replace(event, role=role) if role is not None else event
 
 
-def _match_error_line(buf: Buffer, line: _Line, errors: ErrorLayer, state: EventSink) -> None:
-    """The generic layer's turn on a line no pattern recognised (errorlines.py decides)."""
+def _match_error_line(buf: Buffer, line: _Line, errors: ErrorLayer, state: EventSink) -> bool:
+    """The generic layer's turn on a line no pattern recognised (errorlines.py decides); a row of
+    a wrapped line it reads whole when the row alone says nothing. True when it recognised it."""
     hit = _classify(errors, line.text, state)
     if hit is None:
-        return
+        whole = _whole_line(buf, line, state)
+        if whole is None or _an_error_of_its_own(whole, errors, state):
+            return False
+        hit = _classify(errors, whole.text, state)
+        if hit is None:
+            return False
+        state.read_through = line.number + whole.after
+        line = _joined(buf, whole, line)
     key, template = _template_key(hit.marker, hit.template, state)
     if state.counts.get(key, 0) >= _template_keep(state):
         state.counts[key] += 1  # past the cap: counted; the event is made for the last one only
         state.pending[key] = _Pending(line, None, {}, replace(hit, template=template))
-        return
+        return True
     _record(_error_event(buf, line, hit, state), state)
+    return True
+
+
+def _an_error_of_its_own(whole: Wrapped, errors: ErrorLayer, state: EventSink) -> bool:
+    """A row of the whole line is an error line alone: a line of its own that no format knows (a
+    HIP runtime line under a long line), not a wrapped row; the whole line is not read."""
+    return any(_classify(errors, row, state) is not None for at, row in enumerate(whole.parts) if at != whole.before)
 
 
 def _classify(errors: ErrorLayer, text: str, state: EventSink) -> ErrorHit | None:

@@ -10,11 +10,22 @@ search goes on from where it was when more arrives.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..ingest import ByteSource
+from ..ingest.tail import KEPT_SEGMENTS
 from .events import ScanResult, merge_partials
 from .index import AnchorIndex
 from .reader import Window
 from .search import Search
+from .series import MAX_BUCKETS
+
+# A followed file that went (truncated, replaced, deleted) is kept as a segment, at most KEPT_SEGMENTS
+# per name: each keeps its metrics tracks at this many buckets, so together they hold no more
+# than one live stream's track (MAX_BUCKETS). At full width each kept segment of a busy server's
+# log held ~0.5 MiB of buckets and charted points: the follower's RSS rose by ~16 MiB while they
+# filled (benchmarks/follow.py, rotating every 64 MiB).
+KEPT_BUCKETS = MAX_BUCKETS // KEPT_SEGMENTS
 
 # Read size of a followed stream's window: several streams are followed at once, each with its own
 # window, where a post-mortem scan has one of CHUNK_BYTES. What is found does not depend on it.
@@ -50,3 +61,10 @@ class GrowingScan:
             search = self.search
             self._result = merge_partials(search.state.sink.name, [search.ended_here()], search.index.limits())
         return self._result
+
+
+def kept(result: ScanResult) -> ScanResult:
+    """The scan of a file that went, as its kept segment keeps it: its events, counts and head as they
+    are, its metrics tracks in at most KEPT_BUCKETS buckets each (the same lines and numbers, in
+    wider buckets)."""
+    return replace(result, series=result.series.coarsened(KEPT_BUCKETS))

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from ..library.formats import Formats
 from ..model import InputProblem, Source
+from .records import starts_with_a_record
 from .timeline import clean_line
 
 NOT_SERVING_LOG = "not-a-serving-log"  # the problem code: read, but a document, not a log
@@ -39,7 +40,7 @@ def document_kind(head: str, formats: Formats) -> str | None:
     """What else than a log the file is ("program source", "a table"), or None: a log, an excerpt,
     prose or any other text, read as evidence. A file with a line of run-time output is a log."""
     lines = [line for line in (clean_line(raw)[0] for raw in head.splitlines()[:LINES_LOOKED_AT]) if line.strip()]
-    if not lines or any(_run_time(line, formats) for line in lines):
+    if not lines or any(_run_time(line, formats) for line in lines) or starts_with_a_record(lines):
         return None
     if sum(1 for line in lines if formats.source(line)) >= SOURCE_SHARE * len(lines):
         return "program source"

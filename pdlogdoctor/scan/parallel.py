@@ -32,6 +32,7 @@ from .events import Partial, ScanResult, merge_partials
 from .index import AnchorIndex
 from .reader import CHUNK_BYTES, MAX_LINE_BYTES
 from .search import BLOCK_LOOKAHEAD, scan_partial
+from .wrapped import WRAP_MIN_CHARS
 
 if TYPE_CHECKING:  # multiprocessing is imported only when a large file is split (start-up)
     from multiprocessing.connection import Connection
@@ -42,6 +43,7 @@ MIN_PARALLEL_BYTES = 64 << 20
 MIN_RANGE_BYTES = 32 << 20
 BEFORE_BYTES = 256 << 10  # room for the stamp lookback's lines before a range
 AFTER_BYTES = BLOCK_LOOKAHEAD + MAX_LINE_BYTES
+WRAP_SEARCH_BYTES = 64 << 10  # how far past a range's planned end a short row is looked for
 
 
 def usable_cores() -> int:
@@ -72,11 +74,35 @@ def plan_ranges(path: str, count: int, size: int | None = None) -> list[tuple[in
     bounds = [0]
     with open(path, "rb") as handle:
         for k in range(1, pieces):
-            cut = _newline_after(handle, size * k // pieces)
+            cut = _line_start_after(handle, size * k // pieces)
             if bounds[-1] < cut < size:
                 bounds.append(cut)
     bounds.append(size)
     return list(itertools.pairwise(bounds))
+
+
+# The first byte of a line inside a JSON record printed over several lines (records.py): a range
+# never starts there, so each range reads its records whole.
+_INSIDE_A_RECORD = (b" ", b"\t", b"}", b"]")
+
+
+def _line_start_after(handle: BinaryIO, pos: int) -> int:
+    """The start of a line at or after `pos` that no wrapped line runs across: the one after a
+    row shorter than a terminal (wrapped.py) that does not start inside a record printed over
+    several lines (records.py), so each range reads its wrapped lines and records whole and
+    the ranges' results equal the sequential scan's; after the next newline when no such row
+    is in reach."""
+    first = _newline_after(handle, pos)
+    handle.seek(first)
+    block = handle.read(WRAP_SEARCH_BYTES)
+    row_start = 0
+    while True:
+        newline = block.find(b"\n", row_start)
+        if newline == -1:
+            return first
+        if newline - row_start < WRAP_MIN_CHARS and block[newline + 1 : newline + 2] not in _INSIDE_A_RECORD:
+            return first + newline + 1
+        row_start = newline + 1
 
 
 def _newline_after(handle: BinaryIO, pos: int) -> int:

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..ingest.rotation import segment_of
+from ..library.formats import shipped
 from ..model import ROLE_NAME_HINTS, Event, Role
 
 _SERVER_ARGS_MODE = re.compile(r"server_args=ServerArgs\(.*?disaggregation_mode='(prefill|decode|null)'")
@@ -15,12 +16,12 @@ _SERVER_ARGS_MODE = re.compile(r"server_args=ServerArgs\(.*?disaggregation_mode=
 # the launch command passes it (--kv-transfer-config '{"kv_role": "kv_producer", ...}').
 _KV_ROLE = re.compile(r"""kv_role['"]?\s*[:=]\s*['"]?(kv_producer|kv_consumer|kv_both)""")
 _KV_ROLES = {"kv_producer": "prefill", "kv_consumer": "decode", "kv_both": "null"}
+_EITHER_SIDE = "kv_role='kv_both'"  # the end of the reason a kv_both server's role is given with
 _ROUTER_LINE = re.compile(
     r"^\S+ \S+\s+(?:TRACE|DEBUG|INFO|WARN|ERROR) .*?(?:smg::|sglang_router_rs::|sgl_model_gateway::|pd_router)",
     re.MULTILINE,
 )
 _HARNESS_LINE = re.compile(r"^(?:\S+Z )?\[(?:probe|gsm8k|smoke|wait|drive)\] ", re.MULTILINE)
-_ACTIONS_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z ", re.MULTILINE)
 _ACTIONS_MARKERS = ("##[group]", "##[endgroup]", "##[error]", "Current runner version", "Job defined at")
 _DECODE_ONLY = ("Decode transfer failed", "Decode batch.", "disaggregation_mode='decode'")
 _PREFILL_ONLY = ("Prefill transfer failed", "Prefill batch.", "disaggregation_mode='prefill'")
@@ -33,11 +34,22 @@ def detect_role(
     server's launch line (Mark.SERVER_LAUNCH), whose `mode` capture is its disaggregation mode."""
     kept = list(events)
     found = _role_from_content(head, kept, launches) or role_from_name(name)
+    if found is not None and found[1].endswith(_EITHER_SIDE):
+        return _side_from_name(name) or found
     if found is not None:
         return found
     if any(event.role is Role.SERVER for event in kept):
         return Role.SERVER, "server messages (prefill or decode not told apart)"
     return Role.UNKNOWN, "no role marker in content or name"
+
+
+def _side_from_name(name: str) -> tuple[Role, str] | None:
+    """A vLLM server set up as kv_both serves either side (NixlConnector's usual setting; the proxy
+    sends it prefill or decode work): the file name, when it names a side, says which it served."""
+    named = role_from_name(name)
+    if named is None or named[0] not in (Role.PREFILL, Role.DECODE):
+        return None
+    return named[0], f"{named[1]} (vLLM kv_role='kv_both' serves either side)"
 
 
 def role_from_name(name: str) -> tuple[Role, str] | None:
@@ -92,7 +104,8 @@ def _is_ci_job_log(head: str) -> bool:
     lines = head.splitlines()[:200]
     if not lines:
         return False
-    stamped = sum(1 for line in lines if _ACTIONS_LINE.match(line))
+    received = shipped().received
+    stamped = sum(1 for line in lines if (found := received(line)) is not None and "." in found.group("received"))
     return stamped >= 0.8 * len(lines) and any(marker in head for marker in _ACTIONS_MARKERS)
 
 
@@ -129,23 +142,20 @@ def node_from_name(name: str) -> str | None:
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 
 
-# A job log or a collector that says which component printed each line: `[prefill] ...`
-# (launch scripts), `decode-1  | ...` (docker compose), `[pod/sglang-prefill-0/sglang] ...`.
-_ROLE_PREFIX = re.compile(
-    r"^\s*(?:\[(?P<tag>prefill|decode|router)\] |(?P<service>[\w.-]{0,63}) +\| |\[pod/(?P<pod>[^\]\s]{1,253})\] )",
-    re.IGNORECASE,
-)
 _ROLE_WORDS = (("prefill", Role.PREFILL), ("decode", Role.DECODE), ("router", Role.ROUTER))
 
 
 def role_from_prefix(raw: str, tags_only: bool = False) -> Role | None:
-    """The component a line's own prefix names, if any; with `tags_only`, only an explicit
-    `[prefill] `-style tag counts (not a compose service or pod name)."""
-    found = _ROLE_PREFIX.match(raw)
-    if found is None or (tags_only and not found.group("tag")):
+    """The component a line's own prefix names, if any: a collector's prefix (patterns/formats/
+    collectors.toml) whose `role` tag (a job script's `[prefill] `) or `source` (`decode-1  | ` of
+    docker compose, `[pod/sglang-prefill-0/sglang] ` of kubectl) holds a role's word; with
+    `tags_only`, only a `role` tag counts."""
+    found = shipped().line_source(raw.lstrip())
+    if found is None:
         return None
-    name = (found.group("tag") or found.group("service") or found.group("pod") or "").lower()
-    return next((role for word, role in _ROLE_WORDS if word in name), None)
+    groups = found.groupdict()
+    name = groups.get("role") or ("" if tags_only else groups.get("source")) or ""
+    return next((role for word, role in _ROLE_WORDS if word in name.lower()), None)
 
 
 def with_source_role(event: Event, source_role: Role) -> Event:

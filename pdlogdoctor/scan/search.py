@@ -4,8 +4,10 @@ The scan never looks at a line unless it contains a pattern's primary anchor: on
 anchor index's matcher (or `bytes.find`) over multi-megabyte chunks skips the batch-log noise at
 memory speed, and only the anchored lines are handed over (events.py decides what they mean).
 Memory is bounded by the chunk size, the longest line kept (reader.py), and the sink's caps.
-A chunk ends before a traceback that may run past it, and keeps STAMP_LOOKBACK_LINES lines
-below every handed-over line, so what is found never depends on where reads end.
+A chunk ends before a traceback that may run past it, keeps STAMP_LOOKBACK_LINES lines below
+every handed-over line, and the next one starts with the rows above its first line (a line a
+terminal wrapped is read whole from any of its rows), so what is found never depends on where
+reads end.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from .index import AnchorIndex
 from .reader import CHUNK_BYTES, MAX_LINE_BYTES, NEWLINE, Buffer, Newlines, Window, fills, line_end, line_start
 from .series import SeriesBook
 from .stamps import STAMP_LOOKBACK_LINES, StampMemory, remember_last_stamp
+from .wrapped import MAX_PART_BYTES, MAX_PARTS
 
 LONG_LINE_CARRY = 4 << 20  # a partial line longer than this is scanned in windows
 BLOCK_LOOKAHEAD = 256 << 10  # room a traceback needs after its first line
@@ -38,7 +41,7 @@ class _State:
     sink: EventSink
     line_base: int = 0  # lines before the current buffer
     offset: int = 0  # the stream's bytes before the current buffer (from the file's start, for a range)
-    resume: int = 0  # where the next buffer's search starts (after a long-line window)
+    resume: int = 0  # where the next buffer's search starts (after a long-line window, the rows kept above a cut)
 
 
 def scan_stream(
@@ -134,7 +137,7 @@ class Search:
 
 
 def _sink(name: str, index: AnchorIndex, stamps: StampMemory) -> EventSink:
-    return EventSink(name, index.errors, stamps, sampled=dict(index.sampled))
+    return EventSink(name, index.errors, stamps, sampled=dict(index.sampled), by_anchor=index.by_anchor)
 
 
 def _copied(sink: EventSink) -> EventSink:
@@ -170,17 +173,19 @@ def _scan_buffer(buf: Buffer, end: int, index: AnchorIndex, state: _State, final
         _scan_region(buf, lo, stop, end, index, state, newlines)
         state.line_base += newlines.before(stop)
         return end
-    cut = end if final else buf.rfind(b"\n", 0, end) + 1
-    if cut == 0:
+    cut = end if final else buf.rfind(b"\n", lo, end) + 1
+    if cut == 0:  # no line has ended since the last scan (the rows kept above it are old)
         return _scan_long_line_window(buf, end, lo, index, state)
     complete = cut
     cut = _defer_for_lookahead(buf, _defer_open_block(buf, cut, index, final), complete, final)
-    if cut == 0:  # a traceback, or the lines below the last ones, have not arrived whole yet
+    if cut <= lo:  # a traceback, or the lines below the last ones, have not arrived whole yet
         state.resume = lo
         return 0
     _scan_region(buf, lo, cut, complete, index, state, newlines)
-    state.line_base += newlines.before(cut)
-    return cut
+    keep = _keep_rows_above(buf, cut)
+    state.line_base += newlines.before(cut) - buf.count(b"\n", keep, cut)
+    state.resume = cut - keep  # the next scan starts at the cut, with the rows above it in reach
+    return keep
 
 
 def _scan_long_line_window(buf: Buffer, end: int, lo: int, index: AnchorIndex, state: _State) -> int:
@@ -198,6 +203,21 @@ def _scan_long_line_window(buf: Buffer, end: int, lo: int, index: AnchorIndex, s
     keep_from = hi - MAX_LINE_BYTES
     state.resume = MAX_LINE_BYTES
     return keep_from
+
+
+def _keep_rows_above(buf: Buffer, cut: int) -> int:
+    """Where the next buffer starts: MAX_PARTS rows above the cut, so a line the next scan finds
+    at its top can be read with the rows a terminal wrapped it from (wrapped.py), whatever the
+    chunking. Only rows a terminal could have wrapped are kept (each up to MAX_PART_BYTES)."""
+    keep = cut
+    for _ in range(MAX_PARTS):
+        if keep <= 0:
+            break
+        above = buf.rfind(b"\n", max(0, keep - 2 - MAX_PART_BYTES), keep - 1) + 1
+        if keep - above > MAX_PART_BYTES or (above == 0 and keep - 2 - MAX_PART_BYTES > 0):
+            break
+        keep = above
+    return keep
 
 
 def _defer_open_block(buf: Buffer, cut: int, index: AnchorIndex, final: bool) -> int:

@@ -16,6 +16,7 @@ scanned on several cores reads as the same series.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from ..model import Role, Series
@@ -111,9 +112,17 @@ class Track:
         bucket[1], bucket[3] = time, float(line)
         return bucket
 
-    def _coarsen(self) -> None:
+    def coarsened(self, limit: int) -> Track:
+        """A copy with at most `limit` buckets: the same lines, counts, sums, lows, highs, firsts,
+        lasts and peaks, in wider buckets."""
+        coarse = copy.copy(self)  # not `replace`: __post_init__ would clear the firsts, lasts and peaks
+        coarse.buckets = dict(self.buckets)
+        coarse._coarsen(limit)
+        return coarse
+
+    def _coarsen(self, limit: int = MAX_BUCKETS) -> None:
         """Double the width until the buckets fit, merging neighbours."""
-        while len(self.buckets) > MAX_BUCKETS:
+        while len(self.buckets) > limit:
             self.width *= 2
             merged: dict[int, list[float]] = {}
             for bucket in sorted(self.buckets.values()):
@@ -255,6 +264,10 @@ class SeriesBook:
                 self.tracks[key] = moved
             else:
                 mine.absorb(moved)
+
+    def coarsened(self, limit: int) -> SeriesBook:
+        """A copy whose tracks hold at most `limit` buckets each (Track.coarsened)."""
+        return SeriesBook({key: track.coarsened(limit) for key, track in self.tracks.items()})
 
     def series(self, source: str, role: Role, node: str | None) -> tuple[Series, ...]:
         return tuple(s for key in sorted(self.tracks) for s in self.tracks[key].series(source, role, node))

@@ -18,9 +18,10 @@ from ..library.formats import Formats, Stamp, epoch_of, shipped
 from ..model import Event
 from .collectors import unwrap
 
-# GitHub Actions prepends `2026-07-02T10:16:03.4120000Z ` to every line it stores.
-ACTIONS_PREFIX = re.compile(r"^\ufeff?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) ")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+# rsyslog writes a control character it receives as `#` and its octal code: a colour code
+# arrives as `#033[33m` in /var/log/syslog and journal exports (vllm#1160's raylet lines).
+ESCAPED_ANSI = re.compile(r"#033\[[0-9;?]*[ -/]*[@-~]")
 
 # The kernel's own stamp without -T: seconds since boot ([ 1234.567890] msg). No wall time can be
 # read from it, and none may be lent to it from the lines around it.
@@ -32,28 +33,37 @@ def clean_line(raw: str) -> tuple[str, str | None]:
     colour codes and a log collector's prefix; return (line, the time it was received: the
     runner's or the collector's, as an RFC 3339 UTC time)."""
     actions_time = None
+    catalogue = shipped()  # the collectors' prefixes (patterns/formats/collectors.toml)
     wrapped = unwrap(raw)
-    if wrapped is None:
-        found = ACTIONS_PREFIX.match(raw)
+    if wrapped is None and catalogue.any_received.match(raw) is not None:  # (most lines: one match, no)
+        found = catalogue.received(raw)
         if found:
-            actions_time = found.group(1)
+            actions_time = found.group("received")
             raw = raw[found.end() :]
             wrapped = unwrap(raw)  # a job that printed a pod's log: the collector's time is closer
     if wrapped is not None:
         raw, actions_time = wrapped[0], wrapped[1] or actions_time
-    if "\x1b" in raw:
-        raw = ANSI.sub("", raw)
-    collector = _STRIPPED_PREFIX.match(raw)
+    raw = without_colours(raw)
+    collector = catalogue.line_source(raw) if catalogue.any_source.match(raw) is not None else None
     if collector is not None:
         raw = raw[collector.end() :]
         # `kubectl logs --prefix --timestamps` puts the runtime's RFC 3339 stamp after the pod
         # prefix: the same shape and meaning as the runner's stamp (when the line was received).
-        received = ACTIONS_PREFIX.match(raw) if actions_time is None else None
+        received = catalogue.received(raw) if actions_time is None else None
         if received is not None:
-            actions_time = received.group(1)
+            actions_time = received.group("received")
             raw = raw[received.end() :]
     line = raw.rstrip("\r\n")
     return (_last_redraws(line) if "\r" in line else line), actions_time
+
+
+def without_colours(text: str) -> str:
+    """`text` without terminal colour codes, sent (ESC) or escaped by syslog (`#033`)."""
+    if "\x1b" in text:
+        text = ANSI.sub("", text)
+    if "#033[" in text:
+        text = ESCAPED_ANSI.sub("", text)
+    return text
 
 
 # A progress bar redraws itself after a lone CR, every redraw starting with the bar's own words
@@ -89,23 +99,11 @@ def _redraws(earlier: str, later: str) -> bool:
     )
 
 
-# Removed from every line before matching: `docker compose logs` (`prefill-1  | `, padded) and
-# `kubectl logs --prefix` (`[pod/NAME/CONTAINER] `), `grep -H`/`-n` over several files
-# (`vllm_p3.log:`, `vllm_p3.log-` for context lines, `decode.log:120:`) and a job script's
-# `[prefill] ` tags. All only ever wrap a
-# component's own line.
-# With -n the line number ends the prefix, so what follows may be indented (a traceback frame).
-_GREP_FILE = r"[\w./-]{1,200}?\.(?:log|txt|out|err)(?:\.\d+)?[:-](?:\d+[:-]|(?=\S))"
-GREP_PREFIX = re.compile(r"^(?P<file>[\w./-]{1,200}?\.(?:log|txt|out|err))(?:\.\d+)?[:-](?:\d+[:-]|(?=\S))")
-_STRIPPED_PREFIX = re.compile(
-    r"^(?:[\w.-]{1,63} +\| |\[pod/[^\]\s]{1,253}\] |\[(?:prefill|decode|router)\] |" + _GREP_FILE + ")"
-)
-
-
 def grep_file(raw: str) -> str | None:
-    """The file a `grep -H` prefix names (`vllm_p3.log:...`): the line's own source, inside a paste."""
-    found = GREP_PREFIX.match(raw)
-    return found.group("file") if found else None
+    """The file a `grep -H` prefix names (`vllm_p3.log:...`): the line's own source, inside a paste
+    (the collectors' `file` group, patterns/formats/collectors.toml)."""
+    found = shipped().line_source(raw)
+    return found.groupdict().get("file") if found else None
 
 
 def parse_stamp(line: str, formats: Formats | None = None) -> Stamp | None:

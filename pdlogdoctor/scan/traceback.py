@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..library.formats import Formats
+from ..library.formats import Formats, shipped
 from ..library.frames import Frame, parse_frame
 from ..library.lazyregex import LazyRegex
 from ..model import FieldValue
@@ -34,8 +34,7 @@ _CARETS = LazyRegex(r"^\s*[~^]+\s*$")
 # it prints `  what():  ` and the exception's what() text (some programs' text starts on the next
 # line); launchers' prefixes may stand before it (`(Worker_TP2 pid=733)   what():  ...`, Ray's
 # `(EngineCore_DP0 pid=742) (RayWorkerWrapper pid=233, ip=10.20.1.125) `).
-_WHAT = LazyRegex(r"^(?P<prefix>(?:\([^()]*\)\s+)*)\s*what\(\):\s*(?P<message>.*?)\s*$")
-_LAUNCHER_PREFIX = LazyRegex(r"^(?:\([^()]*\)\s+)*")
+_WHAT = LazyRegex(r"^\s*what\(\):\s*(?P<message>.*?)\s*$")  # behind the launchers' tags (Formats.inside_tags)
 WHAT_LOOKAHEAD = 3  # lines: other ranks' output may come between the two lines
 _CONNECTORS = (
     "During handling of the above exception",
@@ -102,18 +101,21 @@ def read_block(
     """The fields of the block of lines a pattern's `block` names, after its matched line (`formats`:
     the catalogue that tells the next log record by its time)."""
     if kind == "cxx-what":
-        return read_what(buf, first_line_end, limit)
+        return read_what(buf, first_line_end, limit, formats)
     return read_traceback(buf, first_line_end, limit, formats)
 
 
-def read_what(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[str, FieldValue]:
+def read_what(
+    buf: bytes | bytearray, first_line_end: int, limit: int, formats: Formats | None = None
+) -> dict[str, FieldValue]:
     """The `what():` text printed under a `terminate called after throwing ...` line, as the
-    exception's message (`exc_message`)."""
+    exception's message (`exc_message`); `formats`: the catalogue whose wrappers are launchers' tags."""
+    formats = formats or shipped()
     following = _following_lines(buf, first_line_end, limit).upto(WHAT_LOOKAHEAD + 1)
-    thrower = _launcher_prefix(buf, first_line_end)
+    thrower = _launcher_tags(_line_ending(buf, first_line_end), formats)
     for offset, line in enumerate(following[:WHAT_LOOKAHEAD], start=1):
-        found = _WHAT.match(line)
-        if found is None or (thrower and found.group("prefix").strip() != thrower):
+        found = _WHAT.match(formats.inside_tags(line))
+        if found is None or (thrower and _launcher_tags(line, formats) != thrower):
             continue  # not a what() line, or another worker's (ranks' lines interleave)
         message = found.group("message")
         if not message and offset < len(following):  # the text starts on the next line
@@ -122,12 +124,14 @@ def read_what(buf: bytes | bytearray, first_line_end: int, limit: int) -> dict[s
     return {}
 
 
-def _launcher_prefix(buf: bytes | bytearray, line_end: int) -> str:
-    """The launcher prefixes (`(Worker_TP2 pid=733) `) the line ending at `line_end` starts with."""
+def _line_ending(buf: bytes | bytearray, line_end: int) -> str:
     start = buf.rfind(b"\n", 0, line_end) + 1
-    line, _ = clean_line(buf[start:line_end].decode("utf-8", errors="replace"))
-    found = _LAUNCHER_PREFIX.match(line)
-    return found.group(0).strip() if found else ""
+    return clean_line(buf[start:line_end].decode("utf-8", errors="replace"))[0]
+
+
+def _launcher_tags(line: str, formats: Formats) -> str:
+    """The launchers' tags (`(Worker_TP2 pid=733) `: the catalogue's wrappers) `line` starts with."""
+    return line[: len(line) - len(formats.inside_tags(line))].strip()
 
 
 def stack_of(fields: Callable[[str], Any]) -> list[Frame]:

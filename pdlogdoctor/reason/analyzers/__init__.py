@@ -27,6 +27,7 @@ ANALYZERS: dict[str, Analyzer] = {
     "serving-quality": serving_quality.analyze,
     "gpu-memory": resources.gpu_oom,
     "host-memory": resources.host_oom,
+    "rdma-resources": resources.rdma_exhausted,
     "model-load": resources.model_load,
     "warmup": warmup.analyze,
     "ci-cancel": ci.analyze,

@@ -25,6 +25,8 @@ WRAPPER_ONLY = 0.4
 SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region
 SIZE_LIMIT, REJECTED, EXHAUSTED = MR_SIZE_LIMIT, MR_REJECTED, RDMA_EXHAUSTED
 ENOMEM = 12
+# A registering pattern whose advice says how to raise the limit has this in it (else the verdict's advice).
+LOCKED_MEMORY = "ulimit -l unlimited"
 TOKEN_FIELDS = ("tokens", "full", "full_token")  # how KV pool sizing lines name the pool's token count
 VALUE_WORDS = {"what": "for", "agent": "agent", "status": "status"}
 SAME_REFUSAL_LINES = 10  # NIXL's registerMem and the binding's error follow UCX's refusal within a few lines
@@ -66,7 +68,7 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     if all(evidence.library.pattern(e.pattern).kind is Kind.SYMPTOM for e in failures):
         return _as_wrapper_only(replace(hypothesis, verdict=REJECTED, facts=facts), failures)
     if errnos == [ENOMEM]:
-        return [_as_exhausted(hypothesis, facts, failures)]
+        return [_as_exhausted(hypothesis, facts, failures, evidence)]
     refusal = _refusal_reason(sizes, errnos, proven)
     if refusal is None and not any(e.pattern in _size_limit_patterns(evidence) for e in failures):
         # Only MORI's own registration line shows the ceiling a token cap on MORI's KV regions
@@ -279,14 +281,23 @@ def _as_wrapper_only(hypothesis: Hypothesis, failures: list[Event]) -> list[Hypo
 
 
 def _as_exhausted(
-    hypothesis: Hypothesis, facts: tuple[tuple[str, FactValue], ...], failures: list[Event]
+    hypothesis: Hypothesis, facts: tuple[tuple[str, FactValue], ...], failures: list[Event], evidence: Evidence
 ) -> Hypothesis:
-    """Every refusal is ENOMEM: pinned memory ran out (the locked-memory limit), not a refusal of the buffer."""
+    """Every refusal is ENOMEM: pinned memory ran out (the locked-memory limit), not a refusal of the buffer.
+    The limit is named as the log prints it (UCX does), and the fix is the one of the component that
+    registered (NCCL's own buffers, NCCL_BUFFSIZE, count against the same limit)."""
+    first = failures[0]
     summary = (
         f"{count_matches(failures)} memory registration(s) failed with ENOMEM (Cannot allocate memory), first at "
-        f"{failures[0].where}: registered memory is pinned and counts against the locked-memory limit (ulimit -l)."
+        f"{first.where}: registered memory is pinned and counts against the locked-memory limit (ulimit -l)."
     )
-    return replace(hypothesis, verdict=EXHAUSTED, facts=facts, confidence=0.75, summary=summary)
+    printed = next((e for e in failures if e.get("memlock_limit") is not None), None)
+    if printed is not None:
+        summary += f" The log prints the limit: {printed.get('memlock_limit')} ({printed.where})."
+        facts = (*facts, ("memlock_limit", str(printed.get("memlock_limit"))))
+    advice = " ".join(evidence.library.pattern(first.pattern).advice.split())
+    own = advice if LOCKED_MEMORY in advice else ""
+    return replace(hypothesis, verdict=EXHAUSTED, facts=facts, confidence=0.75, summary=summary, advice=own)
 
 
 def _as_rejected(hypothesis: Hypothesis, reason: str, errnos: list[int], confidence: float | None = None) -> Hypothesis:

@@ -30,20 +30,35 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         detail = "its KV pool does not fit in the memory the weights left"
         if fraction is not None:
             detail += f" (mem_fraction_static={fraction})"
+    elif root.get("free_gib") is not None and root.get("requested_gib") is not None:
+        facts.extend((name, root.get(name)) for name in ("device", "free_gib", "total_gib", "requested_gib"))
+        detail = (
+            f"only {root.get('free_gib')} of {root.get('total_gib')} GiB was free on {root.get('device')} at start-up, "
+            f"less than the {root.get('requested_gib')} GiB its memory share "
+            f"({root.get('gpu_memory_utilization')}) asks for"
+        )
     else:
         for name in ("device", "requested", "free", "gpu"):
             if root.get(name) is not None:
                 facts.append((name, root.get(name)))
         detail = f"{root.get('device', 'GPU')} out of memory. Tried to allocate {root.get('requested', '?')}"
+        if root.get("requested") is None:  # the engine's own words, when it gives no size
+            detail = evidence.library.pattern(root.pattern).title
         if root.get("free") is not None:
             detail += f" with {root.get('free')} free on GPU {root.get('gpu')}"
     downstream = _downstream_summary(hypothesis)
     phase = when if when != PHASE_UNKNOWN else "(phase unknown: no line shows it starting or serving before)"
     summary = f"The {_server_name(root)} ran out of GPU memory {phase}: {detail}.{downstream}"
     used = (served,) if served is not None else ()
-    if _engine(root, evidence) == "vllm":
+    engine = _engine(root, evidence)
+    if engine == "vllm":
         return [replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.85, lines_used=used,
                         advice=_vllm_memory_advice(root))]  # fmt: skip
+    if engine not in (None, "sglang"):  # another engine's knobs: its pattern's own advice names them
+        advice = " ".join(evidence.library.pattern(root.pattern).advice.split())
+        return [
+            replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.85, lines_used=used, advice=advice)
+        ]
     fix, advice = _memory_fraction_fix(root, evidence)
     return [
         replace(
@@ -73,8 +88,15 @@ def _starting_before(root: Event, evidence: Evidence) -> Event | None:
     return launches[-1] if launches else None
 
 
+ENGINE_GROUPS = ("vllm", "sglang", "trtllm")  # pattern groups (directories) that are one engine's own lines
+
+
 def _engine(root: Event, evidence: Evidence) -> str | None:
-    """The serving engine that wrote the root's file, from its lines' shapes (log-shapes.toml `engine`)."""
+    """The serving engine that wrote the root's file: the engine whose own pattern the root is, else
+    from its lines' shapes (log-shapes.toml `engine`)."""
+    group = evidence.library.pattern(root.pattern).group
+    if group in ENGINE_GROUPS:
+        return group
     layer = evidence.library.errors
     if layer is None:
         return None
@@ -97,14 +119,35 @@ def _vllm_memory_advice(root: Event) -> str:
         said = f"the line at {root.where} says the KV cache got too little"
         return f"Raise --gpu-memory-utilization: {said}; or {VLLM_OTHER_KNOBS}."
     if "decrease gpu memory utilization" in text:
-        return (
-            f"Lower --gpu-memory-utilization: the line at {root.where} says less memory was free than the share asked "
-            "for (another process holds GPU memory: check nvidia-smi); or free that memory."
-        )
+        return _held_by_another(root)
     return (
         f"Lower --gpu-memory-utilization (leaves room for activations and CUDA graphs) or {VLLM_OTHER_KNOBS}; "
         "if another process holds GPU memory (nvidia-smi), free it first."
     )
+
+
+SHARED_ON_PURPOSE = 0.05  # a free share below this is no share to run a server in: the GPU is taken
+
+
+def _held_by_another(root: Event) -> str:
+    """Less was free at start-up than vLLM's share asks for: what holds it comes first, then the share
+    that would fit in what is free (only when that is a share a server can run in)."""
+    free, total = root.get("free_gib"), root.get("total_gib")
+    if not isinstance(free, float) or not isinstance(total, float) or not total:
+        return (
+            f"Lower --gpu-memory-utilization: the line at {root.where} says less memory was free than the share "
+            "asked for (another process holds GPU memory: check nvidia-smi); or free that memory."
+        )
+    held = f"{total - free:.2f} of {total:g} GiB on {root.get('device')}"
+    advice = (
+        f"Another process holds GPU memory: {held} was in use before this server started ({root.where}). Find it "
+        "(nvidia-smi) and stop it, or wait for the previous instance to exit"
+    )
+    share = math.floor(free / total * 100) / 100
+    if share >= SHARED_ON_PURPOSE:
+        lower = f"lower --gpu-memory-utilization to {share:.2f} or less (free / total)"
+        return f"{advice}; if the GPU is shared on purpose, {lower}."
+    return f"{advice}: {free:g} GiB free is too little to run a server in, whatever its --gpu-memory-utilization."
 
 
 # What --mem-fraction-static does: the share of each GPU's memory sglang takes up front for the
@@ -203,6 +246,8 @@ def _gib(size: int) -> str:
 
 def host_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     kill = hypothesis.first_root
+    if kill.get("total_vm") is None:  # not the kernel's OOM killer: a monitor's kill, or a hint
+        return [_host_oom_said_by(hypothesis, kill, evidence)]
     facts: list[tuple[str, FactValue]] = [
         ("killed_pid", kill.get("pid")),
         ("killed_process", kill.get("comm")),
@@ -227,6 +272,46 @@ def host_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
             missing=hypothesis.missing + missing,
         )
     ]
+
+
+MONITOR_KILL = 0.8  # a memory monitor says it killed for memory: as sure as the kernel's own line
+POSSIBLE_OOM = 0.45  # a line that names the OOM killer as one of several possible causes: a lead only
+
+
+def _host_oom_said_by(hypothesis: Hypothesis, kill: Event, evidence: Evidence) -> Hypothesis:
+    """Host memory ran out by a line that is not the kernel's: a memory monitor that killed workers
+    for it (Ray's raylet), or a message that names the OOM killer among possible causes (Ray's
+    worker-died message), which is a lead until a kill line confirms it. The fix is the line's own
+    pattern's (it names the limit for that component)."""
+    pattern = evidence.library.pattern(kill.pattern)
+    possible = Mark.POSSIBLE_CAUSE in pattern.marks
+    killed = kill.get("killed")
+    facts: list[tuple[str, FactValue]] = [
+        ("killed_process", f"{killed} worker(s)" if killed is not None else None),
+        ("scope", "one of the possible causes the line names" if possible else "the node's host memory"),
+        ("server_exit_code_minus_9", None),
+        ("said_by", pattern.title),
+    ]
+    if possible:
+        summary = (
+            f"{pattern.title} ({kill.where}): it names the OOM killer (host memory) first among the possible "
+            "causes. No line here confirms it: a kernel OOM-kill line (dmesg) or the memory monitor's kill "
+            "summary would."
+        )
+        missing: tuple[str, ...] = (
+            "a line that confirms the kill: the kernel's 'Killed process' (dmesg) or Ray's memory monitor",
+        )
+    else:
+        summary = f"{pattern.title} ({kill.where}): host (CPU) memory, not GPU memory, ran out."
+        missing = ()
+    return replace(
+        hypothesis,
+        facts=tuple(facts),
+        summary=summary,
+        confidence=POSSIBLE_OOM if possible else MONITOR_KILL,
+        advice=" ".join(pattern.advice.split()),
+        missing=hypothesis.missing + missing,
+    )
 
 
 def _killed_by_sigkill(evidence: Evidence) -> list[Event]:
@@ -263,6 +348,19 @@ def _downstream_summary(hypothesis: Hypothesis) -> str:
     if not others:
         return ""
     return f" Everything after it on {', '.join(others)} follows from it."
+
+
+def rdma_exhausted(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    """An RDMA resource ran out: which one is the root line's to say (the locked-memory limit for a
+    queue or registration that got ENOMEM, the send queue's depth for a post that found it full), so
+    the fix is its pattern's; a relabelled registration (memory-registration) brings its own."""
+    if hypothesis.advice:
+        return [hypothesis]
+    root = hypothesis.first_root
+    pattern = evidence.library.pattern(root.pattern)
+    if pattern.verdict != hypothesis.verdict or not pattern.advice.strip():
+        return [hypothesis]
+    return [replace(hypothesis, advice=" ".join(pattern.advice.split()))]
 
 
 def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:

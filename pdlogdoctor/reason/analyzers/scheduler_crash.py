@@ -110,6 +110,10 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         used += (reported,) if reported not in hypothesis.chain else ()
         confidence = min(confidence, OUTSIDE_CATALOGUE_CONFIDENCE)
         missing += (f"no verdict of the library names the failure at {reported.where}",)
+    crash_pattern = evidence.library.pattern(crash.pattern)
+    if not advice and Mark.IN_SERVING in crash_pattern.marks:
+        # A line only the serving loop writes names its own limit (sglang's KV token pool): its fix.
+        advice = " ".join(crash_pattern.advice.split())
     chosen = replace(
         hypothesis,
         verdict=phase.verdict,
@@ -212,6 +216,10 @@ def _phase(
     says = [e for e in evidence.marked(Mark.IN_START_UP) if e.source == crash.source]
     if says:
         return Phase(INIT, f"the line says so ({says[0].where})", "", True)
+    serving = [e for e in evidence.marked(Mark.IN_SERVING) if e.source == crash.source]
+    if serving:
+        sentence = f"No line shows the server ready, but only its serving loop writes {serving[0].where}."
+        return Phase(RUNTIME, f"the line says so ({serving[0].where})", sentence, True)
     if launched is not None:
         fact = f"the server's start is logged ({launched.where}) and no ready line before the crash"
         return Phase(INIT, fact, "", True)

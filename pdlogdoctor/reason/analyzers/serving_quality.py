@@ -29,12 +29,20 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 def _accuracy(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     gate = hypothesis.first_root
-    accuracy, threshold = float(gate.get("accuracy")), float(gate.get("threshold"))
-    margin = round(accuracy - threshold, 4)
-    summary = (
-        f"The PD path serves, but GSM8K accuracy {accuracy:.3f} is not above the threshold "
-        f"{threshold} (margin {margin:+.3f}); the gate passes only when accuracy > threshold."
-    )
+    if gate.get("accuracy") is None:  # an accuracy test's assertion: a measured and an expected score
+        accuracy, threshold = float(gate.get("measured")), float(gate.get("expected"))
+        margin = round(accuracy - threshold, 4)
+        summary = (
+            f"The servers answered, but the accuracy test measured {accuracy:.4g} against an expected "
+            f"{threshold} (margin {margin:+.4g}): {gate.text.strip()}"
+        )
+    else:
+        accuracy, threshold = float(gate.get("accuracy")), float(gate.get("threshold"))
+        margin = round(accuracy - threshold, 4)
+        summary = (
+            f"The PD path serves, but GSM8K accuracy {accuracy:.3f} is not above the threshold "
+            f"{threshold} (margin {margin:+.3f}); the gate passes only when accuracy > threshold."
+        )
     facts = (("accuracy", accuracy), ("threshold", threshold), ("margin", margin))
     proof = _proof(evidence)
     confidence = 0.85 if proof else 0.7
