@@ -13,6 +13,7 @@ the rest; every format must say the count, never a sum of a kept line and the ru
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -105,8 +106,18 @@ def grep_count(source: str, pattern: str, line: int) -> int:
 
 
 def grep_failing(sources: list[str], pattern: str) -> int:
-    """Failing lines of `pattern` in all of `sources` (the comparison counts error lines so)."""
-    return sum(1 for source in sources for text in _lines(source) if _failing(pattern, text))
+    """Failing lines of `pattern` in all of `sources` (the comparison counts error lines so); a
+    line a terminal wrapped is one line, read whole where only the whole of it is the pattern's."""
+
+    def matches(text: str) -> bool:
+        return _failing(pattern, text) is not None
+
+    return sum(
+        1
+        for source in sources
+        for _, text in _whole_lines(source, matches, _no_other_row_is_an_error)
+        if _failing(pattern, text)
+    )
 
 
 def grep_template(sources: tuple[str, ...], template: str, severity: str) -> int:
@@ -118,9 +129,7 @@ def grep_template(sources: tuple[str, ...], template: str, severity: str) -> int
     assert layer is not None
     count = 0
     for source in sources:
-        texts = (
-            _lines(source) if severity == "warning" else (t for _, t in _whole_lines(source, _an_error, _read_whole))
-        )
+        texts = _lines(source) if severity == "warning" else _whole_error_lines(source)
         for text in texts:
             hit = layer.warning_of(text) if severity == "warning" else layer.classify(text)
             if hit is not None and fits(template, hit.template) and not _named(text):
@@ -146,6 +155,20 @@ def _whole_lines(
                 text = whole.text
             yield number, text
         start = stop + 1
+
+
+@functools.lru_cache(maxsize=64)
+def _whole_error_lines(source: str) -> tuple[str, ...]:
+    """The lines of `source` as the open-world layer reads them (wrapped error lines whole), once
+    per file: a bundle's many templates each count in the same lines."""
+    return tuple(text for _, text in _whole_lines(source, _an_error, _read_whole))
+
+
+def _no_other_row_is_an_error(whole: Wrapped) -> bool:
+    """A wrapped line is read whole unless one of its other rows is an error line of its own."""
+    layer = _library().errors
+    assert layer is not None
+    return not any(layer.classify(part) for at, part in enumerate(whole.parts) if at != whole.before)
 
 
 def _an_error(text: str) -> bool:
