@@ -106,17 +106,24 @@ def grep_count(source: str, pattern: str, line: int) -> int:
 
 
 def grep_failing(sources: list[str], pattern: str) -> int:
-    """Failing lines of `pattern` in all of `sources` (the comparison counts error lines so); a
-    line a terminal wrapped is one line, read whole where only the whole of it is the pattern's."""
+    """Failing lines of `pattern` in all of `sources` (the comparison counts error lines so)."""
+    return sum(1 for source in sources for text in _lines(source) if _failing(pattern, text))
+
+
+def grep_failing_whole(sources: list[str], pattern: str) -> int:
+    """The same, with a line a terminal wrapped read whole where only the whole of it is the
+    pattern's (scan/wrapped.py); slow, so counted only where the rows' count disagrees."""
 
     def matches(text: str) -> bool:
         return _failing(pattern, text) is not None
 
+    def read_whole(whole: Wrapped) -> bool:
+        """Never a row that is the pattern's line or an error line of its own (the sink's rule)."""
+        others = (part for at, part in enumerate(whole.parts) if at != whole.before)
+        return _no_other_row_is_an_error(whole) and not any(matches(part) for part in others)
+
     return sum(
-        1
-        for source in sources
-        for _, text in _whole_lines(source, matches, _no_other_row_is_an_error)
-        if _failing(pattern, text)
+        1 for source in sources for _, text in _whole_lines(source, matches, read_whole) if _failing(pattern, text)
     )
 
 
@@ -315,6 +322,8 @@ def test_the_comparison_and_the_unrecognised_lines_count_lines(case: Path) -> No
     for error in document["diff"]["errors"]:
         if error["template"] in patterns:
             expected = grep_failing(evidence, error["template"])
+            if error["after"] != expected:
+                expected = grep_failing_whole(evidence, error["template"])
             if error["after"] != expected:
                 wrong.append(f"diff: {error['template']} says {error['after']} lines, the files have {expected}")
     for item in document["unrecognised"]:
