@@ -189,8 +189,7 @@ def _read_whole(whole: Wrapped) -> bool:
     (a line of its own under a long line: CPython's `Exception in thread ...` header)."""
     layer = _library().errors
     assert layer is not None
-    others = (part for at, part in enumerate(whole.parts) if at != whole.before)
-    return layer.classify(whole.text) is not None and not any(layer.classify(part) for part in others)
+    return layer.classify(whole.text) is not None and _no_other_row_is_an_error(whole)
 
 
 def _named(text: str) -> bool:
