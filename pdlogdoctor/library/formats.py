@@ -413,9 +413,25 @@ def _starts(fmt: Format, char: str) -> bool:
     return re.fullmatch(fmt.starts_with, char) is not None  # for a character outside ASCII, when met
 
 
+# The stamps read lately, by what decides them: the format's regex and zone, and its match's groups.
+# A busy log states one second on many lines (and a line is read again when its neighbours look
+# for their time): each such prefix is converted once. Cleared when full.
+_READ: dict[tuple[str, bool, tuple[str | Any, ...]], Stamp] = {}
+STAMPS_KEPT = 4096
+
+
 def stamp_of(fmt: Format, found: re.Match[str]) -> Stamp:
-    """The time the named groups of a format's match state."""
-    groups = found.groupdict()
+    """The time the named groups of a format's match state (a Stamp is a value: shared)."""
+    key = (fmt.regex.pattern, fmt.utc, found.groups())
+    stamp = _READ.get(key)
+    if stamp is None:
+        if len(_READ) >= STAMPS_KEPT:
+            _READ.clear()
+        stamp = _READ[key] = _stamp_of_groups(fmt, found.groupdict())
+    return stamp
+
+
+def _stamp_of_groups(fmt: Format, groups: dict[str, str | Any]) -> Stamp:
     frac = groups.get("frac") or ""
     if groups.get("epoch"):
         return _epoch_stamp(int(groups["epoch"]), frac)
@@ -424,7 +440,7 @@ def stamp_of(fmt: Format, found: re.Match[str]) -> Stamp:
     if date is None and groups.get("year"):
         month = MONTHS.index(groups["monthname"]) + 1 if groups.get("monthname") else int(groups["month"])
         date = f"{groups['year']}-{month:02d}-{int(groups['day']):02d}"
-    ranks = tuple((m.group(1), int(m.group(2))) for m in _RANK.finditer(groups.get("ranks") or ""))
+    ranks = _ranks(groups.get("ranks") or "")
     if date is not None:
         text = f"{date} {clock}" + (f".{frac[:3]}" if frac else "")
         return Stamp(epoch_of(date, clock, frac), text, True, ranks, fmt.utc)
@@ -432,6 +448,12 @@ def stamp_of(fmt: Format, found: re.Match[str]) -> Stamp:
     day = f"{int(groups['day']):02d}"
     seconds = epoch_of(f"1970-{month_text}-{day}", clock, frac)
     return Stamp(seconds, f"{month_text}-{day} {clock}", False, ranks, fmt.utc)
+
+
+@lru_cache(maxsize=1024)
+def _ranks(text: str) -> tuple[tuple[str, int], ...]:
+    """A prefix's rank tags (` DP0 TP3`) as (tag, number) pairs: a server prints a few, on every line."""
+    return tuple((m.group(1), int(m.group(2))) for m in _RANK.finditer(text))
 
 
 def _epoch_stamp(whole: int, frac: str) -> Stamp:
