@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdlogdoctor.library.lazyregex import WATCH, LazyRegex, literal_lead, watched
+from pdlogdoctor.library.lazyregex import WATCH, LazyRegex, from_line_starts, literal_lead, watched
 from pdlogdoctor.library.patterns import Library, match_line
 from pdlogdoctor.scan import accel, events, search
 from pdlogdoctor.scan.events import KEEP_PER_PATTERN, ScanResult
@@ -189,6 +189,59 @@ def test_every_library_pattern_with_a_lead_has_it_in_its_examples(library: Libra
     assert leads > 50
 
 
+# The open-world layer's own shapes (patterns/open-world/severity.toml): a message read from the
+# line's start through to its end around the words that make it an error.
+READ_THROUGH = (
+    r"(?P<message>.*\b(?:No space left on device|Disk quota exceeded|Too many open files)\b.*)",
+    r"(?P<message>.*?(?<![\w=/.-])(?:[Ee]rror|[Ff]ailed|[Ff]ailure|[Ee]xception)s?(?![\w=/.-]).*)",
+    r".*?\bfailed\b",
+    r"(.*)x(?:y|z)",
+)
+
+
+@pytest.mark.parametrize("source", READ_THROUGH)
+def test_a_regex_opening_with_any_text_is_tried_from_line_starts_only(source: str) -> None:
+    assert from_line_starts(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        r".*a|b",  # `b` may match anywhere
+        r"(?P<m>.*a|b)c",  # the same inside the opening group
+        r"(.*a)?b",  # the opening group may be skipped: the match may start at `b`
+        r"(.*a)+b",
+        r"x.*a",  # opens with a literal
+        r"(?i).*a",  # a flag group first
+        r".*+a",  # possessive
+        r".{2}a",
+        r"(?#c).*a",
+    ],
+)
+def test_a_regex_whose_match_may_start_inside_a_line_is_searched_everywhere(source: str) -> None:
+    assert not from_line_starts(source)
+
+
+def test_no_line_start_search_under_flags_that_change_where_it_starts() -> None:
+    import regex
+
+    for flag in (regex.VERBOSE, regex.REVERSE, regex.V1, regex.WORD):
+        assert not from_line_starts(".*a", int(flag))
+
+
+@settings(max_examples=150, deadline=None)
+@given(source=st.sampled_from(READ_THROUGH), text=st.text(alphabet="ab xyz\nfailedErrorNospace-=.", max_size=80))
+def test_searching_from_line_starts_finds_the_first_match_a_search_finds(source: str, text: str) -> None:
+    """Whatever the text (several lines too), the same match, span and groups as the regex
+    searched at every character."""
+    import regex
+
+    plain, anchored = regex.compile(source).search(text), LazyRegex(source).search(text)
+    assert (plain is None) == (anchored is None)
+    if plain is not None and anchored is not None:
+        assert (plain.span(), plain.groups()) == (anchored.span(), anchored.groups())
+
+
 # ---------------------------------------------------------------- the regex watch
 
 
@@ -256,6 +309,22 @@ def test_a_forked_child_is_not_watched_until_it_watches(tmp_path: Path) -> None:
         child = os.fork()
         if child == 0:  # the interval timer is not inherited: the child must not rely on it
             os._exit(0 if WATCH.thread is None else 1)
+        _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_child_forked_in_a_watched_block_can_watch_its_own_searches() -> None:
+    """A worker scanning a range of a large file (scan/parallel.py) is forked inside the parent's
+    watched block: it starts its own timer, and its searches are timed by it, not by the `regex`
+    module's clock reads on every search (the parent's handler, inherited without its timer, must
+    not make the child think another handler holds the signal)."""
+    import os
+
+    with watched():
+        child = os.fork()
+        if child == 0:
+            with watched():
+                os._exit(0 if WATCH.thread is not None else 1)
         _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
 
