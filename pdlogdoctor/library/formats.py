@@ -413,25 +413,26 @@ def _starts(fmt: Format, char: str) -> bool:
     return re.fullmatch(fmt.starts_with, char) is not None  # for a character outside ASCII, when met
 
 
-# The stamps read lately, by what decides them: the format's regex and zone, and its match's groups.
-# A busy log states one second on many lines (and a line is read again when its neighbours look
-# for their time): each such prefix is converted once. Cleared when full.
-_READ: dict[tuple[str, bool, tuple[str | Any, ...]], Stamp] = {}
-STAMPS_KEPT = 4096
-
-
 def stamp_of(fmt: Format, found: re.Match[str]) -> Stamp:
     """The time the named groups of a format's match state (a Stamp is a value: shared)."""
-    key = (fmt.regex.pattern, fmt.utc, found.groups())
-    stamp = _READ.get(key)
-    if stamp is None:
-        if len(_READ) >= STAMPS_KEPT:
-            _READ.clear()
-        stamp = _READ[key] = _stamp_of_groups(fmt, found.groupdict())
-    return stamp
+    return _stamp_read(fmt.regex.pattern, fmt.utc, found.groups())
 
 
-def _stamp_of_groups(fmt: Format, groups: dict[str, str | Any]) -> Stamp:
+# A busy log states one second on many lines, and a line is read again when its neighbours look
+# for their time: each such prefix is converted once (the per-hit path).
+@lru_cache(maxsize=4096)
+def _stamp_read(pattern: str, utc: bool, groups: tuple[str | Any, ...]) -> Stamp:
+    """The stamp that a format's regex (`pattern`) matching with these groups states: all it
+    depends on."""
+    return _stamp_of_groups(utc, {name: groups[number - 1] for name, number in _group_numbers(pattern)})
+
+
+@lru_cache(maxsize=256)
+def _group_numbers(pattern: str) -> tuple[tuple[str, int], ...]:
+    return tuple(re.compile(pattern).groupindex.items())
+
+
+def _stamp_of_groups(utc: bool, groups: dict[str, str | Any]) -> Stamp:
     frac = groups.get("frac") or ""
     if groups.get("epoch"):
         return _epoch_stamp(int(groups["epoch"]), frac)
@@ -443,11 +444,11 @@ def _stamp_of_groups(fmt: Format, groups: dict[str, str | Any]) -> Stamp:
     ranks = _ranks(groups.get("ranks") or "")
     if date is not None:
         text = f"{date} {clock}" + (f".{frac[:3]}" if frac else "")
-        return Stamp(epoch_of(date, clock, frac), text, True, ranks, fmt.utc)
+        return Stamp(epoch_of(date, clock, frac), text, True, ranks, utc)
     month_text = f"{MONTHS.index(groups['monthname']) + 1 if groups.get('monthname') else int(groups['month']):02d}"
     day = f"{int(groups['day']):02d}"
     seconds = epoch_of(f"1970-{month_text}-{day}", clock, frac)
-    return Stamp(seconds, f"{month_text}-{day} {clock}", False, ranks, fmt.utc)
+    return Stamp(seconds, f"{month_text}-{day} {clock}", False, ranks, utc)
 
 
 @lru_cache(maxsize=1024)
