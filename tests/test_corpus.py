@@ -149,12 +149,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round7-excerpts-a/14-dynamo-gated-llama-401": {
         "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
     },
-    "tests/data/blind-round7-excerpts-a/15-sglang-ci-nixl-unittest-typeerror": {
-        "verdict": "first sight: kv-transfer-timeout 0.60; the tester expects inconclusive",
-    },
-    "tests/data/blind-round7-excerpts-a/19-router-all-circuits-open-503": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects router-no-workers (or inconclusive)",
-    },
     "tests/data/blind-round7-excerpts-b/01-ascend-hccl-port-conflict": {
         "verdict": "first sight: inconclusive 0.00; the tester expects bind-failed (or scheduler-init-crash)",
     },
@@ -172,14 +166,7 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression (or output-corruption)",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
-    "tests/data/blind-round7-excerpts-b/19-ray-gcs-node-marked-dead-json": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-    },
     "tests/data/blind-round7-excerpts-b/20-nixl-startup-cut-short": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round7-excerpts-b/21-vllm-ray-worker-host-oom": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects host-oom (or inconclusive)",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
 }

@@ -100,7 +100,8 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
         return _inconclusive(report, serious, library)
     if report.verdict.id == HEALTHY:
         return _healthy(report, serious, library)
-    return _named(report, [t for t in serious if t.marker not in effects], library, root_time)
+    tests = [e for e in events if e.pattern in library.marked(Mark.UNIT_TEST)]
+    return _named(report, [t for t in serious if t.marker not in effects], library, root_time, tests)
 
 
 def _answers_split(
@@ -606,11 +607,23 @@ def _as_inconclusive(report: Report, summary: str, library: Library, why: str) -
     return replace(report, verdict=verdict, advice=spec.advice.strip(), explain=spec.explain.strip())
 
 
-def _named(report: Report, causes: list[UnexplainedError], library: Library, root_time: float | None) -> Report:
+def _named(
+    report: Report,
+    causes: list[UnexplainedError],
+    library: Library,
+    root_time: float | None,
+    tests: Sequence[Event] = (),
+) -> Report:
+    """`tests`: the test runner's frames that call a test method (a unit test's traceback)."""
     tier = library.verdict(report.verdict.id).tier if library.has_verdict(report.verdict.id) else Tier.CAUSE
     # Cause-like lines are printed by servers and their backends; a harness or router line beside
-    # a symptom is another view of the same symptom.
-    beside = [t for t in causes if _beside(t.first, root_time) and set(t.roles) & CAUSE_ROLES]
+    # a symptom is another view of the same symptom. A unit test's own exception is the cause of
+    # its failure in any file: the symptom's line beside it is what the test printed.
+    beside = [
+        t
+        for t in causes
+        if _beside(t.first, root_time) and (set(t.roles) & CAUSE_ROLES or _ends_a_unit_test(t, tests))
+    ]
     if tier is Tier.SYMPTOM and beside:
         return _symptom_yields(report, _lead(beside) if any(t.earliest for t in beside) else beside[0], library)
     before = [t for t in causes if t.position == "before-root"]
@@ -702,6 +715,17 @@ def _just_above(event: Event, root: Event) -> bool:
     if event.source != root.source or not 0 < root.line - event.line <= TRIGGER_LINES:
         return False
     return event.time is None or root.time is None or abs(root.time - event.time) <= SAME_MOMENT_S
+
+
+def _ends_a_unit_test(template: UnexplainedError, tests: Sequence[Event]) -> bool:
+    """The template's first line is the exception line of a traceback through a test runner's call
+    of a test method (above it in its file, within a traceback's reach): the exception the test
+    raised. An AssertionError is a check's outcome (a gate), not a cause: it stays the harness's."""
+    text = message_of(template.first.text).strip()
+    if not _EXCEPTION_LINE.match(text) or text.startswith("AssertionError"):
+        return False
+    first = template.first
+    return any(t.source == first.source and 0 < first.line - t.line <= EXPLAINED_LINES for t in tests)
 
 
 def _beside(first: Event, root_time: float | None) -> bool:
