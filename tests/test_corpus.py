@@ -124,9 +124,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round7-bundles/05-decode-gated-repo-k8s": {
         "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
     },
-    "tests/data/blind-round7-bundles/15-decode-oomkilled-once-then-served": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects healthy",
-    },
     "tests/data/blind-round7-bundles/18-slow-one-decode-without-cuda-graph": {
         "key_line": "first sight: no key line quoted (straggler-node 0.80)",
     },
@@ -157,14 +154,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round7-excerpts-b/08-ascend-npu-oom-startup": {
         "verdict": "first sight: inconclusive 0.00; the tester expects gpu-oom (or scheduler-init-crash)",
-    },
-    "tests/data/blind-round7-excerpts-b/10-pd-gsm8k-clean-redeploy": {
-        "verdict": "first sight: the acceptable no-failure-seen 0.50, but its summary names no key line",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round7-excerpts-b/11-lmeval-mla-gsm8k-collapse": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression (or output-corruption)",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round7-excerpts-b/20-nixl-startup-cut-short": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",

@@ -106,3 +106,41 @@ def test_a_unit_tests_assertion_is_its_outcome_not_a_cause(tmp_path: Path, libra
 def test_the_round7_unit_test_case_is_inconclusive(case_reports: dict[Path, Report]) -> None:
     report = case_report(case_reports, "tests/data/blind-round7-excerpts-a/15-sglang-ci-nixl-unittest-typeerror")
     assert report.verdict.id == "inconclusive" and "TypeError" in report.verdict.summary, report.verdict.summary
+
+
+# lm-eval's results table (lm_eval/utils.py make_table): a collapsed score is a failed gate though no
+# gate line says so; a table of good scores is requests answered, nothing failed.
+HEADER = "|Tasks|Version|     Filter     |n-shot|  Metric   |   |Value|   |Stderr|"
+COLLAPSED = {
+    # vllm-project/vllm#14471 (an MLA change: DeepSeek-Coder-V2-Lite 0.06 / 0.00, 0.77 before it)
+    "vllm-mla": [
+        HEADER,
+        "|gsm8k|      3|flexible-extract|     5|exact_match|↑  | 0.06|±  |0.0239|",
+        "|     |       |strict-match    |     5|exact_match|↑  | 0.00|±  |0.0000|",
+    ],
+    # an AQLM-quantised model's "borked" run (index id 34060324941), the table without the arrow column
+    "aqlm-borked": [
+        "|gsm8k|      3|strict-match    |     5|exact_match|0.0099|±  |0.0027|",
+        "|     |       |flexible-extract|     5|exact_match|0.0402|±  |0.0054|",
+    ],
+}
+GOOD_SCORES = [  # Llama-3-8B-Instruct's scores (index id 18590499418)
+    "|gsm8k    |      3|strict-match    |     5|exact_match|0.7331|±  |0.0122|",
+    "|         |       |flexible-extract|     5|exact_match|0.7415|±  |0.0121|",
+]
+
+
+@pytest.mark.parametrize("rows", COLLAPSED.values(), ids=COLLAPSED.keys())
+def test_a_collapsed_score_in_a_results_table_is_a_failed_gate(
+    tmp_path: Path, library: Library, rows: list[str]
+) -> None:
+    report = _pasted(tmp_path, library, "\n".join(rows))
+    assert report.verdict.id == "accuracy-regression", report.verdict.summary
+    first = next(row for row in rows if "exact_match" in row)
+    assert first in report.verdict.summary or any(first in e.text for e in report.chain)
+
+
+def test_a_table_of_good_scores_is_no_failure(tmp_path: Path, library: Library) -> None:
+    report = _pasted(tmp_path, library, "\n".join(GOOD_SCORES))
+    assert report.verdict.id in ("healthy", "no-failure-seen"), report.verdict.summary
+    assert not any(e.failing for e in report.chain)
