@@ -133,15 +133,9 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round7-excerpts-a/07-sglang-ci-bootstrap-port-in-use": {
         "verdict": "first sight: inconclusive 0.00; the tester expects bind-failed",
     },
-    "tests/data/blind-round7-excerpts-a/08-nixl-ucx-version-incompatible": {
-        "verdict": "first sight: the acceptable no-failure-seen 0.50, but its summary names no key line",
-    },
     "tests/data/blind-round7-excerpts-a/09-sglang-specv2-index-oob-decode": {
         "verdict": "first sight: scheduler-crash 0.30 (acceptable), but scheduler-init-crash, which it must not be, "
         "is a close runner-up at 0.25",
-    },
-    "tests/data/blind-round7-excerpts-a/11-deepep-few-sms-warning-startup": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round7-excerpts-a/14-dynamo-gated-llama-401": {
         "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
@@ -154,9 +148,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round7-excerpts-b/08-ascend-npu-oom-startup": {
         "verdict": "first sight: inconclusive 0.00; the tester expects gpu-oom (or scheduler-init-crash)",
-    },
-    "tests/data/blind-round7-excerpts-b/20-nixl-startup-cut-short": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -620,9 +620,7 @@ def _named(
     # a symptom is another view of the same symptom. A unit test's own exception is the cause of
     # its failure in any file: the symptom's line beside it is what the test printed.
     beside = [
-        t
-        for t in causes
-        if _beside(t.first, root_time) and (set(t.roles) & CAUSE_ROLES or _ends_a_unit_test(t, tests))
+        t for t in causes if _beside(t.first, root_time) and (set(t.roles) & CAUSE_ROLES or _ends_a_unit_test(t, tests))
     ]
     if tier is Tier.SYMPTOM and beside:
         return _symptom_yields(report, _lead(beside) if any(t.earliest for t in beside) else beside[0], library)
