@@ -124,9 +124,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round7-bundles/05-decode-gated-repo-k8s": {
         "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
     },
-    "tests/data/blind-round7-bundles/18-slow-one-decode-without-cuda-graph": {
-        "key_line": "first sight: no key line quoted (straggler-node 0.80)",
-    },
     "tests/data/blind-round7-bundles/19-router-wrong-bootstrap-port-pytest": {
         "verdict": "first sight: inconclusive 0.00; the tester expects bootstrap-unreachable",
     },
