@@ -134,6 +134,11 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: scheduler-crash 0.30 (acceptable), but scheduler-init-crash, which it must not be, "
         "is a close runner-up at 0.25",
     },
+    "tests/data/blind-round7-excerpts-a/11-deepep-few-sms-warning-startup": {
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50); a progress bar's end as the step "
+        "reached (DeepGEMM warmup: 100%) was tried and left out: the growing scan (--follow) times an untimed "
+        "line far below a stamp differently from the post-mortem scan (tests/test_follow.py)",
+    },
     "tests/data/blind-round7-excerpts-a/14-dynamo-gated-llama-401": {
         "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
     },
