@@ -109,6 +109,12 @@ def test_a_format_file_is_checked_on_load(tmp_path: Path) -> None:
     )
     with pytest.raises(PatternError, match="unknown named groups"):
         load_formats([tmp_path])
+    (tmp_path / "formats" / "lmcache.toml").write_text(
+        '[[format]]\nid = "x"\ncomponent = "x"\nstarts_with = "x"\nregex = \'^x \'\nrole = "bench"\n'
+        '[[format.sample]]\nline = "x y"\n'
+    )
+    with pytest.raises(PatternError, match="'bench' is not a role"):
+        load_formats([tmp_path])
 
 
 def test_the_first_character_decides_which_formats_are_tried(library: Library) -> None:

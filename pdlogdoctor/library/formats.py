@@ -37,6 +37,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..model import Role
 from ..model.errors import PatternError
 from ..model.values import record
 from . import schema
@@ -55,7 +56,7 @@ MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
 _FORMAT_KEYS = {
     "id", "component", "kind", "order", "starts_with", "regex", "levels", "level", "utc", "in_text",
-    "says_when", "engine", "quotes", "sample", "no_match", "references",
+    "says_when", "engine", "role", "quotes", "sample", "no_match", "references",
 }  # fmt: skip
 _SAMPLE_KEYS = {"line", "time", "level", "message"}
 _RANK = re.compile(r"([A-Z_]+?)(\d+)")
@@ -136,6 +137,7 @@ class Format:
     timed: bool = False  # its regex reads a time (a `clock` or an `epoch` group)
     says_when: bool = False  # its prefix says when and who: a message starts after it (timed, a tag)
     engine: str = ""  # the serving engine whose lines these are (sglang, vllm, trtllm), when the format tells
+    role: str = ""  # the part of the deployment whose lines these are (a Role's value: harness), when it tells
     quotes: bool = False  # a source line that quotes a message: no event of that message
 
     def level_of(self, found: re.Match[str]) -> str | None:
@@ -294,13 +296,24 @@ class Formats:
     def engine_of(self, line: str) -> str | None:
         """The serving engine whose format a line has (a format's `engine`: sglang, vllm, trtllm),
         read through a launcher's tag; None when no format read tells."""
+        told = self._told_by(line, "engine")
+        return told.engine if told is not None else None
+
+    def role_format(self, line: str) -> Format | None:
+        """The format of a line that tells which part of the deployment wrote it (a format's `role`:
+        the nightly harness's `[probe]` lines), read through a launcher's tag; None when none tells."""
+        return self._told_by(line, "role")
+
+    def _told_by(self, line: str, what: str) -> Format | None:
+        """The first format read on the line, through the tags before its own prefix, that tells
+        `what` (a Format attribute); None when the line's own prefix, read, tells nothing."""
         text = line
         for _ in range(MAX_NESTED):
             fmt, found = self._first(text)
             if fmt is None or found is None:
                 return None
-            if fmt.engine:
-                return fmt.engine
+            if getattr(fmt, what):
+                return fmt
             if fmt.level_of(found) is not None or not found.end():
                 return None
             text = text[found.end() :]
@@ -534,8 +547,19 @@ def _format(raw: Any, where: str, key: str) -> Format:
         timed=timed,
         says_when=schema.flag(entry, "says_when", where, key) or kind == "wrapper" or timed,
         engine=schema.string(entry, "engine", where, key) if "engine" in entry else "",
+        role=_role(entry, where, key),
         quotes=schema.flag(entry, "quotes", where, key),
     )
+
+
+def _role(entry: Mapping[str, Any], where: str, key: str) -> str:
+    """A format's `role`: one of the roles a source can have (model.Role), or ""."""
+    if "role" not in entry:
+        return ""
+    role = schema.string(entry, "role", where, key)
+    if role not in {known.value for known in Role}:
+        raise PatternError(where, f"{key}.role", f"{role!r} is not a role ({', '.join(r.value for r in Role)})")
+    return role
 
 
 def _compile(source: str, where: str, key: str) -> re.Pattern[str]:
