@@ -47,8 +47,10 @@ FORMATS_DIR = "formats"
 # message after the formats (Rust tracing's span); fallback: removed only from a line no format reads;
 # source: program source, never read as a log line (source.toml); collector: removed from a line
 # before anything reads it (scan/timeline.clean_line).
-KINDS = ("line", "wrapper", "prefix", "fallback", "source", "collector")
-GENERIC_KINDS = ("prefix", "fallback", "source", "collector")  # not tried when a line's own prefix is read
+KINDS = ("line", "wrapper", "prefix", "fallback", "source", "collector", "record")
+# Not tried when a line's own prefix is read. A `record` is a container runtime's or log export's
+# record around a line (scan/collectors.unwrap): taken off before anything else reads the line.
+GENERIC_KINDS = ("prefix", "fallback", "source", "collector", "record")
 LEVELS = ("critical", "error", "warning", "info", "debug")
 TIME_GROUPS = ("date", "clock", "frac", "month", "day", "monthname", "year", "epoch")
 KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level", "received", "file", "source", "role"))
@@ -176,6 +178,8 @@ class Formats:
     # One regex each of all of them, for the scan's quick test of a line (most lines have none).
     any_received: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
     any_source: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
+    records: tuple[Format, ...] = field(default=(), compare=False, repr=False)  # kind = "record", in order
+    any_record: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
 
     @classmethod
     def of(cls, formats: Iterable[Format]) -> Formats:
@@ -193,9 +197,30 @@ class Formats:
         received, sources = _collectors_by_char(receiving), _collectors_by_char(naming)
         quoting = tuple(f for f in source if f.quotes)
         any_received, any_source = _any_of(receiving) or re.compile(r"(?!)"), _any_of(naming) or re.compile(r"(?!)")
+        records = tuple(f for f in ordered if f.kind == "record")
+        any_record = _any_of(records) or re.compile(r"(?!)")
         return cls(
-            ordered, by_char, timed, wrappers, in_text, source, quoting, received, sources, any_received, any_source
+            ordered,
+            by_char,
+            timed,
+            wrappers,
+            in_text,
+            source,
+            quoting,
+            received,
+            sources,
+            any_received,
+            any_source,
+            records,
+            any_record,
         )
+
+    def record(self, line: str) -> re.Match[str] | None:
+        """The record a container runtime or log export keeps `line` in (`kind = "record"`: its
+        `received` group the time it received the line), or None."""
+        if self.any_record.match(line) is None:  # most lines: one match, no
+            return None
+        return next((found for fmt in self.records if (found := fmt.regex.match(line)) is not None), None)
 
     def __reduce__(self) -> tuple[Any, ...]:  # the indexes are rebuilt, not pickled
         return (Formats.of, (self.formats,))
@@ -530,6 +555,8 @@ def _format(raw: Any, where: str, key: str) -> Format:
         _compile(schema.string(entry, "in_text", where, key), where, f"{key}.in_text") if "in_text" in entry else None
     )
     timed = bool({"clock", "epoch"} & set(compiled.groupindex))
+    if kind == "record" and "received" not in compiled.groupindex:
+        raise PatternError(where, f"{key}.regex", "a record needs a `received` group: when the collector took the line")
     return Format(
         id=schema.string(entry, "id", where, key),
         component=schema.string(entry, "component", where, key),
@@ -624,6 +651,8 @@ def check_formats(formats: Formats) -> list[str]:
 
 
 def _sample_problems(formats: Formats, fmt: Format, sample: Sample) -> list[str]:
+    if fmt.kind == "record":
+        return _record_problems(formats, sample)
     if fmt.kind in GENERIC_KINDS:
         problems = [] if fmt.regex.match(sample.line) else ["not matched"]
         if fmt.kind == "source" and not fmt.quotes and formats.run_time(sample.line):
@@ -643,6 +672,11 @@ def _sample_problems(formats: Formats, fmt: Format, sample: Sample) -> list[str]
     if sample.message is not None and formats.message(sample.line) != sample.message:
         problems.append(f"message {formats.message(sample.line)!r}, expected {sample.message!r}")
     return problems
+
+
+def _record_problems(formats: Formats, sample: Sample) -> list[str]:
+    """A record's sample is read as a record, the quick test of every record too."""
+    return [] if formats.record(sample.line) is not None else ["not read as a record"]
 
 
 def _chain(formats: Formats, line: str) -> list[str]:
