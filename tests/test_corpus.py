@@ -130,12 +130,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round7-bundles/18-slow-one-decode-without-cuda-graph": {
         "key_line": "first sight: no key line quoted (straggler-node 0.80)",
     },
-    "tests/data/blind-round7-bundles/19-router-wrong-bootstrap-port-pytest": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects bootstrap-unreachable",
-    },
-    "tests/data/blind-round7-excerpts-a/07-sglang-ci-bootstrap-port-in-use": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects bind-failed",
-    },
     "tests/data/blind-round7-excerpts-a/08-nixl-ucx-version-incompatible": {
         "verdict": "first sight: the acceptable no-failure-seen 0.50, but its summary names no key line",
     },
@@ -146,23 +140,8 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round7-excerpts-a/11-deepep-few-sms-warning-startup": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
-    "tests/data/blind-round7-excerpts-a/14-dynamo-gated-llama-401": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
-    },
     "tests/data/blind-round7-excerpts-a/15-sglang-ci-nixl-unittest-typeerror": {
         "verdict": "first sight: kv-transfer-timeout 0.60; the tester expects inconclusive",
-    },
-    "tests/data/blind-round7-excerpts-a/19-router-all-circuits-open-503": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects router-no-workers (or inconclusive)",
-    },
-    "tests/data/blind-round7-excerpts-b/01-ascend-hccl-port-conflict": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects bind-failed (or scheduler-init-crash)",
-    },
-    "tests/data/blind-round7-excerpts-b/07-slurm-oom-kill-2lines": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects host-oom",
-    },
-    "tests/data/blind-round7-excerpts-b/08-ascend-npu-oom-startup": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects gpu-oom (or scheduler-init-crash)",
     },
     "tests/data/blind-round7-excerpts-b/10-pd-gsm8k-clean-redeploy": {
         "verdict": "first sight: the acceptable no-failure-seen 0.50, but its summary names no key line",
@@ -176,10 +155,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
     },
     "tests/data/blind-round7-excerpts-b/20-nixl-startup-cut-short": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round7-excerpts-b/21-vllm-ray-worker-host-oom": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects host-oom (or inconclusive)",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
 }
