@@ -68,12 +68,12 @@ def test_a_pass_that_changes_the_verdict_is_caught(library: Library) -> None:
     assert pipeline.KEPT_DECISION in guarded.notes
 
 
-def test_the_named_steps_add_up_to_the_confidence(library: Library) -> None:
+def test_the_named_steps_add_up_to_the_confidence(case_reports: dict[Path, Report]) -> None:
     """Every verdict says how its confidence was reached: the first step's value plus each named
     change is the confidence (to rounding), and each step says why."""
     wrong = []
     for case in CASES:
-        verdict = pipeline.run([str(case)], library).verdict
+        verdict = case_reports[case].verdict
         steps = verdict.reasons
         total = sum(step.change for step in steps)
         if not steps or abs(total - verdict.confidence) > 0.011 or not all(step.why for step in steps):
@@ -81,12 +81,12 @@ def test_the_named_steps_add_up_to_the_confidence(library: Library) -> None:
     assert not wrong, "\n".join(wrong)
 
 
-def test_every_step_is_a_row_of_the_table(library: Library) -> None:
+def test_every_step_is_a_row_of_the_table(case_reports: dict[Path, Report]) -> None:
     """The confidence module's table (confidence.RULES, the README's and the report's) names every
     step a verdict of the corpus carries: no number is added anywhere without its row."""
     from pdlogdoctor.reason.confidence import NAMES
 
-    names = {step.name for case in CASES for step in pipeline.run([str(case)], library).verdict.reasons}
+    names = {step.name for case in CASES for step in case_reports[case].verdict.reasons}
     assert names and names <= NAMES, names - NAMES
 
 

@@ -17,7 +17,7 @@ import functools
 import io
 import json
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
@@ -26,6 +26,7 @@ import pytest
 
 from benchmarks.corpus import cases
 from pdlogdoctor.ingest import reopen
+from pdlogdoctor.library.errorlines import ErrorHit
 from pdlogdoctor.library.formats import shipped
 from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import Library, match_line
@@ -96,13 +97,29 @@ def grep_count(source: str, pattern: str, line: int) -> int:
     """Lines of `source` of the same kind as its line `line`: the pattern matches, failing alike.
     A line a terminal wrapped that the pattern matches only whole is one line, at its first row."""
 
+    lines, kinds = _kinds_of_lines(source, pattern)
+    kind = _failing(pattern, lines[line])
+    assert kind is not None, f"{pattern} does not match {source}:{line}"
+    return kinds[kind]
+
+
+@functools.lru_cache(maxsize=512)
+def _kinds_of_lines(source: str, pattern: str) -> tuple[dict[int, str], Counter[bool | None]]:
+    """`source`'s lines by number, as `grep_count` reads them for `pattern`, and how many of them
+    the pattern matches failing, matches not failing, or does not match; once per file and pattern:
+    every format prints each event, and a file's events share their patterns."""
+
     def matches(text: str) -> bool:
         return _failing(pattern, text) is not None
 
     lines = dict(_whole_lines(source, matches, lambda whole: not any(matches(row) for row in whole.parts)))
-    kind = _failing(pattern, lines[line])
-    assert kind is not None, f"{pattern} does not match {source}:{line}"
-    return sum(1 for text in lines.values() if _failing(pattern, text) is kind)
+    return lines, Counter(_failing(pattern, text) for text in lines.values())
+
+
+@functools.lru_cache(maxsize=512)
+def _kinds_of_rows(source: str, pattern: str) -> Counter[bool | None]:
+    """The same count over `source`'s rows as they are (the HTML timeline marks rows)."""
+    return Counter(_failing(pattern, text) for text in _lines(source))
 
 
 def grep_failing(sources: list[str], pattern: str) -> int:
@@ -132,16 +149,19 @@ def grep_template(sources: tuple[str, ...], template: str, severity: str) -> int
     warnings) of `template`, in `sources` (templates.fits: what a group's template stands for). A
     line a terminal wrapped is one line: its rows that alone are no error, whole are one
     (scan/wrapped.py), counted once."""
+    return sum(1 for source in sources for heard in _unnamed_templates(source, severity) if fits(template, heard))
+
+
+@functools.lru_cache(maxsize=128)
+def _unnamed_templates(source: str, severity: str) -> tuple[str, ...]:
+    """The open-world templates of `source`'s lines no pattern names, as errors (wrapped lines
+    whole) or warnings, read once per file and severity: a bundle's templates count in the same
+    lines, and classifying a line is the costly step."""
     layer = _library().errors
     assert layer is not None
-    count = 0
-    for source in sources:
-        texts = _lines(source) if severity == "warning" else _whole_error_lines(source)
-        for text in texts:
-            hit = layer.warning_of(text) if severity == "warning" else layer.classify(text)
-            if hit is not None and fits(template, hit.template) and not _named(text):
-                count += 1
-    return count
+    texts = _lines(source) if severity == "warning" else _whole_error_lines(source)
+    hits = (layer.warning_of(text) if severity == "warning" else _classified(text) for text in texts)
+    return tuple(hit.template for text, hit in zip(texts, hits, strict=True) if hit is not None and not _named(text))
 
 
 def _whole_lines(
@@ -149,19 +169,31 @@ def _whole_lines(
 ) -> Iterator[tuple[int, str]]:
     """The lines of `source` with their numbers; a row that alone `says` nothing and whole does
     (and `read_whole` takes it), as its whole line at its first row."""
-    rows = _lines(source)
-    data = "\n".join(rows).encode()
-    start, row, skip_to = 0, 0, -1
+    rows, wholes = _lines(source), _wrapped_rows(source)
+    skip_to = -1
     for row, text in enumerate(rows):
-        stop = start + len(text.encode())
         if row > skip_to:
             number = row + 1
-            whole = None if says(text) else rejoined(data, start, stop, len(data), text, FORMATS)
+            whole = None if says(text) else wholes[row]
             if whole is not None and whole.before <= row - skip_to - 1 and says(whole.text) and read_whole(whole):
                 skip_to, number = row + whole.after, row + 1 - whole.before
                 text = whole.text
             yield number, text
+
+
+@functools.lru_cache(maxsize=64)
+def _wrapped_rows(source: str) -> tuple[Wrapped | None, ...]:
+    """Each row of `source` as part of the line a terminal wrapped (scan/wrapped.py), or None:
+    the same whatever is counted, so read once per file."""
+    rows = _lines(source)
+    data = "\n".join(rows).encode()
+    wholes: list[Wrapped | None] = []
+    start = 0
+    for text in rows:
+        stop = start + len(text.encode())
+        wholes.append(rejoined(data, start, stop, len(data), text, FORMATS))
         start = stop + 1
+    return tuple(wholes)
 
 
 @functools.lru_cache(maxsize=64)
@@ -173,25 +205,28 @@ def _whole_error_lines(source: str) -> tuple[str, ...]:
 
 def _no_other_row_is_an_error(whole: Wrapped) -> bool:
     """A wrapped line is read whole unless one of its other rows is an error line of its own."""
-    layer = _library().errors
-    assert layer is not None
-    return not any(layer.classify(part) for at, part in enumerate(whole.parts) if at != whole.before)
+    return not any(_classified(part) for at, part in enumerate(whole.parts) if at != whole.before)
 
 
 def _an_error(text: str) -> bool:
-    layer = _library().errors
-    assert layer is not None
-    return layer.classify(text) is not None
+    return _classified(text) is not None
 
 
 def _read_whole(whole: Wrapped) -> bool:
     """The sink reads a wrapped line whole when whole it is an error and no other row is one alone
     (a line of its own under a long line: CPython's `Exception in thread ...` header)."""
+    return _classified(whole.text) is not None and _no_other_row_is_an_error(whole)
+
+
+@cache
+def _classified(text: str) -> ErrorHit | None:
+    """The open-world layer's reading of one line, once per distinct text (logs repeat lines)."""
     layer = _library().errors
     assert layer is not None
-    return layer.classify(whole.text) is not None and _no_other_row_is_an_error(whole)
+    return layer.classify(text)
 
 
+@cache
 def _named(text: str) -> bool:
     return any(match_line(pattern, text) is not None for pattern in _library().patterns)
 
@@ -305,7 +340,7 @@ def test_every_format_prints_the_lines_each_event_stands_for(case: Path) -> None
         if floor:
             floors.add((source, pattern, failing))
     for (source, pattern, failing), total in marks.items():
-        expected = sum(1 for text in _lines(source) if _failing(pattern, text) is failing)
+        expected = _kinds_of_rows(source, pattern)[failing]
         if not _says(f"{total}{'+' if (source, pattern, failing) in floors else ''}", expected):
             wrong.append(f"html: the marks of {pattern} in {source} add up to {total}, the file has {expected}")
     assert not wrong, "\n".join(wrong)

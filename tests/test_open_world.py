@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdlogdoctor.library.errorlines import check_layer
+from pdlogdoctor.library.lazyregex import LazyRegex
 from pdlogdoctor.library.patterns import SKELETON_TITLE, Library, parse_pattern
 from pdlogdoctor.library.templates import message_of, mine, template_of
 from pdlogdoctor.model import Report
@@ -40,6 +41,20 @@ def _report_of(tmp_path: Path, library: Library, files: dict[str, str]) -> dict[
 def test_the_shipped_markers_and_benign_entries_pass_their_own_examples(library: Library) -> None:
     assert library.errors is not None
     assert check_layer(library.errors) == []
+
+
+def test_a_searched_regex_that_opens_with_any_text_is_reported(library: Library) -> None:
+    """Searched from every position of a line it does not match, `(?P<message>.*\\bX\\b.*)` costs
+    the square of the line's length (two shipped markers took 1-2 ms per 2 KiB line)."""
+    assert library.errors is not None
+    layer = library.errors
+    disk = next(m for m in layer.markers if m.id == "errno-exhausted")
+    assert disk.regex is not None
+    unanchored = LazyRegex(disk.regex.pattern.removeprefix("^"))
+    broken = replace(layer, markers=tuple(replace(m, regex=unanchored) if m is disk else m for m in layer.markers))
+    assert any("unanchored" in problem for problem in check_layer(broken))
+    assert not any("unanchored" in problem for problem in check_layer(layer))
+    assert disk.regex.search("tee: gsm8k.log: No space left on device") is not None  # anchored, it still finds
 
 
 def test_a_marker_whose_example_an_earlier_marker_decides_is_reported(library: Library) -> None:

@@ -16,7 +16,8 @@ source) onto a catalogue verdict, for the error no pattern names that leads a re
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -489,11 +490,40 @@ def check_layer(layer: ErrorLayer) -> list[str]:
     problems += check_masks(layer.masks)
     problems += _cause_problems(layer)
     problems += _family_problems(layer)
+    problems += [f"{path}: {problem}" for path, searched in _searched(layer) if (problem := quadratic(searched))]
     for marker in layer.markers:
         for line in marker.match:
             if not any(anchor in line for anchor in layer.anchors):
                 problems.append(f"{marker.path}: marker {marker.id}: no anchor finds the example {line!r}")
     return problems
+
+
+# A searched regex that opens with `.*` (bare or in a group) is tried again from every position of a
+# line it does not match: its cost grows with the square of the line's length (a 2 KiB line that
+# holds no error took milliseconds). Anchored at the start, the one attempt from 0 finds the same.
+_OPENS_WITH_ANY = re.compile(r"^(?:\((?:\?P<\w+>|\?:)?)*\.[*+]")
+
+
+def quadratic(searched: LazyRegex) -> str:
+    """Why a searched regex costs the square of a line's length, or "" (it does not)."""
+    if _OPENS_WITH_ANY.match(searched.pattern):
+        return f"regex {searched.pattern[:40]!r}... opens with an unanchored `.*`: anchor it with `^`"
+    return ""
+
+
+def _searched(layer: ErrorLayer) -> Iterator[tuple[str, LazyRegex]]:
+    """Every regex the layer searches a line with, with the file it comes from."""
+    for marker in (*layer.markers, *layer.warnings):
+        if marker.regex is not None:
+            yield marker.path, marker.regex
+    for entry in layer.benign:
+        yield entry.path, entry.regex
+    for cause in layer.causes:
+        yield cause.path, cause.regex
+    for wrapper in layer.wrappers:
+        yield wrapper.path, wrapper.regex
+    for family in layer.families:
+        yield family.path, family.regex
 
 
 def _decides(layer: ErrorLayer, marker: Marker, line: str) -> bool:
