@@ -88,11 +88,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: the verdict healthy is one it must not be; verdict healthy 0.40, not inconclusive: "
         "No failure in the logs, and the end-to-end checks show the deployment serving.",
     },
-    "tests/data/blind-round5-excerpts/26-ascend-hccl-roce-cqe": {
-        "verdict": "first sight: the acceptable inconclusive's summary names no key line: The earliest error no "
-        "pattern explains: tests/data/blind-round5-excerpts/26-ascend-hccl-roce-cqe/log.txt:1: To avoid "
-        "data inconsi…",
-    },
     "tests/data/blind-round5-excerpts/39-sglang-compose-cuda-graph-torch-compile": {
         "verdict": "scheduler-crash 0.30 with scheduler-runtime-crash (ruled out) a 0.25 runner-up: the frames "
         "(initialize, init_device_graphs) stand above the 'Scheduler hit an exception:' line behind a compose "
