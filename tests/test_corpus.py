@@ -45,10 +45,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-openworld/ow03-l40s-grep-excerpt": {
         "verdict": "scheduler-runtime-crash 0.40 with scheduler-init-crash (ruled out) a close 0.35 runner-up",
     },
-    "tests/data/blind-openworld/ow16-qwen3-mooncake-issue": {
-        "verdict": "the crash's summary quotes sglang's 'Please install mooncake' wrapper, not the GLIBCXX "
-        "line it wraps (a cause line should outrank its wrapper)",
-    },
     "tests/data/blind-round4/03-crlf-ansi-truncated-gpu-oom": {
         "key_line": "the 480-character key line is cut at the excerpt limit",
     },

@@ -29,7 +29,7 @@ from pdlogdoctor.ingest import reopen
 from pdlogdoctor.library.errorlines import ErrorHit
 from pdlogdoctor.library.formats import shipped
 from pdlogdoctor.library.load import load_library
-from pdlogdoctor.library.patterns import Library, match_line
+from pdlogdoctor.library.patterns import Library, Pattern, match_line
 from pdlogdoctor.library.templates import fits
 from pdlogdoctor.model import Event, Kind, OutputFormat, Report, Role
 from pdlogdoctor.pipeline import Analysis, analyse
@@ -80,9 +80,14 @@ def _lines(source: str) -> tuple[str, ...]:
     return tuple(clean_line(raw.decode("utf-8", errors="replace"))[0] for raw in data.split(b"\n"))
 
 
+@cache
+def _pattern(pattern_id: str) -> Pattern:
+    return _library().pattern(pattern_id)
+
+
 def _failing(pattern_id: str, text: str) -> bool | None:
     """Whether `text` is a failing line of the pattern (None: the pattern does not match it)."""
-    pattern = _library().pattern(pattern_id)
+    pattern = _pattern(pattern_id)
     if SOURCE_CODE.match(text):
         return None
     captured = match_line(pattern, text)

@@ -208,7 +208,10 @@ class Library:
     known: KnownBook = field(default_factory=KnownBook)
 
     def pattern(self, pattern_id: str) -> Pattern:
-        return _by_id(self.patterns)[pattern_id]
+        for pattern in self.patterns:
+            if pattern.id == pattern_id:
+                return pattern
+        raise KeyError(pattern_id)
 
     def verdict(self, verdict_id: str) -> VerdictSpec:
         for spec in self.verdicts:
@@ -607,21 +610,3 @@ def _capture_problems(pattern: Pattern, captured: Mapping[str, FieldValue]) -> l
         if actual != expected:
             problems.append(f"{pattern.id}: match[0] captured {name}={actual!r}, expected {expected!r}")
     return problems
-
-
-# Each library's patterns by id, built on the first lookup: reasoning asks for a pattern per event
-# (a scan over 500 patterns each time was 12 µs a call). Keyed by the tuple's identity, and holding
-# the tuple, so an id is never reused for another library's patterns while its index is kept.
-_INDEXES: dict[int, tuple[tuple[Pattern, ...], dict[str, Pattern]]] = {}
-
-
-def _by_id(patterns: tuple[Pattern, ...]) -> dict[str, Pattern]:
-    held = _INDEXES.get(id(patterns))
-    if held is None or held[0] is not patterns:
-        index: dict[str, Pattern] = {}
-        for pattern in patterns:
-            index.setdefault(pattern.id, pattern)  # the first of an id, as a scan in order finds it
-        if len(_INDEXES) >= 32:  # tests build many libraries: keep a few
-            _INDEXES.clear()
-        held = _INDEXES[id(patterns)] = (patterns, index)
-    return held[1]

@@ -21,7 +21,6 @@ _ROUTER_LINE = re.compile(
     r"^\S+ \S+\s+(?:TRACE|DEBUG|INFO|WARN|ERROR) .*?(?:smg::|sglang_router_rs::|sgl_model_gateway::|pd_router)",
     re.MULTILINE,
 )
-_HARNESS_LINE = re.compile(r"^(?:\S+Z )?\[(?:probe|gsm8k|smoke|wait|drive)\] ", re.MULTILINE)
 _ACTIONS_MARKERS = ("##[group]", "##[endgroup]", "##[error]", "Current runner version", "Job defined at")
 _DECODE_ONLY = ("Decode transfer failed", "Decode batch.", "disaggregation_mode='decode'")
 _PREFILL_ONLY = ("Prefill transfer failed", "Prefill batch.", "disaggregation_mode='prefill'")
@@ -78,9 +77,18 @@ def _role_from_content(head: str, events: list[Event], launches: frozenset[str])
             return _server_role(str(event.get("mode"))), f"server_args disaggregation_mode='{event.get('mode')}'"
     if _ROUTER_LINE.search(head):
         return Role.ROUTER, "router tracing lines"
-    if _HARNESS_LINE.search(head):
-        return Role.HARNESS, "harness [probe]/[gsm8k]/[wait] lines"
-    return _role_from_event_roles(events)
+    return _role_by_format(head) or _role_from_event_roles(events)
+
+
+def _role_by_format(head: str) -> tuple[Role, str] | None:
+    """The role a line format tells (patterns/formats/ `role`: the harness's `[probe]` lines), read
+    behind a collector's or launcher's prefix; the first line whose format tells decides."""
+    formats = shipped()
+    for line in head.splitlines():
+        told = formats.role_format(line)
+        if told is not None:
+            return Role(told.role), f"lines of {told.component}"
+    return None
 
 
 _COMPONENT_ROLES = (Role.PREFILL, Role.DECODE, Role.ROUTER, Role.HARNESS)

@@ -44,6 +44,11 @@ _CONNECTORS = (
     "Current thread 0x",
 )
 _FAULTHANDLER = ("Thread 0x", "Current thread 0x")
+# How Python joins a chain of exceptions: `raise ... from` (the first is the cause), or an exception
+# raised in an `except` block (the first is what was being handled). A wrapper that re-raises a
+# failure in its own words ("Please install mooncake ...") leaves the real cause at the chain's start.
+_CHAIN_LINKS = ("The above exception was the direct cause", "During handling of the above exception")
+CHAIN_CAUSE, CHAIN_HANDLING = "raised from", "raised while handling"
 _GDB_CHATTER = ("(gdb)", "[Current thread is", "[New Thread", "[Thread debugging", "[Inferior")  # between gdb's frames
 # torch's NCCL errors (getNcclErrorDetailStr) go on below the exception line: the error's
 # interpretation, then this line, then NCCL's own last error.
@@ -61,12 +66,16 @@ def read_traceback(
     crashed: list[Frame] = []  # faulthandler's "Current thread" stack: the one that faulted
     in_crashed = False
     exception: tuple[str, str] | None = None
+    chained: list[tuple[str, str]] = []  # every exception of a chain, the first (its cause) first
+    link = ""  # how the chain's second exception says it follows the first
     newest_first = False
     following = _following_lines(buf, first_line_end, limit)
     lines, sources = _until_exception_ends(following)
     for offset, line in enumerate(lines, start=1):
         if line.startswith(_GDB_CHATTER):
             continue
+        if chained and not link and line.startswith(_CHAIN_LINKS):
+            link = _CHAIN_LINKS[line.startswith(_CHAIN_LINKS[1])]
         if not line.strip() or line.startswith(_CONNECTORS):
             newest_first = newest_first or line.startswith(_FAULTHANDLER)
             in_crashed = line.startswith("Current thread 0x") or (in_crashed and not line.startswith(_FAULTHANDLER))
@@ -84,9 +93,12 @@ def read_traceback(
         if found is None or parse_stamp(line, formats) is not None:
             break  # the next log record: the traceback is over
         exception = (found.group("type"), (found.group("message") or "").strip())
+        chained.append(exception)
     # faulthandler lists the newest call first (and the faulting thread as "Current thread");
     # a traceback lists the newest call last
     fields = _fields(crashed[::-1] if crashed else frames[::-1] if newest_first else frames, exception)
+    if link and len(chained) > 1 and chained[0] != exception:
+        fields |= _chain_cause(chained[0], link)
     last_error = (
         _last_error(following.between(len(lines), len(lines) + CONTINUATION_LINES + 1), formats)
         if exception is not None
@@ -243,6 +255,16 @@ def _chain_continues(lines: _Following, index: int) -> bool:
         if line.strip():
             return line.startswith(_CONNECTORS)
     return False
+
+
+def _chain_cause(first: tuple[str, str], link: str) -> dict[str, FieldValue]:
+    """The first exception of a chain (`exc_cause`, `Type: message`) and how the last follows it
+    (`exc_cause_link`: raised from it, or raised while handling it)."""
+    cause = f"{first[0]}: {first[1]}" if first[1] else first[0]
+    return {
+        "exc_cause": clip(cause, MESSAGE_CHARS, mark=""),
+        "exc_cause_link": CHAIN_CAUSE if link == _CHAIN_LINKS[0] else CHAIN_HANDLING,
+    }
 
 
 def _fields(frames: list[Frame], exception: tuple[str, str] | None) -> dict[str, FieldValue]:

@@ -20,7 +20,7 @@ from ...model import Event, FieldValue, Mark
 from ...model.textcut import clip
 from ...model.values import record
 from ...model.verdicts import HOST_OOM, SCHEDULER_CRASH, SCHEDULER_INIT_CRASH, SCHEDULER_RUNTIME_CRASH
-from ...scan.traceback import stack_of
+from ...scan.traceback import CHAIN_CAUSE, stack_of
 from .. import confidence
 from ..hypothesis import Evidence, Hypothesis
 
@@ -398,6 +398,8 @@ def _facts(
         facts.append(("own_code_frame", f"{own[1].describe()} ({own[0].source}:{own[0].line + own[1].frame.offset})"))
     if exception is not None:
         facts.append(("exception", f"{exception.get('exc_type')}: {exception.get('exc_message', '')}".strip()))
+        if exception.get("exc_cause"):
+            facts.append((str(exception.get("exc_cause_link")).replace(" ", "_"), exception.get("exc_cause")))
         if exception.get("exc_last_error"):
             facts.append(("last_error", exception.get("exc_last_error")))
         if exception.get("frame_file"):
@@ -420,6 +422,19 @@ def _native_cause(crash: Event, evidence: Evidence) -> str | None:
     if said is not None and SIGNAL_NAME.fullmatch(said):
         return f"{said} ({SIGNAL_NAMES.get(said, 'a fatal signal')})"
     return said
+
+
+def _exception_said(exception: Event, kind: str) -> str:
+    """`of Type: message`; where the exception was raised from another (`raise ... from`: a wrapper
+    re-saying a failure in its own words, "Please install mooncake ..."), that first one leads, as
+    the cause; one raised while another was handled follows it."""
+    last = f"{exception.get('exc_type')}: {exception.get('exc_message', '')}".rstrip(": ")
+    cause, link = exception.get("exc_cause"), exception.get("exc_cause_link")
+    if not cause:
+        return f"of {kind}{last}"
+    if link == CHAIN_CAUSE:
+        return f"of {kind}{cause}, re-raised as {last}"
+    return f"of {kind}{last}, {link} {cause}"
 
 
 def _summary(
@@ -450,7 +465,7 @@ def _summary(
         parts.append(f"in {short_name(crashed_at[1].func)}")
     if exception is not None:
         kind = "an uncaught C++ exception, " if uncaught else ""
-        parts.append(f"of {kind}{exception.get('exc_type')}: {exception.get('exc_message', '')}".rstrip(": "))
+        parts.append(_exception_said(exception, kind))
         if exception.get("exc_last_error"):
             parts.append(f"whose last error was: {exception.get('exc_last_error')}")
         if own is not None:
