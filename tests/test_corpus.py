@@ -84,11 +84,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: the verdict healthy is one it must not be; verdict healthy 0.40, not inconclusive: "
         "No failure in the logs, and the end-to-end checks show the deployment serving.",
     },
-    "tests/data/blind-round5-excerpts/26-ascend-hccl-roce-cqe": {
-        "verdict": "first sight: the acceptable inconclusive's summary names no key line: The earliest error no "
-        "pattern explains: tests/data/blind-round5-excerpts/26-ascend-hccl-roce-cqe/log.txt:1: To avoid "
-        "data inconsi…",
-    },
     "tests/data/blind-round5-excerpts/39-sglang-compose-cuda-graph-torch-compile": {
         "verdict": "scheduler-crash 0.30 with scheduler-runtime-crash (ruled out) a 0.25 runner-up: the frames "
         "(initialize, init_device_graphs) stand above the 'Scheduler hit an exception:' line behind a compose "
@@ -120,12 +115,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round7-bundles/05-decode-gated-repo-k8s": {
         "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
     },
-    "tests/data/blind-round7-bundles/19-router-wrong-bootstrap-port-pytest": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects bootstrap-unreachable",
-    },
-    "tests/data/blind-round7-excerpts-a/07-sglang-ci-bootstrap-port-in-use": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects bind-failed",
-    },
     "tests/data/blind-round7-excerpts-a/09-sglang-specv2-index-oob-decode": {
         "verdict": "first sight: scheduler-crash 0.30 (acceptable), but scheduler-init-crash, which it must not be, "
         "is a close runner-up at 0.25",
@@ -134,18 +123,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50); a progress bar's end as the step "
         "reached (DeepGEMM warmup: 100%) was tried and left out: the growing scan (--follow) times an untimed "
         "line far below a stamp differently from the post-mortem scan (tests/test_follow.py)",
-    },
-    "tests/data/blind-round7-excerpts-a/14-dynamo-gated-llama-401": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
-    },
-    "tests/data/blind-round7-excerpts-b/01-ascend-hccl-port-conflict": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects bind-failed (or scheduler-init-crash)",
-    },
-    "tests/data/blind-round7-excerpts-b/07-slurm-oom-kill-2lines": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects host-oom",
-    },
-    "tests/data/blind-round7-excerpts-b/08-ascend-npu-oom-startup": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects gpu-oom (or scheduler-init-crash)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
