@@ -328,6 +328,19 @@ def test_a_line_format_that_names_its_role_tells_the_file_s_role(head: str) -> N
     assert found is Role.HARNESS and "nightly harness" in reason
 
 
+def test_the_router_s_format_tells_its_role_only_on_its_own_modules_lines() -> None:
+    """The router's line format is Dynamo's too (Rust tracing): `role_when` in router.toml keeps
+    the role to lines that name the router's modules; Dynamo's runtime lines tell no role."""
+    router = (
+        "2025-11-04 10:05:37  INFO sglang_router_rs::server: src/server.rs:928: Initializing data connector: Memory\n"
+    )
+    dynamo = (
+        "2025-07-30T07:29:33.188Z ERROR dynamo_runtime::pipeline::network::tcp::client: failed to join writer task\n"
+    )
+    assert detect_role("out-3.txt", router, [])[0] is Role.ROUTER
+    assert detect_role("out-3.txt", dynamo, [])[0] is Role.UNKNOWN
+
+
 def test_a_line_quoting_the_tag_is_not_the_harness_s() -> None:
     """The look-alike: a script that echoes the tag is not a line of the harness's format."""
     found, _ = detect_role("out-17.txt", 'echo "[probe] request failed -- PD path not serving"\n', [])

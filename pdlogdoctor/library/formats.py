@@ -58,7 +58,7 @@ MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
 _FORMAT_KEYS = {
     "id", "component", "kind", "order", "starts_with", "regex", "levels", "level", "utc", "in_text",
-    "says_when", "engine", "role", "quotes", "sample", "no_match", "references",
+    "says_when", "engine", "role", "role_when", "quotes", "sample", "no_match", "references",
 }  # fmt: skip
 _SAMPLE_KEYS = {"line", "time", "level", "message"}
 _RANK = re.compile(r"([A-Z_]+?)(\d+)")
@@ -97,10 +97,16 @@ class Prefix:
         self._compiled = compiled
 
     def match(self, text: str) -> re.Match[str] | None:
+        return self._regex().match(text)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._regex().search(text)
+
+    def _regex(self) -> re.Pattern[str]:
         compiled = self._compiled
         if compiled is None:
             compiled = self._compiled = re.compile(self.pattern)
-        return compiled.match(text)
+        return compiled
 
     def sub(self, replacement: str, text: str) -> str:
         compiled = self._compiled
@@ -140,6 +146,9 @@ class Format:
     says_when: bool = False  # its prefix says when and who: a message starts after it (timed, a tag)
     engine: str = ""  # the serving engine whose lines these are (sglang, vllm, trtllm), when the format tells
     role: str = ""  # the part of the deployment whose lines these are (a Role's value: harness), when it tells
+    # What the rest of a line must hold for the format to tell its role (the router's format is also
+    # Dynamo's: only its own modules' lines are the router's); None: every line of the format.
+    role_when: Prefix | None = None
     quotes: bool = False  # a source line that quotes a message: no event of that message
 
     def level_of(self, found: re.Match[str]) -> str | None:
@@ -326,8 +335,12 @@ class Formats:
 
     def role_format(self, line: str) -> Format | None:
         """The format of a line that tells which part of the deployment wrote it (a format's `role`:
-        the nightly harness's `[probe]` lines), read through a launcher's tag; None when none tells."""
-        return self._told_by(line, "role")
+        the nightly harness's `[probe]` lines; the router's, when the line holds its `role_when`),
+        read through a launcher's tag; None when none tells."""
+        told = self._told_by(line, "role")
+        if told is None or told.role_when is None:
+            return told
+        return told if told.role_when.search(line) else None
 
     def _told_by(self, line: str, what: str) -> Format | None:
         """The first format read on the line, through the tags before its own prefix, that tells
@@ -575,6 +588,9 @@ def _format(raw: Any, where: str, key: str) -> Format:
         says_when=schema.flag(entry, "says_when", where, key) or kind == "wrapper" or timed,
         engine=schema.string(entry, "engine", where, key) if "engine" in entry else "",
         role=_role(entry, where, key),
+        role_when=Prefix(_compile(schema.string(entry, "role_when", where, key), where, f"{key}.role_when").pattern)
+        if "role_when" in entry
+        else None,
         quotes=schema.flag(entry, "quotes", where, key),
     )
 
