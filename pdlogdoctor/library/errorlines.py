@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..model import Severity
 from ..model.errors import PatternError
@@ -534,16 +534,7 @@ def _decides(layer: ErrorLayer, marker: Marker, line: str) -> bool:
 def _cause_problems(layer: ErrorLayer) -> list[str]:
     """A cause decides its own examples (the first that matches is the one named) and not its
     no_match; a wrapper's examples are wrappers (no cause phrase in them) and its no_match are not."""
-    problems: list[str] = []
-    for cause in layer.causes:
-        for line in cause.match:
-            found = layer.cause_of(line)
-            if found is None or found.id != cause.id:
-                problems.append(
-                    f"{cause.path}: cause {cause.id}: example named {found.id if found else None}: {line!r}"
-                )
-        problems += [f"{cause.path}: cause {cause.id}: no_match example matches: {x!r}" for x in cause.no_match
-                     if _search(cause.regex, x)]  # fmt: skip
+    problems = _named_examples_problems("cause", layer.causes, layer.cause_of)
     for wrapper in layer.wrappers:
         problems += [f"{wrapper.path}: wrapper {wrapper.id}: example is no wrapper: {x!r}" for x in wrapper.match
                      if not layer.wraps(x)]  # fmt: skip
@@ -555,15 +546,40 @@ def _cause_problems(layer: ErrorLayer) -> list[str]:
 def _family_problems(layer: ErrorLayer) -> list[str]:
     """A family names its own examples (the first family that matches is the one named) and none of
     its look-alikes."""
+    return _named_examples_problems("family", layer.families, layer.family_of)
+
+
+class _Named(Protocol):
+    """What a cause line and a family share: an id, a regex, examples, the file they come from."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def regex(self) -> LazyRegex: ...
+    @property
+    def match(self) -> tuple[str, ...]: ...
+    @property
+    def no_match(self) -> tuple[str, ...]: ...
+    @property
+    def path(self) -> str: ...
+
+
+_N = TypeVar("_N", bound=_Named)
+
+
+def _named_examples_problems(kind: str, entries: Sequence[_N], named: Callable[[str], _N | None]) -> list[str]:
+    """Each entry's match examples are named by it (`named`: the first entry that matches a line)
+    and none of its no_match examples match its regex."""
     problems: list[str] = []
-    for family in layer.families:
-        for line in family.match:
-            found = layer.family_of(line)
-            if found is None or found.id != family.id:
-                named = found.id if found else None
-                problems.append(f"{family.path}: family {family.id}: example named {named}: {line!r}")
-        problems += [f"{family.path}: family {family.id}: no_match example matches: {x!r}" for x in family.no_match
-                     if _search(family.regex, x)]  # fmt: skip
+    for entry in entries:
+        for line in entry.match:
+            found = named(line)
+            if found is None or found.id != entry.id:
+                problems.append(
+                    f"{entry.path}: {kind} {entry.id}: example named {found.id if found else None}: {line!r}"
+                )
+        problems += [f"{entry.path}: {kind} {entry.id}: no_match example matches: {x!r}" for x in entry.no_match
+                     if _search(entry.regex, x)]  # fmt: skip
     return problems
 
 
