@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +25,19 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 # Every fixture bundle: a directory with logs and the expected.toml that states its meaning.
 BUNDLES = sorted(path.parent for path in FIXTURES.glob("*/expected.toml"))
+
+
+def zstd_compress(data: bytes, level: int = 3) -> bytes:
+    """`data` as one zstd frame, made by the module pdlogdoctor reads zstd with: the standard
+    library's from Python 3.14 on (.ci/newest-python runs the suite's zstd tests there), else zstandard."""
+    if sys.version_info >= (3, 14):
+        from compression import zstd
+
+        packed: bytes = zstd.compress(data, level)
+        return packed
+    import zstandard
+
+    return zstandard.ZstdCompressor(level=level).compress(data)
 
 
 def binary_input(path: Path) -> bool:

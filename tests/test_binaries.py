@@ -12,15 +12,13 @@ import os
 import shutil
 from pathlib import Path
 
-import zstandard
-
 from pdlogdoctor.ingest import discover
 from pdlogdoctor.ingest.coredump import core_dump
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, zstd_compress
 
 CRASH = FIXTURES / "core-dump-prefill-segfault-mooncake"
 CRASH_CORE = CRASH / "core.16039.1782987366"
@@ -103,7 +101,7 @@ def test_systemd_coredumps_compressed_core_is_read_through_zstd(tmp_path: Path, 
     bundle.mkdir()
     shutil.copy(CRASH / "prefill.log", bundle)
     name = f"core.python3.0.{BOOT_ID}.16039.{int((CRASHED_AT + 5) * 1e6)}.zst"
-    (bundle / name).write_bytes(zstandard.ZstdCompressor().compress(CRASH_CORE.read_bytes()))
+    (bundle / name).write_bytes(zstd_compress(CRASH_CORE.read_bytes()))
     report = run([str(bundle)], library)
     (core,) = [e for e in report.chain if e.pattern == "process-dumped-core"]
     assert core.get("program") == "sglang::schedul" and core.time == CRASHED_AT + 5

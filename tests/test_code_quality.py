@@ -7,7 +7,7 @@ import sys
 
 from .conftest import ROOT
 
-CHECKED = ["pdlogdoctor", "tests", "benchmarks"]
+CHECKED = ["pdlogdoctor", "tests", "benchmarks", ".ci"]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

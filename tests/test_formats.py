@@ -109,6 +109,12 @@ def test_a_format_file_is_checked_on_load(tmp_path: Path) -> None:
     )
     with pytest.raises(PatternError, match="unknown named groups"):
         load_formats([tmp_path])
+    (tmp_path / "formats" / "lmcache.toml").write_text(
+        '[[format]]\nid = "x"\ncomponent = "x"\nstarts_with = "x"\nregex = \'^x \'\nrole = "bench"\n'
+        '[[format.sample]]\nline = "x y"\n'
+    )
+    with pytest.raises(PatternError, match="'bench' is not a role"):
+        load_formats([tmp_path])
 
 
 def test_the_first_character_decides_which_formats_are_tried(library: Library) -> None:
@@ -195,3 +201,27 @@ def test_an_error_template_is_made_of_what_the_catalogue_reads(library: Library)
             checked += 1
             assert hit.template in template_of(sample.message, layer.masks), sample.line
     assert checked >= 10
+
+
+CRI_LINE = "2026-03-24T12:06:12.100936505+08:00 stderr F  (most recent call first):"
+
+
+def test_a_collector_s_record_is_read_from_the_catalogue(library: Library) -> None:
+    """containerd's and Cloud Logging's records around a line are data (kind = "record" in
+    patterns/formats/collectors.toml): without the entry, the line is not a record."""
+    found = library.formats.record(CRI_LINE)
+    assert found is not None and CRI_LINE[found.end() :] == " (most recent call first):"
+    assert found.group("received") == "2026-03-24T12:06:12.100936505+08:00"
+    without = Formats.of(fmt for fmt in library.formats.formats if fmt.id != "cri-record")
+    assert without.record(CRI_LINE) is None
+    assert library.formats.record("2026-03-24T12:06:12.100934176+08:00 INFO stdout is ready") is None
+
+
+def test_a_record_without_its_received_time_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "formats").mkdir()
+    (tmp_path / "formats" / "records.toml").write_text(
+        '[[format]]\nid = "x"\ncomponent = "x"\nkind = "record"\nstarts_with = "x"\nregex = \'^x \'\n'
+        '[[format.sample]]\nline = "x y"\n'
+    )
+    with pytest.raises(PatternError, match="a record needs a `received` group"):
+        load_formats([tmp_path])

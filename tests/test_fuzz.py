@@ -13,7 +13,6 @@ import io
 import zlib
 
 import pytest
-import zstandard
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +22,8 @@ from pdlogdoctor.library.load import load_library
 from pdlogdoctor.scan import accel
 from pdlogdoctor.scan.index import AnchorIndex
 from pdlogdoctor.scan.search import scan_stream
+
+from .conftest import zstd_compress
 
 PLANTED = (
     b"[2026-07-02 10:16:03.412] [48211] [application] [error] RegisterRdmaMemoryRegion failed! "
@@ -43,7 +44,7 @@ def _compress(data: bytes, kind: str) -> bytes:
     if kind == "gz":
         return gzip.compress(data, compresslevel=1)
     if kind == "zst":
-        return zstandard.ZstdCompressor(level=1).compress(data)
+        return zstd_compress(data, level=1)
     return data
 
 

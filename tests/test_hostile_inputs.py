@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import zstandard
 from typer.testing import CliRunner
 
 from pdlogdoctor import ingest
@@ -35,7 +34,7 @@ from pdlogdoctor.render.document import report_document
 from pdlogdoctor.scan.index import AnchorIndex
 from pdlogdoctor.scan.search import scan_stream
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, zstd_compress
 
 # The module, not the function of the same name that the package exports.
 discover_module = importlib.import_module("pdlogdoctor.ingest.discover")
@@ -389,7 +388,7 @@ def test_truncated_compressed_log_keeps_what_was_readable(tmp_path: Path, bundle
     # (zstd cannot decode a partial block: what precedes the damaged block is what is kept).
     filler = b"".join(b"INFO filler %d %x after the incident\n" % (k, k * 2654435761 % 2**32) for k in range(50000))
     data = prefill.read_bytes() + filler
-    packed = gzip.compress(data) if kind == "gz" else zstandard.ZstdCompressor().compress(data)
+    packed = gzip.compress(data) if kind == "gz" else zstd_compress(data)
     prefill.unlink()
     (bundle / f"{PREFILL}.{kind}").write_bytes(packed[: len(packed) * 2 // 3])
     code, report, stderr = analyze(tmp_path, bundle)

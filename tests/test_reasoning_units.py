@@ -313,6 +313,40 @@ def test_detect_role_reads_content_first_then_the_name(name: str, head: str, rol
     assert found is role and reason
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        "[probe] request failed -- PD path not serving; aborting before sweep\n",
+        "2026-07-02T10:16:03.4120000Z [gsm8k] Accuracy: 0.000\n",  # behind the Actions runner's stamp
+    ],
+    ids=["bare", "actions-stamp"],
+)
+def test_a_line_format_that_names_its_role_tells_the_file_s_role(head: str) -> None:
+    """The harness's `[probe]`/`[gsm8k]` tags are its line format (patterns/formats/harness.toml,
+    `role = "harness"`): a file of them is the harness's whatever its name."""
+    found, reason = detect_role("out-17.txt", "some output of its own\n" + head, [])
+    assert found is Role.HARNESS and "nightly harness" in reason
+
+
+def test_the_router_s_format_tells_its_role_only_on_its_own_modules_lines() -> None:
+    """The router's line format is Dynamo's too (Rust tracing): `role_when` in router.toml keeps
+    the role to lines that name the router's modules; Dynamo's runtime lines tell no role."""
+    router = (
+        "2025-11-04 10:05:37  INFO sglang_router_rs::server: src/server.rs:928: Initializing data connector: Memory\n"
+    )
+    dynamo = (
+        "2025-07-30T07:29:33.188Z ERROR dynamo_runtime::pipeline::network::tcp::client: failed to join writer task\n"
+    )
+    assert detect_role("out-3.txt", router, [])[0] is Role.ROUTER
+    assert detect_role("out-3.txt", dynamo, [])[0] is Role.UNKNOWN
+
+
+def test_a_line_quoting_the_tag_is_not_the_harness_s() -> None:
+    """The look-alike: a script that echoes the tag is not a line of the harness's format."""
+    found, _ = detect_role("out-17.txt", 'echo "[probe] request failed -- PD path not serving"\n', [])
+    assert found is Role.UNKNOWN
+
+
 def test_a_job_log_is_ci_whatever_its_name() -> None:
     head = "2026-07-02T10:00:00.1234567Z ##[group]Run launch\n2026-07-02T10:00:01.0000000Z Current runner version\n"
     assert detect_role("prefill-decode.txt", head, [])[0] is Role.CI

@@ -21,6 +21,8 @@ from pdlogdoctor.scan.index import AnchorIndex, _search_keys
 from pdlogdoctor.scan.reader import Window
 from pdlogdoctor.scan.search import scan_stream
 
+from .conftest import zstd_compress
+
 MR_LINE = (
     "[2026-07-02 10:16:03.412] [48211] [application] [error] RegisterRdmaMemoryRegion failed! "
     "addr:0x7f2a80000000, size:6002442240, accessFlag:15, errno:22 (Invalid argument)"
@@ -242,13 +244,11 @@ def test_a_rare_metrics_kind_whose_later_lines_all_fall_in_skipped_blocks_is_cou
 def test_zst_is_read_instead_of_the_same_log_as_gz(library: Library, tmp_path: Path) -> None:
     import gzip
 
-    import zstandard
-
     from pdlogdoctor.pipeline import run
 
     data = ("\n".join([NOISE, MR_LINE, NOISE]) + "\n").encode()
     (tmp_path / "prefill_x.log.gz").write_bytes(gzip.compress(data))
-    (tmp_path / "prefill_x.log.zst").write_bytes(zstandard.ZstdCompressor().compress(data))
+    (tmp_path / "prefill_x.log.zst").write_bytes(zstd_compress(data))
     (tmp_path / "decode_x.log.gz").write_bytes(gzip.compress(data))  # no .zst twin: read
     report = run([str(tmp_path)], library)
     names = sorted(Path(source.name).name for source in report.inputs)

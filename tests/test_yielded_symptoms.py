@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
@@ -48,22 +50,22 @@ def _alternative(report: Report, verdict: str) -> float | None:
     return next((a.confidence for a in report.alternatives if a.id == verdict), None)
 
 
-def test_a_lost_peer_beside_the_prefills_error_is_no_close_rival(library: Library, tmp_path: Path) -> None:
-    bundle = _bundle(tmp_path, {"decode.log": DECODE_LOST, "prefill.log": PREFILL_EMFILE})
-    report = run([str(bundle)], library)
+@pytest.mark.parametrize(
+    ("files", "cause_words", "symptom"),
+    [
+        ({"decode.log": DECODE_LOST, "prefill.log": PREFILL_EMFILE}, "Too many open files", "peer-lost"),
+        ({"router.log": ROUTER_NO_PREFILL, "prefill.log": PREFILL_ABI}, "undefined symbol", "router-no-workers"),
+    ],
+    ids=["lost-peer-beside-emfile", "router-no-worker-beside-import-failure"],
+)
+def test_a_symptom_beside_the_error_that_caused_it_is_no_close_rival(
+    library: Library, tmp_path: Path, files: dict[str, str], cause_words: str, symptom: str
+) -> None:
+    report = run([str(_bundle(tmp_path, files))], library)
     assert report.verdict.id == "inconclusive"
-    assert "Too many open files" in report.verdict.summary
-    lost = _alternative(report, "peer-lost")
-    assert lost is not None and lost <= confidence.YIELDED
-
-
-def test_a_router_with_no_worker_beside_an_import_failure_is_no_close_rival(library: Library, tmp_path: Path) -> None:
-    bundle = _bundle(tmp_path, {"router.log": ROUTER_NO_PREFILL, "prefill.log": PREFILL_ABI})
-    report = run([str(bundle)], library)
-    assert report.verdict.id == "inconclusive"
-    assert "undefined symbol" in report.verdict.summary
-    no_workers = _alternative(report, "router-no-workers")
-    assert no_workers is not None and no_workers <= confidence.YIELDED
+    assert cause_words in report.verdict.summary
+    rival = _alternative(report, symptom)
+    assert rival is not None and rival <= confidence.YIELDED
 
 
 def test_the_symptom_alone_stays_the_verdict(library: Library, tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import errno
 import io
 import os
 import stat
+import sys
 import time
 import zlib
 from collections.abc import Callable, Iterator
@@ -427,7 +428,7 @@ class _Inflater(Reader):
     def _new(self) -> Any:
         if self.kind == "gzip":
             return zlib.decompressobj(wbits=31)
-        return _zstd().ZstdDecompressor().decompressobj()
+        return _zstd_decompressor()
 
     def read(self, size: int = -1, /) -> bytes:
         size = READ_PIECE if size < 0 else size
@@ -456,7 +457,7 @@ class _Inflater(Reader):
         self.fed = True
         try:
             out: bytes = self.obj.decompress(data, size) if self.kind == "gzip" else self.obj.decompress(data)
-        except (zlib.error, _zstd().ZstdError) as exc:
+        except (zlib.error, _zstd_error()) as exc:
             self.ended = True
             raise StreamStopped("corrupt", f"corrupt {self.kind} data: {exc}") from None
         if self.obj.eof:  # concatenated members/frames continue with what is left over
@@ -544,11 +545,33 @@ class Guarded(Reader):
         return got
 
 
-def _zstd() -> Any:
-    """The zstandard module, imported when a zstd stream is met: its import costs every run ~3 ms."""
+# zstd comes from the standard library from Python 3.14 on (compression.zstd), else from the
+# zstandard package (pyproject.toml installs it only there). Both are imported when a zstd stream is
+# met, not at start: zstandard's import costs every run ~3 ms. Their decompression objects agree on
+# what is used here: decompress(data) returns all it can, then `eof` and `unused_data` after a frame.
+
+
+def _zstd_decompressor() -> Any:
+    """A decompression object for one zstd frame."""
+    if sys.version_info >= (3, 14):
+        from compression import zstd
+
+        return zstd.ZstdDecompressor()
     import zstandard
 
-    return zstandard
+    return zstandard.ZstdDecompressor().decompressobj()
+
+
+def _zstd_error() -> type[Exception]:
+    """What the zstd module raises on corrupt data."""
+    if sys.version_info >= (3, 14):
+        from compression import zstd
+
+        return zstd.ZstdError
+    import zstandard
+
+    error: type[Exception] = zstandard.ZstdError
+    return error
 
 
 def _valid_header(head: bytes) -> bool:
@@ -558,8 +581,8 @@ def _valid_header(head: bytes) -> bool:
         if head.startswith(GZIP_MAGIC):
             zlib.decompressobj(wbits=31).decompress(head, 1)
         else:
-            _zstd().ZstdDecompressor().decompressobj().decompress(head)
-    except (zlib.error, _zstd().ZstdError):
+            _zstd_decompressor().decompress(head)
+    except (zlib.error, _zstd_error()):
         return False
     return True
 

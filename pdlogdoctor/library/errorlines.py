@@ -10,6 +10,8 @@ own over the input. Its
 `[[warning]]` markers are read only when nothing failed (quiet.py re-reads the inputs then).
 `patterns/open-world/causes.toml` names the lines that state their own cause (an errno's words, a
 limit) and the generic wrappers that only report one: the decision ranks the first above the second.
+`patterns/open-world/families.toml` maps what such a line says (its cause words, errno, device,
+source) onto a catalogue verdict, for the error no pattern names that leads a report.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..model import Severity
 from ..model.errors import PatternError
@@ -45,6 +47,8 @@ _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "exam
 _CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
 _WRAPPER_KEYS = {"id", "regex", "examples"}
 CAUSES_FILE = "causes.toml"
+FAMILIES_FILE = "families.toml"  # cause words -> a catalogue verdict
+_FAMILY_KEYS = {"id", "verdict", "regex", "fix", "examples"}
 SOURCES_FILE = "sources.toml"  # lines that are errors by where they come from and what they say
 _SOURCE_KEYS = {"id", "component", "level", "anchors", "regex", "why", "references", "examples"}
 
@@ -118,6 +122,32 @@ class CauseLine:
 
 
 @record
+class Family:
+    """Words by which a line names a catalogue verdict's cause, whoever wrote it (families.toml)."""
+
+    id: str
+    verdict: str  # the catalogue verdict the words name
+    regex: LazyRegex
+    fixes: tuple[tuple[str, str], ...]  # (engine or "default", the family's fix)
+    match: tuple[str, ...]
+    no_match: tuple[str, ...]
+    path: str
+
+    def words(self, text: str) -> str:
+        """The words of the line that name the family: the regex's `words` group, else its match."""
+        found = _search(self.regex, text)
+        if found is None:
+            return ""
+        words = found.group("words") if "words" in found.re.groupindex else None
+        return str(words or found.group(0))
+
+    def fix_for(self, engine: str | None) -> str:
+        """The fix in the knobs of the engine that wrote the log; the default one otherwise ("" if none)."""
+        fixes = dict(self.fixes)
+        return fixes.get(engine or "", fixes.get("default", ""))
+
+
+@record
 class Wrapper:
     """A generic report of a failure that never says why (causes.toml)."""
 
@@ -146,6 +176,7 @@ class ErrorLayer:
     masks: tuple[Mask, ...] = ()  # what varies between occurrences of one message (templates.toml)
     causes: tuple[CauseLine, ...] = ()  # phrases that state a cause (causes.toml)
     wrappers: tuple[Wrapper, ...] = ()  # generic reports of a failure (causes.toml)
+    families: tuple[Family, ...] = ()  # cause words that name a verdict (families.toml)
     formats: Formats = field(default_factory=shipped_formats)  # the catalogue the format markers read
 
     def cause_of(self, text: str) -> CauseLine | None:
@@ -154,6 +185,10 @@ class ErrorLayer:
 
     def cause(self, cause_id: str) -> CauseLine | None:
         return next((cause for cause in self.causes if cause.id == cause_id), None)
+
+    def family_of(self, text: str) -> Family | None:
+        """The verdict family this line's words name, if any (the first that matches)."""
+        return next((family for family in self.families if _search(family.regex, text)), None)
 
     def engine_of(self, text: str) -> str | None:
         """The serving engine whose line format this line has (patterns/formats/ `engine`), if any."""
@@ -264,6 +299,7 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
     masks: list[Mask] = []
     causes: list[CauseLine] = []
     wrappers: list[Wrapper] = []
+    families: list[Family] = []
     for directory in dirs:
         root = directory / OPEN_WORLD_DIR
         severity = root / "severity.toml"
@@ -285,6 +321,9 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
             where, data = str(root / CAUSES_FILE), schema.read_toml(root / CAUSES_FILE)
             causes.extend(_cause(raw, where, i) for i, raw in enumerate(data.get("cause", [])))
             wrappers.extend(_wrapper(raw, where, i) for i, raw in enumerate(data.get("wrapper", [])))
+        if (root / FAMILIES_FILE).is_file():
+            where, data = str(root / FAMILIES_FILE), schema.read_toml(root / FAMILIES_FILE)
+            families.extend(_family(raw, where, i) for i, raw in enumerate(data.get("family", [])))
     if not markers:
         return None
     catalogue = formats or shipped_formats()
@@ -301,6 +340,7 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
         tuple(masks),
         tuple(causes),
         tuple(wrappers),
+        tuple(families),
         catalogue,
     )
 
@@ -378,6 +418,20 @@ def _cause(raw: Any, where: str, index: int) -> CauseLine:
     )
 
 
+def _family(raw: Any, where: str, index: int) -> Family:
+    key = f"family[{index}]"
+    if not isinstance(raw, dict):
+        raise PatternError(where, key, "must be a table")
+    schema.check_keys(raw, _FAMILY_KEYS, ("id", "verdict", "regex", "examples"), where, key)
+    fixes = raw.get("fix", {})
+    if not isinstance(fixes, dict) or not all(isinstance(v, str) and v.strip() for v in fixes.values()):
+        raise PatternError(where, f"{key}.fix", "must be a table of engine (or 'default') = fix")
+    match, no_match = schema.examples(raw, where, key)
+    compiled = schema.regex(raw, "regex", where, key)
+    folded = tuple((str(engine), " ".join(fix.split())) for engine, fix in fixes.items())
+    return Family(str(raw["id"]), str(raw["verdict"]), compiled, folded, match, no_match, where)
+
+
 def _wrapper(raw: Any, where: str, index: int) -> Wrapper:
     key = f"wrapper[{index}]"
     if not isinstance(raw, dict):
@@ -435,6 +489,7 @@ def check_layer(layer: ErrorLayer) -> list[str]:
     problems += _warning_problems(layer)
     problems += check_masks(layer.masks)
     problems += _cause_problems(layer)
+    problems += _family_problems(layer)
     problems += [f"{path}: {problem}" for path, searched in _searched(layer) if (problem := quadratic(searched))]
     for marker in layer.markers:
         for line in marker.match:
@@ -467,6 +522,8 @@ def _searched(layer: ErrorLayer) -> Iterator[tuple[str, LazyRegex]]:
         yield cause.path, cause.regex
     for wrapper in layer.wrappers:
         yield wrapper.path, wrapper.regex
+    for family in layer.families:
+        yield family.path, family.regex
 
 
 def _decides(layer: ErrorLayer, marker: Marker, line: str) -> bool:
@@ -477,21 +534,52 @@ def _decides(layer: ErrorLayer, marker: Marker, line: str) -> bool:
 def _cause_problems(layer: ErrorLayer) -> list[str]:
     """A cause decides its own examples (the first that matches is the one named) and not its
     no_match; a wrapper's examples are wrappers (no cause phrase in them) and its no_match are not."""
-    problems: list[str] = []
-    for cause in layer.causes:
-        for line in cause.match:
-            found = layer.cause_of(line)
-            if found is None or found.id != cause.id:
-                problems.append(
-                    f"{cause.path}: cause {cause.id}: example named {found.id if found else None}: {line!r}"
-                )
-        problems += [f"{cause.path}: cause {cause.id}: no_match example matches: {x!r}" for x in cause.no_match
-                     if _search(cause.regex, x)]  # fmt: skip
+    problems = _named_examples_problems("cause", layer.causes, layer.cause_of)
     for wrapper in layer.wrappers:
         problems += [f"{wrapper.path}: wrapper {wrapper.id}: example is no wrapper: {x!r}" for x in wrapper.match
                      if not layer.wraps(x)]  # fmt: skip
         problems += [f"{wrapper.path}: wrapper {wrapper.id}: no_match example matches: {x!r}" for x in wrapper.no_match
                      if _search(wrapper.regex, x)]  # fmt: skip
+    return problems
+
+
+def _family_problems(layer: ErrorLayer) -> list[str]:
+    """A family names its own examples (the first family that matches is the one named) and none of
+    its look-alikes."""
+    return _named_examples_problems("family", layer.families, layer.family_of)
+
+
+class _Named(Protocol):
+    """What a cause line and a family share: an id, a regex, examples, the file they come from."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def regex(self) -> LazyRegex: ...
+    @property
+    def match(self) -> tuple[str, ...]: ...
+    @property
+    def no_match(self) -> tuple[str, ...]: ...
+    @property
+    def path(self) -> str: ...
+
+
+_N = TypeVar("_N", bound=_Named)
+
+
+def _named_examples_problems(kind: str, entries: Sequence[_N], named: Callable[[str], _N | None]) -> list[str]:
+    """Each entry's match examples are named by it (`named`: the first entry that matches a line)
+    and none of its no_match examples match its regex."""
+    problems: list[str] = []
+    for entry in entries:
+        for line in entry.match:
+            found = named(line)
+            if found is None or found.id != entry.id:
+                problems.append(
+                    f"{entry.path}: {kind} {entry.id}: example named {found.id if found else None}: {line!r}"
+                )
+        problems += [f"{entry.path}: {kind} {entry.id}: no_match example matches: {x!r}" for x in entry.no_match
+                     if _search(entry.regex, x)]  # fmt: skip
     return problems
 
 

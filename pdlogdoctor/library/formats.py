@@ -37,6 +37,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..model import Role
 from ..model.errors import PatternError
 from ..model.values import record
 from . import schema
@@ -46,8 +47,10 @@ FORMATS_DIR = "formats"
 # message after the formats (Rust tracing's span); fallback: removed only from a line no format reads;
 # source: program source, never read as a log line (source.toml); collector: removed from a line
 # before anything reads it (scan/timeline.clean_line).
-KINDS = ("line", "wrapper", "prefix", "fallback", "source", "collector")
-GENERIC_KINDS = ("prefix", "fallback", "source", "collector")  # not tried when a line's own prefix is read
+KINDS = ("line", "wrapper", "prefix", "fallback", "source", "collector", "record")
+# Not tried when a line's own prefix is read. A `record` is a container runtime's or log export's
+# record around a line (scan/collectors.unwrap): taken off before anything else reads the line.
+GENERIC_KINDS = ("prefix", "fallback", "source", "collector", "record")
 LEVELS = ("critical", "error", "warning", "info", "debug")
 TIME_GROUPS = ("date", "clock", "frac", "month", "day", "monthname", "year", "epoch")
 KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level", "received", "file", "source", "role"))
@@ -55,7 +58,7 @@ MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
 _FORMAT_KEYS = {
     "id", "component", "kind", "order", "starts_with", "regex", "levels", "level", "utc", "in_text",
-    "says_when", "engine", "quotes", "sample", "no_match", "references",
+    "says_when", "engine", "role", "role_when", "quotes", "sample", "no_match", "references",
 }  # fmt: skip
 _SAMPLE_KEYS = {"line", "time", "level", "message"}
 _RANK = re.compile(r"([A-Z_]+?)(\d+)")
@@ -94,10 +97,16 @@ class Prefix:
         self._compiled = compiled
 
     def match(self, text: str) -> re.Match[str] | None:
+        return self._regex().match(text)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._regex().search(text)
+
+    def _regex(self) -> re.Pattern[str]:
         compiled = self._compiled
         if compiled is None:
             compiled = self._compiled = re.compile(self.pattern)
-        return compiled.match(text)
+        return compiled
 
     def sub(self, replacement: str, text: str) -> str:
         compiled = self._compiled
@@ -136,6 +145,10 @@ class Format:
     timed: bool = False  # its regex reads a time (a `clock` or an `epoch` group)
     says_when: bool = False  # its prefix says when and who: a message starts after it (timed, a tag)
     engine: str = ""  # the serving engine whose lines these are (sglang, vllm, trtllm), when the format tells
+    role: str = ""  # the part of the deployment whose lines these are (a Role's value: harness), when it tells
+    # What the rest of a line must hold for the format to tell its role (the router's format is also
+    # Dynamo's: only its own modules' lines are the router's); None: every line of the format.
+    role_when: Prefix | None = None
     quotes: bool = False  # a source line that quotes a message: no event of that message
 
     def level_of(self, found: re.Match[str]) -> str | None:
@@ -174,6 +187,8 @@ class Formats:
     # One regex each of all of them, for the scan's quick test of a line (most lines have none).
     any_received: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
     any_source: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
+    records: tuple[Format, ...] = field(default=(), compare=False, repr=False)  # kind = "record", in order
+    any_record: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
 
     @classmethod
     def of(cls, formats: Iterable[Format]) -> Formats:
@@ -191,9 +206,30 @@ class Formats:
         received, sources = _collectors_by_char(receiving), _collectors_by_char(naming)
         quoting = tuple(f for f in source if f.quotes)
         any_received, any_source = _any_of(receiving) or re.compile(r"(?!)"), _any_of(naming) or re.compile(r"(?!)")
+        records = tuple(f for f in ordered if f.kind == "record")
+        any_record = _any_of(records) or re.compile(r"(?!)")
         return cls(
-            ordered, by_char, timed, wrappers, in_text, source, quoting, received, sources, any_received, any_source
+            ordered,
+            by_char,
+            timed,
+            wrappers,
+            in_text,
+            source,
+            quoting,
+            received,
+            sources,
+            any_received,
+            any_source,
+            records,
+            any_record,
         )
+
+    def record(self, line: str) -> re.Match[str] | None:
+        """The record a container runtime or log export keeps `line` in (`kind = "record"`: its
+        `received` group the time it received the line), or None."""
+        if self.any_record.match(line) is None:  # most lines: one match, no
+            return None
+        return next((found for fmt in self.records if (found := fmt.regex.match(line)) is not None), None)
 
     def __reduce__(self) -> tuple[Any, ...]:  # the indexes are rebuilt, not pickled
         return (Formats.of, (self.formats,))
@@ -294,13 +330,28 @@ class Formats:
     def engine_of(self, line: str) -> str | None:
         """The serving engine whose format a line has (a format's `engine`: sglang, vllm, trtllm),
         read through a launcher's tag; None when no format read tells."""
+        told = self._told_by(line, "engine")
+        return told.engine if told is not None else None
+
+    def role_format(self, line: str) -> Format | None:
+        """The format of a line that tells which part of the deployment wrote it (a format's `role`:
+        the nightly harness's `[probe]` lines; the router's, when the line holds its `role_when`),
+        read through a launcher's tag; None when none tells."""
+        told = self._told_by(line, "role")
+        if told is None or told.role_when is None:
+            return told
+        return told if told.role_when.search(line) else None
+
+    def _told_by(self, line: str, what: str) -> Format | None:
+        """The first format read on the line, through the tags before its own prefix, that tells
+        `what` (a Format attribute); None when the line's own prefix, read, tells nothing."""
         text = line
         for _ in range(MAX_NESTED):
             fmt, found = self._first(text)
             if fmt is None or found is None:
                 return None
-            if fmt.engine:
-                return fmt.engine
+            if getattr(fmt, what):
+                return fmt
             if fmt.level_of(found) is not None or not found.end():
                 return None
             text = text[found.end() :]
@@ -540,6 +591,8 @@ def _format(raw: Any, where: str, key: str) -> Format:
         _compile(schema.string(entry, "in_text", where, key), where, f"{key}.in_text") if "in_text" in entry else None
     )
     timed = bool({"clock", "epoch"} & set(compiled.groupindex))
+    if kind == "record" and "received" not in compiled.groupindex:
+        raise PatternError(where, f"{key}.regex", "a record needs a `received` group: when the collector took the line")
     return Format(
         id=schema.string(entry, "id", where, key),
         component=schema.string(entry, "component", where, key),
@@ -557,8 +610,22 @@ def _format(raw: Any, where: str, key: str) -> Format:
         timed=timed,
         says_when=schema.flag(entry, "says_when", where, key) or kind == "wrapper" or timed,
         engine=schema.string(entry, "engine", where, key) if "engine" in entry else "",
+        role=_role(entry, where, key),
+        role_when=Prefix(_compile(schema.string(entry, "role_when", where, key), where, f"{key}.role_when").pattern)
+        if "role_when" in entry
+        else None,
         quotes=schema.flag(entry, "quotes", where, key),
     )
+
+
+def _role(entry: Mapping[str, Any], where: str, key: str) -> str:
+    """A format's `role`: one of the roles a source can have (model.Role), or ""."""
+    if "role" not in entry:
+        return ""
+    role = schema.string(entry, "role", where, key)
+    if role not in {known.value for known in Role}:
+        raise PatternError(where, f"{key}.role", f"{role!r} is not a role ({', '.join(r.value for r in Role)})")
+    return role
 
 
 def _compile(source: str, where: str, key: str) -> re.Pattern[str]:
@@ -623,6 +690,8 @@ def check_formats(formats: Formats) -> list[str]:
 
 
 def _sample_problems(formats: Formats, fmt: Format, sample: Sample) -> list[str]:
+    if fmt.kind == "record":
+        return _record_problems(formats, sample)
     if fmt.kind in GENERIC_KINDS:
         problems = [] if fmt.regex.match(sample.line) else ["not matched"]
         if fmt.kind == "source" and not fmt.quotes and formats.run_time(sample.line):
@@ -642,6 +711,11 @@ def _sample_problems(formats: Formats, fmt: Format, sample: Sample) -> list[str]
     if sample.message is not None and formats.message(sample.line) != sample.message:
         problems.append(f"message {formats.message(sample.line)!r}, expected {sample.message!r}")
     return problems
+
+
+def _record_problems(formats: Formats, sample: Sample) -> list[str]:
+    """A record's sample is read as a record, the quick test of every record too."""
+    return [] if formats.record(sample.line) is not None else ["not read as a record"]
 
 
 def _chain(formats: Formats, line: str) -> list[str]:

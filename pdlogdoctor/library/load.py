@@ -98,7 +98,15 @@ def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:
     )
     validate_library(library)
     check_known(library.known, library)
+    _check_families(library)
     return library
+
+
+def _check_families(library: Library) -> None:
+    """A cause family names a verdict of the catalogue."""
+    for family in library.errors.families if library.errors is not None else ():
+        if not library.has_verdict(family.verdict):
+            raise PatternError(family.path, f"{family.id}.verdict", f"'{family.verdict}' is not a known verdict id")
 
 
 # ---------------------------------------------------------------- checking against the library

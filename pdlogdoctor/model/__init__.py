@@ -137,6 +137,9 @@ class Mark(StrEnum):
     HANDSHAKE_FAILED = "handshake-failed"  # a queue-pair handshake between the two sides failed
     # A request timed out in one phase of its KV transfer (bootstrap, waiting for input); `says` names the phase.
     PHASE_TIMEOUT = "phase-timeout"
+    # A test runner's frame calling a test method (unittest's `_callTestMethod`): the exception that
+    # ends the traceback below it ended a unit test, whatever its file's role: the test's own cause.
+    UNIT_TEST = "unit-test"
     RELEASED_UNREAD = "released-unread"  # the prefill released KV blocks the decode never read (`request`)
     # The client aborted requests (`requests` lists them): what the server drops after it is no failure.
     CLIENT_ABORTED = "client-aborted"

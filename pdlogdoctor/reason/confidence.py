@@ -39,6 +39,9 @@ TWIN_WORKED = 0.15  # a configuration fix when the same configuration worked on 
 SERVED_DESPITE = 0.05  # healthy with error lines no pattern explains (CRITICAL: twice this)
 UNEXPLAINED_BEFORE_ROOT = 0.1  # an error no pattern explains comes before the root (CRITICAL: twice)
 OUTSIDE_CATALOGUE = 0.5  # a crash whose cause is a line no verdict names: at most this
+# A verdict read from a line's cause words alone (open-world/families.toml): a lead, never a
+# confident verdict (the worst output is a confident wrong one), so below 0.5.
+WORDS_ONLY = 0.4
 BASELINE_EXPLAINS = 0.05  # a change since the last green run that the verdict's mechanism names
 RULED_OUT = 0.1  # a verdict its own evidence rules out, listed as an alternative
 # A symptom that yields to an error beside it (its wording only guesses a cause): listed, at most
@@ -81,6 +84,7 @@ RULES = (
     Rule("served-despite", -SERVED_DESPITE, "healthy, with error lines no pattern explains (0.1 if critical)"),
     Rule("unexplained-before-root", -UNEXPLAINED_BEFORE_ROOT, "an unexplained error before the root (0.2 if critical)"),
     Rule("outside-catalogue", OUTSIDE_CATALOGUE, "a crash whose cause no verdict names: at most this"),
+    Rule("words-only", WORDS_ONLY, "a verdict named by a line's cause words alone, no pattern knowing the line"),
     Rule("yielded", YIELDED, "a symptom that yields to an unexplained error beside it, listed: at most this"),
     Rule("shallower", -SHALLOWER, "a rival of a shallower tier than the verdict: at least this far below it"),
     Rule("twin-worked", -TWIN_WORKED, "a configuration fix, when the same configuration served on a twin node"),
@@ -184,6 +188,11 @@ def unexplained_before_root(score: Score, critical: bool, where: str) -> Score:
 def outside_catalogue(score: Score, where: str) -> Score:
     why = f"the likeliest cause, at {where}, is a line no pattern names"
     return score.step("outside-catalogue", round(min(OUTSIDE_CATALOGUE, score.value), 2), why)
+
+
+def words_only(where: str) -> Score:
+    why = f"the line at {where} names the cause in words no pattern of the library knows"
+    return start(WORDS_ONLY, "words-only", why)
 
 
 def baseline_explains(score: Score) -> Score:

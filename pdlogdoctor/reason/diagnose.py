@@ -651,12 +651,26 @@ def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], 
     if last is not None:
         title = evidence.library.pattern(last.pattern).title
         summary += f" The last step shown: {title} ({last.where}: {clip(message_of(last.text).strip(), 200)})."
+    warned = _cleared_warning(evidence)
+    if warned is not None:
+        summary += (
+            f" One line warned, and a later one shows it harmless so far: {warned.where}: "
+            f"{clip(message_of(warned.text).strip(), 200)}"
+        )
     missing = ["no line shows a request being served (no ready server, probe or accuracy result)", *missing]
     report = _inconclusive(summary, (), alternatives, missing, evidence, confidence.no_failure_seen(), NO_FAILURE_SEEN)
     # What was seen tells one quiet excerpt from another (a starting vLLM from a NIXL agent's set-up):
     # a fact, so that distinct excerpts get distinct fingerprints and the same one keeps its own.
     seen: tuple[str, ...] = tuple(context)
     return replace(report, verdict=replace(report.verdict, facts=(("seen", seen),))) if seen else report
+
+
+def _cleared_warning(evidence: Evidence) -> Event | None:
+    """The first line of a pattern that warns of a cause which a later line cleared (`cleared_by`:
+    UCX older than required, then NIXL's UCX backend up): in lines where nothing failed it is still
+    the line to read first when the run fails later, so a quiet report names it."""
+    cleared = [e for e in evidence.events if not e.failing and evidence.library.pattern(e.pattern).cleared_by]
+    return min(cleared, key=_time_key) if cleared else None
 
 
 def _last_step(events: Sequence[Event]) -> Event | None:

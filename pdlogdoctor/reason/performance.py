@@ -660,6 +660,9 @@ def _what_differs(node: Node, peers: list[Node], events: Sequence[Event], librar
         if name in theirs and theirs[name] != value:
             differs.append(f"its KV pool is sized differently ({name} {value:g} against {theirs[name]:g})")
             break
+    switched = _switches_only_it_set(node, peer_sources, events, library)
+    if switched:
+        differs.append(f"it was launched with {switched} ({_LAUNCH_WORDS})")
     own = {e.pattern for e in events if e.source == node.source and e.severity.rank >= Severity.WARNING.rank}
     elsewhere = {e.pattern for e in events if e.source in peer_sources}
     lonely = sorted(own - elsewhere)
@@ -667,6 +670,38 @@ def _what_differs(node: Node, peers: list[Node], events: Sequence[Event], librar
         titles = [library.pattern(pid).title for pid in lonely[:2] if _known(library, pid)]
         differs.append("only it logged " + "; ".join(f"'{title}'" for title in titles))
     return differs
+
+
+# A launch line's `key=value` settings (sglang's `server_args=ServerArgs(...)`, its `args` capture):
+# a value is a quoted string, a list, a dict, or anything up to the next comma.
+_SETTING = re.compile(r"""(?<![\w.])(\w+)=('(?:[^'\\]|\\.)*'|"[^"]*"|\[[^\]]*\]|\{[^}]*\}|[^,()]+)""")
+_SWITCH_VALUES = frozenset({"True", "False"})
+_LAUNCH_WORDS = "its peers' launch lines say otherwise"
+
+
+def _switches_only_it_set(node: Node, peer_sources: set[str], events: Sequence[Event], library: Library) -> str:
+    """The on/off settings of the node's launch line that differ from the one value all its peers'
+    launch lines agree on (`disable_cuda_graph=True` against False): a feature one node runs without
+    is the likeliest reason it is slower. Only switches: numbers and names differ between any two
+    nodes (seeds, ports, addresses) without making one slow. Empty when none, or no launch lines."""
+    launches = library.marked(Mark.SERVER_LAUNCH)
+    mine = _settings_of([e for e in events if e.source == node.source and e.pattern in launches])
+    theirs = [_settings_of([e for e in events if e.source == src and e.pattern in launches]) for src in peer_sources]
+    theirs = [settings for settings in theirs if settings]
+    if not mine or not theirs:
+        return ""
+    differing = []
+    for key, value in mine.items():
+        peer_values = {settings.get(key) for settings in theirs}
+        agreed = peer_values.pop() if len(peer_values) == 1 else None
+        if value in _SWITCH_VALUES and agreed in _SWITCH_VALUES and agreed != value:
+            differing.append(f"{key}={value}")
+    return ", ".join(differing)
+
+
+def _settings_of(launches: list[Event]) -> dict[str, str]:
+    args = next((str(e.get("args")) for e in launches if e.get("args")), "")
+    return {key: value.strip() for key, value in _SETTING.findall(args)}
 
 
 def _numbers_of(events: Iterable[Event]) -> dict[str, float]:

@@ -8,7 +8,9 @@ and hands it their templates as evidence; `weigh` is part of the decision (decid
 - templates are ranked: before the first known symptom (or the verdict's root) first, then
   severity, cause-like lines before lines that only report an ending (5xx, exit codes),
   server roles, rarity, time; the earliest error before the first symptom is named;
-- an inconclusive report leads with that error instead of saying nothing failed; a healthy
+- an inconclusive report leads with that error instead of saying nothing failed; when its words
+  (or a line of the same process beside it) name a cause family (open-world/families.toml), the
+  report takes that family's verdict at a confidence below 0.5, the line quoted first; a healthy
   run keeps its verdict only when its end-to-end checks passed; a named verdict loses
   confidence when a severe error comes before its root, and a verdict that is only a
   symptom ("might be dead", "Lost connection") yields to a cause-like error beside it.
@@ -18,8 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import islice
 
-from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES, ErrorLayer
+from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES, ErrorLayer, Family
 from ..library.lazyregex import LazyRegex
 from ..library.patterns import Library
 from ..library.templates import message_of, mine
@@ -97,10 +100,11 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     if not serious:
         return _warned(report, ranked, library) if report.verdict.id == NO_FAILURE_SEEN else report
     if report.verdict.id in NOTHING_FAILED:
-        return _inconclusive(report, serious, library)
+        return _inconclusive(report, serious, library, (*unrecognised.errors, *events))
     if report.verdict.id == HEALTHY:
         return _healthy(report, serious, library)
-    return _named(report, [t for t in serious if t.marker not in effects], library, root_time)
+    causes = [t for t in serious if t.marker not in effects]
+    return _named(report, causes, library, root_time, (*unrecognised.errors, *events))
 
 
 def _answers_split(
@@ -513,7 +517,10 @@ def _lead_words(lead: UnexplainedError) -> str:
     return "The earliest error no pattern explains"
 
 
-def _inconclusive(report: Report, serious: list[UnexplainedError], library: Library) -> Report:
+def _inconclusive(
+    report: Report, serious: list[UnexplainedError], library: Library, context: Sequence[Event] = ()
+) -> Report:
+    """`context`: the lines read, for the engine that wrote the lead's file."""
     lead = _lead(serious)
     nothing_failed = report.verdict.id != INCONCLUSIVE  # the diagnosis saw no failing line at all
     if not nothing_failed and not lead.earliest:
@@ -531,7 +538,8 @@ def _inconclusive(report: Report, serious: list[UnexplainedError], library: Libr
     missing = [f"no pattern explains the error at {lead.first.where}", *report.missing]
     why = f"an error no pattern names leads ({lead.first.where})"
     changed = _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library, why)
-    return _with_limit_fix(changed, lead, library)
+    named = _named_by_words(changed, lead, serious, library, context)
+    return named if named is not None else _with_limit_fix(changed, lead, library)
 
 
 def _with_limit_fix(report: Report, lead: UnexplainedError, library: Library) -> Report:
@@ -541,6 +549,72 @@ def _with_limit_fix(report: Report, lead: UnexplainedError, library: Library) ->
         return report
     advice = f"The line at {lead.first.where} names the limit: {limit.limit}. {limit.fix}"
     return replace(report, advice=advice)
+
+
+# ---------------------------------------------------------------- a verdict named by words
+
+
+def _named_by_words(
+    report: Report,
+    lead: UnexplainedError,
+    serious: Sequence[UnexplainedError],
+    library: Library,
+    context: Sequence[Event],
+) -> Report | None:
+    """The inconclusive report under the catalogue verdict whose cause the lead's words name
+    (open-world/families.toml), or None when no family's words are in it or near it. A line of the
+    same process near the lead may name it (a wrapper's lead, the errno on the line below). The
+    verdict stays a lead: its confidence is below 0.5, the line is quoted first, and the fix is the
+    family's in the knobs of the engine that wrote the file."""
+    found = _family_line(lead, serious, library)
+    if found is None:
+        return None
+    line, family = found
+    spec = library.verdict(family.verdict)
+    words = family.words(line.first.text)
+    beside = "" if line is lead else f" Beside it, the same process logged: {_ended(quote(line))}"
+    summary = (
+        f"{_lead_words(lead)}: {_ended(quote(lead))}{beside} No pattern of the library knows this line, but "
+        f"its words ({words!r}) name a cause: {spec.title}. Read from the words alone, the verdict is a lead "
+        "to check against the line, not a proof."
+    )
+    old = report.verdict
+    facts = (("cause_words", family.id),)
+    verdict = Verdict(family.verdict, spec.title, 0.0, summary, facts=facts, identity=("cause_words",))
+    verdict = confidence.applied(verdict, confidence.words_only(line.first.where))
+    why = f"no pattern names the line at {line.first.where}; only its words name {family.verdict}"
+    alternatives = (Alternative(INCONCLUSIVE, old.confidence, why), *report.alternatives)
+    engine = _engine_of_file(line.first, context, library)
+    advice = family.fix_for(engine) or spec.advice.strip()
+    return replace(report, verdict=verdict, alternatives=alternatives, advice=advice, explain=spec.explain.strip())
+
+
+def _family_line(
+    lead: UnexplainedError, serious: Sequence[UnexplainedError], library: Library
+) -> tuple[UnexplainedError, Family] | None:
+    """The lead with the family its words name; else the earliest line of the same process near it
+    that names one."""
+    layer = library.errors
+    if layer is None or not layer.families:
+        return None
+    near = [t for t in serious if t is not lead and _near(t.first, lead.first)]
+    for template in [lead, *sorted(near, key=lambda t: _time_key(t.first))]:
+        family = layer.family_of(template.first.text)
+        if family is not None and library.has_verdict(family.verdict):
+            return template, family
+    return None
+
+
+ENGINE_LINES = 50  # lines of a file read for the engine whose format they have
+
+
+def _engine_of_file(line: Event, context: Sequence[Event], library: Library) -> str | None:
+    """The serving engine that wrote the line's file: the line's own format, else its file's lines'."""
+    layer = library.errors
+    if layer is None:
+        return None
+    same = islice((e for e in (line, *context) if e.source == line.source), ENGINE_LINES)
+    return next((engine for e in same if (engine := layer.engine_of(e.text)) is not None), None)
 
 
 def _warned(report: Report, warnings: list[UnexplainedError], library: Library) -> Report:
@@ -606,13 +680,26 @@ def _as_inconclusive(report: Report, summary: str, library: Library, why: str) -
     return replace(report, verdict=verdict, advice=spec.advice.strip(), explain=spec.explain.strip())
 
 
-def _named(report: Report, causes: list[UnexplainedError], library: Library, root_time: float | None) -> Report:
+def _named(
+    report: Report,
+    causes: list[UnexplainedError],
+    library: Library,
+    root_time: float | None,
+    context: Sequence[Event] = (),
+) -> Report:
+    """`context`: the lines read (the error layer's and the library's), among them the test runner's
+    frames that call a test method (a unit test's traceback)."""
     tier = library.verdict(report.verdict.id).tier if library.has_verdict(report.verdict.id) else Tier.CAUSE
     # Cause-like lines are printed by servers and their backends; a harness or router line beside
-    # a symptom is another view of the same symptom.
-    beside = [t for t in causes if _beside(t.first, root_time) and set(t.roles) & CAUSE_ROLES]
+    # a symptom is another view of the same symptom. A unit test's own exception is the cause of
+    # its failure in any file: the symptom's line beside it is what the test printed.
+    tests = [e for e in context if e.pattern in library.marked(Mark.UNIT_TEST)]
+    beside = [
+        t for t in causes if _beside(t.first, root_time) and (set(t.roles) & CAUSE_ROLES or _ends_a_unit_test(t, tests))
+    ]
     if tier is Tier.SYMPTOM and beside:
-        return _symptom_yields(report, _lead(beside) if any(t.earliest for t in beside) else beside[0], library)
+        cause = _lead(beside) if any(t.earliest for t in beside) else beside[0]
+        return _symptom_yields(report, cause, library, context)
     before = [t for t in causes if t.position == "before-root"]
     died_of = _what_the_crash_died_of(report, before, causes, library)
     if died_of is not None:
@@ -704,6 +791,17 @@ def _just_above(event: Event, root: Event) -> bool:
     return event.time is None or root.time is None or abs(root.time - event.time) <= SAME_MOMENT_S
 
 
+def _ends_a_unit_test(template: UnexplainedError, tests: Sequence[Event]) -> bool:
+    """The template's first line is the exception line of a traceback through a test runner's call
+    of a test method (above it in its file, within a traceback's reach): the exception the test
+    raised. An AssertionError is a check's outcome (a gate), not a cause: it stays the harness's."""
+    text = message_of(template.first.text).strip()
+    if not _EXCEPTION_LINE.match(text) or text.startswith("AssertionError"):
+        return False
+    first = template.first
+    return any(t.source == first.source and 0 < first.line - t.line <= EXPLAINED_LINES for t in tests)
+
+
 def _beside(first: Event, root_time: float | None) -> bool:
     """Near the symptom in time; a line without a time cannot be ruled out."""
     if first.time is None or root_time is None:
@@ -711,7 +809,7 @@ def _beside(first: Event, root_time: float | None) -> bool:
     return -BESIDE_SYMPTOM_BEFORE_S <= first.time - root_time <= BESIDE_SYMPTOM_AFTER_S
 
 
-def _symptom_yields(report: Report, cause: UnexplainedError, library: Library) -> Report:
+def _symptom_yields(report: Report, cause: UnexplainedError, library: Library, context: Sequence[Event] = ()) -> Report:
     """A symptom's own wording guesses a cause; an error line beside it is better evidence."""
     old = report.verdict
     root = report.roots[0].where if report.roots else "its first line"
@@ -724,7 +822,9 @@ def _symptom_yields(report: Report, cause: UnexplainedError, library: Library) -
     missing = (f"no pattern explains the error at {cause.first.where}", *report.missing)
     changed = replace(report, alternatives=alternatives, suggestions=(), missing=tuple(dict.fromkeys(missing)))
     why = f"the symptom yields to the error at {cause.first.where}"
-    return _with_limit_fix(_as_inconclusive(changed, summary, library, why), cause, library)
+    yielded = _as_inconclusive(changed, summary, library, why)
+    named = _named_by_words(yielded, cause, [cause], library, context)
+    return named if named is not None else _with_limit_fix(yielded, cause, library)
 
 
 def _yielded_too(report: Report, library: Library) -> tuple[Alternative, ...]:

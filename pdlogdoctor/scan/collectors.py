@@ -25,11 +25,6 @@ from typing import Any
 
 from ..library.formats import shipped
 
-# RFC 3339 as runtimes write it: nanoseconds, `Z` or a numeric offset (containerd writes the
-# node's local offset when the node is not on UTC).
-_RFC3339 = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)"
-_CRI = re.compile(rf"^({_RFC3339}) (?:stdout|stderr) (?P<tag>[FP])(?: |$)")
-_CLOUD_SEVERITY = re.compile(rf"^(?:DEFAULT|DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL|ALERT|EMERGENCY) ({_RFC3339}) ")
 _PARTS = re.compile(
     r"^(?P<date>\d{4}-\d\d-\d\d)[T ](?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?(?P<zone>Z|[+-]\d\d:?\d\d)?$"
 )
@@ -56,11 +51,8 @@ def unwrap(line: str) -> tuple[str, str | None] | None:
     wrapped this line."""
     if line[:1] == "{":
         return _json_record(line)
-    for shape in (_CRI, _CLOUD_SEVERITY):
-        found = shape.match(line)
-        if found is not None:
-            return line[found.end() :], utc_text(found.group(1))
-    return None
+    found = shipped().record(line)  # the records that are text: patterns/formats/collectors.toml
+    return None if found is None else (line[found.end() :], utc_text(found.group("received")))
 
 
 def unwrap_head(head: str) -> str:

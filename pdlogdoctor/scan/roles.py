@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from ..ingest.rotation import segment_of
@@ -17,11 +17,6 @@ _SERVER_ARGS_MODE = re.compile(r"server_args=ServerArgs\(.*?disaggregation_mode=
 _KV_ROLE = re.compile(r"""kv_role['"]?\s*[:=]\s*['"]?(kv_producer|kv_consumer|kv_both)""")
 _KV_ROLES = {"kv_producer": "prefill", "kv_consumer": "decode", "kv_both": "null"}
 _EITHER_SIDE = "kv_role='kv_both'"  # the end of the reason a kv_both server's role is given with
-_ROUTER_LINE = re.compile(
-    r"^\S+ \S+\s+(?:TRACE|DEBUG|INFO|WARN|ERROR) .*?(?:smg::|sglang_router_rs::|sgl_model_gateway::|pd_router)",
-    re.MULTILINE,
-)
-_HARNESS_LINE = re.compile(r"^(?:\S+Z )?\[(?:probe|gsm8k|smoke|wait|drive)\] ", re.MULTILINE)
 _ACTIONS_MARKERS = ("##[group]", "##[endgroup]", "##[error]", "Current runner version", "Job defined at")
 _DECODE_ONLY = ("Decode transfer failed", "Decode batch.", "disaggregation_mode='decode'")
 _PREFILL_ONLY = ("Prefill transfer failed", "Prefill batch.", "disaggregation_mode='prefill'")
@@ -76,11 +71,22 @@ def _role_from_content(head: str, events: list[Event], launches: frozenset[str])
     for event in events:
         if event.pattern in launches and event.get("mode"):
             return _server_role(str(event.get("mode"))), f"server_args disaggregation_mode='{event.get('mode')}'"
-    if _ROUTER_LINE.search(head):
-        return Role.ROUTER, "router tracing lines"
-    if _HARNESS_LINE.search(head):
-        return Role.HARNESS, "harness [probe]/[gsm8k]/[wait] lines"
-    return _role_from_event_roles(events)
+    return _role_by_format(head) or _role_from_event_roles(events)
+
+
+def _role_by_format(head: str) -> tuple[Role, str] | None:
+    """The role a line format tells (patterns/formats/ `role`: the harness's `[probe]` lines), read
+    behind a collector's or launcher's prefix; the first line whose format tells decides."""
+    return next(_roles_by_format(head), None)
+
+
+def _roles_by_format(head: str) -> Iterator[tuple[Role, str]]:
+    """(role, why) of each line of `head` whose line format tells its role, in order."""
+    formats = shipped()
+    for line in head.splitlines():
+        told = formats.role_format(line)
+        if told is not None:
+            yield Role(told.role), f"lines of {told.component}"
 
 
 _COMPONENT_ROLES = (Role.PREFILL, Role.DECODE, Role.ROUTER, Role.HARNESS)
@@ -92,7 +98,7 @@ def _mixed_components(head: str, events: list[Event], launches: frozenset[str]) 
     modes |= {str(e.get("mode")) for e in events if e.pattern in launches and e.get("mode")}
     if len(modes) > 1:
         return f"role settings (server_args, kv_role) of {' and '.join(sorted(modes))} servers in one stream"
-    if modes and _ROUTER_LINE.search(head):
+    if modes and any(role is Role.ROUTER for role, _ in _roles_by_format(head)):
         return "server and router lines in one stream"
     sides = sorted({e.role.value for e in events if e.role in _COMPONENT_ROLES})
     if len(sides) > 1:

@@ -29,6 +29,8 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 def _accuracy(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     gate = hypothesis.first_root
+    if gate.get("score") is not None:
+        return _collapse(hypothesis, evidence)
     if gate.get("accuracy") is None:  # an accuracy test's assertion: a measured and an expected score
         accuracy, threshold = float(gate.get("measured")), float(gate.get("expected"))
         margin = round(accuracy - threshold, 4)
@@ -47,6 +49,24 @@ def _accuracy(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     proof = _proof(evidence)
     confidence = 0.85 if proof else 0.7
     return replace(hypothesis, summary=summary, facts=facts, confidence=confidence, lines_used=tuple(proof[:2]))
+
+
+def _collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    """A results table's score under the floor its pattern sets (no gate line): the answers came back
+    but are garbage. No threshold was logged, so the margin is not known and the confidence stays
+    below a gate's."""
+    row = hypothesis.first_root
+    score = float(row.get("score"))
+    task = " ".join(str(row.get(name)) for name in ("task", "filter") if row.get(name)) or "the task"
+    summary = (
+        f"The servers answered, but the harness scored {task} at {score:.4g}: a score near zero is a collapse "
+        f"of the answers, whatever the gate: {row.text.strip()}"
+    )
+    proof = _proof(evidence)
+    confidence = 0.7 if proof else 0.6
+    return replace(
+        hypothesis, summary=summary, facts=(("accuracy", score),), confidence=confidence, lines_used=tuple(proof[:2])
+    )
 
 
 def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:

@@ -1,0 +1,228 @@
+"""A cause in words no pattern knows names its verdict family (issue 22; open-world/families.toml).
+
+A line no pattern of the library knows, that leads a report with no named cause, names the
+catalogue verdict whose cause its words state (a port held, a model refused, a host-memory kill, a
+device out of memory, a bootstrap refused, no worker left), whichever component wrote it: at a
+confidence below 0.5 (words alone are a lead), quoting the line first, with the family's fix in the
+knobs of the engine that wrote the log. Look-alikes do not fire: the words in a run that served, a
+config or advice line, a client's own error.
+
+The lines are real, from the threads named beside them; none is a family's own example unless said.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.library.errorlines import check_layer
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.library.templates import message_of
+from pdlogdoctor.model import Report
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.reason.confidence import WORDS_ONLY
+
+from .conftest import FIXTURES
+
+# (thread, file name, lines, the verdict the words name)
+PASTES = [
+    # bind-failed: sglang's bootstrap server in CI (sgl-project/sglang#21268), HCCL on Ascend
+    # (vllm-project/vllm-ascend#4725), a Mooncake sender under vLLM (vllm-project/vllm-ascend#8938)
+    ("sglang#21268", "job.log", ["OSError: [Errno 98] address already in use"], "bind-failed"),
+    (
+        "vllm-ascend#4725",
+        "prefill.log",
+        [
+            "[ERROR] HCCL(60570,):2025-12-04-14:46:07.911.312 [hccl_socket.cc:106] [60570][HcclSocket][Listen] socket "
+            "type[0], listen on ip[192.2.2.195] and specific port[16666] fail. Please check the port status and "
+            "whether the port is being used by other process.",
+            "[ERROR] HCCL(60570,):2025-12-04-14:46:07.911.325 [hccl_comm.cc:115] [60570][HcclComm][Init]errNo"
+            "[0x0000000005000007] hccl initialize failed",
+        ],
+        "bind-failed",
+    ),
+    # model-load-failure: Dynamo's Rust hub client (ai-dynamo/dynamo#286), requests under
+    # huggingface_hub (huggingface/diffusers#4447)
+    (
+        "dynamo#286",
+        "paste.txt",
+        [
+            "ERROR dynamo_runtime::worker: Application shutdown with error: Failed to download file 'USE_POLICY.md' "
+            "from model 'meta-llama/Llama-3.2-3B-Instruct': request error: HTTP status client error (401 Unauthorized) "
+            "for url (https://huggingface.co/meta-llama/Llama-3.2-3B-Instruct/resolve/main/USE_POLICY.md)"
+        ],
+        "model-load-failure",
+    ),
+    (
+        "diffusers#4447",
+        "train.log",
+        [
+            "HTTPError: 403 Client Error: Forbidden for url: "
+            "https://huggingface.co/DeepFloyd/IF-I-XL-v1.0/resolve/main/model_index.json"
+        ],
+        "model-load-failure",
+    ),
+    # host-oom: Slurm's cgroup handler (nextflow-io/nextflow#5932), Ray's kill inside vLLM's engine
+    # core (vllm-project/vllm#15102)
+    (
+        "nextflow#5932",
+        "slurm-11300781.out",
+        [
+            "slurmstepd: error: Detected 1 oom_kill event in StepId=11300781.0. Some of the step tasks have been OOM "
+            "Killed.",
+            "srun: error: sdumont6156: task 0: Out Of Memory",
+        ],
+        "host-oom",
+    ),
+    (
+        "vllm#15102",
+        "server.log",
+        [
+            "ERROR 03-21 17:27:44 [core.py:340] ray.exceptions.OutOfMemoryError: Task was killed due to the node "
+            "running low on memory."
+        ],
+        "host-oom",
+    ),
+    # gpu-oom on other accelerators: Ascend under vLLM (vllm-project/vllm-ascend#19), Intel's XPU
+    # (intel/intel-extension-for-pytorch#629)
+    (
+        "vllm-ascend#19",
+        "paste.txt",
+        [
+            "ERROR 03-05 07:15:39 engine.py:387] NPU out of memory. Tried to allocate 22.00 MiB (NPU 0; 60.97 GiB "
+            "total capacity; 10.24 GiB already allocated; 10.24 GiB current active; 19.52 MiB free; 10.65 GiB "
+            "reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb "
+            "to avoid fragmentation."
+        ],
+        "gpu-oom",
+    ),
+    (
+        "ipex#629",
+        "paste.txt",
+        [
+            "RuntimeError: XPU out of memory. Tried to allocate 1.71 GiB (GPU 0; 15.56 GiB total capacity; 0 bytes "
+            "already allocated; 0 bytes reserved in total by PyTorch)"
+        ],
+        "gpu-oom",
+    ),
+    # rdma-link-failure: an error completion, in HCCL's words on Ascend (vllm-project/vllm-ascend#7384;
+    # the process's shutdown line leads, the CQE line beside it names the cause) and UCX's
+    # (openucx/ucx#2322)
+    (
+        "vllm-ascend#7384",
+        "log.txt",
+        [
+            "[rank11]:[E313 06:55:06.502205450 compiler_depend.ts:1795] To avoid data inconsistency, we are taking "
+            "the entire process down.",
+            "[rank11]:[E313 06:55:06.502248200 compiler_depend.ts:1693] [Rank 1] HCCL watchdog thread terminated with "
+            "exception: [PID: 335] 2026-03-13-06:55:06.896.485 Execution_Error_ROCE_CQE(EI0013): An error CQE "
+            "occurred during operator execution.",
+        ],
+        "rdma-link-failure",
+    ),
+    (
+        "ucx#2322",
+        "worker.log",
+        [
+            "[jazz22:93644:0:93644] rc_verbs_iface.c:63   FATAL: send completion with error: "
+            "transport retry counter exceeded"
+        ],
+        "rdma-link-failure",
+    ),
+    # bootstrap-unreachable: sglang's own wordings are patterns' (bootstrap-connect-failed); the
+    # family's words are tested on a wording no pattern knows in the corpus
+    # (tests/data/blind-round7-bundles/19-router-wrong-bootstrap-port-pytest)
+]
+
+
+def _pasted(tmp_path: Path, library: Library, name: str, lines: list[str]) -> Report:
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return run([str(path)], library)
+
+
+@pytest.mark.parametrize(("thread", "name", "lines", "verdict"), PASTES, ids=[p[0] for p in PASTES])
+def test_the_words_name_the_family_at_low_confidence_quoting_the_line(
+    thread: str, name: str, lines: list[str], verdict: str, library: Library, tmp_path: Path
+) -> None:
+    report = _pasted(tmp_path, library, name, lines)
+    assert report.verdict.id == verdict, (thread, report.verdict.summary)
+    assert 0 < report.verdict.confidence < 0.5 and report.verdict.confidence == WORDS_ONLY
+    # the line is quoted first: the summary opens on the line no pattern knows, and says so
+    assert report.verdict.summary.startswith("The earliest error no pattern explains")
+    assert message_of(lines[0])[:60] in report.verdict.summary
+    assert "No pattern of the library knows this line" in report.verdict.summary
+    assert report.alternatives and report.alternatives[0].id == "inconclusive"
+
+
+def test_the_fix_is_the_engine_s(library: Library, tmp_path: Path) -> None:
+    """vLLM's format gets vLLM's knobs; a line in no engine's format, the family's default."""
+    npu = next(p for p in PASTES if p[0] == "vllm-ascend#19")
+    (tmp_path / "vllm").mkdir()
+    (tmp_path / "bare").mkdir()
+    vllm = _pasted(tmp_path / "vllm", library, npu[1], npu[2])
+    assert "--gpu-memory-utilization" in vllm.advice and "--mem-fraction-static" not in vllm.advice
+    xpu = next(p for p in PASTES if p[0] == "ipex#629")
+    bare = _pasted(tmp_path / "bare", library, xpu[1], xpu[2])
+    assert "--gpu-memory-utilization" not in bare.advice and "--mem-fraction-static" not in bare.advice
+    assert "Device memory ran out" in bare.advice
+
+
+def test_an_excerpt_of_the_sglang_router_names_no_workers(library: Library, tmp_path: Path) -> None:
+    """The router's 503, as an eval client printed it (SemiAnalysisAI/InferenceX PR#2255): no error
+    word, but the router's own words (open-world/sources.toml) and a family name it."""
+    answer = '503 "No available prefill workers (all circuits open or unhealthy)"'
+    report = _pasted(tmp_path, library, "eval.log", [answer])
+    assert report.verdict.id == "router-no-workers" and report.verdict.confidence < 0.5
+
+
+def test_a_run_that_served_keeps_its_verdict(library: Library, tmp_path: Path) -> None:
+    """Look-alikes: a port in use by a side-car of a run that served (the corpus's exporter bundle),
+    and a hub 401 logged by a client after the end-to-end checks passed, name no family."""
+    exporter = run([str(FIXTURES / "blind-fam-vllm-nixl-healthy-exporter-port-in-use")], library)
+    assert exporter.verdict.id == "healthy"
+    bundle = tmp_path / "served"
+    shutil.copytree(FIXTURES / "gate-passed-stays-healthy", bundle)
+    with (bundle / "client.log").open("w") as client:
+        client.write(
+            "requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: "
+            "https://huggingface.co/meta-llama/Llama-3.3-70B-Instruct/resolve/main/config.json\n"
+        )
+    report = run([str(bundle)], library)
+    assert report.verdict.id != "model-load-failure", report.verdict.summary
+
+
+def test_look_alike_lines_name_nothing(library: Library, tmp_path: Path) -> None:
+    """Error-level lines with a family's words out of their sense: a client's connection refused
+    with no bootstrap in it (curl), Ray's advice after a kill summary, a server moving to a free port."""
+    report = _pasted(
+        tmp_path,
+        library,
+        "client.log",
+        ["curl: (7) Failed to connect to localhost port 30000 after 0 ms: Connection refused"],
+    )
+    assert report.verdict.id not in {"bootstrap-unreachable", "bind-failed"}, report.verdict.summary
+    layer = library.errors
+    assert layer is not None
+    for line in (
+        "(raylet) Refer to the documentation on how to address the out of memory issue: "
+        "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html.",
+        "[I 08:58:24.417 NotebookApp] The port 8888 is already in use, trying another port.",
+    ):
+        assert layer.family_of(line) is None, line
+
+
+def test_the_families_check_themselves(library: Library) -> None:
+    """Every family names its own examples and none of its look-alikes; a planted wrong example is
+    reported; every family's verdict is in the catalogue."""
+    layer = library.errors
+    assert layer is not None and layer.families and not check_layer(layer)
+    assert all(library.has_verdict(family.verdict) for family in layer.families)
+    family = layer.families[0]
+    planted = replace(layer, families=(replace(family, no_match=(*family.no_match, family.match[0])),))
+    assert any("no_match example matches" in problem for problem in check_layer(planted))
+    planted = replace(layer, families=(replace(family, match=("NCCL INFO Connected all trees",)),))
+    assert any("example named None" in problem for problem in check_layer(planted))

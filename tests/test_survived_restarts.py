@@ -1,0 +1,82 @@
+"""A failure the run came back from (issue 22.3): a server killed once (OOMKilled in `kubectl describe`,
+a supervisor's unexpected exit) and restarted, that then served and passed its end-to-end check, is a
+survived incident: `healthy`, exit 0, the incident named in a note. The look-alike: the same failure
+after which the server never serves again stays the lead of a report that is not healthy.
+
+The bundle is the round 7 blind tester's (tests/data/blind-round7-bundles/15-...): kubectl describe's
+`Last State: Terminated / Reason: OOMKilled / Restart Count: 1`, the killed container's log stopping
+mid-load, the restarted one serving, lm-eval's gate passing. The supervisor's lines are supervisord's
+own formats (supervisor/process.py; the threads in sources.toml's supervisor-unexpected-exit).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pdlogdoctor.cli.behaviour import exit_code_for
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.model import Report
+from pdlogdoctor.pipeline import run
+
+BUNDLE = Path(__file__).parent / "data" / "blind-round7-bundles" / "15-decode-oomkilled-once-then-served"
+SERVED_AGAIN = ("prefill.log", "decode.log", "router.log", "lm_eval.log")
+# supervisord running the decode server: killed once, restarted, running again.
+SUPERVISOR_RESTART = """\
+2026-11-29 10:14:01,905 INFO spawned: 'sglang-decode' with pid 4121
+2026-11-29 10:20:31,512 WARN exited: sglang-decode (terminated by SIGKILL; not expected)
+2026-11-29 10:20:32,519 INFO spawned: 'sglang-decode' with pid 5207
+2026-11-29 10:20:43,530 INFO success: sglang-decode entered RUNNING state, process has stayed up for > than 10 \
+seconds (startsecs)
+"""
+# ... and the look-alike: each restart dies again, and supervisord gives up.
+SUPERVISOR_GAVE_UP = """\
+2026-11-29 10:14:01,905 INFO spawned: 'sglang-decode' with pid 4121
+2026-11-29 10:20:31,512 WARN exited: sglang-decode (terminated by SIGKILL; not expected)
+2026-11-29 10:20:32,519 INFO spawned: 'sglang-decode' with pid 5207
+2026-11-29 10:26:58,004 WARN exited: sglang-decode (terminated by SIGKILL; not expected)
+2026-11-29 10:26:59,010 INFO gave up: sglang-decode entered FATAL state, too many start retries too quickly
+"""
+KILLED_BY_SUPERVISOR = "exited: sglang-decode (terminated by SIGKILL; not expected)"
+
+
+def _bundle(tmp_path: Path, names: tuple[str, ...], supervisor: str = "") -> Path:
+    for name in names:
+        shutil.copy(BUNDLE / name, tmp_path / name)
+    if supervisor:
+        (tmp_path / "supervisord.log").write_text(supervisor)
+    return tmp_path
+
+
+def _said(report: Report, words: str) -> bool:
+    return words in report.verdict.summary or any(words in note for note in report.notes)
+
+
+def test_a_pod_oomkilled_once_that_served_again_is_a_survived_incident(tmp_path: Path, library: Library) -> None:
+    report = run([str(_bundle(tmp_path, ("describe-decode.txt", "decode-previous.log", *SERVED_AGAIN)))], library)
+    assert report.verdict.id == "healthy", report.verdict.summary
+    assert exit_code_for(report) == 0
+    assert _said(report, "OOMKilled"), report.notes
+
+
+def test_a_pod_oomkilled_that_never_served_again_is_not_healthy(tmp_path: Path, library: Library) -> None:
+    report = run([str(_bundle(tmp_path, ("describe-decode.txt", "decode-previous.log")))], library)
+    assert report.verdict.id not in ("healthy", "no-failure-seen"), report.verdict.summary
+    assert exit_code_for(report) != 0
+    assert "OOMKilled" in report.verdict.summary, report.verdict.summary
+
+
+def test_a_server_its_supervisor_restarted_that_served_again_is_a_survived_incident(
+    tmp_path: Path, library: Library
+) -> None:
+    report = run([str(_bundle(tmp_path, ("decode-previous.log", *SERVED_AGAIN), SUPERVISOR_RESTART))], library)
+    assert report.verdict.id == "healthy", report.verdict.summary
+    assert exit_code_for(report) == 0
+    assert _said(report, KILLED_BY_SUPERVISOR), report.notes
+
+
+def test_a_server_its_supervisor_gave_up_on_is_not_healthy(tmp_path: Path, library: Library) -> None:
+    report = run([str(_bundle(tmp_path, ("decode-previous.log",), SUPERVISOR_GAVE_UP))], library)
+    assert report.verdict.id not in ("healthy", "no-failure-seen"), report.verdict.summary
+    assert exit_code_for(report) != 0
+    assert KILLED_BY_SUPERVISOR in report.verdict.summary, report.verdict.summary
