@@ -148,7 +148,8 @@ def test_ctrl_c_ends_the_workers_instead_of_waiting_for_their_ranges(tmp_path: P
             code = process.wait(20)
         except subprocess.TimeoutExpired:
             code = None
-        assert code == 130
+        said = process.stderr.read().decode(errors="replace")[-2000:] if code is not None and process.stderr else ""
+        assert code == 130, said
         assert _wait_gone(workers, 10)
     finally:
         os.close(side)
