@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdlogdoctor.library.lazyregex import WATCH, LazyRegex, from_line_starts, literal_lead, watched
+from pdlogdoctor.library.literals import required_words
 from pdlogdoctor.library.patterns import Library, match_line
 from pdlogdoctor.scan import accel, events, search
 from pdlogdoctor.scan.events import KEEP_PER_PATTERN, ScanResult
@@ -240,6 +241,88 @@ def test_searching_from_line_starts_finds_the_first_match_a_search_finds(source:
     assert (plain is None) == (anchored is None)
     if plain is not None and anchored is not None:
         assert (plain.span(), plain.groups()) == (anchored.span(), anchored.groups())
+
+
+# ---------------------------------------------------------------- the words a match holds (literals.py)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        (READ_THROUGH[0], ("Disk quota exceeded", "Too many open files", "No space left on device")),
+        (r"Decode batch(?: \[\d+\])? #running-req: (?P<running>\d+)", (" #running-req: ",)),  # the rarer run
+        (r"Decode batch(?: \[\d+\])?[.,] #\w+", ("Decode batch",)),
+        (r"x?y", ("y",)),  # an optional part holds nothing a match must have
+        (r"(?:raise|throw)\s+\w+", ("raise", "throw")),  # one branch's words or the other's
+        (r"f['\"]", ('f"', "f'")),  # a small class: each of its characters in turn
+        (r"(?:err|error|ERR)\b", ("ERR", "err")),  # `error` holds `err`: it adds nothing
+        (r"(?!skipped)\bfailed", ("failed",)),  # a negative lookahead holds nothing
+        (r"(?:ab)+c?", ("ab",)),  # repeated at least once
+    ],
+)
+def test_the_words_every_match_of_a_regex_holds(source: str, words: tuple[str, ...]) -> None:
+    assert set(required_words(source) or ()) == set(words)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        r"(?i)failed",  # any case: `FAILED` lacks `failed`
+        r"(?x) fail ed",  # verbose: read by rules this parser is not asked to share
+        r"[[:digit:]]+ failed",  # a POSIX class the `regex` module reads, a nested set to `re`
+        r"(?:fail){e<=1}ed",  # fuzzy matching: `regex` lets the word differ
+        r"\p{Lu}+ failed",  # a Unicode property: the standard parser refuses it
+        r"failed|.*",  # a branch that needs no word
+        r"a*",
+    ],
+)
+def test_no_words_when_a_match_may_lack_them_or_the_regex_is_read_otherwise(source: str) -> None:
+    assert required_words(source) is None
+
+
+def test_a_text_without_the_words_is_not_searched_and_is_no_match() -> None:
+    pattern = LazyRegex(r"(?P<message>.*\bNo space left on device\b.*)")
+    assert pattern.search("[2026-07-02 10:16:03] OSError: [Errno 28] No space left on device") is not None
+    assert pattern.search("[2026-07-02 10:16:03] Decode batch. #running-req: 24") is None
+
+
+def test_every_example_line_of_the_library_holds_one_of_its_regex_words(library: Library) -> None:
+    """Words the analysis got wrong (one a match may lack) would leave lines unmatched: every line
+    the library's patterns and open-world entries say they match holds one of their words."""
+    entries: list[tuple[str, LazyRegex, tuple[str, ...]]] = [
+        (pattern.id, pattern.regex, pattern.examples.match) for pattern in library.patterns
+    ]
+    layer = library.errors
+    assert layer is not None
+    for group in (layer.markers, layer.benign, layer.warnings, layer.causes):
+        entries.extend((entry.id, entry.regex, entry.match) for entry in group if entry.regex is not None)
+    checked = 0
+    for name, pattern, examples in entries:
+        words = required_words(pattern.pattern, pattern.flags) or ()
+        for line in examples if words else ():
+            if pattern.compiled.search(line) is not None:
+                assert any(word in line for word in words), (name, words, line)
+                checked += 1
+    assert checked > 300
+
+
+REQUIRING = (r"\bfailed\b", r"(?:No space|quota) (?:left|exceeded)", r"x(?=yz)", r"(?:ab)+ed")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    source=st.sampled_from(REQUIRING),
+    text=st.lists(st.sampled_from(["fail", "ed", "No space", " left", "quota", " exceeded", "x", "yz", "ab", " "])).map(
+        "".join
+    ),
+)
+def test_a_search_with_the_words_test_finds_what_a_plain_search_finds(source: str, text: str) -> None:
+    import regex
+
+    plain, tested = regex.compile(source).search(text), LazyRegex(source).search(text)
+    assert (plain is None) == (tested is None)
+    if plain is not None and tested is not None:
+        assert plain.span() == tested.span()
 
 
 # ---------------------------------------------------------------- the regex watch

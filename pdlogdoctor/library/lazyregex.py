@@ -31,6 +31,8 @@ from contextlib import contextmanager, suppress
 from types import FrameType
 from typing import TYPE_CHECKING
 
+from .literals import required_words
+
 if TYPE_CHECKING:
     import regex
 
@@ -44,7 +46,7 @@ class RegexCompileError(ValueError):
 class LazyRegex:
     """The part of `regex.Pattern` the tool uses: `pattern`, `groupindex`, `search`, `match`, `sub`."""
 
-    __slots__ = ("_compiled", "_lead", "_searcher", "flags", "pattern")
+    __slots__ = ("_compiled", "_lead", "_searcher", "_words", "flags", "pattern")
 
     def __init__(self, pattern: str, flags: int = 0, compiled: regex.Pattern[str] | None = None) -> None:
         self.pattern = pattern
@@ -52,6 +54,7 @@ class LazyRegex:
         self._compiled = compiled
         self._lead: str | None = None
         self._searcher: regex.Pattern[str] | None = None  # what `search` runs (`_line_start_searcher`)
+        self._words: tuple[str, ...] | None = None  # one of them in every text it matches (set with _searcher)
 
     @property
     def lead(self) -> str:
@@ -77,7 +80,15 @@ class LazyRegex:
         """`timeout`: seconds of CPU time, then TimeoutError (kept by the watch inside `watched()`)."""
         compiled = self._searcher
         if compiled is None:
+            self._words = required_words(self.pattern, self.flags)
             compiled = self._searcher = self._line_start_searcher()
+        words = self._words
+        if words is not None:
+            for word in words:
+                if word in text:
+                    break
+            else:
+                return None  # no match can be without one of them (literals.py): the search is not run
         if timeout is None:
             return compiled.search(text)
         if WATCH.thread == threading.get_ident():
