@@ -45,6 +45,10 @@ DRIVER = textwrap.dedent(
 
     import faulthandler, signal
     faulthandler.register(signal.SIGUSR1, all_threads=True)
+    # Ctrl-C as a terminal's foreground command gets it: a suite started in the background of a
+    # non-interactive shell (`pytest ... &`) hands SIGINT down ignored, and Python then never
+    # raises KeyboardInterrupt (the run slept on, and the test failed only when so started).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     side = int(sys.argv[1])
     parallel.MIN_PARALLEL_BYTES = parallel.MIN_RANGE_BYTES = 1 << 20
     parent = os.getpid()
