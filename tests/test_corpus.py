@@ -128,12 +128,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50); the case names no key line "
         "(key_lines = []), so none can be quoted",
     },
-    "tests/data/blind-round8-excerpts-a/06-llmd-bench-gke-pod-crashed": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-    },
-    "tests/data/blind-round8-excerpts-a/09-rocm-mi300-negative-kv-pool": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects gpu-oom (or scheduler-init-crash)",
-    },
     "tests/data/blind-round8-excerpts-a/14-lmcache-negative-need-to-load": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50); the case names no key line "
         "(key_lines = []), so none can be quoted",
@@ -149,30 +143,11 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round8-excerpts-a/20-lmcache-decode-zero-hit-32k": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive (or healthy)",
     },
-    "tests/data/blind-round8-excerpts-b/01-nccl-ibp-status12-oneliner": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects rdma-link-failure",
-    },
-    "tests/data/blind-round8-excerpts-b/02-trtllm-harness-ucx-memlock": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects rdma-resource-exhausted",
-    },
-    "tests/data/blind-round8-excerpts-b/07-vllm-ray-tp4-allreduce-watchdog": {
-        "verdict": "first sight: host-oom 0.30; the tester expects collective-timeout",
-        "key_line": "first sight: no key line quoted (host-oom 0.30)",
-    },
-    "tests/data/blind-round8-excerpts-b/11-hami-vgpu-illegal-device-segfault": {
-        "verdict": "first sight: scheduler-crash 0.30; the tester expects inconclusive (or scheduler-init-crash)",
-    },
     "tests/data/blind-round8-excerpts-b/14-gha-operation-canceled-debug": {
         "verdict": "first sight: inconclusive 0.00; the tester expects ci-cancelled",
     },
     "tests/data/blind-round8-excerpts-b/15-aks-lws-leader-nccl-gdrdma-grep": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round8-excerpts-b/17-vllm-ascend-commas-garbage-completion": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects output-corruption",
-    },
-    "tests/data/blind-round8-excerpts-b/18-vllm-preempt-recompute-oneliner": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects decode-saturated",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
