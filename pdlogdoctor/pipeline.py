@@ -28,6 +28,7 @@ from .reason.decide import decide
 from .reason.known import with_known
 from .reason.link import link
 from .reason.performance import align
+from .reason.planned import short_of_plan
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
 from .scan import accel
 from .scan.coredumps import core_file_events
@@ -105,7 +106,7 @@ def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = 
     events = [e for e in placed if not e.unrecognised]
     errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
     clocks = _clock_offsets(events, sources, library)
-    corrected = correct(events, clocks)
+    corrected = short_of_plan(correct(events, clocks), library)  # a benchmark short of its plan failed
     series = align([s for item in scanned if item.source.name not in aside for s in item.series], corrected)
     events = within(corrected, options.since, options.until)  # before linking: the links rest on time windows
     in_window = tuple(events)

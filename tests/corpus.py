@@ -76,7 +76,8 @@ EXPECTED_KEYS = {
     "other_incidents": "verdict ids of the separate incidents reported besides the verdict, in order",
     "other_incident_same_as": "the bundle whose verdict and chain meaning the first other incident keeps",
     "alternative_why": "verdict -> phrase its alternative's why-not must hold",
-    "key_lines": "parts of log lines the thread or tester pointed at: the report quotes one; `[]`: the case names none, and none is demanded",
+    "key_lines": "parts of log lines the thread or tester pointed at: the report quotes one "
+    "(`[]`: the case names none, and none is demanded)",
     "sides_from_files": "true: the verdict rests on which side wrote a line, which one merged stream loses",
 }
 REQUIRED_KEYS = ("verdict", "exit_code", "must_not_be")

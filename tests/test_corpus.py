@@ -57,21 +57,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round5-bundles/04-decode-devshm-full-nccl-init": {
         "key_line": "first sight: no key line quoted (scheduler-init-crash 0.50)",
     },
-    "tests/data/blind-round5-bundles/16-slurm-time-limit-mid-sweep": {
-        "verdict": "first sight: the acceptable inconclusive's summary names no key line: 2 kinds of failure are "
-        "logged (first: Router: PD request transport error (502) at tests/data/blind-"
-        "round5-bundles/16-slurm-time-l…",
-    },
-    "tests/data/blind-round5-excerpts/19-sglang-cri-garbled-watchdog-dump": {
-        "verdict": "first sight: the verdict no-failure-seen is one it must not be; verdict no-failure-seen 0.50, not"
-        " inconclusive: No failure seen in these lines: nothing in them failed, and nothing shows a "
-        "request ser…",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round5-excerpts/23-vllm-bench-1-of-100-succeeded": {
-        "verdict": "first sight: the verdict healthy is one it must not be; verdict healthy 0.40, not inconclusive: "
-        "No failure in the logs, and the end-to-end checks show the deployment serving.",
-    },
     "tests/data/blind-round5-excerpts/39-sglang-compose-cuda-graph-torch-compile": {
         "verdict": "scheduler-crash 0.30 with scheduler-runtime-crash (ruled out) a 0.25 runner-up: the frames "
         "(initialize, init_device_graphs) stand above the 'Scheduler hit an exception:' line behind a compose "

@@ -31,7 +31,7 @@ from pdlogdoctor.library.formats import shipped
 from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import Library, Pattern, match_line
 from pdlogdoctor.library.templates import fits
-from pdlogdoctor.model import Event, Kind, OutputFormat, Report, Role
+from pdlogdoctor.model import Event, Kind, Mark, OutputFormat, Report, Role
 from pdlogdoctor.pipeline import Analysis, analyse
 from pdlogdoctor.render import render
 from pdlogdoctor.render.options import RenderOptions
@@ -128,8 +128,42 @@ def _kinds_of_rows(source: str, pattern: str) -> Counter[bool | None]:
 
 
 def grep_failing(sources: list[str], pattern: str) -> int:
-    """Failing lines of `pattern` in all of `sources` (the comparison counts error lines so)."""
-    return sum(1 for source in sources for text in _lines(source) if _failing(pattern, text))
+    """Failing lines of `pattern` in all of `sources` (the comparison counts error lines so); a
+    benchmark's count of completed requests fails too when it is below the plan its run stated."""
+    return sum(
+        1
+        for source in sources
+        for at, text in enumerate(_lines(source))
+        if _failing(pattern, text) or _short_of_plan(source, pattern, at)
+    )
+
+
+PLAN_BLOCK = 3  # a result block states its concurrency up to this many lines below its count
+
+
+def _short_of_plan(source: str, pattern_id: str, at: int) -> bool:
+    """The line at `at` counts fewer completed requests than its run planned: the nearest line
+    stating `num_prompts` (else the concurrency), after the previous count and within the block."""
+    library = _library()
+    if pattern_id not in library.marked(Mark.END_TO_END):
+        return False
+    lines = _lines(source)
+    completed = (match_line(_pattern(pattern_id), lines[at]) or {}).get("completed")
+    if not isinstance(completed, int):
+        return False
+    counts = [i for i in range(at) if "completed" in (match_line(_pattern(pattern_id), lines[i]) or {})]
+    start = counts[-1] + 1 if counts else 0
+    planning = [_pattern(p) for p in sorted(library.marked(Mark.REQUESTS_PLANNED))]
+    stated: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for i in range(start, min(len(lines), at + PLAN_BLOCK + 1)):
+        for plan in planning:
+            for name, value in (match_line(plan, lines[i]) or {}).items():
+                if isinstance(value, int) and (name == "concurrency" or i < at):
+                    stated[name].append((abs(i - at), value))
+    for name in ("planned", "concurrency"):
+        if stated[name]:
+            return completed < min(stated[name])[1]
+    return False
 
 
 def grep_failing_whole(sources: list[str], pattern: str) -> int:

@@ -428,3 +428,57 @@ def test_an_inconclusive_report_leads_with_its_first_failure_not_the_runners_clo
     assert "No space left on device" in summary
     assert summary.index("No space left on device") < summary.index("Then a gate failed: ")
     assert summary.index("Then a gate failed: ") < summary.index("##[error]Process completed")
+
+
+@pytest.mark.parametrize(
+    ("case", "stopping", "consequence"),
+    [
+        ("tests/data/blind-round5-bundles/16-", "CANCELLED AT 2026-03-19T06:41:02 DUE TO TIME LIMIT", "Router: PD"),
+        ("tests/data/blind-round8-bundles/21-", "GPU has fallen off the bus", "5xx status"),
+    ],
+)
+def test_the_line_that_stopped_the_run_leads_though_its_consequence_came_in_the_same_moment(
+    case_reports: dict[Path, Report], case: str, stopping: str, consequence: str
+) -> None:
+    """Slurm's time-limit cancel and the GPU driver's Xid are errors by their source: logged in the
+    same second as the first symptom they cause (a router's 502, a server's 500), they are quoted
+    first, not the consequence (outcomes item 3)."""
+    summary = case_report(case_reports, case).verdict.summary
+    assert stopping in summary and consequence in summary
+    assert summary.index(stopping) < summary.index(consequence)
+
+
+def test_a_line_by_source_well_after_the_first_symptom_does_not_lead(tmp_path: Path, library: Library) -> None:
+    """Look-alike: the same Slurm cancel five minutes after the router's 502s did not cause them."""
+    router = (
+        "2026-03-19 06:41:02 ERROR http_request{method=POST uri=/generate version=HTTP/1.1}: "
+        "sglang_router_rs::routers::http::pd_router: src/routers/http/pd_router.rs:611: PD decode transport error: "
+        "error sending request for url (http://10.235.10.4:30001/generate)\n"
+    )
+    cancel = (
+        "2026-03-19T06:46:02.0000000Z slurmstepd: error: *** JOB 88517 ON mi355x-r03 CANCELLED AT "
+        "2026-03-19T06:46:02 DUE TO TIME LIMIT ***\n"
+    )
+    document = _report_of(tmp_path, library, {"router.log": router, "gha-step-launch.log": cancel})
+    verdict = document["verdict"]
+    assert isinstance(verdict, dict) and verdict["id"] == "inconclusive"
+    summary = str(verdict["summary"])
+    assert "CANCELLED AT" not in summary.split("Router: PD")[0]
+
+
+def test_a_thread_dump_is_failure_evidence_but_not_what_a_crash_died_of(case_reports: dict[Path, Report]) -> None:
+    """Python's faulthandler dump (even interleaved past reading, in a CRI log) is failure evidence:
+    never `no-failure-seen`; under a `Fatal Python error:` it is that crash's dump, not its cause."""
+    garbled = case_report(case_reports, "tests/data/blind-round5-excerpts/19-").verdict
+    assert garbled.id == "inconclusive"
+    assert "Thread 0x/sgl-workspace/sglang/python/sglang/srt/disaggregation/mooncake/conn.py791" in garbled.summary
+    crashed = case_report(case_reports, "fixtures/hip-error-in-other-server-only").verdict
+    assert crashed.id == "scheduler-init-crash" and "Thread 0x" not in crashed.summary
+
+
+def test_gdb_thread_lines_are_no_thread_dump(tmp_path: Path, library: Library) -> None:
+    """Look-alike: gdb's `[New Thread 0x... (LWP n)]` lines hold `Thread 0x` but dump nothing."""
+    lines = "[New Thread 0x7ffff5bff640 (LWP 4242)]\n[Thread 0x7ffff5bff640 (LWP 4242) exited]\n"
+    document = _report_of(tmp_path, library, {"server.log": lines})
+    verdict = document["verdict"]
+    assert isinstance(verdict, dict) and verdict["id"] == "no-failure-seen"

@@ -50,7 +50,7 @@ CAUSES_FILE = "causes.toml"
 FAMILIES_FILE = "families.toml"  # cause words -> a catalogue verdict
 _FAMILY_KEYS = {"id", "verdict", "regex", "fix", "examples"}
 SOURCES_FILE = "sources.toml"  # lines that are errors by where they come from and what they say
-_SOURCE_KEYS = {"id", "component", "level", "anchors", "regex", "why", "references", "examples"}
+_SOURCE_KEYS = {"id", "component", "level", "anchors", "regex", "why", "effect", "references", "examples"}
 
 
 @record
@@ -386,8 +386,11 @@ def _source(raw: Any, where: str, index: int) -> tuple[Marker, tuple[str, ...]]:
         raise PatternError(where, f"{key}.level", "must be 'critical' or 'error' (a source entry names an error line)")
     anchors = _search_keys(raw, "anchors", where, key)
     match, no_match = schema.examples(raw, where, key)
+    effect = raw.get("effect", False)
+    if not isinstance(effect, bool):
+        raise PatternError(where, f"{key}.effect", "must be true or false")
     marker = Marker(str(raw["id"]), str(raw["level"]), schema.regex(raw, "regex", where, key), match, no_match, where)
-    return replace(marker, component=str(raw["component"])), anchors
+    return replace(marker, component=str(raw["component"]), effect=effect), anchors
 
 
 def _format_reference(raw: Mapping[str, Any], where: str, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -144,6 +144,11 @@ class Mark(StrEnum):
     # The client aborted requests (`requests` lists them): what the server drops after it is no failure.
     CLIENT_ABORTED = "client-aborted"
     HEALTH_CHECK_FAILED = "health-check-failed"  # the router's health check of a worker (`worker`) failed
+    # A benchmark harness says how many requests its run sends (`planned`: vllm's and sglang's
+    # `num_prompts=` echoed with their arguments) or keeps in flight (`concurrency`: at least that
+    # many are sent): an end-to-end count of completed requests (`completed`) below it in the same
+    # file is a run that failed part of its requests, whatever words it prints (reason/planned.py).
+    REQUESTS_PLANNED = "requests-planned"
     # A server's periodic load line (queue lengths, token usage, throughput): every one of its lines
     # is read into a time series per source (scan/series.py), not only the events the scan keeps.
     METRICS = "metrics"

@@ -84,7 +84,8 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     root_time = _first_time(report.roots) if report.verdict.id not in META else None
     effects = library.errors.effects() if library.errors else frozenset()
     known = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
-    ranked = _ranked(list(unrecognised.templates), root_time, symptom_time, effects, known)
+    stopping = library.errors.by_source() - effects if library.errors else frozenset()
+    ranked = _ranked(list(unrecognised.templates), root_time, symptom_time, effects, known, stopping)
     ranked, answered = _answers_split(report, ranked, library)
     if answered:
         report = _noted(report, _answers_note(answered))
@@ -344,10 +345,12 @@ def _ranked(
     symptom_time: float | None,
     effects: frozenset[str],
     known: Sequence[Event] = (),
+    stopping: frozenset[str] = frozenset(),
 ) -> list[UnexplainedError]:
     """`known`: the library's failing lines; without times to place the errors, one logged below
-    one of them in the same file came after it and is not the earliest."""
-    placed = [replace(t, position=_position(t.first, root_time, symptom_time)) for t in templates]
+    one of them in the same file came after it and is not the earliest. `stopping`: the markers
+    of lines that are errors by their source (the job scheduler's cancel, the kernel's OOM kill)."""
+    placed = [replace(t, position=_position(t.first, root_time, symptom_time, t.marker in stopping)) for t in templates]
     serious = [t for t in _serious(placed) if t.marker not in effects]
     anchor = _failure_moment(root_time, symptom_time, serious)
     ranked = sorted(placed, key=lambda t: _rank_key(t, effects, anchor))
@@ -416,12 +419,18 @@ def _exception_of(first: UnexplainedError, early: list[UnexplainedError]) -> Une
     return min(same, key=lambda t: _time_key(t.first)) if same else first
 
 
-def _position(first: Event, root_time: float | None, symptom_time: float | None) -> str:
+def _position(first: Event, root_time: float | None, symptom_time: float | None, stopping: bool = False) -> str:
+    """Where the error stands against the verdict's root or the first known symptom. With no root,
+    a line that is an error by its source (`stopping`: Slurm's `CANCELLED ... DUE TO TIME LIMIT`,
+    the OOM killer) logged in the same moment as the first symptom stands before it: what stopped
+    the processes and the first of its consequences (a router's 502) come in one burst."""
     if first.time is None:
         return "after"
     if root_time is not None and first.time < root_time - SAME_MOMENT_S:
         return "before-root"
     if symptom_time is not None and first.time < symptom_time - SAME_MOMENT_S:
+        return "before-first-symptom"
+    if stopping and root_time is None and symptom_time is not None and first.time <= symptom_time + SAME_MOMENT_S:
         return "before-first-symptom"
     return "after"
 

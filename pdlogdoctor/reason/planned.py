@@ -1,0 +1,76 @@
+"""A benchmark that completed fewer requests than it sent failed, whatever words it prints.
+
+A serving benchmark's result block counts the requests that completed (`Successful requests: 1`);
+the number it sent is stated elsewhere in its output, when at all: its arguments echoed
+(`num_prompts=100`), or only the concurrency it kept in flight (the run sent at least that many).
+The lines that state either are marked `requests-planned`; an end-to-end line that captures
+`completed` is compared with the plan of its own run: the nearest plan line of its file after the
+previous result line (a sweep prints one block per run), above it, or for the concurrency up to
+RESULT_BLOCK_LINES below it (vLLM prints it inside the block, under the count). An exact count (`planned`) wins over the
+concurrency floor. The numbers are compared, not the words: a run whose every request completed
+stays a passing check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..library.patterns import Library
+from ..model import Event, Mark
+
+RESULT_BLOCK_LINES = 3  # how far below the count a result block states its concurrency (vLLM: 1 or 2 lines)
+EXACT, FLOOR = "planned", "concurrency"  # the captures of a plan line: the requests sent, those in flight
+AT_LEAST = "sent_at_least"  # a count's field: the concurrency its run kept, the least it sent
+
+
+def short_of_plan(events: Sequence[Event], library: Library) -> list[Event]:
+    """The events, with each benchmark count below its run's plan made a failing check that says
+    what was planned (`planned`, or `sent_at_least`)."""
+    planned = library.marked(Mark.REQUESTS_PLANNED)
+    plans = [e for e in events if e.pattern in planned]
+    if not plans:
+        return list(events)
+    checks = library.marked(Mark.END_TO_END)
+    counts = [e for e in events if e.pattern in checks and isinstance(e.get("completed"), int)]
+    out = []
+    for event in events:
+        if event.pattern in checks and not event.failing and isinstance(event.get("completed"), int):
+            event = _against_plan(event, _plan_of(event, plans, counts), library)
+        out.append(event)
+    return out
+
+
+def _plan_of(count: Event, plans: Sequence[Event], counts: Sequence[Event]) -> tuple[str, int] | None:
+    """What the count's run planned, from the nearest plan line of its run: (`planned`, the requests
+    it sent) or (`sent_at_least`, the concurrency it kept)."""
+    previous = max((c.line for c in counts if c.source == count.source and c.line < count.line), default=0)
+    own = [p for p in plans if p.source == count.source and previous < p.line <= count.line + RESULT_BLOCK_LINES]
+    for capture, name in ((EXACT, EXACT), (FLOOR, AT_LEAST)):
+        # The arguments are echoed before the run; only the block's own concurrency line is below it.
+        stated = [p for p in own if isinstance(p.get(capture), int) and (capture == FLOOR or p.line < count.line)]
+        if stated:
+            value = min(stated, key=lambda p: abs(p.line - count.line)).get(capture)
+            return (name, value) if isinstance(value, int) else None
+    return None
+
+
+def _against_plan(count: Event, plan: tuple[str, int] | None, library: Library) -> Event:
+    completed = count.get("completed")
+    if plan is None or not isinstance(completed, int) or completed >= plan[1]:
+        return count
+    severity = library.pattern(count.pattern).severity
+    fields = tuple(sorted((*(f for f in count.fields if f[0] not in (EXACT, AT_LEAST)), plan)))
+    return replace(count, failing=True, severity=severity, fields=fields)
+
+
+def plan_words(event: Event) -> str:
+    """What a count short of its plan is short of, for a summary's quote ("" for any other line)."""
+    completed, planned, at_least = event.get("completed"), event.get(EXACT), event.get(AT_LEAST)
+    if not isinstance(completed, int):
+        return ""
+    if isinstance(planned, int) and completed < planned:
+        return f"{completed} of the {planned} requests sent completed"
+    if isinstance(at_least, int) and completed < at_least:
+        return f"{completed} completed, though the run kept {at_least} in flight, so it sent at least {at_least}"
+    return ""
