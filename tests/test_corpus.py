@@ -68,11 +68,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "the verdict; the acceptable scheduler-crash's summary names no key line: A scheduler died. These "
         "lines…",
     },
-    "tests/data/blind-round6-excerpts/23-nccl-fastsocket-warn-connected": {
-        "verdict": "first sight: verdict inconclusive 0.00, not no-failure-seen: No error-level line, but a warning "
-        "says something failed (3 kinds of such warnings); the first: tests/data/blind-"
-        "round6-excerpts/23-nccl-f…",
-    },
     "tests/data/blind-round7-bundles/05-decode-gated-repo-k8s": {
         "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
     },

@@ -482,3 +482,36 @@ def test_gdb_thread_lines_are_no_thread_dump(tmp_path: Path, library: Library) -
     document = _report_of(tmp_path, library, {"server.log": lines})
     verdict = document["verdict"]
     assert isinstance(verdict, dict) and verdict["id"] == "no-failure-seen"
+
+
+C10D_FAILED = (
+    "[W330 07:45:12.100097531 socket.cpp:764] [c10d] The client socket has failed to connect to [localhost]:45117 "
+    "(errno: 99 - Cannot assign requested address)."
+)
+C10D_CONNECTED = "[I socket.cpp:787] [c10d] The client socket has connected to [localhost]:45117 on [localhost]:46672."
+
+
+@pytest.mark.parametrize(
+    ("lines", "verdict"),
+    [
+        ([C10D_FAILED, C10D_CONNECTED], "no-failure-seen"),  # the retry connected
+        ([C10D_FAILED], "inconclusive"),  # strict: no later success line, the warning stays
+        ([C10D_CONNECTED, C10D_FAILED], "inconclusive"),  # a success before the warning overcame nothing
+    ],
+)
+def test_a_warning_a_later_line_of_its_file_shows_overcome_is_no_failure(
+    tmp_path: Path, library: Library, lines: list[str], verdict: str
+) -> None:
+    """PyTorch's TCPStore retries until its server listens (outcomes item 2; the NCCL FastSocket
+    case is tests/data/blind-round6-excerpts/23): a failed attempt followed, in the same file, by
+    c10d's `The client socket has connected to` does not make a report inconclusive on its own."""
+    document = _report_of(tmp_path, library, {"worker.log": "\n".join(lines) + "\n"})
+    found = document["verdict"]
+    assert isinstance(found, dict) and found["id"] == verdict
+
+
+def test_a_success_line_in_another_file_overcomes_nothing(tmp_path: Path, library: Library) -> None:
+    files = {"rank0.log": C10D_FAILED + "\n", "rank1.log": C10D_CONNECTED + "\n"}
+    document = _report_of(tmp_path, library, files)
+    found = document["verdict"]
+    assert isinstance(found, dict) and found["id"] == "inconclusive"

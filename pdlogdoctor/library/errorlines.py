@@ -43,7 +43,7 @@ EXPLAINED_LINES = 400  # how far below a traceback a library pattern read its ex
 BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for the traceback under it
 _MARKER_KEYS = {"id", "level", "effect", "answer", "regex", "format", "levels", "examples"}
 ANY_FORMAT = "*"  # a marker's `format` that any catalogue format with a level satisfies
-_BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "examples"}
+_BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "overcome_by", "examples"}
 _CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
 _WRAPPER_KEYS = {"id", "regex", "examples"}
 CAUSES_FILE = "causes.toml"
@@ -106,6 +106,14 @@ class Benign:
     no_match: tuple[str, ...]
     path: str
     recovered: bool = False  # benign only when the same file shows serving after it
+    # Benign only when a later line of the same file is one of these library patterns': the retry
+    # that then connected, the fallback that then worked (judged after the scan, unexplained.py).
+    overcome_by: tuple[str, ...] = ()
+
+    @property
+    def judged_later(self) -> bool:
+        """Whether the entry needs what comes after the line (serving, a success line) to decide."""
+        return self.recovered or bool(self.overcome_by)
 
 
 @record
@@ -228,7 +236,7 @@ class ErrorLayer:
         for entry in self.benign:
             # Recovered ones are judged after the scan; a line no marker calls an error needs only the
             # entries that swallow a traceback (the many quiet lines, glog's I lines, skip the rest).
-            if entry.recovered or (marker is None and not entry.swallow_traceback):
+            if entry.judged_later or (marker is None and not entry.swallow_traceback):
                 continue
             if _search(entry.regex, text):
                 return ErrorHit(BENIGN_PREFIX + entry.id, Severity.INFO, "") if entry.swallow_traceback else None
@@ -244,8 +252,9 @@ class ErrorLayer:
     def warning_of(self, text: str) -> ErrorHit | None:
         """The warning this line states, or None (not a warning, or benign noise)."""
         marker, message = self.decide(self.warnings, text)
-        if marker is None or self.benign_entry(text) is not None:
-            return None
+        entry = None if marker is None else self.benign_entry(text)
+        if marker is None or (entry is not None and not entry.overcome_by):
+            return None  # a warning an entry sets aside only if overcome is judged after the scan
         return ErrorHit(marker.id, Severity.WARNING, template_of(self._message(text, message), self.masks))
 
     def _message(self, text: str, marked: str) -> str:
@@ -464,7 +473,11 @@ def _benign(raw: dict[str, Any], where: str, stem: str) -> Benign:
         if not isinstance(value, bool):
             raise PatternError(where, key, "must be true or false")
     compiled = schema.regex(raw, "regex", where, None)
-    return Benign(str(raw["id"]), str(raw["reason"]), compiled, swallow, match, no_match, where, recovered)
+    overcome = raw.get("overcome_by", [])
+    if not isinstance(overcome, list) or not all(isinstance(p, str) for p in overcome):
+        raise PatternError(where, "overcome_by", "must be a list of pattern ids")
+    benign = Benign(str(raw["id"]), str(raw["reason"]), compiled, swallow, match, no_match, where, recovered)
+    return replace(benign, overcome_by=tuple(overcome))
 
 
 # ---------------------------------------------------------------- self-test

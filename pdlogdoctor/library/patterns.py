@@ -518,6 +518,10 @@ def validate_library(library: Library) -> None:
         for name in pattern.cleared_by:
             if name not in by_id:
                 raise PatternError(pattern.path, "cleared_by", f"unknown pattern '{name}'")
+    for entry in library.errors.benign if library.errors is not None else ():
+        for name in entry.overcome_by:
+            if name not in by_id:
+                raise PatternError(entry.path, "overcome_by", f"unknown pattern '{name}'")
     for spec in library.verdicts:
         for name in spec.explains:
             if name not in by_id:

@@ -140,7 +140,8 @@ def benign_split(
 ) -> tuple[list[Event], list[Event]]:
     """Failing lines that benign data names are not evidence: a favicon 404, a /health 503 the
     service recovered from (benign only when something later shows it serving: a line of the
-    same file, or an end-to-end check that passed through the whole deployment). Returns (the
+    same file, or an end-to-end check that passed through the whole deployment), a retry or a
+    fallback a later line of the same file shows overcome (`overcome_by`). Returns (the
     lines kept, the recovered ones that came while the file's server was already serving: blips
     worth a note, unlike a 503 during start-up). Times must be corrected across files.
     `context`: the library's lines, when `events` are the error layer's (which hold no serving line)."""
@@ -153,11 +154,21 @@ def benign_split(
     for event in events:
         entry = library.errors.benign_entry(event.text) if event.failing else None
         served = _served_after(event, spans) or last_lines.get(event.source, 0) > event.line
+        if entry is not None and entry.overcome_by:
+            if not _overcome(event, entry.overcome_by, [*events, *context]):
+                kept.append(event)  # strict: a retry or fallback no later line shows working stays
+            continue
         if entry is None or (entry.recovered and not served):
             kept.append(event)
         elif entry.recovered and _served_before(event, spans):
             blips.append(event)
     return kept, blips
+
+
+def _overcome(event: Event, by: Sequence[str], lines: Sequence[Event]) -> bool:
+    """A later line of the same file is one of the patterns that show the warning's trouble overcome
+    (NCCL FastSocket's `Connected after 1000 retries.` after its `Maximum retry reached for connect`)."""
+    return any(e.pattern in by and e.source == event.source and e.line > event.line for e in lines)
 
 
 def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event], list[tuple[Event, Event]]]:
