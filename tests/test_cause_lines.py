@@ -74,3 +74,49 @@ def test_the_data_checks_itself(library: Library) -> None:
         layer, wrappers=(replace(wrapper, match=("error: No space left on device (28) unhandled system error",)),)
     )
     assert any("is no wrapper" in problem for problem in check_layer(planted))
+
+
+# ---------------------------------------------------------------- a memory monitor's kill under a job's wrapper
+# Ray's memory monitor tells a kill in a report that ends with its advice ('... how to address the out
+# of memory issue ...'), with no level or error word; a job wrapper (`Job '...' failed`) above it only
+# says the job ended. The advice is an error line (by its source's words) that states its cause.
+RAY_JOB = Path(__file__).parent / "data" / "blind-round8-excerpts-b" / "09-ray-job-llmrayactor-cpu-oom-ansi"
+# slime's training driver (a public run log, code index id 55587745088): Ray's task error wraps the
+# memory monitor's kill of an SGLang engine's lease.
+SLIME_TRACEBACK = [
+    "Traceback (most recent call last):",
+    '  File ".../slime/train_async.py", line 156, in train',
+    "    actor_model.update_weights()",
+    '  File ".../slime/slime/ray/actor_group.py", line 125, in update_weights',
+    "    return ray.get([actor.update_weights.remote() for actor in self._actor_handlers])",
+    "ray.exceptions.RayTaskError(OutOfMemoryError): ray::MegatronTrainRayActor.update_weights()",
+    '  File ".../update_weight_from_distributed.py", line 81, in update_weights',
+    "    ray.get([engine.pause_generation.remote() for engine in self.rollout_engines])",
+    "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.",
+]
+
+
+def test_a_memory_monitors_advice_outranks_the_job_wrapper_above_it(library: Library) -> None:
+    """TideDra/lmm-r1#71: `ray job submit`'s driver log, the kill line itself cut by the truncation."""
+    summary, advice, lead = _lead(library, RAY_JOB)
+    assert "how to address the out of memory issue" in lead and "failed" not in lead
+    assert summary.startswith("The earliest error no pattern explains that states its cause")
+    assert "host memory" in advice and "add the missing logs" not in advice.lower()
+
+
+def test_a_kill_under_a_task_error_is_the_cause_it_states(library: Library, tmp_path: Path) -> None:
+    (tmp_path / "train.log").write_text("\n".join(SLIME_TRACEBACK) + "\n")
+    report = run([str(tmp_path)], library)
+    lead = next(t for t in report.unrecognised if t.earliest)
+    assert "Task was killed due to the node running low on memory" in lead.first.text
+    assert report.verdict.summary.startswith("The earliest error no pattern explains that states its cause")
+    assert report.verdict.id == "host-oom"
+
+
+def test_the_job_wrapper_alone_states_no_cause(library: Library, tmp_path: Path) -> None:
+    """The look-alike: the job's wrapper lines without the report under them."""
+    lines = RAY_JOB.joinpath("ray-job.log").read_text().splitlines()[:4]
+    (tmp_path / "ray-job.log").write_text("\n".join(lines) + "\n")
+    summary, advice, lead = _lead(library, tmp_path)
+    assert "Job 'raysubmit_LKFSP4hfiq2xPuz6' failed" in lead
+    assert "states its cause" not in summary and "host memory" not in advice

@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdlogdoctor.library.lazyregex import WATCH, LazyRegex, literal_lead, watched
+from pdlogdoctor.library.lazyregex import WATCH, LazyRegex, from_line_starts, literal_lead, watched
+from pdlogdoctor.library.literals import required_words
 from pdlogdoctor.library.patterns import Library, match_line
 from pdlogdoctor.scan import accel, events, search
 from pdlogdoctor.scan.events import KEEP_PER_PATTERN, ScanResult
@@ -189,6 +190,141 @@ def test_every_library_pattern_with_a_lead_has_it_in_its_examples(library: Libra
     assert leads > 50
 
 
+# The open-world layer's own shapes (patterns/open-world/severity.toml): a message read from the
+# line's start through to its end around the words that make it an error.
+READ_THROUGH = (
+    r"(?P<message>.*\b(?:No space left on device|Disk quota exceeded|Too many open files)\b.*)",
+    r"(?P<message>.*?(?<![\w=/.-])(?:[Ee]rror|[Ff]ailed|[Ff]ailure|[Ee]xception)s?(?![\w=/.-]).*)",
+    r".*?\bfailed\b",
+    r"(.*)x(?:y|z)",
+)
+
+
+@pytest.mark.parametrize("source", READ_THROUGH)
+def test_a_regex_opening_with_any_text_is_tried_from_line_starts_only(source: str) -> None:
+    assert from_line_starts(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        r".*a|b",  # `b` may match anywhere
+        r"(?P<m>.*a|b)c",  # the same inside the opening group
+        r"(.*a)?b",  # the opening group may be skipped: the match may start at `b`
+        r"(.*a)+b",
+        r"x.*a",  # opens with a literal
+        r"(?i).*a",  # a flag group first
+        r".*+a",  # possessive
+        r".{2}a",
+        r"(?#c).*a",
+    ],
+)
+def test_a_regex_whose_match_may_start_inside_a_line_is_searched_everywhere(source: str) -> None:
+    assert not from_line_starts(source)
+
+
+def test_no_line_start_search_under_flags_that_change_where_it_starts() -> None:
+    import regex
+
+    for flag in (regex.VERBOSE, regex.REVERSE, regex.V1, regex.WORD):
+        assert not from_line_starts(".*a", int(flag))
+
+
+@settings(max_examples=150, deadline=None)
+@given(source=st.sampled_from(READ_THROUGH), text=st.text(alphabet="ab xyz\nfailedErrorNospace-=.", max_size=80))
+def test_searching_from_line_starts_finds_the_first_match_a_search_finds(source: str, text: str) -> None:
+    """Whatever the text (several lines too), the same match, span and groups as the regex
+    searched at every character."""
+    import regex
+
+    plain, anchored = regex.compile(source).search(text), LazyRegex(source).search(text)
+    assert (plain is None) == (anchored is None)
+    if plain is not None and anchored is not None:
+        assert (plain.span(), plain.groups()) == (anchored.span(), anchored.groups())
+
+
+# ---------------------------------------------------------------- the words a match holds (literals.py)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        (READ_THROUGH[0], ("Disk quota exceeded", "Too many open files", "No space left on device")),
+        (r"Decode batch(?: \[\d+\])? #running-req: (?P<running>\d+)", (" #running-req: ",)),  # the rarer run
+        (r"Decode batch(?: \[\d+\])?[.,] #\w+", ("Decode batch",)),
+        (r"x?y", ("y",)),  # an optional part holds nothing a match must have
+        (r"(?:raise|throw)\s+\w+", ("raise", "throw")),  # one branch's words or the other's
+        (r"f['\"]", ('f"', "f'")),  # a small class: each of its characters in turn
+        (r"(?:err|error|ERR)\b", ("ERR", "err")),  # `error` holds `err`: it adds nothing
+        (r"(?!skipped)\bfailed", ("failed",)),  # a negative lookahead holds nothing
+        (r"(?:ab)+c?", ("ab",)),  # repeated at least once
+    ],
+)
+def test_the_words_every_match_of_a_regex_holds(source: str, words: tuple[str, ...]) -> None:
+    assert set(required_words(source) or ()) == set(words)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        r"(?i)failed",  # any case: `FAILED` lacks `failed`
+        r"(?x) fail ed",  # verbose: read by rules this parser is not asked to share
+        r"[[:digit:]]+ failed",  # a POSIX class the `regex` module reads, a nested set to `re`
+        r"(?:fail){e<=1}ed",  # fuzzy matching: `regex` lets the word differ
+        r"\p{Lu}+ failed",  # a Unicode property: the standard parser refuses it
+        r"failed|.*",  # a branch that needs no word
+        r"a*",
+    ],
+)
+def test_no_words_when_a_match_may_lack_them_or_the_regex_is_read_otherwise(source: str) -> None:
+    assert required_words(source) is None
+
+
+def test_a_text_without_the_words_is_not_searched_and_is_no_match() -> None:
+    pattern = LazyRegex(r"(?P<message>.*\bNo space left on device\b.*)")
+    assert pattern.search("[2026-07-02 10:16:03] OSError: [Errno 28] No space left on device") is not None
+    assert pattern.search("[2026-07-02 10:16:03] Decode batch. #running-req: 24") is None
+
+
+def test_every_example_line_of_the_library_holds_one_of_its_regex_words(library: Library) -> None:
+    """Words the analysis got wrong (one a match may lack) would leave lines unmatched: every line
+    the library's patterns and open-world entries say they match holds one of their words."""
+    entries: list[tuple[str, LazyRegex, tuple[str, ...]]] = [
+        (pattern.id, pattern.regex, pattern.examples.match) for pattern in library.patterns
+    ]
+    layer = library.errors
+    assert layer is not None
+    for group in (layer.markers, layer.benign, layer.warnings, layer.causes):
+        entries.extend((entry.id, entry.regex, entry.match) for entry in group if entry.regex is not None)
+    checked = 0
+    for name, pattern, examples in entries:
+        words = required_words(pattern.pattern, pattern.flags) or ()
+        for line in examples if words else ():
+            if pattern.compiled.search(line) is not None:
+                assert any(word in line for word in words), (name, words, line)
+                checked += 1
+    assert checked > 300
+
+
+REQUIRING = (r"\bfailed\b", r"(?:No space|quota) (?:left|exceeded)", r"x(?=yz)", r"(?:ab)+ed")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    source=st.sampled_from(REQUIRING),
+    text=st.lists(st.sampled_from(["fail", "ed", "No space", " left", "quota", " exceeded", "x", "yz", "ab", " "])).map(
+        "".join
+    ),
+)
+def test_a_search_with_the_words_test_finds_what_a_plain_search_finds(source: str, text: str) -> None:
+    import regex
+
+    plain, tested = regex.compile(source).search(text), LazyRegex(source).search(text)
+    assert (plain is None) == (tested is None)
+    if plain is not None and tested is not None:
+        assert plain.span() == tested.span()
+
+
 # ---------------------------------------------------------------- the regex watch
 
 
@@ -256,6 +392,22 @@ def test_a_forked_child_is_not_watched_until_it_watches(tmp_path: Path) -> None:
         child = os.fork()
         if child == 0:  # the interval timer is not inherited: the child must not rely on it
             os._exit(0 if WATCH.thread is None else 1)
+        _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_child_forked_in_a_watched_block_can_watch_its_own_searches() -> None:
+    """A worker scanning a range of a large file (scan/parallel.py) is forked inside the parent's
+    watched block: it starts its own timer, and its searches are timed by it, not by the `regex`
+    module's clock reads on every search (the parent's handler, inherited without its timer, must
+    not make the child think another handler holds the signal)."""
+    import os
+
+    with watched():
+        child = os.fork()
+        if child == 0:
+            with watched():
+                os._exit(0 if WATCH.thread is not None else 1)
         _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
 

@@ -43,6 +43,12 @@ DRIVER = textwrap.dedent(
     from pdlogdoctor.scan import parallel
     from pdlogdoctor.cli.main import main
 
+    import faulthandler, signal
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
+    # Ctrl-C as a terminal's foreground command gets it: a suite started in the background of a
+    # non-interactive shell (`pytest ... &`) hands SIGINT down ignored, and Python then never
+    # raises KeyboardInterrupt (the run slept on, and the test failed only when so started).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     side = int(sys.argv[1])
     parallel.MIN_PARALLEL_BYTES = parallel.MIN_RANGE_BYTES = 1 << 20
     parent = os.getpid()
@@ -103,6 +109,21 @@ def _ends_within(stream: object, seconds: float) -> bool:
     return done.wait(seconds)
 
 
+def _hang_report(pids: list[int]) -> str:
+    """What each process waits in, and its signals' dispositions (a hung run's failure message)."""
+    report = []
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text().splitlines()
+            wchan = Path(f"/proc/{pid}/wchan").read_text()
+        except OSError as error:
+            report.append(f"{pid}: {error}")
+            continue
+        keep = [line for line in status if line.startswith(("State", "Sig", "Shd", "PPid"))]
+        report.append(f"{pid} wchan={wchan} " + " | ".join(keep))
+    return "\n".join(report) + "\n"
+
+
 def _gone(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -148,7 +169,12 @@ def test_ctrl_c_ends_the_workers_instead_of_waiting_for_their_ranges(tmp_path: P
             code = process.wait(20)
         except subprocess.TimeoutExpired:
             code = None
-        assert code == 130
+        said = "" if code is not None else _hang_report([os.getpid(), process.pid, *workers])
+        if code is None:
+            process.send_signal(signal.SIGUSR1)  # the driver's Python stacks (faulthandler) on its stderr
+            time.sleep(1)
+            process.kill()
+        assert code == 130, said + (process.stderr.read().decode(errors="replace")[-3000:] if process.stderr else "")
         assert _wait_gone(workers, 10)
     finally:
         os.close(side)

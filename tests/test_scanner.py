@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdlogdoctor.ingest.streams import FIRST_READ
+from pdlogdoctor.library.formats import epoch_of
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Role
 from pdlogdoctor.scan import accel, events, parallel
@@ -323,3 +325,23 @@ def test_stop_after_limits_context_matches_the_same_sequentially_and_in_ranges(
         kept = [e for e in result.events if e.pattern == "http-request-ok"]
         assert len(kept) == limit
         assert [e.line for e in kept] == [1, 2, 3][:limit]
+
+
+@pytest.mark.parametrize("chunk", [64, 200, 1000, 1 << 20])
+def test_a_line_without_a_time_takes_the_time_of_the_line_above_it_in_every_buffer(
+    index: AnchorIndex, chunk: int
+) -> None:
+    """The lines near a line without a time are read once per buffer (stamps.read_near): what a
+    line at an offset said in an earlier buffer (or region) is never lent to the line at that
+    offset now. Every error line here sits under a line one second later than the one before."""
+    words = ["".join(letters) for letters in itertools.product("bcdfgk", repeat=3)][:150]
+    lines = []
+    for number, word in enumerate(words):
+        lines.append(f"[2026-07-02 10:{number // 60:02d}:{number % 60:02d}] scheduler step")
+        lines.append(f"RuntimeError: the {word} worker broke")  # no time of its own; its own template
+    result = scan("\n".join(lines).encode() + b"\n", index, chunk)
+    broke = [event for event in result.events if "worker broke" in event.text]
+    assert len(broke) == len(words)
+    for event in broke:
+        above = (event.line - 2) // 2  # the step line above it, 0-based
+        assert event.time == epoch_of("2026-07-02", f"10:{above // 60:02d}:{above % 60:02d}", "")

@@ -48,8 +48,8 @@ CODE = (
     "library", "library.patterns", "library.schema", "library.conditions", "library.fields",
     "library.consequences", "library.errorlines", "library.formats", "library.frames", "library.known",
     "model.known",
-    "library.templates", "library.lazyregex", "library.cache", "library.load", "library.paths", "scan",
-    "scan.traceback",
+    "library.templates", "library.lazyregex", "library.literals", "library.cache", "library.load", "library.paths",
+    "scan", "scan.traceback",
     "scan.timeline", "scan.collectors", "model", "model.errors", "model.values",
 )  # fmt: skip
 # A file changed this recently may be changed again without a new modification or change time

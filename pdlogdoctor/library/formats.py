@@ -465,8 +465,25 @@ def _starts(fmt: Format, char: str) -> bool:
 
 
 def stamp_of(fmt: Format, found: re.Match[str]) -> Stamp:
-    """The time the named groups of a format's match state."""
-    groups = found.groupdict()
+    """The time the named groups of a format's match state (a Stamp is a value: shared)."""
+    return _stamp_read(fmt.regex.pattern, fmt.utc, found.groups())
+
+
+# A busy log states one second on many lines, and a line is read again when its neighbours look
+# for their time: each such prefix is converted once (the per-hit path).
+@lru_cache(maxsize=4096)
+def _stamp_read(pattern: str, utc: bool, groups: tuple[str | Any, ...]) -> Stamp:
+    """The stamp that a format's regex (`pattern`) matching with these groups states: all it
+    depends on."""
+    return _stamp_of_groups(utc, {name: groups[number - 1] for name, number in _group_numbers(pattern)})
+
+
+@lru_cache(maxsize=256)
+def _group_numbers(pattern: str) -> tuple[tuple[str, int], ...]:
+    return tuple(re.compile(pattern).groupindex.items())
+
+
+def _stamp_of_groups(utc: bool, groups: dict[str, str | Any]) -> Stamp:
     frac = groups.get("frac") or ""
     if groups.get("epoch"):
         return _epoch_stamp(int(groups["epoch"]), frac)
@@ -475,14 +492,20 @@ def stamp_of(fmt: Format, found: re.Match[str]) -> Stamp:
     if date is None and groups.get("year"):
         month = MONTHS.index(groups["monthname"]) + 1 if groups.get("monthname") else int(groups["month"])
         date = f"{groups['year']}-{month:02d}-{int(groups['day']):02d}"
-    ranks = tuple((m.group(1), int(m.group(2))) for m in _RANK.finditer(groups.get("ranks") or ""))
+    ranks = _ranks(groups.get("ranks") or "")
     if date is not None:
         text = f"{date} {clock}" + (f".{frac[:3]}" if frac else "")
-        return Stamp(epoch_of(date, clock, frac), text, True, ranks, fmt.utc)
+        return Stamp(epoch_of(date, clock, frac), text, True, ranks, utc)
     month_text = f"{MONTHS.index(groups['monthname']) + 1 if groups.get('monthname') else int(groups['month']):02d}"
     day = f"{int(groups['day']):02d}"
     seconds = epoch_of(f"1970-{month_text}-{day}", clock, frac)
-    return Stamp(seconds, f"{month_text}-{day} {clock}", False, ranks, fmt.utc)
+    return Stamp(seconds, f"{month_text}-{day} {clock}", False, ranks, utc)
+
+
+@lru_cache(maxsize=1024)
+def _ranks(text: str) -> tuple[tuple[str, int], ...]:
+    """A prefix's rank tags (` DP0 TP3`) as (tag, number) pairs: a server prints a few, on every line."""
+    return tuple((m.group(1), int(m.group(2))) for m in _RANK.finditer(text))
 
 
 def _epoch_stamp(whole: int, frac: str) -> Stamp:

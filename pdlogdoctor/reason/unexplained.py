@@ -693,7 +693,8 @@ def _named(
     # Cause-like lines are printed by servers and their backends; a harness or router line beside
     # a symptom is another view of the same symptom. A unit test's own exception is the cause of
     # its failure in any file: the symptom's line beside it is what the test printed.
-    tests = [e for e in context if e.pattern in library.marked(Mark.UNIT_TEST)]
+    unit_test = library.marked(Mark.UNIT_TEST)  # once, not once per line read (a dense log's thousands)
+    tests = [e for e in context if e.pattern in unit_test]
     beside = [
         t for t in causes if _beside(t.first, root_time) and (set(t.roles) & CAUSE_ROLES or _ends_a_unit_test(t, tests))
     ]

@@ -107,6 +107,7 @@ class EventSink:
     last_line: int = 0  # the last line something recognised: a row of a wrapped line is not read twice
     series: SeriesBook = field(default_factory=SeriesBook)  # the metrics patterns' lines, every one
     numeric: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # a metrics pattern's numbers
+    metrics: dict[str, bool] = field(default_factory=dict)  # per pattern: a metrics pattern (`metered`)
     # Anchors only a metrics pattern holds (index.sampled): number -> the pattern
     sampled: dict[int, str] = field(default_factory=dict)
     skipped: dict[int, int] = field(default_factory=dict)  # per sampled anchor: lines counted, not read
@@ -214,6 +215,13 @@ class EventSink:
         if names is None:
             names = self.numeric[pattern.id] = tuple((n, kind) for n, kind in pattern.fields if kind in NUMERIC_KINDS)
         return names
+
+    def metered(self, pattern: Pattern) -> bool:
+        """A metrics pattern (Mark.METRICS), known once per sink."""
+        found = self.metrics.get(pattern.id)
+        if found is None:
+            found = self.metrics[pattern.id] = Mark.METRICS in pattern.marks
+        return found
 
     def counted_only(self, pattern: Pattern) -> bool:
         """A metrics pattern whose kept events are full here: its further lines are only measured."""
@@ -476,6 +484,8 @@ def _match_text(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventS
     recognised = False
     seen: set[str] = set()
     for pattern in patterns:
+        if pattern.anchors[0] not in text and not state.metered(pattern):
+            continue  # match_line would say no (a metrics line is measured by its regex alone: below)
         if pattern.id in seen:
             continue
         seen.add(pattern.id)
@@ -547,7 +557,7 @@ class _Made:
     def of(cls, buf: Buffer, line: _Line, state: EventSink) -> _Made:
         own = parse_stamp(line.text, state.stamps.formats)
         stamp = stamp_for(buf, line.start, line.text, line.actions_time, state.stamps, own)
-        latest = latest_for(buf, line.stop, line.end, own, line.actions_time, stamp, state.stamps.formats)
+        latest = latest_for(buf, line.stop, line.end, own, line.actions_time, stamp, state.stamps)
         return cls(stamp, latest)
 
 

@@ -27,7 +27,7 @@ from .events import HEAD_BYTES, EventSink, Partial, ScanResult, merge_partials
 from .index import AnchorIndex
 from .reader import CHUNK_BYTES, MAX_LINE_BYTES, NEWLINE, Buffer, Newlines, Window, fills, line_end, line_start
 from .series import SeriesBook
-from .stamps import STAMP_LOOKBACK_LINES, StampMemory, remember_last_stamp
+from .stamps import STAMP_LOOKBACK_LINES, StampMemory, forget_nearby, remember_last_stamp
 from .wrapped import MAX_PART_BYTES, MAX_PARTS
 
 LONG_LINE_CARRY = 4 << 20  # a partial line longer than this is scanned in windows
@@ -358,12 +358,13 @@ def _scan_region(
     buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State, newlines: Newlines
 ) -> None:
     found = _find_lines(buf, lo, hi, limit, index, state)
-    if not found:
-        remember_last_stamp(buf, hi, state.sink.stamps)  # the lines past hi are scanned (and remembered) next time
-        return
-    for start in sorted(found):
-        stop, patterns, generic, weight = found[start]
-        line_no = state.line_base + newlines.before(start) + 1
-        state.sink.line(buf, start, stop, limit, patterns, generic, line_no, weight)
-    state.sink.settle(buf)  # before the buffer moves on and the stamps below are remembered
-    remember_last_stamp(buf, hi, state.sink.stamps)
+    stamps = state.sink.stamps
+    forget_nearby(stamps)  # what the lines of an earlier buffer (or of a context) said
+    if found:
+        for start in sorted(found):
+            stop, patterns, generic, weight = found[start]
+            line_no = state.line_base + newlines.before(start) + 1
+            state.sink.line(buf, start, stop, limit, patterns, generic, line_no, weight)
+        state.sink.settle(buf)  # before the buffer moves on and the stamps below are remembered
+    remember_last_stamp(buf, hi, stamps)  # the lines past hi are scanned (and remembered) next time
+    forget_nearby(stamps)  # the buffer moves on

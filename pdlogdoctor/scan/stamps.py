@@ -14,6 +14,7 @@ from .reader import MAX_LINE_BYTES, Buffer
 from .timeline import clean_line, dated_by, on_local_clock, parse_actions_time, parse_stamp, since_boot
 
 STAMP_LOOKBACK_LINES = 60
+NEARBY_KEPT = 4096  # lines of one buffer whose reading is kept (`read_near`), then they start over
 
 
 @dataclass(slots=True)
@@ -23,13 +24,35 @@ class StampMemory:
     last: Stamp | None = None  # of the last stamped line (its own time, or the Actions runner's)
     last_own: Stamp | None = None  # of the last line with a time of its own
     formats: Formats = field(default_factory=shipped)  # the catalogue of line formats that reads them
+    # The lines of the buffer being scanned read for their time, by (start, stop): the lines near
+    # a line without a time of its own are read again for the next such line, the same lines
+    # above and below (`read_near`). Only valid while the buffer holds what it held: the searcher
+    # empties it (`forget_nearby`) before and after each region it scans.
+    nearby: dict[tuple[int, int], tuple[Stamp | None, str | None]] = field(default_factory=dict)
+
+
+def forget_nearby(memory: StampMemory) -> None:
+    """The buffer is about to change (or has): its lines' readings no longer hold."""
+    memory.nearby.clear()
+
+
+def read_near(buf: Buffer, start: int, stop: int, memory: StampMemory) -> tuple[Stamp | None, str | None]:
+    """The time the line buf[start:stop] states and the time its collector received it (clean_line),
+    read once per buffer."""
+    key = (start, stop)
+    found = memory.nearby.get(key)
+    if found is None:
+        text, received = clean_line(buf[start:stop].decode("utf-8", errors="replace"))
+        if len(memory.nearby) >= NEARBY_KEPT:
+            memory.nearby.clear()
+        found = memory.nearby[key] = (parse_stamp(text, memory.formats), received)
+    return found
 
 
 def stamp_for(
     buf: Buffer, start: int, text: str, actions_time: str | None, memory: StampMemory, own: Stamp | None
 ) -> Stamp | None:
     """`own` is the line's own stamp (parse_stamp(text, memory.formats)), parsed once by the caller."""
-    formats = memory.formats
     if own is not None and own.utc:
         return on_local_clock(own, _local_stamp_above(buf, start, memory))
     if own is not None:
@@ -48,8 +71,7 @@ def stamp_for(
                 return remembered
             break
         previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
-        candidate, above_actions = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
-        stamp = parse_stamp(candidate, formats)
+        stamp, above_actions = read_near(buf, previous, pos - 1, memory)
         if stamp is not None:
             return stamp
         if actions_time is None and above_actions is not None:
@@ -69,7 +91,7 @@ def _local_stamp_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp | 
         if pos <= 0:
             return memory.last_own
         previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
-        stamp = parse_stamp(clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))[0], memory.formats)
+        stamp = read_near(buf, previous, pos - 1, memory)[0]
         if stamp is not None and not stamp.utc:
             return stamp
         pos = previous
@@ -77,7 +99,13 @@ def _local_stamp_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp | 
 
 
 def latest_for(
-    buf: Buffer, stop: int, end: int, own: Stamp | None, actions_time: str | None, stamp: Stamp | None, formats: Formats
+    buf: Buffer,
+    stop: int,
+    end: int,
+    own: Stamp | None,
+    actions_time: str | None,
+    stamp: Stamp | None,
+    memory: StampMemory,
 ) -> float | None:
     """For a line without a time of its own (a crash line, a traceback), the latest it can be:
     the time of the next stamped line below it (or the earliest, when none is in reach).
@@ -91,8 +119,8 @@ def latest_for(
             break
         newline = buf.find(b"\n", pos, min(end, pos + MAX_LINE_BYTES))
         stop_at = newline if newline >= 0 else min(end, pos + MAX_LINE_BYTES)
-        candidate, below_actions = clean_line(buf[pos:stop_at].decode("utf-8", errors="replace"))
-        below = parse_stamp(candidate, formats) or (parse_actions_time(below_actions) if below_actions else None)
+        below, below_actions = read_near(buf, pos, stop_at, memory)
+        below = below or (parse_actions_time(below_actions) if below_actions else None)
         if below is not None and below.year_known == stamp.year_known and below.seconds >= stamp.seconds:
             return below.seconds
         if newline < 0:
@@ -109,8 +137,7 @@ def remember_last_stamp(buf: Buffer, end: int, memory: StampMemory) -> None:
         if pos <= 0:
             return
         previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
-        candidate, actions_time = clean_line(buf[previous : pos - 1].decode("utf-8", errors="replace"))
-        own = parse_stamp(candidate, memory.formats)
+        own, actions_time = read_near(buf, previous, pos - 1, memory)
         if own is not None:
             memory.last_own = own
             if not found:

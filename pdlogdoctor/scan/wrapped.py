@@ -56,9 +56,12 @@ def is_part(text: str, formats: Formats) -> bool:
     if not text.strip() or text.startswith(("  ", "\t")) or len(text) > MAX_PART_BYTES:
         return False
     plain = without_colours(text)
+    # Each test alone says no; the cheapest first (a stamped line, most of a log, goes at the first).
+    if formats.stamp(plain) is not None:
+        return False
     if clean_line(plain)[0] != plain:
         return False  # a collector's prefix, the runner's time: a line of its own
-    return not (formats.run_time(plain) or formats.stamp(plain) is not None or formats.source(plain))
+    return not (formats.source(plain) or formats.run_time(plain))
 
 
 def _parts_above(buf: Buffer, start: int, text: str, formats: Formats) -> tuple[int, list[str], int]:
