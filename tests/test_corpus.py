@@ -129,13 +129,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round8-bundles/05-slurm-trtllm-disagg-gen-dies-under-load": {
         "verdict": "first sight: inconclusive 0.00; the tester expects host-oom",
     },
-    "tests/data/blind-round8-bundles/12-llama70b-mooncake-ttft-gate": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects kv-transfer-backlog (or performance-regression)",
-    },
-    "tests/data/blind-round8-bundles/15-trtllm-disagg-perf-check-below-baseline": {
-        "verdict": "first sight: healthy 0.50; the tester expects performance-regression",
-        "key_line": "first sight: no key line quoted (healthy 0.50)",
-    },
     "tests/data/blind-round8-bundles/16-mooncake-1p1d-c10d-errno99-at-start": {
         "key_line": "first sight: no key line quoted (healthy 0.90)",
     },

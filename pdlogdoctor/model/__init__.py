@@ -98,6 +98,10 @@ class Mark(StrEnum):
     # A test, benchmark or CI gate reported failure: a failed assertion or test summary, failed
     # requests, a job or step that exited non-zero. A run holding one is never healthy (decide.py).
     GATE_FAILED = "gate-failed"
+    # The line names what a failed gate measured, where the gate's own line gives only numbers: a
+    # failed test's assertion statement (`self.assertLess(res["median_ttft_ms"], 2500)` over
+    # `AssertionError: 15902.48 not less than 2500`). Context, no failure of its own.
+    GATE_MEASURE = "gate-measure"
     # The line a server logs once as it launches, with its settings (sglang's `server_args=`): where
     # its life starts; its captures (mode, nnodes, dist_init_addr, page_size, args) are its configuration.
     SERVER_LAUNCH = "server-launch"
