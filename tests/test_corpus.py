@@ -132,12 +132,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round8-bundles/16-mooncake-1p1d-c10d-errno99-at-start": {
         "key_line": "first sight: no key line quoted (healthy 0.90)",
     },
-    "tests/data/blind-round8-bundles/18-2p1d-soak-prefill-restarted-once": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects healthy",
-    },
-    "tests/data/blind-round8-bundles/19-vllm-pd-one-transfer-error-recomputed": {
-        "verdict": "first sight: rdma-link-failure 0.80; the tester expects healthy",
-    },
     "tests/data/blind-round8-excerpts-a/05-dynamo-sglang-decode-startup-only": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
@@ -156,11 +150,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round8-excerpts-a/15-lmcache-pd-full-hit-garbage-output": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects output-corruption (or inconclusive)",
-    },
-    "tests/data/blind-round8-excerpts-a/17-pd-bench-json-served": {
-        "verdict": "first sight: the acceptable no-failure-seen 0.50 (healthy wanted), but its summary names no key "
-        "line",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round8-excerpts-a/19-prefill-kv-pool-exhaustion-sigquit": {
         "verdict": "first sight: scheduler-runtime-crash 0.40 (acceptable), but scheduler-init-crash, which it must "
@@ -186,9 +175,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round8-excerpts-b/11-hami-vgpu-illegal-device-segfault": {
         "verdict": "first sight: scheduler-crash 0.30; the tester expects inconclusive (or scheduler-init-crash)",
-    },
-    "tests/data/blind-round8-excerpts-b/14-gha-operation-canceled-debug": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects ci-cancelled",
     },
     "tests/data/blind-round8-excerpts-b/15-aks-lws-leader-nccl-gdrdma-grep": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
