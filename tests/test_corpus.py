@@ -126,9 +126,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     # The round 8 blind sets, kept as cases after their first-sight score (2026-12-02, at ac9748c):
     # what the tool said then. Each fix that makes one pass removes its entry.
-    "tests/data/blind-round8-bundles/05-slurm-trtllm-disagg-gen-dies-under-load": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects host-oom",
-    },
     "tests/data/blind-round8-bundles/16-mooncake-1p1d-c10d-errno99-at-start": {
         "key_line": "first sight: no key line quoted (healthy 0.90)",
     },
