@@ -42,19 +42,12 @@ from .corpus import (
 # Known misses, by case and by what is checked ("verdict": verdict, exit code, must-not-be;
 # "key_line": a key line quoted; "values": facts and times; "other_incidents": the separate incidents).
 KNOWN: dict[str, dict[str, str]] = {
-    "tests/data/blind-openworld/ow03-l40s-grep-excerpt": {
-        "verdict": "scheduler-runtime-crash 0.40 with scheduler-init-crash (ruled out) a close 0.35 runner-up",
-    },
     "tests/data/blind-round4/03-crlf-ansi-truncated-gpu-oom": {
         "key_line": "the 480-character key line is cut at the excerpt limit",
     },
     "tests/data/blind-round4/05-vllm-nixl-not-installed": {
         "key_line": "both engines print the same lines; one template stands for both and quotes the decode's "
         "copy (pid 298), the key lines are the prefill's (pid 311)",
-    },
-    "tests/data/excerpts/vllm-3053-sigsegv-cuda-graph-capture": {
-        "verdict": "vLLM's capture_model (CUDA graph capture, a start-up step) is in no frames.toml rule: the "
-        "phase is left open (scheduler-crash 0.30); a rule wants a second real frame line (vLLM V1)",
     },
     "tests/data/excerpts/lmcache-1343-nixl-ucx-1p1d-example-startup-benign": {
         "key_line": "vLLM's 'init engine ... took' line not shown",
@@ -63,11 +56,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # d57ddc4): what the tool said then. Each fix that makes one pass removes its entry.
     "tests/data/blind-round5-bundles/04-decode-devshm-full-nccl-init": {
         "key_line": "first sight: no key line quoted (scheduler-init-crash 0.50)",
-    },
-    "tests/data/blind-round5-bundles/06-mori-mr-size-limit-dsv4-nightly": {
-        "verdict": "mr-registration-rejected (ruled out by the tester) a 0.48 runner-up to mori-mr-size-limit 0.53: "
-        "one EINVAL line on one 5.6 GiB region cannot tell a refusal from a ceiling (the analyzer says so); "
-        "kv-transfer-timeout, a symptom, is no longer close (0.38)",
     },
     "tests/data/blind-round5-bundles/16-slurm-time-limit-mid-sweep": {
         "verdict": "first sight: the acceptable inconclusive's summary names no key line: 2 kinds of failure are "
@@ -115,10 +103,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round7-bundles/05-decode-gated-repo-k8s": {
         "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
     },
-    "tests/data/blind-round7-excerpts-a/09-sglang-specv2-index-oob-decode": {
-        "verdict": "first sight: scheduler-crash 0.30 (acceptable), but scheduler-init-crash, which it must not be, "
-        "is a close runner-up at 0.25",
-    },
     "tests/data/blind-round7-excerpts-a/11-deepep-few-sms-warning-startup": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50); a progress bar's end as the step "
         "reached (DeepGEMM warmup: 100%) was tried and left out: the growing scan (--follow) times an untimed "
@@ -138,19 +122,11 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round8-excerpts-a/09-rocm-mi300-negative-kv-pool": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects gpu-oom (or scheduler-init-crash)",
     },
-    "tests/data/blind-round8-excerpts-a/10-mi355-mori-decode-scheduler-exception": {
-        "verdict": "first sight: scheduler-runtime-crash 0.35 (acceptable), but scheduler-init-crash, which it must "
-        "not be, is a close runner-up at 0.30",
-    },
     "tests/data/blind-round8-excerpts-a/14-lmcache-negative-need-to-load": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round8-excerpts-a/15-lmcache-pd-full-hit-garbage-output": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects output-corruption (or inconclusive)",
-    },
-    "tests/data/blind-round8-excerpts-a/19-prefill-kv-pool-exhaustion-sigquit": {
-        "verdict": "first sight: scheduler-runtime-crash 0.40 (acceptable), but scheduler-init-crash, which it must "
-        "not be, is a close runner-up at 0.35",
     },
     "tests/data/blind-round8-excerpts-a/20-lmcache-decode-zero-hit-32k": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive (or healthy)",

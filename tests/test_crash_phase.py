@@ -383,3 +383,85 @@ def test_an_nccl_bootstrap_failure_points_at_reachability(case_reports: dict[Pat
     assert warn in report.verdict.summary
     assert "NCCL_SOCKET_IFNAME" in report.advice, report.advice
     assert report.verdict.confidence <= CONFIDENT or report.verdict.id == "inconclusive"
+
+
+# ---------------------------------------------------------------- the readings of one crash (issue 22 item 8)
+# The phase readings of one crash are not rivals: the one its evidence favours leads, the other stays
+# open below it by the distance the analyzer put between them, whatever lowers the verdict (logs not
+# given) lowers them alike. The corpus's rule: a reading the case rules out is no close runner-up.
+BLIND8 = ROOT / "tests" / "data" / "blind-round8-excerpts-a"
+BLIND7 = ROOT / "tests" / "data" / "blind-round7-excerpts-a"
+
+
+def _open_reading(report: Report, verdict: str) -> float:
+    reading = next(a for a in report.alternatives if a.id == verdict)
+    assert reading.confidence >= REJECTED, f"{verdict} reads as ruled out ({reading.confidence})"
+    return reading.confidence
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        BLIND8 / "10-mi355-mori-decode-scheduler-exception",  # SGLang decode, the disagg decode loop (MoRI)
+        BLIND8 / "19-prefill-kv-pool-exhaustion-sigquit",  # SGLang prefill, the overlap loop
+        MOONCAKE_1000,  # Mooncake's native transfer worker
+    ],
+    ids=["sglang-decode-loop", "sglang-prefill-loop", "mooncake-transfer-worker"],
+)
+def test_a_serving_loop_stack_leads_and_start_up_stays_open_well_below(case: Path, library: Library) -> None:
+    report = run([str(case)], library)
+    assert report.verdict.id == RUNTIME
+    init = _open_reading(report, INIT)
+    assert init <= max(report.verdict.confidence - 0.15, REJECTED), (init, report.verdict.confidence)
+    assert "near-tie" not in {step.name for step in report.verdict.reasons}  # its own other reading is no rival
+    why = next(a.why_not for a in report.alternatives if a.id == INIT)
+    assert "the likelier reading is scheduler-runtime-crash" in why and "no ready line" in why
+
+
+@pytest.mark.parametrize(
+    "lines_or_case",
+    [NEUTRAL_SEGFAULT, BLIND7 / "09-sglang-specv2-index-oob-decode"],
+    ids=["faulthandler-cuda-sync", "torch-device-asserts"],
+)
+def test_with_no_phase_evidence_phase_unknown_leads_both_phases_below(
+    lines_or_case: list[str] | Path, tmp_path: Path, library: Library
+) -> None:
+    if isinstance(lines_or_case, Path):
+        report = run([str(lines_or_case)], library)
+    else:
+        report = _report(tmp_path, library, lines_or_case)
+    assert report.verdict.id == UNKNOWN
+    init, runtime = _open_reading(report, INIT), _open_reading(report, RUNTIME)
+    assert init == runtime <= max(report.verdict.confidence - 0.1, REJECTED)
+    assert "the phase is unknown" in next(a.why_not for a in report.alternatives if a.id == INIT)
+
+
+def test_a_graph_capture_stack_says_start_up_in_vllm(library: Library) -> None:
+    """vllm#3053: faulthandler's single stack ('Stack (most recent call first):', newest call first)
+    runs through vLLM's capture_model: a crash at start-up; serving is ruled out."""
+    report = run([str(EXCERPTS / "vllm-3053-sigsegv-cuda-graph-capture")], library)
+    assert report.verdict.id == INIT
+    assert "capture_model" in str(dict(report.verdict.facts)["phase_evidence"])
+    assert _alternatives(report).get(RUNTIME) is True
+
+
+def test_a_single_faulthandler_stack_naming_no_step_leaves_the_phase_open(tmp_path: Path, library: Library) -> None:
+    """The look-alike of vllm#3053: the same faulthandler format ('Stack (most recent call first):'),
+    frames that name no start-up or serving step (a CUDA stream sync): no phase is claimed."""
+    lines = [
+        "Fatal Python error: Segmentation fault",
+        "",
+        "Stack (most recent call first):",
+        '  File "/usr/local/lib/python3.10/dist-packages/torch/cuda/streams.py", line 224 in synchronize',
+    ]
+    report = _report(tmp_path, library, lines)
+    assert report.verdict.id == UNKNOWN
+
+
+def test_a_rival_with_lines_of_its_own_still_costs_a_near_tie(bundle_reports: dict[Path, Report]) -> None:
+    """The look-alike of a reading: a cause of the same tier read from other lines (an RDMA link
+    failure beside a Mooncake segfault) is a rival, and the verdict pays its near tie."""
+    report = bundle_reports[FIXTURES / "blind-runtime-segv-mooncake"]
+    assert report.verdict.id == RUNTIME
+    assert "near-tie" in {step.name for step in report.verdict.reasons}
+    assert any(a.id == "rdma-link-failure" for a in report.alternatives)

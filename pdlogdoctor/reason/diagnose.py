@@ -62,6 +62,9 @@ PARTIAL_TITLE = "No failure in what was read; evidence incomplete"
 # the rival clearly comes first (incidents.Precedence.margin); the rival loses up to RIVAL_MARGIN_DROP.
 RIVAL_MARGIN_DROP = 0.25
 RULED_OUT_CONFIDENCE = confidence.RULED_OUT  # a verdict its own phase rules out, listed as an alternative
+# Another reading of the verdict's own lines that the evidence leaves open is listed at least at this
+# (lower, it would read as ruled out), and at most the analyzer's distance below the verdict.
+OPEN_READING = 0.2
 SHALLOWER_GAP = confidence.SHALLOWER  # a rival of a shallower tier: at least this far below the verdict
 # The serving proof in words, in the order a reader checks it: end to end first.
 PROOF_WORDS = {
@@ -309,10 +312,13 @@ def _report_for(
     spec = evidence.library.verdict(best.verdict)
     score = confidence.named(spec.tier, best.confidence, best.coverage, spec.analyzer)
     orders = _time_orders(best, runners_up, evidence)
-    if runners_up and evidence.library.verdict(runners_up[0].verdict).tier == spec.tier:
+    # Another reading of the verdict's own lines (the crash's other phase) is no rival: the
+    # analyzer weighed the two readings against each other already.
+    rivals = [other for other in runners_up if not _reads_the_same_lines(other, best)]
+    if rivals and evidence.library.verdict(rivals[0].verdict).tier == spec.tier:
         # A rival of the same tier that nothing links: a near tie, unless the verdict clearly comes first.
-        order = orders.get(id(runners_up[0]))
-        score = confidence.near_tie(score, order.margin if order else 0.0, runners_up[0].verdict)
+        order = orders.get(id(rivals[0]))
+        score = confidence.near_tie(score, order.margin if order else 0.0, rivals[0].verdict)
     score = confidence.missing_roles(score, missing)
     verdict = confidence.applied(
         Verdict(
@@ -523,7 +529,12 @@ def _alternatives(
             f"{best.failures_explained} for {best.verdict}, starting at {other.first_root.where}"
         )
         confidence = min(other.confidence, ceiling)
-        if library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:
+        if _reads_the_same_lines(other, best):
+            # What lowered the verdict's confidence (logs not given) lowers every reading of its
+            # lines alike: the other reading stays as far below it as the analyzer put it.
+            distance = best.confidence - other.confidence
+            confidence = min(ceiling, max(OPEN_READING, verdict_confidence - distance))
+        elif library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:
             tier = library.verdict(other.verdict).tier.value
             why = f"a {tier}-level verdict, and a deeper cause ({best.verdict}) is in the evidence"
             confidence = max(0.05, min(confidence, verdict_confidence - SHALLOWER_GAP))
@@ -541,6 +552,11 @@ def _alternatives(
             why = f"{described(library, event)} follows from {described(library, explainer)}"
             found.setdefault(verdict, Alternative(verdict, 0.05, why))
     return tuple(sorted(found.values(), key=lambda a: (-a.confidence, a.id)))
+
+
+def _reads_the_same_lines(other: Hypothesis, best: Hypothesis) -> bool:
+    """Another verdict an analyzer read from exactly the verdict's root lines (a crash's phases)."""
+    return other.verdict != best.verdict and other.roots == best.roots
 
 
 def _no_cause_report(

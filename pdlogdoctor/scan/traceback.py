@@ -42,8 +42,9 @@ _CONNECTORS = (
     "Traceback (most recent call last):",
     "Thread 0x",  # faulthandler: one stack per thread
     "Current thread 0x",
+    "Stack (most recent call first):",  # faulthandler: the one stack (cpython Python/traceback.c)
 )
-_FAULTHANDLER = ("Thread 0x", "Current thread 0x")
+_FAULTHANDLER = ("Thread 0x", "Current thread 0x", "Stack (most recent call first):")
 # How Python joins a chain of exceptions: `raise ... from` (the first is the cause), or an exception
 # raised in an `except` block (the first is what was being handled). A wrapper that re-raises a
 # failure in its own words ("Please install mooncake ...") leaves the real cause at the chain's start.

@@ -18,7 +18,10 @@ from ..hypothesis import Evidence, Hypothesis, count_matches
 GIB = 1 << 30
 DEFAULT_CEILING = 2 * GIB  # the largest region known to register on MI355X + Ionic (seed thread)
 SMALL_REGION = 1 * GIB  # no NIC ceiling seen is this low: a failure here is not about size
-SINGLE_FAILURE = 0.6  # one failing line: a ceiling and an access-flag refusal look the same
+# One failing line: a ceiling and an access-flag refusal look the same; the refusal reading is
+# listed this much lower, a distance the diagnosis keeps (its near tie no longer takes 0.15 off).
+SINGLE_FAILURE = 0.45
+SINGLE_FAILURE_DISTANCE = 0.15
 # Only a wrapper's "registration failed" (sglang's for Mooncake): the NIC's own refusal, its errno and
 # the buffer are not in the lines, so which refusal it was is a guess.
 WRAPPER_ONLY = 0.4
@@ -95,7 +98,7 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         return [
             replace(limit, confidence=SINGLE_FAILURE, summary=f"{limit.summary} Uncertain: {doubt}."),
             replace(
-                _as_rejected(rejected, doubt, errnos, confidence=SINGLE_FAILURE - 0.15),
+                _as_rejected(rejected, doubt, errnos, confidence=SINGLE_FAILURE - SINGLE_FAILURE_DISTANCE),
                 why_not=(
                     f"not ruled out: one EINVAL line cannot tell a refusal from a ceiling; ranked lower because the "
                     f"failing region ({_human(sizes[-1])}) is above 2 GiB, where single-region ceilings are known. "

@@ -56,10 +56,13 @@ OUTSIDE_CATALOGUE_CONFIDENCE = confidence.OUTSIDE_CATALOGUE
 SERVED = (Mark.SERVER_UP, Mark.ANSWERED)
 # Crashed in the serving loop, but no line says the server had finished its warmup: the
 # crash could be in the warmup request, so runtime is the better reading, not a certain one.
-LOOP_ONLY_CONFIDENCE = 0.55
+LOOP_ONLY_CONFIDENCE = 0.45
 # The lines show a crash but not its phase: both readings stay open, neither is stated.
-UNKNOWN_PHASE_CONFIDENCE = 0.45
-OPEN_PHASE_CONFIDENCE = 0.3
+UNKNOWN_PHASE_CONFIDENCE = 0.35
+# A phase the evidence leaves open, listed under the reading it favours (the serving loop's
+# runtime, or the phase-unknown verdict): that far below it, not beside it (diagnose keeps the
+# distance through the penalties both share), and never as if ruled out.
+OPEN_PHASE_CONFIDENCE = 0.2
 # Where sglang sizes the KV pool: a crash raised here is neither before nor after it.
 POOL_SIZING_CODE = ("pool_configurator", "memory_pool_config", "init_memory_pool", "profile_max_num_token", "mr_limit")
 
@@ -170,17 +173,27 @@ def _with_alternatives(
     open (not rejected, low confidence) when it does not."""
     if phase.verdict == UNKNOWN_PHASE:
         why = "these lines do not show whether the scheduler was starting up or serving"
+        open_phase = replace(
+            chosen, summary=why, why_not=f"{why}: the phase is unknown", confidence=OPEN_PHASE_CONFIDENCE
+        )
         return [
             replace(chosen, confidence=UNKNOWN_PHASE_CONFIDENCE),
-            replace(chosen, verdict=INIT, summary=why, confidence=OPEN_PHASE_CONFIDENCE),
-            replace(chosen, verdict=RUNTIME, summary=why, confidence=OPEN_PHASE_CONFIDENCE),
+            replace(open_phase, verdict=INIT),
+            replace(open_phase, verdict=RUNTIME),
         ]
     other = INIT if phase.verdict == RUNTIME else RUNTIME
     if not phase.certain:
-        # Not rejected: the other reading stays live, and neither is stated with confidence.
+        # Not rejected: the other reading stays live, below the one the evidence favours.
+        why_not = f"the likelier reading is {phase.verdict}: {phase.fact}; no ready line was given"
         return [
             replace(chosen, confidence=min(chosen.confidence, LOOP_ONLY_CONFIDENCE)),
-            replace(chosen, verdict=other, summary=phase.fact + "; no ready line was given", confidence=0.3),
+            replace(
+                chosen,
+                verdict=other,
+                summary=phase.fact + "; no ready line was given",
+                why_not=why_not,
+                confidence=OPEN_PHASE_CONFIDENCE,
+            ),
         ]
     if served is not None:
         why_not = f"the server was serving at {served.where} before the crash"
