@@ -482,12 +482,14 @@ def _first_time(events: Sequence[Event]) -> float | None:
 
 
 def _first_failure_time(events: Sequence[Event], library: Library) -> float | None:
-    """When the first failing line was logged. A failed gate is no moment of the failure: a
-    benchmark prints its `Failed requests: 244` when it ends, a job its exit status after the kill
-    (and an untimed harness line takes the time of the line above it, such as Slurm's cancel
-    banner): it says the run failed, not when."""
+    """When the first failing line was logged. Beside other failures, a failed gate is no moment
+    of the failure: a benchmark prints its `Failed requests: 244` when it ends, a job its exit
+    status after the kill (and an untimed harness line takes the time of the line above it, such
+    as Slurm's cancel banner): it says the run failed, not when. When the gates are all that
+    failed, their lines are the failure's moment."""
     gated = library.marked(Mark.GATE_FAILED)
-    return _first_time([e for e in events if e.failing and e.kind.value != "context" and e.pattern not in gated])
+    failing = [e for e in events if e.failing and e.kind.value != "context"]
+    return _first_time([e for e in failing if e.pattern not in gated] or failing)
 
 
 # ---------------------------------------------------------------- the report
