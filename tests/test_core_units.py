@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from pdlogdoctor.cli.commands import app
 from pdlogdoctor.library.conditions import parse_condition
+from pdlogdoctor.library.fields import repeat_fraction, typed_fields
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.reason.analyzers.memory_registration import bytes_per_token, suggested_region_bytes
 from pdlogdoctor.scan.index import AnchorIndex
@@ -204,6 +205,29 @@ def test_failure_conditions() -> None:
     assert not either.holds({"status": 200, "output_ids_zero_fraction": 0.1})
     with pytest.raises(ValueError):
         parse_condition("accuracy is low")
+
+
+@pytest.mark.parametrize(
+    ("text", "fraction"),
+    [
+        (",,,,,,,,,,,,,,,,,,,,", 1.0),  # vllm-ascend#2210: one token over and over
+        ("locklocklocklocklock...", 0.8696),  # LMCache#4614: four letters repeated, the ellipsis is not
+        ("\ufffd\ufffd\ufffd\ufffd\ufffd\ufffd", 1.0),  # replacement characters
+        (" Paris is the capital of France, known for the Eiffel Tower.", 0.0),  # prose
+        ("=" * 40, 0.0),  # a rule: layout
+        ("\u2588" * 30, 0.0),  # a progress bar's blocks: layout
+        ("|---|---|---|---|---|", 0.0),  # a Markdown table's rule row: layout
+        ("\\n\\n\\n\\n\\n\\n", 0.0),  # escaped newlines, as a JSON string shows them
+        ("", 0.0),
+    ],
+)
+def test_a_generated_text_repeat_fraction_counts_one_unit_repeated_not_layout(text: str, fraction: float) -> None:
+    assert repeat_fraction(text) == fraction
+
+
+def test_a_text_field_carries_its_length_and_repeat_fraction() -> None:
+    values = typed_fields((("output", "text"),), {"output": "!!!!!!!!!!!!!!!!"})
+    assert values == {"output": "!!!!!!!!!!!!!!!!", "output_len": 16, "output_repeat_fraction": 1.0}
 
 
 def test_scan_finds_events_with_line_numbers_and_last_line_without_newline(library: Library) -> None:

@@ -1,15 +1,19 @@
 """A pattern's captures as typed values: `int`, `float`, `bytes` (`16 GiB` -> 17179869184),
 `duration` (seconds), `str`, `int_list` (with `<name>_len` and `<name>_zero_fraction` beside it),
-`percent` (`95.9` or `95.9%` -> 0.959) and `bool` (Python's True/False)."""
+`percent` (`95.9` or `95.9%` -> 0.959), `bool` (Python's True/False) and `text` (a generated text, with
+`<name>_len` and `<name>_repeat_fraction` beside it: see `repeat_fraction`)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from ..model import FieldValue
 
-FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent", "bool")
+FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent", "bool", "text")
+# The values a field type adds beside its own (`output_ids_zero_fraction`), as `failure_if` may read them.
+DERIVED_FIELDS = MappingProxyType({"int_list": ("zero_fraction", "len"), "text": ("repeat_fraction", "len")})
 
 
 def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None]) -> dict[str, FieldValue]:
@@ -24,12 +28,35 @@ def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None
         if value is None:
             continue
         values[name] = value
+        if kind == "text" and isinstance(value, str):
+            values[f"{name}_len"] = len(value)
+            values[f"{name}_repeat_fraction"] = repeat_fraction(value)
         if isinstance(value, tuple):
             values[f"{name}_len"] = len(value)
             values[f"{name}_zero_fraction"] = (
                 round(sum(1 for item in value if item == 0) / len(value), 4) if value else 0.0
             )
     return values
+
+
+# One unit of one to eight characters written at least four times in a row: `,,,,`, `!!!!`,
+# `locklocklocklock`, `\ufffd\ufffd\ufffd\ufffd`.
+_REPEATED_UNIT = re.compile(r"(.{1,8}?)\1{3,}", re.DOTALL)
+# Runs of these are layout, not generated tokens: a rule of dashes or `=`, a progress bar's blocks,
+# spaces and escaped newlines (box drawing and block elements: U+2500-U+259F).
+_LAYOUT = frozenset(" \t\r\n-=_*#~.+|/" + "".join(map(chr, range(0x2500, 0x25A0))))
+_ESCAPED_SPACE = re.compile(r"\\[nrt]")  # a JSON or repr string's newline, as the log line shows it
+
+
+def repeat_fraction(text: str) -> float:
+    """The share of `text` that is one short unit repeated back to back (four times or more),
+    layout runs (rules, progress bars, whitespace) not counted. A degenerate generation is one
+    token over and over (`,,,,,,`, `!!!!!!`, `locklocklock`): near 1.0; prose stays near 0."""
+    text = _ESCAPED_SPACE.sub(" ", text)
+    if not text:
+        return 0.0
+    repeated = sum(len(run.group(0)) for run in _REPEATED_UNIT.finditer(text) if not set(run.group(1)) <= _LAYOUT)
+    return round(repeated / len(text), 4)
 
 
 _SIZE_UNITS = {

@@ -18,7 +18,7 @@ from ..model.values import record
 from . import schema
 from .conditions import Condition, is_identifier, parse_condition
 from .errorlines import ErrorLayer
-from .fields import FIELD_TYPES, typed_fields
+from .fields import DERIVED_FIELDS, FIELD_TYPES, typed_fields
 from .formats import Formats
 from .formats import shipped as shipped_formats
 from .frames import FrameTable
@@ -319,6 +319,12 @@ def _fields(data: Mapping[str, Any], compiled: LazyRegex, where: str) -> tuple[t
     return tuple(sorted(typed.items()))
 
 
+def _field_names(fields: tuple[tuple[str, str], ...]) -> set[str]:
+    """The captures' names and the values their types add beside them (`output_ids_zero_fraction`)."""
+    derived = {f"{name}_{suffix}" for name, kind in fields for suffix in DERIVED_FIELDS.get(kind, ())}
+    return {name for name, _ in fields} | derived
+
+
 def _failure_condition(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> Condition | None:
     text = data.get("failure_if")
     if text is None:
@@ -327,9 +333,7 @@ def _failure_condition(data: Mapping[str, Any], fields: tuple[tuple[str, str], .
         condition = parse_condition(str(text))
     except ValueError as exc:
         raise PatternError(where, "failure_if", str(exc)) from None
-    known = {name for name, _ in fields} | {
-        f"{name}_{suffix}" for name, kind in fields if kind == "int_list" for suffix in ("zero_fraction", "len")
-    }
+    known = _field_names(fields)
     for ands in condition.clauses:
         for left, _, right in ands:
             for operand in (left, right):
@@ -357,7 +361,7 @@ def _unexplained(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], w
     if "unexplained" not in data:
         return None
     text = schema.string(data, "unexplained", where)
-    known = {name for name, _ in fields} | _HINT_PLACES
+    known = _field_names(fields) | _HINT_PLACES
     for name in re.findall(r"\{(\w*)\}", text):
         if name not in known:
             raise PatternError(where, "unexplained", f"'{{{name}}}' is not a field of the pattern nor {{where}}")

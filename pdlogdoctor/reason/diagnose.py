@@ -35,6 +35,7 @@ from ..model import (
     Role,
     Severity,
     Source,
+    Tier,
     Verdict,
 )
 from ..model.textcut import clip
@@ -285,17 +286,28 @@ def _with_coverage(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
 
 def _rank(hypothesis: Hypothesis, library: Library) -> tuple[int, int, int, float, float]:
     """Causal position first (tier, then how many kinds of failing line it explains), then
-    severity; never how many times a line repeats, nor lines that did not fail."""
+    severity; never how many times a line repeats, nor lines that did not fail. A verdict that rests
+    only on lines naming it as one of several possible causes (Ray's worker-died message lists the OOM
+    killer first) holds no cause's place: a verdict a line states outranks a guess."""
     tier = library.verdict(hypothesis.verdict).tier
+    weight = GUESS_WEIGHT if _only_guessed(hypothesis, library) else tier.weight
     severity = max(root.severity.rank for root in hypothesis.roots)
     start = hypothesis.first_root.time
     return (
-        tier.weight,
+        weight,
         hypothesis.failures_explained,
         severity,
         hypothesis.confidence,
         -(start if start is not None else 1e18),
     )
+
+
+GUESS_WEIGHT = Tier.SYMPTOM.weight  # the causal place of a verdict only guessed at: below any one a line states
+
+
+def _only_guessed(hypothesis: Hypothesis, library: Library) -> bool:
+    guessed = library.marked(Mark.POSSIBLE_CAUSE)
+    return all(root.pattern in guessed for root in hypothesis.roots)
 
 
 # ---------------------------------------------------------------- reports
@@ -534,6 +546,9 @@ def _alternatives(
             # lines alike: the other reading stays as far below it as the analyzer put it.
             distance = best.confidence - other.confidence
             confidence = min(ceiling, max(OPEN_READING, verdict_confidence - distance))
+        elif _only_guessed(other, library) and not _only_guessed(best, library):
+            why = f"its lines only name it as one of several possible causes; a line states {best.verdict}"
+            confidence = max(0.05, min(confidence, verdict_confidence - SHALLOWER_GAP))
         elif library.verdict(other.verdict).tier.weight < library.verdict(best.verdict).tier.weight:
             tier = library.verdict(other.verdict).tier.value
             why = f"a {tier}-level verdict, and a deeper cause ({best.verdict}) is in the evidence"

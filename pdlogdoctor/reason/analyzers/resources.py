@@ -53,7 +53,7 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     engine = _engine(root, evidence)
     if engine == "vllm":
         return [replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.85, lines_used=used,
-                        advice=_vllm_memory_advice(root))]  # fmt: skip
+                        advice=_vllm_memory_advice(root, evidence))]  # fmt: skip
     if engine not in (None, "sglang"):  # another engine's knobs: its pattern's own advice names them
         advice = " ".join(evidence.library.pattern(root.pattern).advice.split())
         return [
@@ -113,10 +113,13 @@ VLLM_OTHER_KNOBS = (
 )
 
 
-def _vllm_memory_advice(root: Event) -> str:
+def _vllm_memory_advice(root: Event, evidence: Evidence) -> str:
     text = root.text.lower()
     if "increas" in text and "memory_utilization" in text.replace("-", "_").replace(" ", "_"):
         said = f"the line at {root.where} says the KV cache got too little"
+        return f"Raise --gpu-memory-utilization: {said}; or {VLLM_OTHER_KNOBS}."
+    if root.pattern in evidence.library.marked(Mark.POOL_DOES_NOT_FIT):  # a KV budget that came out negative
+        said = f"the line at {root.where} says no memory was left for the KV cache"
         return f"Raise --gpu-memory-utilization: {said}; or {VLLM_OTHER_KNOBS}."
     if "decrease gpu memory utilization" in text:
         return _held_by_another(root)

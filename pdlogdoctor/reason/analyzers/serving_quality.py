@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...model import Event, Mark, Role
+from ...model.textcut import clip
 from ...model.verdicts import ACCURACY_REGRESSION
 from ..hypothesis import Evidence, Hypothesis
 
@@ -71,9 +72,9 @@ def _collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
 
 def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     root = hypothesis.first_root
-    ids = root.get("output_ids")
     zero = root.get("output_ids_zero_fraction")
-    detail = f"output_ids {list(ids)[:8]} ({zero:.0%} zeros)" if ids is not None and zero is not None else root.pattern
+    detail = _garbage(root)
+    where = "generated text" if root.get("output_repeat_fraction") is not None else "warmup output"
     summary = (
         f"Requests succeed and no KV-transfer error is logged, but the output is garbage: {detail}. "
         "This points at the model path (weights, kernels, numerics), not the transport."
@@ -86,9 +87,9 @@ def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
         # seed incident): without the servers' logs or requests served end to end, the absence of
         # a transfer error is not evidence that transfers worked.
         summary = (
-            f"The warmup output is garbage ({detail}), and no KV-transfer error is in these lines; but neither "
+            f"The {where} is garbage ({detail}), and no KV-transfer error is in these lines; but neither "
             "the servers' full logs nor a request served end to end are either, so a failed KV transfer "
-            "(which produces the same zeros) is not ruled out."
+            "(which produces the same garbage) is not ruled out."
         )
         missing = (
             "the prefill and decode logs (a transfer-backend error there would explain zero output ids)",
@@ -97,6 +98,21 @@ def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
         return replace(hypothesis, summary=summary, facts=facts, confidence=0.45, missing=missing)
     confidence = 0.8 if proof else 0.65
     return replace(hypothesis, summary=summary, facts=facts, confidence=confidence, lines_used=tuple(proof[:2]))
+
+
+def _garbage(root: Event) -> str:
+    """What the root line shows of the garbage: its zero output ids, or its text that is one unit repeated."""
+    ids, zero = root.get("output_ids"), root.get("output_ids_zero_fraction")
+    if ids is not None and zero is not None:
+        return f"output_ids {list(ids)[:8]} ({zero:.0%} zeros)"
+    repeated, unit = root.get("output_repeat_fraction"), root.get("unit")
+    if repeated is not None and unit is not None:
+        quoted = clip(root.text.strip(), QUOTE)
+        return f"{float(repeated):.0%} of it is {str(unit)!r} repeated, at {root.where}: {quoted}"
+    return root.pattern
+
+
+QUOTE = 160  # characters of the garbage line quoted in a summary
 
 
 def _transport_evidence(evidence: Evidence) -> bool:
