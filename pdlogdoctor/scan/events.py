@@ -22,7 +22,7 @@ from ..model import Event, FieldValue, InputProblem, Kind, Mark, Role, Severity
 from ..model.textcut import clip
 from .reader import Buffer
 from .records import Record, is_member_line, record_around
-from .roles import role_from_name, role_from_prefix
+from .roles import role_from_name, role_from_prefix, role_from_record
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
 from .timeline import clean_line, dated_by, grep_file, parse_stamp
@@ -610,10 +610,12 @@ def _pattern_event(
 def _with_prefix_role(event: Event, raw: str, tags_only: bool = True) -> Event:
     """A line whose own prefix names its component has that role: a job script's `[prefill] `
     tag; for unrecognised lines also a compose service or pod name (`decode-1  | `). (Library
-    lines in compose pastes keep the roles their patterns and files give them.)"""
+    lines in compose pastes keep the roles their patterns and files give them.) A collector's
+    JSON record that names its pod (`labels.app = vllm-decode`) gives its line that role: the
+    name is the collector's, stated for that one line, as a tag is."""
     if event.role not in (Role.UNKNOWN, Role.SERVER):
         return event
-    role = role_from_prefix(raw, tags_only)
+    role = role_from_prefix(raw, tags_only) or role_from_record(raw)
     return replace(event, role=role) if role is not None else event
 
 
