@@ -13,6 +13,7 @@ stays a passing check.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -37,6 +38,22 @@ def short_of_plan(events: Sequence[Event], library: Library) -> list[Event]:
     for event in events:
         if event.pattern in checks and not event.failing and isinstance(event.get("completed"), int):
             event = _against_plan(event, _plan_of(event, plans, counts), library)
+        out.append(event)
+    return _recounted(out, events)
+
+
+def _recounted(events: list[Event], before: Sequence[Event]) -> list[Event]:
+    """The scan counted a pattern's passing lines as one kind (`repeats`, model/counts.py): a line
+    now failing is a kind of its own (one line each), and the passing kind has that many fewer."""
+    turned = Counter((e.source, e.pattern) for e, was in zip(events, before, strict=True) if e.failing != was.failing)
+    if not turned:
+        return events
+    out = []
+    for event, was in zip(events, before, strict=True):
+        if event.failing != was.failing:
+            event = replace(event, repeats=1, at_least=False)
+        elif not event.failing and turned[(event.source, event.pattern)] and event.repeats > 1:
+            event = replace(event, repeats=max(1, event.repeats - turned[(event.source, event.pattern)]))
         out.append(event)
     return out
 
