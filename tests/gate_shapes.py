@@ -11,6 +11,11 @@ fails the property instead of being left out of it):
   `FAILED (failures=1)`, sglang's CI runner's `FAILED: f returned exit code 1`, `Fail. Time
   elapsed`, `Test Summary: k/n passed`;
 - benchmarks: `Failed requests:` (vllm/benchmarks/serve.py's `"{:<40} {:<10}"`);
+- results tables: a row of numbers with a FAIL status cell (sglang's nightly evaluations'
+  `| {model} | ... | ❌ FAIL |`, a perf-check script's `metric  baseline  current  delta  allowed
+  FAIL`), and gates in words (sglang's `Model {m} score (0.7912) is below threshold (0.8300)`,
+  TensorRT-LLM's perf regression check `d_seq_throughput: value=... baseline=... threshold=5.00%
+  diff=-13.08%`);
 - CI runners: Actions' `##[error]Process completed with exit code N.`, GitLab's `ERROR: Job failed:
   exit code N`, Buildkite's `🚨 Error: The command exited with status N`, Jenkins' `ERROR: script
   returned exit code N` and `Finished: FAILURE`, actions/toolkit's `The process '...' failed with exit
@@ -140,8 +145,55 @@ def outcome_gate(draw: st.DrawFn, failing: bool) -> str:
     )
 
 
+@st.composite
+def table_gate(draw: st.DrawFn, failing: bool) -> str:
+    """A results table's row: what was checked, its numbers, a status cell. sglang's nightly
+    evaluations (`| {model} | {tp} | {score:.3f} | {threshold} | {startup}s | ... | ❌ FAIL |`), a
+    perf-check script against its baseline (`metric  baseline  current  delta  allowed  FAIL`)."""
+    family, names, _ = draw(st.sampled_from(FAMILIES))
+    name = draw(st.sampled_from(names)).replace(" ", "_")
+    baseline = draw(st.sampled_from((0.82, 22.3, 371.9, 1782.4)))
+    ratio = draw(st.sampled_from((0.05, 0.13, 0.4)))
+    allowed = 0.1 if failing else ratio + 0.1
+    current = _side(family, baseline, ratio, failing)
+    delta = (current - baseline) / baseline * 100
+    if draw(st.booleans()):  # the status after a glyph, in a markdown row
+        statuses = ("❌ FAIL", "FAILED", "FAIL") if failing else ("✅ PASS", "PASS")
+        status = draw(st.sampled_from(statuses))
+        model = draw(st.sampled_from(("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen2-57B-A14B-Instruct", name)))
+        limit = baseline if failing else round(current * (0.9 if family != "latency" else 1.1), 2)
+        return f"| {model} | 2 | {current:.3f} | {limit} | 95s | 210s | 305s | {status} |"
+    status = "FAIL" if failing else draw(st.sampled_from(("ok", "PASS", "pass")))
+    sign = -1 if family != "latency" else 1
+    return f"  {name:<26}{baseline:>10}{current:>13.1f}{delta:>+9.1f}%{sign * allowed * 100:>+8.0f}%   {status}"
+
+
+@st.composite
+def words_gate(draw: st.DrawFn, failing: bool) -> str:
+    """A gate in words: sglang's nightly `Model {m} score ({s:.4f}) is below threshold ({t:.4f})`;
+    TensorRT-LLM's perf regression check `  {metric}: value=... baseline=... threshold=5.00% diff=-13.08%`
+    (diff positive when better; worse than -threshold fails)."""
+    if draw(st.booleans()):
+        threshold = draw(st.sampled_from((0.62, 0.83, 0.86)))
+        score = round(threshold * (0.93 if failing else 1.04), 4)
+        side = "below" if failing else "above"
+        model = draw(
+            st.sampled_from(("neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8", "mistralai/Mistral-7B-Instruct-v0.3"))
+        )
+        return f"Model {model} score ({score:.4f}) is {side} threshold ({threshold:.4f})"
+    metric = draw(st.sampled_from(("d_seq_throughput", "d_token_throughput", "d_mean_ttft", "d_median_e2el")))
+    threshold = draw(st.sampled_from((0.05, 0.1)))
+    share = -draw(st.sampled_from((1.6, 3.0))) if failing else draw(st.sampled_from((-0.5, 0.4)))  # of the threshold
+    diff = share * threshold * 100
+    baseline = 1782.4
+    value = baseline * (1 + diff / 100) if "throughput" in metric else baseline * (1 - diff / 100)
+    return f"  {metric}: value={value:.4f} baseline={baseline:.4f} threshold={threshold * 100:.2f}% diff={diff:+.2f}%"
+
+
 def gate_line(failing: bool) -> st.SearchStrategy[str]:
-    return st.one_of(metric_gate(failing), assertion_gate(failing), outcome_gate(failing))
+    return st.one_of(
+        metric_gate(failing), assertion_gate(failing), outcome_gate(failing), table_gate(failing), words_gate(failing)
+    )
 
 
 @st.composite

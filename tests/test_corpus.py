@@ -101,24 +101,8 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     # The round 8 blind sets, kept as cases after their first-sight score (2026-12-02, at ac9748c):
     # what the tool said then. Each fix that makes one pass removes its entry.
-    "tests/data/blind-round8-bundles/05-slurm-trtllm-disagg-gen-dies-under-load": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects host-oom",
-    },
-    "tests/data/blind-round8-bundles/12-llama70b-mooncake-ttft-gate": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects kv-transfer-backlog (or performance-regression)",
-    },
-    "tests/data/blind-round8-bundles/15-trtllm-disagg-perf-check-below-baseline": {
-        "verdict": "first sight: healthy 0.50; the tester expects performance-regression",
-        "key_line": "first sight: no key line quoted (healthy 0.50)",
-    },
     "tests/data/blind-round8-bundles/16-mooncake-1p1d-c10d-errno99-at-start": {
         "key_line": "first sight: no key line quoted (healthy 0.90)",
-    },
-    "tests/data/blind-round8-bundles/18-2p1d-soak-prefill-restarted-once": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects healthy",
-    },
-    "tests/data/blind-round8-bundles/19-vllm-pd-one-transfer-error-recomputed": {
-        "verdict": "first sight: rdma-link-failure 0.80; the tester expects healthy",
     },
     "tests/data/blind-round8-excerpts-a/05-dynamo-sglang-decode-startup-only": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50); the case names no key line "
@@ -131,16 +115,8 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round8-excerpts-a/15-lmcache-pd-full-hit-garbage-output": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects output-corruption (or inconclusive)",
     },
-    "tests/data/blind-round8-excerpts-a/17-pd-bench-json-served": {
-        "verdict": "first sight: the acceptable no-failure-seen 0.50 (healthy wanted), but its summary names no key "
-        "line",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round8-excerpts-a/20-lmcache-decode-zero-hit-32k": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive (or healthy)",
-    },
-    "tests/data/blind-round8-excerpts-b/14-gha-operation-canceled-debug": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects ci-cancelled",
     },
     "tests/data/blind-round8-excerpts-b/15-aks-lws-leader-nccl-gdrdma-grep": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",

@@ -371,19 +371,24 @@ def test_a_unittest_assertion_is_measured_by_the_test_that_failed(
     tmp_path: Path, fixture: str, gate_file: str, verdict: str, test: str, assertion: str, call: str
 ) -> None:
     """An assertion of two bare numbers (`AssertionError: 21312.55 not less than 2000`) says nothing
-    of what it measured; the test named just above it does (`FAIL: test_pd_ttft_8k_in (...)`): the
-    gate is a latency or a throughput, and the line quoted first is the one with the numbers (the
-    `FAIL:` header was, without them; in round 6 the header's line was all the report had)."""
-    bundle = tmp_path / fixture
-    shutil.copytree(FIXTURES / fixture, bundle)
-    kept = [line for line in (bundle / gate_file).read_text().splitlines() if "gate" not in line]
-    (bundle / gate_file).write_text("\n".join([*kept, *_unittest_block(test, assertion, call)]) + "\n")
-    report = run([str(bundle)], LIBRARY)
-    assert report.verdict.id == verdict
-    assert report.chain[0].text == f"AssertionError: {assertion}"
-    assert report.verdict.summary.startswith("A gate failed: ")
-    assert f"{gate_file}:{report.chain[0].line}: AssertionError: {assertion}" in report.verdict.summary
-    assert dict(report.verdict.facts)["gate_metric"] == test
+    of what it measured; the lines just above it do: the assertion statement its traceback shows
+    (`self.assertLess(res["median_ttft_ms"], 2000)`, its first argument), else the test named in the
+    header (`FAIL: test_pd_ttft_8k_in (...)`): the gate is a latency or a throughput, and the line
+    quoted first is the one with the numbers (the `FAIL:` header was, without them; in round 6 the
+    header's line was all the report had)."""
+    measured = call[call.index("(") + 1 : call.index(",")]  # the assertion's first argument
+    for shown, metric in ((call, measured), ("", test)):  # the traceback's statement, or only the header
+        bundle = tmp_path / f"{fixture}-{bool(shown)}"
+        shutil.copytree(FIXTURES / fixture, bundle)
+        kept = [line for line in (bundle / gate_file).read_text().splitlines() if "gate" not in line]
+        block = [line for line in _unittest_block(test, assertion, shown) if line.strip()]
+        (bundle / gate_file).write_text("\n".join([*kept, *block]) + "\n")
+        report = run([str(bundle)], LIBRARY)
+        assert report.verdict.id == verdict
+        assert report.chain[0].text == f"AssertionError: {assertion}"
+        assert report.verdict.summary.startswith("A gate failed: ")
+        assert f"{gate_file}:{report.chain[0].line}: AssertionError: {assertion}" in report.verdict.summary
+        assert dict(report.verdict.facts)["gate_metric"] == metric
 
 
 def test_an_accuracy_test_s_assertion_borrows_no_speed(tmp_path: Path) -> None:

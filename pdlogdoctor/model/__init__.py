@@ -98,6 +98,16 @@ class Mark(StrEnum):
     # A test, benchmark or CI gate reported failure: a failed assertion or test summary, failed
     # requests, a job or step that exited non-zero. A run holding one is never healthy (decide.py).
     GATE_FAILED = "gate-failed"
+    # The line names what a failed gate measured, where the gate's own line gives only numbers: a
+    # failed test's assertion statement (`self.assertLess(res["median_ttft_ms"], 2500)` over
+    # `AssertionError: 15902.48 not less than 2500`). Context, no failure of its own.
+    GATE_MEASURE = "gate-measure"
+    # The component says it recovered from the failure it just logged, on its own: the request was
+    # rescheduled and recomputed, the operation retried and went through (vLLM's `Recovered from KV
+    # load failure: 1 request(s) rescheduled`). Like a ready line after a restart, it shows the
+    # component going on after a failure (incidents.recovery); the same failure again soon after
+    # still makes it the cause.
+    RECOVERED = "recovered"
     # The line a server logs once as it launches, with its settings (sglang's `server_args=`): where
     # its life starts; its captures (mode, nnodes, dist_init_addr, page_size, args) are its configuration.
     SERVER_LAUNCH = "server-launch"

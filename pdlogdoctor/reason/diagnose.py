@@ -46,7 +46,7 @@ from . import confidence
 from .analyzers import ANALYZERS, DETECTORS
 from .fleets import with_fleet
 from .hypothesis import Evidence, Hypothesis, count_matches, described
-from .incidents import Precedence, Split, precedence, split_incidents, why_separate
+from .incidents import Precedence, Split, came_back, precedence, split_incidents, why_separate
 from .link import downstream, upstream_of
 
 # Lines that show the deployment serving (when not failing themselves), and the end-to-end ones among them.
@@ -367,25 +367,37 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     nothing downstream of it (or anywhere) failed, an end-to-end check passed after it (or untimed),
     and its server was shown serving around it (serving again after it in its own file, or up before
     it). A cause with no consequence and a passing end-to-end result did not fail the run (one
-    retried RDMA slice in a 30-minute soak); None otherwise."""
+    retried RDMA slice in a 30-minute soak); nor one whose consequences came in one burst after
+    which a server started again (incidents.came_back: a prefill restarted by its probe, the six
+    requests it held lost), the checks passing after that; None otherwise."""
     viable = split.primary.hypotheses + tuple(h for incident in split.others for h in incident.hypotheses)
     if any(evidence.library.verdict(h.verdict).never_survived for h in viable):
         return None  # stale KV: the answers were served from freed blocks; nothing after takes them back
     roots = {id(root) for h in viable for root in h.roots}
     outage = _during_outage(viable, split)
-    if any(id(event) not in roots and not outage(event) for event in failing):
-        return None
+    after = [event for event in failing if id(event) not in roots and not outage(event)]
+    gated = evidence.library.marked(Mark.GATE_FAILED)
+    back = came_back(failing, evidence) if after and not any(e.pattern in gated for e in after) else None
+    if after and back is None:
+        return None  # what it caused failed too, and no server came back after it
     checks = evidence.marked(Mark.END_TO_END)
     if any(e.failing for e in checks):
         return None
+    if back is not None and any(e.time is not None and back.time is not None and e.time < back.time for e in checks):
+        return None  # a check that passed before the server came back says nothing of after
     proofs = [_served_around(h, split, checks, evidence) for h in viable]
     if not all(proofs):
         return None
     proof = proofs[0]
     assert proof is not None
+    if back is not None:
+        return (
+            f"what it caused came in one burst, then a server started again ({evidence.said(back)}), nothing "
+            "failed after that, and the end-to-end checks passed, so the run survived the outage"
+        )
     if any(id(h) in split.recoveries for h in viable):
         return (
-            f"the component came back: it was serving again after the failure ({evidence.said(proof)}), nothing "
+            f"the component came back: it went on after the failure ({evidence.said(proof)}), nothing "
             "failed after that, and the end-to-end checks passed after it, so the run survived it"
         )
     return (

@@ -22,6 +22,10 @@ from .hypothesis import Evidence, Hypothesis
 
 # Lines that show a server serving again: same file, after the failure.
 SERVING_AGAIN = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED)
+# ... or the component's own word that it recovered (a request recomputed, a retry that went
+# through): the answered lines of a busy server are read only a few times per file (stop_after),
+# so one after a failure deep in a long log is seldom an event.
+GOING_ON = (*SERVING_AGAIN, Mark.RECOVERED)
 # Failures further apart than this, with no link between them, are separate incidents.
 INCIDENT_GAP_S = 30 * 60.0
 # ... or this far apart with the service serving again in between (a fallback that worked a
@@ -41,7 +45,7 @@ class Recovery:
     def why(self, hypothesis: Hypothesis) -> str:
         root = hypothesis.first_root
         return (
-            f"recovered: after {root.pattern} at {root.where} the server was serving again "
+            f"recovered: after {root.pattern} at {root.where} the server went on "
             f"({self.proof.pattern} at {self.proof.where}), so it did not cause the later failure"
         )
 
@@ -229,8 +233,9 @@ def _earlier_explaining(leader: Hypothesis, rivals: list[Hypothesis], evidence: 
 
 def recovery(hypothesis: Hypothesis, evidence: Evidence) -> Recovery | None:
     """A line in the root's own file showing it serving again after every failing line of this
-    hypothesis there: the failure was survived (a fallback worked, a restart came up). Never for a
-    verdict whose harm is done when it is logged (`never_survived`: answers served from freed KV)."""
+    hypothesis there, or saying it recovered (a request recomputed): the failure was survived (a
+    fallback worked, a restart came up). Never for a verdict whose harm is done when it is logged
+    (`never_survived`: answers served from freed KV)."""
     if evidence.library.verdict(hypothesis.verdict).never_survived:
         return None
     root = hypothesis.first_root
@@ -238,10 +243,32 @@ def recovery(hypothesis: Hypothesis, evidence: Evidence) -> Recovery | None:
     if not failing:
         return None
     last = max(failing, key=lambda e: e.line)  # in the file's own order: its clock may jump, its lines do not
-    for event in evidence.marked(*SERVING_AGAIN):
+    for event in evidence.marked(*GOING_ON):
         if event.source == root.source and not event.failing and event.line > last.line and _not_earlier(event, last):
             return None if _failing_again(hypothesis, event, last, evidence) else Recovery(event)
     return None
+
+
+def came_back(failing: Sequence[Event], evidence: Evidence) -> Event | None:
+    """The line that shows a server started again after a burst of failures (a peer lost, the
+    requests it held answered 500): a ready or warmup line of a server timed after the burst's last
+    line, while the burst is recent (a restarted pod's new log: another file than its crash's).
+    None when a failing line has no time, the failures are not one burst (RECOVERED_GAP_S from
+    first to last: a failure that keeps coming back is no outage the run survived), or no server
+    started after them. The caller still needs the end-to-end checks to have passed after it."""
+    times = [e.time for e in failing]
+    if not failing or any(t is None for t in times):
+        return None
+    first, last = min(t for t in times if t is not None), max(t for t in times if t is not None)
+    if last - first > RECOVERED_GAP_S:
+        return None
+    starts = [
+        e
+        for e in evidence.marked(Mark.SERVER_UP, Mark.WARMUP)
+        if not e.failing and e.time is not None and last < e.time <= last + INCIDENT_GAP_S
+    ]
+    ready = evidence.library.marked(Mark.SERVER_UP)  # within a second, the ready line says it best
+    return min(starts, key=lambda e: (int(e.time or 0.0), e.pattern not in ready, e.line)) if starts else None
 
 
 def _failing_again(hypothesis: Hypothesis, proof: Event, failure: Event, evidence: Evidence) -> bool:

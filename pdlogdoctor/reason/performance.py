@@ -139,20 +139,23 @@ def failed_gates(events: Sequence[Event], library: Library) -> list[Event]:
     the report quotes the gate with its numbers."""
     gated = library.marked(Mark.GATE_FAILED)
     gates = [e for e in events if e.failing and e.pattern in gated]
-    return sorted((_with_measure(gate, gates) for gate in gates), key=_gate_order)
+    measured = library.marked(Mark.GATE_MEASURE)
+    namers = [*gates, *(e for e in events if e.pattern in measured)]
+    return sorted((_with_measure(gate, namers) for gate in gates), key=_gate_order)
 
 
-def _with_measure(gate: Event, gates: Sequence[Event]) -> Event:
+def _with_measure(gate: Event, namers: Sequence[Event]) -> Event:
     """The gate with what it measured: an assertion that compares two bare numbers (unittest's
-    `AssertionError: 64012.55 not less than 4000`) takes its measure from the failed test named
-    just above it in its file (unittest's `FAIL: test_pd_ttft_8k_in (...)` header): the numbers are
-    then a latency or a throughput. (pytest names the test after its assertion, in its `FAILED
-    ...::test_x - AssertionError: ...` summary line, which quotes the numbers itself.)"""
+    `AssertionError: 64012.55 not less than 4000`) takes its measure from the line just above it in
+    its file that names one: the failed test's header (unittest's `FAIL: test_pd_ttft_8k_in (...)`)
+    or the assertion statement its traceback shows (a line marked `gate-measure`:
+    `self.assertLess(res["median_ttft_ms"], 2500)`): the numbers are then a latency or a
+    throughput. (pytest's `FAILED ...::test_x - AssertionError: ...` summary quotes the numbers.)"""
     if gate_metric(gate):
         return gate
     headers = [
         other
-        for other in gates
+        for other in namers
         if other.source == gate.source and gate.line - GATE_BLOCK <= other.line < gate.line and gate_metric(other)
     ]
     if not headers:

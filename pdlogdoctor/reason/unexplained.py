@@ -80,7 +80,7 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     report = _with_recoveries(report, unrecognised.recovered, library)
     if not unrecognised.templates:
         return report
-    symptom_time = _first_failure_time(events)
+    symptom_time = _first_failure_time(events, library)
     root_time = _first_time(report.roots) if report.verdict.id not in META else None
     effects = library.errors.effects() if library.errors else frozenset()
     known = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
@@ -501,8 +501,15 @@ def _first_time(events: Sequence[Event]) -> float | None:
     return min(times) if times else None
 
 
-def _first_failure_time(events: Sequence[Event]) -> float | None:
-    return _first_time([e for e in events if e.failing and e.kind.value != "context"])
+def _first_failure_time(events: Sequence[Event], library: Library) -> float | None:
+    """When the first failing line was logged. Beside other failures, a failed gate is no moment
+    of the failure: a benchmark prints its `Failed requests: 244` when it ends, a job its exit
+    status after the kill (and an untimed harness line takes the time of the line above it, such
+    as Slurm's cancel banner): it says the run failed, not when. When the gates are all that
+    failed, their lines are the failure's moment."""
+    gated = library.marked(Mark.GATE_FAILED)
+    failing = [e for e in events if e.failing and e.kind.value != "context"]
+    return _first_time([e for e in failing if e.pattern not in gated] or failing)
 
 
 # ---------------------------------------------------------------- the report

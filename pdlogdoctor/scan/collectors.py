@@ -89,6 +89,36 @@ def utc_text(text: str) -> str | None:
     return _epoch_text(whole, frac)
 
 
+# Where collectors keep the name of what wrote a record: logcli's `labels`, fluent-bit's and vector's
+# `kubernetes` (pod_name, container_name, labels.app), Cloud Logging's `resource.labels`, the
+# OpenTelemetry resource's `k8s.pod.name` (formats-round5.md C1-C3).
+SOURCE_KEYS = frozenset(
+    ("pod", "pod_name", "podName", "k8s.pod.name", "app", "app.kubernetes.io/name", "app.kubernetes.io/component",
+     "container", "container_name", "k8s.container.name", "service", "service_name", "service.name")
+)  # fmt: skip
+_SOURCE_DEPTH = 3  # labels sit at most this deep (resource.labels.pod_name)
+
+
+def record_sources(line: str) -> tuple[str, ...]:
+    """The names a collector's JSON record gives the workload that wrote its line (pod, app,
+    container, service), outermost first; () for a line that is no such record."""
+    if line[:1] != "{":
+        return ()
+    record = _parsed(line)
+    if record is None or _message(record) is None:
+        return ()
+    return tuple(_source_values(record, _SOURCE_DEPTH))
+
+
+def _source_values(record: dict[str, Any], depth: int) -> list[str]:
+    found = [value for key, value in record.items() if key in SOURCE_KEYS and isinstance(value, str)]
+    if depth > 1:
+        for value in record.values():
+            if isinstance(value, dict):
+                found.extend(_source_values(value, depth - 1))
+    return found
+
+
 def is_log_record(record: dict[str, Any]) -> bool:
     """A JSON object that is a log record: a line under a message key, and a time."""
     return _message(record) is not None and _record_time(record) is not None

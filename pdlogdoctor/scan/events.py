@@ -22,7 +22,7 @@ from ..model import Event, FieldValue, InputProblem, Kind, Mark, Role, Severity
 from ..model.textcut import clip
 from .reader import Buffer
 from .records import Record, is_member_line, record_around
-from .roles import STREAM, role_from_name, role_from_prefix, stream_from_prefix
+from .roles import STREAM, role_from_name, role_from_prefix, role_from_record, stream_from_prefix
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
 from .timeline import clean_line, dated_by, grep_file, parse_stamp
@@ -611,12 +611,14 @@ def _with_prefix_role(event: Event, raw: str) -> Event:
     """A line whose own prefix names its component has that role: a job script's `[prefill] `
     tag, a compose service or pod name (`decode-1  | `, `[pod/sglang-decode-0/decode] `). A
     service's or pod's line also keeps the stream's name (`stream`): one file of `docker compose
-    logs` or `kubectl logs --prefix` holds several processes' streams."""
+    logs` or `kubectl logs --prefix` holds several processes' streams. A collector's JSON record
+    that names its pod (`labels.app = vllm-decode`) gives its line that role: the name is the
+    collector's, stated for that one line, as a tag is."""
     open_role = event.role in (Role.UNKNOWN, Role.SERVER)  # a pattern's own role (a decode-only line) stays
     stream = stream_from_prefix(raw)
     if stream is not None:
         return replace(event, role=stream[0] if open_role else event.role, fields=(*event.fields, (STREAM, stream[1])))
-    role = role_from_prefix(raw, tags_only=True) if open_role else None
+    role = (role_from_prefix(raw, tags_only=True) or role_from_record(raw)) if open_role else None
     return replace(event, role=role) if role is not None else event
 
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 from ..ingest.rotation import segment_of
 from ..library.formats import shipped
 from ..model import ROLE_NAME_HINTS, Event, Role
+from .collectors import record_sources
 
 _SERVER_ARGS_MODE = re.compile(r"server_args=ServerArgs\(.*?disaggregation_mode='(prefill|decode|null)'")
 # vLLM P/D: the kv_transfer_config's kv_role, as vLLM prints it ('non-default args: {...}') or as
@@ -173,6 +174,16 @@ def stream_from_prefix(raw: str) -> tuple[Role, str] | None:
     name = (found.groupdict().get("source") or "") if found is not None else ""
     role = next((role for word, role in _ROLE_WORDS if word in name.lower()), None)
     return (role, name) if role is not None else None
+
+
+def role_from_record(raw: str) -> Role | None:
+    """The component a collector's JSON record names as the line's writer (a Loki export's
+    `labels.app = vllm-decode`, fluent-bit's `kubernetes.pod_name`): several pods' lines share one
+    exported file, and each record still says whose line it is. None when its names hold no role
+    word or hold two."""
+    names = record_sources(raw)
+    roles = {role for name in names for word, role in _ROLE_WORDS if word in name.lower()}
+    return roles.pop() if len(roles) == 1 else None
 
 
 def with_source_role(event: Event, source_role: Role) -> Event:

@@ -331,7 +331,7 @@ def _sigkill_said(event: Event) -> str:
 
 
 def _ready_before(event: Event, evidence: Evidence) -> Event | None:
-    ready = [e for e in evidence.marked(Mark.SERVER_UP) if e.source == event.source and _before(e, event)]
+    ready = [e for e in evidence.marked(Mark.SERVER_UP) if _one_server(e, event) and _before(e, event)]
     return ready[0] if ready else None
 
 
@@ -382,3 +382,12 @@ def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 def _same_server(event: Event, other: Event) -> bool:
     return event.source == other.source and event.role == other.role
+
+
+def _one_server(event: Event, other: Event) -> bool:
+    """In one file, and not told apart as two servers: a stream several pods share (a Loki export)
+    gives each line the role its record names, and a prefill's ready line says nothing of a decode."""
+    if event.source != other.source:
+        return False
+    sides = {event.role, other.role} & {Role.PREFILL, Role.DECODE}
+    return len(sides) < 2
