@@ -33,7 +33,7 @@ PREFIXES = {
     "ray-task": "(pid=4321, ip=10.0.0.5) ",
     "ray-actor": "(SGLangWorker pid=4321) ",
     "journald": "Jul 08 03:05:08 mia1-p02-g02 sglang-decode[50833]: ",
-    "launcher-program-tag": "[2026-07-08 11:05:08] [/bin/sh@<0,0>]: ",
+    "launcher-program-tag": "[2026-07-08 03:05:08] [/bin/sh@<0,0>]: ",
 }
 
 
