@@ -171,10 +171,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
-    "tests/data/blind-round10-bundles/07-vllm-mooncake-compose-truncated-shard": {
-        "verdict": "first sight (8299bb1): model-load-failure 0.70; since vLLM's ready line (de076d6) inconclusive: "
-        "the compose file's one stream lets the prefill's ready line rule out the decode's load failure",
-    },
     "tests/data/blind-round10-bundles/11-sglang-nixl-slurm-perf-gate-decode-kv-full": {
         "verdict": "first sight: inconclusive 0.00; the tester expects decode-saturated",
     },
