@@ -59,6 +59,12 @@ SYSLOG = regex.compile(
     r"(?P<month>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)(?P<pad> +)(?P<day>\d{1,2}) (?P<clock>\d\d:\d\d:\d\d)"
     r"(?P<tag> [\w.-]+ [\w.@/-]+(?:\[\d+\])?: )"
 )
+# A launcher's own time and program tag `[2025-11-25 16:01:47] [/bin/sh@<0,0>]: ` (sglang#13912):
+# its time, then the program's own line with its own time.
+LAUNCHER = regex.compile(
+    r"(?P<lead>\[)(?P<date>\d{4}-\d\d-\d\d)(?P<sep> )(?P<clock>\d\d:\d\d:\d\d)"
+    r"(?P<tag>\] \[[^\]\s@]+@<\d+,\d+>\]: )"
+)
 YEARLESS_BASE = 2026  # month-day shapes are moved as if in this year
 
 
@@ -76,6 +82,9 @@ def _shift_line(line: str, seconds: int) -> str:
     journal = SYSLOG.match(line)
     if journal is not None:  # journald's time, then the program's own line with its own time
         return head + _syslog(journal, seconds) + _shift_line(line[journal.end() :], seconds)
+    launcher = LAUNCHER.match(line)
+    if launcher is not None:
+        return head + _dated(launcher, seconds) + launcher["tag"] + _shift_line(line[launcher.end() :], seconds)
     moved = _shift_stamp(line, seconds)
     if moved is not None:
         return head + moved

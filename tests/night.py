@@ -31,6 +31,10 @@ _MORI_PID = re.compile(r"\] \[(\d{3,7})\] \[")
 # dmesg -T `[Sat Nov 28 11:20:05 2026]` and UCX's `[1732791234.123456] [host:pid:tid]`.
 _DMESG = re.compile(r"\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (\d{4})\]")
 _UCX = re.compile(r"\[([1-9]\d{9})(?=(?:\.\d+)?\] \[)")
+# syslog / journalctl's short format `Jul 08 03:05:08 host unit[pid]: ` (year-less, the month by name).
+_SYSLOG = re.compile(
+    r"^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +(\d{1,2}) (\d\d):(\d\d):(\d\d)(?= \S+ \S+: )", re.M
+)
 
 
 def _shift(year: int, month: int, day: int, hour: int, minute: int, second: int) -> datetime.datetime:
@@ -64,8 +68,15 @@ def _dmesg(found: re.Match[str]) -> str:
     return _shift(year, month, day, hour, minute, second).strftime("[%a %b %e %H:%M:%S %Y]")
 
 
+def _syslog(found: re.Match[str]) -> str:
+    month = datetime.datetime.strptime(found.group(1), "%b").month
+    day, hour, minute, second = (int(found.group(k)) for k in (2, 3, 4, 5))
+    return _shift(2026, month, day, hour, minute, second).strftime("%b %d %H:%M:%S")
+
+
 def another_night(text: str) -> str:
     text = _DMESG.sub(_dmesg, text)
+    text = _SYSLOG.sub(_syslog, text)
     text = _UCX.sub(lambda m: f"[{int(m.group(1)) + int(WEEK.total_seconds())}", text)
     text = _ISO.sub(_iso, text)
     text = _GLOG.sub(_glog, text)

@@ -396,6 +396,24 @@ class Formats:
             text = text[tag.end() :]
         return text
 
+    def tags(self, line: str) -> tuple[str, str]:
+        """(who, inside): the launchers' and collectors' tags `line` starts with (`kind = "wrapper"`)
+        with the times they state blanked, and the line inside them. Two lines of one process behind
+        one launcher have the same `who` (a tag's time moves from line to line, its process does not);
+        ("", line) when no tag leads it."""
+        who: list[str] = []
+        text = line
+        for _ in range(MAX_NESTED):
+            tag = self._wrapper(text) if text else None
+            if tag is None:
+                break
+            # A tag is followed by one space (`(EngineCore_DP0 pid=742) `): the indent after it is the line's.
+            extra = max(0, len(tag.group(0)) - len(tag.group(0).rstrip()) - 1)
+            blank = _blank_times(tag)
+            who.append(blank[: len(blank) - extra])
+            text = text[tag.end() - extra :]
+        return "".join(who), text
+
     def _wrapper(self, text: str) -> re.Match[str] | None:
         group = self._wrappers_by_char.get(text[0])
         for fmt in group if group is not None else (f for f in self._others(text[0]) if f.kind == "wrapper"):
@@ -730,3 +748,12 @@ def _chain(formats: Formats, line: str) -> list[str]:
         if fmt.level_of(found) is not None or not found.end():
             break
     return ids
+
+
+def _blank_times(tag: re.Match[str]) -> str:
+    """The text of a tag's match with the time groups it holds (TIME_GROUPS) left out."""
+    text, start = tag.group(0), tag.start()
+    spans = sorted(tag.span(name) for name in TIME_GROUPS if name in tag.re.groupindex and tag.span(name)[0] >= 0)
+    for begin, end in reversed(spans):
+        text = text[: begin - start] + text[end - start :]
+    return text

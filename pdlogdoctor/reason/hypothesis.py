@@ -10,6 +10,10 @@ from ..library.patterns import Library, say
 from ..model import Event, FactValue, Kind, Link, Mark, Role, Source, Suggestion
 from ..model.counts import count_of
 from ..model.values import record
+from ..scan.roles import STREAM
+
+# What a running component logs besides its failures: a stream holding one of these is its log.
+LIFE_MARKS = (Mark.SERVER_LAUNCH, Mark.SERVER_UP, Mark.KV_POOL_SIZED, Mark.WARMUP, Mark.ANSWERED, Mark.METRICS)
 
 
 @record
@@ -77,9 +81,18 @@ class Evidence:
         return [e for e in self.events if e.get(field_name) is not None]
 
     def roles(self) -> set[Role]:
-        """Components whose lines are in the evidence: by file, and by line for mixed files."""
+        """Components whose logs are in the evidence: by file, and by line for mixed files. A stream
+        a collector's prefix names in a shared file (`decode-1  | `: scan/roles.STREAM) is its
+        component's log when it shows the component's life, not only its failure (LIFE_MARKS: its
+        launch, sizing, readiness, warmup, answers or metrics); a paste of its failure lines is an
+        excerpt of its log (the cause may sit in the rest of it), though its lines are its own."""
         by_file = {s.role for s in self.sources if s.lines > 0}
-        return by_file | {e.role for e in self.events if e.role is not Role.UNKNOWN}
+        alive = {(e.source, e.get(STREAM)) for e in self.marked(*LIFE_MARKS) if e.get(STREAM) and not e.failing}
+        return by_file | {
+            e.role
+            for e in self.events
+            if e.role is not Role.UNKNOWN and (not e.get(STREAM) or (e.source, e.get(STREAM)) in alive)
+        }
 
     def unseen_peer(self, side: Role) -> Role | None:
         """The other server side of `side` (prefill <-> decode) when its log is not in the evidence:

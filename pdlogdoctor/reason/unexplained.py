@@ -257,14 +257,34 @@ def _unaccounted(errors: Sequence[Event], events: Sequence[Event]) -> list[Event
         if e.get("exc_type") and e.kind is not Kind.CONTEXT
     ]
     owners += [(e.source, e.line, "", SWALLOW_LINES) for e in errors if e.pattern.startswith(BENIGN_PREFIX)]
+    # A traceback read above its announcing line (scan/traceback.read_traceback_above): every line of
+    # it, from its first frame down to that line, is the record the pattern read.
+    records = [_record_above(e) for e in events if e.kind is not Kind.CONTEXT and _read_above(e)]
     kept = []
     for error in errors:
-        if error.pattern.startswith(BENIGN_PREFIX):
+        if error.pattern.startswith(BENIGN_PREFIX) or any(_within(record, error) for record in records):
             continue
         if error.pattern == "python-exception" and any(_owns(owner, error) for owner in owners):
             continue
         kept.append(error)
     return kept
+
+
+def _read_above(event: Event) -> int:
+    """How many lines above `event` the traceback it read starts (scan/traceback.read_traceback_above:
+    its frames' offsets are negative), or 0."""
+    at = event.get("stack_at")
+    return -min(at) if isinstance(at, tuple) and at and min(at) < 0 else 0
+
+
+def _record_above(event: Event) -> tuple[str, int, int]:
+    """(source, first line, last line) of the traceback read above `event`, down to the line above it."""
+    return event.source, event.line - _read_above(event), event.line - 1
+
+
+def _within(record: tuple[str, int, int], error: Event) -> bool:
+    source, first, last = record
+    return error.source == source and first <= error.line <= last
 
 
 def _folded_tracebacks(errors: Sequence[Event], events: Sequence[Event], read: Sequence[Event] = ()) -> list[Event]:

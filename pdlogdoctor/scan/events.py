@@ -22,7 +22,7 @@ from ..model import Event, FieldValue, InputProblem, Kind, Mark, Role, Severity
 from ..model.textcut import clip
 from .reader import Buffer
 from .records import Record, is_member_line, record_around
-from .roles import role_from_name, role_from_prefix, role_from_record
+from .roles import STREAM, role_from_name, role_from_prefix, role_from_record, stream_from_prefix
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
 from .timeline import clean_line, dated_by, grep_file, parse_stamp
@@ -599,7 +599,7 @@ def _pattern_event(
         made = _Made.of(buf, line, state)
     if pattern.block:
         assert buf is not None
-        captured.update(read_block(pattern.block, buf, line.stop, line.end, state.stamps.formats))
+        captured.update(read_block(pattern.block, buf, line.stop, line.end, state.stamps.formats, line.start))
     event = _make_event(pattern, state.name, line.number, made.stamp, line.text, captured)
     event = _with_prefix_role(_with_pasted_role(event, line.raw), line.raw)
     if made.latest is not None:
@@ -607,15 +607,18 @@ def _pattern_event(
     return event
 
 
-def _with_prefix_role(event: Event, raw: str, tags_only: bool = True) -> Event:
+def _with_prefix_role(event: Event, raw: str) -> Event:
     """A line whose own prefix names its component has that role: a job script's `[prefill] `
-    tag; for unrecognised lines also a compose service or pod name (`decode-1  | `). (Library
-    lines in compose pastes keep the roles their patterns and files give them.) A collector's
-    JSON record that names its pod (`labels.app = vllm-decode`) gives its line that role: the
-    name is the collector's, stated for that one line, as a tag is."""
-    if event.role not in (Role.UNKNOWN, Role.SERVER):
-        return event
-    role = role_from_prefix(raw, tags_only) or role_from_record(raw)
+    tag, a compose service or pod name (`decode-1  | `, `[pod/sglang-decode-0/decode] `). A
+    service's or pod's line also keeps the stream's name (`stream`): one file of `docker compose
+    logs` or `kubectl logs --prefix` holds several processes' streams. A collector's JSON record
+    that names its pod (`labels.app = vllm-decode`) gives its line that role: the name is the
+    collector's, stated for that one line, as a tag is."""
+    open_role = event.role in (Role.UNKNOWN, Role.SERVER)  # a pattern's own role (a decode-only line) stays
+    stream = stream_from_prefix(raw)
+    if stream is not None:
+        return replace(event, role=stream[0] if open_role else event.role, fields=(*event.fields, (STREAM, stream[1])))
+    role = (role_from_prefix(raw, tags_only=True) or role_from_record(raw)) if open_role else None
     return replace(event, role=role) if role is not None else event
 
 
@@ -683,7 +686,7 @@ def _error_event(buf: Buffer | None, line: _Line, hit: ErrorHit, state: EventSin
         failing=True,
         template=hit.template,
     )
-    return _with_prefix_role(event, line.raw, tags_only=False)
+    return _with_prefix_role(event, line.raw)
 
 
 def _saturated(pattern: Pattern, matched: dict[str, int]) -> bool:

@@ -150,6 +150,7 @@ SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 
 
 _ROLE_WORDS = (("prefill", Role.PREFILL), ("decode", Role.DECODE), ("router", Role.ROUTER))
+STREAM = "stream"  # an event's field: the stream its collector prefix names (`decode-1`, `sglang-decode-0/decode`)
 
 
 def role_from_prefix(raw: str, tags_only: bool = False) -> Role | None:
@@ -163,6 +164,16 @@ def role_from_prefix(raw: str, tags_only: bool = False) -> Role | None:
     groups = found.groupdict()
     name = groups.get("role") or ("" if tags_only else groups.get("source")) or ""
     return next((role for word, role in _ROLE_WORDS if word in name.lower()), None)
+
+
+def stream_from_prefix(raw: str) -> tuple[Role, str] | None:
+    """(role, name) of the stream a line's collector prefix names when that name holds a role's word:
+    a compose service (`decode-1  | `), a pod and container (`[pod/sglang-prefill-0/sglang] `); one
+    file of `docker compose logs` or `kubectl logs --prefix` holds several such streams."""
+    found = shipped().line_source(raw.lstrip())
+    name = (found.groupdict().get("source") or "") if found is not None else ""
+    role = next((role for word, role in _ROLE_WORDS if word in name.lower()), None)
+    return (role, name) if role is not None else None
 
 
 def role_from_record(raw: str) -> Role | None:

@@ -60,9 +60,10 @@ STACK_KEEP = 32  # frames kept of each end of a longer stack (the outer ones tel
 
 
 def read_traceback(
-    buf: bytes | bytearray, first_line_end: int, limit: int, formats: Formats | None = None
+    buf: bytes | bytearray, first_line_end: int, limit: int, formats: Formats | None = None, from_line: bool = False
 ) -> dict[str, FieldValue]:
-    """Fields of the traceback after `first_line_end` in `buf`: empty if there is none."""
+    """Fields of the traceback after `first_line_end` in `buf` (`from_line`: the one starting at
+    `first_line_end`, a line's start): empty if there is none."""
     frames: list[Frame] = []
     crashed: list[Frame] = []  # faulthandler's "Current thread" stack: the one that faulted
     in_crashed = False
@@ -70,7 +71,7 @@ def read_traceback(
     chained: list[tuple[str, str]] = []  # every exception of a chain, the first (its cause) first
     link = ""  # how the chain's second exception says it follows the first
     newest_first = False
-    following = _following_lines(buf, first_line_end, limit)
+    following = _following_lines(buf, first_line_end, limit, formats or shipped(), from_line)
     lines, sources = _until_exception_ends(following)
     for offset, line in enumerate(lines, start=1):
         if line.startswith(_GDB_CHATTER):
@@ -109,13 +110,86 @@ def read_traceback(
 
 
 def read_block(
-    kind: str, buf: bytes | bytearray, first_line_end: int, limit: int, formats: Formats | None = None
+    kind: str,
+    buf: bytes | bytearray,
+    first_line_end: int,
+    limit: int,
+    formats: Formats | None = None,
+    first_line_start: int | None = None,
 ) -> dict[str, FieldValue]:
     """The fields of the block of lines a pattern's `block` names, after its matched line (`formats`:
-    the catalogue that tells the next log record by its time)."""
+    the catalogue that tells the next log record by its time). A line that announces a traceback
+    (its text ends with `:`) with none below it reads the one that ends right above it
+    (`first_line_start`: where the matched line starts)."""
     if kind == "cxx-what":
         return read_what(buf, first_line_end, limit, formats)
-    return read_traceback(buf, first_line_end, limit, formats)
+    fields = read_traceback(buf, first_line_end, limit, formats)
+    if fields or first_line_start is None:
+        return fields
+    return read_traceback_above(buf, first_line_start, first_line_end, formats or shipped())
+
+
+ABOVE_LINES = 80  # lines read above an announcing line for the traceback that ends there
+
+
+def read_traceback_above(
+    buf: bytes | bytearray, line_start: int, line_end: int, formats: Formats
+) -> dict[str, FieldValue]:
+    """The traceback that ends right above the line at `line_start`..`line_end`, when that line
+    announces one (`Scheduler hit an exception:`) and none follows it: several processes wrote
+    into one stream (a compose service's ranks), and the frames of the failure were printed before
+    the line that names it. Only lines no log record comes between (no line with a time of its own,
+    behind the announcing line's launcher tags) are read; their offsets are negative."""
+    who, text = formats.tags(_line_ending(buf, line_end))
+    if not text.rstrip().endswith(":"):
+        return {}
+    above = _lines_above(buf, line_start, formats, who)
+    top = _traceback_top(above, formats)
+    if top is None:
+        return {}
+    fields = read_traceback(buf, above[top][0], line_start, formats, from_line=True)
+    shift = len(above) - top  # lines from the block's first line down to the announcing line
+    at = fields.get("stack_at")
+    if isinstance(at, tuple):
+        fields["stack_at"] = tuple(offset - 1 - shift for offset in at)
+    return fields
+
+
+def _lines_above(buf: bytes | bytearray, line_start: int, formats: Formats, who: str) -> list[tuple[int, str]]:
+    """(start, text) of up to ABOVE_LINES lines above `line_start`, top first; a line behind other
+    launcher tags than `who` ends them (another process's line)."""
+    found: list[tuple[int, str]] = []
+    end = line_start - 1
+    while end >= 0 and len(found) < ABOVE_LINES:
+        start = buf.rfind(b"\n", 0, end) + 1
+        line, _ = clean_line(buf[start:end].decode("utf-8", errors="replace"))
+        tags, inside = formats.tags(line)
+        if tags != who:
+            break
+        found.append((start, inside))
+        end = start - 1
+    return found[::-1]
+
+
+def _traceback_top(above: list[tuple[int, str]], formats: Formats) -> int | None:
+    """The index in `above` of the first line of the traceback that ends at its bottom (its
+    exception's message may run on over several lines and blank ones), or None: a log record (a
+    line with a time) comes first, or no frame does."""
+    index = len(above) - 1
+    while index >= 0 and parse_frame(above[index][1]) is None:
+        if parse_stamp(above[index][1], formats) is not None:
+            return None
+        index -= 1
+    if index < 0:
+        return None
+    while index > 0:
+        line = above[index - 1][1]
+        if parse_stamp(line, formats) is not None or not (
+            parse_frame(line) or line.startswith((" ", "\t", *_CONNECTORS)) or _CARETS.match(line)
+        ):
+            break
+        index -= 1
+    return index
 
 
 def read_what(
@@ -124,7 +198,7 @@ def read_what(
     """The `what():` text printed under a `terminate called after throwing ...` line, as the
     exception's message (`exc_message`); `formats`: the catalogue whose wrappers are launchers' tags."""
     formats = formats or shipped()
-    following = _following_lines(buf, first_line_end, limit).upto(WHAT_LOOKAHEAD + 1)
+    following = _following_lines(buf, first_line_end, limit, None).upto(WHAT_LOOKAHEAD + 1)
     thrower = _launcher_tags(_line_ending(buf, first_line_end), formats)
     for offset, line in enumerate(following[:WHAT_LOOKAHEAD], start=1):
         found = _WHAT.match(formats.inside_tags(line))
@@ -160,15 +234,24 @@ def stack_of(fields: Callable[[str], Any]) -> list[Frame]:
 class _Following:
     """The lines below a block's first line (up to MAX_TRACEBACK_LINES, within MAX_TRACEBACK_BYTES),
     each decoded and cleaned when first read: a traceback ends after a few dozen of them, and
-    reading all the rest cost a hit ~1 ms."""
+    reading all the rest cost a hit ~1 ms. With `formats`, a line behind the same launcher's tags as
+    the first line (`[rank0]: `, `(EngineCore_DP0 pid=742) `, journald's `host prog[pid]: `; their
+    times aside) is read inside them, as the process wrote it; another process's line is left whole."""
 
-    __slots__ = ("_buf", "_end", "_indent", "_lines", "_pos")
+    __slots__ = ("_buf", "_end", "_formats", "_indent", "_lines", "_pos", "_who")
 
-    def __init__(self, buf: bytes | bytearray, start: int, limit: int) -> None:
+    def __init__(
+        self, buf: bytes | bytearray, start: int, limit: int, formats: Formats | None = None, from_line: bool = False
+    ) -> None:
         self._buf = buf
         self._end = min(limit, start + MAX_TRACEBACK_BYTES)
+        if from_line:  # reading starts at `start`, the first line's own start (read above an announcing line)
+            self._start_at_line(start, formats)
+            return
         first_start = buf.rfind(b"\n", 0, start) + 1
         first, _ = clean_line(buf[first_start:start].decode("utf-8", errors="replace"))
+        self._formats = formats
+        self._who, first = formats.tags(first) if formats is not None else ("", first)
         # A pasted excerpt may be indented as a whole: read the traceback relative to its first line.
         self._indent = first[: len(first) - len(first.lstrip())]
         self._lines: list[str] = []
@@ -183,8 +266,25 @@ class _Following:
             newline = buf.find(b"\n", self._pos, end)
             stop = newline if newline != -1 else end
             line, _ = clean_line(buf[self._pos : stop].decode("utf-8", errors="replace"))
+            line = self._inside_tags(line)
             lines.append(line[len(indent) :] if indent and line.startswith(indent) else line)
             self._pos = newline + 1 if newline != -1 else -1
+
+    def _start_at_line(self, start: int, formats: Formats | None) -> None:
+        self._formats = formats
+        first_end = self._buf.find(b"\n", start, self._end)
+        stop = first_end if first_end != -1 else self._end
+        first, _ = clean_line(self._buf[start:stop].decode("utf-8", errors="replace"))
+        self._who = formats.tags(first)[0] if formats is not None else ""
+        self._indent = ""
+        self._lines = []
+        self._pos = start if start < self._end else -1
+
+    def _inside_tags(self, line: str) -> str:
+        if not self._who or self._formats is None:
+            return line
+        who, inside = self._formats.tags(line)
+        return inside if who == self._who else line
 
     def get(self, index: int) -> str | None:
         """The line `index` below (0: the first), or None past the last."""
@@ -200,8 +300,10 @@ class _Following:
         return self._lines[start:stop]
 
 
-def _following_lines(buf: bytes | bytearray, start: int, limit: int) -> _Following:
-    return _Following(buf, start, limit)
+def _following_lines(
+    buf: bytes | bytearray, start: int, limit: int, formats: Formats | None, from_line: bool = False
+) -> _Following:
+    return _Following(buf, start, limit, formats, from_line)
 
 
 def _until_exception_ends(lines: _Following) -> tuple[list[str], set[int]]:
