@@ -89,35 +89,12 @@ KNOWN: dict[str, dict[str, str]] = {
     # The round 10 blind sets (52 cases: 36 real excerpts from threads no test used, 16 bundles), kept
     # as cases after their first-sight score at 8299bb1 (34/52 acceptable, 45/52 key line quoted):
     # what the tool (de076d6) still misses. Each fix that makes one pass removes its entry.
-    "tests/data/blind-round10-excerpts-a/01-mooncake-rocev1-gid-retry-exceeded": {
-        "verdict": "first sight: rdma-link-failure 0.65; the tester expects inconclusive",
-    },
-    "tests/data/blind-round10-excerpts-a/02-mooncake-qp-rtr-timeout-one-line": {
-        "verdict": "first sight: rdma-link-failure 0.65; the tester expects inconclusive",
-    },
     "tests/data/blind-round10-excerpts-a/06-nixl-create-backend-pyspy-hang": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
-    "tests/data/blind-round10-excerpts-a/09-sglang-draft-kv-pool-oom-init": {
-        "verdict": "first sight: scheduler-crash 0.35; the tester expects gpu-oom",
-    },
-    "tests/data/blind-round10-excerpts-a/10-mooncake-port-not-active-no-rnic": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects rdma-link-failure",
-    },
-    "tests/data/blind-round10-excerpts-a/12-lmcache-mp-server-bench-healthy": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round10-excerpts-b/03-vllm-nixl-handshake-recovered": {
         "verdict": "first sight: inconclusive 0.00; the tester expects healthy",
-    },
-    "tests/data/blind-round10-excerpts-b/05-rayserve-eks-k8s-failedscheduling": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round10-excerpts-b/07-kserve-no-kvconnector-warning": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects config-mismatch",
     },
     "tests/data/blind-round10-excerpts-b/08-llmd-pd-tp-swap-decode-enginedead": {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-runtime-crash",
@@ -125,26 +102,12 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round10-excerpts-b/11-lmcache-1p1d-decode-stuck": {
         "verdict": "first sight: healthy 0.40; the tester expects inconclusive",
     },
-    "tests/data/blind-round10-excerpts-b/12-k8s-describe-gpu-pod-pending-long": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round10-excerpts-c/05-dynamo-nixl-ucx-connect-refused": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects bootstrap-unreachable",
-    },
     "tests/data/blind-round10-excerpts-c/10-trtllm-wideep-disagg-srun-traceback": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round10-bundles/11-sglang-nixl-slurm-perf-gate-decode-kv-full": {
         "verdict": "first sight: inconclusive 0.00; the tester expects decode-saturated",
-    },
-    "tests/data/blind-round10-bundles/12-dynamo-vllm-ci-throughput-gate-no-bottleneck": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects performance-regression",
-    },
-    "tests/data/blind-round10-bundles/16-trtllm-disagg-healthy-loud-warnings": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects healthy",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
+from ...library.templates import message_of
 from ...model import Event, FactValue, Mark, Role
 from ...model.textcut import clip
 from ..hypothesis import Evidence, Hypothesis, count_matches
@@ -24,6 +25,7 @@ PEER_PORT = re.compile(r":\d+@")
 # A peer's own log can only explain its loss if it is there and has an error in it.
 SYMPTOM_ONLY = 0.45
 PEER_UNSEEN = 0.5  # completion errors seen from one side only, the other side's log missing
+QUOTE_LIMIT = 300  # a Mooncake slice failure names its addresses before its status: keep the status
 
 
 def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
@@ -47,7 +49,8 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     summary = (
         f"The RDMA transport failed on {worst}: {status}"
         f"{_plural(sum(statuses.values()), ' ({} completion error{})')}"
-        f"{'; marked inactive: ' + ', '.join(inactive) if inactive else ''}. {_what_follows(hypothesis, evidence)}"
+        f"{'; marked inactive: ' + ', '.join(inactive) if inactive else ''}. {_first_line(hypothesis)}"
+        f"{_what_follows(hypothesis, evidence)}"
     )
     # Only bare completion errors are ambiguous; a NIC marked inactive or a failed handshake is local evidence.
     peer = None if inactive or handshakes else _unseen_peer(failures, evidence)
@@ -66,6 +69,13 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 def _failing(evidence: Evidence, mark: Mark) -> list[Event]:
     return [e for e in evidence.marked(mark) if e.failing]
+
+
+def _first_line(hypothesis: Hypothesis) -> str:
+    """The line the verdict rests on, in the component's words: a status or a count is a paraphrase,
+    and a reader (or a search for the same message) needs the line itself."""
+    root = hypothesis.first_root
+    return f'The first line ({root.where}): "{clip(message_of(root.text).strip(), QUOTE_LIMIT)}". '
 
 
 def _what_follows(hypothesis: Hypothesis, evidence: Evidence) -> str:
