@@ -112,9 +112,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # The round 11 blind sets (52 cases: 36 real excerpts from threads no test used, 16 bundles), kept
     # as cases after their first-sight score at a649e5f (42/52 acceptable, 45/52 key line quoted):
     # what the tool missed at first sight. Each fix that makes one pass removes its entry.
-    "tests/data/blind-round11-excerpts-a/03-mooncake-metadata-segment-not-found": {
-        "verdict": "first sight: healthy 0.35; the tester expects inconclusive",
-    },
     "tests/data/blind-round11-excerpts-a/05-mori-dcp-relayout-index-mismatch": {
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
@@ -152,10 +149,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round11-bundles/13-sglang-1p2d-straggler-decode": {
         "key_line": "first sight: no key line quoted (straggler-node 0.80)",
-    },
-    "tests/data/blind-round11-bundles/14-sglang-k8s-decode-restart-then-served": {
-        "verdict": "first sight: bind-failed 0.75; the tester expects healthy",
-        "key_line": "first sight: no key line quoted (bind-failed 0.75)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -80,3 +80,47 @@ def test_a_server_its_supervisor_gave_up_on_is_not_healthy(tmp_path: Path, libra
     assert report.verdict.id not in ("healthy", "no-failure-seen"), report.verdict.summary
     assert exit_code_for(report) != 0
     assert KILLED_BY_SUPERVISOR in report.verdict.summary, report.verdict.summary
+
+
+# Round 11 (issue 22): a decode pod whose first container could not bind its port (uvicorn's Errno 98),
+# restarted by Kubernetes, whose second start served; the GSM8K client's accuracy (no threshold: it
+# shows requests answered, not a gate) is the only check. kubectl's sections: the previous container's
+# log (lines 1-73), `get pods` (74-79), the restarted container's log (80-217), prefill (218-298), the job.
+K8S_SESSION = (
+    Path(__file__).parent
+    / "data"
+    / "blind-round11-bundles"
+    / "14-sglang-k8s-decode-restart-then-served"
+    / "kubectl-session.txt"
+)
+BIND_FAILED = "[Errno 98] error while attempting to bind on address ('0.0.0.0', 30001)"
+
+
+def _session(tmp_path: Path, *spans: tuple[int, int]) -> Path:
+    lines = K8S_SESSION.read_text().splitlines(keepends=True)
+    (tmp_path / "kubectl-session.txt").write_text("".join(line for a, b in spans for line in lines[a - 1 : b]))
+    return tmp_path
+
+
+def test_a_restart_after_a_bind_failure_that_then_answered_is_a_survived_incident(
+    tmp_path: Path, library: Library
+) -> None:
+    report = run([str(_session(tmp_path, (1, 304)))], library)
+    assert report.verdict.id == "healthy", report.verdict.summary
+    assert exit_code_for(report) == 0
+    assert _said(report, BIND_FAILED), report.notes
+    assert "requests were answered" in report.verdict.summary, report.verdict.summary
+
+
+def test_a_restart_that_came_up_and_answered_nothing_after_is_not_healthy(tmp_path: Path, library: Library) -> None:
+    # The restarted server's ready line and its own warmup, and nothing answered after: nothing shows the run went on.
+    report = run([str(_session(tmp_path, (1, 154)))], library)
+    assert report.verdict.id == "bind-failed", report.verdict.summary
+
+
+def test_answers_with_no_restart_in_the_failed_servers_log_are_not_its_recovery(
+    tmp_path: Path, library: Library
+) -> None:
+    # The accuracy job answered, but the decode's log ends with the bind failure: no line says it came back.
+    report = run([str(_session(tmp_path, (1, 79), (299, 304)))], library)
+    assert report.verdict.id == "bind-failed", report.verdict.summary

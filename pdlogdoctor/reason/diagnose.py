@@ -364,7 +364,8 @@ def _report_for(
 
 def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> str | None:
     """Why the run is healthy despite its catalogued causes, when every one is a blip it survived:
-    nothing downstream of it (or anywhere) failed, an end-to-end check passed after it (or untimed),
+    nothing downstream of it (or anywhere) failed, an end-to-end check passed after it (or untimed;
+    with no check in the logs, requests answered after every cause came back in its own file),
     and its server was shown serving around it (serving again after it in its own file, or up before
     it). A cause with no consequence and a passing end-to-end result did not fail the run (one
     retried RDMA slice in a 30-minute soak); nor one whose consequences came in one burst after
@@ -380,7 +381,7 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     back = came_back(failing, evidence) if after and not any(e.pattern in gated for e in after) else None
     if after and back is None:
         return None  # what it caused failed too, and no server came back after it
-    checks = evidence.marked(Mark.END_TO_END)
+    checks = evidence.marked(Mark.END_TO_END) or _answered_after_recoveries(viable, split, evidence)
     if any(e.failing for e in checks):
         return None
     if back is not None and any(e.time is not None and back.time is not None and e.time < back.time for e in checks):
@@ -390,20 +391,35 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
         return None
     proof = proofs[0]
     assert proof is not None
+    passed = "the end-to-end checks passed" if evidence.marked(Mark.END_TO_END) else "requests were answered"
     if back is not None:
         return (
             f"what it caused came in one burst, then a server started again ({evidence.said(back)}), nothing "
-            "failed after that, and the end-to-end checks passed, so the run survived the outage"
+            f"failed after that, and {passed}, so the run survived the outage"
         )
     if any(id(h) in split.recoveries for h in viable):
         return (
             f"the component came back: it went on after the failure ({evidence.said(proof)}), nothing "
-            "failed after that, and the end-to-end checks passed after it, so the run survived it"
+            f"failed after that, and {passed} after it, so the run survived it"
         )
     return (
         f"its server was serving ({evidence.said(proof)}), no request or check failed and the end-to-end "
         "checks passed, so it was retried or recovered without consequence"
     )
+
+
+def _answered_after_recoveries(viable: Sequence[Hypothesis], split: Split, evidence: Evidence) -> list[Event]:
+    """With no end-to-end check in the logs, the requests answered after every cause came back (a
+    server restarted by its orchestrator, its own ready line after its failure in its file, then
+    requests answered, a client's accuracy) stand for the check: they show the run going on past
+    it. Only when every cause recovered in its own file: a failure with no such line has nothing
+    that says the run went on past it, and answered lines before the recovery say nothing of after."""
+    recovered = [split.recoveries.get(id(h)) for h in viable]
+    times = [r.proof.time for r in recovered if r is not None and r.proof.time is not None]
+    if not times or len(times) != len(recovered):
+        return []
+    since = max(times)
+    return [e for e in evidence.marked(Mark.ANSWERED) if not e.failing and e.time is not None and e.time > since]
 
 
 def _during_outage(viable: Sequence[Hypothesis], split: Split) -> Callable[[Event], bool]:

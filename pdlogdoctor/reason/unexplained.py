@@ -103,7 +103,7 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     if report.verdict.id in NOTHING_FAILED:
         return _inconclusive(report, serious, library, (*unrecognised.errors, *events))
     if report.verdict.id == HEALTHY:
-        return _healthy(report, serious, library)
+        return _healthy(report, serious, library, events)
     causes = [t for t in serious if t.marker not in effects]
     return _named(report, causes, library, root_time, (*unrecognised.errors, *events))
 
@@ -678,11 +678,17 @@ def _warned(report: Report, warnings: list[UnexplainedError], library: Library) 
     return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, why)
 
 
-def _healthy(report: Report, serious: list[UnexplainedError], library: Library) -> Report:
+def _healthy(report: Report, serious: list[UnexplainedError], library: Library, events: Sequence[Event] = ()) -> Report:
     """Serving proves errors before it did not matter; it proves nothing about errors after it,
-    and without an end-to-end check, nothing about errors in the deployment's own logs."""
+    and without an end-to-end check, nothing about errors in the deployment's own logs, nor
+    about an error in the serving lines' own file after the last of them."""
     end_to_end = library.marked(Mark.END_TO_END)
     passed = [e for e in report.chain if e.pattern in end_to_end and not e.failing]
+    if not passed:
+        unvouched = [t for t in serious if _after_serving_in_its_file(t.first, events, library)]
+        if unvouched:
+            why = "after the last line of its file that shows it serving, and no end-to-end result vouches for it"
+            return _not_healthy(report, _lead(unvouched), why, library)
     if passed:
         effects = library.errors.effects() if library.errors else frozenset()
         last_check = max((e.time for e in passed if e.time is not None), default=None)
@@ -707,6 +713,14 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library) 
     score = confidence.served_despite(confidence.of(report.verdict), critical)
     verdict = confidence.applied(replace(report.verdict, title=SERVED_DESPITE_TITLE), score)
     return _noted(replace(report, verdict=verdict), note)
+
+
+def _after_serving_in_its_file(error: Event, events: Sequence[Event], library: Library) -> bool:
+    """The file the error is in shows the deployment serving, and only before it (by line): a
+    paste whose server came up, then a transfer failed, shows nothing served after the failure."""
+    serving = library.marked(*SERVING_MARKS)
+    lines = [e.line for e in events if e.source == error.source and e.pattern in serving and not e.failing]
+    return bool(lines) and max(lines) < error.line
 
 
 def _after(event: Event, moment: float | None) -> bool:

@@ -1,0 +1,42 @@
+"""An error no pattern names, after the last line of its file that shows the deployment serving,
+is failure evidence when no end-to-end result vouches for the run (issue 22, round 11): a paste
+whose server came up, then whose Mooncake transfer engine could not fetch its peer's segment
+descriptor, is not healthy. The look-alike: the same error before the server came up and served.
+
+The lines are the round 11 blind tester's excerpt (tests/data/blind-round11-excerpts-a/03-...),
+verbatim from sglang PR 4880's thread.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.pipeline import run
+
+PASTE = (
+    Path(__file__).parent / "data" / "blind-round11-excerpts-a" / "03-mooncake-metadata-segment-not-found" / "paste.txt"
+)
+METADATA_404 = "response code: 404 response body: metadata not found"
+
+
+def _paste(tmp_path: Path, lines: list[str]) -> Path:
+    path = tmp_path / "paste.txt"
+    path.write_text("".join(lines))
+    return path
+
+
+def test_an_error_after_the_last_serving_line_of_its_file_is_not_healthy(tmp_path: Path, library: Library) -> None:
+    report = run([str(_paste(tmp_path, PASTE.read_text().splitlines(keepends=True)))], library)
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert METADATA_404 in report.verdict.summary, report.verdict.summary
+
+
+def test_the_same_error_before_the_server_came_up_does_not_stop_it_being_healthy(
+    tmp_path: Path, library: Library
+) -> None:
+    lines = PASTE.read_text().splitlines(keepends=True)
+    ready, rest = lines[0], lines[1:]
+    report = run([str(_paste(tmp_path, [*rest, ready]))], library)
+    assert report.verdict.id == "healthy", report.verdict.summary
+    assert any(METADATA_404 in note for note in report.notes), report.notes
