@@ -135,14 +135,8 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round11-excerpts-b/11-vllm-nixl-long-prompt-enginecore-fatal": {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-runtime-crash",
     },
-    "tests/data/blind-round11-excerpts-c/01-trtllm-serve-kv-cache-oom": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects gpu-oom",
-    },
     "tests/data/blind-round11-excerpts-c/07-nixl-cuda-ipc-no-nvlink-debug": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round11-excerpts-c/10-slurm-step-time-limit": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects ci-cancelled",
     },
     "tests/data/blind-round11-bundles/12-sglang-nixl-transfer-backlog-journald": {
         "key_line": "first sight: no key line quoted (kv-transfer-backlog 0.75)",
