@@ -43,7 +43,6 @@ from ..model import (
 from ..model.textcut import clip
 from ..model.values import record
 from . import confidence
-from .planned import plan_words
 
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 GATE_MISSING = "no line says why the gate"  # decide.py's missing evidence: the series say it now
@@ -951,9 +950,6 @@ def gate_quote(gate: Event) -> str:
     """The gate's line as a summary quotes it: without its time and writer, but never without its
     outcome word (`[FAIL] ttft=...` reads like a level tag to the line formats, yet it is the verdict)."""
     message = message_of(gate.text).strip()
-    short = plan_words(gate)  # a benchmark's count below what its run sent: the numbers say it
-    if short:
-        return f"{message} ({short})"
     outcome = OUTCOME_WORD.search(gate.text)
     if outcome is not None and OUTCOME_WORD.search(message) is None:
         start = outcome.start()

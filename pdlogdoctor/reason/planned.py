@@ -79,15 +79,3 @@ def _against_plan(count: Event, plan: tuple[str, int] | None, library: Library) 
     severity = library.pattern(count.pattern).severity
     fields = tuple(sorted((*(f for f in count.fields if f[0] not in (EXACT, AT_LEAST)), plan)))
     return replace(count, failing=True, severity=severity, fields=fields)
-
-
-def plan_words(event: Event) -> str:
-    """What a count short of its plan is short of, for a summary's quote ("" for any other line)."""
-    completed, planned, at_least = event.get("completed"), event.get(EXACT), event.get(AT_LEAST)
-    if not isinstance(completed, int):
-        return ""
-    if isinstance(planned, int) and completed < planned:
-        return f"{completed} of the {planned} requests sent completed"
-    if isinstance(at_least, int) and completed < at_least:
-        return f"{completed} completed, though the run kept {at_least} in flight, so it sent at least {at_least}"
-    return ""
