@@ -152,32 +152,18 @@ def from_line_starts(source: str, flags: int = 0) -> bool:
         return False
     if _OPENS_WITH_ANY.match(source) is None:
         return False
-    grouped = source.startswith("(")
-    depth, in_class, first_open, i = 0, False, grouped, 0
-    while i < len(source):
-        char = source[i]
-        if char == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            i += 1
-            i += source.startswith("^", i)  # a negated class
-            i += source.startswith("]", i)  # a `]` first in a class is one of its characters
-            continue
-        elif char == "|" and (depth == 0 or (first_open and depth == 1)):
+    depth, first_open = 0, source.startswith("(")
+    for i, token in _syntax(source):
+        if token == "|" and (depth == 0 or (first_open and depth == 1)):
             return False
-        elif char == "(":
+        if token == "(":
             depth += 1
-        elif char == ")":
+        elif token == ")":
             depth -= 1
             if first_open and depth == 0:
                 first_open = False
                 if source.startswith(_QUANTIFIER_CHARS, i + 1):
                     return False  # the opening group may be skipped or repeated
-        i += 1
     return True
 
 
@@ -216,13 +202,27 @@ def _looks_forward(source: str) -> bool:
     """No construct that reads text before the match, no top-level `|`, no flag group that changes
     how text reads: told from the source, erring towards False."""
     depth = 0
-    in_class = False
-    i = 0
+    for i, token in _syntax(source):
+        if token in ("\\A", "\\G", "^") or (token == "|" and depth == 0):
+            return False
+        if token == "(":
+            depth += 1
+            if source.startswith(("(?<=", "(?<!"), i) or _changes_reading(source, i):
+                return False
+        elif token == ")":
+            depth -= 1
+    return True
+
+
+def _syntax(source: str) -> Iterator[tuple[int, str]]:
+    """A regex source's tokens that can be syntax, with where each starts: every escape as its two
+    characters (`\\d`, `\\A`, in a class too), and each other character outside a class. Classes
+    are skipped whole: a `^` first in one negates it, a `]` first in one is one of its characters."""
+    in_class, i = False, 0
     while i < len(source):
         char = source[i]
         if char == "\\":
-            if source[i + 1 : i + 2] in ("A", "G"):
-                return False
+            yield i, source[i : i + 2]
             i += 2
             continue
         if in_class:
@@ -230,19 +230,12 @@ def _looks_forward(source: str) -> bool:
         elif char == "[":
             in_class = True
             i += 1
-            i += source.startswith("^", i)  # a negated class
-            i += source.startswith("]", i)  # a `]` first in a class is one of its characters
+            i += source.startswith("^", i)
+            i += source.startswith("]", i)
             continue
-        elif char == "^" or (char == "|" and depth == 0):
-            return False
-        elif char == "(":
-            depth += 1
-            if source.startswith(("(?<=", "(?<!"), i) or _changes_reading(source, i):
-                return False
-        elif char == ")":
-            depth -= 1
+        else:
+            yield i, char
         i += 1
-    return True
 
 
 def _changes_reading(source: str, at: int) -> bool:
