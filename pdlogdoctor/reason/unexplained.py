@@ -689,6 +689,10 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
         if unvouched:
             why = "after the last line of its file that shows it serving, and no end-to-end result vouches for it"
             return _not_healthy(report, _lead(unvouched), why, library)
+        unvouched = [t for t in serious if _while_serving_in_its_file(t.first, events, library)]
+        if unvouched:
+            why = "while it served (no start-up follows it), and no end-to-end result vouches for it"
+            return _not_healthy(report, _lead(unvouched), why, library)
     if passed:
         effects = library.errors.effects() if library.errors else frozenset()
         last_check = max((e.time for e in passed if e.time is not None), default=None)
@@ -721,6 +725,19 @@ def _after_serving_in_its_file(error: Event, events: Sequence[Event], library: L
     serving = library.marked(*SERVING_MARKS)
     lines = [e.line for e in events if e.source == error.source and e.pattern in serving and not e.failing]
     return bool(lines) and max(lines) < error.line
+
+
+def _while_serving_in_its_file(error: Event, events: Sequence[Event], library: Library) -> bool:
+    """The file the error is in shows the deployment serving, and no start-up (a ready server, a
+    warmup) follows the error in it: an answered request proves the server answered, not that the
+    error before it did not spoil the answer (vllm-ascend's Mooncake transfer failed, then the
+    request came back 200 with garbage). An error a later start-up followed was a start-up's."""
+    serving = library.marked(*SERVING_MARKS)
+    started = library.marked(Mark.SERVER_UP, Mark.WARMUP)
+    mine = [e for e in events if e.source == error.source and not e.failing]
+    return any(e.pattern in serving for e in mine) and not any(
+        e.pattern in started and e.line > error.line for e in mine
+    )
 
 
 def _after(event: Event, moment: float | None) -> bool:
