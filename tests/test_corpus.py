@@ -118,10 +118,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round11-excerpts-a/11-hicache-mooncake-warmup-handshake-refused": {
         "verdict": "first sight: scheduler-crash 0.30; the tester expects bootstrap-unreachable",
     },
-    "tests/data/blind-round11-excerpts-b/04-rayserve-llm-app-ready": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round11-excerpts-b/06-aibrix-gateway-pod-not-ready": {
         "verdict": "first sight: inconclusive 0.00; the tester expects router-no-workers",
     },
