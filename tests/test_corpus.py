@@ -175,10 +175,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round12-excerpts-a/11-vllm-router-apikey-health-wait": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects router-no-workers",
     },
-    "tests/data/blind-round12-excerpts-a/12-trtllm-disagg-mmlu-healthy": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round12-excerpts-b/02-nixl-vram-register-backend-error": {
         "verdict": "first sight: inconclusive 0.00; the tester expects mr-registration-rejected",
     },
