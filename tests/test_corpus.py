@@ -181,9 +181,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round12-excerpts-b/03-ucx-mkey-limits-exceeded-dmesg": {
         "verdict": "first sight: inconclusive 0.00; the tester expects rdma-resource-exhausted",
     },
-    "tests/data/blind-round12-excerpts-b/04-vllm-startup-free-memory-too-low": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects gpu-oom",
-    },
     "tests/data/blind-round12-excerpts-c/04-nvshmem-ibgda-devx-uar-unprivileged": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
     },
