@@ -182,9 +182,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round12-bundles/05-dynamo-prefill-oomkilled-k8s": {
         "verdict": "first sight: inconclusive 0.00; the tester expects host-oom",
     },
-    "tests/data/blind-round12-bundles/15-page-size-mismatch-slurm-label": {
-        "verdict": "first sight: scheduler-runtime-crash 0.60; the tester expects config-mismatch",
-    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
