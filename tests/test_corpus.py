@@ -156,15 +156,8 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round12-excerpts-a/11-vllm-router-apikey-health-wait": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects router-no-workers",
     },
-    "tests/data/blind-round12-excerpts-a/12-trtllm-disagg-mmlu-healthy": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round12-excerpts-b/03-ucx-mkey-limits-exceeded-dmesg": {
         "verdict": "first sight: inconclusive 0.00; the tester expects rdma-resource-exhausted",
-    },
-    "tests/data/blind-round12-excerpts-b/04-vllm-startup-free-memory-too-low": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects gpu-oom",
     },
     "tests/data/blind-round12-excerpts-c/04-nvshmem-ibgda-devx-uar-unprivileged": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
@@ -174,12 +167,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round12-bundles/05-dynamo-prefill-oomkilled-k8s": {
         "verdict": "first sight: inconclusive 0.00; the tester expects host-oom",
-    },
-    "tests/data/blind-round12-bundles/11-healthy-sglang-mooncake-2node": {
-        "verdict": "first sight: output-corruption 0.90; the tester expects healthy",
-    },
-    "tests/data/blind-round12-bundles/15-page-size-mismatch-slurm-label": {
-        "verdict": "first sight: scheduler-runtime-crash 0.60; the tester expects config-mismatch",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
