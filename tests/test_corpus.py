@@ -102,10 +102,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round10-excerpts-b/11-lmcache-1p1d-decode-stuck": {
         "verdict": "first sight: healthy 0.40; the tester expects inconclusive",
     },
-    "tests/data/blind-round10-excerpts-c/10-trtllm-wideep-disagg-srun-traceback": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round10-bundles/11-sglang-nixl-slurm-perf-gate-decode-kv-full": {
         "verdict": "first sight: inconclusive 0.00; the tester expects decode-saturated",
     },
@@ -113,10 +109,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # as cases after their first-sight score at a649e5f (42/52 acceptable, 45/52 key line quoted):
     # what the tool missed at first sight. Each fix that makes one pass removes its entry.
     "tests/data/blind-round11-excerpts-a/07-hicache-mooncake-bench-rounds": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round11-excerpts-b/04-rayserve-llm-app-ready": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
