@@ -55,7 +55,7 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         return [replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.85, lines_used=used,
                         advice=_vllm_memory_advice(root, evidence))]  # fmt: skip
     if engine not in (None, "sglang"):  # another engine's knobs: its pattern's own advice names them
-        advice = " ".join(evidence.library.pattern(root.pattern).advice.split())
+        advice = own_engine_advice(root, evidence)
         return [
             replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.85, lines_used=used, advice=advice)
         ]
@@ -89,6 +89,15 @@ def _starting_before(root: Event, evidence: Evidence) -> Event | None:
 
 
 ENGINE_GROUPS = ("vllm", "sglang", "trtllm")  # pattern groups (directories) that are one engine's own lines
+
+
+def own_engine_advice(root: Event, evidence: Evidence) -> str:
+    """The root pattern's own advice when another engine than SGLang wrote the root's file: a verdict's
+    advice names SGLang's knobs, another engine's are its own pattern's to name ("" for SGLang's lines,
+    or when no engine is known)."""
+    if _engine(root, evidence) in (None, "sglang"):
+        return ""
+    return " ".join(evidence.library.pattern(root.pattern).advice.split())
 
 
 def _engine(root: Event, evidence: Evidence) -> str | None:

@@ -15,6 +15,7 @@ from ...library.templates import message_of
 from ...model import Event, FactValue, Mark, Role
 from ...model.textcut import clip
 from ..hypothesis import Evidence, Hypothesis, count_matches
+from .resources import own_engine_advice
 
 # The lines are read by their marks (model.Mark): completion errors, NICs marked inactive, failed
 # handshakes, completion errors whose peer is another rank of one collective group (a server's
@@ -177,7 +178,18 @@ def transfer_timeout(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothe
     )
     missing = _missing_peer_logs(evidence)
     confidence = hypothesis.confidence if not missing else min(hypothesis.confidence, SYMPTOM_ONLY)
-    return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(missing), confidence=confidence)]
+    # The verdict's advice names SGLang's timeouts; another engine's line names its own knobs.
+    advice = own_engine_advice(hypothesis.first_root, evidence) or hypothesis.advice
+    return [
+        replace(
+            hypothesis,
+            summary=summary,
+            facts=tuple(facts),
+            missing=tuple(missing),
+            confidence=confidence,
+            advice=advice,
+        )
+    ]
 
 
 def _released_after_client_abort(hypothesis: Hypothesis, evidence: Evidence) -> str | None:
