@@ -158,21 +158,11 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round12-excerpts-a/11-vllm-router-apikey-health-wait": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects router-no-workers",
     },
-    "tests/data/blind-round12-excerpts-a/12-trtllm-disagg-mmlu-healthy": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round12-excerpts-b/02-nixl-vram-register-backend-error": {
         "verdict": "first sight: inconclusive 0.00; the tester expects mr-registration-rejected",
     },
-    "tests/data/blind-round12-excerpts-b/04-vllm-startup-free-memory-too-low": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects gpu-oom",
-    },
     "tests/data/blind-round12-excerpts-c/12-dynamo-serve-graph-startup-only": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round12-bundles/11-healthy-sglang-mooncake-2node": {
-        "verdict": "first sight: output-corruption 0.90; the tester expects healthy",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
