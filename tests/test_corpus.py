@@ -147,17 +147,8 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round12-excerpts-a/11-vllm-router-apikey-health-wait": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects router-no-workers",
     },
-    "tests/data/blind-round12-excerpts-b/03-ucx-mkey-limits-exceeded-dmesg": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects rdma-resource-exhausted",
-    },
-    "tests/data/blind-round12-excerpts-c/04-nvshmem-ibgda-devx-uar-unprivileged": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-    },
     "tests/data/blind-round12-excerpts-c/12-dynamo-serve-graph-startup-only": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round12-bundles/05-dynamo-prefill-oomkilled-k8s": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects host-oom",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
