@@ -172,20 +172,36 @@ def _overcome(event: Event, by: Sequence[str], lines: Sequence[Event]) -> bool:
 
 
 def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event], list[tuple[Event, Event]]]:
-    """Failing lines a later line of the same file shows harmless (the pattern's `cleared_by`):
-    kept, but no longer failing. Returns (the events, the (cleared, clearing) pairs)."""
+    """Failing lines a later line shows harmless: one of the same file (the pattern's `cleared_by`)
+    or one anywhere in the run (`cleared_by_run`). A clearing line that fails itself (a gate under
+    its threshold) clears nothing. Kept, but no longer failing. Returns (the events, the
+    (cleared, clearing) pairs)."""
     pairs: list[tuple[Event, Event]] = []
     kept: list[Event] = []
     for event in events:
-        clearing = library.pattern(event.pattern).cleared_by if event.failing else ()
-        later = clearing and [
-            e for e in events if e.pattern in clearing and e.source == event.source and e.line > event.line
+        pattern = library.pattern(event.pattern)
+        later = event.failing and [
+            e
+            for e in events
+            if not e.failing
+            and (
+                (e.pattern in pattern.cleared_by and e.source == event.source and e.line > event.line)
+                or (e.pattern in pattern.cleared_by_run and _later_in_run(e, event))
+            )
         ]
         if later:
             pairs.append((event, later[0]))
             event = replace(event, failing=False)
         kept.append(event)
     return kept, pairs
+
+
+def _later_in_run(line: Event, event: Event) -> bool:
+    """`line` comes after `event`: by time when both have one; else by line in the same file; a
+    line of another file without a time is taken as later (a run's checks follow its start-up)."""
+    if line.time is not None and event.time is not None:
+        return line.time >= event.time
+    return line.source != event.source or line.line > event.line
 
 
 def with_cleared_notes(report: Report, pairs: Sequence[tuple[Event, Event]], library: Library) -> Report:
