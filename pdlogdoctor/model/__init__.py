@@ -407,6 +407,7 @@ class Series:
     # (time of the bucket's first line, mean, lowest, highest) per time bucket, oldest first
     points: tuple[tuple[float, float, float, float], ...] = ()
     longest_gap: float = 0.0  # seconds between two consecutive lines of this source and rank
+    first_text: str = ""  # its first line, quoted where a value read from all its lines (a mean) is cited
 
     @property
     def interval(self) -> float | None:

@@ -12,6 +12,7 @@ later pass keeps (pipeline.only_adding). Each number it sets is a named step of 
    gate's line is quoted first.
 4. performance.weigh: with no cause named, the metrics lines' series say where a slow run's time
    went (a bottleneck verdict), or that a failed latency or throughput gate has none to show.
+5. quotes.quoted: each summary quotes the lines it cites (the one place that does, for every format).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..library.patterns import Library
 from ..model import Event, Link, Mark, Report, Series, Source, Verdict
 from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META
-from . import confidence, performance
+from . import confidence, performance, quotes
 from .diagnose import diagnose
 from .unexplained import Unrecognised, weigh
 
@@ -40,7 +41,7 @@ def decide(
     report = diagnose(events, links, sources, library, clock_slack)
     report = weigh(report, unrecognised, events, library)
     report = _failed_gate_first(report, events, library)
-    return performance.weigh(report, series, events, library)
+    return quotes.quoted(performance.weigh(report, series, events, library))
 
 
 def _failed_gate_first(report: Report, events: Sequence[Event], library: Library) -> Report:

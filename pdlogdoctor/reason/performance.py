@@ -43,6 +43,7 @@ from ..model import (
 from ..model.textcut import clip
 from ..model.values import record
 from . import confidence
+from .quotes import series_place
 
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 GATE_MISSING = "no line says why the gate"  # decide.py's missing evidence: the series say it now
@@ -404,17 +405,17 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
         ("queue_peak", int(queue.peak)),
         ("queue_busy_share", queue.share),
     ]
-    said = [f"{_queue_words(queue.series)} stayed up in {queue.share:.0%} of its run (peak {queue.peak:.0f})"]
+    said = [f"{_queue_words(queue.series)} stayed up in {queue.share:.0%} of its run ({_peak(queue)})"]
     if queue.series.source != node.source:
         prefill = queue.series.node or _file_name(queue.series.source)
         said = [
             f"requests waiting for its KV memory stayed up on the prefill {prefill} "
-            f"(its bootstrap queue, in {queue.share:.0%} of its run, peak {queue.peak:.0f})"
+            f"(its bootstrap queue, in {queue.share:.0%} of its run, {_peak(queue)})"
         ]
     evidence = [queue.series]
     if full is not None:
         facts.append(("token_usage_peak", round(full.high, 2)))
-        said.append(f"its KV pool reached {full.high:.0%} of its tokens")
+        said.append(f"its KV pool reached {full.high:.0%} of its tokens (at {series_place(full)})")
         evidence.append(full)
     if retracted:
         retracted = _one_per_metric(retracted)
@@ -469,7 +470,7 @@ def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Nod
     ]
     said = [
         f"on the {node.role.value} {node.name}, {_queue_words(queue.series)} stayed up in {queue.share:.0%} of its "
-        f"run (peak {queue.peak:.0f})"
+        f"run ({_peak(queue)})"
     ]
     evidence = [queue.series]
     for changed_node, (item, early, late) in fallen[:2]:
@@ -516,7 +517,7 @@ def _prefill_saturated(node: Node, decodes: list[Node]) -> Finding | None:
     ]
     said = [
         f"On the prefill {node.name}, requests waiting to be prefilled stayed up in {queue.share:.0%} of its run "
-        f"(peak {queue.peak:.0f}) while its KV transfers did not pile up"
+        f"({_peak(queue)}) while its KV transfers did not pile up"
     ]
     evidence = [queue.series]
     batch = max(node.of("new_tokens"), key=lambda s: s.count, default=None)
@@ -614,7 +615,8 @@ def _lagging(
                     (f"{metric}_peers", round(theirs, 1)),
                 ]
                 said.append(
-                    f"its {metric.replace('_', ' ')} averages {mine:.0f} tokens/s against {theirs:.0f} on its peers"
+                    f"its {metric.replace('_', ' ')} averages {mine:.0f} tokens/s ({_read_from(node.of(metric))}) "
+                    f"against {theirs:.0f} on its peers"
                 )
                 evidence += node.of(metric)
         gap, peer_gap = _interval(node), _median(_interval(p) for p in others)
@@ -944,6 +946,18 @@ def gate_first(gate: Event, chain: Sequence[Event]) -> tuple[Event, ...]:
     """The chain led by the gate's line, listed once: another gate pattern may read the same line
     (`median TTFT ... > gate ... -- FAIL` is a latency gate and a FAIL outcome)."""
     return (gate, *(e for e in chain if (e.source, e.line) != (gate.source, gate.line)))
+
+
+def _peak(backlog: Backlog) -> str:
+    """A queue's peak, and where it was read (the summary quotes that line: quotes.py)."""
+    return f"peak {backlog.peak:.0f} at {series_place(backlog.series)}"
+
+
+def _read_from(series: Sequence[Series]) -> str:
+    """Where a value read from all of a series' lines (a mean) was read: its lines, from the first
+    (the summary quotes that line: quotes.py)."""
+    main = max(series, key=lambda s: s.count)
+    return f"{main.count} lines from {series_place(main, main.first_line)}"
 
 
 def gate_quote(gate: Event) -> str:

@@ -16,6 +16,7 @@ from ..model import Comparison, Event, ExcerptWindow, Finding, Report, Suggestio
 from ..model.values import record
 from ..model.verdicts import HEALTHY
 from ..reason.fingerprint import fingerprint
+from ..reason.quotes import quoted_lines
 from ..scan.logshape import NAMES_SHOWN, set_aside, set_aside_words
 from . import changes, charts
 from .document import (
@@ -161,7 +162,7 @@ def _head(report: Report, stable_id: str, quotes: list[str]) -> str:
         "",
         f"**Verdict:** `{verdict.id}` · **{confidence_words(report)}** · fingerprint `{stable_id}`",
         "",
-        quoted_prose(verdict.summary, quotes),
+        quoted_prose(verdict.summary, quotes, whole=quoted_lines(report)),
     ]
     for match in report.team:
         title = f" ({escape(match.title)})" if match.title else ""

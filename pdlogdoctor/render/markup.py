@@ -74,10 +74,17 @@ def fence(body: str, info: str) -> str:
     return f"{ticks}{info}\n{body}\n{ticks}"
 
 
-def quoted_prose(text: str, quotes: Iterable[str], in_table: bool = False) -> str:
+def quoted_prose(text: str, quotes: Iterable[str], in_table: bool = False, whole: Iterable[str] = ()) -> str:
     """A sentence of the tool's that quotes the logs: each quoted run (shared with one of
-    `quotes`, the log lines and values behind it) becomes a code span, the rest prose."""
-    spans = _quoted_spans(text, quotes)
+    `quotes`, the log lines and values behind it) becomes a code span, the rest prose; a line it
+    quotes whole (one of `whole`, as the summary quotes it: reason/quotes.py) is one code span."""
+    quotes = list(quotes)
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for start, end in _whole_spans(text, whole):
+        spans += [(at + a, at + b) for a, b in _quoted_spans(text[at:start], quotes)] + [(start, end)]
+        at = end
+    spans += [(at + a, at + b) for a, b in _quoted_spans(text[at:], quotes)]
     out: list[str] = []
     at = 0
     for start, end in spans:
@@ -87,6 +94,16 @@ def quoted_prose(text: str, quotes: Iterable[str], in_table: bool = False) -> st
         at = end
     out.append(prose(text[at:]))
     return "".join(out)
+
+
+def _whole_spans(text: str, whole: Iterable[str]) -> list[tuple[int, int]]:
+    """Where each of `whole` stands in `text` (its first place), in order, none inside another."""
+    found = sorted((at, at + len(line)) for line in set(whole) if line and (at := text.find(line)) >= 0)
+    kept: list[tuple[int, int]] = []
+    for start, end in found:
+        if not kept or start >= kept[-1][1]:
+            kept.append((start, end))
+    return kept
 
 
 def longest_backtick_run(text: str) -> int:

@@ -55,6 +55,7 @@ class Track:
     count: int = 0
     untimed: int = 0  # lines without a time: counted, not charted
     first_line: int = 0
+    first_text: str = ""
     last_line: int = 0
     first_time: float = 0.0
     last_time: float = 0.0
@@ -77,7 +78,7 @@ class Track:
             if time - self.last_time > self.longest_gap:
                 self.longest_gap = time - self.last_time
         else:
-            self.first_line, self.first_time = line, time
+            self.first_line, self.first_time, self.first_text = line, time, text
         self.count += weight
         self.last_line, self.last_time = line, time
         bucket = self._bucket(time, line)
@@ -205,6 +206,7 @@ class Track:
                     peak_text=peak.text,
                     points=points,
                     longest_gap=self.longest_gap,
+                    first_text=self.first_text,
                 )
             )
         return found
@@ -227,7 +229,7 @@ def _merge_into(merged: dict[int, list[float]], key: int, bucket: list[float]) -
 def _copy(source: Track, into: Track) -> None:
     into.width, into.buckets, into.count = source.width, source.buckets, source.count
     into.untimed += source.untimed
-    into.first_line, into.last_line = source.first_line, source.last_line
+    into.first_line, into.last_line, into.first_text = source.first_line, source.last_line, source.first_text
     into.first_time, into.last_time, into.longest_gap = source.first_time, source.last_time, source.longest_gap
     into.firsts, into.lasts, into.peaks = source.firsts, source.lasts, source.peaks
 
