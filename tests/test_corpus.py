@@ -84,10 +84,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # The round 10 blind sets (52 cases: 36 real excerpts from threads no test used, 16 bundles), kept
     # as cases after their first-sight score at 8299bb1 (34/52 acceptable, 45/52 key line quoted):
     # what the tool (de076d6) still misses. Each fix that makes one pass removes its entry.
-    "tests/data/blind-round10-excerpts-a/06-nixl-create-backend-pyspy-hang": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round10-excerpts-b/03-vllm-nixl-handshake-recovered": {
         "verdict": "first sight: inconclusive 0.00; the tester expects healthy",
     },
@@ -123,26 +119,11 @@ KNOWN: dict[str, dict[str, str]] = {
     # as cases after their first-sight score at bedfd0a (37/52 acceptable, 45/52 key line quoted, 1
     # failed run called healthy, 3 confidently wrong): what the tool still misses. Each fix that makes
     # one pass removes its entry.
-    "tests/data/blind-round12-excerpts-a/04-sglang-hicache-watchdog-deadlock": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects scheduler-runtime-crash",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round12-excerpts-a/05-sglang-compose-spec-hicache-watchdog": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects scheduler-runtime-crash",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round12-excerpts-a/06-kthena-missing-bootstrap-room": {
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
     "tests/data/blind-round12-excerpts-a/08-vllm-router-pd-prefill-200": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round12-excerpts-a/09-sglang-watchdog-killed": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-runtime-crash",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
-    "tests/data/blind-round12-excerpts-a/10-sglang-multinode-nccl-timeout": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects collective-timeout",
     },
     "tests/data/blind-round12-excerpts-a/11-vllm-router-apikey-health-wait": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects router-no-workers",

@@ -45,6 +45,14 @@ _GDB_FRAME = LazyRegex(
 _C10_FRAME = LazyRegex(
     r"(?:^|\s)frame #\d+: (?P<func>.+?)(?: \+ 0x[0-9a-fA-F]+)? \(0x[0-9a-fA-F]+ in (?P<lib>[^)]+)\)\s*$"
 )
+# py-spy's `dump` (src/dump.rs): under `Thread <tid> (active|idle|active+gil): "name"`, each frame
+# as `    <function> (<short file>:<line>)`, or `    <function> (<library>)` for a native frame
+# (`--native`) without a line; innermost first. Read flush left too: a stack keeps its frames
+# stripped, and pastes lose the indentation.
+_PYSPY_FRAME = LazyRegex(
+    r"^\s*(?P<func>[A-Za-z_<][^\s()]*) \("
+    r"(?:(?P<file>[\w./+-]+\.pyx?):(?P<line>\d+)|(?P<lib>[\w.+-]+\.so(?:\.\d+)*))\)\s*$"
+)
 
 
 @record
@@ -60,6 +68,7 @@ class Frame:
     # Python's traceback module prints the frame's source line under it (`File "x.py", line N, in f`,
     # with the comma); faulthandler and native banners print none.
     source_below: bool = False
+    innermost_first: bool = False  # a py-spy dump's frame: its stack lists the innermost call first
 
 
 def parse_frame(line: str, offset: int = 0) -> Frame | None:
@@ -81,6 +90,12 @@ def parse_frame(line: str, offset: int = 0) -> Frame | None:
     if found:
         file = found.group("file") or found.group("lib") or NATIVE_FILE
         return Frame(file, int(found.group("line") or 0), found.group("func"), True, text, offset)
+    found = _PYSPY_FRAME.match(line)
+    if found:
+        native = found.group("lib") is not None
+        file = found.group("lib") or found.group("file")
+        line_no = int(found.group("line") or 0)
+        return Frame(file, line_no, found.group("func"), native, text, offset, innermost_first=True)
     return None
 
 
@@ -199,6 +214,8 @@ class FrameTable:
                 continue
             if component is not None or not _named(frame):
                 return None
+            if frame.innermost_first and not frame.file.startswith("/"):
+                return None  # py-spy's short file name (`penaltylib/min_new_tokens.py`): whose it is is not told
             if frame.native and _search(_SYSTEM_LIBRARY, frame.file) is not None:
                 return None
             installed = _search(_INSTALLED, frame.file)

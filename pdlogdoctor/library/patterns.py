@@ -61,7 +61,9 @@ VERDICT_PHASES = (START_UP,)
 # Join keys that are not captures: the same file, the same host (from the file name), the same role.
 PSEUDO_JOIN_KEYS = frozenset({"source", "node", "role"})
 # Placeholders an `unexplained` sentence may use besides the pattern's own fields.
-_HINT_PLACES = frozenset({"where"})
+# Places an `unexplained` sentence may name besides the pattern's fields: where the line is, and the
+# innermost frame of the stack read under it (a `block`: a py-spy dump's stuck call).
+_HINT_PLACES = frozenset({"where", "frame"})
 _VERDICT_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -368,7 +370,9 @@ def _unexplained(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], w
     known = _field_names(fields) | _HINT_PLACES
     for name in re.findall(r"\{(\w*)\}", text):
         if name not in known:
-            raise PatternError(where, "unexplained", f"'{{{name}}}' is not a field of the pattern nor {{where}}")
+            raise PatternError(
+                where, "unexplained", f"'{{{name}}}' is not a field of the pattern nor {{where}} or {{frame}}"
+            )
     return text
 
 

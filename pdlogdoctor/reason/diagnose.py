@@ -42,6 +42,7 @@ from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..scan.logshape import NOT_SERVING_LOG
 from ..scan.roles import SERVER_ROLES
+from ..scan.traceback import stack_of
 from . import confidence
 from .analyzers import ANALYZERS, DETECTORS
 from .fleets import with_fleet
@@ -801,7 +802,9 @@ def _unexplained(event: Event, library: Library) -> str | None:
     if template is None:
         return None
     values = {name: str(event.get(name, "?")) for name, _ in library.pattern(event.pattern).fields}
-    return template.format(where=event.where, **values)
+    stack = stack_of(event.get)
+    frame = stack[-1].text if stack else "?"  # the innermost frame of the stack read under the line
+    return template.format(where=event.where, frame=frame, **values)
 
 
 # ---------------------------------------------------------------- incomplete input

@@ -85,7 +85,8 @@ def read_traceback(
         frame = parse_frame(line, offset)
         if frame:
             frames.append(frame)
-            newest_first = newest_first or frame.native  # every native backtrace lists the innermost call first
+            # every native backtrace, and py-spy's dump, lists the innermost call first
+            newest_first = newest_first or frame.native or frame.innermost_first
             if in_crashed:
                 crashed.append(frame)
             continue
