@@ -861,12 +861,16 @@ def _crash_died_of(report: Report, cause: UnexplainedError, library: Library, by
         bool(report.roots) and cause.first.source == report.roots[0].source and cause.first.line > report.roots[0].line
     )
     where = "In its traceback" if after else "Before it"
-    who = (
-        "In the same moment, a kernel, driver or orchestrator line reports"
-        if by_source
-        else f"{where}, the same server logged"
-    )
-    summary = f"{old.summary} {who} an error no pattern names, the likeliest reason it died: {_ended(quote(cause))}"
+    if by_source:  # what stopped the process comes first, then the crash it caused
+        summary = (
+            "In the moment of the crash, a kernel, driver or orchestrator line reports an error no pattern names, "
+            f"the likeliest reason it died: {_ended(quote(cause))} {old.summary}"
+        )
+    else:
+        summary = (
+            f"{old.summary} {where}, the same server logged an error no pattern names, the likeliest reason "
+            f"it died: {_ended(quote(cause))}"
+        )
     score = confidence.outside_catalogue(confidence.of(old), cause.first.where)
     advice = (
         f"Fix what the error at {cause.first.where} says (no pattern of the library names it); "
