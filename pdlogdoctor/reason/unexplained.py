@@ -42,6 +42,9 @@ BESIDE_SYMPTOM_BEFORE_S = 600.0
 # Lines this close are one moment: components stamp whole seconds or milliseconds, and a
 # consequence printed in the same burst may carry an earlier stamp than its cause.
 SAME_MOMENT_S = 1.0
+# How long before a crash a driver's or the kernel's line may come and still be what stopped it (a
+# PCIe AER error a second before the Xid and the process's CUDA error).
+SOURCE_LEAD_S = 5.0
 MAX_KEPT = 50  # templates kept in the report (the rest are counted in a note)
 QUOTE = 240  # characters of a line quoted in a summary
 NOTHING_FAILED = NO_CAUSE  # verdicts that name no cause
@@ -795,6 +798,9 @@ def _named(
     if tier is Tier.SYMPTOM and beside:
         cause = _lead(beside) if any(t.earliest for t in beside) else beside[0]
         return _symptom_yields(report, cause, library, context)
+    stopped = _stopped_by_source(report, causes, library)
+    if stopped is not None:
+        return _crash_died_of(report, stopped, library, by_source=True)
     before = [t for t in causes if t.position == "before-root"]
     died_of = _what_the_crash_died_of(report, before, causes, library)
     if died_of is not None:
@@ -838,6 +844,29 @@ def _what_the_crash_died_of(
     return max(above, key=lambda t: t.first.line) if above else None
 
 
+def _stopped_by_source(report: Report, causes: list[UnexplainedError], library: Library) -> UnexplainedError | None:
+    """For a crash verdict: a line that is an error by its source (a GPU driver's Xid, a GPU off the
+    bus, the kernel's OOM killer) logged in the moment of the crash, from its first sign a few seconds
+    before (PCIe AER, then the Xid) to a second after: what stopped the process, whatever exception
+    the process then raised (`CUDA error: unspecified launch failure` is the GPU gone, not a cause)."""
+    if library.errors is None or not library.has_verdict(report.verdict.id):
+        return None
+    if library.verdict(report.verdict.id).analyzer != CRASH_ANALYZER:
+        return None
+    root_time = _first_time(report.roots)
+    if root_time is None:
+        return None
+    stopping = library.errors.by_source() - library.errors.effects()
+    near = [
+        t
+        for t in causes
+        if t.marker in stopping
+        and t.first.time is not None
+        and root_time - SOURCE_LEAD_S <= t.first.time <= root_time + SAME_MOMENT_S
+    ]
+    return min(near, key=lambda t: _time_key(t.first)) if near else None
+
+
 def _wrapped_exception(report: Report, library: Library) -> bool:
     """The crash's exception is a generic wrapper (`NCCL error: unhandled system error`), not a cause."""
     exception = dict(report.verdict.facts).get("exception")
@@ -856,18 +885,25 @@ def _cause_of_wrapper(report: Report, ranked: list[UnexplainedError], library: L
     return min(near, key=lambda t: _time_key(t.first)) if near else None
 
 
-def _crash_died_of(report: Report, cause: UnexplainedError, library: Library) -> Report:
+def _crash_died_of(report: Report, cause: UnexplainedError, library: Library, by_source: bool = False) -> Report:
     """The crash's summary and fix name the error it died of, and its confidence says that no
-    pattern of the library knows that error."""
+    pattern of the library knows that error (`by_source`: a driver's or the kernel's line of the
+    same moment, not the server's own)."""
     old = report.verdict
     after = (
         bool(report.roots) and cause.first.source == report.roots[0].source and cause.first.line > report.roots[0].line
     )
     where = "In its traceback" if after else "Before it"
-    summary = (
-        f"{old.summary} {where}, the same server logged an error no pattern names, the likeliest reason "
-        f"it died: {_ended(quote(cause))}"
-    )
+    if by_source:  # what stopped the process comes first, then the crash it caused
+        summary = (
+            "In the moment of the crash, a kernel, driver or orchestrator line reports an error no pattern names, "
+            f"the likeliest reason it died: {_ended(quote(cause))} {old.summary}"
+        )
+    else:
+        summary = (
+            f"{old.summary} {where}, the same server logged an error no pattern names, the likeliest reason "
+            f"it died: {_ended(quote(cause))}"
+        )
     score = confidence.outside_catalogue(confidence.of(old), cause.first.where)
     advice = (
         f"Fix what the error at {cause.first.where} says (no pattern of the library names it); "

@@ -237,9 +237,12 @@ class _Following:
     each decoded and cleaned when first read: a traceback ends after a few dozen of them, and
     reading all the rest cost a hit ~1 ms. With `formats`, a line behind the same launcher's tags as
     the first line (`[rank0]: `, `(EngineCore_DP0 pid=742) `, journald's `host prog[pid]: `; their
-    times aside) is read inside them, as the process wrote it; another process's line is left whole."""
+    times aside) is read inside them, as the process wrote it; another process's line is left whole.
+    A line that repeats the first line's own record prefix (vLLM's logger writes every line of a
+    multi-line message behind `ERROR 03-18 14:03:39 [core.py:708] `: the same level, time and call
+    site) is read behind it too, its indentation kept: it is that record's next line."""
 
-    __slots__ = ("_buf", "_end", "_formats", "_indent", "_lines", "_pos", "_who")
+    __slots__ = ("_buf", "_end", "_formats", "_indent", "_lines", "_pos", "_record", "_who")
 
     def __init__(
         self, buf: bytes | bytearray, start: int, limit: int, formats: Formats | None = None, from_line: bool = False
@@ -253,6 +256,7 @@ class _Following:
         first, _ = clean_line(buf[first_start:start].decode("utf-8", errors="replace"))
         self._formats = formats
         self._who, first = formats.tags(first) if formats is not None else ("", first)
+        self._record = _record_prefix(first, formats)
         # A pasted excerpt may be indented as a whole: read the traceback relative to its first line.
         self._indent = first[: len(first) - len(first.lstrip())]
         self._lines: list[str] = []
@@ -277,15 +281,18 @@ class _Following:
         stop = first_end if first_end != -1 else self._end
         first, _ = clean_line(self._buf[start:stop].decode("utf-8", errors="replace"))
         self._who = formats.tags(first)[0] if formats is not None else ""
+        self._record = ""
         self._indent = ""
         self._lines = []
         self._pos = start if start < self._end else -1
 
     def _inside_tags(self, line: str) -> str:
-        if not self._who or self._formats is None:
+        if self._formats is None or not (self._who or self._record):
             return line
-        who, inside = self._formats.tags(line)
-        return inside if who == self._who else line
+        who, inside = self._formats.tags(line) if self._who else ("", line)
+        if who != self._who:
+            return line
+        return inside[len(self._record) :] if self._record and inside.startswith(self._record) else inside
 
     def get(self, index: int) -> str | None:
         """The line `index` below (0: the first), or None past the last."""
@@ -299,6 +306,19 @@ class _Following:
     def between(self, start: int, stop: int) -> list[str]:
         self._read_to(stop)
         return self._lines[start:stop]
+
+
+def _record_prefix(first: str, formats: Formats | None) -> str:
+    """The prefix a logger repeats before every line of one record, as the first line (inside its
+    launchers' tags) shows it: the text a time-stating format reads before the message, up to the
+    one space after it (`ERROR 03-18 14:03:39 [core.py:708] `); "" when no such format reads it."""
+    if formats is None or not first:
+        return ""
+    reading = formats.read(first)
+    if reading.format is None or not reading.format.says_when or reading.level is None:
+        return ""
+    core = first[: len(first) - len(reading.message)].rstrip()
+    return core + " " if core and first[len(core) : len(core) + 1] == " " else ""
 
 
 def _following_lines(

@@ -63,6 +63,10 @@ UNKNOWN_PHASE_CONFIDENCE = 0.35
 # runtime, or the phase-unknown verdict): that far below it, not beside it (diagnose keeps the
 # distance through the penalties both share), and never as if ruled out.
 OPEN_PHASE_CONFIDENCE = 0.2
+# Lines above a crash line read for a symptom the process logged just before it died.
+SYMPTOM_LINES = 10
+# The process a crash line's pattern group says died, where it is not sglang's scheduler.
+PROCESS_OF_GROUP = {"vllm": "vLLM's engine (its engine core or a model worker)"}
 # Where sglang sizes the KV pool: a crash raised here is neither before nor after it.
 POOL_SIZING_CODE = ("pool_configurator", "memory_pool_config", "init_memory_pool", "profile_max_num_token", "mr_limit")
 
@@ -99,6 +103,7 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     native = _native_cause(crash, evidence)
     uncaught = exception is not None and evidence.library.pattern(exception.pattern).block == CXX_WHAT
     summary = _summary(phase, crash, exception, exit_event, pool_phrase, culprit, own, crashed_at, native, uncaught)
+    summary = _named_process(summary, evidence.library.pattern(crash.pattern).group)
     used = tuple(e for e in (exception, exit_event, served, sized) if e is not None and e not in hypothesis.chain)
     used += _crash_frame_line(crashed_at)
     confidence = 0.85 if exception is not None else 0.7
@@ -113,6 +118,15 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         used += (reported,) if reported not in hypothesis.chain else ()
         confidence = min(confidence, OUTSIDE_CATALOGUE_CONFIDENCE)
         missing += (f"no verdict of the library names the failure at {reported.where}",)
+    symptom = _symptom_just_above(crash, hypothesis, evidence) if exception is None and reported is None else None
+    if symptom is not None:
+        # No exception names the cause (the traceback was cut): a failure the library knows but cannot
+        # explain, logged by the same process just above the crash line, is the likeliest reason.
+        summary += f" Just above it, the same process logged: {clip(symptom.text.strip(), 300)}."
+        advice = f"{evidence.library.pattern(symptom.pattern).advice} (from {symptom.where})"
+        used += (symptom,) if symptom not in hypothesis.chain else ()
+        confidence = min(confidence, OUTSIDE_CATALOGUE_CONFIDENCE)
+        missing += (f"no verdict of the library names the failure at {symptom.where}",)
     crash_pattern = evidence.library.pattern(crash.pattern)
     if not advice and Mark.IN_SERVING in crash_pattern.marks:
         # A line only the serving loop writes names its own limit (sglang's KV token pool): its fix.
@@ -130,6 +144,12 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     return _with_alternatives(chosen, phase, served, frame_phase)
 
 
+def _named_process(summary: str, group: str) -> str:
+    """The summary with the process that died named as its engine calls it (vLLM's engine core)."""
+    process = PROCESS_OF_GROUP.get(group)
+    return summary.replace("A scheduler died", process + " died", 1) if process else summary
+
+
 def _last_error_line(exception: Event | None, evidence: Evidence) -> Event | None:
     """The library line (with advice of its own) that logged the error an exception reports as its
     last error: NCCL's WARN behind torch's DistBackendError. Same server, before the exception."""
@@ -145,6 +165,28 @@ def _last_error_line(exception: Event | None, evidence: Evidence) -> Event | Non
         and evidence.library.pattern(e.pattern).advice
     ]
     return said[-1] if said else None
+
+
+def _symptom_just_above(crash: Event, hypothesis: Hypothesis, evidence: Evidence) -> Event | None:
+    """The nearest failing line of a symptom the library cannot explain by itself (its pattern has an
+    `unexplained` sentence: UCX without its GPU transports) in the SYMPTOM_LINES above the crash line
+    of the same file, and not one the library links to the crash either way (the SIGQUIT a dying
+    child sends): the order in one file tells, whatever the clocks of two formats in it say."""
+    library = evidence.library
+    roots = {root.pattern for root in hypothesis.roots}
+    linked = {rule.target for pattern in roots for rule in library.pattern(pattern).causes}
+    near = [
+        e
+        for e in evidence.events
+        if e.source == crash.source
+        and 0 < crash.line - e.line <= SYMPTOM_LINES
+        and e.failing
+        and e not in hypothesis.chain
+        and library.pattern(e.pattern).unexplained
+        and e.pattern not in linked
+        and not any(rule.target in roots for rule in library.pattern(e.pattern).causes)
+    ]
+    return max(near, key=lambda e: e.line) if near else None
 
 
 def _what_named_elsewhere(roots: tuple[Event, ...], evidence: Evidence) -> str | None:
@@ -214,6 +256,9 @@ def _phase(
     """Which phase the evidence shows, strongest first."""
     if served is not None:
         return Phase(RUNTIME, f"served before the crash ({served.where})", "", True)
+    said = _said_by_crash_line(crash, evidence)
+    if said is not None:
+        return said
     if frame_phase is not None:
         event, found = frame_phase
         where = f"{event.source}:{event.line + found.frame.offset}"
@@ -243,6 +288,19 @@ def _phase(
     return Phase(
         UNKNOWN_PHASE, "unknown (no ready line, served request, server start or telling frame)", sentence, False
     )
+
+
+def _said_by_crash_line(crash: Event, evidence: Evidence) -> Phase | None:
+    """The phase the crash line itself states (its pattern's marks): a line written only while
+    starting (vLLM's `EngineCore failed to start.`) or only once started (`EngineCore encountered a
+    fatal error.`, EngineDeadError) outweighs a stack's frames, which only suggest it."""
+    marks = evidence.library.pattern(crash.pattern).marks
+    if Mark.IN_START_UP in marks:
+        return Phase(INIT, f"the line says so ({crash.where})", "", True)
+    if Mark.IN_SERVING in marks:
+        sentence = f"No line shows the server ready, but {crash.where} is written only once it had started."
+        return Phase(RUNTIME, f"the line says so ({crash.where})", sentence, True)
+    return None
 
 
 def _stacks(
