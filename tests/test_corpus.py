@@ -102,10 +102,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round10-excerpts-b/11-lmcache-1p1d-decode-stuck": {
         "verdict": "first sight: healthy 0.40; the tester expects inconclusive",
     },
-    "tests/data/blind-round10-excerpts-c/10-trtllm-wideep-disagg-srun-traceback": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round10-bundles/11-sglang-nixl-slurm-perf-gate-decode-kv-full": {
         "verdict": "first sight: inconclusive 0.00; the tester expects decode-saturated",
     },
@@ -121,10 +117,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round11-excerpts-a/11-hicache-mooncake-warmup-handshake-refused": {
         "verdict": "first sight: scheduler-crash 0.30; the tester expects bootstrap-unreachable",
-    },
-    "tests/data/blind-round11-excerpts-b/04-rayserve-llm-app-ready": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round11-excerpts-b/06-aibrix-gateway-pod-not-ready": {
         "verdict": "first sight: inconclusive 0.00; the tester expects router-no-workers",
