@@ -3,6 +3,8 @@ shows it (issue 22.8). The engine is read from the lines' shapes (log-shapes.tom
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.pipeline import run
 
@@ -51,3 +53,26 @@ def test_distinct_quiet_excerpts_get_distinct_fingerprints(library: Library) -> 
     assert fingerprint(one) != fingerprint(other)
     again = run([str(excerpts / "nixl-503-sglang-decode-starting")], library)
     assert fingerprint(again) == fingerprint(one)
+
+
+def test_quiet_excerpts_no_pattern_knows_get_distinct_fingerprints(library: Library, tmp_path: Path) -> None:
+    """Two pastes in which nothing failed and no line is a known one (a UCX transport debug line; a
+    pasted table) were one 'incident' for an issue search: both fingerprints
+    were the empty quiet excerpt's. Where each input ends now tells them apart, and a night whose
+    times and numbers differ keeps its fingerprint."""
+    from pdlogdoctor.reason.fingerprint import fingerprint
+
+    def quiet(name: str, text: str) -> str:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "paste.txt").write_text(text)
+        report = run([str(folder)], library)
+        assert report.verdict.id == "no-failure-seen", report.verdict.summary
+        return fingerprint(report)
+
+    ucx_message = "cuda_ipc_iface.c:121 UCX  DEBUG cuda-ipc get zcopy disabled as no nvlinks detected\n"
+    ucx = quiet("ucx", f"[1764547200.123456] [node-1:4242 :0]   {ucx_message}")
+    ucx_again = quiet("ucx-again", f"[1764633600.654321] [node-7:977 :0]   {ucx_message}")
+    table = quiet("table", "| model | batch | input len | output len |\n| llama-70b | 64 | 2048 | 256 |\n")
+    assert ucx != table
+    assert ucx == ucx_again

@@ -36,7 +36,7 @@ PROFILE_FILE = "profile.toml"
 _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
-    "marks", "unexplained", "identity", "cleared_by", "says", "search_anchor",
+    "marks", "unexplained", "identity", "cleared_by", "cleared_by_run", "says", "search_anchor",
 }  # fmt: skip
 # The title `patterns suggest` writes into a skeleton (suggest.py), for a person to replace.
 SKELETON_TITLE = "TODO: what this line means"
@@ -129,6 +129,9 @@ class Pattern:
     # Patterns whose line, later in the same file, shows this one did no harm (UCX's API-version
     # warning, then NIXL's UCX backend instantiated): this line then fails nothing.
     cleared_by: tuple[str, ...] = ()
+    # Patterns whose line anywhere in the run after this one (any file: a harness's check) shows it
+    # did no harm (a warmup's garbage tokens, then an accuracy check the model passed).
+    cleared_by_run: tuple[str, ...] = ()
     # The `[[causes]]` tables as written; `causes` is what they expand to once the library's
     # consequence groups are known (consequences.expand).
     edges: tuple[CauseEdge, ...] = ()
@@ -275,6 +278,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         unexplained=_unexplained(data, fields, where),
         identity=_identity(data, fields, where),
         cleared_by=schema.string_list(data, "cleared_by", where) or (),
+        cleared_by_run=schema.string_list(data, "cleared_by_run", where) or (),
         edges=edges,
         says=_says(data, fields, where),
         search_anchor=_search_anchor(data, anchors, where),
@@ -531,9 +535,10 @@ def validate_library(library: Library) -> None:
                     raise PatternError(pattern.path, f"causes[{index}].pattern", f"unknown pattern '{target_id}'{hint}")
                 _check_join(pattern, target, edge.join, f"causes[{index}].join")
         _check_identity_declared(pattern)
-        for name in pattern.cleared_by:
-            if name not in by_id:
-                raise PatternError(pattern.path, "cleared_by", f"unknown pattern '{name}'")
+        for key, names in (("cleared_by", pattern.cleared_by), ("cleared_by_run", pattern.cleared_by_run)):
+            for name in names:
+                if name not in by_id:
+                    raise PatternError(pattern.path, key, f"unknown pattern '{name}'")
     for entry in library.errors.benign if library.errors is not None else ():
         for name in entry.overcome_by:
             if name not in by_id:

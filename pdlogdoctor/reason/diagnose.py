@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from ..ingest import BINARY, CORE_DUMP, NOT_A_LOG, PASTED
 from ..ingest.duplicates import DUPLICATE_CODE
-from ..library.patterns import START_UP, Library
+from ..library.patterns import START_UP, Library, Pattern
 from ..library.templates import message_of
 from ..model import (
     Alternative,
@@ -728,8 +728,12 @@ def _cleared_warning(evidence: Evidence) -> Event | None:
     """The first line of a pattern that warns of a cause which a later line cleared (`cleared_by`:
     UCX older than required, then NIXL's UCX backend up): in lines where nothing failed it is still
     the line to read first when the run fails later, so a quiet report names it."""
-    cleared = [e for e in evidence.events if not e.failing and evidence.library.pattern(e.pattern).cleared_by]
+    cleared = [e for e in evidence.events if not e.failing and _clearable(evidence.library.pattern(e.pattern))]
     return min(cleared, key=_time_key) if cleared else None
+
+
+def _clearable(pattern: Pattern) -> bool:
+    return bool(pattern.cleared_by or pattern.cleared_by_run)
 
 
 def _last_step(events: Sequence[Event]) -> Event | None:

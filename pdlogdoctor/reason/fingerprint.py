@@ -19,6 +19,7 @@ Kept: integers such as sizes, errnos and exit codes, and normalised strings.
 from __future__ import annotations
 
 import hashlib
+import re
 
 from ..library.formats import shipped
 from ..library.lazyregex import LazyRegex
@@ -44,6 +45,13 @@ _AFTER_TIMES: tuple[tuple[LazyRegex, str], ...] = (
     (LazyRegex(r"(?i)\b(?:pid|room|rid|request_id)[=: ]+\S+"), "<var>"),
     (LazyRegex(r"\bx\d+\b"), "x<n>"),  # "KVPoll.Bootstrapping x8": how often varies by night
 )
+# A last line's stamps, pids, hosts and addresses change every night: numbers are masked. With `re`,
+# not the library's `regex`: a quiet one-line paste is answered without importing it (test_cli_fast_path).
+_NUMBERS = re.compile(r"0x[0-9a-fA-F]+|\d+")
+
+
+def _masked(text: str) -> str:
+    return " ".join(_NUMBERS.sub("<n>", text).split())
 
 
 def normalise(text: str) -> str:
@@ -86,6 +94,15 @@ def _leading_unexplained(report: Report) -> str:
     return normalise(leads[0].template) if leads else ""
 
 
+def _quiet_identity(report: Report) -> str:
+    """What tells one excerpt in which nothing failed from another: the known lines it holds and
+    where each input ends, normalised. Without it every quiet excerpt would share one fingerprint,
+    and an issue search by fingerprint would find every unrelated quiet paste."""
+    seen = ",".join(sorted({e.pattern for e in report.chain}))
+    ends = "|".join(_masked(line.text) for line in report.log_ends)
+    return f"seen={seen}\nends={ends}"
+
+
 def fingerprint(report: Report) -> str:
     """`pdld-` and 12 hex digits; the same for the same incident on another night."""
     # The verdict's root names the cause; without one, the first failing event starts the failure
@@ -102,5 +119,7 @@ def fingerprint(report: Report) -> str:
         # report leads with, are what tell one unexplained failure from another.
         parts.append("failures=" + ",".join(sorted({e.pattern for e in report.chain if e.failing})))
         parts.append("unexplained=" + _leading_unexplained(report))
+        if not any(e.failing for e in report.chain):
+            parts.append(_quiet_identity(report))
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
     return PREFIX + digest[:12]

@@ -172,20 +172,36 @@ def _overcome(event: Event, by: Sequence[str], lines: Sequence[Event]) -> bool:
 
 
 def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event], list[tuple[Event, Event]]]:
-    """Failing lines a later line of the same file shows harmless (the pattern's `cleared_by`):
-    kept, but no longer failing. Returns (the events, the (cleared, clearing) pairs)."""
+    """Failing lines a later line shows harmless: one of the same file (the pattern's `cleared_by`)
+    or one anywhere in the run (`cleared_by_run`). A clearing line that fails itself (a gate under
+    its threshold) clears nothing. Kept, but no longer failing. Returns (the events, the
+    (cleared, clearing) pairs)."""
     pairs: list[tuple[Event, Event]] = []
     kept: list[Event] = []
     for event in events:
-        clearing = library.pattern(event.pattern).cleared_by if event.failing else ()
-        later = clearing and [
-            e for e in events if e.pattern in clearing and e.source == event.source and e.line > event.line
+        pattern = library.pattern(event.pattern)
+        later = event.failing and [
+            e
+            for e in events
+            if not e.failing
+            and (
+                (e.pattern in pattern.cleared_by and e.source == event.source and e.line > event.line)
+                or (e.pattern in pattern.cleared_by_run and _later_in_run(e, event))
+            )
         ]
         if later:
             pairs.append((event, later[0]))
             event = replace(event, failing=False)
         kept.append(event)
     return kept, pairs
+
+
+def _later_in_run(line: Event, event: Event) -> bool:
+    """`line` comes after `event`: by time when both have one; else by line in the same file; a
+    line of another file without a time is taken as later (a run's checks follow its start-up)."""
+    if line.time is not None and event.time is not None:
+        return line.time >= event.time
+    return line.source != event.source or line.line > event.line
 
 
 def with_cleared_notes(report: Report, pairs: Sequence[tuple[Event, Event]], library: Library) -> Report:
@@ -689,6 +705,10 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
         if unvouched:
             why = "after the last line of its file that shows it serving, and no end-to-end result vouches for it"
             return _not_healthy(report, _lead(unvouched), why, library)
+        unvouched = [t for t in serious if _while_serving_in_its_file(t.first, events, library)]
+        if unvouched:
+            why = "while it served (no start-up follows it), and no end-to-end result vouches for it"
+            return _not_healthy(report, _lead(unvouched), why, library)
     if passed:
         effects = library.errors.effects() if library.errors else frozenset()
         last_check = max((e.time for e in passed if e.time is not None), default=None)
@@ -721,6 +741,19 @@ def _after_serving_in_its_file(error: Event, events: Sequence[Event], library: L
     serving = library.marked(*SERVING_MARKS)
     lines = [e.line for e in events if e.source == error.source and e.pattern in serving and not e.failing]
     return bool(lines) and max(lines) < error.line
+
+
+def _while_serving_in_its_file(error: Event, events: Sequence[Event], library: Library) -> bool:
+    """The file the error is in shows the deployment serving, and no start-up (a ready server, a
+    warmup) follows the error in it: an answered request proves the server answered, not that the
+    error before it did not spoil the answer (vllm-ascend's Mooncake transfer failed, then the
+    request came back 200 with garbage). An error a later start-up followed was a start-up's."""
+    serving = library.marked(*SERVING_MARKS)
+    started = library.marked(Mark.SERVER_UP, Mark.WARMUP)
+    mine = [e for e in events if e.source == error.source and not e.failing]
+    return any(e.pattern in serving for e in mine) and not any(
+        e.pattern in started and e.line > error.line for e in mine
+    )
 
 
 def _after(event: Event, moment: float | None) -> bool:

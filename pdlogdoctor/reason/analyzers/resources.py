@@ -33,7 +33,7 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     elif root.get("free_gib") is not None and root.get("requested_gib") is not None:
         facts.extend((name, root.get(name)) for name in ("device", "free_gib", "total_gib", "requested_gib"))
         detail = (
-            f"only {root.get('free_gib')} of {root.get('total_gib')} GiB was free on {root.get('device')} at start-up, "
+            f"only {root.get('free_gib')} of {root.get('total_gib')} GiB was free on {_device(root)} at start-up, "
             f"less than the {root.get('requested_gib')} GiB its memory share "
             f"({root.get('gpu_memory_utilization')}) asks for"
         )
@@ -129,6 +129,12 @@ def _vllm_memory_advice(root: Event, evidence: Evidence) -> str:
     )
 
 
+def _device(root: Event) -> str:
+    """The device a memory line names; vLLM before 0.11 named none ("Free memory on device (...)")."""
+    device = root.get("device")
+    return str(device) if device is not None else "the device"
+
+
 SHARED_ON_PURPOSE = 0.05  # a free share below this is no share to run a server in: the GPU is taken
 
 
@@ -141,7 +147,7 @@ def _held_by_another(root: Event) -> str:
             f"Lower --gpu-memory-utilization: the line at {root.where} says less memory was free than the share "
             "asked for (another process holds GPU memory: check nvidia-smi); or free that memory."
         )
-    held = f"{total - free:.2f} of {total:g} GiB on {root.get('device')}"
+    held = f"{total - free:.2f} of {total:g} GiB on {_device(root)}"
     advice = (
         f"Another process holds GPU memory: {held} was in use before this server started ({root.where}). Find it "
         "(nvidia-smi) and stop it, or wait for the previous instance to exit"

@@ -26,6 +26,7 @@ PEER_PORT = re.compile(r":\d+@")
 SYMPTOM_ONLY = 0.45
 PEER_UNSEEN = 0.5  # completion errors seen from one side only, the other side's log missing
 QUOTE_LIMIT = 300  # a Mooncake slice failure names its addresses before its status: keep the status
+NO_WORKER_QUOTE_LIMIT = 500  # a gateway quotes its proxy's reply, whose reason comes last
 
 
 def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
@@ -234,7 +235,6 @@ def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypoth
         ("no_workers_side", tuple(sides) or None),
         ("failed_health_checks", tuple(health)),
     ]
-    side = ", ".join(sides) or "a"
     missing = _missing_peer_logs(evidence)
     why = (
         "the server logs that could say why are not given"
@@ -243,10 +243,24 @@ def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypoth
         "addresses, ports, network)"
     )
     summary = (
-        f"The router had no available {side} worker"
+        f"{_no_worker_said(no_workers, sides, evidence)}"
         f"{' (health checks failed for ' + ', '.join(health) + ')' if health else ''}, and {why}."
     )
     return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(missing))]
+
+
+def _no_worker_said(no_workers: list[Event], sides: Counter[str], evidence: Evidence) -> str:
+    """How the router (or the gateway in front of the engines) said it had no worker: the side it
+    names; else, for a line that names none, its own words and place."""
+    if sides:
+        return f"The router had no available {', '.join(sides)} worker"
+    if not no_workers:
+        return "The router had no available worker"
+    first = no_workers[0]
+    return (
+        f"The router had no worker ready to take the request: {evidence.says(first) or evidence.said(first)} "
+        f'({first.where}: "{clip(message_of(first.text).strip(), NO_WORKER_QUOTE_LIMIT)}")'
+    )
 
 
 def _missing_peer_logs(evidence: Evidence) -> list[str]:
