@@ -314,9 +314,13 @@ def bench(
             tools.append(f"before [{matcher}]")
     load_before = os.getloadavg()[0]
     runs: dict[str, list[Measured]] = {name: [] for name in commands}
-    for _ in range(repeat):  # interleaved: load that comes and goes hits every command alike
-        for name, (command, env, discard) in commands.items():
-            runs[name].append(measure(command, env, discard))
+    # Every command runs in a folder of its own: `python -m pdlogdoctor` imports the package found
+    # first on sys.path, and the working directory comes before PYTHONPATH there, so run from a
+    # checkout it would import that checkout's package for `--before` too (both columns one tool).
+    with tempfile.TemporaryDirectory() as folder:
+        for _ in range(repeat):  # interleaved: load that comes and goes hits every command alike
+            for name, (command, env, discard) in commands.items():
+                runs[name].append(measure(command, env, discard, cwd=Path(folder)))
     grep_seconds, grep_cpu, matches = counted(runs["grep"])
     rg_seconds, rg_cpu, rg_matches = counted(runs["rg"]) if rg else (None, None, None)
     total = sum(f.stat().st_size for f in files)

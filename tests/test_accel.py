@@ -191,3 +191,25 @@ def test_keys_shorter_than_the_fingerprint_get_automata_of_their_own() -> None:
     assert [numbers for _, numbers in matcher.automata] == [[0, 2], [1, 3, 4]]  # type: ignore[attr-defined]
     text = b"F1222 E0729 x Failed; E0729 xrror F1"
     assert matcher.positions(text, 0, len(text)) == [every_start(text, a, 0, len(text)) for a in anchors]
+
+
+def test_anchors_wanted_once_are_told_by_their_first_occurrence_in_the_same_pass() -> None:
+    """A sampled metrics anchor is wanted once per region (does the region hold it, where first):
+    hyperscan reports its first occurrence and no more; the other matchers leave it out, and the
+    searcher looks for it with bytes.find (test_every_fixture_scans_identically covers the scan)."""
+    anchors, once = [b"alpha", b"beta"], [b"Decode batch", b"gamma", b"absent"]
+    text = b"x Decode batch alpha; Decode batch beta gamma; gamma Decode batch"
+    for name in COMPILED:
+        if importlib.util.find_spec(accel._MODULES[name]) is None:
+            continue
+        found = accel.load(anchors, name, once)
+        assert found is not None
+        for lo, hi in ((0, len(text)), (3, len(text) - 4), (20, 40)):
+            positions = found.positions(text, lo, hi)
+            assert positions[:2] == [every_start(text, a, lo, hi) for a in anchors]
+            if name != "hyperscan":
+                assert len(positions) == len(anchors)
+                continue
+            for anchor, reported in zip(once, positions[2:], strict=True):
+                first = text.find(anchor, lo, hi)
+                assert reported == ([] if first == -1 else [first])

@@ -55,6 +55,7 @@ BROKEN = {
     "bad regex": ('regex = "(unclosed"', "regex"),
     "unknown key": ('colour = "red"', "colour"),
     "field not a group": ('[fields]\nnot_a_group = "int"', "fields.not_a_group"),
+    "search anchor not an anchor": ('search_anchor = "size"', "search_anchor"),
 }
 
 
@@ -85,6 +86,15 @@ def test_broken_pattern_names_file_and_key(case: str, tmp_path: Path) -> None:
         load_pattern(path)
     assert str(path) in str(caught.value)
     assert key in str(caught.value)
+
+
+def test_a_named_search_anchor_is_searched_for(tmp_path: Path) -> None:
+    """The longest anchor is searched for unless the pattern names another of its anchors."""
+    path = tmp_path / "broken.toml"
+    path.write_text(_pattern_text('anchors = ["size:", ":"]\nsearch_anchor = ":"').replace('anchors = ["size:"]\n', ""))
+    assert load_pattern(path).primary_anchor == ":"
+    path.write_text(_pattern_text('anchors = ["size:", ":"]').replace('anchors = ["size:"]\n', ""))
+    assert load_pattern(path).primary_anchor == "size:"
 
 
 def test_unknown_cause_target_is_an_error(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ PROFILE_FILE = "profile.toml"
 _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
-    "marks", "unexplained", "identity", "cleared_by", "cleared_by_run", "says",
+    "marks", "unexplained", "identity", "cleared_by", "cleared_by_run", "says", "search_anchor",
 }  # fmt: skip
 # The title `patterns suggest` writes into a skeleton (suggest.py), for a person to replace.
 SKELETON_TITLE = "TODO: what this line means"
@@ -140,11 +140,15 @@ class Pattern:
     # What the line says, in words a summary can quote ("a device-side assertion in CUDA kernel
     # {kernel}"): the first part always, each further part only when all its fields were captured.
     says: tuple[str, ...] = ()
+    # The anchor the scanner searches for, when the longest is not the rarest (`primary_anchor`).
+    search_anchor: str | None = None
 
     @property
     def primary_anchor(self) -> str:
-        """The anchor the scanner searches for: the longest is usually the rarest."""
-        return max(self.anchors, key=len)
+        """The anchor the scanner searches for: the one the pattern names (`search_anchor`: a longer
+        anchor is on every line of a busy family, a shorter one on its failing lines only), else the
+        longest, which is usually the rarest."""
+        return self.search_anchor or max(self.anchors, key=len)
 
 
 @record
@@ -251,6 +255,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
     compiled = schema.regex(data, "regex", where)
     fields = _fields(data, compiled, where)
     edges = _edges(data, where)
+    anchors = _anchors(data, where)
     return Pattern(
         id=pattern_id,
         title=_title(data, where),
@@ -260,7 +265,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         severity=schema.member(Severity, data.get("severity"), where, "severity"),
         kind=schema.member(Kind, data.get("kind"), where, "kind"),
         verdict=data.get("verdict"),
-        anchors=_anchors(data, where),
+        anchors=anchors,
         regex=compiled,
         fields=fields,
         failure_if=_failure_condition(data, fields, where),
@@ -278,6 +283,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         cleared_by_run=schema.string_list(data, "cleared_by_run", where) or (),
         edges=edges,
         says=_says(data, fields, where),
+        search_anchor=_search_anchor(data, anchors, where),
     )
 
 
@@ -308,6 +314,16 @@ def _anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
     if not anchors:
         raise PatternError(where, "anchors", "must be a non-empty list of non-empty strings")
     return anchors
+
+
+def _search_anchor(data: Mapping[str, Any], anchors: tuple[str, ...], where: str) -> str | None:
+    """The anchor named to be searched for: one of `anchors`."""
+    if "search_anchor" not in data:
+        return None
+    named = schema.string(data, "search_anchor", where)
+    if named not in anchors:
+        raise PatternError(where, "search_anchor", f"{named!r} must be one of the anchors {list(anchors)}")
+    return named
 
 
 def _fields(data: Mapping[str, Any], compiled: LazyRegex, where: str) -> tuple[tuple[str, str], ...]:

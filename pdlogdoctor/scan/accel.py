@@ -46,27 +46,34 @@ class Matcher(Protocol):
     name: str
 
     def positions(self, buf: bytes | bytearray, lo: int, hi: int) -> list[list[int]]:
-        """Per anchor, ascending starts s with lo <= s and s + len(anchor) <= hi (as bytes.find)."""
+        """Per anchor, ascending starts s with lo <= s and s + len(anchor) <= hi (as bytes.find).
+        After them, per `once` anchor (`load`) when the matcher finds those in the same pass: a
+        list that is empty when it is not in [lo, hi) and starts with its first start when it is."""
         ...
 
 
-def load(anchors: Sequence[bytes], wanted: str = AUTO) -> Matcher | None:
-    """The fastest installed matcher (or the one `wanted` names); None: the pure loop."""
+def load(anchors: Sequence[bytes], wanted: str = AUTO, once: Sequence[bytes] = ()) -> Matcher | None:
+    """The fastest installed matcher (or the one `wanted` names); None: the pure loop. `once`:
+    anchors whose first occurrence alone is wanted (whether a region holds them), reported by a
+    matcher that finds them in the same pass at no cost per occurrence (hyperscan); the others
+    leave them out (`Matcher.positions`)."""
     if not anchors:
         return None
     for name in MATCHERS if wanted == AUTO else (wanted,):
-        matcher = _build(name, anchors)
+        matcher = _build(name, anchors, once)
         if matcher is not None:
             return matcher
     return None
 
 
-def deferred(anchors: Sequence[bytes], wanted: str = AUTO, build_at: int = BUILD_AT) -> Matcher | None:
+def deferred(
+    anchors: Sequence[bytes], wanted: str = AUTO, build_at: int = BUILD_AT, once: Sequence[bytes] = ()
+) -> Matcher | None:
     """`load`, put off until a region of `build_at` bytes or more is searched (Deferred); None when
     the pure loop is what `load` would give."""
     if not anchors or installed(wanted) == PURE:
         return None
-    return Deferred(anchors, wanted, build_at)
+    return Deferred(anchors, wanted, build_at, once)
 
 
 def build_now(matcher: Matcher | None) -> None:
@@ -94,11 +101,11 @@ def name_of(matcher: Matcher | None) -> str:
     return matcher.name if matcher is not None else PURE
 
 
-def _build(name: str, anchors: Sequence[bytes]) -> Matcher | None:
+def _build(name: str, anchors: Sequence[bytes], once: Sequence[bytes] = ()) -> Matcher | None:
     if check(name) == PURE:
         return None
     if name == "hyperscan":
-        return _hyperscan(anchors)
+        return _hyperscan(anchors, once)
     return _ahocorasick(anchors)
 
 
@@ -115,8 +122,9 @@ class Deferred:
     `name` is the matcher that searches every larger region: the one `load` builds.
     """
 
-    def __init__(self, anchors: Sequence[bytes], wanted: str, build_at: int) -> None:
+    def __init__(self, anchors: Sequence[bytes], wanted: str, build_at: int, once: Sequence[bytes] = ()) -> None:
         self.anchors = list(anchors)
+        self.once = list(once)
         self.wanted = wanted
         self.build_at = build_at
         self.name = installed(wanted)
@@ -126,7 +134,7 @@ class Deferred:
     def build(self) -> None:
         if not self.tried:
             self.tried = True
-            self.built = load(self.anchors, self.wanted)
+            self.built = load(self.anchors, self.wanted, self.once)
             self.name = name_of(self.built)
 
     def positions(self, buf: bytes | bytearray, lo: int, hi: int) -> list[list[int]]:
@@ -134,7 +142,7 @@ class Deferred:
             self.build()
         if self.built is not None:
             return self.built.positions(buf, lo, hi)
-        return [occurrences(buf, anchor, lo, hi) for anchor in self.anchors]
+        return [occurrences(buf, anchor, lo, hi) for anchor in self.anchors]  # the `once` ones left out
 
 
 def occurrences(buf: bytes | bytearray, anchor: bytes, lo: int, hi: int) -> list[int]:
@@ -150,11 +158,14 @@ def occurrences(buf: bytes | bytearray, anchor: bytes, lo: int, hi: int) -> list
 
 
 class HyperscanMatcher:
+    """`once` anchors (`load`) are compiled with HS_FLAG_SINGLEMATCH: hyperscan reports the first
+    match of each and no more, in the pass that finds the others."""
+
     name = "hyperscan"
 
-    def __init__(self, database: Any, anchors: Sequence[bytes]) -> None:
+    def __init__(self, database: Any, anchors: Sequence[bytes], once: Sequence[bytes] = ()) -> None:
         self.database = database
-        self.lengths = [len(anchor) for anchor in anchors]
+        self.lengths = [len(anchor) for anchor in (*anchors, *once)]
 
     def positions(self, buf: bytes | bytearray, lo: int, hi: int) -> list[list[int]]:
         found: list[list[int]] = [[] for _ in self.lengths]
@@ -170,22 +181,23 @@ class HyperscanMatcher:
         return found
 
 
-def _hyperscan(anchors: Sequence[bytes]) -> Matcher | None:
+def _hyperscan(anchors: Sequence[bytes], once: Sequence[bytes] = ()) -> Matcher | None:
     try:
         import hyperscan  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         return None
+    every = [*anchors, *once]
     try:
         database = hyperscan.Database()
         database.compile(
-            expressions=[re.escape(anchor) for anchor in anchors],
-            ids=list(range(len(anchors))),
-            elements=len(anchors),
-            flags=[0] * len(anchors),
+            expressions=[re.escape(anchor) for anchor in every],
+            ids=list(range(len(every))),
+            elements=len(every),
+            flags=[0] * len(anchors) + [hyperscan.HS_FLAG_SINGLEMATCH] * len(once),
         )
     except Exception:  # a library hyperscan cannot compile is scanned another way
         return None
-    return HyperscanMatcher(database, anchors)
+    return HyperscanMatcher(database, anchors, once)
 
 
 # ---------------------------------------------------------------- ahocorasick-rs

@@ -38,6 +38,10 @@ class AnchorIndex:
     # searcher finds with bytes.find and counts with bytes.count: most of a busy log's hits are its
     # metrics lines, and the matcher would hand each one over to Python).
     slots: tuple[int, ...] = ()
+    # Per sampled anchor (by its position in `by_anchor`), its place in what `fast` reports when the
+    # matcher finds its first occurrence in the same pass (accel.load's `once`): whether a region
+    # holds it at all, told without a `bytes.find` pass of its own (most regions hold few of them).
+    firsts: tuple[tuple[int, int], ...] = ()
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
@@ -75,9 +79,11 @@ class AnchorIndex:
         apart = {number for number, _ in sampled}
         anchors = [anchor for number, (anchor, _) in enumerate(ordered) if number not in apart]
         slots = tuple(-1 if n in apart else n - sum(k < n for k in apart) for n in range(len(ordered)))
-        fast = accel.deferred(anchors, matcher, build_at) if build_at else accel.load(anchors, matcher)
+        once = [ordered[number][0] for number, _ in sampled]
+        fast = accel.deferred(anchors, matcher, build_at, once) if build_at else accel.load(anchors, matcher, once)
+        firsts = tuple((number, len(anchors) + place) for place, (number, _) in enumerate(sampled))
         launches = library.marked(Mark.SERVER_LAUNCH)
-        return cls(ordered, blocks, fast, library.errors, generic, launches, library.formats, sampled, slots)
+        return cls(ordered, blocks, fast, library.errors, generic, launches, library.formats, sampled, slots, firsts)
 
 
 def _json_escaped(anchor: bytes) -> bytes:

@@ -259,10 +259,14 @@ def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, s
     lines: dict[int, _Found] = {}
     hits = index.fast.positions(buf, lo, hi) if index.fast is not None else None
     sampled = state.sink.sampled
+    firsts = _firsts(hits, index)
     for number, (anchor, patterns) in enumerate(index.by_anchor):
         if number in sampled:
-            if not state.sink.has_enough(patterns):
-                _find_sampled(buf, lo, hi, limit, (number, anchor, patterns), state, lines)
+            if state.sink.has_enough(patterns):
+                continue
+            first = firsts[number] if firsts else buf.find(anchor, lo, hi)
+            if first != -1:
+                _find_sampled(buf, first, hi, limit, (number, anchor, patterns), state, lines)
             continue
         starts = hits[index.slots[number]] if hits is not None else _occurrences(buf, anchor, lo, hi)
         if not starts:
@@ -278,6 +282,14 @@ def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, s
             _add_line(buf, pos, stop, patterns, generic, 1, lines)
             after = max(stop, pos + 1)
     return lines
+
+
+def _firsts(hits: list[list[int]] | None, index: AnchorIndex) -> dict[int, int]:
+    """Per sampled anchor, where it first occurs in the region (-1: nowhere), when the matcher told
+    it in its pass (accel.load's `once`); empty when it did not."""
+    if hits is None or not index.firsts or len(hits) <= index.firsts[-1][1]:
+        return {}
+    return {number: hits[slot][0] if hits[slot] else -1 for number, slot in index.firsts}
 
 
 def _add_line(
@@ -301,19 +313,20 @@ def _add_line(
 
 def _find_sampled(
     buf: Buffer,
-    lo: int,
+    first: int,
     hi: int,
     limit: int,
     sampled: tuple[int, bytes, tuple[Pattern, ...]],
     state: _State,
     lines: dict[int, _Found],
 ) -> None:
-    """The lines of a sampled (metrics) anchor in [lo, hi) that the sample reads, into `lines`; its
-    occurrences in a block the sample skips are counted (EventSink.take) a block at a time, by
-    bytes.count, not one by one: what `take` on each occurrence in turn would count and read."""
+    """The lines of a sampled (metrics) anchor in [first, hi) that the sample reads, into `lines` (its
+    first occurrence is at `first`); its occurrences in a block the sample skips are counted
+    (EventSink.take) a block at a time, by bytes.count, not one by one: what `take` on each
+    occurrence in turn would count and read."""
     number, anchor, patterns = sampled
     sink, base, block = state.sink, state.offset, events.SAMPLE_BLOCK
-    pos = buf.find(anchor, lo, hi)
+    pos = first
     while pos != -1:
         weight = sink.take(number, base + pos)
         if weight:
