@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from ...library.frames import Culprit, Frame, OwnCode, PhaseEvidence, short_name
 from ...library.patterns import CXX_WHAT, match_line
@@ -108,25 +108,18 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     used += _crash_frame_line(crashed_at)
     confidence = 0.85 if exception is not None else 0.7
     missing = hypothesis.missing + _missing_kernel_log(exit_event, evidence)
+    told = Told(summary, "", used, confidence, missing)
     reported = _last_error_line(exception, evidence)
-    advice = ""
     if reported is not None:
         # The exception only wraps a library's own failure (torch's 'unhandled system error' around
         # NCCL's): quote the library's line, take its pattern's advice, and say no verdict names it.
-        summary += f" {evidence.said(reported)} logged it: {clip(reported.text.strip(), 300)}."
-        advice = f"{evidence.library.pattern(reported.pattern).advice} (from {reported.where})"
-        used += (reported,) if reported not in hypothesis.chain else ()
-        confidence = min(confidence, OUTSIDE_CATALOGUE_CONFIDENCE)
-        missing += (f"no verdict of the library names the failure at {reported.where}",)
+        told = _told_by(told, reported, f"{evidence.said(reported)} logged it", hypothesis, evidence)
     symptom = _symptom_just_above(crash, hypothesis, evidence) if exception is None and reported is None else None
     if symptom is not None:
         # No exception names the cause (the traceback was cut): a failure the library knows but cannot
         # explain, logged by the same process just above the crash line, is the likeliest reason.
-        summary += f" Just above it, the same process logged: {clip(symptom.text.strip(), 300)}."
-        advice = f"{evidence.library.pattern(symptom.pattern).advice} (from {symptom.where})"
-        used += (symptom,) if symptom not in hypothesis.chain else ()
-        confidence = min(confidence, OUTSIDE_CATALOGUE_CONFIDENCE)
-        missing += (f"no verdict of the library names the failure at {symptom.where}",)
+        told = _told_by(told, symptom, "Just above it, the same process logged", hypothesis, evidence)
+    summary, advice, used, confidence, missing = told
     crash_pattern = evidence.library.pattern(crash.pattern)
     if not advice and Mark.IN_SERVING in crash_pattern.marks:
         # A line only the serving loop writes names its own limit (sglang's KV token pool): its fix.
@@ -142,6 +135,29 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         advice=advice,
     )
     return _with_alternatives(chosen, phase, served, frame_phase)
+
+
+class Told(NamedTuple):
+    """What a crash's report says so far: its summary, advice, lines used, confidence, missing evidence."""
+
+    summary: str
+    advice: str
+    used: tuple[Event, ...]
+    confidence: float
+    missing: tuple[str, ...]
+
+
+def _told_by(told: Told, line: Event, words: str, hypothesis: Hypothesis, evidence: Evidence) -> Told:
+    """The report with a failure the library knows but no verdict names added as what the crash
+    reports: `words` introduce its quoted line, its pattern's advice is the fix, and the confidence
+    stays below a named cause's."""
+    return Told(
+        summary=f"{told.summary} {words}: {clip(line.text.strip(), 300)}.",
+        advice=f"{evidence.library.pattern(line.pattern).advice} (from {line.where})",
+        used=told.used + ((line,) if line not in hypothesis.chain else ()),
+        confidence=min(told.confidence, OUTSIDE_CATALOGUE_CONFIDENCE),
+        missing=(*told.missing, f"no verdict of the library names the failure at {line.where}"),
+    )
 
 
 def _named_process(summary: str, group: str) -> str:
