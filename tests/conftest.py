@@ -90,3 +90,9 @@ def case_reports(library: Library) -> dict[Path, Report]:
 def bundle_reports(case_reports: dict[Path, Report]) -> dict[Path, Report]:
     """Every fixture bundle's report (fixtures/*)."""
     return {bundle: case_reports[bundle] for bundle in BUNDLES}
+
+
+def analysed_lines(tmp_path: Path, library: Library, lines: list[str], name: str) -> Report:
+    """`lines` written as one file `name` in `tmp_path`, and that folder analysed."""
+    (tmp_path / name).write_text("\n".join(lines) + "\n")
+    return run([str(tmp_path)], library)

@@ -27,7 +27,7 @@ from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions
 
-from .conftest import FIXTURES, ROOT
+from .conftest import FIXTURES, ROOT, analysed_lines
 from .corpus import REJECTED, case_report
 
 EXCERPTS = ROOT / "tests" / "data" / "excerpts"
@@ -88,8 +88,7 @@ INIT_TRACEBACK = [
 
 
 def _report(tmp_path: Path, library: Library, lines: list[str], name: str = "prefill.log") -> Report:
-    (tmp_path / name).write_text("\n".join(lines) + "\n")
-    return run([str(tmp_path)], library)
+    return analysed_lines(tmp_path, library, lines, name)
 
 
 def _alternatives(report: Report) -> dict[str, bool]:

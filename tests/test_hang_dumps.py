@@ -19,8 +19,9 @@ from pdlogdoctor.cli.behaviour import exit_code_for
 from pdlogdoctor.library.frames import parse_frame
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
-from pdlogdoctor.pipeline import run
 from pdlogdoctor.scan.traceback import read_traceback, stack_of
+
+from .conftest import analysed_lines
 
 PYSPY_DUMP = [
     "Process 309: sglang::scheduler_TP6",
@@ -40,8 +41,7 @@ PYSPY_DUMP = [
 
 
 def _report(tmp_path: Path, library: Library, lines: list[str], name: str = "paste.txt") -> Report:
-    (tmp_path / name).write_text("\n".join(lines) + "\n")
-    return run([str(tmp_path)], library)
+    return analysed_lines(tmp_path, library, lines, name)
 
 
 def test_py_spy_frames_are_frames_innermost_first() -> None:
