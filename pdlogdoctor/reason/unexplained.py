@@ -18,7 +18,7 @@ and hands it their templates as evidence; `weigh` is part of the decision (decid
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import islice
 
@@ -35,6 +35,7 @@ from . import confidence
 
 SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
+START_UP_MARKS = (Mark.SERVER_UP, Mark.WARMUP)  # a server came up: errors above it were its start-up's
 CAUSE_ROLES = frozenset(SERVER_ROLES)
 DEPLOYMENT_ROLES = frozenset({*SERVER_ROLES, Role.ROUTER})  # a mixed stream may hold a side-car too
 BESIDE_SYMPTOM_AFTER_S = 60.0  # a cause logged up to this long after a symptom is still 'beside' it
@@ -237,10 +238,13 @@ def _serving_spans(events: Sequence[Event], library: Library) -> dict[str, tuple
     return spans
 
 
-def _last_serving_lines(events: Sequence[Event], library: Library) -> dict[str, int]:
-    """The last line of each file that shows serving: for a line without a time (UCX's and glog's
-    stamps may not be read), a serving line below it in its file shows the serving after it."""
-    serving = library.marked(*SERVING_MARKS)
+def _last_serving_lines(
+    events: Sequence[Event], library: Library, marks: Sequence[Mark] = SERVING_MARKS
+) -> dict[str, int]:
+    """The last line of each file that shows serving (or, with `marks`, another kind of line): for a
+    line without a time (UCX's and glog's stamps may not be read), a serving line below it in its
+    file shows the serving after it."""
+    serving = library.marked(*marks)
     lines: dict[str, int] = {}
     for event in events:
         if event.pattern in serving and not event.failing:
@@ -704,11 +708,14 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
     end_to_end = library.marked(Mark.END_TO_END)
     passed = [e for e in report.chain if e.pattern in end_to_end and not e.failing]
     if not passed:
-        unvouched = [t for t in serious if _after_serving_in_its_file(t.first, events, library)]
+        # Per file, read once: its last line that shows serving, and its last start-up line.
+        served = _last_serving_lines(events, library)
+        started = _last_serving_lines(events, library, START_UP_MARKS)
+        unvouched = [t for t in serious if _after_serving_in_its_file(t.first, served)]
         if unvouched:
             why = "after the last line of its file that shows it serving, and no end-to-end result vouches for it"
             return _not_healthy(report, _lead(unvouched), why, library)
-        unvouched = [t for t in serious if _while_serving_in_its_file(t.first, events, library)]
+        unvouched = [t for t in serious if _while_serving_in_its_file(t.first, served, started)]
         if unvouched:
             why = "while it served (no start-up follows it), and no end-to-end result vouches for it"
             return _not_healthy(report, _lead(unvouched), why, library)
@@ -738,25 +745,20 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
     return _noted(replace(report, verdict=verdict), note)
 
 
-def _after_serving_in_its_file(error: Event, events: Sequence[Event], library: Library) -> bool:
-    """The file the error is in shows the deployment serving, and only before it (by line): a
-    paste whose server came up, then a transfer failed, shows nothing served after the failure."""
-    serving = library.marked(*SERVING_MARKS)
-    lines = [e.line for e in events if e.source == error.source and e.pattern in serving and not e.failing]
-    return bool(lines) and max(lines) < error.line
+def _after_serving_in_its_file(error: Event, served: Mapping[str, int]) -> bool:
+    """The file the error is in shows the deployment serving (`served`: each file's last such line),
+    and only before it (by line): a paste whose server came up, then a transfer failed, shows
+    nothing served after the failure."""
+    return error.source in served and served[error.source] < error.line
 
 
-def _while_serving_in_its_file(error: Event, events: Sequence[Event], library: Library) -> bool:
+def _while_serving_in_its_file(error: Event, served: Mapping[str, int], started: Mapping[str, int]) -> bool:
     """The file the error is in shows the deployment serving, and no start-up (a ready server, a
-    warmup) follows the error in it: an answered request proves the server answered, not that the
-    error before it did not spoil the answer (vllm-ascend's Mooncake transfer failed, then the
-    request came back 200 with garbage). An error a later start-up followed was a start-up's."""
-    serving = library.marked(*SERVING_MARKS)
-    started = library.marked(Mark.SERVER_UP, Mark.WARMUP)
-    mine = [e for e in events if e.source == error.source and not e.failing]
-    return any(e.pattern in serving for e in mine) and not any(
-        e.pattern in started and e.line > error.line for e in mine
-    )
+    warmup; `started`: each file's last such line) follows the error in it: an answered request
+    proves the server answered, not that the error before it did not spoil the answer
+    (vllm-ascend's Mooncake transfer failed, then the request came back 200 with garbage). An error
+    a later start-up followed was a start-up's."""
+    return error.source in served and started.get(error.source, 0) < error.line
 
 
 def _after(event: Event, moment: float | None) -> bool:
