@@ -94,13 +94,12 @@ def _leading_unexplained(report: Report) -> str:
     return normalise(leads[0].template) if leads else ""
 
 
-def _quiet_identity(report: Report) -> str:
-    """What tells one excerpt in which nothing failed from another: the known lines it holds and
-    where each input ends, normalised. Without it every quiet excerpt would share one fingerprint,
-    and an issue search by fingerprint would find every unrelated quiet paste."""
-    seen = ",".join(sorted({e.pattern for e in report.chain}))
-    ends = "|".join(_masked(line.text) for line in report.log_ends)
-    return f"seen={seen}\nends={ends}"
+def _quiet_ends(report: Report) -> str:
+    """Where each input of an excerpt in which nothing failed ends, normalised: the known lines it
+    holds are already in the fingerprint (the verdict's `seen` fact), but a paste no pattern knows
+    has none, and without this every such paste would share one fingerprint (an issue search by
+    fingerprint would find every unrelated quiet paste)."""
+    return "ends=" + "|".join(_masked(line.text) for line in report.log_ends)
 
 
 def fingerprint(report: Report) -> str:
@@ -120,6 +119,6 @@ def fingerprint(report: Report) -> str:
         parts.append("failures=" + ",".join(sorted({e.pattern for e in report.chain if e.failing})))
         parts.append("unexplained=" + _leading_unexplained(report))
         if not any(e.failing for e in report.chain):
-            parts.append(_quiet_identity(report))
+            parts.append(_quiet_ends(report))
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
     return PREFIX + digest[:12]
