@@ -27,6 +27,7 @@ from .reason.clocks import annotate, correct, estimate_offsets, slack, window_no
 from .reason.decide import decide
 from .reason.known import with_known
 from .reason.link import link
+from .reason.own_warmup import own_warmups_apart
 from .reason.performance import align
 from .reason.planned import short_of_plan
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
@@ -107,6 +108,7 @@ def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = 
     errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
     clocks = _clock_offsets(events, sources, library)
     corrected = short_of_plan(correct(events, clocks), library)  # a benchmark short of its plan failed
+    corrected = own_warmups_apart(corrected, library)  # a server's own warmup request answers no client
     series = align([s for item in scanned if item.source.name not in aside for s in item.series], corrected)
     events = within(corrected, options.since, options.until)  # before linking: the links rest on time windows
     in_window = tuple(events)

@@ -129,10 +129,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # as cases after their first-sight score at 2d650ad (47/58 acceptable, 51/58 key line quoted, no
     # failed run called healthy, none confidently wrong): what the tool missed. Each fix that makes
     # one pass removes its entry.
-    "tests/data/blind-round13-excerpts-a/04-ep-moe-serving-healthy": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round13-excerpts-a/05-deepep-cpu-recv-timeout-bench": {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-runtime-crash",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",

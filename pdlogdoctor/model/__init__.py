@@ -162,6 +162,11 @@ class Mark(StrEnum):
     # A server's periodic load line (queue lengths, token usage, throughput): every one of its lines
     # is read into a time series per source (scan/series.py), not only the events the scan keeps.
     METRICS = "metrics"
+    # The first such line after a server starts is its own warmup request, not a client's: sglang
+    # answers its warmup on the same route (`POST /generate` 200) as every request the router sends it
+    # in PD mode. The first one per start of its source is set aside (reason/own_warmup.py); the rest
+    # are what the line's other marks say (answered requests).
+    OWN_WARMUP_FIRST = "own-warmup-first"
 
 
 class OutputFormat(StrEnum):

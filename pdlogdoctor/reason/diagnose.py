@@ -241,6 +241,9 @@ def _ends_traceback(root: Event, crash: Event, raised: str) -> bool:
 # What shows a server past start-up: the deployment answering requests (every server had loaded),
 # or this server's own ready line or warmup.
 DEPLOYMENT_SERVED = (Mark.ANSWERED, Mark.END_TO_END)
+# Lines that show a component was down and came back (a start, its own warmup, its own word that
+# it recovered): only these make the failures before them an outage it survived.
+DOWN_AND_BACK = (Mark.SERVER_UP, Mark.WARMUP, Mark.RECOVERED)
 SERVER_SERVED = (Mark.SERVER_UP, Mark.WARMUP)
 
 
@@ -376,7 +379,7 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     if any(evidence.library.verdict(h.verdict).never_survived for h in viable):
         return None  # stale KV: the answers were served from freed blocks; nothing after takes them back
     roots = {id(root) for h in viable for root in h.roots}
-    outage = _during_outage(viable, split)
+    outage = _during_outage(viable, split, evidence.library.marked(*DOWN_AND_BACK))
     after = [event for event in failing if id(event) not in roots and not outage(event)]
     gated = evidence.library.marked(Mark.GATE_FAILED)
     back = came_back(failing, evidence) if after and not any(e.pattern in gated for e in after) else None
@@ -423,12 +426,19 @@ def _answered_after_recoveries(viable: Sequence[Hypothesis], split: Split, evide
     return [e for e in evidence.marked(Mark.ANSWERED) if not e.failing and e.time is not None and e.time > since]
 
 
-def _during_outage(viable: Sequence[Hypothesis], split: Split) -> Callable[[Event], bool]:
+def _during_outage(viable: Sequence[Hypothesis], split: Split, back: frozenset[str]) -> Callable[[Event], bool]:
     """Whether a failing line belongs to a failure the component came back from: a kind of line in
     a recovered hypothesis's chain (the crash's own death lines, the router's errors while it was
     down), logged before the line that shows its server serving again (in that server's file, by
-    line; elsewhere, by time). A failure after the recovery is a failure of its own."""
-    recovered = [(h, split.recoveries[id(h)].proof) for h in viable if id(h) in split.recoveries]
+    line; elsewhere, by time). A failure after the recovery is a failure of its own. Only a
+    recovery that says the component was down and came back (`back`: a start, its warmup, its own
+    word) makes an outage: a server that merely answered again after a failure was never down, and
+    the requests that failed in between are that failure's consequences."""
+    recovered = [
+        (h, split.recoveries[id(h)].proof)
+        for h in viable
+        if id(h) in split.recoveries and split.recoveries[id(h)].proof.pattern in back
+    ]
     kinds = {(e.pattern, e.source): proof for h, proof in recovered for e in h.chain if e.failing}
 
     def before_recovery(event: Event) -> bool:

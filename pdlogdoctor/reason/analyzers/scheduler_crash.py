@@ -406,12 +406,13 @@ def _exit_code_for(crash: Event, evidence: Evidence) -> Event | None:
 
 
 def _served_before(crash: Event, evidence: Evidence) -> Event | None:
-    ready = [e for e in evidence.marked(*SERVED) if e.source == crash.source and _before(e, crash)]
+    """The first ready line or answered request of the crashed server's life (since its last start)."""
+    ready = [e for e in evidence.marked(*SERVED) if _in_the_life_of(e, crash, evidence)]
     return ready[0] if ready else None
 
 
 def _sizing_before(crash: Event, evidence: Evidence) -> Event | None:
-    sized = [e for e in evidence.marked(Mark.KV_POOL_SIZED) if e.source == crash.source and _before(e, crash)]
+    sized = [e for e in evidence.marked(Mark.KV_POOL_SIZED) if _in_the_life_of(e, crash, evidence)]
     return sized[0] if sized else None
 
 
@@ -422,9 +423,19 @@ def _before(event: Event, crash: Event) -> bool:
 
 
 def _launched_before(crash: Event, evidence: Evidence) -> Event | None:
-    """The server's start (its server_args line) in the same log, before the crash."""
+    """The server's last start (its server_args line) in the same log before the crash: a server
+    restarted in one log (a supervisor, a pod's restarts appended) crashed in its latest life."""
     started = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if e.source == crash.source and _before(e, crash)]
-    return started[0] if started else None
+    return max(started, key=lambda e: e.line) if started else None
+
+
+def _in_the_life_of(event: Event, crash: Event, evidence: Evidence) -> bool:
+    """`event` is in the crash's log, before it, and after the server's last start before it: what
+    an earlier life of the server did (its ready line, its answers) says nothing of this one."""
+    if event.source != crash.source or not _before(event, crash):
+        return False
+    launched = _launched_before(crash, evidence)
+    return launched is None or event.line > launched.line
 
 
 def _in_pool_sizing(event: Event) -> str | None:

@@ -1,0 +1,55 @@
+"""A server's own warmup request, set apart from the answers to its clients.
+
+sglang sends itself one request before it reports ready, on the route its clients use
+(`POST /generate`, answered 200 whatever the tokens: the seed incident's warmup returned zeros). In
+PD mode the router sends every client request to that route too, so an access line for it proves
+serving only when it is not the warmup's. A pattern marked OWN_WARMUP_FIRST has its first line after
+each start of its source (a SERVER_LAUNCH line, or the source's beginning) set aside before the
+diagnosis: the others are what the pattern's other marks say.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..library.patterns import Library
+from ..model import Event, Mark
+
+
+def own_warmups_apart(events: Sequence[Event], library: Library) -> list[Event]:
+    """`events` without each marked pattern's first line per server start of its source; the next
+    kept line of that pattern in the same life counts one line fewer (the scan counted the warmup's)."""
+    marked = library.marked(Mark.OWN_WARMUP_FIRST)
+    if not any(e.pattern in marked for e in events):
+        return list(events)
+    launches = library.marked(Mark.SERVER_LAUNCH)
+    starts: dict[str, list[int]] = {}
+    for event in events:
+        if event.pattern in launches:
+            starts.setdefault(event.source, []).append(event.line)
+    warmups = _first_per_life(events, marked, starts)
+    apart = Counter((e.source, e.pattern) for e in events if id(e) in warmups)
+    return [_recounted(e, apart[(e.source, e.pattern)]) for e in events if id(e) not in warmups]
+
+
+def _first_per_life(events: Sequence[Event], marked: frozenset[str], starts: dict[str, list[int]]) -> set[int]:
+    """ids of the first event of each marked pattern in each life of its source (a life: from a start
+    line, or the source's beginning, to the next start line)."""
+    first: dict[tuple[str, str, int], Event] = {}
+    for event in events:
+        if event.pattern not in marked:
+            continue
+        life = sum(1 for line in starts.get(event.source, ()) if line < event.line)
+        key = (event.source, event.pattern, life)
+        if key not in first or event.line < first[key].line:
+            first[key] = event
+    return {id(event) for event in first.values()}
+
+
+def _recounted(event: Event, apart: int) -> Event:
+    """The event, counting `apart` lines fewer of its kind (at least its own)."""
+    if not apart or event.repeats <= 1:
+        return event
+    return replace(event, repeats=max(1, event.repeats - apart))
