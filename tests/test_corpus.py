@@ -166,20 +166,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # as cases after their first-sight score at a2128d7 (40/55 acceptable, 51/55 key line quoted, 1
     # failed run called healthy, none confidently wrong): what the tool still misses. Each fix that
     # makes one pass removes its entry.
-    "tests/data/blind-round14-bundles-a/04-nixl-kv-dtype-differs-gsm8k-collapse": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects config-mismatch",
-    },
     "tests/data/blind-round14-excerpts-a/06-pd-dp-attn-different-tp-gsm8k-drop": {
         "verdict": "first sight: healthy 0.40; the tester expects accuracy-regression",
-    },
-    "tests/data/blind-round14-excerpts-a/07-trtllm-nixl-libfabric-rail-endpoint-deserialize": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects rdma-link-failure",
-    },
-    "tests/data/blind-round14-excerpts-a/12-deepep-ll-ibgda-create-ah-failed": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects rdma-link-failure",
-    },
-    "tests/data/blind-round14-excerpts-b/08-benign-resource-tracker-keyerror": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects no-failure-seen",
     },
     "tests/data/blind-round14-excerpts-c/02-gke-tgi-ephemeral-storage-eviction": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects model-load-failure",
@@ -188,9 +176,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round14-excerpts-c/04-vllm-rocm-memfault-cudagraph-capture": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects scheduler-init-crash",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round14-excerpts-c/07-vllm-benign-resource-tracker-keyerror": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects no-failure-seen",
     },
     "tests/data/blind-round14-excerpts-c/09-sglang-ci-b200-orphaned-cuda-context": {
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",

@@ -48,6 +48,7 @@ SAME_MOMENT_S = 1.0
 SOURCE_LEAD_S = 5.0
 MAX_KEPT = 50  # templates kept in the report (the rest are counted in a note)
 QUOTE = 240  # characters of a line quoted in a summary
+FOLLOWERS_QUOTED = 2  # kinds of error after an unexplained lead an inconclusive summary quotes too
 NOTHING_FAILED = NO_CAUSE  # verdicts that name no cause
 SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did not stop it"
 TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-prefixed traceback's source lines
@@ -328,14 +329,16 @@ def _folded_tracebacks(errors: Sequence[Event], events: Sequence[Event], read: S
     them; a traceback cut before its exception line keeps its innermost source line, the deepest
     frame's. Caret lines (`^^^^`) say nothing a source line beside them does not. `read`: every error
     line read, those already accounted for too (an exception a benign `Exception ignored in` line
-    owns still ends the traceback whose bare header is above it)."""
+    owns still ends the traceback whose bare header is above it, and so does a benign exception line:
+    multiprocessing's resource tracker's KeyError)."""
     sources = [e for e in errors if e.pattern == TRACEBACK_SOURCE]
     if not sources:
         return list(errors)
     below = [
         e
         for e in (*errors, *read, *events)
-        if e.pattern != TRACEBACK_SOURCE and e.failing and e.kind is not Kind.CONTEXT
+        if (e.pattern != TRACEBACK_SOURCE and e.failing and e.kind is not Kind.CONTEXT)
+        or e.pattern.startswith(BENIGN_PREFIX)  # a benign exception line ends its traceback too
     ]
     cut = [s for s in sources if not _followed(s, below, EXPLAINED_LINES)]
     cut = [s for s in cut if not _is_caret_line(s)] or cut  # a lone caret line is still an error line
@@ -572,6 +575,22 @@ def _ended(quoted: str) -> str:
     return quoted if quoted.endswith((".", "!", "?")) else quoted + "."
 
 
+def _after_the_lead(lead: UnexplainedError, serious: list[UnexplainedError]) -> str:
+    """The next kinds of error after the lead, in the order they were logged (FOLLOWERS_QUOTED of
+    them), for a summary: with no pattern to say which line states the cause, the first error is
+    often a wrapper or a symptom and the line that names the cause comes a line or two later
+    (NVSHMEM's `NULL value`, then `Unable to create ah.`; NIXL's failed tag, then the endpoints it
+    could not read)."""
+    after = sorted((t for t in serious if t is not lead and _time_key(lead.first) < _time_key(t.first)), key=_first_key)
+    if not after:
+        return ""
+    return " After it: " + _ended("; ".join(quote(t) for t in after[:FOLLOWERS_QUOTED]))
+
+
+def _first_key(t: UnexplainedError) -> tuple[float, str, int]:
+    return _time_key(t.first)
+
+
 def _lead(serious: list[UnexplainedError]) -> UnexplainedError:
     flagged = [t for t in serious if t.earliest]
     return flagged[0] if flagged else serious[0]
@@ -599,7 +618,7 @@ def _inconclusive(
         # unrecognised errors, not made the lead.
         listed = (*report.missing, f"no pattern explains the error at {lead.first.where}")
         return replace(report, missing=tuple(dict.fromkeys(listed)))
-    head = f"{_lead_words(lead)}: {_ended(quote(lead))}"
+    head = f"{_lead_words(lead)}: {_ended(quote(lead))}{_after_the_lead(lead, serious)}"
     rest = (
         " No pattern of the library names it, and nothing shows the deployment serving."
         if nothing_failed

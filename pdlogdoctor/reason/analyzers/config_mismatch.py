@@ -23,7 +23,9 @@ def detect(evidence: Evidence) -> list[Hypothesis]:
     """Propose config-mismatch from the server_args lines, when something failed and no
     explicit mismatch error already carries the verdict."""
     # sglang's explicit mismatch errors root the verdict themselves (verdicts.toml: their patterns).
-    if not evidence.failing_groups or evidence.failing(*evidence.library.rooting(VERDICT)):
+    # A failed accuracy gate alone is failure enough (its `explains`): garbage answered 200 fails
+    # nothing else.
+    if evidence.failing(*evidence.library.rooting(VERDICT)):
         return []
     prefill, decode = _args_of(evidence, Role.PREFILL), _args_of(evidence, Role.DECODE)
     if prefill is None or decode is None:
