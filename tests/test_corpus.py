@@ -129,12 +129,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # as cases after their first-sight score at 2d650ad (47/58 acceptable, 51/58 key line quoted, no
     # failed run called healthy, none confidently wrong): what the tool missed. Each fix that makes
     # one pass removes its entry.
-    "tests/data/blind-round13-excerpts-a/07-hicache-kimi-runtime-crash": {
-        "verdict": "first sight: scheduler-crash 0.35; the tester expects scheduler-runtime-crash",
-    },
-    "tests/data/blind-round13-excerpts-a/08-gemma4-hicache-file-crash": {
-        "verdict": "first sight: scheduler-crash 0.35; the tester expects scheduler-runtime-crash",
-    },
     "tests/data/blind-round13-excerpts-a/10-deepep-nvl-receiver-timeout": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
@@ -147,7 +141,10 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
     "tests/data/blind-round13-excerpts-a/15-unified-hicache-swa-assert": {
-        "verdict": "first sight: scheduler-crash 0.40; the tester expects scheduler-runtime-crash",
+        "verdict": "first sight: scheduler-crash 0.40; the tester expects scheduler-runtime-crash. Still "
+        "missed: the crash's own traceback stops at run_scheduler_process's frame (its call "
+        "`scheduler.run_event_loop()` is a source line, not a frame); the add_one_req -> init_load_back stack "
+        "above it is a separate, headless traceback the report does not tie to the crash",
     },
     "tests/data/blind-round13-excerpts-b/06-lmcache-ram-full-one-line": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
