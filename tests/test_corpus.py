@@ -166,10 +166,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round14-excerpts-a/06-pd-dp-attn-different-tp-gsm8k-drop": {
         "verdict": "first sight: healthy 0.40; the tester expects accuracy-regression",
     },
-    "tests/data/blind-round14-excerpts-c/02-gke-tgi-ephemeral-storage-eviction": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects model-load-failure",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round14-excerpts-c/04-vllm-rocm-memfault-cudagraph-capture": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects scheduler-init-crash",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
