@@ -26,7 +26,8 @@ def test_a_recovered_health_blip_is_noted_in_a_healthy_report(case_reports: dict
     assert report.verdict.id == "healthy"
     assert any("recovered from" in note and "decode-0.log:561" in note for note in report.notes), report.notes
     assert "recovered from" in report.verdict.summary, report.verdict.summary
-    assert '"GET /health HTTP/1.1" 503' in markdown_report(report, RenderOptions(redact=False))
+    # the line is quoted (the words the chain's lines hold may be set as code: `HTTP/1.1`)
+    assert '"GET /health HTTP/1.1" 503' in markdown_report(report, RenderOptions(redact=False)).replace("`", "")
 
 
 def test_a_retried_slice_error_with_no_consequence_is_a_noted_blip(case_reports: dict[Path, Report]) -> None:
@@ -37,7 +38,9 @@ def test_a_retried_slice_error_with_no_consequence_is_a_noted_blip(case_reports:
     assert "decode_h100-d01.log:7" in report.verdict.summary and "end-to-end checks passed" in report.verdict.summary
     assert any("survived" in note and "transport retry counter exceeded" in note for note in report.notes)
     rdma = next(a for a in report.alternatives if a.id == "rdma-link-failure")
-    assert rdma.confidence <= 0.1 and "without consequence" in rdma.why_not, rdma
+    # rejected: it had no consequence, or the server went on answering after it (a /generate answer)
+    assert rdma.confidence <= 0.1, rdma
+    assert "without consequence" in rdma.why_not or "the server went on" in rdma.why_not, rdma
 
 
 # ---------------------------------------------------------------- a component that recovered on its own, or came back

@@ -10,17 +10,16 @@ diagnosis: the others are what the pattern's other marks say.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ..library.patterns import Library
 from ..model import Event, Mark
 
 
 def own_warmups_apart(events: Sequence[Event], library: Library) -> list[Event]:
-    """`events` without each marked pattern's first line per server start of its source; the next
-    kept line of that pattern in the same life counts one line fewer (the scan counted the warmup's)."""
+    """`events` without each marked pattern's first line per server start of its source. The lines
+    kept still count every line of their kind in the file, the warmup's too (model/counts.py: a
+    report's count is what a search of the file finds)."""
     marked = library.marked(Mark.OWN_WARMUP_FIRST)
     if not any(e.pattern in marked for e in events):
         return list(events)
@@ -30,8 +29,7 @@ def own_warmups_apart(events: Sequence[Event], library: Library) -> list[Event]:
         if event.pattern in launches:
             starts.setdefault(event.source, []).append(event.line)
     warmups = _first_per_life(events, marked, starts)
-    apart = Counter((e.source, e.pattern) for e in events if id(e) in warmups)
-    return [_recounted(e, apart[(e.source, e.pattern)]) for e in events if id(e) not in warmups]
+    return [e for e in events if id(e) not in warmups]
 
 
 def _first_per_life(events: Sequence[Event], marked: frozenset[str], starts: dict[str, list[int]]) -> set[int]:
@@ -46,10 +44,3 @@ def _first_per_life(events: Sequence[Event], marked: frozenset[str], starts: dic
         if key not in first or event.line < first[key].line:
             first[key] = event
     return {id(event) for event in first.values()}
-
-
-def _recounted(event: Event, apart: int) -> Event:
-    """The event, counting `apart` lines fewer of its kind (at least its own)."""
-    if not apart or event.repeats <= 1:
-        return event
-    return replace(event, repeats=max(1, event.repeats - apart))
