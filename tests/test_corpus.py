@@ -133,10 +133,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
-    "tests/data/blind-round13-excerpts-a/05-deepep-cpu-recv-timeout-bench": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-runtime-crash",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
     "tests/data/blind-round13-excerpts-a/07-hicache-kimi-runtime-crash": {
         "verdict": "first sight: scheduler-crash 0.35; the tester expects scheduler-runtime-crash",
     },
@@ -148,8 +144,9 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round13-excerpts-a/12-pd-prefill-deepep-dispatch-timeout": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-runtime-crash",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+        "verdict": "first sight: inconclusive 0.00; since TpModelWorkerClient's crash is scheduler-exception's: "
+        "scheduler-crash 0.35 (acceptable), its summary quotes the line's message, not the key line as written "
+        "with its '[... DP0 TP0 EP0] ' prefix; the tester expects scheduler-runtime-crash",
     },
     "tests/data/blind-round13-excerpts-a/13-router-grpc-workers-unreachable": {
         "verdict": "first sight: inconclusive 0.00; the tester expects router-no-workers",
