@@ -139,10 +139,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round13-excerpts-a/08-gemma4-hicache-file-crash": {
         "verdict": "first sight: scheduler-crash 0.35; the tester expects scheduler-runtime-crash",
     },
-    "tests/data/blind-round13-excerpts-a/10-deepep-nvl-receiver-timeout": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round13-excerpts-a/12-pd-prefill-deepep-dispatch-timeout": {
         "verdict": "first sight: inconclusive 0.00; since TpModelWorkerClient's crash is scheduler-exception's: "
         "scheduler-crash 0.35 (acceptable), its summary quotes the line's message, not the key line as written "
@@ -160,9 +156,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round13-excerpts-b/12-vllm-kv-connector-stall-serving": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round13-excerpts-c/07-ollama-systemd-oom-kill": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects host-oom",
     },
     "tests/data/blind-round13-excerpts-c/08-rocm-mi300x-vllm-page-fault": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
