@@ -157,10 +157,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round13-excerpts-b/12-vllm-kv-connector-stall-serving": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
-    "tests/data/blind-round13-excerpts-c/08-rocm-mi300x-vllm-page-fault": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
