@@ -145,8 +145,9 @@ KNOWN: dict[str, dict[str, str]] = {
         "with its '[... DP0 TP0 EP0] ' prefix; the tester expects scheduler-runtime-crash",
     },
     "tests/data/blind-round13-excerpts-a/13-router-grpc-workers-unreachable": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects router-no-workers",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+        "key_line": "first sight: no key line quoted (inconclusive 0.00); since the no-worker-available family reads "
+        "the router's 'Failed to connect gRPC client for worker' (router-no-workers 0.40), that line is quoted, not "
+        "the DEBUG health-check line the tester named (a context pattern's, not shown)",
     },
     "tests/data/blind-round13-excerpts-a/15-unified-hicache-swa-assert": {
         "verdict": "first sight: scheduler-crash 0.40; the tester expects scheduler-runtime-crash",
