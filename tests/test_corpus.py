@@ -129,16 +129,15 @@ KNOWN: dict[str, dict[str, str]] = {
     # as cases after their first-sight score at 2d650ad (47/58 acceptable, 51/58 key line quoted, no
     # failed run called healthy, none confidently wrong): what the tool missed. Each fix that makes
     # one pass removes its entry.
-    "tests/data/blind-round13-excerpts-a/10-deepep-nvl-receiver-timeout": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round13-excerpts-a/12-pd-prefill-deepep-dispatch-timeout": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-runtime-crash",
+        "verdict": "first sight: inconclusive 0.00; since TpModelWorkerClient's crash is scheduler-exception's: "
+        "scheduler-crash 0.35 (acceptable), its summary quotes the line's message, not the key line as written "
+        "with its '[... DP0 TP0 EP0] ' prefix; the tester expects scheduler-runtime-crash",
     },
     "tests/data/blind-round13-excerpts-a/13-router-grpc-workers-unreachable": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects router-no-workers",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+        "key_line": "first sight: no key line quoted (inconclusive 0.00); since the no-worker-available family reads "
+        "the router's 'Failed to connect gRPC client for worker' (router-no-workers 0.40), that line is quoted, not "
+        "the DEBUG health-check line the tester named (a context pattern's, not shown)",
     },
     "tests/data/blind-round13-excerpts-a/15-unified-hicache-swa-assert": {
         "verdict": "first sight: scheduler-crash 0.40; the tester expects scheduler-runtime-crash. Still "
@@ -150,13 +149,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
     },
     "tests/data/blind-round13-excerpts-b/12-vllm-kv-connector-stall-serving": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round13-excerpts-c/07-ollama-systemd-oom-kill": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects host-oom",
-    },
-    "tests/data/blind-round13-excerpts-c/08-rocm-mi300x-vllm-page-fault": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     # The round 14 blind sets (55 cases: 38 real excerpts from threads no test used, 17 bundles), kept

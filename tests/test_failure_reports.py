@@ -33,6 +33,15 @@ REPORTS = {
     "e0260) where the task was running was 32.91GB / 33.28GB (0.988698), which exceeds the memory usage threshold of "
     "0.969955. Ray killed this worker (ID: 5c9ac30f8a9eda340f651a204de5d94f1ff965c5d9f72175579bd8dd) because it was "
     "the most recently scheduled task",
+    # failure-words: a wait that timed out, a deadline passed, a process the shell saw abort
+    "ollama-runner-timed-out": 'msg="loading llama server" error="timed out waiting for llama runner to start"',
+    "grpc-deadline-exceeded": 'status: DeadlineExceeded, message: "Deadline Exceeded", details: []',
+    "bash-job-aborted": "./webui.sh: line 304:  4388 Aborted                 python3 launch.py",
+    # sources.toml: a GPU page fault in the amdgpu driver's words, ROCr's fault report (ROCm/legacy-rocm-build#4021)
+    "amdgpu-page-fault": "[5615152.198606] amdgpu 0008:00:00.0: amdgpu: [gfxhub0] retry page fault (src_id:0 ring:0 "
+    "vmid:3 pasid:32850)",
+    "rocm-memory-access-fault": "Memory access fault by GPU node-4 (Agent handle: 0x26ff9f00) on address "
+    "0x7edbdee00000. Reason: Unknown.",
 }
 LOOK_ALIKES = {
     "a-queue-name": "[2026-07-02 10:16:03] dead_letter_queue=0 retries=3",
@@ -40,6 +49,9 @@ LOOK_ALIKES = {
     "a-zero-count": "[2026-07-02 10:16:03] 0 were killed, 0 restarted",
     "a-success-status": '200 "OK"',
     "a-request-count": "completed 503 requests in 12.1 s",
+    "a-timeout-setting": "[2026-07-02 10:16:03] server_args=ServerArgs(watchdog_timeout=300, request_timeout=600)",
+    "a-zero-timed-out": "[2026-07-02 10:16:03] bench: 500 completed, 0 timed out",
+    "help-text": "  --dist-timeout DIST_TIMEOUT  Set timeout for torch.distributed initialization.",
 }
 
 

@@ -296,6 +296,25 @@ MONITOR_KILL = 0.8  # a memory monitor says it killed for memory: as sure as the
 POSSIBLE_OOM = 0.45  # a line that names the OOM killer as one of several possible causes: a lead only
 
 
+def _killed_by_monitor(kill: Event) -> str | None:
+    """What a kill line that is not the kernel's names as killed: Ray's count of workers, systemd's
+    unit (patterns/kernel/systemd-oom-kill*.toml) or systemd-oomd's cgroup."""
+    killed, unit, cgroup = kill.get("killed"), kill.get("unit"), kill.get("cgroup")
+    if killed is not None:
+        return f"{killed} worker(s)"
+    if unit is not None:
+        return f"a process of {unit}"
+    return f"every process of {cgroup}" if cgroup is not None else None
+
+
+def _monitor_scope(kill: Event) -> str:
+    """systemd names the unit it killed in, not which limit ran out: the host's memory or the unit's
+    own cgroup limit (MemoryMax, a container's limit); the kernel's Killed-process line tells."""
+    if kill.get("unit") is not None or kill.get("cgroup") is not None:
+        return "the host's memory or the unit's own memory limit (the kernel's OOM-kill line tells which)"
+    return "the node's host memory"
+
+
 def _host_oom_said_by(hypothesis: Hypothesis, kill: Event, evidence: Evidence) -> Hypothesis:
     """Host memory ran out by a line that is not the kernel's: a memory monitor that killed workers
     for it (Ray's raylet), or a message that names the OOM killer among possible causes (Ray's
@@ -303,10 +322,9 @@ def _host_oom_said_by(hypothesis: Hypothesis, kill: Event, evidence: Evidence) -
     pattern's (it names the limit for that component)."""
     pattern = evidence.library.pattern(kill.pattern)
     possible = Mark.POSSIBLE_CAUSE in pattern.marks
-    killed = kill.get("killed")
     facts: list[tuple[str, FactValue]] = [
-        ("killed_process", f"{killed} worker(s)" if killed is not None else None),
-        ("scope", "one of the possible causes the line names" if possible else "the node's host memory"),
+        ("killed_process", _killed_by_monitor(kill)),
+        ("scope", "one of the possible causes the line names" if possible else _monitor_scope(kill)),
         ("server_exit_code_minus_9", None),
         ("said_by", pattern.title),
     ]
