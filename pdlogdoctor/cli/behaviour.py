@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from enum import IntEnum, StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO, cast
 
 from ..model import OutputFormat, Report, verdicts
 from ..model.errors import PdlogdoctorError, did_you_mean
@@ -604,7 +604,7 @@ def _render_json_to(report: Report, options: RenderOptions, out: TextIO) -> None
     from ..render.neutralise import DefusedJson
 
     defused = DefusedJson(out)
-    render(report, OutputFormat.JSON, defused, options)
+    render(report, OutputFormat.JSON, cast(TextIO, defused), options)  # a text stream: all a renderer writes to
     defused.finish()
 
 

@@ -23,7 +23,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
     encoder = json.JSONEncoder(indent=2, ensure_ascii=False)
     pending: list[str] = []
     held = 0
-    for piece in encoder.iterencode(report_document(report)):
+    for piece in encoder.iterencode(report_document(report, streamed=True)):
         pending.append(piece)
         held += len(piece)
         if held >= WRITE_CHARS:
