@@ -216,12 +216,23 @@ class Library:
     # Upstream knowledge (known/): the problems each verdict is known as, and where versions are told.
     known: KnownBook = field(default_factory=KnownBook)
 
+    # The patterns by id, filled on the first look-up: `pattern` is asked per event (hundreds of
+    # thousands of times on a large run), and a walk of the tuple cost ~36 us each time. Not an
+    # argument (init=False): `replace` gives a library with other patterns an empty one of its own.
+    by_id: dict[str, Pattern] = field(default_factory=dict, compare=False, repr=False, init=False)
+
     def pattern(self, pattern_id: str) -> Pattern:
-        return _patterns_by_id(self.patterns)[pattern_id]
+        return self._by_id()[pattern_id]
 
     def knows(self, pattern_id: str) -> bool:
         """A pattern of this library has the id (the generic layer's lines have ids of their own)."""
-        return pattern_id in _patterns_by_id(self.patterns)
+        return pattern_id in self._by_id()
+
+    def _by_id(self) -> dict[str, Pattern]:
+        if not self.by_id:
+            for pattern in self.patterns:
+                self.by_id.setdefault(pattern.id, pattern)  # the first of an id wins, as the walk found it
+        return self.by_id
 
     def verdict(self, verdict_id: str) -> VerdictSpec:
         for spec in self.verdicts:
@@ -644,23 +655,3 @@ def _capture_problems(pattern: Pattern, captured: Mapping[str, FieldValue]) -> l
         if actual != expected:
             problems.append(f"{pattern.id}: match[0] captured {name}={actual!r}, expected {expected!r}")
     return problems
-
-
-# Each library's patterns by id, made once per patterns tuple: `Library.pattern` is asked per event
-# (hundreds of thousands of times on a large run) and a walk of the tuple cost ~36 us each time. A
-# frozen, slotted Library cannot hold the dict itself; the tuple is kept beside it, so an id reused
-# by another tuple is never mistaken for it.
-_BY_ID: dict[int, tuple[tuple[Pattern, ...], dict[str, Pattern]]] = {}
-
-
-def _patterns_by_id(patterns: tuple[Pattern, ...]) -> dict[str, Pattern]:
-    kept = _BY_ID.get(id(patterns))
-    if kept is None or kept[0] is not patterns:
-        if len(_BY_ID) >= 16:  # tests load many libraries: keep the cache small
-            _BY_ID.clear()
-        by_id: dict[str, Pattern] = {}
-        for pattern in patterns:
-            by_id.setdefault(pattern.id, pattern)  # the first of an id wins, as the walk found it
-        kept = (patterns, by_id)
-        _BY_ID[id(patterns)] = kept
-    return kept[1]
