@@ -65,7 +65,9 @@ def test_printable_ascii_is_shown_as_it_is(text: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(st.text(alphabet=st.sampled_from(["#", "[", "a", "\u202e", "\x1b", "\udcff", "\n"]), max_size=12), max_size=8)
+    st.lists(
+        st.text(alphabet=st.sampled_from(["#", "[", "a", "\u202e", "\x1b", "\udcff", "\n"]), max_size=12), max_size=8
+    )
 )
 def test_a_json_report_defused_piece_by_piece_is_the_report_defused_whole(pieces: list[str]) -> None:
     """The JSON report is written to stdout as it is encoded (cli/behaviour._render_json_to): however
