@@ -5,6 +5,7 @@ escaped and never costs the run, the archive or the JSON's validity; the runner 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from pdlogdoctor.cli.output import WriteFailed, deliver
 from pdlogdoctor.model import OutputFormat
-from pdlogdoctor.render.neutralise import defuse_commands, defuse_output, one_line, shown
+from pdlogdoctor.render.neutralise import DefusedJson, defuse_commands, defuse_output, one_line, shown
 
 from .bundle_copy import SEED
 
@@ -60,6 +61,23 @@ def test_shown_leaves_no_raw_control_or_bidi_character(text: str) -> None:
 @given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=80))
 def test_printable_ascii_is_shown_as_it_is(text: str) -> None:
     assert shown(text) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.text(alphabet=st.sampled_from(["#", "[", "a", "\u202e", "\x1b", "\udcff", "\n"]), max_size=12), max_size=8
+    )
+)
+def test_a_json_report_defused_piece_by_piece_is_the_report_defused_whole(pieces: list[str]) -> None:
+    """The JSON report is written to stdout as it is encoded (cli/behaviour._render_json_to): however
+    the pieces cut it, a `##[` they split is defused and every unsafe character escaped, as in one pass."""
+    out = io.StringIO()
+    defused = DefusedJson(out)
+    for piece in pieces:
+        defused.write(piece)
+    defused.finish()
+    assert out.getvalue() == defuse_output("".join(pieces), OutputFormat.JSON)
 
 
 def test_each_kind_is_shown_by_what_it_is() -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from enum import IntEnum, StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO, cast
 
 from ..model import OutputFormat, Report, verdicts
 from ..model.errors import PdlogdoctorError, did_you_mean
@@ -549,8 +549,11 @@ def _emit(report: Report, targets: list[Target], look: Look, code: int) -> NoRet
         _write_stdout(lambda out: out.write(line))
     elif stdout is not None:
         options = _render_options(report, stdout.format, look, sys.stdout)
-        text = _rendered(report, stdout.format, options)
-        _write_stdout(lambda out: out.write(text))
+        if stdout.format is OutputFormat.JSON:  # written as it is encoded: a 100,000-file report is hundreds of MB
+            _write_stdout(lambda out: _render_json_to(report, options, out))
+        else:
+            text = _rendered(report, stdout.format, options)
+            _write_stdout(lambda out: out.write(text))
     for failure in failures:
         fail(failure)
     if failures and stdout is None and not look.quiet:
@@ -593,6 +596,16 @@ def _rendered(report: Report, output_format: OutputFormat, options: RenderOption
     buffer = io.StringIO()
     render(report, output_format, buffer, options)
     return defuse_output(buffer.getvalue(), output_format)
+
+
+def _render_json_to(report: Report, options: RenderOptions, out: TextIO) -> None:
+    """The JSON report written to `out` piece by piece, defused as `_rendered` defuses it whole."""
+    from ..render import render
+    from ..render.neutralise import DefusedJson
+
+    defused = DefusedJson(out)
+    render(report, OutputFormat.JSON, cast(TextIO, defused), options)  # a text stream: all a renderer writes to
+    defused.finish()
 
 
 def _render_options(report: Report, output_format: OutputFormat, look: Look, stream: TextIO | None) -> RenderOptions:

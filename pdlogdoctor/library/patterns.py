@@ -216,11 +216,23 @@ class Library:
     # Upstream knowledge (known/): the problems each verdict is known as, and where versions are told.
     known: KnownBook = field(default_factory=KnownBook)
 
+    # The patterns by id, filled on the first look-up: `pattern` is asked per event (hundreds of
+    # thousands of times on a large run), and a walk of the tuple cost ~36 us each time. Not an
+    # argument (init=False): `replace` gives a library with other patterns an empty one of its own.
+    by_id: dict[str, Pattern] = field(default_factory=dict, compare=False, repr=False, init=False)
+
     def pattern(self, pattern_id: str) -> Pattern:
-        for pattern in self.patterns:
-            if pattern.id == pattern_id:
-                return pattern
-        raise KeyError(pattern_id)
+        return self._by_id()[pattern_id]
+
+    def knows(self, pattern_id: str) -> bool:
+        """A pattern of this library has the id (the generic layer's lines have ids of their own)."""
+        return pattern_id in self._by_id()
+
+    def _by_id(self) -> dict[str, Pattern]:
+        if not self.by_id:
+            for pattern in self.patterns:
+                self.by_id.setdefault(pattern.id, pattern)  # the first of an id wins, as the walk found it
+        return self.by_id
 
     def verdict(self, verdict_id: str) -> VerdictSpec:
         for spec in self.verdicts:

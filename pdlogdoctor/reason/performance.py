@@ -292,7 +292,7 @@ def _median(values: Iterable[float]) -> float:
 
 
 def _known(library: Library, pattern_id: str) -> bool:
-    return any(p.id == pattern_id for p in library.patterns)
+    return library.knows(pattern_id)
 
 
 def backlog(series: Series) -> Backlog | None:
@@ -690,8 +690,12 @@ def _switches_only_it_set(node: Node, peer_sources: set[str], events: Sequence[E
     is the likeliest reason it is slower. Only switches: numbers and names differ between any two
     nodes (seeds, ports, addresses) without making one slow. Empty when none, or no launch lines."""
     launches = library.marked(Mark.SERVER_LAUNCH)
-    mine = _settings_of([e for e in events if e.source == node.source and e.pattern in launches])
-    theirs = [_settings_of([e for e in events if e.source == src and e.pattern in launches]) for src in peer_sources]
+    by_source: dict[str, list[Event]] = {}  # one pass over the events, not one per peer (a fleet has thousands)
+    for event in events:
+        if event.pattern in launches:
+            by_source.setdefault(event.source, []).append(event)
+    mine = _settings_of(by_source.get(node.source, []))
+    theirs = [_settings_of(by_source.get(src, [])) for src in peer_sources]
     theirs = [settings for settings in theirs if settings]
     if not mine or not theirs:
         return ""

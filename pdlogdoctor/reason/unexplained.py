@@ -183,22 +183,36 @@ def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event
     (cleared, clearing) pairs)."""
     pairs: list[tuple[Event, Event]] = []
     kept: list[Event] = []
+    # The lines that can clear, by pattern, in the run's order: a failing line looks only at the
+    # patterns that clear it, not at every line of the run (quadratic on 100,000 small files).
+    clearing: dict[str, list[tuple[int, Event]]] = {}
+    for position, e in enumerate(events):
+        if not e.failing:
+            clearing.setdefault(e.pattern, []).append((position, e))
     for event in events:
         pattern = library.pattern(event.pattern)
-        later = event.failing and [
-            e
-            for e in events
-            if not e.failing
-            and (
-                (e.pattern in pattern.cleared_by and e.source == event.source and e.line > event.line)
-                or (e.pattern in pattern.cleared_by_run and _later_in_run(e, event))
-            )
-        ]
-        if later:
-            pairs.append((event, later[0]))
+        first = event.failing and _first_clearing(event, pattern.cleared_by, pattern.cleared_by_run, clearing)
+        if first:
+            pairs.append((event, first))
             event = replace(event, failing=False)
         kept.append(event)
     return kept, pairs
+
+
+def _first_clearing(
+    event: Event, by: Sequence[str], by_run: Sequence[str], clearing: dict[str, list[tuple[int, Event]]]
+) -> Event | None:
+    """The run's first line that clears `event`: one of `by` later in its file, or of `by_run` later in the run."""
+    found: list[tuple[int, Event]] = []
+    for pattern_id in set(by):
+        found.extend(
+            (position, e)
+            for position, e in clearing.get(pattern_id, ())
+            if e.source == event.source and e.line > event.line
+        )
+    for pattern_id in set(by_run):
+        found.extend((position, e) for position, e in clearing.get(pattern_id, ()) if _later_in_run(e, event))
+    return min(found, key=lambda item: item[0])[1] if found else None
 
 
 def _later_in_run(line: Event, event: Event) -> bool:

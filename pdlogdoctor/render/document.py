@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .. import __version__
@@ -222,10 +223,12 @@ def _verdict_document(verdict: Verdict) -> dict[str, Any]:
     }
 
 
-def report_document(report: Report) -> dict[str, Any]:
+def report_document(report: Report, streamed: bool = False) -> dict[str, Any]:
+    """`streamed`: for json's encoder as it writes (json_format.py), the series' documents are made
+    as it reaches each (`SeriesDocuments`), not all held at once."""
     document = _document(report)
     if report.performance is not None:
-        document["performance"] = performance_document(report.performance)
+        document["performance"] = performance_document(report.performance, streamed)
     if report.comparison is not None:
         document.update(comparison_documents(report.comparison))
     return document
@@ -292,14 +295,36 @@ def _document(report: Report) -> dict[str, Any]:
     }
 
 
-def performance_document(performance: Performance) -> dict[str, Any]:
+def performance_document(performance: Performance, streamed: bool = False) -> dict[str, Any]:
     """The JSON report's `performance` section: the gate, the finding, every series' summary."""
     gate = performance.gate
     return {
         "gate": None if gate is None else {**location(gate.where), "text": gate.text},
         "finding": performance.finding,
-        "series": [series_document(series) for series in performance.series],
+        "series": (
+            SeriesDocuments(performance.series) if streamed else [series_document(s) for s in performance.series]
+        ),
     }
+
+
+class SeriesDocuments(list):  # type: ignore[type-arg]  # a list to json's encoder, which iterates it
+    """Each series' document, made when json's encoder reaches it and dropped once written: a run
+    over 100,000 small files has about a million series, and their documents held at once were
+    most of its peak memory. Only for the pure-Python encoder that `indent` selects (the C one
+    reads a list's items directly); nothing else sees it."""
+
+    def __init__(self, series: Sequence[Series]) -> None:
+        super().__init__()
+        self.series = series
+
+    def __len__(self) -> int:
+        return len(self.series)
+
+    def __bool__(self) -> bool:
+        return bool(self.series)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (series_document(series) for series in self.series)
 
 
 def series_document(series: Series) -> dict[str, Any]:

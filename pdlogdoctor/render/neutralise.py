@@ -21,7 +21,9 @@ annotation, set an output, add a mask or stop command processing.
 
 from __future__ import annotations
 
+import io
 import re
+from typing import TextIO
 
 from ..model import OutputFormat
 
@@ -107,6 +109,30 @@ def json_safe(text: str) -> str:
     (the same character to a JSON reader); a lone surrogate (a name's byte that is not UTF-8, which
     no JSON reader could take) as the text `\\xff`, as every other format shows it."""
     return _JSON_UNSAFE.sub(_json_escape, text) if _JSON_UNSAFE.search(text) else text
+
+
+class DefusedJson(io.TextIOBase):
+    """A JSON report written to `out` as `defuse_output` makes it, a piece at a time: json_safe
+    replaces single characters, and the end of a piece that could begin a `##[` (`#`, `##`) waits
+    for the next, so a `##[` the pieces split is still found."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.held = ""
+
+    def write(self, text: str) -> int:
+        joined = self.held + text
+        self.held = next((start for start in (_V1[:2], _V1[:1]) if joined.endswith(start)), "")
+        ready = joined[: len(joined) - len(self.held)]
+        if ready:
+            self.out.write(defuse_output(ready, OutputFormat.JSON))
+        return len(text)
+
+    def finish(self) -> None:
+        """Write the characters still held: the report has ended."""
+        if self.held:
+            self.out.write(defuse_output(self.held, OutputFormat.JSON))
+            self.held = ""
 
 
 def _json_escape(match: re.Match[str]) -> str:

@@ -42,10 +42,14 @@ class AnchorIndex:
     # matcher finds its first occurrence in the same pass (accel.load's `once`): whether a region
     # holds it at all, told without a `bytes.find` pass of its own (most regions hold few of them).
     firsts: tuple[tuple[int, int], ...] = ()
+    # Each pattern's `stop_after`, and the block patterns' own anchors: asked for once per input
+    # scanned, made once per index (100,000 small files paid a walk of every pattern for each).
+    stop_afters: dict[str, int] = field(default_factory=dict, compare=False)
+    block_anchors: tuple[bytes, ...] = ()
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
-        return {p.id: p.stop_after for _, group in self.by_anchor for p in group if p.stop_after is not None}
+        return self.stop_afters
 
     @property
     def matcher(self) -> str:
@@ -83,7 +87,13 @@ class AnchorIndex:
         fast = accel.deferred(anchors, matcher, build_at, once) if build_at else accel.load(anchors, matcher, once)
         firsts = tuple((number, len(anchors) + place) for place, (number, _) in enumerate(sampled))
         launches = library.marked(Mark.SERVER_LAUNCH)
-        return cls(ordered, blocks, fast, library.errors, generic, launches, library.formats, sampled, slots, firsts)
+        stop_afters = {p.id: p.stop_after for _, group in ordered for p in group if p.stop_after is not None}
+        # The block patterns' own anchors, not their search keys (search._defer_open_block).
+        block_anchors = tuple(sorted({p.primary_anchor.encode() for _, group in ordered for p in group if p.block}))
+        return cls(
+            ordered, blocks, fast, library.errors, generic, launches, library.formats, sampled, slots, firsts,
+            stop_afters, block_anchors,
+        )  # fmt: skip
 
 
 def _json_escaped(anchor: bytes) -> bytes:

@@ -228,7 +228,7 @@ def _defer_open_block(buf: Buffer, cut: int, index: AnchorIndex, final: bool) ->
     earliest = cut
     # The block patterns' own anchors, not their search keys: a key shared with the generic
     # layer ("xception") is far more common than the line that starts a traceback.
-    for anchor in {p.primary_anchor.encode() for _, group in index.by_anchor for p in group if p.block}:
+    for anchor in index.block_anchors:
         pos = buf.find(anchor, tail_start, cut)
         if pos != -1:
             earliest = min(earliest, buf.rfind(b"\n", 0, pos) + 1)
