@@ -224,6 +224,38 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round15-excerpts-c/11-trtllm-build-harmless-trt-warnings": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
+    # The round 16 blind sets (46 cases: 30 real excerpts from threads no test used, 16 bundles), kept
+    # as cases after their first-sight score at 22a29fc, the session's final code (37/46 acceptable,
+    # 45/46 key line quoted, 1 failed run called healthy, 2 confidently wrong): what the tool misses.
+    # Each fix that makes one pass removes its entry.
+    "tests/data/blind-round16-bundles-a/06-nixl-kv-dtype-mismatch": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects config-mismatch",
+    },
+    "tests/data/blind-round16-bundles-b/03-kuberay-pp2-xid79-nccl-watchdog": {
+        "verdict": "first sight: collective-timeout 0.38; the tester expects collective-timeout",
+    },
+    "tests/data/blind-round16-bundles-b/04-vllm-mooncake-rdma-retry-exceeded": {
+        "verdict": "first sight: healthy 0.70; the tester expects rdma-link-failure",
+    },
+    "tests/data/blind-round16-bundles-b/08-dynamo-vllm-prefill-hf-timeout-restarted": {
+        "verdict": "first sight: scheduler-init-crash 0.80; the tester expects healthy",
+    },
+    "tests/data/blind-round16-excerpts-a/06-trtllm-ctx-kv-transfer-timed-out": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects kv-transfer-timeout",
+    },
+    "tests/data/blind-round16-excerpts-b/03-club3090-marlin-repack-driver-oom": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects gpu-oom",
+    },
+    "tests/data/blind-round16-excerpts-b/06-kuberay-head-oomkilled": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects host-oom",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round16-excerpts-c/03-tt-ci-hf-cache-permission-denied": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
+    },
+    "tests/data/blind-round16-excerpts-c/08-eks-vllm-decode-gmu-unreachable-crashloop": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects gpu-oom",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
