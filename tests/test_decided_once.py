@@ -23,9 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted({*BUNDLES, *(p.parent for p in (ROOT / "tests" / "data").rglob("expected.toml"))})
 
 
+# The decision step itself, taken before any test replaces it: each case's recorder wraps this one,
+# not the previous case's recorder (a chain of a thousand wrappers overflows the stack).
+DECIDE = pipeline.decide  # type: ignore[attr-defined]
+
+
 def _decided_and_final(case: Path, library: Library, monkeypatch: pytest.MonkeyPatch) -> tuple[Report, Report]:
     decided: list[Report] = []
-    decide = pipeline.decide  # type: ignore[attr-defined]
+    decide = DECIDE
 
     def recording(*args: Any, **kwargs: Any) -> Report:
         decided.append(decide(*args, **kwargs))
