@@ -88,9 +88,9 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     crash = _earliest(list(hypothesis.roots))
     exception = _exception_for(crash, evidence)
     exit_event = _exit_code_for(crash, evidence)
-    served = _served_before(crash, evidence)
-    sized = _sizing_before(crash, evidence)
     launched = _launched_before(crash, evidence)
+    served = _served_before(crash, launched, evidence)
+    sized = _sizing_before(crash, launched, evidence)
     stacks = _stacks(crash, exception, hypothesis, evidence)
     frame_phase = _first_found(stacks, evidence.library.frames.phase_of)
     culprit = _first_found(stacks, evidence.library.frames.culprit)
@@ -405,14 +405,15 @@ def _exit_code_for(crash: Event, evidence: Evidence) -> Event | None:
     return _earliest(evidence.same_server(crash, candidates))
 
 
-def _served_before(crash: Event, evidence: Evidence) -> Event | None:
-    """The first ready line or answered request of the crashed server's life (since its last start)."""
-    ready = [e for e in evidence.marked(*SERVED) if _in_the_life_of(e, crash, evidence)]
+def _served_before(crash: Event, launched: Event | None, evidence: Evidence) -> Event | None:
+    """The first ready line or answered request of the crashed server's life (since `launched`, its
+    last start before the crash)."""
+    ready = [e for e in evidence.marked(*SERVED) if _in_the_life_of(e, crash, launched)]
     return ready[0] if ready else None
 
 
-def _sizing_before(crash: Event, evidence: Evidence) -> Event | None:
-    sized = [e for e in evidence.marked(Mark.KV_POOL_SIZED) if _in_the_life_of(e, crash, evidence)]
+def _sizing_before(crash: Event, launched: Event | None, evidence: Evidence) -> Event | None:
+    sized = [e for e in evidence.marked(Mark.KV_POOL_SIZED) if _in_the_life_of(e, crash, launched)]
     return sized[0] if sized else None
 
 
@@ -429,12 +430,12 @@ def _launched_before(crash: Event, evidence: Evidence) -> Event | None:
     return max(started, key=lambda e: e.line) if started else None
 
 
-def _in_the_life_of(event: Event, crash: Event, evidence: Evidence) -> bool:
-    """`event` is in the crash's log, before it, and after the server's last start before it: what
-    an earlier life of the server did (its ready line, its answers) says nothing of this one."""
+def _in_the_life_of(event: Event, crash: Event, launched: Event | None) -> bool:
+    """`event` is in the crash's log, before it, and after the server's last start before it
+    (`launched`): what an earlier life of the server did (its ready line, its answers) says nothing
+    of this one."""
     if event.source != crash.source or not _before(event, crash):
         return False
-    launched = _launched_before(crash, evidence)
     return launched is None or event.line > launched.line
 
 
