@@ -48,7 +48,7 @@ _CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
 _WRAPPER_KEYS = {"id", "regex", "examples"}
 CAUSES_FILE = "causes.toml"
 FAMILIES_FILE = "families.toml"  # cause words -> a catalogue verdict
-_FAMILY_KEYS = {"id", "verdict", "regex", "fix", "examples"}
+_FAMILY_KEYS = {"id", "verdict", "regex", "fix", "lead_only", "examples"}
 SOURCES_FILE = "sources.toml"  # lines that are errors by where they come from and what they say
 _SOURCE_KEYS = {"id", "component", "level", "anchors", "regex", "why", "effect", "references", "examples"}
 
@@ -140,6 +140,9 @@ class Family:
     match: tuple[str, ...]
     no_match: tuple[str, ...]
     path: str
+    # The words name the cause only on the first error itself, never on a line beside another
+    # first error: a bare `Killed` below a traceback is the children reaped after the crash.
+    lead_only: bool = False
 
     def words(self, text: str) -> str:
         """The words of the line that name the family: the regex's `words` group, else its match."""
@@ -441,7 +444,10 @@ def _family(raw: Any, where: str, index: int) -> Family:
     match, no_match = schema.examples(raw, where, key)
     compiled = schema.regex(raw, "regex", where, key)
     folded = tuple((str(engine), " ".join(fix.split())) for engine, fix in fixes.items())
-    return Family(str(raw["id"]), str(raw["verdict"]), compiled, folded, match, no_match, where)
+    lead_only = raw.get("lead_only", False)
+    if not isinstance(lead_only, bool):
+        raise PatternError(where, f"{key}.lead_only", "must be true or false")
+    return Family(str(raw["id"]), str(raw["verdict"]), compiled, folded, match, no_match, where, lead_only)
 
 
 def _wrapper(raw: Any, where: str, index: int) -> Wrapper:

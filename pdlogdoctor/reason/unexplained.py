@@ -104,7 +104,7 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
         return _crash_died_of(report, wrapped, library)
     serious = _serious(ranked)
     if not serious:
-        return _warned(report, ranked, library) if report.verdict.id == NO_FAILURE_SEEN else report
+        return _warned(report, ranked, library, events) if report.verdict.id == NO_FAILURE_SEEN else report
     if report.verdict.id in NOTHING_FAILED:
         return _inconclusive(report, serious, library, (*unrecognised.errors, *events))
     if report.verdict.id == HEALTHY:
@@ -663,6 +663,7 @@ def _named_by_words(
     serious: Sequence[UnexplainedError],
     library: Library,
     context: Sequence[Event],
+    lead_words: str = "",
 ) -> Report | None:
     """The inconclusive report under the catalogue verdict whose cause the lead's words name
     (open-world/families.toml), or None when no family's words are in it or near it. A line of the
@@ -677,7 +678,8 @@ def _named_by_words(
     words = family.words(line.first.text)
     beside = "" if line is lead else f" Beside it, the same process logged: {_ended(quote(line))}"
     summary = (
-        f"{_lead_words(lead)}: {_ended(quote(lead))}{beside} No pattern of the library knows this line, but "
+        f"{lead_words or _lead_words(lead)}: {_ended(quote(lead))}{beside} No pattern of the library knows this "
+        "line, but "
         f"its words ({words!r}) name a cause: {spec.title}. Read from the words alone, the verdict is a lead "
         "to check against the line, not a proof."
     )
@@ -696,14 +698,16 @@ def _family_line(
     lead: UnexplainedError, serious: Sequence[UnexplainedError], library: Library
 ) -> tuple[UnexplainedError, Family] | None:
     """The lead with the family its words name; else the earliest line of the same process near it
-    that names one."""
+    that names one (by a family not kept to leads)."""
     layer = library.errors
     if layer is None or not layer.families:
         return None
     near = [t for t in serious if t is not lead and _near(t.first, lead.first)]
     for template in [lead, *sorted(near, key=lambda t: _time_key(t.first))]:
         family = layer.family_of(template.first.text)
-        if family is not None and library.has_verdict(family.verdict):
+        if family is None or (family.lead_only and template is not lead):
+            continue
+        if library.has_verdict(family.verdict):
             return template, family
     return None
 
@@ -720,9 +724,13 @@ def _engine_of_file(line: Event, context: Sequence[Event], library: Library) -> 
     return next((engine for e in same if (engine := layer.engine_of(e.text)) is not None), None)
 
 
-def _warned(report: Report, warnings: list[UnexplainedError], library: Library) -> Report:
+def _warned(
+    report: Report, warnings: list[UnexplainedError], library: Library, context: Sequence[Event] = ()
+) -> Report:
     """No error-level line, but warnings whose words say something failed: what they say is
-    quoted as the finding, never 'nothing failed'."""
+    quoted as the finding, never 'nothing failed'. When the first one's words name a cause family
+    (TensorRT-LLM warns its KV cache transfers that timed out), that family's verdict is the lead,
+    as for an error line's words."""
     lead = min(warnings, key=lambda t: _time_key(t.first))
     more = f" ({len(warnings)} kinds of such warnings)" if len(warnings) > 1 else ""
     summary = (
@@ -731,7 +739,12 @@ def _warned(report: Report, warnings: list[UnexplainedError], library: Library) 
     )
     missing = [f"no pattern explains the warning at {lead.first.where}", *report.missing]
     why = f"a warning no pattern names says something failed ({lead.first.where})"
-    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, why)
+    changed = _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, why)
+    named = _named_by_words(changed, lead, warnings, library, context, WARNING_LEAD)
+    return named if named is not None else changed
+
+
+WARNING_LEAD = "No error-level line, but a warning says something failed"
 
 
 def _healthy(report: Report, serious: list[UnexplainedError], library: Library, events: Sequence[Event] = ()) -> Report:
