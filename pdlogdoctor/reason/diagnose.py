@@ -432,12 +432,14 @@ def _during_outage(viable: Sequence[Hypothesis], split: Split, back: frozenset[s
     down), logged before the line that shows its server serving again (in that server's file, by
     line; elsewhere, by time). A failure after the recovery is a failure of its own. Only a
     recovery that says the component was down and came back (`back`: a start, its warmup, its own
-    word) makes an outage: a server that merely answered again after a failure was never down, and
-    the requests that failed in between are that failure's consequences."""
+    word; or any serving line in the log of its next life, a restart's own file) makes an outage: a
+    server that merely answered again after a failure was never down, and the requests that failed
+    in between are that failure's consequences."""
     recovered = [
         (h, split.recoveries[id(h)].proof)
         for h in viable
-        if id(h) in split.recoveries and split.recoveries[id(h)].proof.pattern in back
+        if id(h) in split.recoveries
+        and (split.recoveries[id(h)].proof.pattern in back or split.recoveries[id(h)].restarted)
     ]
     kinds = {(e.pattern, e.source): proof for h, proof in recovered for e in h.chain if e.failing}
 

@@ -12,6 +12,7 @@ first (beyond what the clocks can tell) sets how far apart their confidences are
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -41,6 +42,7 @@ FULL_LEAD_S = 60.0
 @record
 class Recovery:
     proof: Event  # the line that shows serving again
+    restarted: bool = False  # the proof is in the process's next life (its own log after a restart)
 
     def why(self, hypothesis: Hypothesis) -> str:
         root = hypothesis.first_root
@@ -243,10 +245,33 @@ def recovery(hypothesis: Hypothesis, evidence: Evidence) -> Recovery | None:
     if not failing:
         return None
     last = max(failing, key=lambda e: e.line)  # in the file's own order: its clock may jump, its lines do not
+    next_life = next_lives(root.source, {event.source for event in evidence.events})
     for event in evidence.marked(*GOING_ON):
-        if event.source == root.source and not event.failing and event.line > last.line and _not_earlier(event, last):
-            return None if _failing_again(hypothesis, event, last, evidence) else Recovery(event)
+        if event.failing or not _not_earlier(event, last):
+            continue
+        restarted = event.source in next_life
+        if restarted or (event.source == root.source and event.line > last.line):
+            return None if _failing_again(hypothesis, event, last, evidence) else Recovery(event, restarted)
     return None
+
+
+# A log saved from a process's earlier life beside its current one: `kubectl logs --previous` kept
+# as `<name>.previous.log` (or `-previous`, `_prev`) beside `<name>.log`.
+EARLIER_LIFE = re.compile(r"^(?P<stem>.+?)[._-](?:previous|prev)(?P<ext>(?:\.[A-Za-z]\w*)*)$")
+
+
+def next_lives(source: str, sources: set[str]) -> set[str]:
+    """The files among `sources` that hold the later life of the process whose earlier life
+    `source` holds (a restarted pod's current log beside its `--previous` one): their lines are
+    later than every line of `source`, whatever their numbers. Empty for any other file (a rotated
+    segment, `decode.log.1`, is the same life: ingest/rotation.py)."""
+    folder, _, name = source.rpartition("/")
+    found = EARLIER_LIFE.match(name)
+    if found is None:
+        return set()
+    prefix = f"{folder}/" if folder else ""
+    stem, ext = found.group("stem"), found.group("ext") or ""
+    return {prefix + stem + ext, prefix + stem + ".log", prefix + stem} & (sources - {source})
 
 
 def came_back(failing: Sequence[Event], evidence: Evidence) -> Event | None:
