@@ -165,9 +165,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round14-excerpts-c/09-sglang-ci-b200-orphaned-cuda-context": {
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
-    "tests/data/blind-round14-excerpts-c/12-nim-k8s-ngc-model-fetch-failed-json": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
-    },
     # The round 15 blind sets (52 cases: 36 real excerpts from threads no test used, 16 bundles), kept
     # as cases after their first-sight score at 6a4e53e (36/52 acceptable, 46/52 key line quoted, no
     # failed run called healthy, none confidently wrong): what the tool still misses. Each fix that
@@ -182,13 +179,7 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-crash",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
-    "tests/data/blind-round15-excerpts-a/04-hicache-loadback-nonetype-disagg-prefill": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-runtime-crash",
-    },
     "tests/data/blind-round15-excerpts-a/10-deepseek-v25-capture-failed": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash",
-    },
-    "tests/data/blind-round15-excerpts-a/12-moe-align-ima-torch-compile": {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash",
     },
     "tests/data/blind-round15-excerpts-b/03-kthena-nixl-handshake-self": {
@@ -212,7 +203,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
     },
     "tests/data/blind-round15-excerpts-c/07-vllm-got-killed-after-cpu-blocks": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects host-oom",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
     "tests/data/blind-round15-excerpts-c/09-vllm-gemma-k8s-startup-probe-sigterm": {
@@ -236,25 +226,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round16-bundles-b/04-vllm-mooncake-rdma-retry-exceeded": {
         "verdict": "first sight: healthy 0.70; the tester expects rdma-link-failure",
-    },
-    "tests/data/blind-round16-bundles-b/08-dynamo-vllm-prefill-hf-timeout-restarted": {
-        "verdict": "first sight: scheduler-init-crash 0.80; the tester expects healthy",
-    },
-    "tests/data/blind-round16-excerpts-a/06-trtllm-ctx-kv-transfer-timed-out": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects kv-transfer-timeout",
-    },
-    "tests/data/blind-round16-excerpts-b/03-club3090-marlin-repack-driver-oom": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects gpu-oom",
-    },
-    "tests/data/blind-round16-excerpts-b/06-kuberay-head-oomkilled": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects host-oom",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round16-excerpts-c/03-tt-ci-hf-cache-permission-denied": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
-    },
-    "tests/data/blind-round16-excerpts-c/08-eks-vllm-decode-gmu-unreachable-crashloop": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects gpu-oom",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

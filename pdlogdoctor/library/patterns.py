@@ -26,7 +26,9 @@ from .known import KnownBook
 from .lazyregex import LazyRegex
 
 CXX_WHAT = "cxx-what"  # a C++ exception nothing caught: `terminate called ...` and its what() line
-BLOCK_KINDS = ("python-traceback", CXX_WHAT)
+# A traceback that starts at the matched line, a frame (a paste that lost the lines above it).
+PYTHON_FRAMES = "python-frames"
+BLOCK_KINDS = ("python-traceback", PYTHON_FRAMES, CXX_WHAT)
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
 MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
 DEFAULT_WINDOW_S = 1800.0

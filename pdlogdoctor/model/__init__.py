@@ -167,6 +167,10 @@ class Mark(StrEnum):
     # in PD mode. The first one per start of its source is set aside (reason/own_warmup.py); the rest
     # are what the line's other marks say (answered requests).
     OWN_WARMUP_FIRST = "own-warmup-first"
+    # The line is a frame that starts a crash's traceback whose announcing line may be missing (a
+    # paste that lost it): inside a traceback another event read, it is that event's and is
+    # dropped, so one crash stays one event (reason/unannounced.py).
+    UNANNOUNCED = "unannounced"
 
 
 class OutputFormat(StrEnum):

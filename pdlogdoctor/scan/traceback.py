@@ -124,10 +124,24 @@ def read_block(
     (`first_line_start`: where the matched line starts)."""
     if kind == "cxx-what":
         return read_what(buf, first_line_end, limit, formats)
+    if kind == "python-frames" and first_line_start is not None:
+        return _read_from_frame(buf, first_line_start, limit, formats)
     fields = read_traceback(buf, first_line_end, limit, formats)
     if fields or first_line_start is None:
         return fields
     return read_traceback_above(buf, first_line_start, first_line_end, formats or shipped())
+
+
+def _read_from_frame(
+    buf: bytes | bytearray, line_start: int, limit: int, formats: Formats | None
+) -> dict[str, FieldValue]:
+    """The traceback whose first line is the matched frame itself; its frames' offsets counted from
+    that line (0: the frame's own line), as for a traceback read below its announcing line."""
+    fields = read_traceback(buf, line_start, limit, formats, from_line=True)
+    at = fields.get("stack_at")
+    if isinstance(at, tuple):
+        fields["stack_at"] = tuple(offset - 1 for offset in at)
+    return fields
 
 
 ABOVE_LINES = 80  # lines read above an announcing line for the traceback that ends there
