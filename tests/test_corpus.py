@@ -169,9 +169,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # as cases after their first-sight score at 6a4e53e (36/52 acceptable, 46/52 key line quoted, no
     # failed run called healthy, none confidently wrong): what the tool still misses. Each fix that
     # makes one pass removes its entry.
-    "tests/data/blind-round15-bundles-b/03-kuberay-vllm-tp-pp-xid79-nccl-watchdog": {
-        "verdict": "first sight: collective-timeout 0.38; the tester expects collective-timeout",
-    },
     "tests/data/blind-round15-excerpts-a/01-torch-compile-capture-ima": {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash",
     },
@@ -220,9 +217,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # Each fix that makes one pass removes its entry.
     "tests/data/blind-round16-bundles-a/06-nixl-kv-dtype-mismatch": {
         "verdict": "first sight: inconclusive 0.00; the tester expects config-mismatch",
-    },
-    "tests/data/blind-round16-bundles-b/03-kuberay-pp2-xid79-nccl-watchdog": {
-        "verdict": "first sight: collective-timeout 0.38; the tester expects collective-timeout",
     },
     "tests/data/blind-round16-bundles-b/04-vllm-mooncake-rdma-retry-exceeded": {
         "verdict": "first sight: healthy 0.70; the tester expects rdma-link-failure",

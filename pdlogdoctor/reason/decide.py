@@ -38,10 +38,29 @@ def decide(
     unrecognised: Unrecognised,
     series: Sequence[Series] = (),
 ) -> Report:
-    report = diagnose(events, links, sources, library, clock_slack)
-    report = weigh(report, unrecognised, events, library)
+    diagnosed = diagnose(events, links, sources, library, clock_slack)
+    report = _rivals_kept_below(diagnosed, weigh(diagnosed, unrecognised, events, library))
     report = _failed_gate_first(report, events, library)
     return quotes.quoted(performance.weigh(report, series, events, library))
+
+
+def _rivals_kept_below(diagnosed: Report, weighed: Report) -> Report:
+    """The diagnosis placed each runner-up below its verdict (diagnose._alternatives_for); when the
+    errors no pattern names lower that verdict's confidence (one logged before its root), its rivals
+    are lowered alike: a runner-up never shows more confidence than the verdict it lost to, and
+    keeps the distance it had (a guess named beside a stated cause stays well below it)."""
+    before, after = diagnosed.verdict, weighed.verdict
+    drop = before.confidence - after.confidence
+    if after.id != before.id or after.id in META or drop <= 0:
+        return weighed
+    lowered = tuple(
+        replace(a, confidence=round(max(RIVAL_FLOOR, a.confidence - drop), 2)) if a.confidence > RIVAL_FLOOR else a
+        for a in weighed.alternatives
+    )
+    return replace(weighed, alternatives=lowered)
+
+
+RIVAL_FLOOR = 0.05  # the least confidence a runner-up shows (diagnose's floor for a rival)
 
 
 def _failed_gate_first(report: Report, events: Sequence[Event], library: Library) -> Report:
