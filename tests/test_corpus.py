@@ -215,9 +215,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # as cases after their first-sight score at 22a29fc, the session's final code (37/46 acceptable,
     # 45/46 key line quoted, 1 failed run called healthy, 2 confidently wrong): what the tool misses.
     # Each fix that makes one pass removes its entry.
-    "tests/data/blind-round16-bundles-a/06-nixl-kv-dtype-mismatch": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects config-mismatch",
-    },
     "tests/data/blind-round16-bundles-b/04-vllm-mooncake-rdma-retry-exceeded": {
         "verdict": "first sight: healthy 0.70; the tester expects rdma-link-failure",
     },

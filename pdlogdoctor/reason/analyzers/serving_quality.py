@@ -49,7 +49,25 @@ def _accuracy(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     facts = (("accuracy", accuracy), ("threshold", threshold), ("margin", margin))
     proof = _proof(evidence)
     confidence = 0.85 if proof else 0.7
+    unreadable = _answers_unreadable(evidence)
+    if unreadable is not None:
+        # Most answers hold no number: the low accuracy follows from garbage output, which is the
+        # mechanism to name (output-corruption), not a model that answers worse.
+        why = (
+            f"most answers hold no number at all ({evidence.said(unreadable)}): the output is garbage, "
+            "and the low accuracy only follows from it"
+        )
+        return replace(hypothesis, summary=summary, facts=facts, confidence=GARBAGE_ACCURACY, why_not=why)
     return replace(hypothesis, summary=summary, facts=facts, confidence=confidence, lines_used=tuple(proof[:2]))
+
+
+GARBAGE_ACCURACY = 0.5  # an accuracy gate beside answers that mostly hold no number: below the garbage's reading
+
+
+def _answers_unreadable(evidence: Evidence) -> Event | None:
+    """A failing line that says most answers held nothing the client could read (the GSM8K
+    client's `Invalid:` share above its floor)."""
+    return next((e for e in evidence.events if e.failing and e.get("invalid") is not None), None)
 
 
 def _collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
@@ -109,6 +127,9 @@ def _garbage(root: Event) -> str:
     if repeated is not None and unit is not None:
         quoted = clip(root.text.strip(), QUOTE)
         return f"{float(repeated):.0%} of it is {str(unit)!r} repeated, at {root.where}: {quoted}"
+    invalid = root.get("invalid")
+    if invalid is not None:
+        return f"{float(invalid):.0%} of the GSM8K answers hold no number, at {root.where}: {root.text.strip()}"
     return root.pattern
 
 
