@@ -176,9 +176,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-crash",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
-    "tests/data/blind-round15-excerpts-a/10-deepseek-v25-capture-failed": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash",
-    },
     "tests/data/blind-round15-excerpts-b/03-kthena-nixl-handshake-self": {
         "verdict": "first sight: inconclusive 0.00; the tester expects bootstrap-unreachable",
     },

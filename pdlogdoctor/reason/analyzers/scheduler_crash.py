@@ -297,6 +297,12 @@ def _phase(
     if launched is not None:
         fact = f"the server's start is logged ({launched.where}) and no ready line before the crash"
         return Phase(INIT, fact, "", True)
+    sized = _sizing_before(crash, launched, evidence)
+    if sized is not None:
+        # The KV pool is sized while the server starts, before it reports ready: a crash after its
+        # sizing line with no ready line or served request between them came before ready.
+        fact = f"the server sized its KV pool ({sized.where}) and no ready line or served request follows it"
+        return Phase(INIT, fact, "", True)
     sentence = (
         "These lines cannot tell whether it was starting up or serving: they show no ready line, no served"
         " request and not the server's start, and no frame of its stack names a start-up or serving step."
