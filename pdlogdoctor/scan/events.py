@@ -514,6 +514,8 @@ def _match_text(buf: Buffer, line: _Line, plan: _Plan, state: EventSink, weight:
             made = made or _Made.of(buf, line, state)
             state.measure(pattern, made.stamp, line.number, text, captured, weight)
         key = _counted_key(pattern, captured)
+        if key is None and pattern.block is None:  # a field the condition reads may be a rank tag
+            key = _ranked_key(pattern, captured, made.stamp if made else _stamp_of(buf, line, state))
         if key is not None and state.counts.get(key, 0) >= state.keep:
             state.counts[key] += 1  # past the cap: counted; the event is made for the last one only
             state.pending[key] = _Pending(line, pattern, captured)
@@ -600,6 +602,21 @@ def _counted_key(pattern: Pattern, captured: dict[str, FieldValue]) -> str | Non
     if pattern.block is not None or not all(name in captured for name in condition.fields):
         return None
     return f"{pattern.id}:{condition.holds(captured)}"
+
+
+def _ranked_key(pattern: Pattern, captured: dict[str, FieldValue], stamp: Stamp | None) -> str | None:
+    """The count key of the pattern's event when the captures lack a field its condition reads:
+    the event takes it from the rank tags of the line's time (`_make_event`), which `_stamp_of`
+    reads without the latest time a line without its own needs. A benchmark's untimed result
+    line past the cap is then counted like any other, its event made for the last one only
+    (`_Pending`), not made for each line to be told its key."""
+    condition = pattern.failure_if
+    if condition is None:
+        return None
+    fields = dict(captured)
+    for rank_name, rank in stamp.ranks if stamp is not None else ():
+        fields.setdefault(rank_name.lower(), rank)
+    return _fixed_key(pattern.id, condition.holds(fields))
 
 
 @functools.lru_cache(maxsize=1024)
