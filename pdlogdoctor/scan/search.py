@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -274,14 +274,33 @@ def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, s
         generic = number in index.generic
         if not generic and state.sink.has_enough(patterns):
             continue  # every pattern of this anchor has been seen enough in this source
-        after = lo  # a line is handed over once for each anchor: its later hits are skipped
-        for pos in starts:
-            if pos < after:
-                continue
-            stop = line_end(buf, pos, limit)
-            _add_line(buf, pos, stop, number, generic, 1, lines)
-            after = max(stop, pos + 1)
+        _add_lines(buf, lo, limit, starts, number, generic, lines)
     return lines
+
+
+def _add_lines(
+    buf: Buffer, lo: int, limit: int, starts: Iterable[int], number: int, generic: bool, lines: dict[int, _Found]
+) -> None:
+    """The lines holding the hits `starts` of the anchor `number` into `lines`, each line once
+    (its later hits are skipped). `line_end`, `line_start` and `_add_line` inlined: on a dense
+    log every hit passes here."""
+    after = lo
+    find, rfind = buf.find, buf.rfind
+    for pos in starts:
+        if pos < after:
+            continue
+        ceiling = min(limit, pos + MAX_LINE_BYTES)
+        stop = find(b"\n", pos, ceiling)
+        if stop == -1:
+            stop = ceiling
+        floor = max(0, pos - MAX_LINE_BYTES)
+        start = rfind(b"\n", floor, pos) + 1 or floor
+        entry = lines.get(start)
+        if entry is None:
+            lines[start] = (stop, (number,), generic, 1)
+        else:
+            lines[start] = (entry[0], (*entry[1], number), generic or entry[2], entry[3])
+        after = max(stop, pos + 1)
 
 
 def _firsts(hits: list[list[int]] | None, index: AnchorIndex) -> dict[int, int]:
