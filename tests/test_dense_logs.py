@@ -416,10 +416,10 @@ def test_a_child_forked_in_a_watched_block_can_watch_its_own_searches() -> None:
 
 
 def _one_by_one(
-    buf: bytes, lo: int, hi: int, limit: int, sampled: tuple[int, bytes, tuple[object, ...]], state: object, lines: dict
+    buf: bytes, lo: int, hi: int, limit: int, sampled: tuple[int, bytes], state: object, lines: dict
 ) -> None:
     """The sampled anchor's occurrences one by one, each asked of `take` (the searcher before)."""
-    number, anchor, patterns = sampled
+    number, anchor = sampled
     sink, after = state.sink, lo  # type: ignore[attr-defined]
     for pos in accel.occurrences(buf, anchor, lo, hi):
         if pos < after:
@@ -429,7 +429,7 @@ def _one_by_one(
             after = pos + 1
             continue
         stop = search.line_end(buf, pos, limit)
-        search._add_line(buf, pos, stop, patterns, False, weight, lines)  # type: ignore[arg-type]
+        search._add_line(buf, pos, stop, number, False, weight, lines)
         after = max(stop, pos + 1)
 
 

@@ -240,11 +240,19 @@ class AhoCorasickMatcher:
         found: list[list[int]] = [NONE_FOUND] * len(self.anchors)
         view = memoryview(buf)[lo:hi]  # no copy
         unsorted: set[int] = set()
+        hidden = self.hidden
         for automaton, numbers in self.automata:
             for key, start, _end in automaton.find_matches_as_indexes(view):
                 anchor = numbers[key]
-                _found_at(found, anchor, start + lo)
-                for other, offset in self.hidden.get(anchor, ()):
+                starts = found[anchor]  # _found_at, inlined: a dense log's every hit passes here
+                if starts is NONE_FOUND:
+                    found[anchor] = [start + lo]
+                else:
+                    starts.append(start + lo)
+                partners = hidden.get(anchor)
+                if partners is None:
+                    continue
+                for other, offset in partners:
                     at = start + lo + offset
                     if at + len(self.anchors[other]) <= hi and buf.startswith(self.anchors[other], at):
                         _found_at(found, other, at)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from ..library.errorlines import ErrorHit, ErrorLayer
@@ -107,7 +107,7 @@ class EventSink:
     last_line: int = 0  # the last line something recognised: a row of a wrapped line is not read twice
     series: SeriesBook = field(default_factory=SeriesBook)  # the metrics patterns' lines, every one
     numeric: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # a metrics pattern's numbers
-    metrics: dict[str, bool] = field(default_factory=dict)  # per pattern: a metrics pattern (`metered`)
+    plans: dict[tuple[int, ...], _Plan] = field(default_factory=dict)  # per set of anchors a line holds (`plan`)
     # Anchors only a metrics pattern holds (index.sampled): number -> the pattern
     sampled: dict[int, str] = field(default_factory=dict)
     skipped: dict[int, int] = field(default_factory=dict)  # per sampled anchor: lines counted, not read
@@ -119,6 +119,17 @@ class EventSink:
     def has_enough(self, patterns: tuple[Pattern, ...]) -> bool:
         """Every one of `patterns` has been seen as often as it asks (`stop_after`) in this source."""
         return all(_saturated(pattern, self.matched) for pattern in patterns)
+
+    def plan(self, anchors: tuple[int, ...]) -> _Plan:
+        """The candidates of a line holding `anchors` (places in `by_anchor`), made once per set:
+        a busy log's lines hold the same few sets, and the error layer's keys (`rror`) stand for
+        dozens of patterns each."""
+        found = self.plans.get(anchors)
+        if found is None:
+            if len(self.plans) >= FOLD_ENTRIES:
+                self.plans.clear()
+            found = self.plans[anchors] = _plan(pattern for n in anchors for pattern in self.by_anchor[n][1])
+        return found
 
     def take(self, number: int, offset: int) -> int:
         """Whether to read the line of a metrics anchor at `offset` (in its stream): the lines it
@@ -137,37 +148,43 @@ class EventSink:
         start: int,
         stop: int,
         end: int,
-        patterns: list[Pattern],
+        anchors: tuple[int, ...],
         generic: bool,
         line_no: int,
         weight: int = 1,
     ) -> None:
-        """The line buf[start:stop] (number `line_no`) holds an anchor of `patterns`; buf[:end] is
-        what the searcher has (the lines below it, for tracebacks and the latest time). `generic`:
-        it was also found by a key of the open-world layer. `weight`: the lines a sampled metrics
-        line stands for (`take`)."""
+        """The line buf[start:stop] (number `line_no`) holds `anchors` (places in `by_anchor`);
+        buf[:end] is what the searcher has (the lines below it, for tracebacks and the latest
+        time). `generic`: it was also found by a key of the open-world layer. `weight`: the lines
+        a sampled metrics line stands for (`take`)."""
         if line_no <= self.read_through:
             return  # a row of a wrapped line, read with the whole line
         raw = buf[start:stop].decode("utf-8", errors="replace")
         text, actions_time = clean_line(raw)
         line = _Line(start, stop, end, line_no, raw, text, actions_time)
+        plan = self.plan(anchors)
         if is_member_line(text):
             record = record_around(buf, start, stop, end)
             if record is not None:  # read whole at its first line that holds an anchor
                 line, generic = _record_line(record, line), True
-                patterns = self._patterns_in(line.text)
+                plan = self._plan_in(line.text)
                 self.read_through = line_no + record.after
-        recognised = _match_line(buf, line, patterns, self, weight)
+        elif not generic and all(_saturated(pattern, self.matched) for _, pattern, _ in plan):
+            # Its patterns stopped (`stop_after`) at an earlier line of this buffer: the searcher
+            # found the buffer's lines before any was read. Nothing can recognise it, here or as a
+            # wrapped row (a health check's answer every few seconds after the first).
+            return
+        recognised = _match_line(buf, line, plan, self, weight)
         if generic and not recognised and self.errors is not None:
             recognised = _match_error_line(buf, line, self.errors, self)
         if recognised:
             self.last_line = max(self.last_line, line_no)
 
-    def _patterns_in(self, text: str) -> list[Pattern]:
-        """The patterns whose anchors `text` holds (a record read whole: its lines were handed
+    def _plan_in(self, text: str) -> _Plan:
+        """The candidates of the anchors `text` holds (a record read whole: its lines were handed
         over one by one, each with its own)."""
         data = text.encode()
-        return [pattern for anchor, group in self.by_anchor if anchor in data for pattern in group]
+        return self.plan(tuple(number for number, (anchor, _) in enumerate(self.by_anchor) if anchor in data))
 
     def settle(self, buf: Buffer) -> None:
         """Before the buffer moves on: the last lines counted past their cap whose events need it (a
@@ -215,17 +232,6 @@ class EventSink:
         if names is None:
             names = self.numeric[pattern.id] = tuple((n, kind) for n, kind in pattern.fields if kind in NUMERIC_KINDS)
         return names
-
-    def metered(self, pattern: Pattern) -> bool:
-        """A metrics pattern (Mark.METRICS), known once per sink."""
-        found = self.metrics.get(pattern.id)
-        if found is None:
-            found = self.metrics[pattern.id] = Mark.METRICS in pattern.marks
-        return found
-
-    def counted_only(self, pattern: Pattern) -> bool:
-        """A metrics pattern whose kept events are full here: its further lines are only measured."""
-        return Mark.METRICS in pattern.marks and self.counts.get(_metrics_key(pattern.id), 0) >= self.keep
 
     def measure_only(
         self, pattern: Pattern, stamp: Stamp | None, line_no: int, text: str, raw: str, weight: int = 1
@@ -435,9 +441,9 @@ def _number(kind: str, text: str | None) -> float | None:
         return None
 
 
-def _match_line(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventSink, weight: int = 1) -> bool:
-    """Match the line against `patterns`; True when one of them recognised it."""
-    if not patterns:
+def _match_line(buf: Buffer, line: _Line, plan: _Plan, state: EventSink, weight: int = 1) -> bool:
+    """Match the line against the patterns of `plan`; True when one of them recognised it."""
+    if not plan:
         return False
     text = line.text
     if state.stamps.formats.quotes_code(text):
@@ -445,10 +451,10 @@ def _match_line(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventS
         # a file of code): the message did not happen there. Under a traceback the exception line
         # says the same, with the values filled in. The error layer still reads it.
         return False
-    if _match_text(buf, line, patterns, state, weight):
+    if _match_text(buf, line, plan, state, weight):
         return True
     whole = _whole_line(buf, line, state)
-    if whole is None or not _match_text(buf, _joined(buf, whole, line), patterns, state):
+    if whole is None or not _match_text(buf, _joined(buf, whole, line), plan, state):
         return False
     state.read_through = line.number + whole.after
     return True
@@ -476,27 +482,24 @@ def _joined(buf: Buffer, whole: Wrapped, line: _Line) -> _Line:
     return _Line(whole.start, whole.stop, line.end, line.number - whole.before, raw, whole.text, line.actions_time)
 
 
-def _match_text(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventSink, weight: int = 1) -> bool:
+def _match_text(buf: Buffer, line: _Line, plan: _Plan, state: EventSink, weight: int = 1) -> bool:
     """Match `line` (a line the searcher handed over, or the whole line a terminal wrapped it
-    from) against `patterns`; True when one of them recognised it."""
+    from) against the patterns of `plan`; True when one of them recognised it."""
     text = line.text
     made: _Made | None = None
     recognised = False
-    seen: set[str] = set()
-    for pattern in patterns:
-        if pattern.anchors[0] not in text and not state.metered(pattern):
+    for anchor, pattern, metrics in plan:
+        present = anchor in text
+        if not present and not metrics:
             continue  # match_line would say no (a metrics line is measured by its regex alone: below)
-        if pattern.id in seen:
-            continue
-        seen.add(pattern.id)
         if state.timeouts.get(pattern.id, 0) >= MAX_PATTERN_TIMEOUTS or _saturated(pattern, state.matched):
             continue
-        if state.counted_only(pattern):
+        if metrics and state.counts.get(_metrics_key(pattern.id), 0) >= state.keep:
             # A metrics line past the event cap: its numbers go to the series, no event is made.
             made = made or _Made(_stamp_of(buf, line, state), None)
             recognised = state.measure_only(pattern, made.stamp, line.number, text, line.raw, weight) or recognised
             continue
-        if pattern.anchors[0] not in text:  # match_line would say no: most candidates go here, cheaply
+        if not present:  # match_line would say no: most candidates go here, cheaply
             continue
         try:
             captured = _confirm(pattern, text, state)
@@ -507,10 +510,12 @@ def _match_text(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventS
             continue
         state.matched[pattern.id] = state.matched.get(pattern.id, 0) + 1
         recognised = True
-        if Mark.METRICS in pattern.marks:  # every line's numbers, whatever the event cap keeps
+        if metrics:  # every line's numbers, whatever the event cap keeps
             made = made or _Made.of(buf, line, state)
             state.measure(pattern, made.stamp, line.number, text, captured, weight)
         key = _counted_key(pattern, captured)
+        if key is None and pattern.block is None:  # a field the condition reads may be a rank tag
+            key = _ranked_key(pattern, captured, made.stamp if made else _stamp_of(buf, line, state))
         if key is not None and state.counts.get(key, 0) >= state.keep:
             state.counts[key] += 1  # past the cap: counted; the event is made for the last one only
             state.pending[key] = _Pending(line, pattern, captured)
@@ -518,6 +523,25 @@ def _match_text(buf: Buffer, line: _Line, patterns: list[Pattern], state: EventS
         made = made or _Made.of(buf, line, state)
         _record(_pattern_event(buf, line, pattern, captured, state, made), state)
     return recognised
+
+
+# A line's candidates: each pattern of its anchors once, with its first anchor (`match_line` says
+# no on a line without it) and whether it is a metrics pattern (Mark.METRICS: measured by its regex
+# alone once its events are kept). Made once per set of anchors (`EventSink.plan`), not per line.
+_Candidate = tuple[str, Pattern, bool]
+_Plan = tuple[_Candidate, ...]
+
+
+def _plan(patterns: Iterable[Pattern]) -> _Plan:
+    """The candidates of `patterns` in their order, each pattern once (at its first place: a
+    later one would be tried on the same text with the same outcome)."""
+    seen: set[str] = set()
+    plan: list[_Candidate] = []
+    for pattern in patterns:
+        if pattern.id not in seen:
+            seen.add(pattern.id)
+            plan.append((pattern.anchors[0], pattern, Mark.METRICS in pattern.marks))
+    return tuple(plan)
 
 
 _UNSEEN: dict[str, FieldValue] = {}  # a marker: no entry for this line yet
@@ -578,6 +602,21 @@ def _counted_key(pattern: Pattern, captured: dict[str, FieldValue]) -> str | Non
     if pattern.block is not None or not all(name in captured for name in condition.fields):
         return None
     return f"{pattern.id}:{condition.holds(captured)}"
+
+
+def _ranked_key(pattern: Pattern, captured: dict[str, FieldValue], stamp: Stamp | None) -> str | None:
+    """The count key of the pattern's event when the captures lack a field its condition reads:
+    the event takes it from the rank tags of the line's time (`_make_event`), which `_stamp_of`
+    reads without the latest time a line without its own needs. A benchmark's untimed result
+    line past the cap is then counted like any other, its event made for the last one only
+    (`_Pending`), not made for each line to be told its key."""
+    condition = pattern.failure_if
+    if condition is None:
+        return None
+    fields = dict(captured)
+    for rank_name, rank in stamp.ranks if stamp is not None else ():
+        fields.setdefault(rank_name.lower(), rank)
+    return _fixed_key(pattern.id, condition.holds(fields))
 
 
 @functools.lru_cache(maxsize=1024)

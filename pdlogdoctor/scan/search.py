@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ..ingest import ByteSource
 from ..ingest.streams import plain_size
-from ..library.patterns import Pattern
 from ..model import InputProblem
 from . import events
 from .events import HEAD_BYTES, EventSink, Partial, ScanResult, merge_partials
@@ -250,8 +249,9 @@ def _defer_for_lookahead(buf: Buffer, cut: int, complete: int, final: bool) -> i
     return min(cut, pos)
 
 
-# A line found: (line end, patterns, read by the generic error layer too, the lines it stands for)
-_Found = tuple[int, list[Pattern], bool, int]
+# A line found: (line end, the anchors found in it by their place in the index's `by_anchor`, read
+# by the generic error layer too, the lines it stands for)
+_Found = tuple[int, tuple[int, ...], bool, int]
 
 
 def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, state: _State) -> dict[int, _Found]:
@@ -266,7 +266,7 @@ def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, s
                 continue
             first = firsts[number] if firsts else buf.find(anchor, lo, hi)
             if first != -1:
-                _find_sampled(buf, first, hi, limit, (number, anchor, patterns), state, lines)
+                _find_sampled(buf, first, hi, limit, (number, anchor), state, lines)
             continue
         starts = hits[index.slots[number]] if hits is not None else _occurrences(buf, anchor, lo, hi)
         if not starts:
@@ -274,14 +274,33 @@ def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, s
         generic = number in index.generic
         if not generic and state.sink.has_enough(patterns):
             continue  # every pattern of this anchor has been seen enough in this source
-        after = lo  # a line is handed over once for each anchor: its later hits are skipped
-        for pos in starts:
-            if pos < after:
-                continue
-            stop = line_end(buf, pos, limit)
-            _add_line(buf, pos, stop, patterns, generic, 1, lines)
-            after = max(stop, pos + 1)
+        _add_lines(buf, lo, limit, starts, number, generic, lines)
     return lines
+
+
+def _add_lines(
+    buf: Buffer, lo: int, limit: int, starts: Iterable[int], number: int, generic: bool, lines: dict[int, _Found]
+) -> None:
+    """The lines holding the hits `starts` of the anchor `number` into `lines`, each line once
+    (its later hits are skipped). `line_end`, `line_start` and `_add_line` inlined: on a dense
+    log every hit passes here."""
+    after = lo
+    find, rfind = buf.find, buf.rfind
+    for pos in starts:
+        if pos < after:
+            continue
+        ceiling = min(limit, pos + MAX_LINE_BYTES)
+        stop = find(b"\n", pos, ceiling)
+        if stop == -1:
+            stop = ceiling
+        floor = max(0, pos - MAX_LINE_BYTES)
+        start = rfind(b"\n", floor, pos) + 1 or floor
+        entry = lines.get(start)
+        if entry is None:
+            lines[start] = (stop, (number,), generic, 1)
+        else:
+            lines[start] = (entry[0], (*entry[1], number), generic or entry[2], entry[3])
+        after = max(stop, pos + 1)
 
 
 def _firsts(hits: list[list[int]] | None, index: AnchorIndex) -> dict[int, int]:
@@ -293,22 +312,15 @@ def _firsts(hits: list[list[int]] | None, index: AnchorIndex) -> dict[int, int]:
 
 
 def _add_line(
-    buf: Buffer,
-    pos: int,
-    stop: int,
-    patterns: tuple[Pattern, ...],
-    generic: bool,
-    weight: int,
-    lines: dict[int, _Found],
+    buf: Buffer, pos: int, stop: int, number: int, generic: bool, weight: int, lines: dict[int, _Found]
 ) -> None:
-    """The line holding the hit at `pos` (it ends at `stop`), with the anchor's patterns, into `lines`."""
+    """The line holding the hit at `pos` (it ends at `stop`) of the anchor `number`, into `lines`."""
     start = line_start(buf, pos)
     entry = lines.get(start)
     if entry is None:
-        lines[start] = (stop, list(patterns), generic, weight)
+        lines[start] = (stop, (number,), generic, weight)
     else:
-        entry[1].extend(patterns)
-        lines[start] = (entry[0], entry[1], generic or entry[2], max(weight, entry[3]))
+        lines[start] = (entry[0], (*entry[1], number), generic or entry[2], max(weight, entry[3]))
 
 
 def _find_sampled(
@@ -316,7 +328,7 @@ def _find_sampled(
     first: int,
     hi: int,
     limit: int,
-    sampled: tuple[int, bytes, tuple[Pattern, ...]],
+    sampled: tuple[int, bytes],
     state: _State,
     lines: dict[int, _Found],
 ) -> None:
@@ -324,14 +336,14 @@ def _find_sampled(
     first occurrence is at `first`); its occurrences in a block the sample skips are counted
     (EventSink.take) a block at a time, by bytes.count, not one by one: what `take` on each
     occurrence in turn would count and read."""
-    number, anchor, patterns = sampled
+    number, anchor = sampled
     sink, base, block = state.sink, state.offset, events.SAMPLE_BLOCK
     pos = first
     while pos != -1:
         weight = sink.take(number, base + pos)
         if weight:
             stop = line_end(buf, pos, limit)
-            _add_line(buf, pos, stop, patterns, False, weight, lines)
+            _add_line(buf, pos, stop, number, False, weight, lines)
             pos = buf.find(anchor, max(stop, pos + 1), hi)
             continue
         block_end = min(hi, (base + pos) // block * block + block - base)
@@ -375,9 +387,9 @@ def _scan_region(
     forget_nearby(stamps)  # what the lines of an earlier buffer (or of a context) said
     if found:
         for start in sorted(found):
-            stop, patterns, generic, weight = found[start]
+            stop, anchors, generic, weight = found[start]
             line_no = state.line_base + newlines.before(start) + 1
-            state.sink.line(buf, start, stop, limit, patterns, generic, line_no, weight)
+            state.sink.line(buf, start, stop, limit, anchors, generic, line_no, weight)
         state.sink.settle(buf)  # before the buffer moves on and the stamps below are remembered
     remember_last_stamp(buf, hi, stamps)  # the lines past hi are scanned (and remembered) next time
     forget_nearby(stamps)  # the buffer moves on
