@@ -27,6 +27,7 @@ import re
 import tarfile
 import tomllib
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -94,10 +95,11 @@ def case_id(case: Path) -> str:
     return str(case.relative_to(ROOT))
 
 
-def case_report(reports: dict[Path, Report], prefix: str) -> Report:
-    """The report of the one case whose path (from the repository root) starts with `prefix`."""
-    (report,) = [report for case, report in reports.items() if case_id(case).startswith(prefix)]
-    return report
+def case_report(reports: Mapping[Path, Report], prefix: str) -> Report:
+    """The report of the one case whose path (from the repository root) starts with `prefix`
+    (found by its path: only its report is read, conftest.Reports)."""
+    (case,) = [case for case in reports if case_id(case).startswith(prefix)]
+    return reports[case]
 
 
 def expectation_problems(data: dict[str, Any]) -> list[str]:

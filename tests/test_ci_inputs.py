@@ -6,6 +6,7 @@ import io
 import re
 import tarfile
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,7 @@ def summary(report: Report) -> tuple[str, set[str], dict[str, object]]:
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
 def test_tar_gz_artefact_gives_the_folder_verdict(
-    bundle: Path, library: Library, bundle_reports: dict[Path, Report], tmp_path: Path
+    bundle: Path, library: Library, bundle_reports: Mapping[Path, Report], tmp_path: Path
 ) -> None:
     archive = tmp_path / "artifacts.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:
@@ -59,7 +60,7 @@ def test_tar_gz_artefact_gives_the_folder_verdict(
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
 def test_plain_zip_gives_the_folder_verdict(
-    bundle: Path, library: Library, bundle_reports: dict[Path, Report], tmp_path: Path
+    bundle: Path, library: Library, bundle_reports: Mapping[Path, Report], tmp_path: Path
 ) -> None:
     archive = tmp_path / "artifacts.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:

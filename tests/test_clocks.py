@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import shutil
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -179,7 +180,7 @@ def _stamps(line: str) -> list[float]:
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=lambda b: b.name)
 def test_a_whole_hour_shift_of_any_file_changes_neither_verdict_nor_chain(
-    bundle: Path, library: Library, bundle_reports: dict[Path, Report], tmp_path: Path
+    bundle: Path, library: Library, bundle_reports: Mapping[Path, Report], tmp_path: Path
 ) -> None:
     """Every file of every fixture, moved by each of SHIFTS_H: the same verdict on the same lines."""
     original = bundle_reports[bundle]
@@ -198,7 +199,10 @@ def test_a_whole_hour_shift_of_any_file_changes_neither_verdict_nor_chain(
 @settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_any_whole_hour_shift_of_one_file_changes_neither_verdict_nor_chain(
-    data: st.DataObject, library: Library, bundle_reports: dict[Path, Report], tmp_path_factory: pytest.TempPathFactory
+    data: st.DataObject,
+    library: Library,
+    bundle_reports: Mapping[Path, Report],
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     bundle = data.draw(st.sampled_from(BUNDLES), label="bundle")
     log = data.draw(st.sampled_from(_logs(bundle)), label="file")
@@ -271,7 +275,7 @@ def test_two_multi_node_servers_are_compared_as_servers(library: Library, tmp_pa
     assert ": the cause is specific to prefill_node0.log + prefill_node1.log" in str(facts["failing_nodes"])
 
 
-def test_the_nodes_of_one_server_are_not_twins(bundle_reports: dict[Path, Report]) -> None:
+def test_the_nodes_of_one_server_are_not_twins(bundle_reports: Mapping[Path, Report]) -> None:
     """A TP16 server over two hosts: when one node runs out of memory the other stops with it;
     it is no twin that 'did not fail' with the same configuration."""
     report = bundle_reports[FIXTURES / "blind-fam-watchdog-after-peer-node-gpu-oom"]
@@ -318,7 +322,7 @@ def test_an_earlier_failure_that_explains_nothing_weighs_more_the_earlier_it_cam
     assert "but does not explain its lines" in why
 
 
-def test_a_dmesg_root_line_keeps_its_time(case_reports: dict[Path, Report]) -> None:
+def test_a_dmesg_root_line_keeps_its_time(case_reports: Mapping[Path, Report]) -> None:
     """dmesg -T in local time (blind-round4/10): the OOM kill that roots the verdict is placed in time."""
     report = case_report(case_reports, "tests/data/blind-round4/10-")
     root = next(event for event in report.chain if event.pattern == "oom-killed-process")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import calendar
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -174,7 +175,7 @@ WRAPPED = ("k8s-json-lines-page-size-mismatch", "cri-containerd-prefill-not-enou
 
 @pytest.mark.parametrize("name", WRAPPED)
 def test_every_quoted_line_is_the_components_line_at_its_file_line(
-    name: str, bundle_reports: dict[Path, Report]
+    name: str, bundle_reports: Mapping[Path, Report]
 ) -> None:
     report = bundle_reports[FIXTURES / name]
     quoted = [(e.source, e.line, e.text) for e in report.chain] + [
@@ -190,7 +191,9 @@ def test_every_quoted_line_is_the_components_line_at_its_file_line(
 
 
 @pytest.mark.parametrize("name", WRAPPED)
-def test_lines_without_a_time_of_their_own_have_the_collectors(name: str, bundle_reports: dict[Path, Report]) -> None:
+def test_lines_without_a_time_of_their_own_have_the_collectors(
+    name: str, bundle_reports: Mapping[Path, Report]
+) -> None:
     report = bundle_reports[FIXTURES / name]
     assert all(e.time is not None for e in report.chain)
     exception = next(e for e in report.chain if e.text.startswith("RuntimeError"))
@@ -212,7 +215,7 @@ def test_a_ucx_line_is_read_on_the_clock_of_the_lines_around_it(library: Library
     assert ucx.time_text == "2026-10-03 07:47:30.298"  # as logged
 
 
-def test_ucx_time_across_new_year_in_another_zone(bundle_reports: dict[Path, Report]) -> None:
+def test_ucx_time_across_new_year_in_another_zone(bundle_reports: Mapping[Path, Report]) -> None:
     """UCX's 2026-12-31 22:42:02 UTC among vLLM's year-less Tokyo time (01-01 07:4x): on the file's
     clock it is 2027-01-01 07:42:02, a second before the handshake failure it causes; the vLLM lines
     are of 2027."""
@@ -222,7 +225,7 @@ def test_ucx_time_across_new_year_in_another_zone(bundle_reports: dict[Path, Rep
     assert times["vllm-nixl-transfer-failure"] == epoch(2027, 1, 1, 7, 42, 3)
 
 
-def test_dmesg_T_in_local_time_is_read_and_aligned(bundle_reports: dict[Path, Report]) -> None:
+def test_dmesg_T_in_local_time_is_read_and_aligned(bundle_reports: Mapping[Path, Report]) -> None:
     report = bundle_reports[FIXTURES / "host-oom-dmesg-T-new-york-time"]
     kill = next(e for e in report.chain if e.pattern == "oom-killed-process")
     lost = next(e for e in report.chain if e.pattern == "decode-lost-prefill")
@@ -230,7 +233,7 @@ def test_dmesg_T_in_local_time_is_read_and_aligned(bundle_reports: dict[Path, Re
     assert kill.time is not None and lost.time is not None and 0 < lost.time - kill.time <= 60
 
 
-def test_a_cloud_logging_export_is_read_as_a_serving_log(bundle_reports: dict[Path, Report]) -> None:
+def test_a_cloud_logging_export_is_read_as_a_serving_log(bundle_reports: Mapping[Path, Report]) -> None:
     report = bundle_reports[FIXTURES / "cloud-logging-export-decode-cuda-oom"]
     assert not any(p.code == "not-a-serving-log" for s in report.inputs for p in s.problems)
     oom = next(e for e in report.chain if e.pattern == "cuda-oom")

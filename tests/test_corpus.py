@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -256,20 +257,20 @@ def test_a_case_written_knowing_the_library_states_its_chain(case: Path) -> None
 
 
 @pytest.mark.parametrize("case", params("verdict"))
-def test_verdict_and_exit_code(case: Path, case_reports: dict[Path, Report]) -> None:
+def test_verdict_and_exit_code(case: Path, case_reports: Mapping[Path, Report]) -> None:
     problems = verdict_problems(load_expected(case), case_reports[case])
     assert not problems, problems_shown(problems)
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_chain(case: Path, case_reports: dict[Path, Report]) -> None:
+def test_chain(case: Path, case_reports: Mapping[Path, Report]) -> None:
     report = case_reports[case]
     problems = chain_problems(load_expected(case), report)
     assert not problems, f"{problems_shown(problems)}; the chain has {sorted({e.pattern for e in report.chain})}"
 
 
 @pytest.mark.parametrize("case", params("values"))
-def test_values_and_times(case: Path, case_reports: dict[Path, Report]) -> None:
+def test_values_and_times(case: Path, case_reports: Mapping[Path, Report]) -> None:
     expected, report = load_expected(case), case_reports[case]
     problems = value_problems(expected, report) + time_problems(expected, report)
     assert not problems, problems_shown(problems)
@@ -280,7 +281,7 @@ KEYED = [case for case in CASES if load_expected(case).get("key_lines")]
 
 
 @pytest.mark.parametrize("case", params("key_line", KEYED))
-def test_a_key_line_is_quoted(case: Path, case_reports: dict[Path, Report]) -> None:
+def test_a_key_line_is_quoted(case: Path, case_reports: Mapping[Path, Report]) -> None:
     report = case_reports[case]
     assert quoted_key_lines(load_expected(case), report), f"no key line quoted; verdict {report.verdict.id}"
 
@@ -299,7 +300,7 @@ DISTORTED = [case for case in CASES if "same_as" in load_expected(case)]
 
 
 @pytest.mark.parametrize("case", DISTORTED, ids=case_id)
-def test_a_distorted_copy_reads_as_its_original(case: Path, case_reports: dict[Path, Report]) -> None:
+def test_a_distorted_copy_reads_as_its_original(case: Path, case_reports: Mapping[Path, Report]) -> None:
     """A copy of a bundle with its clocks (or layout) distorted gets the original's verdict and chain."""
     expected = load_expected(case)
     original, report = case_reports[FIXTURES / expected["same_as"]], case_reports[case]
@@ -309,7 +310,7 @@ def test_a_distorted_copy_reads_as_its_original(case: Path, case_reports: dict[P
 
 
 @pytest.mark.parametrize("case", params("other_incidents"))
-def test_other_incidents_and_why_the_rivals_lost(case: Path, case_reports: dict[Path, Report]) -> None:
+def test_other_incidents_and_why_the_rivals_lost(case: Path, case_reports: Mapping[Path, Report]) -> None:
     """Separate incidents are findings of their own (with the chain of the bundle they came from);
     an alternative says why it lost."""
     expected, report = load_expected(case), case_reports[case]
@@ -328,7 +329,7 @@ def test_other_incidents_and_why_the_rivals_lost(case: Path, case_reports: dict[
 
 
 def test_every_cause_pattern_that_roots_a_verdict_roots_a_case(
-    library: Library, case_reports: dict[Path, Report]
+    library: Library, case_reports: Mapping[Path, Report]
 ) -> None:
     """Like a rule's fixture in a linter: a cause line the library can give a verdict for is the root
     of some case's report, so a change that breaks it fails a case."""
@@ -386,7 +387,7 @@ def test_the_format_a_blind_case_arrives_in_is_read() -> None:
     assert expectation_problems(data) == []
 
 
-def test_an_unexpected_pattern_in_the_chain_fails_unless_allowed(bundle_reports: dict[Path, Report]) -> None:
+def test_an_unexpected_pattern_in_the_chain_fails_unless_allowed(bundle_reports: Mapping[Path, Report]) -> None:
     report = bundle_reports[FIXTURES / "mori-mr-size-limit-seed"]
     shown = sorted({event.pattern for event in report.chain})
     assert chain_problems({"chain": shown}, report) == []
@@ -394,7 +395,7 @@ def test_an_unexpected_pattern_in_the_chain_fails_unless_allowed(bundle_reports:
     assert chain_problems({"chain": shown[1:], "chain_extra_ok": True}, report) == []
 
 
-def test_a_close_must_not_be_runner_up_fails(bundle_reports: dict[Path, Report]) -> None:
+def test_a_close_must_not_be_runner_up_fails(bundle_reports: Mapping[Path, Report]) -> None:
     report = bundle_reports[FIXTURES / "mori-mr-size-limit-seed"]
     rival = report.alternatives[0]
     assert not must_not_be_problems({"must_not_be": [rival.id]}, report)  # a clear runner-up is allowed
@@ -403,7 +404,7 @@ def test_a_close_must_not_be_runner_up_fails(bundle_reports: dict[Path, Report])
     assert must_not_be_problems({"must_not_be": [report.verdict.id]}, report)
 
 
-def test_an_acceptable_verdict_must_name_a_key_line(bundle_reports: dict[Path, Report]) -> None:
+def test_an_acceptable_verdict_must_name_a_key_line(bundle_reports: Mapping[Path, Report]) -> None:
     report = bundle_reports[FIXTURES / "mori-mr-size-limit-seed"]
     wanted = {"verdict": "gpu-oom", "acceptable": [report.verdict.id], "exit_code": 1, "must_not_be": []}
     assert verdict_problems(wanted, report) == []

@@ -15,6 +15,7 @@ together from the real formats (glog's signalhandler.cc, abseil's failure_signal
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -345,7 +346,7 @@ def test_no_own_code_is_claimed_where_the_frames_cannot_support_it(lines: tuple[
 CONFIDENT = 0.5  # above this a verdict reads as a diagnosis
 
 
-def test_a_harness_exit_status_137_counts_as_sigkill(case_reports: dict[Path, Report]) -> None:
+def test_a_harness_exit_status_137_counts_as_sigkill(case_reports: Mapping[Path, Report]) -> None:
     """The harness's rc=137 is 128 + SIGKILL: it corroborates the OOM kill, and the report does not
     ask to verify what the harness already shows."""
     report = case_report(case_reports, "tests/data/blind-round4/10-")
@@ -353,7 +354,7 @@ def test_a_harness_exit_status_137_counts_as_sigkill(case_reports: dict[Path, Re
     assert not any("SIGKILL" in missing for missing in report.missing), report.missing
 
 
-def test_an_abort_without_mori_names_its_runtime_error_not_mori(case_reports: dict[Path, Report]) -> None:
+def test_an_abort_without_mori_names_its_runtime_error_not_mori(case_reports: Mapping[Path, Report]) -> None:
     """The HIP runtime's error before the SIGABRT is the crash's likeliest cause, stated with the
     low confidence of a cause outside the catalogue; MORI, which logged nothing, is not hinted at."""
     report = case_report(case_reports, "tests/data/blind-round4/06-")
@@ -363,7 +364,7 @@ def test_an_abort_without_mori_names_its_runtime_error_not_mori(case_reports: di
     assert "MORI" not in markdown_report(report, RenderOptions(redact=False))
 
 
-def test_an_error_in_another_servers_log_is_not_what_the_crash_died_of(bundle_reports: dict[Path, Report]) -> None:
+def test_an_error_in_another_servers_log_is_not_what_the_crash_died_of(bundle_reports: Mapping[Path, Report]) -> None:
     """The look-alike: the only HIP error is in the prefill's log, the decode aborted; the decode's
     crash does not claim it (it stays listed as unrecognised), unlike its variant where it is the
     decode's own line."""
@@ -374,7 +375,7 @@ def test_an_error_in_another_servers_log_is_not_what_the_crash_died_of(bundle_re
     assert any("hipErrorNoBinaryForGpu" in t.template for t in other.unrecognised)
 
 
-def test_an_nccl_bootstrap_failure_points_at_reachability(case_reports: dict[Path, Report]) -> None:
+def test_an_nccl_bootstrap_failure_points_at_reachability(case_reports: Mapping[Path, Report]) -> None:
     """The crash quotes NCCL's own WARN line, its fix is about the nodes reaching each other, and
     its confidence says that no verdict names an NCCL bootstrap that cannot connect."""
     report = case_report(case_reports, "tests/data/blind-round4/08-")
@@ -457,7 +458,7 @@ def test_a_single_faulthandler_stack_naming_no_step_leaves_the_phase_open(tmp_pa
     assert report.verdict.id == UNKNOWN
 
 
-def test_a_rival_with_lines_of_its_own_still_costs_a_near_tie(bundle_reports: dict[Path, Report]) -> None:
+def test_a_rival_with_lines_of_its_own_still_costs_a_near_tie(bundle_reports: Mapping[Path, Report]) -> None:
     """The look-alike of a reading: a cause of the same tier read from other lines (an RDMA link
     failure beside a Mooncake segfault) is a rival, and the verdict pays its near tie."""
     report = bundle_reports[FIXTURES / "blind-runtime-segv-mooncake"]

@@ -7,9 +7,9 @@ changes the confidence is caught (the guard's twin), so the check cannot pass va
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,34 +17,17 @@ from pdlogdoctor import pipeline
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
 
-from .conftest import BUNDLES
+from .conftest import BUNDLES, CaseAnalyses
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted({*BUNDLES, *(p.parent for p in (ROOT / "tests" / "data").rglob("expected.toml"))})
 
 
-# The decision step itself, taken before any test replaces it: each case's recorder wraps this one,
-# not the previous case's recorder (a chain of a thousand wrappers overflows the stack).
-DECIDE = pipeline.decide  # type: ignore[attr-defined]
-
-
-def _decided_and_final(case: Path, library: Library, monkeypatch: pytest.MonkeyPatch) -> tuple[Report, Report]:
-    decided: list[Report] = []
-    decide = DECIDE
-
-    def recording(*args: Any, **kwargs: Any) -> Report:
-        decided.append(decide(*args, **kwargs))
-        return decided[-1]
-
-    monkeypatch.setattr(pipeline, "decide", recording)
-    final = pipeline.run([str(case)], library)
-    return decided[0], final
-
-
-def test_no_later_pass_changes_the_verdict(library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_later_pass_changes_the_verdict(case_analyses: CaseAnalyses) -> None:
+    """Each case's decided report is recorded as the corpus is analysed (conftest.analysed)."""
     changed = []
     for case in CASES:
-        decided, final = _decided_and_final(case, library, monkeypatch)
+        decided, final = case_analyses[case].decided, case_analyses[case].analysis.report
         kept = pipeline.KEPT_DECISION in final.notes  # a pass tried, and the guard put the decision back
         if kept or (decided.verdict.id, decided.verdict.confidence) != (final.verdict.id, final.verdict.confidence):
             changed.append(
@@ -73,7 +56,7 @@ def test_a_pass_that_changes_the_verdict_is_caught(library: Library) -> None:
     assert pipeline.KEPT_DECISION in guarded.notes
 
 
-def test_the_named_steps_add_up_to_the_confidence(case_reports: dict[Path, Report]) -> None:
+def test_the_named_steps_add_up_to_the_confidence(case_reports: Mapping[Path, Report]) -> None:
     """Every verdict says how its confidence was reached: the first step's value plus each named
     change is the confidence (to rounding), and each step says why."""
     wrong = []
@@ -86,7 +69,7 @@ def test_the_named_steps_add_up_to_the_confidence(case_reports: dict[Path, Repor
     assert not wrong, "\n".join(wrong)
 
 
-def test_every_step_is_a_row_of_the_table(case_reports: dict[Path, Report]) -> None:
+def test_every_step_is_a_row_of_the_table(case_reports: Mapping[Path, Report]) -> None:
     """The confidence module's table (confidence.RULES, the README's and the report's) names every
     step a verdict of the corpus carries: no number is added anywhere without its row."""
     from pdlogdoctor.reason.confidence import NAMES

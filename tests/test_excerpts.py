@@ -6,6 +6,7 @@ every other case in tests/test_corpus.py. Here, what particular excerpts taught 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ EXCERPTS = DATA / "excerpts"
 
 
 @pytest.fixture(scope="module")
-def reports(case_reports: dict[Path, Report]) -> dict[Path, Report]:
+def reports(case_reports: Mapping[Path, Report]) -> Mapping[Path, Report]:
     return case_reports
 
 
@@ -36,7 +37,7 @@ def _excerpt(name: str) -> Path:
         "mooncake-2177-segment-descriptor-after-upgrade",
     ],
 )
-def test_markdown_quotes_log_lines_with_their_spacing(name: str, reports: dict[Path, Report]) -> None:
+def test_markdown_quotes_log_lines_with_their_spacing(name: str, reports: Mapping[Path, Report]) -> None:
     """UCX pads its level (`UCX  ERROR`) and glog its thread id: a line copied out of the markdown
     report must grep back to the log, so every quoted line keeps its runs of spaces."""
     report = reports[_excerpt(name)]
@@ -47,7 +48,7 @@ def test_markdown_quotes_log_lines_with_their_spacing(name: str, reports: dict[P
         assert line in markdown, line
 
 
-def test_a_raise_statement_is_not_a_second_occurrence(reports: dict[Path, Report]) -> None:
+def test_a_raise_statement_is_not_a_second_occurrence(reports: Mapping[Path, Report]) -> None:
     """sglang's `raise RuntimeError("Mooncake memory registration failed.")` is source a traceback
     quotes; the exception line under it is the one failure (Mooncake#281 counted it twice)."""
     report = reports[_excerpt("mooncake-281-register-memory-failed-glog-noise")]
@@ -64,7 +65,7 @@ def test_a_raise_statement_is_not_a_second_occurrence(reports: dict[Path, Report
     ],
 )
 def test_an_error_prefixed_traceback_leads_with_its_exception(
-    name: str, exception: str, reports: dict[Path, Report]
+    name: str, exception: str, reports: Mapping[Path, Report]
 ) -> None:
     """vLLM prints every traceback line under its ERROR prefix: the summary names the exception line
     (or, when the excerpt stops before it, the innermost frame), never an outer source or caret line."""

@@ -9,6 +9,7 @@ The lines are real (their threads are cited); the look-alikes are the shapes tha
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -115,7 +116,7 @@ def test_a_unit_tests_assertion_is_its_outcome_not_a_cause(tmp_path: Path, libra
     assert "AssertionError" not in report.verdict.summary.split(".")[0], report.verdict.summary
 
 
-def test_the_round7_unit_test_case_is_inconclusive(case_reports: dict[Path, Report]) -> None:
+def test_the_round7_unit_test_case_is_inconclusive(case_reports: Mapping[Path, Report]) -> None:
     report = case_report(case_reports, "tests/data/blind-round7-excerpts-a/15-sglang-ci-nixl-unittest-typeerror")
     assert report.verdict.id == "inconclusive" and "TypeError" in report.verdict.summary, report.verdict.summary
 

@@ -8,6 +8,7 @@ addresses, IPs); the incident is the same, so its fingerprint must be too. A pat
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from .night import another_night, copy_night
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=lambda p: p.name)
 def test_another_night_of_each_family_has_the_same_fingerprint(
-    bundle: Path, library: Library, bundle_reports: dict[Path, Report], tmp_path: Path
+    bundle: Path, library: Library, bundle_reports: Mapping[Path, Report], tmp_path: Path
 ) -> None:
     first = bundle_reports[bundle]
     second = run([str(copy_night(bundle, tmp_path / "night2"))], library)
@@ -91,7 +92,7 @@ def test_a_per_run_capture_in_identity_splits_the_incident(library: Library, tmp
     assert fingerprint(first) != fingerprint(second)
 
 
-def test_unrelated_unexplained_failures_get_different_fingerprints(case_reports: dict[Path, Report]) -> None:
+def test_unrelated_unexplained_failures_get_different_fingerprints(case_reports: Mapping[Path, Report]) -> None:
     """Two blind cases (blind-round4/19, 07), both inconclusive with different errors no pattern names.
     (blind-round4/05, used here before, is a vLLM engine start-up crash the library names since the
     vLLM harvest of issue 22.)"""

@@ -4,6 +4,7 @@ corpus case against its expected.toml (tests/corpus.py, tests/test_corpus.py).""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ def test_every_fixture_directory_states_its_meaning() -> None:
 
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
-def test_no_effect_is_listed_before_its_cause(bundle: Path, bundle_reports: dict[Path, Report]) -> None:
+def test_no_effect_is_listed_before_its_cause(bundle: Path, bundle_reports: Mapping[Path, Report]) -> None:
     """Clocks of different resolution (whole seconds vs microseconds) must not reverse a link."""
     report = bundle_reports[bundle]
     position = {(e.pattern, e.source, e.line): index for index, e in enumerate(report.chain)}

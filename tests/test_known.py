@@ -11,6 +11,7 @@ fingerprint (before a verdict) to its tracker link, and the shareable formats ke
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -122,7 +123,7 @@ def test_patterns_check_counts_the_known_issues() -> None:
 
 
 def test_the_seed_report_names_the_clamp_its_status_and_the_version_seen(
-    bundle_reports: dict[Path, Report],
+    bundle_reports: Mapping[Path, Report],
 ) -> None:
     seed = bundle_reports[SEED]
     by_source = {issue.source: issue for issue in seed.known}
@@ -137,7 +138,7 @@ def test_the_seed_report_names_the_clamp_its_status_and_the_version_seen(
     assert "these logs show sglang 0.5.14" in clamp.sentence
 
 
-def test_without_a_version_line_the_report_says_so(bundle_reports: dict[Path, Report]) -> None:
+def test_without_a_version_line_the_report_says_so(bundle_reports: Mapping[Path, Report]) -> None:
     report = bundle_reports[PAGE_SIZE]
     (issue,) = report.known
     assert issue.source == "https://github.com/sgl-project/sglang/pull/14474" and issue.fixed_in == "0.5.8"
@@ -232,7 +233,7 @@ def _team_file(tmp_path: Path, body: str) -> Path:
 
 
 def test_a_teams_issue_is_matched_by_fingerprint_before_verdict(
-    tmp_path: Path, library: Library, bundle_reports: dict[Path, Report]
+    tmp_path: Path, library: Library, bundle_reports: Mapping[Path, Report]
 ) -> None:
     seed_print = fingerprint(bundle_reports[SEED])
     team = load_team_issues(
@@ -290,7 +291,7 @@ def test_the_config_names_the_teams_file_and_every_format_says_this_is(
         assert "This is " in out and "https://github.com/example/nightly/issues/42" in out, form
 
 
-def test_shareable_formats_keep_the_links_and_mask_the_logs(bundle_reports: dict[Path, Report]) -> None:
+def test_shareable_formats_keep_the_links_and_mask_the_logs(bundle_reports: Mapping[Path, Report]) -> None:
     seed = replace(bundle_reports[SEED], team=())
     body = markdown_report(seed, RenderOptions())
     assert f"`{CLAMP}`" in body and f"`{CI_CAP}`" in body  # links to copy (as code: nothing renders), not masked
@@ -298,7 +299,7 @@ def test_shareable_formats_keep_the_links_and_mask_the_logs(bundle_reports: dict
     assert "github.com" in body.split("### Causal chain", 1)[0]
 
 
-def test_the_json_report_lists_versions_and_known_issues(bundle_reports: dict[Path, Report]) -> None:
+def test_the_json_report_lists_versions_and_known_issues(bundle_reports: Mapping[Path, Report]) -> None:
     from pdlogdoctor.render.document import report_document
 
     document = report_document(bundle_reports[SEED])

@@ -5,6 +5,7 @@ The cases are a blind tester's (tests/data/blind-round4, corpus cases checked in
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from pdlogdoctor.model import Report
@@ -12,7 +13,7 @@ from pdlogdoctor.model import Report
 from .corpus import case_report
 
 
-def test_memory_advice_follows_the_error_line(case_reports: dict[Path, Report]) -> None:
+def test_memory_advice_follows_the_error_line(case_reports: Mapping[Path, Report]) -> None:
     """20: the KV pool did not fit at 0.6 and the error says to increase it: raise (to the prefill's
     0.85, which came up). 03: a graph-capture allocation failed at 0.93: lower, by the shortfall
     (1.75 - 1.02) GiB / 191.98 GiB = 0.0038, to 0.92."""

@@ -8,6 +8,7 @@ version; the variable may be named only as what the unmerged clamp would add, wi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from pdlogdoctor.library.patterns import Library
@@ -20,14 +21,14 @@ UNMERGED_KNOB = "SGLANG_MORI_MAX_MR_BYTES"
 CLAMP_PR = "sgl-project/sglang pull request 30336"  # the URL is in the known entry the report shows
 
 
-def test_no_report_suggests_a_knob_no_released_build_has(bundle_reports: dict[Path, Report]) -> None:
+def test_no_report_suggests_a_knob_no_released_build_has(bundle_reports: Mapping[Path, Report]) -> None:
     sized = [report for report in bundle_reports.values() if report.verdict.id == MR_SIZE_LIMIT]
     assert len(sized) >= 4  # seed, 4 GiB clamp run, fleet, pasted excerpts
     for report in bundle_reports.values():
         assert UNMERGED_KNOB not in {s.name for s in report.suggestions}
 
 
-def test_the_seed_fix_is_the_computed_token_cap_first(bundle_reports: dict[Path, Report]) -> None:
+def test_the_seed_fix_is_the_computed_token_cap_first(bundle_reports: Mapping[Path, Report]) -> None:
     seed = bundle_reports[FIXTURES / "mori-mr-size-limit-seed"]
     first = seed.suggestions[0]
     assert (first.kind, first.name) == ("server-arg", "--max-total-tokens")
@@ -45,7 +46,7 @@ def test_the_unmerged_variable_is_named_only_with_its_link_and_status(library: L
     assert "where the build has it" not in advice
 
 
-def test_without_a_sizing_line_the_token_cap_says_how_to_compute_it(bundle_reports: dict[Path, Report]) -> None:
+def test_without_a_sizing_line_the_token_cap_says_how_to_compute_it(bundle_reports: Mapping[Path, Report]) -> None:
     report = bundle_reports[FIXTURES / "pasted-mori-mr-nosizing"]
     assert report.verdict.id == MR_SIZE_LIMIT
     (only,) = report.suggestions

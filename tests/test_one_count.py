@@ -42,6 +42,8 @@ from pdlogdoctor.runs.profile import load_profile_spec
 from pdlogdoctor.scan.timeline import clean_line
 from pdlogdoctor.scan.wrapped import Wrapped, rejoined
 
+from .conftest import CaseAnalyses
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = cases([ROOT / "fixtures", ROOT / "tests" / "data"])
 GREEN = ROOT / "fixtures" / "pair-seed-0701-green"
@@ -61,10 +63,10 @@ def _green() -> Analysis:
     return analyse([str(GREEN)], _library())
 
 
-def _report(case: Path) -> Report:
-    """The case's report, compared with a green run as `analyze --baseline` does (so `diff`'s counts show)."""
+def _report(bad: Analysis) -> Report:
+    """The case's report, compared with a green run as `analyze --baseline` does (so `diff`'s counts
+    show). The case's analysis is the session's (conftest.case_analyses), not one of this module's own."""
     library, spec = _library(), load_profile_spec()
-    bad = analyse([str(case)], library)
     comparison = compare(profile_of(_green(), spec, library), profile_of(bad, spec, library), spec, library)
     return strengthen_verdict(bad.report, comparison)
 
@@ -363,8 +365,8 @@ def html_marks(report: Report) -> dict[tuple[str, int, str], tuple[int, bool]]:
 
 
 @pytest.mark.parametrize("case", CORPUS, ids=[str(case.relative_to(ROOT)) for case in CORPUS])
-def test_every_format_prints_the_lines_each_event_stands_for(case: Path) -> None:
-    report = _report(case)
+def test_every_format_prints_the_lines_each_event_stands_for(case: Path, case_analyses: CaseAnalyses) -> None:
+    report = _report(case_analyses[case].analysis)
     wrong = []
     cores = {source.name for source in report.inputs if source.core is not None}  # a header: no lines to count
     for where, source, line, pattern, count in printed_per_event(report):
@@ -413,8 +415,8 @@ def _counted(cases: list[Path]) -> list[Any]:
 
 
 @pytest.mark.parametrize("case", _counted(CORPUS))
-def test_the_comparison_and_the_unrecognised_lines_count_lines(case: Path) -> None:
-    report = _report(case)
+def test_the_comparison_and_the_unrecognised_lines_count_lines(case: Path, case_analyses: CaseAnalyses) -> None:
+    report = _report(case_analyses[case].analysis)
     document = json.loads(_rendered(report, OutputFormat.JSON, _options(report)))
     evidence = [s.name for s in report.inputs if s.bytes and not any(p.code == "not-a-serving-log" for p in s.problems)]
     wrong = []
@@ -454,9 +456,9 @@ def _lines_of_node(report: Report, role: str, pattern: str) -> int:
     return sum(sum(1 for text in _lines(source) if _failing(pattern, text) is failing) for source, failing in kinds)
 
 
-def test_the_counts_are_read_from_every_format() -> None:
+def test_the_counts_are_read_from_every_format(case_analyses: CaseAnalyses) -> None:
     """The readers above find what each format prints (a reader that found nothing would pass anything)."""
-    report = _report(ROOT / "fixtures" / "mori-mr-size-limit-seed")
+    report = _report(case_analyses[ROOT / "fixtures" / "mori-mr-size-limit-seed"].analysis)
     printed = {where: count for where, _, _, pattern, count in printed_per_event(report) if pattern == "http-5xx"}
     assert printed == {"text chain": "3", "markdown chain": "3", "json chain": "3", "github annotation": "3"}
     assert _mermaid_by_node(report)[("prefill", "mori-mr-register-failed")] == "2"

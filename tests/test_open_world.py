@@ -6,6 +6,7 @@ import io
 import json
 import re
 import tempfile
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -387,20 +388,20 @@ def test_a_glog_warning_that_says_something_failed_is_never_nothing_failed(tmp_p
 # Lines no pattern names, in the blind testers' cases (tests/data/blind-*) and their look-alikes.
 
 
-def test_a_summary_that_reports_zero_errors_is_not_an_error(case_reports: dict[Path, Report]) -> None:
+def test_a_summary_that_reports_zero_errors_is_not_an_error(case_reports: Mapping[Path, Report]) -> None:
     report = case_report(case_reports, "tests/data/blind-round4/12-")
     assert report.verdict.id == "healthy"
     assert not report.unrecognised, [u.template for u in report.unrecognised]
     assert "errors no pattern explains" not in report.verdict.summary
 
 
-def test_an_argparse_rejection_is_quoted_by_its_error_line(case_reports: dict[Path, Report]) -> None:
+def test_an_argparse_rejection_is_quoted_by_its_error_line(case_reports: Mapping[Path, Report]) -> None:
     summary = case_report(case_reports, "tests/data/blind-round4/19-").verdict.summary
     assert "launch_router.py: error: unrecognized arguments: --disable-circuit-breaker" in summary
     assert "usage:" not in summary
 
 
-def test_a_wrapped_usage_and_a_zero_error_summary_are_not_errors(bundle_reports: dict[Path, Report]) -> None:
+def test_a_wrapped_usage_and_a_zero_error_summary_are_not_errors(bundle_reports: Mapping[Path, Report]) -> None:
     """argparse's usage wrapped over indented lines, and a health summary with `"errors": 0`, are no
     error lines; argparse's error line is the only unrecognised one."""
     report = bundle_reports[FIXTURES / "router-argparse-invalid-choice"]
@@ -410,14 +411,14 @@ def test_a_wrapped_usage_and_a_zero_error_summary_are_not_errors(bundle_reports:
     ]
 
 
-def test_a_vllm_benchmark_result_is_end_to_end_evidence(case_reports: dict[Path, Report]) -> None:
+def test_a_vllm_benchmark_result_is_end_to_end_evidence(case_reports: Mapping[Path, Report]) -> None:
     report = case_report(case_reports, "tests/data/blind-round4/15-")
     assert report.verdict.id == "healthy" and report.verdict.confidence >= 0.8
     assert "No end-to-end result" not in report.verdict.summary
 
 
 def test_an_inconclusive_report_leads_with_its_first_failure_not_the_runners_closing_error(
-    case_reports: dict[Path, Report],
+    case_reports: Mapping[Path, Report],
 ) -> None:
     """ow15: the disk filled after serving (no start-up failure, so no named verdict); the summary
     quotes that ENOSPC line first, and the runner's later '##[error]Process completed with exit code 1.'
@@ -439,7 +440,7 @@ def test_an_inconclusive_report_leads_with_its_first_failure_not_the_runners_clo
     ],
 )
 def test_the_line_that_stopped_the_run_leads_though_its_consequence_came_in_the_same_moment(
-    case_reports: dict[Path, Report], case: str, stopping: str, consequence: str
+    case_reports: Mapping[Path, Report], case: str, stopping: str, consequence: str
 ) -> None:
     """Slurm's time-limit cancel and the GPU driver's Xid are errors by their source: logged in the
     same second as the first symptom they cause (a router's 502, a server's 500), they are quoted
@@ -467,7 +468,7 @@ def test_a_line_by_source_well_after_the_first_symptom_does_not_lead(tmp_path: P
     assert "CANCELLED AT" not in summary.split("Router: PD")[0]
 
 
-def test_a_thread_dump_is_failure_evidence_but_not_what_a_crash_died_of(case_reports: dict[Path, Report]) -> None:
+def test_a_thread_dump_is_failure_evidence_but_not_what_a_crash_died_of(case_reports: Mapping[Path, Report]) -> None:
     """Python's faulthandler dump (even interleaved past reading, in a CRI log) is failure evidence:
     never `no-failure-seen`; under a `Fatal Python error:` it is that crash's dump, not its cause."""
     garbled = case_report(case_reports, "tests/data/blind-round5-excerpts/19-").verdict

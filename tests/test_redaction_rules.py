@@ -11,6 +11,7 @@ import random
 import re
 import string
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -101,7 +102,7 @@ def test_a_cut_drops_the_token_it_would_halve() -> None:
     assert clip("tail token", 100, cut=True) == "tail …"  # cut earlier, by bytes: the last token may be half
 
 
-def test_no_fixture_line_is_taken_for_a_secret(bundle_reports: dict[Path, Report]) -> None:
+def test_no_fixture_line_is_taken_for_a_secret(bundle_reports: Mapping[Path, Report]) -> None:
     """The fixtures hold no secrets: only addresses, hosts and home directories may be masked."""
     wrong: dict[str, str] = {}
     for bundle, report in bundle_reports.items():
@@ -115,7 +116,7 @@ def test_no_fixture_line_is_taken_for_a_secret(bundle_reports: dict[Path, Report
     assert not wrong
 
 
-def test_the_evidence_survives_redaction(bundle_reports: dict[Path, Report]) -> None:
+def test_the_evidence_survives_redaction(bundle_reports: Mapping[Path, Report]) -> None:
     """Numbers the patterns captured stay readable, and redaction does not change the fingerprint."""
     lost = []
     for bundle, report in bundle_reports.items():

@@ -8,6 +8,7 @@ import itertools
 import json
 import re
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from pdlogdoctor.render.outbound import outbound_report as redact_report
 from pdlogdoctor.render.redact import redactor_for
 
 from .bundle_copy import SEED, copy_bundle
-from .conftest import BUNDLES, FIXTURES, ROOT
+from .conftest import BUNDLES, FIXTURES, ROOT, CaseAnalyses, Reports
 
 
 def as_json(report: Report) -> dict[str, Any]:
@@ -35,8 +36,9 @@ def as_json(report: Report) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def reports(bundle_reports: dict[Path, Report]) -> dict[str, Report]:
-    return {bundle.name: report for bundle, report in bundle_reports.items()}
+def reports(case_analyses: CaseAnalyses) -> Reports[str]:
+    """The bundles' reports by name."""
+    return Reports({bundle.name: bundle for bundle in BUNDLES}, case_analyses)
 
 
 def test_every_output_format_has_a_renderer() -> None:
@@ -50,13 +52,13 @@ def test_schema_file_is_the_one_shipped_in_the_package() -> None:
 
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
-def test_real_output_validates_against_the_schema(bundle: Path, reports: dict[str, Report]) -> None:
+def test_real_output_validates_against_the_schema(bundle: Path, reports: Mapping[str, Report]) -> None:
     document = as_json(reports[bundle.name])
     jsonschema.validate(document, json.loads(schema_text()))
     assert document["fingerprint"] == fingerprint(reports[bundle.name])
 
 
-def test_schema_rejects_a_document_missing_the_fingerprint(reports: dict[str, Report]) -> None:
+def test_schema_rejects_a_document_missing_the_fingerprint(reports: Mapping[str, Report]) -> None:
     document = as_json(reports[SEED.name])
     del document["fingerprint"]
     with pytest.raises(jsonschema.ValidationError):
@@ -113,7 +115,7 @@ def incident(report: Report) -> tuple[object, ...]:
     return (report.verdict.id, root, tuple(key_facts(report)), tuple(kinds), lead)
 
 
-def test_different_incidents_have_different_fingerprints(reports: dict[str, Report]) -> None:
+def test_different_incidents_have_different_fingerprints(reports: Mapping[str, Report]) -> None:
     prints = {name: fingerprint(report) for name, report in reports.items()}
     assert all(re.fullmatch(r"pdld-[0-9a-f]{12}", value) for value in prints.values())
     for first, second in itertools.combinations(sorted(reports), 2):
@@ -132,7 +134,7 @@ def _is_copy(name: str) -> bool:
     return "same_as" in tomllib.loads((FIXTURES / name / "expected.toml").read_text())["expected"]
 
 
-def test_fingerprint_ignores_redaction_and_run_specific_facts(reports: dict[str, Report]) -> None:
+def test_fingerprint_ignores_redaction_and_run_specific_facts(reports: Mapping[str, Report]) -> None:
     for report in reports.values():
         assert fingerprint(redact_report(report, redactor_for(report))) == fingerprint(report)
         names = [name for name, _ in key_facts(report)]
@@ -154,7 +156,7 @@ def test_unexplained_failures_of_different_kinds_have_different_fingerprints(lib
     assert fingerprint(reports[0]) != fingerprint(reports[1])
 
 
-def test_facts_are_typed_and_locations_are_objects(reports: dict[str, Report]) -> None:
+def test_facts_are_typed_and_locations_are_objects(reports: Mapping[str, Report]) -> None:
     document = as_json(reports["mori-mr-size-limit-seed"])
     facts = document["verdict"]["facts"]
     assert facts["errnos"] == [22] and facts["smallest_failing_region_bytes"] == 6_002_442_240
@@ -168,7 +170,7 @@ def test_facts_are_typed_and_locations_are_objects(reports: dict[str, Report]) -
     assert document["suggestions"][0]["applies_to"] == ["prefill", "decode"]
 
 
-def test_no_fact_is_prose_for_unknown(reports: dict[str, Report]) -> None:
+def test_no_fact_is_prose_for_unknown(reports: Mapping[str, Report]) -> None:
     """Across every bundle, no fact value says 'unknown' or 'not in these logs' in words: that is null."""
     for name, report in reports.items():
         for key, value in as_json(report)["verdict"]["facts"].items():

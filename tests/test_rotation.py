@@ -4,6 +4,7 @@ stream on one clock, while every quoted line keeps its real file and line."""
 from __future__ import annotations
 
 import gzip
+from collections.abc import Mapping
 from pathlib import Path
 
 from pdlogdoctor.ingest.rotation import per_file, rotation_order, segment_of, streams
@@ -51,21 +52,21 @@ def test_a_rotated_segment_names_the_same_node() -> None:
     assert node_from_name("decode_gpu-c02.log.1") == node_from_name("decode_gpu-c02.log.2.gz") == "gpu-c02"
 
 
-def test_the_rotated_node_is_one_node_of_the_fleet(bundle_reports: dict[Path, Report]) -> None:
+def test_the_rotated_node_is_one_node_of_the_fleet(bundle_reports: Mapping[Path, Report]) -> None:
     report = bundle_reports[BUNDLE]
     failing = dict(report.verdict.facts)["failing_nodes"]
     assert isinstance(failing, str) and failing.startswith("1 of 2 decode nodes failed")
     assert "decode_gpu-c01.log" in failing and "decode_gpu-c02.log.1" not in failing
 
 
-def test_all_segments_share_the_clock_measured_on_one(bundle_reports: dict[Path, Report]) -> None:
+def test_all_segments_share_the_clock_measured_on_one(bundle_reports: Mapping[Path, Report]) -> None:
     report = bundle_reports[BUNDLE]
     segments = {Path(o.source).name: o for o in report.clocks if "decode_gpu-c02" in o.source}
     assert sorted(segments) == ["decode_gpu-c02.log", "decode_gpu-c02.log.1", "decode_gpu-c02.log.2.gz"]
     assert {(o.method, o.correction, o.uncertainty) for o in segments.values()} == {("paired", 7200.0, 0.0)}
 
 
-def test_the_shared_clock_is_said_once_for_the_stream(bundle_reports: dict[Path, Report]) -> None:
+def test_the_shared_clock_is_said_once_for_the_stream(bundle_reports: Mapping[Path, Report]) -> None:
     """One sentence for the rotated log, naming its live file and how many segments share the clock
     (it was one identical sentence per segment)."""
     notes = [note for note in bundle_reports[BUNDLE].time_notes if "decode_gpu-c02" in note]
@@ -73,7 +74,7 @@ def test_the_shared_clock_is_said_once_for_the_stream(bundle_reports: dict[Path,
     assert "decode_gpu-c02.log (with its 2 rotated segments) clock is 2 h ahead of the router" in notes[0]
 
 
-def test_quoted_lines_name_their_real_segment_and_line(bundle_reports: dict[Path, Report]) -> None:
+def test_quoted_lines_name_their_real_segment_and_line(bundle_reports: Mapping[Path, Report]) -> None:
     report = bundle_reports[BUNDLE]
     quoted = [(e.source, e.line, e.text) for e in report.chain] + [
         (line.source, line.line, line.text) for window in report.excerpt for line in window.lines
@@ -85,7 +86,7 @@ def test_quoted_lines_name_their_real_segment_and_line(bundle_reports: dict[Path
         assert clean_line(raw.splitlines()[number - 1])[0] == text, (source, number)
 
 
-def test_rotated_segments_in_an_archive_are_one_node(case_reports: dict[Path, Report]) -> None:
+def test_rotated_segments_in_an_archive_are_one_node(case_reports: Mapping[Path, Report]) -> None:
     """A blind tester's tar.gz of a rotated decode log (blind-round4/02): one node, one clock."""
     body = markdown_report(case_report(case_reports, "tests/data/blind-round4/02-"), RenderOptions(redact=False))
     assert "mori-mr-size-limit" in body

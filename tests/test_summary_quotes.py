@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import io
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -104,7 +105,7 @@ def test_the_quoted_line_is_redacted_like_the_rest(library: Library) -> None:
 
 @pytest.mark.parametrize("root", ["fixtures", "tests/data"])
 def test_every_summary_quotes_what_it_cites_once_and_a_cause_its_root(
-    root: str, case_reports: dict[Path, Report]
+    root: str, case_reports: Mapping[Path, Report]
 ) -> None:
     """Over the corpus: each cited line the report holds is quoted at most once, at its first
     citation or elsewhere; a cause's summary shows one of its root lines."""

@@ -6,7 +6,7 @@ The cases are the blind testers' (tests/data/blind-*, corpus cases checked in te
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from pdlogdoctor.cli.behaviour import exit_code_for
@@ -20,7 +20,7 @@ from .conftest import ROOT
 from .corpus import case_report
 
 
-def test_a_recovered_health_blip_is_noted_in_a_healthy_report(case_reports: dict[Path, Report]) -> None:
+def test_a_recovered_health_blip_is_noted_in_a_healthy_report(case_reports: Mapping[Path, Report]) -> None:
     """One /health 503 the server recovered from during serving: healthy, and the report says so."""
     report = case_report(case_reports, "tests/data/blind-round3/14-healthy-health-blip-prefill-utc8")
     assert report.verdict.id == "healthy"
@@ -30,7 +30,7 @@ def test_a_recovered_health_blip_is_noted_in_a_healthy_report(case_reports: dict
     assert '"GET /health HTTP/1.1" 503' in markdown_report(report, RenderOptions(redact=False)).replace("`", "")
 
 
-def test_a_retried_slice_error_with_no_consequence_is_a_noted_blip(case_reports: dict[Path, Report]) -> None:
+def test_a_retried_slice_error_with_no_consequence_is_a_noted_blip(case_reports: Mapping[Path, Report]) -> None:
     """One Mooncake slice error, nothing downstream failed, serving went on and the gate passed:
     healthy, and the summary and a note name the blip; rdma-link-failure is a low alternative."""
     report = case_report(case_reports, "tests/data/blind-round4/14-")
@@ -63,7 +63,7 @@ def _edited(tmp_path: Path, case: str, name: str, edit: Callable[[list[str]], li
     return bundle
 
 
-def test_a_kv_load_failure_the_engine_recomputed_is_a_survived_blip(case_reports: dict[Path, Report]) -> None:
+def test_a_kv_load_failure_the_engine_recomputed_is_a_survived_blip(case_reports: Mapping[Path, Report]) -> None:
     """One RDMA READ past its retries, the blocks marked invalid, the scheduler's `Recovered from KV
     load failure: 1 request(s) rescheduled`, then 12000/12000 served and the release check passed:
     healthy; the summary names the recovery line, a note the UCX error, rdma-link-failure is ruled out."""
@@ -103,7 +103,7 @@ def test_a_kv_load_failure_that_failed_its_requests_is_no_blip(tmp_path: Path, l
     assert report.verdict.id != "healthy", report.verdict.summary
 
 
-def test_a_prefill_restarted_by_its_probe_is_a_survived_outage(case_reports: dict[Path, Report]) -> None:
+def test_a_prefill_restarted_by_its_probe_is_a_survived_outage(case_reports: Mapping[Path, Report]) -> None:
     """A prefill restarted once by its liveness probe: the decode lost it and failed the 6 requests
     it held (one burst), the restarted prefill came up (its new log's ready line) and the soak gates
     passed: healthy, the come-back quoted, the outage noted."""

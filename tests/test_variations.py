@@ -13,7 +13,7 @@ import gzip
 import shutil
 import time
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -143,7 +143,11 @@ CONFIDENT_WITHOUT_CAUSE = {
 
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
 def test_without_the_cause_file_there_is_no_confident_wrong_verdict(
-    bundle: Path, tmp_path: Path, library: Library, bundle_reports: dict[Path, Report], request: pytest.FixtureRequest
+    bundle: Path,
+    tmp_path: Path,
+    library: Library,
+    bundle_reports: Mapping[Path, Report],
+    request: pytest.FixtureRequest,
 ) -> None:
     if bundle.name in CONFIDENT_WITHOUT_CAUSE:
         request.applymarker(pytest.mark.xfail(strict=True, reason=CONFIDENT_WITHOUT_CAUSE[bundle.name]))
