@@ -33,6 +33,7 @@ NOT_IDS = {
     "utf-8": "an encoding",
     "server-arg": "a Suggestion kind",
     "python-traceback": "a pattern block kind (patterns.BLOCK_KINDS)",
+    "python-frames": "a pattern block kind (patterns.BLOCK_KINDS)",
     "pdlogdoctor-read-ahead": "a thread name",
     "duplicate-skipped": "an input problem code (duplicates.py)",
     "not-a-log": "an input problem code",
