@@ -264,6 +264,57 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round17-excerpts-c/10-sglang-gsm8k-retry-exhausted": {
         "verdict": "first sight: inconclusive 0.00; the tester expects accuracy-regression",
     },
+    # The round 18 blind sets (45 cases: 29 real excerpts from threads no test used, 16 bundles), written
+    # after round 17 was scored and kept as cases after their first-sight score on the same code
+    # (38e68a7 = f8ba00e's code: 33/45 acceptable, 40/45 key line quoted, 2 failed runs called healthy,
+    # 2 confidently wrong; main at the session's start: 34/45). Each fix that makes one pass removes its entry.
+    "tests/data/blind-round18-bundles-b/02-llmd-k8s-nixl-side-channel-localhost": {
+        "verdict": "first sight: healthy 0.70; the tester expects bootstrap-unreachable",
+    },
+    "tests/data/blind-round18-bundles-b/06-slurm-vllm-pp-nccl-watchdog-timeout": {
+        "verdict": "first sight: scheduler-runtime-crash 0.68; the tester expects collective-timeout",
+    },
+    "tests/data/blind-round18-excerpts-a/05-sglang-pd-decode-serving-corrupted-context": {
+        "verdict": "first sight: healthy 0.45; the tester expects output-corruption",
+    },
+    "tests/data/blind-round18-excerpts-b/05-raylet-memory-monitor-kill": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects host-oom",
+    },
+    "tests/data/blind-round18-excerpts-b/07-vllm-sleep-mode-ima": {
+        "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
+        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+    },
+    "tests/data/blind-round18-excerpts-b/08-nixl-mooncake-unicode-worker": {
+        "verdict": "first sight: scheduler-crash 0.35 (acceptable), its summary names no key line",
+    },
+    "tests/data/blind-round18-excerpts-b/09-lmcache-prefill-after-fix": {
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round18-excerpts-b/10-lmcache-mooncake-block-not-retrievable": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
+    },
+    "tests/data/blind-round18-excerpts-c/01-vllm-ci-gsm8k-qwen35-below-gate": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects accuracy-regression",
+    },
+    "tests/data/blind-round18-excerpts-c/02-vllm-ci-gsm8k-qwen3next-zero": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects accuracy-regression",
+    },
+    "tests/data/blind-round18-excerpts-c/03-sglang-ci-llama31-fp4-gsm8k-ok": {
+        "key_line": "first sight: no key line quoted (healthy 0.40)",
+    },
+    "tests/data/blind-round18-excerpts-c/04-kserve-knative-image-denied": {
+        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+    },
+    "tests/data/blind-round18-excerpts-c/05-rocm-vllm-amdgpu-gfxhub-page-fault": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round18-excerpts-c/07-sglang-scheduler-faulthandler-enomem": {
+        "verdict": "first sight: scheduler-crash 0.35; the tester expects scheduler-init-crash",
+    },
+    "tests/data/blind-round18-excerpts-c/10-sglang-hicache-pd-ecc-sigquit": {
+        "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
