@@ -10,7 +10,7 @@ from pathlib import Path
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.pipeline import run
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, analysed_lines
 
 UNANNOUNCED = "scheduler-traceback-unannounced"
 # A prefill whose scheduler died building its KV pool (ZeroDivisionError), announced as sglang logs it.
@@ -50,13 +50,13 @@ def test_a_bare_traceback_header_keeps_one_crash(tmp_path: Path, library: Librar
 
 
 def test_another_projects_run_scheduler_process_names_nothing(tmp_path: Path, library: Library) -> None:
-    (tmp_path / "paste.txt").write_text(
-        "Traceback (most recent call last):\n"
-        '  File "/opt/app/jobs/scheduler.py", line 88, in run_scheduler_process\n'
-        "    run()\n"
-        "ValueError: bad job\n"
-    )
-    report = run([str(tmp_path)], library)
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "/opt/app/jobs/scheduler.py", line 88, in run_scheduler_process',
+        "    run()",
+        "ValueError: bad job",
+    ]
+    report = analysed_lines(tmp_path, library, lines, "paste.txt")
     assert UNANNOUNCED not in {e.pattern for e in report.chain}
     assert not report.verdict.id.startswith("scheduler")
 
