@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import sys
@@ -129,6 +130,9 @@ class CaseAnalyses(Mapping[Path, Analysed]):
             if case not in self._known:
                 raise KeyError(case)
             self._done[case] = self._read_or_made(case) if self._shared else analysed(case, self._library)
+            # Kept for the whole run: out of the collector's reach, or every later full collection
+            # walks all the corpus's events again (the suite spent seconds per thousand cases so).
+            gc.freeze()
         return self._done[case]
 
     def _read_or_made(self, case: Path) -> Analysed:
