@@ -56,6 +56,12 @@ SECOND_SIGNAL = 0.05  # ... by two independent kinds of evidence (a standing que
 SLOW_OTHER_GATE = 0.45  # a test or job failed (its measure unknown) and a queue stayed up: a lead, not sure
 SLOW_TREND = 0.55  # no gate: a queue that still climbs at the log's end, alone
 GATE_UNEXPLAINED = 0.6  # a latency or throughput gate failed and no series shows a bottleneck
+# An accuracy gate that failed with nothing else failing (reason/accuracy.py): the answers were worse,
+# which is what accuracy-regression says; nothing shows why, so no more than a symptom's base.
+ACCURACY_GATE = 0.5
+# ... a gate whose measure is only inferred (a score between 0 and 1 held above a threshold): a lead.
+SCORE_GATE = 0.35
+GATE_SERVED = 0.1  # ... and the servers' logs show them serving: "while serving works" is shown, not assumed
 # A named cause at or above this is acted on: its fix is shown without what to check first
 # (render/fixes.py), and `analyze --follow --exit-on cause` stops on it.
 SURE = 0.7
@@ -99,6 +105,9 @@ RULES = (
     ),
     Rule("slow-trend", SLOW_TREND, "no gate: a queue that still climbs at the log's end"),
     Rule("gate-unexplained", GATE_UNEXPLAINED, "a performance gate failed and no metrics series shows why"),
+    Rule("accuracy-gate", ACCURACY_GATE, "an accuracy gate failed and nothing else in the logs failed"),
+    Rule("score-gate", SCORE_GATE, "a gate held a score between 0 and 1 above its threshold and failed, nothing else"),
+    Rule("gate-served", GATE_SERVED, "an accuracy gate failed, and the servers' logs show them serving"),
 )
 NAMES = frozenset(rule.name for rule in RULES)
 
@@ -249,3 +258,9 @@ def slow_run(gate: str, signals: int, why: str) -> Score:
 
 def gate_unexplained(why: str) -> Score:
     return start(GATE_UNEXPLAINED, "gate-unexplained", why)
+
+
+def accuracy_gate(why: str, inferred: bool, served: str) -> Score:
+    """An accuracy gate's verdict: `served` says where the servers' logs show them serving ("" when they do not)."""
+    score = start(SCORE_GATE, "score-gate", why) if inferred else start(ACCURACY_GATE, "accuracy-gate", why)
+    return score.step("gate-served", score.value + GATE_SERVED, served) if served else score

@@ -9,7 +9,8 @@ later pass keeps (pipeline.only_adding). Each number it sets is a named step of 
    name what a crash died of, or keep a healthy run from being called healthy.
 3. A failed gate (a line marked `gate-failed`: a failed test, failed requests, a job that exited
    non-zero) is never healthy: with no cause in the logs the report is inconclusive, and the
-   gate's line is quoted first.
+   gate's line is quoted first; when the gates measured an accuracy and nothing else failed, the run
+   is an accuracy regression (accuracy.regressed).
 4. performance.weigh: with no cause named, the metrics lines' series say where a slow run's time
    went (a bottleneck verdict), or that a failed latency or throughput gate has none to show.
 5. quotes.quoted: each summary quotes the lines it cites (the one place that does, for every format).
@@ -24,7 +25,7 @@ from ..library.patterns import Library
 from ..model import Event, Link, Mark, Report, Series, Source, Verdict
 from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META
-from . import confidence, performance, quotes
+from . import accuracy, confidence, performance, quotes
 from .diagnose import diagnose
 from .unexplained import Unrecognised, weigh
 
@@ -69,6 +70,9 @@ def _failed_gate_first(report: Report, events: Sequence[Event], library: Library
     gates = performance.failed_gates(events, library)
     if not gates or report.verdict.id not in META:  # a named cause stands
         return report
+    regressed = accuracy.regressed(report, events, library)
+    if regressed is not None:
+        return regressed
     gate = gates[0]
     head = f"A gate failed: {gate.where}: {clip(performance.gate_quote(gate), 240)}"
     lines = len({(e.source, e.line) for e in gates})  # two gate patterns may read one line

@@ -65,7 +65,19 @@ GATE_BLOCK = 12  # lines: a failed test's block, its header over its traceback a
 CHECK_TAG = re.compile(r"\[[a-z][\w.-]*\] *$")  # `[slo] `: lower-case, as no level or time tag is
 OUTCOME_WORD = re.compile(r"(?<![\w-])FAIL(?:ED)?(?![\w-])")  # a gate line's outcome, upper-case and whole
 LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output")
-ACCURACY_WORDS = ("accuracy", "exact match", "score", "gsm8k")
+# What an accuracy test is named after: its metric, or the benchmark it scores (lm-eval's tasks).
+ACCURACY_WORDS = (
+    "accuracy",
+    "exact match",
+    "score",
+    "gsm8k",
+    "mmlu",
+    "gpqa",
+    "humaneval",
+    "math500",
+    "aime",
+    "lm eval",
+)
 THROUGHPUT_WORDS = ("throughput", "tok/s", "tokens/s", "req/s")
 # The queues whose backlog each verdict reads, by the metrics patterns' capture names.
 TRANSFER_QUEUES = ("transfer_queue", "bootstrap_queue")
@@ -115,7 +127,7 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
     finding = _finding(series, events, library)
     perf_gates = [gate for gate in gates if gate_metric(gate)]
     performance = Performance(gates[0] if gates else None, tuple(series), "")
-    if report.verdict.id not in verdicts.META or _failed_besides_gates(report, events, library):
+    if report.verdict.id not in verdicts.META or failed_besides_gates(report, events, library):
         return replace(report, performance=performance)  # a named cause, or failures no gate explains
     counts = _line_counts(events)
     if perf_gates and finding is not None:
@@ -152,17 +164,27 @@ def _with_measure(gate: Event, namers: Sequence[Event]) -> Event:
     or the assertion statement its traceback shows (a line marked `gate-measure`:
     `self.assertLess(res["median_ttft_ms"], 2500)`): the numbers are then a latency or a
     throughput. (pytest's `FAILED ...::test_x - AssertionError: ...` summary quotes the numbers.)"""
-    if gate_metric(gate):
+    if _measure_named(gate):
         return gate
     headers = [
         other
         for other in namers
-        if other.source == gate.source and gate.line - GATE_BLOCK <= other.line < gate.line and gate_metric(other)
+        if other.source == gate.source and gate.line - GATE_BLOCK <= other.line < gate.line and _measure_named(other)
     ]
     if not headers:
         return gate
     header = max(headers, key=lambda other: other.line)
-    return replace(gate, fields=(*gate.fields, ("metric", gate_metric(header))))
+    return replace(gate, fields=(*gate.fields, ("metric", _measure_named(header))))
+
+
+def _measure_named(event: Event) -> str:
+    """What a gate's line, or a line naming its test or assertion, says was measured, when its words
+    name a latency, a throughput or an accuracy: its `metric`, `test` or `message` capture; "" otherwise."""
+    for name in ("metric", "test", "message"):
+        value = event.get(name)
+        if isinstance(value, str) and (performance_words(value) or _names(value, ACCURACY_WORDS)):
+            return value
+    return ""
 
 
 def _gate_order(event: Event) -> tuple[float, int, str, int]:
@@ -172,7 +194,7 @@ def _gate_order(event: Event) -> tuple[float, int, str, int]:
     return (second, 0 if numbers else 1, event.source, event.line)
 
 
-def _failed_besides_gates(report: Report, events: Sequence[Event], library: Library) -> bool:
+def failed_besides_gates(report: Report, events: Sequence[Event], library: Library) -> bool:
     """An inconclusive run whose lines fail in other ways than its gates (requests answered with
     errors, error lines no pattern names): slowness may be its consequence, not its story."""
     if report.verdict.id != verdicts.INCONCLUSIVE:
@@ -216,12 +238,20 @@ def _only_accuracy(gates: Sequence[Event]) -> bool:
     return bool(gates) and all(_measures(gate, ACCURACY_WORDS) for gate in gates)
 
 
+def measures_accuracy(gate: Event) -> bool:
+    """The gate measured an accuracy, by the words of its metric, its test's name or its message."""
+    return _measures(gate, ACCURACY_WORDS)
+
+
 def _measures(gate: Event, words: tuple[str, ...]) -> bool:
-    for name in ("metric", "test", "message"):
-        value = gate.get(name)
-        if isinstance(value, str) and any(word in value.lower().replace("_", " ") for word in words):
-            return True
-    return False
+    return any(
+        isinstance(value, str) and _names(value, words) for value in map(gate.get, ("metric", "test", "message"))
+    )
+
+
+def _names(text: str, words: tuple[str, ...]) -> bool:
+    lowered = text.lower().replace("_", " ").replace("-", " ")
+    return any(word in lowered for word in words)
 
 
 def performance_words(text: str) -> bool:

@@ -38,6 +38,7 @@ SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 START_UP_MARKS = (Mark.SERVER_UP, Mark.WARMUP)  # a server came up: errors above it were its start-up's
 CAUSE_ROLES = frozenset(SERVER_ROLES)
 DEPLOYMENT_ROLES = frozenset({*SERVER_ROLES, Role.ROUTER})  # a mixed stream may hold a side-car too
+CHECK_ROLES = frozenset({Role.HARNESS, Role.CI})  # the run's own check: a benchmark, a test, a CI job
 BESIDE_SYMPTOM_AFTER_S = 60.0  # a cause logged up to this long after a symptom is still 'beside' it
 BESIDE_SYMPTOM_BEFORE_S = 600.0
 # Lines this close are one moment: components stamp whole seconds or milliseconds, and a
@@ -779,6 +780,13 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
     if not passed and deployment:
         why = "while no end-to-end result (probe or accuracy gate) shows that it did not matter"
         return _not_healthy(report, _lead(deployment), why, library)
+    # The benchmark or test that measures the run failed in its own output (a client's traceback:
+    # sglang's bench_sglang.py died on a garbled answer while every request came back 200) and no
+    # result of it passed: the servers answering says nothing of what they answered.
+    checks = [t for t in serious if set(t.roles) & CHECK_ROLES]
+    if not passed and checks:
+        why = "in the output of the run's own benchmark or test, and no result of it passed"
+        return _not_healthy(report, _lead(checks), why, library)
     lead = _lead(serious)
     critical = any(t.severity is Severity.CRITICAL for t in serious)
     count = sum(t.count for t in serious)

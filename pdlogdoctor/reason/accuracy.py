@@ -1,0 +1,129 @@
+"""A failed accuracy gate with nothing else failing: the servers answered, and the answers were worse.
+
+decide: when the diagnosis names no cause and the only failing lines are failed gates, a gate that
+measured an accuracy makes the run an accuracy regression. What a gate measured is read from its
+own words, or from the line above it in its block that names its test or its assertion
+(performance.failed_gates): GSM8K, MMLU, an accuracy, a score. A gate whose measure has no name but
+that held a value between 0 and 1 above a threshold between 0 and 1 (unittest's `AssertionError:
+0.865 not greater than 0.87`, the shape of sglang's accuracy tests) is read as a score too, at a
+lead's confidence. A performance gate beside it, or any other failure, leaves the decision to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..library.patterns import Library
+from ..model import Event, FactValue, Mark, Report, Suggestion, Verdict
+from ..model.textcut import clip
+from ..model.verdicts import ACCURACY_REGRESSION, META
+from . import confidence, performance
+
+COLLAPSE = 0.05  # a score at or below this is no worse model but answers that are no answers at all
+MISSING = "the servers' logs over the test's window (an error there would say why the answers were worse)"
+
+
+def regressed(report: Report, events: Sequence[Event], library: Library) -> Report | None:
+    """The report as an accuracy regression, when its failures are accuracy gates and nothing else;
+    None otherwise."""
+    if report.verdict.id not in META:
+        return None
+    gates = performance.failed_gates(events, library)
+    if not gates or performance.failed_besides_gates(report, events, library):
+        return None
+    if any(performance.gate_metric(gate) for gate in gates):
+        return None  # a latency or throughput gate failed too: performance.weigh reads it
+    named = [gate for gate in gates if performance.measures_accuracy(gate)]
+    scores = [gate for gate in gates if _score_held_above(gate)]
+    if named:
+        return _accuracy_report(report, named[0], events, library, inferred=False)
+    if scores:
+        return _accuracy_report(report, scores[0], events, library, inferred=True)
+    return None
+
+
+def _served(events: Sequence[Event], library: Library) -> str:
+    """Where a server's own log shows it serving (ready, answering), "" when none does: the gate
+    then scored answers a server gave, not answers that never came."""
+    proof = library.marked(Mark.SERVER_UP, Mark.ANSWERED)
+    shown = [e for e in events if e.pattern in proof and not e.failing and e.role in performance.SERVER_ROLES]
+    if not shown:
+        return ""
+    return f"the servers' logs show them serving ({min(shown, key=_place).where})"
+
+
+def _place(event: Event) -> tuple[float, str, int]:
+    return (event.time if event.time is not None else float("inf"), event.source, event.line)
+
+
+def _score_held_above(gate: Event) -> bool:
+    """A gate that required a value between 0 and 1 to exceed a threshold between 0 and 1."""
+    value = gate.get("value")
+    limit = gate.get("threshold") if gate.get("threshold") is not None else gate.get("limit")
+    relation = str(gate.get("relation") or "")
+    if not isinstance(value, int | float) or not isinstance(limit, int | float):
+        return False
+    above = relation in ("greater", ">", ">=")
+    return above and 0.0 <= value <= 1.0 and 0.0 < limit <= 1.0
+
+
+def _accuracy_report(report: Report, gate: Event, events: Sequence[Event], library: Library, inferred: bool) -> Report:
+    spec = library.verdict(ACCURACY_REGRESSION)
+    quote = clip(performance.gate_quote(gate), 240)
+    value, limit = _numbers(gate)
+    read = (
+        f"It held {value:g} above {limit:g}, both between 0 and 1: a score, read as an accuracy. "
+        if inferred and value is not None and limit is not None
+        else ""
+    )
+    collapse = (
+        "A score this close to zero is no model answering a little worse but answers that hold nothing: "
+        "garbage output, as a decode reading the wrong KV or a broken kernel produces. "
+        if value is not None and value <= COLLAPSE
+        else ""
+    )
+    measured = read or "It measured an accuracy. "
+    summary = (
+        f"A gate failed: {gate.where}: {quote}. {measured}Nothing else in these logs failed: the servers "
+        f"answered, and the answers scored below the gate. {collapse}No line here shows why."
+    )
+    why = f"the accuracy gate at {gate.where} failed and no other line failed"
+    verdict = Verdict(ACCURACY_REGRESSION, spec.title, 0.0, summary, _facts(value, limit), spec.identity)
+    verdict = confidence.applied(verdict, confidence.accuracy_gate(why, inferred, _served(events, library)))
+    action = Suggestion(
+        "action",
+        "compare with the last passing run",
+        None,
+        "pdlogdoctor diff LAST_GREEN THIS_RUN: a change in the model, the engine or the KV path since then shows there",
+        (),
+        (gate.where,),
+    )
+    kept = tuple(m for m in report.missing if not m.startswith(performance.GATE_MISSING))
+    return replace(
+        report,
+        verdict=verdict,
+        chain=performance.gate_first(gate, report.chain),
+        roots=(gate,),
+        suggestions=(action,),
+        advice=spec.advice.strip(),
+        explain=spec.explain.strip(),
+        missing=tuple(dict.fromkeys((MISSING, *kept))),
+    )
+
+
+def _numbers(gate: Event) -> tuple[float | None, float | None]:
+    """The measured value and the gate's threshold, when the gate's line states them."""
+    value = gate.get("value")
+    limit = gate.get("threshold") if gate.get("threshold") is not None else gate.get("limit")
+    number = (int, float)
+    return (
+        float(value) if isinstance(value, number) else None,
+        float(limit) if isinstance(limit, number) else None,
+    )
+
+
+def _facts(value: float | None, limit: float | None) -> tuple[tuple[str, FactValue], ...]:
+    if value is None or limit is None:
+        return ()
+    return (("accuracy", value), ("threshold", limit), ("margin", round(value - limit, 4)))
