@@ -300,6 +300,26 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round18-excerpts-c/10-sglang-hicache-pd-ecc-sigquit": {
         "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
     },
+    # The round 19 blind sets (46 cases: 30 real excerpts from threads no test used, 16 bundles), written
+    # at this session's start and scored at 9aa8537, the session's first commit (36/46 acceptable, 44/46 key
+    # line quoted, 0 failed runs called healthy, 1 confidently wrong; main 9d17d7d: 35/46). Each fix that
+    # makes one pass removes its entry.
+    "tests/data/blind-round19-bundles-b/02-nixl-sidechannel-localhost": {
+        "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
+    },
+    "tests/data/blind-round19-excerpts-a/01-sglang-health-generate-after-crash": {
+        "verdict": "first sight: scheduler-crash 0.35 (acceptable), its summary names no key line",
+    },
+    "tests/data/blind-round19-excerpts-b/06-ascend-mooncake-waiting-remote-kvs": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects kv-transfer-timeout",
+    },
+    "tests/data/blind-round19-excerpts-b/09-lmcache-start-load-kv-assert": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-runtime-crash",
+        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+    },
+    "tests/data/blind-round19-excerpts-c/08-vllm-idle-no-failure": {
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -423,7 +423,20 @@ def _answered_after_recoveries(viable: Sequence[Hypothesis], split: Split, evide
     if not times or len(times) != len(recovered):
         return []
     since = max(times)
-    return [e for e in evidence.marked(Mark.ANSWERED) if not e.failing and e.time is not None and e.time > since]
+    answered = [e for e in evidence.marked(Mark.ANSWERED) if not e.failing]
+    after = [e for e in answered if e.time is not None and e.time > since]
+    if after or not all(r is not None and r.restarted for r in recovered):
+        return after
+    return _client_results(answered, evidence)
+
+
+def _client_results(answered: Sequence[Event], evidence: Evidence) -> list[Event]:
+    """A client's results printed without any time (a GSM8K script's `Accuracy: 0.952`, a
+    benchmark's summary), when every failure was survived by a restart that came up in its own next
+    log: the client's file says nothing of when it ran, and the run's one client result is the
+    run's, not the earlier life's (which never ran past its failure)."""
+    timed = {e.source for e in evidence.events if e.time is not None}
+    return [e for e in answered if e.source not in timed and e.role in (Role.HARNESS, Role.CI)]
 
 
 def _during_outage(viable: Sequence[Hypothesis], split: Split, back: frozenset[str]) -> Callable[[Event], bool]:
@@ -478,7 +491,9 @@ def _survived_report(
     )
     proof = [e for e in evidence.marked(*SERVING_PROOF) if not e.failing]
     report = _healthy(proof, evidence, alternatives, missing, tolerated=failing, benign=reason)
-    first = min(failing, key=_time_key)
+    # The survived failure's own cause line when a hypothesis names one (the OOM, not the traceback's
+    # header above it), else the earliest failing line.
+    first = split.primary.hypotheses[0].first_root if split.primary.hypotheses else min(failing, key=_time_key)
     note = f"a failure the run survived is not counted: {evidence.said(first)}: {clip(first.text.strip(), 400)}"
     return replace(report, notes=(*report.notes, note))
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from ..model import Event, Mark
+from ..model import Event, Mark, Role
 from ..model.values import record
 from .hypothesis import Evidence, Hypothesis
 
@@ -27,6 +27,7 @@ SERVING_AGAIN = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED)
 # through): the answered lines of a busy server are read only a few times per file (stop_after),
 # so one after a failure deep in a long log is seldom an event.
 GOING_ON = (*SERVING_AGAIN, Mark.RECOVERED)
+SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 # Failures further apart than this, with no link between them, are separate incidents.
 INCIDENT_GAP_S = 30 * 60.0
 # ... or this far apart with the service serving again in between (a fallback that worked a
@@ -252,6 +253,27 @@ def recovery(hypothesis: Hypothesis, evidence: Evidence) -> Recovery | None:
         restarted = event.source in next_life
         if restarted or (event.source == root.source and event.line > last.line):
             return None if _failing_again(hypothesis, event, last, evidence) else Recovery(event, restarted)
+    return _killed_life_came_back(hypothesis, evidence) if root.role not in SERVER_ROLES else None
+
+
+def _killed_life_came_back(hypothesis: Hypothesis, evidence: Evidence) -> Recovery | None:
+    """A failure logged outside any server's log (the kernel's OOM killer, the orchestrator's
+    `OOMKilled`), when a server's earlier life (`decode.previous.log`, `kubectl logs --previous`)
+    ends without a failing line of its own and its next life serves: that life was ended from
+    outside, which is what the failure says, and the restart came back. None when no earlier life
+    ended silently, or the failure goes on after the restart."""
+    sources = {event.source for event in evidence.events}
+    for earlier in sorted(sources):
+        later = next_lives(earlier, sources)
+        if not later or any(e.failing and e.source == earlier for e in evidence.events):
+            continue
+        for event in evidence.marked(*GOING_ON):
+            if event.source in later and not event.failing:
+                return (
+                    None
+                    if _failing_again(hypothesis, event, hypothesis.first_root, evidence)
+                    else Recovery(event, True)
+                )
     return None
 
 
