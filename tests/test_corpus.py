@@ -223,9 +223,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round17-bundles-a/03-nixl-h100-k8s-prefill-restart-recovered": {
         "verdict": "first sight: inconclusive 0.00; the tester expects healthy",
     },
-    "tests/data/blind-round17-bundles-b/03-llmd-decode-oomkilled-then-served": {
-        "verdict": "first sight: host-oom 0.80; the tester expects healthy",
-    },
     "tests/data/blind-round17-excerpts-a/05-dynamo-nixl-ucx-erdma-ud-qp-segfault": {
         "verdict": "first sight: scheduler-crash 0.30; the tester expects rdma-link-failure",
     },
