@@ -10,7 +10,9 @@ frame first, each frame as the line the log printed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +71,13 @@ class Frame:
     # with the comma); faulthandler and native banners print none.
     source_below: bool = False
     innermost_first: bool = False  # a py-spy dump's frame: its stack lists the innermost call first
+    call: str = ""  # the source line Python printed under it: the call the frame was making, stripped
+
+
+def _python_name(func: str) -> str:
+    """A Python frame's function: its name alone. A paste that lost a newline joins the next line to
+    it (`in _get_output(EngineCore_DP0 pid=276) ERROR ...`); no Python name holds a space or `(`."""
+    return func if func.startswith("<") else re.split(r"[\s(]", func, maxsplit=1)[0]
 
 
 def parse_frame(line: str, offset: int = 0) -> Frame | None:
@@ -79,7 +88,8 @@ def parse_frame(line: str, offset: int = 0) -> Frame | None:
         file = found.group("file")
         native = file == NATIVE_FILE or not file.endswith(".py")
         source_below = not native and found.group("comma") is not None
-        return Frame(file, int(found.group("line")), found.group("func"), native, text, offset, source_below)
+        func = found.group("func") if native else _python_name(found.group("func"))
+        return Frame(file, int(found.group("line")), func, native, text, offset, source_below)
     found = _GLOG_FRAME.search(line)
     if found:
         return Frame(NATIVE_FILE, 0, found.group("func"), True, text, offset)
@@ -102,7 +112,7 @@ def parse_frame(line: str, offset: int = 0) -> Frame | None:
 FRAMES_FILE = "frames.toml"
 PHASES = ("init", "runtime")
 MATCH_TIMEOUT_S = 0.5
-_PHASE_KEYS = {"id", "phase", "function", "file", "why", "examples"}
+_PHASE_KEYS = {"id", "phase", "function", "file", "call", "why", "examples"}
 _COMPONENT_KEYS = {"id", "name", "function", "file", "blame", "skip", "runtime", "examples"}
 # A Python frame of an installed package: its file under site-packages or dist-packages.
 _INSTALLED = LazyRegex(r"/(?:site|dist)-packages/(?P<package>[A-Za-z_]\w*)")
@@ -122,9 +132,15 @@ class PhaseRule:
     match: tuple[str, ...]
     no_match: tuple[str, ...]
     path: str
+    # When given, the rule names a frame only by the call its source line shows (run_scheduler_process
+    # calling the event loop serves; calling anything else, it is still starting): a frame printed
+    # without its source line is not named by it.
+    call: LazyRegex | None = None
 
     def decides(self, frame: Frame) -> bool:
         if _search(self.function, frame.func) is None:
+            return False
+        if self.call is not None and (not frame.call or _search(self.call, frame.call) is None):
             return False
         return self.file is None or _search(self.file, frame.file) is not None
 
@@ -194,12 +210,23 @@ class FrameTable:
 
     def phase_of(self, stack: Sequence[Frame]) -> PhaseEvidence | None:
         """The outermost frame a phase rule names decides: a serving loop may construct objects
-        or call helpers named like start-up code deeper down, never the other way round."""
-        for frame in stack:
-            rule = next((rule for rule in self.phases if rule.decides(frame)), None)
-            if rule is not None:
-                return PhaseEvidence(rule.phase, frame, rule.why)
+        or call helpers named like start-up code deeper down, never the other way round. Rules that
+        read a frame's call (its source line) come last: they speak for a stack cut at the process's
+        entry, and a named step below it says more."""
+        for rules in (self._by_name, self._by_call):
+            for frame in stack:
+                rule = next((rule for rule in rules if rule.decides(frame)), None)
+                if rule is not None:
+                    return PhaseEvidence(rule.phase, frame, rule.why)
         return None
+
+    @property
+    def _by_name(self) -> tuple[PhaseRule, ...]:
+        return tuple(rule for rule in self.phases if rule.call is None)
+
+    @property
+    def _by_call(self) -> tuple[PhaseRule, ...]:
+        return tuple(rule for rule in self.phases if rule.call is not None)
 
     def component_of(self, frame: Frame) -> Component | None:
         return next((c for c in self.components if c.names(frame)), None)
@@ -298,7 +325,8 @@ def _phase(raw: Any, where: str, key: str) -> PhaseRule:
     match, no_match = schema.examples(raw, where, key, what="frame line")
     file = schema.regex(raw, "file", where, key) if "file" in raw else None
     function = schema.regex(raw, "function", where, key)
-    return PhaseRule(str(raw["id"]), phase, function, file, str(raw["why"]), match, no_match, where)
+    call = schema.regex(raw, "call", where, key) if "call" in raw else None
+    return PhaseRule(str(raw["id"]), phase, function, file, str(raw["why"]), match, no_match, where, call)
 
 
 def _component(raw: Any, where: str, key: str) -> Component:
@@ -315,6 +343,14 @@ def _component(raw: Any, where: str, key: str) -> Component:
 # ---------------------------------------------------------------- self-test
 
 
+def _example_frame(example: str) -> Frame | None:
+    """A phase example's frame: its frame line, and the source line under it when the example
+    gives one (`File "...", line N, in f` then `\n    call()`)."""
+    line, _, source = example.partition("\n")
+    frame = parse_frame(line)
+    return replace(frame, call=source.strip()) if frame is not None and source.strip() else frame
+
+
 def check_frames(table: FrameTable) -> list[str]:
     """Every match example is a frame line the reader parses and its own entry names (for a
     phase rule: the first rule that names it, so the order of the file cannot hide it); no
@@ -322,7 +358,7 @@ def check_frames(table: FrameTable) -> list[str]:
     problems: list[str] = []
     for rule in table.phases:
         for line, want in [(x, True) for x in rule.match] + [(x, False) for x in rule.no_match]:
-            frame = parse_frame(line)
+            frame = _example_frame(line)
             if frame is None:
                 problems.append(f"{rule.path}: phase {rule.id}: not a frame line: {line!r}")
                 continue

@@ -417,6 +417,7 @@ class Series:
     points: tuple[tuple[float, float, float, float], ...] = ()
     longest_gap: float = 0.0  # seconds between two consecutive lines of this source and rank
     first_text: str = ""  # its first line, quoted where a value read from all its lines (a mean) is cited
+    last_text: str = ""  # its last line, quoted where the series' end is cited (a stall at the log's end)
 
     @property
     def interval(self) -> float | None:

@@ -13,7 +13,9 @@ later pass keeps (pipeline.only_adding). Each number it sets is a named step of 
    is an accuracy regression (accuracy.regressed).
 4. performance.weigh: with no cause named, the metrics lines' series say where a slow run's time
    went (a bottleneck verdict), or that a failed latency or throughput gate has none to show.
-5. quotes.quoted: each summary quotes the lines it cites (the one place that does, for every format).
+5. stall.weigh: a run that would be healthy (or show no failure) while an engine's last stats line
+   shows requests running and nothing generated is inconclusive: it hung.
+6. quotes.quoted: each summary quotes the lines it cites (the one place that does, for every format).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ..library.patterns import Library
 from ..model import Event, Link, Mark, Report, Series, Source, Verdict
 from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META
-from . import accuracy, confidence, performance, quotes
+from . import accuracy, confidence, performance, quotes, stall
 from .diagnose import diagnose
 from .unexplained import Unrecognised, weigh
 
@@ -42,7 +44,8 @@ def decide(
     diagnosed = diagnose(events, links, sources, library, clock_slack)
     report = _rivals_kept_below(diagnosed, weigh(diagnosed, unrecognised, events, library))
     report = _failed_gate_first(report, events, library)
-    return quotes.quoted(performance.weigh(report, series, events, library))
+    report = stall.weigh(performance.weigh(report, series, events, library), series, library)
+    return quotes.quoted(report)
 
 
 def _rivals_kept_below(diagnosed: Report, weighed: Report) -> Report:

@@ -234,8 +234,16 @@ def _raised(event: Event) -> str | None:
 
 
 def _ends_traceback(root: Event, crash: Event, raised: str) -> bool:
-    """The root is the crash's exception line: below the crash line in the same file, saying the same."""
-    return root.source == crash.source and root.line > crash.line and raised in root.text
+    """The root is the crash's exception line: below the crash line in the same file, saying the same,
+    with its type (Python's `Type: message`) or its message alone (C++'s `terminate called after
+    throwing an instance of 'c10::DistBackendError'`, then `what():  <message>` on the next line)."""
+    if root.source != crash.source or root.line <= crash.line:
+        return False
+    message = raised.partition(": ")[2]
+    return raised in root.text or (len(message) >= MESSAGE_MATCH and message[:MESSAGE_MATCH] in root.text)
+
+
+MESSAGE_MATCH = 40  # characters of an exception's message that identify it on its what() line
 
 
 # What shows a server past start-up: the deployment answering requests (every server had loaded),
@@ -245,6 +253,9 @@ DEPLOYMENT_SERVED = (Mark.ANSWERED, Mark.END_TO_END)
 # it recovered): only these make the failures before them an outage it survived.
 DOWN_AND_BACK = (Mark.SERVER_UP, Mark.WARMUP, Mark.RECOVERED)
 SERVER_SERVED = (Mark.SERVER_UP, Mark.WARMUP)
+# A cause logged this many times is no blip retried without consequence (one RDMA slice retried in a
+# soak): the run served through it every time (vLLM recomputing each prompt whose KV handshake failed).
+RECURRING = 3
 
 
 def _in_phase(hypothesis: Hypothesis, phase: str | None, evidence: Evidence) -> Hypothesis:
@@ -406,6 +417,8 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
             f"the component came back: it went on after the failure ({evidence.said(proof)}), nothing "
             f"failed after that, and {passed} after it, so the run survived it"
         )
+    if any(h.first_root.repeats >= RECURRING for h in viable):
+        return None  # a cause that came back again and again while serving is how the run served, no blip
     return (
         f"its server was serving ({evidence.said(proof)}), no request or check failed and the end-to-end "
         "checks passed, so it was retried or recovered without consequence"

@@ -57,6 +57,7 @@ class Track:
     first_line: int = 0
     first_text: str = ""
     last_line: int = 0
+    last_text: str = ""
     first_time: float = 0.0
     last_time: float = 0.0
     longest_gap: float = 0.0
@@ -80,7 +81,7 @@ class Track:
         else:
             self.first_line, self.first_time, self.first_text = line, time, text
         self.count += weight
-        self.last_line, self.last_time = line, time
+        self.last_line, self.last_time, self.last_text = line, time, text
         bucket = self._bucket(time, line)
         at = _HEAD
         firsts, lasts, peaks = self.firsts, self.lasts, self.peaks
@@ -147,7 +148,7 @@ class Track:
         self._coarsen()
         self.count += later.count
         self.untimed += later.untimed
-        self.last_line, self.last_time = later.last_line, later.last_time
+        self.last_line, self.last_time, self.last_text = later.last_line, later.last_time, later.last_text
         for index in range(len(self.names)):
             self.firsts[index] = self.firsts[index] if self.firsts[index] is not None else later.firsts[index]
             self.lasts[index] = later.lasts[index] if later.lasts[index] is not None else self.lasts[index]
@@ -207,6 +208,7 @@ class Track:
                     points=points,
                     longest_gap=self.longest_gap,
                     first_text=self.first_text,
+                    last_text=self.last_text,
                 )
             )
         return found
@@ -230,6 +232,7 @@ def _copy(source: Track, into: Track) -> None:
     into.width, into.buckets, into.count = source.width, source.buckets, source.count
     into.untimed += source.untimed
     into.first_line, into.last_line, into.first_text = source.first_line, source.last_line, source.first_text
+    into.last_text = source.last_text
     into.first_time, into.last_time, into.longest_gap = source.first_time, source.last_time, source.longest_gap
     into.firsts, into.lasts, into.peaks = source.firsts, source.lasts, source.peaks
 

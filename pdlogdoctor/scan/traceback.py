@@ -9,6 +9,7 @@ frame that belongs to the project (not to torch or the standard library).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ..library.formats import Formats, shipped
@@ -21,6 +22,7 @@ from .timeline import clean_line, parse_stamp
 # Characters of an exception's message kept; cut whole tokens only (textcut.clip): the message reaches
 # the summary and the facts, and a token cut short would escape redaction.
 MESSAGE_CHARS = 500
+CALL_CHARS = 200  # characters of a frame's source line kept: its call, for frames.toml's `call` rules
 
 MAX_TRACEBACK_LINES = 400
 MAX_TRACEBACK_BYTES = 256 << 10
@@ -91,7 +93,10 @@ def read_traceback(
                 crashed.append(frame)
             continue
         if line.startswith((" ", "\t")) or offset - 1 in sources or _CARETS.match(line):
-            continue  # the source line under a frame (indented, or flush left in an export), or a caret line
+            # the source line under a frame (indented, or flush left in an export), or a caret line
+            if frames and frames[-1].offset == offset - 1 and not frames[-1].call and not _CARETS.match(line):
+                frames[-1] = replace(frames[-1], call=line.strip()[:CALL_CHARS])
+            continue
         found = _EXCEPTION.match(line)
         if found is None or parse_stamp(line, formats) is not None:
             break  # the next log record: the traceback is over
@@ -243,7 +248,14 @@ def stack_of(fields: Callable[[str], Any]) -> list[Frame]:
         return []
     lines = text.split("\n")
     at = list(offsets) if isinstance(offsets, tuple) and len(offsets) == len(lines) else [0] * len(lines)
-    return [frame for line, offset in zip(lines, at, strict=True) if (frame := parse_frame(line, offset))]
+    kept = fields("stack_calls")
+    calls = kept.split("\n") if isinstance(kept, str) else []
+    calls = calls if len(calls) == len(lines) else [""] * len(lines)
+    return [
+        replace(frame, call=call) if call else frame
+        for line, offset, call in zip(lines, at, calls, strict=True)
+        if (frame := parse_frame(line, offset))
+    ]
 
 
 class _Following:
@@ -294,8 +306,10 @@ class _Following:
         first_end = self._buf.find(b"\n", start, self._end)
         stop = first_end if first_end != -1 else self._end
         first, _ = clean_line(self._buf[start:stop].decode("utf-8", errors="replace"))
-        self._who = formats.tags(first)[0] if formats is not None else ""
-        self._record = ""
+        self._who, inside = formats.tags(first) if formats is not None else ("", first)
+        # A frame logged as a record of its own (vLLM's `ERROR ... [core.py:845]   File ...`): the
+        # lines that repeat its record prefix are the traceback's next lines.
+        self._record = _record_prefix(inside, formats)
         self._indent = ""
         self._lines = []
         self._pos = start if start < self._end else -1
@@ -418,6 +432,8 @@ def _fields(frames: list[Frame], exception: tuple[str, str] | None) -> dict[str,
     if kept:
         fields["stack"] = "\n".join(frame.text for frame in kept)
         fields["stack_at"] = tuple(frame.offset for frame in kept)
+        if any(frame.call for frame in kept):
+            fields["stack_calls"] = "\n".join(frame.call for frame in kept)  # one per frame line
     project = [frame for frame in frames if any(marker in frame.file for marker in PROJECT_MARKERS)]
     innermost = (project or frames)[-1] if frames else None
     if innermost is not None:
