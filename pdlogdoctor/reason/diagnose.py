@@ -256,6 +256,7 @@ SERVER_SERVED = (Mark.SERVER_UP, Mark.WARMUP)
 # A cause logged this many times is no blip retried without consequence (one RDMA slice retried in a
 # soak): the run served through it every time (vLLM recomputing each prompt whose KV handshake failed).
 RECURRING = 3
+RECURRING_SPAN_S = 60.0  # ... over at least this long: a burst at one moment is one failure
 
 
 def _in_phase(hypothesis: Hypothesis, phase: str | None, evidence: Evidence) -> Hypothesis:
@@ -396,7 +397,11 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     back = came_back(failing, evidence) if after and not any(e.pattern in gated for e in after) else None
     if after and back is None:
         return None  # what it caused failed too, and no server came back after it
-    checks = evidence.marked(Mark.END_TO_END) or _answered_after_recoveries(viable, split, evidence)
+    checks = (
+        evidence.marked(Mark.END_TO_END)
+        or _answered_after_recoveries(viable, split, evidence)
+        or _answered_after_coming_back(back, evidence)
+    )
     if any(e.failing for e in checks):
         return None
     if back is not None and any(e.time is not None and back.time is not None and e.time < back.time for e in checks):
@@ -417,12 +422,32 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
             f"the component came back: it went on after the failure ({evidence.said(proof)}), nothing "
             f"failed after that, and {passed} after it, so the run survived it"
         )
-    if any(h.first_root.repeats >= RECURRING for h in viable):
+    if any(_recurring(h, evidence) for h in viable):
         return None  # a cause that came back again and again while serving is how the run served, no blip
     return (
         f"its server was serving ({evidence.said(proof)}), no request or check failed and the end-to-end "
         "checks passed, so it was retried or recovered without consequence"
     )
+
+
+def _recurring(hypothesis: Hypothesis, evidence: Evidence) -> bool:
+    """The cause's line came back again and again while its server served: RECURRING times or more,
+    over RECURRING_SPAN_S (or, without times, with other lines between them in its file). A burst of
+    them at one moment (six slices of one transfer) is one failure."""
+    root = hypothesis.first_root
+    same = sorted(
+        (e for e in evidence.events if e.failing and e.pattern == root.pattern and e.source == root.source),
+        key=lambda e: e.line,
+    )
+    if max(len(same), root.repeats) < RECURRING or not same:
+        return False
+    times = [e.time for e in same if e.time is not None]
+    if len(times) == len(same) and len(same) > 1:
+        return max(times) - min(times) >= RECURRING_SPAN_S
+    # No times to tell: lines of other kinds between them (the server's own lines of the requests it
+    # went on answering) tell a failure that kept coming back from one burst of consecutive lines.
+    lines = max(len(same), root.repeats)
+    return same[-1].line - same[0].line + 1 > lines + RECURRING
 
 
 def _answered_after_recoveries(viable: Sequence[Hypothesis], split: Split, evidence: Evidence) -> list[Event]:
@@ -441,6 +466,17 @@ def _answered_after_recoveries(viable: Sequence[Hypothesis], split: Split, evide
     if after or not all(r is not None and r.restarted for r in recovered):
         return after
     return _client_results(answered, evidence)
+
+
+def _answered_after_coming_back(back: Event | None, evidence: Evidence) -> list[Event]:
+    """With no end-to-end check in the logs, the requests answered after a server started again
+    following the outage (a restarted prefill's ready line, then answers), and a client's untimed
+    results: they show the run going on past it."""
+    if back is None or back.time is None:
+        return []
+    answered = [e for e in evidence.marked(Mark.ANSWERED) if not e.failing]
+    after = [e for e in answered if e.time is not None and e.time > back.time]
+    return after + _client_results(answered, evidence) if after else []
 
 
 def _client_results(answered: Sequence[Event], evidence: Evidence) -> list[Event]:

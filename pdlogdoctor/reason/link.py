@@ -14,8 +14,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from ..library.patterns import CauseRule, Library
 from ..model import Event, Link
 
-UNTIMED_SKEW_LINES = 2  # lines above its cause an untimed consequence may be, under a rule with a skew
-
 
 def link(
     events: Sequence[Event],
@@ -105,11 +103,7 @@ def _in_window(cause: Event, effect: Event, rule: CauseRule, widening: float = 0
             and effect.time <= cause_latest + rule.window_s + widening
         )
     if cause.source == effect.source:
-        # A rule with a skew admits a consequence stamped just before its cause (one burst of
-        # output); without times, the same burst is the lines just above it (ranks printing into
-        # one stream: a rank's crash a line above another rank's failure that caused both).
-        reach = UNTIMED_SKEW_LINES if rule.skew_s > 0 else 0
-        return effect.line >= cause.line - reach
+        return effect.line >= cause.line
     return True  # no clock to compare across files: the rule alone decides
 
 

@@ -81,4 +81,5 @@ def _last_line(series: Series) -> Event:
         kind=Kind.CONTEXT,
         failing=False,
         role=series.role,
+        repeats=series.count,  # the pattern's lines in its file, as every event of a kind states them
     )

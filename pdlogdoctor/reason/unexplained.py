@@ -38,7 +38,9 @@ SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 START_UP_MARKS = (Mark.SERVER_UP, Mark.WARMUP)  # a server came up: errors above it were its start-up's
 CAUSE_ROLES = frozenset(SERVER_ROLES)
 DEPLOYMENT_ROLES = frozenset({*SERVER_ROLES, Role.ROUTER})  # a mixed stream may hold a side-car too
-CHECK_ROLES = frozenset({Role.HARNESS, Role.CI})  # the run's own check: a benchmark, a test, a CI job
+CHECK_ROLES = frozenset(
+    {Role.HARNESS}
+)  # the run's own check: a benchmark, a test (a CI job's stream holds every component)
 BESIDE_SYMPTOM_AFTER_S = 60.0  # a cause logged up to this long after a symptom is still 'beside' it
 BESIDE_SYMPTOM_BEFORE_S = 600.0
 # Lines this close are one moment: components stamp whole seconds or milliseconds, and a
