@@ -10,9 +10,7 @@ exception prints the process's frames once per traceback).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ..library.patterns import Library
 from ..model import Event, Kind, Mark
@@ -29,17 +27,7 @@ def unannounced_apart(events: Sequence[Event], library: Library) -> list[Event]:
         span = _read_span(event) or (_announced_span(event) if event.pattern in announcing else None)
         if span is not None:
             spans.setdefault(event.source, []).append((*span, id(event)))
-    dropped = [e for e in events if e.pattern in marked and _inside(e, spans.get(e.source, ()))]
-    if not dropped:
-        return list(events)
-    # The kind's count (`repeats`) counted the dropped frames as more crashes: they were lines of one.
-    gone = Counter((e.pattern, e.source) for e in dropped)
-    ids = {id(e) for e in dropped}
-    return [_recounted(e, gone.get((e.pattern, e.source), 0)) for e in events if id(e) not in ids]
-
-
-def _recounted(event: Event, gone: int) -> Event:
-    return replace(event, repeats=max(1, event.repeats - gone)) if gone else event
+    return [e for e in events if e.pattern not in marked or not _inside(e, spans.get(e.source, ()))]
 
 
 # Lines below an announcing line its traceback's first frame may stand at, however little of the
