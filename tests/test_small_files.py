@@ -1,14 +1,13 @@
 """Many small files (issue 26): what a run over them keeps is smaller, and it says the same.
 
 The benchmark's `files` bundle (benchmarks/dense.py) is the seed incident beside small files of
-real corpus lines. Events with equal fields share one tuple (events.shared_fields) and the cyclic
-collector is paused while the inputs are scanned (pipeline.collector_paused); the reference for
-each is the run with it turned off.
+real corpus lines. Events with equal fields share one tuple (events.shared_fields), and a file's
+search looks only at the anchors the matcher found in it (search._searched); the reference for
+each is the run without it.
 """
 
 from __future__ import annotations
 
-import gc
 import io
 from pathlib import Path
 
@@ -17,10 +16,12 @@ import pytest
 from benchmarks.dense import generate_files
 from pdlogdoctor import pipeline
 from pdlogdoctor.library.patterns import Library
-from pdlogdoctor.model import OutputFormat, Report
+from pdlogdoctor.model import OutputFormat, Report, Role
 from pdlogdoctor.render import render
-from pdlogdoctor.scan import events
+from pdlogdoctor.scan import accel, events, search
 from pdlogdoctor.scan.events import shared_fields
+from pdlogdoctor.scan.index import AnchorIndex
+from pdlogdoctor.scan.search import scan_stream
 
 
 @pytest.fixture(scope="module")
@@ -64,17 +65,24 @@ def test_shared_fields_keep_each_value_its_type() -> None:
     assert shared_fields((("test-small-files", 0), ("status", "ok"))) is first
 
 
-def test_the_collector_is_paused_only_while_scanning(small_files: Path, library: Library) -> None:
-    assert gc.isenabled()
-    with pipeline.collector_paused():
-        assert not gc.isenabled()
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with pipeline.collector_paused():
-            pass
-        assert not gc.isenabled()  # as it was
-    finally:
-        gc.enable()
-    pipeline.analyse([str(small_files)], library)
-    assert gc.isenabled()
+@pytest.mark.parametrize("matcher", [m for m in accel.MATCHERS if m != accel.PURE and accel.installed(m) == m])
+def test_only_the_anchors_the_matcher_found_are_looked_at(
+    small_files: Path, library: Library, matcher: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`_find_lines` walks the anchors a region holds (and the sampled ones), not all of them:
+    each file scans to what the walk over every anchor finds."""
+    index = AnchorIndex.build(library, matcher)  # built now: every file, however small, is searched by it
+    files = sorted(small_files.iterdir())[:120]
+
+    def scans() -> list[tuple[object, ...]]:
+        found = []
+        for path in files:
+            with path.open("rb") as stream:
+                result = scan_stream(stream, path.name, index)
+            found.append((result.events, result.lines, result.series.series(path.name, Role.UNKNOWN, None)))
+        return found
+
+    walked = scans()
+    monkeypatch.setattr(search, "_searched", lambda hits, index: range(len(index.by_anchor)))
+    assert walked == scans()
+    assert sum(len(events) for events, _, _ in walked) > len(files)  # the files' lines were found
