@@ -208,3 +208,36 @@ def test_the_excerpt_shows_each_chain_line_in_context_as_the_file_holds_it() -> 
     for window in document["excerpt"]:
         numbers = [line["line"] for line in window["lines"]]
         assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))  # a window is consecutive lines
+
+
+def test_each_series_is_written_as_json_indents_it(reports: Mapping[str, Report]) -> None:
+    """The series are written by `indented`, not json's encoder (most of a 100,000-file run's
+    report): the report is the text `json.dumps(indent=2)` makes of the same document."""
+    from pdlogdoctor.render.document import report_document
+    from pdlogdoctor.render.neutralise import json_safe
+
+    with_series = [r for r in reports.values() if r.performance is not None and len(r.performance.series) > 1]
+    assert with_series  # the corpus has runs that print metrics lines
+    for report in with_series:
+        out = io.StringIO()
+        render(report, OutputFormat.JSON, out)
+        expected = json_safe(json.dumps(report_document(report), indent=2, ensure_ascii=False)) + "\n"
+        assert out.getvalue() == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"file": 'a\u00e9\u2028"\\\n.log', "n": None, "b": [True, False], "i": -3, "f": 0.1, "e": {}, "l": []},
+        {"low": float("inf"), "high": float("-inf"), "mean": float("nan"), "big": 10**30, "tiny": 1e-300},
+        [{"peak": {"file": "x", "line": 7}}, [], [[1, 2.5], "s"], {"z": {"y": {"x": [None]}}}],
+        "plain",
+        2,
+    ],
+)
+def test_indented_writes_what_json_writes(value: Any) -> None:
+    from pdlogdoctor.render.json_format import indented
+
+    assert indented(value, 0) == json.dumps(value, indent=2, ensure_ascii=False)
+    nested = json.dumps({"a": [value]}, indent=2, ensure_ascii=False)  # two levels deep
+    assert nested == '{\n  "a": [\n    ' + indented(value, 2) + "\n  ]\n}"

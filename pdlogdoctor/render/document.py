@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Any
 
 from .. import __version__
@@ -39,7 +40,13 @@ def format_time(seconds: float | None) -> str | None:
     millis = round((seconds - whole) * 1000)
     if millis == 1000:
         whole, millis = whole + 1, 0
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{millis:03d}Z"
+    return _second_text(whole) + f".{millis:03d}Z"
+
+
+@lru_cache(maxsize=1024)
+def _second_text(whole: int) -> str:
+    """A second's date and clock: the ten series of a metrics line share their first and last."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
 
 
 def folded_pattern(event: Event) -> str:

@@ -46,6 +46,8 @@ class AnchorIndex:
     # scanned, made once per index (100,000 small files paid a walk of every pattern for each).
     stop_afters: dict[str, int] = field(default_factory=dict, compare=False)
     block_anchors: tuple[bytes, ...] = ()
+    # The inverse of `slots`: per place in what `fast` reports, the anchor's position in `by_anchor`.
+    numbers: tuple[int, ...] = ()
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
@@ -90,9 +92,10 @@ class AnchorIndex:
         stop_afters = {p.id: p.stop_after for _, group in ordered for p in group if p.stop_after is not None}
         # The block patterns' own anchors, not their search keys (search._defer_open_block).
         block_anchors = tuple(sorted({p.primary_anchor.encode() for _, group in ordered for p in group if p.block}))
+        numbers = tuple(number for number in range(len(ordered)) if number not in apart)
         return cls(
             ordered, blocks, fast, library.errors, generic, launches, library.formats, sampled, slots, firsts,
-            stop_afters, block_anchors,
+            stop_afters, block_anchors, numbers,
         )  # fmt: skip
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -260,7 +261,9 @@ def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, s
     hits = index.fast.positions(buf, lo, hi) if index.fast is not None else None
     sampled = state.sink.sampled
     firsts = _firsts(hits, index)
-    for number, (anchor, patterns) in enumerate(index.by_anchor):
+    by_anchor = index.by_anchor
+    for number in _searched(hits, index):
+        anchor, patterns = by_anchor[number]
         if number in sampled:
             if state.sink.has_enough(patterns):
                 continue
@@ -276,6 +279,16 @@ def _find_lines(buf: Buffer, lo: int, hi: int, limit: int, index: AnchorIndex, s
             continue  # every pattern of this anchor has been seen enough in this source
         _add_lines(buf, lo, limit, starts, number, generic, lines)
     return lines
+
+
+def _searched(hits: list[list[int]] | None, index: AnchorIndex) -> Iterable[int]:
+    """The anchors `_find_lines` looks at, in their order: with a matcher's report, those it found
+    and the sampled ones (it does not report those); every one without. A small file holds a few of
+    the hundreds of anchors, and a pass over all of them was ~0.1 ms a file."""
+    if hits is None:
+        return range(len(index.by_anchor))
+    found = itertools.compress(index.numbers, hits)  # the places of what it found (an empty list: none)
+    return sorted([*(number for number, _ in index.sampled), *found])
 
 
 def _add_lines(
