@@ -255,6 +255,45 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round19-excerpts-c/08-vllm-idle-no-failure": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
+    # The round 20 blind sets (43 cases: 27 real excerpts from threads no test used, 16 bundles), written
+    # during this session and scored once at 1aa1acd, the session's final code (34/43 acceptable, 39/43 key
+    # line quoted, 0 failed runs called healthy, 2 confidently wrong; main 9d17d7d: 33/43). Each fix that
+    # makes one pass removes its entry.
+    "tests/data/blind-round20-bundles-a/04-mi300x-mooncake-transient-cqe-recovered": {
+        "verdict": "first sight: rdma-link-failure 0.85; the tester expects healthy",
+    },
+    "tests/data/blind-round20-bundles-b/01-nixl-sidechannel-localhost": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects bootstrap-unreachable",
+    },
+    "tests/data/blind-round20-excerpts-a/02-trtllm-storecontextblocks-warnings": {
+        "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line",
+    },
+    "tests/data/blind-round20-excerpts-a/03-mooncake-efa-mr-regattr": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects mr-registration-rejected",
+    },
+    "tests/data/blind-round20-excerpts-a/04-nixl-ucx-vm-nic-startup": {
+        "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
+    },
+    "tests/data/blind-round20-excerpts-a/06-deepep-barrier-timeout": {
+        "key_line": "first sight: no key line quoted (collective-timeout 0.50)",
+    },
+    "tests/data/blind-round20-excerpts-b/07-lmcache-server-startup-only": {
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round20-excerpts-c/03-gsm8k-local-run-passes": {
+        "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round20-excerpts-c/07-buildkite-daily-omni-accuracy-gate": {
+        "verdict": "first sight: performance-regression 0.60; the tester expects accuracy-regression",
+    },
+    "tests/data/blind-round20-excerpts-c/08-gha-runner-shutdown-cancel": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects ci-cancelled",
+    },
+    "tests/data/blind-round20-excerpts-c/09-rdma-link-down-polling": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects rdma-link-failure",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
