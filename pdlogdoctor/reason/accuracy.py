@@ -24,12 +24,11 @@ COLLAPSE = 0.05  # a score at or below this is no worse model but answers that a
 MISSING = "the servers' logs over the test's window (an error there would say why the answers were worse)"
 
 
-def regressed(report: Report, events: Sequence[Event], library: Library) -> Report | None:
-    """The report as an accuracy regression, when its failures are accuracy gates and nothing else;
-    None otherwise."""
+def regressed(report: Report, gates: Sequence[Event], events: Sequence[Event], library: Library) -> Report | None:
+    """The report as an accuracy regression, when its failures are the failed `gates`
+    (performance.failed_gates) that measured an accuracy, and nothing else; None otherwise."""
     if report.verdict.id not in META:
         return None
-    gates = performance.failed_gates(events, library)
     if not gates or performance.failed_besides_gates(report, events, library):
         return None
     if any(performance.gate_metric(gate) for gate in gates):
@@ -59,12 +58,10 @@ def _place(event: Event) -> tuple[float, str, int]:
 
 def _score_held_above(gate: Event) -> bool:
     """A gate that required a value between 0 and 1 to exceed a threshold between 0 and 1."""
-    value = gate.get("value")
-    limit = gate.get("threshold") if gate.get("threshold") is not None else gate.get("limit")
-    relation = str(gate.get("relation") or "")
-    if not isinstance(value, int | float) or not isinstance(limit, int | float):
+    value, limit = _numbers(gate)
+    if value is None or limit is None:
         return False
-    above = relation in ("greater", ">", ">=")
+    above = str(gate.get("relation") or "") in ("greater", ">", ">=")
     return above and 0.0 <= value <= 1.0 and 0.0 < limit <= 1.0
 
 

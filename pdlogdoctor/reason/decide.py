@@ -73,7 +73,7 @@ def _failed_gate_first(report: Report, events: Sequence[Event], library: Library
     gates = performance.failed_gates(events, library)
     if not gates or report.verdict.id not in META:  # a named cause stands
         return report
-    regressed = accuracy.regressed(report, events, library)
+    regressed = accuracy.regressed(report, gates, events, library)
     if regressed is not None:
         return regressed
     gate = gates[0]
