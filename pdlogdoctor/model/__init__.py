@@ -35,6 +35,9 @@ class Role(StrEnum):
         return self is Role.CI
 
 
+# The roles of a serving engine's own log: a prefill, a decode, or a server whose side is not known.
+SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
+
 # The words in a file's name that say which part wrote it: the scan's role when the content does
 # not say (scan/roles.role_from_name), and the files a walk over its file cap reads first (ingest).
 ROLE_NAME_HINTS: tuple[tuple[Role, tuple[str, ...]], ...] = (

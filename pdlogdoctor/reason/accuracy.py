@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..library.patterns import Library
-from ..model import Event, FactValue, Mark, Report, Suggestion, Verdict
+from ..model import SERVER_ROLES, Event, FactValue, Mark, Report, Suggestion, Verdict
 from ..model.textcut import clip
 from ..model.verdicts import ACCURACY_REGRESSION, META
 from . import confidence, performance
@@ -46,7 +46,7 @@ def _served(events: Sequence[Event], library: Library) -> str:
     """Where a server's own log shows it serving (ready, answering), "" when none does: the gate
     then scored answers a server gave, not answers that never came."""
     proof = library.marked(Mark.SERVER_UP, Mark.ANSWERED)
-    shown = [e for e in events if e.pattern in proof and not e.failing and e.role in performance.SERVER_ROLES]
+    shown = [e for e in events if e.pattern in proof and not e.failing and e.role in SERVER_ROLES]
     if not shown:
         return ""
     return f"the servers' logs show them serving ({min(shown, key=_place).where})"

@@ -24,6 +24,7 @@ from ..ingest.duplicates import DUPLICATE_CODE
 from ..library.patterns import START_UP, Library, Pattern
 from ..library.templates import message_of
 from ..model import (
+    SERVER_ROLES,
     Alternative,
     Event,
     FieldValue,
@@ -41,7 +42,6 @@ from ..model import (
 from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
 from ..scan.logshape import NOT_SERVING_LOG
-from ..scan.roles import SERVER_ROLES
 from ..scan.traceback import stack_of
 from . import confidence
 from .analyzers import ANALYZERS, DETECTORS

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from ..model import Event, Mark, Role
+from ..model import SERVER_ROLES, Event, Mark
 from ..model.values import record
 from .hypothesis import Evidence, Hypothesis
 
@@ -27,7 +27,6 @@ SERVING_AGAIN = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED)
 # through): the answered lines of a busy server are read only a few times per file (stop_after),
 # so one after a failure deep in a long log is seldom an event.
 GOING_ON = (*SERVING_AGAIN, Mark.RECOVERED)
-SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 # Failures further apart than this, with no link between them, are separate incidents.
 INCIDENT_GAP_S = 30 * 60.0
 # ... or this far apart with the service serving again in between (a fallback that worked a

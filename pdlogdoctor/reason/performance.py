@@ -27,6 +27,7 @@ from dataclasses import replace
 from ..library.patterns import Library
 from ..library.templates import message_of
 from ..model import (
+    SERVER_ROLES,
     Event,
     FactValue,
     Kind,
@@ -45,7 +46,6 @@ from ..model.values import record
 from . import confidence
 from .quotes import series_place
 
-SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 GATE_MISSING = "no line says why the gate"  # decide.py's missing evidence: the series say it now
 REGRESSION = verdicts.PERFORMANCE_REGRESSION
 MIN_BUCKETS = 4  # fewer time buckets than this is too short a series to call a trend

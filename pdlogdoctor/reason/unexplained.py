@@ -26,21 +26,31 @@ from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES, 
 from ..library.lazyregex import LazyRegex
 from ..library.patterns import Library
 from ..library.templates import message_of, mine
-from ..model import Alternative, Event, Kind, Mark, Report, Role, Severity, Tier, UnexplainedError, Verdict
+from ..model import (
+    SERVER_ROLES,
+    Alternative,
+    Event,
+    Kind,
+    Mark,
+    Report,
+    Role,
+    Severity,
+    Tier,
+    UnexplainedError,
+    Verdict,
+)
 from ..model.counts import count_of
 from ..model.textcut import clip
 from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META, NO_CAUSE, NO_FAILURE_SEEN
 from . import confidence
 
-SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 START_UP_MARKS = (Mark.SERVER_UP, Mark.WARMUP)  # a server came up: errors above it were its start-up's
 CAUSE_ROLES = frozenset(SERVER_ROLES)
 DEPLOYMENT_ROLES = frozenset({*SERVER_ROLES, Role.ROUTER})  # a mixed stream may hold a side-car too
-CHECK_ROLES = frozenset(
-    {Role.HARNESS}
-)  # the run's own check: a benchmark, a test (a CI job's stream holds every component)
+# The run's own check: a benchmark's or a test's output (a CI job's stream holds every component).
+CHECK_ROLES = frozenset({Role.HARNESS})
 BESIDE_SYMPTOM_AFTER_S = 60.0  # a cause logged up to this long after a symptom is still 'beside' it
 BESIDE_SYMPTOM_BEFORE_S = 600.0
 # Lines this close are one moment: components stamp whole seconds or milliseconds, and a

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ..ingest.rotation import segment_of
 from ..library.formats import shipped
-from ..model import ROLE_NAME_HINTS, Event, Role
+from ..model import ROLE_NAME_HINTS, SERVER_ROLES, Event, Role
 from .collectors import record_sources
 
 _SERVER_ARGS_MODE = re.compile(r"server_args=ServerArgs\(.*?disaggregation_mode='(prefill|decode|null)'")
@@ -144,9 +144,6 @@ def node_from_name(name: str) -> str | None:
     base = segment_of(name)[0].rsplit("!", 1)[-1].rsplit("/", 1)[-1]
     found = re.match(r"^(?:prefill|decode)[_-](?P<node>[\w.-]+?)(?:\.log)?(?:\.\d{1,3})?(?:\.(?:gz|zst))?$", base)
     return found.group("node") if found else None
-
-
-SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER)
 
 
 _ROLE_WORDS = (("prefill", Role.PREFILL), ("decode", Role.DECODE), ("router", Role.ROUTER))
