@@ -88,3 +88,17 @@ def test_the_servers_serving_make_it_surer(library: Library) -> None:
     report = run([str(FIXTURES / "gate-sglang-ci-threshold-assert")], library)
     assert _verdict(report) == ("accuracy-regression", 0.6)
     assert [step.name for step in report.verdict.reasons] == ["accuracy-gate", "gate-served"]
+
+
+def test_a_test_in_an_e2e_folder_measures_what_its_name_says(tmp_path: Path, library: Library) -> None:
+    """vLLM-Omni's accuracy test lives under tests/e2e/: the folder names no latency."""
+    node = "tests/e2e/accuracy/qwen3_omni/test_qwen3_omni.py::test_qwen3_omni_daily_omni_accuracy_bench[omni_server0]"
+    line = f"FAILED {node}"
+    report = analysed_lines(tmp_path, library, [line], "ci.log")
+    assert report.verdict.id == "accuracy-regression"
+
+
+def test_a_latency_test_is_still_a_latency(tmp_path: Path, library: Library) -> None:
+    line = "FAILED tests/perf/test_pd_nixl_qwen32b.py::test_e2e_latency - AssertionError: 15902.48 not less than 2500"
+    report = analysed_lines(tmp_path, library, [line], "ci.log")
+    assert report.verdict.id == "performance-regression"

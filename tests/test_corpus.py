@@ -284,9 +284,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
-    "tests/data/blind-round20-excerpts-c/07-buildkite-daily-omni-accuracy-gate": {
-        "verdict": "first sight: performance-regression 0.60; the tester expects accuracy-regression",
-    },
     "tests/data/blind-round20-excerpts-c/08-gha-runner-shutdown-cancel": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects ci-cancelled",
     },

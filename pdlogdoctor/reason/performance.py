@@ -65,6 +65,8 @@ GATE_BLOCK = 12  # lines: a failed test's block, its header over its traceback a
 CHECK_TAG = re.compile(r"\[[a-z][\w.-]*\] *$")  # `[slo] `: lower-case, as no level or time tag is
 OUTCOME_WORD = re.compile(r"(?<![\w-])FAIL(?:ED)?(?![\w-])")  # a gate line's outcome, upper-case and whole
 LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output")
+# The short ones only as words of their own: `itl` is in "title", `e2e` a test folder's name too.
+_SHORT_LATENCY = re.compile(r"\b(?:ttft|tpot|itl|e2e)\b")
 # What an accuracy test is named after: its metric, or the benchmark it scores (lm-eval's tasks).
 ACCURACY_WORDS = (
     "accuracy",
@@ -79,6 +81,9 @@ ACCURACY_WORDS = (
     "lm eval",
 )
 THROUGHPUT_WORDS = ("throughput", "tok/s", "tokens/s", "req/s")
+LONG_PERFORMANCE_WORDS = tuple(
+    w for w in (*LATENCY_WORDS, *THROUGHPUT_WORDS) if w not in ("ttft", "tpot", "itl", "e2e")
+)
 # The queues whose backlog each verdict reads, by the metrics patterns' capture names.
 TRANSFER_QUEUES = ("transfer_queue", "bootstrap_queue")
 DECODE_QUEUES = ("queue", "prealloc_queue")
@@ -250,13 +255,20 @@ def _measures(gate: Event, words: tuple[str, ...]) -> bool:
 
 
 def _names(text: str, words: tuple[str, ...]) -> bool:
-    lowered = text.lower().replace("_", " ").replace("-", " ")
+    lowered = _measured_part(text).lower().replace("_", " ").replace("-", " ")
     return any(word in lowered for word in words)
 
 
 def performance_words(text: str) -> bool:
-    lowered = text.lower().replace("_", " ")
-    return any(word in lowered for word in (*LATENCY_WORDS, *THROUGHPUT_WORDS))
+    lowered = _measured_part(text).lower().replace("_", " ")
+    return _SHORT_LATENCY.search(lowered) is not None or any(word in lowered for word in LONG_PERFORMANCE_WORDS)
+
+
+def _measured_part(text: str) -> str:
+    """The words that can say what was measured: a test id's own name, not the folders it lives in
+    (vLLM-Omni's `tests/e2e/accuracy/...::test_x_accuracy_bench` is an accuracy test, not a latency)."""
+    name = text.rsplit("::", 1)[-1]
+    return name.rsplit("/", 1)[-1] if "::" in text else name
 
 
 # ---------------------------------------------------------------- series read per node
