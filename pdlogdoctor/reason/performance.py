@@ -1050,15 +1050,34 @@ def _line_counts(events: Sequence[Event]) -> dict[tuple[str, str], int]:
 def peak_event(series: Series, repeats: int) -> Event:
     """The line where a series peaked, as an event of its pattern standing for its file's `repeats`
     lines of that pattern (model/counts.py): the chain quotes it."""
+    return _line_event(series, series.peak_line, series.peak_time, series.peak_text, series.high, repeats)
+
+
+def last_event(series: Series) -> Event:
+    """The series' last line, standing for its file's lines of that pattern (a stall's line: stall.py)."""
+    return _line_event(
+        series, series.last_line, series.last_time, series.last_text, series.last, series.count, Severity.WARNING
+    )
+
+
+def _line_event(
+    series: Series,
+    line: int,
+    time: float | None,
+    text: str,
+    value: float,
+    repeats: int,
+    severity: Severity = Severity.INFO,
+) -> Event:
     return Event(
         pattern=series.pattern,
         source=series.source,
-        line=series.peak_line,
-        time=series.peak_time,
+        line=line,
+        time=time,
         time_text=None,
-        text=series.peak_text,
-        fields=((series.metric, series.high),),
-        severity=Severity.INFO,
+        text=text,
+        fields=((series.metric, value),),
+        severity=severity,
         kind=Kind.CONTEXT,
         failing=False,
         role=series.role,

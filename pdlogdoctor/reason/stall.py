@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..library.patterns import Library
-from ..model import Event, Kind, Report, Series, Severity, Verdict
+from ..model import Report, Series, Verdict
 from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
-from . import confidence
+from . import confidence, performance
 from .quotes import series_place
 
 RUNNING, GENERATED, PROMPT = "running", "gen_throughput", "input_throughput"
@@ -60,26 +60,8 @@ def weigh(report: Report, series: Sequence[Series], library: Library) -> Report:
     return replace(
         report,
         verdict=verdict,
-        chain=(_last_line(stall), *report.chain),
+        chain=(performance.last_event(stall), *report.chain),
         advice=spec.advice.strip(),
         explain=spec.explain.strip(),
         missing=tuple(dict.fromkeys((MISSING, *report.missing))),
-    )
-
-
-def _last_line(series: Series) -> Event:
-    """The stall's line as the chain shows it: the series' last line, standing for itself."""
-    return Event(
-        pattern=series.pattern,
-        source=series.source,
-        line=series.last_line,
-        time=series.last_time,
-        time_text=None,
-        text=series.last_text,
-        fields=((series.metric, series.last),),
-        severity=Severity.WARNING,
-        kind=Kind.CONTEXT,
-        failing=False,
-        role=series.role,
-        repeats=series.count,  # the pattern's lines in its file, as every event of a kind states them
     )
