@@ -259,9 +259,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # during this session and scored once at 1aa1acd, the session's final code (34/43 acceptable, 39/43 key
     # line quoted, 0 failed runs called healthy, 2 confidently wrong; main 9d17d7d: 33/43). Each fix that
     # makes one pass removes its entry.
-    "tests/data/blind-round20-bundles-a/04-mi300x-mooncake-transient-cqe-recovered": {
-        "verdict": "first sight: rdma-link-failure 0.85; the tester expects healthy",
-    },
     "tests/data/blind-round20-bundles-b/01-nixl-sidechannel-localhost": {
         "verdict": "first sight: inconclusive 0.00; the tester expects bootstrap-unreachable",
     },
@@ -279,13 +276,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round20-excerpts-b/07-lmcache-server-startup-only": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round20-excerpts-c/03-gsm8k-local-run-passes": {
-        "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round20-excerpts-c/08-gha-runner-shutdown-cancel": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects ci-cancelled",
     },
     "tests/data/blind-round20-excerpts-c/09-rdma-link-down-polling": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects rdma-link-failure",

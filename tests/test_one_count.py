@@ -18,7 +18,7 @@ import io
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -170,10 +170,29 @@ def _short_of_plan(source: str, pattern_id: str, at: int) -> bool:
             for name, value in (match_line(plan, lines[i]) or {}).items():
                 if isinstance(value, int) and (name == "concurrency" or i < at):
                     stated[name].append((abs(i - at), value))
+    stated["planned"] += _bar_total(lines, start, at)
     for name in ("planned", "concurrency"):
         if stated[name]:
             return completed < min(stated[name])[1]
     return False
+
+
+BAR_REACH = 12  # a finished progress bar this close above a count is its run's (no result between)
+
+
+def _bar_total(lines: Sequence[str], start: int, at: int) -> list[tuple[int, int]]:
+    """A finished progress bar's total just above the count, with no result line between them."""
+    library = _library()
+    results = [_pattern(p) for p in sorted(library.marked(Mark.END_TO_END, Mark.ANSWERED))]
+    bars = [_pattern(p) for p in sorted(library.marked(Mark.REQUESTS_PLANNED))]
+    for i in range(at - 1, max(start, at - BAR_REACH) - 1, -1):
+        captures = [match_line(bar, lines[i]) or {} for bar in bars]
+        total = next((c["bar_total"] for c in captures if "bar_total" in c), None)
+        if isinstance(total, int):
+            return [(at - i, total)]
+        if any(match_line(result, lines[i]) for result in results):
+            return []
+    return []
 
 
 def grep_failing_whole(sources: list[str], pattern: str) -> int:

@@ -22,6 +22,9 @@ from ..model import Event, Mark
 
 RESULT_BLOCK_LINES = 3  # how far below the count a result block states its concurrency (vLLM: 1 or 2 lines)
 EXACT, FLOOR = "planned", "concurrency"  # the captures of a plan line: the requests sent, those in flight
+# A finished progress bar's total (`bar_total`) is the requests sent only just above the result block
+# it closes: a bar further up counted something else (an accuracy eval's questions before the sweep).
+BAR, BAR_REACH = "bar_total", 12
 AT_LEAST = "sent_at_least"  # a count's field: the concurrency its run kept, the least it sent
 
 
@@ -34,10 +37,12 @@ def short_of_plan(events: Sequence[Event], library: Library) -> list[Event]:
         return list(events)
     checks = library.marked(Mark.END_TO_END)
     counts = [e for e in events if e.pattern in checks and isinstance(e.get("completed"), int)]
+    results = [e for e in events if e.pattern in library.marked(Mark.END_TO_END, Mark.ANSWERED)]
     out = []
     for event in events:
         if event.pattern in checks and not event.failing and isinstance(event.get("completed"), int):
-            event = _against_plan(event, _plan_of(event, plans, counts), library)
+            own = [p for p in plans if not isinstance(p.get(BAR), int) or _bar_closes(p, event, results)]
+            event = _against_plan(event, _plan_of(event, own, counts), library)
         out.append(event)
     return _recounted(out, events)
 
@@ -63,13 +68,21 @@ def _plan_of(count: Event, plans: Sequence[Event], counts: Sequence[Event]) -> t
     it sent) or (`sent_at_least`, the concurrency it kept)."""
     previous = max((c.line for c in counts if c.source == count.source and c.line < count.line), default=0)
     own = [p for p in plans if p.source == count.source and previous < p.line <= count.line + RESULT_BLOCK_LINES]
-    for capture, name in ((EXACT, EXACT), (FLOOR, AT_LEAST)):
+    for capture, name in ((EXACT, EXACT), (BAR, EXACT), (FLOOR, AT_LEAST)):
         # The arguments are echoed before the run; only the block's own concurrency line is below it.
         stated = [p for p in own if isinstance(p.get(capture), int) and (capture == FLOOR or p.line < count.line)]
         if stated:
             value = min(stated, key=lambda p: abs(p.line - count.line)).get(capture)
             return (name, value) if isinstance(value, int) else None
     return None
+
+
+def _bar_closes(bar: Event, count: Event, results: Sequence[Event]) -> bool:
+    """The bar is the one the count's result block closes: just above it (BAR_REACH), with no
+    other result of its file between them (an accuracy eval's own bar stands above its accuracy)."""
+    if bar.source != count.source or not 0 < count.line - bar.line <= BAR_REACH:
+        return False
+    return not any(r.source == bar.source and bar.line < r.line < count.line for r in results)
 
 
 def _against_plan(count: Event, plan: tuple[str, int] | None, library: Library) -> Event:
