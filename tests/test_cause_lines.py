@@ -123,3 +123,41 @@ def test_the_job_wrapper_alone_states_no_cause(library: Library, tmp_path: Path)
     summary, advice, lead = _lead(library, tmp_path)
     assert "Job 'raysubmit_LKFSP4hfiq2xPuz6' failed" in lead
     assert "states its cause" not in summary and "host memory" not in advice
+
+
+# UCX on a VM's NIC with no RoCE GID (a blind round's excerpt, as posted): UCX's and NIXL's own errors,
+# then the engine's `RuntimeError: Worker ... died during startup`, none of them a pattern's.
+UCX_ON_A_VM_NIC = [
+    "UCX  ERROR ibv_query_gid(dev=mlx5_11 port=1 index=0) failed: Invalid argument",
+    "UCX  ERROR uct_iface_open(rc_gda/cuda0-mlx5_11:1) failed: Invalid parameter",
+    "E backend_plugin.h:102] Failed to create engine: Failed to create UCX worker: Invalid parameter",
+    "E nixl_agent.cpp:404] createBackend: backend creation failed for 'UCX'",
+    "RuntimeError: Worker meta-llama/Llama-3.1-8B-Instruct (PID ...) died during startup",
+]
+
+
+def test_an_errno_stated_by_the_first_failing_call_leads_over_the_exception_below(
+    library: Library, tmp_path: Path
+) -> None:
+    (tmp_path / "ci.log").write_text("\n".join(UCX_ON_A_VM_NIC) + "\n")
+    summary, advice, lead = _lead(library, tmp_path)
+    assert lead == UCX_ON_A_VM_NIC[0]
+    assert summary.startswith("The earliest error no pattern explains that states its cause")
+    assert "ibv_query_gid" in summary and "GID index" in advice
+
+
+def test_the_first_error_leads_even_when_it_states_no_errno(library: Library, tmp_path: Path) -> None:
+    # The same lines with the errno's words taken off: the first error still failed first, and the
+    # engine's exception at the end, with errors between, ended no traceback the first line headed.
+    lines = [UCX_ON_A_VM_NIC[0].replace(": Invalid argument", ""), *UCX_ON_A_VM_NIC[1:]]
+    (tmp_path / "ci.log").write_text("\n".join(lines) + "\n")
+    _summary, advice, lead = _lead(library, tmp_path)
+    assert lead == lines[0] and "GID index" not in advice
+
+
+def test_a_reset_connection_states_no_cause(library: Library, tmp_path: Path) -> None:
+    # A peer that went away is what happened to this process, not why: no errno cause leads on it.
+    lines = ["ConnectionResetError: [Errno 104] Connection reset by peer"]
+    (tmp_path / "client.log").write_text("\n".join(lines) + "\n")
+    summary, advice, _lead_line = _lead(library, tmp_path)
+    assert "states its cause" not in summary and "names the limit" not in advice

@@ -488,7 +488,9 @@ def _exception_of(first: UnexplainedError, early: list[UnexplainedError]) -> Une
     """A logger's exception message (`EngineCore failed to start.`) heads the traceback it prints;
     the exception line at that traceback's end, in the same moment of the same file, says what failed.
     A first line that is an exception line itself already says it: a later one (an error while shutting
-    down, vllm#32222's AttributeError after `RuntimeError: NIXL is not available`) is no better lead."""
+    down, vllm#32222's AttributeError after `RuntimeError: NIXL is not available`) is no better lead;
+    nor is one with other errors between them (UCX's and NIXL's own errors, then the engine's
+    `RuntimeError: Worker ... died during startup`): the first line headed no traceback, it failed first."""
     start = first.first
     if _EXCEPTION_LINE.match(message_of(start.text)):
         return first
@@ -500,7 +502,17 @@ def _exception_of(first: UnexplainedError, early: list[UnexplainedError]) -> Une
         and (t.first.time is None or start.time is None or abs(t.first.time - start.time) <= SAME_MOMENT_S)
         and _EXCEPTION_LINE.match(message_of(t.first.text))
     ]
-    return min(same, key=lambda t: _time_key(t.first)) if same else first
+    if not same:
+        return first
+    ending = min(same, key=lambda t: _time_key(t.first))
+    between = [
+        t
+        for t in early
+        if t.first.source == start.source
+        and start.line < t.first.line < ending.first.line
+        and t.severity.rank >= Severity.ERROR.rank
+    ]
+    return first if between else ending
 
 
 def _position(first: Event, root_time: float | None, symptom_time: float | None, stopping: bool = False) -> str:
