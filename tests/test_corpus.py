@@ -268,9 +268,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round20-excerpts-a/02-trtllm-storecontextblocks-warnings": {
         "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line",
     },
-    "tests/data/blind-round20-excerpts-a/03-mooncake-efa-mr-regattr": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects mr-registration-rejected",
-    },
     "tests/data/blind-round20-excerpts-a/04-nixl-ucx-vm-nic-startup": {
         "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
     },
@@ -286,10 +283,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round20-excerpts-c/08-gha-runner-shutdown-cancel": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects ci-cancelled",
-    },
-    "tests/data/blind-round20-excerpts-c/09-rdma-link-down-polling": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects rdma-link-failure",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
