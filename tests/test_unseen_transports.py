@@ -155,3 +155,24 @@ def test_active_and_switched_off_ports_fire_nothing(tmp_path: Path, library: Lib
     report = _report(tmp_path, library, name, line)
     assert report.verdict.id != "rdma-link-failure"
     assert not report.chain
+
+
+def test_the_kernels_link_down_names_a_link_failure_as_a_lead(tmp_path: Path, library: Library) -> None:
+    """No pattern names the kernel's port lines; their words name the verdict below 0.5 (the family
+    rdma-port-link-down), quoting the line."""
+    line = "[18865.848172] mlx5_core 0000:01:00.0 enp1s0f0np0: Link down"
+    report = _report(tmp_path, library, "dmesg.txt", line)
+    assert report.verdict.id == "rdma-link-failure"
+    assert report.verdict.confidence < 0.5
+    assert "enp1s0f0np0: Link down" in report.verdict.summary
+
+
+def test_a_port_coming_up_is_no_link_failure(tmp_path: Path, library: Library) -> None:
+    report = _report(
+        tmp_path,
+        library,
+        "dmesg.txt",
+        "[ 4441.768101] mlx5_core 0000:53:00.0 enp83s0f0np0: Link up",
+        "[ 4441.769587] mlx5_core 0000:53:00.0 mlx5_3: Port: 1 Link ACTIVE",
+    )
+    assert report.verdict.id != "rdma-link-failure"
