@@ -265,9 +265,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round20-excerpts-a/02-trtllm-storecontextblocks-warnings": {
         "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line",
     },
-    "tests/data/blind-round20-excerpts-a/03-mooncake-efa-mr-regattr": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects mr-registration-rejected",
-    },
     "tests/data/blind-round20-excerpts-a/04-nixl-ucx-vm-nic-startup": {
         "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
     },
@@ -275,10 +272,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no key line quoted (collective-timeout 0.50)",
     },
     "tests/data/blind-round20-excerpts-b/07-lmcache-server-startup-only": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
-    "tests/data/blind-round20-excerpts-c/09-rdma-link-down-polling": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects rdma-link-failure",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
 }

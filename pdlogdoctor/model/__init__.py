@@ -147,6 +147,10 @@ class Mark(StrEnum):
     # this pattern in `[[causes]]`; the core joins the chain after the diagnosis (reason/binaries.py).
     CORE_DUMPED = "core-dumped"
     NIC_INACTIVE = "nic-inactive"  # a NIC was marked inactive (`nic`, `nic2` or `endpoint` names it)
+    # A port-state tool (`rdma link`, ibstat, ibv_devinfo) shows an RDMA port that is not active: the
+    # line alone does not say the port is one the job uses (an unused port of a dual-port card looks
+    # the same), so alone it roots its verdict only weakly (transport.rdma_link); `device` names the port.
+    PORT_DOWN = "port-down"
     HANDSHAKE_FAILED = "handshake-failed"  # a queue-pair handshake between the two sides failed
     # A request timed out in one phase of its KV transfer (bootstrap, waiting for input); `says` names the phase.
     PHASE_TIMEOUT = "phase-timeout"

@@ -43,6 +43,7 @@ STRERROR_ERRNO = {
     "Bad address": 14,
     "No such device": 19,
     "Invalid argument": 22,
+    "Function not implemented": 38,
     "Operation not supported": 95,
 }
 ERRNO_HINTS = {
@@ -50,7 +51,10 @@ ERRNO_HINTS = {
     12: "ENOMEM: the locked-memory limit (ulimit -l) or the NIC's translation tables are exhausted",
     1: "EPERM: the process may not register memory (container capabilities, memlock limit)",
     13: "EACCES: the requested access flags are not allowed for this memory",
-    95: "EOPNOTSUPP: this registration path (dmabuf, ODP) is not supported by the driver stack",
+    95: "EOPNOTSUPP: this registration path (dmabuf, ODP, a libfabric provider's GPU-memory interface) is not "
+    "supported by the driver stack",
+    38: "ENOSYS (Function not implemented): the provider or verbs driver does not implement the registration "
+    "asked for (libfabric's fi_mr_regattr with extended attributes)",
     5: "EIO: the device failed the registration",
     19: "ENODEV (No such device): the port cannot run the queue pair the registration goes through "
     "(a LAG-bonded or unsupported port)",

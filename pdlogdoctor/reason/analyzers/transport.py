@@ -26,6 +26,7 @@ PEER_PORT = re.compile(r":\d+@")
 # A peer's own log can only explain its loss if it is there and has an error in it.
 SYMPTOM_ONLY = 0.45
 PEER_UNSEEN = 0.5  # completion errors seen from one side only, the other side's log missing
+PORT_LISTING_ONLY = 0.45  # a port-state tool's listing with nothing failing through the port
 QUOTE_LIMIT = 300  # a Mooncake slice failure names its addresses before its status: keep the status
 NO_WORKER_QUOTE_LIMIT = 500  # a gateway quotes its proxy's reply, whose reason comes last
 
@@ -45,6 +46,9 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         ("handshake_failures", _handshakes(handshakes, evidence)),
     ]
     if not failures and not inactive and not handshakes:
+        ports = _failing(evidence, Mark.PORT_DOWN)
+        if ports and all(e.pattern in evidence.library.marked(Mark.PORT_DOWN) for e in hypothesis.roots):
+            return [_port_down(hypothesis, ports, evidence)]
         return [_setup_failure(hypothesis, evidence)]
     worst = paths.most_common(1)[0][0] if paths else (inactive[0] if inactive else "an RDMA path")
     status = _headline(statuses, inactive, handshakes, evidence)
@@ -86,6 +90,31 @@ def _what_follows(hypothesis: Hypothesis, evidence: Evidence) -> str:
     if any(e.failing and e.pattern not in own for e in hypothesis.chain):
         return "The transfer failures and 5xx that follow are its consequences."
     return "No transfer, request or check failure follows it in these logs."
+
+
+def _port_down(hypothesis: Hypothesis, ports: list[Event], evidence: Evidence) -> Hypothesis:
+    """A port-state tool's output shows a port that is not active, and no transfer failed on the link
+    in these logs. The port is named; with nothing downstream failing, the listing alone does not say
+    the port is one the job uses (an unused port looks the same), so the verdict is held low and says
+    what to check."""
+    named = sorted({str(e.get("device")) for e in ports if e.get("device")})
+    said = "; ".join(dict.fromkeys(evidence.says(e) or evidence.library.pattern(e.pattern).title for e in ports))
+    root = hypothesis.first_root
+    summary = f"An RDMA port is not active: {said}. {_first_line(hypothesis)}"
+    own = evidence.library.marked(Mark.PORT_DOWN)
+    if any(e.failing and e.pattern not in own for e in hypothesis.chain):
+        summary += "The transfer failures that follow are its consequences."
+        confidence = hypothesis.confidence
+    else:
+        summary += (
+            "Nothing in these logs fails through it: a port-state listing does not say the port is one the job "
+            "uses (an unused port of a dual-port card shows the same state); check that it is among the devices "
+            "the transport uses (NCCL_IB_HCA, the transfer engine's device list) and the logs of the run."
+        )
+        confidence = min(hypothesis.confidence, PORT_LISTING_ONLY)
+    facts: list[tuple[str, FactValue]] = [("ports_not_active", tuple(named) or count_matches(ports))]
+    facts.extend((name, root.get(name)) for name in ("state", "phys_state") if root.get(name) is not None)
+    return replace(hypothesis, summary=summary, facts=tuple(facts), confidence=confidence)
 
 
 def _setup_failure(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
