@@ -262,9 +262,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round20-bundles-b/01-nixl-sidechannel-localhost": {
         "verdict": "first sight: inconclusive 0.00; the tester expects bootstrap-unreachable",
     },
-    "tests/data/blind-round20-excerpts-a/02-trtllm-storecontextblocks-warnings": {
-        "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line",
-    },
     "tests/data/blind-round20-excerpts-a/04-nixl-ucx-vm-nic-startup": {
         "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
     },
