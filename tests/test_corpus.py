@@ -259,12 +259,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # during this session and scored once at 1aa1acd, the session's final code (34/43 acceptable, 39/43 key
     # line quoted, 0 failed runs called healthy, 2 confidently wrong; main 9d17d7d: 33/43). Each fix that
     # makes one pass removes its entry.
-    "tests/data/blind-round20-bundles-b/01-nixl-sidechannel-localhost": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects bootstrap-unreachable",
-    },
-    "tests/data/blind-round20-excerpts-a/04-nixl-ucx-vm-nic-startup": {
-        "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
-    },
     "tests/data/blind-round20-excerpts-a/06-deepep-barrier-timeout": {
         "key_line": "first sight: no key line quoted (collective-timeout 0.50)",
     },

@@ -480,7 +480,16 @@ def _cause_near(first: UnexplainedError, serious: list[UnexplainedError]) -> Une
     it: NCCL's `Last error:` follows torch's wrapper), or None when the first error states its own."""
     if first.cause:
         return None
-    near = [t for t in serious if t.cause and _near(t.first, first.first)]
+    # A cause line below the first error speaks for it only when the first only reports (a wrapper,
+    # an exception line): below a line that failed by itself (UCX's `mlx5dv_devx_obj_create(CQ)
+    # failed`), an errno a later call got (`Failed to allocate memory pool ...: Input/output error`)
+    # is what its failure caused.
+    reports = first.wrapper or bool(_EXCEPTION_LINE.match(message_of(first.first.text)))
+    near = [
+        t
+        for t in serious
+        if t.cause and _near(t.first, first.first) and (reports or _time_key(t.first) < _time_key(first.first))
+    ]
     return min(near, key=lambda t: _time_key(t.first)) if near else None
 
 
