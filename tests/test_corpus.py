@@ -259,6 +259,11 @@ KNOWN: dict[str, dict[str, str]] = {
     # during this session and scored once at 1aa1acd, the session's final code (34/43 acceptable, 39/43 key
     # line quoted, 0 failed runs called healthy, 2 confidently wrong; main 9d17d7d: 33/43). Each fix that
     # makes one pass removes its entry.
+    "tests/data/blind-round20-bundles-a/04-mi300x-mooncake-transient-cqe-recovered": {
+        "verdict": "first sight: rdma-link-failure 0.85; the tester expects healthy. Kept: one request failed "
+        "(500 through the router) with no restart after it, and a failed request is no blip the run survived "
+        "(fixtures/mooncake-slice-retry-then-request-failed, tests/test_survived_blips.py)",
+    },
     "tests/data/blind-round20-excerpts-a/06-deepep-barrier-timeout": {
         "key_line": "first sight: no key line quoted (collective-timeout 0.50)",
     },

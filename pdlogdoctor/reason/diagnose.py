@@ -47,7 +47,7 @@ from . import confidence
 from .analyzers import ANALYZERS, DETECTORS
 from .fleets import with_fleet
 from .hypothesis import Evidence, Hypothesis, count_matches, described
-from .incidents import Precedence, Split, came_back, precedence, served_again, split_incidents, why_separate
+from .incidents import Precedence, Split, came_back, precedence, split_incidents, why_separate
 from .link import downstream, upstream_of
 
 # Lines that show the deployment serving (when not failing themselves), and the end-to-end ones among them.
@@ -394,12 +394,8 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     outage = _during_outage(viable, split, evidence.library.marked(*DOWN_AND_BACK))
     after = [event for event in failing if id(event) not in roots and not outage(event)]
     gated = evidence.library.marked(Mark.GATE_FAILED)
-    ungated = after and not any(e.pattern in gated for e in after)
-    back = came_back(failing, evidence) if ungated else None
-    # No restart: the servers that logged the burst went on serving after it (checked below to
-    # have passed the end-to-end checks too).
-    going_on = served_again(failing, evidence) if ungated and back is None else None
-    if after and back is None and going_on is None:
+    back = came_back(failing, evidence) if after and not any(e.pattern in gated for e in after) else None
+    if after and back is None:
         return None  # what it caused failed too, and no server came back after it
     checks = (
         evidence.marked(Mark.END_TO_END)
@@ -408,8 +404,6 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     )
     if any(e.failing for e in checks):
         return None
-    if going_on is not None and not evidence.marked(Mark.END_TO_END):
-        return None  # answers alone do not say the requests it failed were the only ones
     if back is not None and any(e.time is not None and back.time is not None and e.time < back.time for e in checks):
         return None  # a check that passed before the server came back says nothing of after
     proofs = [_served_around(h, split, checks, evidence) for h in viable]
@@ -430,11 +424,6 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
         )
     if any(_recurring(h, evidence) for h in viable):
         return None  # a cause that came back again and again while serving is how the run served, no blip
-    if going_on is not None:
-        return (
-            f"what it caused came in one burst, then the same servers went on ({evidence.said(going_on)}), "
-            f"nothing failed after that, and {passed}, so the run survived it"
-        )
     return (
         f"its server was serving ({evidence.said(proof)}), no request or check failed and the end-to-end "
         "checks passed, so it was retried or recovered without consequence"

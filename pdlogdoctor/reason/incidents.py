@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from ..model import SERVER_ROLES, Event, Mark, Role
+from ..model import SERVER_ROLES, Event, Mark
 from ..model.values import record
 from .hypothesis import Evidence, Hypothesis
 
@@ -32,14 +32,6 @@ INCIDENT_GAP_S = 30 * 60.0
 # ... or this far apart with the service serving again in between (a fallback that worked a
 # minute before a crash is part of the same story: an alternative that recovered).
 RECOVERED_GAP_S = 5 * 60.0
-# A burst of failures at one moment, with no restart after it, is one failure the servers went on
-# past (served_again); failures spread wider than this kept coming back.
-BURST_SPAN_S = 60.0
-# Lines that show a server going on after a burst: its answers, the clients' results, and its
-# periodic stats lines (a busy server's answered lines are read a few times per file; its stats
-# lines' last one always is).
-SERVING_ON = (Mark.ANSWERED, Mark.END_TO_END, Mark.METRICS)
-CLIENT_FACING = (Role.DECODE, Role.SERVER, Role.ROUTER)
 # Two files' clocks, aligned by paired lines, agree to about this (clocks.MIN_SKEW_S): failures in
 # two files closer than this (plus each file's clock slack) are in an order the logs cannot tell.
 CROSS_FILE_RESOLUTION_S = 5.0
@@ -323,30 +315,6 @@ def came_back(failing: Sequence[Event], evidence: Evidence) -> Event | None:
     ]
     ready = evidence.library.marked(Mark.SERVER_UP)  # within a second, the ready line says it best
     return min(starts, key=lambda e: (int(e.time or 0.0), e.pattern not in ready, e.line)) if starts else None
-
-
-def served_again(failing: Sequence[Event], evidence: Evidence) -> Event | None:
-    """The line that shows the servers of a short burst of failures going on without a restart (a
-    transfer's completion errors failing one request, the next ones answered): the first serving
-    line (an answer, an end-to-end result, a periodic stats line) timed after the burst's last line,
-    in a file that answers clients (the router, the decode) and logged part of the burst: a prefill
-    answers its /generate whether or not the decode got the KV. None when a failing line has no
-    time, or the failures span more than BURST_SPAN_S (a failure that keeps coming back is how the
-    run served, no blip). The caller still needs the end-to-end checks to have passed."""
-    times = [e.time for e in failing]
-    if not failing or any(t is None for t in times):
-        return None
-    first, last = min(t for t in times if t is not None), max(t for t in times if t is not None)
-    if last - first > BURST_SPAN_S:
-        return None
-    burst_files = {e.source for e in failing if e.role in CLIENT_FACING}
-    serving = evidence.library.marked(*SERVING_ON)
-    going_on = [
-        e
-        for e in evidence.events
-        if e.source in burst_files and e.pattern in serving and not e.failing and e.time is not None and e.time > last
-    ]
-    return min(going_on, key=lambda e: (e.time or 0.0, e.line)) if going_on else None
 
 
 def _failing_again(hypothesis: Hypothesis, proof: Event, failure: Event, evidence: Evidence) -> bool:
