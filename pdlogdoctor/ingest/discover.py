@@ -102,9 +102,11 @@ def _os_problem(exc: OSError) -> tuple[str, str]:
     return "unreadable", exc.strerror or str(exc)
 
 
-# A directory holding nothing but a pasted issue body (`issue.md`) has no log to protect from its
-# notes: the paste is the evidence. Scripts and configs stay unread even then.
-PASTE_SUFFIXES = frozenset({".md", ".rst"})
+# A directory holding nothing but a pasted issue body (`issue.md`), notes, or a status or config dump
+# (`kubectl get rayservice -o yaml`: a Ray Serve deployment's failure messages) has no log to protect
+# from them: they are the evidence, read as a paste. Scripts stay unread even then: the lines they
+# echo never happened.
+SCRIPT_SUFFIXES = frozenset({".py", ".sh", ".rs", ".patch"})
 
 
 def _walk_directory(root: Path, budget: Budget, follow_symlinks: bool) -> Iterator[LogInput]:
@@ -115,7 +117,7 @@ def _walk_directory(root: Path, budget: Budget, follow_symlinks: bool) -> Iterat
         return
     for item in found:
         path = Path(item.name)
-        if any(p.code == NOT_A_LOG for p in item.problems) and path.suffix.lower() in PASTE_SUFFIXES:
+        if any(p.code == NOT_A_LOG for p in item.problems) and path.suffix.lower() not in SCRIPT_SUFFIXES:
             yield from _paste_inputs(path, budget)
         else:
             yield item
