@@ -270,6 +270,35 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round20-excerpts-b/07-lmcache-server-startup-only": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
+    # The round 21 blind sets (46 cases: tests/data/blind-round21-*), written by testers who never read the
+    # code during this session and scored once at 6aa4817, before anything was changed for them (39/46
+    # acceptable, 41/46 key line quoted, 1 refused: excerpts-c/06, a RayService status dump alone in its
+    # folder, read since; 0 failed runs called healthy, 1 confidently wrong). Each fix that makes one pass
+    # removes its entry.
+    "tests/data/blind-round21-bundles-b/04-k8s-p2pnccl-decode-restart-recovered": {
+        "verdict": "first sight: bind-failed 0.73; the tester expects healthy",
+        "key_line": "first sight: no key line quoted (bind-failed 0.73)",
+    },
+    "tests/data/blind-round21-excerpts-a/03-mori-ionic-reg-mr-einval": {
+        "verdict": "first sight: mori-mr-size-limit 0.45; the tester expects mr-registration-rejected",
+    },
+    "tests/data/blind-round21-excerpts-a/05-router-health-pending-torch-compile": {
+        "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round21-excerpts-b/05-dynamo-multinode-nixl-init-traceback": {
+        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+    },
+    "tests/data/blind-round21-excerpts-b/06-llmd-prefill-expired-kv": {
+        "verdict": "first sight: kv-transfer-timeout 0.40; the tester expects kv-expired",
+    },
+    "tests/data/blind-round21-excerpts-c/01-vllm-ci-tp-allreduce-watchdog": {
+        "verdict": "first sight: scheduler-crash 0.30 (acceptable), its summary names no key line",
+    },
+    "tests/data/blind-round21-excerpts-c/07-nccl-tests-no-net-plugin-info": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects no-failure-seen",
+        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
