@@ -30,6 +30,7 @@ from itertools import pairwise
 from ..ingest.rotation import streams
 from ..library.patterns import Library
 from ..model import ClockOffset, Event, Mark, Report, Role, Source
+from ..model.moments import second_text
 from ..model.values import record
 
 HOUR = 3600.0
@@ -505,7 +506,7 @@ def window_note(since: float | None, until: float | None) -> str | None:
 
 
 def _utc(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S")
+    return second_text(int(seconds), " ")
 
 
 def _median(values: list[float]) -> float:

@@ -504,8 +504,13 @@ def _during_outage(viable: Sequence[Hypothesis], split: Split, back: frozenset[s
         and (split.recoveries[id(h)].proof.pattern in back or split.recoveries[id(h)].restarted)
     ]
     kinds = {(e.pattern, e.source): proof for h, proof in recovered for e in h.chain if e.failing}
+    # A life that ended and was restarted in a file of its own (`decode-previous.log`, then
+    # `decode.log` serving): whatever failed in that earlier life is how it ended.
+    ended = {h.first_root.source for h in viable if id(h) in split.recoveries and split.recoveries[id(h)].restarted}
 
     def before_recovery(event: Event) -> bool:
+        if event.source in ended:
+            return True
         proof = kinds.get((event.pattern, event.source))
         if proof is None:
             return False

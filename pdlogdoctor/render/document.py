@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
 from typing import Any
 
 from .. import __version__
@@ -27,6 +25,7 @@ from ..model import (
 )
 from ..model.counts import count_of
 from ..model.known import KnownIssue, VersionSeen
+from ..model.moments import second_text
 from ..reason.fingerprint import fingerprint
 from . import charts
 
@@ -40,13 +39,7 @@ def format_time(seconds: float | None) -> str | None:
     millis = round((seconds - whole) * 1000)
     if millis == 1000:
         whole, millis = whole + 1, 0
-    return _second_text(whole) + f".{millis:03d}Z"
-
-
-@lru_cache(maxsize=1024)
-def _second_text(whole: int) -> str:
-    """A second's date and clock: the ten series of a metrics line share their first and last."""
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+    return second_text(whole) + f".{millis:03d}Z"
 
 
 def folded_pattern(event: Event) -> str:
@@ -89,7 +82,7 @@ def chain_time(event: Event, start: float | None, absolute: bool) -> str:
         return shown if shown == "?" else mark + shown
     if event.time is None:
         return "?"
-    return mark + time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(int(event.time)))
+    return mark + second_text(int(event.time), " ")
 
 
 def location(where: str) -> dict[str, Any]:

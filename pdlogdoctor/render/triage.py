@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import html
 import json
-import time
 from typing import Any, TextIO
 
 from .. import __version__
+from ..model.moments import second_text
 from ..model.triage import Group, RunRecord, Triage
 from .document import thread_name
 from .markup import cell, code_cell, code_span
@@ -37,7 +37,7 @@ def _known_words(group: Group) -> str:
 def _when(moment: float | None) -> str | None:
     if moment is None:
         return None
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
+    return second_text(int(moment)) + "Z"
 
 
 def headline(triage: Triage, order: str) -> str:

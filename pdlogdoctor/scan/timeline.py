@@ -188,14 +188,14 @@ def place_on_timeline(events: list[Event]) -> list[Event]:
     """Give year-less times (glog, vLLM) a year, then sort once: of the bundle's year (from its
     dated lines), the one before or after, whichever lands nearest them (a glog line of Jan 1
     next to sglang lines of Dec 31 belongs to the next year). Without a dated line anywhere, no
-    year can be told: those times stay unknown (never 1970), each line kept in its file's order."""
+    year can be told, but the files still share their month, day and clock: the times stay in
+    the year-less first year of the epoch (model/moments.py), ordered and apart as logged, and are
+    shown without a year (a vLLM-only bundle's restart is still after its crash)."""
     dated = [e.time for e in events if e.time is not None and _dated(e)]
     if dated:
         year = Counter(year_of(t) for t in dated).most_common(1)[0][0]
         low, high = min(dated), max(dated)
         events = [_with_nearest_year(e, year, low, high) for e in events]
-    else:
-        events = [_undated(e) for e in events]
     events = _within_their_second(events)
     return sorted(events, key=lambda e: (e.time if e.time is not None else float("inf"), e.source, e.line))
 
@@ -230,13 +230,6 @@ def _with_nearest_year(event: Event, year: int, low: float, high: float) -> Even
     candidates = [with_year(event.time, y) for y in (year, year - 1, year + 1)]
     best = min(candidates, key=lambda t: max(low - t, t - high, 0.0))
     return _moved(event, best - event.time)
-
-
-def _undated(event: Event) -> Event:
-    """A year-less time with no year to give it: unknown (its time as logged is still shown)."""
-    if event.time is None:
-        return event
-    return replace(event, time=None, time_latest=None, time_inferred=False)
 
 
 def _moved(event: Event, seconds: float) -> Event:

@@ -42,7 +42,11 @@
     var d = new Date(t * 1000);
     return pad2(d.getUTCHours()) + ":" + pad2(d.getUTCMinutes()) + ":" + pad2(d.getUTCSeconds());
   }
-  function iso(t) { return new Date(t * 1000).toISOString().replace("T", " ").replace("Z", " UTC"); }
+  // A time below a year after the epoch is one whose year no line told (model/moments.py): no year shown.
+  function iso(t) {
+    var text = new Date(t * 1000).toISOString().replace("T", " ").replace("Z", " UTC");
+    return t < 366 * 86400 ? "--" + text.slice(5) : text;
+  }
   function delta(t) {
     if (t0 === null || t === null) { return "?"; }
     var s = t - t0, a = Math.abs(s), sign = s < 0 ? "\u2212" : "+";
