@@ -24,3 +24,17 @@ def clip(text: str, limit: int, mark: str = "…", cut: bool = False) -> str:
     while start > 0 and TOKEN_CHARS.match(kept[start - 1]):
         start -= 1
     return kept[:start] + mark
+
+
+def clip_around(text: str, limit: int, words: str, mark: str = "…") -> str:
+    """`text` cut to about `limit` characters so that `words` (a part of it) stay in view: from the
+    start when they lie within the limit, else from a little before them, with `mark` at each cut
+    (a JSON access-log record names its failure two hundred characters in). The window starts on
+    a token's start: no secret's tail shows without its head."""
+    at = text.find(words) if words else -1
+    if at < 0 or at + len(words) <= limit - len(mark):
+        return clip(text, limit, mark)
+    start = max(0, at - limit // 4)
+    while 0 < start < at and TOKEN_CHARS.match(text[start - 1]) and TOKEN_CHARS.match(text[start]):
+        start += 1  # inside a token: start after it
+    return mark + clip(text[start:], limit - len(mark), mark)

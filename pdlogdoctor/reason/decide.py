@@ -15,7 +15,9 @@ later pass keeps (pipeline.only_adding). Each number it sets is a named step of 
    went (a bottleneck verdict), or that a failed latency or throughput gate has none to show.
 5. stall.weigh: a run that would be healthy (or show no failure) while an engine's last stats line
    shows requests running and nothing generated is inconclusive: it hung.
-6. quotes.quoted: each summary quotes the lines it cites (the one place that does, for every format).
+6. waiting.weigh: a run that would show no failure while a log ends on a wait that went on (a
+   start-up polling for its engine, a router for its workers) is inconclusive: it never came up.
+7. quotes.quoted: each summary quotes the lines it cites (the one place that does, for every format).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ..library.patterns import Library
 from ..model import Event, Link, Mark, Report, Series, Source, Verdict
 from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META
-from . import accuracy, confidence, performance, quotes, stall
+from . import accuracy, confidence, performance, quotes, stall, waiting
 from .diagnose import diagnose
 from .unexplained import Unrecognised, weigh
 
@@ -45,6 +47,7 @@ def decide(
     report = _rivals_kept_below(diagnosed, weigh(diagnosed, unrecognised, events, library))
     report = _failed_gate_first(report, events, library)
     report = stall.weigh(performance.weigh(report, series, events, library), series, library)
+    report = waiting.weigh(report, events, sources, library)
     return quotes.quoted(report)
 
 

@@ -40,7 +40,7 @@ from ..model import (
     Verdict,
 )
 from ..model.counts import count_of
-from ..model.textcut import clip
+from ..model.textcut import clip_around
 from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META, NO_CAUSE, NO_FAILURE_SEEN
 from . import confidence
@@ -609,11 +609,12 @@ def _first_failure_time(events: Sequence[Event], library: Library) -> float | No
 # ---------------------------------------------------------------- the report
 
 
-def quote(t: UnexplainedError) -> str:
-    """`file:line: the line` of a template's first occurrence, for summaries."""
+def quote(t: UnexplainedError, words: str = "") -> str:
+    """`file:line: the line` of a template's first occurrence, for summaries; a long line is cut
+    around `words` when given (the words that name its cause)."""
     text = message_of(t.first.text)
     # a token across the cut goes whole (textcut.clip): redaction runs on this text later
-    text = text if len(text) <= QUOTE else clip(text, QUOTE - 1)
+    text = text if len(text) <= QUOTE else clip_around(text, QUOTE - 1, words)
     more = f" ({t.count} lines like it in {len(t.files)} file(s))" if t.count > 1 else ""
     return f"{t.first.where}: {text}{more}"
 
@@ -710,9 +711,10 @@ def _named_by_words(
     line, family = found
     spec = library.verdict(family.verdict)
     words = family.words(line.first.text)
-    beside = "" if line is lead else f" Beside it, the same process logged: {_ended(quote(line))}"
+    beside = "" if line is lead else f" Beside it, the same process logged: {_ended(quote(line, words))}"
+    quoted_lead = quote(lead, words if line is lead else "")
     summary = (
-        f"{lead_words or _lead_words(lead)}: {_ended(quote(lead))}{beside} No pattern of the library knows this "
+        f"{lead_words or _lead_words(lead)}: {_ended(quoted_lead)}{beside} No pattern of the library knows this "
         "line, but "
         f"its words ({words!r}) name a cause: {spec.title}. Read from the words alone, the verdict is a lead "
         "to check against the line, not a proof."

@@ -1,0 +1,83 @@
+"""A log that ends while something waits: a start-up that never finished, or an excerpt cut mid-wait.
+
+decide: a report that would say no failure was seen, while a file's last lines are a component
+waiting (lines marked `waiting`: vLLM's API server polling for its engine cores, the router for
+its workers' health, a harness for a server) that went on (REPEATED lines or more) to the file's
+end, is inconclusive: something was not coming up when the lines stop. Nothing in them says
+why; the lines of what it waited for would. A wait with anything else after it in its file (a
+ready line, a served request) is start-up going on as it should, and is left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..library.patterns import Library
+from ..model import Event, Mark, Report, Source, Verdict
+from ..model.counts import count_of
+from ..model.textcut import clip
+from ..model.verdicts import INCONCLUSIVE, NO_FAILURE_SEEN
+from . import confidence
+
+TAIL_LINES = 2  # the last waiting line is at most this many lines above its file's last line
+REPEATED = 2  # waiting lines in the file: one is a step of start-up, more is a wait that went on
+
+
+def ended_waiting(events: Sequence[Event], sources: Sequence[Source], library: Library) -> list[Event] | None:
+    """The waiting lines of the first file (in the given order) whose log ends on a wait that went
+    on: its first and last such line. None when no file ends so."""
+    waiting = library.marked(Mark.WAITING)
+    lines = {source.name: source.lines for source in sources}
+    last_line: dict[str, int] = {}
+    waits: dict[str, list[Event]] = {}
+    for event in events:
+        last_line[event.source] = max(last_line.get(event.source, 0), event.line)
+        if event.pattern in waiting and not event.failing:
+            waits.setdefault(event.source, []).append(event)
+    for source, found in waits.items():
+        found.sort(key=lambda e: e.line)
+        last = found[-1]
+        if last.line != last_line[source] or lines.get(source, last.line) - last.line > TAIL_LINES:
+            continue  # something came after the wait, or the file goes on past it
+        if count_of(found).lines < REPEATED:
+            continue
+        return [found[0], last] if found[0] is not last else [last]
+    return None
+
+
+def weigh(report: Report, events: Sequence[Event], sources: Sequence[Source], library: Library) -> Report:
+    """The report, inconclusive when it would show no failure while a log ends mid-wait."""
+    if report.verdict.id != NO_FAILURE_SEEN:
+        return report
+    wait = ended_waiting(events, sources, library)
+    if wait is None:
+        return report
+    first, last = wait[0], wait[-1]
+    title = library.pattern(last.pattern).title
+    count = count_of(wait if len(wait) > 1 else [last])
+    span = _span(first, last)
+    summary = (
+        f"The log ends while waiting: {title} ({first.where} to {last.where}, {count} such lines{span}), "
+        "and no line after them shows the wait ending. These lines do not say what held it up; the lines of what "
+        f"it waited for would. The last: {last.where}: {clip(last.text.strip(), 240)}"
+    )
+    spec = library.verdict(INCONCLUSIVE)
+    why = f"the log ends on a wait that went on ({last.where})"
+    verdict = confidence.applied(Verdict(INCONCLUSIVE, spec.title, 0.0, summary), confidence.no_cause(why))
+    needed = f"what it waited for, from {first.where} on: that component's own log says why it never came up"
+    return replace(
+        report,
+        verdict=verdict,
+        chain=(*wait, *report.chain),
+        advice=spec.advice.strip(),
+        explain=spec.explain.strip(),
+        missing=tuple(dict.fromkeys((needed, *report.missing))),
+    )
+
+
+def _span(first: Event, last: Event) -> str:
+    if first.time is None or last.time is None or last.time <= first.time:
+        return ""
+    seconds = last.time - first.time
+    return f" over {seconds:.0f} s" if seconds < 120 else f" over {seconds / 60:.1f} min"
