@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from pdlogdoctor.model import Report
-from pdlogdoctor.model.textcut import clip
+from pdlogdoctor.model.textcut import clip, clip_around
 from pdlogdoctor.reason.fingerprint import fingerprint
 from pdlogdoctor.render.outbound import outbound_report as redact_report
 from pdlogdoctor.render.redact import Redactor, redactor_for
@@ -100,6 +100,16 @@ def test_a_cut_drops_the_token_it_would_halve() -> None:
     assert clip("aaa bbb ccc", 8) == "aaa bbb …"
     assert clip("short", 10) == "short"
     assert clip("tail token", 100, cut=True) == "tail …"  # cut earlier, by bytes: the last token may be half
+
+
+def test_a_cut_around_words_keeps_them_and_no_half_token() -> None:
+    token = "hf_" + "A" * 40
+    record = f'{{"authority":"host","token":"{token}","duration":0,"response_code_details":"no_healthy_upstream"}}'
+    quoted = clip_around(record, 80, "no_healthy_upstream")
+    assert "no_healthy_upstream" in quoted and quoted.startswith("…") and len(quoted) <= 80
+    assert "AAAA" not in quoted or "hf_" in quoted, "a token's tail never shows without its head"
+    assert clip_around(record, 80, "authority") == clip(record, 80), "words within the limit: a plain cut"
+    assert clip_around(record, 80, "absent") == clip(record, 80)
 
 
 def test_no_fixture_line_is_taken_for_a_secret(bundle_reports: Mapping[Path, Report]) -> None:

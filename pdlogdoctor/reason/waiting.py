@@ -20,7 +20,7 @@ from ..model.textcut import clip
 from ..model.verdicts import INCONCLUSIVE, NO_FAILURE_SEEN
 from . import confidence
 
-TAIL_LINES = 2  # the last waiting line is at most this many lines above its file's last line
+TAIL_LINES = 0  # the last waiting line is its file's last: any line after it may be the wait ending
 REPEATED = 2  # waiting lines in the file: one is a step of start-up, more is a wait that went on
 
 
