@@ -50,7 +50,7 @@ CAUSES_FILE = "causes.toml"
 FAMILIES_FILE = "families.toml"  # cause words -> a catalogue verdict
 _FAMILY_KEYS = {"id", "verdict", "regex", "fix", "lead_only", "examples"}
 SOURCES_FILE = "sources.toml"  # lines that are errors by where they come from and what they say
-_SOURCE_KEYS = {"id", "component", "level", "anchors", "regex", "why", "effect", "references", "examples"}
+_SOURCE_KEYS = {"id", "component", "level", "anchors", "regex", "why", "effect", "stops", "references", "examples"}
 
 
 @record
@@ -71,6 +71,9 @@ class Marker:
     # An ending that is an error answer to a request (a 5xx as a client or proxy received it): a
     # chain that shows requests answered with errors explains it (unexplained.py).
     answer: bool = False
+    # sources.toml's: the line says a process was stopped from outside (killed by the OOM killer or a
+    # signal, evicted, cancelled, its container ended): a server's peers lose it then (unexplained.py).
+    stops: bool = False
 
     def decides(self, text: str, reading: Callable[[], Reading], inside: Callable[[], str]) -> str | None:
         """The message this marker reads on the line ("" when it names none), or None. A marker
@@ -217,6 +220,10 @@ class ErrorLayer:
         """Markers that call a line an error by where it comes from (sources.toml): the kernel, a
         driver, the orchestrator, the job scheduler, a lost lease."""
         return frozenset(marker.id for marker in self.markers if marker.component)
+
+    def stopping_processes(self) -> frozenset[str]:
+        """Source markers whose lines say a process was stopped from outside (`stops`)."""
+        return frozenset(marker.id for marker in self.markers if marker.stops)
 
     def effects(self) -> frozenset[str]:
         """Markers whose lines report an ending, not its cause: ranked after the others."""
@@ -398,11 +405,11 @@ def _source(raw: Any, where: str, index: int) -> tuple[Marker, tuple[str, ...]]:
         raise PatternError(where, f"{key}.level", "must be 'critical' or 'error' (a source entry names an error line)")
     anchors = _search_keys(raw, "anchors", where, key)
     match, no_match = schema.examples(raw, where, key)
-    effect = raw.get("effect", False)
-    if not isinstance(effect, bool):
-        raise PatternError(where, f"{key}.effect", "must be true or false")
+    effect, stops = raw.get("effect", False), raw.get("stops", False)
+    if not isinstance(effect, bool) or not isinstance(stops, bool):
+        raise PatternError(where, key, "`effect` and `stops` must be true or false")
     marker = Marker(str(raw["id"]), str(raw["level"]), schema.regex(raw, "regex", where, key), match, no_match, where)
-    return replace(marker, component=str(raw["component"]), effect=effect), anchors
+    return replace(marker, component=str(raw["component"]), effect=effect, stops=stops), anchors
 
 
 def _format_reference(raw: Mapping[str, Any], where: str, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -56,6 +56,7 @@ _VERDICT_KEYS = {
     "identity",
     "phase",
     "never_survived",
+    "peer_side",
 }
 # A verdict about one phase of a server's life: its root lines count only in that phase.
 START_UP = "start-up"
@@ -169,6 +170,10 @@ class VerdictSpec:
     # The harm is done when the line is logged (answers served from freed KV): no later serving,
     # restart or passing check clears it (diagnose._survived_blip, incidents.recovery).
     never_survived: bool = False
+    # What a server sees when its peer goes away (a link that fails, a transfer or handshake that
+    # times out, a collective a rank never joins): a peer stopped from outside just before it is the
+    # failure, and this is its consequence (unexplained._peer_stopped_first).
+    peer_side: bool = False
 
 
 # ---------------------------------------------------------------- consequence groups (consequences.py loads them)
@@ -524,6 +529,7 @@ def load_verdicts(path: Path) -> list[VerdictSpec]:
                 identity=schema.string_list(raw, "identity", where, key),
                 phase=_phase(raw, where, key),
                 never_survived=schema.flag(raw, "never_survived", where, key),
+                peer_side=schema.flag(raw, "peer_side", where, key),
             )
         )
     return specs

@@ -303,9 +303,30 @@ def nodes_of(series: Sequence[Series], library: Library) -> list[Node]:
             continue  # the router's latencies are what clients saw, no server's load
         groups = {library.pattern(s.pattern).group for s in items if _known(library, s.pattern)}
         engine = "sglang" if "sglang" in groups else "vllm" if "vllm" in groups else (sorted(groups) or [""])[0]
-        role = first.role if first.role in SERVER_ROLES else _role_from_metrics(items)
-        found.append(Node(source, role, first.node or _file_name(source), engine, tuple(items)))
+        name = first.node or _file_name(source)
+        if first.role in SERVER_ROLES:
+            found.append(Node(source, first.role, name, engine, tuple(items)))
+            continue
+        for role, side in _sides(items).items():
+            found.append(Node(source, role, name, engine, tuple(side)))
     return found
+
+
+def _sides(series: list[Series]) -> dict[Role, list[Series]]:
+    """The series of a file of no server's role, by the side each metrics line is from: a paste of
+    both sides' lines (`grep -H` over the decode's and the prefill's logs, a job log) holds a decode
+    and a prefill, each known by what its lines count (_role_from_metrics); lines that tell no side
+    go with the side the others tell, if only one."""
+    by_pattern: dict[str, list[Series]] = {}
+    for item in series:
+        by_pattern.setdefault(item.pattern, []).append(item)
+    sides: dict[Role, list[Series]] = {}
+    for items in by_pattern.values():
+        sides.setdefault(_role_from_metrics(items), []).extend(items)
+    told = [role for role in sides if role is not Role.SERVER]
+    if len(told) == 1 and Role.SERVER in sides:
+        sides[told[0]].extend(sides.pop(Role.SERVER))
+    return sides
 
 
 def _role_from_metrics(series: list[Series]) -> Role:

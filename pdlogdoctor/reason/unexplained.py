@@ -889,6 +889,9 @@ def _named(
     if tier is Tier.SYMPTOM and beside:
         cause = _lead(beside) if any(t.earliest for t in beside) else beside[0]
         return _symptom_yields(report, cause, library, context)
+    peer = _peer_stopped_first(report, causes, library)
+    if peer is not None:
+        return _peer_went_away(report, peer, library, context)
     stopped = _stopped_by_source(report, causes, library)
     if stopped is not None:
         return _crash_died_of(report, stopped, library, by_source=True)
@@ -956,6 +959,66 @@ def _stopped_by_source(report: Report, causes: list[UnexplainedError], library: 
         and root_time - SOURCE_LEAD_S <= t.first.time <= root_time + SAME_MOMENT_S
     ]
     return min(near, key=lambda t: _time_key(t.first)) if near else None
+
+
+# How long before a server's first transport error its peer may have been stopped and still be why:
+# a link's retries and a transfer's wait run tens of seconds before either side reports.
+PEER_STOP_LEAD_S = 60.0
+
+
+def _peer_stopped_first(report: Report, causes: list[UnexplainedError], library: Library) -> UnexplainedError | None:
+    """For a verdict that is what a peer going away looks like (`peer_side`: a failed link, a timed-out
+    transfer, a collective a rank never joined): a line saying a server was stopped from outside
+    (sources.toml's `stops`: systemd's unit killed, a container OOM-killed or evicted, a job
+    cancelled) in another server's log, from PEER_STOP_LEAD_S before the verdict's first root line to
+    the same moment. That stop is the failure; the verdict's lines are its peer losing it."""
+    if library.errors is None or not library.has_verdict(report.verdict.id):
+        return None
+    if not library.verdict(report.verdict.id).peer_side:
+        return None
+    root_time = _first_time(report.roots)
+    if root_time is None:
+        return None
+    rooted = {root.source for root in report.roots}
+    stops = library.errors.stopping_processes()
+    near = [
+        t
+        for t in causes
+        if t.marker in stops
+        and set(t.roles) & CAUSE_ROLES
+        and not set(t.files) & rooted
+        and t.first.time is not None
+        and root_time - PEER_STOP_LEAD_S <= t.first.time <= root_time + SAME_MOMENT_S
+    ]
+    return min(near, key=lambda t: _time_key(t.first)) if near else None
+
+
+def _peer_went_away(report: Report, stop: UnexplainedError, library: Library, context: Sequence[Event] = ()) -> Report:
+    """Inconclusive, led by the stopped server: what the verdict named is its peers losing it, and
+    what stopped it is not in these logs (a kernel's or an orchestrator's record would say)."""
+    old = report.verdict
+    root = report.roots[0].where if report.roots else "its first line"
+    title = old.title if old.title[1:2].isupper() else old.title[:1].lower() + old.title[1:]
+    summary = (
+        f"A server was stopped from outside: {_ended(quote(stop))} Its peers lost it then: what looks like "
+        f"{title} ({old.id}, from {root}) follows it, the other side of the same failure. These lines do not "
+        "say why it was stopped."
+    )
+    why = f"it begins as its peer is stopped from outside ({stop.first.where}): the consequence, not the cause"
+    alternatives = (Alternative(old.id, min(old.confidence, confidence.YIELDED), why), *report.alternatives)
+    needed = f"who stopped the server at {stop.first.where}: its host's kernel log (dmesg) or the orchestrator's events"
+    missing = (needed, *report.missing)
+    changed = replace(report, alternatives=alternatives, suggestions=(), missing=tuple(dict.fromkeys(missing)))
+    stopped = _as_inconclusive(changed, summary, library, f"a peer was stopped first ({stop.first.where})")
+    named = _named_by_words(stopped, stop, [stop], library, context)
+    if named is not None:
+        return named
+    advice = (
+        f"Find who stopped the server at {stop.first.where}: its host's kernel log (`dmesg -T`, `journalctl -k`) for "
+        "the OOM killer, the orchestrator's events (`kubectl describe pod`, `kubectl get events`) for an eviction or "
+        "a failed probe, the job scheduler's accounting (`sacct`) for a cancel; then read the server's own last lines."
+    )
+    return _with_limit_fix(stopped, stop, library) if stop.cause else replace(stopped, advice=advice)
 
 
 def _wrapped_exception(report: Report, library: Library) -> bool:
