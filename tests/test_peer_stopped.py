@@ -26,6 +26,7 @@ PREFILL_BATCH = (
     "#running-req: 0, #queue-req: 0, #prealloc-req: 0, #inflight-req: 2, input throughput (token/s): 8481.20, "
     "cuda graph: False"
 )
+KILLED = "Mar 14 {clock} gpu-node-17 systemd[1]: sglang-decode.service: Main process exited, code=killed, status=9/KILL"
 DECODE_OK = '[2026-03-14 03:12:53] INFO:     10.40.0.5:51767 - "POST /v1/chat/completions HTTP/1.1" 200 OK'
 
 
