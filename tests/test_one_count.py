@@ -319,7 +319,10 @@ Printed = tuple[str, str, int, str, str]  # (where printed, file, line, pattern,
 def printed_per_event(report: Report) -> Iterator[Printed]:
     """Counts printed beside one event: 'this line, and N such lines in its file'."""
     options = _options(report)
-    by_place = {(e.source, e.line): e.pattern for e in _all_events(report)}
+    by_place: dict[tuple[str, int], list[str]] = {}
+    for event in _all_events(report):
+        by_place.setdefault((event.source, event.line), []).append(event.pattern)
+    titles = dict(report.glossary)
     text = _rendered(report, OutputFormat.TEXT, options)
     roles = "|".join(role.value for role in Role)
     rows = rf"^.*? (?:{roles}) +(.+):(\d+)  (\S+) \(x([\d,]+\+?)\)$"  # time, role, file:line, pattern (xN)
@@ -335,12 +338,15 @@ def printed_per_event(report: Report) -> Iterator[Printed]:
             count = f"{event['repeats']}{'+' if event['repeats_at_least'] else ''}"
             yield ("json chain", event["file"], event["line"], event["pattern"], count)
     github = _rendered(report, OutputFormat.GITHUB, options)
-    annotations = r"title=[^,]*?(?: \(([\d%2C]+\+?) such lines\))?,file=([^,]+),line=(\d+)::"
-    for count, name, line in re.findall(annotations, github):
+    annotations = r"title=([^,]*?)(?: \(([\d%2C]+\+?) such lines\))?,file=([^,]+),line=(\d+)::"
+    for title, count, name, line in re.findall(annotations, github):
         count = count.replace("%2C", ",")  # a property value's comma is escaped
-        pattern = by_place.get((name, int(line)))
-        if count and pattern:
-            yield ("github annotation", name, int(line), pattern, count)
+        # One line may be two patterns' (a transfer failure and the lost peer it names): the
+        # annotation's title says which.
+        patterns = by_place.get((name, int(line)), [])
+        named = [p for p in patterns if titles.get(p, p) in title.replace("%3A", ":")] or patterns[-1:]
+        if count and named:
+            yield ("github annotation", name, int(line), named[0], count)
 
 
 def _all_events(report: Report) -> list[Event]:
