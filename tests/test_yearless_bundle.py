@@ -7,6 +7,7 @@ year and no report prints that year (model/moments.py).
 
 from __future__ import annotations
 
+import calendar
 import io
 import json
 from pathlib import Path
@@ -15,6 +16,7 @@ from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Event, Kind, Severity
 from pdlogdoctor.model.moments import second_text, year_unknown
 from pdlogdoctor.pipeline import analyse, run
+from pdlogdoctor.reason.clocks import within
 from pdlogdoctor.render import json_format
 from pdlogdoctor.render.document import format_time
 from pdlogdoctor.render.markdown import markdown_report
@@ -67,3 +69,11 @@ def test_no_report_prints_the_epochs_year(tmp_path: Path, library: Library) -> N
     assert [item["time"] for item in chain] == ["--11-04T02:17:17.000Z"]
     markdown = markdown_report(report, RenderOptions(redact=False))
     assert "1970" not in out.getvalue() and "1970" not in markdown
+
+
+def test_a_window_with_a_year_reads_year_less_times_by_month_day_and_clock() -> None:
+    crash = place_on_timeline([_event(CRASH, "decode.log", 1)])[0]
+    before, after = calendar.timegm((2026, 11, 4, 2, 0, 0)), calendar.timegm((2026, 11, 4, 3, 0, 0))
+    assert within([crash], before, after) == [crash]
+    assert within([crash], after, None) == []
+    assert within([crash], None, before) == []

@@ -8,6 +8,7 @@ is seen after the crash it followed, but their year is unknown and is never prin
 
 from __future__ import annotations
 
+import calendar
 import time
 from functools import lru_cache
 
@@ -26,3 +27,13 @@ def second_text(whole: int, separator: str = "T") -> str:
     if year_unknown(whole):
         return time.strftime(f"--%m-%d{separator}%H:%M:%S", time.gmtime(whole))
     return time.strftime(f"%Y-%m-%d{separator}%H:%M:%S", time.gmtime(whole))
+
+
+def without_year(seconds: float) -> float:
+    """A time of a known year moved into the epoch's first year (its month, day and clock kept):
+    comparable with the times whose year no line told (a `--since` bound against a vLLM-only bundle)."""
+    if year_unknown(seconds):
+        return seconds
+    parts = time.gmtime(seconds)
+    clock = (parts.tm_hour, parts.tm_min, parts.tm_sec, 0, 0, 0)
+    return calendar.timegm((1970, parts.tm_mon, parts.tm_mday, *clock)) + seconds % 1  # as formats.py reads MM-DD

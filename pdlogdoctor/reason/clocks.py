@@ -30,7 +30,7 @@ from itertools import pairwise
 from ..ingest.rotation import streams
 from ..library.patterns import Library
 from ..model import ClockOffset, Event, Mark, Report, Role, Source
-from ..model.moments import second_text
+from ..model.moments import second_text, without_year, year_unknown
 from ..model.values import record
 
 HOUR = 3600.0
@@ -490,12 +490,21 @@ def within(events: Sequence[Event], since: float | None, until: float | None) ->
         return list(events)
     timed_files = {e.source for e in events if e.time is not None}
     low, high = since if since is not None else float("-inf"), until if until is not None else float("inf")
+    # A time whose year no line told is compared by its month, day and clock (model/moments.py).
+    year_less = (
+        without_year(low) if since is not None else low,
+        without_year(high) if until is not None else high,
+    )
     return [
         e
         for e in events
         if (e.time is None and e.source not in timed_files)
-        or (e.time is not None and (e.latest or e.time) >= low and e.time <= high)
+        or (e.time is not None and _inside(e, *(year_less if year_unknown(e.time) else (low, high))))
     ]
+
+
+def _inside(event: Event, low: float, high: float) -> bool:
+    return event.time is not None and (event.latest or event.time) >= low and event.time <= high
 
 
 def window_note(since: float | None, until: float | None) -> str | None:
