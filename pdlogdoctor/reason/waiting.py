@@ -25,8 +25,9 @@ REPEATED = 2  # waiting lines in the file: one is a step of start-up, more is a 
 
 
 def ended_waiting(events: Sequence[Event], sources: Sequence[Source], library: Library) -> list[Event] | None:
-    """The waiting lines of the first file (in the given order) whose log ends on a wait that went
-    on: its first and last such line. None when no file ends so."""
+    """The waiting lines of the first file (in the order its lines were met, by time) whose log ends
+    on a wait that went on: its first and last such line (the one, when its repeats are folded into
+    one event). None when no file ends so."""
     waiting = library.marked(Mark.WAITING)
     lines = {source.name: source.lines for source in sources}
     last_line: dict[str, int] = {}
@@ -57,8 +58,9 @@ def weigh(report: Report, events: Sequence[Event], sources: Sequence[Source], li
     title = library.pattern(last.pattern).title
     count = count_of(wait if len(wait) > 1 else [last])
     span = _span(first, last)
+    place = last.where if first is last else f"{first.where} to {last.where}"
     summary = (
-        f"The log ends while waiting: {title} ({first.where} to {last.where}, {count} such lines{span}), "
+        f"The log ends while waiting: {title} ({place}, {count} such lines{span}), "
         "and no line after them shows the wait ending. These lines do not say what held it up; the lines of what "
         f"it waited for would. The last: {last.where}: {clip(last.text.strip(), 240)}"
     )
