@@ -13,6 +13,7 @@ import pytest
 
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
+from pdlogdoctor.model.moments import second_text, year_unknown
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.render.markdown import markdown_report
 from pdlogdoctor.render.options import RenderOptions
@@ -151,16 +152,22 @@ def test_a_yearless_glog_line_takes_its_year_from_the_collectors_time(library: L
     assert timed and all(e.time == epoch(2026, 12, 31, 23, 59, 59) + 0.104455 for e in timed)
 
 
-def test_yearless_times_with_no_year_anywhere_stay_unknown(library: Library, tmp_path: Path) -> None:
+def test_yearless_times_with_no_year_anywhere_keep_their_order_without_a_year(library: Library, tmp_path: Path) -> None:
+    """No year is told anywhere: the lines keep their month, day, clock and order (10 ms apart), and
+    their year stays unknown (model/moments.py), never shown."""
     (tmp_path / "mooncake.log").write_text(
         "E0521 16:22:21.694042   162 transfer_metadata.cpp:877] Local segment descriptor not found\n"
         "E0521 16:22:21.704042   162 rdma_context.cpp:212] Failed to register memory 0x7f2a80000000: "
         "Invalid argument [22]\n"
     )
     report = run([str(tmp_path)], library)
-    events = [*report.chain, *(u.first for u in report.unrecognised)]
+    events = sorted([*report.chain, *(u.first for u in report.unrecognised)], key=lambda e: e.line)
     assert events
-    assert all(e.time is None and e.time_text and e.time_text.startswith("05-21") for e in events)
+    assert all(e.time is not None and year_unknown(e.time) for e in events)
+    assert all(e.time_text and e.time_text.startswith("05-21") for e in events)
+    times = [e.time for e in events if e.time is not None]
+    assert second_text(int(times[0])) == "--05-21T16:22:21"
+    assert times == sorted(times)
 
 
 def test_received_times_keep_their_meaning() -> None:

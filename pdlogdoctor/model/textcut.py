@@ -27,14 +27,25 @@ def clip(text: str, limit: int, mark: str = "…", cut: bool = False) -> str:
 
 
 def clip_around(text: str, limit: int, words: str, mark: str = "…") -> str:
-    """`text` cut to about `limit` characters so that `words` (a part of it) stay in view: from the
-    start when they lie within the limit, else from a little before them, with `mark` at each cut
-    (a JSON access-log record names its failure two hundred characters in). The window starts on
-    a token's start: no secret's tail shows without its head."""
+    """`text` cut to about `limit` characters so that `words` (a part of it) stay in view: a plain
+    cut when they lie within the limit, else the line's start, `mark`, and the part around them
+    (a JSON access-log record names its failure two hundred characters in). Each piece starts and
+    ends on a token's edge: no secret shows only its tail or its head."""
     at = text.find(words) if words else -1
     if at < 0 or at + len(words) <= limit - len(mark):
         return clip(text, limit, mark)
-    start = max(0, at - limit // 4)
-    while 0 < start < at and TOKEN_CHARS.match(text[start - 1]) and TOKEN_CHARS.match(text[start]):
-        start += 1  # inside a token: start after it
-    return mark + clip(text[start:], limit - len(mark), mark)
+    head = clip(text, limit // 3, "").rstrip()
+    room = limit - len(head) - len(mark) - 2  # the spaces around the mark
+    start = max(len(head), min(at - room // 4, len(text) - room))
+    back = start
+    while back > len(head) and _inside_token(text, back):
+        back -= 1  # start at the token's start, so it shows whole ...
+    if at + len(words) <= back + room - len(mark):
+        start = back
+    while start < at and _inside_token(text, start):
+        start += 1  # ... unless the words would not fit then: start after it
+    return f"{head} {mark} {clip(text[start:], room, mark).lstrip()}"
+
+
+def _inside_token(text: str, at: int) -> bool:
+    return 0 < at < len(text) and bool(TOKEN_CHARS.match(text[at - 1])) and bool(TOKEN_CHARS.match(text[at]))

@@ -139,15 +139,4 @@ def _quotes(summary: str, message: str, text: str) -> bool:
     logger). A summary that only words what the line says, or quotes a value of it, does not."""
     flat = " ".join(summary.split())
     written = " ".join(text.split())
-    return _holds_part(flat, message) or bool(written and written[:QUOTE_CHARS] in flat)
-
-
-def _holds_part(flat: str, message: str) -> bool:
-    """`flat` holds the message's start, or a part of a long message a quote cut around its words
-    (textcut.clip_around): any QUOTED_ALREADY characters of it, taken at every half of that step."""
-    if not message:
-        return False
-    if len(message) <= QUOTE_CHARS:
-        return message[:QUOTED_ALREADY] in flat
-    step = QUOTED_ALREADY // 2
-    return any(message[at : at + QUOTED_ALREADY] in flat for at in range(0, len(message) - QUOTED_ALREADY + 1, step))
+    return bool(message and message[:QUOTED_ALREADY] in flat) or bool(written and written[:QUOTE_CHARS] in flat)

@@ -435,6 +435,7 @@ def _ranked(
     one of them in the same file came after it and is not the earliest. `stopping`: the markers
     of lines that are errors by their source (the job scheduler's cancel, the kernel's OOM kill)."""
     placed = [replace(t, position=_position(t.first, root_time, symptom_time, t.marker in stopping)) for t in templates]
+    placed = [_above_the_first_symptom(t, known, symptom_time) for t in placed]
     serious = [t for t in _serious(placed) if t.marker not in effects]
     anchor = _failure_moment(root_time, symptom_time, serious)
     ranked = sorted(placed, key=lambda t: _rank_key(t, effects, anchor))
@@ -450,6 +451,27 @@ def _ranked(
     first = min(early, key=lambda t: (_routine(t, anchor), _time_key(t.first)))
     earliest = first if first.cause else _cause_near(first, serious) or _exception_of(first, early)
     return [replace(t, earliest=True) if t is earliest else t for t in ranked]
+
+
+def _above_the_first_symptom(
+    t: UnexplainedError, known: Sequence[Event], symptom_time: float | None
+) -> UnexplainedError:
+    """Within one second, a file's line order says what came first: an error logged above its
+    file's first known failing line, in the same moment, when that line is the run's first symptom
+    (a NIXL handshake's exception, then the 500 its request got), stands before the symptom."""
+    if t.position != "after" or t.first.time is None or symptom_time is None:
+        return t
+    below = [
+        k
+        for k in known
+        if k.source == t.first.source
+        and k.line > t.first.line
+        and k.time is not None
+        and abs(k.time - t.first.time) <= SAME_MOMENT_S
+        and k.time <= symptom_time + SAME_MOMENT_S
+    ]
+    earlier_known = any(k.source == t.first.source and k.line < t.first.line for k in known)
+    return replace(t, position="before-first-symptom") if below and not earlier_known else t
 
 
 def _serious(templates: Sequence[UnexplainedError]) -> list[UnexplainedError]:
