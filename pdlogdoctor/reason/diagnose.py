@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
@@ -48,7 +49,7 @@ from .analyzers import ANALYZERS, DETECTORS
 from .fleets import with_fleet
 from .hypothesis import Evidence, Hypothesis, count_matches, described
 from .incidents import Precedence, Split, came_back, precedence, split_incidents, why_separate
-from .link import downstream, upstream_of
+from .link import children_of, downstream, upstream_of
 
 # Lines that show the deployment serving (when not failing themselves), and the end-to-end ones among them.
 SERVING_PROOF = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
@@ -116,6 +117,7 @@ def _candidates(
     failing: list[Event], links: Sequence[Link], library: Library
 ) -> tuple[list[Hypothesis], list[tuple[Event, Event]]]:
     parents = upstream_of(links)
+    children = children_of(links)
     roots: dict[str, list[Event]] = {}
     consequences: list[tuple[Event, Event]] = []  # (event with a verdict, the upstream event explaining it)
     for event in failing:
@@ -130,7 +132,7 @@ def _candidates(
     hypotheses = []
     for verdict, events in roots.items():
         ordered = sorted(events, key=_time_key)
-        chain = _chain(downstream(ordered, links))
+        chain = _chain(downstream(ordered, children))
         tier = library.verdict(verdict).tier
         hypotheses.append(Hypothesis(verdict, tuple(ordered), chain, confidence.BASE[tier]))
     return hypotheses, consequences
@@ -174,7 +176,32 @@ def _causal_key(event: Event, depth: dict[int, int]) -> tuple[float, int, float,
 
 def _depths(roots: Sequence[Event], links: Sequence[Link]) -> dict[int, int]:
     """Longest causal distance from the roots of every reachable event (by identity), so that
-    every link's cause ranks before its effect. The pattern graph is acyclic, so this ends."""
+    every link's cause ranks before its effect: in topological order over the events the roots
+    reach (the pattern graph is acyclic, so the events' graph is too), each link read once."""
+    children = children_of(links)
+    reached = {id(event): event for event in downstream(roots, children)}
+    waiting = dict.fromkeys(reached, 0)  # edges into each reached event from reached events
+    for key in reached:
+        for child in children.get(key, ()):
+            waiting[id(child)] += 1
+    depth = {id(root): 0 for root in roots}
+    ready = deque(key for key, count in waiting.items() if count == 0)
+    done = 0
+    while ready:
+        key = ready.popleft()
+        done += 1
+        for child in children.get(key, ()):
+            if key in depth:
+                depth[id(child)] = max(depth.get(id(child), -1), depth[key] + 1)
+            waiting[id(child)] -= 1
+            if waiting[id(child)] == 0:
+                ready.append(id(child))
+    return depth if done == len(reached) else _depths_by_relaxing(roots, links)
+
+
+def _depths_by_relaxing(roots: Sequence[Event], links: Sequence[Link]) -> dict[int, int]:
+    """_depths for a graph with a cycle (none is expected: a safety net), by relaxing every link
+    until nothing changes."""
     depth = {id(root): 0 for root in roots}
     for _ in range(len(links) + 1):
         changed = False

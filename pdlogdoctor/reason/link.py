@@ -127,11 +127,19 @@ def _reason(rule: CauseRule, widening: float = 0.0) -> str:
     return f"{window}{keys}{widened}"
 
 
-def downstream(roots: Iterable[Event], links: Sequence[Link]) -> list[Event]:
-    """The roots and every event reachable from them, in breadth-first order."""
+def children_of(links: Sequence[Link]) -> dict[int, list[Event]]:
+    """For each event (by identity), the events it has an edge to: made once, read by every
+    walk from a set of roots (a dense log's links number in the hundreds of thousands)."""
     edges: dict[int, list[Event]] = defaultdict(list)
     for item in links:
         edges[id(item.cause)].append(item.effect)
+    return edges
+
+
+def downstream(roots: Iterable[Event], links: Sequence[Link] | dict[int, list[Event]]) -> list[Event]:
+    """The roots and every event reachable from them, in breadth-first order (`links`, or the
+    edges children_of made of them)."""
+    edges = links if isinstance(links, dict) else children_of(links)
     seen: dict[int, Event] = {}
     queue = deque(roots)
     while queue:
