@@ -177,41 +177,22 @@ def _causal_key(event: Event, depth: dict[int, int]) -> tuple[float, int, float,
 def _depths(roots: Sequence[Event], links: Sequence[Link]) -> dict[int, int]:
     """Longest causal distance from the roots of every reachable event (by identity), so that
     every link's cause ranks before its effect: in topological order over the events the roots
-    reach (the pattern graph is acyclic, so the events' graph is too), each link read once."""
+    reach, each link read once. `patterns check` refuses a cycle in the pattern graph, so the
+    events' graph has none and every reached event is ordered."""
     children = children_of(links)
-    reached = {id(event): event for event in downstream(roots, children)}
-    waiting = dict.fromkeys(reached, 0)  # edges into each reached event from reached events
-    for key in reached:
+    waiting = dict.fromkeys((id(event) for event in downstream(roots, children)), 0)  # edges in, from reached events
+    for key in list(waiting):
         for child in children.get(key, ()):
             waiting[id(child)] += 1
     depth = {id(root): 0 for root in roots}
     ready = deque(key for key, count in waiting.items() if count == 0)
-    done = 0
     while ready:
-        key = ready.popleft()
-        done += 1
+        key = ready.popleft()  # its causes are all ordered, and it is reached: it has a depth
         for child in children.get(key, ()):
-            if key in depth:
-                depth[id(child)] = max(depth.get(id(child), -1), depth[key] + 1)
+            depth[id(child)] = max(depth.get(id(child), -1), depth[key] + 1)
             waiting[id(child)] -= 1
             if waiting[id(child)] == 0:
                 ready.append(id(child))
-    return depth if done == len(reached) else _depths_by_relaxing(roots, links)
-
-
-def _depths_by_relaxing(roots: Sequence[Event], links: Sequence[Link]) -> dict[int, int]:
-    """_depths for a graph with a cycle (none is expected: a safety net), by relaxing every link
-    until nothing changes."""
-    depth = {id(root): 0 for root in roots}
-    for _ in range(len(links) + 1):
-        changed = False
-        for link in links:
-            cause = depth.get(id(link.cause))
-            if cause is not None and depth.get(id(link.effect), -1) < cause + 1:
-                depth[id(link.effect)] = cause + 1
-                changed = True
-        if not changed:
-            break
     return depth
 
 

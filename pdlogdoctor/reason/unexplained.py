@@ -435,7 +435,11 @@ def _ranked(
     one of them in the same file came after it and is not the earliest. `stopping`: the markers
     of lines that are errors by their source (the job scheduler's cancel, the kernel's OOM kill)."""
     placed = [replace(t, position=_position(t.first, root_time, symptom_time, t.marker in stopping)) for t in templates]
-    placed = [_above_the_first_symptom(t, known, symptom_time) for t in placed]
+    first_known: dict[str, Event] = {}
+    for event in known:  # each file's first failing line the library knows
+        if event.source not in first_known or event.line < first_known[event.source].line:
+            first_known[event.source] = event
+    placed = [_above_the_first_symptom(t, first_known.get(t.first.source), symptom_time) for t in placed]
     serious = [t for t in _serious(placed) if t.marker not in effects]
     anchor = _failure_moment(root_time, symptom_time, serious)
     ranked = sorted(placed, key=lambda t: _rank_key(t, effects, anchor))
@@ -454,24 +458,17 @@ def _ranked(
 
 
 def _above_the_first_symptom(
-    t: UnexplainedError, known: Sequence[Event], symptom_time: float | None
+    t: UnexplainedError, first_known: Event | None, symptom_time: float | None
 ) -> UnexplainedError:
     """Within one second, a file's line order says what came first: an error logged above its
-    file's first known failing line, in the same moment, when that line is the run's first symptom
-    (a NIXL handshake's exception, then the 500 its request got), stands before the symptom."""
-    if t.position != "after" or t.first.time is None or symptom_time is None:
+    file's first known failing line (`first_known`), in the same moment, when that line is the run's
+    first symptom (a NIXL handshake's exception, then the 500 its request got), stands before it."""
+    if t.position != "after" or t.first.time is None or symptom_time is None or first_known is None:
         return t
-    below = [
-        k
-        for k in known
-        if k.source == t.first.source
-        and k.line > t.first.line
-        and k.time is not None
-        and abs(k.time - t.first.time) <= SAME_MOMENT_S
-        and k.time <= symptom_time + SAME_MOMENT_S
-    ]
-    earlier_known = any(k.source == t.first.source and k.line < t.first.line for k in known)
-    return replace(t, position="before-first-symptom") if below and not earlier_known else t
+    moment = first_known.time
+    if moment is None or first_known.line < t.first.line or abs(moment - t.first.time) > SAME_MOMENT_S:
+        return t
+    return replace(t, position="before-first-symptom") if moment <= symptom_time + SAME_MOMENT_S else t
 
 
 def _serious(templates: Sequence[UnexplainedError]) -> list[UnexplainedError]:
@@ -697,7 +694,7 @@ def _inconclusive(
     )
     missing = [f"no pattern explains the error at {lead.first.where}", *report.missing]
     why = f"an error no pattern names leads ({lead.first.where})"
-    changed = _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library, why)
+    changed = as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library, why)
     named = _named_by_words(changed, lead, serious, library, context)
     return named if named is not None else _with_limit_fix(changed, lead, library)
 
@@ -797,7 +794,7 @@ def _warned(
     )
     missing = [f"no pattern explains the warning at {lead.first.where}", *report.missing]
     why = f"a warning no pattern names says something failed ({lead.first.where})"
-    changed = _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, why)
+    changed = as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, why)
     named = _named_by_words(changed, lead, warnings, library, context, WARNING_LEAD)
     return named if named is not None else changed
 
@@ -880,10 +877,10 @@ def _not_healthy(report: Report, lead: UnexplainedError, why: str, library: Libr
     summary = f"{_lead_words(lead)}: {_ended(quote(lead))} The deployment served, but this error comes {why}."
     missing = (*report.missing, f"no pattern explains the error at {lead.first.where}")
     cause = f"an error no pattern names ({lead.first.where}) comes {why}"
-    return _as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, cause)
+    return as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, cause)
 
 
-def _as_inconclusive(report: Report, summary: str, library: Library, why: str) -> Report:
+def as_inconclusive(report: Report, summary: str, library: Library, why: str) -> Report:
     """The report under the inconclusive verdict: its title, advice and explanation too."""
     spec = library.verdict(INCONCLUSIVE)
     verdict = confidence.applied(Verdict(INCONCLUSIVE, spec.title, 0.0, summary), confidence.no_cause(why))
@@ -1027,20 +1024,14 @@ def _peer_went_away(report: Report, stop: UnexplainedError, library: Library, co
         "say why it was stopped."
     )
     why = f"it begins as its peer is stopped from outside ({stop.first.where}): the consequence, not the cause"
-    alternatives = (Alternative(old.id, min(old.confidence, confidence.YIELDED), why), *report.alternatives)
     needed = f"who stopped the server at {stop.first.where}: its host's kernel log (dmesg) or the orchestrator's events"
-    missing = (needed, *report.missing)
-    changed = replace(report, alternatives=alternatives, suggestions=(), missing=tuple(dict.fromkeys(missing)))
-    stopped = _as_inconclusive(changed, summary, library, f"a peer was stopped first ({stop.first.where})")
-    named = _named_by_words(stopped, stop, [stop], library, context)
-    if named is not None:
-        return named
     advice = (
         f"Find who stopped the server at {stop.first.where}: its host's kernel log (`dmesg -T`, `journalctl -k`) for "
         "the OOM killer, the orchestrator's events (`kubectl describe pod`, `kubectl get events`) for an eviction or "
         "a failed probe, the job scheduler's accounting (`sacct`) for a cancel; then read the server's own last lines."
     )
-    return _with_limit_fix(stopped, stop, library) if stop.cause else replace(stopped, advice=advice)
+    yielded = Yielding(summary, why, needed, f"a peer was stopped first ({stop.first.where})", advice)
+    return _yield_to(report, stop, yielded, (), library, context)
 
 
 def _wrapped_exception(report: Report, library: Library) -> bool:
@@ -1125,13 +1116,47 @@ def _symptom_yields(report: Report, cause: UnexplainedError, library: Library, c
         f"{old.id} ({old.title}, {root}), whose wording only guesses a cause."
     )
     why = f"a symptom; the error at {cause.first.where}, which no pattern names, is beside it and is likelier the cause"
-    alternatives = (Alternative(old.id, min(old.confidence, confidence.YIELDED), why), *_yielded_too(report, library))
-    missing = (f"no pattern explains the error at {cause.first.where}", *report.missing)
-    changed = replace(report, alternatives=alternatives, suggestions=(), missing=tuple(dict.fromkeys(missing)))
-    why = f"the symptom yields to the error at {cause.first.where}"
-    yielded = _as_inconclusive(changed, summary, library, why)
-    named = _named_by_words(yielded, cause, [cause], library, context)
-    return named if named is not None else _with_limit_fix(yielded, cause, library)
+    needed = f"no pattern explains the error at {cause.first.where}"
+    yielded = Yielding(summary, why, needed, f"the symptom yields to the error at {cause.first.where}")
+    return _yield_to(report, cause, yielded, _yielded_too(report, library), library, context)
+
+
+@record
+class Yielding:
+    """How a verdict gives way to a line no pattern names: the new summary, why the old verdict lost,
+    the evidence still needed, why the report is inconclusive, and its advice when the lead's own
+    words name no fix (empty: the inconclusive verdict's)."""
+
+    summary: str
+    why_not: str
+    needed: str
+    why: str
+    advice: str = ""
+
+
+def _yield_to(
+    report: Report,
+    lead: UnexplainedError,
+    yielding: Yielding,
+    others: tuple[Alternative, ...],
+    library: Library,
+    context: Sequence[Event],
+) -> Report:
+    """The report inconclusive and led by `lead`, the old verdict its first alternative (`others`:
+    the alternatives as they stand after it, the report's own when empty); a verdict the lead's
+    words name (families.toml) or the limit it states (causes.toml) still takes over."""
+    old = report.verdict
+    lost = Alternative(old.id, min(old.confidence, confidence.YIELDED), yielding.why_not)
+    alternatives = (lost, *(others or report.alternatives))
+    missing = tuple(dict.fromkeys((yielding.needed, *report.missing)))
+    changed = replace(report, alternatives=alternatives, suggestions=(), missing=missing)
+    yielded = as_inconclusive(changed, yielding.summary, library, yielding.why)
+    named = _named_by_words(yielded, lead, [lead], library, context)
+    if named is not None:
+        return named
+    if yielding.advice and not lead.cause:
+        return replace(yielded, advice=yielding.advice)
+    return _with_limit_fix(yielded, lead, library)
 
 
 def _yielded_too(report: Report, library: Library) -> tuple[Alternative, ...]:

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..library.patterns import Library
-from ..model import Event, Mark, Report, Source, Verdict
+from ..model import Event, Mark, Report, Source
 from ..model.counts import count_of
 from ..model.textcut import clip
-from ..model.verdicts import INCONCLUSIVE, NO_FAILURE_SEEN
-from . import confidence
+from ..model.verdicts import NO_FAILURE_SEEN
+from .unexplained import as_inconclusive
 
 TAIL_LINES = 0  # the last waiting line is its file's last: any line after it may be the wait ending
 REPEATED = 2  # waiting lines in the file: one is a step of start-up, more is a wait that went on
@@ -64,18 +64,9 @@ def weigh(report: Report, events: Sequence[Event], sources: Sequence[Source], li
         "and no line after them shows the wait ending. These lines do not say what held it up; the lines of what "
         f"it waited for would. The last: {last.where}: {clip(last.text.strip(), 240)}"
     )
-    spec = library.verdict(INCONCLUSIVE)
-    why = f"the log ends on a wait that went on ({last.where})"
-    verdict = confidence.applied(Verdict(INCONCLUSIVE, spec.title, 0.0, summary), confidence.no_cause(why))
     needed = f"what it waited for, from {first.where} on: that component's own log says why it never came up"
-    return replace(
-        report,
-        verdict=verdict,
-        chain=(*wait, *report.chain),
-        advice=spec.advice.strip(),
-        explain=spec.explain.strip(),
-        missing=tuple(dict.fromkeys((needed, *report.missing))),
-    )
+    waited = replace(report, chain=(*wait, *report.chain), missing=tuple(dict.fromkeys((needed, *report.missing))))
+    return as_inconclusive(waited, summary, library, f"the log ends on a wait that went on ({last.where})")
 
 
 def _span(first: Event, last: Event) -> str:
