@@ -221,8 +221,29 @@ def test_a_paste_is_read_whatever_its_name(tmp_path: Path, library: Library) -> 
         ),
         # A log that quotes source (a traceback's) or holds comma-separated values is a log all the same.
         ("[2026-07-02 10:16:03 TP0] a,b,c\n[2026-07-02 10:16:04 TP0] d,e,f\n[2026-07-02 10:16:05 TP0] g,h,i", None),
+        # Lines of one driver message share their commas, and no row names columns: a log
+        # (NVIDIA/open-gpu-kernel-modules#1150, as pasted: journald's `kernel: ` tag, no time).
+        (
+            "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by previous Xid 149\n"
+            "kernel: NVRM: Xid (PCI:0000:ed:00): 45, pid=1818992, name=python3, Ch 0000000c caused by previous Xid 145\n"
+            "kernel: NVRM: Xid (PCI:0000:ba:00): 45, pid=1818989, name=python3, Ch 00000002 caused by previous Xid 145",
+            None,
+        ),
+        ("Time (s)\tqueue\tkv_usage\n0\t3\t0.41\n10\t5\t0.52\n20\t8\t0.61", "a table"),
     ],
-    ids=["sources", "two-code-lines", "cpp-line", "csv", "words", "prose", "doctest", "traceback", "log-of-cells"],
+    ids=[
+        "sources",
+        "two-code-lines",
+        "cpp-line",
+        "csv",
+        "words",
+        "prose",
+        "doctest",
+        "traceback",
+        "log-of-cells",
+        "driver-lines-with-commas",
+        "tsv",
+    ],
 )
 def test_what_a_document_is(library: Library, text: str, kind: str | None) -> None:
     assert document_kind(text + "\n", library.formats) == kind

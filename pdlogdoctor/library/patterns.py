@@ -57,6 +57,7 @@ _VERDICT_KEYS = {
     "phase",
     "never_survived",
     "peer_side",
+    "advice_from_root",
 }
 # A verdict about one phase of a server's life: its root lines count only in that phase.
 START_UP = "start-up"
@@ -174,6 +175,9 @@ class VerdictSpec:
     # times out, a collective a rank never joins): a peer stopped from outside just before it is the
     # failure, and this is its consequence (unexplained._peer_stopped_first).
     peer_side: bool = False
+    # Its `advice` is the general case in one engine's words, and its root lines' own patterns know
+    # the fix for their component (vLLM's handshake hash, an Actions time limit): the root's wins.
+    advice_from_root: bool = False
 
 
 # ---------------------------------------------------------------- consequence groups (consequences.py loads them)
@@ -530,6 +534,7 @@ def load_verdicts(path: Path) -> list[VerdictSpec]:
                 phase=_phase(raw, where, key),
                 never_survived=schema.flag(raw, "never_survived", where, key),
                 peer_side=schema.flag(raw, "peer_side", where, key),
+                advice_from_root=schema.flag(raw, "advice_from_root", where, key),
             )
         )
     return specs

@@ -7,6 +7,12 @@ own words, or from the line above it in its block that names its test or its ass
 that held a value between 0 and 1 above a threshold between 0 and 1 (unittest's `AssertionError:
 0.865 not greater than 0.87`, the shape of sglang's accuracy tests) is read as a score too, at a
 lead's confidence. A performance gate beside it, or any other failure, leaves the decision to them.
+
+With no gate at all, the same evaluation scored twice in one input (a result with a change and one
+without it, posted side by side: sglang#14382's GSM8K at 0.901 with DeepEP, 0.951 without) is a
+comparison the lines make themselves: scores SPREAD apart or more are no healthy run but an
+accuracy regression of the lower, at a lead's confidence (which change is to blame, and whether
+the two ran the same model, is the reader's to check).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from ..model.textcut import clip
 from ..model.verdicts import ACCURACY_REGRESSION, META
 from . import confidence, performance
 
+SPREAD = 0.03  # two scores of one evaluation this far apart differ by more than its sampling noise
 COLLAPSE = 0.05  # a score at or below this is no worse model but answers that are no answers at all
 MISSING = "the servers' logs over the test's window (an error there would say why the answers were worse)"
 
@@ -40,6 +47,61 @@ def regressed(report: Report, gates: Sequence[Event], events: Sequence[Event], l
     if scores:
         return _accuracy_report(report, scores[0], events, library, inferred=True)
     return None
+
+
+def disagreeing(report: Report, events: Sequence[Event], library: Library) -> Report | None:
+    """The report as an accuracy regression, when nothing failed or was named and one evaluation's
+    passing results (end-to-end or answered lines that capture an `accuracy`) differ by SPREAD or
+    more; None otherwise."""
+    if report.verdict.id not in META or performance.failed_gates(events, library):
+        return None
+    results = library.marked(Mark.END_TO_END, Mark.ANSWERED)
+    scores: dict[str, list[Event]] = {}
+    for event in events:
+        if event.pattern in results and not event.failing and isinstance(event.get(SCORE), float):
+            scores.setdefault(event.pattern, []).append(event)
+    for found in scores.values():
+        low = min(found, key=lambda e: _score(e))
+        high = max(found, key=lambda e: _score(e))
+        if _score(high) - _score(low) >= SPREAD:
+            return _lower_report(report, low, high, library)
+    return None
+
+
+SCORE = "accuracy"  # the capture an evaluation's result names its score by
+
+
+def _score(event: Event) -> float:
+    value = event.get(SCORE)
+    return float(value) if isinstance(value, (int, float)) else 0.0
+
+
+def _lower_report(report: Report, low: Event, high: Event, library: Library) -> Report:
+    spec = library.verdict(ACCURACY_REGRESSION)
+    gap = _score(high) - _score(low)
+    summary = (
+        f"One evaluation scored {_score(low):g} at {low.where} ({clip(low.text.strip(), 120)}) and {_score(high):g} "
+        f"at {high.where} ({clip(high.text.strip(), 120)}): {gap * 100:.1f} points apart, more than its sampling "
+        "noise. No gate is given, but the lines compare two runs themselves: the lower is an accuracy regression "
+        "against the higher, if both ran the same model and questions. No line here says why."
+    )
+    why = f"two results of one evaluation differ by {gap:.3f} ({low.where}, {high.where})"
+    facts: tuple[tuple[str, FactValue], ...] = (
+        ("accuracy", _score(low)),
+        ("compared_with", _score(high)),
+        ("margin", round(_score(low) - _score(high), 4)),
+    )
+    verdict = Verdict(ACCURACY_REGRESSION, spec.title, 0.0, summary, facts, spec.identity)
+    verdict = confidence.applied(verdict, confidence.scores_disagree(why))
+    return replace(
+        report,
+        verdict=verdict,
+        chain=(low, high, *(e for e in report.chain if e not in (low, high))),
+        roots=(low,),
+        advice=spec.advice.strip(),
+        explain=spec.explain.strip(),
+        missing=tuple(dict.fromkeys((MISSING, *report.missing))),
+    )
 
 
 def _served(events: Sequence[Event], library: Library) -> str:

@@ -55,6 +55,8 @@ SLOW_GATE = 0.75  # a latency or throughput gate failed and the metrics series s
 SECOND_SIGNAL = 0.05  # ... by two independent kinds of evidence (a standing queue and a full pool)
 SLOW_OTHER_GATE = 0.45  # a test or job failed (its measure unknown) and a queue stayed up: a lead, not sure
 SLOW_TREND = 0.55  # no gate: a queue that still climbs at the log's end, alone
+SCORES_DISAGREE = 0.4  # no gate: one evaluation's two results far apart in the same input
+SLOW_FEW_LINES = 0.4  # no gate, and the series too short for a trend: a full server in every line read
 GATE_UNEXPLAINED = 0.6  # a latency or throughput gate failed and no series shows a bottleneck
 # An accuracy gate that failed with nothing else failing (reason/accuracy.py): the answers were worse,
 # which is what accuracy-regression says; nothing shows why, so no more than a symptom's base.
@@ -256,8 +258,18 @@ def slow_run(gate: str, signals: int, why: str) -> Score:
     return start(SLOW_TREND, "slow-trend", why)
 
 
+def few_lines(score: Score) -> Score:
+    """A bottleneck read from fewer metrics lines than a trend needs: a lead, not a finding."""
+    return score.step("few-lines", min(score.value, SLOW_FEW_LINES), "its metrics lines are too few for a trend")
+
+
 def gate_unexplained(why: str) -> Score:
     return start(GATE_UNEXPLAINED, "gate-unexplained", why)
+
+
+def scores_disagree(why: str) -> Score:
+    """Two results of one evaluation far apart, no gate: the lower is a regression, read as a lead."""
+    return start(SCORES_DISAGREE, "scores-disagree", why)
 
 
 def accuracy_gate(why: str, inferred: bool, served: str) -> Score:

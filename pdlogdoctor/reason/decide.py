@@ -11,6 +11,8 @@ later pass keeps (pipeline.only_adding). Each number it sets is a named step of 
    non-zero) is never healthy: with no cause in the logs the report is inconclusive, and the
    gate's line is quoted first; when the gates measured an accuracy and nothing else failed, the run
    is an accuracy regression (accuracy.regressed).
+   With no gate, one evaluation's results far apart in the same input are an accuracy regression
+   of the lower (accuracy.disagreeing).
 4. performance.weigh: with no cause named, the metrics lines' series say where a slow run's time
    went (a bottleneck verdict), or that a failed latency or throughput gate has none to show.
 5. stall.weigh: a run that would be healthy (or show no failure) while an engine's last stats line
@@ -46,6 +48,7 @@ def decide(
     diagnosed = diagnose(events, links, sources, library, clock_slack)
     report = _rivals_kept_below(diagnosed, weigh(diagnosed, unrecognised, events, library))
     report = _failed_gate_first(report, events, library)
+    report = accuracy.disagreeing(report, events, library) or report
     report = stall.weigh(performance.weigh(report, series, events, library), series, library)
     report = waiting.weigh(report, events, sources, library)
     return quotes.quoted(report)

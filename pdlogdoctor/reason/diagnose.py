@@ -380,10 +380,16 @@ def _report_for(
         suggestions=best.suggestions,
         missing=tuple(missing + list(best.missing)),
         inputs=evidence.sources,
-        advice=best.advice or spec.advice.strip(),
+        advice=best.advice or (_root_advice(best, evidence.library) if spec.advice_from_root else "") or spec.advice.strip(),
         explain=spec.explain.strip(),
         roots=best.roots,
     )
+
+
+def _root_advice(best: Hypothesis, library: Library) -> str:
+    """The fix the root line's own pattern states, for a verdict marked `advice_from_root`: written
+    for that component's line in its engine's knobs, where the verdict's is the general case."""
+    return library.pattern(best.first_root.pattern).advice.strip() if best.roots else ""
 
 
 def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> str | None:

@@ -57,6 +57,7 @@ FALLEN = 0.5  # a transfer throughput at this share of its early level (or a tim
 END_SHARE = 0.2  # the last fifth of a series is its end
 STILL_UP = 0.8  # a rising backlog ends at this share of its peak at least ...
 RISEN = 2.0  # ... and this many times its early level
+NEVER_ROOM_LINES = 2  # metrics lines, each with a queue up and a full pool: a server that never had room
 PREFILL_ONLY = 0.02  # generated tokens per prompt token below which a server only prefilled
 SLOWER = 0.5  # a node at this share of its peers' throughput, or 1/SLOWER their interval, lags them
 TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for the running requests to grow
@@ -365,6 +366,9 @@ def backlog(series: Series) -> Backlog | None:
     above its start), however late it started (sglang#5450: the transfers pile up only once the
     transfer engine slows, in the last minutes of the run)."""
     points = series.points
+    if len(points) < MIN_BUCKETS and series.count >= NEVER_ROOM_LINES and series.low >= QUEUE_MIN:
+        # Too short a series for a trend, but up in every line it has: a queue that never drained.
+        return Backlog(series, 1.0, series.high, series.first, series.last)
     if len(points) < MIN_BUCKETS or series.high < QUEUE_MIN:
         return None
     floor = max(1.0, STANDING * series.high)
@@ -375,6 +379,13 @@ def backlog(series: Series) -> Backlog | None:
     if share < SUSTAINED_SHARE and not (found.rising or left_high):
         return None  # a burst that drained; one still climbing when the log ends fell behind late in the run
     return found
+
+
+def _never_room(queue: Backlog, full: Series | None) -> bool:
+    """In every line of the log, requests waited and the KV pool was full: the server never had room
+    for them (vllm#27073: 62 waiting at 98-99.7 % usage and no prompt admitted). However short the
+    excerpt, that is no healthy server, whatever load put it there."""
+    return full is not None and full.low >= FULL_POOL and queue.series.low >= QUEUE_MIN and queue.series.count >= NEVER_ROOM_LINES
 
 
 def _end_level(series: Series) -> float:
@@ -495,7 +506,7 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
     summary = f"On the decode {node.name}, " + "; ".join(said) + "."
     signals = 1 + (full is not None) + bool(retracted)
     suggestions = _decode_knobs(node, queue, full)
-    severe = queue.rising
+    severe = queue.rising or _never_room(queue, full)
     return Finding(
         verdicts.DECODE_SATURATED,
         node.role,
@@ -932,6 +943,8 @@ def _bottleneck_report(
     kind = "none" if gate is None else "performance" if gate_metric(gate) else "other"
     why = f"{finding.verdict} on {finding.node}" + (f", the gate at {gate.where}" if gate is not None else "")
     score = confidence.slow_run(kind, finding.signals, why)
+    if gate is None and all(len(s.points) < MIN_BUCKETS for s in finding.evidence):
+        score = confidence.few_lines(score)
     head = f"{_gate_sentence(gate)} " if gate is not None else ""
     evidence = tuple(peak_event(s, counts.get((s.source, s.pattern), 1)) for s in finding.evidence)
     chain = tuple(dict.fromkeys((*((gate,) if gate else ()), *evidence)))

@@ -35,6 +35,7 @@ from ..model import (
     Report,
     Role,
     Severity,
+    Source,
     Tier,
     UnexplainedError,
     Verdict,
@@ -796,7 +797,39 @@ def _warned(
     why = f"a warning no pattern names says something failed ({lead.first.where})"
     changed = as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, why)
     named = _named_by_words(changed, lead, warnings, library, context, WARNING_LEAD)
-    return named if named is not None else changed
+    if named is not None:
+        return named
+    after = _lines_after(warnings, report.inputs)
+    if after >= WENT_ON_LINES:
+        return _went_past(report, lead, more, after)
+    return changed
+
+
+# Lines of its file after the last warning, in a log with no error line, that show its program went
+# on past it: a probe that declined (NCCL's `Failed to open libibverbs.so`, then its socket transport
+# and the benchmark's rows), not a failure that ended the run (that is a log ending on the warning).
+WENT_ON_LINES = 3
+
+
+def _lines_after(warnings: Sequence[UnexplainedError], inputs: Sequence[Source]) -> int:
+    """The fewest lines any warning's file holds after that warning's last line."""
+    sizes = {source.name: source.lines for source in inputs}
+    last: dict[str, int] = {}
+    for template in warnings:
+        for event in (template.first, template.last):
+            last[event.source] = max(last.get(event.source, 0), event.line)
+    return min((sizes.get(source, 0) - line for source, line in last.items()), default=0)
+
+
+def _went_past(report: Report, lead: UnexplainedError, more: str, after: int) -> Report:
+    """Nothing failed: the warnings' program went on past them (their files continue). The first
+    warning is quoted, so the reader sees what was said and why it is not taken for the failure."""
+    summary = (
+        f"No failure seen: no line is an error, and the warnings that say something failed{more} did not stop "
+        f"their program: its output goes on for {after} lines after the last of them. The "
+        f"first: {_ended(quote(lead))} Nothing shows a request served either."
+    )
+    return replace(report, verdict=replace(report.verdict, summary=summary))
 
 
 WARNING_LEAD = "No error-level line, but a warning says something failed"

@@ -10,8 +10,10 @@ component prints at run time (the catalogue of line formats, `patterns/formats/`
   imports, block heads, a `raise` or a logger call that quotes a message). Its
   `logger.error("Failed to register memory ...")` and `raise RuntimeError("CUDA out of memory")`
   are code, not events;
-- a table: a header row and rows of the same number of comma- or tab-separated cells (a CSV of
-  past runs and their error messages is a record of other nights, not this one).
+- a table: a header row of column names and rows of the same number of comma- or tab-separated
+  cells (a CSV of past runs and their error messages is a record of other nights, not this one).
+  Lines that only share their commas are no table: a driver's `NVRM: Xid (PCI:...): 45, pid=...,
+  name=python3, ...` lines have four cells each, and their first holds no column names.
 
 Such a file is read, its lines are not used as evidence, and every report says so; the run still
 gives a report (it is not "nothing readable", which only an input with no text at all is).
@@ -20,6 +22,7 @@ gives a report (it is not "nothing readable", which only an input with no text a
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Sequence
 
 from ..library.formats import Formats
@@ -32,6 +35,9 @@ NAMES_SHOWN = 5  # file names a note lists before it counts the rest
 LINES_LOOKED_AT = 200  # of a file's head: what it is shows in its first lines
 SOURCE_SHARE = 0.3  # of the non-blank lines: statements enough for a file of source
 TABLE_SHARE = 0.8  # of the rows: with the header's number of cells, for a table
+# A column's name: a word or a few (`error_message`, `Time (s)`, `exit code`); no `key=value`, no
+# `who: what` and no sentence, which are a log line's.
+COLUMN_NAME = re.compile(r"[\w %#/().\[\]-]{1,40}")
 MIN_ROWS = 3
 MIN_CELLS = 3
 
@@ -96,7 +102,15 @@ def _table(lines: list[str]) -> bool:
     if len(rows) < MIN_ROWS:
         return False
     for delimiter in (",", "\t"):
-        cells = [len(row) for row in csv.reader(rows, delimiter=delimiter)]
-        if cells[0] >= MIN_CELLS and sum(1 for n in cells if n == cells[0]) >= TABLE_SHARE * len(cells):
+        parsed = list(csv.reader(rows, delimiter=delimiter))
+        cells = [len(row) for row in parsed]
+        if cells[0] < MIN_CELLS or not _column_names(parsed[0]):
+            continue
+        if sum(1 for n in cells if n == cells[0]) >= TABLE_SHARE * len(cells):
             return True
     return False
+
+
+def _column_names(header: list[str]) -> bool:
+    """The row names columns: every cell a name (a word or a few), none a log line's `who: what`."""
+    return all(COLUMN_NAME.fullmatch(cell.strip()) is not None for cell in header)

@@ -10,7 +10,8 @@ The sink asks for the whole line only when the line alone says nothing (no patte
 marker recognises it) and keeps the joined reading only when it then does: a joined line that
 still says nothing is no evidence that the lines belonged together. The first part must be long
 (a terminal's width) and each later part must not start like a line of its own (a format reads
-it, it is indented like a traceback's frame, a collector's prefix leads it).
+it, it is indented like a traceback's frame, a collector's prefix leads it, it is a comment's or a
+table's row).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .timeline import clean_line, without_colours
 WRAP_MIN_CHARS = 60  # a terminal is at least this wide: a shorter line was not wrapped
 MAX_PARTS = 8  # parts of one wrapped line (a 1,000-character line on a 120-column terminal)
 MAX_PART_BYTES = 4096  # a part is one terminal row: longer is not a wrapped part
+TABLE_LEADS = ("#", "|")  # what a comment's or a table's rows start with, then a space
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,8 @@ def is_part(text: str, formats: Formats) -> bool:
     """`text` can be the second or a later part of a wrapped line: it does not start like a line."""
     if not text.strip() or text.startswith(("  ", "\t")) or len(text) > MAX_PART_BYTES:
         return False
+    if text[:1] in TABLE_LEADS and text[1:2] in ("", " ", "\t"):
+        return False  # a comment's or a table's row (`#  size  count ...`, `| GPU  Name ...`): a row of its own
     plain = without_colours(text)
     # Each test alone says no; the cheapest first (a stamped line, most of a log, goes at the first).
     if formats.stamp(plain) is not None:
