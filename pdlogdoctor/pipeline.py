@@ -30,6 +30,7 @@ from .reason.link import link
 from .reason.own_warmup import own_warmups_apart
 from .reason.performance import align
 from .reason.planned import short_of_plan
+from .reason.shutdowns import shutdowns_apart
 from .reason.unannounced import unannounced_apart
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
 from .scan import accel
@@ -111,6 +112,7 @@ def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = 
     corrected = short_of_plan(correct(events, clocks), library)  # a benchmark short of its plan failed
     corrected = own_warmups_apart(corrected, library)  # a server's own warmup request answers no client
     corrected = unannounced_apart(corrected, library)  # a crash's frame inside its announced traceback
+    corrected = shutdowns_apart(corrected, library)  # a SIGTERM death after the server was told to stop
     series = align([s for item in scanned if item.source.name not in aside for s in item.series], corrected)
     events = within(corrected, options.since, options.until)  # before linking: the links rest on time windows
     in_window = tuple(events)

@@ -44,7 +44,7 @@ ROLE_NAME_HINTS: tuple[tuple[Role, tuple[str, ...]], ...] = (
     (Role.PREFILL, ("prefill",)),
     (Role.DECODE, ("decode",)),
     (Role.ROUTER, ("router", "gateway", "smg", "lb_", "loadbalancer")),
-    (Role.HARNESS, ("bench", "harness", "probe", "gsm8k", "client")),
+    (Role.HARNESS, ("bench", "harness", "probe", "gsm8k", "client", "loadgen")),
     (Role.CI, ("job", "workflow", "actions", "runner")),
 )
 
@@ -126,6 +126,10 @@ class Mark(StrEnum):
     # A harness waits for a server to become ready (`waiting_for` names which): a cancel long after
     # the last such line is a timeout over a server that never came up.
     WAITING = "waiting"
+    # The process says it was told to stop and is shutting down (sglang's `SIGTERM received ...
+    # Draining requests and shutting down...`): a child of it that then dies of SIGTERM ended in that
+    # shutdown, not in a crash (analyzers/scheduler_crash.py); who sent the signal is outside its log.
+    TOLD_TO_STOP = "told-to-stop"
     # The line names the exception a process died of: a Python traceback's last line, or the type
     # and what() of a C++ exception nothing caught (`exc_type`, `exc_message`).
     EXCEPTION = "exception"
@@ -222,6 +226,9 @@ class Source:
     problems: tuple[InputProblem, ...] = ()
     node: str | None = None
     core: CoreDump | None = None  # a core dump, read by its header only: evidence that a process crashed
+    # Its last written line and that line's number, when the scan's head held the whole file (an
+    # excerpt, a short log): where the lines stop, for a report in which nothing failed.
+    last_line: tuple[int, str] | None = None
 
 
 @record

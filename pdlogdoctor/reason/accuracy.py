@@ -56,16 +56,27 @@ def disagreeing(report: Report, events: Sequence[Event], library: Library) -> Re
     if report.verdict.id not in META or performance.failed_gates(events, library):
         return None
     results = library.marked(Mark.END_TO_END, Mark.ANSWERED)
-    scores: dict[str, list[Event]] = {}
+    scores: dict[tuple[str, tuple[tuple[str, str], ...]], list[Event]] = {}
     for event in events:
-        if event.pattern in results and not event.failing and isinstance(event.get(SCORE), float):
-            scores.setdefault(event.pattern, []).append(event)
+        if event.pattern in results and not event.failing and isinstance(event.get(SCORE), (int, float)):
+            scores.setdefault((event.pattern, _evaluation(event)), []).append(event)
     for found in scores.values():
         low = min(found, key=lambda e: _score(e))
         high = max(found, key=lambda e: _score(e))
-        if _score(high) - _score(low) >= SPREAD:
+        if _score(high) - _score(low) >= SPREAD * _scale(high):
             return _lower_report(report, low, high, library)
     return None
+
+
+def _evaluation(event: Event) -> tuple[tuple[str, str], ...]:
+    """What a result scored, besides its pattern: its named captures (MMLU's `subject`, a task): the
+    scores of two subjects differ by what they ask, not by a regression."""
+    return tuple((name, value) for name, value in event.fields if isinstance(value, str))
+
+
+def _scale(event: Event) -> float:
+    """1 for a share, 100 for a percentage (TensorRT-LLM's evaluator prints 71.3)."""
+    return 100.0 if _score(event) > 1.0 else 1.0
 
 
 SCORE = "accuracy"  # the capture an evaluation's result names its score by
@@ -78,7 +89,7 @@ def _score(event: Event) -> float:
 
 def _lower_report(report: Report, low: Event, high: Event, library: Library) -> Report:
     spec = library.verdict(ACCURACY_REGRESSION)
-    gap = _score(high) - _score(low)
+    gap = (_score(high) - _score(low)) / _scale(high)
     summary = (
         f"One evaluation scored {_score(low):g} at {low.where} ({clip(low.text.strip(), 120)}) and {_score(high):g} "
         f"at {high.where} ({clip(high.text.strip(), 120)}): {gap * 100:.1f} points apart, more than its sampling "

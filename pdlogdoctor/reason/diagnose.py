@@ -776,6 +776,11 @@ def _healthy(
             f"{_warning_lines(count_matches(tolerated))} such as "
             f"'{evidence.library.pattern(first.pattern).title}' at {first.where} did not stop it."
         )
+    if not tolerated:
+        # The latest line that shows serving: how far the lines show it working (a reader checks it,
+        # and a paste of a start-up is told from a run that served for hours).
+        last = max(proof, key=_time_key) if any(e.time is not None for e in proof) else max(proof, key=_place)
+        summary += f" The last line that shows it: {last.where}: {clip(message_of(last.text).strip(), 200)}."
     if not end_to_end:
         # Servers that came up say nothing of what the harness saw end to end.
         missing = [*missing, "no end-to-end result (probe or accuracy gate) in the logs"]
@@ -793,6 +798,10 @@ def _healthy(
     )
 
 
+def _place(event: Event) -> tuple[str, int]:
+    return (event.source, event.line)
+
+
 def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], evidence: Evidence) -> Report:
     """Nothing failed, and nothing shows serving either: a starting server, a short excerpt. Not a
     failure report (no failure title), and not healthy (nothing was shown to work)."""
@@ -806,6 +815,12 @@ def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], 
     if last is not None:
         title = evidence.library.pattern(last.pattern).title
         summary += f" The last step shown: {title} ({last.where}: {clip(message_of(last.text).strip(), 200)})."
+    ends = [s for s in evidence.sources if s.last_line is not None]
+    if len(ends) == 1 and len(evidence.sources) == 1 and ends[0].last_line is not None:
+        number, text = ends[0].last_line
+        if last is None or (last.source, last.line) != (ends[0].name, number):
+            said = clip(message_of(text).strip(), 200)
+            summary += f" The lines end at {ends[0].name}:{number}: {said}{'' if said.endswith('.') else '.'}"
     warned = _cleared_warning(evidence)
     if warned is not None:
         summary += (

@@ -116,7 +116,7 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     wrapped = _cause_of_wrapper(report, ranked, library)
     if wrapped is not None:
         return _crash_died_of(report, wrapped, library)
-    serious = _serious(ranked)
+    serious = _serious(ranked, effects)
     if not serious:
         return _warned(report, ranked, library, events) if report.verdict.id == NO_FAILURE_SEEN else report
     if report.verdict.id in NOTHING_FAILED:
@@ -441,7 +441,7 @@ def _ranked(
         if event.source not in first_known or event.line < first_known[event.source].line:
             first_known[event.source] = event
     placed = [_above_the_first_symptom(t, first_known.get(t.first.source), symptom_time) for t in placed]
-    serious = [t for t in _serious(placed) if t.marker not in effects]
+    serious = [t for t in _serious(placed, effects) if t.marker not in effects]
     anchor = _failure_moment(root_time, symptom_time, serious)
     ranked = sorted(placed, key=lambda t: _rank_key(t, effects, anchor))
     # A traceback's source line leads only when nothing else failed: its exception line (a cut
@@ -472,17 +472,27 @@ def _above_the_first_symptom(
     return replace(t, position="before-first-symptom") if moment <= symptom_time + SAME_MOMENT_S else t
 
 
-def _serious(templates: Sequence[UnexplainedError]) -> list[UnexplainedError]:
+def _serious(templates: Sequence[UnexplainedError], effects: frozenset[str] = frozenset()) -> list[UnexplainedError]:
     """The errors; and the warnings that state a cause near an error of their process (NCCL prints
-    `No space left on device` as NCCL WARN above torch's `unhandled system error`). A cause-stating
-    warning with no error near it (UCX's API-version warning at a start-up that went on) stays one."""
+    `No space left on device` as NCCL WARN above torch's `unhandled system error`), or that come just
+    before an error of their process that only reports an ending (`effects`: NCCL's `-> 6` return
+    trail under its WARN that a queue pair failed; an exit code under the warning that says why).
+    A cause-stating warning with no error near it (UCX's API-version warning at a start-up that went
+    on) stays one."""
     errors = [t for t in templates if t.severity.rank >= Severity.ERROR.rank]
+    ended = [e for e in errors if e.marker in effects]
     return [
         t
         for t in templates
         if t.severity.rank >= Severity.ERROR.rank
         or (t.cause and t.severity.rank >= Severity.WARNING.rank and any(_near(t.first, e.first) for e in errors))
+        or (t.severity is Severity.WARNING and any(_just_before(t.first, e.first) for e in ended))
     ]
+
+
+def _just_before(one: Event, other: Event) -> bool:
+    """`one` is the same process's line, before `other` and near it."""
+    return _near(one, other) and one.line < other.line
 
 
 def _near(one: Event, other: Event) -> bool:
@@ -800,7 +810,7 @@ def _warned(
     if named is not None:
         return named
     after = _lines_after(warnings, report.inputs)
-    if after >= WENT_ON_LINES:
+    if after >= WENT_ON_LINES and sum(t.count for t in warnings) <= PROBE_LINES:
         return _went_past(report, lead, more, after)
     return changed
 
@@ -809,6 +819,10 @@ def _warned(
 # on past it: a probe that declined (NCCL's `Failed to open libibverbs.so`, then its socket transport
 # and the benchmark's rows), not a failure that ended the run (that is a log ending on the warning).
 WENT_ON_LINES = 3
+# ... when the warnings are few: a probe warns once per process or device (eight GPUs, a node's
+# NICs), where a failure the program keeps meeting warns on (vLLM's Mooncake connector's `Sending
+# to ... failed` every few seconds is a transfer failing over and over, output around it or not).
+PROBE_LINES = 16
 
 
 def _lines_after(warnings: Sequence[UnexplainedError], inputs: Sequence[Source]) -> int:

@@ -14,12 +14,13 @@ from ..ingest.streams import disk_position
 from ..model import Event, InputProblem, Role, Series, Source
 from ..model.values import record
 from .collectors import unwrap_head
-from .events import ScanResult
+from .events import HEAD_BYTES, ScanResult
 from .index import AnchorIndex
 from .logshape import document_kind, not_serving_problem
 from .parallel import plain_file_path, scan_file_parallel, worth_splitting
 from .roles import detect_role, node_from_name, role_from_name, with_source_role
 from .search import scan_stream
+from .timeline import clean_line
 
 # Under a time budget, a router's or a harness's log is read as if it were this many times its
 # size: their lines are the symptoms (a 502, an aborted probe); the servers' lines hold the causes.
@@ -113,6 +114,16 @@ def scan_one(
     return scanned(name, _scan(stream, name, index, on_progress, workers), index, problems)
 
 
+def _last_line(head: str) -> tuple[int, str] | None:
+    """The last line with text of a whole file's head, and its number (from 1)."""
+    rows = head.splitlines()
+    for at in range(len(rows) - 1, -1, -1):
+        text = clean_line(unwrap_head(rows[at]).strip())[0].strip()  # a collector's record: the line it holds
+        if text:
+            return at + 1, text
+    return None
+
+
 def scanned(name: str, result: ScanResult, index: AnchorIndex, problems: tuple[InputProblem, ...] = ()) -> Scanned:
     """A source's scan as the source it is: its role (from its name, head and events) and node."""
     head = unwrap_head(result.head)  # a JSON-lines or containerd log: the lines its records hold
@@ -131,6 +142,7 @@ def scanned(name: str, result: ScanResult, index: AnchorIndex, problems: tuple[I
         bytes=result.bytes,
         problems=problems + tuple(result.problems),
         node=node_from_name(name),
+        last_line=_last_line(result.head) if result.bytes <= HEAD_BYTES and kind is None else None,
     )
     series = result.series.series(name, role, source.node)
     return Scanned(source, tuple(with_source_role(e, role) for e in result.events), series)

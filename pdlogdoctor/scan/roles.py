@@ -29,7 +29,7 @@ def detect_role(
     """(role, why) for one source; `why` is shown to the user. `launches`: the patterns of a
     server's launch line (Mark.SERVER_LAUNCH), whose `mode` capture is its disaggregation mode."""
     kept = list(events)
-    found = _role_from_content(head, kept, launches) or role_from_name(name)
+    found = _role_from_content(head, kept, launches) or _named_or_voted(role_from_name(name), kept)
     if found is not None and found[1].endswith(_EITHER_SIDE):
         return _side_from_name(name) or found
     if found is not None:
@@ -72,7 +72,16 @@ def _role_from_content(head: str, events: list[Event], launches: frozenset[str])
     for event in events:
         if event.pattern in launches and event.get("mode"):
             return _server_role(str(event.get("mode"))), f"server_args disaggregation_mode='{event.get('mode')}'"
-    return _role_by_format(head) or _role_from_event_roles(events)
+    return _role_by_format(head)
+
+
+def _named_or_voted(named: tuple[Role, str] | None, events: list[Event]) -> tuple[Role, str] | None:
+    """The role the lines' own messages vote for, else the file name's. A harness's name wins the
+    vote: a client's or benchmark's log records the error answers it got, and those quote the
+    servers' messages (a load generator's JSON line holding `Decode transfer failed ...`)."""
+    if named is not None and named[0] is Role.HARNESS:
+        return named
+    return _role_from_event_roles(events) or named
 
 
 def _role_by_format(head: str) -> tuple[Role, str] | None:

@@ -264,8 +264,41 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         if prefill_given
         else "the prefill log was not given, so why it went away is not known."
     )
+    stop = _prefill_told_to_stop(hypothesis.first_root, evidence)
+    used, advice = hypothesis.lines_used, hypothesis.advice
+    if stop is not None:
+        summary = (
+            f"Decode lost {where} ({hypothesis.first_root.where}) after the prefill was told to stop ({stop.where}: "
+            f'"{clip(message_of(stop.text).strip(), NO_WORKER_QUOTE_LIMIT)}"): no crash, OOM or backend error of its own; '
+            "whatever sent it SIGTERM (an orchestrator's deletion or scale-down, a launcher, a job's end) is the cause."
+        )
+        used, advice = (*used, stop), evidence.library.pattern(stop.pattern).advice.strip()
     confidence = hypothesis.confidence if prefill_given else min(hypothesis.confidence, SYMPTOM_ONLY)
-    return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(missing), confidence=confidence)]
+    return [
+        replace(
+            hypothesis,
+            summary=summary,
+            facts=tuple(facts),
+            missing=tuple(missing),
+            confidence=confidence,
+            lines_used=used,
+            advice=advice,
+        )
+    ]
+
+
+PEER_STOP_S = 30 * 60.0  # a prefill told to stop drains this long at most before its decode loses it
+
+
+def _prefill_told_to_stop(lost: Event, evidence: Evidence) -> Event | None:
+    """The prefill's own line saying it received SIGTERM and shuts down, before the decode lost it."""
+    told = [
+        e
+        for e in evidence.marked(Mark.TOLD_TO_STOP)
+        if e.role is not Role.DECODE
+        and (e.time is None or lost.time is None or 0.0 <= lost.time - e.time <= PEER_STOP_S)
+    ]
+    return told[-1] if told else None
 
 
 def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
