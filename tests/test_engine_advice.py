@@ -76,3 +76,18 @@ def test_quiet_excerpts_no_pattern_knows_get_distinct_fingerprints(library: Libr
     table = quiet("table", "| model | batch | input len | output len |\n| llama-70b | 64 | 2048 | 256 |\n")
     assert ucx != table
     assert ucx == ucx_again
+
+
+def test_a_vllm_config_mismatch_gets_the_vllm_check_s_own_fix(library: Library) -> None:
+    """config-mismatch's general advice is SGLang's flags; a vLLM block-size refusal roots it, and its
+    pattern's fix (vLLM's --block-size) is the advice (verdicts.toml `advice_from_root`)."""
+    report = run([str(FIXTURES / "vllm-nixl-block-size-64-vs-128")], library)
+    assert report.verdict.id == "config-mismatch"
+    assert "--block-size" in report.advice
+    assert "--page-size" not in report.advice and "--disaggregation-transfer-backend" not in report.advice
+
+
+def test_an_sglang_page_size_mismatch_keeps_sglang_flags(library: Library) -> None:
+    report = run([str(FIXTURES / "config-mismatch-page-size")], library)
+    assert report.verdict.id == "config-mismatch"
+    assert "--page-size" in report.advice and "--block-size" not in report.advice

@@ -224,9 +224,10 @@ def test_a_paste_is_read_whatever_its_name(tmp_path: Path, library: Library) -> 
         # Lines of one driver message share their commas, and no row names columns: a log
         # (NVIDIA/open-gpu-kernel-modules#1150, as pasted: journald's `kernel: ` tag, no time).
         (
-            "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by previous Xid 149\n"
-            "kernel: NVRM: Xid (PCI:0000:ed:00): 45, pid=1818992, name=python3, Ch 0000000c caused by previous Xid 145\n"
-            "kernel: NVRM: Xid (PCI:0000:ba:00): 45, pid=1818989, name=python3, Ch 00000002 caused by previous Xid 145",
+            "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by previous Xid "
+            "149\nkernel: NVRM: Xid (PCI:0000:ed:00): 45, pid=1818992, name=python3, Ch 0000000c caused by previous "
+            "Xid 145\nkernel: NVRM: Xid (PCI:0000:ba:00): 45, pid=1818989, name=python3, Ch 00000002 caused by "
+            "previous Xid 145",
             None,
         ),
         ("Time (s)\tqueue\tkv_usage\n0\t3\t0.41\n10\t5\t0.52\n20\t8\t0.61", "a table"),

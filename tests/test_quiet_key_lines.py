@@ -62,3 +62,56 @@ def test_a_vllm_start_up_cut_after_the_nixl_registration_names_it(tmp_path: Path
     report = run([str(case / "prefill.log")], library)
     assert "The last step shown: vLLM's NIXL connector registers the KV caches" in report.verdict.summary
     assert "Registering KV_Caches. use_mla: False" in report.verdict.summary
+
+
+# sgl-project/sglang#24523: a DeepSeek-V4 prefill's memory sizing, the whole paste (no known line).
+DSV4_SIZING = [
+    "[2026-05-06 09:15:41 DP7 TP7 EP7] Memory profiling: available_gpu_memory=17.94 GB, total_gpu_memory=138.17 GB, "
+    "mem_fraction_static=0.90, rest_memory=4.13 GB",
+    "[2026-05-06 09:15:41 DP7 TP7 EP7] DSv4 memory calculation: bytes_per_full_token=23749.84, "
+    "available_bytes=4.13 GB, full_token=186368",
+]
+# vllm-project/vllm-ascend#2191: an API server's start, then its routes.
+VLLM_UP = [
+    "INFO 08-05 03:10:22 [api_server.py:1818] Starting vLLM API server 0 on http://0.0.0.0:8004",
+    "INFO 08-05 03:10:22 [launcher.py:29] Available routes are:",
+    "INFO 08-05 03:10:23 [launcher.py:37] Route: /openapi.json, Methods: HEAD, GET",
+]
+SGLANG_ANSWERS = [
+    '[2025-06-10 08:11:02] INFO:     10.25.28.11:47301 - "POST /generate HTTP/1.1" 200 OK',
+    '[2025-06-10 08:11:09] INFO:     10.25.28.11:47308 - "POST /generate HTTP/1.1" 200 OK',
+]
+
+
+def test_a_quiet_excerpt_of_unknown_lines_says_where_its_lines_end(tmp_path: Path, library: Library) -> None:
+    report = _pasted(tmp_path, library, DSV4_SIZING)
+    assert report.verdict.id == "no-failure-seen"
+    assert (
+        "The lines end at " in report.verdict.summary
+        and "paste.txt:2: DSv4 memory calculation" in report.verdict.summary
+    )
+
+
+def test_a_quiet_excerpt_whose_last_line_is_its_last_step_names_it_once(tmp_path: Path, library: Library) -> None:
+    """The last step shown is the file's last line: the summary says it once, not again as its end."""
+    case = ROUND7 / "blind-round7-excerpts-b" / "20-nixl-startup-cut-short" / "prefill.log"
+    lines = case.read_text().splitlines()
+    registered = next(at for at, line in enumerate(lines) if "Registering KV_Caches" in line)
+    report = _pasted(tmp_path, library, lines[: registered + 1])
+    assert "The last step shown: vLLM's NIXL connector registers the KV caches" in report.verdict.summary
+    assert "The lines end at" not in report.verdict.summary
+    again = _pasted(tmp_path, library, lines[: registered + 2])  # one line more, of no known kind
+    assert "The lines end at" in again.verdict.summary
+
+
+@pytest.mark.parametrize(
+    ("lines", "last"),
+    [(VLLM_UP, "paste.txt:1: Starting vLLM API server 0"), (SGLANG_ANSWERS, "paste.txt:2:")],
+    ids=["vllm-ready-line", "sglang-answers"],
+)
+def test_a_healthy_summary_quotes_the_last_line_that_shows_serving(
+    tmp_path: Path, library: Library, lines: list[str], last: str
+) -> None:
+    report = _pasted(tmp_path, library, lines)
+    assert report.verdict.id == "healthy"
+    assert f"The last line that shows it: {tmp_path / last}" in report.verdict.summary

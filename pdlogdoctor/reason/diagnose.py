@@ -380,7 +380,9 @@ def _report_for(
         suggestions=best.suggestions,
         missing=tuple(missing + list(best.missing)),
         inputs=evidence.sources,
-        advice=best.advice or (_root_advice(best, evidence.library) if spec.advice_from_root else "") or spec.advice.strip(),
+        advice=best.advice
+        or (_root_advice(best, evidence.library) if spec.advice_from_root else "")
+        or spec.advice.strip(),
         explain=spec.explain.strip(),
         roots=best.roots,
     )

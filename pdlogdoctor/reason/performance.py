@@ -385,7 +385,12 @@ def _never_room(queue: Backlog, full: Series | None) -> bool:
     """In every line of the log, requests waited and the KV pool was full: the server never had room
     for them (vllm#27073: 62 waiting at 98-99.7 % usage and no prompt admitted). However short the
     excerpt, that is no healthy server, whatever load put it there."""
-    return full is not None and full.low >= FULL_POOL and queue.series.low >= QUEUE_MIN and queue.series.count >= NEVER_ROOM_LINES
+    return (
+        full is not None
+        and full.low >= FULL_POOL
+        and queue.series.low >= QUEUE_MIN
+        and queue.series.count >= NEVER_ROOM_LINES
+    )
 
 
 def _end_level(series: Series) -> float:

@@ -41,7 +41,7 @@ from ..model import (
     Verdict,
 )
 from ..model.counts import count_of
-from ..model.textcut import clip_around
+from ..model.textcut import clip, clip_around
 from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META, NO_CAUSE, NO_FAILURE_SEEN
 from . import confidence
@@ -697,7 +697,14 @@ def _inconclusive(
         # unrecognised errors, not made the lead.
         listed = (*report.missing, f"no pattern explains the error at {lead.first.where}")
         return replace(report, missing=tuple(dict.fromkeys(listed)))
-    head = f"{_lead_words(lead)}: {_ended(quote(lead))}{_after_the_lead(lead, serious)}"
+    above = _known_above(lead, library, context)
+    said_above = (
+        ""
+        if above is None
+        else f" Just above it, the same process logged: {library.pattern(above.pattern).title} ({above.where}: "
+        f"{clip(message_of(above.text).strip(), 200)})."
+    )
+    head = f"{_lead_words(lead)}: {_ended(quote(lead))}{_after_the_lead(lead, serious)}{said_above}"
     rest = (
         " No pattern of the library names it, and nothing shows the deployment serving."
         if nothing_failed
@@ -706,8 +713,28 @@ def _inconclusive(
     missing = [f"no pattern explains the error at {lead.first.where}", *report.missing]
     why = f"an error no pattern names leads ({lead.first.where})"
     changed = as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library, why)
+    if above is not None and library.pattern(above.pattern).advice.strip():
+        changed = replace(changed, advice=library.pattern(above.pattern).advice.strip())
     named = _named_by_words(changed, lead, serious, library, context)
     return named if named is not None else _with_limit_fix(changed, lead, library)
+
+
+def _known_above(lead: UnexplainedError, library: Library, context: Sequence[Event]) -> Event | None:
+    """For a lead that only reports an ending (NCCL's `-> 2` return trail, an exit code): the line of
+    a known kind, warning or worse, its process logged just above it, which says what failed (NCCL's
+    `socketPollConnect: Connect to ... returned 113(No route to host)`); None when there is none."""
+    effects = library.errors.effects() if library.errors is not None else frozenset()
+    if lead.marker not in effects:
+        return None
+    above = [
+        e
+        for e in context
+        if not e.unrecognised
+        and e.severity.rank >= Severity.WARNING.rank
+        and _near(e, lead.first)
+        and e.line < lead.first.line
+    ]
+    return max(above, key=lambda e: e.line) if above else None
 
 
 def _with_limit_fix(report: Report, lead: UnexplainedError, library: Library) -> Report:

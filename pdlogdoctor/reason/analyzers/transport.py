@@ -269,8 +269,9 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     if stop is not None:
         summary = (
             f"Decode lost {where} ({hypothesis.first_root.where}) after the prefill was told to stop ({stop.where}: "
-            f'"{clip(message_of(stop.text).strip(), NO_WORKER_QUOTE_LIMIT)}"): no crash, OOM or backend error of its own; '
-            "whatever sent it SIGTERM (an orchestrator's deletion or scale-down, a launcher, a job's end) is the cause."
+            f'"{clip(message_of(stop.text).strip(), NO_WORKER_QUOTE_LIMIT)}"): no crash, OOM or backend error of '
+            "its own; whatever sent it SIGTERM (an orchestrator's deletion or scale-down, a launcher, a job's end) "
+            "is the cause."
         )
         used, advice = (*used, stop), evidence.library.pattern(stop.pattern).advice.strip()
     confidence = hypothesis.confidence if prefill_given else min(hypothesis.confidence, SYMPTOM_ONLY)

@@ -1,0 +1,65 @@
+"""One evaluation scored twice in one input, far apart, is an accuracy regression of the lower.
+
+sgl-project/sglang#14382 posts GSM8K with DeepEP (0.901) and without it (0.951) side by side: no gate,
+but the lines compare two runs themselves. The lower is named as a lead (confidence below 0.5), both
+lines quoted. Look-alikes: two scores within sampling noise stay healthy; different MMLU subjects
+score differently by what they ask (TensorRT-LLM's evaluator, percentages), not by a regression.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pdlogdoctor.library.patterns import Library
+
+from .conftest import analysed_lines
+
+SGLANG_GSM8K = [
+    "{title}:",
+    "Accuracy: {accuracy}",
+    "Invalid: 0.000",
+    "Latency: 52.745 s",
+    "Output throughput: 3133.510 token/s",
+]
+# TensorRT-LLM's MMLU evaluator (the pattern's own example's shape): a percentage, the questions, the subject.
+MMLU = "[05/02/2025-18:{minute:02d}:22] [TRT-LLM] [I] Average accuracy {accuracy} (72) - {subject}"
+
+
+def _gsm8k(*runs: tuple[str, float]) -> list[str]:
+    return [line.format(title=title, accuracy=f"{score:.3f}") for title, score in runs for line in [*SGLANG_GSM8K, ""]]
+
+
+def test_two_scores_of_one_evaluation_far_apart_name_the_lower(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, _gsm8k(("DeepEP", 0.901), ("Without DeepEP", 0.951)), "paste.txt")
+    assert report.verdict.id == "accuracy-regression"
+    assert report.verdict.confidence < 0.5
+    summary = report.verdict.summary
+    assert "Accuracy: 0.901" in summary and "Accuracy: 0.951" in summary and "5.0 points apart" in summary
+    facts = dict(report.verdict.facts)
+    assert facts["accuracy"] == 0.901 and facts["compared_with"] == 0.951
+    assert report.roots[0].line == 2
+
+
+def test_two_scores_within_noise_stay_healthy(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, _gsm8k(("run 1", 0.945), ("run 2", 0.951)), "paste.txt")
+    assert report.verdict.id == "healthy"
+
+
+def test_subjects_that_score_differently_are_no_regression(tmp_path: Path, library: Library) -> None:
+    lines = [
+        MMLU.format(minute=1, accuracy=71.3, subject="abstract_algebra"),
+        MMLU.format(minute=2, accuracy=88.6, subject="anatomy"),
+        MMLU.format(minute=3, accuracy=64.0, subject="college_physics"),
+    ]
+    report = analysed_lines(tmp_path, library, lines, "mmlu.log")
+    assert report.verdict.id != "accuracy-regression"
+
+
+def test_one_subject_scored_twice_far_apart_is_one_in_percent(tmp_path: Path, library: Library) -> None:
+    lines = [
+        MMLU.format(minute=1, accuracy=71.3, subject="anatomy"),
+        MMLU.format(minute=9, accuracy=60.2, subject="anatomy"),
+    ]
+    report = analysed_lines(tmp_path, library, lines, "mmlu.log")
+    assert report.verdict.id == "accuracy-regression"
+    assert "11.1 points apart" in report.verdict.summary
