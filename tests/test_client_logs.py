@@ -43,7 +43,8 @@ def test_an_unnamed_file_keeps_the_vote_of_its_messages(tmp_path: Path, library:
     line = (
         "[2026-05-19 11:08:06 TP0] Decode transfer failed for request rank=0 "
         "decode_req.req.rid='8540051d74e5221a72a1c057397706bb' decode_req.req.bootstrap_room=616641653096138722 "
-        "with exception KVTransferError(bootstrap_room=616641653096138722): Failed to get kvcache from prefill instance, it might be dead"
+        "with exception KVTransferError(bootstrap_room=616641653096138722): "
+        "Failed to get kvcache from prefill instance, it might be dead"
     )
     (tmp_path / "pod-7f9c.txt").write_text(line + "\n")
     (source,) = run([str(tmp_path)], library).inputs
