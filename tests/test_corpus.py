@@ -137,9 +137,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "the router's 'Failed to connect gRPC client for worker' (router-no-workers 0.40), that line is quoted, not "
         "the DEBUG health-check line the tester named (a context pattern's, not shown)",
     },
-    "tests/data/blind-round13-excerpts-b/06-lmcache-ram-full-one-line": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-    },
     "tests/data/blind-round13-excerpts-b/12-vllm-kv-connector-stall-serving": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
@@ -284,10 +281,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round21-excerpts-b/06-llmd-prefill-expired-kv": {
         "verdict": "first sight: kv-transfer-timeout 0.40; the tester expects kv-expired",
     },
-    "tests/data/blind-round21-excerpts-c/07-nccl-tests-no-net-plugin-info": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects no-failure-seen",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
     # The round 22 blind sets (48 cases: 32 real excerpts from threads no test used, 16 bundles; one thread,
     # AIBrix's Envoy 503, was chosen by two testers: excerpts-b/04 and excerpts-c/09), written by testers
     # who never read the code during this session and scored as each set arrived, before anything was
@@ -314,6 +307,29 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round22-excerpts-b/11-llmd-rocm-pod-nixl-not-available-cri": {
         "verdict": "first sight: scheduler-init-crash 0.50 (acceptable), its summary names no key line: it quotes "
         "the message without vLLM's call site, the tester's key line has it",
+    },
+    # Round 23 (session 13), scored at first sight as each set arrived: excerpts-a 7/11, excerpts-b 8/11,
+    # excerpts-c 6/11 (two failed runs called healthy: a vLLM engine full in every stats line, at 0.30; two
+    # GSM8K scores 5 points apart, at 0.40), bundles-a 8/8, bundles-b 7/8. In all 36/49 acceptable, 47/49 key
+    # line quoted, 0 refused, 2 failed runs called healthy, 0 confidently wrong on a named cause.
+    "tests/data/blind-round23-excerpts-a/05-ucx-create-cq-fallback-noise": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects no-failure-seen: two UCX ERROR lines "
+        "(ibv_create_cq: Operation not supported) that the thread calls a probe the caller moves past; "
+        "nothing in the two lines says so",
+    },
+    "tests/data/blind-round23-excerpts-a/08-llmd-sidecar-nixlv2-engine-mismatch": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects config-mismatch (kv-transfer-timeout "
+        "acceptable): vLLM's DEBUG 'still in WAITING_FOR_REMOTE_KVS' lines are read as no failure",
+    },
+    "tests/data/blind-round23-excerpts-c/07-vllm-ascend-dsv3-dp4-tp4-api-server-up": {
+        "verdict": "first sight: healthy 0.30 (acceptable), its summary names no key line; now it quotes the "
+        "ready line without vLLM's call site ('[api_server.py:1818] '), which the tester's key line has",
+    },
+    "tests/data/blind-round23-excerpts-c/08-sglang-pd-ttft-bench-64x4k-prompts": {
+        "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line: it says fewer "
+        "requests completed than were sent, from the max-concurrency floor (64 prompts under a cap of 640); "
+        "the command line's --num-prompts would say 64 of 64, healthy, which the tester rules out (the thread "
+        "calls a 22 s TTFT a bug; no gate says so)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
