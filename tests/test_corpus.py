@@ -319,17 +319,17 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round23-excerpts-a/08-llmd-sidecar-nixlv2-engine-mismatch": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects config-mismatch (kv-transfer-timeout "
-        "acceptable): vLLM's DEBUG 'still in WAITING_FOR_REMOTE_KVS' lines are read as no failure",
+        "acceptable). Now inconclusive: the decode's log ends while a request waits for its KV (two DEBUG "
+        "lines in one second, then the paste's '...'); the sidecar's protocol is in the thread, not the lines",
     },
     "tests/data/blind-round23-excerpts-c/07-vllm-ascend-dsv3-dp4-tp4-api-server-up": {
-        "verdict": "first sight: healthy 0.30 (acceptable), its summary names no key line; now it quotes the "
         "ready line without vLLM's call site ('[api_server.py:1818] '), which the tester's key line has",
     },
     "tests/data/blind-round23-excerpts-c/08-sglang-pd-ttft-bench-64x4k-prompts": {
-        "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line: it says fewer "
-        "requests completed than were sent, from the max-concurrency floor (64 prompts under a cap of 640); "
-        "the command line's --num-prompts would say 64 of 64, healthy, which the tester rules out (the thread "
-        "calls a 22 s TTFT a bug; no gate says so)",
+        "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line: it said fewer "
+        "requests completed than were sent, from the max-concurrency floor (64 prompts under a cap of 640). "
+        "With the command line's --num-prompts read, 64 of 64 completed: healthy, which the tester rules out "
+        "(the thread calls a 22 s TTFT for 4k prompts a bug; no gate or baseline in the lines says so)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

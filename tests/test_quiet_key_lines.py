@@ -106,7 +106,10 @@ def test_a_quiet_excerpt_whose_last_line_is_its_last_step_names_it_once(tmp_path
 
 @pytest.mark.parametrize(
     ("lines", "last"),
-    [(VLLM_UP, "paste.txt:1: Starting vLLM API server 0"), (SGLANG_ANSWERS, "paste.txt:2:")],
+    [
+        (VLLM_UP, "paste.txt:1: INFO 08-05 03:10:22 [api_server.py:1818] Starting vLLM API server 0"),
+        (SGLANG_ANSWERS, "paste.txt:2: [2025-06-10 08:11:09] INFO:     10.25.28.11:47308"),
+    ],
     ids=["vllm-ready-line", "sglang-answers"],
 )
 def test_a_healthy_summary_quotes_the_last_line_that_shows_serving(

@@ -83,3 +83,30 @@ def test_a_wait_with_lines_after_it_is_not_where_the_log_ends(tmp_path: Path, li
     ]
     report = run([_write(tmp_path, "server.log", [*_vllm_waits(3), *later])], library)
     assert report.verdict.id == "no-failure-seen"
+
+
+# llm-d/llm-d#355: a vLLM decode whose requests never get their KV (the routing sidecar spoke another
+# connector's protocol), pasted with the poster's elision marks around the lines.
+KV_WAIT = (
+    "DEBUG 10-09 19:47:{second:02d} [scheduler.py:345] cmpl-c7da0225-3a9e-4d1e-b225-69f2aba46407-0 is still in "
+    "WAITING_FOR_REMOTE_KVS state."
+)
+
+
+def test_a_decode_that_ends_waiting_for_kv_is_inconclusive_past_an_elision_mark(
+    tmp_path: Path, library: Library
+) -> None:
+    lines = ["...", KV_WAIT.format(second=51), KV_WAIT.format(second=52), "..."]
+    report = run([_write(tmp_path, "decode.log", lines)], library)
+    assert report.verdict.id == "inconclusive"
+    assert "request still waits for its KV from the prefill" in report.verdict.summary
+
+
+def test_a_kv_wait_with_a_line_after_it_is_a_transfer_in_progress(tmp_path: Path, library: Library) -> None:
+    stats = (
+        "INFO 10-09 19:47:55 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation "
+        "throughput: 42.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.4%, Prefix cache hit rate: 0.0%"
+    )
+    lines = [KV_WAIT.format(second=51), KV_WAIT.format(second=52), stats, "..."]
+    report = run([_write(tmp_path, "decode.log", lines)], library)
+    assert report.verdict.id != "inconclusive"

@@ -5,11 +5,15 @@ waiting (lines marked `waiting`: vLLM's API server polling for its engine cores,
 its workers' health, a harness for a server) that went on (REPEATED lines or more) to the file's
 end, is inconclusive: something was not coming up when the lines stop. Nothing in them says
 why; the lines of what it waited for would. A wait with anything else after it in its file (a
-ready line, a served request) is start-up going on as it should, and is left alone.
+ready line, a served request) is start-up going on as it should, and is left alone; a paste's
+elision mark (`...`) as the last line is no such line. Waits read so far: vLLM's API server polling
+for its engine cores, the router for its workers' health, a harness for a server, a vLLM decode's
+request still waiting for its KV from the prefill.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -29,7 +33,7 @@ def ended_waiting(events: Sequence[Event], sources: Sequence[Source], library: L
     on a wait that went on: its first and last such line (the one, when its repeats are folded into
     one event). None when no file ends so."""
     waiting = library.marked(Mark.WAITING)
-    lines = {source.name: source.lines for source in sources}
+    lines = {source.name: source.lines - _elided_end(source) for source in sources}
     last_line: dict[str, int] = {}
     waits: dict[str, list[Event]] = {}
     for event in events:
@@ -45,6 +49,16 @@ def ended_waiting(events: Sequence[Event], sources: Sequence[Source], library: L
             continue
         return [found[0], last] if found[0] is not last else [last]
     return None
+
+
+# A paste's mark for the lines it left out (`...`, `…`, `[...]`): a line of nothing more says "more of
+# the same", not that something came after the wait.
+ELISION = re.compile(r"^\s*(?:\.{3,}|…|\[(?:\.{3}|…)\])\s*$")
+
+
+def _elided_end(source: Source) -> int:
+    """1 when the file's last line is a paste's elision mark, else 0."""
+    return 1 if source.last_line is not None and ELISION.match(source.last_line[1]) else 0
 
 
 def weigh(report: Report, events: Sequence[Event], sources: Sequence[Source], library: Library) -> Report:
