@@ -105,7 +105,8 @@ def test_a_decode_that_ends_waiting_for_kv_is_inconclusive_past_an_elision_mark(
 def test_a_kv_wait_with_a_line_after_it_is_a_transfer_in_progress(tmp_path: Path, library: Library) -> None:
     stats = (
         "INFO 10-09 19:47:55 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation "
-        "throughput: 42.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.4%, Prefix cache hit rate: 0.0%"
+        "throughput: 42.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.4%, "
+        "Prefix cache hit rate: 0.0%"
     )
     lines = [KV_WAIT.format(second=51), KV_WAIT.format(second=52), stats, "..."]
     report = run([_write(tmp_path, "decode.log", lines)], library)
