@@ -88,7 +88,7 @@ def test_a_quiet_excerpt_of_unknown_lines_says_where_its_lines_end(tmp_path: Pat
     assert report.verdict.id == "no-failure-seen"
     assert (
         "The lines end at " in report.verdict.summary
-        and "paste.txt:2: DSv4 memory calculation" in report.verdict.summary
+        and "paste.txt:2: [2026-05-06 09:15:41 DP7 TP7 EP7] DSv4 memory calculation" in report.verdict.summary
     )
 
 

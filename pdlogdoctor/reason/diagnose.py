@@ -843,12 +843,12 @@ def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], 
     last = _last_step(evidence.events)
     if last is not None:
         title = evidence.library.pattern(last.pattern).title
-        summary += f" The last step shown: {title} ({last.where}: {clip(message_of(last.text).strip(), 200)})."
+        summary += f" The last step shown: {title} ({last.where}: {clip(last.text.strip(), 240)})."
     ends = [s for s in evidence.sources if s.last_line is not None]
     if len(ends) == 1 and len(evidence.sources) == 1 and ends[0].last_line is not None:
         number, text = ends[0].last_line
         if last is None or (last.source, last.line) != (ends[0].name, number):
-            said = clip(message_of(text).strip(), 200)
+            said = clip(text, 240)  # whole, as written: its time and its component's tag say when and who
             summary += f" The lines end at {ends[0].name}:{number}: {said}{'' if said.endswith('.') else '.'}"
     warned = _cleared_warning(evidence)
     if warned is not None:
