@@ -106,6 +106,8 @@ RULES = (
         "slow-other-gate", SLOW_OTHER_GATE, "a test or job failed (its measure unknown) and a queue stayed up: a lead"
     ),
     Rule("slow-trend", SLOW_TREND, "no gate: a queue that still climbs at the log's end"),
+    Rule("few-lines", SLOW_FEW_LINES, "no gate, and too few metrics lines for a trend: at most this"),
+    Rule("scores-disagree", SCORES_DISAGREE, "no gate: one evaluation's two scores far apart in one input"),
     Rule("gate-unexplained", GATE_UNEXPLAINED, "a performance gate failed and no metrics series shows why"),
     Rule("accuracy-gate", ACCURACY_GATE, "an accuracy gate failed and nothing else in the logs failed"),
     Rule("score-gate", SCORE_GATE, "a gate held a score between 0 and 1 above its threshold and failed, nothing else"),
