@@ -447,7 +447,7 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
         return None  # a check failed beyond the requests the outage itself cost
     if back is not None and any(e.time is not None and back.time is not None and e.time < back.time for e in checks):
         return None  # a check that passed before the server came back says nothing of after
-    proofs = [_served_around(h, split, checks, evidence) for h in viable]
+    proofs = [_served_around(h, split, checks, evidence) or _came_back_as(h, back) for h in viable]
     if not all(proofs):
         return None
     proof = proofs[0]
@@ -560,6 +560,14 @@ def _during_outage(viable: Sequence[Hypothesis], split: Split, back: frozenset[s
         return event.time is not None and proof.time is not None and event.time <= proof.time
 
     return before_recovery
+
+
+def _came_back_as(hypothesis: Hypothesis, back: Event | None) -> Event | None:
+    """The start after the burst, when it is a server of the failed root's side: that side came back
+    (a decode pod restarted after a start-up that failed, its new life in a stream of its own)."""
+    if back is None or back.role is not hypothesis.first_root.role:
+        return None
+    return back
 
 
 def _served_around(hypothesis: Hypothesis, split: Split, passed: list[Event], evidence: Evidence) -> Event | None:
