@@ -21,10 +21,13 @@ BAR = "100%|██████████| 2000/2000 [04:10<00:00,  7.98it/s]"
 
 
 def _with_bench(tmp_path: Path, edit: str) -> Path:
+    """The nightly with the concurrency-64 run's header replaced by `edit`, and its echoed command
+    line dropped: a run whose output shows no `--num-prompts` (an exact count, read before any bar)."""
     bundle = tmp_path / "run"
     shutil.copytree(NIGHTLY, bundle, ignore=shutil.ignore_patterns("expected.toml"))
     bench = bundle / "bench.log"
-    bench.write_text(bench.read_text().replace("=== concurrency=64 ===\n", edit, 1))
+    lines = bench.read_text().replace("=== concurrency=64 ===\n", edit, 1).splitlines(keepends=True)
+    bench.write_text("".join(line for line in lines if "--num-prompts 1920" not in line))
     return bundle
 
 

@@ -172,9 +172,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
-    "tests/data/blind-round15-excerpts-c/06-vllm-buildkite-no-gpu-devices": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
-    },
     "tests/data/blind-round15-excerpts-c/07-vllm-got-killed-after-cpu-blocks": {
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
@@ -312,6 +309,10 @@ KNOWN: dict[str, dict[str, str]] = {
     # excerpts-c 6/11 (two failed runs called healthy: a vLLM engine full in every stats line, at 0.30; two
     # GSM8K scores 5 points apart, at 0.40), bundles-a 8/8, bundles-b 7/8. In all 36/49 acceptable, 47/49 key
     # line quoted, 0 refused, 2 failed runs called healthy, 0 confidently wrong on a named cause.
+    # Round 24 (session 13), at first sight: excerpts-a 11/11, excerpts-b 8/11, excerpts-c 7/11, bundles-a 7/8
+    # (confidently wrong: gpu-oom 0.85 on a decode whose first start found the GPU held and whose restart,
+    # in a stern stream, served a passing benchmark), bundles-b 8/8. In all 41/49 acceptable, 47/49 key
+    # line quoted, 0 refused, 0 failed runs called healthy, 1 confidently wrong. None is left here.
     "tests/data/blind-round23-excerpts-a/05-ucx-create-cq-fallback-noise": {
         "verdict": "first sight: inconclusive 0.00; the tester expects no-failure-seen: two UCX ERROR lines "
         "(ibv_create_cq: Operation not supported) that the thread calls a probe the caller moves past; "

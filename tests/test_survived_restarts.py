@@ -127,3 +127,28 @@ def test_answers_with_no_restart_in_the_failed_servers_log_are_not_its_recovery(
     # The accuracy job answered, but the decode's log ends with the bind failure: no line says it came back.
     report = run([str(_session(tmp_path, (1, 79), (299, 304)))], library)
     assert report.verdict.id == "bind-failed", report.verdict.summary
+
+
+# Round 24's bundle: a vLLM decode's first start found the GPU held by the pod it replaced (its log,
+# `decode-vllm-previous.log`); the restarted container's life is in a stern stream of several pods
+# (`<pod> <container> ` before each line); a benchmark through the gateway passed after it.
+STERN_BUNDLE = Path(__file__).parent / "data" / "blind-round24-bundles-a" / "04-llmd-decode-restart-then-green"
+DECODE_POD = "ms-pd-llm-d-modelservice-decode-5d8c7f9b6-q7rwn vllm "
+
+
+def test_a_side_whose_restart_serves_in_a_stream_of_its_own_came_back(library: Library) -> None:
+    report = run([str(STERN_BUNDLE)], library)
+    assert report.verdict.id == "healthy"
+    assert "then a server started again" in report.verdict.summary and "stern.log:25" in report.verdict.summary
+    assert any("a failure the run survived is not counted" in note for note in report.notes)
+
+
+def test_a_side_whose_restart_never_comes_up_did_not_come_back(tmp_path: Path, library: Library) -> None:
+    copy = tmp_path / "bundle"
+    shutil.copytree(STERN_BUNDLE, copy)
+    stern = copy / "stern.log"
+    kept = [line for line in stern.read_text().splitlines() if not line.startswith(DECODE_POD)]
+    assert len(kept) < len(stern.read_text().splitlines())  # the decode's new life is gone
+    stern.write_text("\n".join(kept) + "\n")
+    report = run([str(copy)], library)
+    assert report.verdict.id != "healthy"
