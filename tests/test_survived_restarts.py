@@ -152,3 +152,12 @@ def test_a_side_whose_restart_never_comes_up_did_not_come_back(tmp_path: Path, l
     stern.write_text("\n".join(kept) + "\n")
     report = run([str(copy)], library)
     assert report.verdict.id != "healthy"
+
+
+def test_another_instance_of_the_side_coming_up_is_no_restart(library: Library) -> None:
+    """Two vLLM prefills on one host (round 20): the second's KV port is taken and it dies at start;
+    the first one's ready line comes after, but it is another node's instance (`prefill_gpu0` against
+    `prefill_gpu1`), not the failed one back."""
+    bundle = Path(__file__).parent / "data" / "blind-round20-bundles-b" / "07-p2pnccl-second-prefill-kvport-taken"
+    report = run([str(bundle)], library)
+    assert report.verdict.id == "bind-failed"

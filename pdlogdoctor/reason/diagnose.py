@@ -447,7 +447,8 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
         return None  # a check failed beyond the requests the outage itself cost
     if back is not None and any(e.time is not None and back.time is not None and e.time < back.time for e in checks):
         return None  # a check that passed before the server came back says nothing of after
-    proofs = [_served_around(h, split, checks, evidence) or _came_back_as(h, back) for h in viable]
+    nodes = {source.name: source.node for source in evidence.sources}
+    proofs = [_served_around(h, split, checks, evidence) or _came_back_as(h, back, nodes) for h in viable]
     if not all(proofs):
         return None
     proof = proofs[0]
@@ -562,12 +563,15 @@ def _during_outage(viable: Sequence[Hypothesis], split: Split, back: frozenset[s
     return before_recovery
 
 
-def _came_back_as(hypothesis: Hypothesis, back: Event | None) -> Event | None:
-    """The start after the burst, when it is a server of the failed root's side: that side came back
-    (a decode pod restarted after a start-up that failed, its new life in a stream of its own)."""
-    if back is None or back.role is not hypothesis.first_root.role:
+def _came_back_as(hypothesis: Hypothesis, back: Event | None, nodes: Mapping[str, str | None]) -> Event | None:
+    """The start after the burst, when it is the failed root's server starting again: its side, and
+    not another node's instance (`prefill_gpu0` coming up says nothing of `prefill_gpu1`). A decode pod
+    restarted after a start-up that failed, its new life in a stream of its own, came back."""
+    root = hypothesis.first_root
+    if back is None or back.role is not root.role:
         return None
-    return back
+    here, there = nodes.get(root.source), nodes.get(back.source)
+    return back if here is None or there is None or here == there else None
 
 
 def _served_around(hypothesis: Hypothesis, split: Split, passed: list[Event], evidence: Evidence) -> Event | None:
