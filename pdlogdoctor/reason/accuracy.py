@@ -27,6 +27,7 @@ from ..model.verdicts import ACCURACY_REGRESSION, META
 from . import confidence, performance
 
 SPREAD = 0.03  # two scores of one evaluation this far apart differ by more than its sampling noise
+SCORE = "accuracy"  # the capture an evaluation's result names its score by
 COLLAPSE = 0.05  # a score at or below this is no worse model but answers that are no answers at all
 MISSING = "the servers' logs over the test's window (an error there would say why the answers were worse)"
 
@@ -77,9 +78,6 @@ def _evaluation(event: Event) -> tuple[tuple[str, str], ...]:
 def _scale(event: Event) -> float:
     """1 for a share, 100 for a percentage (TensorRT-LLM's evaluator prints 71.3)."""
     return 100.0 if _score(event) > 1.0 else 1.0
-
-
-SCORE = "accuracy"  # the capture an evaluation's result names its score by
 
 
 def _score(event: Event) -> float:

@@ -818,7 +818,8 @@ def _healthy(
     if not tolerated:
         # The latest line that shows serving: how far the lines show it working (a reader checks it,
         # and a paste of a start-up is told from a run that served for hours).
-        last = max(proof, key=_time_key) if any(e.time is not None for e in proof) else max(proof, key=_place)
+        timed = [e for e in proof if e.time is not None]  # an untimed line sorts last by time: not "latest"
+        last = max(timed, key=_time_key) if timed else max(proof, key=_place)
         # Whole, its time and call site too: when it was, and which component said it.
         said = clip(last.text.strip(), 240)
         summary += f" The last line that shows it: {last.where}: {said}{'' if said.endswith('.') else '.'}"
