@@ -48,7 +48,7 @@ from . import confidence
 from .analyzers import ANALYZERS, DETECTORS
 from .fleets import with_fleet
 from .hypothesis import Evidence, Hypothesis, count_matches, described
-from .incidents import Precedence, Split, came_back, precedence, split_incidents, why_separate
+from .incidents import EARLIER_LIFE, Precedence, Split, came_back, precedence, split_incidents, why_separate
 from .link import children_of, downstream, upstream_of
 
 # Lines that show the deployment serving (when not failing themselves), and the end-to-end ones among them.
@@ -564,11 +564,15 @@ def _during_outage(viable: Sequence[Hypothesis], split: Split, back: frozenset[s
 
 
 def _came_back_as(hypothesis: Hypothesis, back: Event | None, nodes: Mapping[str, str | None]) -> Event | None:
-    """The start after the burst, when it is the failed root's server starting again: its side, and
-    not another node's instance (`prefill_gpu0` coming up says nothing of `prefill_gpu1`). A decode pod
-    restarted after a start-up that failed, its new life in a stream of its own, came back."""
+    """The start after the burst, when it is the failed root's server starting again: the root's
+    file is named as a process's earlier life (`decode-vllm-previous.log`, `kubectl logs --previous`)
+    whose next life is not beside it under its name but in another file (a stern stream of several
+    pods), and the start is its side's, on no other node (`prefill_gpu0` coming up says nothing of
+    `prefill_gpu1`). A failure in a file that is no earlier life stays the cause."""
     root = hypothesis.first_root
-    if back is None or back.role is not root.role:
+    if back is None or back.role is not root.role or back.source == root.source:
+        return None
+    if EARLIER_LIFE.match(root.source.rpartition("/")[2]) is None:
         return None
     here, there = nodes.get(root.source), nodes.get(back.source)
     return back if here is None or there is None or here == there else None
