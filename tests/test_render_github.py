@@ -143,7 +143,10 @@ def test_healthy_run_has_one_notice(library: Library) -> None:
     assert report.verdict.id == "healthy"
     [(level, props, message)] = [parse(line) for line in annotate(report, RenderOptions())]
     assert level == "notice" and props["title"] == f"pdlogdoctor: {report.verdict.title}"
-    assert message.startswith(report.verdict.summary)
+    # The summary, as written (the client's address in its last serving line masked, as every line)
+    assert "<ip-" in message and "10.24.3.9" not in message
+    [(_, _, raw)] = [parse(line) for line in annotate(report, RenderOptions(redact=False))]
+    assert raw.startswith(report.verdict.summary)
 
 
 def test_inconclusive_is_a_warning_with_its_unexplained_errors(library: Library) -> None:
