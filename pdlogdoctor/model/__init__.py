@@ -128,7 +128,7 @@ class Mark(StrEnum):
     WAITING = "waiting"
     # The process says it was told to stop and is shutting down (sglang's `SIGTERM received ...
     # Draining requests and shutting down...`): a child of it that then dies of SIGTERM ended in that
-    # shutdown, not in a crash (analyzers/scheduler_crash.py); who sent the signal is outside its log.
+    # shutdown, not in a crash (reason/shutdowns.py); who sent the signal is outside its log.
     TOLD_TO_STOP = "told-to-stop"
     # The line names the exception a process died of: a Python traceback's last line, or the type
     # and what() of a C++ exception nothing caught (`exc_type`, `exc_message`).
