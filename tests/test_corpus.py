@@ -323,9 +323,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "acceptable). Now inconclusive: the decode's log ends while a request waits for its KV (two DEBUG "
         "lines in one second, then the paste's '...'); the sidecar's protocol is in the thread, not the lines",
     },
-    "tests/data/blind-round23-excerpts-c/07-vllm-ascend-dsv3-dp4-tp4-api-server-up": {
-        "ready line without vLLM's call site ('[api_server.py:1818] '), which the tester's key line has",
-    },
     "tests/data/blind-round23-excerpts-c/08-sglang-pd-ttft-bench-64x4k-prompts": {
         "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line: it said fewer "
         "requests completed than were sent, from the max-concurrency floor (64 prompts under a cap of 640). "
