@@ -15,6 +15,7 @@ from ...library.templates import message_of
 from ...model import Event, FactValue, Mark, Role
 from ...model.textcut import clip
 from ..hypothesis import Evidence, Hypothesis, count_matches
+from ..shutdowns import DRAIN_S  # a prefill told to stop drains this long at most before its decode loses it
 from .resources import own_engine_advice
 
 # The lines are read by their marks (model.Mark): completion errors, NICs marked inactive, failed
@@ -288,16 +289,12 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     ]
 
 
-PEER_STOP_S = 30 * 60.0  # a prefill told to stop drains this long at most before its decode loses it
-
-
 def _prefill_told_to_stop(lost: Event, evidence: Evidence) -> Event | None:
     """The prefill's own line saying it received SIGTERM and shuts down, before the decode lost it."""
     told = [
         e
         for e in evidence.marked(Mark.TOLD_TO_STOP)
-        if e.role is not Role.DECODE
-        and (e.time is None or lost.time is None or 0.0 <= lost.time - e.time <= PEER_STOP_S)
+        if e.role is not Role.DECODE and (e.time is None or lost.time is None or 0.0 <= lost.time - e.time <= DRAIN_S)
     ]
     return told[-1] if told else None
 
