@@ -41,7 +41,7 @@ MATCH_TIMEOUT_S = 0.5
 SWALLOW_LINES = 60  # how far below an 'Exception ignored in' line its traceback may end
 EXPLAINED_LINES = 400  # how far below a traceback a library pattern read its exception line may be
 BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for the traceback under it
-_MARKER_KEYS = {"id", "level", "effect", "answer", "regex", "format", "levels", "examples"}
+_MARKER_KEYS = {"id", "level", "effect", "answer", "regex", "format", "levels", "statement", "examples"}
 ANY_FORMAT = "*"  # a marker's `format` that any catalogue format with a level satisfies
 _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "overcome_by", "examples"}
 _CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
@@ -74,6 +74,10 @@ class Marker:
     # sources.toml's: the line says a process was stopped from outside (killed by the OOM killer or a
     # signal, evicted, cancelled, its container ended): a server's peers lose it then (unexplained.py).
     stops: bool = False
+    # A quiet marker that reads the line as program source: a statement that holds no message (the
+    # catalogue's source formats that quote nothing: `except Exception as e:`), which no program
+    # prints, whatever words it holds (a test runner's traceback shows its frames' source lines).
+    statement: bool = False
 
     def decides(self, text: str, reading: Callable[[], Reading], inside: Callable[[], str]) -> str | None:
         """The message this marker reads on the line ("" when it names none), or None. A marker
@@ -292,6 +296,10 @@ class ErrorLayer:
             return inner[0]
 
         for marker in markers:
+            if marker.statement:
+                if self.formats.statement(text):
+                    return marker, ""
+                continue
             message = marker.decides(text, reading, inside)
             if message is not None:
                 return marker, message
@@ -387,10 +395,15 @@ def _marker(raw: Any, where: str, index: int) -> Marker:
             raise PatternError(where, f"{key}.{name}", "must be true or false")
     if answer and not effect:
         raise PatternError(where, f"{key}.answer", "an error answer is an ending: needs effect = true")
-    formats, levels = _format_reference(raw, where, key)
+    statement = raw.get("statement", False)
+    if statement is not True and "statement" in raw:
+        raise PatternError(where, f"{key}.statement", "is true or left out")
+    if statement and (level != "quiet" or {"regex", "format", "levels"} & raw.keys()):
+        raise PatternError(where, key, "a statement marker is quiet and reads the source formats: no regex or format")
+    formats, levels = ((), ()) if statement else _format_reference(raw, where, key)
     compiled = schema.regex(raw, "regex", where, key) if "regex" in raw else None
     marker = Marker(str(raw["id"]), level, compiled, match, no_match, where, effect, (), formats, levels)
-    return replace(marker, answer=answer)
+    return replace(marker, answer=answer, statement=statement)
 
 
 def _source(raw: Any, where: str, index: int) -> tuple[Marker, tuple[str, ...]]:
@@ -557,7 +570,7 @@ def _searched(layer: ErrorLayer) -> Iterator[tuple[str, LazyRegex]]:
 
 def _decides(layer: ErrorLayer, marker: Marker, line: str) -> bool:
     """Whether the marker, asked alone, reads the line."""
-    return marker.decides(line, lambda: layer.formats.read(line), lambda: layer.formats.inside_tags(line)) is not None
+    return layer.decide((marker,), line)[0] is marker
 
 
 def _cause_problems(layer: ErrorLayer) -> list[str]:

@@ -375,6 +375,11 @@ class Formats:
         """Whether the line is program source (a `kind = "source"` format matches it)."""
         return any(fmt.regex.match(line) is not None for fmt in self._source)
 
+    def statement(self, line: str) -> bool:
+        """Whether the line is a program statement that holds no message (a block's head, a
+        definition, an assignment: a source format that quotes nothing): no program prints it."""
+        return any(fmt.regex.match(line) is not None for fmt in self._source if not fmt.quotes)
+
     def quotes_code(self, line: str) -> bool:
         """Whether the line is source that quotes a message (a raise, a logger call, a print): the
         message it holds did not happen there."""
