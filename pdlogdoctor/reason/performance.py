@@ -100,6 +100,9 @@ class Backlog:
     peak: float
     early: float  # the mean of its first fifth
     end: float  # the mean of its last fifth
+    # Up in `share` of its time buckets without standing through them: a queue refilled by
+    # retractions at a full pool (_refilled), not a standing one.
+    refilled: bool = False
 
     @property
     def rising(self) -> bool:
@@ -407,6 +410,32 @@ def _backlogs(node: Node, metrics: Iterable[str]) -> list[Backlog]:
     return [b for s in node.of(*metrics) if (b := backlog(s)) is not None]
 
 
+def _refilled(node: Node, full: Series | None, retracted: Sequence[Series]) -> list[Backlog]:
+    """Queues that fill again and again at a pool pinned at its limit while the server retracts:
+    each retraction hands requests back to the queue, which drains and fills as they are taken back
+    in, never standing for a whole time bucket yet up (QUEUE_MIN) in SUSTAINED_SHARE of them. The
+    pool full most of the run (not at one peak) and the retractions say it is the decode's room."""
+    if not retracted or not _pinned(full):
+        return []
+    found = []
+    for series in node.of(*DECODE_QUEUES):
+        points = series.points
+        if len(points) < MIN_BUCKETS:
+            continue
+        share = sum(1 for point in points if point[3] >= QUEUE_MIN) / len(points)
+        if share >= SUSTAINED_SHARE:
+            early, end = round(_early_level(series), 2), round(_end_level(series), 2)
+            found.append(Backlog(series, round(share, 2), series.high, early, end, refilled=True))
+    return found
+
+
+def _pinned(pool: Series | None) -> bool:
+    """The pool at its limit (FULL_POOL, as a time bucket's mean) in SUSTAINED_SHARE of its buckets."""
+    if pool is None or len(pool.points) < MIN_BUCKETS:
+        return False
+    return sum(1 for point in pool.points if point[1] >= FULL_POOL) >= SUSTAINED_SHARE * len(pool.points)
+
+
 def _pool_full(node: Node) -> Series | None:
     full = [s for s in node.of("token_usage") if s.high >= FULL_POOL]
     return max(full, key=lambda s: s.high) if full else None
@@ -473,7 +502,11 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
     bootstrap queue (`prefill_waiting`), and that queue is this decode's."""
     full = _pool_full(node)
     retracted = _retractions(node)
-    queues = _backlogs(node, DECODE_QUEUES) or (list(prefill_waiting) if full is not None and retracted else [])
+    queues = (
+        _backlogs(node, DECODE_QUEUES)
+        or _refilled(node, full, retracted)
+        or (list(prefill_waiting) if full is not None and retracted else [])
+    )
     if not queues or (full is None and not retracted):
         return None
     queue = max(queues, key=lambda b: b.peak)
@@ -484,7 +517,8 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
         ("queue_peak", int(queue.peak)),
         ("queue_busy_share", queue.share),
     ]
-    said = [f"{_queue_words(queue.series)} stayed up in {queue.share:.0%} of its run ({_peak(queue)})"]
+    how = "filled again" if queue.refilled else "stayed up"
+    said = [f"{_queue_words(queue.series)} {how} in {queue.share:.0%} of its run ({_peak(queue)})"]
     if queue.series.source != node.source:
         prefill = queue.series.node or _file_name(queue.series.source)
         said = [

@@ -45,6 +45,7 @@ from ..model.textcut import clip, clip_around
 from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META, NO_CAUSE, NO_FAILURE_SEEN
 from . import confidence
+from .incidents import next_lives
 
 SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 START_UP_MARKS = (Mark.SERVER_UP, Mark.WARMUP)  # a server came up: errors above it were its start-up's
@@ -168,11 +169,18 @@ def benign_split(
         return list(events), []
     spans = _serving_spans([*events, *context], library)
     last_lines = _last_serving_lines([*events, *context], library)
+    sources = {e.source for e in (*events, *context)}
     kept: list[Event] = []
     blips: list[Event] = []
     for event in events:
         entry = library.errors.benign_entry(event.text) if event.failing else None
-        served = _served_after(event, spans) or last_lines.get(event.source, 0) > event.line
+        served = (
+            _served_after(event, spans)
+            or last_lines.get(event.source, 0) > event.line
+            # a restarted process's later life (its current log beside its `--previous` one) that
+            # served: every line of it is later than every line of the earlier life
+            or any(later in last_lines for later in next_lives(event.source, sources))
+        )
         if entry is not None and entry.overcome_by:
             if not _overcome(event, entry.overcome_by, [*events, *context]):
                 kept.append(event)  # strict: a retry or fallback no later line shows working stays
