@@ -66,3 +66,36 @@ def test_the_same_crash_in_a_file_that_is_no_earlier_life_stays_the_cause(tmp_pa
     report = run([str(_restarted_run(tmp_path, "prefill_b200-07.crash.log"))], library)
     assert report.verdict.id == "scheduler-init-crash"
     assert "ZeroDivisionError" in report.verdict.summary
+
+
+# A warning harmless once its server is shown serving (open-world/benign, `recovered`: sglang's
+# skipped model module) in an earlier life killed while it loaded (by its liveness probe: round 25's
+# bundles-a/07), which never served; its later life did. (A /health 503 is set aside by the
+# end-to-end checks that passed after it, in either file.)
+EARLIER_LIFE_WARNINGS = (
+    "[2026-11-28 01:10:00] server_args=ServerArgs(model_path='deepseek-ai/DeepSeek-R1-Distill-Llama-70B')",
+    "[2026-11-28 01:10:04 TP0] Ignore import error when loading sglang.srt.models.glmasr: cannot import name "
+    "'GlmAsrConfig' from 'transformers' (/usr/local/lib/python3.12/dist-packages/transformers/__init__.py)",
+    "[2026-11-28 01:10:06 TP0] Load weight begin. avail mem=178.23 GB",
+    '[2026-11-28 01:10:30] INFO:     127.0.0.1:40112 - "GET /health HTTP/1.1" 503 Service Unavailable',
+)
+
+
+def _killed_while_loading(tmp_path: Path, earlier_name: str) -> Path:
+    for log in SERVED.glob("*.log"):
+        shutil.copy(log, tmp_path / log.name)
+    (tmp_path / earlier_name).write_text("\n".join(EARLIER_LIFE_WARNINGS) + "\n")
+    return tmp_path
+
+
+def test_warnings_of_an_earlier_life_are_harmless_when_the_later_life_served(tmp_path: Path, library: Library) -> None:
+    report = run([str(_killed_while_loading(tmp_path, "prefill_b200-07.previous.log"))], library)
+    assert report.verdict.id == "healthy", report.verdict.summary
+    assert not any("glmasr" in error.first.text for error in report.unrecognised)
+
+
+def test_the_same_warnings_in_a_file_that_is_no_earlier_life_stay(tmp_path: Path, library: Library) -> None:
+    report = run([str(_killed_while_loading(tmp_path, "prefill_b200-07.crash.log"))], library)
+    quoted = [error.first.text for error in report.unrecognised]
+    assert report.verdict.id != "healthy"
+    assert any("glmasr" in text for text in quoted), quoted

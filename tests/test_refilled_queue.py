@@ -1,0 +1,124 @@
+"""A decode whose KV pool is pinned full and that retracts is saturated, though its queue never stands.
+
+Round 25's blind bundle (bundles-b/03): a throughput gate failed; the decode's pool sat at 0.98-0.99
+for most of the run, it retracted requests again and again, and its queue rose to ~100 and fell back
+to 0 within each time bucket (the retracted requests go back to the queue, are taken in again, and
+are retracted again). No bucket held the queue up from start to end, so the standing-queue rule saw
+no backlog and the report said no bottleneck showed. The pool pinned (not one peak) and the
+retractions say the decode had no room. SGLang's decode batch lines and vLLM's engine stats
+(preemptions) say the same in their words. Look-alikes: a pool full only at its peak is load; with no
+gate that failed, a busy decode is no verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.library.patterns import Library
+
+from .conftest import run
+
+START_MIN = 10  # the lines run from 10:10:00, one every 2 s, for 40 minutes
+LINES = 1201  # ends on an empty queue: a queue up when the log ends is a backlog of its own
+SAW = 8  # lines per tooth: the queue climbs for 8 lines, then retractions empty it back to 0
+
+SGLANG = (
+    "[2026-05-19 {clock} TP0] Decode batch, #running-req: {running}, #token: 430029, token usage: {usage:.2f}, "
+    "pre-allocated usage: 0.00, #prealloc-req: 0, #transfer-req: 0, #retracted-req: {retracted}, cuda graph: True, "
+    "gen throughput (token/s): 3065.38, #queue-req: {queue},"
+)
+VLLM = (
+    "(APIServer pid=1) INFO 05-19 {clock} [loggers.py:123] Engine 000: Avg prompt throughput: 812.0 tokens/s, "
+    "Avg generation throughput: 3065.4 tokens/s, Running: {running} reqs, Waiting: {queue} reqs, "
+    "Preemptions: {retracted}, GPU KV cache usage: {percent:.1f}%, Prefix cache hit rate: 0.0%"
+)
+GATE = [
+    "======================================================================",
+    "FAIL: test_output_throughput_c192 (test_pd_perf.TestPDPerf.test_output_throughput_c192)",
+    "----------------------------------------------------------------------",
+    "Traceback (most recent call last):",
+    '  File "/sgl-workspace/sglang/test/srt/test_pd_perf.py", line 88, in test_output_throughput_c192',
+    '    self.assertGreater(res["output_throughput"], 5200)',
+    "AssertionError: 4043.62 not greater than 5200",
+    "----------------------------------------------------------------------",
+    "Ran 1 test in 2411.532s",
+    "",
+    "FAILED (failures=1)",
+]
+
+Row = tuple[int, float, int]  # queue, pool usage, retracted
+Shape = Callable[[int], Row]
+
+
+def _clock(index: int) -> str:
+    seconds = index * 2
+    return f"10:{START_MIN + seconds // 60:02d}:{seconds % 60:02d}"
+
+
+def _pinned_saw(index: int) -> Row:
+    """The pool at 0.97-0.99 throughout; the queue climbs to 84 and is emptied by retractions."""
+    tooth = index % SAW
+    return tooth * 12, 0.97 + 0.01 * (index % 3), 40 if tooth == SAW - 1 else 0
+
+
+def _peak_only_saw(index: int) -> Row:
+    """The same queue and retractions, the pool full at one line only."""
+    queue, _, retracted = _pinned_saw(index)
+    return queue, 0.95 if index == LINES // 2 else 0.55, retracted
+
+
+def _sglang(shape: Shape) -> list[str]:
+    lines = []
+    for index in range(LINES):
+        queue, usage, retracted = shape(index)
+        lines.append(
+            SGLANG.format(clock=_clock(index), running=190 - queue, usage=usage, retracted=retracted, queue=queue)
+        )
+    return lines
+
+
+def _vllm(shape: Shape) -> list[str]:
+    lines = []
+    for index in range(LINES):
+        queue, usage, retracted = shape(index)
+        lines.append(
+            VLLM.format(clock=_clock(index), running=190 - queue, queue=queue, retracted=retracted, percent=usage * 100)
+        )
+    return lines
+
+
+def _analysed(tmp_path: Path, library: Library, server: list[str], gate: bool) -> object:
+    (tmp_path / "decode.log").write_text("\n".join(server) + "\n")
+    if gate:
+        (tmp_path / "perf_test.txt").write_text("\n".join(GATE) + "\n")
+    return run([str(tmp_path)], library)
+
+
+@pytest.mark.parametrize("render", [_sglang, _vllm], ids=["sglang-decode-batch", "vllm-engine-stats"])
+def test_a_pinned_pool_that_retracts_is_the_bottleneck_of_a_failed_gate(
+    tmp_path: Path, library: Library, render: Callable[[Shape], list[str]]
+) -> None:
+    report = _analysed(tmp_path, library, render(_pinned_saw), gate=True)
+    assert report.verdict.id == "decode-saturated", report.verdict.summary  # type: ignore[attr-defined]
+    summary = report.verdict.summary  # type: ignore[attr-defined]
+    assert "AssertionError: 4043.62 not greater than 5200" in summary
+    # the queue was up (>= 8) in 7 of each 8 lines: in every bucket; it filled again, it never stood
+    assert "filled again in 100% of its run" in summary and "(peak 84" in summary
+    assert "its KV pool reached 99% of its tokens" in summary
+
+
+@pytest.mark.parametrize("render", [_sglang, _vllm], ids=["sglang-decode-batch", "vllm-engine-stats"])
+def test_a_pool_full_at_one_peak_is_no_bottleneck(
+    tmp_path: Path, library: Library, render: Callable[[Shape], list[str]]
+) -> None:
+    report = _analysed(tmp_path, library, render(_peak_only_saw), gate=True)
+    assert report.verdict.id == "performance-regression", report.verdict.summary  # type: ignore[attr-defined]
+
+
+def test_without_a_failed_gate_a_busy_decode_is_no_verdict(tmp_path: Path, library: Library) -> None:
+    report = _analysed(tmp_path, library, _sglang(_pinned_saw), gate=False)
+    assert report.verdict.id not in ("decode-saturated", "performance-regression")  # type: ignore[attr-defined]
+    assert any("decode-saturated" in note for note in report.notes)  # type: ignore[attr-defined]
