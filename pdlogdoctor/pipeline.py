@@ -76,7 +76,7 @@ def analyse(
     """`run`, keeping the events and sources next to the report."""
     deadline = Deadline(options.timeout)
     inputs = prefer_zstd(discover(list(paths), stdin, options.limits, options.follow_symlinks))
-    index = AnchorIndex.build(library, options.matcher, accel.BUILD_AT)  # its matcher: built once input needs it
+    index = AnchorIndex.of(library, options.matcher, accel.BUILD_AT)  # its matcher: built once input needs it
     workers = options.workers or usable_cores()
     with watched():  # the library's searches timed by one timer, not a clock read each (lazyregex.py)
         scanned = _scanned(inputs, index, on_progress, deadline, workers)
@@ -225,7 +225,7 @@ class Follow:
     ) -> None:
         self.library = library
         self.options = options
-        self.index = AnchorIndex.build(library, options.matcher, accel.BUILD_AT)
+        self.index = AnchorIndex.of(library, options.matcher, accel.BUILD_AT)
         self.tail = Tail(list(paths), stdin, options.limits, options.follow_symlinks)
         self.growing: dict[int, GrowingScan] = {}
         self.ended: dict[int, tuple[Segment, ScanResult]] = {}  # streams that will not grow again

@@ -62,7 +62,14 @@ def outbound_report(report: Report, redactor: Redactor | None = None) -> Report:
     return Outbound(redactor).report(report)
 
 
+# Values that hold no string: returned as they are, without a look at their class's fields. A
+# report holds many (a metrics series' points are tuples of numbers, 240 of them per series).
+_NO_TEXT = frozenset({int, float, bool, type(None)})
+
+
 def _walk(value: T, out: Outbound, keep: bool, multiline: bool) -> T:
+    if type(value) in _NO_TEXT:
+        return value
     if isinstance(value, str):  # StrEnum members are str too: keep them as they are
         if isinstance(value, Enum):
             return value
@@ -74,6 +81,8 @@ def _walk(value: T, out: Outbound, keep: bool, multiline: bool) -> T:
                 dataclasses.replace(_walk_fields(item, out, skip="text"), text=text)
                 for item, text in zip(value, texts, strict=True)
             )  # type: ignore[return-value]
+        if all(type(item) in _NO_TEXT for item in value):
+            return value
         return tuple(_walk(item, out, keep, multiline) for item in value)  # type: ignore[return-value]
     if _field_names(type(value)):
         return _walk_fields(value, out)  # type: ignore[no-any-return]

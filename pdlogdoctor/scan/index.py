@@ -59,6 +59,16 @@ class AnchorIndex:
         return accel.name_of(self.fast)
 
     @classmethod
+    def of(cls, library: Library, matcher: str = accel.AUTO, build_at: int = 0) -> AnchorIndex:
+        """`build`'s index, built once per library and matcher and kept with the library
+        (`Library.derived`): a process that analyses many times pays its ~15 ms once."""
+        key = f"anchor-index/{matcher}/{build_at}"
+        found = library.derived.get(key)
+        if not isinstance(found, AnchorIndex):
+            found = library.derived[key] = cls.build(library, matcher, build_at)
+        return found
+
+    @classmethod
     def build(cls, library: Library, matcher: str = accel.AUTO, build_at: int = 0) -> AnchorIndex:
         """`build_at`: the matcher is built on the first region of that many bytes (accel.Deferred:
         a run's small input is searched without one); 0: built now."""
