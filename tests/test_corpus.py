@@ -329,6 +329,32 @@ KNOWN: dict[str, dict[str, str]] = {
         "With the command line's --num-prompts read, 64 of 64 completed: healthy, which the tester rules out "
         "(the thread calls a 22 s TTFT for 4k prompts a bug; no gate or baseline in the lines says so)",
     },
+    # Round 25 (session 14), at first sight (excerpts on d73f2e7, bundles on 8dbde1f: nothing changed for
+    # them): excerpts-a 9/11, excerpts-b 11/11, excerpts-c 6/11, bundles-a 7/8, bundles-b 7/8 (confidently
+    # wrong: performance-regression 0.60 on a decode whose pool stayed full while it retracted). In all
+    # 40/49 acceptable, 47/49 key line quoted, 0 refused, 0 failed runs called healthy, 1 confidently wrong.
+    "tests/data/blind-round25-excerpts-c/01-pd-gpqa-outputs-degenerate": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects output-corruption: a file of model "
+        "outputs (replacement characters, 'WERWER...', digit runs, repeated </think>) with no answer container "
+        "('\"text\": ...', 'Generated text: ...') the degenerate-text patterns read",
+    },
+    "tests/data/blind-round25-excerpts-c/05-dsv32-pd-decode-0.88-tok-s": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: one decode line at "
+        "0.88 token/s with 12 running; one line cannot tell a stall from an interval that spans idle time",
+    },
+    "tests/data/blind-round25-excerpts-c/08-dsv32-pd-long-input-decode-kv-bound": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects decode-saturated: a bench result "
+        "alone (127 successful, mean TTFT 177 s); the thread, not the lines, names the decode's KV pool",
+    },
+    "tests/data/blind-round25-excerpts-c/09-ascend-qwen3-8b-perf-gate-ci": {
+        "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line: it quoted "
+        "'except Exception as e:'; now the failing call, without pytest's '>' the tester's key line keeps",
+    },
+    "tests/data/blind-round25-excerpts-c/10-nixl-ep-dbo-gsm8k-parity": {
+        "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line: two "
+        "'flexible exact match: 0.67x' lines the poster wrote by hand, no harness's result format",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
