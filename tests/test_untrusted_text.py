@@ -156,6 +156,11 @@ NASTY_NAMES = {  # bidi, an escape sequence and a byte that is not UTF-8, in the
 }
 
 
+# Every format with each option that changes what it prints, under one locale; under the other, each
+# format as it is (the locale changes how the output is encoded, not what the options print).
+EXTRAS = {"C.UTF-8": ([], ["--no-redact"], ["-v"]), "en_US.UTF-8": ([],)}
+
+
 @pytest.mark.parametrize("locale", ["C.UTF-8", "en_US.UTF-8"])
 def test_no_output_holds_a_raw_control_or_bidi_character_from_the_input(tmp_path: Path, locale: str) -> None:
     bundle = _bundle(tmp_path, NASTY_NAMES)
@@ -163,7 +168,7 @@ def test_no_output_holds_a_raw_control_or_bidi_character_from_the_input(tmp_path
     env = {"LC_ALL": locale, "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_WORKSPACE": str(tmp_path)}
     outputs: dict[str, bytes] = {}
     for fmt in ("text", "json", "markdown", "github", "html"):
-        for extra in ([], ["--no-redact"], ["-v"]):
+        for extra in EXTRAS[locale]:
             done = _run(["-f", fmt, *extra, str(bundle)], env)
             assert done.returncode == 1, (fmt, extra, done.stderr[-500:])
             outputs[f"{fmt} {extra} stdout"] = done.stdout
@@ -181,9 +186,10 @@ def test_no_output_holds_a_raw_control_or_bidi_character_from_the_input(tmp_path
         assert document["verdict"]["id"] == VERDICT
         files = {source["file"] for source in document["inputs"]}
         assert any(name.endswith("router-\\xff\\xfe.log") for name in files), files
-    assert b"bench-<U+202E>gol.log" in outputs["text ['-v'] stdout"]  # the inputs table names every file
-    markdown = outputs["markdown ['--no-redact'] stdout"]  # the excerpt quotes the payload line
-    assert b"user <U+202E>exe.log<U+202C>" in markdown and b"status=500\\x08\\x08\\x08200" in markdown
+    if ["-v"] in EXTRAS[locale]:
+        assert b"bench-<U+202E>gol.log" in outputs["text ['-v'] stdout"]  # the inputs table names every file
+        markdown = outputs["markdown ['--no-redact'] stdout"]  # the excerpt quotes the payload line
+        assert b"user <U+202E>exe.log<U+202C>" in markdown and b"status=500\\x08\\x08\\x08200" in markdown
 
 
 def test_a_zip_member_whose_name_is_not_utf8_costs_that_name_only(tmp_path: Path) -> None:
