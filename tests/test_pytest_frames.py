@@ -44,7 +44,7 @@ RAISED = [
 def test_a_frame_without_its_exception_quotes_the_failing_line(tmp_path: Path, library: Library) -> None:
     report = analysed_lines(tmp_path, library, FRAME, "test-output.txt")
     assert report.verdict.id == "inconclusive"
-    assert "test-output.txt:8: self.launch_and_check(args)" in report.verdict.summary
+    assert "test-output.txt:8: >       self.launch_and_check(args)" in report.verdict.summary
     quoted = [error.first.text for error in report.unrecognised]
     assert quoted == [">       self.launch_and_check(args)"]  # no statement of the frame's source
 

@@ -1,8 +1,10 @@
 """`failure_if` conditions: `status != 200`, `a >= 3 and b == 'x' or c < 1`, over a line's typed captures.
 
 A line of a pattern with a condition fails only when its captures satisfy it. The language is
-small on purpose: comparisons of a field with a number, a quoted string or another field,
-joined by `and` (binding tighter) and `or`; a missing field makes a comparison false.
+small on purpose: comparisons of a field with a number, a quoted string, another field or a sum of
+products of fields and numbers (`measured < expected - expected*rtol`: a gate that states its
+reference and tolerance, not its floor), joined by `and` (binding tighter) and `or`; a missing field
+makes a comparison false.
 """
 
 from __future__ import annotations
@@ -30,14 +32,16 @@ class Condition:
     def fields(self) -> frozenset[str]:
         """The fields the condition reads."""
         operands = (operand for ands in self.clauses for atom in ands for operand in (atom[0], atom[2]))
-        return frozenset(operand for operand in operands if is_identifier(operand))
+        return frozenset(name for operand in operands if operand[:1] != "'" for name in _NAME.findall(operand))
 
 
 _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     "<=": operator.le, ">=": operator.ge, "!=": operator.ne,
     "==": operator.eq, "<": operator.lt, ">": operator.gt,
 }  # fmt: skip
-_ATOM = re.compile(r"^\s*([\w.']+)\s*(<=|>=|!=|==|<|>)\s*([\w.'-]+)\s*$")
+_ATOM = re.compile(r"^\s*([\w.']+)\s*(<=|>=|!=|==|<|>)\s*([\w.'-]+(?:\s*[*+-]\s*[\w.]+)*)\s*$")
+_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+_TOKEN = re.compile(r"[\w.]+|[*+-]")
 
 
 def parse_condition(text: str) -> Condition:
@@ -60,9 +64,26 @@ def is_identifier(operand: str) -> bool:
 def _operand(operand: str, fields: Mapping[str, FieldValue]) -> Any:
     if operand.startswith("'"):
         return operand.strip("'")
+    if any(sign in operand[1:] for sign in "*+-"):
+        return _arithmetic(operand, fields)
     if is_identifier(operand):
         return fields.get(operand)
     return float(operand)
+
+
+def _arithmetic(expression: str, fields: Mapping[str, FieldValue]) -> float | None:
+    """A sum of products of fields and numbers (`expected - expected*rtol`); None when a field is
+    missing or not a number."""
+    total, sign, product = 0.0, 1.0, 1.0
+    for token in _TOKEN.findall(expression):
+        if token in "+-":
+            total, sign, product = total + sign * product, (1.0 if token == "+" else -1.0), 1.0
+        elif token != "*":
+            value = fields.get(token) if is_identifier(token) else float(token)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                return None
+            product *= value
+    return total + sign * product
 
 
 def _atom_holds(atom: tuple[str, str, str], fields: Mapping[str, FieldValue]) -> bool:

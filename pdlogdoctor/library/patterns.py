@@ -16,7 +16,7 @@ from ..model import FieldValue, Kind, Mark, Role, Severity, Tier
 from ..model.errors import PatternError
 from ..model.values import record
 from . import schema
-from .conditions import Condition, is_identifier, parse_condition
+from .conditions import Condition, parse_condition
 from .errorlines import ErrorLayer
 from .fields import DERIVED_FIELDS, FIELD_TYPES, typed_fields
 from .formats import Formats
@@ -390,11 +390,8 @@ def _failure_condition(data: Mapping[str, Any], fields: tuple[tuple[str, str], .
     except ValueError as exc:
         raise PatternError(where, "failure_if", str(exc)) from None
     known = _field_names(fields)
-    for ands in condition.clauses:
-        for left, _, right in ands:
-            for operand in (left, right):
-                if is_identifier(operand) and operand not in known:
-                    raise PatternError(where, "failure_if", f"'{operand}' is not a field of the pattern")
+    for name in sorted(condition.fields - known):
+        raise PatternError(where, "failure_if", f"'{name}' is not a field of the pattern")
     return condition
 
 

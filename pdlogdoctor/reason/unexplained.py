@@ -124,6 +124,9 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
         return _inconclusive(report, serious, library, (*unrecognised.errors, *events))
     if report.verdict.id == HEALTHY:
         return _healthy(report, serious, library, events)
+    killed = _killed_from_outside(report, serious, library)  # a stop's record is an effect: all are read
+    if killed is not None:
+        return _ended_from_outside(report, killed, library, (*unrecognised.errors, *events))
     causes = [t for t in serious if t.marker not in effects]
     return _named(report, causes, library, root_time, (*unrecognised.errors, *events))
 
@@ -1092,6 +1095,63 @@ def _peer_stopped_first(report: Report, causes: list[UnexplainedError], library:
         and root_time - PEER_STOP_LEAD_S <= t.first.time <= root_time + SAME_MOMENT_S
     ]
     return min(near, key=lambda t: _time_key(t.first)) if near else None
+
+
+# A death by a signal another process sends (SIGTERM: told to stop; SIGKILL: killed), as an exit
+# code (-15, -9) or as a shell's status (143, 137): the process did not fail by itself.
+SENT_SIGNALS = frozenset({-15, -9, 143, 137})
+# How long after the death the stop's record may come: an orchestrator sends SIGTERM, waits its
+# grace period (30 s by default), then SIGKILL, and records the container's end after that.
+KILL_GRACE_S = 120.0
+
+
+def _killed_from_outside(report: Report, causes: list[UnexplainedError], library: Library) -> UnexplainedError | None:
+    """For a crash verdict whose process died by a signal sent from outside (SENT_SIGNALS): a line
+    saying a process was stopped from outside (sources.toml's `stops`: a container's non-zero exit,
+    an OOM kill, an eviction, a cancelled job) from PEER_STOP_LEAD_S before the death to KILL_GRACE_S
+    after it, or with no time of its own to place it (`kubectl describe`'s block): the stop is what
+    the lines show; why it came, they do not."""
+    if library.errors is None or not library.has_verdict(report.verdict.id):
+        return None
+    if library.verdict(report.verdict.id).analyzer != CRASH_ANALYZER:
+        return None
+    if dict(report.verdict.facts).get("exit_code") not in SENT_SIGNALS:
+        return None
+    root_time = _first_time(report.roots)
+    stops = library.errors.stopping_processes()
+    near = [
+        t
+        for t in causes
+        if t.marker in stops
+        and (
+            root_time is None
+            or t.first.time is None
+            or t.first.time_inferred
+            or root_time - PEER_STOP_LEAD_S <= t.first.time <= root_time + KILL_GRACE_S
+        )
+    ]
+    return min(near, key=lambda t: _time_key(t.first)) if near else None
+
+
+def _ended_from_outside(report: Report, stop: UnexplainedError, library: Library, context: Sequence[Event]) -> Report:
+    """Inconclusive, led by the stop: the process was sent the signal it died of."""
+    old = report.verdict
+    root = report.roots[0].where if report.roots else "its first line"
+    code = dict(old.facts).get("exit_code")
+    summary = (
+        f"A process was stopped from outside: {_ended(quote(stop))} The server's own death ({old.id}, at {root}: "
+        f"exit code {code}, a signal another process sends) is that stop, not a crash of its own. These lines "
+        "do not say why it was stopped."
+    )
+    why = f"its process died by a signal sent from outside, and {stop.first.where} records the stop"
+    needed = f"who stopped the process at {stop.first.where}: the orchestrator's events or the host's kernel log"
+    advice = (
+        f"Find who stopped the process ({stop.first.where}): the orchestrator's events (`kubectl describe pod`, "
+        "`kubectl get events`: a memory limit, an eviction, a failed liveness probe), the host's kernel log "
+        "(`dmesg -T`: the OOM killer), the job scheduler's accounting (`sacct`: a cancel or a time limit)."
+    )
+    yielded = Yielding(summary, why, needed, f"the process was stopped from outside ({stop.first.where})", advice)
+    return _yield_to(report, stop, yielded, (), library, context)
 
 
 def _peer_went_away(report: Report, stop: UnexplainedError, library: Library, context: Sequence[Event] = ()) -> Report:
