@@ -207,6 +207,21 @@ def test_failure_conditions() -> None:
         parse_condition("accuracy is low")
 
 
+def test_a_condition_may_compute_its_floor() -> None:
+    """lm-eval's correctness check states a reference and a tolerance, not its floor: ground_truth x
+    (1 - rtol) is computed (products bind tighter than sums; a missing or non-numeric field never holds)."""
+    floor = parse_condition("measured < expected - expected*rtol")
+    assert floor.fields == {"measured", "expected", "rtol"}
+    assert floor.holds({"measured": 0.419, "expected": 0.458, "rtol": 0.08})  # under 0.4214
+    assert not floor.holds({"measured": 0.422, "expected": 0.458, "rtol": 0.08})
+    assert not floor.holds({"measured": 0.419, "expected": 0.458})
+    assert not floor.holds({"measured": 0.419, "expected": "n/a", "rtol": 0.08})
+    assert parse_condition("a > 2*b + 1").holds({"a": 7.5, "b": 3}) and not parse_condition("a > 2*b + 1").holds(
+        {"a": 7, "b": 3}
+    )
+    assert parse_condition("code == -15").holds({"code": -15})  # a negative number is no sum
+
+
 @pytest.mark.parametrize(
     ("text", "fraction"),
     [

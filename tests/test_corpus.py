@@ -346,10 +346,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive 0.00; the tester expects decode-saturated: a bench result "
         "alone (127 successful, mean TTFT 177 s); the thread, not the lines, names the decode's KV pool",
     },
-    "tests/data/blind-round25-excerpts-c/09-ascend-qwen3-8b-perf-gate-ci": {
-        "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line: it quoted "
-        "'except Exception as e:'; now the failing call, without pytest's '>' the tester's key line keeps",
-    },
     "tests/data/blind-round25-excerpts-c/10-nixl-ep-dbo-gsm8k-parity": {
         "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line: two "
         "'flexible exact match: 0.67x' lines the poster wrote by hand, no harness's result format",

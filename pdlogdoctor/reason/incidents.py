@@ -295,6 +295,19 @@ def next_lives(source: str, sources: set[str]) -> set[str]:
     return {prefix + stem + ext, prefix + stem + ".log", prefix + stem} & (sources - {source})
 
 
+# How long after a server is up again a router may still answer its requests with errors: until its
+# health check admits the server again (sglang's router checks every 60 s by default).
+READMIT_S = 120.0
+
+
+def _readmitting(started: float, first: float, last: float, failing: Sequence[Event], answers: frozenset[str]) -> bool:
+    """A server up again within the burst, whose failures after it are only requests answered with
+    errors or failed in the router (not admitted back yet), ending within READMIT_S of the start."""
+    if not first < started <= last or last - started > READMIT_S:
+        return False
+    return all(e.pattern in answers for e in failing if e.time is not None and e.time > started)
+
+
 def came_back(failing: Sequence[Event], evidence: Evidence) -> Event | None:
     """The line that shows a server started again after a burst of failures (a peer lost, the
     requests it held answered 500): a ready or warmup line of a server timed after the burst's last
@@ -308,10 +321,13 @@ def came_back(failing: Sequence[Event], evidence: Evidence) -> Event | None:
     first, last = min(t for t in times if t is not None), max(t for t in times if t is not None)
     if last - first > RECOVERED_GAP_S:
         return None
+    answers = evidence.library.marked(Mark.ERROR_ANSWER, Mark.REQUEST_FAILED)
     starts = [
         e
         for e in evidence.marked(Mark.SERVER_UP, Mark.WARMUP)
-        if not e.failing and e.time is not None and last < e.time <= last + INCIDENT_GAP_S
+        if not e.failing
+        and e.time is not None
+        and (last < e.time <= last + INCIDENT_GAP_S or _readmitting(e.time, first, last, failing, answers))
     ]
     ready = evidence.library.marked(Mark.SERVER_UP)  # within a second, the ready line says it best
     return min(starts, key=lambda e: (int(e.time or 0.0), e.pattern not in ready, e.line)) if starts else None

@@ -38,6 +38,7 @@ from ..model import (
     Series,
     Severity,
     Suggestion,
+    UnexplainedError,
     Verdict,
     verdicts,
 )
@@ -211,10 +212,28 @@ def failed_besides_gates(report: Report, events: Sequence[Event], library: Libra
     gated = library.marked(Mark.GATE_FAILED)
     failing = any(e.failing and e.kind is not Kind.CONTEXT and e.pattern not in gated for e in events)
     gates = [e for e in events if e.failing and e.pattern in gated]
+    up = _last_server_up(events, library)
     return failing or any(
-        error.severity.rank >= Severity.ERROR.rank and not _in_gate_block(error.first, gates)
+        error.severity.rank >= Severity.ERROR.rank
+        and not _in_gate_block(error.first, gates)
+        and not _while_starting(error, up)
         for error in report.unrecognised
     )
+
+
+START_UP_SLACK_S = 5.0  # a readiness poll's last refusal and the server's ready line: the same moment
+
+
+def _last_server_up(events: Sequence[Event], library: Library) -> float | None:
+    """When the last server of the run said it was up (its ready line), if any said so with a time."""
+    ready = library.marked(Mark.SERVER_UP)
+    return max((e.time for e in events if e.pattern in ready and not e.failing and e.time is not None), default=None)
+
+
+def _while_starting(error: UnexplainedError, up: float | None) -> bool:
+    """Errors that all came before the servers were up (a harness polling `curl` until they answer):
+    the run's start-up, not a failure the slowness may follow from."""
+    return up is not None and error.last.time is not None and error.last.time <= up + START_UP_SLACK_S
 
 
 def _in_gate_block(line: Event, gates: Sequence[Event]) -> bool:

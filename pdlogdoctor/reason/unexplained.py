@@ -1140,8 +1140,8 @@ def _ended_from_outside(report: Report, stop: UnexplainedError, library: Library
     code = dict(old.facts).get("exit_code")
     summary = (
         f"A process was stopped from outside: {_ended(quote(stop))} The server's own death ({old.id}, at {root}: "
-        f"exit code {code}, a signal another process sends) is that stop, not a crash of its own. These lines "
-        "do not say why it was stopped."
+        f"exit code {code}, a signal another process sends) is that stop, not a crash of its own. The server's "
+        "lines do not say why the stop came."
     )
     why = f"its process died by a signal sent from outside, and {stop.first.where} records the stop"
     needed = f"who stopped the process at {stop.first.where}: the orchestrator's events or the host's kernel log"

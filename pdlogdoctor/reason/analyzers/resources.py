@@ -264,6 +264,10 @@ def _gib(size: int) -> str:
 
 def host_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     kill = hypothesis.first_root
+    if kill.get("constraint") is not None:
+        # The OOM-kill summary (which task, which constraint) comes just before the kernel's `Killed
+        # process` line, which says the most (pid, name, sizes): that one leads when the chain has it.
+        kill = next((root for root in hypothesis.roots if root.get("total_vm") is not None), kill)
     if kill.get("total_vm") is None:  # not the kernel's OOM killer: a monitor's kill, or a hint
         return [_host_oom_said_by(hypothesis, kill, evidence)]
     facts: list[tuple[str, FactValue]] = [
