@@ -351,6 +351,35 @@ KNOWN: dict[str, dict[str, str]] = {
         "'flexible exact match: 0.67x' lines the poster wrote by hand, no harness's result format",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
+    # Round 26 (session 14), at first sight (excerpts on a106ad9, bundles-b on 3c34933, bundles-a on 0ae5a2b:
+    # nothing changed for them): excerpts-a 11/11, excerpts-b 5/11, excerpts-c 7/11, bundles-a 8/8,
+    # bundles-b 6/8. In all 37/49 acceptable, 45/49 key line quoted, 0 refused, 0 failed runs called
+    # healthy, 0 confidently wrong.
+    "tests/data/blind-round26-bundles-a/03-dynamo-vllm-decode-nccl-watchdog": {
+        "other_incidents": "first sight: the verdict right, but the prefill's expired-KV lines are a separate "
+        "incident 8.0 h after the watchdog: journalctl's local stamps (UTC-8) are read on the decode's torch "
+        "lines, Dynamo's UTC stamp inside the line on the prefill's; a line with both does not teach the zone",
+    },
+    "tests/data/blind-round26-excerpts-b/10-vllm-ascend-benign-shutdown-error": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects healthy: an offline run that answered "
+        "its 4 prompts, then vLLM's 'Engine core proc EngineCore_DP0 died unexpectedly' at exit, which an "
+        "upstream PR calls shutdown noise; the same line follows a real engine death",
+    },
+    "tests/data/blind-round26-excerpts-c/07-triton-trtllm-concurrency-no-scaling": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: two load-test results "
+        "(concurrency 1 and 5) with flat throughput and 5x latency, every request answered, no gate",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round26-excerpts-c/08-sglang-ttft-asymmetric-concurrent-prefill": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: a "
+        "reproducer's own lines (a 50 ms baseline, p99 TTFT 22 s), no harness's result format",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round26-excerpts-c/10-vllm-ascend-v1-ceval-accuracy-drop": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: a hand-edited "
+        "markdown summary (bold scores, an arrow) of two lm-eval rows, 0.2303 against 0.8001",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
