@@ -261,6 +261,27 @@ class Formats:
             text = text[tag.end() :]
         return received
 
+    def received_stamp(self, line: str) -> Stamp | None:
+        """The time a collector's tag before the line says it received it (journald's `Dec 03
+        01:29:45 host prog[pid]: `), when a component's own stamp follows inside it; None otherwise.
+        The two are one moment: on the host's clock, and on the component's (often UTC)."""
+        text, received = line, None
+        for _ in range(MAX_NESTED):
+            if not text:
+                break
+            fmt, found = self._timed_match(text)
+            if fmt is not None and found is not None:
+                if fmt.kind != "wrapper":
+                    return received
+                received = received or stamp_of(fmt, found)
+                text = text[found.end() :]
+                continue
+            tag = self._wrapper(text)
+            if tag is None:
+                break
+            text = text[tag.end() :]
+        return None
+
     def _timed_match(self, text: str) -> tuple[Format | None, re.Match[str] | None]:
         for fmt in self._timed(text[0]):
             found = fmt.regex.match(text)
@@ -488,8 +509,10 @@ def _starts(fmt: Format, char: str) -> bool:
 
 
 def stamp_of(fmt: Format, found: re.Match[str]) -> Stamp:
-    """The time the named groups of a format's match state (a Stamp is a value: shared)."""
-    return _stamp_read(fmt.regex.pattern, fmt.utc, found.groups())
+    """The time the named groups of a format's match state (a Stamp is a value: shared). A format
+    whose time may end in `Z` (a `utc` group: Rust's tracing, RFC 3339) is UTC when it does."""
+    utc = fmt.utc or ("utc" in found.re.groupindex and found.group("utc") is not None)
+    return _stamp_read(fmt.regex.pattern, utc, found.groups())
 
 
 # A busy log states one second on many lines, and a line is read again when its neighbours look

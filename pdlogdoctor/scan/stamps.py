@@ -54,7 +54,11 @@ def stamp_for(
 ) -> Stamp | None:
     """`own` is the line's own stamp (parse_stamp(text, memory.formats)), parsed once by the caller."""
     if own is not None and own.utc:
-        return on_local_clock(own, _local_stamp_above(buf, start, memory))
+        # On the host's clock: the collector's own time of this line (journald's), else the nearest
+        # local stamp above (UCX's UTC lines among a server's local ones).
+        received = memory.formats.received_stamp(text)
+        local = received if received is not None and not received.utc else _local_stamp_above(buf, start, memory)
+        return on_local_clock(own, local)
     if own is not None:
         return dated_by(own, actions_time)
     if since_boot(text):
