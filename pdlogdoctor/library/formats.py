@@ -53,7 +53,8 @@ KINDS = ("line", "wrapper", "prefix", "fallback", "source", "collector", "record
 GENERIC_KINDS = ("prefix", "fallback", "source", "collector", "record")
 LEVELS = ("critical", "error", "warning", "info", "debug")
 TIME_GROUPS = ("date", "clock", "frac", "month", "day", "monthname", "year", "epoch")
-KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level", "received", "file", "source", "role"))
+# `utc`: the `Z` a time may end in (RFC 3339): when it matched, the stamp is UTC whatever the format says.
+KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level", "received", "file", "source", "role", "utc"))
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
 _FORMAT_KEYS = {
