@@ -355,11 +355,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # nothing changed for them): excerpts-a 11/11, excerpts-b 5/11, excerpts-c 7/11, bundles-a 8/8,
     # bundles-b 6/8. In all 37/49 acceptable, 45/49 key line quoted, 0 refused, 0 failed runs called
     # healthy, 0 confidently wrong.
-    "tests/data/blind-round26-bundles-a/03-dynamo-vllm-decode-nccl-watchdog": {
-        "other_incidents": "first sight: the verdict right, but the prefill's expired-KV lines are a separate "
-        "incident 8.0 h after the watchdog: journalctl's local stamps (UTC-8) are read on the decode's torch "
-        "lines, Dynamo's UTC stamp inside the line on the prefill's; a line with both does not teach the zone",
-    },
     "tests/data/blind-round26-excerpts-b/10-vllm-ascend-benign-shutdown-error": {
         "verdict": "first sight: inconclusive 0.00; the tester expects healthy: an offline run that answered "
         "its 4 prompts, then vLLM's 'Engine core proc EngineCore_DP0 died unexpectedly' at exit, which an "
