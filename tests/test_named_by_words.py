@@ -86,19 +86,8 @@ PASTES = [
         ],
         "host-oom",
     ),
-    # gpu-oom on other accelerators: Ascend under vLLM (vllm-project/vllm-ascend#19), Intel's XPU
-    # (intel/intel-extension-for-pytorch#629)
-    (
-        "vllm-ascend#19",
-        "paste.txt",
-        [
-            "ERROR 03-05 07:15:39 engine.py:387] NPU out of memory. Tried to allocate 22.00 MiB (NPU 0; 60.97 GiB "
-            "total capacity; 10.24 GiB already allocated; 10.24 GiB current active; 19.52 MiB free; 10.65 GiB "
-            "reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb "
-            "to avoid fragmentation."
-        ],
-        "gpu-oom",
-    ),
+    # gpu-oom on other accelerators: Intel's XPU (intel/intel-extension-for-pytorch#629; Ascend's NPU
+    # wording is torch/cuda-oom's own since round 25, vllm-project/vllm-ascend#1987)
     (
         "ipex#629",
         "paste.txt",
@@ -158,12 +147,21 @@ def test_the_words_name_the_family_at_low_confidence_quoting_the_line(
     assert report.alternatives and report.alternatives[0].id == "inconclusive"
 
 
+# vllm-project/vllm-ascend#19: Ascend's NPU out of memory in vLLM's format (torch/cuda-oom names it)
+VLLM_NPU_OOM = (
+    "ERROR 03-05 07:15:39 engine.py:387] NPU out of memory. Tried to allocate 22.00 MiB (NPU 0; 60.97 GiB "
+    "total capacity; 10.24 GiB already allocated; 10.24 GiB current active; 19.52 MiB free; 10.65 GiB "
+    "reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb "
+    "to avoid fragmentation."
+)
+
+
 def test_the_fix_is_the_engine_s(library: Library, tmp_path: Path) -> None:
     """vLLM's format gets vLLM's knobs; a line in no engine's format, the family's default."""
-    npu = next(p for p in PASTES if p[0] == "vllm-ascend#19")
     (tmp_path / "vllm").mkdir()
     (tmp_path / "bare").mkdir()
-    vllm = _pasted(tmp_path / "vllm", library, npu[1], npu[2])
+    vllm = _pasted(tmp_path / "vllm", library, "paste.txt", [VLLM_NPU_OOM])
+    assert vllm.verdict.id == "gpu-oom"
     assert "--gpu-memory-utilization" in vllm.advice and "--mem-fraction-static" not in vllm.advice
     xpu = next(p for p in PASTES if p[0] == "ipex#629")
     bare = _pasted(tmp_path / "bare", library, xpu[1], xpu[2])

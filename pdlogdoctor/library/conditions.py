@@ -64,11 +64,12 @@ def is_identifier(operand: str) -> bool:
 def _operand(operand: str, fields: Mapping[str, FieldValue]) -> Any:
     if operand.startswith("'"):
         return operand.strip("'")
-    if any(sign in operand[1:] for sign in "*+-"):
-        return _arithmetic(operand, fields)
-    if is_identifier(operand):
+    if is_identifier(operand) and not any(sign in operand for sign in "*+-"):
         return fields.get(operand)
-    return float(operand)
+    try:
+        return float(operand)  # a number, signed or with an exponent (`-15`, `1e-5`)
+    except ValueError:
+        return _arithmetic(operand, fields)
 
 
 def _arithmetic(expression: str, fields: Mapping[str, FieldValue]) -> float | None:

@@ -300,11 +300,17 @@ def next_lives(source: str, sources: set[str]) -> set[str]:
 READMIT_S = 120.0
 
 
-def _readmitting(started: float, first: float, last: float, failing: Sequence[Event], answers: frozenset[str]) -> bool:
-    """A server up again within the burst, whose failures after it are only requests answered with
-    errors or failed in the router (not admitted back yet), ending within READMIT_S of the start."""
-    if not first < started <= last or last - started > READMIT_S:
+def _readmitting(start: Event, first: float, last: float, failing: Sequence[Event], evidence: Evidence) -> bool:
+    """A server up again within the burst (a server of its role was up before the burst began: this
+    start is a restart), whose failures after it are only requests answered with errors or failed in
+    the router (not admitted back yet), ending within READMIT_S of the start."""
+    started = start.time
+    if started is None or not first < started <= last or last - started > READMIT_S:
         return False
+    up = evidence.marked(Mark.SERVER_UP, Mark.WARMUP)
+    if not any(e.role is start.role and e.time is not None and e.time < first and not e.failing for e in up):
+        return False
+    answers = evidence.library.marked(Mark.ERROR_ANSWER, Mark.REQUEST_FAILED)
     return all(e.pattern in answers for e in failing if e.time is not None and e.time > started)
 
 
@@ -321,13 +327,12 @@ def came_back(failing: Sequence[Event], evidence: Evidence) -> Event | None:
     first, last = min(t for t in times if t is not None), max(t for t in times if t is not None)
     if last - first > RECOVERED_GAP_S:
         return None
-    answers = evidence.library.marked(Mark.ERROR_ANSWER, Mark.REQUEST_FAILED)
     starts = [
         e
         for e in evidence.marked(Mark.SERVER_UP, Mark.WARMUP)
         if not e.failing
         and e.time is not None
-        and (last < e.time <= last + INCIDENT_GAP_S or _readmitting(e.time, first, last, failing, answers))
+        and (last < e.time <= last + INCIDENT_GAP_S or _readmitting(e, first, last, failing, evidence))
     ]
     ready = evidence.library.marked(Mark.SERVER_UP)  # within a second, the ready line says it best
     return min(starts, key=lambda e: (int(e.time or 0.0), e.pattern not in ready, e.line)) if starts else None
