@@ -70,24 +70,27 @@ def _peak_only_saw(index: int) -> Row:
     return queue, 0.95 if index == LINES // 2 else 0.55, retracted
 
 
-def _sglang(shape: Shape) -> list[str]:
-    lines = []
-    for index in range(LINES):
-        queue, usage, retracted = shape(index)
-        lines.append(
-            SGLANG.format(clock=_clock(index), running=190 - queue, usage=usage, retracted=retracted, queue=queue)
-        )
+def _rendered(template: str) -> Callable[[Shape], list[str]]:
+    """The metrics lines of `template` (sglang's decode batch line, vLLM's engine stats) for a shape."""
+
+    def lines(shape: Shape) -> list[str]:
+        rows = (shape(index) for index in range(LINES))
+        return [
+            template.format(
+                clock=_clock(index),
+                running=190 - queue,
+                usage=usage,
+                percent=usage * 100,
+                retracted=retracted,
+                queue=queue,
+            )
+            for index, (queue, usage, retracted) in enumerate(rows)
+        ]
+
     return lines
 
 
-def _vllm(shape: Shape) -> list[str]:
-    lines = []
-    for index in range(LINES):
-        queue, usage, retracted = shape(index)
-        lines.append(
-            VLLM.format(clock=_clock(index), running=190 - queue, queue=queue, retracted=retracted, percent=usage * 100)
-        )
-    return lines
+_sglang, _vllm = _rendered(SGLANG), _rendered(VLLM)
 
 
 def _analysed(tmp_path: Path, library: Library, server: list[str], gate: bool) -> object:

@@ -245,27 +245,19 @@ class Formats:
         return self._stamp(line.lstrip()) if stamp is None and line[:1] in (" ", "\t") else stamp
 
     def _stamp(self, line: str) -> Stamp | None:
-        text, received = line, None
-        for _ in range(MAX_NESTED):
-            if not text:
-                break
-            fmt, found = self._timed_match(text)
-            if fmt is not None and found is not None:
-                if fmt.kind != "wrapper":
-                    return stamp_of(fmt, found)
-                received = received or stamp_of(fmt, found)
-                text = text[found.end() :]
-                continue
-            tag = self._wrapper(text)
-            if tag is None:
-                break
-            text = text[tag.end() :]
-        return received
+        own, received = self._stamps(line)
+        return own or received
 
     def received_stamp(self, line: str) -> Stamp | None:
         """The time a collector's tag before the line says it received it (journald's `Dec 03
         01:29:45 host prog[pid]: `), when a component's own stamp follows inside it; None otherwise.
         The two are one moment: on the host's clock, and on the component's (often UTC)."""
+        own, received = self._stamps(line)
+        return received if own is not None else None
+
+    def _stamps(self, line: str) -> tuple[Stamp | None, Stamp | None]:
+        """(the component's own stamp, the first tag's): the formats read at the line's start, each
+        inside the one before; a wrapper's time is when its collector received the line."""
         text, received = line, None
         for _ in range(MAX_NESTED):
             if not text:
@@ -273,7 +265,7 @@ class Formats:
             fmt, found = self._timed_match(text)
             if fmt is not None and found is not None:
                 if fmt.kind != "wrapper":
-                    return received
+                    return stamp_of(fmt, found), received
                 received = received or stamp_of(fmt, found)
                 text = text[found.end() :]
                 continue
@@ -281,7 +273,7 @@ class Formats:
             if tag is None:
                 break
             text = text[tag.end() :]
-        return None
+        return None, received
 
     def _timed_match(self, text: str) -> tuple[Format | None, re.Match[str] | None]:
         for fmt in self._timed(text[0]):

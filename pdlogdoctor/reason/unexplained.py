@@ -1145,13 +1145,19 @@ def _ended_from_outside(report: Report, stop: UnexplainedError, library: Library
     )
     why = f"its process died by a signal sent from outside, and {stop.first.where} records the stop"
     needed = f"who stopped the process at {stop.first.where}: the orchestrator's events or the host's kernel log"
-    advice = (
-        f"Find who stopped the process ({stop.first.where}): the orchestrator's events (`kubectl describe pod`, "
-        "`kubectl get events`: a memory limit, an eviction, a failed liveness probe), the host's kernel log "
-        "(`dmesg -T`: the OOM killer), the job scheduler's accounting (`sacct`: a cancel or a time limit)."
+    yielded = Yielding(
+        summary, why, needed, f"the process was stopped from outside ({stop.first.where})", _who_stopped(stop)
     )
-    yielded = Yielding(summary, why, needed, f"the process was stopped from outside ({stop.first.where})", advice)
     return _yield_to(report, stop, yielded, (), library, context)
+
+
+def _who_stopped(stop: UnexplainedError) -> str:
+    """Where to find who stopped a server from outside (a peer's, or the crashed process's own)."""
+    return (
+        f"Find who stopped the server at {stop.first.where}: its host's kernel log (`dmesg -T`, `journalctl -k`) for "
+        "the OOM killer, the orchestrator's events (`kubectl describe pod`, `kubectl get events`) for an eviction or "
+        "a failed probe, the job scheduler's accounting (`sacct`) for a cancel; then read the server's own last lines."
+    )
 
 
 def _peer_went_away(report: Report, stop: UnexplainedError, library: Library, context: Sequence[Event] = ()) -> Report:
@@ -1167,12 +1173,7 @@ def _peer_went_away(report: Report, stop: UnexplainedError, library: Library, co
     )
     why = f"it begins as its peer is stopped from outside ({stop.first.where}): the consequence, not the cause"
     needed = f"who stopped the server at {stop.first.where}: its host's kernel log (dmesg) or the orchestrator's events"
-    advice = (
-        f"Find who stopped the server at {stop.first.where}: its host's kernel log (`dmesg -T`, `journalctl -k`) for "
-        "the OOM killer, the orchestrator's events (`kubectl describe pod`, `kubectl get events`) for an eviction or "
-        "a failed probe, the job scheduler's accounting (`sacct`) for a cancel; then read the server's own last lines."
-    )
-    yielded = Yielding(summary, why, needed, f"a peer was stopped first ({stop.first.where})", advice)
+    yielded = Yielding(summary, why, needed, f"a peer was stopped first ({stop.first.where})", _who_stopped(stop))
     return _yield_to(report, stop, yielded, (), library, context)
 
 
