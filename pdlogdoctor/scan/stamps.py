@@ -29,11 +29,17 @@ class StampMemory:
     # above and below (`read_near`). Only valid while the buffer holds what it held: the searcher
     # empties it (`forget_nearby`) before and after each region it scans.
     nearby: dict[tuple[int, int], tuple[Stamp | None, str | None]] = field(default_factory=dict)
+    # The last local-stamp lookback of this buffer (`_local_stamp_above`): where it started, what it
+    # found, and how many lines above its start the answer lies (None: nothing within reach). The
+    # next lookback stops where this one started, so a log of UTC lines (a router's `...Z` times)
+    # walks each line once, not up to STAMP_LOOKBACK_LINES times per hit.
+    local_above: tuple[int, Stamp | None, int | None] | None = None
 
 
 def forget_nearby(memory: StampMemory) -> None:
     """The buffer is about to change (or has): its lines' readings no longer hold."""
     memory.nearby.clear()
+    memory.local_above = None
 
 
 def read_near(buf: Buffer, start: int, stop: int, memory: StampMemory) -> tuple[Stamp | None, str | None]:
@@ -89,17 +95,32 @@ def stamp_for(
 
 
 def _local_stamp_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp | None:
-    """The nearest line above with a time of its own in the host's local time (not UTC)."""
+    """The nearest line above with a time of its own in the host's local time (not UTC), within
+    STAMP_LOOKBACK_LINES lines (the buffer's start counts as one more line: what the buffers before
+    it left, `memory.last_own`)."""
+    stamp, lines_needed = _walk_for_local_stamp(buf, start, memory)
+    memory.local_above = (start, stamp, lines_needed)
+    return stamp
+
+
+def _walk_for_local_stamp(buf: Buffer, start: int, memory: StampMemory) -> tuple[Stamp | None, int | None]:
     pos = start
-    for _ in range(STAMP_LOOKBACK_LINES):
+    for walked in range(STAMP_LOOKBACK_LINES):
         if pos <= 0:
-            return memory.last_own
+            return memory.last_own, walked + 1
+        earlier = memory.local_above
+        if earlier is not None and earlier[0] == pos:
+            # The lookback from here already ran: its answer holds if it lies within what is left.
+            _, stamp, needed = earlier
+            if needed is not None and walked + needed <= STAMP_LOOKBACK_LINES:
+                return stamp, walked + needed
+            return None, None
         previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
         stamp = read_near(buf, previous, pos - 1, memory)[0]
         if stamp is not None and not stamp.utc:
-            return stamp
+            return stamp, walked + 1
         pos = previous
-    return None
+    return None, None
 
 
 def latest_for(
