@@ -375,6 +375,18 @@ KNOWN: dict[str, dict[str, str]] = {
         "markdown summary (bold scores, an arrow) of two lm-eval rows, 0.2303 against 0.8001",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
+    # Round 27 (session 15), at first sight (all five sets on dbb13e9: nothing changed for them):
+    # excerpts-a 10/11, excerpts-b 10/11, excerpts-c 9/11, bundles-a 8/8, bundles-b 6/8 (confidently
+    # wrong: performance-regression 0.60 on a 1P3D run whose one decode ran without CUDA graphs, its
+    # lines in a `grep -H` file beside its peers'). In all 43/49 acceptable, 47/49 key line quoted, 0
+    # refused, 0 failed runs called healthy, 1 confidently wrong.
+    "tests/data/blind-round27-excerpts-c/11-throughput-drop-after-upgrade": {
+        "verdict": "first sight: inconclusive 0.00 (the statistic 'Standard error: 0.21' read as an error); "
+        "now no-failure-seen 0.50; the tester expects performance-regression: two hand-made summaries of seven "
+        "benchmark runs each, one file per vLLM version (62.79 against 57.80 req/s), no gate or baseline the "
+        "lines name as one",
+        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

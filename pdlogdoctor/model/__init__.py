@@ -133,6 +133,10 @@ class Mark(StrEnum):
     # The line names the exception a process died of: a Python traceback's last line, or the type
     # and what() of a C++ exception nothing caught (`exc_type`, `exc_message`).
     EXCEPTION = "exception"
+    # A parent process says a child of it died and logs no error of its own (sglang's `Received
+    # sigquit from a child process`, vLLM's `Engine core proc ... died unexpectedly`): an exception
+    # the same file logged just above it is what the child died of (unexplained._died_of_exception).
+    CHILD_DIED = "child-died"
     # The server says its KV pool does not fit in the memory the weights left: the memory fraction
     # must rise, not fall (an allocation that fails outside the pool needs it lowered).
     POOL_DOES_NOT_FIT = "pool-does-not-fit"

@@ -42,6 +42,9 @@ OUTSIDE_CATALOGUE = 0.5  # a crash whose cause is a line no verdict names: at mo
 # A verdict read from a line's cause words alone (open-world/families.toml): a lead, never a
 # confident verdict (the worst output is a confident wrong one), so below 0.5.
 WORDS_ONLY = 0.4
+# A crash proven by its parent's line, of an exception no pattern names: the crash is known, its
+# cause is the exception's own words, so a lead too.
+UNNAMED_EXCEPTION = 0.45
 BASELINE_EXPLAINS = 0.05  # a change since the last green run that the verdict's mechanism names
 RULED_OUT = 0.1  # a verdict its own evidence rules out, listed as an alternative
 # A symptom that yields to an error beside it (its wording only guesses a cause): listed, at most
@@ -206,6 +209,11 @@ def outside_catalogue(score: Score, where: str) -> Score:
 def words_only(where: str) -> Score:
     why = f"the line at {where} names the cause in words no pattern of the library knows"
     return start(WORDS_ONLY, "words-only", why)
+
+
+def unnamed_exception(where: str) -> Score:
+    why = f"a child's death follows the exception at {where}, which no pattern of the library names"
+    return start(UNNAMED_EXCEPTION, "unnamed-exception", why)
 
 
 def baseline_explains(score: Score) -> Score:

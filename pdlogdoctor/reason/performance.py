@@ -21,6 +21,7 @@ busy run whose gate passed stays healthy.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -59,6 +60,8 @@ END_SHARE = 0.2  # the last fifth of a series is its end
 STILL_UP = 0.8  # a rising backlog ends at this share of its peak at least ...
 RISEN = 2.0  # ... and this many times its early level
 NEVER_ROOM_LINES = 2  # metrics lines, each with a queue up and a full pool: a server that never had room
+# Output within this factor of its peers' is no more output (two nodes' means differ by noise).
+SAME_OUTPUT = 1.05
 PREFILL_ONLY = 0.02  # generated tokens per prompt token below which a server only prefilled
 SLOWER = 0.5  # a node at this share of its peers' throughput, or 1/SLOWER their interval, lags them
 TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for the running requests to grow
@@ -306,6 +309,9 @@ class Node:
     name: str
     engine: str
     series: tuple[Series, ...]
+    # Its lines are one stream of a file holding several (a `grep -H` over the nodes' logs): an
+    # extract, which may skip lines, so how often it prints says nothing of its speed.
+    extract: bool = False
 
     def of(self, *metrics: str) -> list[Series]:
         return [s for s in self.series if s.metric in metrics]
@@ -316,23 +322,42 @@ class Node:
 
 
 def nodes_of(series: Sequence[Series], library: Library) -> list[Node]:
-    by_source: dict[str, list[Series]] = {}
+    """The servers the series are from: one per source, or per stream its collector named (a `grep -H`
+    file over three decodes' logs holds three nodes)."""
+    by_source: dict[tuple[str, str], list[Series]] = {}
     for item in series:
-        by_source.setdefault(item.source, []).append(item)
+        by_source.setdefault((item.source, item.node or ""), []).append(item)
     found = []
-    for source, items in sorted(by_source.items()):
+    shared = Counter(source for source, _ in by_source)
+    for (source, _), items in sorted(by_source.items()):
         first = items[0]
         if first.role is Role.ROUTER:
             continue  # the router's latencies are what clients saw, no server's load
         groups = {library.pattern(s.pattern).group for s in items if _known(library, s.pattern)}
         engine = "sglang" if "sglang" in groups else "vllm" if "vllm" in groups else (sorted(groups) or [""])[0]
         name = first.node or _file_name(source)
+        extract = shared[source] > 1
         if first.role in SERVER_ROLES:
-            found.append(Node(source, first.role, name, engine, tuple(items)))
+            found.append(Node(source, first.role, name, engine, tuple(items), extract))
             continue
         for role, side in _sides(items).items():
-            found.append(Node(source, role, name, engine, tuple(side)))
-    return found
+            found.append(Node(source, role, name, engine, tuple(side), extract))
+    return _one_per_server(found)
+
+
+def _one_per_server(nodes: list[Node]) -> list[Node]:
+    """A server whose lines are in two files (its log, and a `grep -H` of it beside the others') is
+    one node: the file with more of its metrics lines speaks for it."""
+    best: dict[tuple[Role, str], Node] = {}
+    for node in nodes:
+        key = (node.role, node.name)
+        if key not in best or _lines_read(node) > _lines_read(best[key]):
+            best[key] = node
+    return [node for node in nodes if best[(node.role, node.name)] is node]
+
+
+def _lines_read(node: Node) -> int:
+    return max((s.count for s in node.series), default=0)
 
 
 def _sides(series: list[Series]) -> dict[Role, list[Series]]:
@@ -751,7 +776,8 @@ def _lagging(
                     f"against {theirs:.0f} on its peers"
                 )
                 evidence += node.of(metric)
-        gap, peer_gap = _interval(node), _median(_interval(p) for p in others)
+        whole = not any(p.extract for p in peers)
+        gap, peer_gap = (_interval(node), _median(_interval(p) for p in others)) if whole else (0.0, 0.0)
         if gap > 0 and peer_gap > 0 and gap * SLOWER >= peer_gap:
             facts += [("interval_s_node", round(gap, 1)), ("interval_s_peers", round(peer_gap, 1))]
             said.append(
@@ -764,7 +790,7 @@ def _lagging(
             metric
             and peer_running > 0
             and running * SLOWER >= peer_running
-            and node.total(metric) <= _median(p.total(metric) for p in others)
+            and node.total(metric) <= SAME_OUTPUT * _median(p.total(metric) for p in others)
         ):
             facts += [("running_node", round(running, 1)), ("running_peers", round(peer_running, 1))]
             said.append(f"it holds {running:.0f} running requests against {peer_running:.0f} for no more output")

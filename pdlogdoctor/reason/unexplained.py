@@ -43,7 +43,15 @@ from ..model import (
 from ..model.counts import count_of
 from ..model.textcut import clip, clip_around
 from ..model.values import record
-from ..model.verdicts import HEALTHY, INCONCLUSIVE, META, NO_CAUSE, NO_FAILURE_SEEN
+from ..model.verdicts import (
+    HEALTHY,
+    INCONCLUSIVE,
+    META,
+    NO_CAUSE,
+    NO_FAILURE_SEEN,
+    SCHEDULER_CRASH,
+    SCHEDULER_RUNTIME_CRASH,
+)
 from . import confidence
 from .incidents import next_lives
 
@@ -74,6 +82,7 @@ TRIGGER_LINES = 3  # how far above a crash line an error of the same process is 
 ROUTINE_LEAD_S = 600.0  # a repeated line that began this long before the failure is routine noise
 ROUTINE_SPAN_S = 300.0  # ... when its repeats span at least this long
 CAUSE_WINDOW_S = 120.0  # a cause-stating line this close to a wrapper of its process is that failure's cause
+UNTIMED_ABOVE_LINES = 40  # an error with no time this close above its file's first symptom came before it
 
 
 @record
@@ -98,6 +107,7 @@ def gather(
 def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], library: Library) -> Report:
     """The decided report in the light of the errors no pattern names (part of the decision)."""
     report = _with_recoveries(report, unrecognised.recovered, library)
+    report = _crash_named_by_its_exception(report, library, events) or report
     if not unrecognised.templates:
         return report
     symptom_time = _first_failure_time(events, library)
@@ -474,9 +484,15 @@ def _above_the_first_symptom(
 ) -> UnexplainedError:
     """Within one second, a file's line order says what came first: an error logged above its
     file's first known failing line (`first_known`), in the same moment, when that line is the run's
-    first symptom (a NIXL handshake's exception, then the 500 its request got), stands before it."""
-    if t.position != "after" or t.first.time is None or symptom_time is None or first_known is None:
+    first symptom (a NIXL handshake's exception, then the 500 its request got), stands before it.
+    So does an error with no time to place it (a pasted traceback's exception) logged just above
+    that line (UNTIMED_ABOVE_LINES): the order in one file tells."""
+    if t.position != "after" or symptom_time is None or first_known is None:
         return t
+    if t.first.time is None:
+        just_above = 0 < first_known.line - t.first.line <= UNTIMED_ABOVE_LINES
+        first = first_known.time is not None and first_known.time <= symptom_time + SAME_MOMENT_S
+        return replace(t, position="before-first-symptom") if just_above and first else t
     moment = first_known.time
     if moment is None or first_known.line < t.first.line or abs(moment - t.first.time) > SAME_MOMENT_S:
         return t
@@ -726,8 +742,86 @@ def _inconclusive(
     changed = as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), head + rest, library, why)
     if above is not None and library.pattern(above.pattern).advice.strip():
         changed = replace(changed, advice=library.pattern(above.pattern).advice.strip())
-    named = _named_by_words(changed, lead, serious, library, context)
+    named = _named_by_words(changed, lead, serious, library, context) or _died_of_exception(
+        changed, lead, library, context
+    )
     return named if named is not None else _with_limit_fix(changed, lead, library)
+
+
+# How far below a child's exception its parent's line that the child died may come: the parent logs it
+# as soon as it notices (sglang's SIGQUIT handler, vLLM's engine client), after a blank line or two.
+CHILD_DIED_LINES = 20
+# Batches a server printed before its crash that show it was serving (sglang's `Decode batch` lines):
+# a warmup request prints a line or two, not several.
+SERVING_BATCHES = 3
+
+
+def _died_of_exception(
+    report: Report, lead: UnexplainedError, library: Library, context: Sequence[Event]
+) -> Report | None:
+    """A Python exception no pattern names, then, just below it in the same file, its parent's line
+    that a child died with no error of its own (marked `child-died`): the child died of that exception.
+    The verdict is the crash (its phase from the lines before it: serving lines make it a crash while
+    serving), as a lead below 0.5: the crash is known, its cause is the exception's own words."""
+    if lead.marker != "python-exception":  # a traceback's last line (severity.toml)
+        return None
+    exception, died_ids = lead.first, library.marked(Mark.CHILD_DIED)
+    died = next(
+        (
+            e
+            for e in context
+            if e.pattern in died_ids
+            and e.source == exception.source
+            and 0 < e.line - exception.line <= CHILD_DIED_LINES
+        ),
+        None,
+    )
+    if died is None:
+        return None
+    serving = _serving_before(exception, library, context)
+    verdict_id = SCHEDULER_RUNTIME_CRASH if serving else SCHEDULER_CRASH
+    spec = library.verdict(verdict_id)
+    phase = (
+        f"It was serving: {serving}." if serving else "These lines do not show whether it was starting up or serving."
+    )
+    summary = (
+        f"A process of the server died of an exception no pattern names: {_ended(quote(lead))} Just below it, "
+        f"{_lowered(library.pattern(died.pattern).title)} ({died.where}). {phase} The crash is what the lines "
+        "prove; read from the exception alone, its cause is a lead to check."
+    )
+    verdict = Verdict(
+        verdict_id, spec.title, 0.0, summary, facts=(("exception", clip(message_of(exception.text), 300)),)
+    )
+    verdict = confidence.applied(verdict, confidence.unnamed_exception(exception.where))
+    why = f"the exception at {exception.where} names no catalogued cause"
+    alternatives = (Alternative(INCONCLUSIVE, report.verdict.confidence, why), *report.alternatives)
+    advice = f"Fix what the exception at {exception.where} says; the server's death follows from it."
+    changed = replace(report, verdict=verdict, alternatives=alternatives, advice=advice, explain=spec.explain.strip())
+    return _with_limit_fix(changed, lead, library)
+
+
+def _serving_before(exception: Event, library: Library, context: Sequence[Event]) -> str:
+    """What shows the exception's server serving before it ("" when nothing does): a ready line or a
+    served request, or several batches of its metrics lines."""
+    before = [e for e in context if e.source == exception.source and e.line < exception.line]
+    served = library.marked(*SERVING_MARKS)
+    shown = next((e for e in before if e.pattern in served and not e.failing), None)
+    if shown is not None:
+        return f"{_lowered(library.pattern(shown.pattern).title)} at {shown.where}"
+    metrics = library.marked(Mark.METRICS)
+    batches = [e for e in before if e.pattern in metrics and _positive(e.get("running"))]
+    if len(batches) >= SERVING_BATCHES:
+        return f"{len(batches)} of its batch lines ran requests before it, the first at {batches[0].where}"
+    return ""
+
+
+def _lowered(title: str) -> str:
+    """A pattern's title inside a sentence: its first letter lowered, its acronyms kept (SIGQUIT)."""
+    return title[:1].lower() + title[1:]
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
 
 
 def _known_above(lead: UnexplainedError, library: Library, context: Sequence[Event]) -> Event | None:
@@ -795,6 +889,38 @@ def _named_by_words(
     alternatives = (Alternative(INCONCLUSIVE, old.confidence, why), *report.alternatives)
     engine = _engine_of_file(line.first, context, library)
     advice = family.fix_for(engine) or spec.advice.strip()
+    return replace(report, verdict=verdict, alternatives=alternatives, advice=advice, explain=spec.explain.strip())
+
+
+def _crash_named_by_its_exception(report: Report, library: Library, context: Sequence[Event]) -> Report | None:
+    """A crash whose own exception states a cause in a family's words (mscclpp's `IbError` whose
+    what() is `ibv_reg_mr failed (errno 14) (Ib failure: Bad address)`): the process died of that
+    cause, so the verdict is the family's, as a lead (below 0.5) with the crash kept as the reading
+    beside it. None for any other report, and for a family whose verdict is itself a crash's."""
+    old = report.verdict
+    if not report.roots or not library.has_verdict(old.id) or library.verdict(old.id).analyzer != CRASH_ANALYZER:
+        return None
+    exception = dict(old.facts).get("exception")
+    layer = library.errors
+    family = layer.family_of(exception) if layer is not None and isinstance(exception, str) else None
+    if family is None or family.lead_only or not library.has_verdict(family.verdict):
+        return None
+    spec = library.verdict(family.verdict)
+    if spec.analyzer == CRASH_ANALYZER:
+        return None
+    assert isinstance(exception, str)
+    crash = report.roots[0]
+    words = family.words(exception)
+    summary = (
+        f"{old.summary} The exception's own words ({words!r}) name a cause: {spec.title}. No pattern of the "
+        "library knows this exception: read from its words, the verdict is a lead to check against the line."
+    )
+    facts = (*old.facts, ("cause_words", family.id))
+    verdict = Verdict(family.verdict, spec.title, 0.0, summary, facts=facts, identity=("cause_words",))
+    verdict = confidence.applied(verdict, confidence.words_only(crash.where))
+    why = f"the crash at {crash.where}; its exception's words name {family.verdict}"
+    alternatives = (Alternative(old.id, min(old.confidence, verdict.confidence), why), *report.alternatives)
+    advice = family.fix_for(_engine_of_file(crash, context, library)) or spec.advice.strip()
     return replace(report, verdict=verdict, alternatives=alternatives, advice=advice, explain=spec.explain.strip())
 
 

@@ -115,6 +115,7 @@ class EventSink:
     unmade: dict[str, tuple[Pattern, int, Stamp | None, str, Callable[[], dict[str, str | None]], str]] = field(
         default_factory=dict
     )
+    streams: dict[str, str] = field(default_factory=dict)  # a collector's prefix -> the stream it names (`stream_of`)
 
     def has_enough(self, patterns: tuple[Pattern, ...]) -> bool:
         """Every one of `patterns` has been seen as often as it asks (`stop_after`) in this source."""
@@ -211,8 +212,7 @@ class EventSink:
         self,
         pattern: Pattern,
         stamp: Stamp | None,
-        line_no: int,
-        text: str,
+        line: _Line,
         captured: dict[str, FieldValue],
         weight: int = 1,
     ) -> None:
@@ -222,9 +222,21 @@ class EventSink:
         if not isinstance(rank, str):
             rank = _rank_label(stamp)
         values = [_as_number(captured.get(name)) for name, _ in names]
-        self.series.add_numbers(
-            pattern.id, names, rank, stamp.seconds if stamp else None, line_no, values, text, weight
-        )
+        seconds = stamp.seconds if stamp else None
+        stream = self.stream_of(line.raw, line.text)
+        self.series.add_numbers(pattern.id, names, rank, seconds, line.number, values, line.text, weight, stream)
+
+    def stream_of(self, raw: str, text: str) -> str:
+        """The stream a collector's prefix before the line names (scan/roles.stream_from_prefix), read
+        once per prefix: "" when the line has none (its file is one stream)."""
+        if raw is text or not raw.endswith(text) or len(raw) == len(text):
+            return ""
+        prefix = raw[: len(raw) - len(text)]
+        found = self.streams.get(prefix)
+        if found is None:
+            named = stream_from_prefix(raw)
+            found = self.streams[prefix] = named[1] if named is not None else ""
+        return found
 
     def _numeric(self, pattern: Pattern) -> tuple[tuple[str, str], ...]:
         """The numeric captures of a metrics pattern (name, type), computed once per sink."""
@@ -251,9 +263,9 @@ class EventSink:
         values = _numbers(names, found.group(*_group_names(names)))
         rank = found.group("rank") if "rank" in found.re.groupindex else None
         rank = rank or _rank_label(stamp)
-        self.series.add_numbers(
-            pattern.id, names, rank, stamp.seconds if stamp else None, line_no, values, text, weight
-        )
+        seconds = stamp.seconds if stamp else None
+        stream = self.stream_of(raw, text)
+        self.series.add_numbers(pattern.id, names, rank, seconds, line_no, values, text, weight, stream)
         key = _metrics_key(pattern.id)
         self.counts[key] += 1
         self.unmade[key] = (pattern, line_no, stamp, text, found.groupdict, raw)
@@ -512,7 +524,7 @@ def _match_text(buf: Buffer, line: _Line, plan: _Plan, state: EventSink, weight:
         recognised = True
         if metrics:  # every line's numbers, whatever the event cap keeps
             made = made or _Made.of(buf, line, state)
-            state.measure(pattern, made.stamp, line.number, text, captured, weight)
+            state.measure(pattern, made.stamp, line, captured, weight)
         key = _counted_key(pattern, captured)
         if key is None and pattern.block is None:  # a field the condition reads may be a rank tag
             key = _ranked_key(pattern, captured, made.stamp if made else _stamp_of(buf, line, state))

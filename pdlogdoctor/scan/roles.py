@@ -155,7 +155,7 @@ def node_from_name(name: str) -> str | None:
     return found.group("node") if found else None
 
 
-_ROLE_WORDS = (("prefill", Role.PREFILL), ("decode", Role.DECODE), ("router", Role.ROUTER))
+ROLE_WORDS = (("prefill", Role.PREFILL), ("decode", Role.DECODE), ("router", Role.ROUTER))
 STREAM = "stream"  # an event's field: the stream its collector prefix names (`decode-1`, `sglang-decode-0/decode`)
 
 
@@ -169,16 +169,18 @@ def role_from_prefix(raw: str, tags_only: bool = False) -> Role | None:
         return None
     groups = found.groupdict()
     name = groups.get("role") or ("" if tags_only else groups.get("source")) or ""
-    return next((role for word, role in _ROLE_WORDS if word in name.lower()), None)
+    return next((role for word, role in ROLE_WORDS if word in name.lower()), None)
 
 
 def stream_from_prefix(raw: str) -> tuple[Role, str] | None:
     """(role, name) of the stream a line's collector prefix names when that name holds a role's word:
-    a compose service (`decode-1  | `), a pod and container (`[pod/sglang-prefill-0/sglang] `); one
-    file of `docker compose logs` or `kubectl logs --prefix` holds several such streams."""
+    a compose service (`decode-1  | `), a pod and container (`[pod/sglang-prefill-0/sglang] `), a file
+    `grep -H` names (`decode_gpu-n07.log:`); one file of `docker compose logs`, `kubectl logs --prefix`
+    or `grep -H` over several logs holds several such streams."""
     found = shipped().line_source(raw.lstrip())
-    name = (found.groupdict().get("source") or "") if found is not None else ""
-    role = next((role for word, role in _ROLE_WORDS if word in name.lower()), None)
+    groups = found.groupdict() if found is not None else {}
+    name = groups.get("source") or groups.get("file") or ""
+    role = next((role for word, role in ROLE_WORDS if word in name.lower()), None)
     return (role, name) if role is not None else None
 
 
@@ -188,7 +190,7 @@ def role_from_record(raw: str) -> Role | None:
     exported file, and each record still says whose line it is. None when its names hold no role
     word or hold two."""
     names = record_sources(raw)
-    roles = {role for name in names for word, role in _ROLE_WORDS if word in name.lower()}
+    roles = {role for name in names for word, role in ROLE_WORDS if word in name.lower()}
     return roles.pop() if len(roles) == 1 else None
 
 

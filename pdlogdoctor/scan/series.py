@@ -20,6 +20,7 @@ import copy
 from dataclasses import dataclass, field
 
 from ..model import Role, Series
+from .roles import ROLE_WORDS, node_from_name
 
 MAX_BUCKETS = 240  # time buckets kept per track (a chart's width in points)
 FIRST_WIDTH = 1.0  # seconds: the finest bucket, doubled as a track grows
@@ -50,6 +51,9 @@ class Track:
     pattern: str
     rank: str
     names: tuple[str, ...]  # the numeric captures, in a fixed order
+    # The stream a collector's prefix names for these lines ("" when none): one file of `grep -H`
+    # over several servers' logs, or of `docker compose logs`, holds each server's lines apart.
+    stream: str = ""
     width: float = FIRST_WIDTH
     buckets: dict[int, list[float]] = field(default_factory=dict)
     count: int = 0
@@ -169,7 +173,9 @@ class Track:
         return self
 
     def series(self, source: str, role: Role, node: str | None) -> list[Series]:
-        """One frozen series per number this track saw."""
+        """One frozen series per number this track saw; a stream's lines are its own node's."""
+        if self.stream:
+            role, node = stream_node(self.stream, role)
         found = []
         ordered = [self.buckets[key] for key in sorted(self.buckets)]
         for index, name in enumerate(self.names):
@@ -237,11 +243,20 @@ def _copy(source: Track, into: Track) -> None:
     into.firsts, into.lasts, into.peaks = source.firsts, source.lasts, source.peaks
 
 
+def stream_node(stream: str, role: Role) -> tuple[Role, str]:
+    """The role and node of a stream a collector's prefix names (`decode_gpu-n07.log` of grep -H:
+    a decode on gpu-n07; `decode-1` of docker compose: the decode decode-1)."""
+    named = node_from_name(stream)
+    node = named if named and not named.isdigit() else stream.rsplit("/", 1)[-1]
+    word = next((found for word, found in ROLE_WORDS if word in stream.lower()), None)
+    return (word or role), node
+
+
 @dataclass(slots=True)
 class SeriesBook:
-    """A sink's tracks, by (pattern, rank)."""
+    """A sink's tracks, by (pattern, rank, stream)."""
 
-    tracks: dict[tuple[str, str], Track] = field(default_factory=dict)
+    tracks: dict[tuple[str, str, str], Track] = field(default_factory=dict)
 
     def add_numbers(
         self,
@@ -253,11 +268,13 @@ class SeriesBook:
         values: list[float | None],
         text: str,
         weight: int = 1,
+        stream: str = "",
     ) -> None:
         """One line's numbers, in the order of `names` (name, type) (None where it lacks one)."""
-        track = self.tracks.get((pattern, rank))
+        key = (pattern, rank, stream)
+        track = self.tracks.get(key)
         if track is None:
-            track = self.tracks[(pattern, rank)] = Track(pattern, rank, tuple(name for name, _ in names))
+            track = self.tracks[key] = Track(pattern, rank, tuple(name for name, _ in names), stream)
         track.add(time, line, values, text, weight)
 
     def absorb(self, later: SeriesBook, lines: int) -> None:

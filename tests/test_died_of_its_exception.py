@@ -1,0 +1,112 @@
+"""A process that died of an exception no pattern names (issue 22; round 27's blind excerpts).
+
+Two mechanisms, each a crash the lines prove and a cause only the exception's words state:
+
+- A Python exception no pattern knows, then, just below it in the same file, the parent's line that
+  a child died with no error of its own (a pattern marked `child-died`: sglang's `Received sigquit
+  from a child process`, vLLM's `Engine core proc ... died unexpectedly`): the child died of that
+  exception. The verdict is the crash, its phase from the lines before it (batches that ran
+  requests make it a crash while serving), as a lead below 0.5.
+- A crash whose own exception states a cause in a family's words (mscclpp's `IbError` whose what()
+  says `ibv_reg_mr failed ... Bad address`): the family's verdict, as a lead, the crash beside it.
+
+Look-alikes do not fire: the child's death far below the exception, in another file, or above it;
+a registration that ran out of memory (ENOMEM is no refusal).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.model import Report
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.reason.confidence import UNNAMED_EXCEPTION, WORDS_ONLY
+
+# sgl-project/sglang#8513: GLM-4.5-Air on four PCIe GPUs; the fused-MoE Triton kernel asked for more
+# shared memory than the GPU has, in the middle of serving.
+DECODE_BATCHES = [
+    "[2025-07-29 15:06:27 TP0] Decode batch. #running-req: 1, #token: 1293, token usage: 0.01, cuda graph: True, "
+    "gen throughput (token/s): 67.43, #queue-req: 0,",
+    "[2025-07-29 15:06:28 TP0] Decode batch. #running-req: 1, #token: 1333, token usage: 0.01, cuda graph: True, "
+    "gen throughput (token/s): 74.53, #queue-req: 0,",
+    "[2025-07-29 15:06:28 TP0] Decode batch. #running-req: 1, #token: 1373, token usage: 0.01, cuda graph: True, "
+    "gen throughput (token/s): 63.44, #queue-req: 0,",
+]
+FRAMES = [
+    '  File "/xrepo/sglang_env/lib/python3.12/site-packages/sglang/srt/model_executor/model_runner.py", line 1551, '
+    "in forward_extend",
+    "    return self.model.forward(",
+]
+TRITON = (
+    "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 147456, Hardware limit: "
+    "101376. Reducing block sizes or `num_stages` may help."
+)
+SIGQUIT = "[2025-07-29 15:06:51] Received sigquit from a child process. It usually means the child failed."
+# vllm-project/vllm#32468: the engine client's line as an offline run's engine core went away.
+ENGINE_GONE = (
+    "ERROR 01-16 17:16:49 [core_client.py:605] Engine core proc EngineCore_DP0 died unexpectedly, shutting down client."
+)
+FILLER = '[2025-07-29 15:06:40] INFO:     127.0.0.1:41234 - "GET /health HTTP/1.1" 200 OK'
+
+# microsoft/mscclpp#657: VMM memory registered with the NIC, no dma-buf path.
+MSCCLPP = [
+    "ibv_reg_mr2 called. cuMemAlloc: 1, dmaBufSupported: 0, nv_peer_mem loaded: yes",
+    "terminate called after throwing an instance of 'mscclpp::IbError'",
+    "  what():  ibv_reg_mr failed (errno 14) (Ib failure: Bad address)",
+    "Aborted (core dumped)",
+]
+
+
+def _report(tmp_path: Path, library: Library, files: dict[str, list[str]]) -> Report:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    for name, lines in files.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n")
+    return run([str(tmp_path)], library)
+
+
+def test_an_exception_then_sigquit_after_batches_is_a_crash_while_serving(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, {"terminal.txt": [*DECODE_BATCHES, *FRAMES, TRITON, "", SIGQUIT]})
+    assert report.verdict.id == "scheduler-runtime-crash"
+    assert report.verdict.confidence == UNNAMED_EXCEPTION < 0.5
+    assert "OutOfResources: out of resource: shared memory" in report.verdict.summary
+    assert "3 of its batch lines ran requests" in report.verdict.summary
+    assert ("exception", TRITON) in report.verdict.facts
+
+
+def test_without_serving_lines_the_phase_stays_open(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, {"terminal.txt": [*FRAMES, TRITON, SIGQUIT]})
+    assert report.verdict.id == "scheduler-crash"
+    assert "do not show whether it was starting up or serving" in report.verdict.summary
+
+
+def test_vllms_engine_client_noticing_its_engine_gone_is_the_same_death(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, {"offline-run.txt": [*FRAMES, TRITON, ENGINE_GONE]})
+    assert report.verdict.id == "scheduler-crash"
+    assert report.verdict.confidence < 0.5
+    assert "Engine core proc EngineCore_DP0 died unexpectedly" in report.verdict.summary
+
+
+def test_a_death_far_below_in_another_file_or_above_is_not_the_exceptions(tmp_path: Path, library: Library) -> None:
+    far = _report(tmp_path / "far", library, {"terminal.txt": [*FRAMES, TRITON, *[FILLER] * 25, SIGQUIT]})
+    elsewhere = _report(tmp_path / "two", library, {"worker.txt": [*FRAMES, TRITON], "server.txt": [SIGQUIT]})
+    above = _report(tmp_path / "above", library, {"terminal.txt": [SIGQUIT, *FRAMES, TRITON]})
+    for report in (far, elsewhere, above):
+        assert report.verdict.id == "inconclusive", report.verdict.summary
+
+
+def test_a_crash_whose_exception_names_a_refused_registration_is_that_refusal(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, {"run.txt": MSCCLPP})
+    assert report.verdict.id == "mr-registration-rejected"
+    assert report.verdict.confidence == WORDS_ONLY
+    assert "ibv_reg_mr failed" in report.verdict.summary
+    assert [a.id for a in report.alternatives][:1] == ["scheduler-crash"]
+
+
+def test_a_registration_that_ran_out_of_memory_is_no_refusal(tmp_path: Path, library: Library) -> None:
+    short = [
+        line.replace("(errno 14) (Ib failure: Bad address)", "(errno 12) (Ib failure: Cannot allocate memory)")
+        for line in MSCCLPP
+    ]
+    report = _report(tmp_path, library, {"run.txt": short})
+    assert report.verdict.id != "mr-registration-rejected"
