@@ -3,7 +3,7 @@
 Two mechanisms, each a crash the lines prove and a cause only the exception's words state:
 
 - A Python exception no pattern knows, then, just below it in the same file, the parent's line that
-  a child died with no error of its own (a pattern marked `child-died`: sglang's `Received sigquit
+  a child died with no error of its own (a pattern marked `child-death-noticed`: sglang's `Received sigquit
   from a child process`, vLLM's `Engine core proc ... died unexpectedly`): the child died of that
   exception. The verdict is the crash, its phase from the lines before it (batches that ran
   requests make it a crash while serving), as a lead below 0.5.

@@ -28,12 +28,16 @@ from pdlogdoctor.scan.index import AnchorIndex
 from pdlogdoctor.scan.roles import detect_role
 from pdlogdoctor.scan.search import scan_stream
 from pdlogdoctor.scan.series import MAX_BUCKETS
+from pdlogdoctor.scan.timeline import clean_line
 
 from .conftest import FIXTURES
 
 LIBRARY = load_library()
 START = datetime(2026, 11, 28, 2, 15, 0)
-PROPERTY = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# derandomize: CI must not go red on a draw a developer never saw (a new gate pattern's example once was).
+PROPERTY = settings(
+    max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 def decode_line(t: datetime, running: int, usage: float, prealloc: int, queue: int, gen: float) -> str:
@@ -207,7 +211,8 @@ def test_a_slow_run_is_never_healthy_and_never_exits_0(
     assert report.verdict.id != verdicts.HEALTHY
     assert int(exit_code_for(report)) != 0
     assert report.verdict.id in verdicts.PERFORMANCE  # the gate's failure is read, whatever the series
-    assert report.chain and report.chain[0].text == gate  # the gate line is quoted first
+    # The gate line is quoted first, as the tool reads it (a CI runner's time before it is the runner's).
+    assert report.chain and report.chain[0].text == clean_line(gate)[0]
 
 
 @PROPERTY

@@ -136,7 +136,7 @@ class Mark(StrEnum):
     # A parent process says a child of it died and logs no error of its own (sglang's `Received
     # sigquit from a child process`, vLLM's `Engine core proc ... died unexpectedly`): an exception
     # the same file logged just above it is what the child died of (unexplained._died_of_exception).
-    CHILD_DIED = "child-died"
+    CHILD_DEATH_NOTICED = "child-death-noticed"
     # The server says its KV pool does not fit in the memory the weights left: the memory fraction
     # must rise, not fall (an allocation that fails outside the pool needs it lowered).
     POOL_DOES_NOT_FIT = "pool-does-not-fit"

@@ -96,6 +96,7 @@ RULES = (
     Rule("unexplained-before-root", -UNEXPLAINED_BEFORE_ROOT, "an unexplained error before the root (0.2 if critical)"),
     Rule("outside-catalogue", OUTSIDE_CATALOGUE, "a crash whose cause no verdict names: at most this"),
     Rule("words-only", WORDS_ONLY, "a verdict named by a line's cause words alone, no pattern knowing the line"),
+    Rule("unnamed-exception", UNNAMED_EXCEPTION, "a crash its parent's line proves, of an exception no pattern names"),
     Rule("yielded", YIELDED, "a symptom that yields to an unexplained error beside it, listed: at most this"),
     Rule("shallower", -SHALLOWER, "a rival of a shallower tier than the verdict: at least this far below it"),
     Rule("twin-worked", -TWIN_WORKED, "a configuration fix, when the same configuration served on a twin node"),

@@ -760,12 +760,12 @@ def _died_of_exception(
     report: Report, lead: UnexplainedError, library: Library, context: Sequence[Event]
 ) -> Report | None:
     """A Python exception no pattern names, then, just below it in the same file, its parent's line
-    that a child died with no error of its own (marked `child-died`): the child died of that exception.
+    that a child died with no error of its own (marked `child-death-noticed`): the child died of that exception.
     The verdict is the crash (its phase from the lines before it: serving lines make it a crash while
     serving), as a lead below 0.5: the crash is known, its cause is the exception's own words."""
     if lead.marker != "python-exception":  # a traceback's last line (severity.toml)
         return None
-    exception, died_ids = lead.first, library.marked(Mark.CHILD_DIED)
+    exception, died_ids = lead.first, library.marked(Mark.CHILD_DEATH_NOTICED)
     died = next(
         (
             e
