@@ -44,7 +44,13 @@ def summary(report: Report) -> tuple[str, set[str], dict[str, object]]:
     return report.verdict.id, {e.pattern for e in report.chain}, {s.name: s.value for s in report.suggestions}
 
 
-@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+# Each fixture goes through one kind of archive, the two kinds alternating over the sorted fixtures:
+# reading an archive does not depend on what its logs say, so each kind meets half the fixtures'
+# variety (nested folders, compressed members, core dumps) at half the suite's time.
+TAR_BUNDLES, ZIP_BUNDLES = BUNDLES[0::2], BUNDLES[1::2]
+
+
+@pytest.mark.parametrize("bundle", TAR_BUNDLES, ids=[b.name for b in TAR_BUNDLES])
 def test_tar_gz_artefact_gives_the_folder_verdict(
     bundle: Path, library: Library, bundle_reports: Mapping[Path, Report], tmp_path: Path
 ) -> None:
@@ -58,7 +64,7 @@ def test_tar_gz_artefact_gives_the_folder_verdict(
     assert all(event.source.startswith(f"{archive}!nightly/") for event in packed.chain)
 
 
-@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+@pytest.mark.parametrize("bundle", ZIP_BUNDLES, ids=[b.name for b in ZIP_BUNDLES])
 def test_plain_zip_gives_the_folder_verdict(
     bundle: Path, library: Library, bundle_reports: Mapping[Path, Report], tmp_path: Path
 ) -> None:

@@ -38,7 +38,7 @@ from pdlogdoctor.render import render
 from pdlogdoctor.render.options import RenderOptions
 from pdlogdoctor.runs.baseline import profile_of
 from pdlogdoctor.runs.compare import compare, strengthen_verdict
-from pdlogdoctor.runs.profile import load_profile_spec
+from pdlogdoctor.runs.profile import ProfileSpec, RunProfile, load_profile_spec
 from pdlogdoctor.scan.timeline import clean_line
 from pdlogdoctor.scan.wrapped import Wrapped, rejoined
 
@@ -63,11 +63,21 @@ def _green() -> Analysis:
     return analyse([str(GREEN)], _library())
 
 
+@cache
+def _spec() -> ProfileSpec:
+    return load_profile_spec()
+
+
+@cache
+def _green_profile() -> RunProfile:
+    return profile_of(_green(), _spec(), _library())
+
+
 def _report(bad: Analysis) -> Report:
     """The case's report, compared with a green run as `analyze --baseline` does (so `diff`'s counts
     show). The case's analysis is the session's (conftest.case_analyses), not one of this module's own."""
-    library, spec = _library(), load_profile_spec()
-    comparison = compare(profile_of(_green(), spec, library), profile_of(bad, spec, library), spec, library)
+    library, spec = _library(), _spec()
+    comparison = compare(_green_profile(), profile_of(bad, spec, library), spec, library)
     return strengthen_verdict(bad.report, comparison)
 
 

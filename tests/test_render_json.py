@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import itertools
@@ -41,6 +42,13 @@ def reports(case_analyses: CaseAnalyses) -> Reports[str]:
     return Reports({bundle.name: bundle for bundle in BUNDLES}, case_analyses)
 
 
+@functools.cache
+def _validator() -> jsonschema.Draft202012Validator:
+    """The schema's validator, built once: `jsonschema.validate` checks the schema itself on every
+    call (test_schema_file_is_the_one_shipped_in_the_package checks it once)."""
+    return jsonschema.Draft202012Validator(json.loads(schema_text()))
+
+
 def test_every_output_format_has_a_renderer() -> None:
     assert set(RENDERERS) == set(OutputFormat)
 
@@ -54,7 +62,7 @@ def test_schema_file_is_the_one_shipped_in_the_package() -> None:
 @pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
 def test_real_output_validates_against_the_schema(bundle: Path, reports: Mapping[str, Report]) -> None:
     document = as_json(reports[bundle.name])
-    jsonschema.validate(document, json.loads(schema_text()))
+    _validator().validate(document)
     assert document["fingerprint"] == fingerprint(reports[bundle.name])
 
 
