@@ -41,7 +41,7 @@ MATCH_TIMEOUT_S = 0.5
 SWALLOW_LINES = 60  # how far below an 'Exception ignored in' line its traceback may end
 EXPLAINED_LINES = 400  # how far below a traceback a library pattern read its exception line may be
 BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for the traceback under it
-_MARKER_KEYS = {"id", "level", "effect", "answer", "regex", "format", "levels", "statement", "examples"}
+_MARKER_KEYS = {"id", "level", "effect", "answer", "regex", "format", "levels", "statement", "inside", "examples"}
 ANY_FORMAT = "*"  # a marker's `format` that any catalogue format with a level satisfies
 _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "overcome_by", "examples"}
 _CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
@@ -78,6 +78,9 @@ class Marker:
     # catalogue's source formats that quote nothing: `except Exception as e:`), which no program
     # prints, whatever words it holds (a test runner's traceback shows its frames' source lines).
     statement: bool = False
+    # Reads only the line behind its launchers' and relays' tags (`inside`): what such a tag says (a
+    # relay's own INFO before the line it relays) is the tag's, not the line's.
+    inside: bool = False
 
     def decides(self, text: str, reading: Callable[[], Reading], inside: Callable[[], str]) -> str | None:
         """The message this marker reads on the line ("" when it names none), or None. A marker
@@ -87,7 +90,7 @@ class Marker:
         if not self.formats:
             if self.regex is None:
                 return None
-            found = _search(self.regex, text)
+            found = _search(self.regex, inside() if self.inside else text)
             if found is None:
                 inner = inside()
                 found = _search(self.regex, inner) if inner != text else None
@@ -402,8 +405,11 @@ def _marker(raw: Any, where: str, index: int) -> Marker:
         raise PatternError(where, key, "a statement marker is quiet and reads the source formats: no regex or format")
     formats, levels = ((), ()) if statement else _format_reference(raw, where, key)
     compiled = schema.regex(raw, "regex", where, key) if "regex" in raw else None
+    inside = raw.get("inside", False)
+    if not isinstance(inside, bool) or (inside and (statement or formats)):
+        raise PatternError(where, f"{key}.inside", "is true or false, for a marker that reads a regex alone")
     marker = Marker(str(raw["id"]), level, compiled, match, no_match, where, effect, (), formats, levels)
-    return replace(marker, answer=answer, statement=statement)
+    return replace(marker, answer=answer, statement=statement, inside=inside)
 
 
 def _source(raw: Any, where: str, index: int) -> tuple[Marker, tuple[str, ...]]:
