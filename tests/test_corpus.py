@@ -387,6 +387,42 @@ KNOWN: dict[str, dict[str, str]] = {
         "lines name as one",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
+    # Round 28 (session 15), at first sight (excerpts on faac552, bundles-b on cee7a60,
+    # bundles-a on 685cc07: nothing changed for them): excerpts-a 7/11, excerpts-b 8/11, excerpts-c 8/11,
+    # bundles-a 8/8, bundles-b 8/8. In all 39/49 acceptable, 46/49 key line quoted, 0 refused, 1 failed
+    # run called healthy (0.40: an lm-eval table alone, no gate), counted as confidently wrong.
+    "tests/data/blind-round28-excerpts-a/05-vllm-ascend-mtp-fullgraph-hang": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: vLLM's shm_broadcast "
+        "'No available shared memory broadcast block found in 60 seconds' at INFO, repeated by two engine cores, "
+        "then the API server answering a /metrics scrape: a hang no line calls an error",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round28-excerpts-a/08-trtllm-r1-fp4-mtp-executor-init": {
+        "verdict": "first sight: inconclusive 0.00 (acceptable) leading with the executor's failure, quoted as its "
+        "message ('Failed to initialize executor on rank 3: ...'); the key line keeps TensorRT-LLM's "
+        "'[TRT-LLM] [E] ' tag, which the summary's quote leaves out",
+    },
+    "tests/data/blind-round28-excerpts-a/10-dynamo-run-vllm-custom-allreduce": {
+        "verdict": "first sight: no-failure-seen 0.50 (Dynamo's relay of vLLM's lines at its own INFO); now "
+        "inconclusive 0.00 (acceptable) leading with 'Failed: ...custom_all_reduce.cuh:368', quoted behind the "
+        "relay's tag; the key line keeps the relay's 'VLLM: '",
+    },
+    "tests/data/blind-round28-excerpts-b/04-mooncake-pg-mnnvl-warmup-hang": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: Mooncake's lines pasted "
+        "without their glog prefix ('Rank 4 got invalid buffer data from 12.', 'Requested address ... not "
+        "found!'), no error word, and a start-up that never finished",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round28-excerpts-c/01-lmcache-pd-diverges-at-token0": {
+        "verdict": "first sight: inconclusive 0.00 leading with '6/6 LMCache P/D comparisons failed.'; the "
+        "tester expects output-corruption: a reproducer's own comparison of P/D against a monolithic server "
+        "(tokens_equal: false, top-5 overlap 0.0), no answer text the degenerate-output patterns read",
+    },
+    "tests/data/blind-round28-excerpts-c/02-mi355-qwen35-mxfp4-gsm8k-collapse": {
+        "verdict": "first sight: healthy 0.40; the tester expects accuracy-regression: lm-eval's GSM8K table "
+        "alone (exact_match 0.138 / 0.156), no gate, no baseline; a score that low is a collapse for the "
+        "model the thread names, not for every model (Llama-2-7B scores 0.14 there)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
