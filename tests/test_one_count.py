@@ -459,12 +459,16 @@ CHECKS = (("formats", MISPRINTED), ("comparison", MISCOUNTED))
 
 
 def _checks(cases: list[Path]) -> list[Any]:
-    """Each case's two checks, one after the other (a worker renders the case once for both), a
-    known disagreement a strict xfail."""
+    """Each case's checks, one after the other (a worker renders the case once for both), a known
+    disagreement a strict xfail. The comparison with the green run is made for every other case (and
+    every case it is known to miscount): its counts come from one comparison step whatever the case,
+    and half the corpus gives it the variety of all its kinds of error line at half the time."""
     params = []
-    for case in cases:
+    for index, case in enumerate(cases):
         name = str(case.relative_to(ROOT))
         for check, known in CHECKS:
+            if check == "comparison" and index % 2 and name not in known:
+                continue
             marks = [pytest.mark.xfail(strict=True, reason=known[name])] if name in known else []
             params.append(pytest.param(case, check, id=f"{check}:{name}", marks=marks))
     return params

@@ -109,8 +109,20 @@ RESHAPES: dict[str, Callable[[Path, Path], None]] = {
 }
 
 
-@pytest.mark.parametrize("reshape", sorted(RESHAPES))
-@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+# Reshapes of the bytes alone (a compressed copy, CRLF line ends) each take every other fixture: the
+# reader undoes them before any line is read. The others change what the lines say: every fixture.
+BYTES_ONLY = ("gzipped", "crlf")
+
+
+def _reshaped(bundles: list[Path]) -> list[tuple[Path, str]]:
+    pairs = []
+    for index, bundle in enumerate(bundles):
+        kept = [name for name in sorted(RESHAPES) if name not in BYTES_ONLY or name == BYTES_ONLY[index % 2]]
+        pairs += [(bundle, name) for name in kept]
+    return pairs
+
+
+@pytest.mark.parametrize(("bundle", "reshape"), _reshaped(BUNDLES), ids=lambda value: getattr(value, "name", value))
 def test_reshaped_bundle_keeps_its_verdict(bundle: Path, reshape: str, tmp_path: Path, library: Library) -> None:
     expected = tomllib.loads((bundle / "expected.toml").read_text())["expected"]
     if reshape in MERGING and "time_notes_contain" in expected:
