@@ -78,6 +78,20 @@ def test_a_compose_log_of_two_decodes_is_two_decodes(tmp_path: Path, library: Li
     }
 
 
+def test_kubectls_prefix_names_each_pod(tmp_path: Path, library: Library) -> None:
+    """`kubectl logs --prefix` over a deployment's pods: `[pod/NAME/CONTAINER] `, each pod its node."""
+    lines = [
+        f"[pod/sglang-decode-{n}/decode] {line}"
+        for n, running in ((0, 24), (1, 48))
+        for line in _batches(8, 4, running)
+    ]
+    (tmp_path / "kubectl-logs.txt").write_text("\n".join(lines) + "\n")
+    assert _nodes(_series(tmp_path, library)) == {
+        "sglang-decode-0": (Role.DECODE, 24.0),
+        "sglang-decode-1": (Role.DECODE, 48.0),
+    }
+
+
 def test_one_file_per_server_keeps_one_series_per_file(tmp_path: Path, library: Library) -> None:
     """The look-alike: no collector's prefix, no streams; each log is its file's node."""
     for n, running in ((7, 30), (8, 31)):

@@ -30,6 +30,7 @@ from .traceback import read_block
 from .wrapped import Wrapped, rejoined
 
 KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are counted
+STREAMS_KEPT = 4096  # collector prefixes whose stream is remembered (EventSink.stream_of)
 KEEP_PER_TEMPLATE = 3  # first N lines of one unrecognised error template in one source (+ the last)
 MAX_TEMPLATES = 400  # distinct error templates kept per source; the rest are counted as one
 OVERFLOW_TEMPLATE = "<more error templates than pdlogdoctor keeps per file>"
@@ -235,7 +236,10 @@ class EventSink:
         found = self.streams.get(prefix)
         if found is None:
             named = stream_from_prefix(raw)
-            found = self.streams[prefix] = named[1] if named is not None else ""
+            found = named[1] if named is not None else ""
+            if len(self.streams) >= STREAMS_KEPT:
+                self.streams.clear()  # prefixes that hold a time (a CI runner's) differ on every line
+            self.streams[prefix] = found
         return found
 
     def _numeric(self, pattern: Pattern) -> tuple[tuple[str, str], ...]:

@@ -17,6 +17,7 @@ scanned on several cores reads as the same series.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 
 from ..model import Role, Series
@@ -244,12 +245,17 @@ def _copy(source: Track, into: Track) -> None:
 
 
 def stream_node(stream: str, role: Role) -> tuple[Role, str]:
-    """The role and node of a stream a collector's prefix names (`decode_gpu-n07.log` of grep -H:
-    a decode on gpu-n07; `decode-1` of docker compose: the decode decode-1)."""
+    """The role and node of a stream a collector's prefix names: a file `grep -H` named
+    (`logs/decode_gpu-n07.log`: a decode on gpu-n07), a compose service (`decode-1`), a pod and
+    its container (`sglang-decode-0/decode`: the pod)."""
     named = node_from_name(stream)
-    node = named if named and not named.isdigit() else stream.rsplit("/", 1)[-1]
+    whole = stream.rsplit("/", 1)[-1] if _LOG_FILE.search(stream) else stream.split("/", 1)[0]
+    node = named if named and not named.isdigit() else whole
     word = next((found for word, found in ROLE_WORDS if word in stream.lower()), None)
     return (word or role), node
+
+
+_LOG_FILE = re.compile(r"\.(?:log|txt|out|err)(?:\.\d+)?$")
 
 
 @dataclass(slots=True)
