@@ -90,10 +90,13 @@ class Marker:
         if not self.formats:
             if self.regex is None:
                 return None
-            found = _search(self.regex, inside() if self.inside else text)
-            if found is None:
-                inner = inside()
-                found = _search(self.regex, inner) if inner != text else None
+            if self.inside:
+                found = _search(self.regex, inside())
+            else:
+                found = _search(self.regex, text)
+                if found is None:
+                    inner = inside()
+                    found = _search(self.regex, inner) if inner != text else None
             return None if found is None else found.groupdict().get("message") or ""
         said = reading()
         if said.format is None or said.level not in self.levels:

@@ -324,19 +324,19 @@ class Node:
 def nodes_of(series: Sequence[Series], library: Library) -> list[Node]:
     """The servers the series are from: one per source, or per stream its collector named (a `grep -H`
     file over three decodes' logs holds three nodes)."""
-    by_source: dict[tuple[str, str], list[Series]] = {}
+    by_node: dict[tuple[str, str], list[Series]] = {}
     for item in series:
-        by_source.setdefault((item.source, item.node or ""), []).append(item)
+        by_node.setdefault((item.source, item.node or ""), []).append(item)
     found = []
-    shared = Counter(source for source, _ in by_source)
-    for (source, _), items in sorted(by_source.items()):
+    streams = Counter(source for source, _ in by_node)
+    for (source, _), items in sorted(by_node.items()):
         first = items[0]
         if first.role is Role.ROUTER:
             continue  # the router's latencies are what clients saw, no server's load
         groups = {library.pattern(s.pattern).group for s in items if _known(library, s.pattern)}
         engine = "sglang" if "sglang" in groups else "vllm" if "vllm" in groups else (sorted(groups) or [""])[0]
         name = first.node or _file_name(source)
-        extract = shared[source] > 1
+        extract = streams[source] > 1
         if first.role in SERVER_ROLES:
             found.append(Node(source, first.role, name, engine, tuple(items), extract))
             continue

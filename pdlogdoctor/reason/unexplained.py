@@ -901,14 +901,14 @@ def _crash_named_by_its_exception(report: Report, library: Library, context: Seq
     if not report.roots or not library.has_verdict(old.id) or library.verdict(old.id).analyzer != CRASH_ANALYZER:
         return None
     exception = dict(old.facts).get("exception")
-    layer = library.errors
-    family = layer.family_of(exception) if layer is not None and isinstance(exception, str) else None
+    if not isinstance(exception, str) or library.errors is None:
+        return None
+    family = library.errors.family_of(exception)
     if family is None or family.lead_only or not library.has_verdict(family.verdict):
         return None
     spec = library.verdict(family.verdict)
     if spec.analyzer == CRASH_ANALYZER:
         return None
-    assert isinstance(exception, str)
     crash = report.roots[0]
     words = family.words(exception)
     summary = (
