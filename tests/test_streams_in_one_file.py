@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Role, Series
 from pdlogdoctor.pipeline import analyse
@@ -65,31 +67,25 @@ def test_a_grep_over_three_decodes_logs_is_three_decodes(tmp_path: Path, library
     }
 
 
-def test_a_compose_log_of_two_decodes_is_two_decodes(tmp_path: Path, library: Library) -> None:
-    lines = [
-        f"{name}  | {line}"
-        for name, running in (("decode-1", 20), ("decode-2", 40))
-        for line in _batches(8, 4, running)
-    ]
-    (tmp_path / "compose.log").write_text("\n".join(lines) + "\n")
-    assert _nodes(_series(tmp_path, library)) == {
-        "decode-1": (Role.DECODE, 20.0),
-        "decode-2": (Role.DECODE, 40.0),
-    }
+# (collector, the prefix it puts before each line of a stream, the streams' names, their nodes):
+# docker compose's service name; `kubectl logs --prefix`'s pod and container, the pod the node.
+COLLECTORS = [
+    ("compose", "{name}  | ", ("decode-1", "decode-2"), ("decode-1", "decode-2")),
+    ("kubectl", "[pod/{name}/decode] ", ("sglang-decode-0", "sglang-decode-1"), ("sglang-decode-0", "sglang-decode-1")),
+]
 
 
-def test_kubectls_prefix_names_each_pod(tmp_path: Path, library: Library) -> None:
-    """`kubectl logs --prefix` over a deployment's pods: `[pod/NAME/CONTAINER] `, each pod its node."""
+@pytest.mark.parametrize(("prefix", "names", "nodes"), [c[1:] for c in COLLECTORS], ids=[c[0] for c in COLLECTORS])
+def test_a_collectors_log_of_two_decodes_is_two_decodes(
+    tmp_path: Path, library: Library, prefix: str, names: tuple[str, str], nodes: tuple[str, str]
+) -> None:
     lines = [
-        f"[pod/sglang-decode-{n}/decode] {line}"
-        for n, running in ((0, 24), (1, 48))
+        prefix.format(name=name) + line
+        for name, running in zip(names, (20, 40), strict=True)
         for line in _batches(8, 4, running)
     ]
-    (tmp_path / "kubectl-logs.txt").write_text("\n".join(lines) + "\n")
-    assert _nodes(_series(tmp_path, library)) == {
-        "sglang-decode-0": (Role.DECODE, 24.0),
-        "sglang-decode-1": (Role.DECODE, 48.0),
-    }
+    (tmp_path / "collected.log").write_text("\n".join(lines) + "\n")
+    assert _nodes(_series(tmp_path, library)) == {nodes[0]: (Role.DECODE, 20.0), nodes[1]: (Role.DECODE, 40.0)}
 
 
 def test_one_file_per_server_keeps_one_series_per_file(tmp_path: Path, library: Library) -> None:
