@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..model import Role
 from ..model.errors import PatternError
@@ -75,6 +75,13 @@ class Stamp:
     year_known: bool
     ranks: tuple[tuple[str, int], ...] = ()
     utc: bool = False  # the shape is UTC whatever the host's zone (UCX's seconds since the epoch)
+
+
+class LineStamps(NamedTuple):
+    """What a line's prefixes say of its time (`Formats.stamps`)."""
+
+    own: Stamp | None  # the time the line states (its collector's, when it states none)
+    received: Stamp | None  # its collector's, when the line states its own inside the tag
 
 
 @record
@@ -236,24 +243,29 @@ class Formats:
         return (Formats.of, (self.formats,))
 
     def stamp(self, line: str) -> Stamp | None:
-        """The time a line's own prefix states, read by the first timed format its first
-        character allows that matches at its start, behind a launcher's or collector's tag. A tag
-        with a time of its own (journald's `Nov 30 10:51:03 host prog[pid]: `) says when the line
-        was received: its time serves only a line that states none. None when nothing does; a
-        line indented as a whole is read without its indent."""
-        stamp = self._stamp(line)
-        return self._stamp(line.lstrip()) if stamp is None and line[:1] in (" ", "\t") else stamp
-
-    def _stamp(self, line: str) -> Stamp | None:
-        own, received = self._stamps(line)
-        return own or received
+        """The time a line's own prefix states (`stamps`), or None."""
+        return self.stamps(line).own
 
     def received_stamp(self, line: str) -> Stamp | None:
-        """The time a collector's tag before the line says it received it (journald's `Dec 03
-        01:29:45 host prog[pid]: `), when a component's own stamp follows inside it; None otherwise.
-        The two are one moment: on the host's clock, and on the component's (often UTC)."""
+        """The time a collector's tag before the line says it received it, when a component's own
+        stamp follows inside it (`stamps`); None otherwise."""
+        return self.stamps(line).received
+
+    def stamps(self, line: str) -> LineStamps:
+        """The times a line's prefixes state, read in one walk: by the first timed format its first
+        character allows that matches at its start, behind a launcher's or collector's tag. A tag
+        with a time of its own (journald's `Dec 03 01:29:45 host prog[pid]: `) says when the line
+        was received: that time is the line's own only when it states none, and otherwise the
+        same moment on the host's clock (the component's is often UTC). A line indented as a whole
+        is read without its indent."""
+        found = self._line_stamps(line)
+        if found.own is None and line[:1] in (" ", "\t"):
+            return self._line_stamps(line.lstrip())
+        return found
+
+    def _line_stamps(self, line: str) -> LineStamps:
         own, received = self._stamps(line)
-        return received if own is not None else None
+        return LineStamps(own or received, received if own is not None else None)
 
     def _stamps(self, line: str) -> tuple[Stamp | None, Stamp | None]:
         """(the component's own stamp, the first tag's): the formats read at the line's start, each

@@ -188,6 +188,12 @@ class Mark(StrEnum):
     UNANNOUNCED = "unannounced"
 
 
+# A server's own proof that it was serving when it crashed: its ready line, or a request it answered.
+# Its warmup alone is not: the crash may be in the warmup request's own batch (analyzers/scheduler_crash,
+# unexplained._died_of_exception).
+SERVING_BEFORE_CRASH = (Mark.SERVER_UP, Mark.ANSWERED)
+
+
 class OutputFormat(StrEnum):
     TEXT = "text"
     JSON = "json"

@@ -28,6 +28,7 @@ from ..library.patterns import Library
 from ..library.templates import message_of, mine
 from ..model import (
     SERVER_ROLES,
+    SERVING_BEFORE_CRASH,
     Alternative,
     Event,
     Kind,
@@ -63,6 +64,12 @@ DEPLOYMENT_ROLES = frozenset({*SERVER_ROLES, Role.ROUTER})  # a mixed stream may
 CHECK_ROLES = frozenset({Role.HARNESS})
 BESIDE_SYMPTOM_AFTER_S = 60.0  # a cause logged up to this long after a symptom is still 'beside' it
 BESIDE_SYMPTOM_BEFORE_S = 600.0
+# How far below a child's exception its parent's line that the child died may come: the parent logs it
+# as soon as it notices (sglang's SIGQUIT handler, vLLM's engine client), after a blank line or two.
+CHILD_DIED_LINES = 20
+# Batches a server printed before its crash that show it was serving (sglang's `Decode batch` lines):
+# a warmup request prints a line or two, not several.
+SERVING_BATCHES = 3
 # Lines this close are one moment: components stamp whole seconds or milliseconds, and a
 # consequence printed in the same burst may carry an earlier stamp than its cause.
 SAME_MOMENT_S = 1.0
@@ -748,14 +755,6 @@ def _inconclusive(
     return named if named is not None else _with_limit_fix(changed, lead, library)
 
 
-# How far below a child's exception its parent's line that the child died may come: the parent logs it
-# as soon as it notices (sglang's SIGQUIT handler, vLLM's engine client), after a blank line or two.
-CHILD_DIED_LINES = 20
-# Batches a server printed before its crash that show it was serving (sglang's `Decode batch` lines):
-# a warmup request prints a line or two, not several.
-SERVING_BATCHES = 3
-
-
 def _died_of_exception(
     report: Report, lead: UnexplainedError, library: Library, context: Sequence[Event]
 ) -> Report | None:
@@ -804,7 +803,7 @@ def _serving_before(exception: Event, library: Library, context: Sequence[Event]
     """What shows the exception's server serving before it ("" when nothing does): a ready line or a
     served request, or several batches of its metrics lines."""
     before = [e for e in context if e.source == exception.source and e.line < exception.line]
-    served = library.marked(*SERVING_MARKS)
+    served = library.marked(*SERVING_BEFORE_CRASH)
     shown = next((e for e in before if e.pattern in served and not e.failing), None)
     if shown is not None:
         return f"{_lowered(library.pattern(shown.pattern).title)} at {shown.where}"

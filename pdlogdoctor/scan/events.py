@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from ..library.errorlines import ErrorHit, ErrorLayer
 from ..library.fields import typed_fields
-from ..library.formats import Stamp
+from ..library.formats import Formats, LineStamps, Stamp
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
 from ..model import Event, FieldValue, InputProblem, Kind, Mark, Role, Severity
 from ..model.textcut import clip
@@ -25,7 +25,7 @@ from .records import Record, is_member_line, record_around
 from .roles import STREAM, role_from_name, role_from_prefix, role_from_record, stream_from_prefix
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
-from .timeline import clean_line, dated_by, grep_file, parse_stamp
+from .timeline import clean_line, dated_by, grep_file, parse_stamps
 from .traceback import read_block
 from .wrapped import Wrapped, rejoined
 
@@ -309,6 +309,12 @@ class _Line:
     raw: str
     text: str  # without a collector's or launcher's prefix (clean_line)
     actions_time: str | None
+    read_stamps: LineStamps | None = None  # its prefixes' times, once read (`stamps`)
+
+    def stamps(self, formats: Formats) -> LineStamps:
+        if self.read_stamps is None:
+            self.read_stamps = parse_stamps(self.text, formats)
+        return self.read_stamps
 
 
 @dataclass(slots=True)
@@ -329,7 +335,7 @@ class _Pending:
         traceback below it is read. Then its time is read now."""
         if self.pattern is not None and self.pattern.block:
             return False
-        own = parse_stamp(self.line.text, state.stamps.formats)
+        own = self.line.stamps(state.stamps.formats).own
         if own is None or own.utc:
             return False
         self.made = _Made(dated_by(own, self.line.actions_time), None)
@@ -595,16 +601,15 @@ class _Made:
 
     @classmethod
     def of(cls, buf: Buffer, line: _Line, state: EventSink) -> _Made:
-        own = parse_stamp(line.text, state.stamps.formats)
-        stamp = stamp_for(buf, line.start, line.text, line.actions_time, state.stamps, own)
-        latest = latest_for(buf, line.stop, line.end, own, line.actions_time, stamp, state.stamps)
+        stamps = line.stamps(state.stamps.formats)
+        stamp = stamp_for(buf, line.start, line.text, line.actions_time, state.stamps, stamps)
+        latest = latest_for(buf, line.stop, line.end, stamps.own, line.actions_time, stamp, state.stamps)
         return cls(stamp, latest)
 
 
 def _stamp_of(buf: Buffer, line: _Line, state: EventSink) -> Stamp | None:
     """The line's time (its own, or the nearest above), without the latest it can be."""
-    own = parse_stamp(line.text, state.stamps.formats)
-    return stamp_for(buf, line.start, line.text, line.actions_time, state.stamps, own)
+    return stamp_for(buf, line.start, line.text, line.actions_time, state.stamps, line.stamps(state.stamps.formats))
 
 
 def _counted_key(pattern: Pattern, captured: dict[str, FieldValue]) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..library.formats import Formats, Stamp, shipped
+from ..library.formats import Formats, LineStamps, Stamp, shipped
 from .reader import MAX_LINE_BYTES, Buffer
 from .timeline import clean_line, dated_by, on_local_clock, parse_actions_time, parse_stamp, since_boot
 
@@ -56,13 +56,13 @@ def read_near(buf: Buffer, start: int, stop: int, memory: StampMemory) -> tuple[
 
 
 def stamp_for(
-    buf: Buffer, start: int, text: str, actions_time: str | None, memory: StampMemory, own: Stamp | None
+    buf: Buffer, start: int, text: str, actions_time: str | None, memory: StampMemory, stamps: LineStamps
 ) -> Stamp | None:
-    """`own` is the line's own stamp (parse_stamp(text, memory.formats)), parsed once by the caller."""
+    """`stamps` are the line's own (parse_stamps(text, memory.formats)), read once by the caller."""
+    own, received = stamps
     if own is not None and own.utc:
         # On the host's clock: the collector's own time of this line (journald's), else the nearest
         # local stamp above (UCX's UTC lines among a server's local ones).
-        received = memory.formats.received_stamp(text)
         local = received if received is not None and not received.utc else _local_stamp_above(buf, start, memory)
         return on_local_clock(own, local)
     if own is not None:

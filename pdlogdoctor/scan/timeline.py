@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from dataclasses import replace
 
-from ..library.formats import Formats, Stamp, epoch_of, shipped
+from ..library.formats import Formats, LineStamps, Stamp, epoch_of, shipped
 from ..model import Event
 from .collectors import unwrap
 
@@ -109,13 +109,18 @@ def grep_file(raw: str) -> str | None:
 def parse_stamp(line: str, formats: Formats | None = None) -> Stamp | None:
     """The time the line's own prefix states (patterns/formats/: every component's time format,
     behind a launcher's or collector's tag), or None."""
+    return parse_stamps(line, formats).own
+
+
+def parse_stamps(line: str, formats: Formats | None = None) -> LineStamps:
+    """The line's own time and the time its collector received it (`Formats.stamps`), read once."""
     catalogue = formats or shipped()
-    stamp = catalogue.stamp(line)  # (an excerpt indented as a whole is read without its indent)
-    if stamp is None and "\r" in line:
+    found = catalogue.stamps(line)  # (an excerpt indented as a whole is read without its indent)
+    if found.own is None and "\r" in line:
         # A progress bar's redraws (lone CRs) before a logged line, all one line of the file:
         # the line's time is the one after the last CR.
-        stamp = parse_stamp(line[line.rindex("\r") + 1 :], catalogue)
-    return stamp
+        found = parse_stamps(line[line.rindex("\r") + 1 :], catalogue)
+    return found
 
 
 def parse_actions_time(text: str) -> Stamp:

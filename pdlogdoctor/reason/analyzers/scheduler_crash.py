@@ -16,7 +16,7 @@ from typing import NamedTuple, TypeVar
 
 from ...library.frames import Culprit, Frame, OwnCode, PhaseEvidence, short_name
 from ...library.patterns import CXX_WHAT, match_line
-from ...model import Event, FieldValue, Mark
+from ...model import SERVING_BEFORE_CRASH, Event, FieldValue, Mark
 from ...model.textcut import clip
 from ...model.values import record
 from ...model.verdicts import HOST_OOM, SCHEDULER_CRASH, SCHEDULER_INIT_CRASH, SCHEDULER_RUNTIME_CRASH
@@ -52,8 +52,6 @@ ABORTING_LIBRARIES = {"mori": "MORI", "mooncake": "Mooncake", "nixl": "NIXL/UCX"
 MIN_LAST_ERROR = 20
 # A crash whose cause is a library line no verdict names is not stated with more confidence than this.
 OUTSIDE_CATALOGUE_CONFIDENCE = confidence.OUTSIDE_CATALOGUE
-# Serving before a crash: the ready line, or a request the server answered.
-SERVED = (Mark.SERVER_UP, Mark.ANSWERED)
 # Crashed in the serving loop, but no line says the server had finished its warmup: the
 # crash could be in the warmup request, so runtime is the better reading, not a certain one.
 LOOP_ONLY_CONFIDENCE = 0.45
@@ -414,7 +412,7 @@ def _exit_code_for(crash: Event, evidence: Evidence) -> Event | None:
 def _served_before(crash: Event, launched: Event | None, evidence: Evidence) -> Event | None:
     """The first ready line or answered request of the crashed server's life (since `launched`, its
     last start before the crash)."""
-    ready = [e for e in evidence.marked(*SERVED) if _in_the_life_of(e, crash, launched)]
+    ready = [e for e in evidence.marked(*SERVING_BEFORE_CRASH) if _in_the_life_of(e, crash, launched)]
     return ready[0] if ready else None
 
 
