@@ -54,14 +54,16 @@ GENERIC_KINDS = ("prefix", "fallback", "source", "collector", "record")
 LEVELS = ("critical", "error", "warning", "info", "debug")
 TIME_GROUPS = ("date", "clock", "frac", "month", "day", "monthname", "year", "epoch")
 # `utc`: the `Z` a time may end in (RFC 3339): when it matched, the stamp is UTC whatever the format says.
-KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level", "received", "file", "source", "role", "utc"))
+# `tag`: where the component's own tag starts inside a prefix that says when (TensorRT-LLM's
+# `[TRT-LLM] [E] `, a relay's `VLLM: `): a quote of the line keeps it (`Formats.quoted`).
+KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level", "received", "file", "source", "role", "utc", "tag"))
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
 _FORMAT_KEYS = {
     "id", "component", "kind", "order", "starts_with", "regex", "levels", "level", "utc", "in_text",
     "says_when", "engine", "role", "role_when", "quotes", "sample", "no_match", "references",
 }  # fmt: skip
-_SAMPLE_KEYS = {"line", "time", "level", "message"}
+_SAMPLE_KEYS = {"line", "time", "level", "message", "quote"}
 _RANK = re.compile(r"([A-Z_]+?)(\d+)")
 _ASCII = "".join(chr(code) for code in range(32, 127))
 
@@ -92,6 +94,7 @@ class Sample:
     time: str | None = None  # Stamp.text; None: the line has no time of its own
     level: str | None = None
     message: str | None = None
+    quote: str | None = None  # what a quote of the line shows (`Formats.quoted`)
 
 
 class Prefix:
@@ -327,14 +330,24 @@ class Formats:
         launcher's tag; a level and source place after it stay (UCX's `ib_md.c:349  UCX  ERROR `,
         `NCCL WARN `, uvicorn's `INFO:     `), as the line's own words. Then the generic prefixes
         (the fallback ones only on a line no format reads)."""
+        return self._after_prefixes(line, keep_tag=False)
+
+    def quoted(self, line: str) -> str:
+        """What a summary quotes of the line: its message, with the component's own tag that a
+        prefix holds (`[TRT-LLM] [E] `, a relay's `VLLM: `) kept before it: the words a reader
+        searches the log for begin there."""
+        return self._after_prefixes(line, keep_tag=True)
+
+    def _after_prefixes(self, line: str, keep_tag: bool) -> str:
         text, message, run_time = line, line, False
         for _ in range(MAX_NESTED):
             fmt, found = self._first(text)
             if fmt is None or found is None:
                 break
+            tag = found.start("tag") if keep_tag and "tag" in found.re.groupindex else -1
             text, run_time = text[found.end() :], True
             if fmt.says_when:
-                message = text
+                message = text if tag < 0 else found.string[tag:]
             if fmt.level_of(found) is not None or not found.end():
                 break
         return self._generic(message, run_time).strip() or line.strip()
@@ -711,7 +724,9 @@ def _samples(raw: Any, where: str, key: str) -> tuple[Sample, ...]:
         place = f"{key}.sample[{i}]"
         entry = schema.table(item, where, place)
         schema.check_keys(entry, _SAMPLE_KEYS, ("line",), where, place)
-        samples.append(Sample(str(entry["line"]), entry.get("time"), entry.get("level"), entry.get("message")))
+        samples.append(
+            Sample(str(entry["line"]), entry.get("time"), entry.get("level"), entry.get("message"), entry.get("quote"))
+        )
     return tuple(samples)
 
 
@@ -761,6 +776,8 @@ def _sample_problems(formats: Formats, fmt: Format, sample: Sample) -> list[str]
         problems.append(f"level {reading.level!r}, expected {sample.level!r}")
     if sample.message is not None and formats.message(sample.line) != sample.message:
         problems.append(f"message {formats.message(sample.line)!r}, expected {sample.message!r}")
+    if sample.quote is not None and formats.quoted(sample.line) != sample.quote:
+        problems.append(f"quote {formats.quoted(sample.line)!r}, expected {sample.quote!r}")
     return problems
 
 

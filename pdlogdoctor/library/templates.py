@@ -82,6 +82,11 @@ def message_of(line: str, formats: Formats | None = None) -> str:
     return (formats or shipped()).message(line)
 
 
+def quote_of(line: str, formats: Formats | None = None) -> str:
+    """What a summary quotes of the line: its message, the component's own tag kept (Formats.quoted)."""
+    return (formats or shipped()).quoted(line)
+
+
 def body_of(line: str, formats: Formats | None = None) -> str:
     """What a template is made of: the line after its prefixes, its level too (Formats.body)."""
     return (formats or shipped()).body(line)
