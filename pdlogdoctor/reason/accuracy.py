@@ -54,7 +54,7 @@ def disagreeing(report: Report, events: Sequence[Event], library: Library) -> Re
     """The report as an accuracy regression, when nothing failed or was named and one evaluation's
     passing results (end-to-end or answered lines that capture an `accuracy`) differ by SPREAD or
     more; None otherwise."""
-    if report.verdict.id not in META or performance.failed_gates(events, library):
+    if report.verdict.id not in META or performance.failed_gates(events, library, report.unrecognised):
         return None
     results = library.marked(Mark.END_TO_END, Mark.ANSWERED)
     scores: dict[tuple[str, tuple[tuple[str, str], ...]], list[Event]] = {}

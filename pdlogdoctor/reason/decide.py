@@ -76,7 +76,7 @@ RIVAL_FLOOR = 0.05  # the least confidence a runner-up shows (diagnose's floor f
 def _failed_gate_first(report: Report, events: Sequence[Event], library: Library) -> Report:
     """`healthy` needs serving proof and no failed gate: a run whose test, benchmark or job says it
     failed is inconclusive when nothing names a cause, with the gate's line quoted first."""
-    gates = performance.failed_gates(events, library)
+    gates = performance.failed_gates(events, library, report.unrecognised)
     if not gates or report.verdict.id not in META:  # a named cause stands
         return report
     regressed = accuracy.regressed(report, gates, events, library)

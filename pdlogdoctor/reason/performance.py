@@ -134,7 +134,7 @@ class Finding:
 def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], library: Library) -> Report:
     """The report with the run's series attached and, when the decision named no cause, the
     bottleneck they show (or performance-regression for a failed gate nothing explains)."""
-    gates = failed_gates(events, library)
+    gates = failed_gates(events, library, report.unrecognised)
     if not series and not gates:
         return report
     finding = _finding(series, events, library)
@@ -158,16 +158,25 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
 # ---------------------------------------------------------------- gates
 
 
-def failed_gates(events: Sequence[Event], library: Library) -> list[Event]:
+def failed_gates(events: Sequence[Event], library: Library, errors: Sequence[UnexplainedError] = ()) -> list[Event]:
     """Failed gates (lines marked `gate-failed`: a failed test, benchmark or job), earliest first;
     within one second, a line that states the measured value and its limit before one that does
     not (unittest's `FAIL: test_x` header, then its `AssertionError: 0.55 not greater than 0.62`):
-    the report quotes the gate with its numbers."""
+    the report quotes the gate with its numbers. `errors`: the error lines no pattern names, whose
+    words may say what a gate above which they stand measured (`_with_measure`)."""
     gated = library.marked(Mark.GATE_FAILED)
     gates = [e for e in events if e.failing and e.pattern in gated]
     measured = library.marked(Mark.GATE_MEASURE)
-    namers = [*gates, *(e for e in events if e.pattern in measured)]
+    namers = [*gates, *(e for e in events if e.pattern in measured), *_said_by_errors(errors)]
     return sorted((_with_measure(gate, namers) for gate in gates), key=_gate_order)
+
+
+def _said_by_errors(errors: Sequence[UnexplainedError]) -> list[Event]:
+    """The error lines no pattern names, each with its message as a capture: a CI step's own words
+    for what failed (`##[error]perf gate failed: output_throughput regressed 15.6% (allowed 10.0%)`)
+    name what the job's exit just below them measured."""
+    lines = {(e.source, e.line): e for t in errors for e in (t.first, t.last)}
+    return [replace(e, fields=(*e.fields, ("message", message_of(e.text)))) for e in lines.values()]
 
 
 def _with_measure(gate: Event, namers: Sequence[Event]) -> Event:
