@@ -137,6 +137,10 @@ class Mark(StrEnum):
     # sigquit from a child process`, vLLM's `Engine core proc ... died unexpectedly`): an exception
     # the same file logged just above it is what the child died of (unexplained._died_of_exception).
     CHILD_DEATH_NOTICED = "child-death-noticed"
+    # The component says it takes another way after a failure it just logged (`Auto-detection
+    # failed, falling back to ...`): the error line just above it in the same file was handled, not
+    # fatal (unexplained.benign_split). A fallback that fails is a line of its own.
+    FELL_BACK = "fell-back"
     # The server says its KV pool does not fit in the memory the weights left: the memory fraction
     # must rise, not fall (an allocation that fails outside the pool needs it lowered).
     POOL_DOES_NOT_FIT = "pool-does-not-fit"

@@ -25,7 +25,7 @@ from itertools import islice
 from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES, ErrorLayer, Family
 from ..library.lazyregex import LazyRegex
 from ..library.patterns import Library
-from ..library.templates import message_of, mine
+from ..library.templates import message_of, mine, quote_of
 from ..model import (
     SERVER_ROLES,
     SERVING_BEFORE_CRASH,
@@ -67,6 +67,8 @@ BESIDE_SYMPTOM_BEFORE_S = 600.0
 # How far below a child's exception its parent's line that the child died may come: the parent logs it
 # as soon as it notices (sglang's SIGQUIT handler, vLLM's engine client), after a blank line or two.
 CHILD_DIED_LINES = 20
+# How far below an error line its component's word that it fell back may come (`_fell_back_below`).
+FALLBACK_LINES = 2
 # Batches a server printed before its crash that show it was serving (sglang's `Decode batch` lines):
 # a warmup request prints a line or two, not several.
 SERVING_BATCHES = 3
@@ -99,6 +101,7 @@ class Unrecognised:
     templates: tuple[UnexplainedError, ...]  # in the order of their first line, not yet ranked
     recovered: tuple[Event, ...]  # failing lines set aside as blips the servers recovered from
     errors: tuple[Event, ...] = ()  # the lines the templates group
+    handled: tuple[Event, ...] = ()  # error lines their component handled: a fallback just below them
 
 
 def gather(
@@ -107,13 +110,17 @@ def gather(
     """The generic layer's lines that no library line accounts for, as templates.
     `recovered`: the library's failing lines set aside as blips the servers recovered from."""
     folded = _folded_tracebacks(_unaccounted(errors, events), events, errors)
-    errors, blips = benign_split(folded, library, context=events)
-    return Unrecognised(tuple(templates_of(errors, library.errors)), (*recovered, *blips), tuple(errors))
+    fell_back = _fell_back_lines(events, library)
+    handled = [e for e in folded if _fell_back_below(e, fell_back)]
+    errors, blips = benign_split([e for e in folded if e not in handled], library, context=events)
+    templates = tuple(templates_of(errors, library.errors))
+    return Unrecognised(templates, (*recovered, *blips), tuple(errors), tuple(handled))
 
 
 def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], library: Library) -> Report:
     """The decided report in the light of the errors no pattern names (part of the decision)."""
     report = _with_recoveries(report, unrecognised.recovered, library)
+    report = _with_handled(report, unrecognised.handled)
     report = _crash_named_by_its_exception(report, library, events) or report
     if not unrecognised.templates:
         return report
@@ -210,6 +217,23 @@ def benign_split(
         elif entry.recovered and _served_before(event, spans):
             blips.append(event)
     return kept, blips
+
+
+def _fell_back_lines(events: Sequence[Event], library: Library) -> dict[str, list[int]]:
+    """The lines, by file, where a component says it takes another way after a failure."""
+    marked = library.marked(Mark.FELL_BACK)
+    lines: dict[str, list[int]] = {}
+    for e in events:
+        if e.pattern in marked and not e.failing:
+            lines.setdefault(e.source, []).append(e.line)
+    return lines
+
+
+def _fell_back_below(event: Event, fell_back: Mapping[str, Sequence[int]]) -> bool:
+    """An error line no pattern names with, at most FALLBACK_LINES lines below it in its file, its
+    component's word that it fell back: the error was handled there (a handled error logs its
+    fallback on its next line or the one after, with a detail line between at most)."""
+    return any(0 < line - event.line <= FALLBACK_LINES for line in fell_back.get(event.source, ()))
 
 
 def _overcome(event: Event, by: Sequence[str], lines: Sequence[Event]) -> bool:
@@ -335,6 +359,23 @@ def _with_recoveries(report: Report, recovered: Sequence[Event], library: Librar
     summary = (
         f"{report.verdict.summary} That is apart from {len(recovered)} failing line(s) the servers "
         "recovered from while serving (see the notes)."
+    )
+    return _noted(replace(report, verdict=replace(report.verdict, summary=summary)), note)
+
+
+def _with_handled(report: Report, handled: Sequence[Event]) -> Report:
+    """A run in which nothing failed says which error lines it does not count: those its component
+    handled, its next line saying it fell back."""
+    if not handled or report.verdict.id not in (HEALTHY, NO_FAILURE_SEEN):
+        return report
+    first = min(handled, key=_time_key)
+    note = (
+        f"{len(handled)} error line(s) are not counted as failures: the line just below each says its component "
+        f"fell back to another way; the first, at {first.where}: {message_of(first.text)}"
+    )
+    summary = (
+        f"{report.verdict.summary} That is apart from {len(handled)} error line(s) handled by a fallback "
+        "(see the notes)."
     )
     return _noted(replace(report, verdict=replace(report.verdict, summary=summary)), note)
 
@@ -676,7 +717,7 @@ def _first_failure_time(events: Sequence[Event], library: Library) -> float | No
 def quote(t: UnexplainedError, words: str = "") -> str:
     """`file:line: the line` of a template's first occurrence, for summaries; a long line is cut
     around `words` when given (the words that name its cause)."""
-    text = message_of(t.first.text)
+    text = quote_of(t.first.text)
     # a token across the cut goes whole (textcut.clip): redaction runs on this text later
     text = text if len(text) <= QUOTE else clip_around(text, QUOTE - 1, words)
     more = f" ({t.count} lines like it in {len(t.files)} file(s))" if t.count > 1 else ""
