@@ -290,7 +290,7 @@ def test_the_nodes_of_one_server_are_not_twins(bundle_reports: Mapping[Path, Rep
 # MORI's CQE error line as rdma-link-mori-cqe's prefill logged it, here on the decode's scheduler.
 CQE_ERROR = (
     "[2026-07-09 {clock}.731] [51873] [io] [error] ProcessOneCqe: [ROOT CAUSE] CQE error: wr_id=88123 "
-    "status=transport retry counter exceeded(12) qp_num=1187 vendor_err=129\n"
+    "status=12(transport retry counter exceeded) qp_num=1187 vendor_err=129\n"
 )
 
 
