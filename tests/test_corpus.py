@@ -416,13 +416,7 @@ KNOWN: dict[str, dict[str, str]] = {
     # Round 29 (session 16), at first sight (all five sets on 0f25f01: nothing
     # changed for them): excerpts-a 9/11, excerpts-b 9/11, excerpts-c 8/11, bundles-a 7/8, bundles-b 6/8.
     # In all 39/49 acceptable, 45/49 key line quoted, 0 refused, 0 failed runs called healthy, 0
-    # confidently wrong. Ten verdicts missed at first sight; four still do, and one more quotes no key line.
-    "tests/data/blind-round29-bundles-b/08-decode-died-log-missing-inconclusive": {
-        "verdict": "first sight: rdma-link-failure 0.47 (its summary says the decode's log is missing and a crashed "
-        "decode gives the same completion errors); the tester expects inconclusive: srun's 'Exited with exit code "
-        "1' for the decode's node a second before the prefill's retry-exceeded completions, which the transport "
-        "analysis does not read as the peer's death",
-    },
+    # confidently wrong. Ten verdicts missed at first sight; three still do, and one more quotes no key line.
     "tests/data/blind-round29-excerpts-a/10-trtllm-serve-tp4-stuck-no-error": {
         "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line: it quotes the "
         "paste's last line without its indent ('warnings.warn('), not the command the paste starts with",

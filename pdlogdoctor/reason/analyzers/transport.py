@@ -27,6 +27,10 @@ PEER_PORT = re.compile(r":\d+@")
 # A peer's own log can only explain its loss if it is there and has an error in it.
 SYMPTOM_ONLY = 0.45
 PEER_UNSEEN = 0.5  # completion errors seen from one side only, the other side's log missing
+PEER_EXITED = 0.15  # ... and a process on another node is seen exiting just before them
+# How long before the first completion error another node's process may have exited and still be the
+# peer whose death the errors report (retries run out within seconds; a QP's timeout within a minute).
+PEER_EXIT_BEFORE_S = 60.0
 PORT_LISTING_ONLY = 0.45  # a port-state tool's listing with nothing failing through the port
 QUOTE_LIMIT = 300  # a Mooncake slice failure names its addresses before its status: keep the status
 NO_WORKER_QUOTE_LIMIT = 500  # a gateway quotes its proxy's reply, whose reason comes last
@@ -61,6 +65,16 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     )
     # Only bare completion errors are ambiguous; a NIC marked inactive or a failed handshake is local evidence.
     peer = None if inactive or handshakes else _unseen_peer(failures, evidence)
+    exited = _peer_exited_first(failures, evidence) if peer is not None else None
+    if exited is not None:
+        # The peer's process is seen ending just before: its death, not the link, is the story.
+        name = peer[0] if peer is not None else "peer"
+        why = (
+            f"a process on {exited.get('node')} exited with code {exited.get('code')} ({exited.where}) just before the "
+            f"first completion error, and the log of the {name} is not given: a dead peer stops acknowledging, so "
+            "its side's completions fail the same way; the link is not shown at fault"
+        )
+        return [replace(hypothesis, summary=summary, facts=tuple(facts), rejected=why, confidence=PEER_EXITED)]
     if peer is not None:
         # A peer process that died stops acknowledging: its side's completions fail the same way.
         name, short = peer
@@ -72,6 +86,28 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         confidence = min(hypothesis.confidence, PEER_UNSEEN)
         return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=missing, confidence=confidence)]
     return [replace(hypothesis, summary=summary, facts=tuple(facts))]
+
+
+def _peer_exited_first(failures: list[Event], evidence: Evidence) -> Event | None:
+    """A process on a node other than the one reporting the completion errors that exited with a
+    non-zero code (a failing line naming its `node` and exit `code`: srun's `task 0: Exited with exit
+    code 1`) at most PEER_EXIT_BEFORE_S before the first of them; None when no such line is shown."""
+    times = [e.time for e in failures if e.time is not None]
+    if not times:
+        return None
+    first = min(times)
+    reporting = {s.name: s.node for s in evidence.sources}
+    here = {reporting.get(e.source) for e in failures} | {e.source for e in failures}
+    for event in evidence.events:
+        node, code = event.get("node"), event.get("code")
+        if not event.failing or not isinstance(node, str) or not isinstance(code, int) or code == 0:
+            continue
+        if node in here or any(node in name for name in here if name):
+            continue  # the reporting side's own node
+        ended = event.latest
+        if ended is not None and first - PEER_EXIT_BEFORE_S <= ended <= first:
+            return event
+    return None
 
 
 def _failing(evidence: Evidence, mark: Mark) -> list[Event]:
