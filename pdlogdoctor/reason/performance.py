@@ -163,12 +163,21 @@ def failed_gates(events: Sequence[Event], library: Library, errors: Sequence[Une
     within one second, a line that states the measured value and its limit before one that does
     not (unittest's `FAIL: test_x` header, then its `AssertionError: 0.55 not greater than 0.62`):
     the report quotes the gate with its numbers. `errors`: the error lines no pattern names, whose
-    words may say what a gate above which they stand measured (`_with_measure`)."""
+    words may say what a job's exit below them measured (`_with_measure`, `_exited`)."""
     gated = library.marked(Mark.GATE_FAILED)
     gates = [e for e in events if e.failing and e.pattern in gated]
     measured = library.marked(Mark.GATE_MEASURE)
-    namers = [*gates, *(e for e in events if e.pattern in measured), *_said_by_errors(errors)]
-    return sorted((_with_measure(gate, namers) for gate in gates), key=_gate_order)
+    namers = [*gates, *(e for e in events if e.pattern in measured)]
+    said = [*namers, *_said_by_errors(errors)]
+    return sorted((_with_measure(gate, said if _exited(gate) else namers) for gate in gates), key=_gate_order)
+
+
+def _exited(gate: Event) -> bool:
+    """The gate is a job's or step's exit (`code`: Actions', Buildkite's, GitLab's, Slurm's line):
+    what failed is in the step's own output above it, which may be an error no pattern knows. A
+    test's own assertion is named by its test and statement instead (a source listing's comment
+    above `assert False` names nothing)."""
+    return isinstance(gate.get("code"), int)
 
 
 def _said_by_errors(errors: Sequence[UnexplainedError]) -> list[Event]:
