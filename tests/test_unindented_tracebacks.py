@@ -116,3 +116,14 @@ def test_the_crash_phase_comes_from_flush_left_frames(library: Library) -> None:
     facts = dict(report.verdict.facts)
     assert facts["exception"] == "ZeroDivisionError: division by zero"
     assert "constructing the server" in str(facts["phase_evidence"])
+
+
+@pytest.mark.parametrize("quotes", [("\u201c", "\u201d"), ('"', '"')])
+def test_a_frame_pasted_with_typographic_quotes_is_a_frame(quotes: tuple[str, str]) -> None:
+    """An issue's body or a chat turns a paste's quotes typographic (vllm-ascend#13966's traceback):
+    `File “/x.py”, line 957, in worker_busy_loop` is the frame it was."""
+    opening, closing = quotes
+    path = "/vllm-workspace/vllm/vllm/v1/executor/multiproc_executor.py"
+    frame = parse_frame(f"File {opening}{path}{closing}, line 957, in worker_busy_loop")
+    assert frame is not None and (frame.file, frame.line, frame.func) == (path, 957, "worker_busy_loop")
+    assert parse_frame(f"File {opening}{path}{closing} line 957 in worker_busy_loop") is None  # no frame's shape

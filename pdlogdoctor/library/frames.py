@@ -30,7 +30,11 @@ STACK_LINE_CHARS = 300
 # Python frames are indented, but exports that strip leading whitespace (Cloud Logging, some
 # collectors, pastes) print them flush left, as native crash banners ('Segfault encountered') do,
 # which name C++ symbols with spaces in them (`nixlUcxWorker::arm() const`).
-_FRAME = LazyRegex(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?P<comma>,)? in (?P<func>.+?)\s*$')
+# A paste through a rich-text editor (an issue's body, a chat) turns the quotes typographic:
+# `File “/vllm-workspace/...py”, line 957, in worker_busy_loop` is the same frame.
+_FRAME = LazyRegex(
+    r'^\s*File ["\u201c](?P<file>[^"\u201d]+)["\u201d], line (?P<line>\d+)(?P<comma>,)? in (?P<func>.+?)\s*$'
+)
 # glog's failure signal handler (`    @     0x7f3a2c1b4f00 mooncake::RdmaEndPoint::deconstruct()`) and
 # abseil's (`PC: @     0x7f5fba26bfb7  (unknown)  raise`: a frame size before the symbol), innermost
 # first; a launcher's prefix may stand before them (`(EngineCore_DP0 pid=742) `).
