@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ..library.templates import message_of
+from ..library.templates import quote_of as quoted_text
 from ..model import Event, Report, Series, Verdict
 from ..model.textcut import clip
 from ..model.verdicts import META
@@ -57,8 +58,9 @@ def quoted_lines(report: Report) -> list[str]:
 
 
 def quote_of(text: str) -> str:
-    """A line as a summary quotes it: its message, clipped to QUOTE_CHARS."""
-    return clip(_message(text), QUOTE_CHARS)
+    """A line as a summary quotes it: its message with the component's own tag (Formats.quoted),
+    clipped to QUOTE_CHARS."""
+    return clip(" ".join(quoted_text(text).split()) or " ".join(text.split()), QUOTE_CHARS)
 
 
 def series_place(series: Series, line: int | None = None) -> str:
