@@ -134,3 +134,41 @@ def test_an_outage_that_comes_back_after_the_restart_is_no_blip(tmp_path: Path, 
 
     report = run([str(_edited(tmp_path, RESTARTED, "decode-0.log", again))], library)
     assert report.verdict.id != "healthy", report.verdict.summary
+
+
+# ---------------------------------------------------------------- a cause restated is not its consequence
+
+FLAP = "tests/data/blind-round30-bundles-b/03-journald-rnic-flap-survived"
+FLAP_PREFILL = "journal-prefill-gpu-a07.txt"
+# sglang's prefill when a transfer it could not send fails its request (disaggregation/prefill.py),
+# behind the same journald tag as the bundle's other lines.
+FAILED_TRANSFER = (
+    "Mar 04 12:32:10 gpu-a07 sglang-prefill[48211]: [2026-03-04 11:32:10 TP0] Prefill transfer failed for request "
+    "rank=0 req.rid='bf08054b5ef7621ff234b6b160c81ddc' req.bootstrap_room=6416928802109334419 with exception "
+    "KVTransferError(bootstrap_room=6416928802109334419): Failed to send kv chunk of 6416928802109334419 to "
+    "10.1.4.22:40391"
+)
+
+
+def test_an_endpoint_marked_inactive_after_its_slices_failed_is_the_same_blip(
+    case_reports: Mapping[Path, Report],
+) -> None:
+    """A 3 s link flap: Mooncake's slices fail, it marks the endpoint inactive (a line of the same
+    cause, rdma-link-failure's own), moves the slices to other rails, and the benchmark completes
+    1000/1000: a survived blip, not a link failure that failed the run."""
+    report = case_report(case_reports, FLAP)
+    assert report.verdict.id == "healthy", report.verdict.summary
+    assert any("survived" in note and "transport retry counter exceeded" in note for note in report.notes)
+    rdma = next(a for a in report.alternatives if a.id == "rdma-link-failure")
+    assert rdma.confidence <= 0.1 and "survived" in rdma.why_not, rdma
+
+
+def test_a_transfer_that_failed_its_request_after_the_flap_is_no_blip(tmp_path: Path, library: Library) -> None:
+    """Look-alike: the same flap, and one request's transfer failed because of it: never healthy."""
+
+    def failed(lines: list[str]) -> list[str]:
+        at = next(i for i, line in enumerate(lines) if "mark it inactive" in line)
+        return [*lines[: at + 1], FAILED_TRANSFER, *lines[at + 1 :]]
+
+    report = run([str(_edited(tmp_path, FLAP, FLAP_PREFILL, failed))], library)
+    assert report.verdict.id != "healthy", report.verdict.summary

@@ -433,7 +433,14 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     outage = _during_outage(viable, split, evidence.library.marked(*DOWN_AND_BACK))
     lost = _requests_lost(failing, evidence.library)
     failing = [e for e in failing if not _short_by_at_most(e, lost)]  # the outage's cost, counted at the end
-    after = [event for event in failing if id(event) not in roots and not outage(event)]
+    # Lines that name the same cause again (Mooncake marking the endpoint its slices failed on
+    # inactive, then moving the slices to another rail) are the cause unfolding, not what it caused.
+    restating = {h.verdict for h in viable}
+    after = [
+        event
+        for event in failing
+        if id(event) not in roots and not outage(event) and _verdict_of(event, evidence) not in restating
+    ]
     gated = evidence.library.marked(Mark.GATE_FAILED)
     back = came_back(failing, evidence) if after and not any(e.pattern in gated for e in after) else None
     if after and back is None:
@@ -470,6 +477,11 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
         f"its server was serving ({evidence.said(proof)}), no request or check failed and the end-to-end "
         "checks passed, so it was retried or recovered without consequence"
     )
+
+
+def _verdict_of(event: Event, evidence: Evidence) -> str | None:
+    """The verdict the event's pattern supports, if any (an error line no pattern names has none)."""
+    return evidence.library.pattern(event.pattern).verdict if evidence.library.knows(event.pattern) else None
 
 
 def _recurring(hypothesis: Hypothesis, evidence: Evidence) -> bool:
