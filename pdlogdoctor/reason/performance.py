@@ -68,6 +68,8 @@ TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for th
 DEFAULT_TRANSFER_QUEUES = 4  # sglang's SGLANG_DISAGGREGATION_QUEUE_SIZE default (environ.py)
 GATE_BLOCK = 12  # lines: a failed test's block, its header over its traceback and assertion
 CHECK_TAG = re.compile(r"\[[a-z][\w.-]*\] *$")  # `[slo] `: lower-case, as no level or time tag is
+_DIGIT = re.compile(r"\d")
+_COMMENT = re.compile(r"\s*#\s")  # a source line's comment (an Actions annotation, `##[error]`, is none)
 OUTCOME_WORD = re.compile(r"(?<![\w-])FAIL(?:ED)?(?![\w-])")  # a gate line's outcome, upper-case and whole
 LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output")
 # The short ones only as words of their own: `itl` is in "title", `e2e` a test folder's name too.
@@ -163,21 +165,12 @@ def failed_gates(events: Sequence[Event], library: Library, errors: Sequence[Une
     within one second, a line that states the measured value and its limit before one that does
     not (unittest's `FAIL: test_x` header, then its `AssertionError: 0.55 not greater than 0.62`):
     the report quotes the gate with its numbers. `errors`: the error lines no pattern names, whose
-    words may say what a job's exit below them measured (`_with_measure`, `_exited`)."""
+    words may say what a gate below them measured (`_with_measure`, `_said_by_errors`)."""
     gated = library.marked(Mark.GATE_FAILED)
     gates = [e for e in events if e.failing and e.pattern in gated]
     measured = library.marked(Mark.GATE_MEASURE)
-    namers = [*gates, *(e for e in events if e.pattern in measured)]
-    said = [*namers, *_said_by_errors(errors)]
-    return sorted((_with_measure(gate, said if _exited(gate) else namers) for gate in gates), key=_gate_order)
-
-
-def _exited(gate: Event) -> bool:
-    """The gate is a job's or step's exit (`code`: Actions', Buildkite's, GitLab's, Slurm's line):
-    what failed is in the step's own output above it, which may be an error no pattern knows. A
-    test's own assertion is named by its test and statement instead (a source listing's comment
-    above `assert False` names nothing)."""
-    return isinstance(gate.get("code"), int)
+    namers = [*gates, *(e for e in events if e.pattern in measured), *_said_by_errors(errors)]
+    return sorted((_with_measure(gate, namers) for gate in gates), key=_gate_order)
 
 
 def _said_by_errors(errors: Sequence[UnexplainedError]) -> list[Event]:
@@ -185,7 +178,15 @@ def _said_by_errors(errors: Sequence[UnexplainedError]) -> list[Event]:
     for what failed (`##[error]perf gate failed: output_throughput regressed 15.6% (allowed 10.0%)`)
     name what the job's exit just below them measured."""
     lines = {(e.source, e.line): e for t in errors for e in (t.first, t.last)}
-    return [replace(e, fields=(*e.fields, ("message", message_of(e.text)))) for e in lines.values()]
+    said = [(e, message_of(e.text)) for e in lines.values()]
+    return [replace(e, fields=(*e.fields, ("message", text))) for e, text in said if _states_a_value(text)]
+
+
+def _states_a_value(message: str) -> bool:
+    """A line that says what a gate measured states the value it found (`VLLM latency (3826.48ms) is
+    greater than ...`, `output_throughput regressed 15.6%`); a comment of a test's source listing that
+    only names a measure (`# print all scores even on failure`) does not."""
+    return _COMMENT.match(message) is None and _DIGIT.search(message) is not None
 
 
 def _with_measure(gate: Event, namers: Sequence[Event]) -> Event:
