@@ -438,6 +438,12 @@ KNOWN: dict[str, dict[str, str]] = {
         "which lm-eval-results-row does not read; read, the row would be an answered eval: healthy 0.40)",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
+    # Round 30 (session 16), at first sight (excerpts-a and excerpts-c on a7fb224, excerpts-b on b547447,
+    # bundles on b716c20: nothing changed for them): excerpts-a 9/11, excerpts-b 10/11, excerpts-c
+    # 10/11, bundles-a 8/8, bundles-b 7/8 (confidently wrong: rdma-link-failure 0.80 on a 3 s link flap
+    # the run served through, its 'mark it inactive' lines read as what the slices' failure caused).
+    # In all 44/49 acceptable, 48/49 key line quoted, 0 refused, 0 failed runs called healthy, 1
+    # confidently wrong. Every case passes now.
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
