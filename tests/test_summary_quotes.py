@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.library.templates import message_of
 from pdlogdoctor.model import OutputFormat, Report
 from pdlogdoctor.model.verdicts import META
 from pdlogdoctor.pipeline import run
@@ -121,7 +122,11 @@ def test_every_summary_quotes_what_it_cites_once_and_a_cause_its_root(
                 problems.append(f"{case_id(case)}: {place} quoted twice")
         if report.verdict.id not in META and report.roots:
             flat = " ".join(summary.split())
-            heads = [(quote_of(r.text)[:40], " ".join(r.text.split())[:40]) for r in report.roots]
+            # the line as quoted (its tag kept), as written, or its bare message
+            heads = [
+                (quote_of(r.text)[:40], " ".join(r.text.split())[:40], " ".join(message_of(r.text).split())[:40])
+                for r in report.roots
+            ]
             shown = any(r.where in summary for r in report.roots) or any(h in flat for pair in heads for h in pair)
             if not shown and "It rests on" not in summary:
                 problems.append(f"{case_id(case)}: no root line shown")

@@ -335,8 +335,10 @@ class Formats:
     def quoted(self, line: str) -> str:
         """What a summary quotes of the line: its message, with the component's own tag that a
         prefix holds (`[TRT-LLM] [E] `, a relay's `VLLM: `) kept before it: the words a reader
-        searches the log for begin there."""
-        return self._after_prefixes(line, keep_tag=True)
+        searches the log for begin there. A line with no message (a logger's empty line inside a
+        dump) is quoted as message() gives it, never as its tag alone."""
+        bare = self.message(line)
+        return bare if bare == line.strip() else self._after_prefixes(line, keep_tag=True)
 
     def _after_prefixes(self, line: str, keep_tag: bool) -> str:
         text, message, run_time = line, line, False
