@@ -78,8 +78,9 @@ def _collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     score = float(row.get("score"))
     task = " ".join(str(row.get(name)) for name in ("task", "filter") if row.get(name)) or "the task"
     summary = (
-        f"The servers answered, but the harness scored {task} at {score:.4g}: a score near zero is a collapse "
-        f"of the answers, whatever the gate: {row.text.strip()}"
+        f"The servers answered, but the harness scored {task} at {score:.4g}, under the floor no working model "
+        f"falls below on it (near zero, or what guessing gives): a collapse of the answers, whatever the gate: "
+        f"{row.text.strip()}"
     )
     proof = _proof(evidence)
     confidence = 0.7 if proof else 0.6
