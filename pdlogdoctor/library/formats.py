@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..model import Role
 from ..model.errors import PatternError
@@ -79,11 +79,10 @@ class Stamp:
     utc: bool = False  # the shape is UTC whatever the host's zone (UCX's seconds since the epoch)
 
 
-class LineStamps(NamedTuple):
-    """What a line's prefixes say of its time (`Formats.stamps`)."""
-
-    own: Stamp | None  # the time the line states (its collector's, when it states none)
-    received: Stamp | None  # its collector's, when the line states its own inside the tag
+# What a line's prefixes say of its time (`Formats.stamps`): the time the line states (its
+# collector's, when it states none), and its collector's, when the line states its own inside the
+# tag. A plain tuple: it is made for every stamped line a hit reads.
+LineStamps = tuple[Stamp | None, Stamp | None]
 
 
 @record
@@ -247,12 +246,12 @@ class Formats:
 
     def stamp(self, line: str) -> Stamp | None:
         """The time a line's own prefix states (`stamps`), or None."""
-        return self.stamps(line).own
+        return self.stamps(line)[0]
 
     def received_stamp(self, line: str) -> Stamp | None:
         """The time a collector's tag before the line says it received it, when a component's own
         stamp follows inside it (`stamps`); None otherwise."""
-        return self.stamps(line).received
+        return self.stamps(line)[1]
 
     def stamps(self, line: str) -> LineStamps:
         """The times a line's prefixes state, read in one walk: by the first timed format its first
@@ -261,14 +260,10 @@ class Formats:
         was received: that time is the line's own only when it states none, and otherwise the
         same moment on the host's clock (the component's is often UTC). A line indented as a whole
         is read without its indent."""
-        found = self._line_stamps(line)
-        if found.own is None and line[:1] in (" ", "\t"):
-            return self._line_stamps(line.lstrip())
-        return found
-
-    def _line_stamps(self, line: str) -> LineStamps:
         own, received = self._stamps(line)
-        return LineStamps(own or received, received if own is not None else None)
+        if own is None and received is None and line[:1] in (" ", "\t"):
+            own, received = self._stamps(line.lstrip())
+        return (own, received) if own is not None else (received, None)
 
     def _stamps(self, line: str) -> tuple[Stamp | None, Stamp | None]:
         """(the component's own stamp, the first tag's): the formats read at the line's start, each

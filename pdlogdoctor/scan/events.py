@@ -335,7 +335,7 @@ class _Pending:
         traceback below it is read. Then its time is read now."""
         if self.pattern is not None and self.pattern.block:
             return False
-        own = self.line.stamps(state.stamps.formats).own
+        own = self.line.stamps(state.stamps.formats)[0]
         if own is None or own.utc:
             return False
         self.made = _Made(dated_by(own, self.line.actions_time), None)
@@ -603,7 +603,7 @@ class _Made:
     def of(cls, buf: Buffer, line: _Line, state: EventSink) -> _Made:
         stamps = line.stamps(state.stamps.formats)
         stamp = stamp_for(buf, line.start, line.text, line.actions_time, state.stamps, stamps)
-        latest = latest_for(buf, line.stop, line.end, stamps.own, line.actions_time, stamp, state.stamps)
+        latest = latest_for(buf, line.stop, line.end, stamps[0], line.actions_time, stamp, state.stamps)
         return cls(stamp, latest)
 
 

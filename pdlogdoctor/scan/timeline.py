@@ -109,14 +109,14 @@ def grep_file(raw: str) -> str | None:
 def parse_stamp(line: str, formats: Formats | None = None) -> Stamp | None:
     """The time the line's own prefix states (patterns/formats/: every component's time format,
     behind a launcher's or collector's tag), or None."""
-    return parse_stamps(line, formats).own
+    return parse_stamps(line, formats)[0]
 
 
 def parse_stamps(line: str, formats: Formats | None = None) -> LineStamps:
     """The line's own time and the time its collector received it (`Formats.stamps`), read once."""
     catalogue = formats or shipped()
     found = catalogue.stamps(line)  # (an excerpt indented as a whole is read without its indent)
-    if found.own is None and "\r" in line:
+    if found[0] is None and "\r" in line:
         # A progress bar's redraws (lone CRs) before a logged line, all one line of the file:
         # the line's time is the one after the last CR.
         found = parse_stamps(line[line.rindex("\r") + 1 :], catalogue)
