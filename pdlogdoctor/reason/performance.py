@@ -64,6 +64,8 @@ NEVER_ROOM_LINES = 2  # metrics lines, each with a queue up and a full pool: a s
 SAME_OUTPUT = 1.05
 PREFILL_ONLY = 0.02  # generated tokens per prompt token below which a server only prefilled
 SLOWER = 0.5  # a node at this share of its peers' throughput, or 1/SLOWER their interval, lags them
+# Two nodes whose metrics lines lie this far apart in time ran in different runs, not side by side.
+SAME_RUN_SLACK_S = 600.0
 TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for the running requests to grow
 DEFAULT_TRANSFER_QUEUES = 4  # sglang's SGLANG_DISAGGREGATION_QUEUE_SIZE default (environ.py)
 GATE_BLOCK = 12  # lines: a failed test's block, its header over its traceback and assertion
@@ -338,6 +340,21 @@ class Node:
     def total(self, metric: str) -> float:
         """The metric's mean summed over the node's ranks (each rank prints its own share)."""
         return sum(s.mean for s in self.of(metric))
+
+    def span(self) -> tuple[float, float] | None:
+        """When its metrics lines were printed: the first and the last time (None without times)."""
+        firsts = [s.first_time for s in self.series if s.first_time is not None]
+        lasts = [s.last_time for s in self.series if s.last_time is not None]
+        return (min(firsts), max(lasts)) if firsts and lasts else None
+
+    def ran_beside(self, other: Node) -> bool:
+        """The two printed their metrics lines over one stretch of time (or a time is missing, and
+        nothing says otherwise): a node is compared only with peers that served at the same time,
+        never with another run's lines pasted beside its own (the last green run's)."""
+        mine, theirs = self.span(), other.span()
+        if mine is None or theirs is None:
+            return True
+        return mine[0] <= theirs[1] + SAME_RUN_SLACK_S and theirs[0] <= mine[1] + SAME_RUN_SLACK_S
 
 
 def nodes_of(series: Sequence[Series], library: Library) -> list[Node]:
@@ -778,7 +795,9 @@ def _lagging(
 ) -> tuple[Node, tuple[tuple[str, FactValue], ...], str, tuple[Series, ...]] | None:
     metric = _rate_metric(role, peers)
     for node in peers:
-        others = [p for p in peers if p is not node]
+        others = [p for p in peers if p is not node and p.ran_beside(node)]
+        if not others:
+            continue
         facts: list[tuple[str, FactValue]] = [("role", role.value), ("node", node.name)]
         said: list[str] = []
         evidence: list[Series] = []
