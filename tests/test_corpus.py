@@ -439,6 +439,32 @@ KNOWN: dict[str, dict[str, str]] = {
         "its workers (sgl-model-gateway's start-up) is reported as a separate router-no-workers incident (0.51); "
         "the tester calls it a start-up red herring, and no line the library reads shows the workers coming up",
     },
+    # Round 31 (session 16), at first sight (excerpts on e3d342d, bundles on 1c6985a: nothing changed for
+    # them): excerpts-a 10/11, excerpts-b 9/11, excerpts-c 10/11, bundles-a 6/8, bundles-b 7/8. In all
+    # 42/49 acceptable, 46/49 key line quoted, 0 refused, 0 failed runs called healthy, 3 confidently
+    # wrong (scheduler-runtime-crash 0.57 on vLLM's worker dying of NIXL's failed transfer under UCX's
+    # retry-exceeded; output-corruption 0.90 below; straggler-node 0.80 against the last green run's
+    # lines pasted beside the failed run's).
+    "tests/data/blind-round31-bundles-a/08-runner-lost-logs-stop-midrun": {
+        "verdict": "first sight: output-corruption 0.90; the tester expects inconclusive (a runner that lost its "
+        "logs mid-run), but wrote the decode's warmup as returning output_ids [0, 0, 0, 0, 0, 0, 0, 0] ('!!!!!!!!'), "
+        "which the seed thread (near-all-zero warmup output ids) shows as a broken generation; read as written",
+    },
+    "tests/data/blind-round31-excerpts-a/06-sglang-warmup-through-proxy-403": {
+        "verdict": "first sight: inconclusive 0.00 (acceptable) leading with 'Ignoring mcp import error'; now "
+        "no-failure-seen 0.50 (that line is a handled warning): the server's own warmup request through an HTTP "
+        "proxy got 403 (urllib3's access line), a 4xx no line calls an error",
+        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+    },
+    "tests/data/blind-round31-excerpts-b/04-kuberay-head-waits-for-missing-worker": {
+        "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line: the paste "
+        "ends on a wait script's 'Cluster is NOT ready.', a wait no pattern reads",
+    },
+    "tests/data/blind-round31-excerpts-b/07-dynamo-frontend-http-port-bind-panic": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects bind-failed: Dynamo's Rust panic header "
+        "printed on the same line as an INFO line, its message ('could not bind to address: 0.0.0.0:8000') on "
+        "the next line, which no marker reads as an error",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
