@@ -111,8 +111,11 @@ def gather(
     `recovered`: the library's failing lines set aside as blips the servers recovered from."""
     folded = _folded_tracebacks(_unaccounted(errors, events), events, errors)
     fell_back = _fell_back_lines(events, library)
-    handled = [e for e in folded if _fell_back_below(e, fell_back)]
-    errors, blips = benign_split([e for e in folded if e not in handled], library, context=events)
+    handled: list[Event] = []
+    unhandled: list[Event] = []
+    for event in folded:
+        (handled if _fell_back_below(event, fell_back) else unhandled).append(event)
+    errors, blips = benign_split(unhandled, library, context=events)
     templates = tuple(templates_of(errors, library.errors))
     return Unrecognised(templates, (*recovered, *blips), tuple(errors), tuple(handled))
 

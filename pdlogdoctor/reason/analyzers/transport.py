@@ -65,19 +65,17 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     )
     # Only bare completion errors are ambiguous; a NIC marked inactive or a failed handshake is local evidence.
     peer = None if inactive or handshakes else _unseen_peer(failures, evidence)
-    exited = _peer_exited_first(failures, evidence) if peer is not None else None
-    if exited is not None:
-        # The peer's process is seen ending just before: its death, not the link, is the story.
-        name = peer[0] if peer is not None else "peer"
-        why = (
-            f"a process on {exited.get('node')} exited with code {exited.get('code')} ({exited.where}) just before the "
-            f"first completion error, and the log of the {name} is not given: a dead peer stops acknowledging, so "
-            "its side's completions fail the same way; the link is not shown at fault"
-        )
-        return [replace(hypothesis, summary=summary, facts=tuple(facts), rejected=why, confidence=PEER_EXITED)]
     if peer is not None:
         # A peer process that died stops acknowledging: its side's completions fail the same way.
         name, short = peer
+        exited = _peer_exited_first(failures, evidence)
+        if exited is not None:  # the peer's process is seen ending just before: its death is the story
+            why = (
+                f"a process on {exited.get('node')} exited with code {exited.get('code')} ({exited.where}) just "
+                f"before the first completion error, and the log of the {name} is not given: a dead peer stops "
+                "acknowledging, so its side's completions fail the same way; the link is not shown at fault"
+            )
+            return [replace(hypothesis, summary=summary, facts=tuple(facts), rejected=why, confidence=PEER_EXITED)]
         summary += (
             f" The log of the {name} is not given: a {short} that crashed produces the same completion"
             " errors, so a link fault is not established."
