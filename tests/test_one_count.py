@@ -32,7 +32,7 @@ from pdlogdoctor.library.formats import shipped
 from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import Library, Pattern, match_line
 from pdlogdoctor.library.templates import fits
-from pdlogdoctor.model import Event, Kind, Mark, OutputFormat, Report, Role
+from pdlogdoctor.model import Event, Kind, Mark, OutputFormat, Report, Role, Severity
 from pdlogdoctor.pipeline import Analysis, analyse
 from pdlogdoctor.render import render
 from pdlogdoctor.render.options import RenderOptions
@@ -238,7 +238,7 @@ def _unnamed_templates(source: str, severity: str) -> tuple[str, ...]:
     layer = _library().errors
     assert layer is not None
     texts = _lines(source) if severity == "warning" else _whole_error_lines(source)
-    hits = (layer.warning_of(text) if severity == "warning" else _classified(text) for text in texts)
+    hits = (_warned(text) if severity == "warning" else _classified(text) for text in texts)
     return tuple(hit.template for text, hit in zip(texts, hits, strict=True) if hit is not None and not _named(text))
 
 
@@ -297,6 +297,17 @@ def _read_whole(whole: Wrapped) -> bool:
 
 
 @cache
+def _warned(text: str) -> ErrorHit | None:
+    """A line's warning: a marker of the ordered list that calls it a warning (a failure its line
+    says was handled: `handled-in-line`), or else one of the warning markers."""
+    hit = _classified(text)
+    if hit is not None and hit.severity is Severity.WARNING:
+        return hit
+    layer = _library().errors
+    assert layer is not None
+    return layer.warning_of(text)
+
+
 def _classified(text: str) -> ErrorHit | None:
     """The open-world layer's reading of one line, once per distinct text (logs repeat lines)."""
     layer = _library().errors
