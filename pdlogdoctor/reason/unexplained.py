@@ -358,12 +358,7 @@ def _with_recoveries(report: Report, recovered: Sequence[Event], library: Librar
         f"{len(recovered)} failing line(s) the servers recovered from are not counted as failures; "
         f"the first, at {first.where}: {message_of(first.text)}.{why}"
     )
-    # The summary must not read as if nothing had failed at all.
-    summary = (
-        f"{report.verdict.summary} That is apart from {len(recovered)} failing line(s) the servers "
-        "recovered from while serving (see the notes)."
-    )
-    return _noted(replace(report, verdict=replace(report.verdict, summary=summary)), note)
+    return _set_aside(report, f"{len(recovered)} failing line(s) the servers recovered from while serving", note)
 
 
 def _with_handled(report: Report, handled: Sequence[Event]) -> Report:
@@ -376,10 +371,13 @@ def _with_handled(report: Report, handled: Sequence[Event]) -> Report:
         f"{len(handled)} error line(s) are not counted as failures: the line just below each says its component "
         f"fell back to another way; the first, at {first.where}: {message_of(first.text)}"
     )
-    summary = (
-        f"{report.verdict.summary} That is apart from {len(handled)} error line(s) handled by a fallback "
-        "(see the notes)."
-    )
+    return _set_aside(report, f"{len(handled)} error line(s) handled by a fallback", note)
+
+
+def _set_aside(report: Report, lines: str, note: str) -> Report:
+    """The report with `note` on the lines it does not count, and a summary that names them: it must
+    not read as if nothing had failed at all."""
+    summary = f"{report.verdict.summary} That is apart from {lines} (see the notes)."
     return _noted(replace(report, verdict=replace(report.verdict, summary=summary)), note)
 
 
