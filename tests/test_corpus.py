@@ -433,12 +433,7 @@ KNOWN: dict[str, dict[str, str]] = {
     # 10/11, bundles-a 8/8, bundles-b 7/8 (confidently wrong: rdma-link-failure 0.80 on a 3 s link flap
     # the run served through, its 'mark it inactive' lines read as what the slices' failure caused).
     # In all 44/49 acceptable, 48/49 key line quoted, 0 refused, 0 failed runs called healthy, 1
-    # confidently wrong. Every verdict passes now; one bundle reports a separate incident the tester does not.
-    "tests/data/blind-round30-bundles-b/06-router-503-first-real-cause-prefill-oom": {
-        "other_incidents": "the router's 'No available prefill workers' in the seven minutes before it activated "
-        "its workers (sgl-model-gateway's start-up) is reported as a separate router-no-workers incident (0.51); "
-        "the tester calls it a start-up red herring, and no line the library reads shows the workers coming up",
-    },
+    # confidently wrong. Every case passes now.
     # Round 31 (session 16), at first sight (excerpts on e3d342d, bundles on 1c6985a: nothing changed for
     # them): excerpts-a 10/11, excerpts-b 9/11, excerpts-c 10/11, bundles-a 6/8, bundles-b 7/8. In all
     # 42/49 acceptable, 46/49 key line quoted, 0 refused, 0 failed runs called healthy, 3 confidently
@@ -459,11 +454,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round31-excerpts-b/04-kuberay-head-waits-for-missing-worker": {
         "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary names no key line: the paste "
         "ends on a wait script's 'Cluster is NOT ready.', a wait no pattern reads",
-    },
-    "tests/data/blind-round31-excerpts-b/07-dynamo-frontend-http-port-bind-panic": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects bind-failed: Dynamo's Rust panic header "
-        "printed on the same line as an INFO line, its message ('could not bind to address: 0.0.0.0:8000') on "
-        "the next line, which no marker reads as an error",
     },
     "tests/data/blind-round31-excerpts-b/09-etcd-metadata-service-startup-json": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50, the verdict expected): the report "

@@ -231,6 +231,15 @@ def test_a_paste_is_read_whatever_its_name(tmp_path: Path, library: Library) -> 
             None,
         ),
         ("Time (s)\tqueue\tkv_usage\n0\t3\t0.41\n10\t5\t0.52\n20\t8\t0.61", "a table"),
+        # An API answer printed over several lines (vllm-project/vllm#55291's pasted chat completion): its
+        # braces are a JSON document's, not a block's, and the answer is evidence.
+        (
+            '{\n  "choices": [\n    {\n      "message": {\n        "role": "assistant",\n        "content": "!!!!"\n'
+            "      }\n    }\n  ]\n}",
+            None,
+        ),
+        # ... while C source that holds a JSON-looking member is still source.
+        ('void init() {\n  if (ret != 0) {\n    LOG(ERROR) << "x";\n  }\n  "key": 1\n}', "program source"),
     ],
     ids=[
         "sources",
@@ -244,6 +253,8 @@ def test_a_paste_is_read_whatever_its_name(tmp_path: Path, library: Library) -> 
         "log-of-cells",
         "driver-lines-with-commas",
         "tsv",
+        "pretty-json-answer",
+        "source-with-a-member",
     ],
 )
 def test_what_a_document_is(library: Library, text: str, kind: str | None) -> None:

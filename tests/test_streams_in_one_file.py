@@ -132,12 +132,13 @@ def test_a_server_in_its_own_log_and_in_an_extract_is_one_node(library: Library)
     ]
 
 
-@pytest.mark.parametrize(("day", "straggler"), [("2026-05-06", True), ("2026-05-03", False)])
+@pytest.mark.parametrize(("day", "straggler"), [("2026-05-06", True), ("2026-05-05", False), ("2026-05-03", False)])
 def test_a_peer_is_a_node_that_ran_beside_it(tmp_path: Path, library: Library, day: str, straggler: bool) -> None:
     """A slow decode beside two decodes of the same run lags its peers; the same two decodes'
     lines from an earlier run (the last green one's, pasted beside the failed run's: round 31's
-    blind bundle) are no peers of it, and no straggler is named from them. (Three days apart: lines
-    exactly a whole number of hours apart, up to 26, may be read as two time zones and aligned.)"""
+    blind bundle) are no peers of it, and no straggler is named from them: three days earlier, and
+    exactly one day earlier (a whole number of hours apart, which start times alone must not read as
+    two time zones: clocks.MAX_START_HOURS)."""
     (tmp_path / "decode_gpu-n07.log").write_text("\n".join(_batches(30, 4, 36, throughput=250.0)) + "\n")
     peers = [line.replace("2026-05-06", day) for line in _batches(30, 4, 36, throughput=2100.0)]
     grep = [f"logs/decode_gpu-n0{n}.log:{line}" for n in (8, 9) for line in peers]

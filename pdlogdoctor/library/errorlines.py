@@ -41,7 +41,9 @@ MATCH_TIMEOUT_S = 0.5
 SWALLOW_LINES = 60  # how far below an 'Exception ignored in' line its traceback may end
 EXPLAINED_LINES = 400  # how far below a traceback a library pattern read its exception line may be
 BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for the traceback under it
-_MARKER_KEYS = {"id", "level", "effect", "answer", "regex", "format", "levels", "statement", "inside", "examples"}
+_MARKER_KEYS = {
+    "id", "level", "effect", "answer", "regex", "format", "levels", "statement", "inside", "message_below", "examples",
+}  # fmt: skip
 ANY_FORMAT = "*"  # a marker's `format` that any catalogue format with a level satisfies
 _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "overcome_by", "examples"}
 _CAUSE_KEYS = {"id", "limit", "fix", "regex", "examples"}
@@ -81,6 +83,13 @@ class Marker:
     # Reads only the line behind its launchers' and relays' tags (`inside`): what such a tag says (a
     # relay's own INFO before the line it relays) is the tag's, not the line's.
     inside: bool = False
+    # The line's message is on the next line when the line ends like this (Rust's panic header since
+    # 1.73: `thread 'main' panicked at src/main.rs:2:5:`, the panic's text below it): the scan reads
+    # the next line with it, unless that line starts like a line of its own (scan/events.py).
+    message_below: LazyRegex | None = None
+
+    def ends_before_message(self, text: str) -> bool:
+        return self.message_below is not None and _search(self.message_below, text) is not None
 
     def decides(self, text: str, reading: Callable[[], Reading], inside: Callable[[], str]) -> str | None:
         """The message this marker reads on the line ("" when it names none), or None. A marker
@@ -202,6 +211,10 @@ class ErrorLayer:
     wrappers: tuple[Wrapper, ...] = ()  # generic reports of a failure (causes.toml)
     families: tuple[Family, ...] = ()  # cause words that name a verdict (families.toml)
     formats: Formats = field(default_factory=shipped_formats)  # the catalogue the format markers read
+
+    def ending_before_message(self) -> dict[str, Marker]:
+        """The markers whose line may end before its message (`Marker.message_below`), by id."""
+        return {marker.id: marker for marker in self.markers if marker.message_below is not None}
 
     def cause_of(self, text: str) -> CauseLine | None:
         """The cause this line states in its own words, if any."""
@@ -411,8 +424,11 @@ def _marker(raw: Any, where: str, index: int) -> Marker:
     inside = raw.get("inside", False)
     if not isinstance(inside, bool) or (inside and (statement or formats)):
         raise PatternError(where, f"{key}.inside", "is true or false, for a marker that reads a regex alone")
+    below = schema.regex(raw, "message_below", where, key) if "message_below" in raw else None
+    if below is not None and level in ("quiet", "warning"):
+        raise PatternError(where, f"{key}.message_below", "reads the message of an error line: not of a quiet one")
     marker = Marker(str(raw["id"]), level, compiled, match, no_match, where, effect, (), formats, levels)
-    return replace(marker, answer=answer, statement=statement, inside=inside)
+    return replace(marker, answer=answer, statement=statement, inside=inside, message_below=below)
 
 
 def _source(raw: Any, where: str, index: int) -> tuple[Marker, tuple[str, ...]]:

@@ -26,16 +26,26 @@ def clip(text: str, limit: int, mark: str = "…", cut: bool = False) -> str:
     return kept[:start] + mark
 
 
+# What a cut around `words` keeps after them when the line goes on: their object (`could not bind to
+# address: 0.0.0.0:8000`), not the words cut off where they end.
+AFTER_WORDS = 24
+
+
 def clip_around(text: str, limit: int, words: str, mark: str = "…") -> str:
     """`text` cut to about `limit` characters so that `words` (a part of it) stay in view: a plain
     cut when they lie within the limit, else the line's start, `mark`, and the part around them
     (a JSON access-log record names its failure two hundred characters in). Each piece starts and
     ends on a token's edge: no secret shows only its tail or its head."""
     at = text.find(words) if words else -1
-    if at < 0 or at + len(words) <= limit - len(mark):
+    if at < 0 or min(at + len(words) + AFTER_WORDS, len(text)) <= limit - len(mark):
         return clip(text, limit, mark)
     head = clip(text, limit // 3, "").rstrip()
     room = limit - len(head) - len(mark) - 2  # the spaces around the mark
+    if at + len(words) + AFTER_WORDS >= len(text):  # the words end the line: show it to its end
+        start = max(len(head), len(text) - room)
+        while start < at and _inside_token(text, start):
+            start += 1
+        return f"{head} {mark} {text[start:].lstrip()}"
     start = max(len(head), min(at - room // 4, len(text) - room))
     back = start
     while back > len(head) and _inside_token(text, back):

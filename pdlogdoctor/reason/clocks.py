@@ -36,6 +36,11 @@ from ..model.values import record
 HOUR = 3600.0
 # Zones run from UTC-12 to UTC+14: two files can be up to 26 h apart; more is not a time zone.
 MAX_ZONE_HOURS = 26
+# Where files start and end pins whole hours only when they lie no further apart than the zones a
+# deployment's machines and a reader's laptop are in (UTC-8 to UTC+9 and the like: 17 h at most).
+# Further apart, above all a whole day, another run's lines are likelier than a time zone: a run a
+# day earlier pasted beside the failed one must not be moved onto it.
+MAX_START_HOURS = 18
 # Keys whose equal values on two files are one request seen from both sides.
 REQUEST_KEYS = ("bootstrap_room", "rid")
 # Precise pairs must agree this well to be trusted to the second.
@@ -334,7 +339,7 @@ def _whole_hours_apart(
         return 0  # lines that overlap the others' in time may all be on one clock: no evidence they differ
     closest = min((start - first, end - last), key=lambda d: abs(d - round(d / HOUR) * HOUR))
     hours = round(closest / HOUR)
-    return hours if abs(closest - hours * HOUR) <= START_TOLERANCE_S and _time_zone(hours) else 0
+    return hours if abs(closest - hours * HOUR) <= START_TOLERANCE_S and abs(hours) <= MAX_START_HOURS else 0
 
 
 def _time_zone(hours: int) -> bool:

@@ -293,12 +293,21 @@ def _later_in_run(line: Event, event: Event) -> bool:
 
 
 def with_cleared_notes(report: Report, pairs: Sequence[tuple[Event, Event]], library: Library) -> Report:
-    """Say which failing-looking lines were not counted, and what showed them harmless."""
+    """Say which failing-looking lines were not counted, and what showed them harmless: one note per
+    kind of line and the line that cleared it (a router's start-up errors are many lines of one kind,
+    cleared by one activation), naming the first and how many."""
+    groups: dict[tuple[str, int], list[Event]] = {}
+    clearers: dict[int, Event] = {}
     for cleared, clearing in pairs:
+        groups.setdefault((cleared.pattern, id(clearing)), []).append(cleared)
+        clearers[id(clearing)] = clearing
+    for (pattern_id, clearing_id), lines in groups.items():
+        first, clearing = lines[0], clearers[clearing_id]
+        more = f" and {len(lines) - 1} more such line{'s' if len(lines) > 2 else ''}" if len(lines) > 1 else ""
+        counted = "are not counted as failures: after them" if more else "is not counted as a failure: after it"
         note = (
-            f"{library.pattern(cleared.pattern).title} ({cleared.where}: {message_of(cleared.text)}) is not "
-            f"counted as a failure: after it, {library.pattern(clearing.pattern).title} ({clearing.where}: "
-            f"{message_of(clearing.text)})."
+            f"{library.pattern(pattern_id).title} ({first.where}: {message_of(first.text)}){more} {counted}, "
+            f"{library.pattern(clearing.pattern).title} ({clearing.where}: {message_of(clearing.text)})."
         )
         report = _noted(report, note)
     return report

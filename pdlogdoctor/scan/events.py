@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from ..library.errorlines import ErrorHit, ErrorLayer
+from ..library.errorlines import ErrorHit, ErrorLayer, Marker
 from ..library.fields import typed_fields
 from ..library.formats import Formats, LineStamps, Stamp
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
@@ -27,7 +27,7 @@ from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
 from .timeline import clean_line, dated_by, grep_file, parse_stamps
 from .traceback import read_block
-from .wrapped import Wrapped, rejoined
+from .wrapped import Wrapped, message_below, rejoined
 
 KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are counted
 STREAMS_KEPT = 4096  # collector prefixes whose stream is remembered (EventSink.stream_of)
@@ -117,6 +117,8 @@ class EventSink:
         default_factory=dict
     )
     streams: dict[str, str] = field(default_factory=dict)  # a collector's prefix -> the stream it names (`stream_of`)
+    # The error layer's markers whose line may end before its message (`_with_message_below`), once.
+    ending_before_message: dict[str, Marker] | None = None
 
     def has_enough(self, patterns: tuple[Pattern, ...]) -> bool:
         """Every one of `patterns` has been seen as often as it asks (`stop_after`) in this source."""
@@ -695,6 +697,8 @@ def _match_error_line(buf: Buffer, line: _Line, errors: ErrorLayer, state: Event
             return False
         state.read_through = line.number + whole.after
         line = _joined(buf, whole, line)
+    else:
+        hit, line = _with_message_below(buf, line, hit, errors, state)
     key, template = _template_key(hit.marker, hit.template, state)
     if state.counts.get(key, 0) >= _template_keep(state):
         state.counts[key] += 1  # past the cap: counted; the event is made for the last one only
@@ -702,6 +706,25 @@ def _match_error_line(buf: Buffer, line: _Line, errors: ErrorLayer, state: Event
         return True
     _record(_error_event(buf, line, hit, state), state)
     return True
+
+
+def _with_message_below(
+    buf: Buffer, line: _Line, hit: ErrorHit, errors: ErrorLayer, state: EventSink
+) -> tuple[ErrorHit, _Line]:
+    """The error line read with its message when its marker's line ends before it (a Rust panic's
+    header, `thread 'main' panicked at src/main.rs:2:5:`, its text on the next line): the next line
+    joined to it, unless that line starts like a line of its own. Else the line as it was."""
+    if state.ending_before_message is None:
+        state.ending_before_message = errors.ending_before_message()
+    marker = state.ending_before_message.get(hit.marker)
+    if marker is None or not marker.ends_before_message(line.text):
+        return hit, line
+    below = message_below(buf, line.start, line.stop, line.end, line.text, state.stamps.formats)
+    joined = _classify(errors, below.text, state) if below is not None else None
+    if below is None or joined is None:
+        return hit, line
+    state.read_through = line.number + below.after
+    return joined, _joined(buf, below, line)
 
 
 def _an_error_of_its_own(whole: Wrapped, errors: ErrorLayer, state: EventSink) -> bool:

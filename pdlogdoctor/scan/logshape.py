@@ -48,7 +48,8 @@ def document_kind(head: str, formats: Formats) -> str | None:
     lines = [line for line in (clean_line(raw)[0] for raw in head.splitlines()[:LINES_LOOKED_AT]) if line.strip()]
     if not lines or any(_run_time(line, formats) for line in lines) or starts_with_a_record(lines):
         return None
-    if sum(1 for line in lines if formats.source(line)) >= SOURCE_SHARE * len(lines):
+    code = [line for line in lines if not _data(line)]
+    if code and sum(1 for line in code if formats.source(line)) >= SOURCE_SHARE * len(code):
         return "program source"
     return "a table" if _table(lines) else None
 
@@ -89,6 +90,15 @@ def set_aside_words(sources: Sequence[Source]) -> str | None:
         f"{'this one reads' if one else f'these {aside:,} read'} as program source or a table, and "
         f"{'its' if one else 'their'} lines were not used as evidence"
     )
+
+
+# A line of a JSON document printed over several lines: a bracket alone, or a member (`"key": ...`).
+# Its braces are no block's (a pretty-printed API answer is data, whatever its `{` and `}` look like).
+_JSON_LINE = re.compile(r'\s*(?:[\[\]{}],?\s*$|"[^"\n]*"\s*:)')
+
+
+def _data(line: str) -> bool:
+    return _JSON_LINE.match(line) is not None
 
 
 def _run_time(line: str, formats: Formats) -> bool:

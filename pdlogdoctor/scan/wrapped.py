@@ -53,6 +53,22 @@ def rejoined(buf: Buffer, start: int, stop: int, end: int, text: str, formats: F
     return Wrapped("".join(rows), first_start, last_stop, before, len(tail), rows)
 
 
+def message_below(buf: Buffer, start: int, stop: int, end: int, text: str, formats: Formats) -> Wrapped | None:
+    """The line buf[start:stop] (read as `text`) and the next one as one line, when the next one
+    can be a part of it (it does not start like a line): a header whose message a program prints
+    below it (a Rust panic's). None when there is no next line in buf[:end] or it is a line of its own."""
+    if stop + 1 >= end:
+        return None
+    newline = buf.find(b"\n", stop + 1, min(end, stop + 2 + MAX_PART_BYTES))
+    if newline < 0 and end - stop - 1 > MAX_PART_BYTES:
+        return None
+    part_stop = newline if newline >= 0 else end
+    part = without_colours(_decoded(buf, stop + 1, part_stop))
+    if not is_part(part, formats):
+        return None
+    return Wrapped(f"{text.rstrip()} {part.strip()}", start, part_stop, 0, 1, (text, part))
+
+
 def is_part(text: str, formats: Formats) -> bool:
     """`text` can be the second or a later part of a wrapped line: it does not start like a line."""
     if not text.strip() or text.startswith(("  ", "\t")) or len(text) > MAX_PART_BYTES:
