@@ -24,6 +24,7 @@ from .model.options import RunOptions
 from .model.values import record
 from .reason.binaries import split_core_dumps, with_binaries
 from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
+from .reason.compared import regressed_against_before
 from .reason.decide import decide
 from .reason.known import with_known
 from .reason.link import link
@@ -110,6 +111,7 @@ def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = 
     errors = [e for e in placed if e.unrecognised]  # the generic layer's lines: see unexplained.py
     clocks = _clock_offsets(events, sources, library)
     corrected = short_of_plan(correct(events, clocks), library)  # a benchmark short of its plan failed
+    corrected = regressed_against_before(corrected, library)  # a measure worse After than Before failed
     corrected = own_warmups_apart(corrected, library)  # a server's own warmup request answers no client
     corrected = unannounced_apart(corrected, library)  # a crash's frame inside its announced traceback
     corrected = shutdowns_apart(corrected, library)  # a SIGTERM death after the server was told to stop

@@ -178,6 +178,10 @@ class Mark(StrEnum):
     # many are sent): an end-to-end count of completed requests (`completed`) below it in the same
     # file is a run that failed part of its requests, whatever words it prints (reason/planned.py).
     REQUESTS_PLANNED = "requests-planned"
+    # The line states a measure as one side of a before/after comparison (`Before: Throughput: ...`,
+    # `After: ...`): an After line whose measure is worse than the Before line's above it by more than
+    # the allowance is a failed gate (reason/compared.py).
+    COMPARED = "compared"
     # A server's periodic load line (queue lengths, token usage, throughput): every one of its lines
     # is read into a time series per source (scan/series.py), not only the events the scan keeps.
     METRICS = "metrics"

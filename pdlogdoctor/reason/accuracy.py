@@ -138,7 +138,6 @@ def _score_held_above(gate: Event) -> bool:
 
 def _accuracy_report(report: Report, gate: Event, events: Sequence[Event], library: Library, inferred: bool) -> Report:
     spec = library.verdict(ACCURACY_REGRESSION)
-    quote = clip(performance.gate_quote(gate), 240)
     value, limit = _numbers(gate)
     read = (
         f"It held {value:g} above {limit:g}, both between 0 and 1: a score, read as an accuracy. "
@@ -153,7 +152,7 @@ def _accuracy_report(report: Report, gate: Event, events: Sequence[Event], libra
     )
     measured = read or "It measured an accuracy. "
     summary = (
-        f"A gate failed: {gate.where}: {quote}. {measured}Nothing else in these logs failed: the servers "
+        f"{performance.gate_sentence(gate)} {measured}Nothing else in these logs failed: the servers "
         f"answered, and the answers scored below the gate. {collapse}No line here shows why."
     )
     why = f"the accuracy gate at {gate.where} failed and no other line failed"

@@ -1067,7 +1067,7 @@ def _bottleneck_report(
     score = confidence.slow_run(kind, finding.signals, why)
     if gate is None and all(len(s.points) < MIN_BUCKETS for s in finding.evidence):
         score = confidence.few_lines(score)
-    head = f"{_gate_sentence(gate)} " if gate is not None else ""
+    head = f"{gate_sentence(gate)} " if gate is not None else ""
     evidence = tuple(peak_event(s, counts.get((s.source, s.pattern), 1)) for s in finding.evidence)
     chain = tuple(dict.fromkeys((*((gate,) if gate else ()), *evidence)))
     facts = (*finding.facts, *_gate_facts(gate))
@@ -1105,7 +1105,7 @@ def _regression_report(
             "the logs do not show why the gate failed."
         )
         missing = ("the servers' periodic metrics lines (sglang's Prefill/Decode batch lines, vLLM's engine stats)",)
-    summary = f"{_gate_sentence(gate)} {shown}"
+    summary = f"{gate_sentence(gate)} {shown}"
     facts = (*_gate_facts(gate), ("series_read", len(series)))
     verdict = Verdict(REGRESSION, spec.title, 0.0, summary, facts, spec.identity)
     verdict = confidence.applied(verdict, confidence.gate_unexplained(f"the gate at {gate.where} failed"))
@@ -1138,9 +1138,16 @@ def _series_read(series: Sequence[Series]) -> str:
     return "; ".join(f"{role}: {', '.join(sorted(metrics))}" for role, metrics in sorted(by_role.items()))
 
 
-def _gate_sentence(gate: Event | None) -> str:
+def gate_sentence(gate: Event | None) -> str:
     if gate is None:
         return ""
+    before = gate.get("compared_with")
+    if isinstance(before, str):  # a measure stated before and after a change (compared.py)
+        return (
+            f"A measure regressed against the line it is compared with: {gate.get('metric')} went from "
+            f"{gate.get('baseline'):g} to {gate.get('value'):g} ({gate.get('change')}): {gate.where}: "
+            f"{clip(gate_quote(gate), 240)}, against {clip(before, 240)}."
+        )
     return f"A gate failed: {gate.where}: {clip(gate_quote(gate), 240)}."
 
 

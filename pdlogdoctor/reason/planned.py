@@ -44,10 +44,10 @@ def short_of_plan(events: Sequence[Event], library: Library) -> list[Event]:
             own = [p for p in plans if not isinstance(p.get(BAR), int) or _bar_closes(p, event, results)]
             event = _against_plan(event, _plan_of(event, own, counts), library)
         out.append(event)
-    return _recounted(out, events)
+    return recounted(out, events)
 
 
-def _recounted(events: list[Event], before: Sequence[Event]) -> list[Event]:
+def recounted(events: list[Event], before: Sequence[Event]) -> list[Event]:
     """The scan counted a pattern's passing lines as one kind (`repeats`, model/counts.py): a line
     now failing is a kind of its own (one line each), and the passing kind has that many fewer."""
     turned = Counter((e.source, e.pattern) for e, was in zip(events, before, strict=True) if e.failing != was.failing)

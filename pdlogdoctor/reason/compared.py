@@ -1,0 +1,122 @@
+"""A measure stated before and after a change: the After line worse than its Before line failed.
+
+People compare two runs by stating a measure twice (`Before: Throughput: 20.13 requests/s, ...`,
+`After: Throughput: 17.67 requests/s, ...`: a release blocker's benchmark before and after a commit).
+No harness prints FAIL there, yet the run regressed, and a report that says "no failure seen" is
+wrong. The lines are marked `compared` (patterns measure-before and measure-after); each After
+line is paired with the nearest Before line above it in its file that states the same measure (the
+same words once the numbers are masked), and each number is read with the words around it: a
+throughput, a rate or an accuracy is better higher, a latency or a duration lower. A number worse by
+more than REGRESSED_SHARE makes the After line a failed gate that names the measure, both values and
+the change; numbers whose words say neither are not judged. The numbers are compared, not words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..library.patterns import Library
+from ..model import Event, Mark, Severity
+from .planned import recounted
+
+REGRESSED_SHARE = 0.10  # worse than this share of the Before value: a regression (gates allow 5-10 %)
+NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
+# What the words around a number say it measures: better higher, or better lower. The unit after the
+# number counts first (`17.67 requests/s`), then the words before it (`Mean TTFT (ms): 51.9`).
+HIGHER = re.compile(
+    r"(?i)/s\b|/sec\b|per second|throughput|\bqps\b|\brps\b|accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bf1\b"
+)
+LOWER = re.compile(r"(?i)\bms\b|\bsec(?:onds?)?\b|\bs\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|duration|\btime\b")
+
+
+def regressed_against_before(events: Sequence[Event], library: Library) -> list[Event]:
+    """The events, each After line whose measure regressed against its Before line made a failed
+    gate (`metric`, `value`, `baseline`, `change`, `compared_with`)."""
+    compared = library.marked(Mark.COMPARED)
+    sides = [e for e in events if e.pattern in compared and isinstance(e.get("measured"), str)]
+    if not sides:
+        return list(events)
+    afters = library.marked(Mark.GATE_FAILED) & compared
+    out = [_judged(e, sides) if e.pattern in afters and not e.failing else e for e in events]
+    return recounted(out, events)
+
+
+def _judged(after: Event, sides: Sequence[Event]) -> Event:
+    before = _before_of(after, sides)
+    if before is None:
+        return after
+    worse = _worst(str(before.get("measured")), str(after.get("measured")))
+    if worse is None:
+        return after
+    name, was, now, change = worse
+    fields = (
+        *after.fields,
+        ("metric", name),
+        ("value", now),
+        ("baseline", was),
+        ("change", f"{change:+.1%}"),
+        ("compared_with", f"{before.where}: {before.text.strip()}"),
+    )
+    return replace(after, failing=True, severity=Severity.ERROR, fields=tuple(sorted(fields)))
+
+
+def _before_of(after: Event, sides: Sequence[Event]) -> Event | None:
+    """The nearest line above the After line in its file that states the same measure, not itself an After."""
+    shape = _shape(str(after.get("measured")))
+    above = [
+        e
+        for e in sides
+        if e.source == after.source
+        and e.line < after.line
+        and e.pattern != after.pattern
+        and _shape(str(e.get("measured"))) == shape
+    ]
+    return max(above, key=lambda e: e.line) if above else None
+
+
+def _shape(measured: str) -> str:
+    return NUMBER.sub("#", measured).strip().lower()
+
+
+def _worst(before: str, after: str) -> tuple[str, float, float, float] | None:
+    """(the measure's words, its Before value, its After value, the change) of the number that got
+    worse the most beyond the allowance; None when none did."""
+    found: list[tuple[float, str, float, float, float]] = []
+    spans = list(NUMBER.finditer(after))
+    for at, (was_text, now) in enumerate(zip(NUMBER.findall(before), spans, strict=False)):
+        was, value = _number(was_text), _number(now.group())
+        if was is None or value is None or was == 0:
+            continue
+        words = _words_of(after, spans, at)
+        higher = HIGHER.search(words) is not None
+        lower = not higher and LOWER.search(words) is not None
+        change = (value - was) / abs(was)
+        worse = -change if higher else change if lower else 0.0
+        if worse > REGRESSED_SHARE:
+            found.append((worse, words, was, value, change))
+    if not found:
+        return None
+    _, words, was, value, change = max(found)
+    return words, was, value, change
+
+
+def _words_of(text: str, spans: Sequence[re.Match[str]], at: int) -> str:
+    """What a number measures, in the line's words: the name before it (since the previous number's
+    comma; the line's lead when it has none: `Throughput: 20.13 requests/s, 10308.29 tokens/s`),
+    then its unit (up to the next comma or number)."""
+    start = spans[at - 1].end() if at else 0
+    end = spans[at + 1].start() if at + 1 < len(spans) else len(text)
+    unit = text[spans[at].end() : end].split(",")[0].strip(" *:;")
+    name = text[start : spans[at].start()].rsplit(",", 1)[-1].strip(" *:;=(")
+    if not name:
+        name = text[: spans[0].start()].strip(" *:;=(")
+    return f"{name} ({unit})" if name and unit else name or unit
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None

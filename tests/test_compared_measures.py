@@ -1,0 +1,74 @@
+"""A measure stated Before and After a change: worse After is a failed gate (issue 22: no failed run
+called healthy or "no failure seen").
+
+vllm-project/vllm#4210 (a release blocker) states benchmark_throughput's line twice, `Before:` and
+`After:` a commit: 20.13 then 17.67 requests/s, no FAIL anywhere. reason/compared.py pairs the After
+line with the Before line above it that states the same measure and reads each number by its words:
+a throughput or an accuracy is better higher, a latency lower. Worse by more than 10 %: a failed
+gate naming the measure, both values and the change. Look-alikes that must stay quiet: a better
+After, a change within the allowance, two lines that state different measures, an After above its
+Before, a number whose words say neither direction.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.cli.behaviour import exit_code_for
+from pdlogdoctor.library.load import load_library
+from pdlogdoctor.model import Report
+from pdlogdoctor.pipeline import run
+
+LIBRARY = load_library()
+# vllm-project/vllm#4210, as posted
+BEFORE = "Before: Throughput: 20.13 requests/s, 10308.29 tokens/s"
+AFTER = "After: Throughput: 17.67 requests/s, 9048.03 tokens/s"
+
+
+def _analysed(tmp_path: Path, lines: list[str]) -> Report:
+    (tmp_path / "paste.txt").write_text("".join(f"{line}\n" for line in lines))
+    return run([str(tmp_path)], LIBRARY)
+
+
+@pytest.mark.parametrize(
+    ("lines", "verdict", "said"),
+    [
+        (["#3550 seems to reduce throughput of vLLM", "", BEFORE, AFTER], "performance-regression", "(-12.2%)"),
+        (
+            ["- **Before** (v0.9.1): mean TTFT 51.91 ms", "- **After** (v0.11.0rc1): mean TTFT 76.28 ms"],
+            "performance-regression",
+            "from 51.91 to 76.28 (+46.9%)",
+        ),
+        (["Before: accuracy 0.912", "After: accuracy 0.623"], "accuracy-regression", "(-31.7%)"),
+    ],
+    ids=["throughput-fell", "latency-rose", "accuracy-fell"],
+)
+def test_a_worse_after_is_a_failed_gate(tmp_path: Path, lines: list[str], verdict: str, said: str) -> None:
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id == verdict, report.verdict.summary
+    assert said in report.verdict.summary
+    assert int(exit_code_for(report)) == 1
+    gate = report.roots[0]
+    assert gate.pattern == "measure-after" and gate.failing
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [
+            "Before: Throughput: 17.67 requests/s, 9048.03 tokens/s",
+            "After: Throughput: 20.13 requests/s, 10308.29 tokens/s",
+        ],
+        ["Before: Throughput: 20.13 requests/s", "After: Throughput: 19.20 requests/s"],  # -4.6 %: within
+        ["Before: Throughput: 20.13 requests/s", "After: mean TTFT 76.28 ms"],  # different measures
+        [AFTER, BEFORE],  # the After line above its Before
+        ["Before: 128 GPUs", "After: 96 GPUs"],  # no word says which way is better
+    ],
+    ids=["improved", "within-allowance", "different-measures", "after-first", "no-direction"],
+)
+def test_no_regression_no_failed_gate(tmp_path: Path, lines: list[str]) -> None:
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id == "no-failure-seen", report.verdict.summary
+    assert int(exit_code_for(report)) != 1
