@@ -459,6 +459,35 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50, the verdict expected): the report "
         "quotes the paste's last JSON record, cut by the terminal, not the start-up lines the tester names",
     },
+    # Round 32 (session 17), at first sight (every set on bb3c4b0: nothing changed for them): excerpts-a
+    # 11/11, excerpts-b 9/11, excerpts-c 5/11, bundles-a 8/8, bundles-b 7/8. In all 40/49 acceptable,
+    # 44/49 key line quoted, 0 refused (one pretty-printed JSON answer was set aside as program source),
+    # 0 failed runs called healthy, 1 confidently wrong (collective-timeout 0.50 below).
+    "tests/data/blind-round32-excerpts-b/09-deepep-4x8-h20-dispatch-forwarder-timeout": {
+        "verdict": "first sight: collective-timeout 0.50; the tester expects inconclusive: the catalogue the testers "
+        "read called collective-timeout NCCL/RCCL's only, while the verdict (patterns/verdicts.toml) is DeepEP's "
+        "all-to-all timing out on a peer rank too (docs/failure-families.md now says so); kept as the tool reads it",
+    },
+    "tests/data/blind-round32-excerpts-c/04-vllm-journald-agentic-slow-no-gate": {
+        "key_line": "first sight: no key line quoted (healthy 0.30, the verdict expected): the report quotes an early "
+        "engine-stats line as the serving it shows, not the late ones whose generation throughput fell to 0.3 tokens/s",
+    },
+    "tests/data/blind-round32-excerpts-c/07-sglang-glm51-mxfp4-mi355-gsm8k-low": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: a Markdown table of "
+        "GSM8K scores (0.3177, 0.1774) under the poster's 'is failing basic evals', no gate and no reference score",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round32-excerpts-c/08-vllm-sm75-fork-fast-mode-wrong-answers": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: two profiles' scores "
+        "on a question set ('Fast profile: 45/123' against 'Normal FP16-KV profile: 87/123'), labelled in prose, "
+        "not as Before/After",
+    },
+    "tests/data/blind-round32-excerpts-c/09-vllm-ascend-v011-ttft-regression-table": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: a Markdown table "
+        "whose 'Improvement' columns hold -54 % to -96 % for TTFT, read by no pattern (a column's direction is in "
+        "its header)",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
