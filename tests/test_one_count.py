@@ -13,8 +13,10 @@ the rest; every format must say the count, never a sum of a kept line and the ru
 
 from __future__ import annotations
 
+import bisect
 import functools
 import io
+import itertools
 import json
 import re
 from collections import Counter, defaultdict
@@ -34,13 +36,14 @@ from pdlogdoctor.library.patterns import Library, Pattern, match_line
 from pdlogdoctor.library.templates import fits
 from pdlogdoctor.model import Event, Kind, Mark, OutputFormat, Report, Role, Severity
 from pdlogdoctor.pipeline import Analysis, analyse
+from pdlogdoctor.reason.compared import regressed, shape_of
 from pdlogdoctor.render import render
 from pdlogdoctor.render.options import RenderOptions
 from pdlogdoctor.runs.baseline import profile_of
 from pdlogdoctor.runs.compare import compare, strengthen_verdict
 from pdlogdoctor.runs.profile import ProfileSpec, RunProfile, load_profile_spec
 from pdlogdoctor.scan.timeline import clean_line
-from pdlogdoctor.scan.wrapped import Wrapped, rejoined
+from pdlogdoctor.scan.wrapped import MAX_PARTS, Wrapped, rejoined
 
 from .conftest import CaseAnalyses
 
@@ -101,6 +104,8 @@ def _pattern(pattern_id: str) -> Pattern:
 def _failing(pattern_id: str, text: str) -> bool | None:
     """Whether `text` is a failing line of the pattern (None: the pattern does not match it)."""
     pattern = _pattern(pattern_id)
+    if not all(anchor in text for anchor in pattern.anchors):
+        return None  # what match_line says first, before the source-code test's regex: most lines stop here
     if SOURCE_CODE.match(text):
         return None
     captured = match_line(pattern, text)
@@ -124,37 +129,83 @@ def grep_count(source: str, pattern: str, line: int) -> int:
 @functools.lru_cache(maxsize=512)
 def _kinds_of_lines(source: str, pattern: str) -> tuple[dict[int, str], Counter[bool | None]]:
     """`source`'s lines by number, as `grep_count` reads them for `pattern`, and how many of them
-    the pattern matches failing, matches not failing, or does not match; once per file and pattern:
-    every format prints each event, and a file's events share their patterns."""
+    the pattern matches failing or not failing; once per file and pattern: every format prints each
+    event, and a file's events share their patterns. Only the lines near the pattern's anchor are
+    read (`_near_anchor`): no other line, alone or wrapped, can be the pattern's."""
 
     def matches(text: str) -> bool:
         return _failing(pattern, text) is not None
 
-    lines = dict(_whole_lines(source, matches, lambda whole: not any(matches(row) for row in whole.parts)))
+    near = _near_anchor(source, pattern)
+    lines = dict(_whole_lines(source, matches, lambda whole: not any(matches(row) for row in whole.parts), near))
     return lines, Counter(_kind(source, pattern, number, text) for number, text in lines.items())
 
 
 @functools.lru_cache(maxsize=512)
 def _kinds_of_rows(source: str, pattern: str) -> Counter[bool | None]:
     """The same count over `source`'s rows as they are (the HTML timeline marks rows)."""
-    return Counter(_kind(source, pattern, at + 1, text) for at, text in enumerate(_lines(source)))
+    rows, anchor = _lines(source), _pattern(pattern).primary_anchor
+    return Counter(_kind(source, pattern, at + 1, text) for at, text in enumerate(rows) if anchor in text)
+
+
+@functools.lru_cache(maxsize=512)
+def _near_anchor(source: str, pattern: str) -> frozenset[int]:
+    """The rows (from 0) a line of the pattern can start in or take in: those within a wrapped
+    line's reach (wrapped.MAX_PARTS rows) of an occurrence of its anchor in the rows joined as a
+    wrapped line joins them (with nothing between: an anchor may be cut across two rows). The
+    counts are the same as over every row, at a small part of the cost: the rows far from it
+    match nothing, alone or whole."""
+    rows, anchor = _lines(source), _pattern(pattern).primary_anchor
+    starts = list(itertools.accumulate((len(row) for row in rows), initial=0))
+    joined = "".join(rows)
+    near: set[int] = set()
+    at = joined.find(anchor)
+    while at != -1:
+        first = bisect.bisect_right(starts, at) - 1
+        last = bisect.bisect_right(starts, at + len(anchor) - 1) - 1
+        near.update(range(max(0, first - MAX_PARTS), min(len(rows), last + MAX_PARTS + 1)))
+        at = joined.find(anchor, at + 1)
+    return frozenset(near)
 
 
 def _kind(source: str, pattern: str, number: int, text: str) -> bool | None:
     """Whether line `number` (from 1) of `source` is a failing line of the pattern (None: no match):
-    its own captures say so, or, for a benchmark's count, the plan its run stated."""
+    its own captures say so, or, for a benchmark's count, the plan its run stated, or, for an After
+    line, the Before line above it."""
     failing = _failing(pattern, text)
-    return True if failing is False and _short_of_plan(source, pattern, number - 1) else failing
+    if failing is False and (
+        _short_of_plan(source, pattern, number - 1) or _worse_than_before(source, pattern, number - 1)
+    ):
+        return True
+    return failing
+
+
+def _worse_than_before(source: str, pattern_id: str, at: int) -> bool:
+    """The line states a measure After a change worse than the nearest Before line above it that
+    states the same measure (reason/compared.py judges the two numbers; this finds the pair)."""
+    library = _library()
+    if pattern_id not in library.marked(Mark.COMPARED) & library.marked(Mark.GATE_FAILED):
+        return False
+    rows = _lines(source)
+    after = (match_line(_pattern(pattern_id), rows[at]) or {}).get("measured")
+    sides = [_pattern(p) for p in sorted(library.marked(Mark.COMPARED)) if p != pattern_id]
+    for row in range(at - 1, -1, -1):
+        before = next((c["measured"] for side in sides if "measured" in (c := match_line(side, rows[row]) or {})), None)
+        if isinstance(before, str) and isinstance(after, str) and shape_of(before) == shape_of(after):
+            return regressed(before, after)
+    return False
 
 
 def grep_failing(sources: list[str], pattern: str) -> int:
     """Failing lines of `pattern` in all of `sources` (the comparison counts error lines so); a
     benchmark's count of completed requests fails too when it is below the plan its run stated."""
+    anchor = _pattern(pattern).primary_anchor  # a line without it matches nothing
     return sum(
         1
         for source in sources
         for at, text in enumerate(_lines(source))
-        if _failing(pattern, text) or _short_of_plan(source, pattern, at)
+        if anchor in text
+        and (_failing(pattern, text) or _short_of_plan(source, pattern, at) or _worse_than_before(source, pattern, at))
     )
 
 
@@ -243,35 +294,42 @@ def _unnamed_templates(source: str, severity: str) -> tuple[str, ...]:
 
 
 def _whole_lines(
-    source: str, says: Callable[[str], bool], read_whole: Callable[[Wrapped], bool]
+    source: str,
+    says: Callable[[str], bool],
+    read_whole: Callable[[Wrapped], bool],
+    only: frozenset[int] | None = None,
 ) -> Iterator[tuple[int, str]]:
     """The lines of `source` with their numbers; a row that alone `says` nothing and whole does
-    (and `read_whole` takes it), as its whole line at its first row."""
-    rows, wholes = _lines(source), _wrapped_rows(source)
+    (and `read_whole` takes it), as its whole line at its first row. `only`: the rows to read (the
+    others can say nothing, alone or whole)."""
+    rows = _lines(source)
     skip_to = -1
-    for row, text in enumerate(rows):
+    for row in sorted(only) if only is not None else range(len(rows)):
+        text = rows[row]
         if row > skip_to:
             number = row + 1
-            whole = None if says(text) else wholes[row]
+            whole = None if says(text) else _wrapped_row(source, row)
             if whole is not None and whole.before <= row - skip_to - 1 and says(whole.text) and read_whole(whole):
                 skip_to, number = row + whole.after, row + 1 - whole.before
                 text = whole.text
             yield number, text
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _wrapped_row(source: str, row: int) -> Wrapped | None:
+    """The row of `source` as part of the line a terminal wrapped (scan/wrapped.py), or None: the
+    same whatever is counted, so read once per row, and only for the rows a count asks about."""
+    data, starts = _joined_rows(source)
+    stop = starts[row + 1] - 1
+    return rejoined(data, starts[row], stop, len(data), _lines(source)[row], FORMATS)
+
+
 @functools.lru_cache(maxsize=64)
-def _wrapped_rows(source: str) -> tuple[Wrapped | None, ...]:
-    """Each row of `source` as part of the line a terminal wrapped (scan/wrapped.py), or None:
-    the same whatever is counted, so read once per file."""
-    rows = _lines(source)
-    data = "\n".join(rows).encode()
-    wholes: list[Wrapped | None] = []
-    start = 0
-    for text in rows:
-        stop = start + len(text.encode())
-        wholes.append(rejoined(data, start, stop, len(data), text, FORMATS))
-        start = stop + 1
-    return tuple(wholes)
+def _joined_rows(source: str) -> tuple[bytes, tuple[int, ...]]:
+    """`source`'s rows joined by line feeds, as bytes, and where each starts (one past the end last)."""
+    encoded = [row.encode() for row in _lines(source)]
+    starts = tuple(itertools.accumulate((len(row) + 1 for row in encoded), initial=0))
+    return b"\n".join(encoded), starts
 
 
 @functools.lru_cache(maxsize=64)

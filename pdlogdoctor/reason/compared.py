@@ -62,21 +62,28 @@ def _judged(after: Event, sides: Sequence[Event]) -> Event:
     return replace(after, failing=True, severity=Severity.ERROR, fields=tuple(sorted(fields)))
 
 
+def regressed(before: str, after: str) -> bool:
+    """Whether the measure `after` states is worse than `before`'s beyond the allowance (the two
+    `measured` captures of a Before and an After line)."""
+    return shape_of(before) == shape_of(after) and _worst(before, after) is not None
+
+
 def _before_of(after: Event, sides: Sequence[Event]) -> Event | None:
     """The nearest line above the After line in its file that states the same measure, not itself an After."""
-    shape = _shape(str(after.get("measured")))
+    shape = shape_of(str(after.get("measured")))
     above = [
         e
         for e in sides
         if e.source == after.source
         and e.line < after.line
         and e.pattern != after.pattern
-        and _shape(str(e.get("measured"))) == shape
+        and shape_of(str(e.get("measured"))) == shape
     ]
     return max(above, key=lambda e: e.line) if above else None
 
 
-def _shape(measured: str) -> str:
+def shape_of(measured: str) -> str:
+    """A measured text with its numbers masked: two lines of one shape state the same measure."""
     return NUMBER.sub("#", measured).strip().lower()
 
 

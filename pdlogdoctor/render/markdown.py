@@ -9,7 +9,7 @@ first (excerpt context, then alternatives, then chain rows) and the body says so
 from __future__ import annotations
 
 import re
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .. import __version__
 from ..model import Comparison, Event, ExcerptWindow, Finding, Report, Suggestion
@@ -33,8 +33,11 @@ from .inputs import inputs_to_show
 from .markup import CELL_CHARS, cell, code_cell, code_span, fence, prose, quoted_cell, quoted_prose
 from .mermaid import mermaid_chain
 from .options import RenderOptions
-from .outbound import outbound_report
+from .outbound import passed_out
 from .text import chain_legend, chain_title
+
+if TYPE_CHECKING:
+    from .redact import Redactor
 
 __all__ = ["CELL_CHARS", "cell", "code_cell", "escape", "fence", "markdown_report", "render"]
 GITHUB_BODY_LIMIT = 65_536
@@ -67,12 +70,15 @@ class ShareableView:
 
 def shareable_view(report: Report, options: RenderOptions) -> ShareableView:
     stable_id = fingerprint(report)  # from the report as read: redaction must not change it
-    redactor = None
-    if options.redact:
+    if not options.redact:
+        return ShareableView(passed_out(report, "plain", lambda: None), stable_id)
+
+    def redactor() -> Redactor:
         from .redact import redactor_for  # the rules load only when they are used
 
-        redactor = redactor_for(report)
-    return ShareableView(outbound_report(report, redactor), stable_id)  # the excerpt too: it is part of the report
+        return redactor_for(report)
+
+    return ShareableView(passed_out(report, "redacted", redactor), stable_id)  # the excerpt too: part of the report
 
 
 def markdown_report(report: Report, options: RenderOptions, limit: int = GITHUB_BODY_LIMIT) -> str:

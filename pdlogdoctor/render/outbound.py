@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -60,6 +60,27 @@ class Outbound:
 def outbound_report(report: Report, redactor: Redactor | None = None) -> Report:
     """Every string of `report` as it may leave the process (see the module's docstring)."""
     return Outbound(redactor).report(report)
+
+
+# The last reports passed out, by identity and kind ("plain", "redacted"), each kept with its report
+# (so no other report can take its identity while it is here): a run that renders several formats
+# of one report (CI's step summary, annotations and JUnit; text and markdown) walks it once per
+# kind, not once per format. A report is immutable: the walk's result is the same each time.
+_PASSED: dict[tuple[int, str], tuple[Report, Report]] = {}
+PASSED_KEPT = 4
+
+
+def passed_out(report: Report, kind: str, redactor: Callable[[], Redactor | None]) -> Report:
+    """`outbound_report(report, redactor())`, walked once for the last few reports of each kind."""
+    key = (id(report), kind)
+    found = _PASSED.get(key)
+    if found is not None and found[0] is report:
+        return found[1]
+    result = outbound_report(report, redactor())
+    if len(_PASSED) >= PASSED_KEPT:
+        del _PASSED[next(iter(_PASSED))]
+    _PASSED[key] = (report, result)
+    return result
 
 
 # Values that hold no string: returned as they are, without a look at their class's fields. A

@@ -38,7 +38,7 @@ from .fixes import LETTERS, Fix, command_text, confidence_words, fixes, verify_f
 from .inputs import inputs_to_show
 from .neutralise import shown
 from .options import PLAIN, RenderOptions
-from .outbound import outbound_report
+from .outbound import passed_out
 
 ANSI = {
     "bold": "1",
@@ -113,7 +113,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
     """Never redacted (`options.redact` is ignored): the operator's own terminal. Every string from
     the logs is shown safely first (outbound.py): no escape sequence from a log reaches the terminal."""
     stable_id = fingerprint(report)  # of the report as read, as every format gives it
-    report = outbound_report(report)
+    report = passed_out(report, "plain", lambda: None)
     page = Page(options)
     if options.changes_first:
         _changes(page, report)
