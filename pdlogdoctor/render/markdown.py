@@ -9,7 +9,7 @@ first (excerpt context, then alternatives, then chain rows) and the body says so
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from .. import __version__
 from ..model import Comparison, Event, ExcerptWindow, Finding, Report, Suggestion
@@ -35,9 +35,6 @@ from .mermaid import mermaid_chain
 from .options import RenderOptions
 from .outbound import passed_out
 from .text import chain_legend, chain_title
-
-if TYPE_CHECKING:
-    from .redact import Redactor
 
 __all__ = ["CELL_CHARS", "cell", "code_cell", "escape", "fence", "markdown_report", "render"]
 GITHUB_BODY_LIMIT = 65_536
@@ -70,15 +67,7 @@ class ShareableView:
 
 def shareable_view(report: Report, options: RenderOptions) -> ShareableView:
     stable_id = fingerprint(report)  # from the report as read: redaction must not change it
-    if not options.redact:
-        return ShareableView(passed_out(report, "plain", lambda: None), stable_id)
-
-    def redactor() -> Redactor:
-        from .redact import redactor_for  # the rules load only when they are used
-
-        return redactor_for(report)
-
-    return ShareableView(passed_out(report, "redacted", redactor), stable_id)  # the excerpt too: part of the report
+    return ShareableView(passed_out(report, options.redact), stable_id)  # the excerpt too: part of the report
 
 
 def markdown_report(report: Report, options: RenderOptions, limit: int = GITHUB_BODY_LIMIT) -> str:

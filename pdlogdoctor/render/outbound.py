@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -62,25 +62,37 @@ def outbound_report(report: Report, redactor: Redactor | None = None) -> Report:
     return Outbound(redactor).report(report)
 
 
-# The last reports passed out, by identity and kind ("plain", "redacted"), each kept with its report
-# (so no other report can take its identity while it is here): a run that renders several formats
-# of one report (CI's step summary, annotations and JUnit; text and markdown) walks it once per
-# kind, not once per format. A report is immutable: the walk's result is the same each time.
-_PASSED: dict[tuple[int, str], tuple[Report, Report]] = {}
-PASSED_KEPT = 4
+def passed_out(report: Report, redacted: bool) -> Report:
+    """`outbound_report` of `report`, redacted for sharing (its own redactor, redact.redactor_for) or
+    not, walked once for the last few reports: a run that renders several formats of one report
+    (CI's step summary, annotations and JUnit; text and markdown) walks it once per kind, not once
+    per format. A report is immutable: the walk's result is the same each time."""
+    return _passed_out(_Same(report), redacted)
 
 
-def passed_out(report: Report, kind: str, redactor: Callable[[], Redactor | None]) -> Report:
-    """`outbound_report(report, redactor())`, walked once for the last few reports of each kind."""
-    key = (id(report), kind)
-    found = _PASSED.get(key)
-    if found is not None and found[0] is report:
-        return found[1]
-    result = outbound_report(report, redactor())
-    if len(_PASSED) >= PASSED_KEPT:
-        del _PASSED[next(iter(_PASSED))]
-    _PASSED[key] = (report, result)
-    return result
+class _Same:
+    """A report as a memo's key: by identity (a report's own hash reads every field), and holding it,
+    so no other report can take its identity while the memo keeps it."""
+
+    __slots__ = ("report",)
+
+    def __init__(self, report: Report) -> None:
+        self.report = report
+
+    def __hash__(self) -> int:
+        return id(self.report)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.report is self.report
+
+
+@functools.lru_cache(maxsize=4)  # a memo of a pure function of its arguments, not state
+def _passed_out(same: _Same, redacted: bool) -> Report:
+    if not redacted:
+        return outbound_report(same.report)
+    from .redact import redactor_for  # the rules load only when they are used
+
+    return outbound_report(same.report, redactor_for(same.report))
 
 
 # Values that hold no string: returned as they are, without a look at their class's fields. A

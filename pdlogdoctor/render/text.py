@@ -113,7 +113,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
     """Never redacted (`options.redact` is ignored): the operator's own terminal. Every string from
     the logs is shown safely first (outbound.py): no escape sequence from a log reaches the terminal."""
     stable_id = fingerprint(report)  # of the report as read, as every format gives it
-    report = passed_out(report, "plain", lambda: None)
+    report = passed_out(report, redacted=False)
     page = Page(options)
     if options.changes_first:
         _changes(page, report)
