@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from ..model import FieldValue, Kind, Mark, Role, Severity, Tier
@@ -28,7 +29,11 @@ from .lazyregex import LazyRegex
 CXX_WHAT = "cxx-what"  # a C++ exception nothing caught: `terminate called ...` and its what() line
 # A traceback that starts at the matched line, a frame (a paste that lost the lines above it).
 PYTHON_FRAMES = "python-frames"
-BLOCK_KINDS = ("python-traceback", PYTHON_FRAMES, CXX_WHAT)
+# A Markdown table's row, read with the header above it (scan/tables.py: which way its change columns point).
+TABLE_ROW = "table-row"
+BLOCK_KINDS = ("python-traceback", PYTHON_FRAMES, CXX_WHAT, TABLE_ROW)
+# The fields a block adds that a pattern's `failure_if` and `unexplained` may read besides its captures.
+BLOCK_FIELDS = MappingProxyType({TABLE_ROW: ("worse", "metric", "change", "header")})
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
 MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
 DEFAULT_WINDOW_S = 1800.0
@@ -375,10 +380,11 @@ def _fields(data: Mapping[str, Any], compiled: LazyRegex, where: str) -> tuple[t
     return tuple(sorted(typed.items()))
 
 
-def _field_names(fields: tuple[tuple[str, str], ...]) -> set[str]:
-    """The captures' names and the values their types add beside them (`output_ids_zero_fraction`)."""
+def _field_names(fields: tuple[tuple[str, str], ...], data: Mapping[str, Any]) -> set[str]:
+    """The captures' names, the values their types add beside them (`output_ids_zero_fraction`),
+    and the fields the pattern's block reads (BLOCK_FIELDS)."""
     derived = {f"{name}_{suffix}" for name, kind in fields for suffix in DERIVED_FIELDS.get(kind, ())}
-    return {name for name, _ in fields} | derived
+    return {name for name, _ in fields} | derived | set(BLOCK_FIELDS.get(str(data.get("block")), ()))
 
 
 def _failure_condition(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: str) -> Condition | None:
@@ -389,7 +395,7 @@ def _failure_condition(data: Mapping[str, Any], fields: tuple[tuple[str, str], .
         condition = parse_condition(str(text))
     except ValueError as exc:
         raise PatternError(where, "failure_if", str(exc)) from None
-    known = _field_names(fields)
+    known = _field_names(fields, data)
     for name in sorted(condition.fields - known):
         raise PatternError(where, "failure_if", f"'{name}' is not a field of the pattern")
     return condition
@@ -414,7 +420,7 @@ def _unexplained(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], w
     if "unexplained" not in data:
         return None
     text = schema.string(data, "unexplained", where)
-    known = _field_names(fields) | _HINT_PLACES
+    known = _field_names(fields, data) | _HINT_PLACES
     for name in re.findall(r"\{(\w*)\}", text):
         if name not in known:
             raise PatternError(

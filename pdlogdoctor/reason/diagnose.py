@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from ..ingest import BINARY, CORE_DUMP, NOT_A_LOG, PASTED
 from ..ingest.duplicates import DUPLICATE_CODE
-from ..library.patterns import START_UP, Library, Pattern
+from ..library.patterns import BLOCK_FIELDS, START_UP, Library, Pattern
 from ..library.templates import message_of
 from ..model import (
     SERVER_ROLES,
@@ -966,10 +966,12 @@ def _missing_for_symptoms(failing: list[Event], library: Library) -> list[str]:
 
 
 def _unexplained(event: Event, library: Library) -> str | None:
-    template = library.pattern(event.pattern).unexplained
+    pattern = library.pattern(event.pattern)
+    template = pattern.unexplained
     if template is None:
         return None
-    values = {name: str(event.get(name, "?")) for name, _ in library.pattern(event.pattern).fields}
+    names = [*(name for name, _ in pattern.fields), *BLOCK_FIELDS.get(pattern.block or "", ())]
+    values = {name: str(event.get(name, "?")) for name in names}
     stack = stack_of(event.get)
     frame = stack[-1].text if stack else "?"  # the innermost frame of the stack read under the line
     return template.format(where=event.where, frame=frame, **values)

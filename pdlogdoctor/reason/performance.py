@@ -1148,6 +1148,13 @@ def gate_sentence(gate: Event | None) -> str:
             f"{gate.get('baseline'):g} to {gate.get('value'):g} ({gate.get('change')}): {gate.where}: "
             f"{clip(gate_quote(gate), 240)}, against {clip(before, 240)}."
         )
+    header = gate.get("header")
+    if isinstance(header, str):  # a comparison table's row, read with its header (scan/tables.py)
+        return (
+            f"A comparison table says a measure got worse than its baseline: {gate.get('metric')} "
+            f"{gate.get('change')}: {gate.where}: {clip(gate.text.strip(), 240)}, under the header "
+            f"{clip(header, 240)}."
+        )
     return f"A gate failed: {gate.where}: {clip(gate_quote(gate), 240)}."
 
 

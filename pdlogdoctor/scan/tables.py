@@ -1,0 +1,131 @@
+"""A results table's row read with its header: which way each of its change columns points.
+
+People post benchmark and accuracy comparisons as Markdown tables, one row per run or image, with a
+column of percentages beside each measure (`| TTFT | Improvement | TPOT | Improvement |` over
+`| 79.8 | -53.73% | 22.59 | -11.50% |`: vllm-ascend's regression between two releases). No harness
+prints FAIL there, and a row alone cannot say whether `-53.73%` is worse or better: the header says
+it. A column named for an improvement (a gain, a speed-up) is worse when negative; one named for a
+regression (a slowdown, a degradation) is worse when positive; one named for a change (a diff, a
+delta, `vs`) points the way its measure does: a throughput, a rate or an accuracy is better higher,
+a latency or a duration lower (compared.py's words), the measure named in the column's own header,
+else the nearest measure column to its left, else the row's first cell (a `| Metric | Before |
+After | Change |` table). Any other percentage (an accuracy of 95 %, a cache hit rate) is a value,
+not a change, and is not judged.
+
+`read_row` returns the worst change of the row (`worse`, a share: 0.54 for 54 % worse), the column
+(`metric`), the cell (`change`) and the header line (`header`); nothing when no column is judged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import FieldValue
+
+ROWS_ABOVE = 200  # table lines read above a row for its header
+_SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
+_PERCENT = re.compile(r"^\(?([-+−]?\d+(?:\.\d+)?)\s*%\)?$")
+# A row's status cell: its harness judged the row against its own allowance (gate-table-status-fail
+# reads a failed one).
+_JUDGED_BY_ITS_HARNESS = re.compile(r"(?i)^(?:[✅✓✔❌✗✘]\s*)?(?:pass(?:ed)?|ok|success|fail(?:ed)?)$|^[✅✓✔❌✗✘]$")
+IMPROVEMENT = re.compile(r"(?i)improve|\bgain|speed-?up|\bbetter")
+REGRESSION = re.compile(r"(?i)regress|degrad|slow-?down|\bworse")
+CHANGE = re.compile(r"(?i)chang|\bdiff|delta|Δ|\bvs\.?(?:\s|$)|\bvariation|\bdeviation|\brel(?:ative)?\b")
+HIGHER = re.compile(
+    r"(?i)/s\b|per second|throughput|\bqps\b|\brps\b|accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bf1\b|"
+    r"gsm8k|mmlu|gpqa|humaneval|tok(?:en)?s?/s"
+)
+LOWER = re.compile(r"(?i)\bms\b|\bsec(?:onds?)?\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|duration|\btime\b")
+
+
+def read_row(buf: bytes | bytearray, line_start: int, line_end: int) -> dict[str, FieldValue]:
+    """The fields of the table row at `line_start`..`line_end`, read with the header above it."""
+    row = cells_of(_text(buf, line_start, line_end))
+    header = _header_above(buf, line_start)
+    if row is None or header is None:
+        return {}
+    names = cells_of(header)
+    if names is None or len(names) != len(row):
+        return {}
+    if any(_JUDGED_BY_ITS_HARNESS.match(cell) for cell in row):
+        return {}  # a status cell says how the row fared: the harness's word, not ours
+    judged = [j for j in (_judged(names, row, at) for at in range(len(row))) if j is not None]
+    if not judged:
+        return {}
+    worse, metric, change = max(judged)
+    return {"worse": round(worse, 4), "metric": metric, "change": change, "header": header.strip()}
+
+
+def cells_of(line: str) -> list[str] | None:
+    """A table line's cells, None when it is no table line (`| a | b |`, leading spaces or a
+    quote's `>` allowed)."""
+    text = line.strip().lstrip(">").strip()
+    if not text.startswith("|"):
+        return None
+    inner = text[1:-1] if text.endswith("|") and len(text) > 1 else text[1:]
+    return [cell.strip().strip("*").strip() for cell in inner.split("|")]
+
+
+def _judged(names: list[str], row: list[str], at: int) -> tuple[float, str, str] | None:
+    """(how much worse, the measure's name, the cell) of the row's cell `at`, when its column is a
+    change whose direction the header tells; None otherwise."""
+    found = _PERCENT.match(row[at].replace(" ", ""))
+    if found is None:
+        return None
+    value = float(found.group(1).replace("−", "-")) / 100
+    name = names[at]
+    if IMPROVEMENT.search(name):
+        return -value, _measure_of(names, row, at), row[at]
+    if REGRESSION.search(name):
+        return value, _measure_of(names, row, at), row[at]
+    if not CHANGE.search(name):
+        return None
+    measure = _measure_of(names, row, at)
+    if HIGHER.search(measure):
+        return -value, measure, row[at]
+    if LOWER.search(measure):
+        return value, measure, row[at]
+    return None
+
+
+def _measure_of(names: list[str], row: list[str], at: int) -> str:
+    """What the change column at `at` measures: its own header when that names a measure, else the
+    nearest column to its left that does, else the row's first cell; with the column's own name."""
+    own = names[at]
+    if HIGHER.search(own) or LOWER.search(own):
+        return own
+    for left in range(at - 1, -1, -1):
+        if HIGHER.search(names[left]) or LOWER.search(names[left]):
+            return f"{names[left]} {own}"
+    return f"{row[0]} {own}" if row[0] else own
+
+
+def _header_above(buf: bytes | bytearray, line_start: int) -> str | None:
+    """The header of the table the row at `line_start` is in: the line above its separator row
+    (`|---|:---:|`), or, in a table without one, its first line when that holds no number."""
+    lines = _table_lines_above(buf, line_start)
+    for place, line in enumerate(lines):
+        cells = cells_of(line)
+        if cells and all(_SEPARATOR_CELL.match(cell.replace(" ", "")) for cell in cells if cell):
+            return lines[place + 1] if place + 1 < len(lines) else None
+    if lines and not re.search(r"\d", lines[-1]):
+        return lines[-1]
+    return None
+
+
+def _table_lines_above(buf: bytes | bytearray, line_start: int) -> list[str]:
+    """The table's lines above the row, nearest first, up to the first line that is none."""
+    lines: list[str] = []
+    end = line_start - 1
+    while end > 0 and len(lines) < ROWS_ABOVE:
+        start = buf.rfind(b"\n", 0, end) + 1
+        text = _text(buf, start, end)
+        if cells_of(text) is None:
+            break
+        lines.append(text)
+        end = start - 1
+    return lines
+
+
+def _text(buf: bytes | bytearray, start: int, end: int) -> str:
+    return bytes(buf[start:end]).decode("utf-8", "replace").rstrip("\r\n")

@@ -1,0 +1,113 @@
+"""A comparison table's row read with its header: a change column worse by more than 10 % is a failed
+gate (issue 22: no failed run called healthy or "no failure seen").
+
+People post regressions as Markdown tables with a percentage column beside each measure
+(vllm-project/vllm-ascend#4110: `| TTFT | Improvement | TPOT | Improvement |`, -53.73 % on the newer
+image). The row alone cannot say which way -53.73 % points; scan/tables.py reads the header above
+it: an improvement column is worse when negative, a regression column when positive, a change
+column as its measure goes (named in its header, the nearest measure column to its left, or the
+row's first cell). Look-alikes that must stay quiet: improvements, changes within 10 %, a row its
+harness judged (`pass`), a percentage that is a value (an accuracy, a hit rate), a row under no
+header, a change column whose measure says neither direction.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.cli.behaviour import exit_code_for
+from pdlogdoctor.library.load import load_library
+from pdlogdoctor.model import Report
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.scan.tables import read_row
+
+LIBRARY = load_library()
+IMPROVEMENT_TABLE = [
+    "Latency of each image against v0.9.1:",
+    "",
+    "| Image | TTFT (ms) | Improvement | TPOT (ms) | Improvement |",
+    "|-------|-----------|-------------|-----------|-------------|",
+    "| v0.9.1 | 45.8 | - | 20.1 | - |",
+    "| v0.11.0rc1 | 79.8 | -74.2% | 22.6 | -12.4% |",
+]
+# A PR description's before/after table: the measure in the first cell, the change last.
+CHANGE_TABLE = [
+    "| Metric | main | this PR | Change |",
+    "| :--- | ---: | ---: | ---: |",
+    "| Output token throughput (tok/s) | 2514.3 | 2101.7 | -16.4 % |",
+    "| Mean TTFT (ms) | 412.0 | 420.3 | +2.0 % |",
+]
+ACCURACY_TABLE = [
+    "| Task | Baseline | Candidate | Accuracy change |",
+    "|---|---|---|---|",
+    "| gsm8k | 0.912 | 0.701 | -23.1% |",
+]
+
+
+def _analysed(tmp_path: Path, lines: list[str]) -> Report:
+    (tmp_path / "comparison.md").write_text("".join(f"{line}\n" for line in lines))
+    return run([str(tmp_path)], LIBRARY)
+
+
+@pytest.mark.parametrize(
+    ("lines", "verdict", "said"),
+    [
+        (IMPROVEMENT_TABLE, "performance-regression", "TTFT (ms) Improvement -74.2%"),
+        (CHANGE_TABLE, "performance-regression", "Output token throughput (tok/s) Change -16.4 %"),
+        (ACCURACY_TABLE, "accuracy-regression", "Accuracy change -23.1%"),
+    ],
+    ids=["improvement-negative", "throughput-change-down", "accuracy-change-down"],
+)
+def test_a_row_worse_than_its_baseline_is_a_failed_gate(
+    tmp_path: Path, lines: list[str], verdict: str, said: str
+) -> None:
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id == verdict, report.verdict.summary
+    assert int(exit_code_for(report)) == 1
+    gate = report.roots[0]
+    assert gate.pattern == "table-change-worse" and gate.failing
+    assert said in report.verdict.summary
+    assert "under the header" in report.verdict.summary
+
+
+def _swapped_signs(lines: list[str]) -> list[str]:
+    return [line.replace("-74.2%", "+74.2%").replace("-12.4%", "+12.4%") for line in lines]
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        _swapped_signs(IMPROVEMENT_TABLE),  # improvements
+        [line.replace("-16.4 %", "-6.4 %") for line in CHANGE_TABLE],  # within the allowance
+        [
+            "| model | ttft | vs baseline | status |",
+            "|---|---|---|---|",
+            "| Qwen3-8B | 120.4 | +18.0% | pass |",
+        ],  # its harness judged the row
+        ["| Task | Accuracy | Cache hit |", "|---|---|---|", "| gsm8k | 95.9% | 12.0% |"],  # values, not changes
+        ["Throughput dropped on the new build:", "| v0.11.0rc1 | 79.8 | -74.2% | 22.6 | -12.4% |"],  # no header
+        ["| Config | Batch | Change |", "|---|---|---|", "| tp8 | 64 | -40.0% |"],  # a change of what?
+    ],
+    ids=["improved", "within-allowance", "harness-passed", "percent-values", "no-header", "no-direction"],
+)
+def test_a_row_that_is_not_worse_is_no_gate(tmp_path: Path, lines: list[str]) -> None:
+    report = _analysed(tmp_path, lines)
+    assert not any(e.pattern == "table-change-worse" and e.failing for e in report.chain), report.verdict.summary
+    assert report.verdict.id not in ("performance-regression", "accuracy-regression")
+
+
+def test_the_header_is_the_line_above_the_separator_even_far_above() -> None:
+    rows = [f"| run {n} | {40 + n}.0 | -{n}.0% |" for n in range(1, 60)]
+    text = "\n".join(["| Run | TTFT | Improvement |", "|---|---|---|", *rows]).encode()
+    last = text.rindex(b"\n") + 1
+    fields = read_row(text, last, len(text))
+    assert fields["metric"] == "TTFT Improvement"
+    assert fields["change"] == "-59.0%"
+    assert fields["worse"] == pytest.approx(0.59)
+
+
+def test_a_row_of_another_width_than_its_header_is_not_read() -> None:
+    text = b"| Run | TTFT | Improvement |\n|---|---|---|\n| run 1 | 41.0 | -30.0% | extra |"
+    assert read_row(text, text.rindex(b"\n") + 1, len(text)) == {}
