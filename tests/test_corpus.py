@@ -482,12 +482,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "on a question set ('Fast profile: 45/123' against 'Normal FP16-KV profile: 87/123'), labelled in prose, "
         "not as Before/After",
     },
-    "tests/data/blind-round32-excerpts-c/09-vllm-ascend-v011-ttft-regression-table": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: a Markdown table "
-        "whose 'Improvement' columns hold -54 % to -96 % for TTFT, read by no pattern (a column's direction is in "
-        "its header)",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
