@@ -482,6 +482,45 @@ KNOWN: dict[str, dict[str, str]] = {
         "on a question set ('Fast profile: 45/123' against 'Normal FP16-KV profile: 87/123'), labelled in prose, "
         "not as Before/After",
     },
+    # Round 34 (session 18), excerpts-a 7/11 and excerpts-c 6/11 at first sight (on 63355b5).
+    "tests/data/blind-round34-excerpts-a/06-sglang-sm75-cuda-graph-no-kernel-image": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash: sglang's "
+        "'Capture cuda graph failed:' exception (a start-up step) under a legacy run_tp_server traceback, read by no pattern",
+    },
+    "tests/data/blind-round34-excerpts-a/07-sglang-diffusion-warmup-proxy-env": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects warmup-failure: sglang multimodal_gen's "
+        "'Server warmup failed; aborting startup:' read by no pattern",
+    },
+    "tests/data/blind-round34-excerpts-a/08-vllm-gfx906-hip-invalid-device-function": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash (or model-load-failure): "
+        "vLLM V0's 'Engine process failed to start' under a run_mp_engine traceback, read by no pattern",
+    },
+    "tests/data/blind-round34-excerpts-a/09-dynamo-4090-tp2-peer-access": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash: a vLLM V0 engine's "
+        "run_mp_engine traceback (building the executor) without the line that announced it",
+    },
+    "tests/data/blind-round34-excerpts-c/01-dsv4-b300-mtp-throughput-drop": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: 'before <PR>' "
+        "and 'after <PR>' as headings on lines of their own, the measure (Output token throughput) on the line below",
+    },
+    "tests/data/blind-round34-excerpts-c/03-trtllm-bot-kill": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects ci-cancelled (or inconclusive): "
+        "TensorRT-LLM's CI bot 'Successfully killed previous jobs for commit' after '/bot kill'",
+    },
+    "tests/data/blind-round34-excerpts-c/05-aiter-quant-gsm8k-drop": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: the change is "
+        "stated as 'GSM8K accuracy 0.955 → 0.760' in a title line (an arrow between two values)",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round34-excerpts-c/09-moe-backend-ab-clean": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy: a PR's A/B tables "
+        "(accuracy within noise, throughput +23 %) and 'error_rate 0%' are serving proof the tool does not read",
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
+    },
+    "tests/data/blind-round34-excerpts-c/10-mtp-acceptance-drop": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression (or inconclusive): "
+        "an MTP acceptance rate falling from 60.40 % to 46.40 % stated in Chinese prose ('劣化14%')",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
