@@ -72,3 +72,87 @@ def test_no_regression_no_failed_gate(tmp_path: Path, lines: list[str]) -> None:
     report = _analysed(tmp_path, lines)
     assert report.verdict.id == "no-failure-seen", report.verdict.summary
     assert int(exit_code_for(report)) != 1
+
+
+# A heading of its own over each run's benchmark lines (sgl-project/sglang#30009, as posted).
+HEADED = [
+    "before https://github.com/sgl-project/sglang/pull/26766, stay in commit 27a374ea",
+    "Output token throughput (tok/s): 513.61",
+    "",
+    "after https://github.com/sgl-project/sglang/pull/26766 in commit bea282ce",
+    "Output token throughput (tok/s): 441.14",
+]
+
+
+@pytest.mark.parametrize(
+    ("lines", "verdict", "said"),
+    [
+        (HEADED, "performance-regression", "from 513.61 to 441.14 (-14.1%)"),
+        (
+            [
+                "**Before** (aiter 4f6f5917)",
+                "Accuracy: 0.955",
+                "Invalid: 0.000",
+                "**After** (aiter 9c79a5b5)",
+                "Accuracy: 0.760",
+                "Invalid: 0.000",
+            ],
+            "accuracy-regression",
+            "from 0.955 to 0.76 (-20.4%)",
+        ),
+    ],
+    ids=["throughput-under-headings", "accuracy-under-bold-headings"],
+)
+def test_measures_under_before_and_after_headings_are_compared(
+    tmp_path: Path, lines: list[str], verdict: str, said: str
+) -> None:
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id == verdict, report.verdict.summary
+    assert said in report.verdict.summary
+    assert "(below it: " in report.verdict.summary  # the measures are quoted, not only their heading
+    gate = report.roots[0]
+    assert gate.pattern == "measure-after-heading" and gate.failing
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [line.replace("441.14", "529.02") for line in HEADED],  # faster after
+        [
+            "After 3 retries the request went through",
+            "Output token throughput (tok/s): 441.14",
+        ],  # no before side
+        [
+            "before the restart",
+            "Output token throughput (tok/s): 513.61",
+            "after the restart",
+            "",
+            "Output token throughput (tok/s): 441.14",
+        ],  # a blank line between the heading and the measure: not its measure
+    ],
+    ids=["improved", "no-before", "not-right-below"],
+)
+def test_headings_without_a_worse_measure_below_are_no_gate(tmp_path: Path, lines: list[str]) -> None:
+    report = _analysed(tmp_path, lines)
+    assert not any(e.pattern == "measure-after-heading" and e.failing for e in report.chain)
+    assert report.verdict.id not in ("performance-regression", "accuracy-regression"), report.verdict.summary
+
+
+@pytest.mark.parametrize(
+    ("line", "fails"),
+    [
+        # ROCm/aiter#3366's title, as posted
+        ("Regression: DeepSeek-V3.2 GSM8K accuracy 0.955 → 0.760 on MI35x rocm700 after #3148", True),
+        ("gsm8k accuracy dropped from 94.5% to 81.2% with the nightly image", True),
+        ("GSM8K accuracy 0.760 → 0.955 after the revert", False),  # it rose
+        ("accuracy: 0.912 -> 0.901", False),  # within 10 %
+        ("accuracy 0.95 to 1.0 of 200 samples", False),  # a range, not a change
+    ],
+    ids=["arrow-fell", "from-to-fell", "rose", "within-allowance", "a-range"],
+)
+def test_an_accuracy_stated_with_an_arrow(tmp_path: Path, line: str, fails: bool) -> None:
+    report = _analysed(tmp_path, [line])
+    assert (report.verdict.id == "accuracy-regression") is fails, report.verdict.summary
+    assert any(e.pattern == "measure-arrow-accuracy" and e.failing for e in report.chain) is fails
+    if fails:
+        assert int(exit_code_for(report)) == 1 and line in report.verdict.summary

@@ -485,7 +485,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # Round 34 (session 18), excerpts-a 7/11 and excerpts-c 6/11 at first sight (on 63355b5).
     "tests/data/blind-round34-excerpts-a/06-sglang-sm75-cuda-graph-no-kernel-image": {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash: sglang's "
-        "'Capture cuda graph failed:' exception (a start-up step) under a legacy run_tp_server traceback, read by no pattern",
+        "'Capture cuda graph failed:' exception (a start-up step) under a legacy run_tp_server traceback, "
+        "read by no pattern",
     },
     "tests/data/blind-round34-excerpts-a/07-sglang-diffusion-warmup-proxy-env": {
         "verdict": "first sight: inconclusive 0.00; the tester expects warmup-failure: sglang multimodal_gen's "
@@ -499,18 +500,9 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash: a vLLM V0 engine's "
         "run_mp_engine traceback (building the executor) without the line that announced it",
     },
-    "tests/data/blind-round34-excerpts-c/01-dsv4-b300-mtp-throughput-drop": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: 'before <PR>' "
-        "and 'after <PR>' as headings on lines of their own, the measure (Output token throughput) on the line below",
-    },
     "tests/data/blind-round34-excerpts-c/03-trtllm-bot-kill": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects ci-cancelled (or inconclusive): "
         "TensorRT-LLM's CI bot 'Successfully killed previous jobs for commit' after '/bot kill'",
-    },
-    "tests/data/blind-round34-excerpts-c/05-aiter-quant-gsm8k-drop": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: the change is "
-        "stated as 'GSM8K accuracy 0.955 → 0.760' in a title line (an arrow between two values)",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round34-excerpts-c/09-moe-backend-ab-clean": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy: a PR's A/B tables "

@@ -34,6 +34,8 @@ NOT_IDS = {
     "server-arg": "a Suggestion kind",
     "python-traceback": "a pattern block kind (patterns.BLOCK_KINDS)",
     "python-frames": "a pattern block kind (patterns.BLOCK_KINDS)",
+    "table-row": "a pattern block kind (patterns.BLOCK_KINDS)",
+    "measures-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "pdlogdoctor-read-ahead": "a thread name",
     "duplicate-skipped": "an input problem code (duplicates.py)",
     "not-a-log": "an input problem code",

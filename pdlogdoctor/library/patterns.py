@@ -31,9 +31,13 @@ CXX_WHAT = "cxx-what"  # a C++ exception nothing caught: `terminate called ...` 
 PYTHON_FRAMES = "python-frames"
 # A Markdown table's row, read with the header above it (scan/tables.py: which way its change columns point).
 TABLE_ROW = "table-row"
-BLOCK_KINDS = ("python-traceback", PYTHON_FRAMES, CXX_WHAT, TABLE_ROW)
+# The lines below a heading that state numbers (scan/headings.py: `before <commit>` over a benchmark's lines).
+MEASURES_BELOW = "measures-below"
+BLOCK_KINDS = ("python-traceback", PYTHON_FRAMES, CXX_WHAT, TABLE_ROW, MEASURES_BELOW)
 # The fields a block adds that a pattern's `failure_if` and `unexplained` may read besides its captures.
-BLOCK_FIELDS = MappingProxyType({TABLE_ROW: ("worse", "metric", "change", "header")})
+BLOCK_FIELDS = MappingProxyType(
+    {TABLE_ROW: ("worse", "metric", "change", "header"), MEASURES_BELOW: ("measured",)}
+)
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
 MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
 DEFAULT_WINDOW_S = 1800.0

@@ -57,9 +57,16 @@ def _judged(after: Event, sides: Sequence[Event]) -> Event:
         ("value", now),
         ("baseline", was),
         ("change", f"{change:+.1%}"),
-        ("compared_with", f"{before.where}: {before.text.strip()}"),
+        ("compared_with", f"{before.where}: {stated(before)}"),
     )
     return replace(after, failing=True, severity=Severity.ERROR, fields=tuple(sorted(fields)))
+
+
+def stated(side: Event) -> str:
+    """A side's line, with the measures read below it when the line is their heading
+    (measure-before-heading: `before <commit>` over the benchmark's lines)."""
+    text, measured = side.text.strip(), str(side.get("measured", ""))
+    return text if measured in text else f"{text} (below it: {measured})"
 
 
 def regressed(before: str, after: str) -> bool:

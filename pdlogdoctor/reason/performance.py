@@ -1146,7 +1146,7 @@ def gate_sentence(gate: Event | None) -> str:
         return (
             f"A measure regressed against the line it is compared with: {gate.get('metric')} went from "
             f"{gate.get('baseline'):g} to {gate.get('value'):g} ({gate.get('change')}): {gate.where}: "
-            f"{clip(gate_quote(gate), 240)}, against {clip(before, 240)}."
+            f"{clip(_with_measures_below(gate), 240)}, against {clip(before, 240)}."
         )
     header = gate.get("header")
     if isinstance(header, str):  # a comparison table's row, read with its header (scan/tables.py)
@@ -1156,6 +1156,12 @@ def gate_sentence(gate: Event | None) -> str:
             f"{clip(header, 240)}."
         )
     return f"A gate failed: {gate.where}: {clip(gate_quote(gate), 240)}."
+
+
+def _with_measures_below(gate: Event) -> str:
+    """A compared gate's quote, with the measures below it when its line is only their heading."""
+    quote, measured = gate_quote(gate), str(gate.get("measured", ""))
+    return quote if measured in gate.text else f"{quote} (below it: {measured})"
 
 
 def gate_first(gate: Event, chain: Sequence[Event]) -> tuple[Event, ...]:

@@ -17,7 +17,7 @@ from ..library.frames import Frame, parse_frame
 from ..library.lazyregex import LazyRegex
 from ..model import FieldValue
 from ..model.textcut import clip
-from . import tables
+from . import headings, tables
 from .timeline import clean_line, parse_stamp
 
 # Characters of an exception's message kept; cut whole tokens only (textcut.clip): the message reaches
@@ -130,6 +130,8 @@ def read_block(
     (`first_line_start`: where the matched line starts)."""
     if kind == "cxx-what":
         return read_what(buf, first_line_end, limit, formats)
+    if kind == "measures-below":
+        return headings.read_measures_below(buf, first_line_end, limit)
     if kind == "table-row":
         return tables.read_row(buf, first_line_start, first_line_end) if first_line_start is not None else {}
     if kind == "python-frames" and first_line_start is not None:

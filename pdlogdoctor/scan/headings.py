@@ -1,0 +1,40 @@
+"""The measures stated under a heading line: `before <commit>` over a benchmark's result lines.
+
+People compare two runs by pasting the same benchmark lines twice, each under a line of its own
+that says which run it was (`before https://github.com/.../pull/26766, stay in commit 27a374ea`,
+then `Output token throughput (tok/s): 513.61`; `after ...`, then `... 441.14`: sglang's
+DeepSeek-V4 regression on B300). The heading holds no number to compare; the lines below it do.
+`read_measures_below` returns them as one `measured` text, the shape compared.py pairs and reads
+as it reads a `Before: <measure>` line: the lines right below the heading that hold a digit, up to
+the first blank line or the next heading.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import FieldValue
+from ..model.textcut import clip
+
+MEASURE_LINES = 6  # lines read below a heading: a benchmark's summary block
+MEASURED_CHARS = 600
+_HEADING = re.compile(r"(?i)^[\s>*#-]*(?:\*\*)?(?:before|after)\b")
+_DIGIT = re.compile(r"\d")
+
+
+def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> dict[str, FieldValue]:
+    """`measured`: the lines below the heading ending at `line_end` that state a number, joined by
+    `; `; nothing when the first line below is blank or states none."""
+    measures: list[str] = []
+    start = line_end + 1 if buf[line_end : line_end + 1] == b"\n" else line_end
+    for _ in range(MEASURE_LINES):
+        if start >= limit:
+            break
+        end = buf.find(b"\n", start, limit)
+        end = limit if end < 0 else end
+        line = bytes(buf[start:end]).decode("utf-8", "replace").strip()
+        if not line or _HEADING.match(line) or not _DIGIT.search(line):
+            break
+        measures.append(line)
+        start = end + 1
+    return {"measured": clip("; ".join(measures), MEASURED_CHARS, mark="")} if measures else {}
