@@ -35,9 +35,7 @@ TABLE_ROW = "table-row"
 MEASURES_BELOW = "measures-below"
 BLOCK_KINDS = ("python-traceback", PYTHON_FRAMES, CXX_WHAT, TABLE_ROW, MEASURES_BELOW)
 # The fields a block adds that a pattern's `failure_if` and `unexplained` may read besides its captures.
-BLOCK_FIELDS = MappingProxyType(
-    {TABLE_ROW: ("worse", "metric", "change", "header"), MEASURES_BELOW: ("measured",)}
-)
+BLOCK_FIELDS = MappingProxyType({TABLE_ROW: ("worse", "metric", "change", "header"), MEASURES_BELOW: ("measured",)})
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
 MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
 DEFAULT_WINDOW_S = 1800.0
