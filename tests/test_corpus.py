@@ -513,6 +513,12 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression (or inconclusive): "
         "an MTP acceptance rate falling from 60.40 % to 46.40 % stated in Chinese prose ('劣化14%')",
     },
+    # Round 34 excerpts-b: 10/11 at first sight (on fa6e46f).
+    "tests/data/blind-round34-excerpts-b/05-ray-placement-group-gpu-seen-as-tpu": {
+        "verdict": "first sight: no-failure-seen 0.50, acceptable to the tester only with a key line in its "
+        "summary: vLLM's 'Waiting for creating a placement group of specs for 150 seconds' (a stall on Ray "
+        "resources) is not named; the tester expects inconclusive",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
