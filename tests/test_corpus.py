@@ -500,10 +500,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash: a vLLM V0 engine's "
         "run_mp_engine traceback (building the executor) without the line that announced it",
     },
-    "tests/data/blind-round34-excerpts-c/03-trtllm-bot-kill": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects ci-cancelled (or inconclusive): "
-        "TensorRT-LLM's CI bot 'Successfully killed previous jobs for commit' after '/bot kill'",
-    },
     "tests/data/blind-round34-excerpts-c/09-moe-backend-ab-clean": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy: a PR's A/B tables "
         "(accuracy within noise, throughput +23 %) and 'error_rate 0%' are serving proof the tool does not read",
