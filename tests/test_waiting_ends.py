@@ -111,3 +111,23 @@ def test_a_kv_wait_with_a_line_after_it_is_a_transfer_in_progress(tmp_path: Path
     lines = [KV_WAIT.format(second=51), KV_WAIT.format(second=52), stats, "..."]
     report = run([_write(tmp_path, "decode.log", lines)], library)
     assert report.verdict.id != "inconclusive"
+
+
+# gpustack/gpustack#5509: vLLM on Ray, one of two GPUs registered as a TPU, the group never placed.
+PG_WAIT = (
+    "(EngineCore pid=84) INFO 06-07 18:13:55 [ray_utils.py:464] Waiting for creating a placement group of specs "
+    "for {seconds} seconds. specs=[{{'GPU': 1.0}}, {{'GPU': 1.0}}]. Check `ray status` and `ray list nodes` to see "
+    "if you have enough resources, and make sure"
+)
+
+
+def test_one_line_that_says_it_waited_long_is_a_wait_that_went_on(tmp_path: Path, library: Library) -> None:
+    report = run([_write(tmp_path, "engine.log", [PG_WAIT.format(seconds=150)])], library)
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert report.verdict.summary.startswith("The log ends while waiting: vLLM waiting for Ray")
+    assert "for 150 seconds" in report.verdict.summary
+
+
+def test_one_line_that_waited_a_moment_is_a_step_of_start_up(tmp_path: Path, library: Library) -> None:
+    report = run([_write(tmp_path / "short", "engine.log", [PG_WAIT.format(seconds=10)])], library)
+    assert report.verdict.id == "no-failure-seen", report.verdict.summary

@@ -5,7 +5,8 @@ waiting (lines marked `waiting`: vLLM's API server polling for its engine cores,
 its workers' health, a harness for a server) that went on (REPEATED lines or more) to the file's
 end, is inconclusive: something was not coming up when the lines stop. Nothing in them says
 why; the lines of what it waited for would. A wait with anything else after it in its file (a
-ready line, a served request) is start-up going on as it should, and is left alone; a paste's
+ready line, a served request) is start-up going on as it should, and is left alone; one waiting line
+that states it has waited a minute or more (`waited_s`) is a wait that went on by itself; a paste's
 elision mark (`...`) as the last line is no such line. Waits read so far: vLLM's API server polling
 for its engine cores, the router for its workers' health, a harness for a server, a vLLM decode's
 request still waiting for its KV from the prefill.
@@ -45,10 +46,20 @@ def ended_waiting(events: Sequence[Event], sources: Sequence[Source], library: L
         last = found[-1]
         if last.line != last_line[source] or lines.get(source, last.line) - last.line > TAIL_LINES:
             continue  # something came after the wait, or the file goes on past it
-        if count_of(found).lines < REPEATED:
+        if count_of(found).lines < REPEATED and not _says_it_waited_long(last):
             continue
         return [found[0], last] if found[0] is not last else [last]
     return None
+
+
+LONG_WAIT_S = 60.0  # a waiting line that says it has waited this long is a wait that went on by itself
+
+
+def _says_it_waited_long(event: Event) -> bool:
+    """A waiting line that states how long it has waited (`waited_s`: vLLM's `Waiting for creating a
+    placement group of specs for 150 seconds`), long enough that one line is a wait that went on."""
+    waited = event.get("waited_s")
+    return isinstance(waited, int | float) and waited >= LONG_WAIT_S
 
 
 # A paste's mark for the lines it left out (`...`, `…`, `[...]`): a line of nothing more says "more of
@@ -73,8 +84,9 @@ def weigh(report: Report, events: Sequence[Event], sources: Sequence[Source], li
     count = count_of(wait if len(wait) > 1 else [last])
     span = _span(first, last)
     place = last.where if first is last else f"{first.where} to {last.where}"
+    lines = "" if count.lines == 1 else f", {count} such lines"
     summary = (
-        f"The log ends while waiting: {title} ({place}, {count} such lines{span}), "
+        f"The log ends while waiting: {title} ({place}{lines}{span}), "
         "and no line after them shows the wait ending. These lines do not say what held it up; the lines of what "
         f"it waited for would. The last: {last.where}: {clip(last.text.strip(), 240)}"
     )
