@@ -134,7 +134,7 @@ def _vllm_memory_advice(root: Event, evidence: Evidence) -> str:
         return _held_by_another(root)
     return (
         f"Lower --gpu-memory-utilization (leaves room for activations and CUDA graphs) or {VLLM_OTHER_KNOBS}; "
-        "if another process holds GPU memory (nvidia-smi), free it first."
+        "if another process holds GPU memory (nvidia-smi; npu-smi info on an Ascend NPU), free it first."
     )
 
 
