@@ -27,6 +27,8 @@ CRASHED = FIXTURES / "blind-init-crash-zerodiv-dp8ep8" / "prefill_mi355x-n05.log
         ("prefill-worker-previous.log", "prefill-worker.log"),
         ("decode_prev.log", "decode.log"),
         ("decode.prev", "decode"),
+        ("decode-previous.log", "decode-current.log"),  # round 34 bundles-b/01 names them so
+        ("prefill_prev.txt", "prefill_latest.txt"),
     ],
 )
 def test_the_later_life_of_a_saved_earlier_log_is_its_plain_name(name: str, later: str) -> None:

@@ -172,6 +172,10 @@ class Mark(StrEnum):
     RELEASED_UNREAD = "released-unread"  # the prefill released KV blocks the decode never read (`request`)
     # The client aborted requests (`requests` lists them): what the server drops after it is no failure.
     CLIENT_ABORTED = "client-aborted"
+    # The server refused a request for what it asked (a prompt longer than the model's context, an
+    # invalid parameter): the client's error, answered with a 4xx. A proxy in front that answers the
+    # refusal with a 5xx passes it on (diagnose._client_caused).
+    CLIENT_REJECTED = "client-rejected"
     HEALTH_CHECK_FAILED = "health-check-failed"  # the router's health check of a worker (`worker`) failed
     # A benchmark harness says how many requests its run sends (`planned`: vllm's and sglang's
     # `num_prompts=` echoed with their arguments) or keeps in flight (`concurrency`: at least that

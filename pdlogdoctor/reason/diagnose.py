@@ -759,7 +759,7 @@ def _no_cause_report(
     if failing and _only_warnings_while_serving(failing, proof, library):
         # A few aborted requests in a run whose probe and gate passed: noise, not a failure.
         return _healthy(proof, evidence, alternatives, missing, tolerated=failing)
-    benign = _benign_reason(failing, proof, hypotheses)
+    benign = _benign_reason(failing, proof, hypotheses) or _client_caused(failing, proof, evidence)
     if failing and benign is not None:
         return _healthy(proof, evidence, alternatives, missing, tolerated=failing, benign=benign)
     if not failing:
@@ -796,6 +796,25 @@ def _benign_reason(failing: list[Event], proof: list[Event], hypotheses: list[Hy
     if not proof or not benign or any(id(e) not in covered for e in failing):
         return None
     return "; ".join(str(h.rejected) for h in benign)
+
+
+def _client_caused(failing: list[Event], proof: list[Event], evidence: Evidence) -> str | None:
+    """Why every failing line is a client's bad request, when it is: each is an error answer (a
+    proxy's 5xx, a failed request), no more of them than requests the server refused for what they
+    asked (vLLM's `maximum context length is N tokens. However, your request has M`), and the run
+    shows serving. The refusal is the server working as it should; what passes it on is its echo."""
+    library = evidence.library
+    refused = evidence.marked(Mark.CLIENT_REJECTED)
+    answers = library.marked(Mark.ERROR_ANSWER, Mark.REQUEST_FAILED)
+    if not proof or not refused or any(e.pattern not in answers for e in failing):
+        return None
+    if count_matches(failing) > count_matches(refused):
+        return None
+    first = min(refused, key=_time_key)
+    return (
+        f"they answer {count_matches(refused)} request(s) the server refused for what they asked "
+        f"({described(library, first)}: {clip(first.text.strip(), 200)}): a client's error, passed on"
+    )
 
 
 def _only_warnings_while_serving(failing: list[Event], proof: list[Event], library: Library) -> bool:

@@ -113,7 +113,13 @@ class Evidence:
 
 
 def described(library: Library, event: Event) -> str:
-    return f"'{library.pattern(event.pattern).title}' at {event.where}"
+    """The pattern's title and the place; a line its pattern's condition passed is only its place:
+    the title names the failing form (`... returned near-all-zero output ids` for a warmup whose ids
+    were fine)."""
+    pattern = library.pattern(event.pattern)
+    if pattern.failure_if is not None and not event.failing:
+        return f"the line at {event.where}"
+    return f"'{pattern.title}' at {event.where}"
 
 
 def count_matches(events: list[Event]) -> int:

@@ -277,8 +277,10 @@ def _killed_life_came_back(hypothesis: Hypothesis, evidence: Evidence) -> Recove
 
 
 # A log saved from a process's earlier life beside its current one: `kubectl logs --previous` kept
-# as `<name>.previous.log` (or `-previous`, `_prev`) beside `<name>.log`.
+# as `<name>.previous.log` (or `-previous`, `_prev`) beside `<name>.log`, or beside a name that says
+# it is the current life (`<name>-current.log`, `_latest`, `.now`).
 EARLIER_LIFE = re.compile(r"^(?P<stem>.+?)[._-](?:previous|prev)(?P<ext>(?:\.[A-Za-z]\w*)*)$")
+CURRENT_LIFE_WORDS = ("current", "latest", "now", "restarted")
 
 
 def next_lives(source: str, sources: set[str]) -> set[str]:
@@ -292,7 +294,8 @@ def next_lives(source: str, sources: set[str]) -> set[str]:
         return set()
     prefix = f"{folder}/" if folder else ""
     stem, ext = found.group("stem"), found.group("ext") or ""
-    return {prefix + stem + ext, prefix + stem + ".log", prefix + stem} & (sources - {source})
+    stems = [stem, *(f"{stem}{sep}{word}" for sep in "._-" for word in CURRENT_LIFE_WORDS)]
+    return {prefix + name + end for name in stems for end in (ext, ".log", "")} & (sources - {source})
 
 
 # How long after a server is up again a router may still answer its requests with errors: until its
