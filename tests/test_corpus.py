@@ -510,6 +510,15 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression (or inconclusive): "
         "an MTP acceptance rate falling from 60.40 % to 46.40 % stated in Chinese prose ('劣化14%')",
     },
+    # Round 34 bundles-b: 5/8 at first sight (on f484a58); 01 (a restarted pod's -current log) and 02 (a
+    # proxy's 500 for a request vLLM refused as too long) pass since.
+    "tests/data/blind-round34-bundles-b/06-gate-passes-amid-ci-noise": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects healthy: the accuracy gate and the sweep "
+        "passed, and the job's dashboard push failed after them ('curl: (28) ...', '##[error]Process completed with "
+        "exit code 28.'). Kept: a job that exited non-zero is never healthy (issue 22), though the summary should "
+        "lead with the failed step, not slurm's teardown 'CANCELLED' line",
+        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
