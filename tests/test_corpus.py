@@ -61,11 +61,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round5-bundles/04-decode-devshm-full-nccl-init": {
         "key_line": "first sight: no key line quoted (scheduler-init-crash 0.50)",
     },
-    "tests/data/blind-round5-excerpts/39-sglang-compose-cuda-graph-torch-compile": {
-        "key_line": "the exception is the crash's (summary and facts: 'Exception: Capture cuda graph failed'), its "
-        "traceback read above the 'Scheduler hit an exception:' line; the key line as written ends in ': ' (its "
-        "message goes on below) and is quoted whole nowhere",
-    },
     "tests/data/blind-round7-excerpts-a/11-deepep-few-sms-warning-startup": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50); a progress bar's end as the step "
         "reached (DeepGEMM warmup: 100%) was tried and left out: the growing scan (--follow) times an untimed "
@@ -483,24 +478,8 @@ KNOWN: dict[str, dict[str, str]] = {
         "not as Before/After",
     },
     # Round 34 (session 18) at first sight: excerpts-a 7/11 and excerpts-c 6/11 (on 63355b5), excerpts-b 10/11
-    # (on fa6e46f; its one miss, 05, passes since the placement-group wait is read).
-    "tests/data/blind-round34-excerpts-a/06-sglang-sm75-cuda-graph-no-kernel-image": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash: sglang's "
-        "'Capture cuda graph failed:' exception (a start-up step) under a legacy run_tp_server traceback, "
-        "read by no pattern",
-    },
-    "tests/data/blind-round34-excerpts-a/07-sglang-diffusion-warmup-proxy-env": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects warmup-failure: sglang multimodal_gen's "
-        "'Server warmup failed; aborting startup:' read by no pattern",
-    },
-    "tests/data/blind-round34-excerpts-a/08-vllm-gfx906-hip-invalid-device-function": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash (or model-load-failure): "
-        "vLLM V0's 'Engine process failed to start' under a run_mp_engine traceback, read by no pattern",
-    },
-    "tests/data/blind-round34-excerpts-a/09-dynamo-4090-tp2-peer-access": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash: a vLLM V0 engine's "
-        "run_mp_engine traceback (building the executor) without the line that announced it",
-    },
+    # (on fa6e46f). Passing since: excerpts-a 06-09 (start-up crash lines of sglang and vLLM V0), excerpts-b 05
+    # (the placement-group wait), excerpts-c 01, 03 and 05 (headings over measures, the CI bot, an arrow).
     "tests/data/blind-round34-excerpts-c/09-moe-backend-ab-clean": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy: a PR's A/B tables "
         "(accuracy within noise, throughput +23 %) and 'error_rate 0%' are serving proof the tool does not read",

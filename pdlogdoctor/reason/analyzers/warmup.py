@@ -37,8 +37,10 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         if timeout
         else "the request failed inside this server or its transfer backend"
     )
+    # A server whose side is not known is "the server", not "the server server".
+    server = "server" if root.role is Role.SERVER else f"{root.role.value} server"
     summary = (
-        f"The {root.role.value} server's warmup request {outcome} ({root.where}). "
+        f"The {server}'s warmup request {outcome} ({root.where}). "
         f"No backend error, crash or OOM in these logs explains it; most likely {cause}."
     )
     return [replace(hypothesis, facts=tuple(facts), summary=summary, missing=hypothesis.missing + missing)]
