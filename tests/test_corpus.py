@@ -480,6 +480,7 @@ KNOWN: dict[str, dict[str, str]] = {
     # Round 34 (session 18) at first sight: excerpts-a 7/11 and excerpts-c 6/11 (on 63355b5), excerpts-b 10/11
     # (on fa6e46f). Passing since: excerpts-a 06-09 (start-up crash lines of sglang and vLLM V0), excerpts-b 05
     # (the placement-group wait), excerpts-c 01, 03 and 05 (headings over measures, the CI bot, an arrow).
+    # bundles-a 7/8 (on e033926); its one miss, 04, passes since the kernel's RDMA link-down line is read.
     "tests/data/blind-round34-excerpts-c/09-moe-backend-ab-clean": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy: a PR's A/B tables "
         "(accuracy within noise, throughput +23 %) and 'error_rate 0%' are serving proof the tool does not read",
