@@ -5,9 +5,10 @@ vllm-project/vllm#4210 (a release blocker) states benchmark_throughput's line tw
 `After:` a commit: 20.13 then 17.67 requests/s, no FAIL anywhere. reason/compared.py pairs the After
 line with the Before line above it that states the same measure and reads each number by its words:
 a throughput or an accuracy is better higher, a latency lower. Worse by more than 10 %: a failed
-gate naming the measure, both values and the change. Look-alikes that must stay quiet: a better
-After, a change within the allowance, two lines that state different measures, an After above its
-Before, a number whose words say neither direction.
+gate naming the measure, both values and the change; the labels say which run is which, so an After
+pasted above its Before is read the same (vllm-project/vllm#30326). Look-alikes that must stay
+quiet: a better After, a change within the allowance, two lines that state different measures, a
+number whose words say neither direction.
 """
 
 from __future__ import annotations
@@ -63,10 +64,9 @@ def test_a_worse_after_is_a_failed_gate(tmp_path: Path, lines: list[str], verdic
         ],
         ["Before: Throughput: 20.13 requests/s", "After: Throughput: 19.20 requests/s"],  # -4.6 %: within
         ["Before: Throughput: 20.13 requests/s", "After: mean TTFT 76.28 ms"],  # different measures
-        [AFTER, BEFORE],  # the After line above its Before
         ["Before: 128 GPUs", "After: 96 GPUs"],  # no word says which way is better
     ],
-    ids=["improved", "within-allowance", "different-measures", "after-first", "no-direction"],
+    ids=["improved", "within-allowance", "different-measures", "no-direction"],
 )
 def test_no_regression_no_failed_gate(tmp_path: Path, lines: list[str]) -> None:
     report = _analysed(tmp_path, lines)
@@ -156,3 +156,40 @@ def test_an_accuracy_stated_with_an_arrow(tmp_path: Path, line: str, fails: bool
     assert any(e.pattern == "measure-arrow-accuracy" and e.failing for e in report.chain) is fails
     if fails:
         assert int(exit_code_for(report)) == 1 and line in report.verdict.summary
+
+
+# vllm-project/vllm#30326 as posted: each After over its Before, two concurrencies one below the other.
+AFTER_FIRST = [
+    "TP8 concurrency=8",
+    "after PR29708",
+    "Output throughput: 1686.20 tok/s",
+    "before PR29708",
+    "Output throughput: 1947.66 tok/s",
+    "",
+    "TP8 concurrency=128",
+    "after PR29708",
+    "Output throughput: 8684.24 tok/s",
+    "before PR29708",
+    "Output throughput: 12781.05 tok/s",
+]
+
+
+def test_an_after_pasted_above_its_before_is_paired_with_the_nearest(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, AFTER_FIRST)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "from 1947.66 to 1686.2 (-13.4%)" in report.verdict.summary
+
+
+def test_the_nearest_before_is_the_one_paired_not_the_one_above(tmp_path: Path) -> None:
+    # The second concurrency alone, under the first one's Before: paired with the Before above it
+    # (1947.66), the After (8684.24) would read as a gain; with its own below it, as the loss it is.
+    lines = AFTER_FIRST[3:5] + AFTER_FIRST[6:]
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "from 12781 to 8684.24 (-32.1%)" in report.verdict.summary
+
+
+def test_a_plain_after_above_its_before_is_read_by_its_labels(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, [AFTER, BEFORE])
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "(-12.2%)" in report.verdict.summary

@@ -39,6 +39,13 @@ CHANGE_TABLE = [
     "| Output token throughput (tok/s) | 2514.3 | 2101.7 | -16.4 % |",
     "| Mean TTFT (ms) | 412.0 | 420.3 | +2.0 % |",
 ]
+# A nightly dashboard as a browser copies its rendered table: no outer bars, the change last, the
+# measure named in a row's `Metric` cell (vllm-project/vllm-omni's nightly performance summary).
+DASHBOARD = [
+    "Source | Model | Type | Config | Test | Metric | latest | baseline | vs baseline ",
+    "-- | -- | -- | -- | -- | -- | -- | -- | -- ",
+    "Buildkite | Qwen/Qwen3-8B | other | c=1, n=20 | qwen3 | median_ttft_ms | 402.7 | 300.0 | +34.2%",
+]
 ACCURACY_TABLE = [
     "| Task | Baseline | Candidate | Accuracy change |",
     "|---|---|---|---|",
@@ -57,8 +64,9 @@ def _analysed(tmp_path: Path, lines: list[str]) -> Report:
         (IMPROVEMENT_TABLE, "performance-regression", "TTFT (ms) Improvement -74.2%"),
         (CHANGE_TABLE, "performance-regression", "Output token throughput (tok/s) Change -16.4 %"),
         (ACCURACY_TABLE, "accuracy-regression", "Accuracy change -23.1%"),
+        (DASHBOARD, "performance-regression", "median_ttft_ms vs baseline +34.2%"),
     ],
-    ids=["improvement-negative", "throughput-change-down", "accuracy-change-down"],
+    ids=["improvement-negative", "throughput-change-down", "accuracy-change-down", "dashboard-without-bars"],
 )
 def test_a_row_worse_than_its_baseline_is_a_failed_gate(
     tmp_path: Path, lines: list[str], verdict: str, said: str
@@ -89,8 +97,21 @@ def _swapped_signs(lines: list[str]) -> list[str]:
         ["| Task | Accuracy | Cache hit |", "|---|---|---|", "| gsm8k | 95.9% | 12.0% |"],  # values, not changes
         ["Throughput dropped on the new build:", "| v0.11.0rc1 | 79.8 | -74.2% | 22.6 | -12.4% |"],  # no header
         ["| Config | Batch | Change |", "|---|---|---|", "| tp8 | 64 | -40.0% |"],  # a change of what?
+        [line.replace("+34.2%", "+4.2%") for line in DASHBOARD],  # within the allowance
+        [line.replace("median_ttft_ms", "gpu_count") for line in DASHBOARD],  # a measure of no direction
+        ["decode-1  | INFO:     10.0.0.1:4242 - abc | -12.5%"],  # a compose prefix: no table
     ],
-    ids=["improved", "within-allowance", "harness-passed", "percent-values", "no-header", "no-direction"],
+    ids=[
+        "improved",
+        "within-allowance",
+        "harness-passed",
+        "percent-values",
+        "no-header",
+        "no-direction",
+        "dashboard-within-allowance",
+        "dashboard-no-direction",
+        "compose-line",
+    ],
 )
 def test_a_row_that_is_not_worse_is_no_gate(tmp_path: Path, lines: list[str]) -> None:
     report = _analysed(tmp_path, lines)

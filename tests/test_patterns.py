@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pdlogdoctor.library.load import load_library
-from pdlogdoctor.library.patterns import Library, check_examples, load_pattern, say
+from pdlogdoctor.library.patterns import Library, check_examples, load_pattern, match_line, say
 from pdlogdoctor.model import verdicts
 from pdlogdoctor.model.errors import PatternError
 from pdlogdoctor.reason.analyzers import ANALYZERS
@@ -95,6 +95,20 @@ def test_a_named_search_anchor_is_searched_for(tmp_path: Path) -> None:
     assert load_pattern(path).primary_anchor == ":"
     path.write_text(_pattern_text('anchors = ["size:", ":"]').replace('anchors = ["size:"]\n', ""))
     assert load_pattern(path).primary_anchor == "size:"
+
+
+def test_any_anchors_are_each_searched_for_and_one_must_be_in_the_line(tmp_path: Path) -> None:
+    """A pattern whose lines come in two shapes names a literal of each (`any_anchors`): the scanner
+    searches for every one of them, and a line holding none is no match, whatever the regex says."""
+    path = tmp_path / "broken.toml"
+    path.write_text(_pattern_text('any_anchors = ["size:1", "size:2"]'))
+    pattern = load_pattern(path)
+    assert pattern.search_keys == ("size:1", "size:2")
+    assert match_line(pattern, "size:12") is not None
+    assert match_line(pattern, "size:35") is None  # the regex matches, no search key is in the line
+    path.write_text(_pattern_text('any_anchors = ["size:1"]'))
+    with pytest.raises(PatternError, match="any_anchors"):
+        load_pattern(path)  # one is `anchors`' job
 
 
 def test_unknown_cause_target_is_an_error(tmp_path: Path) -> None:

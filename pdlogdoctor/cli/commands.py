@@ -362,7 +362,7 @@ def patterns_check(patterns: PatternsOption = None) -> None:
 def patterns_anchors() -> None:
     library = load_patterns(None)
     generic = library.errors.anchors if library.errors else ()
-    for anchor in sorted({p.primary_anchor for p in library.patterns} | set(generic)):
+    for anchor in sorted({key for p in library.patterns for key in p.search_keys} | set(generic)):
         typer.echo(_ere_escape(anchor))
 
 

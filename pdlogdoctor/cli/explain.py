@@ -151,6 +151,10 @@ def _pattern_text(library: Library, pattern: Pattern) -> str:
         "",
         "How it is recognised:",
         f"  anchors (all must be in the line): {', '.join(repr(a) for a in pattern.anchors)}",
+    ]
+    if pattern.any_anchors:
+        lines.append(f"  and one of: {', '.join(repr(a) for a in pattern.any_anchors)}")
+    lines += [
         f"  regex: {pattern.regex.pattern}",
     ]
     if pattern.failure_if is not None:

@@ -102,7 +102,7 @@ def _masked(text: str, masks: tuple[Mask, ...], layer: ErrorLayer | None, librar
 
 def _named(text: str, library: Library) -> bool:
     """Whether a pattern of the library recognises the line (the scanner's anchor is in it and it matches)."""
-    return any(p.primary_anchor in text and match_line(p, text) is not None for p in library.patterns)
+    return any(any(key in text for key in p.search_keys) and match_line(p, text) is not None for p in library.patterns)
 
 
 def _lines(paths: list[str], stdin: BinaryIO | None) -> Iterator[tuple[str, int, str]]:

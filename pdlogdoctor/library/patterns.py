@@ -45,7 +45,7 @@ PROFILE_FILE = "profile.toml"
 _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
-    "marks", "unexplained", "identity", "cleared_by", "cleared_by_run", "says", "search_anchor",
+    "marks", "unexplained", "identity", "cleared_by", "cleared_by_run", "says", "search_anchor", "any_anchors",
 }  # fmt: skip
 # The title `patterns suggest` writes into a skeleton (suggest.py), for a person to replace.
 SKELETON_TITLE = "TODO: what this line means"
@@ -153,6 +153,10 @@ class Pattern:
     says: tuple[str, ...] = ()
     # The anchor the scanner searches for, when the longest is not the rarest (`primary_anchor`).
     search_anchor: str | None = None
+    # Literals of which every match holds at least one (a line shaped two ways: a table row's change
+    # cell inside the row, `% |`, or last, `| -17.56%`): the scanner searches for each of them, not
+    # for the primary anchor (`search_keys`); `anchors` still must all be in the line.
+    any_anchors: tuple[str, ...] = ()
 
     @property
     def primary_anchor(self) -> str:
@@ -160,6 +164,12 @@ class Pattern:
         anchor is on every line of a busy family, a shorter one on its failing lines only), else the
         longest, which is usually the rarest."""
         return self.search_anchor or max(self.anchors, key=len)
+
+    @property
+    def search_keys(self) -> tuple[str, ...]:
+        """What the scanner searches for to find the pattern's lines: each of `any_anchors`, or the
+        primary anchor."""
+        return self.any_anchors or (self.primary_anchor,)
 
 
 @record
@@ -325,6 +335,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         edges=edges,
         says=_says(data, fields, where),
         search_anchor=_search_anchor(data, anchors, where),
+        any_anchors=_any_anchors(data, where),
     )
 
 
@@ -354,6 +365,17 @@ def _anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
     anchors = schema.string_list(data, "anchors", where, ascii_only=True)
     if not anchors:
         raise PatternError(where, "anchors", "must be a non-empty list of non-empty strings")
+    return anchors
+
+
+def _any_anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
+    if "any_anchors" not in data:
+        return ()
+    anchors = schema.string_list(data, "any_anchors", where, ascii_only=True)
+    if not anchors or len(anchors) < 2:
+        raise PatternError(where, "any_anchors", "must list two or more non-empty strings (one is `anchors`)")
+    if "search_anchor" in data:
+        raise PatternError(where, "any_anchors", "searches for each of its strings: no search_anchor beside it")
     return anchors
 
 
@@ -515,6 +537,8 @@ def match_line(pattern: Pattern, line: str) -> dict[str, FieldValue] | None:
     for anchor in pattern.anchors:
         if anchor not in line:
             return None
+    if pattern.any_anchors and not any(anchor in line for anchor in pattern.any_anchors):
+        return None
     found = pattern.regex.search(line, timeout=MATCH_TIMEOUT_S)
     if found is None:
         return None

@@ -3,9 +3,10 @@
 People compare two runs by stating a measure twice (`Before: Throughput: 20.13 requests/s, ...`,
 `After: Throughput: 17.67 requests/s, ...`: a release blocker's benchmark before and after a commit).
 No harness prints FAIL there, yet the run regressed, and a report that says "no failure seen" is
-wrong. The lines are marked `compared` (patterns measure-before and measure-after); each After
-line is paired with the nearest Before line above it in its file that states the same measure (the
-same words once the numbers are masked), and each number is read with the words around it: a
+wrong. The lines are marked `compared` (patterns measure-before and measure-after, and their
+`-heading` siblings whose measures are on the lines below); each After line is paired with the
+nearest Before line in its file that states the same measure (the same words once the numbers are
+masked; above it or below it: the labels say which run is which), and each number is read with the words around it: a
 throughput, a rate or an accuracy is better higher, a latency or a duration lower. A number worse by
 more than REGRESSED_SHARE makes the After line a failed gate that names the measure, both values and
 the change; numbers whose words say neither are not judged. The numbers are compared, not words.
@@ -39,12 +40,12 @@ def regressed_against_before(events: Sequence[Event], library: Library) -> list[
     if not sides:
         return list(events)
     afters = library.marked(Mark.GATE_FAILED) & compared
-    out = [_judged(e, sides) if e.pattern in afters and not e.failing else e for e in events]
+    out = [_judged(e, sides, afters) if e.pattern in afters and not e.failing else e for e in events]
     return recounted(out, events)
 
 
-def _judged(after: Event, sides: Sequence[Event]) -> Event:
-    before = _before_of(after, sides)
+def _judged(after: Event, sides: Sequence[Event], afters: frozenset[str]) -> Event:
+    before = _before_of(after, sides, afters)
     if before is None:
         return after
     worse = _worst(str(before.get("measured")), str(after.get("measured")))
@@ -75,18 +76,21 @@ def regressed(before: str, after: str) -> bool:
     return shape_of(before) == shape_of(after) and _worst(before, after) is not None
 
 
-def _before_of(after: Event, sides: Sequence[Event]) -> Event | None:
-    """The nearest line above the After line in its file that states the same measure, not itself an After."""
+def _before_of(after: Event, sides: Sequence[Event], afters: frozenset[str]) -> Event | None:
+    """The nearest line of its file that states the same measure as the After line and is no After
+    line itself (`afters`): above it, or below it (`after <PR>` pasted over `before <PR>`,
+    vllm-project/vllm#30326); the labels say which run is which, not the order. Of two at the same distance, the
+    one above."""
     shape = shape_of(str(after.get("measured")))
-    above = [
+    befores = [
         e
         for e in sides
         if e.source == after.source
-        and e.line < after.line
-        and e.pattern != after.pattern
+        and e.line != after.line
+        and e.pattern not in afters
         and shape_of(str(e.get("measured"))) == shape
     ]
-    return max(above, key=lambda e: e.line) if above else None
+    return min(befores, key=lambda e: (abs(e.line - after.line), e.line > after.line)) if befores else None
 
 
 def shape_of(measured: str) -> str:

@@ -74,12 +74,13 @@ class AnchorIndex:
         a run's small input is searched without one); 0: built now."""
         groups: dict[bytes, list[Pattern]] = defaultdict(list)
         generic_anchors = [a.encode() for a in library.errors.anchors] if library.errors else []
-        own = [pattern.primary_anchor.encode() for pattern in library.patterns]  # a property: computed once
-        primaries = set(own) | set(generic_anchors)
+        # Each pattern's search keys (its primary anchor, or each of its any_anchors): properties, computed once.
+        own = [tuple(key.encode() for key in pattern.search_keys) for pattern in library.patterns]
+        primaries = {key for keys in own for key in keys} | set(generic_anchors)
         escaped = {anchor: _json_escaped(anchor) for anchor in primaries if _json_escaped(anchor) != anchor}
         search_key = _search_keys(primaries | set(escaped.values()))
-        for pattern, anchor in zip(library.patterns, own, strict=True):
-            for key in {search_key[form] for form in _forms(anchor, escaped)}:
+        for pattern, keys in zip(library.patterns, own, strict=True):
+            for key in {search_key[form] for anchor in keys for form in _forms(anchor, escaped)}:
                 groups[key].append(pattern)
         generic_keys = {search_key[form] for anchor in generic_anchors for form in _forms(anchor, escaped)}
         for key in generic_keys:
@@ -101,7 +102,9 @@ class AnchorIndex:
         launches = library.marked(Mark.SERVER_LAUNCH)
         stop_afters = {p.id: p.stop_after for _, group in ordered for p in group if p.stop_after is not None}
         # The block patterns' own anchors, not their search keys (search._defer_open_block).
-        block_anchors = tuple(sorted({p.primary_anchor.encode() for _, group in ordered for p in group if p.block}))
+        block_anchors = tuple(
+            sorted({key.encode() for _, group in ordered for p in group if p.block for key in p.search_keys})
+        )
         numbers = tuple(number for number in range(len(ordered)) if number not in apart)
         return cls(
             ordered, blocks, fast, library.errors, generic, launches, library.formats, sampled, slots, firsts,

@@ -57,12 +57,16 @@ def read_row(buf: bytes | bytearray, line_start: int, line_end: int) -> dict[str
 
 
 def cells_of(line: str) -> list[str] | None:
-    """A table line's cells, None when it is no table line (`| a | b |`, leading spaces or a
-    quote's `>` allowed)."""
+    """A table line's cells, None when it is no table line: `| a | b |` (leading spaces or a
+    quote's `>` allowed), or, as a browser copies a rendered table, `a | b | c` without the outer
+    bars (three cells at least: `decode-1  | text`, a compose prefix, is no table)."""
     text = line.strip().lstrip(">").strip()
-    if not text.startswith("|"):
+    if text.startswith("|"):
+        inner = text[1:-1] if text.endswith("|") and len(text) > 1 else text[1:]
+    elif text.count(" | ") >= 2:
+        inner = text
+    else:
         return None
-    inner = text[1:-1] if text.endswith("|") and len(text) > 1 else text[1:]
     return [cell.strip().strip("*").strip() for cell in inner.split("|")]
 
 
@@ -81,23 +85,37 @@ def _judged(names: list[str], row: list[str], at: int) -> tuple[float, str, str]
     if not CHANGE.search(name):
         return None
     measure = _measure_of(names, row, at)
-    if HIGHER.search(measure):
+    if HIGHER.search(_spaced(measure)):
         return -value, measure, row[at]
-    if LOWER.search(measure):
+    if LOWER.search(_spaced(measure)):
         return value, measure, row[at]
     return None
 
 
 def _measure_of(names: list[str], row: list[str], at: int) -> str:
     """What the change column at `at` measures: its own header when that names a measure, else the
-    nearest column to its left that does, else the row's first cell; with the column's own name."""
+    nearest column to its left whose header does, else the nearest cell of the row to its left that
+    does (a `Metric` column's `audio_throughput`), else the row's first cell; with the column's name."""
     own = names[at]
-    if HIGHER.search(own) or LOWER.search(own):
+    if _directed(own):
         return own
     for left in range(at - 1, -1, -1):
-        if HIGHER.search(names[left]) or LOWER.search(names[left]):
+        if _directed(names[left]):
             return f"{names[left]} {own}"
+    for left in range(at - 1, -1, -1):
+        if _directed(row[left]):
+            return f"{row[left]} {own}"
     return f"{row[0]} {own}" if row[0] else own
+
+
+def _directed(words: str) -> bool:
+    """The words name a measure whose better way is known (a throughput up, a latency down)."""
+    return bool(HIGHER.search(_spaced(words)) or LOWER.search(_spaced(words)))
+
+
+def _spaced(words: str) -> str:
+    """A metric's identifier read as words: `median_ttft_ms` as `median ttft ms`."""
+    return words.replace("_", " ")
 
 
 def _header_above(buf: bytes | bytearray, line_start: int) -> str | None:
