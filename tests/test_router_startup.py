@@ -70,3 +70,25 @@ def test_the_same_error_after_the_activation_is_a_failure(tmp_path: Path) -> Non
 def test_without_an_activation_the_errors_stand(tmp_path: Path) -> None:
     report = _analysed(tmp_path, [READY, *_no_prefill("2026-03-11 05:02:40", "2026-03-11 05:02:45")])
     assert report.verdict.id == "router-no-workers", report.verdict.summary
+
+
+# The router's answer to the same request (middleware.rs), as round 35's bundles-b/07 holds it.
+ANSWERED_503 = (
+    '{t} ERROR http_request{{method=POST uri=/v1/chat/completions version=HTTP/1.1 module="smg" '
+    'request_id="chatcmpl-{n}" status_code=503 latency=373}}: smg::response: '
+    f"{SRC}/middleware.rs:349: request failed with server error"
+)
+
+
+def test_the_answer_to_a_request_placed_before_the_activation_is_start_up_too(tmp_path: Path) -> None:
+    early = [NO_PREFILL.format(t="2026-03-11 05:02:40", n=0), ANSWERED_503.format(t="2026-03-11 05:02:40", n=0)]
+    report = _analysed(tmp_path, [READY, *early, ACTIVATED.format(t="2026-03-11 05:09:12")])
+    assert report.verdict.id == "healthy", report.verdict.summary
+    assert any("request failed with server error" in note for note in report.notes), report.notes
+
+
+def test_an_answer_to_another_request_stands(tmp_path: Path) -> None:
+    # a 503 for a request whose own line was not cleared (another id) is a failure of its own
+    early = [NO_PREFILL.format(t="2026-03-11 05:02:40", n=0), ANSWERED_503.format(t="2026-03-11 05:02:41", n=7)]
+    report = _analysed(tmp_path, [READY, *early, ACTIVATED.format(t="2026-03-11 05:09:12")])
+    assert report.verdict.id != "healthy", report.verdict.summary

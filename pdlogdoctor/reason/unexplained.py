@@ -265,6 +265,27 @@ def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event
             pairs.append((event, first))
             event = replace(event, failing=False)
         kept.append(event)
+    return _echoes_cleared(kept, pairs, library)
+
+
+def _echoes_cleared(
+    events: list[Event], pairs: list[tuple[Event, Event]], library: Library
+) -> tuple[list[Event], list[tuple[Event, Event]]]:
+    """An error answer for a request whose own failure was cleared is cleared with it: the router's
+    503 for a request it could not place before its workers were activated answers that request, a
+    start-up moment, not a failure of its own. The two lines name the same request (`request_id`)
+    in the same file."""
+    cleared = {(e.source, e.get("request_id")): clearing for e, clearing in pairs if e.get("request_id")}
+    if not cleared:
+        return events, pairs
+    answers = library.marked(Mark.ERROR_ANSWER)
+    kept: list[Event] = []
+    for event in events:
+        clearing = cleared.get((event.source, event.get("request_id"))) if event.failing else None
+        if clearing is not None and event.pattern in answers:
+            pairs.append((event, clearing))
+            event = replace(event, failing=False)
+        kept.append(event)
     return kept, pairs
 
 
