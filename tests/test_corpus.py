@@ -499,6 +499,34 @@ KNOWN: dict[str, dict[str, str]] = {
         "lead with the failed step, not slurm's teardown 'CANCELLED' line",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
+    # Round 35 (session 18) at first sight: excerpts-a 8/11, excerpts-b 10/11, excerpts-c 8/11 (on fb75a4d),
+    # bundles-b 5/8 (on 0566176). Passing since: excerpts-a 01 and 11 (TensorRT-LLM's executor lines),
+    # excerpts-c 02 (a dashboard without outer bars), 07 (/health_generate) and 10's verdict (an After
+    # over its Before), bundles-b 07 (the router's 503s before activation) and 08 (sglang's ignored imports).
+    "tests/data/blind-round35-excerpts-a/09-vllm-inductor-gcc-compile-fails-tp2": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash: a V0 worker's "
+        "traceback tail (inductor's gcc CalledProcessError) logged under 'multiproc_worker_utils.py:240]' with "
+        "its header cut, after start-up lines only",
+    },
+    "tests/data/blind-round35-excerpts-b/09-llm-d-epp-routes-to-refusing-pods": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects router-no-workers: Envoy's 'upstream "
+        "connect error ... Connection refused' pasted as three lines (at its sentence and comma breaks), which "
+        "envoy-upstream-connect-refused reads only as one line",
+    },
+    "tests/data/blind-round35-excerpts-c/04-dynamo-pytest-collection-importerror": {
+        "key_line": "first sight: no key line quoted (inconclusive 0.00, the verdict expected): pytest's "
+        "'ImportError while importing test module' is not the line the summary quotes",
+    },
+    "tests/data/blind-round35-excerpts-c/10-gpt-oss-h200-throughput-after-before": {
+        "key_line": "first sight: no key line quoted (no-failure-seen 0.50); now performance-regression quotes "
+        "the first pair (-13.4 %), not the tester's worse one (-32.1 %)",
+    },
+    "tests/data/blind-round35-bundles-b/06-fault-injection-gate-passes": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects healthy: sglang's fault-injection test "
+        "(SGLANG_TEST_DISAGG_FAILURE_PROB) makes KV transfers fail on purpose, the retried requests are "
+        "served and the GSM8K gate passes; the tool does not know the injection mode",
+        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
