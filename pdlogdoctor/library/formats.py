@@ -59,6 +59,10 @@ TIME_GROUPS = ("date", "clock", "frac", "month", "day", "monthname", "year", "ep
 KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level", "received", "file", "source", "role", "utc", "tag"))
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
+# Lines whose stamps are kept (`Formats.stamps`), then they start over: a line is read again soon
+# after (the wrapped-line check reads the line below a hit, the hit itself, then its neighbours
+# as they look for their time), about one read in four on a dense log.
+STAMPS_KEPT = 256
 _FORMAT_KEYS = {
     "id", "component", "kind", "order", "starts_with", "regex", "levels", "level", "utc", "in_text",
     "says_when", "engine", "role", "role_when", "quotes", "sample", "no_match", "references",
@@ -199,6 +203,7 @@ class Formats:
     any_source: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
     records: tuple[Format, ...] = field(default=(), compare=False, repr=False)  # kind = "record", in order
     any_record: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
+    _read_stamps: dict[str, LineStamps] = field(default_factory=dict, compare=False, repr=False)  # `stamps`
 
     @classmethod
     def of(cls, formats: Iterable[Format]) -> Formats:
@@ -259,7 +264,15 @@ class Formats:
         with a time of its own (journald's `Dec 03 01:29:45 host prog[pid]: `) says when the line
         was received: that time is the line's own only when it states none, and otherwise the
         same moment on the host's clock (the component's is often UTC). A line indented as a whole
-        is read without its indent."""
+        is read without its indent. Read once per line among the last STAMPS_KEPT read."""
+        found = self._read_stamps.get(line)
+        if found is None:
+            if len(self._read_stamps) >= STAMPS_KEPT:
+                self._read_stamps.clear()
+            found = self._read_stamps[line] = self._line_stamps(line)
+        return found
+
+    def _line_stamps(self, line: str) -> LineStamps:
         own, received = self._stamps(line)
         if own is None and received is None and line[:1] in (" ", "\t"):
             own, received = self._stamps(line.lstrip())
