@@ -59,9 +59,10 @@ TIME_GROUPS = ("date", "clock", "frac", "month", "day", "monthname", "year", "ep
 KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level", "received", "file", "source", "role", "utc", "tag"))
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
-# Lines whose stamps are kept (`Formats.stamps`), then they start over: a line is read again soon
-# after (the wrapped-line check reads the line below a hit, the hit itself, then its neighbours
-# as they look for their time), about one read in four on a dense log.
+# Lines whose stamps and readings are kept (`Formats.stamps`, `Formats.read`), then they start
+# over: a line is read again soon after (the wrapped-line check reads the line below a hit, then
+# the hit itself; the error layer reads a line's level, then its body), about one stamp read in
+# four and one reading in two on a dense log.
 STAMPS_KEPT = 256
 _FORMAT_KEYS = {
     "id", "component", "kind", "order", "starts_with", "regex", "levels", "level", "utc", "in_text",
@@ -204,6 +205,7 @@ class Formats:
     records: tuple[Format, ...] = field(default=(), compare=False, repr=False)  # kind = "record", in order
     any_record: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
     _read_stamps: dict[str, LineStamps] = field(default_factory=dict, compare=False, repr=False)  # `stamps`
+    _readings: dict[str, Reading] = field(default_factory=dict, compare=False, repr=False)  # `read`
 
     @classmethod
     def of(cls, formats: Iterable[Format]) -> Formats:
@@ -308,7 +310,16 @@ class Formats:
     def read(self, line: str) -> Reading:
         """The formats read at the start of `line`, each inside the one before (a launcher's
         tag, then the component's prefix), up to the first that states a level. A line indented
-        as a whole (a pasted block) is read without its indent when nothing reads it as it is."""
+        as a whole (a pasted block) is read without its indent when nothing reads it as it is.
+        Read once per line among the last STAMPS_KEPT read."""
+        found = self._readings.get(line)
+        if found is None:
+            if len(self._readings) >= STAMPS_KEPT:
+                self._readings.clear()
+            found = self._readings[line] = self._line_reading(line)
+        return found
+
+    def _line_reading(self, line: str) -> Reading:
         reading = self._read(line)
         if reading.format is None and line[:1] in (" ", "\t"):
             # Only a prefix read counts: a line known by its words alone (an exception's last line)
