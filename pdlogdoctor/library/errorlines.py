@@ -29,6 +29,7 @@ from . import schema
 from .formats import Formats, Reading
 from .formats import shipped as shipped_formats
 from .lazyregex import LazyRegex
+from .literals import required_words
 from .templates import TEMPLATES_FILE, Mask, check_masks, load_masks, template_of
 
 if TYPE_CHECKING:
@@ -211,6 +212,9 @@ class ErrorLayer:
     wrappers: tuple[Wrapper, ...] = ()  # generic reports of a failure (causes.toml)
     families: tuple[Family, ...] = ()  # cause words that name a verdict (families.toml)
     formats: Formats = field(default_factory=shipped_formats)  # the catalogue the format markers read
+    # Per list of markers `decide` reads (by its id, the list kept beside it: `_needs`), the words
+    # each marker's every match holds.
+    _needs: dict[int, tuple[Sequence[Marker], _Needs]] = field(default_factory=dict, compare=False, repr=False)
 
     def ending_before_message(self) -> dict[str, Marker]:
         """The markers whose line may end before its message (`Marker.message_below`), by id."""
@@ -314,7 +318,11 @@ class ErrorLayer:
                 inner.append(self.formats.inside_tags(text))
             return inner[0]
 
-        for marker in markers:
+        every, needs = self._needs_of(markers)
+        present = {word for word in every if word in text}
+        for marker, words in zip(markers, needs, strict=True):
+            if words is not None and words.isdisjoint(present):
+                continue  # what it searches is part of the line: without one of them, no match (literals.py)
             if marker.statement:
                 if self.formats.statement(text):
                     return marker, ""
@@ -323,6 +331,30 @@ class ErrorLayer:
             if message is not None:
                 return marker, message
         return None, ""
+
+    def _needs_of(self, markers: Sequence[Marker]) -> _Needs:
+        """The words of `markers` (`_needed`), found once per list: a line passes dozens of markers,
+        and most hold none of their words (the search says no before it runs, after three calls)."""
+        kept = self._needs.get(id(markers))
+        if kept is None or kept[0] is not markers:
+            each = tuple(_needed(marker) for marker in markers)
+            every = tuple(dict.fromkeys(word for words in each if words is not None for word in words))
+            kept = self._needs[id(markers)] = (markers, (every, each))
+        return kept[1]
+
+
+# What `decide` tests a line for: every word of the markers, and each marker's (None: read it always).
+_Needs = tuple[tuple[str, ...], tuple[frozenset[str] | None, ...]]
+
+
+def _needed(marker: Marker) -> frozenset[str] | None:
+    """The words one of which a line holds when the marker decides it: its regex's (literals.py),
+    which searches the line, its message or the line behind its tags, each a part of the line.
+    None: a marker that decides without its regex (a statement, a level alone) or one with no such words."""
+    if marker.statement or marker.regex is None:
+        return None
+    words = required_words(marker.regex.pattern, marker.regex.flags)
+    return frozenset(words) if words else None
 
 
 def _search(pattern: LazyRegex, text: str) -> regex.Match[str] | None:

@@ -59,6 +59,11 @@ TIME_GROUPS = ("date", "clock", "frac", "month", "day", "monthname", "year", "ep
 KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level", "received", "file", "source", "role", "utc", "tag"))
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
+# Lines whose stamps and readings are kept (`Formats.stamps`, `Formats.read`), then they start
+# over: a line is read again soon after (the wrapped-line check reads the line below a hit, then
+# the hit itself; the error layer reads a line's level, then its body), about one stamp read in
+# four and one reading in two on a dense log.
+STAMPS_KEPT = 256
 _FORMAT_KEYS = {
     "id", "component", "kind", "order", "starts_with", "regex", "levels", "level", "utc", "in_text",
     "says_when", "engine", "role", "role_when", "quotes", "sample", "no_match", "references",
@@ -199,6 +204,8 @@ class Formats:
     any_source: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
     records: tuple[Format, ...] = field(default=(), compare=False, repr=False)  # kind = "record", in order
     any_record: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
+    _read_stamps: dict[str, LineStamps] = field(default_factory=dict, compare=False, repr=False)  # `stamps`
+    _readings: dict[str, Reading] = field(default_factory=dict, compare=False, repr=False)  # `read`
 
     @classmethod
     def of(cls, formats: Iterable[Format]) -> Formats:
@@ -259,7 +266,15 @@ class Formats:
         with a time of its own (journald's `Dec 03 01:29:45 host prog[pid]: `) says when the line
         was received: that time is the line's own only when it states none, and otherwise the
         same moment on the host's clock (the component's is often UTC). A line indented as a whole
-        is read without its indent."""
+        is read without its indent. Read once per line among the last STAMPS_KEPT read."""
+        found = self._read_stamps.get(line)
+        if found is None:
+            if len(self._read_stamps) >= STAMPS_KEPT:
+                self._read_stamps.clear()
+            found = self._read_stamps[line] = self._line_stamps(line)
+        return found
+
+    def _line_stamps(self, line: str) -> LineStamps:
         own, received = self._stamps(line)
         if own is None and received is None and line[:1] in (" ", "\t"):
             own, received = self._stamps(line.lstrip())
@@ -295,7 +310,16 @@ class Formats:
     def read(self, line: str) -> Reading:
         """The formats read at the start of `line`, each inside the one before (a launcher's
         tag, then the component's prefix), up to the first that states a level. A line indented
-        as a whole (a pasted block) is read without its indent when nothing reads it as it is."""
+        as a whole (a pasted block) is read without its indent when nothing reads it as it is.
+        Read once per line among the last STAMPS_KEPT read."""
+        found = self._readings.get(line)
+        if found is None:
+            if len(self._readings) >= STAMPS_KEPT:
+                self._readings.clear()
+            found = self._readings[line] = self._line_reading(line)
+        return found
+
+    def _line_reading(self, line: str) -> Reading:
         reading = self._read(line)
         if reading.format is None and line[:1] in (" ", "\t"):
             # Only a prefix read counts: a line known by its words alone (an exception's last line)

@@ -10,9 +10,11 @@ and keeps the first KEEP_PER_PATTERN events of each pattern with the count of th
 from __future__ import annotations
 
 import functools
+import operator
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ..library.errorlines import ErrorHit, ErrorLayer, Marker
 from ..library.fields import typed_fields
@@ -28,6 +30,9 @@ from .stamps import StampMemory, latest_for, stamp_for
 from .timeline import clean_line, dated_by, grep_file, parse_stamps
 from .traceback import read_block
 from .wrapped import Wrapped, message_below, rejoined
+
+if TYPE_CHECKING:
+    import regex
 
 KEEP_PER_PATTERN = 20  # first N events of a pattern in one source; the rest are counted
 STREAMS_KEPT = 4096  # collector prefixes whose stream is remembered (EventSink.stream_of)
@@ -108,6 +113,7 @@ class EventSink:
     last_line: int = 0  # the last line something recognised: a row of a wrapped line is not read twice
     series: SeriesBook = field(default_factory=SeriesBook)  # the metrics patterns' lines, every one
     numeric: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # a metrics pattern's numbers
+    readers: dict[str, _Reader] = field(default_factory=dict)  # where they are in its match (`_reader`)
     plans: dict[tuple[int, ...], _Plan] = field(default_factory=dict)  # per set of anchors a line holds (`plan`)
     # Anchors only a metrics pattern holds (index.sampled): number -> the pattern
     sampled: dict[int, str] = field(default_factory=dict)
@@ -266,8 +272,10 @@ class EventSink:
             return False
         self.matched[pattern.id] = self.matched.get(pattern.id, 0) + 1
         names = self._numeric(pattern)
-        values = _numbers(names, found.group(*_group_names(names)))
-        rank = found.group("rank") if "rank" in found.re.groupindex else None
+        numbers, rank_at = self._reader(pattern, found)
+        groups = found.groups()
+        values = _numbers(names, numbers(groups))
+        rank = groups[rank_at] if rank_at is not None else None
         rank = rank or _rank_label(stamp)
         seconds = stamp.seconds if stamp else None
         stream = self.stream_of(raw, text)
@@ -276,6 +284,17 @@ class EventSink:
         self.counts[key] += 1
         self.unmade[key] = (pattern, line_no, stamp, text, found.groupdict, raw)
         return True
+
+    def _reader(self, pattern: Pattern, found: regex.Match[str]) -> _Reader:
+        """Where a metrics pattern's numbers and rank are in its match's `groups()`, made once per
+        sink: `group(*names)` looks each name up, ~1 µs a name, and a decode line has nine."""
+        reader = self.readers.get(pattern.id)
+        if reader is None:
+            index = found.re.groupindex
+            places = [index[name] - 1 for name in _group_names(self._numeric(pattern))]
+            numbers = operator.itemgetter(*places) if places else _no_groups
+            reader = self.readers[pattern.id] = (numbers, index["rank"] - 1 if "rank" in index else None)
+        return reader
 
     def _count_skipped(self) -> dict[str, int]:
         """The metrics lines `take` skipped count as their pattern's lines (the lines holding its anchor)
@@ -312,6 +331,9 @@ class _Line:
     text: str  # without a collector's or launcher's prefix (clean_line)
     actions_time: str | None
     read_stamps: LineStamps | None = None  # its prefixes' times, once read (`stamps`)
+    # The whole line a terminal wrapped it from, once read (`_whole_line`): a line no pattern
+    # recognised is asked again by the error layer when that recognises nothing either.
+    read_whole: tuple[Wrapped | None] | None = None
 
     def stamps(self, formats: Formats) -> LineStamps:
         if self.read_stamps is None:
@@ -428,10 +450,19 @@ def _as_number(value: FieldValue | None) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
+# A metrics pattern's match read (`EventSink._reader`): its numbers' texts from `groups()`, and
+# where its rank group is (None: it has none).
+_Reader = tuple[Callable[[Sequence[str | None]], tuple[str | None, ...]], int | None]
+
+
+def _no_groups(_groups: Sequence[str | None]) -> tuple[str | None, ...]:
+    return ()
+
+
 @functools.lru_cache(maxsize=64)
 def _group_names(names: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
-    """The regex groups of a metrics pattern's numbers, twice over when there is one: `group(*x)`
-    returns a tuple only for two names or more."""
+    """The regex groups of a metrics pattern's numbers, twice over when there is one: an
+    itemgetter of `groups()` (`EventSink._reader`) returns a tuple only for two places or more."""
     plain = tuple(name for name, _ in names)
     return plain if len(plain) > 1 else plain * 2
 
@@ -439,15 +470,13 @@ def _group_names(names: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
 def _numbers(names: tuple[tuple[str, str], ...], texts: tuple[str | None, ...]) -> list[float | None]:
     """A metrics line's raw captures as the track's numbers; ints and floats (nearly all of them)
     straight through float()."""
-    values: list[float | None] = []
-    for (_, kind), text in zip(names, texts, strict=False):
-        if text is None:
-            values.append(None)
-        elif kind == "int" or kind == "float":
-            values.append(float(text))
-        else:
-            values.append(_number(kind, text))
-    return values
+    return [None if text is None else convert(text) for convert, text in zip(_converters(names), texts, strict=False)]
+
+
+@functools.lru_cache(maxsize=64)
+def _converters(names: tuple[tuple[str, str], ...]) -> tuple[Callable[[str], float | None], ...]:
+    """Per number of a metrics pattern (name, type), what makes a track's number of its text."""
+    return tuple(float if kind in ("int", "float") else functools.partial(_number, kind) for _, kind in names)
 
 
 def _number(kind: str, text: str | None) -> float | None:
@@ -494,7 +523,9 @@ def _whole_line(buf: Buffer, line: _Line, state: EventSink) -> Wrapped | None:
     """The whole line when the line is a row of a line a terminal wrapped (wrapped.py); asked
     only for a line that alone says nothing, kept only when whole it does. None when a row above
     it has been read already (its reading stands)."""
-    whole = rejoined(buf, line.start, line.stop, line.end, line.text, state.stamps.formats)
+    if line.read_whole is None:
+        line.read_whole = (rejoined(buf, line.start, line.stop, line.end, line.text, state.stamps.formats),)
+    whole = line.read_whole[0]
     if whole is None or state.last_line >= line.number - whole.before:
         return None
     return whole
