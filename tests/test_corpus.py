@@ -503,6 +503,7 @@ KNOWN: dict[str, dict[str, str]] = {
     # bundles-b 5/8 (on 0566176). Passing since: excerpts-a 01 and 11 (TensorRT-LLM's executor lines),
     # excerpts-c 02 (a dashboard without outer bars), 07 (/health_generate) and 10's verdict (an After
     # over its Before), bundles-b 07 (the router's 503s before activation) and 08 (sglang's ignored imports).
+    # bundles-a 7/8 (on 7b810e1); its one miss, 03, passes since vLLM's KV layout assertion is read.
     "tests/data/blind-round35-excerpts-a/09-vllm-inductor-gcc-compile-fails-tp2": {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash: a V0 worker's "
         "traceback tail (inductor's gcc CalledProcessError) logged under 'multiproc_worker_utils.py:240]' with "
@@ -653,7 +654,6 @@ def test_every_cause_pattern_that_roots_a_verdict_roots_a_case(
 # Cause patterns no case roots yet. Each needs a real case (real lines from a public thread), not a
 # written one; the gate fails for any new pattern, and for one listed here once a case roots it.
 UNROOTED = {
-    "disk-full",  # rooted only through hf-disk-space-short in the cases so far
     "hf-repo-not-found",
     "nixl-registration-failed",
     "subprocess-crashed",  # sglang's watchdog line: so far always under an earlier crash line
