@@ -20,16 +20,11 @@ from dataclasses import replace
 
 from ..library.patterns import Library
 from ..model import Event, Mark, Severity
+from ..model.measures import BETTER_HIGHER, BETTER_LOWER
 from .planned import recounted
 
 REGRESSED_SHARE = 0.10  # worse than this share of the Before value: a regression (gates allow 5-10 %)
 NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
-# What the words around a number say it measures: better higher, or better lower. The unit after the
-# number counts first (`17.67 requests/s`), then the words before it (`Mean TTFT (ms): 51.9`).
-HIGHER = re.compile(
-    r"(?i)/s\b|/sec\b|per second|throughput|\bqps\b|\brps\b|accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bf1\b"
-)
-LOWER = re.compile(r"(?i)\bms\b|\bsec(?:onds?)?\b|\bs\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|duration|\btime\b")
 
 
 def regressed_against_before(events: Sequence[Event], library: Library) -> list[Event]:
@@ -108,8 +103,8 @@ def _worst(before: str, after: str) -> tuple[str, float, float, float] | None:
         if was is None or value is None or was == 0:
             continue
         words = _words_of(after, spans, at)
-        higher = HIGHER.search(words) is not None
-        lower = not higher and LOWER.search(words) is not None
+        higher = BETTER_HIGHER.search(words) is not None
+        lower = not higher and BETTER_LOWER.search(words) is not None
         change = (value - was) / abs(was)
         worse = -change if higher else change if lower else 0.0
         if worse > REGRESSED_SHARE:

@@ -7,7 +7,7 @@ prints FAIL there, and a row alone cannot say whether `-53.73%` is worse or bett
 it. A column named for an improvement (a gain, a speed-up) is worse when negative; one named for a
 regression (a slowdown, a degradation) is worse when positive; one named for a change (a diff, a
 delta, `vs`) points the way its measure does: a throughput, a rate or an accuracy is better higher,
-a latency or a duration lower (compared.py's words), the measure named in the column's own header,
+a latency or a duration lower (model/measures.py), the measure named in the column's own header,
 else the nearest measure column to its left, else the row's first cell (a `| Metric | Before |
 After | Change |` table). Any other percentage (an accuracy of 95 %, a cache hit rate) is a value,
 not a change, and is not judged.
@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from ..model import FieldValue
+from ..model.measures import BETTER_HIGHER, BETTER_LOWER
 
 ROWS_ABOVE = 200  # table lines read above a row for its header
 _SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
@@ -31,11 +32,6 @@ _JUDGED_BY_ITS_HARNESS = re.compile(r"(?i)^(?:[✅✓✔❌✗✘]\s*)?(?:pass(?
 IMPROVEMENT = re.compile(r"(?i)improve|\bgain|speed-?up|\bbetter")
 REGRESSION = re.compile(r"(?i)regress|degrad|slow-?down|\bworse")
 CHANGE = re.compile(r"(?i)chang|\bdiff|delta|Δ|\bvs\.?(?:\s|$)|\bvariation|\bdeviation|\brel(?:ative)?\b")
-HIGHER = re.compile(
-    r"(?i)/s\b|per second|throughput|\bqps\b|\brps\b|accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bf1\b|"
-    r"gsm8k|mmlu|gpqa|humaneval|tok(?:en)?s?/s"
-)
-LOWER = re.compile(r"(?i)\bms\b|\bsec(?:onds?)?\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|duration|\btime\b")
 
 
 def read_row(buf: bytes | bytearray, line_start: int, line_end: int) -> dict[str, FieldValue]:
@@ -85,9 +81,9 @@ def _judged(names: list[str], row: list[str], at: int) -> tuple[float, str, str]
     if not CHANGE.search(name):
         return None
     measure = _measure_of(names, row, at)
-    if HIGHER.search(_spaced(measure)):
+    if BETTER_HIGHER.search(_spaced(measure)):
         return -value, measure, row[at]
-    if LOWER.search(_spaced(measure)):
+    if BETTER_LOWER.search(_spaced(measure)):
         return value, measure, row[at]
     return None
 
@@ -110,7 +106,7 @@ def _measure_of(names: list[str], row: list[str], at: int) -> str:
 
 def _directed(words: str) -> bool:
     """The words name a measure whose better way is known (a throughput up, a latency down)."""
-    return bool(HIGHER.search(_spaced(words)) or LOWER.search(_spaced(words)))
+    return bool(BETTER_HIGHER.search(_spaced(words)) or BETTER_LOWER.search(_spaced(words)))
 
 
 def _spaced(words: str) -> str:

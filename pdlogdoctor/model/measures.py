@@ -1,0 +1,18 @@
+"""Which way a measure is better, by the words that name it: read by the before/after comparison
+(reason/compared.py) and the comparison tables (scan/tables.py) alike.
+
+A throughput, a rate or an accuracy is better higher; a latency or a duration lower. The unit counts
+(`17.67 requests/s`, `51.9 ms`), then the name (`Mean TTFT`, `gsm8k`).
+"""
+
+from __future__ import annotations
+
+import re
+
+BETTER_HIGHER = re.compile(
+    r"(?i)/s\b|/sec\b|per second|throughput|\bqps\b|\brps\b|accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bf1\b|"
+    r"gsm8k|mmlu|gpqa|humaneval"
+)
+BETTER_LOWER = re.compile(
+    r"(?i)\bms\b|\bsec(?:onds?)?\b|\bs\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|duration|\btime\b"
+)
