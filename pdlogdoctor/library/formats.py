@@ -31,11 +31,11 @@ from __future__ import annotations
 import calendar
 import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..model import Role
 from ..model.errors import PatternError
@@ -267,12 +267,7 @@ class Formats:
         was received: that time is the line's own only when it states none, and otherwise the
         same moment on the host's clock (the component's is often UTC). A line indented as a whole
         is read without its indent. Read once per line among the last STAMPS_KEPT read."""
-        found = self._read_stamps.get(line)
-        if found is None:
-            if len(self._read_stamps) >= STAMPS_KEPT:
-                self._read_stamps.clear()
-            found = self._read_stamps[line] = self._line_stamps(line)
-        return found
+        return _kept(self._read_stamps, line, self._line_stamps)
 
     def _line_stamps(self, line: str) -> LineStamps:
         own, received = self._stamps(line)
@@ -312,12 +307,7 @@ class Formats:
         tag, then the component's prefix), up to the first that states a level. A line indented
         as a whole (a pasted block) is read without its indent when nothing reads it as it is.
         Read once per line among the last STAMPS_KEPT read."""
-        found = self._readings.get(line)
-        if found is None:
-            if len(self._readings) >= STAMPS_KEPT:
-                self._readings.clear()
-            found = self._readings[line] = self._line_reading(line)
-        return found
+        return _kept(self._readings, line, self._line_reading)
 
     def _line_reading(self, line: str) -> Reading:
         reading = self._read(line)
@@ -545,6 +535,19 @@ def _has_group(fmt: Format, name: str) -> bool:
 
 def _starts(fmt: Format, char: str) -> bool:
     return re.fullmatch(fmt.starts_with, char) is not None  # for a character outside ASCII, when met
+
+
+_Kept = TypeVar("_Kept")
+
+
+def _kept(memo: dict[str, _Kept], line: str, read: Callable[[str], _Kept]) -> _Kept:
+    """`read(line)`, kept among the last STAMPS_KEPT lines read (then the memo starts over)."""
+    found = memo.get(line)
+    if found is None:
+        if len(memo) >= STAMPS_KEPT:
+            memo.clear()
+        found = memo[line] = read(line)
+    return found
 
 
 def stamp_of(fmt: Format, found: re.Match[str]) -> Stamp:
