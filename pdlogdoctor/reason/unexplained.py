@@ -1097,7 +1097,8 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
         unvouched = [t for t in serious if _after_serving_in_its_file(t.first, served)]
         if unvouched:
             why = "after the last line of its file that shows it serving, and no end-to-end result vouches for it"
-            return _not_healthy(report, _lead(unvouched), why, library)
+            changed = _not_healthy(report, _lead(unvouched), why, library)
+            return _named_after_serving(changed, unvouched, library, events) or changed
         unvouched = [t for t in serious if _while_serving_in_its_file(t.first, served, started)]
         if unvouched:
             why = "while it served (no start-up follows it), and no end-to-end result vouches for it"
@@ -1133,6 +1134,23 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
     score = confidence.served_despite(confidence.of(report.verdict), critical)
     verdict = confidence.applied(replace(report.verdict, title=SERVED_DESPITE_TITLE), score)
     return _noted(replace(report, verdict=verdict), note)
+
+
+def _named_after_serving(
+    report: Report, unvouched: list[UnexplainedError], library: Library, context: Sequence[Event]
+) -> Report | None:
+    """An error after the last line of its file that showed serving, whose words name a cause
+    family: that family's verdict, as a lead (a run that served gets none for errors it served
+    past; nothing was served past this one). A crash named so was a crash while serving: its file
+    served before it (a kernel fault in vLLM's model step after answered requests)."""
+    lead = _lead(unvouched)
+    named = _named_by_words(report, lead, unvouched, library, context)
+    if named is None or named.verdict.id != SCHEDULER_CRASH:
+        return named
+    spec = library.verdict(SCHEDULER_RUNTIME_CRASH)
+    summary = f"{named.verdict.summary} Its file showed the deployment serving before it: a crash while serving."
+    verdict = replace(named.verdict, id=SCHEDULER_RUNTIME_CRASH, title=spec.title, summary=summary)
+    return replace(named, verdict=verdict, explain=spec.explain.strip())
 
 
 def _after_serving_in_its_file(error: Event, served: Mapping[str, int]) -> bool:
