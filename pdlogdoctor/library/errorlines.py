@@ -55,6 +55,8 @@ _FAMILY_KEYS = {"id", "verdict", "regex", "fix", "lead_only", "examples"}
 SOURCES_FILE = "sources.toml"  # lines that are errors by where they come from and what they say
 _SOURCE_KEYS = {"id", "component", "level", "anchors", "regex", "why", "effect", "stops", "references", "examples"}
 
+PYTHON_EXCEPTION = "python-exception"  # the marker of a traceback's last line (severity.toml)
+
 
 @record
 class Marker:

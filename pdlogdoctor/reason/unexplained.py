@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import islice
 
-from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, SWALLOW_LINES, ErrorLayer, Family
+from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, PYTHON_EXCEPTION, SWALLOW_LINES, ErrorLayer, Family
 from ..library.lazyregex import LazyRegex
 from ..library.patterns import Library
 from ..library.templates import message_of, mine, quote_of
@@ -428,7 +428,7 @@ def _unaccounted(errors: Sequence[Event], events: Sequence[Event]) -> list[Event
     for error in errors:
         if error.pattern.startswith(BENIGN_PREFIX) or any(_within(record, error) for record in records):
             continue
-        if error.pattern == "python-exception" and any(_owns(owner, error) for owner in owners):
+        if error.pattern == PYTHON_EXCEPTION and any(_owns(owner, error) for owner in owners):
             continue
         kept.append(error)
     return kept
@@ -752,7 +752,9 @@ def quote(t: UnexplainedError, words: str = "") -> str:
     # a token across the cut goes whole (textcut.clip): redaction runs on this text later
     text = text if len(text) <= QUOTE else clip_around(text, QUOTE - 1, words)
     more = f" ({t.count} lines like it in {len(t.files)} file(s))" if t.count > 1 else ""
-    return f"{t.first.where}: {text}{more}"
+    raised = t.first.get("raised_at")
+    raised_at = f", raised at: {raised}" if raised else ""  # where an exception came from (scan/traceback.py)
+    return f"{t.first.where}: {text}{raised_at}{more}"
 
 
 def _ended(quoted: str) -> str:
@@ -834,7 +836,7 @@ def _died_of_exception(
     that a child died with no error of its own (marked `child-death-noticed`): the child died of that exception.
     The verdict is the crash (its phase from the lines before it: serving lines make it a crash while
     serving), as a lead below 0.5: the crash is known, its cause is the exception's own words."""
-    if lead.marker != "python-exception":  # a traceback's last line (severity.toml)
+    if lead.marker != PYTHON_EXCEPTION:  # a traceback's last line (severity.toml)
         return None
     exception, died_ids = lead.first, library.marked(Mark.CHILD_DEATH_NOTICED)
     died = next(

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from ..library.errorlines import ErrorHit, ErrorLayer, Marker
+from ..library.errorlines import PYTHON_EXCEPTION, ErrorHit, ErrorLayer, Marker
 from ..library.fields import typed_fields
 from ..library.formats import Formats, LineStamps, Stamp
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
@@ -28,7 +28,7 @@ from .roles import STREAM, role_from_name, role_from_prefix, role_from_record, s
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
 from .timeline import clean_line, dated_by, grep_file, parse_stamps
-from .traceback import read_block
+from .traceback import raising_frame, read_block
 from .wrapped import Wrapped, message_below, rejoined
 
 if TYPE_CHECKING:
@@ -794,13 +794,22 @@ def _error_event(buf: Buffer | None, line: _Line, hit: ErrorHit, state: EventSin
         time=stamp.seconds if stamp else None,
         time_text=stamp.text if stamp else None,
         text=clip(line.text, MAX_TEXT),  # a token across the cut goes whole: redaction runs on this text later
-        fields=tuple(sorted((name.lower(), rank) for name, rank in stamp.ranks)) if stamp else (),
+        fields=_error_fields(buf, line, hit, stamp, state),
         severity=hit.severity,
         kind=Kind.CAUSE if hit.severity is Severity.CRITICAL else Kind.SYMPTOM,
         failing=True,
         template=hit.template,
     )
     return _with_prefix_role(event, line.raw)
+
+
+def _error_fields(buf: Buffer | None, line: _Line, hit: ErrorHit, stamp: Stamp | None, state: EventSink) -> Fields:
+    """An unrecognised error line's ranks, and for a Python exception the frame that raised it."""
+    fields: list[tuple[str, FieldValue]] = [(name.lower(), rank) for name, rank in stamp.ranks] if stamp else []
+    if hit.marker == PYTHON_EXCEPTION and buf is not None:
+        frame = raising_frame(buf, line.start, line.text, state.stamps.formats)
+        fields += [("raised_at", frame)] if frame else []
+    return tuple(sorted(fields))
 
 
 def _saturated(pattern: Pattern, matched: dict[str, int]) -> bool:

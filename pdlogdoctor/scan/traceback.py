@@ -180,12 +180,32 @@ def read_traceback_above(
     return fields
 
 
-def _lines_above(buf: bytes | bytearray, line_start: int, formats: Formats, who: str) -> list[tuple[int, str]]:
-    """(start, text) of up to ABOVE_LINES lines above `line_start`, top first; a line behind other
+def raising_frame(buf: bytes | bytearray, line_start: int, line: str, formats: Formats) -> str | None:
+    """The frame that raised the exception `line` (at `line_start`) names: the traceback's innermost
+    frame, right above it (its source line and Python 3.11's carets between), as printed; None when
+    no Python frame is there (a cut paste, a native stack). A message that says little (`KeyError:
+    '3f0c...'`) says where it came from with it."""
+    who, _ = formats.tags(line)
+    for _, text in reversed(_lines_above(buf, line_start, formats, who, RAISING_FRAME_LINES)):
+        frame = parse_frame(text)
+        if frame is not None:
+            return None if frame.native else clip(text.strip(), CALL_CHARS)
+        if not (text.startswith((" ", "\t")) or _CARETS.match(text)):
+            return None  # not the traceback's source or carets: the exception stands alone
+    return None
+
+
+RAISING_FRAME_LINES = 4  # the frame, its source line, and up to two caret lines
+
+
+def _lines_above(
+    buf: bytes | bytearray, line_start: int, formats: Formats, who: str, limit: int = ABOVE_LINES
+) -> list[tuple[int, str]]:
+    """(start, text) of up to `limit` lines above `line_start`, top first; a line behind other
     launcher tags than `who` ends them (another process's line)."""
     found: list[tuple[int, str]] = []
     end = line_start - 1
-    while end >= 0 and len(found) < ABOVE_LINES:
+    while end >= 0 and len(found) < limit:
         start = buf.rfind(b"\n", 0, end) + 1
         line, _ = clean_line(buf[start:end].decode("utf-8", errors="replace"))
         tags, inside = formats.tags(line)
