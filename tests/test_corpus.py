@@ -358,7 +358,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round26-excerpts-c/10-vllm-ascend-v1-ceval-accuracy-drop": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: a hand-edited "
         "markdown summary (bold scores, an arrow) of two lm-eval rows, 0.2303 against 0.8001",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     # Round 27 (session 15), at first sight (all five sets on dbb13e9: nothing changed for them):
     # excerpts-a 10/11, excerpts-b 10/11, excerpts-c 9/11, bundles-a 8/8, bundles-b 6/8 (confidently
