@@ -133,6 +133,10 @@ class Finding:
     severe: bool
     signals: int  # independent kinds of evidence (a queue, a full pool, retractions, a fallen throughput)
     suggestions: tuple[Suggestion, ...] = ()
+    # The server threw work away for most of its run: its pool pinned at its limit and requests
+    # preempted or retracted (their prefill recomputed) in most of its intervals. No request failing
+    # says that run was fine: only a latency or throughput gate that passed does.
+    chronic: bool = False
 
 
 def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], library: Library) -> Report:
@@ -153,6 +157,8 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
         return _regression_report(report, perf_gates[0], series, performance, library)
     if finding is not None and finding.severe and not _only_accuracy(gates) and (gates or not _passed(events, library)):
         return _bottleneck_report(report, finding, gates[0] if gates else None, performance, library, counts)
+    if finding is not None and finding.chronic and not gates and not _performance_passed(events, library):
+        return _bottleneck_report(report, finding, None, performance, library, counts)
     if finding is not None:
         note = f"the metrics lines show load ({finding.verdict}: {finding.summary}), but no gate failed on it"
         return replace(report, performance=performance, notes=(*report.notes, note))
@@ -273,6 +279,12 @@ def _passed(events: Sequence[Event], library: Library) -> bool:
     """A gate or an end-to-end check that passed: the run met what it was measured against."""
     checked = library.marked(Mark.GATE_FAILED, Mark.END_TO_END)
     return any(not e.failing and e.pattern in checked for e in events)
+
+
+def _performance_passed(events: Sequence[Event], library: Library) -> bool:
+    """A latency or throughput gate that passed (an answered benchmark only says nothing failed)."""
+    gates = library.marked(Mark.GATE_FAILED)
+    return any(not e.failing and e.pattern in gates and gate_metric(e) for e in events)
 
 
 def gate_metric(gate: Event) -> str:
@@ -636,7 +648,16 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
         severe,
         signals,
         suggestions,
+        chronic=_thrown_away(full, retracted),
     )
+
+
+def _thrown_away(full: Series | None, retracted: Sequence[Series]) -> bool:
+    """The pool pinned at its limit, and requests taken back in most of the intervals it printed."""
+    if not _pinned(full) or not retracted or full is None:
+        return False
+    taken_back = max(sum(1 for point in s.points if point[3] >= 1) for s in retracted)
+    return taken_back >= SUSTAINED_SHARE * len(full.points)
 
 
 def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Node]) -> Finding | None:

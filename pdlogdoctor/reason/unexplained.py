@@ -260,12 +260,44 @@ def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event
             clearing.setdefault(e.pattern, []).append((position, e))
     for event in events:
         pattern = library.pattern(event.pattern)
-        first = event.failing and _first_clearing(event, pattern.cleared_by, pattern.cleared_by_run, clearing)
+        first = event.failing and (
+            _first_clearing(event, pattern.cleared_by, pattern.cleared_by_run, clearing)
+            or _prefill_warmed_up(event, clearing)
+        )
         if first:
             pairs.append((event, first))
             event = replace(event, failing=False)
         kept.append(event)
-    return _echoes_cleared(kept, pairs, library)
+    return _echoes_cleared(*_knocked_before_serving(kept, pairs, library), library)
+
+
+def _knocked_before_serving(
+    events: list[Event], pairs: list[tuple[Event, Event]], library: Library
+) -> tuple[list[Event], list[tuple[Event, Event]]]:
+    """Error answers before a benchmark that then counted none of its requests failed, in a run whose
+    checks all passed: they answered no request of the benchmark's, but a readiness poll knocking
+    before the servers were up (`vllm bench serve`'s ready checker posts a completion every few
+    seconds until one comes back; a harness's curl loop). Only a count of failed requests says so: a
+    gate on accuracy or latency passes over a request that failed."""
+    checks = library.marked(Mark.GATE_FAILED, Mark.END_TO_END)
+    if any(e.failing and e.pattern in checks for e in events):
+        return events, pairs
+    clean = [e for e in events if e.pattern in checks and not e.failing and e.get(FAILED_REQUESTS) == 0]
+    if not clean:
+        return events, pairs
+    answers = library.marked(Mark.ERROR_ANSWER)
+    kept: list[Event] = []
+    for event in events:
+        counted = event.failing and event.pattern in answers
+        bench = next((c for c in clean if _later_in_run(c, event)), None) if counted else None
+        if bench is not None:
+            pairs.append((event, bench))
+            event = replace(event, failing=False)
+        kept.append(event)
+    return kept, pairs
+
+
+FAILED_REQUESTS = "failed"  # a benchmark's count of its requests that failed (the capture's name)
 
 
 def _echoes_cleared(
@@ -303,6 +335,17 @@ def _first_clearing(
     for pattern_id in set(by_run):
         found.extend((position, e) for position, e in clearing.get(pattern_id, ()) if _later_in_run(e, event))
     return min(found, key=lambda item: item[0])[1] if found else None
+
+
+def _prefill_warmed_up(event: Event, clearing: dict[str, list[tuple[int, Event]]]) -> Event | None:
+    """The prefill's warmup that returned real tokens, for a decode's warmup whose tokens look broken.
+    sglang warms a decode up on a fake KV transfer (FAKE_BOOTSTRAP_HOST): it decodes from a cache no
+    prefill filled, so its tokens are noise by design, while the prefill's warmup runs the model's real
+    forward pass (the seed incident's zeros were the prefill's). Without a prefill's clean warmup in
+    the run, the decode's stays evidence."""
+    if event.role is not Role.DECODE or event.get("output_ids_zero_fraction") is None:
+        return None
+    return next((e for _, e in clearing.get(event.pattern, ()) if e.role is Role.PREFILL), None)
 
 
 def _later_in_run(line: Event, event: Event) -> bool:
