@@ -527,6 +527,35 @@ KNOWN: dict[str, dict[str, str]] = {
         "served and the GSM8K gate passes; the tool does not know the injection mode",
         "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
+    # Round 36 (session 19) at first sight: excerpts-a 8/11, excerpts-c 9/11 (on 354518a), excerpts-b
+    # 8/11 (on 5982571), bundles-a 7/8 and bundles-b 6/8 (on 1c85563): 38/49, key line quoted in 40/49,
+    # none refused, one failed run called healthy (bundles-a 08), one confidently wrong (bundles-b 06).
+    # Passing since: the glibc and Open MPI crash lines and a native-abort family (excerpts-a 02), a
+    # family's verdict for an error after its file's last serving line (a 07), an exception quoted
+    # with the frame that raised it (b 02), a warning that a node was marked dead (b 05), lm-eval's
+    # rows on any accuracy metric (c 05), chronic decode saturation without a gate (bundles-a 08), a
+    # decode's warmup cleared by the prefill's (bundles-b 06), readiness polls before a clean benchmark
+    # (bundles-b 02).
+    "tests/data/blind-round36-excerpts-a/10-ascend-qwen3vl-two-node-hccl": {
+        "verdict": "first sight: scheduler-crash 0.35; the tester expects scheduler-init-crash: vLLM's "
+        "collective_rpc traceback (HCCL communicator init failed) with its header cut, no start-up or "
+        "ready line in the paste: the phase the thread gives is not in the lines",
+    },
+    "tests/data/blind-round36-excerpts-b/07-nvshmem-erdma-not-mlx5": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: NVSHMEM's one "
+        "line 'Unable to dlopen libmlx5dv. Disabling directNIC features.' reads as a fallback; the thread "
+        "found it fatal on eRDMA NICs (IBGDA is mlx5-only)",
+    },
+    "tests/data/blind-round36-excerpts-c/01-ray-windows-build-cancelled": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects ci-cancelled: Buildkite's '# "
+        "Received cancellation signal, interrupting' (a pattern for it made round 31's cancel after a hang "
+        "ci-cancelled too: the untimed order needs ci.py's check)",
+        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
+    },
+    "tests/data/blind-round36-excerpts-c/08-ascend-ttft-change-column": {
+        "key_line": "first sight: the report quotes the first regressed row of the comparison table, the "
+        "thread pointed at the PR's own row (the table's last)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
