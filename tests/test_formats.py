@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.library.formats import Formats, check_formats, load_formats
+from pdlogdoctor.library.formats import Formats, _first_in_order, check_formats, load_formats
 from pdlogdoctor.library.load import builtin_library_dir, load_library
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.library.templates import message_of, template_of
@@ -20,6 +20,8 @@ from pdlogdoctor.pipeline import run
 from pdlogdoctor.reason.fingerprint import normalise
 from pdlogdoctor.render.text import log_message
 from pdlogdoctor.scan.timeline import parse_stamp
+
+from .conftest import ROOT
 
 # Real lines (patterns/formats/trtllm.toml cites the threads).
 TRTLLM_ERROR = (
@@ -225,3 +227,28 @@ def test_a_record_without_its_received_time_is_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(PatternError, match="a record needs a `received` group"):
         load_formats([tmp_path])
+
+
+def test_one_regex_of_alternatives_finds_the_first_format_in_order(library: Library) -> None:
+    """`Formats._first` reads which format a line has in one match of the alternatives its first
+    character allows: on every line of the corpus's samples and of a few fixtures (and those lines
+    behind their own prefix), the format and match are those of trying the formats one by one."""
+    formats = library.formats
+    assert formats is not None
+    lines = [sample.line for fmt in formats.formats for sample in fmt.samples]
+    for bundle in (
+        "mori-mr-size-limit-seed",
+        "fleet-2p2d-one-prefill-fails",
+        "blind-fam-vllm-nixl-lease-expired-invalid-kv",
+    ):
+        for path in sorted((ROOT / "fixtures" / bundle).glob("*.log")):
+            lines += path.read_text(errors="replace").splitlines()[:200]
+    lines += [line[found.end() :] for line in lines if (found := formats._first(line)[1]) is not None and found.end()]
+    assert len(lines) > 1000
+    for line in lines:
+        group = formats._by_char.get(line[:1]) if line else None
+        expected = (
+            _first_in_order(group if group is not None else formats._others(line[:1]), line) if line else (None, None)
+        )
+        got = formats._first(line)
+        assert (got[0], got[1] and got[1].span()) == (expected[0], expected[1] and expected[1].span()), line

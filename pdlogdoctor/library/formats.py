@@ -206,6 +206,7 @@ class Formats:
     any_record: re.Pattern[str] = field(default=re.compile(r"(?!)"), compare=False, repr=False)
     _read_stamps: dict[str, LineStamps] = field(default_factory=dict, compare=False, repr=False)  # `stamps`
     _readings: dict[str, Reading] = field(default_factory=dict, compare=False, repr=False)  # `read`
+    _firsts: dict[str, _Alternatives | None] = field(default_factory=dict, compare=False, repr=False)  # `_first`
 
     @classmethod
     def of(cls, formats: Iterable[Format]) -> Formats:
@@ -482,18 +483,71 @@ class Formats:
         return found if found is not None else tuple(f for f in self._others(char) if f.timed)
 
     def _first(self, text: str) -> tuple[Format | None, re.Match[str] | None]:
+        """The first format, in order, that the line's start matches, and its match."""
         if not text:
             return None, None
-        group = self._by_char.get(text[0])
-        for fmt in group if group is not None else self._others(text[0]):
-            found = fmt.regex.match(text)
-            if found is not None:
-                return fmt, found
-        return None, None
+        char = text[0]
+        group = self._by_char.get(char)
+        formats = group if group is not None else self._others(char)
+        if char not in self._firsts:
+            self._firsts[char] = _Alternatives.of(formats)
+        alternatives = self._firsts[char]
+        if alternatives is None:
+            return _first_in_order(formats, text)
+        fmt = alternatives.first(formats, text)
+        return (fmt, fmt.regex.match(text)) if fmt is not None else (None, None)
 
     def _others(self, char: str) -> tuple[Format, ...]:
         """The formats a non-ASCII first character allows (rare: computed when met)."""
         return tuple(f for f in self.formats if f.kind not in GENERIC_KINDS and _starts(f, char))
+
+
+def _first_in_order(formats: tuple[Format, ...], text: str) -> tuple[Format | None, re.Match[str] | None]:
+    for fmt in formats:
+        found = fmt.regex.match(text)
+        if found is not None:
+            return fmt, found
+    return None, None
+
+
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+
+
+@record
+class _Alternatives:
+    """The formats a line's first character allows, as one regex of alternatives in their order:
+    which format a line has is one match, not one per format (most lines' first characters allow a
+    dozen or more, and a line that is none of them tried each). Alternatives are tried left to right,
+    so the one that matches is the first format in order that does; its own regex then gives the
+    match its callers read (its named groups)."""
+
+    regex: re.Pattern[str]
+    groups: tuple[int, ...]  # the group that wraps each format's alternative
+
+    @classmethod
+    def of(cls, formats: tuple[Format, ...]) -> _Alternatives | None:
+        """None for fewer than two formats (nothing to gain) or a catalogue regex that cannot be an
+        alternative (the formats are then tried one by one)."""
+        if len(formats) < 2:
+            return None
+        parts: list[str] = []
+        groups: list[int] = []
+        group = 1
+        for fmt in formats:
+            pattern = fmt.regex.pattern
+            parts.append("(" + _NAMED_GROUP.sub("(", pattern) + ")")  # names repeat across formats
+            groups.append(group)
+            group += 1 + re.compile(pattern).groups
+        try:
+            return cls(re.compile("|".join(parts)), tuple(groups))
+        except re.error:
+            return None
+
+    def first(self, formats: tuple[Format, ...], text: str) -> Format | None:
+        found = self.regex.match(text)
+        if found is None:
+            return None
+        return next(fmt for fmt, group in zip(formats, self.groups, strict=True) if found.start(group) != -1)
 
 
 # Per first character: one regex of all the collectors' prefixes a line starting with it may have
