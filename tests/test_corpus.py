@@ -535,7 +535,7 @@ KNOWN: dict[str, dict[str, str]] = {
     # with the frame that raised it (b 02), a warning that a node was marked dead (b 05), lm-eval's
     # rows on any accuracy metric (c 05), chronic decode saturation without a gate (bundles-a 08), a
     # decode's warmup cleared by the prefill's (bundles-b 06), readiness polls before a clean benchmark
-    # (bundles-b 02).
+    # (bundles-b 02), Buildkite's cancel (c 01; a cancel under a stuck test's faulthandler dump is not one).
     "tests/data/blind-round36-excerpts-a/10-ascend-qwen3vl-two-node-hccl": {
         "verdict": "first sight: scheduler-crash 0.35; the tester expects scheduler-init-crash: vLLM's "
         "collective_rpc traceback (HCCL communicator init failed) with its header cut, no start-up or "
@@ -545,12 +545,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: NVSHMEM's one "
         "line 'Unable to dlopen libmlx5dv. Disabling directNIC features.' reads as a fallback; the thread "
         "found it fatal on eRDMA NICs (IBGDA is mlx5-only)",
-    },
-    "tests/data/blind-round36-excerpts-c/01-ray-windows-build-cancelled": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects ci-cancelled: Buildkite's '# "
-        "Received cancellation signal, interrupting' (a pattern for it made round 31's cancel after a hang "
-        "ci-cancelled too: the untimed order needs ci.py's check)",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
     "tests/data/blind-round36-excerpts-c/08-ascend-ttft-change-column": {
         "key_line": "first sight: the report quotes the first regressed row of the comparison table, the "

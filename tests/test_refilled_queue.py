@@ -125,3 +125,33 @@ def test_without_a_failed_gate_a_busy_decode_is_no_verdict(tmp_path: Path, libra
     report = _analysed(tmp_path, library, _sglang(_pinned_saw), gate=False)
     assert report.verdict.id not in ("decode-saturated", "performance-regression")  # type: ignore[attr-defined]
     assert any("decode-saturated" in note for note in report.notes)  # type: ignore[attr-defined]
+
+
+def _standing_and_preempting(index: int) -> Row:
+    """The queue stands at 80-88, the pool at 0.97-0.99, and requests are preempted on most lines."""
+    return 80 + index % 9, 0.97 + 0.01 * (index % 3), 0 if index % 4 == 0 else 3
+
+
+BENCH_CLEAN = ["Successful requests:                     512", "Failed requests:                         0"]
+GATE_PASSED = ["output throughput 2412.8 tok/s >= gate 1500 tok/s -- PASS"]
+
+
+@pytest.mark.parametrize(
+    ("harness", "saturated"),
+    [(BENCH_CLEAN, True), ([*BENCH_CLEAN, *GATE_PASSED], False)],
+    ids=["a-benchmark-that-only-counted-answers", "a-throughput-gate-that-passed"],
+)
+def test_a_decode_that_threw_work_away_all_run_is_saturated_unless_a_performance_gate_passed(
+    tmp_path: Path, library: Library, harness: list[str], saturated: bool
+) -> None:
+    """A standing queue at a pinned pool, preempting on most lines (round 36's bundles-a 08: TTFT of
+    minutes, no gate): the decode is saturated though every request was answered. A latency or
+    throughput gate that passed says the run met its bar: then it is load, noted, not a verdict."""
+    (tmp_path / "bench.log").write_text("\n".join(harness) + "\n")
+    report = _analysed(tmp_path, library, _vllm(_standing_and_preempting), gate=False)
+    verdict = report.verdict  # type: ignore[attr-defined]
+    assert (verdict.id == "decode-saturated") is saturated, verdict.summary
+    if saturated:
+        assert "requests waiting in its queue stayed up" in verdict.summary and "preemptions" in verdict.summary
+    else:
+        assert any("decode-saturated" in note for note in report.notes)  # type: ignore[attr-defined]

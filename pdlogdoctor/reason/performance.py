@@ -14,8 +14,10 @@ performance gate failed, this module says where the time went, from the series a
 A queue only counts when it stays up (`SUSTAINED_SHARE` of the time its server printed), so a burst
 that drains is load, not a bottleneck. A bottleneck becomes the verdict with a failed performance
 gate; without one (or with a gate that measured something else), only when it is plainly unhealthy
-(`Backlog.rising`: it still climbs when the log ends) and no gate or end-to-end check passed: a
-busy run whose gate passed stays healthy.
+(`Backlog.rising`: it still climbs when the log ends) and no gate or end-to-end check passed, or
+when the decode threw work away for most of the run (`Finding.chronic`: a standing queue, the pool
+pinned, preemptions in most intervals) and no latency or throughput gate passed: a busy run whose
+gate passed stays healthy.
 """
 
 from __future__ import annotations
@@ -133,9 +135,10 @@ class Finding:
     severe: bool
     signals: int  # independent kinds of evidence (a queue, a full pool, retractions, a fallen throughput)
     suggestions: tuple[Suggestion, ...] = ()
-    # The server threw work away for most of its run: its pool pinned at its limit and requests
-    # preempted or retracted (their prefill recomputed) in most of its intervals. No request failing
-    # says that run was fine: only a latency or throughput gate that passed does.
+    # The server threw work away for most of its run: its queue stood, its pool pinned at its limit,
+    # and requests preempted or retracted (their prefill recomputed) in most of its intervals. No
+    # request failing says that run was fine: only a latency or throughput gate that passed does. A
+    # queue that only fills again between retractions (never standing) is a busy decode, no verdict.
     chronic: bool = False
 
 
@@ -648,7 +651,7 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
         severe,
         signals,
         suggestions,
-        chronic=_thrown_away(full, retracted),
+        chronic=not queue.refilled and _thrown_away(full, retracted),
     )
 
 

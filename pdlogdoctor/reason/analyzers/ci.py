@@ -19,7 +19,7 @@ STUCK_WAIT_S = 15 * 60.0  # a harness still `[wait]`ing this long before the can
 def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     timed = [e for e in hypothesis.roots if e.time is not None]
     cancel_time = min(e.time for e in timed if e.time is not None) if timed else None
-    earlier = _earlier_failure(hypothesis.verdict, cancel_time, evidence)
+    earlier = _earlier_failure(hypothesis.verdict, cancel_time, evidence) or _above_the_cancel(hypothesis, evidence)
     if earlier is not None:
         why = (
             f"{evidence.said(earlier)} failed before the job was cancelled: "
@@ -83,6 +83,24 @@ def _earlier_failure(cancel: str, cancel_time: float | None, evidence: Evidence)
             continue
         if event.time < cancel_time - SKEW_S:
             return event
+    return None
+
+
+def _above_the_cancel(hypothesis: Hypothesis, evidence: Evidence) -> Event | None:
+    """Untimed lines: a failing line above the cancel in the cancel's own file (a test the job's
+    watchdog found stuck, then the job's timeout cancelled it). Lines of other files cannot be
+    ordered against it without times."""
+    cancels = evidence.library.rooting(hypothesis.verdict)
+    for root in hypothesis.roots:
+        if root.time is not None:
+            continue
+        above = [
+            e
+            for e in evidence.events
+            if e.source == root.source and e.line < root.line and e.failing and e.pattern not in cancels
+        ]
+        if above:
+            return min(above, key=lambda e: e.line)
     return None
 
 
