@@ -182,11 +182,15 @@ def _stamps(line: str) -> list[float]:
 def test_a_whole_hour_shift_of_any_file_changes_neither_verdict_nor_chain(
     bundle: Path, library: Library, bundle_reports: Mapping[Path, Report], tmp_path: Path
 ) -> None:
-    """Every file of every fixture, moved by one of SHIFTS_H, the two alternating over the files of
-    all the fixtures (a fixture of one file is moved behind UTC or ahead of it, as its neighbours
-    are not): the same verdict on the same lines."""
+    """Every other file of every fixture (the odd ones in one fixture, the even ones in the next, so
+    each role is moved across the fixtures; a fixture of one file has it moved), moved by one of
+    SHIFTS_H, the two alternating over the files of all the fixtures: the same verdict on the same
+    lines. The hypothesis test below draws other files and shifts."""
     original = bundle_reports[bundle]
-    for index, log in enumerate(_logs(bundle), start=BUNDLES.index(bundle)):
+    start, logs = BUNDLES.index(bundle), _logs(bundle)
+    for index, log in enumerate(logs, start=start):
+        if (index - start) % 2 != start % 2 and len(logs) > 1:
+            continue
         hours = SHIFTS_H[index % len(SHIFTS_H)]
         copy = _shifted_copy(bundle, log, hours, tmp_path)
         if copy is None:
