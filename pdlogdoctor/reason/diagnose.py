@@ -767,11 +767,14 @@ def _no_cause_report(
             return _healthy(proof, evidence, alternatives, missing)
         return _no_failure_seen(alternatives, missing, evidence)  # error lines no pattern names: unexplained.py
     chain = _chain(failing)
-    first = chain[0]
+    first, last = chain[0], chain[-1]
+    # The last kind too: where the failures ended (a job cancelled after a stuck test, a server's
+    # exit after its errors) is the other line a reader looks for.
+    then = f"; last: {library.pattern(last.pattern).title} at {last.where}" if last.pattern != first.pattern else ""
     summary = (
         f"{'One kind of failure is' if len(chain) == 1 else f'{len(chain)} kinds of failure are'} logged "
         f"(first: {library.pattern(first.pattern).title} at "
-        f"{first.where}), but no line in these logs shows their cause."
+        f"{first.where}{then}), but no line in these logs shows their cause."
     )
     missing = [*missing, *_missing_for_symptoms(failing, library)]
     return _inconclusive(summary, chain, alternatives, missing, evidence, confidence.no_cause("no line shows a cause"))

@@ -89,15 +89,21 @@ def _earlier_failure(cancel: str, cancel_time: float | None, evidence: Evidence)
 def _above_the_cancel(hypothesis: Hypothesis, evidence: Evidence) -> Event | None:
     """Untimed lines: a failing line above the cancel in the cancel's own file (a test the job's
     watchdog found stuck, then the job's timeout cancelled it). Lines of other files cannot be
-    ordered against it without times."""
-    cancels = evidence.library.rooting(hypothesis.verdict)
+    ordered against it without times; the CI system's own outcome lines (a pipeline's FAILURE status,
+    a step's exit) report the job's end, which the cancel may be, in whatever order they are pasted."""
+    library = evidence.library
+    cancels = library.rooting(hypothesis.verdict)
     for root in hypothesis.roots:
         if root.time is not None:
             continue
         above = [
             e
             for e in evidence.events
-            if e.source == root.source and e.line < root.line and e.failing and e.pattern not in cancels
+            if e.source == root.source
+            and e.line < root.line
+            and e.failing
+            and e.pattern not in cancels
+            and Role.CI not in library.pattern(e.pattern).roles
         ]
         if above:
             return min(above, key=lambda e: e.line)
