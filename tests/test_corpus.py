@@ -481,8 +481,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # (the placement-group wait), excerpts-c 01, 03 and 05 (headings over measures, the CI bot, an arrow).
     # bundles-a 7/8 (on e033926); its one miss, 04, passes since the kernel's RDMA link-down line is read.
     "tests/data/blind-round34-excerpts-c/09-moe-backend-ab-clean": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy: a PR's A/B tables "
-        "(accuracy within noise, throughput +23 %) and 'error_rate 0%' are serving proof the tool does not read",
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round34-excerpts-c/10-mtp-acceptance-drop": {
