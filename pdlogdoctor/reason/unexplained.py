@@ -1248,7 +1248,11 @@ def _named(
     unit_test = library.marked(Mark.UNIT_TEST)  # once, not once per line read (a dense log's thousands)
     tests = [e for e in context if e.pattern in unit_test]
     beside = [
-        t for t in causes if _beside(t.first, root_time) and (set(t.roles) & CAUSE_ROLES or _ends_a_unit_test(t, tests))
+        t
+        for t in causes
+        if _beside(t.first, root_time)
+        and (set(t.roles) & CAUSE_ROLES or _ends_a_unit_test(t, tests))
+        and not _aftermath(t, report.roots)
     ]
     if tier is Tier.SYMPTOM and beside:
         cause = _lead(beside) if any(t.earliest for t in beside) else beside[0]
@@ -1508,6 +1512,14 @@ def _beside(first: Event, root_time: float | None) -> bool:
     if first.time is None or root_time is None:
         return True
     return -BESIDE_SYMPTOM_BEFORE_S <= first.time - root_time <= BESIDE_SYMPTOM_AFTER_S
+
+
+def _aftermath(template: UnexplainedError, roots: Sequence[Event]) -> bool:
+    """Logged below the symptom by the same process, in words that state no cause: what the process
+    did about the symptom (Mooncake marks the session of a transfer that timed out `failed`), not a
+    likelier cause of it."""
+    first = template.first
+    return not template.cause and any(r.source == first.source and r.line < first.line for r in roots)
 
 
 def _symptom_yields(report: Report, cause: UnexplainedError, library: Library, context: Sequence[Event] = ()) -> Report:
