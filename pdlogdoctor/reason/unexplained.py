@@ -1517,9 +1517,12 @@ def _beside(first: Event, root_time: float | None) -> bool:
 def _aftermath(template: UnexplainedError, roots: Sequence[Event]) -> bool:
     """Logged below the symptom by the same process, in words that state no cause: what the process
     did about the symptom (Mooncake marks the session of a transfer that timed out `failed`), not a
-    likelier cause of it."""
+    likelier cause of it. An exception is no such line: it ends a traceback of its own (a unit
+    test's, printed after another test's noise)."""
     first = template.first
-    return not template.cause and any(r.source == first.source and r.line < first.line for r in roots)
+    if template.cause or template.marker == PYTHON_EXCEPTION:
+        return False
+    return any(r.source == first.source and r.line < first.line for r in roots)
 
 
 def _symptom_yields(report: Report, cause: UnexplainedError, library: Library, context: Sequence[Event] = ()) -> Report:
