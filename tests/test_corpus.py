@@ -548,6 +548,25 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: the report quotes the first regressed row of the comparison table, the "
         "thread pointed at the PR's own row (the table's last)",
     },
+    # Round 37 (session 19) at first sight: excerpts-a 9/11 and excerpts-c 7/11 (on d78c2bd9),
+    # excerpts-b 10/11 and bundles-a 7/8 (on cb45e29d): 33/41, key line quoted in 39/41, none refused,
+    # no failed run called healthy, two confidently wrong (excerpts-c 10 and 11). Passing since: the
+    # dynamic loader's words (a 08), a test path's `e2e` folder no latency metric (c 11), the last kind
+    # of failure named in an inconclusive summary (c 01), a comparison table's rows as answers (c 02),
+    # a symptom's own aftermath no likelier cause (bundles-a 02).
+    "tests/data/blind-round37-excerpts-a/04-lmcache-hybrid-model-kv-spec": {
+        "verdict": "first sight: scheduler-crash 0.35; the tester expects scheduler-init-crash: vLLM's engine "
+        "died of LMCache's hybrid KV spec ValueError, the lines show neither start-up nor serving",
+    },
+    "tests/data/blind-round37-excerpts-b/10-sgl-router-pd-open-breaker-decode-waits-for-kv": {
+        "verdict": "first sight: kv-transfer-timeout 0.40; the tester expects inconclusive (kv-transfer-timeout "
+        "acceptable): the summary quotes the timeout's message without its glog prefix, the key line has it",
+    },
+    "tests/data/blind-round37-excerpts-c/10-vllm-ascend-longseq-ci-force-freed": {
+        "verdict": "first sight: kv-expired 0.70; the tester expects kv-transfer-timeout (kv-expired must not "
+        "be): vllm-ascend's 'Force freed request' reads as stale KV here (vllm-ascend#15420 showed a decode "
+        "reading the freed blocks), as no decode fetching in time by the catalogue's words",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
