@@ -560,7 +560,8 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round37-excerpts-b/10-sgl-router-pd-open-breaker-decode-waits-for-kv": {
         "verdict": "first sight: kv-transfer-timeout 0.40; the tester expects inconclusive (kv-transfer-timeout "
-        "acceptable): the summary quotes the timeout's message without its glog prefix, the key line has it",
+        "acceptable): the summary quotes sglang's 'fail to receive KV Cache transfer done signal' line, not "
+        "the request's own 'timed out after 300.0s in KVPoll.WaitingForInput' line the tester pointed at",
     },
     "tests/data/blind-round37-excerpts-c/10-vllm-ascend-longseq-ci-force-freed": {
         "verdict": "first sight: kv-expired 0.70; the tester expects kv-transfer-timeout (kv-expired must not "
