@@ -770,7 +770,8 @@ def _no_cause_report(
     first, last = chain[0], chain[-1]
     # The last kind too: where the failures ended (a job cancelled after a stuck test, a server's
     # exit after its errors) is the other line a reader looks for.
-    then = f"; last: {library.pattern(last.pattern).title} at {last.where}" if last.pattern != first.pattern else ""
+    other = last.pattern != first.pattern and last.where != first.where  # a line quoted once (two patterns' line)
+    then = f"; last: {library.pattern(last.pattern).title} at {last.where}" if other else ""
     summary = (
         f"{'One kind of failure is' if len(chain) == 1 else f'{len(chain)} kinds of failure are'} logged "
         f"(first: {library.pattern(first.pattern).title} at "
