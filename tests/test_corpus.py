@@ -549,8 +549,9 @@ KNOWN: dict[str, dict[str, str]] = {
         "thread pointed at the PR's own row (the table's last)",
     },
     # Round 37 (session 19) at first sight: excerpts-a 9/11 and excerpts-c 7/11 (on d78c2bd9),
-    # excerpts-b 10/11 and bundles-a 7/8 (on cb45e29d): 33/41, key line quoted in 39/41, none refused,
-    # no failed run called healthy, two confidently wrong (excerpts-c 10 and 11). Passing since: the
+    # excerpts-b 10/11 and bundles-a 7/8 (on cb45e29d), bundles-b 7/8 (on 119f53a5): 40/49, key line
+    # quoted in 47/49, none refused, no failed run called healthy, two confidently wrong (excerpts-c
+    # 10 and 11). Passing since: the
     # dynamic loader's words (a 08), a test path's `e2e` folder no latency metric (c 11), the last kind
     # of failure named in an inconclusive summary (c 01), a comparison table's rows as answers (c 02),
     # a symptom's own aftermath no likelier cause (bundles-a 02).
@@ -567,6 +568,11 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: kv-expired 0.70; the tester expects kv-transfer-timeout (kv-expired must not "
         "be): vllm-ascend's 'Force freed request' reads as stale KV here (vllm-ascend#15420 showed a decode "
         "reading the freed blocks), as no decode fetching in time by the catalogue's words",
+    },
+    "tests/data/blind-round37-bundles-b/08-vllm-nixl-expired-kv-from-cancelled-probes": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects healthy: NIXL's 'Releasing expired KV "
+        "blocks ... retrieved by 0 decode worker(s)' for three readiness probes whose clients gave up, then a "
+        "clean benchmark; the report reads the prefill's last stats line as an engine that stopped progressing",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
