@@ -657,7 +657,7 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
 
 def _thrown_away(full: Series | None, retracted: Sequence[Series]) -> bool:
     """The pool pinned at its limit, and requests taken back in most of the intervals it printed."""
-    if not _pinned(full) or not retracted or full is None:
+    if full is None or not retracted or not _pinned(full):
         return False
     taken_back = max(sum(1 for point in s.points if point[3] >= 1) for s in retracted)
     return taken_back >= SUSTAINED_SHARE * len(full.points)

@@ -268,10 +268,13 @@ def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event
             pairs.append((event, first))
             event = replace(event, failing=False)
         kept.append(event)
-    return _echoes_cleared(*_knocked_before_serving(kept, pairs, library), library)
+    return _echoes_cleared(*_polled_before_a_clean_benchmark(kept, pairs, library), library)
 
 
-def _knocked_before_serving(
+FAILED_REQUESTS = "failed"  # a benchmark's count of its requests that failed (the capture's name)
+
+
+def _polled_before_a_clean_benchmark(
     events: list[Event], pairs: list[tuple[Event, Event]], library: Library
 ) -> tuple[list[Event], list[tuple[Event, Event]]]:
     """Error answers before a benchmark that then counted none of its requests failed, in a run whose
@@ -295,9 +298,6 @@ def _knocked_before_serving(
             event = replace(event, failing=False)
         kept.append(event)
     return kept, pairs
-
-
-FAILED_REQUESTS = "failed"  # a benchmark's count of its requests that failed (the capture's name)
 
 
 def _echoes_cleared(
