@@ -554,11 +554,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # 10 and 11). Passing since: the
     # dynamic loader's words (a 08), a test path's `e2e` folder no latency metric (c 11), the last kind
     # of failure named in an inconclusive summary (c 01), a comparison table's rows as answers (c 02),
-    # a symptom's own aftermath no likelier cause (bundles-a 02).
-    "tests/data/blind-round37-excerpts-a/04-lmcache-hybrid-model-kv-spec": {
-        "verdict": "first sight: scheduler-crash 0.35; the tester expects scheduler-init-crash: vLLM's engine "
-        "died of LMCache's hybrid KV spec ValueError, the lines show neither start-up nor serving",
-    },
+    # a symptom's own aftermath no likelier cause (bundles-a 02), vLLM's KV-cache and device set-up
+    # frames as start-up (a 04: session 20).
     "tests/data/blind-round37-excerpts-b/10-sgl-router-pd-open-breaker-decode-waits-for-kv": {
         "verdict": "first sight: kv-transfer-timeout 0.40; the tester expects inconclusive (kv-transfer-timeout "
         "acceptable): the summary quotes sglang's 'fail to receive KV Cache transfer done signal' line, not "
@@ -567,7 +564,8 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round37-excerpts-c/10-vllm-ascend-longseq-ci-force-freed": {
         "verdict": "first sight: kv-expired 0.70; the tester expects kv-transfer-timeout (kv-expired must not "
         "be): vllm-ascend's 'Force freed request' reads as stale KV here (vllm-ascend#15420 showed a decode "
-        "reading the freed blocks), as no decode fetching in time by the catalogue's words",
+        "reading the freed blocks), as no decode fetching in time by the catalogue's words; since session 20 "
+        "kv-expired 0.35 (no line shows the stale read) and the catalogue says which reading is ours",
     },
     "tests/data/blind-round37-bundles-b/08-vllm-nixl-expired-kv-from-cancelled-probes": {
         "verdict": "first sight: inconclusive 0.00; the tester expects healthy: NIXL's 'Releasing expired KV "

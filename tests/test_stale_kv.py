@@ -68,3 +68,18 @@ def test_never_survived_must_be_true_or_false(tmp_path: Path) -> None:
     (tmp_path / "verdicts.toml").write_text(f"[[verdict]]\n{verdict}\n")
     with pytest.raises(PatternError, match=r"never_survived.*true or false"):
         load_library([tmp_path])
+
+
+def test_blocks_freed_before_the_pull_are_a_risk_until_a_line_shows_the_read(library: Library) -> None:
+    """A force-free says the prefill let go of blocks a decode had not pulled yet: a later pull would
+    read reused blocks, but no line says one came. The verdict stays, below confident, naming what
+    is missing; NIXL's line that a decode did read freed blocks is the stale read itself."""
+    freed = run([str(MOONCAKE_RESTART)], library).verdict
+    assert freed.id == "kv-expired" and freed.confidence < 0.5
+    assert dict(freed.facts)["stale_read_seen"] == "no"
+    assert "before the decode pulled them" in freed.summary
+    report = run([str(MOONCAKE_RESTART)], library)
+    assert any("no line shows a decode reading the freed blocks" in gap for gap in report.missing)
+    read = run([str(NIXL_READ)], library).verdict
+    assert read.confidence >= 0.5
+    assert str(dict(read.facts)["stale_read_seen"]).endswith("vllm_p0.log:14")

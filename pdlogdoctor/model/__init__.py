@@ -170,6 +170,10 @@ class Mark(StrEnum):
     # ends the traceback below it ended a unit test, whatever its file's role: the test's own cause.
     UNIT_TEST = "unit-test"
     RELEASED_UNREAD = "released-unread"  # the prefill released KV blocks the decode never read (`request`)
+    # The line says a decode read KV blocks after the prefill had freed them (NIXL's `Potentially
+    # invalid KV blocks ... were retrieved by a decode worker`): the stale read itself, where a
+    # force-free line shows only the blocks freed before the decode pulled them (stale_kv.py).
+    STALE_READ = "stale-read"
     # The client aborted requests (`requests` lists them): what the server drops after it is no failure.
     CLIENT_ABORTED = "client-aborted"
     # The server refused a request for what it asked (a prompt longer than the model's context, an
