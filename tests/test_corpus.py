@@ -555,12 +555,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # dynamic loader's words (a 08), a test path's `e2e` folder no latency metric (c 11), the last kind
     # of failure named in an inconclusive summary (c 01), a comparison table's rows as answers (c 02),
     # a symptom's own aftermath no likelier cause (bundles-a 02), vLLM's KV-cache and device set-up
-    # frames as start-up (a 04: session 20).
-    "tests/data/blind-round37-excerpts-b/10-sgl-router-pd-open-breaker-decode-waits-for-kv": {
-        "verdict": "first sight: kv-transfer-timeout 0.40; the tester expects inconclusive (kv-transfer-timeout "
-        "acceptable): the summary quotes sglang's 'fail to receive KV Cache transfer done signal' line, not "
-        "the request's own 'timed out after 300.0s in KVPoll.WaitingForInput' line the tester pointed at",
-    },
+    # frames as start-up (a 04: session 20), the first timed-out request quoted with its phase in view
+    # (b 10: session 20).
     "tests/data/blind-round37-excerpts-c/10-vllm-ascend-longseq-ci-force-freed": {
         "verdict": "first sight: kv-expired 0.70; the tester expects kv-transfer-timeout (kv-expired must not "
         "be): vllm-ascend's 'Force freed request' reads as stale KV here (vllm-ascend#15420 showed a decode "

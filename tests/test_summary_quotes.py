@@ -18,7 +18,7 @@ from pdlogdoctor.library.templates import message_of
 from pdlogdoctor.model import OutputFormat, Report
 from pdlogdoctor.model.verdicts import META
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.reason.quotes import QUOTE_CHARS, cited_lines, quote_citations, quote_of
+from pdlogdoctor.reason.quotes import QUOTE_CHARS, cited_lines, quote_around, quote_citations, quote_of
 from pdlogdoctor.render import render
 from pdlogdoctor.render.options import RenderOptions
 
@@ -82,6 +82,22 @@ def test_the_quote_is_clipped_with_the_token_at_the_cut_whole() -> None:
     summary = quote_citations("Failed at b.log:7.", {"b.log:7": message})
     assert len(quote_of(message)) <= QUOTE_CHARS + 1
     assert "Ab1" not in summary and "…" in summary
+
+
+def test_a_quote_keeps_what_the_line_says_at_its_end_in_view() -> None:
+    """sglang's decode names the phase a request timed out in at the end of a 300-character line:
+    the quote keeps the line's start, marks the cut, and shows the phase with the wait before it."""
+    line = (
+        "[2026-07-20 03:16:58 TP0] Decode transfer failed for request rank=0 "
+        "decode_req.req.rid='7c41e09a2b5d4f0e9a6b1d83c2f5e417' decode_req.req.bootstrap_room=5207718362094471283 "
+        "with exception KVTransferError(bootstrap_room=5207718362094471283): Request 5207718362094471283 "
+        "timed out after 300.0s in KVPoll.WaitingForInput"
+    )
+    quoted = quote_around(line, "KVPoll.WaitingForInput")
+    assert len(quoted) <= QUOTE_CHARS
+    assert quoted.startswith("Decode transfer failed for request") and " … " in quoted
+    assert quoted.endswith("timed out after 300.0s in KVPoll.WaitingForInput")
+    assert "KVPoll" not in quote_of(line)  # the plain quote loses it: the reason for the other
 
 
 def test_the_same_summary_in_every_format(library: Library) -> None:

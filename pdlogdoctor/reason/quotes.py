@@ -17,7 +17,7 @@ from dataclasses import replace
 from ..library.templates import message_of
 from ..library.templates import quote_of as quoted_text
 from ..model import Event, Report, Series, Verdict
-from ..model.textcut import clip
+from ..model.textcut import clip, clip_around
 from ..model.verdicts import META
 
 QUOTE_CHARS = 240  # characters of a quoted message: a failure's message, or a metrics line up to its values
@@ -61,6 +61,13 @@ def quote_of(text: str) -> str:
     """A line as a summary quotes it: its message with the component's own tag (Formats.quoted),
     clipped to QUOTE_CHARS."""
     return clip(" ".join(quoted_text(text).split()) or " ".join(text.split()), QUOTE_CHARS)
+
+
+def quote_around(text: str, words: str) -> str:
+    """A line as a summary quotes it, cut so that `words` (what it says, often at its end: the phase a
+    request timed out in) stay in view."""
+    message = " ".join(quoted_text(text).split()) or " ".join(text.split())
+    return clip_around(message, QUOTE_CHARS, words)
 
 
 def series_place(series: Series, line: int | None = None) -> str:

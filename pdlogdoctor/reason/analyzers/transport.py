@@ -15,6 +15,7 @@ from ...library.templates import message_of
 from ...model import Event, FactValue, Mark, Role
 from ...model.textcut import clip
 from ..hypothesis import Evidence, Hypothesis, count_matches
+from ..quotes import quote_around
 from ..shutdowns import DRAIN_S  # a prefill told to stop drains this long at most before its decode loses it
 from .resources import own_engine_advice
 
@@ -235,10 +236,13 @@ def transfer_timeout(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothe
         ("timeout_seconds", tuple(int(v) if v.is_integer() else v for v in elapsed) or None),
     ]
     said = ", ".join(phases) or "bootstrap or waiting"
+    # The first request that timed out is quoted, its phase in view: its line names the phase and the
+    # wait, where the warning beside it only says some requests failed.
+    first = min(timeouts, key=lambda e: (e.time is None, e.time or 0.0, e.source, e.line), default=None)
     summary = (
         f"KV transfers timed out ({said}"
-        f"{', after ' + ', '.join(f'{v:g}' for v in elapsed) + ' s' if elapsed else ''}) and no line in "
-        "these logs shows why: no backend error, crash or lost peer."
+        f"{', after ' + ', '.join(f'{v:g}' for v in elapsed) + ' s' if elapsed else ''}"
+        f"{_first_timeout(first, evidence)}) and no line in these logs shows why: no backend error, crash or lost peer."
     )
     missing = _missing_peer_logs(evidence)
     confidence = hypothesis.confidence if not missing else min(hypothesis.confidence, SYMPTOM_ONLY)
@@ -252,8 +256,20 @@ def transfer_timeout(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothe
             missing=tuple(missing),
             confidence=confidence,
             advice=advice,
+            lines_used=(
+                *hypothesis.lines_used,
+                *([first] if first is not None and first not in hypothesis.chain else []),
+            ),
         )
     ]
+
+
+def _first_timeout(first: Event | None, evidence: Evidence) -> str:
+    """'; first at decode.log:4: "... timed out after 300.0s in KVPoll.WaitingForInput"', the phase in view."""
+    if first is None:
+        return ""
+    words = str(first.get("phase") or evidence.says(first) or "")
+    return f'; first at {first.where}: "{quote_around(first.text, words)}"'
 
 
 def _released_after_client_abort(hypothesis: Hypothesis, evidence: Evidence) -> str | None:
