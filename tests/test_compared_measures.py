@@ -193,3 +193,44 @@ def test_a_plain_after_above_its_before_is_read_by_its_labels(tmp_path: Path) ->
     report = _analysed(tmp_path, [AFTER, BEFORE])
     assert report.verdict.id == "performance-regression", report.verdict.summary
     assert "(-12.2%)" in report.verdict.summary
+
+
+# A serving benchmark's result block as vllm/benchmarks/serve.py prints it (`{:<40} {:<10}`).
+def _result(concurrency: int, duration: float, throughput: float) -> list[str]:
+    return [
+        "============ Serving Benchmark Result ============",
+        f"{'Successful requests:':<40} {200:<10}",
+        f"{'Maximum request concurrency:':<40} {concurrency:<10}",
+        f"{'Benchmark duration (s):':<40} {duration:<10.2f}",
+        f"{'Total input tokens:':<40} {204800:<10}",
+        f"{'Total generated tokens:':<40} {51200:<10}",
+        f"{'Output token throughput (tok/s):':<40} {throughput:<10.2f}",
+        "",
+    ]
+
+
+def test_a_later_result_of_the_same_workload_is_compared_with_the_earlier(tmp_path: Path) -> None:
+    """Two result blocks pasted one under the other, no label: the earlier is the baseline. The later
+    ran the same workload (requests, concurrency, tokens) slower: a failed gate naming the measure."""
+    report = _analysed(
+        tmp_path, ["# before the PR", *_result(16, 36.40, 1406.6), "# with the PR", *_result(16, 62.36, 821.0)]
+    )
+    assert report.verdict.id == "performance-regression"
+    gate = next(e for e in report.chain if e.pattern == "bench-result-repeated")
+    assert gate.line == 11 and gate.get("compared_with", "").startswith(f"{tmp_path / 'paste.txt'}:2: ")
+    assert (gate.get("metric"), gate.get("baseline"), gate.get("value")) == ("Benchmark duration (s)", 36.4, 62.36)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [((16, 36.40, 1406.6), (64, 62.36, 821.0)), ((16, 62.36, 821.0), (16, 36.40, 1406.6))],
+    ids=["a-concurrency-sweep", "the-later-faster"],
+)
+def test_a_sweep_or_a_faster_later_result_is_no_gate(
+    tmp_path: Path, first: tuple[int, float, float], second: tuple[int, float, float]
+) -> None:
+    """A sweep over concurrency runs other workloads (the later slower by design); a later run that
+    went faster regressed nothing. Neither is a failed gate: the run served."""
+    report = _analysed(tmp_path, [*_result(*first), *_result(*second)])
+    assert report.verdict.id == "healthy"
+    assert int(exit_code_for(report)) == 0

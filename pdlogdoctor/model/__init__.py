@@ -190,6 +190,10 @@ class Mark(StrEnum):
     # `After: ...`): an After line whose measure is worse than the Before line's above it by more than
     # the allowance is a failed gate (reason/compared.py).
     COMPARED = "compared"
+    # A `compared` line no label says the run of: the same result block printed again in one paste
+    # (a benchmark's result heading, once per run). The earlier block is the baseline, and only when
+    # both state the same workload (the same counts of requests and tokens) is the later judged.
+    COMPARED_IN_ORDER = "compared-in-order"
     # A server's periodic load line (queue lengths, token usage, throughput): every one of its lines
     # is read into a time series per source (scan/series.py), not only the events the scan keeps.
     METRICS = "metrics"

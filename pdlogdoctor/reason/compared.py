@@ -10,6 +10,9 @@ masked; above it or below it: the labels say which run is which), and each numbe
 throughput, a rate or an accuracy is better higher, a latency or a duration lower. A number worse by
 more than REGRESSED_SHARE makes the After line a failed gate that names the measure, both values and
 the change; numbers whose words say neither are not judged. The numbers are compared, not words.
+A block no label names (`compared-in-order`: a benchmark's result heading printed once per run) is
+compared with the earlier block of its kind in its file, measure by measure by their words, and only
+when both state the same workload (every count of requests and tokens both state is equal).
 """
 
 from __future__ import annotations
@@ -35,16 +38,19 @@ def regressed_against_before(events: Sequence[Event], library: Library) -> list[
     if not sides:
         return list(events)
     afters = library.marked(Mark.GATE_FAILED) & compared
-    out = [_judged(e, sides, afters) if e.pattern in afters and not e.failing else e for e in events]
+    in_order = library.marked(Mark.COMPARED_IN_ORDER)
+    out = [_judged(e, sides, afters, in_order) if e.pattern in afters and not e.failing else e for e in events]
     return recounted(out, events)
 
 
-def _judged(after: Event, sides: Sequence[Event], afters: frozenset[str]) -> Event:
-    before = _before_of(after, sides, afters)
-    if before is None:
-        return after
-    worse = _worst(str(before.get("measured")), str(after.get("measured")))
-    if worse is None:
+def _judged(after: Event, sides: Sequence[Event], afters: frozenset[str], in_order: frozenset[str]) -> Event:
+    if after.pattern in in_order:
+        before = _earlier_of(after, sides)
+        worse = _worst_of_same_workload(str(before.get("measured")), str(after.get("measured"))) if before else None
+    else:
+        before = _before_of(after, sides, afters)
+        worse = _worst(str(before.get("measured")), str(after.get("measured"))) if before else None
+    if before is None or worse is None:
         return after
     name, was, now, change = worse
     fields = (
@@ -86,6 +92,59 @@ def _before_of(after: Event, sides: Sequence[Event], afters: frozenset[str]) -> 
         and shape_of(str(e.get("measured"))) == shape
     ]
     return min(befores, key=lambda e: (abs(e.line - after.line), e.line > after.line)) if befores else None
+
+
+def _earlier_of(after: Event, sides: Sequence[Event]) -> Event | None:
+    """The block of the same kind printed last before `after` in its file: with no label to say
+    which run is which, the earlier is the baseline."""
+    earlier = [e for e in sides if e.source == after.source and e.pattern == after.pattern and e.line < after.line]
+    return max(earlier, key=lambda e: e.line) if earlier else None
+
+
+# The numbers that say what a benchmark sent, not how it went: two results are of one workload only
+# when each of these both state is equal.
+WORKLOAD = re.compile(r"(?i)\brequests\b|\btokens\b|\bprompts\b|concurren|rate configured|\blen(?:gth)?\b")
+
+
+def _worst_of_same_workload(before: str, after: str) -> tuple[str, float, float, float] | None:
+    """`_worst` over the measures both blocks state, by their words (a paste may cut the later block
+    short), when the blocks state one workload: at least one count both state, and every such count
+    equal. None when the workloads differ (a sweep over concurrency) or nothing got worse."""
+    was, now = _by_words(before), _by_words(after)
+    shared = [words for words in now if words in was]
+    counts = [words for words in shared if WORKLOAD.search(words) and not BETTER_HIGHER.search(words)]
+    if not counts or any(was[words] != now[words] for words in counts):
+        return None
+    found = [
+        (worse, words, was[words], now[words], (now[words] - was[words]) / abs(was[words]))
+        for words in shared
+        if was[words] and (worse := _worse_by(words, was[words], now[words])) > REGRESSED_SHARE
+    ]
+    if not found:
+        return None
+    _, words, old, new, change = max(found)
+    return words, old, new, change
+
+
+def _by_words(measured: str) -> dict[str, float]:
+    """'Benchmark duration (s): 36.40; ...' -> {'Benchmark duration (s)': 36.4, ...}: each line's
+    first number by the words before it."""
+    values: dict[str, float] = {}
+    for line in measured.split("; "):
+        number = NUMBER.search(line)
+        value = _number(number.group()) if number else None
+        words = line[: number.start()].strip(" *:;=(|") if number else ""
+        if words and value is not None:
+            values.setdefault(words, value)
+    return values
+
+
+def _worse_by(words: str, was: float, now: float) -> float:
+    """How much worse `now` is than `was` for a measure these words name (0 when they name no direction)."""
+    change = (now - was) / abs(was)
+    if BETTER_HIGHER.search(words):
+        return -change
+    return change if BETTER_LOWER.search(words) else 0.0
 
 
 def shape_of(measured: str) -> str:

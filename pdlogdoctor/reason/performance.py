@@ -75,7 +75,7 @@ CHECK_TAG = re.compile(r"\[[a-z][\w.-]*\] *$")  # `[slo] `: lower-case, as no le
 _DIGIT = re.compile(r"\d")
 _COMMENT = re.compile(r"\s*#\s")  # a source line's comment (an Actions annotation, `##[error]`, is none)
 OUTCOME_WORD = re.compile(r"(?<![\w-])FAIL(?:ED)?(?![\w-])")  # a gate line's outcome, upper-case and whole
-LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output")
+LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output", "benchmark duration")
 # The short ones only as words of their own: `itl` is in "title", `e2e` a test folder's name too.
 _SHORT_LATENCY = re.compile(r"\b(?:ttft|tpot|itl|e2e)\b")
 # What an accuracy test is named after: its metric, or the benchmark it scores (lm-eval's tasks).

@@ -130,7 +130,7 @@ def _garbage(root: Event) -> str:
         return f"{float(repeated):.0%} of it is {str(unit)!r} repeated, at {root.where}: {quoted}"
     invalid = root.get("invalid")
     if invalid is not None:
-        return f"{float(invalid):.0%} of the GSM8K answers hold no number, at {root.where}: {root.text.strip()}"
+        return f"{_share(float(invalid))} of the GSM8K answers hold no number, at {root.where}: {root.text.strip()}"
     return root.pattern
 
 
@@ -151,3 +151,9 @@ def _transport_evidence(evidence: Evidence) -> bool:
 def _proof(evidence: Evidence) -> list[Event]:
     """Lines that show requests being served."""
     return evidence.marked(*SERVING_PROOF)
+
+
+def _share(value: float) -> str:
+    """'90%', '99.9%': a share that rounds to a whole percent it is not (0.999 is no 100%) keeps a decimal."""
+    whole = f"{value:.0%}"
+    return whole if abs(round(value * 100) - value * 100) < 1e-9 else f"{value:.1%}"
