@@ -63,6 +63,7 @@ UNKNOWN_PHASE_CONFIDENCE = 0.35
 OPEN_PHASE_CONFIDENCE = 0.2
 # Lines above a crash line read for a symptom the process logged just before it died.
 SYMPTOM_LINES = 10
+CALL_CHARS = 120  # of the source line a cut traceback's innermost frame was running
 # The process a crash line's pattern group says died, where it is not sglang's scheduler.
 PROCESS_OF_GROUP = {"vllm": "vLLM's engine (its engine core or a model worker)"}
 # Where sglang sizes the KV pool: a crash raised here is neither before nor after it.
@@ -560,6 +561,9 @@ def _summary(
     if exception is None and python_frame:
         frame = str(crash.get("frame_file")).rsplit("/", 1)[-1]
         parts.append(f"in {frame}:{crash.get('frame_line')} {crash.get('frame_func')}()")
+        call = _call_in_frame(crash)
+        if call:
+            parts.append(f"at `{call}` (the lines end before the exception it raised)")
     if culprit is not None:
         parts.append(f"{'crashing ' if python_frame or exception else ''}in {culprit[1].describe()}")
     elif own is not None and exception is None:
@@ -584,3 +588,14 @@ def _summary(
             meaning += ", usually the host OOM killer"
         parts.append(f"exit code {code} ({meaning})")
     return ", ".join(parts) + "." + (f" {phase.sentence}" if phase.sentence else "")
+
+
+def _call_in_frame(crash: Event) -> str:
+    """The source line the crash's innermost project frame was running (`self.remote_socket.bind(
+    socket_addr)`), read from its stack: where a traceback cut before its exception stopped."""
+    stack, calls = str(crash.get("stack", "")).split("\n"), str(crash.get("stack_calls", "")).split("\n")
+    where = f"line {crash.get('frame_line')}, in {crash.get('frame_func')}"
+    for frame, call in zip(stack, calls, strict=False):
+        if frame.endswith(where) and str(crash.get("frame_file")) in frame:
+            return clip(call.strip(), CALL_CHARS)
+    return ""
