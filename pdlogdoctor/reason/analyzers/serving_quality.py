@@ -154,6 +154,7 @@ def _proof(evidence: Evidence) -> list[Event]:
 
 
 def _share(value: float) -> str:
-    """'90%', '99.9%': a share that rounds to a whole percent it is not (0.999 is no 100%) keeps a decimal."""
+    """'90%', '99.9%': a whole percent, unless it would round to all or none when it is not (0.999 is
+    no 100%)."""
     whole = f"{value:.0%}"
-    return whole if abs(round(value * 100) - value * 100) < 1e-9 else f"{value:.1%}"
+    return f"{value:.1%}" if (whole == "100%" and value < 1) or (whole == "0%" and value > 0) else whole
