@@ -36,7 +36,7 @@ from pdlogdoctor.library.patterns import MEASURES_BELOW, TABLE_ROW, Library, Pat
 from pdlogdoctor.library.templates import fits
 from pdlogdoctor.model import Event, Kind, Mark, OutputFormat, Report, Role, Severity
 from pdlogdoctor.pipeline import Analysis, analyse
-from pdlogdoctor.reason.compared import regressed, shape_of
+from pdlogdoctor.reason.compared import regressed, regressed_in_order, shape_of
 from pdlogdoctor.render import render
 from pdlogdoctor.render.options import RenderOptions
 from pdlogdoctor.runs.baseline import profile_of
@@ -199,8 +199,9 @@ def _row_worse(source: str, pattern_id: str, at: int) -> bool:
 
 def _worse_than_before(source: str, pattern_id: str, at: int) -> bool:
     """The line states a measure After a change worse than the nearest Before line that states the
-    same measure, above or below it, the one above first at the same distance (reason/compared.py
-    judges the two numbers; this finds the pair)."""
+    same measure, above or below it, the one above first at the same distance; or, for a block no
+    label names, than the block of its kind above it (reason/compared.py judges the two numbers; this
+    finds the pair)."""
     library = _library()
     afters = library.marked(Mark.COMPARED) & library.marked(Mark.GATE_FAILED)
     if pattern_id not in afters:
@@ -209,6 +210,12 @@ def _worse_than_before(source: str, pattern_id: str, at: int) -> bool:
     after = _measured(rows, pattern_id, at)
     if after is None:
         return False
+    if pattern_id in library.marked(Mark.COMPARED_IN_ORDER):
+        # No label: the block of the same kind printed last above it is its baseline.
+        earlier = next(
+            (m for row in range(at - 1, -1, -1) if (m := _measured(rows, pattern_id, row)) is not None), None
+        )
+        return earlier is not None and regressed_in_order(earlier, after)
     befores = sorted(library.marked(Mark.COMPARED) - afters)
     for distance in range(1, len(rows)):
         for row in (at - distance, at + distance):

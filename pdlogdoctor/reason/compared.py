@@ -77,6 +77,12 @@ def regressed(before: str, after: str) -> bool:
     return shape_of(before) == shape_of(after) and _worst(before, after) is not None
 
 
+def regressed_in_order(before: str, after: str) -> bool:
+    """Whether the later of two unlabelled blocks of one workload (their `measured` texts) is worse
+    than the earlier beyond the allowance."""
+    return _worst_of_same_workload(before, after) is not None
+
+
 def _before_of(after: Event, sides: Sequence[Event], afters: frozenset[str]) -> Event | None:
     """The nearest line of its file that states the same measure as the After line and is no After
     line itself (`afters`): above it, or below it (`after <PR>` pasted over `before <PR>`,
@@ -162,12 +168,9 @@ def _worst(before: str, after: str) -> tuple[str, float, float, float] | None:
         if was is None or value is None or was == 0:
             continue
         words = _words_of(after, spans, at)
-        higher = BETTER_HIGHER.search(words) is not None
-        lower = not higher and BETTER_LOWER.search(words) is not None
-        change = (value - was) / abs(was)
-        worse = -change if higher else change if lower else 0.0
+        worse = _worse_by(words, was, value)
         if worse > REGRESSED_SHARE:
-            found.append((worse, words, was, value, change))
+            found.append((worse, words, was, value, (value - was) / abs(was)))
     if not found:
         return None
     _, words, was, value, change = max(found)
