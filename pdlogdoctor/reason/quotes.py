@@ -60,14 +60,18 @@ def quoted_lines(report: Report) -> list[str]:
 def quote_of(text: str) -> str:
     """A line as a summary quotes it: its message with the component's own tag (Formats.quoted),
     clipped to QUOTE_CHARS."""
-    return clip(" ".join(quoted_text(text).split()) or " ".join(text.split()), QUOTE_CHARS)
+    return clip(_flat_message(text), QUOTE_CHARS)
 
 
 def quote_around(text: str, words: str) -> str:
     """A line as a summary quotes it, cut so that `words` (what it says, often at its end: the phase a
     request timed out in) stay in view."""
-    message = " ".join(quoted_text(text).split()) or " ".join(text.split())
-    return clip_around(message, QUOTE_CHARS, words)
+    return clip_around(_flat_message(text), QUOTE_CHARS, words)
+
+
+def _flat_message(text: str) -> str:
+    """The line's message with the component's own tag, on one line (the whole line if it has none)."""
+    return " ".join(quoted_text(text).split()) or " ".join(text.split())
 
 
 def series_place(series: Series, line: int | None = None) -> str:

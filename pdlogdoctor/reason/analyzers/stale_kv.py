@@ -39,7 +39,7 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     missing = () if requests else ("the kv-expired lines name no request, so how many were affected is not known",)
     where = f" ({matched} line(s), first at {hypothesis.first_root.where})"
     if read is None:
-        return [_freed_before_pull(hypothesis, evidence, requests, complete, where, facts, missing)]
+        return [_freed_before_pull(hypothesis, requests, complete, where, facts, missing)]
     summary = f"{_affected(requests, complete)} answered from KV blocks the prefill had already freed{where}"
     if any(not e.failing for e in evidence.marked(Mark.END_TO_END)):
         summary += "; the end-to-end checks passed, but they sample answers and do not clear these"
@@ -49,7 +49,6 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 def _freed_before_pull(
     hypothesis: Hypothesis,
-    evidence: Evidence,
     requests: list[str],
     complete: bool,
     where: str,
