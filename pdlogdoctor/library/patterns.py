@@ -45,7 +45,8 @@ PROFILE_FILE = "profile.toml"
 _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
-    "marks", "unexplained", "identity", "cleared_by", "cleared_by_run", "says", "search_anchor", "any_anchors",
+    "marks", "unexplained", "identity", "cleared_by", "cleared_by_run", "cleared_on", "says", "search_anchor",
+    "any_anchors",
 }  # fmt: skip
 # The title `patterns suggest` writes into a skeleton (suggest.py), for a person to replace.
 SKELETON_TITLE = "TODO: what this line means"
@@ -145,6 +146,9 @@ class Pattern:
     # Patterns whose line anywhere in the run after this one (any file: a harness's check) shows it
     # did no harm (a warmup's garbage tokens, then an accuracy check the model passed).
     cleared_by_run: tuple[str, ...] = ()
+    # Captures a clearing line must share with this one (the pod a Kubernetes event is about): a pod
+    # scheduled later clears its own FailedScheduling, not another pod's.
+    cleared_on: tuple[str, ...] = ()
     # The `[[causes]]` tables as written; `causes` is what they expand to once the library's
     # consequence groups are known (consequences.expand).
     edges: tuple[CauseEdge, ...] = ()
@@ -332,6 +336,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         identity=_identity(data, fields, where),
         cleared_by=schema.string_list(data, "cleared_by", where) or (),
         cleared_by_run=schema.string_list(data, "cleared_by_run", where) or (),
+        cleared_on=schema.string_list(data, "cleared_on", where) or (),
         edges=edges,
         says=_says(data, fields, where),
         search_anchor=_search_anchor(data, anchors, where),
@@ -608,6 +613,7 @@ def validate_library(library: Library) -> None:
             for name in names:
                 if name not in by_id:
                     raise PatternError(pattern.path, key, f"unknown pattern '{name}'")
+                _check_join(pattern, by_id[name], pattern.cleared_on, "cleared_on")
     for entry in library.errors.benign if library.errors is not None else ():
         for name in entry.overcome_by:
             if name not in by_id:

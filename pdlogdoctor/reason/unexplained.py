@@ -24,7 +24,7 @@ from itertools import islice
 
 from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, PYTHON_EXCEPTION, SWALLOW_LINES, ErrorLayer, Family
 from ..library.lazyregex import LazyRegex
-from ..library.patterns import Library
+from ..library.patterns import Library, Pattern
 from ..library.templates import message_of, mine, quote_of
 from ..model import (
     SERVER_ROLES,
@@ -261,7 +261,7 @@ def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event
     for event in events:
         pattern = library.pattern(event.pattern)
         first = event.failing and (
-            _first_clearing(event, pattern.cleared_by, pattern.cleared_by_run, clearing)
+            _first_clearing(event, pattern, clearing)
             or _prefill_warmed_up(event, clearing)
         )
         if first:
@@ -321,19 +321,19 @@ def _echoes_cleared(
     return kept, pairs
 
 
-def _first_clearing(
-    event: Event, by: Sequence[str], by_run: Sequence[str], clearing: dict[str, list[tuple[int, Event]]]
-) -> Event | None:
-    """The run's first line that clears `event`: one of `by` later in its file, or of `by_run` later in the run."""
+def _first_clearing(event: Event, pattern: Pattern, clearing: dict[str, list[tuple[int, Event]]]) -> Event | None:
+    """The run's first line that clears `event`: one of the pattern's `cleared_by` later in its file,
+    or of its `cleared_by_run` later in the run; either sharing the captures `cleared_on` names."""
     found: list[tuple[int, Event]] = []
-    for pattern_id in set(by):
+    for pattern_id in set(pattern.cleared_by):
         found.extend(
             (position, e)
             for position, e in clearing.get(pattern_id, ())
             if e.source == event.source and e.line > event.line
         )
-    for pattern_id in set(by_run):
+    for pattern_id in set(pattern.cleared_by_run):
         found.extend((position, e) for position, e in clearing.get(pattern_id, ()) if _later_in_run(e, event))
+    found = [(position, e) for position, e in found if all(e.get(k) == event.get(k) for k in pattern.cleared_on)]
     return min(found, key=lambda item: item[0])[1] if found else None
 
 
