@@ -260,10 +260,7 @@ def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event
             clearing.setdefault(e.pattern, []).append((position, e))
     for event in events:
         pattern = library.pattern(event.pattern)
-        first = event.failing and (
-            _first_clearing(event, pattern, clearing)
-            or _prefill_warmed_up(event, clearing)
-        )
+        first = event.failing and (_first_clearing(event, pattern, clearing) or _prefill_warmed_up(event, clearing))
         if first:
             pairs.append((event, first))
             event = replace(event, failing=False)

@@ -22,6 +22,7 @@ import re
 
 from ..model import FieldValue
 from ..model.measures import BETTER_HIGHER, BETTER_LOWER
+from .timeline import clean_line
 
 ROWS_ABOVE = 200  # table lines read above a row for its header
 _SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
@@ -142,4 +143,5 @@ def _table_lines_above(buf: bytes | bytearray, line_start: int) -> list[str]:
 
 
 def _text(buf: bytes | bytearray, start: int, end: int) -> str:
-    return bytes(buf[start:end]).decode("utf-8", "replace").rstrip("\r\n")
+    """A line of the table as its row was read: without what a collector put before it."""
+    return clean_line(bytes(buf[start:end]).decode("utf-8", "replace"))[0]
