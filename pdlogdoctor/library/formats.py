@@ -452,6 +452,19 @@ class Formats:
             text = text[tag.end() :]
         return text
 
+    def inside_timed_tags(self, line: str) -> str:
+        """`line` without the timed tags a collector or launcher put before it (journald's `Mon DD
+        HH:MM:SS host prog[pid]: `, a launcher's `[date time] [prog@<0,0>]: `), stopping at the first
+        tag that states no time: a process's own tag (vLLM's `(EngineCore_DP0 pid=N)`, Ray's) is
+        the component's, and what reads a line's start behind it is its own business."""
+        text = line
+        for _ in range(MAX_NESTED):
+            tag = self._wrapper(text) if text else None
+            if tag is None or not _states_time(tag):
+                break
+            text = text[tag.end() :]
+        return text
+
     def tags(self, line: str) -> tuple[str, str]:
         """(who, inside): the launchers' and collectors' tags `line` starts with (`kind = "wrapper"`)
         with the times they state blanked, and the line inside them. Two lines of one process behind
@@ -885,3 +898,8 @@ def _blank_times(tag: re.Match[str]) -> str:
     for begin, end in reversed(spans):
         text = text[: begin - start] + text[end - start :]
     return text
+
+
+def _states_time(tag: re.Match[str]) -> bool:
+    """The tag's match read a time (a `clock` or an `epoch` group that took part)."""
+    return any(name in tag.re.groupindex and tag.span(name)[0] >= 0 for name in ("clock", "epoch"))

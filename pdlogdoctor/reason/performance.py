@@ -90,6 +90,20 @@ ACCURACY_WORDS = (
     "math500",
     "aime",
     "lm eval",
+    # lm-eval's and the serving projects' nightly evaluations, by their task names
+    "ifeval",
+    "mmmu",
+    "mgsm",
+    "hellaswag",
+    "winogrande",
+    "truthfulqa",
+    "arc challenge",
+    "arc easy",
+    "bbh",
+    "livecodebench",
+    "longbench",
+    "chartqa",
+    "docvqa",
 )
 THROUGHPUT_WORDS = ("throughput", "tok/s", "tokens/s", "req/s")
 LONG_PERFORMANCE_WORDS = tuple(

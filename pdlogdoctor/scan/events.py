@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -603,6 +604,27 @@ _UNSEEN: dict[str, FieldValue] = {}  # a marker: no entry for this line yet
 
 
 def _confirm(pattern: Pattern, text: str, state: EventSink) -> dict[str, FieldValue] | None:
+    """`match_line` on the line, and, for a pattern that reads from the line's start, on the line
+    behind the timed tags a collector or a launcher put before it (journald's `Mon DD HH:MM:SS host
+    prog[pid]: `: Formats.inside_timed_tags) and a paste's indentation, as it would read without them."""
+    found = _confirm_as_written(pattern, text, state)
+    if found is None and _reads_from_line_start(pattern.regex.pattern):
+        inside = state.stamps.formats.inside_timed_tags(text).lstrip(" ")
+        if inside != text:
+            return _confirm_as_written(pattern, inside, state)
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _reads_from_line_start(source: str) -> bool:
+    """The regex matches only at the line's start (`^...`, `(?i)^...`, `(?:^...`)."""
+    return _LINE_START.match(source) is not None
+
+
+_LINE_START = re.compile(r"(?:\(\?[a-zA-Z]+\))?(?:\((?:\?:)?)?\^")
+
+
+def _confirm_as_written(pattern: Pattern, text: str, state: EventSink) -> dict[str, FieldValue] | None:
     """`match_line`, once per distinct text from the regex's lead on (LazyRegex.lead): a line
     repeated with another stamp or prefix is matched as it was the first time. A line without the
     lead is not searched at all: the regex cannot match there."""

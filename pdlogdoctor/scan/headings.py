@@ -15,7 +15,7 @@ import re
 
 from ..model import FieldValue
 from ..model.textcut import clip
-from .timeline import clean_line
+from .timeline import bare_line
 
 MEASURE_LINES = 6  # lines read below a heading: a benchmark's summary block
 MEASURED_CHARS = 600
@@ -33,9 +33,8 @@ def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> di
             break
         end = buf.find(b"\n", start, limit)
         end = limit if end < 0 else end
-        # As the heading was read: without what a collector put before it (a runner's time, a
-        # compose service), so the block of a CI log reads as the block of a terminal.
-        line = clean_line(bytes(buf[start:end]).decode("utf-8", "replace"))[0].strip()
+        # As the heading was read: without a collector's prefix or a launcher's tag before it.
+        line = bare_line(bytes(buf[start:end]).decode("utf-8", "replace")).strip()
         if not line or _HEADING.match(line) or not _DIGIT.search(line):
             break
         measures.append(line)

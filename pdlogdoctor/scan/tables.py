@@ -22,7 +22,7 @@ import re
 
 from ..model import FieldValue
 from ..model.measures import BETTER_HIGHER, BETTER_LOWER
-from .timeline import clean_line
+from .timeline import bare_line
 
 ROWS_ABOVE = 200  # table lines read above a row for its header
 _SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
@@ -143,5 +143,5 @@ def _table_lines_above(buf: bytes | bytearray, line_start: int) -> list[str]:
 
 
 def _text(buf: bytes | bytearray, start: int, end: int) -> str:
-    """A line of the table as its row was read: without what a collector put before it."""
-    return clean_line(bytes(buf[start:end]).decode("utf-8", "replace"))[0]
+    """A line of the table without a collector's prefix or a launcher's tag before it."""
+    return bare_line(bytes(buf[start:end]).decode("utf-8", "replace"))

@@ -57,6 +57,13 @@ def clean_line(raw: str) -> tuple[str, str | None]:
     return (_last_redraws(line) if "\r" in line else line), actions_time
 
 
+def bare_line(raw: str) -> str:
+    """The line as a block reader sees it: without a collector's prefix (clean_line) nor the tags a
+    launcher or journald put before it (Formats.inside_tags), so the rows of a table or the
+    measures under a heading read the same in a terminal, a CI log or `journalctl`'s output."""
+    return shipped().inside_tags(clean_line(raw)[0])
+
+
 def without_colours(text: str) -> str:
     """`text` without terminal colour codes, sent (ESC) or escaped by syslog (`#033`)."""
     if "\x1b" in text:
