@@ -75,7 +75,9 @@ def test_startup_reports_min_and_median_per_matcher() -> None:
 
 LIBRARY = load_library()
 # The generic error layer's anchors are searched too (`patterns anchors` prints them for grep).
-ANCHORS = {p.primary_anchor.encode() for p in LIBRARY.patterns} | {
+# A pattern's search keys are what `patterns anchors` prints for grep: its `any_anchors`, else its
+# primary anchor (a pattern whose anchor is a space or `%` is searched by its any_anchors).
+ANCHORS = {key.encode() for p in LIBRARY.patterns for key in p.search_keys} | {
     a.encode() for a in (LIBRARY.errors.anchors if LIBRARY.errors else ())
 }
 

@@ -114,6 +114,10 @@ class Mark(StrEnum):
     # The line a server logs once as it launches, with its settings (sglang's `server_args=`): where
     # its life starts; its captures (mode, nnodes, dist_init_addr, page_size, args) are its configuration.
     SERVER_LAUNCH = "server-launch"
+    # A line stating one setting a server chose as it started (sglang's `Using KV cache dtype:
+    # torch.float8_e4m3fn`): its captures add to the server's launch settings where the launch line
+    # is missing or states only the flag (`auto`).
+    SETTING = "setting"
     # A request answered with an error status: a server's 5xx, or the router's error for it (a
     # pattern whose roles name the router). One such answer is one moment seen from two files (clocks).
     ERROR_ANSWER = "error-answer"

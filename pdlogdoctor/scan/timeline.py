@@ -58,10 +58,11 @@ def clean_line(raw: str) -> tuple[str, str | None]:
 
 
 def bare_line(raw: str) -> str:
-    """The line as a block reader sees it: without a collector's prefix (clean_line) nor the tags a
-    launcher or journald put before it (Formats.inside_tags), so the rows of a table or the
-    measures under a heading read the same in a terminal, a CI log or `journalctl`'s output."""
-    return shipped().inside_tags(clean_line(raw)[0])
+    """The line as a block reader sees it: without a collector's prefix (clean_line) nor the timed
+    tags journald or a launcher put before it (Formats.inside_timed_tags), so the rows of a table or
+    the measures under a heading read the same in a terminal, a CI log or `journalctl`'s output. An
+    untimed tag stays: `Buildkite | ...` is a dashboard row's first cell, not a compose service."""
+    return shipped().inside_timed_tags(clean_line(raw)[0])
 
 
 def without_colours(text: str) -> str:

@@ -15,24 +15,47 @@ from ..hypothesis import Evidence, Hypothesis
 from ..link import downstream
 
 VERDICT = CONFIG_MISMATCH
-SHARED_KEYS = ("page_size", "kv_cache_dtype", "backend")
+# `kv_dtype_used`: the dtype a server resolved its KV cache to (a setting line), compared only with
+# the other server's resolved dtype, not with a launch line's flag (`auto`).
+SHARED_KEYS = ("page_size", "kv_cache_dtype", "backend", "kv_dtype_used")
 CONFIDENCE = 0.7
 
 
 def detect(evidence: Evidence) -> list[Hypothesis]:
-    """Propose config-mismatch from the server_args lines, when something failed and no
-    explicit mismatch error already carries the verdict."""
+    """Propose config-mismatch from the lines that state each server's settings (its server_args
+    line, else a line stating one setting it resolved), when something failed and no explicit
+    mismatch error already carries the verdict."""
     # sglang's explicit mismatch errors root the verdict themselves (verdicts.toml: their patterns).
     # A failed accuracy gate alone is failure enough (its `explains`): garbage answered 200 fails
     # nothing else.
     if evidence.failing(*evidence.library.rooting(VERDICT)):
         return []
-    prefill, decode = _args_of(evidence, Role.PREFILL), _args_of(evidence, Role.DECODE)
-    if prefill is None or decode is None:
-        return []
-    differences = _differences(prefill, decode)
-    if not differences:
-        return []
+    for prefill, decode in _stated_pairs(evidence):
+        differences = _differences(prefill, decode)
+        if differences:
+            return _mismatch(evidence, prefill, decode, differences)
+    return []
+
+
+def _stated_pairs(evidence: Evidence) -> list[tuple[Event, Event]]:
+    """The prefill's and the decode's first server_args lines, then, per pattern, their first lines
+    stating one setting (sglang's `Using KV cache dtype: ...`): the pairs that can disagree."""
+    pairs = [
+        (
+            _first_of(evidence.marked(Mark.SERVER_LAUNCH), Role.PREFILL),
+            _first_of(evidence.marked(Mark.SERVER_LAUNCH), Role.DECODE),
+        )
+    ]
+    by_pattern: dict[str, list[Event]] = {}
+    for setting in evidence.marked(Mark.SETTING):
+        by_pattern.setdefault(setting.pattern, []).append(setting)
+    pairs += [(_first_of(lines, Role.PREFILL), _first_of(lines, Role.DECODE)) for lines in by_pattern.values()]
+    return [(prefill, decode) for prefill, decode in pairs if prefill is not None and decode is not None]
+
+
+def _mismatch(
+    evidence: Evidence, prefill: Event, decode: Event, differences: list[tuple[str, FieldValue, FieldValue]]
+) -> list[Hypothesis]:
     # The failures a mismatch explains are the verdict's `explains` list in verdicts.toml.
     effects = [e for e in evidence.failing(*evidence.library.verdict(VERDICT).explains) if _after(e, prefill, decode)]
     if not effects:
@@ -43,8 +66,8 @@ def detect(evidence: Evidence) -> list[Hypothesis]:
         facts += [(f"prefill_{key}", left), (f"decode_{key}", right)]
     said = "; ".join(f"{key}: prefill {left!s}, decode {right!s}" for key, left, right in differences)
     summary = (
-        f"Prefill and decode were launched with different settings ({said}; from the two server_args "
-        f"lines {prefill.where} and {decode.where}); no explicit mismatch error was logged, and "
+        f"Prefill and decode were launched with different settings ({said}; from the lines that state "
+        f"them, {prefill.where} and {decode.where}); no explicit mismatch error was logged, and "
         f"{_kinds(len({e.pattern for e in effects}))} follow."
     )
     return [
@@ -63,10 +86,10 @@ def _kinds(count: int) -> str:
     return "one kind of failure" if count == 1 else f"{count} kinds of failure"
 
 
-def _args_of(evidence: Evidence, role: Role) -> Event | None:
-    """The first server_args line of a role (by the mode it states, else by the log's role)."""
-    lines = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if _mode(e) is role]
-    return min(lines, key=_time_key) if lines else None
+def _first_of(lines: list[Event], role: Role) -> Event | None:
+    """The first of `lines` of a role (by the mode it states, else by the log's role)."""
+    found = [e for e in lines if _mode(e) is role]
+    return min(found, key=_time_key) if found else None
 
 
 def _mode(event: Event) -> Role | None:

@@ -1,0 +1,46 @@
+"""Settings a server states on lines of their own are compared like its launch line's (round 39
+bundles-b 07).
+
+sglang logs the KV cache dtype it resolved (`Using KV cache dtype: torch.float8_e4m3fn`); a decode
+launched with `--kv-cache-dtype fp8_e4m3` beside a bf16 prefill, whose transfers then fail, is a
+config mismatch even when no server_args line is given. The look-alikes: the same dtype on both,
+or different dtypes with nothing failing after them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.model import Report
+from pdlogdoctor.pipeline import run
+
+FAILED = (
+    "[2026-02-24 16:44:10 TP0] Decode transfer failed for request rank=0 "
+    "decode_req.req.rid='7008fc0f5443e691c08d2dd831f01999' decode_req.req.bootstrap_room=4206448 with "
+    "exception KVTransferError(bootstrap_room=4206448): Failed to get kvcache from prefill instance, it might be dead"
+)
+
+
+def _report(tmp_path: Path, library: Library, prefill_dtype: str, decode_dtype: str, failing: bool) -> Report:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "prefill.log").write_text(f"[2026-02-24 16:40:29 TP0] Using KV cache dtype: {prefill_dtype}\n")
+    decode = [f"[2026-02-24 16:40:32 TP0] Using KV cache dtype: {decode_dtype}", *([FAILED] if failing else [])]
+    (tmp_path / "decode.log").write_text("\n".join(decode) + "\n")
+    return run([str(tmp_path)], library)
+
+
+def test_resolved_kv_dtypes_that_differ_before_failed_transfers_are_a_mismatch(
+    tmp_path: Path, library: Library
+) -> None:
+    report = _report(tmp_path, library, "torch.bfloat16", "torch.float8_e4m3fn", failing=True)
+    assert report.verdict.id == "config-mismatch"
+    assert dict(report.verdict.facts)["decode_kv_dtype_used"] == "torch.float8_e4m3fn"
+    assert "kv_dtype_used: prefill torch.bfloat16, decode torch.float8_e4m3fn" in report.verdict.summary
+
+
+def test_the_same_dtype_or_nothing_failing_is_no_mismatch(tmp_path: Path, library: Library) -> None:
+    same = _report(tmp_path / "same", library, "torch.bfloat16", "torch.bfloat16", failing=True)
+    quiet = _report(tmp_path / "quiet", library, "torch.bfloat16", "torch.float8_e4m3fn", failing=False)
+    assert same.verdict.id != "config-mismatch"
+    assert quiet.verdict.id != "config-mismatch"
