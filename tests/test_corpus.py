@@ -586,6 +586,17 @@ KNOWN: dict[str, dict[str, str]] = {
         "column and no label: two tables' rows are not compared",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Round 39 (session 21) at first sight: excerpts-a 11/11 (on 76c92a50), excerpts-b 10/11 and
+    # excerpts-c 8/11 (on 76c92a50), bundles-b 5/8 (on 81c3f597). Passing since: a level-less
+    # `Couldn't allocate MR` (b 06), a stated throughput regression (c 02), OpenCompass's summary row
+    # (c 05), an evaluation's task name as an accuracy (c 10), a VLM's warmup 400 cleared by the
+    # benchmark that followed (bundles-b 01), the resolved KV cache dtypes compared (bundles-b 07).
+    "tests/data/blind-round39-bundles-b/04-prefill-evicted-ephemeral-storage-during-download": {
+        "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure: the kubelet evicts "
+        "the prefill pod for ephemeral-storage while its log is still downloading the weights into the "
+        "container (the Hub cache on no volume); other threads' ephemeral-storage evictions are labelled "
+        "inconclusive (an LMCache disk, a launcher's caches), so only the download under way tells",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
