@@ -75,3 +75,26 @@ def test_could_not_in_a_sentence_or_at_info_is_no_error(tmp_path: Path, library:
     report = _report(tmp_path, library, lines)
     assert not report.unrecognised
     assert report.verdict.id == "no-failure-seen"
+
+
+def test_a_heading_a_blank_line_then_its_measure_is_compared(tmp_path: Path, library: Library) -> None:
+    """Round 40 excerpts-c 03 (a PR thread's Markdown): `before PR...`, a blank line, the measure;
+    the same after. The blank line between a heading and its block is the Markdown's, not the end."""
+    lines = [
+        "before PR28569",
+        "",
+        "Output token throughput (tok/s): 3240",
+        "",
+        "after PR28569",
+        "",
+        "Output token throughput (tok/s): 2895",
+    ]
+    report = _report(tmp_path, library, lines)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "2895" in report.verdict.summary
+
+
+def test_a_heading_with_two_blank_lines_then_prose_is_no_comparison(tmp_path: Path, library: Library) -> None:
+    lines = ["before PR28569", "", "", "Output token throughput (tok/s): 3240", "after PR28569", "", "", "see below"]
+    report = _report(tmp_path, library, lines)
+    assert report.verdict.id != "performance-regression", report.verdict.summary

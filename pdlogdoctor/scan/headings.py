@@ -5,8 +5,8 @@ that says which run it was (`before https://github.com/.../pull/26766, stay in c
 then `Output token throughput (tok/s): 513.61`; `after ...`, then `... 441.14`: sglang's
 DeepSeek-V4 regression on B300). The heading holds no number to compare; the lines below it do.
 `read_measures_below` returns them as one `measured` text, the shape compared.py pairs and reads
-as it reads a `Before: <measure>` line: the lines right below the heading that hold a digit, up to
-the first blank line or the next heading.
+as it reads a `Before: <measure>` line: the lines right below the heading that hold a digit (one
+blank line after the heading skipped, as a Markdown paste has it), up to the next blank line or heading.
 """
 
 from __future__ import annotations
@@ -19,20 +19,26 @@ from .timeline import bare_line
 
 MEASURE_LINES = 6  # lines read below a heading: a benchmark's summary block
 MEASURED_CHARS = 600
+BLANKS_AFTER_HEADING = 1  # blank lines skipped between the heading and its first measure
 _HEADING = re.compile(r"(?i)^[\s>*#-]*(?:\*\*)?(?:before|after)\b")
 _DIGIT = re.compile(r"\d")
 
 
 def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> dict[str, FieldValue]:
     """`measured`: the lines below the heading ending at `line_end` that state a number, joined by
-    `; `; nothing when the first line below is blank or states none."""
+    `; `; nothing when the first line below (past one blank line) states none."""
     measures: list[str] = []
     start = line_end + 1 if buf[line_end : line_end + 1] == b"\n" else line_end
-    for _ in range(MEASURE_LINES):
+    blanks = 0
+    for _ in range(MEASURE_LINES + BLANKS_AFTER_HEADING):
         if start >= limit:
             break
         end = buf.find(b"\n", start, limit)
         end = limit if end < 0 else end
+        if not measures and blanks < BLANKS_AFTER_HEADING and not buf[start:end].strip():
+            blanks += 1  # a Markdown paste puts a blank line between a heading and its block
+            start = end + 1
+            continue
         # As the heading was read: without a collector's prefix or a launcher's tag before it.
         line = bare_line(bytes(buf[start:end]).decode("utf-8", "replace")).strip()
         if not line or _HEADING.match(line) or not _DIGIT.search(line):
