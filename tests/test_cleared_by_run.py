@@ -54,3 +54,43 @@ def test_the_seed_incidents_zeros_stay_its_failure(library: Library) -> None:
     report = run([str(FIXTURES / "mori-mr-size-limit-seed")], library)
     assert report.verdict.id == "mori-mr-size-limit"
     assert any(e.pattern == "warmup-output-ids" and e.failing for e in report.chain)
+
+
+# A VLM's PD warmup answered 400 (its /generate payload posted to /v1/chat/completions), then a
+# benchmark whose every request succeeded (round 39 bundles-b 01); a kernel `Link down` on a port
+# before a run that served every request (round 40 bundles-b 01).
+WARMUP_400 = [
+    "[2026-05-27 18:15:25] Start of pd disaggregation warmup ...",
+    "[2026-05-27 18:15:25] Prefill disaggregation mode warm Up Failed, status code: 400",
+    "[2026-05-27 18:15:25] The server is fired up and ready to roll!",
+]
+LINK_DOWN = ["[Wed Mar 11 08:41:21 2026] mlx5_core 0000:d2:00.0 enp210s0np0: Link down"]
+
+
+def _bench(failed: int) -> list[str]:
+    return [
+        "============ Serving Benchmark Result ============",
+        f"Successful requests:                     {160 - failed}",
+        f"Failed requests:                         {failed}",
+        "Benchmark duration (s):                  63.11",
+    ]
+
+
+def _run(tmp_path: Path, library: Library, files: dict[str, list[str]]) -> str:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    for name, lines in files.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n")
+    return run([str(tmp_path)], library).verdict.id
+
+
+@pytest.mark.parametrize(
+    ("name", "lines", "verdict"),
+    [("prefill.log", WARMUP_400, "warmup-failure"), ("dmesg.txt", LINK_DOWN, "rdma-link-failure")],
+)
+def test_a_run_that_served_every_request_clears_what_failed_before_it(
+    tmp_path: Path, library: Library, name: str, lines: list[str], verdict: str
+) -> None:
+    clean = _run(tmp_path / "clean", library, {name: lines, "bench.log": _bench(0)})
+    short = _run(tmp_path / "short", library, {name: lines, "bench.log": _bench(12)})
+    assert clean != verdict
+    assert short == verdict  # a run with failed requests clears nothing: the failure stays the cause

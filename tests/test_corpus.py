@@ -597,6 +597,23 @@ KNOWN: dict[str, dict[str, str]] = {
         "container (the Hub cache on no volume); other threads' ephemeral-storage evictions are labelled "
         "inconclusive (an LMCache disk, a launcher's caches), so only the download under way tells",
     },
+    # Round 40 (session 21) at first sight: excerpts-a 11/11, excerpts-b 11/11, excerpts-c 8/11 and
+    # bundles-a 7/8 (on 3b47cc9c), bundles-b 7/8 (on 8c2b9ad0): 44/49, none refused, no failed run
+    # called healthy, none confidently wrong. Passing since: a harness's `ACCURACY CHECK FAILED:` (c 01),
+    # a blank line between a before/after heading and its measure (c 03), a benchmark's all-zero error
+    # tally and AI-on-GKE's `Successful/total requests` (c 05), vLLM 0.11.0's NIXL block-size assertion
+    # (bundles-a 02).
+    "tests/data/blind-round40-bundles-b/01-sglang-mooncake-healthy-noisy": {
+        "verdict": "first sight: rdma-link-failure 0.40; the tester expects healthy: the kernel's `Link down` "
+        "on an unplugged management port at boot, before a run that served 320 of 320 requests (since "
+        "then cleared by that run's clean benchmark); still inconclusive on the boot's unsigned-module "
+        "notice, an earlier job's nvidia-peermem teardown errors and the router's start-up health checks",
+    },
+    "tests/data/blind-round40-excerpts-c/09-sonnet-prompt-too-long": {
+        "key_line": "first sight: inconclusive (the verdict expected) quoting the traceback's code line `raise "
+        "ValueError(`, not the ValueError below it: that exception is a known pattern's (a request longer "
+        "than the context, the client's error), so it does not fold the cut traceback's source line",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -35,6 +35,7 @@ from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import MEASURES_BELOW, TABLE_ROW, Library, Pattern, match_line
 from pdlogdoctor.library.templates import fits
 from pdlogdoctor.model import Event, Kind, Mark, OutputFormat, Report, Role, Severity
+from pdlogdoctor.model.measures import SPACED
 from pdlogdoctor.pipeline import Analysis, analyse
 from pdlogdoctor.reason.compared import regressed, regressed_in_order, shape_of
 from pdlogdoctor.render import render
@@ -217,14 +218,26 @@ def _worse_than_before(source: str, pattern_id: str, at: int) -> bool:
         )
         return earlier is not None and regressed_in_order(earlier, after)
     befores = sorted(library.marked(Mark.COMPARED) - afters)
+    spaced = _spaced(rows, pattern_id, at)
     for distance in range(1, len(rows)):
         for row in (at - distance, at + distance):
             if not 0 <= row < len(rows):
                 continue
-            before = next((m for side in befores if (m := _measured(rows, side, row)) is not None), None)
-            if before is not None and shape_of(before) == shape_of(after):
+            side = next((side for side in befores if _measured(rows, side, row) is not None), None)
+            before = _measured(rows, side, row) if side is not None else None
+            # a heading's block is compared only with one laid out alike (a blank line below both or neither)
+            if before is not None and shape_of(before) == shape_of(after) and _spaced(rows, side, row) == spaced:
                 return regressed(before, after)
     return False
+
+
+def _spaced(rows: tuple[str, ...], pattern_id: str | None, at: int) -> bool:
+    """A heading whose block starts after a blank line (scan/headings.py's `spaced`)."""
+    pattern = _pattern(pattern_id) if pattern_id is not None else None
+    if pattern is None or pattern.block != MEASURES_BELOW or match_line(pattern, rows[at]) is None:
+        return False
+    below = "\n".join(rows[at : at + MEASURE_LINES + 2]).encode()
+    return bool(read_measures_below(below, len(rows[at].encode()), len(below)).get(SPACED))
 
 
 def _measured(rows: tuple[str, ...], pattern_id: str, at: int) -> str | None:

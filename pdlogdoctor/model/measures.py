@@ -16,3 +16,7 @@ BETTER_HIGHER = re.compile(
 BETTER_LOWER = re.compile(
     r"(?i)\bms\b|\bsec(?:onds?)?\b|\bs\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|duration|\btime\b"
 )
+
+# A heading's block read with a blank line between them (scan/headings.py): compared only with a
+# side laid out alike (reason/compared.py).
+SPACED = "spaced"

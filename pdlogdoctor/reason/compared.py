@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from ..library.patterns import Library
 from ..model import Event, Mark, Severity
-from ..model.measures import BETTER_HIGHER, BETTER_LOWER
+from ..model.measures import BETTER_HIGHER, BETTER_LOWER, SPACED
 from .planned import recounted
 
 REGRESSED_SHARE = 0.10  # worse than this share of the Before value: a regression (gates allow 5-10 %)
@@ -96,6 +96,7 @@ def _before_of(after: Event, sides: Sequence[Event], afters: frozenset[str]) -> 
         and e.line != after.line
         and e.pattern not in afters
         and shape_of(str(e.get("measured"))) == shape
+        and e.get(SPACED, 0) == after.get(SPACED, 0)  # laid out alike (scan/headings.py)
     ]
     return min(befores, key=lambda e: (abs(e.line - after.line), e.line > after.line)) if befores else None
 

@@ -258,9 +258,15 @@ def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event
     for position, e in enumerate(events):
         if not e.failing:
             clearing.setdefault(e.pattern, []).append((position, e))
+    # A run whose checks failed somewhere (a gate, a benchmark's failed requests) shows no line
+    # harmless by a check that passed beside them: `cleared_by_run` then clears nothing.
+    checks = library.marked(Mark.GATE_FAILED, Mark.END_TO_END)
+    run_clean = not any(e.failing and e.pattern in checks for e in events)
     for event in events:
         pattern = library.pattern(event.pattern)
-        first = event.failing and (_first_clearing(event, pattern, clearing) or _prefill_warmed_up(event, clearing))
+        first = event.failing and (
+            _first_clearing(event, pattern, clearing, run_clean) or _prefill_warmed_up(event, clearing)
+        )
         if first:
             pairs.append((event, first))
             event = replace(event, failing=False)
@@ -318,9 +324,12 @@ def _echoes_cleared(
     return kept, pairs
 
 
-def _first_clearing(event: Event, pattern: Pattern, clearing: dict[str, list[tuple[int, Event]]]) -> Event | None:
+def _first_clearing(
+    event: Event, pattern: Pattern, clearing: dict[str, list[tuple[int, Event]]], run_clean: bool
+) -> Event | None:
     """The run's first line that clears `event`: one of the pattern's `cleared_by` later in its file,
-    or of its `cleared_by_run` later in the run; either sharing the captures `cleared_on` names."""
+    or, in a run none of whose checks failed, of its `cleared_by_run` later in the run; either sharing
+    the captures `cleared_on` names."""
     found: list[tuple[int, Event]] = []
     for pattern_id in set(pattern.cleared_by):
         found.extend(
@@ -328,7 +337,7 @@ def _first_clearing(event: Event, pattern: Pattern, clearing: dict[str, list[tup
             for position, e in clearing.get(pattern_id, ())
             if e.source == event.source and e.line > event.line
         )
-    for pattern_id in set(pattern.cleared_by_run):
+    for pattern_id in set(pattern.cleared_by_run) if run_clean else ():
         found.extend((position, e) for position, e in clearing.get(pattern_id, ()) if _later_in_run(e, event))
     found = [(position, e) for position, e in found if all(e.get(k) == event.get(k) for k in pattern.cleared_on)]
     return min(found, key=lambda item: item[0])[1] if found else None

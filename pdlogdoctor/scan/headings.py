@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from ..model import FieldValue
+from ..model.measures import SPACED
 from ..model.textcut import clip
 from .timeline import bare_line
 
@@ -35,14 +36,20 @@ def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> di
             break
         end = buf.find(b"\n", start, limit)
         end = limit if end < 0 else end
-        if not measures and blanks < BLANKS_AFTER_HEADING and not buf[start:end].strip():
+        # As the heading was read: without a collector's prefix or a launcher's tag before it.
+        line = bare_line(bytes(buf[start:end]).decode("utf-8", "replace")).strip()
+        if not measures and not line and blanks < BLANKS_AFTER_HEADING:
             blanks += 1  # a Markdown paste puts a blank line between a heading and its block
             start = end + 1
             continue
-        # As the heading was read: without a collector's prefix or a launcher's tag before it.
-        line = bare_line(bytes(buf[start:end]).decode("utf-8", "replace")).strip()
         if not line or _HEADING.match(line) or not _DIGIT.search(line):
             break
         measures.append(line)
         start = end + 1
-    return {"measured": clip("; ".join(measures), MEASURED_CHARS, mark="")} if measures else {}
+    if not measures:
+        return {}
+    measured: dict[str, FieldValue] = {"measured": clip("; ".join(measures), MEASURED_CHARS, mark="")}
+    # `spaced`: a blank line came between the heading and its block. compared.py pairs a spaced
+    # heading only with a spaced one: a paste laid out alike on both sides (`before X`, a blank line,
+    # the measure; the same after), not a measure that happens to follow another heading's gap.
+    return {**measured, SPACED: 1} if blanks else measured
