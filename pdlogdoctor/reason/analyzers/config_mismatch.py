@@ -3,8 +3,10 @@
 sglang raises an explicit error for page size and KV dtype only in builds that check
 them at bootstrap; older builds transfer anyway and decode reads the bytes wrongly (garbage
 output, failed transfers). So the detector compares the prefill and decode `server_args`
-lines itself. Only keys that must be equal are compared: a different tp_size is legitimate
-for MLA models (sglang refuses it explicitly where it is not), so it is never flagged here.
+lines itself, and, where a server states a setting it resolved on a line of its own (sglang's
+`Using KV cache dtype: torch.float8_e4m3fn`: Mark.SETTING), the two servers' lines of that kind.
+Only keys that must be equal are compared: a different tp_size is legitimate for MLA models (sglang
+refuses it explicitly where it is not), so it is never flagged here.
 """
 
 from __future__ import annotations
@@ -40,12 +42,8 @@ def detect(evidence: Evidence) -> list[Hypothesis]:
 def _stated_pairs(evidence: Evidence) -> list[tuple[Event, Event]]:
     """The prefill's and the decode's first server_args lines, then, per pattern, their first lines
     stating one setting (sglang's `Using KV cache dtype: ...`): the pairs that can disagree."""
-    pairs = [
-        (
-            _first_of(evidence.marked(Mark.SERVER_LAUNCH), Role.PREFILL),
-            _first_of(evidence.marked(Mark.SERVER_LAUNCH), Role.DECODE),
-        )
-    ]
+    launches = evidence.marked(Mark.SERVER_LAUNCH)
+    pairs = [(_first_of(launches, Role.PREFILL), _first_of(launches, Role.DECODE))]
     by_pattern: dict[str, list[Event]] = {}
     for setting in evidence.marked(Mark.SETTING):
         by_pattern.setdefault(setting.pattern, []).append(setting)
