@@ -104,6 +104,10 @@ ACCURACY_WORDS = (
     "longbench",
     "chartqa",
     "docvqa",
+    # speech output scored by recognising it again: word and character error rates
+    "word error rate",
+    "(wer)",
+    "(cer)",
 )
 THROUGHPUT_WORDS = ("throughput", "tok/s", "tokens/s", "req/s")
 LONG_PERFORMANCE_WORDS = tuple(

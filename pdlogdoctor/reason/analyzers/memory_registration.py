@@ -91,11 +91,11 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
             replace(chosen, summary=said) if said else chosen,
             replace(size_limit, rejected=refusal, confidence=0.1),
         ]
-    if count_matches(failures) == 1 and not proven:
+    if _one_line_said(failures, sizes, evidence) and not proven:
         # One EINVAL line on a big region reads the same for a size ceiling and for a NIC
         # that refuses the access flags (REMOTE_ATOMIC on Ionic, ROCm/mori#497): keep both.
         doubt = (
-            "only one registration failed and no region is shown registering, so an access-flag "
+            "only one region size failed and no region is shown registering, so an access-flag "
             "or peer-memory refusal (same errno 22) cannot be ruled out"
         )
         limit = _as_size_limit(size_limit, sizes, errnos, failures, evidence)
@@ -152,6 +152,15 @@ def _errno(event: Event) -> int | None:
         return int(code)
     text = event.get("strerror")
     return STRERROR_ERRNO.get(str(text).strip()) if text is not None else None
+
+
+def _one_line_said(failures: list[Event], sizes: list[int], evidence: Evidence) -> bool:
+    """The failures say one thing once: a single line, or the same region size failing on every
+    rank with no line sizing the KV pool that made it (a grep of the ranks' logs for the error: the
+    same registration again, nothing that shows the size growing)."""
+    if count_matches(failures) == 1:
+        return True
+    return len(sizes) == 1 and all(_sizing_for(failure, evidence) is None for failure in failures)
 
 
 def _proven_registered(evidence: Evidence) -> list[int]:
