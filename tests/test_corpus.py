@@ -614,6 +614,46 @@ KNOWN: dict[str, dict[str, str]] = {
         "ValueError(`, not the ValueError below it: that exception is a known pattern's (a request longer "
         "than the context, the client's error), so it does not fold the cut traceback's source line",
     },
+    # Round 41 (session 21) at first sight: excerpts-a 8/11, excerpts-b 8/11, excerpts-c 6/11 (on
+    # 26131a50), bundles-a 8/8 (on 3741da33), bundles-b 8/8 (on d508b117): 38/49, key line quoted in
+    # 44/49, none refused, one failed run called healthy (c 11), one confidently wrong (b 01). Passing
+    # since: start-up frames of the worker wrapper and the KV connector factory (a 03), a traceback
+    # behind journald and a process tag (a 09), NIXL's remote disconnect (b 06, b 10), a gate past its
+    # --max- flag (c 02), a Seed-TTS mean WER as answers scored (c 05), a bot's regression report
+    # (c 10), a result labelled a regression (c 11).
+    "tests/data/blind-round41-excerpts-a/08-vllm-ascend-openeuler-soc-version-init": {
+        "verdict": "first sight: scheduler-crash 0.35; since then scheduler-init-crash 0.70 (acceptable) whose "
+        "summary names init_worker, the start-up frame, not the innermost call the thread pointed at "
+        "(`soc_version = torch_npu.npu.get_soc_version()`)",
+    },
+    "tests/data/blind-round41-excerpts-a/09-vllm-lxc-journalctl-apiserver-traceback": {
+        "key_line": "first sight: no-failure-seen 0.50; since then inconclusive quoting the innermost source "
+        "line (`async with build_async_engine_client_from_engine_args(`), not its frame's line naming "
+        "`in build_async_engine_client`",
+    },
+    "tests/data/blind-round41-excerpts-b/09-mooncake-mixed-mtu": {
+        "key_line": "first sight: rdma-link-failure 0.65 (the verdict expected), its summary quoting another "
+        "line of the failure than the thread's",
+    },
+    "tests/data/blind-round41-excerpts-c/09-bench-range-ratio-over-max-len": {
+        "key_line": "first sight: inconclusive (the verdict expected), its summary quoting another line than "
+        "the thread's",
+    },
+    "tests/data/blind-round41-excerpts-c/10-tt-nightly-llama-perf-drop": {
+        "key_line": "first sight: no-failure-seen 0.50; since then performance-regression quoting the bot's "
+        "`Performance regression detected` line, not the `Diff vs previous nightly: -34.64%` line below it",
+    },
+    "tests/data/blind-round41-excerpts-b/01-mori-ionic-remote-atomic-mr": {
+        "verdict": "first sight: mori-mr-size-limit 0.82 (confidently wrong); the tester expects "
+        "mr-registration-rejected: Pensando ionic refuses IBV_ACCESS_REMOTE_ATOMIC (accessFlag 15) with the "
+        "errno 22 a >2 GiB region's ceiling gives; since then 0.40 with the refusal kept as not ruled out "
+        "(one size on two ranks, nothing sizing the pool): the lines cannot tell the two apart",
+    },
+    "tests/data/blind-round41-excerpts-c/06-bench-random-input-len-1-400s": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: every benchmark request "
+        "answered 400 Bad Request (a prompt of zero tokens): no request served, though 4xx answers are the "
+        "client's and count as no failure of the server",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
