@@ -627,9 +627,10 @@ KNOWN: dict[str, dict[str, str]] = {
         "(`soc_version = torch_npu.npu.get_soc_version()`)",
     },
     "tests/data/blind-round41-excerpts-a/09-vllm-lxc-journalctl-apiserver-traceback": {
-        "key_line": "first sight: no-failure-seen 0.50; since then inconclusive quoting the innermost source "
-        "line (`async with build_async_engine_client_from_engine_args(`), not its frame's line naming "
-        "`in build_async_engine_client`",
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: a vLLM API server's "
+        "traceback behind journald's prefix and its process tag, cut before its header and its exception, "
+        "no level on any line; reading such source lines as errors changed four earlier cases (session 21)",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round41-excerpts-b/09-mooncake-mixed-mtu": {
         "key_line": "first sight: rdma-link-failure 0.65 (the verdict expected), its summary quoting another "
