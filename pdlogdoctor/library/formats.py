@@ -440,27 +440,17 @@ class Formats:
         """Whether the line is one a component prints at run time (not source, not prose)."""
         return self.read(line).run_time
 
-    def inside_tags(self, line: str) -> str:
+    def inside_tags(self, line: str, timed_only: bool = False) -> str:
         """`line` without the launchers' and collectors' tags before it (`kind = "wrapper"`: Ray's
         `(pid=N, ip=A)`, journald's `Mon DD HH:MM:SS host prog[pid]: `, a CI viewer's row tag), so
-        what is read at a line's start is read behind them too; `line` itself when none leads it."""
+        what is read at a line's start is read behind them too; `line` itself when none leads it.
+        `timed_only`: stop at the first tag that states no time: a process's own tag (vLLM's
+        `(EngineCore_DP0 pid=N)`, Ray's) is the component's, and what reads a line's start behind it
+        is its own business (journald's and a launcher's timed tags are still taken off)."""
         text = line
         for _ in range(MAX_NESTED):
             tag = self._wrapper(text) if text else None
-            if tag is None:
-                break
-            text = text[tag.end() :]
-        return text
-
-    def inside_timed_tags(self, line: str) -> str:
-        """`line` without the timed tags a collector or launcher put before it (journald's `Mon DD
-        HH:MM:SS host prog[pid]: `, a launcher's `[date time] [prog@<0,0>]: `), stopping at the first
-        tag that states no time: a process's own tag (vLLM's `(EngineCore_DP0 pid=N)`, Ray's) is
-        the component's, and what reads a line's start behind it is its own business."""
-        text = line
-        for _ in range(MAX_NESTED):
-            tag = self._wrapper(text) if text else None
-            if tag is None or not _states_time(tag):
+            if tag is None or (timed_only and not _states_time(tag)):
                 break
             text = text[tag.end() :]
         return text

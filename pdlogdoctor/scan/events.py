@@ -606,10 +606,10 @@ _UNSEEN: dict[str, FieldValue] = {}  # a marker: no entry for this line yet
 def _confirm(pattern: Pattern, text: str, state: EventSink) -> dict[str, FieldValue] | None:
     """`match_line` on the line, and, for a pattern that reads from the line's start, on the line
     behind the timed tags a collector or a launcher put before it (journald's `Mon DD HH:MM:SS host
-    prog[pid]: `: Formats.inside_timed_tags) and a paste's indentation, as it would read without them."""
+    prog[pid]: `: Formats.inside_tags, timed_only) and a paste's indentation, as it would read without them."""
     found = _confirm_as_written(pattern, text, state)
     if found is None and _reads_from_line_start(pattern.regex.pattern):
-        inside = state.stamps.formats.inside_timed_tags(text).lstrip(" ")
+        inside = state.stamps.formats.inside_tags(text, timed_only=True).lstrip(" ")
         if inside != text:
             return _confirm_as_written(pattern, inside, state)
     return found

@@ -59,10 +59,10 @@ def clean_line(raw: str) -> tuple[str, str | None]:
 
 def bare_line(raw: str) -> str:
     """The line as a block reader sees it: without a collector's prefix (clean_line) nor the timed
-    tags journald or a launcher put before it (Formats.inside_timed_tags), so the rows of a table or
+    tags journald or a launcher put before it (Formats.inside_tags, timed_only), so the rows of a table or
     the measures under a heading read the same in a terminal, a CI log or `journalctl`'s output. An
     untimed tag stays: `Buildkite | ...` is a dashboard row's first cell, not a compose service."""
-    return shipped().inside_timed_tags(clean_line(raw)[0])
+    return shipped().inside_tags(clean_line(raw)[0], timed_only=True)
 
 
 def without_colours(text: str) -> str:
