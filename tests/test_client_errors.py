@@ -63,3 +63,50 @@ def test_a_refusal_alone_shows_no_serving(tmp_path: Path) -> None:
     report = _analysed(tmp_path, [REFUSED], [], [])
     assert report.verdict.id != "healthy", report.verdict.summary
     assert "maximum context length" not in " ".join(e.text for e in report.chain if e.failing)
+
+
+# ---------------------------------------------------------------- refusals and nothing served
+
+ACCESS_400 = '(APIServer pid=873422) INFO:     127.0.0.1:{port} - "POST /v1/completions HTTP/1.1" 400 Bad Request'
+ACCESS_404 = '[2026-07-02 10:17:02] INFO:     10.2.0.7:{port} - "POST /v1/chat/completions HTTP/1.1" 404 Not Found'
+ACCESS_200 = '(APIServer pid=873422) INFO:     127.0.0.1:{port} - "POST /v1/completions HTTP/1.1" 200 OK'
+
+
+def _server_only(tmp_path: Path, lines: list[str]) -> Report:
+    (tmp_path / "vllm-serve.log").write_text("".join(f"{line}\n" for line in lines))
+    return run([str(tmp_path)], LIBRARY)
+
+
+def test_every_request_refused_is_no_run_that_served(tmp_path: Path) -> None:
+    """vllm-project/vllm#26834: every benchmark request answered 400 (a prompt of zero tokens): the
+    server failed nothing, but nothing was served either; 'no failure seen' would hide it."""
+    refused = [ACCESS_400.format(port=60058 + i) for i in range(4)]
+    report = _server_only(tmp_path, refused)
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert int(exit_code_for(report)) == 3
+    assert '"POST /v1/completions HTTP/1.1" 400 Bad Request' in report.verdict.summary
+    assert "all 4 requests" in report.verdict.summary
+    assert report.chain and "400 Bad Request" in report.chain[0].text
+    assert "client's" in report.advice
+
+
+def test_a_wrong_model_name_refused_with_404_is_quoted(tmp_path: Path) -> None:
+    report = _server_only(tmp_path, [ACCESS_404.format(port=41022)])
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "404 Not Found" in report.verdict.summary
+
+
+def test_a_few_refusals_among_answered_requests_are_noise(tmp_path: Path) -> None:
+    answered = [ACCESS_200.format(port=50000 + i) for i in range(20)]
+    report = _server_only(tmp_path, [*answered[:10], ACCESS_400.format(port=60058), *answered[10:]])
+    assert report.verdict.id == "healthy", report.verdict.summary
+    assert int(exit_code_for(report)) == 0
+
+
+def test_a_refused_favicon_or_model_list_is_no_refused_request(tmp_path: Path) -> None:
+    lines = [
+        'INFO:     10.2.0.7:41022 - "GET /favicon.ico HTTP/1.1" 404 Not Found',
+        'INFO:     127.0.0.1:40112 - "GET /v1/models HTTP/1.1" 404 Not Found',
+    ]
+    report = _server_only(tmp_path, lines)
+    assert report.verdict.id == "no-failure-seen", report.verdict.summary

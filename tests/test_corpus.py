@@ -590,13 +590,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # excerpts-c 8/11 (on 76c92a50), bundles-b 5/8 (on 81c3f597). Passing since: a level-less
     # `Couldn't allocate MR` (b 06), a stated throughput regression (c 02), OpenCompass's summary row
     # (c 05), an evaluation's task name as an accuracy (c 10), a VLM's warmup 400 cleared by the
-    # benchmark that followed (bundles-b 01), the resolved KV cache dtypes compared (bundles-b 07).
-    "tests/data/blind-round39-bundles-b/04-prefill-evicted-ephemeral-storage-during-download": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure: the kubelet evicts "
-        "the prefill pod for ephemeral-storage while its log is still downloading the weights into the "
-        "container (the Hub cache on no volume); other threads' ephemeral-storage evictions are labelled "
-        "inconclusive (an LMCache disk, a launcher's caches), so only the download under way tells",
-    },
+    # benchmark that followed (bundles-b 01), the resolved KV cache dtypes compared (bundles-b 07), a
+    # pod evicted for the disk its downloading weights filled (bundles-b 04, session 22).
     # Round 40 (session 21) at first sight: excerpts-a 11/11, excerpts-b 11/11, excerpts-c 8/11 and
     # bundles-a 7/8 (on 3b47cc9c), bundles-b 7/8 (on 8c2b9ad0): 44/49, none refused, no failed run
     # called healthy, none confidently wrong. Passing since: a harness's `ACCURACY CHECK FAILED:` (c 01),
@@ -620,12 +615,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # since: start-up frames of the worker wrapper and the KV connector factory (a 03), a traceback
     # behind journald and a process tag (a 09), NIXL's remote disconnect (b 06, b 10), a gate past its
     # --max- flag (c 02), a Seed-TTS mean WER as answers scored (c 05), a bot's regression report
-    # (c 10), a result labelled a regression (c 11).
-    "tests/data/blind-round41-excerpts-a/08-vllm-ascend-openeuler-soc-version-init": {
-        "verdict": "first sight: scheduler-crash 0.35; since then scheduler-init-crash 0.70 (acceptable) whose "
-        "summary names init_worker, the start-up frame, not the innermost call the thread pointed at "
-        "(`soc_version = torch_npu.npu.get_soc_version()`)",
-    },
+    # (c 10), a result labelled a regression (c 11); in session 22: a cut traceback named by its
+    # innermost frame (a 08), every request refused 4xx and none answered (c 06).
     "tests/data/blind-round41-excerpts-a/09-vllm-lxc-journalctl-apiserver-traceback": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: a vLLM API server's "
         "traceback behind journald's prefix and its process tag, cut before its header and its exception, "
@@ -649,11 +640,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "mr-registration-rejected: Pensando ionic refuses IBV_ACCESS_REMOTE_ATOMIC (accessFlag 15) with the "
         "errno 22 a >2 GiB region's ceiling gives; since then 0.40 with the refusal kept as not ruled out "
         "(one size on two ranks, nothing sizing the pool): the lines cannot tell the two apart",
-    },
-    "tests/data/blind-round41-excerpts-c/06-bench-random-input-len-1-400s": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: every benchmark request "
-        "answered 400 Bad Request (a prompt of zero tokens): no request served, though 4xx answers are the "
-        "client's and count as no failure of the server",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

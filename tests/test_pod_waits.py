@@ -3,7 +3,12 @@
 A pod the scheduler could not place until the autoscaler added a node has a FailedScheduling event,
 then its own Scheduled event: a wait that ended. A readiness probe refused while the server is still
 loading its weights keeps the pod out of its Service, kills nothing, and is refused only because
-nothing listens yet. Neither is the run's failure; the servers' own logs say whether one failed.
+nothing listens yet; a startup probe refused is the same wait (the kubelet says so on its own line when
+it gives up). Neither is the run's failure; the servers' own logs say whether one failed.
+
+A pod evicted because the node's local disk ran low, its server's container holding hundreds of GB (the
+weights downloaded into its own filesystem, round 39 bundles-b 04), is a model that could not be
+loaded; a node agent evicted with a few KiB is not named so (the open-world layer still quotes it).
 
 Look-alikes stay failures: another pod scheduled later (the FailedScheduling pod still waits), a
 liveness probe refused (the kubelet restarts the container), a readiness probe answered with a 500.
@@ -57,6 +62,33 @@ def test_a_pod_scheduled_after_waiting_and_probes_refused_while_loading_are_no_f
     assert report.verdict.id == "no-failure-seen", report.verdict.summary
     assert "shows it harmless" in report.verdict.summary
     assert "FailedScheduling    pod/llama8b-decode-5b7c8d9f6d-7vtmn" in report.verdict.summary
+
+
+def test_a_startup_probe_refused_while_loading_is_no_failure(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, [READINESS.format(kind="Startup")])
+    assert report.verdict.id == "no-failure-seen", report.verdict.summary
+
+
+EVICTED = (
+    "40m         Warning   Evicted               pod/qwen3-prefill-7c9d6f5b8-4vltm        The node was low on "
+    "resource: ephemeral-storage. Threshold quantity: 89547776409, available: 86960120Ki. Container vllm was using "
+    "{used}, request is 0, has larger consumption of ephemeral-storage. "
+)
+
+
+def test_a_server_evicted_for_the_disk_its_weights_filled_could_not_load_its_model(
+    tmp_path: Path, library: Library
+) -> None:
+    report = _report(tmp_path, library, [READINESS.format(kind="Startup"), EVICTED.format(used="401327416Ki")])
+    assert report.verdict.id == "model-load-failure", report.verdict.summary
+    assert "Container vllm was using 401327416Ki" in report.verdict.summary
+    assert any("HF_HOME" in part or "volume" in part for part in (report.advice,)), report.advice
+
+
+def test_a_small_container_evicted_for_disk_is_an_error_no_verdict_names(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, [EVICTED.format(used="92Ki")])
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "Container vllm was using 92Ki" in report.verdict.summary
 
 
 def test_another_pod_scheduled_leaves_the_wait_a_failure(tmp_path: Path, library: Library) -> None:

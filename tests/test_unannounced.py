@@ -73,3 +73,30 @@ def test_an_announced_crash_a_collector_interleaved_stays_one_event(tmp_path: Pa
     assert report.verdict.id in {"scheduler-init-crash", "scheduler-crash"}
     assert "scheduler-exception" in {e.pattern for e in report.chain}
     assert UNANNOUNCED not in {e.pattern for e in report.chain}
+
+
+# vllm-project/vllm-ascend#4744: a vLLM engine core's traceback pasted from its wrapper's frame on and
+# cut before its exception. The wrapper (`init_worker`) is only the way in and says the phase; the
+# summary names where the traceback stopped: the innermost frame and the call it was running.
+ENGINE_CORE = "(EngineCore_DP0 pid=626) ERROR 12-05 07:51:00 [core.py:708] "
+CUT_ENGINE_TRACEBACK = [
+    ENGINE_CORE + '  File "/vllm-workspace/vllm/vllm/worker/worker_base.py", line 248, in init_worker',
+    ENGINE_CORE + "    self.worker = worker_class(**kwargs)",
+    ENGINE_CORE + '  File "/vllm-workspace/vllm-ascend/vllm_ascend/worker/worker_v1.py", line 90, in __init__',
+    ENGINE_CORE + "    init_ascend_soc_version()",
+    ENGINE_CORE + '  File "/vllm-workspace/vllm-ascend/vllm_ascend/utils.py", line 564, in init_ascend_soc_version',
+    ENGINE_CORE + "    soc_version = torch_npu.npu.get_soc_version()",
+]
+
+
+def test_a_cut_traceback_is_named_by_its_innermost_frame(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, CUT_ENGINE_TRACEBACK, "vllm-serve.log")
+    assert report.verdict.id == "scheduler-init-crash", report.verdict.summary
+    summary = report.verdict.summary
+    assert "in utils.py:564 init_ascend_soc_version(), at `soc_version = torch_npu.npu.get_soc_version()`" in summary
+    assert "(init_worker)" in summary  # the wrapper still says the phase
+
+
+def test_a_traceback_cut_at_its_first_frame_is_named_by_that_frame(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, CUT_ENGINE_TRACEBACK[:2], "vllm-serve.log")
+    assert "in worker_base.py:248 init_worker(), at `self.worker = worker_class(**kwargs)`" in report.verdict.summary

@@ -62,6 +62,7 @@ def repeat_fraction(text: str) -> float:
 _SIZE_UNITS = {
     "": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
     "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "k": 2**10, "m": 2**20, "g": 2**30,
+    "ki": 2**10, "mi": 2**20, "gi": 2**30, "ti": 2**40,  # Kubernetes quantities (`401327416Ki`)
 }  # fmt: skip
 _SIZE = re.compile(r"^\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*$")
 

@@ -184,6 +184,10 @@ class Mark(StrEnum):
     # invalid parameter): the client's error, answered with a 4xx. A proxy in front that answers the
     # refusal with a 5xx passes it on (diagnose._client_caused).
     CLIENT_REJECTED = "client-rejected"
+    # The server answered a request 4xx (an access log's 400, 404, 422): refused as the client's
+    # error. No failure of the server, and noise among answered requests; but lines that show
+    # refusals and no request answered show a run that served nobody (diagnose._all_refused).
+    REQUEST_REFUSED = "request-refused"
     HEALTH_CHECK_FAILED = "health-check-failed"  # the router's health check of a worker (`worker`) failed
     # A benchmark harness says how many requests its run sends (`planned`: vllm's and sglang's
     # `num_prompts=` echoed with their arguments) or keeps in flight (`concurrency`: at least that

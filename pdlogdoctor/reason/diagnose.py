@@ -886,6 +886,9 @@ def _place(event: Event) -> tuple[str, int]:
 def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], evidence: Evidence) -> Report:
     """Nothing failed, and nothing shows serving either: a starting server, a short excerpt. Not a
     failure report (no failure title), and not healthy (nothing was shown to work)."""
+    refused = evidence.marked(Mark.REQUEST_REFUSED)
+    if refused:
+        return _all_refused(refused, alternatives, missing, evidence)
     context = sorted({e.pattern for e in evidence.events})
     summary = (
         "No failure seen in these lines: nothing in them failed, and nothing shows a request served yet "
@@ -914,6 +917,27 @@ def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], 
     # a fact, so that distinct excerpts get distinct fingerprints and the same one keeps its own.
     seen: tuple[str, ...] = tuple(context)
     return replace(report, verdict=replace(report.verdict, facts=(("seen", seen),))) if seen else report
+
+
+def _all_refused(
+    refused: list[Event], alternatives: tuple[Alternative, ...], missing: list[str], evidence: Evidence
+) -> Report:
+    """Requests refused (4xx) and none answered: no server failed, but the run served nobody, and
+    saying 'no failure seen' would send a red job's reader away. The refusals are what failed; the
+    client's requests (their prompt, model name, key, body) are where to look."""
+    first = min(refused, key=_time_key)
+    count = count_matches(refused)
+    summary = (
+        f"No request was served: the server refused {'the one request' if count == 1 else f'all {count:,} requests'} "
+        f"its lines show as the client's error (first: {first.where}: {clip(first.text.strip(), 240)}), and no line "
+        "shows a request answered. Nothing in the server failed; what it refused is the client's requests "
+        "(their prompt, model name, credentials or body)."
+    )
+    hint = "no line shows a request the server answered, nor why the client's requests were refused"
+    report = _inconclusive(
+        summary, (first,), alternatives, [hint, *missing], evidence, confidence.no_cause("every request refused")
+    )
+    return replace(report, advice=" ".join(evidence.library.pattern(first.pattern).advice.split()))
 
 
 def _cleared_warning(evidence: Evidence) -> Event | None:
@@ -982,8 +1006,13 @@ def _missing_roles(evidence: Evidence) -> list[str]:
 
 
 def _missing_for_symptoms(failing: list[Event], library: Library) -> list[str]:
-    """What each unexplained failure needs to be explained: its pattern's `unexplained` sentence."""
-    hints = [_unexplained(event, library) for event in failing]
+    """What each unexplained failure needs to be explained: its pattern's `unexplained` sentence,
+    once a pattern (said of its first line: a thousand refused requests are one thing missing)."""
+    first: dict[str, Event] = {}
+    for event in failing:  # in the order given; each pattern said of its earliest line
+        if event.pattern not in first or _time_key(event) < _time_key(first[event.pattern]):
+            first[event.pattern] = event
+    hints = [_unexplained(event, library) for event in first.values()]
     found = list(dict.fromkeys(hint for hint in hints if hint is not None))
     return found or ["no cause-level line (exception, backend error, OOM, crash) in the logs"]
 

@@ -559,9 +559,8 @@ def _summary(
         parts.append(f"of {native}")
     python_frame = str(crash.get("frame_file", "")).endswith(".py")
     if exception is None and python_frame:
-        frame = str(crash.get("frame_file")).rsplit("/", 1)[-1]
-        parts.append(f"in {frame}:{crash.get('frame_line')} {crash.get('frame_func')}()")
-        call = _call_in_frame(crash)
+        path, line, func, call = _innermost_frame(crash)
+        parts.append(f"in {path.rsplit('/', 1)[-1]}:{line} {func}()")
         if call:
             parts.append(f"at `{call}` (the lines end before the exception it raised)")
     if culprit is not None:
@@ -588,6 +587,22 @@ def _summary(
             meaning += ", usually the host OOM killer"
         parts.append(f"exit code {code} ({meaning})")
     return ", ".join(parts) + "." + (f" {phase.sentence}" if phase.sentence else "")
+
+
+# A frame line of a Python traceback as the crash's stack keeps it.
+_FRAME_LINE = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)')
+
+
+def _innermost_frame(crash: Event) -> tuple[str, FieldValue, FieldValue, str]:
+    """The frame a traceback cut before its exception stopped in, with the source line it was
+    running: the last of the crash's stack when that stack is a traceback read down from the crash
+    line (outermost first; the wrapper a crash line names, `init_worker`, is the way in, not where
+    it failed), else the crash line's own frame."""
+    stack, calls = str(crash.get("stack", "")).split("\n"), str(crash.get("stack_calls", "")).split("\n")
+    first, last = _FRAME_LINE.search(stack[0]), _FRAME_LINE.search(stack[-1])
+    if len(stack) > 1 and len(calls) == len(stack) and first and last and first["path"] == crash.get("frame_file"):
+        return last["path"], last["line"], last["func"], clip(calls[-1].strip(), CALL_CHARS)
+    return str(crash.get("frame_file")), crash.get("frame_line"), crash.get("frame_func"), _call_in_frame(crash)
 
 
 def _call_in_frame(crash: Event) -> str:
