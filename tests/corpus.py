@@ -37,6 +37,7 @@ from pdlogdoctor.model.verdicts import HEALTHY, NO_CAUSE
 from pdlogdoctor.render import text
 from pdlogdoctor.render.document import format_time
 from pdlogdoctor.render.markdown import markdown_report
+from pdlogdoctor.render.markup import prose
 from pdlogdoctor.render.options import RenderOptions
 
 from .conftest import FIXTURES, ROOT
@@ -253,8 +254,9 @@ def quoted_key_lines(expected: dict[str, Any], report: Report) -> list[str]:
 
 
 def _quotes(body: str, line: str) -> bool:
-    # A markdown table escapes the pipes of a line it quotes (GFM: even inside a code span).
-    if line in body or line.replace("|", "\\|") in body:
+    # A markdown table escapes the pipes of a line it quotes (GFM: even inside a code span); prose
+    # escapes what markdown would read as markup (`\\[`, `&lt;`) and renders as the line itself.
+    if line in body or line.replace("|", "\\|") in body or prose(line) in body:
         return True
     message = CRI_WRAPPER.sub("", line)
     if message == line or message not in body:

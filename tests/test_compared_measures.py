@@ -21,6 +21,7 @@ from pdlogdoctor.cli.behaviour import exit_code_for
 from pdlogdoctor.library.load import load_library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
+from pdlogdoctor.scan.headings import read_measures_below
 
 LIBRARY = load_library()
 # vllm-project/vllm#4210, as posted
@@ -136,6 +137,60 @@ def test_headings_without_a_worse_measure_below_are_no_gate(tmp_path: Path, line
     report = _analysed(tmp_path, lines)
     assert not any(e.pattern == "measure-after-heading" and e.failing for e in report.chain)
     assert report.verdict.id not in ("performance-regression", "accuracy-regression"), report.verdict.summary
+
+
+# tenstorrent/tt-metal#25107: a bisection's two runs of a demo, each under its commit and inside a
+# code fence below a label of the device it ran on; the bad side's last line keeps a stray bracket.
+BISECTED = [
+    "GOOD COMMIT [0a95b34e33e2a016fe1ee390fd0ce49e552fea2a] (July 2)",
+    "```",
+    " > BH",
+    "Average Time to First Token (TTFT): 208.25ms",
+    "Average speed: 63.19ms @ 15.82 tok/s/user (15.82 tok/s throughput)",
+    "```",
+    "",
+    "BAD COMMIT [74f5fada9740c9dab79d52efbb2076e9abf81640] (July 2)",
+    "```",
+    "> BH",
+    "Average Time to First Token (TTFT): 285.09ms",
+    "Average speed: 62.88ms @ 15.9 tok/s/user (15.9 tok/s throughput)]",
+    "```",
+]
+
+
+def test_a_bisections_bad_commit_is_compared_with_its_good_commit(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, BISECTED)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "Average Time to First Token (TTFT) (ms) went from 208.25 to 285.09 (+36.9%)" in report.verdict.summary
+    assert report.roots[0].pattern == "measure-bad-commit-heading"
+
+
+def test_a_good_commit_pasted_below_the_bad_one_is_still_the_baseline(tmp_path: Path) -> None:
+    bad_first = [*BISECTED[7:], "", *BISECTED[:6]]
+    report = _analysed(tmp_path, bad_first)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "from 208.25 to 285.09" in report.verdict.summary
+
+
+def test_a_bad_commit_as_fast_as_its_good_commit_is_no_gate(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, [line.replace("285.09", "209.10") for line in BISECTED])
+    assert report.verdict.id != "performance-regression", report.verdict.summary
+
+
+@pytest.mark.parametrize(
+    ("below", "measured"),
+    [
+        (["```text", " > BH", "TTFT: 208.25ms"], "TTFT: 208.25ms"),
+        (["> BH", "", "TTFT: 208.25ms"], "TTFT: 208.25ms"),  # one blank line is skipped, as after a heading
+        ([" > BH the board we rented for the week, before the update", "TTFT: 208.25ms"], ""),  # a sentence
+        (["```", "```", "```", "TTFT: 208.25ms"], ""),  # two openers at most
+    ],
+    ids=["fence-and-label", "label-and-blank", "sentence", "three-fences"],
+)
+def test_only_a_fence_or_a_short_label_opens_a_headings_block(below: list[str], measured: str) -> None:
+    text = "\n".join(["GOOD COMMIT [0a95b34e] (July 2)", *below]).encode()
+    heading_end = text.index(b"\n")
+    assert read_measures_below(text, heading_end, len(text)).get("measured", "") == measured
 
 
 @pytest.mark.parametrize(

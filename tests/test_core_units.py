@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pdlogdoctor.cli.commands import app
 from pdlogdoctor.library.conditions import parse_condition
-from pdlogdoctor.library.fields import repeat_fraction, typed_fields
+from pdlogdoctor.library.fields import repeat_fraction, scripts_in, typed_fields
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.reason.analyzers.memory_registration import bytes_per_token, suggested_region_bytes
 from pdlogdoctor.scan.index import AnchorIndex
@@ -242,7 +242,29 @@ def test_a_generated_text_repeat_fraction_counts_one_unit_repeated_not_layout(te
 
 def test_a_text_field_carries_its_length_and_repeat_fraction() -> None:
     values = typed_fields((("output", "text"),), {"output": "!!!!!!!!!!!!!!!!"})
-    assert values == {"output": "!!!!!!!!!!!!!!!!", "output_len": 16, "output_repeat_fraction": 1.0}
+    assert values == {
+        "output": "!!!!!!!!!!!!!!!!",
+        "output_len": 16,
+        "output_repeat_fraction": 1.0,
+        "output_scripts": 0,
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "scripts"),
+    [
+        ("Paris is the capital of France, 2,102,650 residents.", 1),
+        ("東京は日本の首都です。", 2),  # kanji and kana
+        ("def total(xs): return sum(xs)  # 计算总和", 2),
+        ("Привет, мир! Hello, world.", 2),
+        ("12345 !!! ??? ---", 0),
+        # vllm-project/vllm#1385: StarCoder's answer after an upgrade, tokens drawn as if at random
+        ("alaxymrb FloatingVPNcdn问题AppointmentPods запис\ufffd상 objective Trimfreqاف hdグCN", 7),
+        ("\ufffd\ufffd", 1),
+    ],
+)
+def test_a_generated_text_counts_the_writing_systems_of_its_letters(text: str, scripts: int) -> None:
+    assert scripts_in(text) == scripts
 
 
 def test_scan_finds_events_with_line_numbers_and_last_line_without_newline(library: Library) -> None:

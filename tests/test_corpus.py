@@ -641,6 +641,20 @@ KNOWN: dict[str, dict[str, str]] = {
         "errno 22 a >2 GiB region's ceiling gives; since then 0.40 with the refusal kept as not ruled out "
         "(one size on two ranks, nothing sizing the pool): the lines cannot tell the two apart",
     },
+    # Round 42 (session 22) at first sight, on e198ea68: excerpts-a 10/11, excerpts-b 8/11, excerpts-c
+    # 8/11, bundles-a 7/8, bundles-b 7/8: 40/49, key line quoted in 43/49, none refused, no failed run
+    # called healthy, one confidently wrong (bundles-b 07: RDMA errors of a prefill whose decode had
+    # just died of a collective timeout). Passing since: TensorRT-LLM's engine that does not
+    # deserialize (a 08), a line that states what is not supported (a 10), Envoy's older upstream
+    # reset, MORI's assertion that no RDMA device is active and llm-d's sidecar refused by its decoder
+    # (b 03, b 10, b 11), vLLM's offline CompletionOutput repeated (c 01), a bisection's good and bad
+    # commits compared (c 07), an answer in six writing systems (c 10), MORI's registration failure
+    # linked to the launcher's word of the dead ranks (bundles-a 07), the RDMA errors of a peer that
+    # died first (bundles-b 07).
+    "tests/data/blind-round42-excerpts-c/05-omni-perf-bench-stream-parse-fail": {
+        "key_line": "first sight: inconclusive (the verdict expected) quoting the cut traceback's last source line, "
+        "not the `ERROR: send request failed, reason is: Traceback (most recent call last):` line that announces it",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -112,6 +112,18 @@ def test_any_anchors_are_each_searched_for_and_one_must_be_in_the_line(tmp_path:
         load_pattern(path)  # one is `anchors`' job
 
 
+def test_spellings_with_nothing_in_common_need_no_anchor_beside_their_any_anchors(tmp_path: Path) -> None:
+    """`GOOD COMMIT` and `good commit` share no literal: the pattern names each as a search key and
+    no `anchors`; without either key it does not load."""
+    path = tmp_path / "broken.toml"
+    path.write_text(_pattern_text('any_anchors = ["size:1", "SIZE:2"]').replace('anchors = ["size:"]\n', ""))
+    pattern = load_pattern(path)
+    assert pattern.anchors == () and pattern.search_keys == ("size:1", "SIZE:2")
+    path.write_text(_pattern_text("").replace('anchors = ["size:"]\n', ""))
+    with pytest.raises(PatternError, match="anchors"):
+        load_pattern(path)
+
+
 def test_unknown_cause_target_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "broken.toml").write_text(_pattern_text('[[causes]]\npattern = "no-such-pattern"'))
     with pytest.raises(PatternError, match="no-such-pattern"):

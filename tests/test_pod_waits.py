@@ -6,9 +6,10 @@ loading its weights keeps the pod out of its Service, kills nothing, and is refu
 nothing listens yet; a startup probe refused is the same wait (the kubelet says so on its own line when
 it gives up). Neither is the run's failure; the servers' own logs say whether one failed.
 
-A pod evicted because the node's local disk ran low, its server's container holding hundreds of GB (the
-weights downloaded into its own filesystem, round 39 bundles-b 04), is a model that could not be
-loaded; a node agent evicted with a few KiB is not named so (the open-world layer still quotes it).
+A pod evicted because the node's local disk ran low while its server's log ends in the download of its
+weights (into the container's own filesystem, round 39 bundles-b 04) is a model that could not be
+loaded; the eviction alone (an LMCache disk cache that grew, a pod that served for hours) and a node
+agent evicted with a few KiB are not named so (the open-world layer still quotes them).
 
 Look-alikes stay failures: another pod scheduled later (the FailedScheduling pod still waits), a
 liveness probe refused (the kubelet restarts the container), a readiness probe answered with a 500.
@@ -76,13 +77,21 @@ EVICTED = (
 )
 
 
-def test_a_server_evicted_for_the_disk_its_weights_filled_could_not_load_its_model(
-    tmp_path: Path, library: Library
-) -> None:
+DOWNLOADING = [
+    "(APIServer pid=1) INFO 10-28 14:03:10 [api_server.py:1839] vLLM API server version 0.11.0",
+    "model-00099-of-00118.safetensors:  41%|████      | 1.64G/3.99G [00:09<00:13, 181MB/s]",
+    "model-00100-of-00118.safetensors:  17%|█▋        | 682M/3.99G [00:03<00:18, 183MB/s]",
+]
+
+
+def test_a_server_evicted_while_its_weights_download_could_not_load_its_model(tmp_path: Path, library: Library) -> None:
     report = _report(tmp_path, library, [READINESS.format(kind="Startup"), EVICTED.format(used="401327416Ki")])
+    assert report.verdict.id == "inconclusive", report.verdict.summary  # the prefill's log is not downloading
+    (tmp_path / "prefill.log").write_text("\n".join(DOWNLOADING) + "\n")  # ... and now it ends in its download
+    report = run([str(tmp_path)], library)
     assert report.verdict.id == "model-load-failure", report.verdict.summary
     assert "Container vllm was using 401327416Ki" in report.verdict.summary
-    assert any("HF_HOME" in part or "volume" in part for part in (report.advice,)), report.advice
+    assert "HF_HOME" in report.advice, report.advice
 
 
 def test_a_small_container_evicted_for_disk_is_an_error_no_verdict_names(tmp_path: Path, library: Library) -> None:

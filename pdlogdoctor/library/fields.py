@@ -1,10 +1,12 @@
 """A pattern's captures as typed values: `int`, `float`, `bytes` (`16 GiB` -> 17179869184),
 `duration` (seconds), `str`, `int_list` (with `<name>_len` and `<name>_zero_fraction` beside it),
 `percent` (`95.9` or `95.9%` -> 0.959), `bool` (Python's True/False) and `text` (a generated text, with
-`<name>_len` and `<name>_repeat_fraction` beside it: see `repeat_fraction`)."""
+`<name>_len`, `<name>_repeat_fraction` and `<name>_scripts` beside it: see `repeat_fraction` and
+`scripts_in`)."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -13,7 +15,7 @@ from ..model import FieldValue
 
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent", "bool", "text")
 # The values a field type adds beside its own (`output_ids_zero_fraction`), as `failure_if` may read them.
-DERIVED_FIELDS = MappingProxyType({"int_list": ("zero_fraction", "len"), "text": ("repeat_fraction", "len")})
+DERIVED_FIELDS = MappingProxyType({"int_list": ("zero_fraction", "len"), "text": ("repeat_fraction", "len", "scripts")})
 
 
 def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None]) -> dict[str, FieldValue]:
@@ -31,6 +33,7 @@ def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None
         if kind == "text" and isinstance(value, str):
             values[f"{name}_len"] = len(value)
             values[f"{name}_repeat_fraction"] = repeat_fraction(value)
+            values[f"{name}_scripts"] = scripts_in(value)
         if isinstance(value, tuple):
             values[f"{name}_len"] = len(value)
             values[f"{name}_zero_fraction"] = (
@@ -65,6 +68,34 @@ _SIZE_UNITS = {
     "ki": 2**10, "mi": 2**20, "gi": 2**30, "ti": 2**40,  # Kubernetes quantities (`401327416Ki`)
 }  # fmt: skip
 _SIZE = re.compile(r"^\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*$")
+
+
+# Writing systems by their Unicode blocks (first code point, last, the system). Kanji and kana are
+# two, as a Japanese sentence writes them; Hangul's jamo and syllables one.
+_SCRIPTS = (
+    (0x41, 0x24F, "latin"), (0x370, 0x3FF, "greek"), (0x400, 0x52F, "cyrillic"), (0x530, 0x58F, "armenian"),
+    (0x590, 0x5FF, "hebrew"), (0x600, 0x6FF, "arabic"), (0x900, 0x97F, "devanagari"), (0xE00, 0xE7F, "thai"),
+    (0x1100, 0x11FF, "hangul"), (0x3040, 0x30FF, "kana"), (0x3130, 0x318F, "hangul"), (0x4E00, 0x9FFF, "han"),
+    (0xAC00, 0xD7AF, "hangul"), (0xFFFD, 0xFFFD, "replacement"),
+)  # fmt: skip
+_SCRIPT_STARTS = [start for start, _, _ in _SCRIPTS]
+
+
+def scripts_in(text: str) -> int:
+    """How many writing systems the letters of `text` are in. A model's answer is in one or two (a
+    Japanese one in kanji and kana, code in Latin with a comment in Chinese); tokens drawn at random
+    from a multilingual vocabulary, the output of a broken generation, mix five or six in a line
+    (`FloatingVPNcdn问题AppointmentPods ... запис ... 상 ... اف`). U+FFFD, a byte sequence the
+    tokenizer could not decode, counts as one."""
+    seen: set[str] = set()
+    for char in text:
+        code = ord(char)
+        if code < 0x41 or (0x5B <= code <= 0x60) or (0x7B <= code <= 0xBF):
+            continue  # digits, punctuation, symbols
+        at = bisect.bisect_right(_SCRIPT_STARTS, code) - 1
+        if at >= 0 and code <= _SCRIPTS[at][1]:
+            seen.add(_SCRIPTS[at][2])
+    return len(seen)
 
 
 def convert_field(kind: str, text: str) -> FieldValue | None:

@@ -50,7 +50,7 @@ _PATTERN_KEYS = {
 }  # fmt: skip
 # The title `patterns suggest` writes into a skeleton (suggest.py), for a person to replace.
 SKELETON_TITLE = "TODO: what this line means"
-_REQUIRED_KEYS = ("id", "title", "severity", "kind", "anchors", "regex", "explain", "examples")
+_REQUIRED_KEYS = ("id", "title", "severity", "kind", "regex", "explain", "examples")  # and anchors: _anchors
 _CAUSE_KEYS = {"pattern", "group", "window", "skew", "join"}
 _VERDICT_REQUIRED = ("id", "title", "tier", "explain", "advice")
 _VERDICT_KEYS = {
@@ -159,7 +159,8 @@ class Pattern:
     search_anchor: str | None = None
     # Literals of which every match holds at least one (a line shaped two ways: a table row's change
     # cell inside the row, `% |`, or last, `| -17.56%`): the scanner searches for each of them, not
-    # for the primary anchor (`search_keys`); `anchors` still must all be in the line.
+    # for the primary anchor (`search_keys`); `anchors` (none, when the spellings share nothing) still
+    # must all be in the line.
     any_anchors: tuple[str, ...] = ()
 
     @property
@@ -167,7 +168,7 @@ class Pattern:
         """The anchor the scanner searches for: the one the pattern names (`search_anchor`: a longer
         anchor is on every line of a busy family, a shorter one on its failing lines only), else the
         longest, which is usually the rarest."""
-        return self.search_anchor or max(self.anchors, key=len)
+        return self.search_anchor or max(self.anchors or self.any_anchors, key=len)
 
     @property
     def search_keys(self) -> tuple[str, ...]:
@@ -367,6 +368,12 @@ def _roles(data: Mapping[str, Any], where: str) -> tuple[Role, ...]:
 
 
 def _anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
+    """The literals every line of the pattern holds. None at all only beside `any_anchors`: a line
+    written in two spellings with nothing in common (`GOOD COMMIT` and `good commit`)."""
+    if "anchors" not in data and "any_anchors" in data:
+        return ()
+    if "anchors" not in data:
+        raise PatternError(where, "anchors", "missing required key")
     anchors = schema.string_list(data, "anchors", where, ascii_only=True)
     if not anchors:
         raise PatternError(where, "anchors", "must be a non-empty list of non-empty strings")

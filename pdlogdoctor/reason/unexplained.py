@@ -806,6 +806,14 @@ def quote(t: UnexplainedError, words: str = "") -> str:
     return f"{t.first.where}: {text}{raised_at}{more}"
 
 
+def _cause_words(t: UnexplainedError, library: Library) -> str:
+    """The words by which the template's line states its cause (causes.toml), to keep in view when
+    a long line is cut for a summary: they are often at its end (`... does not support opType [X].`)."""
+    cause = library.errors.cause(t.cause) if library.errors is not None and t.cause else None
+    found = cause.regex.search(quote_of(t.first.text)) if cause is not None else None
+    return found.group() if found else ""
+
+
 def _ended(quoted: str) -> str:
     """A quote closing a sentence: its own full stop ends it (`... api failed.`, not `failed..`)."""
     return quoted if quoted.endswith((".", "!", "?")) else quoted + "."
@@ -861,7 +869,8 @@ def _inconclusive(
         else f" Just above it, the same process logged: {library.pattern(above.pattern).title} ({above.where}: "
         f"{clip(message_of(above.text).strip(), 200)})."
     )
-    head = f"{_lead_words(lead)}: {_ended(quote(lead))}{_after_the_lead(lead, serious)}{said_above}"
+    quoted = quote(lead, _cause_words(lead, library))
+    head = f"{_lead_words(lead)}: {_ended(quoted)}{_after_the_lead(lead, serious)}{said_above}"
     rest = (
         " No pattern of the library names it, and nothing shows the deployment serving."
         if nothing_failed

@@ -596,7 +596,10 @@ def _plan(patterns: Iterable[Pattern]) -> _Plan:
     for pattern in patterns:
         if pattern.id not in seen:
             seen.add(pattern.id)
-            plan.append((pattern.anchors[0], pattern, Mark.METRICS in pattern.marks))
+            # No anchor beside its any_anchors: "" is in every line, and the searcher handed over
+            # only lines holding one of them.
+            first = pattern.anchors[0] if pattern.anchors else ""
+            plan.append((first, pattern, Mark.METRICS in pattern.marks))
     return tuple(plan)
 
 

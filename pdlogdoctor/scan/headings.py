@@ -21,7 +21,12 @@ from .timeline import bare_line
 MEASURE_LINES = 6  # lines read below a heading: a benchmark's summary block
 MEASURED_CHARS = 600
 BLANKS_AFTER_HEADING = 1  # blank lines skipped between the heading and its first measure
-_HEADING = re.compile(r"(?i)^[\s>*#-]*(?:\*\*)?(?:before|after)\b")
+# ... and lines that only open the block: a Markdown code fence (```` ``` ````, ```` ```text ````) and a
+# short label of the block (` > BH`, the device a demo ran on: tenstorrent/tt-metal#25107).
+OPENERS_AFTER_HEADING = 2
+LABEL_CHARS = 24
+_HEADING = re.compile(r"(?i)^[\s>*#-]*(?:\*\*)?(?:before|after|(?:last |first )?(?:good|bad) commit)\b")
+_FENCE = re.compile(r"^(?:```|~~~)[\w-]*$")
 _DIGIT = re.compile(r"\d")
 
 
@@ -30,8 +35,8 @@ def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> di
     `; `; nothing when the first line below (past one blank line) states none."""
     measures: list[str] = []
     start = line_end + 1 if buf[line_end : line_end + 1] == b"\n" else line_end
-    blanks = 0
-    for _ in range(MEASURE_LINES + BLANKS_AFTER_HEADING):
+    blanks = openers = 0
+    for _ in range(MEASURE_LINES + BLANKS_AFTER_HEADING + OPENERS_AFTER_HEADING):
         if start >= limit:
             break
         end = buf.find(b"\n", start, limit)
@@ -40,6 +45,10 @@ def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> di
         line = bare_line(bytes(buf[start:end]).decode("utf-8", "replace")).strip()
         if not measures and not line and blanks < BLANKS_AFTER_HEADING:
             blanks += 1  # a Markdown paste puts a blank line between a heading and its block
+            start = end + 1
+            continue
+        if not measures and line and openers < OPENERS_AFTER_HEADING and _opens_block(line):
+            openers += 1
             start = end + 1
             continue
         if not line or _HEADING.match(line) or not _DIGIT.search(line):
@@ -53,3 +62,10 @@ def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> di
     # heading only with a spaced one: a paste laid out alike on both sides (`before X`, a blank line,
     # the measure; the same after), not a measure that happens to follow another heading's gap.
     return {**measured, SPACED: 1} if blanks else measured
+
+
+def _opens_block(line: str) -> bool:
+    """A code fence, or a short label with no number (no measure, no heading of its own)."""
+    if _FENCE.match(line):
+        return True
+    return len(line) <= LABEL_CHARS and not _DIGIT.search(line) and not _HEADING.match(line)

@@ -8,6 +8,7 @@ import math
 from dataclasses import replace
 
 from ...library.fields import convert_field
+from ...library.patterns import match_line
 from ...model import Event, FactValue, Mark, Role, Suggestion
 from ..hypothesis import Evidence, Hypothesis
 
@@ -403,11 +404,24 @@ def rdma_exhausted(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesi
     return [replace(hypothesis, advice=" ".join(pattern.advice.split()))]
 
 
+# A pod evicted because the node's disk ran low is a model that could not be loaded only when a
+# server's log shows its weights still downloading where it ends: the eviction alone does not say
+# what filled the disk (a cache that grew across runs, logs, a pod that had served for hours).
+DISK_EVICTION = "k8s-pod-evicted-disk"
+DOWNLOADING = "hf-download-progress"
+
+
 def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     """A model-load failure stops a server before it serves: the same server coming up after the
     line refutes it (a full disk under a compile cache, a hub disk-space warning on a filesystem
     that misreports its free space)."""
     root = hypothesis.first_root
+    if root.pattern == DISK_EVICTION and not _cut_off_downloading(evidence):
+        why = (
+            f"{evidence.said(root)} says the node's disk ran low, not what filled it: no server's log ends "
+            "while its weights download"
+        )
+        return [replace(hypothesis, rejected=why, confidence=0.1)]
     if root.role in SHARED_STREAMS:
         return [hypothesis]  # a ready line in a stream of several servers may be another server's
     up = [e for e in evidence.marked(Mark.SERVER_UP) if _same_server(e, root) and not e.failing and _before(root, e)]
@@ -415,6 +429,17 @@ def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         return [hypothesis]
     why = f"{evidence.said(up[0])} shows the same server up after {evidence.said(root)}: the model loaded"
     return [replace(hypothesis, rejected=why, confidence=0.1)]
+
+
+def _cut_off_downloading(evidence: Evidence) -> bool:
+    """A file of the run ends on a weights file's download bar: its server was stopped while it
+    downloaded its model."""
+    if not evidence.library.knows(DOWNLOADING):
+        return False
+    bar = evidence.library.pattern(DOWNLOADING)
+    return any(
+        source.last_line is not None and match_line(bar, source.last_line[1]) is not None for source in evidence.sources
+    )
 
 
 def _same_server(event: Event, other: Event) -> bool:

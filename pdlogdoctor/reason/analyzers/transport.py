@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
+from ...library.patterns import members_of
 from ...library.templates import message_of
 from ...model import Event, FactValue, Mark, Role
 from ...model.textcut import clip
@@ -65,6 +66,15 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         f"{_what_follows(hypothesis, evidence)}"
     )
     # Only bare completion errors are ambiguous; a NIC marked inactive or a failed handshake is local evidence.
+    died = None if inactive or handshakes else _peer_died_first(failures, evidence)
+    if died is not None:
+        # The other side's log shows its server dying just before: its death is the story.
+        why = (
+            f"the {died.role.value} server's process died ({evidence.said(died)}) just before the first "
+            f"completion error ({failures[0].where if failures else hypothesis.first_root.where}): a dead peer "
+            "stops acknowledging, so this side's transfers to it fail; the link is not shown at fault"
+        )
+        return [replace(hypothesis, summary=summary, facts=tuple(facts), rejected=why, confidence=PEER_EXITED)]
     peer = None if inactive or handshakes else _unseen_peer(failures, evidence)
     if peer is not None:
         # A peer process that died stops acknowledging: its side's completions fail the same way.
@@ -107,6 +117,33 @@ def _peer_exited_first(failures: list[Event], evidence: Evidence) -> Event | Non
         if ended is not None and first - PEER_EXIT_BEFORE_S <= ended <= first:
             return event
     return None
+
+
+# The lines by which a server's own log shows its process dying (consequences.toml's groups).
+DYING_GROUPS = ("server-crashed",)
+
+
+def _peer_died_first(failures: list[Event], evidence: Evidence) -> Event | None:
+    """The first line of the other side's log (decode for a prefill's completion errors, and back)
+    that shows its server's process dying (an engine's exception, an abort, a child's death) at most
+    PEER_EXIT_BEFORE_S before the first completion error; None when its log shows none there."""
+    times = [e.time for e in failures if e.time is not None]
+    sides = {e.role for e in failures} & {Role.PREFILL, Role.DECODE}
+    if not times or len(sides) != 1:
+        return None
+    first, peer = min(times), (Role.DECODE if sides.pop() is Role.PREFILL else Role.PREFILL)
+    groups = {group.id: group for group in evidence.library.groups}
+    dying = {member for name in DYING_GROUPS if name in groups for member in members_of(name, groups)}
+    deaths = [
+        e
+        for e in evidence.events
+        if e.failing
+        and e.role is peer
+        and e.pattern in dying
+        and e.time is not None
+        and first - PEER_EXIT_BEFORE_S <= e.time <= first
+    ]
+    return min(deaths, key=lambda e: (e.time or 0.0, e.source, e.line)) if deaths else None
 
 
 def _failing(evidence: Evidence, mark: Mark) -> list[Event]:
