@@ -650,11 +650,7 @@ KNOWN: dict[str, dict[str, str]] = {
     # (b 03, b 10, b 11), vLLM's offline CompletionOutput repeated (c 01), a bisection's good and bad
     # commits compared (c 07), an answer in six writing systems (c 10), MORI's registration failure
     # linked to the launcher's word of the dead ranks (bundles-a 07), the RDMA errors of a peer that
-    # died first (bundles-b 07).
-    "tests/data/blind-round42-excerpts-c/05-omni-perf-bench-stream-parse-fail": {
-        "key_line": "first sight: inconclusive (the verdict expected) quoting the cut traceback's last source line, "
-        "not the `ERROR: send request failed, reason is: Traceback (most recent call last):` line that announces it",
-    },
+    # died first (bundles-b 07), a cut traceback's header announced by what failed (c 05).
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -188,6 +188,11 @@ class Mark(StrEnum):
     # error. No failure of the server, and noise among answered requests; but lines that show
     # refusals and no request answered show a run that served nobody (diagnose._all_refused).
     REQUEST_REFUSED = "request-refused"
+    # The line says a disk filled (a pod evicted for the node's ephemeral storage): not what filled
+    # it. A model load's failure only when a server's log ends while its weights download
+    # (resources.model_load), read from lines marked `downloading` (a weights file's progress bar).
+    DISK_FILLED = "disk-filled"
+    DOWNLOADING = "downloading"
     HEALTH_CHECK_FAILED = "health-check-failed"  # the router's health check of a worker (`worker`) failed
     # A benchmark harness says how many requests its run sends (`planned`: vllm's and sglang's
     # `num_prompts=` echoed with their arguments) or keeps in flight (`concurrency`: at least that

@@ -21,6 +21,7 @@ CONFIG_MISMATCH = "config-mismatch"  # two launch lines that disagree (config_mi
 MR_SIZE_LIMIT = "mori-mr-size-limit"  # only regions past a size fail to register (memory_registration)
 MR_REJECTED = "mr-registration-rejected"  # registration refused for another reason
 RDMA_EXHAUSTED = "rdma-resource-exhausted"  # registration or QP creation out of memory (ENOMEM)
+RDMA_LINK = "rdma-link-failure"  # a peer's own link errors are the link's story, not its death (transport)
 SCHEDULER_INIT_CRASH = "scheduler-init-crash"  # a crash's phase, from evidence (scheduler_crash)
 SCHEDULER_RUNTIME_CRASH = "scheduler-runtime-crash"
 SCHEDULER_CRASH = "scheduler-crash"  # the phase the lines cannot tell

@@ -519,8 +519,18 @@ def _folded_tracebacks(errors: Sequence[Event], events: Sequence[Event], read: S
     ]
     cut = [s for s in sources if not _followed(s, below, EXPLAINED_LINES)]
     cut = [s for s in cut if not _is_caret_line(s)] or cut  # a lone caret line is still an error line
-    innermost = {id(s) for s in cut if not _followed(s, cut, TRACEBACK_GAP)}
+    innermost = {id(s) for s in cut if not _followed(s, cut, TRACEBACK_GAP) or _announces(s)}
     return [e for e in errors if e.pattern != TRACEBACK_SOURCE or id(e) in innermost]
+
+
+def _announces(event: Event) -> bool:
+    """A cut traceback's header that a message announces (`send request failed, reason is:
+    Traceback ...`): the message says what failed, the innermost frame where; both are kept."""
+    before, header, _ = message_of(event.text).partition(TRACEBACK_HEADER)
+    return bool(header) and before.rstrip().endswith(":") and any(char.isalpha() for char in before)
+
+
+TRACEBACK_HEADER = "Traceback (most recent call last):"
 
 
 def _followed(event: Event, others: Sequence[Event], reach: int) -> bool:

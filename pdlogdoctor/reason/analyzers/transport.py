@@ -11,11 +11,12 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from ...library.patterns import members_of
 from ...library.templates import message_of
-from ...model import Event, FactValue, Mark, Role
+from ...model import Event, FactValue, Kind, Mark, Role
 from ...model.textcut import clip
+from ...model.verdicts import RDMA_LINK
 from ..hypothesis import Evidence, Hypothesis, count_matches
+from ..incidents import CROSS_FILE_RESOLUTION_S
 from ..quotes import quote_around
 from ..shutdowns import DRAIN_S  # a prefill told to stop drains this long at most before its decode loses it
 from .resources import own_engine_advice
@@ -119,31 +120,54 @@ def _peer_exited_first(failures: list[Event], evidence: Evidence) -> Event | Non
     return None
 
 
-# The lines by which a server's own log shows its process dying (consequences.toml's groups).
-DYING_GROUPS = ("server-crashed",)
+# The lines by which a server's own log shows its process dying, besides the causes it states.
+DYING_MARKS = (Mark.EXCEPTION, Mark.CHILD_DEATH_NOTICED, Mark.CORE_DUMPED)
+# What a transport's own errors are marked: on the peer's side too, they are the same link's story.
+TRANSPORT_MARKS = (Mark.COMPLETION_ERROR, Mark.NIC_INACTIVE, Mark.HANDSHAKE_FAILED)
 
 
 def _peer_died_first(failures: list[Event], evidence: Evidence) -> Event | None:
     """The first line of the other side's log (decode for a prefill's completion errors, and back)
-    that shows its server's process dying (an engine's exception, an abort, a child's death) at most
-    PEER_EXIT_BEFORE_S before the first completion error; None when its log shows none there."""
-    times = [e.time for e in failures if e.time is not None]
+    that shows its server failing first: its process dying (an engine's exception, an abort, a
+    child's death) or a cause of its own (a collective that timed out), at most PEER_EXIT_BEFORE_S
+    before the first completion error, and begun before it by more than the two files' clocks can
+    tell apart (incidents.CROSS_FILE_RESOLUTION_S and their slack): a wait that timed out began its
+    stated timeout before its line (`Timeout(ms)=600000`). None when the peer's log shows none."""
+    timed = [e for e in failures if e.time is not None]
     sides = {e.role for e in failures} & {Role.PREFILL, Role.DECODE}
-    if not times or len(sides) != 1:
+    if not timed or len(sides) != 1:
         return None
-    first, peer = min(times), (Role.DECODE if sides.pop() is Role.PREFILL else Role.PREFILL)
-    groups = {group.id: group for group in evidence.library.groups}
-    dying = {member for name in DYING_GROUPS if name in groups for member in members_of(name, groups)}
+    first = min(timed, key=lambda e: e.time or 0.0)
+    peer = Role.DECODE if sides.pop() is Role.PREFILL else Role.PREFILL
+    library = evidence.library
+    dying, own = library.marked(*DYING_MARKS), library.marked(*TRANSPORT_MARKS)
     deaths = [
         e
         for e in evidence.events
         if e.failing
         and e.role is peer
-        and e.pattern in dying
         and e.time is not None
-        and first - PEER_EXIT_BEFORE_S <= e.time <= first
+        and e.pattern not in own
+        and (e.pattern in dying or (e.kind is Kind.CAUSE and _names_no_link(e, evidence)))
+        and _failed_before(e, first, evidence)
     ]
     return min(deaths, key=lambda e: (e.time or 0.0, e.source, e.line)) if deaths else None
+
+
+def _names_no_link(event: Event, evidence: Evidence) -> bool:
+    """The line roots a verdict other than the link's own (a peer's link errors are the same story)."""
+    return evidence.library.knows(event.pattern) and evidence.library.pattern(event.pattern).verdict != RDMA_LINK
+
+
+def _failed_before(death: Event, first: Event, evidence: Evidence) -> bool:
+    assert death.time is not None and first.time is not None
+    if not first.time - PEER_EXIT_BEFORE_S <= death.time <= first.time + CROSS_FILE_RESOLUTION_S:
+        return False
+    waited = death.get("timeout_ms")
+    began = death.time - (float(waited) / 1000.0 if isinstance(waited, (int, float)) else 0.0)
+    slack = evidence.clock_slack
+    resolution = CROSS_FILE_RESOLUTION_S + slack.get(death.source, 0.0) + slack.get(first.source, 0.0)
+    return began < first.time - resolution
 
 
 def _failing(evidence: Evidence, mark: Mark) -> list[Event]:
