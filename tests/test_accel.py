@@ -37,8 +37,11 @@ def indexes(request: pytest.FixtureRequest, library: Library) -> tuple[AnchorInd
 
 @functools.cache  # the same files for every matcher
 def fixture_streams() -> tuple[tuple[str, bytes], ...]:
+    """Every other fixture file: the matchers' agreement is one mechanism whatever the logs say, and
+    half the fixtures' files (some 300, every format among them) give it its variety at half the
+    time; test_matchers_agree_on_any_chunking draws from every pattern's examples besides."""
     streams = []
-    for log_input in discover([str(FIXTURES)]):
+    for log_input in discover([str(FIXTURES)])[::2]:
         if log_input.open is None:
             continue
         with log_input.open() as stream:

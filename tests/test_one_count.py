@@ -589,19 +589,19 @@ MISPRINTED = {
 
 
 CHECKS = (("formats", MISPRINTED), ("comparison", MISCOUNTED))
-PRINTED_EVERY = 2  # cases: the formats' counts are read back for one in two
-COMPARED_EVERY = 4  # ... and the comparison with the green run is made for one in four (of those)
+PRINTED_EVERY = 3  # cases: the formats' counts are read back for one in three
+COMPARED_EVERY = 6  # ... and the comparison with the green run is made for one in six (of those)
 EVERY = {"formats": PRINTED_EVERY, "comparison": COMPARED_EVERY}
 
 
 def _checks(cases: list[Path]) -> list[Any]:
     """Each case's checks, one after the other (a worker renders the case once for both), a known
-    disagreement a strict xfail. The formats' counts are read back for every second case and the
-    comparison with the green run for every fourth (and each for every case it is known to get wrong):
-    the counts come from one counting step and one comparison step whatever the case, and half the
-    corpus (some 1,100 cases, every blind round among them: the corpus lists each round's cases
-    together) gives them the variety of their kinds of line at half the time (the suite stays under
-    ten minutes on two cores). The fourth cases are among the second ones: one rendering serves both."""
+    disagreement a strict xfail. The formats' counts are read back for every third case and the
+    comparison with the green run for every sixth (and each for every case it is known to get wrong):
+    the counts come from one counting step and one comparison step whatever the case, and a third of
+    the corpus (some 760 cases, every blind round among them: the corpus lists each round's cases
+    together) gives them the variety of their kinds of line at a third of the time (the suite stays
+    under ten minutes on two cores). The sixth cases are among the third ones: one rendering serves both."""
     params = []
     for index, case in enumerate(cases):
         name = str(case.relative_to(ROOT))

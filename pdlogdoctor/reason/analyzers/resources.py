@@ -404,19 +404,15 @@ def rdma_exhausted(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesi
     return [replace(hypothesis, advice=" ".join(pattern.advice.split()))]
 
 
-# A pod evicted because the node's disk ran low is a model that could not be loaded only when a
-# server's log shows its weights still downloading where it ends: the eviction alone does not say
-# what filled the disk (a cache that grew across runs, logs, a pod that had served for hours).
-DISK_EVICTION = "k8s-pod-evicted-disk"
-DOWNLOADING = "hf-download-progress"
-
-
 def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     """A model-load failure stops a server before it serves: the same server coming up after the
     line refutes it (a full disk under a compile cache, a hub disk-space warning on a filesystem
     that misreports its free space)."""
     root = hypothesis.first_root
-    if root.pattern == DISK_EVICTION and not _cut_off_downloading(evidence):
+    # A disk that filled is a model that could not be loaded only when a server's log shows its
+    # weights still downloading where it ends: the line alone does not say what filled the disk (a
+    # cache that grew across runs, logs, a pod that had served for hours).
+    if root.pattern in evidence.library.marked(Mark.DISK_FILLED) and not _cut_off_downloading(evidence):
         why = (
             f"{evidence.said(root)} says the node's disk ran low, not what filled it: no server's log ends "
             "while its weights download"
@@ -434,11 +430,11 @@ def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 def _cut_off_downloading(evidence: Evidence) -> bool:
     """A file of the run ends on a weights file's download bar: its server was stopped while it
     downloaded its model."""
-    if not evidence.library.knows(DOWNLOADING):
-        return False
-    bar = evidence.library.pattern(DOWNLOADING)
+    bars = [evidence.library.pattern(name) for name in sorted(evidence.library.marked(Mark.DOWNLOADING))]
     return any(
-        source.last_line is not None and match_line(bar, source.last_line[1]) is not None for source in evidence.sources
+        source.last_line is not None and match_line(bar, source.last_line[1]) is not None
+        for source in evidence.sources
+        for bar in bars
     )
 
 

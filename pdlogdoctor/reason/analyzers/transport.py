@@ -76,6 +76,16 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
             "stops acknowledging, so this side's transfers to it fail; the link is not shown at fault"
         )
         return [replace(hypothesis, summary=summary, facts=tuple(facts), rejected=why, confidence=PEER_EXITED)]
+    gate = None if inactive or handshakes else _gate_failed_beside(hypothesis, evidence)
+    if gate is not None:
+        # Slices that failed and were posted again, with nothing failing through them, while a check
+        # failed that they do not reach: the run's failure is the check's, read by its own lines.
+        why = (
+            f"its {count_matches(failures)} completion error(s) caused nothing in these logs (no transfer, request "
+            f"or session failed through them: the slices were posted again), and {evidence.said(gate)} failed "
+            "without them"
+        )
+        return [replace(hypothesis, summary=summary, facts=tuple(facts), rejected=why, confidence=PEER_EXITED)]
     peer = None if inactive or handshakes else _unseen_peer(failures, evidence)
     if peer is not None:
         # A peer process that died stops acknowledging: its side's completions fail the same way.
@@ -152,6 +162,16 @@ def _peer_died_first(failures: list[Event], evidence: Evidence) -> Event | None:
         and _failed_before(e, first, evidence)
     ]
     return min(deaths, key=lambda e: (e.time or 0.0, e.source, e.line)) if deaths else None
+
+
+def _gate_failed_beside(hypothesis: Hypothesis, evidence: Evidence) -> Event | None:
+    """A failed gate (a benchmark's threshold, an accuracy check) in a run where the link's failures
+    lead to nothing: the hypothesis's chain holds no failing line but the transport's own."""
+    own = evidence.library.marked(*TRANSPORT_MARKS)
+    if any(e.failing and e.pattern not in own for e in hypothesis.chain):
+        return None
+    gates = [e for e in evidence.marked(Mark.GATE_FAILED) if e.failing]
+    return min(gates, key=lambda e: (e.time or 0.0, e.source, e.line)) if gates else None
 
 
 def _names_no_link(event: Event, evidence: Evidence) -> bool:
