@@ -651,6 +651,46 @@ KNOWN: dict[str, dict[str, str]] = {
     # commits compared (c 07), an answer in six writing systems (c 10), MORI's registration failure
     # linked to the launcher's word of the dead ranks (bundles-a 07), the RDMA errors of a peer that
     # died first (bundles-b 07), a cut traceback's header announced by what failed (c 05).
+    # Round 43 (session 22) at first sight: excerpts-c 6/7 (on 5d2e0513), excerpts-b 10/11, excerpts-a
+    # 7/10, bundles-a 8/8, bundles-b 5/8 (on cfe57d60): 36/44, key line quoted in 39/44, none refused,
+    # one failed run called healthy (c 07), two confidently wrong (bundles-b 04, bundles-b 06).
+    # Passing since: NCCL's queue pair that would not connect (b 07), Ascend HCCL's RDMA init (a 08).
+    "tests/data/blind-round43-excerpts-a/06-sglang-pp-warmup-watchdog": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects warmup-failure: sglang's `Scheduler debug "
+        "info:` dump, which its watchdog prints for a stuck pipeline stage, pasted alone",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round43-excerpts-a/07-sglang-pd-pp-prefill-warmup-hang": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects warmup-failure: a py-spy dump of a prefill "
+        "scheduler's MainThread, idle in torch.distributed's send under the PP disaggregated loop; an idle "
+        "thread in a dump is read as quiet (tests/test_hang_dumps.py)",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round43-excerpts-b/04-ray-worker-died-terminal-wrap": {
+        "key_line": "first sight: inconclusive (the verdict expected) quoting the wrapped continuation of Ray's "
+        "worker-died message, not its first line",
+    },
+    "tests/data/blind-round43-excerpts-c/07-vllm-092-perf-decrease": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy); the tester expects "
+        "performance-regression: one complete benchmark result (10000 of 10000 requests) with no baseline, "
+        "gate or label in the lines; the regression is in the reporter's words only",
+        "key_line": "first sight: no line quoted (healthy)",
+    },
+    "tests/data/blind-round43-bundles-b/04-sglang-nixl-healthy-yesterdays-bind-error": {
+        "verdict": "first sight: bind-failed 0.85 (confidently wrong); the tester expects healthy: the bind error "
+        "is an earlier launch's, appended to the same log eleven hours before the launch that served and "
+        "passed GSM8K; taking a later start in the failure's own file as its recovery changed seven labelled "
+        "cases (a merged stream holds other servers' starts), withdrawn (session 22)",
+    },
+    "tests/data/blind-round43-bundles-b/06-sglang-mooncake-rdma-retry-recovered-decode-pool-saturated": {
+        "verdict": "first sight: rdma-link-failure 0.85 (confidently wrong); since then inconclusive: three "
+        "re-posted RDMA slices that failed nothing are ruled out beside the failed TPOT gate, but they still "
+        "count as failures besides the gates, so the decode's saturation is not named",
+    },
+    "tests/data/blind-round43-bundles-b/08-sglang-mooncake-page-size-mismatch-garbage-then-sigterm-noise": {
+        "verdict": "first sight: output-corruption 0.90 (acceptable) whose summary names none of the key lines; "
+        "the tester expects config-mismatch: the prefill's --page-size 64 against the decode's default",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -57,9 +57,10 @@ def leaks(secret: str, outputs: dict[str, str]) -> list[str]:
     return [where for where, text in outputs.items() if secret in text]
 
 
-def planted_outputs(tmp_path: Path, lines: list[str], per_bundle: int = 2) -> tuple[dict[str, str], str]:
+def planted_outputs(tmp_path: Path, lines: list[str], per_bundle: int = 4) -> tuple[dict[str, str], str]:
     """(every shareable output, the --no-redact markdown) of seed bundles holding `lines`, a few per
-    bundle beside the first chain line, where the excerpt's context shows them."""
+    bundle beside the first chain line, where the excerpt's context shows them (four fit in it: the
+    control run's markdown, which must quote each, says so when they stop fitting)."""
     outputs: dict[str, str] = {}
     control = ""
     for start in range(0, len(lines), per_bundle):

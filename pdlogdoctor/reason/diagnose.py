@@ -445,20 +445,17 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     back = came_back(failing, evidence) if after and not any(e.pattern in gated for e in after) else None
     if after and back is None:
         return None  # what it caused failed too, and no server came back after it
-    # Nothing failed beyond the causes' own lines: a server that started again after them (a launch
-    # appended to the same log hours later) is what the requests answered after it are read against.
-    relaunched = back if after else came_back(failing, evidence)
     checks = (
         evidence.marked(Mark.END_TO_END)
         or _answered_after_recoveries(viable, split, evidence)
-        or _answered_after_coming_back(relaunched, evidence)
+        or _answered_after_coming_back(back, evidence)
     )
     if any(e.failing and not _short_by_at_most(e, lost) for e in checks):
         return None  # a check failed beyond the requests the outage itself cost
     if back is not None and any(e.time is not None and back.time is not None and e.time < back.time for e in checks):
         return None  # a check that passed before the server came back says nothing of after
     nodes = {source.name: source.node for source in evidence.sources}
-    proofs = [_served_around(h, split, checks, evidence) or _came_back_as(h, relaunched, nodes) for h in viable]
+    proofs = [_served_around(h, split, checks, evidence) or _came_back_as(h, back, nodes) for h in viable]
     if not all(proofs):
         return None
     proof = proofs[0]
@@ -579,18 +576,14 @@ def _during_outage(viable: Sequence[Hypothesis], split: Split, back: frozenset[s
 
 
 def _came_back_as(hypothesis: Hypothesis, back: Event | None, nodes: Mapping[str, str | None]) -> Event | None:
-    """The start after the burst, when it is the failed root's server starting again: later in the
-    root's own file (a log each launch appends to); or the root's file is named as a process's
-    earlier life (`decode-vllm-previous.log`, `kubectl logs --previous`) whose next life is not
-    beside it under its name but in another file (a stern stream of several pods), and the start is
-    its side's, on no other node (`prefill_gpu0` coming up says nothing of `prefill_gpu1`). A
-    failure in another file that is no earlier life stays the cause."""
+    """The start after the burst, when it is the failed root's server starting again: the root's
+    file is named as a process's earlier life (`decode-vllm-previous.log`, `kubectl logs --previous`)
+    whose next life is not beside it under its name but in another file (a stern stream of several
+    pods), and the start is its side's, on no other node (`prefill_gpu0` coming up says nothing of
+    `prefill_gpu1`). A failure in a file that is no earlier life stays the cause."""
     root = hypothesis.first_root
-    if back is None or back.role is not root.role:
+    if back is None or back.role is not root.role or back.source == root.source:
         return None
-    if back.source == root.source:
-        # The same server relaunched in its own file (a log each launch appends to), up after it.
-        return back if back.line > root.line else None
     if EARLIER_LIFE.match(root.source.rpartition("/")[2]) is None:
         return None
     here, there = nodes.get(root.source), nodes.get(back.source)

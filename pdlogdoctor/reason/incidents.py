@@ -330,19 +330,12 @@ def came_back(failing: Sequence[Event], evidence: Evidence) -> Event | None:
     first, last = min(t for t in times if t is not None), max(t for t in times if t is not None)
     if last - first > RECOVERED_GAP_S:
         return None
-    # A server that failed and started again in its own file, however much later: the operator
-    # relaunched it (a log appended to by each launch), and that later life is the run's.
-    failed_in = {e.source for e in failing}
     starts = [
         e
         for e in evidence.marked(Mark.SERVER_UP, Mark.WARMUP)
         if not e.failing
         and e.time is not None
-        and (
-            last < e.time <= last + INCIDENT_GAP_S
-            or (e.time > last and e.source in failed_in)
-            or _readmitting(e, first, last, failing, evidence)
-        )
+        and (last < e.time <= last + INCIDENT_GAP_S or _readmitting(e, first, last, failing, evidence))
     ]
     ready = evidence.library.marked(Mark.SERVER_UP)  # within a second, the ready line says it best
     return min(starts, key=lambda e: (int(e.time or 0.0), e.pattern not in ready, e.line)) if starts else None
