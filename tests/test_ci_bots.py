@@ -10,11 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdlogdoctor.cli.behaviour import exit_code_for
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-LIBRARY = load_library()
+from .conftest import shipped_library
+
+LIBRARY = shipped_library()
 FAILED = (
     "[/LLM/main/L0_MergeRequest_PR pipeline #162](https://nv/trt-llm-cicd/job/main/job/L0_MergeRequest_PR/162/) "
     "completed with status: 'FAILURE'"

@@ -13,11 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdlogdoctor.cli.behaviour import exit_code_for
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-LIBRARY = load_library()
+from .conftest import shipped_library
+
+LIBRARY = shipped_library()
 REFUSED = (
     "prefill-1  | (APIServer pid=1) ERROR 10-21 14:06:02 [serving_completion.py:153] ValueError: This model's "
     "maximum context length is 32768 tokens. However, your request has 41877 input tokens. Please reduce the "

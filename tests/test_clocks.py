@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pdlogdoctor.cli.commands import app
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Event, Kind, Report, Role, Severity, Source
 from pdlogdoctor.model.options import RunOptions
@@ -23,10 +22,10 @@ from pdlogdoctor.reason.clocks import correct, describe, estimate_offsets, parse
 from pdlogdoctor.scan.timeline import clean_line, parse_actions_time, parse_stamp
 
 from .clock_shift import shift_text
-from .conftest import BUNDLES, FIXTURES, binary_input
+from .conftest import BUNDLES, FIXTURES, binary_input, shipped_library
 from .corpus import case_report
 
-LIBRARY = load_library()
+LIBRARY = shipped_library()
 
 T0 = 1_782_986_400.0  # 2026-07-02 10:00:00 UTC
 

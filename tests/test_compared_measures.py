@@ -18,12 +18,13 @@ from pathlib import Path
 import pytest
 
 from pdlogdoctor.cli.behaviour import exit_code_for
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.scan.headings import read_measures_below
 
-LIBRARY = load_library()
+from .conftest import shipped_library
+
+LIBRARY = shipped_library()
 # vllm-project/vllm#4210, as posted
 BEFORE = "Before: Throughput: 20.13 requests/s, 10308.29 tokens/s"
 AFTER = "After: Throughput: 17.67 requests/s, 9048.03 tokens/s"

@@ -18,12 +18,13 @@ from pathlib import Path
 import pytest
 
 from pdlogdoctor.cli.behaviour import exit_code_for
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.scan.tables import read_row
 
-LIBRARY = load_library()
+from .conftest import shipped_library
+
+LIBRARY = shipped_library()
 IMPROVEMENT_TABLE = [
     "Latency of each image against v0.9.1:",
     "",

@@ -16,16 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdlogdoctor.cli.behaviour import exit_code_for
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import Library, match_line
 from pdlogdoctor.model import Mark
 from pdlogdoctor.pipeline import run
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, shipped_library
 from .gate_shapes import gate_line, stamped
 
 SERVED = FIXTURES / "healthy-sglang-bench-serving-result"  # a NIXL PD pair that served, with a benchmark
-LIBRARY = load_library()
+LIBRARY = shipped_library()
 # Healthy-looking lines of test and benchmark runs (the fixtures' own, real formats): none is a gate failure.
 NOISE = (
     "Successful requests:                     1024      ",

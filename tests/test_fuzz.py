@@ -18,18 +18,17 @@ from hypothesis import strategies as st
 
 from pdlogdoctor import ingest
 from pdlogdoctor.ingest.streams import UTF16_SNIFF_BYTES, utf16_encoding
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.scan import accel
 from pdlogdoctor.scan.index import AnchorIndex
 from pdlogdoctor.scan.search import scan_stream
 
-from .conftest import zstd_compress
+from .conftest import shipped_library, zstd_compress
 
 PLANTED = (
     b"[2026-07-02 10:16:03.412] [48211] [application] [error] RegisterRdmaMemoryRegion failed! "
     b"addr:0x7f2a80000000, size:6002442240, accessFlag:15, errno:22 (Invalid argument)"
 )
-LIBRARY = load_library()
+LIBRARY = shipped_library()
 # Every installed matcher: each example draws one, so all of them meet every kind of input.
 INDEXES = {name: AnchorIndex.build(LIBRARY, name) for name in accel.MATCHERS if accel.installed(name) == name}
 matchers = st.sampled_from(sorted(INDEXES))

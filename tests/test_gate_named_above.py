@@ -17,13 +17,12 @@ from pathlib import Path
 import pytest
 
 from pdlogdoctor.cli.behaviour import exit_code_for
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.pipeline import run
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, shipped_library
 
 SERVED = FIXTURES / "healthy-sglang-bench-serving-result"  # a NIXL PD pair that served, with a benchmark
-LIBRARY = load_library()
+LIBRARY = shipped_library()
 EXIT = "2025-11-25T02:54:13.2358904Z ##[error]Process completed with exit code 1."
 STEP = "2025-11-25T02:54:13.2149819Z ##[group]Run python3 ci/pd/compare_baseline.py results.json baseline.json"
 

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-LIBRARY = load_library()
+from .conftest import shipped_library
+
+LIBRARY = shipped_library()
 ROUTER_ERROR = (
     "  ERROR: Failed to initialize Traditional BERT token classifier: missing field `hidden_act` at line 119 column 1"
 )

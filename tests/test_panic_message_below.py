@@ -16,11 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-LIBRARY = load_library()
+from .conftest import shipped_library
+
+LIBRARY = shipped_library()
 HEADER = "thread 'tokio-runtime-worker' panicked at /workspace/lib/llm/src/http/service/service_v2.rs:117:33:"
 TEXT = "could not bind to address: 0.0.0.0:8000"
 INFO = (

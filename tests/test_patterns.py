@@ -13,9 +13,9 @@ from pdlogdoctor.model.errors import PatternError
 from pdlogdoctor.reason.analyzers import ANALYZERS
 from pdlogdoctor.scan.index import _search_keys
 
-from .conftest import ROOT
+from .conftest import ROOT, shipped_library
 
-LIBRARY = load_library()
+LIBRARY = shipped_library()
 
 
 @pytest.mark.parametrize("pattern_id", [p.id for p in LIBRARY.patterns])

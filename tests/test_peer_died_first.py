@@ -14,12 +14,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
+from .conftest import shipped_library
+
 CASE = Path(__file__).parent / "data" / "blind-round42-bundles-b" / "07-decode-nccl-watchdog-then-teardown-flood"
-LIBRARY = load_library()
+LIBRARY = shipped_library()
 
 
 def _run(tmp_path: Path, moved: tuple[str, str] | None = None) -> Report:

@@ -14,14 +14,15 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
+
+from .conftest import shipped_library
 
 CASE = Path(__file__).parent / "data" / "blind-round29-bundles-b" / "08-decode-died-log-missing-inconclusive"
 JOB = "slurm-7719003.out"
 EXIT = "srun: error: gpu-a04: task 0: Exited with exit code 1"
-LIBRARY = load_library()
+LIBRARY = shipped_library()
 
 
 def _run_with_job(tmp_path: Path, old: str, new: str) -> Report:

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-LIBRARY = load_library()
+from .conftest import shipped_library
+
+LIBRARY = shipped_library()
 EXPIRED = (
     "(EngineCore_DP0 pid=3747544) WARNING 12-17 14:{minute}:21 [nixl_connector.py:1048] Releasing expired KV blocks "
     "for request cmpl-3da205a6-1c3c-41b5-aeaa-b8421e81fd5c-{n} which were retrieved by 0 decode worker(s) within "

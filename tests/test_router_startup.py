@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-LIBRARY = load_library()
+from .conftest import shipped_library
+
+LIBRARY = shipped_library()
 SRC = "/sgl-workspace/sglang/sgl-model-gateway/src"
 READY = f"2026-03-11 05:01:58  INFO smg::server: {SRC}/server.rs:985: Router ready | workers: []"
 NO_PREFILL = (

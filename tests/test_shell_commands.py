@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.pipeline import run
 
-LIBRARY = load_library()
+from .conftest import shipped_library
+
+LIBRARY = shipped_library()
 
 
 def test_the_command_is_no_error_and_its_output_is_read(tmp_path: Path) -> None:

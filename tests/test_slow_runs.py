@@ -18,7 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdlogdoctor.cli.behaviour import exit_code_for
-from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import Library, match_line
 from pdlogdoctor.model import Mark, Role, Series, verdicts
 from pdlogdoctor.pipeline import analyse, run
@@ -30,9 +29,9 @@ from pdlogdoctor.scan.search import scan_stream
 from pdlogdoctor.scan.series import MAX_BUCKETS
 from pdlogdoctor.scan.timeline import clean_line
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, shipped_library
 
-LIBRARY = load_library()
+LIBRARY = shipped_library()
 START = datetime(2026, 11, 28, 2, 15, 0)
 # derandomize: CI must not go red on a draw a developer never saw (a new gate pattern's example once was).
 PROPERTY = settings(
