@@ -37,7 +37,8 @@ def test_the_peers_death_just_before_rules_the_link_out(tmp_path: Path) -> None:
     assert report.verdict.id == "collective-timeout", report.verdict.summary
     assert "Watchdog caught collective operation timeout" in report.verdict.summary
     ruled_out = next(a for a in report.alternatives if a.id == "rdma-link-failure")
-    assert "the decode server's process died" in ruled_out.why_not and ruled_out.confidence <= 0.15
+    assert "the decode server failed first" in ruled_out.why_not and ruled_out.confidence <= 0.15
+    assert "A collective operation timed out" in ruled_out.why_not  # the line that failed first, named
 
 
 def test_a_peer_dying_after_the_first_completion_error_is_not_why(tmp_path: Path) -> None:

@@ -32,7 +32,8 @@ _DIGIT = re.compile(r"\d")
 
 def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> dict[str, FieldValue]:
     """`measured`: the lines below the heading ending at `line_end` that state a number, joined by
-    `; `; nothing when the first line below (past one blank line) states none."""
+    `; `; nothing when the first line below (past one blank line, a code fence or a short label)
+    states none."""
     measures: list[str] = []
     start = line_end + 1 if buf[line_end : line_end + 1] == b"\n" else line_end
     blanks = openers = 0

@@ -69,11 +69,11 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     # Only bare completion errors are ambiguous; a NIC marked inactive or a failed handshake is local evidence.
     died = None if inactive or handshakes else _peer_died_first(failures, evidence)
     if died is not None:
-        # The other side's log shows its server dying just before: its death is the story.
+        # The other side's log shows its server failing first: its failure is the story.
         why = (
-            f"the {died.role.value} server's process died ({evidence.said(died)}) just before the first "
-            f"completion error ({failures[0].where if failures else hypothesis.first_root.where}): a dead peer "
-            "stops acknowledging, so this side's transfers to it fail; the link is not shown at fault"
+            f"the {died.role.value} server failed first ({evidence.said(died)}), before the first completion "
+            f"error ({failures[0].where if failures else hypothesis.first_root.where}): a peer that is dying or "
+            "dead stops acknowledging, so this side's transfers to it fail; the link is not shown at fault"
         )
         return [replace(hypothesis, summary=summary, facts=tuple(facts), rejected=why, confidence=PEER_EXITED)]
     gate = None if inactive or handshakes else _gate_failed_beside(hypothesis, evidence)
