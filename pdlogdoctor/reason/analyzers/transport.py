@@ -67,26 +67,11 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         f"{_what_follows(hypothesis, evidence)}"
     )
     # Only bare completion errors are ambiguous; a NIC marked inactive or a failed handshake is local evidence.
-    died = None if inactive or handshakes else _peer_died_first(failures, evidence)
-    if died is not None:
-        # The other side's log shows its server failing first: its failure is the story.
-        why = (
-            f"the {died.role.value} server failed first ({evidence.said(died)}), before the first completion "
-            f"error ({failures[0].where if failures else hypothesis.first_root.where}): a peer that is dying or "
-            "dead stops acknowledging, so this side's transfers to it fail; the link is not shown at fault"
-        )
-        return [replace(hypothesis, summary=summary, facts=tuple(facts), rejected=why, confidence=PEER_EXITED)]
-    gate = None if inactive or handshakes else _gate_failed_beside(hypothesis, evidence)
-    if gate is not None:
-        # Slices that failed and were posted again, with nothing failing through them, while a check
-        # failed that they do not reach: the run's failure is the check's, read by its own lines.
-        why = (
-            f"its {count_matches(failures)} completion error(s) caused nothing in these logs (no transfer, request "
-            f"or session failed through them: the slices were posted again), and {evidence.said(gate)} failed "
-            "without them"
-        )
-        return [replace(hypothesis, summary=summary, facts=tuple(facts), rejected=why, confidence=PEER_EXITED)]
-    peer = None if inactive or handshakes else _unseen_peer(failures, evidence)
+    local = bool(inactive or handshakes)
+    elsewhere = None if local else _failure_elsewhere(hypothesis, failures, evidence)
+    if elsewhere is not None:
+        return [replace(hypothesis, summary=summary, facts=tuple(facts), rejected=elsewhere, confidence=PEER_EXITED)]
+    peer = None if local else _unseen_peer(failures, evidence)
     if peer is not None:
         # A peer process that died stops acknowledging: its side's completions fail the same way.
         name, short = peer
@@ -106,6 +91,27 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         confidence = min(hypothesis.confidence, PEER_UNSEEN)
         return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=missing, confidence=confidence)]
     return [replace(hypothesis, summary=summary, facts=tuple(facts))]
+
+
+def _failure_elsewhere(hypothesis: Hypothesis, failures: list[Event], evidence: Evidence) -> str | None:
+    """Why bare completion errors are not the link's failure, when the logs show the run failing
+    elsewhere: the other side's server failed first (a peer dying or dead stops acknowledging), or
+    the slices failed nothing and were posted again while a check failed that they do not reach."""
+    died = _peer_died_first(failures, evidence)
+    if died is not None:
+        return (
+            f"the {died.role.value} server failed first ({evidence.said(died)}), before the first completion "
+            f"error ({failures[0].where if failures else hypothesis.first_root.where}): a peer that is dying or "
+            "dead stops acknowledging, so this side's transfers to it fail; the link is not shown at fault"
+        )
+    gate = _gate_failed_beside(hypothesis, evidence)
+    if gate is not None:
+        return (
+            f"its {count_matches(failures)} completion error(s) caused nothing in these logs (no transfer, request "
+            f"or session failed through them: the slices were posted again), and {evidence.said(gate)} failed "
+            "without them"
+        )
+    return None
 
 
 def _peer_exited_first(failures: list[Event], evidence: Evidence) -> Event | None:
