@@ -654,7 +654,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # Round 43 (session 22) at first sight: excerpts-c 6/7 (on 5d2e0513), excerpts-b 10/11, excerpts-a
     # 7/10, bundles-a 8/8, bundles-b 5/8 (on cfe57d60): 36/44, key line quoted in 39/44, none refused,
     # one failed run called healthy (c 07), two confidently wrong (bundles-b 04, bundles-b 06).
-    # Passing since: NCCL's queue pair that would not connect (b 07), Ascend HCCL's RDMA init (a 08).
+    # Passing since: NCCL's queue pair that would not connect (b 07), Ascend HCCL's RDMA init (a 08), the
+    # decode's saturation behind re-posted RDMA slices that failed nothing (bundles-b 06, session 23).
     "tests/data/blind-round43-excerpts-a/06-sglang-pp-warmup-watchdog": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects warmup-failure: sglang's `Scheduler debug "
         "info:` dump, which its watchdog prints for a stuck pipeline stage, pasted alone",
@@ -681,11 +682,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "is an earlier launch's, appended to the same log eleven hours before the launch that served and "
         "passed GSM8K; taking a later start in the failure's own file as its recovery changed seven labelled "
         "cases (a merged stream holds other servers' starts), withdrawn (session 22)",
-    },
-    "tests/data/blind-round43-bundles-b/06-sglang-mooncake-rdma-retry-recovered-decode-pool-saturated": {
-        "verdict": "first sight: rdma-link-failure 0.85 (confidently wrong); since then inconclusive: three "
-        "re-posted RDMA slices that failed nothing are ruled out beside the failed TPOT gate, but they still "
-        "count as failures besides the gates, so the decode's saturation is not named",
     },
     "tests/data/blind-round43-bundles-b/08-sglang-mooncake-page-size-mismatch-garbage-then-sigterm-noise": {
         "verdict": "first sight: output-corruption 0.90 (acceptable) whose summary names none of the key lines; "

@@ -561,6 +561,9 @@ class Report:
     incomplete: bool = False
     notes: tuple[str, ...] = field(default=())
     roots: tuple[Event, ...] = ()  # the verdict's own evidence: where its chain starts
+    # Failing lines an analyzer found harmless (a client's abort, slices posted again that failed
+    # nothing): the run did not fail through them, whatever else it shows.
+    harmless: tuple[Event, ...] = ()
     clocks: tuple[ClockOffset, ...] = ()  # every timed file's clock against the reference
     time_notes: tuple[str, ...] = ()  # sentences about clocks a reader must know, e.g. a correction
     other_incidents: tuple[Finding, ...] = ()  # unrelated failures elsewhere in time, each with its own chain

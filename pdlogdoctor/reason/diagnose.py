@@ -107,7 +107,13 @@ def diagnose(
         report = with_fleet(_with_incidents(report, split, evidence), evidence)
     else:
         report = _no_cause_report(failing, hypotheses, consequences, evidence, missing)
-    return _mark_incomplete(report)
+    return _mark_incomplete(replace(report, harmless=_harmless(hypotheses)))
+
+
+def _harmless(hypotheses: list[Hypothesis]) -> tuple[Event, ...]:
+    """The failing lines of the hypotheses an analyzer found benign: they failed nothing."""
+    lines = {id(e): e for h in hypotheses if h.benign for e in (*h.roots, *h.chain) if e.failing}
+    return tuple(sorted(lines.values(), key=_time_key))
 
 
 # ---------------------------------------------------------------- candidates

@@ -259,11 +259,15 @@ def _gate_order(event: Event) -> tuple[float, int, str, int]:
 
 def failed_besides_gates(report: Report, events: Sequence[Event], library: Library) -> bool:
     """An inconclusive run whose lines fail in other ways than its gates (requests answered with
-    errors, error lines no pattern names): slowness may be its consequence, not its story."""
+    errors, error lines no pattern names): slowness may be its consequence, not its story. Lines the
+    diagnosis found harmless (slices posted again that failed nothing) are no such failure."""
     if report.verdict.id != verdicts.INCONCLUSIVE:
         return False
     gated = library.marked(Mark.GATE_FAILED)
-    failing = any(e.failing and e.kind is not Kind.CONTEXT and e.pattern not in gated for e in events)
+    harmless = {id(e) for e in report.harmless}
+    failing = any(
+        e.failing and e.kind is not Kind.CONTEXT and e.pattern not in gated and id(e) not in harmless for e in events
+    )
     gates = [e for e in events if e.failing and e.pattern in gated]
     up = _last_server_up(events, library)
     return failing or any(
@@ -1126,7 +1130,8 @@ def _bottleneck_report(
         suggestions=finding.suggestions,
         advice=spec.advice.strip(),
         explain=spec.explain.strip(),
-        alternatives=(),
+        # What the diagnosis ruled out (RDMA slices that failed nothing) stays listed with why.
+        alternatives=tuple(a for a in report.alternatives if a.id != spec.id and a.confidence < verdict.confidence),
         missing=tuple(m for m in report.missing if not m.startswith(GATE_MISSING)),
         performance=replace(performance, finding=finding.verdict, shown=tuple(s.metric for s in finding.evidence)),
     )

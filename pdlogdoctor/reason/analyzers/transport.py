@@ -70,7 +70,9 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     local = bool(inactive or handshakes)
     elsewhere = None if local else _failure_elsewhere(hypothesis, failures, evidence)
     if elsewhere is not None:
-        return [replace(hypothesis, summary=summary, facts=tuple(facts), rejected=elsewhere, confidence=PEER_EXITED)]
+        why, harmless = elsewhere
+        ruled_out = replace(hypothesis, rejected=why, benign=harmless, confidence=PEER_EXITED)
+        return [replace(ruled_out, summary=summary, facts=tuple(facts))]
     peer = None if local else _unseen_peer(failures, evidence)
     if peer is not None:
         # A peer process that died stops acknowledging: its side's completions fail the same way.
@@ -93,23 +95,26 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     return [replace(hypothesis, summary=summary, facts=tuple(facts))]
 
 
-def _failure_elsewhere(hypothesis: Hypothesis, failures: list[Event], evidence: Evidence) -> str | None:
+def _failure_elsewhere(hypothesis: Hypothesis, failures: list[Event], evidence: Evidence) -> tuple[str, bool] | None:
     """Why bare completion errors are not the link's failure, when the logs show the run failing
-    elsewhere: the other side's server failed first (a peer dying or dead stops acknowledging), or
-    the slices failed nothing and were posted again while a check failed that they do not reach."""
+    elsewhere, and whether they are harmless: the other side's server failed first (a peer dying or
+    dead stops acknowledging: its failure, not a harmless one), or the slices failed nothing and were
+    posted again while a check failed that they do not reach (harmless: the run failed otherwise)."""
     died = _peer_died_first(failures, evidence)
     if died is not None:
         return (
             f"the {died.role.value} server failed first ({evidence.said(died)}), before the first completion "
             f"error ({failures[0].where if failures else hypothesis.first_root.where}): a peer that is dying or "
-            "dead stops acknowledging, so this side's transfers to it fail; the link is not shown at fault"
+            "dead stops acknowledging, so this side's transfers to it fail; the link is not shown at fault",
+            False,
         )
     gate = _gate_failed_beside(hypothesis, evidence)
     if gate is not None:
         return (
             f"its {count_matches(failures)} completion error(s) caused nothing in these logs (no transfer, request "
             f"or session failed through them: the slices were posted again), and {evidence.said(gate)} failed "
-            "without them"
+            "without them",
+            True,
         )
     return None
 
