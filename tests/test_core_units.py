@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pdlogdoctor.cli.commands import app
 from pdlogdoctor.library.conditions import parse_condition
-from pdlogdoctor.library.fields import repeat_fraction, scripts_in, typed_fields
+from pdlogdoctor.library.fields import longest_run, repeat_fraction, scripts_in, typed_fields
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.reason.analyzers.memory_registration import bytes_per_token, suggested_region_bytes
 from pdlogdoctor.scan.index import AnchorIndex
@@ -246,8 +246,24 @@ def test_a_text_field_carries_its_length_and_repeat_fraction() -> None:
         "output": "!!!!!!!!!!!!!!!!",
         "output_len": 16,
         "output_repeat_fraction": 1.0,
+        "output_longest_run": 16,
         "output_scripts": 0,
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "run"),
+    [
+        # vllm-project/vllm#39181: a coherent start, then `*   ` until the length limit (layout units count)
+        ("1.  **Analyze the Request:** compare 0.9 and 0.11.\\n    " + "*   " * 80, 320),
+        ("=" * 40, 40),  # a rule: a run, but short of any limit a pattern sets on it
+        ("|---|---|---|---|---|", 20),
+        ("        indented code", 0),  # whitespace alone is no unit
+        (" Paris is the capital of France.", 0),
+    ],
+)
+def test_a_generated_text_longest_run_counts_any_repeated_unit_but_whitespace(text: str, run: int) -> None:
+    assert longest_run(text) == run
 
 
 @pytest.mark.parametrize(

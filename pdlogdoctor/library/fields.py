@@ -1,8 +1,8 @@
 """A pattern's captures as typed values: `int`, `float`, `bytes` (`16 GiB` -> 17179869184),
 `duration` (seconds), `str`, `int_list` (with `<name>_len` and `<name>_zero_fraction` beside it),
 `percent` (`95.9` or `95.9%` -> 0.959), `bool` (Python's True/False) and `text` (a generated text, with
-`<name>_len`, `<name>_repeat_fraction` and `<name>_scripts` beside it: see `repeat_fraction` and
-`scripts_in`)."""
+`<name>_len`, `<name>_repeat_fraction`, `<name>_longest_run` and `<name>_scripts` beside it: see
+`repeat_fraction`, `longest_run` and `scripts_in`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from ..model import FieldValue
 
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent", "bool", "text")
 # The values a field type adds beside its own (`output_ids_zero_fraction`), as `failure_if` may read them.
-DERIVED_FIELDS = MappingProxyType({"int_list": ("zero_fraction", "len"), "text": ("repeat_fraction", "len", "scripts")})
+DERIVED_FIELDS = MappingProxyType(
+    {"int_list": ("zero_fraction", "len"), "text": ("repeat_fraction", "longest_run", "len", "scripts")}
+)
 
 
 def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None]) -> dict[str, FieldValue]:
@@ -33,6 +35,7 @@ def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None
         if kind == "text" and isinstance(value, str):
             values[f"{name}_len"] = len(value)
             values[f"{name}_repeat_fraction"] = repeat_fraction(value)
+            values[f"{name}_longest_run"] = longest_run(value)
             values[f"{name}_scripts"] = scripts_in(value)
         if isinstance(value, tuple):
             values[f"{name}_len"] = len(value)
@@ -60,6 +63,16 @@ def repeat_fraction(text: str) -> float:
         return 0.0
     repeated = sum(len(run.group(0)) for run in _REPEATED_UNIT.finditer(text) if not set(run.group(1)) <= _LAYOUT)
     return round(repeated / len(text), 4)
+
+
+def longest_run(text: str) -> int:
+    """The characters of the longest run of one short unit repeated back to back, layout units
+    included (`*   *   *   ...`) but not whitespace alone. A generation that starts well and then
+    collapses into one token until its length limit (a reasoning that ends in `*   ` a hundred
+    times) holds a run far longer than a rule or a table border in an answer."""
+    text = _ESCAPED_SPACE.sub(" ", text)
+    runs = (len(run.group(0)) for run in _REPEATED_UNIT.finditer(text) if run.group(1).strip())
+    return max(runs, default=0)
 
 
 _SIZE_UNITS = {
