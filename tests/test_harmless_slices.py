@@ -24,7 +24,7 @@ CASE = (
     / "data"
     / "blind-round43-bundles-b"
     / "06-sglang-mooncake-rdma-retry-recovered-decode-pool-saturated"
-)  # noqa: E501
+)
 LIBRARY = shipped_library()
 # sglang's decode, when a request's KV cache never came (disaggregation/decode.py's format).
 KV_NEVER_CAME = (
