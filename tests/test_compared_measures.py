@@ -290,3 +290,33 @@ def test_a_sweep_or_a_faster_later_result_is_no_gate(
     report = _analysed(tmp_path, [*_result(*first), *_result(*second)])
     assert report.verdict.id == "healthy"
     assert int(exit_code_for(report)) == 0
+
+
+# vllm-project/vllm#2971, as posted: one measure under a line naming each release.
+OLD_RELEASE = [
+    "Here's my speed on the 0.2.7 release",
+    "`Avg prompt throughput: 1006.0 tokens/s, Avg generation throughput: 273.8 tokens/s,`",
+]
+NEW_RELEASE = [
+    "Here's my speed on 0.3.2",
+    "`Avg prompt throughput: 175.5 tokens/s, Avg generation throughput: 15.5 tokens/s,`",
+]
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [[*OLD_RELEASE, "", *NEW_RELEASE], [*NEW_RELEASE, "", *OLD_RELEASE]],
+    ids=["older-first", "newer-first"],
+)
+def test_the_newer_release_worse_than_the_older_is_a_failed_gate(tmp_path: Path, lines: list[str]) -> None:
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "went from 273.8 to 15.5 (-94.3%)" in report.verdict.summary
+    assert report.roots[0].get("version") == "0.3.2"
+
+
+def test_a_newer_release_that_got_faster_fails_nothing(tmp_path: Path) -> None:
+    swapped = [OLD_RELEASE[0], NEW_RELEASE[1], "", NEW_RELEASE[0], OLD_RELEASE[1]]
+    report = _analysed(tmp_path, swapped)
+    assert report.verdict.id not in ("performance-regression", "accuracy-regression"), report.verdict.summary
+    assert int(exit_code_for(report)) != 1

@@ -207,6 +207,9 @@ class Mark(StrEnum):
     # (a benchmark's result heading, once per run). The earlier block is the baseline, and only when
     # both state the same workload (the same counts of requests and tokens) is the later judged.
     COMPARED_IN_ORDER = "compared-in-order"
+    # A `compared` heading that names a version (`Here's my speed on the 0.2.7 release`, then `... on
+    # 0.3.2`): of two that state the same measures, the lower version is the baseline, whatever the order.
+    COMPARED_BY_VERSION = "compared-by-version"
     # A server's periodic load line (queue lengths, token usage, throughput): every one of its lines
     # is read into a time series per source (scan/series.py), not only the events the scan keeps.
     METRICS = "metrics"

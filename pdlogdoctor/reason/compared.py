@@ -12,7 +12,9 @@ more than REGRESSED_SHARE makes the After line a failed gate that names the meas
 the change; numbers whose words say neither are not judged. The numbers are compared, not words.
 A block no label names (`compared-in-order`: a benchmark's result heading printed once per run) is
 compared with the earlier block of its kind in its file, measure by measure by their words, and only
-when both state the same workload (every count of requests and tokens both state is equal).
+when both state the same workload (every count of requests and tokens both state is equal). A heading
+that names a version (`compared-by-version`: `... on the 0.2.7 release`, then `... on 0.3.2`) is
+compared with the heading of the version just below it that states the same measure.
 """
 
 from __future__ import annotations
@@ -39,14 +41,22 @@ def regressed_against_before(events: Sequence[Event], library: Library) -> list[
         return list(events)
     afters = library.marked(Mark.GATE_FAILED) & compared
     in_order = library.marked(Mark.COMPARED_IN_ORDER)
-    out = [_judged(e, sides, afters, in_order) if e.pattern in afters and not e.failing else e for e in events]
+    by_version = library.marked(Mark.COMPARED_BY_VERSION)
+    out = [
+        _judged(e, sides, afters, in_order, by_version) if e.pattern in afters and not e.failing else e for e in events
+    ]
     return recounted(out, events)
 
 
-def _judged(after: Event, sides: Sequence[Event], afters: frozenset[str], in_order: frozenset[str]) -> Event:
+def _judged(
+    after: Event, sides: Sequence[Event], afters: frozenset[str], in_order: frozenset[str], by_version: frozenset[str]
+) -> Event:
     if after.pattern in in_order:
         before = _earlier_of(after, sides)
         worse = _worst_of_same_workload(str(before.get("measured")), str(after.get("measured"))) if before else None
+    elif after.pattern in by_version:
+        before = _older_of(after, sides, by_version)
+        worse = _worst(str(before.get("measured")), str(after.get("measured"))) if before else None
     else:
         before = _before_of(after, sides, afters)
         worse = _worst(str(before.get("measured")), str(after.get("measured"))) if before else None
@@ -99,6 +109,29 @@ def _before_of(after: Event, sides: Sequence[Event], afters: frozenset[str]) -> 
         and e.get(SPACED, 0) == after.get(SPACED, 0)  # laid out alike (scan/headings.py)
     ]
     return min(befores, key=lambda e: (abs(e.line - after.line), e.line > after.line)) if befores else None
+
+
+def _older_of(after: Event, sides: Sequence[Event], by_version: frozenset[str]) -> Event | None:
+    """The heading of its file that names the version just below the one `after` names and states
+    the same measure, laid out alike: the release a user upgraded from. None for the oldest version."""
+    version = version_key(after.get("version"))
+    shape = shape_of(str(after.get("measured")))
+    older = [
+        e
+        for e in sides
+        if e.source == after.source
+        and e.pattern in by_version
+        and e.get("version") is not None
+        and version_key(e.get("version")) < version
+        and shape_of(str(e.get("measured"))) == shape
+        and e.get(SPACED, 0) == after.get(SPACED, 0)
+    ]
+    return max(older, key=lambda e: (version_key(e.get("version")), -abs(e.line - after.line))) if older else None
+
+
+def version_key(version: object) -> tuple[int, ...]:
+    """`0.3.2` -> (0, 3, 2); `v0.10.1rc1` -> (0, 10, 1, 1): release numbers compare as numbers."""
+    return tuple(int(part) for part in re.findall(r"\d+", str(version))) if version is not None else ()
 
 
 def _earlier_of(after: Event, sides: Sequence[Event]) -> Event | None:
