@@ -655,7 +655,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # 7/10, bundles-a 8/8, bundles-b 5/8 (on cfe57d60): 36/44, key line quoted in 39/44, none refused,
     # one failed run called healthy (c 07), two confidently wrong (bundles-b 04, bundles-b 06).
     # Passing since: NCCL's queue pair that would not connect (b 07), Ascend HCCL's RDMA init (a 08), the
-    # decode's saturation behind re-posted RDMA slices that failed nothing (bundles-b 06, session 23).
+    # decode's saturation behind re-posted RDMA slices that failed nothing (bundles-b 06, session 23), an
+    # earlier launch's bind error appended to the log of a relaunch that served (bundles-b 04, session 23).
     "tests/data/blind-round43-excerpts-a/06-sglang-pp-warmup-watchdog": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects warmup-failure: sglang's `Scheduler debug "
         "info:` dump, which its watchdog prints for a stuck pipeline stage, pasted alone",
@@ -676,12 +677,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "performance-regression: one complete benchmark result (10000 of 10000 requests) with no baseline, "
         "gate or label in the lines; the regression is in the reporter's words only",
         "key_line": "first sight: no line quoted (healthy)",
-    },
-    "tests/data/blind-round43-bundles-b/04-sglang-nixl-healthy-yesterdays-bind-error": {
-        "verdict": "first sight: bind-failed 0.85 (confidently wrong); the tester expects healthy: the bind error "
-        "is an earlier launch's, appended to the same log eleven hours before the launch that served and "
-        "passed GSM8K; taking a later start in the failure's own file as its recovery changed seven labelled "
-        "cases (a merged stream holds other servers' starts), withdrawn (session 22)",
     },
     "tests/data/blind-round43-bundles-b/08-sglang-mooncake-page-size-mismatch-garbage-then-sigterm-noise": {
         "verdict": "first sight: output-corruption 0.90 (acceptable) whose summary names none of the key lines; "

@@ -515,7 +515,9 @@ def _answered_after_recoveries(viable: Sequence[Hypothesis], split: Split, evide
     server restarted by its orchestrator, its own ready line after its failure in its file, then
     requests answered, a client's accuracy) stand for the check: they show the run going on past
     it. Only when every cause recovered in its own file: a failure with no such line has nothing
-    that says the run went on past it, and answered lines before the recovery say nothing of after."""
+    that says the run went on past it, and answered lines before the recovery say nothing of after.
+    A client's untimed results stand when every cause's server started again after it (a restart's
+    own file, or its ready line after the failure in the same one)."""
     recovered = [split.recoveries.get(id(h)) for h in viable]
     times = [r.proof.time for r in recovered if r is not None and r.proof.time is not None]
     if not times or len(times) != len(recovered):
@@ -523,7 +525,10 @@ def _answered_after_recoveries(viable: Sequence[Hypothesis], split: Split, evide
     since = max(times)
     answered = [e for e in evidence.marked(Mark.ANSWERED) if not e.failing]
     after = [e for e in answered if e.time is not None and e.time > since]
-    if after or not all(r is not None and r.restarted for r in recovered):
+    started = evidence.library.marked(*SERVER_SERVED)
+    # A life that ended and started again: in a file of its own, or relaunched in the same file (an
+    # operator appending each launch to one log) with its ready line after the failure.
+    if after or not all(r is not None and (r.restarted or r.proof.pattern in started) for r in recovered):
         return after
     return _client_results(answered, evidence)
 
