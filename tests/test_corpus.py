@@ -656,7 +656,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # one failed run called healthy (c 07), two confidently wrong (bundles-b 04, bundles-b 06).
     # Passing since: NCCL's queue pair that would not connect (b 07), Ascend HCCL's RDMA init (a 08), the
     # decode's saturation behind re-posted RDMA slices that failed nothing (bundles-b 06, session 23), an
-    # earlier launch's bind error appended to the log of a relaunch that served (bundles-b 04, session 23).
+    # earlier launch's bind error appended to the log of a relaunch that served (bundles-b 04), sglang's
+    # warning that the decode gave fewer KV pages than the prefill sends (bundles-b 08, session 23).
     "tests/data/blind-round43-excerpts-a/06-sglang-pp-warmup-watchdog": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects warmup-failure: sglang's `Scheduler debug "
         "info:` dump, which its watchdog prints for a stuck pipeline stage, pasted alone",
@@ -677,10 +678,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "performance-regression: one complete benchmark result (10000 of 10000 requests) with no baseline, "
         "gate or label in the lines; the regression is in the reporter's words only",
         "key_line": "first sight: no line quoted (healthy)",
-    },
-    "tests/data/blind-round43-bundles-b/08-sglang-mooncake-page-size-mismatch-garbage-then-sigterm-noise": {
-        "verdict": "first sight: output-corruption 0.90 (acceptable) whose summary names none of the key lines; "
-        "the tester expects config-mismatch: the prefill's --page-size 64 against the decode's default",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
