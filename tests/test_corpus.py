@@ -660,8 +660,9 @@ KNOWN: dict[str, dict[str, str]] = {
     # warning that the decode gave fewer KV pages than the prefill sends (bundles-b 08, session 23).
     "tests/data/blind-round43-excerpts-a/06-sglang-pp-warmup-watchdog": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects warmup-failure: sglang's `Scheduler debug "
-        "info:` dump, which its watchdog prints for a stuck pipeline stage, pasted alone",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
+        "info:` dump, which its watchdog prints for a stuck pipeline stage, pasted alone; since session 23 "
+        "inconclusive quoting the dump's line, whose summary quotes the message without the time and rank tag "
+        "the key line holds",
     },
     "tests/data/blind-round43-excerpts-a/07-sglang-pd-pp-prefill-warmup-hang": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects warmup-failure: a py-spy dump of a prefill "
@@ -678,6 +679,23 @@ KNOWN: dict[str, dict[str, str]] = {
         "performance-regression: one complete benchmark result (10000 of 10000 requests) with no baseline, "
         "gate or label in the lines; the regression is in the reporter's words only",
         "key_line": "first sight: no line quoted (healthy)",
+    },
+    # Round 44 (session 23) at first sight: excerpts-b 8/8, excerpts-c 5/11, excerpts-a 9/10 (on 6b984f03),
+    # bundles-a 8/8 (on dd7eae4e), bundles-b 7/8 (on 515a007b): 37/45, key line quoted in 39/45, none
+    # refused, one failed run called healthy (c 05), none confidently wrong. Passing since: a release
+    # named over each side of an upgrade's measures (c 01), a chat answer that collapses into `*   `
+    # (c 05), lm-eval's results dict (c 06), a score below the model's published one (c 07), pytest's
+    # passing summary (c 08), Ascend's `port have been bound already` (a 03), KV released for requests
+    # sent before the decode was up (bundles-b 02).
+    "tests/data/blind-round44-excerpts-c/09-tt-xla-nightly-mlir-perf-regression": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: a Markdown table "
+        "whose columns are two commits and their difference, no unit or direction in it; the regression is "
+        "in the reporter's words only",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round44-bundles-a/06-decode-gated-model-no-token": {
+        "key_line": "first sight: model-load-failure (the verdict expected) quoting huggingface_hub's `Cannot access "
+        "gated repo for url ...`, not the OSError the traceback ends in",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

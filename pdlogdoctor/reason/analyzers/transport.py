@@ -317,7 +317,7 @@ def _path(event: Event) -> str:
 
 
 def transfer_timeout(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
-    aborted = _released_after_client_abort(hypothesis, evidence)
+    aborted = _released_after_client_abort(hypothesis, evidence) or _released_before_decode_was_up(hypothesis, evidence)
     if aborted is not None:
         return [replace(hypothesis, rejected=aborted, benign=True, confidence=0.1)]
     timeouts = _failing(evidence, Mark.PHASE_TIMEOUT)
@@ -381,6 +381,46 @@ def _released_after_client_abort(hypothesis: Hypothesis, evidence: Evidence) -> 
         f"the {len(released)} request(s) whose KV the prefill released unread had been aborted by the client "
         f"({evidence.marked(Mark.CLIENT_ABORTED)[0].where}): their KV was never going to be read"
     )
+
+
+def _released_before_decode_was_up(hypothesis: Hypothesis, evidence: Evidence) -> str | None:
+    """KV released unread whose wait (`within 480 seconds`) began before any decode server was up:
+    the request was prefilled while the decode was still starting (a client or a smoke test sent it
+    too early: the proxy could not reach the decode), so no decode was ever going to read it. A
+    start-up race, not a transfer that timed out; whether the run then served is the caller's to say.
+    None when a release's wait began after a decode was up, or the lines do not say when it began."""
+    if any(root.pattern not in evidence.library.marked(Mark.RELEASED_UNREAD) for root in hypothesis.roots):
+        return None
+    up = [
+        e.time
+        for e in evidence.marked(Mark.SERVER_UP)
+        if e.role is Role.DECODE and not e.failing and e.time is not None
+    ]
+    began = [_wait_began(root) for root in hypothesis.roots]
+    if not up or any(start is None for start in began):
+        return None
+    first_up = min(up)
+    if any(start is not None and start > first_up + CROSS_FILE_RESOLUTION_S for start in began):
+        return None
+    ready = min(
+        (e for e in evidence.marked(Mark.SERVER_UP) if e.role is Role.DECODE and e.time == first_up), key=_order
+    )
+    return (
+        f"the {len(hypothesis.roots)} request(s) whose KV the prefill released unread were prefilled before any decode "
+        f"was up (the wait each states began before {evidence.said(ready)}): no decode was there to read them, "
+        "a start-up race, not a transfer that timed out"
+    )
+
+
+def _wait_began(release: Event) -> float | None:
+    waited = release.get("timeout")
+    if release.time is None or not isinstance(waited, (int, float)):
+        return None
+    return release.time - float(waited)
+
+
+def _order(event: Event) -> tuple[str, int]:
+    return (event.source, event.line)
 
 
 def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
