@@ -320,3 +320,58 @@ def test_a_newer_release_that_got_faster_fails_nothing(tmp_path: Path) -> None:
     report = _analysed(tmp_path, swapped)
     assert report.verdict.id not in ("performance-regression", "accuracy-regression"), report.verdict.summary
     assert int(exit_code_for(report)) != 1
+
+
+@pytest.mark.parametrize(
+    ("lines", "verdict", "said", "pattern"),
+    [
+        (
+            ["main: Output token throughput (tok/s): 1234.5", "PR: Output token throughput (tok/s): 1000.2"],
+            "performance-regression",
+            "from 1234.5 to 1000.2 (-19.0%)",
+            "measure-candidate-side",
+        ),
+        (
+            ["**This PR**: Accuracy: 0.612", "", "**Baseline**: Accuracy: 0.951"],
+            "accuracy-regression",
+            "from 0.951 to 0.612 (-35.6%)",
+            "measure-candidate-side",
+        ),
+        (
+            ["v0.9.0: Output token throughput (tok/s): 600", "v0.8.5: Output token throughput (tok/s): 1200"],
+            "performance-regression",
+            "from 1200 to 600 (-50.0%)",
+            "measure-version-line",
+        ),
+        (
+            ["Old: mean TPOT 20 ms", "New: mean TPOT 45 ms"],
+            "performance-regression",
+            "(+125.0%)",
+            "measure-candidate-side",
+        ),
+    ],
+    ids=["main-then-pr", "pr-above-its-baseline", "newer-release-above", "old-and-new"],
+)
+def test_a_labelled_side_worse_than_its_baseline_is_a_failed_gate(
+    tmp_path: Path, lines: list[str], verdict: str, said: str, pattern: str
+) -> None:
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id == verdict, report.verdict.summary
+    assert said in report.verdict.summary
+    assert report.roots[0].pattern == pattern and report.roots[0].failing
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["main: Output token throughput (tok/s): 1000.2", "PR: Output token throughput (tok/s): 1234.5"],
+        ["main: Output token throughput (tok/s): 1234.5", "PR: Mean TTFT (ms): 180"],
+        ["v0.8.5: mean TTFT 120 ms", "v0.9.0: mean TTFT 80 ms"],
+        ["main: Output token throughput (tok/s): 1234.5", "PR: Output token throughput (tok/s): 1200.0"],
+    ],
+    ids=["pr-faster", "different-measures", "newer-release-faster", "within-the-allowance"],
+)
+def test_a_labelled_side_no_worse_than_its_baseline_fails_nothing(tmp_path: Path, lines: list[str]) -> None:
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id not in ("performance-regression", "accuracy-regression"), report.verdict.summary
+    assert int(exit_code_for(report)) != 1
