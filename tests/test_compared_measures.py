@@ -375,3 +375,45 @@ def test_a_labelled_side_no_worse_than_its_baseline_fails_nothing(tmp_path: Path
     report = _analysed(tmp_path, lines)
     assert report.verdict.id not in ("performance-regression", "accuracy-regression"), report.verdict.summary
     assert int(exit_code_for(report)) != 1
+
+
+TABLE_HEADER = "| | main | this PR |"
+
+
+@pytest.mark.parametrize(
+    ("rows", "said"),
+    [
+        (
+            ["| Output throughput (tok/s) | 1234 | 1000 |", "| Mean TTFT (ms) | 100 | 180 |"],
+            "went from 100 to 180 (+80.0%",
+        ),
+        (["| Output throughput (tok/s) | 1234 | 1000 |"], "went from 1234 to 1000 (-19.0%"),
+    ],
+    ids=["latency-rose-most", "throughput-fell"],
+)
+def test_a_tables_candidate_column_worse_than_its_baseline_is_a_failed_gate(
+    tmp_path: Path, rows: list[str], said: str
+) -> None:
+    report = _analysed(tmp_path, [TABLE_HEADER, "|---|---|---|", *rows])
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert said in report.verdict.summary and "main -> this PR" in report.verdict.summary
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [
+            TABLE_HEADER,
+            "|---|---|---|",
+            "| Output throughput (tok/s) | 1000 | 1234 |",
+            "| Mean TTFT (ms) | 180 | 100 |",
+        ],
+        ["| Test Case | 46cf57 | 06fd81 | Diff |", "| -- | -- | -- | -- |", "| llama_3_2_1b | 66.8 | 43.5 | 23.3 |"],
+        [TABLE_HEADER, "|---|---|---|", "| model | llama | qwen |"],
+    ],
+    ids=["pr-better", "columns-no-side-names", "no-numbers"],
+)
+def test_a_table_without_a_worse_candidate_fails_nothing(tmp_path: Path, lines: list[str]) -> None:
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id != "performance-regression", report.verdict.summary
+    assert report.verdict.id != "healthy"  # a table is no serving proof

@@ -33,9 +33,17 @@ PYTHON_FRAMES = "python-frames"
 TABLE_ROW = "table-row"
 # The lines below a heading that state numbers (scan/headings.py: `before <commit>` over a benchmark's lines).
 MEASURES_BELOW = "measures-below"
-BLOCK_KINDS = ("python-traceback", PYTHON_FRAMES, CXX_WHAT, TABLE_ROW, MEASURES_BELOW)
+# The rows below a Markdown table's header that names a baseline and a candidate column (scan/tables.py).
+TABLE_SIDES = "table-sides-below"
+BLOCK_KINDS = ("python-traceback", PYTHON_FRAMES, CXX_WHAT, TABLE_ROW, MEASURES_BELOW, TABLE_SIDES)
 # The fields a block adds that a pattern's `failure_if` and `unexplained` may read besides its captures.
-BLOCK_FIELDS = MappingProxyType({TABLE_ROW: ("worse", "metric", "change", "header"), MEASURES_BELOW: ("measured",)})
+BLOCK_FIELDS = MappingProxyType(
+    {
+        TABLE_ROW: ("worse", "metric", "change", "header"),
+        MEASURES_BELOW: ("measured",),
+        TABLE_SIDES: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
+    }
+)
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
 MATCH_TIMEOUT_S = 0.5  # per regex search: a catastrophic pattern cannot hang a run
 DEFAULT_WINDOW_S = 1800.0

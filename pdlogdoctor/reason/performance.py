@@ -1197,6 +1197,13 @@ def gate_sentence(gate: Event | None) -> str:
             f"{gate.get('baseline'):g} to {gate.get('value'):g} ({gate.get('change')}): {gate.where}: "
             f"{clip(_with_measures_below(gate), 240)}, against {clip(before, 240)}."
         )
+    row = gate.get("row")
+    if isinstance(row, str):  # a comparison table's baseline and candidate columns (scan/tables.py)
+        return (
+            f"A comparison table says a measure got worse than its baseline: {gate.get('metric')} went from "
+            f"{gate.get('baseline'):g} to {gate.get('value'):g} ({gate.get('change')}, {gate.get('sides')}): "
+            f"{gate.where}: {clip(gate.text.strip(), 240)}, the row: {clip(row, 240)}."
+        )
     header = gate.get("header")
     if isinstance(header, str):  # a comparison table's row, read with its header (scan/tables.py)
         return (

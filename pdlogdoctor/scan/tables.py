@@ -53,6 +53,102 @@ def read_row(buf: bytes | bytearray, line_start: int, line_end: int) -> dict[str
     return {"worse": round(worse, 4), "metric": metric, "change": change, "header": header.strip()}
 
 
+# A header cell that names the run before a change, and one that names the run after it
+# (`| | main | this PR |`, `| Metric | Baseline | Optimized |`); or two releases (`| v0.8.5 | v0.9.0 |`).
+BASELINE_SIDE = re.compile(
+    r"(?i)^(?:before|baseline|base|main|master|old|ref(?:erence)?|original|previous|w/o\b.*|without\b.*)(?:\s*\(.*\))?$"
+)
+CANDIDATE_SIDE = re.compile(
+    r"(?i)^(?:after|(?:this |the )?pr(?: #?\d+)?|new|current|patched|candidate|optimi[sz]ed|fix(?:ed)?|w/\s.*|with\b.*)"
+    r"(?:\s*\(.*\))?$"
+)
+RELEASE_CELL = re.compile(r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)$")
+ROWS_BELOW = 40  # rows read below a header
+_CELL_NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?")
+
+
+def read_sides_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
+    """The worst row below a table header that names a baseline column and a candidate column (or
+    two releases, the lower the baseline): for each row, the measure it names (its first cell, or
+    the header's first cell), its two values, and how much worse the candidate's is, by which way
+    the measure is better (model/measures.py); nothing when no row's measure says a way."""
+    names = cells_of(_text(buf, line_start, line_end))
+    sides = _sides(names) if names else None
+    if names is None or sides is None:
+        return {}
+    before, after = sides
+    judged = [
+        j for row in _rows_below(buf, line_end, limit, len(names)) if (j := _judged_sides(names, row, before, after))
+    ]
+    if not judged:
+        return {}
+    worse, metric, was, now, row = max(judged, key=lambda j: j[0])
+    return {
+        "worse": round(worse, 4),
+        "metric": metric,
+        "value": now,
+        "baseline": was,
+        "change": f"{(now - was) / abs(was):+.1%}",
+        "row": row,
+        "sides": f"{names[before]} -> {names[after]}",
+    }
+
+
+def _sides(names: list[str]) -> tuple[int, int] | None:
+    """(the baseline's column, the candidate's) of a header, None when it names no such pair."""
+    before = [at for at, name in enumerate(names) if BASELINE_SIDE.match(name)]
+    after = [at for at, name in enumerate(names) if CANDIDATE_SIDE.match(name)]
+    if len(before) == 1 and len(after) == 1:
+        return before[0], after[0]
+    releases = [(_release(name), at) for at, name in enumerate(names) if RELEASE_CELL.match(name)]
+    if len(releases) == 2 and releases[0][0] != releases[1][0]:
+        (_, low), (_, high) = sorted(releases)
+        return low, high
+    return None
+
+
+def _release(name: str) -> tuple[int, ...]:
+    found = RELEASE_CELL.match(name)
+    return tuple(int(part) for part in found.group(1).split(".")) if found else ()
+
+
+def _rows_below(buf: bytes | bytearray, line_end: int, limit: int, width: int) -> list[list[str]]:
+    """The table's rows below its header: past its separator row, up to the first line that is no
+    row of as many cells."""
+    rows: list[list[str]] = []
+    start = line_end + 1
+    while start < limit and len(rows) < ROWS_BELOW:
+        end = buf.find(b"\n", start, limit)
+        end = limit if end < 0 else end
+        cells = cells_of(_text(buf, start, end))
+        if cells is None or len(cells) != width:
+            break
+        if not all(_SEPARATOR_CELL.match(cell.replace(" ", "")) for cell in cells if cell):
+            rows.append(cells)
+        start = end + 1
+    return rows
+
+
+def _judged_sides(
+    names: list[str], row: list[str], before: int, after: int
+) -> tuple[float, str, float, float, str] | None:
+    """(how much worse, the measure, the baseline's value, the candidate's, the row) of one row."""
+    was, now = _cell_number(row[before]), _cell_number(row[after])
+    if was is None or now is None or was == 0:
+        return None
+    metric = row[0] if row[0] and _directed(row[0]) else names[0] if _directed(names[0]) else ""
+    if not metric:
+        return None
+    change = (now - was) / abs(was)
+    worse = -change if BETTER_HIGHER.search(_spaced(metric)) else change
+    return worse, metric, was, now, "| " + " | ".join(row) + " |"
+
+
+def _cell_number(cell: str) -> float | None:
+    found = _CELL_NUMBER.search(cell)
+    return float(found.group().replace(",", "").replace("−", "-")) if found else None
+
+
 def cells_of(line: str) -> list[str] | None:
     """A table line's cells, None when it is no table line: `| a | b |` (leading spaces or a
     quote's `>` allowed), or, as a browser copies a rendered table, `a | b | c` without the outer

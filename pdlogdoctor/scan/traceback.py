@@ -134,6 +134,12 @@ def read_block(
         return headings.read_measures_below(buf, first_line_end, limit)
     if kind == "table-row":
         return tables.read_row(buf, first_line_start, first_line_end) if first_line_start is not None else {}
+    if kind == "table-sides-below":
+        return (
+            tables.read_sides_below(buf, first_line_start, first_line_end, limit)
+            if first_line_start is not None
+            else {}
+        )
     if kind == "python-frames" and first_line_start is not None:
         return _read_from_frame(buf, first_line_start, limit, formats)
     fields = read_traceback(buf, first_line_end, limit, formats)
