@@ -697,6 +697,25 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: model-load-failure (the verdict expected) quoting huggingface_hub's `Cannot access "
         "gated repo for url ...`, not the OSError the traceback ends in",
     },
+    # Round 45 (session 23) at first sight: excerpts-b 7/10, excerpts-a 10/11, excerpts-c 4/11, bundles-a 6/8
+    # (on ff232de9), bundles-b 8/8 (on 5b58745b): 35/48, key line quoted in 44/48, none refused, one
+    # failed run called healthy (bundles-a 07), none confidently wrong. Passing since: LMCache's warning
+    # of a get that timed out (b 03), CANN's error name pasted alone (b 06), HCCL's task timeout under
+    # CANN's list of possible causes (b 08), a worker `terminated unexpectedly with signal 11` (a 01),
+    # a special token repeated (c 04), a line of `!` (c 05), vLLM's throughput line (c 09), a bot's
+    # `Regression: -13.6% vs` (c 10), `Post-regression:` against `Baseline:` (c 11), the router's
+    # start-up timeout (bundles-a 06), a prefill queue that stood while the client waited minutes
+    # (bundles-a 07).
+    "tests/data/blind-round45-excerpts-c/01-glm45v-fp8-garbage-text": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects output-corruption: vLLM's offline "
+        "`Generated text: ', , the., the '` lines, short answers of stray words and commas, no unit repeated",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round45-excerpts-c/08-ttxla-mistral-nemo-throughput-halved": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: a bisection's "
+        "`Commit: <sha>` blocks over `| Sample per second:`, newest first by the thread, nothing in the lines "
+        "says which commit came first",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

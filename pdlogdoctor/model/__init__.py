@@ -199,6 +199,9 @@ class Mark(StrEnum):
     # many are sent): an end-to-end count of completed requests (`completed`) below it in the same
     # file is a run that failed part of its requests, whatever words it prints (reason/planned.py).
     REQUESTS_PLANNED = "requests-planned"
+    # A client's measured latency (`latency_ms`, by its `metric`: `Mean TTFT`): how long its requests
+    # waited, which a queue that stood all run explains without any gate (reason/performance.py).
+    CLIENT_LATENCY = "client-latency"
     # The line states a measure as one side of a before/after comparison (`Before: Throughput: ...`,
     # `After: ...`): an After line whose measure is worse than the Before line's above it by more than
     # the allowance is a failed gate (reason/compared.py).

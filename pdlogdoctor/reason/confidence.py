@@ -59,6 +59,9 @@ SECOND_SIGNAL = 0.05  # ... by two independent kinds of evidence (a standing que
 SLOW_OTHER_GATE = 0.45  # a test or job failed (its measure unknown) and a queue stayed up: a lead, not sure
 SLOW_TREND = 0.55  # no gate: a queue that still climbs at the log's end, alone
 SCORES_DISAGREE = 0.4  # no gate: one evaluation's two results far apart in the same input
+# No gate: a queue that stood for most of the run and the client's own latency says its requests
+# waited (a mean TTFT of minutes): a slow run, named as a lead.
+SLOW_CLIENT_WAITED = 0.45
 SLOW_FEW_LINES = 0.4  # no gate, and the series too short for a trend: a full server in every line read
 GATE_UNEXPLAINED = 0.6  # a latency or throughput gate failed and no series shows a bottleneck
 # An accuracy gate that failed with nothing else failing (reason/accuracy.py): the answers were worse,
@@ -111,6 +114,7 @@ RULES = (
     ),
     Rule("slow-trend", SLOW_TREND, "no gate: a queue that still climbs at the log's end"),
     Rule("few-lines", SLOW_FEW_LINES, "no gate, and too few metrics lines for a trend: at most this"),
+    Rule("slow-client-waited", SLOW_CLIENT_WAITED, "no gate: a queue stood and the client's latency says it waited"),
     Rule("scores-disagree", SCORES_DISAGREE, "no gate: one evaluation's two scores far apart in one input"),
     Rule("gate-unexplained", GATE_UNEXPLAINED, "a performance gate failed and no metrics series shows why"),
     Rule("accuracy-gate", ACCURACY_GATE, "an accuracy gate failed and nothing else in the logs failed"),
@@ -258,7 +262,8 @@ def no_failure_seen() -> Score:
 
 def slow_run(gate: str, signals: int, why: str) -> Score:
     """A bottleneck's score: by the gate it explains (`performance`: a latency or throughput gate;
-    `other`: a test or a job; `none`) and the independent kinds of evidence it rests on."""
+    `other`: a test or a job; `waited`: no gate, the client's own latency; `none`) and the
+    independent kinds of evidence it rests on."""
     if gate == "performance":
         score = start(SLOW_GATE, "slow-gate", why)
         if signals >= 2:
@@ -266,6 +271,8 @@ def slow_run(gate: str, signals: int, why: str) -> Score:
         return score.rounded()
     if gate == "other":
         return start(SLOW_OTHER_GATE, "slow-other-gate", why)
+    if gate == "waited":
+        return start(SLOW_CLIENT_WAITED, "slow-client-waited", why)
     return start(SLOW_TREND, "slow-trend", why)
 
 

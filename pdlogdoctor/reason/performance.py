@@ -182,6 +182,9 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
         return _bottleneck_report(report, finding, gates[0] if gates else None, performance, library, counts)
     if finding is not None and finding.chronic and not gates and not _performance_passed(events, library):
         return _bottleneck_report(report, finding, None, performance, library, counts)
+    waited = _client_waited(events, library) if finding is not None and _stood(finding) else None
+    if finding is not None and waited is not None and not gates and not _performance_passed(events, library):
+        return _bottleneck_report(report, finding, None, performance, library, counts, waited)
     if finding is not None:
         note = f"the metrics lines show load ({finding.verdict}: {finding.summary}), but no gate failed on it"
         return replace(report, performance=performance, notes=(*report.notes, note))
@@ -306,6 +309,33 @@ def _passed(events: Sequence[Event], library: Library) -> bool:
     """A gate or an end-to-end check that passed: the run met what it was measured against."""
     checked = library.marked(Mark.GATE_FAILED, Mark.END_TO_END)
     return any(not e.failing and e.pattern in checked for e in events)
+
+
+# A client's mean or median time to its first token this long: its requests waited in a queue, not
+# on the model (a prefill of a long prompt takes seconds); no interactive service accepts it.
+WAITED_MS = 30_000.0
+# A bottleneck whose queue stood this share of the run: the wait is the run's, not a burst's.
+STOOD_SHARE = 0.8
+
+
+def _client_waited(events: Sequence[Event], library: Library) -> Event | None:
+    """The client's line of a mean or median first-token latency of WAITED_MS or more, if any."""
+    measured = library.marked(Mark.CLIENT_LATENCY)
+    waits = [
+        e
+        for e in events
+        if e.pattern in measured
+        and isinstance(latency := e.get("latency_ms"), (int, float))
+        and latency >= WAITED_MS
+        and str(e.get("metric", "")).lower() in ("mean", "median")
+    ]
+    return min(waits, key=lambda e: (e.source, e.line)) if waits else None
+
+
+def _stood(finding: Finding) -> bool:
+    """The bottleneck's queue stood for most of the run (its busy share, as the finding states it)."""
+    share = dict(finding.facts).get("queue_busy_share")
+    return isinstance(share, (int, float)) and share >= STOOD_SHARE
 
 
 def _performance_passed(events: Sequence[Event], library: Library) -> bool:
@@ -1108,16 +1138,25 @@ def _bottleneck_report(
     performance: Performance,
     library: Library,
     counts: dict[tuple[str, str], int],
+    waited: Event | None = None,
 ) -> Report:
+    """`waited`: with no gate, the client's latency line that says its requests waited."""
     spec = library.verdict(finding.verdict)
-    kind = "none" if gate is None else "performance" if gate_metric(gate) else "other"
+    kind = "performance" if gate is not None and gate_metric(gate) else "other" if gate is not None else "none"
+    kind = "waited" if gate is None and waited is not None else kind
     why = f"{finding.verdict} on {finding.node}" + (f", the gate at {gate.where}" if gate is not None else "")
+    why += f", the client's latency at {waited.where}" if waited is not None else ""
     score = confidence.slow_run(kind, finding.signals, why)
     if gate is None and all(len(s.points) < MIN_BUCKETS for s in finding.evidence):
         score = confidence.few_lines(score)
     head = f"{gate_sentence(gate)} " if gate is not None else ""
+    head += (
+        f"No gate judged the run, but its client waited: {waited.where}: {clip(waited.text.strip(), 240)}. "
+        if waited
+        else ""
+    )
     evidence = tuple(peak_event(s, counts.get((s.source, s.pattern), 1)) for s in finding.evidence)
-    chain = tuple(dict.fromkeys((*((gate,) if gate else ()), *evidence)))
+    chain = tuple(dict.fromkeys((*((gate,) if gate else ()), *((waited,) if waited else ()), *evidence)))
     facts = (*finding.facts, *_gate_facts(gate))
     verdict = Verdict(finding.verdict, spec.title, 0.0, head + finding.summary, facts, spec.identity)
     verdict = confidence.applied(verdict, score)

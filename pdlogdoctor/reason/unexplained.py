@@ -86,6 +86,8 @@ SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did no
 TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-prefixed traceback's source lines
 # A Python exception line: `KeyError: 'UCX'`, `nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND`.
 _EXCEPTION_LINE = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::|\s*$)")
+# ... or any exception a traceback ends in, the bare `Exception: ...` too.
+_RAISED = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*?)?(?:Error|Exception)(?::|\s*$)")
 TRACEBACK_GAP = 8  # lines between two source lines of one traceback (its frame lines, a CI's stamps)
 TRIGGER_LINES = 3  # how far above a crash line an error of the same process is its likely trigger
 ROUTINE_LEAD_S = 600.0  # a repeated line that began this long before the failure is routine noise
@@ -1272,11 +1274,12 @@ def _named(
     # its failure in any file: the symptom's line beside it is what the test printed.
     unit_test = library.marked(Mark.UNIT_TEST)  # once, not once per line read (a dense log's thousands)
     tests = [e for e in context if e.pattern in unit_test]
+    waited_since = _wait_began(report.roots)
     beside = [
         t
         for t in causes
-        if _beside(t.first, root_time)
-        and (set(t.roles) & CAUSE_ROLES or _ends_a_unit_test(t, tests))
+        if (_beside(t.first, root_time) or _during_wait(t.first, waited_since, root_time))
+        and (set(t.roles) & CAUSE_ROLES or _ends_a_unit_test(t, tests) or _exception_of_a_paste(t))
         and not _aftermath(t, report.roots)
     ]
     if tier is Tier.SYMPTOM and beside:
@@ -1530,6 +1533,40 @@ def _ends_a_unit_test(template: UnexplainedError, tests: Sequence[Event]) -> boo
         return False
     first = template.first
     return any(t.source == first.source and 0 < first.line - t.line <= EXPLAINED_LINES for t in tests)
+
+
+def _exception_of_a_paste(template: UnexplainedError) -> bool:
+    """An exception line (the end of a traceback: a process died of it) in a stream whose lines no
+    role claims (a pasted excerpt of several components): a server's death as likely as not, and a
+    symptom beside it yields to it as it would to the server's own log."""
+    mixed = {Role.MIXED, Role.UNKNOWN}
+    return (
+        bool(template.roles)
+        and set(template.roles) <= mixed
+        and bool(_RAISED.match(message_of(template.first.text).strip()))
+    )
+
+
+def _wait_began(roots: Sequence[Event]) -> float | None:
+    """When the wait the symptom's lines report began: a line that says it waited a stated time and
+    gave up (a router's `Timeout 600s waiting for workers`: `timeout_s`; a collective's `timeout_ms`)
+    was logged that long after its wait began. None when no root states its wait."""
+    began = [
+        e.time - (float(waited) / 1000.0 if name == "timeout_ms" else float(waited))
+        for e in roots
+        for name in ("timeout_s", "timeout_ms")
+        if e.time is not None and isinstance(waited := e.get(name), (int, float))
+    ]
+    return min(began) if began else None
+
+
+def _during_wait(first: Event, waited_since: float | None, root_time: float | None) -> bool:
+    """Logged while the symptom's wait went on, or beside its start: a server that crashed as the
+    router began to wait for it (or while it waited) is why the wait gave up, however long before
+    the line that says it gave up."""
+    if first.time is None or waited_since is None or root_time is None:
+        return False
+    return waited_since - BESIDE_SYMPTOM_BEFORE_S <= first.time <= root_time + SAME_MOMENT_S
 
 
 def _beside(first: Event, root_time: float | None) -> bool:
