@@ -74,8 +74,8 @@ def read_sides_below(buf: bytes | bytearray, line_start: int, line_end: int, lim
     the measure is better (model/measures.py); nothing when no row's measure says a way."""
     names = cells_of(_text(buf, line_start, line_end))
     sides = _sides(names) if names else None
-    if names is None or sides is None:
-        return {}
+    if names is None or sides is None or any(_names_a_change(name) for name in names):
+        return {}  # a change column is table-change-worse's to read, row by row
     before, after = sides
     judged = [
         j for row in _rows_below(buf, line_end, limit, len(names)) if (j := _judged_sides(names, row, before, after))
@@ -105,6 +105,10 @@ def _sides(names: list[str]) -> tuple[int, int] | None:
         (_, low), (_, high) = sorted(releases)
         return low, high
     return None
+
+
+def _names_a_change(name: str) -> bool:
+    return bool(IMPROVEMENT.search(name) or REGRESSION.search(name) or CHANGE.search(name))
 
 
 def _release(name: str) -> tuple[int, ...]:
