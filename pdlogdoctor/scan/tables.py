@@ -59,7 +59,7 @@ BASELINE_SIDE = re.compile(
     r"(?i)^(?:before|baseline|base|main|master|old|ref(?:erence)?|original|previous|w/o\b.*|without\b.*)(?:\s*\(.*\))?$"
 )
 CANDIDATE_SIDE = re.compile(
-    r"(?i)^(?:after|(?:this |the )?pr(?: #?\d+)?|new|current|patched|candidate|optimi[sz]ed|fix(?:ed)?|w/\s.*|with\b.*)"
+    r"(?i)^(?:after|(?:this |the )?pr(?: #?\d+)?|new|patched|candidate|optimi[sz]ed|fix(?:ed)?|w/\s.*|with\b.*)"
     r"(?:\s*\(.*\))?$"
 )
 RELEASE_CELL = re.compile(r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)$")
