@@ -716,6 +716,45 @@ KNOWN: dict[str, dict[str, str]] = {
         "`Commit: <sha>` blocks over `| Sample per second:`, newest first by the thread, nothing in the lines "
         "says which commit came first",
     },
+    # Round 46 (session 23) at first sight: excerpts-a 8/9, excerpts-b 3/6 (on 60b14454), excerpts-c 7/11
+    # (on b20a83b7), bundles-a 8/8, bundles-b 7/8 (on 0e885e45): 33/42, key line quoted in 35/42, none
+    # refused, no failed run called healthy, none confidently wrong. Passing since: Ray's GCS it could
+    # not reach or reconnect to (b 03, b 04), an evaluation's JSON score and a comparison where nothing
+    # got worse as serving proof (c 05, c 10), a proxy's error answers it answered past while the
+    # decode restarted (bundles-b 02).
+    "tests/data/blind-round46-excerpts-a/06-vllm-ascend-second-model-npu-capture-memory": {
+        "verdict": "first sight: inconclusive (acceptable) whose summary leads with vLLM's blank ERROR line "
+        "(`[model_runner_v1.py:3016] ` and nothing after it), not the NPU's `Failed to apply for memory.`",
+    },
+    "tests/data/blind-round46-excerpts-b/01-gloo-loopback-fallback-eks": {
+        "verdict": "first sight: scheduler-init-crash 0.50 (acceptable) whose summary quotes `Gloo connectFullMesh "
+        "failed ...` as its exception line but not the line with `SO_ERROR: Connection refused,` the tester keys",
+    },
+    "tests/data/blind-round46-excerpts-c/02-mistralrs-phi3-garbage-output": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects output-corruption: mistral.rs's answer "
+        "`to argintintargargegegeg...hehehe`, syllables run together with no unit repeated most of its length",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round46-excerpts-c/08-tt-xla-nightly-perf-regression": {
+        "key_line": "first sight: performance-regression (the verdict expected) quoting the report's regression "
+        "sentence, not its `Diff vs previous nightly` bullet",
+    },
+    "tests/data/blind-round46-excerpts-c/10-trtllm-autodeploy-aiperf-before-after-healthy": {
+        "key_line": "first sight: no-failure-seen; since then healthy from the after side's measures, quoting "
+        "the heading, not aiperf's box-drawn `Output Token Throughput` row",
+    },
+    "tests/data/blind-round46-excerpts-c/11-vllm-omni-duplex-wer-gate-nightly": {
+        "verdict": "first sight: inconclusive (acceptable) led by the nightly report's `**Failure kind:** pytest "
+        "FAILED`, not the word-error-rate gate the tester keys",
+    },
+    "tests/data/blind-round46-bundles-a/06-mooncake-kv-transfer-backlog": {
+        "key_line": "first sight: kv-transfer-backlog 0.45 (the verdict expected) quoting the series' peak "
+        "lines, not the tester's `#inflight-req: 13` and Mooncake throughput lines",
+    },
+    "tests/data/blind-round46-bundles-b/03-prefill-rank-oom-killed-host-memory": {
+        "other_incidents": "first sight: host-oom (the verdict expected) with the NCCL watchdog's timeout ten "
+        "minutes after the kill listed as an incident of its own; the tester reads it as the kill's consequence",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -770,7 +770,7 @@ def _no_cause_report(
     if failing and _only_warnings_while_serving(failing, proof, library):
         # A few aborted requests in a run whose probe and gate passed: noise, not a failure.
         return _healthy(proof, evidence, alternatives, missing, tolerated=failing)
-    benign = _benign_reason(failing, proof, hypotheses) or _client_caused(failing, proof, evidence)
+    benign = _benign_reason(failing, proof, hypotheses, evidence) or _client_caused(failing, proof, evidence)
     if failing and benign is not None:
         return _healthy(proof, evidence, alternatives, missing, tolerated=failing, benign=benign)
     if not failing:
@@ -803,14 +803,66 @@ def _warning_lines(count: int) -> str:
     return "one warning-level line" if count == 1 else f"{count:,} warning-level lines"
 
 
-def _benign_reason(failing: list[Event], proof: list[Event], hypotheses: list[Hypothesis]) -> str | None:
+def _benign_reason(
+    failing: list[Event], proof: list[Event], hypotheses: list[Hypothesis], evidence: Evidence
+) -> str | None:
     """Why every failing line is harmless, when each belongs to a hypothesis an analyzer found
-    benign (KV released after the client aborted) and something shows the deployment serving."""
+    benign (KV released after the client aborted, or for requests sent before the decode was up)
+    or is one of a few error answers its file answered past (every later request answered), and
+    something shows the deployment serving."""
     benign = [h for h in hypotheses if h.benign]
     covered = {id(e) for h in benign for e in (*h.roots, *h.chain)}
-    if not proof or not benign or any(id(e) not in covered for e in failing):
+    rest = [e for e in failing if id(e) not in covered]
+    if not proof or not benign or not all(_answered_past(e, evidence) for e in rest):
         return None
-    return "; ".join(str(h.rejected) for h in benign)
+    reasons = [str(h.rejected) for h in benign]
+    if rest:
+        first = min(rest, key=_time_key)
+        reasons.append(
+            f"the {len(rest)} error answer(s) from {first.where} on came before every later request of that file was "
+            "answered (none failed after them)"
+        )
+    return "; ".join(reasons)
+
+
+# Answers a file gives after a few error answers, and how many times their number, for those errors
+# to be the file's start (requests sent before its backends were up), not a failure of the run.
+ANSWERED_PAST = 10
+
+
+def _answered_past(event: Event, evidence: Evidence) -> bool:
+    """An error answer (a proxy's 500) that its own file answered past: at least ANSWERED_PAST times
+    as many requests answered below the file's last error answer as it has error answers, and no
+    failing line below them."""
+    if event.pattern not in evidence.library.marked(Mark.ERROR_ANSWER):
+        return False
+    same = [e for e in evidence.events if e.source == event.source]
+    errors = [e for e in same if e.failing]
+    last = max(e.line for e in errors)
+    answered = evidence.library.marked(Mark.ANSWERED)
+    kept: dict[str, list[Event]] = {}
+    for e in same:
+        if e.pattern in answered and not e.failing:
+            kept.setdefault(e.pattern, []).append(e)
+    if _lines_after(kept, last) >= ANSWERED_PAST * max(count_matches(errors), 1):
+        return True
+    # The scan keeps a routine line's first few of a file (`stop_after`) and stops there: a pattern
+    # that reached its cap below the errors answered on past it, which the end-to-end checks confirm.
+    capped = any(
+        any(e.line > last for e in events) and len(events) >= (evidence.library.pattern(p).stop_after or 0) > 0
+        for p, events in kept.items()
+    )
+    return capped and any(not e.failing for e in evidence.marked(Mark.END_TO_END))
+
+
+def _lines_after(kept: dict[str, list[Event]], last: int) -> int:
+    """The lines of each pattern below line `last` (the kept ones, and those they stand for: `repeats`),
+    counted only where a kept line is already below `last`."""
+    after = 0
+    for events in kept.values():
+        if any(e.line > last for e in events):
+            after += max(e.repeats for e in events) - sum(1 for e in events if e.line < last)
+    return after
 
 
 def _client_caused(failing: list[Event], proof: list[Event], evidence: Evidence) -> str | None:

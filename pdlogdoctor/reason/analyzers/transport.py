@@ -384,11 +384,12 @@ def _released_after_client_abort(hypothesis: Hypothesis, evidence: Evidence) -> 
 
 
 def _released_before_decode_was_up(hypothesis: Hypothesis, evidence: Evidence) -> str | None:
-    """KV released unread whose wait (`within 480 seconds`) began before any decode server was up:
-    the request was prefilled while the decode was still starting (a client or a smoke test sent it
-    too early: the proxy could not reach the decode), so no decode was ever going to read it. A
-    start-up race, not a transfer that timed out; whether the run then served is the caller's to say.
-    None when a release's wait began after a decode was up, or the lines do not say when it began."""
+    """KV released unread whose wait (`within 480 seconds`) began before the decode's last start:
+    the request was prefilled while the decode was still starting, or starting again after a restart
+    (a client or a smoke test sent it too early: the proxy could not reach the decode), so no decode
+    was there to read it. A start-up race, not a transfer that timed out; whether the run then served
+    is the caller's to say. None when a release's wait began after the decode's last start, or the
+    lines do not say when it began."""
     if any(root.pattern not in evidence.library.marked(Mark.RELEASED_UNREAD) for root in hypothesis.roots):
         return None
     up = [
@@ -399,14 +400,12 @@ def _released_before_decode_was_up(hypothesis: Hypothesis, evidence: Evidence) -
     began = [_wait_began(root) for root in hypothesis.roots]
     if not up or any(start is None for start in began):
         return None
-    first_up = min(up)
-    if any(start is not None and start > first_up + CROSS_FILE_RESOLUTION_S for start in began):
+    last_up = max(up)
+    if any(start is not None and start > last_up + CROSS_FILE_RESOLUTION_S for start in began):
         return None
-    ready = min(
-        (e for e in evidence.marked(Mark.SERVER_UP) if e.role is Role.DECODE and e.time == first_up), key=_order
-    )
+    ready = min((e for e in evidence.marked(Mark.SERVER_UP) if e.role is Role.DECODE and e.time == last_up), key=_order)
     return (
-        f"the {len(hypothesis.roots)} request(s) whose KV the prefill released unread were prefilled before any decode "
+        f"the {len(hypothesis.roots)} request(s) whose KV the prefill released unread were prefilled before the decode "
         f"was up (the wait each states began before {evidence.said(ready)}): no decode was there to read them, "
         "a start-up race, not a transfer that timed out"
     )
