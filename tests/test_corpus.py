@@ -719,9 +719,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # Round 46 (session 23) at first sight: excerpts-a 8/9, excerpts-b 3/6 (on 60b14454), excerpts-c 7/11
     # (on b20a83b7), bundles-a 8/8, bundles-b 7/8 (on 0e885e45): 33/42, key line quoted in 35/42, none
     # refused, no failed run called healthy, none confidently wrong. Passing since: Ray's GCS it could
-    # not reach or reconnect to (b 03, b 04), an evaluation's JSON score and a comparison where nothing
-    # got worse as serving proof (c 05, c 10), a proxy's error answers it answered past while the
-    # decode restarted (bundles-b 02).
+    # not reach or reconnect to (b 03, b 04), an evaluation's JSON score as serving proof (c 05), a
+    # proxy's error answers it answered past while the decode restarted (bundles-b 02).
     "tests/data/blind-round46-excerpts-a/06-vllm-ascend-second-model-npu-capture-memory": {
         "verdict": "first sight: inconclusive (acceptable) whose summary leads with vLLM's blank ERROR line "
         "(`[model_runner_v1.py:3016] ` and nothing after it), not the NPU's `Failed to apply for memory.`",
@@ -740,8 +739,10 @@ KNOWN: dict[str, dict[str, str]] = {
         "sentence, not its `Diff vs previous nightly` bullet",
     },
     "tests/data/blind-round46-excerpts-c/10-trtllm-autodeploy-aiperf-before-after-healthy": {
-        "key_line": "first sight: no-failure-seen; since then healthy from the after side's measures, quoting "
-        "the heading, not aiperf's box-drawn `Output Token Throughput` row",
+        "verdict": "first sight: no-failure-seen 0.50 (acceptable) whose summary names no key line: a before/after "
+        "comparison that did not get worse is not taken as serving proof (tests/test_compared_measures.py: "
+        "`Before: 128 GPUs`, `After: 96 GPUs` would be too)",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round46-excerpts-c/11-vllm-omni-duplex-wer-gate-nightly": {
         "verdict": "first sight: inconclusive (acceptable) led by the nightly report's `**Failure kind:** pytest "
