@@ -204,3 +204,16 @@ def test_a_single_line_of_each_kind_is_quoted_in_every_shape(tmp_path: Path, sha
         except AssertionError as failure:
             missed.append(f"{line}: {failure}")
     assert not missed, "\n".join(missed)
+
+
+# vllm-project/vllm-ascend (round 46 excerpts-a 06): vLLM repeats its prefix on every line of a
+# multi-line error, the blank separators too.
+BLANK_RECORD = "(EngineCore_DP0 pid=357) ERROR 01-06 17:54:58 [model_runner_v1.py:3016] "
+STATED = "(EngineCore_DP0 pid=357) ERROR 01-06 17:54:58 [model_runner_v1.py:3016] [Error]: Failed to apply for memory."
+
+
+def test_a_prefix_with_nothing_after_it_states_no_error(library: Library) -> None:
+    assert library.errors is not None
+    assert library.errors.classify(BLANK_RECORD) is None
+    hit = library.errors.classify(STATED)
+    assert hit is not None and hit.severity is Severity.ERROR

@@ -270,7 +270,7 @@ class ErrorLayer:
         file each was scanned in.
         """
         marker, message = self.decide(self.markers, text)
-        if marker is not None and marker.level == "quiet":
+        if marker is not None and (marker.level == "quiet" or self._blank_record(text)):
             marker = None
         for entry in self.benign:
             # Recovered ones are judged after the scan; a line no marker calls an error needs only the
@@ -283,6 +283,13 @@ class ErrorLayer:
             return None
         severity = Severity(marker.level)
         return ErrorHit(marker.id, severity, template_of(self._message(text, message), self.masks))
+
+    def _blank_record(self, text: str) -> bool:
+        """A known format's prefix and nothing after it (vLLM repeats its prefix on every line of a
+        multi-line message, the blank ones too: `ERROR 01-06 17:54:58 [model_runner_v1.py:3016] `):
+        no statement of its own, whatever level the prefix names."""
+        said = self.formats.read(text)
+        return said.format is not None and not said.message.strip()
 
     def warning_keys(self) -> tuple[str, ...]:
         """What every line a warning marker matches holds: lines without one are not read."""
