@@ -417,3 +417,30 @@ def test_a_table_without_a_worse_candidate_fails_nothing(tmp_path: Path, lines: 
     report = _analysed(tmp_path, lines)
     assert report.verdict.id != "performance-regression", report.verdict.summary
     assert report.verdict.id != "healthy"  # a table is no serving proof
+
+
+# ROCm/pytorch#2910, as posted: each release's heading, the build's hash, the throughput line, then
+# the shell session that listed the packages (a blank line under the first heading only).
+RELEASE_BLOCKS = [
+    "**release/2.8**",
+    "",
+    "cba8b9d296cf042e0b3832f497dcc978fc61c5a3-->",
+    "**Throughput: 5.94 requests/s, 12925.15 total tokens/s, 12165.49 output tokens/s**",
+    "Total num prompt tokens:  130953",
+    "root@SMC-SC-DI08-33:/app# pip3 list|grep torch",
+    "torch                             2.8.0+rocm7.1.1.lw.gitcba8b9d2",
+    "",
+    "**release/2.9**",
+    "351ff442fbe2b9807b8a7ae6c2c30f448d56a736-->",
+    "**Throughput: 1.21 requests/s, 2642.15 total tokens/s, 2486.86 output tokens/s**",
+    "Total num prompt tokens:  130953",
+    "root@SMC-SC-DI08-33:/app# pip3 list|grep torch",
+    "torch                             2.9.1+rocm7.1.1.lw.git351ff442",
+]
+
+
+def test_release_blocks_past_a_hash_and_before_a_shell_prompt_are_compared(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, RELEASE_BLOCKS)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "went from 5.94 to 1.21 (-79.6%)" in report.verdict.summary
+    assert "pip3 list" not in report.verdict.summary  # the block ended at the prompt

@@ -113,7 +113,8 @@ def _before_of(after: Event, sides: Sequence[Event], afters: frozenset[str]) -> 
 
 def _older_of(after: Event, sides: Sequence[Event], by_version: frozenset[str]) -> Event | None:
     """The heading of its file that names the version just below the one `after` names and states
-    the same measure, laid out alike: the release a user upgraded from. None for the oldest version."""
+    the same measure: the release a user upgraded from. None for the oldest version. Two releases
+    named over one measure pair however the paste spaced them (a blank line under one heading only)."""
     version = version_key(after.get("version"))
     shape = shape_of(str(after.get("measured")))
     older = [
@@ -124,7 +125,6 @@ def _older_of(after: Event, sides: Sequence[Event], by_version: frozenset[str]) 
         and e.get("version") is not None
         and version_key(e.get("version")) < version
         and shape_of(str(e.get("measured"))) == shape
-        and e.get(SPACED, 0) == after.get(SPACED, 0)
     ]
     return max(older, key=lambda e: (version_key(e.get("version")), -abs(e.line - after.line))) if older else None
 

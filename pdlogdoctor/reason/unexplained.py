@@ -614,9 +614,24 @@ def _ranked(
         return ranked
     # The earliest error that is not routine: one already printing long before the failure, while
     # the service worked, is no lead (it may still be the only error there is).
-    first = min(early, key=lambda t: (_routine(t, anchor), _time_key(t.first)))
+    first = min(early, key=lambda t: (_routine(t, anchor), *_placed_key(t, early)))
     earliest = first if first.cause else _cause_near(first, serious) or _exception_of(first, early)
     return [replace(t, earliest=True) if t is earliest else t for t in ranked]
+
+
+def _placed_key(template: UnexplainedError, others: Sequence[UnexplainedError]) -> tuple[float, str, int]:
+    """When a template's first line was logged, for ordering: its time, or, with none, the time of
+    the first timed line below it in its file (it was logged no later: a pasted torch warning without
+    a time above lmdeploy's timed error), the file's order deciding a tie."""
+    first = template.first
+    if first.time is not None:
+        return (first.time, first.source, first.line)
+    below = [
+        o.first.time
+        for o in others
+        if o.first.source == first.source and o.first.line > first.line and o.first.time is not None
+    ]
+    return (min(below) if below else float("inf"), first.source, first.line)
 
 
 def _above_the_first_symptom(

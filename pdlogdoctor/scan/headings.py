@@ -21,12 +21,18 @@ from .timeline import bare_line
 MEASURE_LINES = 6  # lines read below a heading: a benchmark's summary block
 MEASURED_CHARS = 600
 BLANKS_AFTER_HEADING = 1  # blank lines skipped between the heading and its first measure
-# ... and lines that only open the block: a Markdown code fence (```` ``` ````, ```` ```text ````) and a
-# short label of the block (` > BH`, the device a demo ran on: tenstorrent/tt-metal#25107).
+# ... and lines that only open the block: a Markdown code fence (```` ``` ````, ```` ```text ````), a
+# commit's hash, and a short label of the block (` > BH`, the device a demo ran on: tenstorrent/tt-metal#25107).
 OPENERS_AFTER_HEADING = 2
 LABEL_CHARS = 24
 _HEADING = re.compile(r"(?i)^[\s>*#-]*(?:\*\*)?(?:before|after|(?:last |first )?(?:good|bad) commit)\b")
 _FENCE = re.compile(r"^(?:```|~~~)[\w-]*$")
+# A line that is only a commit's hash (`cba8b9d296cf042e0b3832f497dcc978fc61c5a3-->`): it names the
+# build the block measured, as a label does, and its digits are no measure.
+_HASH_LINE = re.compile(r"^[\W_]*[0-9a-f]{7,40}[\W_]*$")
+# A command typed at a shell prompt (`root@host:/app# pip3 list|grep torch`, `$ cat ...`): the block
+# of measures ended above it.
+_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]|[$%])\s")
 _DIGIT = re.compile(r"\d")
 
 
@@ -52,7 +58,7 @@ def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> di
             openers += 1
             start = end + 1
             continue
-        if not line or _HEADING.match(line) or not _DIGIT.search(line):
+        if not line or _HEADING.match(line) or _PROMPT.match(line) or not _DIGIT.search(line):
             break
         measures.append(line)
         start = end + 1
@@ -66,7 +72,8 @@ def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> di
 
 
 def _opens_block(line: str) -> bool:
-    """A code fence, or a short label with no number (no measure, no heading of its own)."""
-    if _FENCE.match(line):
+    """A code fence, a commit's hash alone, or a short label with no number (no measure, no heading
+    of its own)."""
+    if _FENCE.match(line) or _HASH_LINE.match(line):
         return True
     return len(line) <= LABEL_CHARS and not _DIGIT.search(line) and not _HEADING.match(line)
