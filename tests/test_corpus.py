@@ -756,6 +756,43 @@ KNOWN: dict[str, dict[str, str]] = {
         "other_incidents": "first sight: host-oom (the verdict expected) with the NCCL watchdog's timeout ten "
         "minutes after the kill listed as an incident of its own; the tester reads it as the kill's consequence",
     },
+    # Round 47 (session 23) at first sight: excerpts-a 8/9, excerpts-c 7/10 (on 0b3e542a), excerpts-b 7/10,
+    # bundles-a 8/8, bundles-b 7/8 (on 63282972): 37/45, key line quoted in 38/45, none refused, no
+    # failed run called healthy, one confidently wrong (bundles-b 01: RDMA slices retried in a run that
+    # passed, read as the link's failure). Passing since: torch's c10d warning that it could not bind
+    # (a 09), NIXL's error status, a client's 404, a pod restarting while not ready (b 02, b 05, b 08),
+    # release headings past a build's hash (c 08), a peer's loss that affected no request at teardown
+    # (bundles-b 01).
+    "tests/data/blind-round47-excerpts-a/07-mooncake-rpc-meta-republish-rejected": {
+        "key_line": "first sight: inconclusive (the verdict expected) led by Mooncake's line above the metadata "
+        "server's `http=400 body: Duplicate rpc_meta key not allowed`",
+    },
+    "tests/data/blind-round47-excerpts-a/09-lmdeploy-tp8-c10d-bind-rank0-failed": {
+        "key_line": "first sight: inconclusive led by lmdeploy's `Rank[0] failed.`; since then bind-failed from "
+        "torch's first bind warning (`[::]:29500`), not the `0.0.0.0:29500` one the tester keys",
+    },
+    "tests/data/blind-round47-excerpts-b/02-nixl-makexferreq-index-overflow": {
+        "key_line": "first sight: no-failure-seen; since then inconclusive led by NIXL's `-> NIXL_ERR_INVALID_PARAM` "
+        "status, not the `makeXferReq: local index out of range` line above it",
+    },
+    "tests/data/blind-round47-excerpts-b/05-envoy-ai-gateway-no-matching-route": {
+        "key_line": "first sight: no-failure-seen; since then inconclusive led by the client's `HTTP/1.1 404 Not "
+        "Found`, not the gateway's body below it",
+    },
+    "tests/data/blind-round47-excerpts-c/02-ttis-forge-llama-eval-gaps": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: a table whose "
+        "Verdict cells are a red cross with a note (`❌ (large miss)`), a mark no ASCII search key can find",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round47-excerpts-c/05-sglang-llama31-fp4-ci-pass": {
+        "key_line": "first sight: healthy (the verdict expected) quoting another proof line than unittest's "
+        "`Ran 1 test in 33.638s`",
+    },
+    "tests/data/blind-round47-excerpts-c/09-levanter-decode-garbage": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects output-corruption: a box-drawn "
+        "generation that repeats phrases (`is approximately equals approximately 17 is approximately 17`), no "
+        "unit repeated back to back",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -442,10 +442,15 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     # Lines that name the same cause again (Mooncake marking the endpoint its slices failed on
     # inactive, then moving the slices to another rail) are the cause unfolding, not what it caused.
     restating = {h.verdict for h in viable}
+    # A loss that says it affected no request (`Lost connection with prefill instance ..., 0 requests
+    # affected`: a teardown's) failed nothing.
     after = [
         event
         for event in failing
-        if id(event) not in roots and not outage(event) and _verdict_of(event, evidence) not in restating
+        if id(event) not in roots
+        and not outage(event)
+        and _verdict_of(event, evidence) not in restating
+        and event.get("affected") != 0
     ]
     gated = evidence.library.marked(Mark.GATE_FAILED)
     back = came_back(failing, evidence) if after and not any(e.pattern in gated for e in after) else None
