@@ -112,8 +112,12 @@ def diagnose(
 
 def _harmless(hypotheses: list[Hypothesis]) -> tuple[Event, ...]:
     """The failing lines of the hypotheses an analyzer found benign: they failed nothing."""
-    lines = {id(e): e for h in hypotheses if h.benign for e in (*h.roots, *h.chain) if e.failing}
-    return tuple(sorted(lines.values(), key=_time_key))
+    return tuple(sorted((e for e in _benign_lines(hypotheses).values() if e.failing), key=_time_key))
+
+
+def _benign_lines(hypotheses: Sequence[Hypothesis]) -> dict[int, Event]:
+    """The lines (by identity) of the hypotheses an analyzer found benign: roots and chains."""
+    return {id(e): e for h in hypotheses if h.benign for e in (*h.roots, *h.chain)}
 
 
 # ---------------------------------------------------------------- candidates
@@ -816,7 +820,7 @@ def _benign_reason(
     or is one of a few error answers its file answered past (every later request answered), and
     something shows the deployment serving."""
     benign = [h for h in hypotheses if h.benign]
-    covered = {id(e) for h in benign for e in (*h.roots, *h.chain)}
+    covered = _benign_lines(benign)
     rest = [e for e in failing if id(e) not in covered]
     if not proof or not benign or not all(_answered_past(e, evidence) for e in rest):
         return None

@@ -317,6 +317,19 @@ def _readmitting(start: Event, first: float, last: float, failing: Sequence[Even
     return all(e.pattern in answers for e in failing if e.time is not None and e.time > started)
 
 
+# The fields a line states its wait in, and their unit in seconds.
+WAIT_FIELDS = {"timeout_ms": 0.001, "timeout_s": 1.0, "timeout": 1.0}
+
+
+def wait_began(event: Event, fields: tuple[str, ...] = tuple(WAIT_FIELDS)) -> float | None:
+    """When the wait a line reports began: a line that says it waited a stated time and gave up (a
+    collective's `Timeout(ms)=600000`, a router's `Timeout 600s waiting for workers`, NIXL's `within
+    480 seconds`) was logged that long after its wait began. None when the line has no time or
+    states no wait in `fields`."""
+    waits = [float(v) * WAIT_FIELDS[name] for name in fields if isinstance(v := event.get(name), (int, float))]
+    return event.time - max(waits) if event.time is not None and waits else None
+
+
 def came_back(failing: Sequence[Event], evidence: Evidence) -> Event | None:
     """The line that shows a server started again after a burst of failures (a peer lost, the
     requests it held answered 500): a ready or warmup line of a server timed after the burst's last

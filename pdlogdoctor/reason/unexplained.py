@@ -54,7 +54,7 @@ from ..model.verdicts import (
     SCHEDULER_RUNTIME_CRASH,
 )
 from . import confidence
-from .incidents import next_lives
+from .incidents import next_lives, wait_began
 
 SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 START_UP_MARKS = (Mark.SERVER_UP, Mark.WARMUP)  # a server came up: errors above it were its start-up's
@@ -1563,15 +1563,9 @@ def _exception_of_a_paste(template: UnexplainedError) -> bool:
 
 
 def _wait_began(roots: Sequence[Event]) -> float | None:
-    """When the wait the symptom's lines report began: a line that says it waited a stated time and
-    gave up (a router's `Timeout 600s waiting for workers`: `timeout_s`; a collective's `timeout_ms`)
-    was logged that long after its wait began. None when no root states its wait."""
-    began = [
-        e.time - (float(waited) / 1000.0 if name == "timeout_ms" else float(waited))
-        for e in roots
-        for name in ("timeout_s", "timeout_ms")
-        if e.time is not None and isinstance(waited := e.get(name), (int, float))
-    ]
+    """When the wait the symptom's lines report began (a router's `Timeout 600s waiting for workers`,
+    a collective's `timeout_ms`: incidents.wait_began); None when no root states its wait."""
+    began = [b for e in roots if (b := wait_began(e, ("timeout_s", "timeout_ms"))) is not None]
     return min(began) if began else None
 
 

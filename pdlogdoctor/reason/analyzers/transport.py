@@ -16,7 +16,7 @@ from ...model import Event, FactValue, Kind, Mark, Role
 from ...model.textcut import clip
 from ...model.verdicts import RDMA_LINK
 from ..hypothesis import Evidence, Hypothesis, count_matches
-from ..incidents import CROSS_FILE_RESOLUTION_S
+from ..incidents import CROSS_FILE_RESOLUTION_S, wait_began
 from ..quotes import quote_around
 from ..shutdowns import DRAIN_S  # a prefill told to stop drains this long at most before its decode loses it
 from .resources import own_engine_advice
@@ -194,8 +194,8 @@ def _failed_before(death: Event, first: Event, evidence: Evidence) -> bool:
     assert death.time is not None and first.time is not None
     if not first.time - PEER_EXIT_BEFORE_S <= death.time <= first.time + CROSS_FILE_RESOLUTION_S:
         return False
-    waited = death.get("timeout_ms")
-    began = death.time - (float(waited) / 1000.0 if isinstance(waited, (int, float)) else 0.0)
+    stated = wait_began(death, ("timeout_ms",))
+    began = death.time if stated is None else stated
     slack = evidence.clock_slack
     resolution = CROSS_FILE_RESOLUTION_S + slack.get(death.source, 0.0) + slack.get(first.source, 0.0)
     return began < first.time - resolution
@@ -397,7 +397,7 @@ def _released_before_decode_was_up(hypothesis: Hypothesis, evidence: Evidence) -
         for e in evidence.marked(Mark.SERVER_UP)
         if e.role is Role.DECODE and not e.failing and e.time is not None
     ]
-    began = [_wait_began(root) for root in hypothesis.roots]
+    began = [wait_began(root, ("timeout",)) for root in hypothesis.roots]
     if not up or any(start is None for start in began):
         return None
     last_up = max(up)
@@ -409,13 +409,6 @@ def _released_before_decode_was_up(hypothesis: Hypothesis, evidence: Evidence) -
         f"was up (the wait each states began before {evidence.said(ready)}): no decode was there to read them, "
         "a start-up race, not a transfer that timed out"
     )
-
-
-def _wait_began(release: Event) -> float | None:
-    waited = release.get("timeout")
-    if release.time is None or not isinstance(waited, (int, float)):
-        return None
-    return release.time - float(waited)
 
 
 def _order(event: Event) -> tuple[str, int]:
