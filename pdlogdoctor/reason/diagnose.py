@@ -822,7 +822,9 @@ def _benign_reason(
     benign = [h for h in hypotheses if h.benign]
     covered = _benign_lines(benign)
     rest = [e for e in failing if id(e) not in covered]
-    if not proof or not benign or not all(_answered_past(e, evidence) for e in rest):
+    if not proof or not benign or any(e.pattern not in evidence.library.marked(Mark.ERROR_ANSWER) for e in rest):
+        return None
+    if not all(_answered_past(source, evidence) for source in {e.source for e in rest}):
         return None
     reasons = [str(h.rejected) for h in benign]
     if rest:
@@ -839,13 +841,10 @@ def _benign_reason(
 ANSWERED_PAST = 10
 
 
-def _answered_past(event: Event, evidence: Evidence) -> bool:
-    """An error answer (a proxy's 500) that its own file answered past: at least ANSWERED_PAST times
-    as many requests answered below the file's last error answer as it has error answers, and no
-    failing line below them."""
-    if event.pattern not in evidence.library.marked(Mark.ERROR_ANSWER):
-        return False
-    same = [e for e in evidence.events if e.source == event.source]
+def _answered_past(source: str, evidence: Evidence) -> bool:
+    """A file whose error answers (a proxy's 500s) it answered past: at least ANSWERED_PAST times as
+    many requests answered below its last failing line as it has failing lines. Read once a file."""
+    same = [e for e in evidence.events if e.source == source]
     errors = [e for e in same if e.failing]
     last = max(e.line for e in errors)
     answered = evidence.library.marked(Mark.ANSWERED)
