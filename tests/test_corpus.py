@@ -115,9 +115,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round12-excerpts-a/11-vllm-router-apikey-health-wait": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects router-no-workers",
     },
-    "tests/data/blind-round12-excerpts-c/12-dynamo-serve-graph-startup-only": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     # The round 13 blind sets (58 cases: 42 real excerpts from threads no test used, 16 bundles), kept
     # as cases after their first-sight score at 2d650ad (47/58 acceptable, 51/58 key line quoted, no
     # failed run called healthy, none confidently wrong): what the tool missed. Each fix that makes
@@ -126,11 +123,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive 0.00; since TpModelWorkerClient's crash is scheduler-exception's: "
         "scheduler-crash 0.35 (acceptable), its summary quotes the line's message, not the key line as written "
         "with its '[... DP0 TP0 EP0] ' prefix; the tester expects scheduler-runtime-crash",
-    },
-    "tests/data/blind-round13-excerpts-a/13-router-grpc-workers-unreachable": {
-        "key_line": "first sight: no key line quoted (inconclusive 0.00); since the no-worker-available family reads "
-        "the router's 'Failed to connect gRPC client for worker' (router-no-workers 0.40), that line is quoted, not "
-        "the DEBUG health-check line the tester named (a context pattern's, not shown)",
     },
     "tests/data/blind-round13-excerpts-b/12-vllm-kv-connector-stall-serving": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
@@ -142,16 +134,12 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round14-excerpts-a/06-pd-dp-attn-different-tp-gsm8k-drop": {
         "verdict": "first sight: healthy 0.40; the tester expects accuracy-regression",
     },
-    "tests/data/blind-round14-excerpts-c/09-sglang-ci-b200-orphaned-cuda-context": {
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
     # The round 15 blind sets (52 cases: 36 real excerpts from threads no test used, 16 bundles), kept
     # as cases after their first-sight score at 6a4e53e (36/52 acceptable, 46/52 key line quoted, no
     # failed run called healthy, none confidently wrong): what the tool still misses. Each fix that
     # makes one pass removes its entry.
     "tests/data/blind-round15-excerpts-a/03-hicache-spec-ima-nccl-watchdog": {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-crash",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
     "tests/data/blind-round15-excerpts-b/07-hf-repo-not-found-collapsed-lines": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects model-load-failure",
@@ -162,13 +150,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round15-excerpts-c/02-kserve-hfserver-openshift-cache-unwritable": {
         "verdict": "first sight: inconclusive 0.00; the tester expects model-load-failure",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
-    "tests/data/blind-round15-excerpts-c/07-vllm-got-killed-after-cpu-blocks": {
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
-    "tests/data/blind-round15-excerpts-c/09-vllm-gemma-k8s-startup-probe-sigterm": {
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
     "tests/data/blind-round15-excerpts-c/10-skyrl-vllm-harmless-layerwise-warning": {
         "verdict": "first sight: inconclusive 0.00; the tester expects no-failure-seen",
@@ -194,7 +175,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round17-excerpts-b/03-vllm-ascend-hccl-fftsplus-timeout": {
         "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
     "tests/data/blind-round17-excerpts-b/04-vllm-ascend-aicore-error-hccl-watchdog": {
         "verdict": "first sight: scheduler-crash 0.30 (acceptable), its summary names no key line",
@@ -211,10 +191,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # 2 confidently wrong; main at the session's start: 34/45). Each fix that makes one pass removes its entry.
     "tests/data/blind-round18-excerpts-b/07-vllm-sleep-mode-ima": {
         "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
-    },
-    "tests/data/blind-round18-excerpts-b/09-lmcache-prefill-after-fix": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round18-excerpts-b/10-lmcache-mooncake-block-not-retrievable": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
@@ -260,9 +236,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # removes its entry.
     "tests/data/blind-round21-excerpts-a/03-mori-ionic-reg-mr-einval": {
         "verdict": "first sight: mori-mr-size-limit 0.45; the tester expects mr-registration-rejected",
-    },
-    "tests/data/blind-round21-excerpts-b/05-dynamo-multinode-nixl-init-traceback": {
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
     "tests/data/blind-round21-excerpts-b/06-llmd-prefill-expired-kv": {
         "verdict": "first sight: kv-transfer-timeout 0.40; the tester expects kv-expired",
@@ -511,10 +484,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "connect error ... Connection refused' pasted as three lines (at its sentence and comma breaks), which "
         "envoy-upstream-connect-refused reads only as one line",
     },
-    "tests/data/blind-round35-excerpts-c/04-dynamo-pytest-collection-importerror": {
-        "key_line": "first sight: no key line quoted (inconclusive 0.00, the verdict expected): pytest's "
-        "'ImportError while importing test module' is not the line the summary quotes",
-    },
     "tests/data/blind-round35-excerpts-c/10-gpt-oss-h200-throughput-after-before": {
         "key_line": "first sight: no key line quoted (no-failure-seen 0.50); now performance-regression quotes "
         "the first pair (-13.4 %), not the tester's worse one (-32.1 %)",
@@ -578,7 +547,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive 0.00; the tester expects bind-failed (a crash acceptable): a vLLM "
         "worker's traceback under multiproc_executor.py's records, cut before its ZMQError and its announcing "
         "line; read as a crash it changed six earlier cases labelled otherwise, so it waits for its own change",
-        "key_line": "first sight: the earliest unexplained frame quoted, not the bind() call",
     },
     "tests/data/blind-round38-excerpts-c/11-dsv32-spec-v2-nsa-slowdown": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: sglang's "
@@ -604,11 +572,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "then cleared by that run's clean benchmark); still inconclusive on the boot's unsigned-module "
         "notice, an earlier job's nvidia-peermem teardown errors and the router's start-up health checks",
     },
-    "tests/data/blind-round40-excerpts-c/09-sonnet-prompt-too-long": {
-        "key_line": "first sight: inconclusive (the verdict expected) quoting the traceback's code line `raise "
-        "ValueError(`, not the ValueError below it: that exception is a known pattern's (a request longer "
-        "than the context, the client's error), so it does not fold the cut traceback's source line",
-    },
     # Round 41 (session 21) at first sight: excerpts-a 8/11, excerpts-b 8/11, excerpts-c 6/11 (on
     # 26131a50), bundles-a 8/8 (on 3741da33), bundles-b 8/8 (on d508b117): 38/49, key line quoted in
     # 44/49, none refused, one failed run called healthy (c 11), one confidently wrong (b 01). Passing
@@ -626,10 +589,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round41-excerpts-b/09-mooncake-mixed-mtu": {
         "key_line": "first sight: rdma-link-failure 0.65 (the verdict expected), its summary quoting another "
         "line of the failure than the thread's",
-    },
-    "tests/data/blind-round41-excerpts-c/09-bench-range-ratio-over-max-len": {
-        "key_line": "first sight: inconclusive (the verdict expected), its summary quoting another line than "
-        "the thread's",
     },
     "tests/data/blind-round41-excerpts-c/10-tt-nightly-llama-perf-drop": {
         "key_line": "first sight: no-failure-seen 0.50; since then performance-regression quoting the bot's "
@@ -669,10 +628,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "scheduler's MainThread, idle in torch.distributed's send under the PP disaggregated loop; an idle "
         "thread in a dump is read as quiet (tests/test_hang_dumps.py)",
         "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
-    "tests/data/blind-round43-excerpts-b/04-ray-worker-died-terminal-wrap": {
-        "key_line": "first sight: inconclusive (the verdict expected) quoting the wrapped continuation of Ray's "
-        "worker-died message, not its first line",
     },
     "tests/data/blind-round43-excerpts-c/07-vllm-092-perf-decrease": {
         "verdict": "first sight: healthy 0.40 (a failed run called healthy); the tester expects "
@@ -763,22 +718,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # (a 09), NIXL's error status, a client's 404, a pod restarting while not ready (b 02, b 05, b 08),
     # release headings past a build's hash (c 08), a peer's loss that affected no request at teardown
     # (bundles-b 01).
-    "tests/data/blind-round47-excerpts-a/07-mooncake-rpc-meta-republish-rejected": {
-        "key_line": "first sight: inconclusive (the verdict expected) led by Mooncake's line above the metadata "
-        "server's `http=400 body: Duplicate rpc_meta key not allowed`",
-    },
-    "tests/data/blind-round47-excerpts-a/09-lmdeploy-tp8-c10d-bind-rank0-failed": {
-        "key_line": "first sight: inconclusive led by lmdeploy's `Rank[0] failed.`; since then bind-failed from "
-        "torch's first bind warning (`[::]:29500`), not the `0.0.0.0:29500` one the tester keys",
-    },
-    "tests/data/blind-round47-excerpts-b/02-nixl-makexferreq-index-overflow": {
-        "key_line": "first sight: no-failure-seen; since then inconclusive led by NIXL's `-> NIXL_ERR_INVALID_PARAM` "
-        "status, not the `makeXferReq: local index out of range` line above it",
-    },
-    "tests/data/blind-round47-excerpts-b/05-envoy-ai-gateway-no-matching-route": {
-        "key_line": "first sight: no-failure-seen; since then inconclusive led by the client's `HTTP/1.1 404 Not "
-        "Found`, not the gateway's body below it",
-    },
     "tests/data/blind-round47-excerpts-c/02-ttis-forge-llama-eval-gaps": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: a table whose "
         "Verdict cells are a red cross with a note (`❌ (large miss)`), a mark no ASCII search key can find",
@@ -792,6 +731,33 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects output-corruption: a box-drawn "
         "generation that repeats phrases (`is approximately equals approximately 17 is approximately 17`), no "
         "unit repeated back to back",
+    },
+    # Blind round 48 (session 24), first sight on 0ac78c4a: excerpts-a 7/8, excerpts-b 4/4, excerpts-c
+    # 5/11, bundles-a 8/8, bundles-b 8/8: 32/39, key line quoted in 31/39, none refused, no failed run
+    # called healthy, none confidently wrong. Passing since: torch's allocator sentence in a paste cut
+    # before the device (a 06), a generation quoted in a report that collapses into `!` (c 03),
+    # output called garbage in words (c 02, c 03, c 11), a measure's two values in one sentence (c 10).
+    "tests/data/blind-round48-excerpts-c/01-xinfer-fp8kv-long-context-garbage": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects output-corruption: a summary of a "
+        "long prompt that comes back as `##1. llmllmcpuselessa`, words run together, no unit repeated",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round48-excerpts-c/08-aprender-cancelled-is-timeout": {
+        "key_line": "first sight: inconclusive (the verdict expected) led by the thread's prose about GitHub "
+        "reporting a timeout as cancelled, not the `gh run list` row `cancelled    30m27s`",
+    },
+    "tests/data/blind-round48-excerpts-c/09-ailang-nightly-regression-noise": {
+        "verdict": "first sight: inconclusive led by the bot's `Nightly eval REGRESSION` line; the tester "
+        "expects healthy: the thread's table shows the benchmark passing and failing night to night (noise)",
+        "key_line": "first sight: the table row `0/2 ← same alarm, self-recovered` not quoted",
+    },
+    "tests/data/blind-round48-excerpts-c/10-vllm-ascend-ttft-regression": {
+        "key_line": "first sight: no-failure-seen; since then performance-regression quoting the same sentence "
+        "in the issue's `<summary>` line, not its copy under `Describe the bug` the tester keys",
+    },
+    "tests/data/blind-round48-excerpts-c/11-vllm-nvfp4kv-sm120-corrupted": {
+        "key_line": "first sight: no-failure-seen; since then output-corruption from the sentence "
+        "`NVFP4 KV produces corrupted output`, not the table row `**5/5**` corrupted the tester keys",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

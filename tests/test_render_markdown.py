@@ -244,3 +244,23 @@ def test_a_quote_that_ends_a_sentence_is_one_code_span() -> None:
     assert quoted_prose(listed, [line]) == (
         'It says `RuntimeError("NIXL is not available")`, then stops; see `core.py:936`; done.'
     )
+
+
+def test_an_unexplained_error_is_shown_with_the_lines_around_it(library: Library, tmp_path: Path) -> None:
+    # NIXL prints the status of a failed call on a line of its own, below the line that says what
+    # failed: the earliest line no pattern names is the bare status, and its meaning is above it.
+    log = tmp_path / "decode.log"
+    log.write_text(
+        "[2026-07-02 10:05:31] INFO: warming up\n"
+        "makeXferReq: local index out of range at index 192 with value 26357617\n"
+        "-> NIXL_ERR_INVALID_PARAM\n"
+        "[2026-07-02 10:05:32] INFO: retrying the transfer\n"
+    )
+    report = run([str(log)], library)
+    assert report.verdict.id == "inconclusive" and not report.chain
+    assert report.unrecognised[0].first.line == 3
+    body = as_markdown(report)
+    excerpt = body.split("<details>\n<summary>Evidence excerpt", 1)[1].split("</details>", 1)[0]
+    assert ">       3 | -> NIXL_ERR_INVALID_PARAM" in excerpt  # the line to read, marked
+    assert "        2 | makeXferReq: local index out of range at index 192 with value 26357617" in excerpt
+    assert "        4 | [2026-07-02 10:05:32] INFO: retrying the transfer" in excerpt

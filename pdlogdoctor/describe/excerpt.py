@@ -1,4 +1,5 @@
-"""The evidence excerpt: the chain's lines with a few lines of context around each.
+"""The evidence excerpt: the chain's lines (and the unexplained error to read first) with a few lines
+of context around each.
 
 The pipeline builds it after the diagnosis (RunOptions.excerpt) and the report
 carries it, so renderers never read the inputs: each source holding a chain event is opened again and read up
@@ -27,7 +28,7 @@ CHUNK = 4 << 20
 
 def build_excerpt(report: Report, context: int = MAX_CONTEXT) -> tuple[ExcerptWindow, ...]:
     by_source: dict[str, list[Event]] = defaultdict(list)
-    for event in report.chain:
+    for event in lines_to_read(report):
         by_source[event.source].append(event)
     cores = {source.name for source in report.inputs if source.core is not None}  # a header, not lines
     windows = [
@@ -36,6 +37,17 @@ def build_excerpt(report: Report, context: int = MAX_CONTEXT) -> tuple[ExcerptWi
     return tuple(
         sorted(windows, key=lambda w: (w.time if w.time is not None else float("inf"), w.source, w.lines[0].line))
     )
+
+
+def lines_to_read(report: Report) -> list[Event]:
+    """The chain's lines, and the unexplained error to read first: a line no pattern names is often
+    a fragment (a bare status, `-> NIXL_ERR_INVALID_PARAM`) whose meaning is on the lines around it."""
+    lines = list(report.chain)
+    if report.unrecognised:
+        first = report.unrecognised[0].first
+        if all((event.source, event.line) != (first.source, first.line) for event in lines):
+            lines.append(first)
+    return lines
 
 
 def _source_windows(source: str, events: list[Event], context: int, core: bool = False) -> list[ExcerptWindow]:

@@ -339,7 +339,7 @@ def _excerpt(windows: tuple[ExcerptWindow, ...], context: int) -> str:
         lines += [f"{'>' if x.distance == 0 else ' '} {x.line:>7} | {_shown_line(x.text)}" for x in kept]
     count = sum(1 for line in lines if not line.startswith("--- "))
     shown = min(context, max((x.distance for window in windows for x in window.lines), default=0))
-    summary = f"Evidence excerpt ({count} lines, chain lines marked &gt;, ±{shown} lines of context)"
+    summary = f"Evidence excerpt ({count} lines, the lines to read marked &gt;, ±{shown} lines of context)"
     return f"<details>\n<summary>{summary}</summary>\n\n{fence(chr(10).join(lines), 'text')}\n\n</details>"
 
 
