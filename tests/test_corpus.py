@@ -759,6 +759,42 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no-failure-seen; since then output-corruption from the sentence "
         "`NVFP4 KV produces corrupted output`, not the table row `**5/5**` corrupted the tester keys",
     },
+    # Blind round 49 (session 24), first sight on 35028c2a: excerpts-a 5/6, excerpts-b 9/9, excerpts-c
+    # 5/11, bundles-a 8/8, bundles-b 7/8: 34/42, key line quoted in 38/42, none refused, no failed run
+    # called healthy, none confidently wrong. Passing since: TensorRT's `Error Code 2: OutOfMemory`
+    # below an engine that could not be deserialized (a 03), MORI's warning of one registration method
+    # with the server working after it (bundles-b 03), a drop in throughput stated with its two values
+    # (c 10), `Zero request errors` no error (c 05, now no-failure-seen).
+    "tests/data/blind-round49-excerpts-c/01-vllm-ascend-flaky-gsm8k-gate": {
+        "verdict": "first sight: inconclusive led by pytest's `FAILED`; the tester expects healthy (a flaky "
+        "gate) or inconclusive naming the `measured=... | success=❌` rows, a mark no ASCII key can find",
+    },
+    "tests/data/blind-round49-excerpts-c/02-sglang-jax-gsm8k-gate-brittle": {
+        "verdict": "first sight: inconclusive led by the PR's `Failure rate by threshold` heading; the tester "
+        "expects healthy (a gate set too close to the mean) or inconclusive naming the table's minimum",
+    },
+    "tests/data/blind-round49-excerpts-c/04-vllm-swap-states-gsm8k-within-stderr": {
+        "key_line": "first sight: healthy (the verdict expected) quoting another line than lm_eval's row with "
+        "its stderr",
+    },
+    "tests/data/blind-round49-excerpts-c/05-dsv4-flash-gsm8k-health-check": {
+        "verdict": "first sight: inconclusive led by `Zero request errors` read as an error; since then "
+        "no-failure-seen (acceptable) whose summary names the reference measure, not the 95.8% result",
+        "key_line": "first sight: the 95.8% line and `Zero request errors` not quoted",
+    },
+    "tests/data/blind-round49-excerpts-c/06-sglang-nightly-mistral-gsm8k-scorer": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: `0.414 vs 0.47 threshold` "
+        "in a PR's prose, the thread's scorer at fault, not the server",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round49-excerpts-c/08-vllm-h100-mxfp4-humming-gsm8k-invalid": {
+        "verdict": "first sight: inconclusive led by the PR's `GSM8K 0.0000, invalid rate 0.994` line; the "
+        "tester expects output-corruption (nearly every answer unparsable)",
+    },
+    "tests/data/blind-round49-excerpts-c/09-sglang-ci-orphaned-cuda-contexts": {
+        "key_line": "first sight: inconclusive (the verdict expected) led by another line than the runner's "
+        "orphaned-context check the tester keys",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -147,8 +147,8 @@ def _kinds_of_lines(source: str, pattern: str) -> tuple[dict[int, str], Counter[
 @functools.lru_cache(maxsize=512)
 def _kinds_of_rows(source: str, pattern: str) -> Counter[bool | None]:
     """The same count over `source`'s rows as they are (the HTML timeline marks rows)."""
-    rows, anchor = _lines(source), _pattern(pattern).primary_anchor
-    return Counter(_kind(source, pattern, at + 1, text) for at, text in enumerate(rows) if anchor in text)
+    rows, keys = _lines(source), _pattern(pattern).search_keys
+    return Counter(_kind(source, pattern, at + 1, text) for at, text in enumerate(rows) if _has_key(text, keys))
 
 
 @functools.lru_cache(maxsize=512)
@@ -158,17 +158,22 @@ def _near_anchor(source: str, pattern: str) -> frozenset[int]:
     wrapped line joins them (with nothing between: an anchor may be cut across two rows). The
     counts are the same as over every row, at a small part of the cost: the rows far from it
     match nothing, alone or whole."""
-    rows, anchor = _lines(source), _pattern(pattern).primary_anchor
+    rows = _lines(source)
     starts = list(itertools.accumulate((len(row) for row in rows), initial=0))
     joined = "".join(rows)
     near: set[int] = set()
-    at = joined.find(anchor)
-    while at != -1:
-        first = bisect.bisect_right(starts, at) - 1
-        last = bisect.bisect_right(starts, at + len(anchor) - 1) - 1
-        near.update(range(max(0, first - MAX_PARTS), min(len(rows), last + MAX_PARTS + 1)))
-        at = joined.find(anchor, at + 1)
+    for key in _pattern(pattern).search_keys:  # a pattern with several keys is found by any of them
+        at = joined.find(key)
+        while at != -1:
+            first = bisect.bisect_right(starts, at) - 1
+            last = bisect.bisect_right(starts, at + len(key) - 1) - 1
+            near.update(range(max(0, first - MAX_PARTS), min(len(rows), last + MAX_PARTS + 1)))
+            at = joined.find(key, at + 1)
     return frozenset(near)
+
+
+def _has_key(text: str, keys: tuple[str, ...]) -> bool:
+    return any(key in text for key in keys)
 
 
 def _kind(source: str, pattern: str, number: int, text: str) -> bool | None:
@@ -257,12 +262,12 @@ def _measured(rows: tuple[str, ...], pattern_id: str, at: int) -> str | None:
 def grep_failing(sources: list[str], pattern: str) -> int:
     """Failing lines of `pattern` in all of `sources` (the comparison counts error lines so); a
     benchmark's count of completed requests fails too when it is below the plan its run stated."""
-    anchor = _pattern(pattern).primary_anchor  # a line without it matches nothing
+    keys = _pattern(pattern).search_keys  # a line without one matches nothing
     return sum(
         1
         for source in sources
         for at, text in enumerate(_lines(source))
-        if anchor in text
+        if _has_key(text, keys)
         and (
             _failing(pattern, text)
             or _short_of_plan(source, pattern, at)

@@ -14,7 +14,7 @@ from collections import defaultdict
 
 from ..ingest import reopen
 from ..ingest.streams import plain_size, read_sizes
-from ..model import Event, ExcerptLine, ExcerptWindow, Report
+from ..model import Event, ExcerptLine, ExcerptWindow, Report, Severity
 from ..model.textcut import clip
 from ..scan.timeline import clean_line
 
@@ -43,7 +43,7 @@ def lines_to_read(report: Report) -> list[Event]:
     """The chain's lines, and the unexplained error to read first: a line no pattern names is often
     a fragment (a bare status, `-> NIXL_ERR_INVALID_PARAM`) whose meaning is on the lines around it."""
     lines = list(report.chain)
-    if report.unrecognised:
+    if report.unrecognised and report.unrecognised[0].severity.rank >= Severity.ERROR.rank:  # not a warning
         first = report.unrecognised[0].first
         if all((event.source, event.line) != (first.source, first.line) for event in lines):
             lines.append(first)

@@ -27,6 +27,8 @@ SINGLE_FAILURE_DISTANCE = 0.15
 WRAPPER_ONLY = 0.4
 SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region
 SIZE_LIMIT, REJECTED, EXHAUSTED = MR_SIZE_LIMIT, MR_REJECTED, RDMA_EXHAUSTED
+# MORI's automatic registration: a warning per method that failed, an error when both did.
+ONE_METHOD, BOTH_METHODS = "mori-mr-auto-attempt-failed", "mori-mr-auto-failed"
 ENOMEM = 12
 # A registering pattern whose advice says how to raise the limit has this in it (else the verdict's advice).
 LOCKED_MEMORY = "ulimit -l unlimited"
@@ -65,6 +67,9 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     failures = _registration_failures(evidence)
     if not failures:
         return [hypothesis]
+    fell_back = _fell_back(failures, evidence)
+    if fell_back is not None:
+        return [replace(hypothesis, rejected=fell_back, benign=True, confidence=0.1)]
     harmless = _without_consequence(failures, evidence)
     if harmless is not None:
         return [replace(hypothesis, rejected=harmless, confidence=0.1)]
@@ -122,6 +127,26 @@ def _registration_failures(evidence: Evidence) -> list[Event]:
     verdicts = {SIZE_LIMIT, REJECTED}
     ids = {p.id for p in evidence.library.patterns if p.verdict in verdicts}
     return [e for e in evidence.events if e.pattern in ids and e.failing]
+
+
+def _fell_back(failures: list[Event], evidence: Evidence) -> str | None:
+    """MORI's RegisterRdmaMemoryRegionAuto tries ibv_reg_mr, then dmabuf, and warns of each method
+    that failed (at MORI_APP_LOG_LEVEL=warning); only its `both failed` error means the region was not
+    registered. Warnings of one method, with no such error in their file and the server's periodic
+    batch lines after them, are a fallback that worked: whatever else failed, not through them."""
+    if any(e.pattern != ONE_METHOD for e in failures):
+        return None
+    sources = {e.source for e in failures}
+    if any(e.pattern == BOTH_METHODS and e.source in sources for e in evidence.events):
+        return None
+    last = {source: max(e.line for e in failures if e.source == source) for source in sources}
+    worked = {e.source for e in evidence.marked(Mark.METRICS) if e.source in last and e.line > last[e.source]}
+    if worked != sources:
+        return None
+    return (
+        f"MORI warned that one registration method failed ({evidence.said(failures[0])}) and went on: no "
+        "`both failed` error follows, and the server's batch lines go on after it (the fallback registered)"
+    )
 
 
 def _without_consequence(failures: list[Event], evidence: Evidence) -> str | None:
