@@ -11,6 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pdlogdoctor.cli.commands import app
+from pdlogdoctor.library.load import load_library
+from pdlogdoctor.pipeline import analyse
 
 from .conftest import FIXTURES
 
@@ -49,10 +51,10 @@ def good(pattern_id: str = "user-thing", anchor: str = "USERANCHOR", regex: str 
         (good().replace('title = "a user pattern"\n', ""), "title", "missing required key"),
         (good().replace('id = "user-thing"', 'id = "other-name"'), "id", "must equal the file name"),
         (good() + "[fields]\nnope = 'int'\n", "fields.nope", "not a named group"),
-        (good().replace('anchors = ["USERANCHOR"]', 'anchors = ["é"]'), "anchors", "must be ASCII"),
+        (good().replace('anchors = ["USERANCHOR"]', 'anchors = [""]'), "anchors", "non-empty strings"),
         ("id = 'user-thing'\nthis is not toml", None, "cannot be read as TOML"),
     ],
-    ids=["bad-enum", "bad-regex", "unknown-key", "missing-key", "id-mismatch", "bad-field", "non-ascii", "bad-toml"],
+    ids=["bad-enum", "bad-regex", "unknown-key", "missing-key", "id-mismatch", "bad-field", "empty-anchor", "bad-toml"],
 )
 def test_invalid_user_pattern_names_file_and_key(tmp_path: Path, text: str, key: str | None, problem: str) -> None:
     path = write_pattern(tmp_path / "mine", "user-thing", text)
@@ -75,6 +77,18 @@ def test_user_pattern_checked_by_patterns_check(tmp_path: Path) -> None:
     write_pattern(tmp_path / "mine", "user-thing", good())
     ok = CliRunner().invoke(app, ["patterns", "check", "--patterns", str(tmp_path / "mine")])
     assert ok.exit_code == 0, ok.stderr
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+def test_an_anchor_outside_ascii_finds_its_line(tmp_path: Path, encoding: str) -> None:
+    # Every input is searched as UTF-8 (a UTF-16 log is converted first): a key may be any text, a
+    # CI bot's red cross or a message in another script.
+    write_pattern(tmp_path / "mine", "user-thing", good(anchor="❌ 检查失败", regex="❌ 检查失败"))
+    log = tmp_path / "logs" / "job.log"
+    log.parent.mkdir()
+    log.write_text("[2026-07-02 10:16:03] step 3\n[2026-07-02 10:16:04] ❌ 检查失败 gsm8k\n", encoding=encoding)
+    events = analyse([str(log)], load_library([tmp_path / "mine"])).events
+    assert [(e.pattern, e.line) for e in events if e.pattern == "user-thing"] == [("user-thing", 2)]
 
 
 def test_catastrophic_regex_cannot_hang_the_run(tmp_path: Path) -> None:

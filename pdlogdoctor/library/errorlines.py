@@ -433,10 +433,11 @@ def load_layer(dirs: Iterable[Path], formats: Formats | None = None) -> ErrorLay
 
 
 def _search_keys(raw: Mapping[str, Any], name: str, where: str, key: str | None = None) -> tuple[str, ...]:
-    """Search keys: a non-empty list of non-empty ASCII strings (they are searched as bytes)."""
-    keys = schema.string_list(raw, name, where, key, ascii_only=True)
+    """Search keys: a non-empty list of non-empty strings (searched as their UTF-8 bytes: every input
+    is read as UTF-8, a UTF-16 log converted first)."""
+    keys = schema.string_list(raw, name, where, key)
     if not keys:
-        raise PatternError(where, schema.placed(key, name), "must be a non-empty list of non-empty ASCII strings")
+        raise PatternError(where, schema.placed(key, name), "must be a non-empty list of non-empty strings")
     return keys
 
 

@@ -382,7 +382,7 @@ def _anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
         return ()
     if "anchors" not in data:
         raise PatternError(where, "anchors", "missing required key")
-    anchors = schema.string_list(data, "anchors", where, ascii_only=True)
+    anchors = schema.string_list(data, "anchors", where)
     if not anchors:
         raise PatternError(where, "anchors", "must be a non-empty list of non-empty strings")
     return anchors
@@ -391,7 +391,7 @@ def _anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
 def _any_anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
     if "any_anchors" not in data:
         return ()
-    anchors = schema.string_list(data, "any_anchors", where, ascii_only=True)
+    anchors = schema.string_list(data, "any_anchors", where)
     if not anchors or len(anchors) < 2:
         raise PatternError(where, "any_anchors", "must list two or more non-empty strings (one is `anchors`)")
     if "search_anchor" in data:

@@ -64,17 +64,13 @@ def string(raw: Mapping[str, Any], name: str, where: str, key: str | None = None
     return value
 
 
-def string_list(
-    raw: Mapping[str, Any], name: str, where: str, key: str | None = None, *, ascii_only: bool = False
-) -> tuple[str, ...] | None:
+def string_list(raw: Mapping[str, Any], name: str, where: str, key: str | None = None) -> tuple[str, ...] | None:
     """A list of non-empty strings, or None when the key is absent."""
     value = raw.get(name)
     if value is None:
         return None
     if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
         raise PatternError(where, placed(key, name), "must be a list of non-empty strings")
-    if ascii_only and not all(item.isascii() for item in value):
-        raise PatternError(where, placed(key, name), "must be ASCII (it is searched as bytes)")
     return tuple(value)
 
 

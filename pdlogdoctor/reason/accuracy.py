@@ -132,8 +132,12 @@ def _score_held_above(gate: Event) -> bool:
     value, limit = _numbers(gate)
     if value is None or limit is None:
         return False
-    above = str(gate.get("relation") or "") in ("greater", ">", ">=")
-    return above and 0.0 <= value <= 1.0 and 0.0 < limit <= 1.0
+    return _held_above(gate) and 0.0 <= value <= 1.0 and 0.0 < limit <= 1.0
+
+
+def _held_above(gate: Event) -> bool:
+    """The gate required its value to reach its threshold from below (a score, not a latency)."""
+    return str(gate.get("relation") or "") in ("greater", ">", ">=")
 
 
 def _accuracy_report(report: Report, gate: Event, events: Sequence[Event], library: Library, inferred: bool) -> Report:
@@ -151,13 +155,18 @@ def _accuracy_report(report: Report, gate: Event, events: Sequence[Event], libra
         else ""
     )
     measured = read or "It measured an accuracy. "
+    hair = value is not None and limit is not None and _held_above(gate) and confidence.missed_by_a_hair(value, limit)
+    noise = f"{confidence.near_miss_sentence(value, limit)} " if hair and value is not None and limit else ""
     summary = (
         f"{performance.gate_sentence(gate)} {measured}Nothing else in these logs failed: the servers "
-        f"answered, and the answers scored below the gate. {collapse}No line here shows why."
+        f"answered, and the answers scored below the gate. {collapse}{noise}No line here shows why."
     )
     why = f"the accuracy gate at {gate.where} failed and no other line failed"
     verdict = Verdict(ACCURACY_REGRESSION, spec.title, 0.0, summary, _facts(value, limit), spec.identity)
-    verdict = confidence.applied(verdict, confidence.accuracy_gate(why, inferred, _served(events, library)))
+    score = confidence.accuracy_gate(why, inferred, _served(events, library))
+    if hair and value is not None and limit is not None:
+        score = confidence.near_miss(score, value, limit)
+    verdict = confidence.applied(verdict, score)
     action = Suggestion(
         "action",
         "compare with the last passing run",

@@ -69,6 +69,10 @@ GATE_UNEXPLAINED = 0.6  # a latency or throughput gate failed and no series show
 ACCURACY_GATE = 0.5
 # ... a gate whose measure is only inferred (a score between 0 and 1 held above a threshold): a lead.
 SCORE_GATE = 0.35
+# An evaluation of a few hundred questions moves by a point or more from one run to the next: a score
+# under its threshold by less than this share of it may be that noise, not a regression.
+NEAR_MISS_SHARE = 0.01
+NEAR_MISS = 0.4  # ... and its verdict is at most this
 GATE_SERVED = 0.1  # ... and the servers' logs show them serving: "while serving works" is shown, not assumed
 # A named cause at or above this is acted on: its fix is shown without what to check first
 # (render/fixes.py), and `analyze --follow --exit-on cause` stops on it.
@@ -294,3 +298,22 @@ def accuracy_gate(why: str, inferred: bool, served: str) -> Score:
     """An accuracy gate's verdict: `served` says where the servers' logs show them serving ("" when they do not)."""
     score = start(SCORE_GATE, "score-gate", why) if inferred else start(ACCURACY_GATE, "accuracy-gate", why)
     return score.step("gate-served", score.value + GATE_SERVED, served) if served else score
+
+
+def missed_by_a_hair(value: float, threshold: float) -> bool:
+    """A score under its threshold by less than NEAR_MISS_SHARE of it."""
+    return threshold > 0 and 0 <= threshold - value < NEAR_MISS_SHARE * threshold
+
+
+def near_miss(score: Score, value: float, threshold: float) -> Score:
+    share = (threshold - value) / threshold
+    why = f"{value:g} is under {threshold:g} by {share:.1%} of it, within an evaluation's run-to-run noise"
+    return score.step("near-miss", round(min(NEAR_MISS, score.value), 2), why)
+
+
+def near_miss_sentence(value: float, threshold: float) -> str:
+    share = (threshold - value) / threshold
+    return (
+        f"It missed by {threshold - value:.4g} ({share:.1%} of the threshold), within the spread of such an "
+        "evaluation from one run to the next: rerun it before bisecting."
+    )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...model import Event, FactValue, Kind, Mark, Role, Suggestion
+from ...model import Event, FactValue, Kind, Mark, Role, Severity, Suggestion
 from ...model.verdicts import MR_REJECTED, MR_SIZE_LIMIT, RDMA_EXHAUSTED
 from ..hypothesis import Evidence, Hypothesis, count_matches
 
@@ -27,8 +27,6 @@ SINGLE_FAILURE_DISTANCE = 0.15
 WRAPPER_ONLY = 0.4
 SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region
 SIZE_LIMIT, REJECTED, EXHAUSTED = MR_SIZE_LIMIT, MR_REJECTED, RDMA_EXHAUSTED
-# MORI's automatic registration: a warning per method that failed, an error when both did.
-ONE_METHOD, BOTH_METHODS = "mori-mr-auto-attempt-failed", "mori-mr-auto-failed"
 ENOMEM = 12
 # A registering pattern whose advice says how to raise the limit has this in it (else the verdict's advice).
 LOCKED_MEMORY = "ulimit -l unlimited"
@@ -130,23 +128,26 @@ def _registration_failures(evidence: Evidence) -> list[Event]:
 
 
 def _fell_back(failures: list[Event], evidence: Evidence) -> str | None:
-    """MORI's RegisterRdmaMemoryRegionAuto tries ibv_reg_mr, then dmabuf, and warns of each method
-    that failed (at MORI_APP_LOG_LEVEL=warning); only its `both failed` error means the region was not
-    registered. Warnings of one method, with no such error in their file and the server's periodic
-    batch lines after them, are a fallback that worked: whatever else failed, not through them."""
-    if any(e.pattern != ONE_METHOD for e in failures):
+    """A registration the component only warned of, and then worked on: MORI's RegisterRdmaMemoryRegionAuto
+    tries ibv_reg_mr, then dmabuf, and warns of each method that failed (at MORI_APP_LOG_LEVEL=warning);
+    only its `both failed` error means the region was not registered. Warnings alone, with no such
+    error in their file and the server's periodic batch lines after them, are a fallback that worked:
+    whatever else failed, not through them."""
+    if any(_severity(e, evidence) is not Severity.WARNING for e in failures):
         return None
     sources = {e.source for e in failures}
-    if any(e.pattern == BOTH_METHODS and e.source in sources for e in evidence.events):
-        return None
     last = {source: max(e.line for e in failures if e.source == source) for source in sources}
     worked = {e.source for e in evidence.marked(Mark.METRICS) if e.source in last and e.line > last[e.source]}
     if worked != sources:
         return None
     return (
-        f"MORI warned that one registration method failed ({evidence.said(failures[0])}) and went on: no "
-        "`both failed` error follows, and the server's batch lines go on after it (the fallback registered)"
+        f"the registration was only warned of ({evidence.said(failures[0])}) and the server went on: no error "
+        "says it failed, and its batch lines go on after it (a fallback method registered the region)"
     )
+
+
+def _severity(event: Event, evidence: Evidence) -> Severity:
+    return evidence.library.pattern(event.pattern).severity
 
 
 def _without_consequence(failures: list[Event], evidence: Evidence) -> str | None:

@@ -11,6 +11,7 @@ from dataclasses import replace
 from ...model import Event, Mark, Role
 from ...model.textcut import clip
 from ...model.verdicts import ACCURACY_REGRESSION
+from ..confidence import NEAR_MISS, missed_by_a_hair, near_miss_sentence
 from ..hypothesis import Evidence, Hypothesis
 
 ACCURACY = ACCURACY_REGRESSION
@@ -49,6 +50,9 @@ def _accuracy(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     facts = (("accuracy", accuracy), ("threshold", threshold), ("margin", margin))
     proof = _proof(evidence)
     confidence = 0.85 if proof else 0.7
+    if missed_by_a_hair(accuracy, threshold):  # the run may have regressed, or the evaluation's noise
+        summary = f"{summary} {near_miss_sentence(accuracy, threshold)}"
+        confidence = min(confidence, NEAR_MISS)
     unreadable = _answers_unreadable(evidence)
     if unreadable is not None:
         # Most answers hold no number: the low accuracy follows from garbage output, which is the
@@ -77,6 +81,14 @@ def _collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     row = hypothesis.first_root
     score = float(row.get("score"))
     task = " ".join(str(row.get(name)) for name in ("task", "filter") if row.get(name)) or "the task"
+    sibling = _other_filter_scored(row, evidence)
+    if sibling is not None:
+        why = (
+            f"another filter of the same task scored {sibling.get('score')} ({evidence.said(sibling)}): the "
+            f"answers are there, and {row.get('filter') or 'this filter'} found none in the form it extracts "
+            "(the task's answer format or chat template), not a collapse of the model's output"
+        )
+        return replace(hypothesis, rejected=why, confidence=0.1)
     summary = (
         f"The servers answered, but the harness scored {task} at {score:.4g}, under the floor no working model "
         f"falls below on it (near zero, or what guessing gives): a collapse of the answers, whatever the gate: "
@@ -87,6 +99,26 @@ def _collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     return replace(
         hypothesis, summary=summary, facts=(("accuracy", score),), confidence=confidence, lines_used=tuple(proof[:2])
     )
+
+
+def _other_filter_scored(row: Event, evidence: Evidence) -> Event | None:
+    """A row of the same results table, for the same task under another filter, that scored above the
+    floor: lm-eval prints a task's filters on consecutive rows, the later ones with the task cell blank."""
+    table = [e for e in evidence.events if e.pattern == row.pattern and e.source == row.source]
+    near = [e for e in table if abs(e.line - row.line) <= TABLE_ROWS and e.line != row.line]
+    same_task = [e for e in near if not e.get("task") or not row.get("task") or e.get("task") == row.get("task")]
+    return next((e for e in same_task if e.get("filter") != row.get("filter") and _working(e)), None)
+
+
+TABLE_ROWS = 3  # a task's filters are printed on consecutive rows
+# A score a model that answers reaches on these tasks (lm-eval-results-row): another filter this high
+# says the answers are there; one just above the collapse floor (0.17 beside 0.06) says nothing.
+WORKING_SCORE = 0.3
+
+
+def _working(row: Event) -> bool:
+    score = row.get("score")
+    return isinstance(score, int | float) and score >= WORKING_SCORE
 
 
 def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
