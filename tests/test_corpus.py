@@ -807,7 +807,7 @@ KNOWN: dict[str, dict[str, str]] = {
     # flexible-extract at 0.55, read as a collapse, the task's answer template at fault). Passing since:
     # torch's `Allocation on device 0 would exceed allowed memory` (a 02), a bisection's `→ garbage`
     # (c 01), the other filter that scored (c 08), `0.910 (FAIL)` in a table (c 03), a watchdog's
-    # SIGABRT and the engine's death in its process (bundles-a 03). Below, c 06 is accuracy-regression at
+    # SIGABRT and the engine's death in its process (bundles-a 03), trtllm-bench's overview (c 04). Below, c 06 is accuracy-regression at
     # 0.4 since: a near miss (0.6 % of its threshold) is no confident regression.
     "tests/data/blind-round50-excerpts-c/01-vllm-dsv4-revert-the-the-the": {
         "key_line": "first sight: no-failure-seen; since then output-corruption from the bisection's `→ garbage`, "
@@ -816,10 +816,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round50-excerpts-c/02-aiter-r1-mxfp4-gsm8k-0.03": {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a table of conditions "
         "(`Before the commit | 0.94 – 0.96`, `At the commit | **0.03**`) under a `Threshold: 0.93` line",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
-    "tests/data/blind-round50-excerpts-c/04-trtllm-bench-ep-tp-parity": {
-        "verdict": "first sight: no-failure-seen; the tester expects healthy: two trtllm-bench runs at parity",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round50-excerpts-c/05-sglang-glm52-gsm8k-gate-noise": {
