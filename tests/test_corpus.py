@@ -807,8 +807,9 @@ KNOWN: dict[str, dict[str, str]] = {
     # flexible-extract at 0.55, read as a collapse, the task's answer template at fault). Passing since:
     # torch's `Allocation on device 0 would exceed allowed memory` (a 02), a bisection's `→ garbage`
     # (c 01), the other filter that scored (c 08), `0.910 (FAIL)` in a table (c 03), a watchdog's
-    # SIGABRT and the engine's death in its process (bundles-a 03), trtllm-bench's overview (c 04). Below, c 06 is accuracy-regression at
-    # 0.4 since: a near miss (0.6 % of its threshold) is no confident regression.
+    # SIGABRT and the engine's death in its process (bundles-a 03), trtllm-bench's overview (c 04).
+    # Below, c 06 is accuracy-regression at 0.4 since: a near miss (0.6 % of its threshold) is no
+    # confident regression.
     "tests/data/blind-round50-excerpts-c/01-vllm-dsv4-revert-the-the-the": {
         "key_line": "first sight: no-failure-seen; since then output-corruption from the bisection's `→ garbage`, "
         "not the table row `the the the the …` / code spam ❌ the tester keys",
