@@ -135,6 +135,13 @@ def _score_held_above(gate: Event) -> bool:
     return _held_above(gate) and 0.0 <= value <= 1.0 and 0.0 < limit <= 1.0
 
 
+def _missed_by_a_hair(gate: Event, value: float | None, limit: float | None) -> tuple[float, float] | None:
+    """(value, limit) of a score gate missed by less than an evaluation's run-to-run noise, else None."""
+    if value is None or limit is None or not _held_above(gate):
+        return None
+    return (value, limit) if confidence.missed_by_a_hair(value, limit) else None
+
+
 def _held_above(gate: Event) -> bool:
     """The gate required its value to reach its threshold from below (a score, not a latency)."""
     return str(gate.get("relation") or "") in ("greater", ">", ">=")
@@ -155,8 +162,8 @@ def _accuracy_report(report: Report, gate: Event, events: Sequence[Event], libra
         else ""
     )
     measured = read or "It measured an accuracy. "
-    hair = value is not None and limit is not None and _held_above(gate) and confidence.missed_by_a_hair(value, limit)
-    noise = f"{confidence.near_miss_sentence(value, limit)} " if hair and value is not None and limit else ""
+    hair = _missed_by_a_hair(gate, value, limit)
+    noise = f"{confidence.near_miss_sentence(*hair)} " if hair else ""
     summary = (
         f"{performance.gate_sentence(gate)} {measured}Nothing else in these logs failed: the servers "
         f"answered, and the answers scored below the gate. {collapse}{noise}No line here shows why."
@@ -164,8 +171,8 @@ def _accuracy_report(report: Report, gate: Event, events: Sequence[Event], libra
     why = f"the accuracy gate at {gate.where} failed and no other line failed"
     verdict = Verdict(ACCURACY_REGRESSION, spec.title, 0.0, summary, _facts(value, limit), spec.identity)
     score = confidence.accuracy_gate(why, inferred, _served(events, library))
-    if hair and value is not None and limit is not None:
-        score = confidence.near_miss(score, value, limit)
+    if hair:
+        score = confidence.near_miss(score, *hair)
     verdict = confidence.applied(verdict, score)
     action = Suggestion(
         "action",
