@@ -843,6 +843,26 @@ KNOWN: dict[str, dict[str, str]] = {
         "changed, a cause no verdict names)",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Blind round 51 (session 24), first sight on 591724c8: excerpts-a 4/8, excerpts-c 4/7, bundles-a
+    # 6/6, bundles-b 6/7 (no excerpts-b set: its themes' threads are used up): 20/28, key line quoted in
+    # 26/28, none refused, one failed run called healthy (c 07), none confidently wrong. Passing since:
+    # ggml's `cudaMalloc failed: out of memory` (a 01, a 02, a 07), vLLM V0's negative KV budget (a 06),
+    # a probe that timed out on a busy prefill read as its queue's consequence (bundles-b 07).
+    "tests/data/blind-round51-excerpts-c/01-lmeval-gemma7b-bos-before-after": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: two lm-eval tables, the one after "
+        "the fix at 0.6707 (the one before at 0.0037, perplexity 5.9e9)",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round51-excerpts-c/04-inference-perf-null-ttft-nonstreaming": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: inference-perf's report with "
+        "its keys and values run together (`time_to_first_tokennull`), every request served",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round51-excerpts-c/07-lmeval-gemma2-no-bos-prior": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): lm-eval's rows read as answers "
+        "served; the tester expects output-corruption: lambada's perplexity 2645 and accuracy 0.27 are a "
+        "model that reads garbage (no BOS token), a collapse no row's pattern reads on a perplexity",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -133,11 +133,12 @@ def _unrooted_note(spec: VerdictSpec) -> str:
 
 def _pattern_summary(pattern: Pattern) -> str:
     anchors = ", ".join(repr(a) for a in pattern.anchors)
+    keys = f"\n      and one of: {', '.join(repr(a) for a in pattern.any_anchors)}" if pattern.any_anchors else ""
     head = f"  - {pattern.id} ({pattern.kind.value}, {pattern.severity.value}): {pattern.title}"
     explain = textwrap.fill(
         " ".join(pattern.explain.split()), WIDTH, initial_indent="      ", subsequent_indent="      "
     )
-    return f"{head}\n      anchors: {anchors}\n{explain}"
+    return f"{head}\n      anchors: {anchors}{keys}\n{explain}"
 
 
 def _pattern_text(library: Library, pattern: Pattern) -> str:

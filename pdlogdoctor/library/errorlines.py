@@ -53,7 +53,19 @@ CAUSES_FILE = "causes.toml"
 FAMILIES_FILE = "families.toml"  # cause words -> a catalogue verdict
 _FAMILY_KEYS = {"id", "verdict", "regex", "fix", "lead_only", "examples"}
 SOURCES_FILE = "sources.toml"  # lines that are errors by where they come from and what they say
-_SOURCE_KEYS = {"id", "component", "level", "anchors", "regex", "why", "effect", "stops", "references", "examples"}
+_SOURCE_KEYS = {
+    "id",
+    "component",
+    "level",
+    "anchors",
+    "regex",
+    "why",
+    "effect",
+    "stops",
+    "slow",
+    "references",
+    "examples",
+}
 
 PYTHON_EXCEPTION = "python-exception"  # the marker of a traceback's last line (severity.toml)
 
@@ -79,6 +91,9 @@ class Marker:
     # sources.toml's: the line says a process was stopped from outside (killed by the OOM killer or a
     # signal, evicted, cancelled, its container ended): a server's peers lose it then (unexplained.py).
     stops: bool = False
+    # sources.toml's: the line says an answer came too late, not that anything failed (a health probe
+    # that timed out): a server too busy to answer shows it (performance.failed_besides_gates).
+    slow: bool = False
     # A quiet marker that reads the line as program source: a statement that holds no message (the
     # catalogue's source formats that quote nothing: `except Exception as e:`), which no program
     # prints, whatever words it holds (a test runner's traceback shows its frames' source lines).
@@ -253,6 +268,10 @@ class ErrorLayer:
     def stopping_processes(self) -> frozenset[str]:
         """Source markers whose lines say a process was stopped from outside (`stops`)."""
         return frozenset(marker.id for marker in self.markers if marker.stops)
+
+    def slow_answers(self) -> frozenset[str]:
+        """Source markers whose lines say an answer came too late (`slow`), not that it failed."""
+        return frozenset(marker.id for marker in self.markers if marker.slow)
 
     def effects(self) -> frozenset[str]:
         """Markers whose lines report an ending, not its cause: ranked after the others."""
@@ -485,11 +504,11 @@ def _source(raw: Any, where: str, index: int) -> tuple[Marker, tuple[str, ...]]:
         raise PatternError(where, f"{key}.level", "must be 'critical' or 'error' (a source entry names an error line)")
     anchors = _search_keys(raw, "anchors", where, key)
     match, no_match = schema.examples(raw, where, key)
-    effect, stops = raw.get("effect", False), raw.get("stops", False)
-    if not isinstance(effect, bool) or not isinstance(stops, bool):
-        raise PatternError(where, key, "`effect` and `stops` must be true or false")
+    effect, stops, slow = raw.get("effect", False), raw.get("stops", False), raw.get("slow", False)
+    if not all(isinstance(flag, bool) for flag in (effect, stops, slow)):
+        raise PatternError(where, key, "`effect`, `stops` and `slow` must be true or false")
     marker = Marker(str(raw["id"]), str(raw["level"]), schema.regex(raw, "regex", where, key), match, no_match, where)
-    return replace(marker, component=str(raw["component"]), effect=effect, stops=stops), anchors
+    return replace(marker, component=str(raw["component"]), effect=effect, stops=stops, slow=slow), anchors
 
 
 def _format_reference(raw: Mapping[str, Any], where: str, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -263,7 +263,8 @@ def _gate_order(event: Event) -> tuple[float, int, str, int]:
 def failed_besides_gates(report: Report, events: Sequence[Event], library: Library) -> bool:
     """An inconclusive run whose lines fail in other ways than its gates (requests answered with
     errors, error lines no pattern names): slowness may be its consequence, not its story. Lines the
-    diagnosis found harmless (slices posted again that failed nothing) are no such failure."""
+    diagnosis found harmless (slices posted again that failed nothing) are no such failure, nor are
+    answers that came too late (a health probe's timeout): those are what slowness looks like."""
     if report.verdict.id != verdicts.INCONCLUSIVE:
         return False
     gated = library.marked(Mark.GATE_FAILED)
@@ -271,10 +272,12 @@ def failed_besides_gates(report: Report, events: Sequence[Event], library: Libra
     failing = any(
         e.failing and e.kind is not Kind.CONTEXT and e.pattern not in gated and id(e) not in harmless for e in events
     )
+    late = library.errors.slow_answers() if library.errors else frozenset()  # what slowness looks like
     gates = [e for e in events if e.failing and e.pattern in gated]
     up = _last_server_up(events, library)
     return failing or any(
         error.severity.rank >= Severity.ERROR.rank
+        and error.marker not in late
         and not _in_gate_block(error.first, gates)
         and not _while_starting(error, up)
         for error in report.unrecognised
