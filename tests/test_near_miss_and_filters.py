@@ -1,4 +1,4 @@
-"""Two readings of evaluation output that a careful engineer makes before calling a regression.
+"""Three readings of evaluation output that a careful engineer makes before calling a regression.
 
 A gate missed by a hair: an evaluation of a few hundred questions moves by a point or more from one
 run to the next, so a score under its threshold by less than 1 % of it is named with low confidence
@@ -9,6 +9,10 @@ A filter at zero beside one that scored: lm-eval prints a task's filters on cons
 strict-match finds nothing while flexible-extract scores like a working model, the answers are
 there and the strict filter's format is what failed (round 50 excerpts-c 08: GPQA 0.0 beside
 0.5455). Beside a filter that scored little too (0.06 beside 0.17), it is still a collapse.
+
+A perplexity in the thousands is a model reading garbage (round 51 excerpts-c 07: gemma-2-9b's
+LAMBADA at 2645 without its BOS token), unless the same paste measures the task again below it,
+after a fix (round 51 excerpts-c 01: 5.9e9 before the BOS token, 3.46 after).
 """
 
 from __future__ import annotations
@@ -70,3 +74,35 @@ def test_strict_match_at_zero_beside_a_working_filter_is_no_collapse(tmp_path: P
 def test_both_filters_low_is_still_a_collapse(tmp_path: Path, library: Library) -> None:
     report = _report(tmp_path, library, LM_EVAL.format(flexible="0.1683", strict="0.0629"))
     assert report.verdict.id == "accuracy-regression", report.verdict
+
+
+PERPLEXITY = """\
+|    Tasks     |Version|Filter|n-shot|  Metric  |   |  Value  |   | Stderr |
+|--------------|------:|------|-----:|----------|---|--------:|---|-------:|
+|lambada_openai|      1|none  |     0|acc       |↑  |   0.2663|±  |  0.0062|
+|              |       |none  |     0|perplexity|↓  |{perplexity}|±  |240.9389|
+"""
+AFTER_FIX = """\
+After adding the BOS token:
+|    Tasks     |Version|Filter|n-shot|  Metric  |   |Value |   |Stderr|
+|--------------|------:|------|-----:|----------|---|-----:|---|-----:|
+|lambada_openai|      1|none  |     0|perplexity|↓  |3.4640|±  |0.0677|
+|              |       |none  |     0|acc       |↑  |0.6707|±  |0.0065|
+"""
+
+
+def test_a_perplexity_in_the_thousands_is_a_collapse(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, PERPLEXITY.format(perplexity="2645.4121"))
+    assert report.verdict.id == "accuracy-regression", report.verdict
+    assert "perplexity at 2645.41" in report.verdict.summary
+
+
+def test_a_working_perplexity_is_served(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, PERPLEXITY.format(perplexity="3.4640"))
+    assert report.verdict.id in ("healthy", "no-failure-seen"), report.verdict
+
+
+def test_a_collapse_measured_again_after_a_fix_is_its_past(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, PERPLEXITY.format(perplexity="5909545606.3929") + AFTER_FIX)
+    assert report.verdict.id in ("healthy", "no-failure-seen"), report.verdict
+    assert any(e.pattern == "lm-eval-perplexity-row" for e in report.harmless)

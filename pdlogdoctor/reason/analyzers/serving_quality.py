@@ -33,6 +33,8 @@ def _accuracy(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     gate = hypothesis.first_root
     if gate.get("score") is not None:
         return _collapse(hypothesis, evidence)
+    if gate.get("perplexity") is not None:
+        return _perplexity_collapse(hypothesis, evidence)
     if gate.get("accuracy") is None:  # an accuracy test's assertion: a measured and an expected score
         accuracy, threshold = float(gate.get("measured")), float(gate.get("expected"))
         margin = round(accuracy - threshold, 4)
@@ -99,6 +101,37 @@ def _collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     return replace(
         hypothesis, summary=summary, facts=(("accuracy", score),), confidence=confidence, lines_used=tuple(proof[:2])
     )
+
+
+def _perplexity_collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    """A results table's perplexity in the thousands: the model read garbage. A later table of the
+    same file that measured the task again, below that, is the run after a fix (a before/after paste):
+    the collapse is its past, not its state."""
+    row = hypothesis.first_root
+    perplexity = float(row.get("perplexity"))
+    task = str(row.get("task") or "the task")
+    again = _measured_again(row, evidence)
+    if again is not None:
+        why = (
+            f"the same file measures it again below, at {again.get('perplexity')} ({evidence.said(again)}): "
+            "the collapse is the run before a change, not the last one"
+        )
+        return replace(hypothesis, rejected=why, benign=True, confidence=0.1)
+    summary = (
+        f"The servers answered, but lm-eval measured {task}'s perplexity at {perplexity:.6g}: a model that reads "
+        f"its input scores in single or double digits there; thousands mean it reads garbage (its prompt "
+        f"built wrong, a missing BOS token, broken weights or kernels): {row.text.strip()}"
+    )
+    confidence = 0.7 if _proof(evidence) else 0.6
+    return replace(hypothesis, summary=summary, facts=(("perplexity", perplexity),), confidence=confidence)
+
+
+def _measured_again(row: Event, evidence: Evidence) -> Event | None:
+    """A later row of the same pattern in the same file, for the same task (a blank task cell is a
+    continuation row: any), that is not failing."""
+    later = [e for e in evidence.events if e.pattern == row.pattern and e.source == row.source and e.line > row.line]
+    same = [e for e in later if not e.get("task") or not row.get("task") or e.get("task") == row.get("task")]
+    return next((e for e in same if not e.failing), None)
 
 
 def _other_filter_scored(row: Event, evidence: Evidence) -> Event | None:
