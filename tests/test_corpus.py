@@ -847,10 +847,9 @@ KNOWN: dict[str, dict[str, str]] = {
     # 6/6, bundles-b 6/7 (no excerpts-b set: its themes' threads are used up): 20/28, key line quoted in
     # 26/28, none refused, one failed run called healthy (c 07), none confidently wrong. Passing since:
     # ggml's `cudaMalloc failed: out of memory` (a 01, a 02, a 07), vLLM V0's negative KV budget (a 06),
-    # a probe that timed out on a busy prefill read as its queue's consequence (bundles-b 07).
+    # a probe that timed out on a busy prefill read as its queue's consequence (bundles-b 07), lm-eval's
+    # perplexity in the thousands a collapse unless measured again after a fix (c 07, c 01's verdict).
     "tests/data/blind-round51-excerpts-c/01-lmeval-gemma7b-bos-before-after": {
-        "verdict": "first sight: no-failure-seen; the tester expects healthy: two lm-eval tables, the one after "
-        "the fix at 0.6707 (the one before at 0.0037, perplexity 5.9e9)",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round51-excerpts-c/04-inference-perf-null-ttft-nonstreaming": {
@@ -858,10 +857,16 @@ KNOWN: dict[str, dict[str, str]] = {
         "its keys and values run together (`time_to_first_tokennull`), every request served",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
-    "tests/data/blind-round51-excerpts-c/07-lmeval-gemma2-no-bos-prior": {
-        "verdict": "first sight: healthy 0.40 (a failed run called healthy): lm-eval's rows read as answers "
-        "served; the tester expects output-corruption: lambada's perplexity 2645 and accuracy 0.27 are a "
-        "model that reads garbage (no BOS token), a collapse no row's pattern reads on a perplexity",
+    # Blind round 52 (session 24), first sight: excerpts-a 5/6, excerpts-c 9/10, bundles-a 8/8 (on
+    # bf24c1d3), bundles-b 7/8 (on c70908d2): 29/32, key line quoted in 31/32, none refused, no failed
+    # run called healthy, one confidently wrong (bundles-b 04: the decode's WaitingForInput timeouts
+    # named kv-transfer-timeout 0.59 over a prefill whose queue stood at hundreds under a failed TTFT
+    # gate). Passing since: a Markdown heading is no error line (a 04), the saturated peer named under
+    # the symptom it caused (bundles-b 04).
+    "tests/data/blind-round52-excerpts-c/04-vllm-mixtral-v100-garbage-text": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a generation of "
+        "unrelated words (`Qu handy Sab en English knoba healing ...`), nothing repeated, no words that say so",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

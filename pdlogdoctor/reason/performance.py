@@ -31,6 +31,7 @@ from ..library.patterns import Library
 from ..library.templates import message_of
 from ..model import (
     SERVER_ROLES,
+    Alternative,
     Event,
     FactValue,
     Kind,
@@ -41,6 +42,7 @@ from ..model import (
     Series,
     Severity,
     Suggestion,
+    Tier,
     UnexplainedError,
     Verdict,
     verdicts,
@@ -171,9 +173,11 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
     finding = _finding(series, events, library)
     perf_gates = [gate for gate in gates if gate_metric(gate)]
     performance = Performance(gates[0] if gates else None, tuple(series), "")
+    counts = _line_counts(events)
+    if perf_gates and finding is not None and _peer_overloaded(report, finding, library):
+        return _load_under_symptom(report, finding, perf_gates[0], performance, library, counts)
     if report.verdict.id not in verdicts.META or failed_besides_gates(report, events, library):
         return replace(report, performance=performance)  # a named cause, or failures no gate explains
-    counts = _line_counts(events)
     if perf_gates and finding is not None:
         return _bottleneck_report(report, finding, perf_gates[0], performance, library, counts)
     if perf_gates:
@@ -1177,6 +1181,42 @@ def _bottleneck_report(
         missing=tuple(m for m in report.missing if not m.startswith(GATE_MISSING)),
         performance=replace(performance, finding=finding.verdict, shown=tuple(s.metric for s in finding.evidence)),
     )
+
+
+def _peer_overloaded(report: Report, finding: Finding, library: Library) -> bool:
+    """The verdict is what a peer's trouble looks like from one side (a KV transfer that timed out
+    waiting for the prefill), a latency or throughput gate failed, and the series show that peer
+    saturated: its queue is the deeper cause the symptom verdict says it did not see."""
+    if report.verdict.id in verdicts.META or not report.roots:
+        return False
+    spec = library.verdict(report.verdict.id)
+    return spec.tier is Tier.SYMPTOM and spec.peer_side and all(r.role != finding.role for r in report.roots)
+
+
+def _load_under_symptom(
+    report: Report,
+    finding: Finding,
+    gate: Event,
+    performance: Performance,
+    library: Library,
+    counts: dict[tuple[str, str], int],
+) -> Report:
+    """The bottleneck named, the symptom it caused kept in its chain and listed below it."""
+    load = _bottleneck_report(report, finding, gate, performance, library, counts)
+    why = (
+        f"what the {finding.role.value}'s saturation looks like from the other side: its queue held the "
+        f"requests whose KV the {report.roots[0].role.value} waited for ({report.roots[0].where})"
+    )
+    below = round(max(confidence.FLOOR, load.verdict.confidence - confidence.SHALLOWER), 2)
+    symptom = Alternative(report.verdict.id, min(report.verdict.confidence, below), why)
+    firsts: dict[str, Event] = {}
+    for root in report.roots:
+        firsts.setdefault(root.pattern, root)
+    shown = tuple(firsts.values())[:SYMPTOM_LINES]
+    return replace(load, chain=(*load.chain, *shown), alternatives=(symptom, *load.alternatives))
+
+
+SYMPTOM_LINES = 2  # the symptom's first line of each kind, after the bottleneck's evidence
 
 
 def _regression_report(
