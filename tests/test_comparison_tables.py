@@ -133,3 +133,37 @@ def test_the_header_is_the_line_above_the_separator_even_far_above() -> None:
 def test_a_row_of_another_width_than_its_header_is_not_read() -> None:
     text = b"| Run | TTFT | Improvement |\n|---|---|---|\n| run 1 | 41.0 | -30.0% | extra |"
     assert read_row(text, text.rindex(b"\n") + 1, len(text)) == {}
+
+
+# A table whose rows are releases and whose columns are measures (vllm-project/vllm#40838: gpt-oss
+# on v0.16.0 and v0.17.0, the paste cut inside its last row): the lower release is the baseline.
+RELEASE_ROWS = [
+    "| Version | measured rps | output_tok/s | ttft_median (ms) | tpot_median (ms) |",
+    "|---------|-------------|-------------|-------------------|------------------|",
+    "| **v0.16.0** | **15.4667** | **16055.10** | 473.90 | **18.67** |",
+    "| v0.17.0 | {rps} | {throughput} | 380.14 | {tpot}",
+]
+
+
+@pytest.mark.parametrize(
+    ("rps", "throughput", "tpot", "failed"),
+    [
+        ("12.6556", "13305.99", "22.40", True),
+        ("15.5012", "16100.00", "18.70", False),
+        ("14.9000", "15500.00", "19.20", False),
+    ],
+    ids=["newer-worse", "newer-same", "within-10-percent"],
+)
+def test_a_table_of_releases_judges_the_newer_row_against_the_older(
+    tmp_path: Path, rps: str, throughput: str, tpot: str, failed: bool
+) -> None:
+    text = "\n".join(RELEASE_ROWS).format(rps=rps, throughput=throughput, tpot=tpot) + "\n"
+    (tmp_path / "bench.log").write_text(text)
+    report = run([str(tmp_path / "bench.log")], LIBRARY)
+    header = [e for e in report.chain if e.pattern == "table-releases-header"]
+    if failed:
+        assert report.verdict.id == "performance-regression", report.verdict
+        assert header and header[0].get("sides") == "v0.16.0 -> v0.17.0"
+        assert header[0].get("metric") == "tpot_median (ms)" and header[0].get("change") == "+20.0%"
+    else:
+        assert report.verdict.id in ("no-failure-seen", "healthy"), report.verdict

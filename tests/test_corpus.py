@@ -871,7 +871,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # Blind round 53 (session 24), first sight on db47e431: excerpts-a 2/3, excerpts-c 6/10, bundles-a
     # 8/8, bundles-b 7/7: 23/28, key line quoted in 25/28, none refused, no failed run called healthy,
     # none confidently wrong. Passing since: Ray's GCS reporting a worker's exit as NODE_OUT_OF_MEMORY
-    # (a 02), a result line `accuracy=0.947  PASS` as an end-to-end check (c 06).
+    # (a 02), a result line `accuracy=0.947  PASS` as an end-to-end check (c 06), a table whose rows are
+    # releases (c 08).
     "tests/data/blind-round53-excerpts-c/01-xinfer-fp8-kvcache-gibberish": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a bare generation of "
         "tokens from five scripts and U+FFFD (`To学霸照IIHOCI脾...`), outside any JSON field a pattern reads",
@@ -880,10 +881,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round53-excerpts-c/07-ttxla-gptoss-samples-drop": {
         "verdict": "first sight: no-failure-seen; the tester expects performance-regression: `Sample per "
         "second` under three `COMMIT:` blocks with PASSING/FAILING COMMIT above them, 8.42 against 5.82",
-    },
-    "tests/data/blind-round53-excerpts-c/08-vllm-gptoss-v017-regression": {
-        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a table whose "
-        "rows are two releases (v0.16.0, v0.17.0) and whose columns are measures, no change column",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

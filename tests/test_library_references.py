@@ -37,6 +37,7 @@ NOT_IDS = {
     "table-row": "a pattern block kind (patterns.BLOCK_KINDS)",
     "measures-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-sides-below": "a pattern block kind (patterns.BLOCK_KINDS)",
+    "table-releases-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "pdlogdoctor-read-ahead": "a thread name",
     "duplicate-skipped": "an input problem code (duplicates.py)",
     "not-a-log": "an input problem code",

@@ -35,13 +35,16 @@ TABLE_ROW = "table-row"
 MEASURES_BELOW = "measures-below"
 # The rows below a Markdown table's header that names a baseline and a candidate column (scan/tables.py).
 TABLE_SIDES = "table-sides-below"
-BLOCK_KINDS = ("python-traceback", PYTHON_FRAMES, CXX_WHAT, TABLE_ROW, MEASURES_BELOW, TABLE_SIDES)
+# The rows below a Markdown table's header whose first column names releases (scan/tables.py).
+TABLE_RELEASES = "table-releases-below"
+BLOCK_KINDS = ("python-traceback", PYTHON_FRAMES, CXX_WHAT, TABLE_ROW, MEASURES_BELOW, TABLE_SIDES, TABLE_RELEASES)
 # The fields a block adds that a pattern's `failure_if` and `unexplained` may read besides its captures.
 BLOCK_FIELDS = MappingProxyType(
     {
         TABLE_ROW: ("worse", "metric", "change", "header"),
         MEASURES_BELOW: ("measured",),
         TABLE_SIDES: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
+        TABLE_RELEASES: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
     }
 )
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source

@@ -94,6 +94,45 @@ def read_sides_below(buf: bytes | bytearray, line_start: int, line_end: int, lim
     }
 
 
+def read_releases_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
+    """The rows below a table header whose first column names releases (`| Version | output_tok/s |
+    tpot_median (ms) |` over `| v0.16.0 | 16055.10 | 18.67 |` and `| v0.17.0 | 13305.99 | 22.40 |`):
+    the lowest release's row is the baseline, the highest's the candidate, and each column whose
+    header names a measure with a known better way is judged; the worst is returned. Nothing when
+    fewer than two releases differ, or no column is judged."""
+    names = cells_of(_text(buf, line_start, line_end))
+    if names is None or len(names) < 2 or any(_names_a_change(name) for name in names):
+        return {}
+    below = _rows_below(buf, line_end, limit, len(names), cut=True)
+    rows = [row for row in below if RELEASE_CELL.match(row[0])]
+    releases = {_release(row[0]): row for row in rows}
+    if len(releases) < 2:
+        return {}
+    low, high = releases[min(releases)], releases[max(releases)]
+    judged = [j for at in range(1, len(names)) if (j := _judged_columns(names[at], low[at], high[at]))]
+    if not judged:
+        return {}
+    worse, metric, was, now = max(judged, key=lambda j: j[0])
+    return {
+        "worse": round(worse, 4),
+        "metric": metric,
+        "value": now,
+        "baseline": was,
+        "change": f"{(now - was) / abs(was):+.1%}",
+        "row": "| " + " | ".join(high) + " |",
+        "sides": f"{low[0]} -> {high[0]}",
+    }
+
+
+def _judged_columns(name: str, before: str, after: str) -> tuple[float, str, float, float] | None:
+    """(how much worse, the measure, the baseline's value, the candidate's) of one column."""
+    was, now = _cell_number(before), _cell_number(after)
+    if was is None or now is None or was == 0 or not _directed(name):
+        return None
+    change = (now - was) / abs(was)
+    return (-change if BETTER_HIGHER.search(_spaced(name)) else change), name, was, now
+
+
 def _sides(names: list[str]) -> tuple[int, int] | None:
     """(the baseline's column, the candidate's) of a header, None when it names no such pair."""
     before = [at for at, name in enumerate(names) if BASELINE_SIDE.match(name)]
@@ -116,15 +155,17 @@ def _release(name: str) -> tuple[int, ...]:
     return tuple(int(part) for part in found.group(1).split(".")) if found else ()
 
 
-def _rows_below(buf: bytes | bytearray, line_end: int, limit: int, width: int) -> list[list[str]]:
+def _rows_below(buf: bytes | bytearray, line_end: int, limit: int, width: int, cut: bool = False) -> list[list[str]]:
     """The table's rows below its header: past its separator row, up to the first line that is no
-    row of as many cells."""
+    row of as many cells (`cut`: or of fewer, a paste cut inside its last row, padded)."""
     rows: list[list[str]] = []
     start = line_end + 1
     while start < limit and len(rows) < ROWS_BELOW:
         end = buf.find(b"\n", start, limit)
         end = limit if end < 0 else end
         cells = cells_of(_text(buf, start, end))
+        if cells is not None and cut and 2 <= len(cells) < width:
+            cells += [""] * (width - len(cells))
         if cells is None or len(cells) != width:
             break
         if not all(_SEPARATOR_CELL.match(cell.replace(" ", "")) for cell in cells if cell):
