@@ -882,6 +882,24 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects performance-regression: `Sample per "
         "second` under three `COMMIT:` blocks with PASSING/FAILING COMMIT above them, 8.42 against 5.82",
     },
+    # Blind round 54 (session 24), first sight: excerpts-a 6/6, excerpts-c 5/8, bundles-b 7/7 (on
+    # a3a48df1), bundles-a 8/8 (on 80a8554e): 26/29, key line quoted in 27/29, none refused, no failed
+    # run called healthy, none confidently wrong. Since then c 07's bare `E       AssertionError` is a
+    # failed test (inconclusive, not no-failure-seen).
+    "tests/data/blind-round54-excerpts-c/04-vllm-ascend-v073-release-accuracy": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: a release's accuracy table "
+        "(ceval 0.8009, mmlu 0.7358, gsm8k 0.7286) with no line a pattern reads as answers served",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round54-excerpts-c/07-vllm-ascend-gte-mteb-upstream-fail": {
+        "verdict": "first sight: no-failure-seen; since then inconclusive led by the bare `E       "
+        "AssertionError`, its summary not naming the `Difference:` line or the assert statement keyed",
+    },
+    "tests/data/blind-round54-excerpts-c/08-rocm-bf16-mla-fmha-opus-crash": {
+        "verdict": "first sight: inconclusive; the tester expects scheduler-crash: traceback frames into aiter's "
+        "FMHA kernel with no exception line, no pattern naming a crash",
+        "key_line": "first sight: the kernel's frame line not quoted",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
