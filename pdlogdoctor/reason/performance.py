@@ -80,6 +80,8 @@ OUTCOME_WORD = re.compile(r"(?<![\w-])FAIL(?:ED)?(?![\w-])")  # a gate line's ou
 LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output", "benchmark duration")
 # The short ones only as words of their own: `itl` is in "title", `e2e` a test folder's name too.
 _SHORT_LATENCY = re.compile(r"\b(?:ttft|tpot|itl|e2e)\b")
+# Rates by their short units, whole words only (`sps`: samples per second, a nightly's column).
+_SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps)\b")
 # What an accuracy test is named after: its metric, or the benchmark it scores (lm-eval's tasks).
 ACCURACY_WORDS = (
     "accuracy",
@@ -384,7 +386,8 @@ def _names(text: str, words: tuple[str, ...]) -> bool:
 
 def performance_words(text: str) -> bool:
     lowered = _measured_part(text).lower().replace("_", " ")
-    return _SHORT_LATENCY.search(lowered) is not None or any(word in lowered for word in LONG_PERFORMANCE_WORDS)
+    short = _SHORT_LATENCY.search(lowered) or _SHORT_RATE.search(lowered)
+    return short is not None or any(word in lowered for word in LONG_PERFORMANCE_WORDS)
 
 
 def _measured_part(text: str) -> str:
