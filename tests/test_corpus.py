@@ -900,6 +900,29 @@ KNOWN: dict[str, dict[str, str]] = {
         "FMHA kernel with no exception line, no pattern naming a crash",
         "key_line": "first sight: the kernel's frame line not quoted",
     },
+    # Blind round 55 (session 24), first sight: excerpts-a 9/9, excerpts-c 6/11 (on 093e0877), bundles
+    # 8/8 (on 8db1323b): 23/28, key line quoted in 25/28, none refused, one failed run called healthy
+    # (c 08: a nightly's table of samples per second, `Change%` down 63 %, read as answers served: `sps`
+    # named no direction), none confidently wrong. Passing since: rates by their short unit (c 08).
+    "tests/data/blind-round55-excerpts-c/04-vllm-mamba-gsm8k-compare-healthy": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: two gsm8k results side by side, "
+        "no line a pattern reads as answers served",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round55-excerpts-c/07-glm45v-fp8-garbage-text": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: vLLM's `Generated text: "
+        "', , the, '`, punctuation and a stray word, no unit repeated (as round 45 excerpts-c 01)",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round55-excerpts-c/09-textgen-v45-gemma-lalala": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a bare line of `la` "
+        "repeated, outside any field a pattern reads (no search key finds a repeated word)",
+    },
+    "tests/data/blind-round55-excerpts-c/10-textgen-3090-8bit-gibberish": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: an answer unrelated "
+        "to its prompt, in plain sentences",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
