@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 BETTER_HIGHER = re.compile(
-    r"(?i)/s\b|/sec\b|per second|throughput|\bqps\b|\brps\b|\bsps\b|\btps\b|accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bf1\b|"
-    r"gsm8k|mmlu|gpqa|humaneval"
+    r"(?i)/s\b|/sec\b|per second|throughput|\bqps\b|\brps\b|\bsps\b|\btps\b|"
+    r"accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bf1\b|gsm8k|mmlu|gpqa|humaneval"
 )
 BETTER_LOWER = re.compile(
     r"(?i)\bms\b|\bsec(?:onds?)?\b|\bs\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|duration|\btime\b"
