@@ -14,7 +14,8 @@ later pass keeps (pipeline.only_adding). Each number it sets is a named step of 
    With no gate, one evaluation's results far apart in the same input are an accuracy regression
    of the lower (accuracy.disagreeing).
 4. performance.weigh: with no cause named, the metrics lines' series say where a slow run's time
-   went (a bottleneck verdict), or that a failed latency or throughput gate has none to show.
+   went (a bottleneck verdict), or that a failed latency or throughput gate has none to show; a
+   symptom seen from one side (KV waits timing out) under such a gate yields to its peer's saturation.
 5. stall.weigh: a run that would be healthy (or show no failure) while an engine's last stats line
    shows requests running and nothing generated is inconclusive: it hung.
 6. waiting.weigh: a run that would show no failure while a log ends on a wait that went on (a

@@ -168,7 +168,8 @@ class Finding:
 
 def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], library: Library) -> Report:
     """The report with the run's series attached and, when the decision named no cause, the
-    bottleneck they show (or performance-regression for a failed gate nothing explains)."""
+    bottleneck they show (or performance-regression for a failed gate nothing explains); a peer-side
+    symptom under a failed latency or throughput gate yields to the peer's saturation they show."""
     gates = failed_gates(events, library, report.unrecognised)
     if not series and not gates:
         return report

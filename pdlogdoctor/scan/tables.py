@@ -83,15 +83,7 @@ def read_sides_below(buf: bytes | bytearray, line_start: int, line_end: int, lim
     if not judged:
         return {}
     worse, metric, was, now, row = max(judged, key=lambda j: j[0])
-    return {
-        "worse": round(worse, 4),
-        "metric": metric,
-        "value": now,
-        "baseline": was,
-        "change": f"{(now - was) / abs(was):+.1%}",
-        "row": row,
-        "sides": f"{names[before]} -> {names[after]}",
-    }
+    return _worst(worse, metric, was, now, row, f"{names[before]} -> {names[after]}")
 
 
 def read_releases_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
@@ -113,14 +105,19 @@ def read_releases_below(buf: bytes | bytearray, line_start: int, line_end: int, 
     if not judged:
         return {}
     worse, metric, was, now = max(judged, key=lambda j: j[0])
+    return _worst(worse, metric, was, now, "| " + " | ".join(high) + " |", f"{low[0]} -> {high[0]}")
+
+
+def _worst(worse: float, metric: str, was: float, now: float, row: str, sides: str) -> dict[str, FieldValue]:
+    """A comparison's worst measure as the fields its pattern reads (`worse` a share: 0.2 for 20 %)."""
     return {
         "worse": round(worse, 4),
         "metric": metric,
         "value": now,
         "baseline": was,
         "change": f"{(now - was) / abs(was):+.1%}",
-        "row": "| " + " | ".join(high) + " |",
-        "sides": f"{low[0]} -> {high[0]}",
+        "row": row,
+        "sides": sides,
     }
 
 
