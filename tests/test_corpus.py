@@ -923,6 +923,31 @@ KNOWN: dict[str, dict[str, str]] = {
         "to its prompt, in plain sentences",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Blind round 56 (session 24), first sight on bb5af96e: excerpts-a 7/8, excerpts-c 3/6, bundles 2/3:
+    # 12/17, key line quoted in 15/17, none refused, no failed run called healthy, none confidently
+    # wrong. Kept as they were scored: nothing changed for them.
+    "tests/data/blind-round56-excerpts-a/08-nixl-ci-prefill-on-shared-gpu": {
+        "verdict": "first sight: inconclusive; the tester expects gpu-oom from a lone `RuntimeError: Not "
+        "enough memory` (sglang's KV-pool check, cut before its advice), quoted inline in a PR",
+    },
+    "tests/data/blind-round56-excerpts-c/01-ascend-gdn-graph-garbled-generation": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: vLLM's `Generated "
+        "text: ' What and the... the'`, stopwords with no unit repeated back to back",
+    },
+    "tests/data/blind-round56-excerpts-c/04-gaudi-contiguous-pa-longctx-garbled": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a table's `garbled` "
+        "column (`3/20`) beside qa_f1 0.05 against a reference of ~0.34",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round56-excerpts-c/06-ascend-prefix-ttft-gate-jitter": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: a table of nightly TTFT "
+        "gate misses under a red-cross heading, no cell marked",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round56-bundles/03-nixl-noisy-but-fine": {
+        "verdict": "first sight: inconclusive led by two client aborts (`Aborted by AbortReq.`); the tester "
+        "expects healthy: batches flow all run and GSM8K's `Accuracy: 0.941` passes",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
