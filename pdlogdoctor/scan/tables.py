@@ -126,8 +126,13 @@ def _judged_columns(name: str, before: str, after: str) -> tuple[float, str, flo
     was, now = _cell_number(before), _cell_number(after)
     if was is None or now is None or was == 0 or not _directed(name):
         return None
+    return _worse_by(name, was, now), name, was, now
+
+
+def _worse_by(metric: str, was: float, now: float) -> float:
+    """How much worse `now` is than `was` (a share), by which way the metric is better."""
     change = (now - was) / abs(was)
-    return (-change if BETTER_HIGHER.search(_spaced(name)) else change), name, was, now
+    return -change if BETTER_HIGHER.search(_spaced(metric)) else change
 
 
 def _sides(names: list[str]) -> tuple[int, int] | None:
@@ -181,9 +186,7 @@ def _judged_sides(
     metric = row[0] if row[0] and _directed(row[0]) else names[0] if _directed(names[0]) else ""
     if not metric:
         return None
-    change = (now - was) / abs(was)
-    worse = -change if BETTER_HIGHER.search(_spaced(metric)) else change
-    return worse, metric, was, now, "| " + " | ".join(row) + " |"
+    return _worse_by(metric, was, now), metric, was, now, "| " + " | ".join(row) + " |"
 
 
 def _cell_number(cell: str) -> float | None:

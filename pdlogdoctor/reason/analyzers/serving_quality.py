@@ -130,8 +130,7 @@ def _measured_again(row: Event, evidence: Evidence) -> Event | None:
     """A later row of the same pattern in the same file, for the same task (a blank task cell is a
     continuation row: any), that is not failing."""
     later = [e for e in evidence.events if e.pattern == row.pattern and e.source == row.source and e.line > row.line]
-    same = [e for e in later if not e.get("task") or not row.get("task") or e.get("task") == row.get("task")]
-    return next((e for e in same if not e.failing), None)
+    return next((e for e in later if _same_task(e, row) and not e.failing), None)
 
 
 def _other_filter_scored(row: Event, evidence: Evidence) -> Event | None:
@@ -139,8 +138,13 @@ def _other_filter_scored(row: Event, evidence: Evidence) -> Event | None:
     floor: lm-eval prints a task's filters on consecutive rows, the later ones with the task cell blank."""
     table = [e for e in evidence.events if e.pattern == row.pattern and e.source == row.source]
     near = [e for e in table if abs(e.line - row.line) <= TABLE_ROWS and e.line != row.line]
-    same_task = [e for e in near if not e.get("task") or not row.get("task") or e.get("task") == row.get("task")]
+    same_task = [e for e in near if _same_task(e, row)]
     return next((e for e in same_task if e.get("filter") != row.get("filter") and _working(e)), None)
+
+
+def _same_task(one: Event, other: Event) -> bool:
+    """Two rows of one results table score the same task: a blank task cell continues the row above."""
+    return not one.get("task") or not other.get("task") or one.get("task") == other.get("task")
 
 
 TABLE_ROWS = 3  # a task's filters are printed on consecutive rows
