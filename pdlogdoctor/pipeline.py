@@ -26,6 +26,7 @@ from .reason.binaries import split_core_dumps, with_binaries
 from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
 from .reason.compared import regressed_against_before
 from .reason.decide import decide
+from .reason.expected import short_of_expectation
 from .reason.known import with_known
 from .reason.link import link
 from .reason.own_warmup import own_warmups_apart
@@ -112,6 +113,7 @@ def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = 
     clocks = _clock_offsets(events, sources, library)
     corrected = short_of_plan(correct(events, clocks), library)  # a benchmark short of its plan failed
     corrected = regressed_against_before(corrected, library)  # a measure worse After than Before failed
+    corrected = short_of_expectation(corrected, library)  # a score below the one a sentence expects failed
     corrected = own_warmups_apart(corrected, library)  # a server's own warmup request answers no client
     corrected = unannounced_apart(corrected, library)  # a crash's frame inside its announced traceback
     corrected = shutdowns_apart(corrected, library)  # a SIGTERM death after the server was told to stop

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pdlogdoctor.cli.commands import app
 from pdlogdoctor.library.conditions import parse_condition
-from pdlogdoctor.library.fields import longest_run, repeat_fraction, scripts_in, typed_fields
+from pdlogdoctor.library.fields import is_fragment, longest_run, repeat_fraction, scripts_in, typed_fields
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.reason.analyzers.memory_registration import bytes_per_token, suggested_region_bytes
 from pdlogdoctor.scan.index import AnchorIndex
@@ -248,6 +248,7 @@ def test_a_text_field_carries_its_length_and_repeat_fraction() -> None:
         "output_repeat_fraction": 1.0,
         "output_longest_run": 16,
         "output_scripts": 0,
+        "output_fragment": 0,
     }
 
 
@@ -281,6 +282,26 @@ def test_a_generated_text_longest_run_counts_any_repeated_unit_but_whitespace(te
 )
 def test_a_generated_text_counts_the_writing_systems_of_its_letters(text: str, scripts: int) -> None:
     assert scripts_in(text) == scripts
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        # vllm-project/vllm#22929: GLM-4.5V in FP8, marks and function words only
+        (", , the, ", True),
+        (", , the., the ", True),
+        # vllm-project/vllm-ascend#6822: stops on an article
+        (" What and the... the", True),
+        (",  connected by, ", False),  # a content word
+        (", ", False),  # too short to judge
+        (" No, it is not.", False),  # function words, but a whole sentence
+        (" I am a", False),  # three tokens: a cut answer
+        (" Joel, my dad is my friend", False),
+        ("!!!!!!!!", False),  # no word: one mark repeated is repeat_fraction's
+    ],
+)
+def test_a_generated_text_of_function_words_that_no_sentence_is_is_a_fragment(text: str, fragment: bool) -> None:
+    assert is_fragment(text) is fragment
 
 
 def test_scan_finds_events_with_line_numbers_and_last_line_without_newline(library: Library) -> None:

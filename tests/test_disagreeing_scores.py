@@ -63,3 +63,25 @@ def test_one_subject_scored_twice_far_apart_is_one_in_percent(tmp_path: Path, li
     report = analysed_lines(tmp_path, library, lines, "mmlu.log")
     assert report.verdict.id == "accuracy-regression"
     assert "11.1 points apart" in report.verdict.summary
+
+
+def _labelled(*runs: tuple[str, float]) -> list[str]:
+    """sgl-project/sglang#10180's shape: each result under a `before:` or `after:` line."""
+    return [line for label, score in runs for line in [f"{label}:", f"Accuracy: {score:.3f}", "Invalid: 0.000", ""]]
+
+
+def test_scores_labelled_before_and_after_a_fix_that_raised_them_are_no_regression(
+    tmp_path: Path, library: Library
+) -> None:
+    # The lower score is the run before the fix: the labels say which way the change went.
+    lines = ["flashinfer attention backend", *_labelled(("before", 0.510), ("after", 0.948))]
+    report = analysed_lines(tmp_path, library, lines, "accuracy.txt")
+    assert report.verdict.id == "healthy", report.verdict.summary
+
+
+def test_scores_labelled_before_and_after_a_change_that_lowered_them_are_a_regression(
+    tmp_path: Path, library: Library
+) -> None:
+    report = analysed_lines(tmp_path, library, _labelled(("before", 0.948), ("after", 0.510)), "accuracy.txt")
+    assert report.verdict.id == "accuracy-regression"
+    assert "0.948" in report.verdict.summary and "0.51" in report.verdict.summary

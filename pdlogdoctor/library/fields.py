@@ -1,8 +1,8 @@
 """A pattern's captures as typed values: `int`, `float`, `bytes` (`16 GiB` -> 17179869184),
 `duration` (seconds), `str`, `int_list` (with `<name>_len` and `<name>_zero_fraction` beside it),
 `percent` (`95.9` or `95.9%` -> 0.959), `bool` (Python's True/False) and `text` (a generated text, with
-`<name>_len`, `<name>_repeat_fraction`, `<name>_longest_run` and `<name>_scripts` beside it: see
-`repeat_fraction`, `longest_run` and `scripts_in`)."""
+`<name>_len`, `<name>_repeat_fraction`, `<name>_longest_run`, `<name>_scripts` and `<name>_fragment`
+beside it: see `repeat_fraction`, `longest_run`, `scripts_in` and `is_fragment`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from ..model import FieldValue
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent", "bool", "text")
 # The values a field type adds beside its own (`output_ids_zero_fraction`), as `failure_if` may read them.
 DERIVED_FIELDS = MappingProxyType(
-    {"int_list": ("zero_fraction", "len"), "text": ("repeat_fraction", "longest_run", "len", "scripts")}
+    {"int_list": ("zero_fraction", "len"), "text": ("repeat_fraction", "longest_run", "len", "scripts", "fragment")}
 )
 
 
@@ -37,6 +37,7 @@ def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None
             values[f"{name}_repeat_fraction"] = repeat_fraction(value)
             values[f"{name}_longest_run"] = longest_run(value)
             values[f"{name}_scripts"] = scripts_in(value)
+            values[f"{name}_fragment"] = int(is_fragment(value))
         if isinstance(value, tuple):
             values[f"{name}_len"] = len(value)
             values[f"{name}_zero_fraction"] = (
@@ -109,6 +110,35 @@ def scripts_in(text: str) -> int:
         if at >= 0 and code <= _SCRIPTS[at][1]:
             seen.add(_SCRIPTS[at][2])
     return len(seen)
+
+
+# English's closed classes: articles, pronouns, auxiliaries, prepositions, conjunctions, negations. A
+# sentence holds some; a generation made of nothing else holds no content at all.
+_CLOSED_CLASSES = """
+    a an the this that these those and or but nor so yet if then than as of to in on at by for with
+    from into onto about over under up out off i me my you your he him his she her it its we us our they
+    them their what which who whom whose when where why how is are was were be been am do does did have
+    has had will would can could shall should may might must not no there here all any some each
+"""
+# ... and those no sentence ends on: an article, a conjunction, a preposition, a possessive.
+_ENDING_NO_SENTENCE = "a an the and or but nor of to in on at by for with from into onto than my your our their its"
+_FUNCTION_WORDS = frozenset(_CLOSED_CLASSES.split())
+_OPEN_ENDED = frozenset(_ENDING_NO_SENTENCE.split())
+_TOKEN = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+|[^\w\s]+")
+_FRAGMENT_TOKENS = 4  # fewer is an answer too short to judge (`' I am'`, `', '`)
+
+
+def is_fragment(text: str) -> bool:
+    """A generation that is no sentence: four tokens or more, every word a function word (no content
+    at all), and it opens on a mark or stops on a word no sentence ends on. vLLM's `Generated text:
+    ', , the, '` and `' What and the... the'` (a broken graph or quantised path); an answer of
+    function words alone is a whole sentence (`No, it is not.`)."""
+    tokens = _TOKEN.findall(_ESCAPED_SPACE.sub(" ", text))
+    words = [token.lower() for token in tokens if token[0].isalpha()]
+    if len(tokens) < _FRAGMENT_TOKENS or not words or any(word not in _FUNCTION_WORDS for word in words):
+        return False
+    opens_on_mark = not tokens[0][0].isalnum()
+    return opens_on_mark or tokens[-1].lower() in _OPEN_ENDED
 
 
 def convert_field(kind: str, text: str) -> FieldValue | None:

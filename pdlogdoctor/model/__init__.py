@@ -213,6 +213,10 @@ class Mark(StrEnum):
     # A `compared` heading that names a version (`Here's my speed on the 0.2.7 release`, then `... on
     # 0.3.2`): of two that state the same measures, the lower version is the baseline, whatever the order.
     COMPARED_BY_VERSION = "compared-by-version"
+    # A sentence states the score a run should reach (`It should be 0.75.`, `expected accuracy: ~0.93`):
+    # the gate no harness printed. A result in the same input scored more than the allowance below it
+    # makes the sentence a failed gate (reason/expected.py).
+    EXPECTED_SCORE = "expected-score"
     # A server's periodic load line (queue lengths, token usage, throughput): every one of its lines
     # is read into a time series per source (scan/series.py), not only the events the scan keeps.
     METRICS = "metrics"

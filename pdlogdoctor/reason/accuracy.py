@@ -57,9 +57,12 @@ def disagreeing(report: Report, events: Sequence[Event], library: Library) -> Re
     if report.verdict.id not in META or performance.failed_gates(events, library, report.unrecognised):
         return None
     results = library.marked(Mark.END_TO_END, Mark.ANSWERED)
+    labelled = _labelled_by_a_side(events, library)
     scores: dict[tuple[str, tuple[tuple[str, str], ...]], list[Event]] = {}
     for event in events:
-        if event.pattern in results and not event.failing and isinstance(event.get(SCORE), (int, float)):
+        if event.pattern not in results or event.failing or (event.source, event.line) in labelled:
+            continue
+        if isinstance(event.get(SCORE), (int, float)):
             scores.setdefault((event.pattern, _evaluation(event)), []).append(event)
     for found in scores.values():
         low = min(found, key=lambda e: _score(e))
@@ -67,6 +70,20 @@ def disagreeing(report: Report, events: Sequence[Event], library: Library) -> Re
         if _score(high) - _score(low) >= SPREAD * _scale(high):
             return _lower_report(report, low, high, library)
     return None
+
+
+def _labelled_by_a_side(events: Sequence[Event], library: Library) -> set[tuple[str, int]]:
+    """The results a `before:` or `after:` heading above them labels (the lines its block read,
+    compared.py): which run is which is stated, so compared.py judged the After against its Before
+    (sglang#10180: 0.510 before a fix, 0.948 after it is the fix working, not a regression of 0.510)."""
+    sides = [e for e in events if e.pattern in library.marked(Mark.COMPARED) and isinstance(e.get("measured"), str)]
+    labelled: set[tuple[str, int]] = set()
+    for side in sides:
+        measured = str(side.get("measured"))
+        for event in events:
+            if event.source == side.source and event.line > side.line and event.text.strip() in measured:
+                labelled.add((event.source, event.line))
+    return labelled
 
 
 def _evaluation(event: Event) -> tuple[tuple[str, str], ...]:

@@ -776,7 +776,7 @@ def _no_cause_report(
         )
     )
     proof = [e for e in evidence.marked(*SERVING_PROOF) if not e.failing]
-    if failing and _only_warnings_while_serving(failing, proof, library):
+    if failing and _only_warnings_while_serving(failing, proof, evidence):
         # A few aborted requests in a run whose probe and gate passed: noise, not a failure.
         return _healthy(proof, evidence, alternatives, missing, tolerated=failing)
     benign = _benign_reason(failing, proof, hypotheses, evidence) or _client_caused(failing, proof, evidence)
@@ -892,10 +892,22 @@ def _client_caused(failing: list[Event], proof: list[Event], evidence: Evidence)
     )
 
 
-def _only_warnings_while_serving(failing: list[Event], proof: list[Event], library: Library) -> bool:
-    """Warning-level symptoms only, and the end-to-end result (probe, accuracy gate) passed."""
+def _only_warnings_while_serving(failing: list[Event], proof: list[Event], evidence: Evidence) -> bool:
+    """Warning-level symptoms only, and the run's result says it served through them: an end-to-end
+    check (probe, accuracy gate) passed, or a harness's own log states its result (an accuracy, a
+    benchmark's summary) in a file apart from the warnings, and nothing in it failed. A harness
+    that lost requests says so in error lines of its own (failed requests, a score at collapse),
+    which are no warnings; a paste that quotes a result beside a warning is no harness's log (its
+    lines may come from any run), so the result proves nothing there."""
+    if not all(e.severity.rank <= Severity.WARNING.rank for e in failing):
+        return False
+    library = evidence.library
     end_to_end = any(e.pattern in library.marked(Mark.END_TO_END) for e in proof)
-    return end_to_end and all(e.severity.rank <= Severity.WARNING.rank for e in failing)
+    warned = {e.source for e in failing}
+    harness_logs = {s.name for s in evidence.sources if s.role is Role.HARNESS} - warned
+    answered = library.marked(Mark.ANSWERED)
+    harness_result = any(e.source in harness_logs and e.pattern in answered for e in proof)
+    return end_to_end or harness_result
 
 
 def _healthy(
