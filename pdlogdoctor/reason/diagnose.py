@@ -776,12 +776,12 @@ def _no_cause_report(
         )
     )
     proof = [e for e in evidence.marked(*SERVING_PROOF) if not e.failing]
+    benign = _benign_reason(failing, proof, hypotheses, evidence) or _client_caused(failing, proof, evidence)
+    if failing and benign is not None:  # the failing lines' own reason first: it says more than "served"
+        return _healthy(proof, evidence, alternatives, missing, tolerated=failing, benign=benign)
     if failing and _only_warnings_while_serving(failing, proof, evidence):
         # A few aborted requests in a run whose probe and gate passed: noise, not a failure.
         return _healthy(proof, evidence, alternatives, missing, tolerated=failing)
-    benign = _benign_reason(failing, proof, hypotheses, evidence) or _client_caused(failing, proof, evidence)
-    if failing and benign is not None:
-        return _healthy(proof, evidence, alternatives, missing, tolerated=failing, benign=benign)
     if not failing:
         if proof:
             return _healthy(proof, evidence, alternatives, missing)
