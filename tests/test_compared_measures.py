@@ -444,3 +444,37 @@ def test_release_blocks_past_a_hash_and_before_a_shell_prompt_are_compared(tmp_p
     assert report.verdict.id == "performance-regression", report.verdict.summary
     assert "went from 5.94 to 1.21 (-79.6%)" in report.verdict.summary
     assert "pip3 list" not in report.verdict.summary  # the block ended at the prompt
+
+
+def _bisection(passing: str, failing: str, measures: dict[str, float]) -> list[str]:
+    """tenstorrent/tt-mlir#8115's shape: the commits named by how they fared, then each commit's
+    measure under a heading that is the commit alone."""
+    lines = ["**MLIR COMMITS**", f"Passing Commit: {passing}", f"Failing Commit: {failing}", "", "**PERFORMANCE**", ""]
+    for commit, value in measures.items():
+        lines += [f"> Commit: {commit}", f"> | Sample per second: {value}", "> "]
+    return lines
+
+
+GOOD, BAD, OTHER = (
+    "026940fee6f2343b2f0516fce5a2efc7562b26a9",
+    "412daacc440f10bb98ccc685c311b01f1fadab70",
+    "a8e9010ec53e",
+)
+
+
+def test_a_failing_commits_measure_below_the_passing_commits_is_a_regression(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, _bisection(GOOD, BAD, {BAD: 3.2156, OTHER: 3.2187, GOOD: 3.7191}))
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    gate = report.chain[0]
+    assert gate.get("commit") == BAD and gate.get("baseline") == 3.7191 and gate.get("change") == "-13.5%"
+
+
+def test_a_failing_commit_that_measured_as_well_is_no_regression(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, _bisection(GOOD, BAD, {BAD: 3.70, GOOD: 3.7191}))
+    assert report.verdict.id != "performance-regression", report.verdict.summary
+
+
+def test_a_commit_no_line_names_is_not_judged(tmp_path: Path) -> None:
+    # Only the unnamed commit measured lower: which side it is, nothing says.
+    report = _analysed(tmp_path, _bisection(GOOD, BAD, {OTHER: 2.0, GOOD: 3.7191}))
+    assert report.verdict.id != "performance-regression", report.verdict.summary

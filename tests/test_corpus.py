@@ -868,10 +868,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # none confidently wrong. Passing since: Ray's GCS reporting a worker's exit as NODE_OUT_OF_MEMORY
     # (a 02), a result line `accuracy=0.947  PASS` as an end-to-end check (c 06), a table whose rows are
     # releases (c 08).
-    "tests/data/blind-round53-excerpts-c/07-ttxla-gptoss-samples-drop": {
-        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: `Sample per "
-        "second` under three `COMMIT:` blocks with PASSING/FAILING COMMIT above them, 8.42 against 5.82",
-    },
     # Blind round 54 (session 24), first sight: excerpts-a 6/6, excerpts-c 5/8, bundles-b 7/7 (on
     # a3a48df1), bundles-a 8/8 (on 80a8554e): 26/29, key line quoted in 27/29, none refused, no failed
     # run called healthy, none confidently wrong. Since then c 07's bare `E       AssertionError` is a
@@ -933,6 +929,31 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round57-excerpts-c/10-vllm-flashinfer-mla-fp8-kv-gsm8k-healthy": {
         "key_line": "first sight: healthy (the verdict expected), the evidence showing one lm-eval row per kind "
         "(the default KV cache's), not the FP8 KV cache's row the tester keys",
+    },
+    # Blind round 58 (session 25), first sight on a3046245: excerpts-a 4/8, excerpts-c 6/9, excerpts-d
+    # (CI and test runs) 11/12, bundles 8/8: 29/37, key line quoted in 34/37, none refused, no failed
+    # run called healthy, one confidently wrong (d 02: a CI runner's disk full under poetry's install
+    # and an image pull, called model-load-failure 0.85). Passing since: a write that found no space
+    # in a CI job's or a client's own process is no server's model load (d 02), TVM's `CUDA: out of
+    # memory` (a 02), c10d's bind error wrapped by hand (a 08), byte-level BPE symbols never decoded
+    # (c 04), a bisection's commits named passing and failing over their measures (c 07).
+    "tests/data/blind-round58-excerpts-a/04-llamacpp-mlock-warning-model-loads": {
+        "verdict": "first sight: inconclusive led by llama.cpp's `warning: failed to mlock ...: Cannot allocate "
+        "memory` (a warning that says a thing failed is never 'nothing failed'); the tester expects "
+        "no-failure-seen: the model loads after it",
+    },
+    "tests/data/blind-round58-excerpts-a/06-aibrix-infinistore-segv-on-down-nic": {
+        "verdict": "first sight: inconclusive led by `[error] Stacktrace:`; the tester accepts it only naming "
+        "InfiniStore's `Interrupt signal (11) received.`, logged at its info level (read as quiet)",
+    },
+    "tests/data/blind-round58-excerpts-c/08-dllm-plugin-gsm8k-strict-zero": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: a reposted lm-eval table without "
+        "its task column, the value in bold (`| flexible-extract | exact_match | **0.6308** | ±0.0133 |`)",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round58-excerpts-c/09-sglang-glm5-dp-workaround-before-after": {
+        "key_line": "first sight: healthy (the verdict expected), its summary quoting the last result, not "
+        "the After accuracy the tester keys",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

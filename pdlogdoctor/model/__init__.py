@@ -192,6 +192,10 @@ class Mark(StrEnum):
     # it. A model load's failure only when a server's log ends while its weights download
     # (resources.model_load), read from lines marked `downloading` (a weights file's progress bar).
     DISK_FILLED = "disk-filled"
+    # A write failed on a full filesystem (errno 28, `No space left on device`): a server's model
+    # load when a server's process wrote it; a CI job's or a benchmark client's own write filled its
+    # runner's disk, which no server's verdict names (resources.model_load).
+    WRITE_NO_SPACE = "write-no-space"
     DOWNLOADING = "downloading"
     HEALTH_CHECK_FAILED = "health-check-failed"  # the router's health check of a worker (`worker`) failed
     # A benchmark harness says how many requests its run sends (`planned`: vllm's and sglang's
@@ -213,6 +217,12 @@ class Mark(StrEnum):
     # A `compared` heading that names a version (`Here's my speed on the 0.2.7 release`, then `... on
     # 0.3.2`): of two that state the same measures, the lower version is the baseline, whatever the order.
     COMPARED_BY_VERSION = "compared-by-version"
+    # A `compared` heading that names only a commit (`Commit: 412daacc...` over its measures): which
+    # side it is, the lines marked `commit-role` of its file say (`Passing Commit: ...`, `Failing
+    # Commit: ...`, a bisection's summary). A failing commit's measures are judged against the
+    # passing commit's; a commit no line names either way is not judged.
+    COMPARED_BY_COMMIT = "compared-by-commit"
+    COMMIT_ROLE = "commit-role"
     # A sentence states the score a run should reach (`It should be 0.75.`, `expected accuracy: ~0.93`):
     # the gate no harness printed. A result in the same input scored more than the allowance below it
     # makes the sentence a failed gate (reason/expected.py).

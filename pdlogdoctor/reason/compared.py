@@ -42,16 +42,54 @@ def regressed_against_before(events: Sequence[Event], library: Library) -> list[
     afters = library.marked(Mark.GATE_FAILED) & compared
     in_order = library.marked(Mark.COMPARED_IN_ORDER)
     by_version = library.marked(Mark.COMPARED_BY_VERSION)
+    by_commit = library.marked(Mark.COMPARED_BY_COMMIT)
+    roles = _commit_roles(events, library)
     out = [
-        _judged(e, sides, afters, in_order, by_version) if e.pattern in afters and not e.failing else e for e in events
+        _judged(e, sides, afters, in_order, by_version, (by_commit, roles))
+        if e.pattern in afters and not e.failing
+        else e
+        for e in events
     ]
     return recounted(out, events)
 
 
+CommitRoles = dict[str, list[tuple[str, str]]]  # source -> (commit, passing | failing) as its lines name them
+PASSING, FAILING = "passing", "failing"
+
+
+def _commit_roles(events: Sequence[Event], library: Library) -> CommitRoles:
+    """Each file's commits named passing or failing (`Passing Commit: 026940fe...`; `Regressed Commit:`
+    is a failing one: the first commit that failed)."""
+    roles: CommitRoles = {}
+    for event in events:
+        commit, role = event.get("commit"), str(event.get("role", "")).lower()
+        if event.pattern in library.marked(Mark.COMMIT_ROLE) and isinstance(commit, str):
+            roles.setdefault(event.source, []).append((commit.lower(), PASSING if role == PASSING else FAILING))
+    return roles
+
+
+def _role_of(heading: Event, roles: CommitRoles) -> str | None:
+    """passing or failing, as its file names the commit the heading names (either may be abbreviated)."""
+    commit = str(heading.get("commit", "")).lower()
+    for named, role in roles.get(heading.source, []):
+        if commit and (named.startswith(commit) or commit.startswith(named)):
+            return role
+    return None
+
+
 def _judged(
-    after: Event, sides: Sequence[Event], afters: frozenset[str], in_order: frozenset[str], by_version: frozenset[str]
+    after: Event,
+    sides: Sequence[Event],
+    afters: frozenset[str],
+    in_order: frozenset[str],
+    by_version: frozenset[str],
+    commits: tuple[frozenset[str], CommitRoles],
 ) -> Event:
-    if after.pattern in in_order:
+    by_commit, roles = commits
+    if after.pattern in by_commit:
+        before = _passing_of(after, sides, by_commit, roles) if _role_of(after, roles) == FAILING else None
+        worse = _worst(str(before.get("measured")), str(after.get("measured"))) if before else None
+    elif after.pattern in in_order:
         before = _earlier_of(after, sides)
         worse = _worst_of_same_workload(str(before.get("measured")), str(after.get("measured"))) if before else None
     elif after.pattern in by_version:
@@ -109,6 +147,20 @@ def _before_of(after: Event, sides: Sequence[Event], afters: frozenset[str]) -> 
         and e.get(SPACED, 0) == after.get(SPACED, 0)  # laid out alike (scan/headings.py)
     ]
     return min(befores, key=lambda e: (abs(e.line - after.line), e.line > after.line)) if befores else None
+
+
+def _passing_of(after: Event, sides: Sequence[Event], by_commit: frozenset[str], roles: CommitRoles) -> Event | None:
+    """The heading of its file whose commit is named passing and that states the same measure."""
+    shape = shape_of(str(after.get("measured")))
+    passing = [
+        e
+        for e in sides
+        if e.source == after.source
+        and e.pattern in by_commit
+        and _role_of(e, roles) == PASSING
+        and shape_of(str(e.get("measured"))) == shape
+    ]
+    return min(passing, key=lambda e: abs(e.line - after.line)) if passing else None
 
 
 def _older_of(after: Event, sides: Sequence[Event], by_version: frozenset[str]) -> Event | None:

@@ -418,6 +418,12 @@ def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
             "while its weights download"
         )
         return [replace(hypothesis, rejected=why, confidence=0.1)]
+    if root.pattern in evidence.library.marked(Mark.WRITE_NO_SPACE) and root.role in (Role.CI, Role.HARNESS):
+        why = (
+            f"{evidence.said(root)} is a write of the {root.role.value} job's own process (its runner's disk), "
+            "not a server loading its model"
+        )
+        return [replace(hypothesis, rejected=why, confidence=0.1)]
     if root.role in SHARED_STREAMS:
         return [hypothesis]  # a ready line in a stream of several servers may be another server's
     up = [e for e in evidence.marked(Mark.SERVER_UP) if _same_server(e, root) and not e.failing and _before(root, e)]

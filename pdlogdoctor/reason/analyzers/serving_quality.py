@@ -162,7 +162,9 @@ def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     root = hypothesis.first_root
     zero = root.get("output_ids_zero_fraction")
     detail = _garbage(root)
-    where = "generated text" if root.get("output_repeat_fraction") is not None else "warmup output"
+    # The warmup's, only when the line is one (the seed's all-zero output ids): any other line of
+    # garbage is a generation whose request the lines do not say.
+    where = "warmup output" if root.pattern in evidence.library.marked(Mark.WARMUP) else "generated text"
     summary = (
         f"Requests succeed and no KV-transfer error is logged, but the output is garbage: {detail}. "
         "This points at the model path (weights, kernels, numerics), not the transport."
