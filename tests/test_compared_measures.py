@@ -478,3 +478,20 @@ def test_a_commit_no_line_names_is_not_judged(tmp_path: Path) -> None:
     # Only the unnamed commit measured lower: which side it is, nothing says.
     report = _analysed(tmp_path, _bisection(GOOD, BAD, {OTHER: 2.0, GOOD: 3.7191}))
     assert report.verdict.id != "performance-regression", report.verdict.summary
+
+
+def test_a_perplexity_after_a_change_higher_than_before_is_an_accuracy_regression(tmp_path: Path) -> None:
+    # ggml-org/llama.cpp#6920: the runs named at their command line's end, perplexity lower is better
+    command = "`./perplexity -m Meta-Llama-3-8B-Instruct.Q4_K_M.gguf -f wiki.test.raw` https://github.com/x/y/commit/"
+    lines = [
+        f"{command}3f167476 (before)",
+        "Final estimate: PPL = 8.8955 +/- 0.09113",
+        "",
+        f"{command}544f1f10 (after)",
+        "Final estimate: PPL = 11.4728 +/- 0.13020",
+    ]
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id == "accuracy-regression", report.verdict.summary
+    assert "8.8955 to 11.4728 (+29.0%)" in report.verdict.summary
+    better = _analysed(tmp_path, [*lines[:4], "Final estimate: PPL = 8.7012 +/- 0.09013"])
+    assert better.verdict.id != "accuracy-regression"

@@ -167,3 +167,23 @@ def test_a_table_of_releases_judges_the_newer_row_against_the_older(
         assert header[0].get("metric") == "tpot_median (ms)" and header[0].get("change") == "+20.0%"
     else:
         assert report.verdict.id in ("no-failure-seen", "healthy"), report.verdict
+
+
+# sgl-project/sglang#28224: the sides name the change they stand either side of, and the values carry
+# their unit (no measure column names one).
+SIDES_NAMED_BY_THE_CHANGE = [
+    "| Workload | System / shape | Before #26496 | After #26496 | Drop |",
+    "| --- | --- | ---: | ---: | ---: |",
+    "| `nvidia/Llama-3.3-70B-Instruct-NVFP4` | GB200, 1 node, 4 GPUs, TP=4 | ~126.9 tok/s | ~{after} tok/s | ~16.2% |",
+]
+
+
+def test_sides_named_by_their_change_and_values_by_their_unit(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, [line.replace("{after}", "104.4") for line in SIDES_NAMED_BY_THE_CHANGE])
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "126.9 to 104.4" in report.verdict.summary
+
+
+def test_sides_named_by_their_change_within_the_allowance_are_no_gate(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, [line.replace("{after}", "125.9") for line in SIDES_NAMED_BY_THE_CHANGE])
+    assert report.verdict.id != "performance-regression", report.verdict.summary

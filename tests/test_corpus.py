@@ -955,6 +955,33 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: healthy (the verdict expected), its summary quoting the last result, not "
         "the After accuracy the tester keys",
     },
+    # Blind round 59 (session 25), first sight on 8d756ab8: excerpts-a 8/9, excerpts-c 3/9, excerpts-d
+    # 8/9, bundles 7/8: 26/35, key line quoted in 29/35, none refused, two failed runs called healthy
+    # (c 05: a table whose sides are `Before #26496 | After #26496`, values `~126.9 tok/s`, read as
+    # answers served; c 06: lm-eval's gsm8k at 0.2407 under `has erroneous gsm8k lm_eval`), none
+    # confidently wrong. Passing since: sides named by their change and values by their unit (c 05),
+    # results stated wrong in words (c 06), a results table's GARBAGE cells (c 01), perplexity runs
+    # named `(before)` and `(after)` at their line's end (c 08), Ollama's listening line (a 07), vLLM's
+    # `Error in preprocessing prompt inputs` for a prompt over the context (bundles 04).
+    "tests/data/blind-round59-excerpts-c/03-vllm-glm5-router-gemm-gsm8k-parity": {
+        "key_line": "first sight: healthy (the verdict expected), the evidence showing one lm-eval row per kind, "
+        "not the PR's row the tester keys",
+    },
+    "tests/data/blind-round59-excerpts-c/07-sglang-ue8m0-fix-sgl-eval-gsm8k": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: sgl-eval's summary (`* score           "
+        "=  97.27%`), a format no pattern reads",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round59-excerpts-c/09-vllm-omni-tts-perf-false-alarm": {
+        "verdict": "first sight: no-failure-seen, its summary naming the last line, not the flat nightly row "
+        "the tester keys (healthy expected: a stale baseline's false alarm)",
+        "key_line": "first sight: the nightly's row not quoted",
+    },
+    "tests/data/blind-round59-excerpts-d/07-fma-wake-up-cuda-oom": {
+        "verdict": "first sight: no-failure-seen; the tester expects gpu-oom: a klog INFO line (`HTTP call done`) "
+        "whose `err=` field holds vLLM's `CUDA Error: out of memory`, an info line read as quiet",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

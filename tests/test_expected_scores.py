@@ -51,3 +51,18 @@ def test_a_result_that_meets_or_has_no_expectation_stays_answers_served(
 def test_a_percentage_expected_against_a_share_measured(tmp_path: Path, library: Library) -> None:
     report = analysed_lines(tmp_path, library, _table("expected accuracy: ~75%", "0.5071"), "excerpt.log")
     assert report.verdict.id == "accuracy-regression"
+
+
+def test_results_stated_wrong_in_words_name_the_result_beside_them(tmp_path: Path, library: Library) -> None:
+    # vllm-project/vllm#45699: the score alone (0.24, above the collapse floor) reads as answers served
+    lines = [
+        "`NVIDIA-Nemotron-3-Ultra-550B-A55B-NVFP4` on GB200 has erroneous gsm8k lm_eval on GB200:",
+        "",
+        "|       Tasks       |Version|Filter|n-shot|  Metric   |   | Value  |   |Stderr|",
+        "|-------------------|------:|------|-----:|-----------|---|-------:|---|------|",
+        "|adlr_gsm8k_chat_cot|    3.2|none  |     0|exact_match|↑  |  0.2407|±  |0.0587|",
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert report.verdict.id == "accuracy-regression"
+    assert report.verdict.confidence < 0.5  # words, no gate: a lead
+    assert "0.2407" in report.verdict.summary and "erroneous gsm8k" in report.verdict.summary

@@ -216,6 +216,8 @@ def _worse_than_before(source: str, pattern_id: str, at: int) -> bool:
     after = _measured(rows, pattern_id, at)
     if after is None:
         return False
+    if pattern_id in library.marked(Mark.COMPARED_BY_COMMIT):
+        return _worse_than_passing_commit(rows, pattern_id, at, after)
     if pattern_id in library.marked(Mark.COMPARED_IN_ORDER):
         # No label: the block of the same kind printed last above it is its baseline.
         earlier = next(
@@ -233,6 +235,32 @@ def _worse_than_before(source: str, pattern_id: str, at: int) -> bool:
             # a heading's block is compared only with one laid out alike (a blank line below both or neither)
             if before is not None and shape_of(before) == shape_of(after) and _spaced(rows, side, row) == spaced:
                 return regressed(before, after)
+    return False
+
+
+def _worse_than_passing_commit(rows: tuple[str, ...], pattern_id: str, at: int, after: str) -> bool:
+    """A commit's heading whose commit a line of the file names failing (or regressed), worse than the
+    nearest heading whose commit one names passing and that states the same measure."""
+    named = {}
+    for role_id in _library().marked(Mark.COMMIT_ROLE):
+        for row in rows:
+            captured = match_line(_pattern(role_id), row)
+            if captured is not None:
+                named[str(captured["commit"]).lower()] = str(captured["role"]).lower() == "passing"
+
+    def passing(row: int) -> bool | None:
+        commit = str((match_line(_pattern(pattern_id), rows[row]) or {}).get("commit", "")).lower()
+        sides = [ok for name, ok in named.items() if commit and (name.startswith(commit) or commit.startswith(name))]
+        return sides[0] if sides else None
+
+    if passing(at) is not False:
+        return False
+    for distance in range(1, len(rows)):
+        for row in (at - distance, at + distance):
+            if 0 <= row < len(rows) and passing(row):
+                before = _measured(rows, pattern_id, row)
+                if before is not None and shape_of(before) == shape_of(after):
+                    return regressed(before, after)
     return False
 
 
@@ -577,11 +605,6 @@ MISCOUNTED = {
 }
 # ... and for the formats' per-event counts (test_every_format_prints_the_lines_each_event_stands_for).
 MISPRINTED = {
-    "tests/data/blind-round35-excerpts-c/10-gpt-oss-h200-throughput-after-before": (
-        "two 'after ...' headings, each worse than its Before: each turns failing as a kind of its own "
-        "(planned.recounted, one line each), and the chain lists the pattern's first at x1 while the file "
-        "has two failing lines of it (first seen on round 35; not yet read)"
-    ),
     "tests/data/blind-round21-bundles-b/05-llmd-decode-kv-full-ttft-gate": MISCOUNTED[
         "tests/data/blind-round21-bundles-b/05-llmd-decode-kv-full-ttft-gate"
     ],

@@ -883,7 +883,10 @@ def _client_caused(failing: list[Event], proof: list[Event], evidence: Evidence)
     answers = library.marked(Mark.ERROR_ANSWER, Mark.REQUEST_FAILED)
     if not proof or not refused or any(e.pattern not in answers for e in failing):
         return None
-    if count_matches(failing) > count_matches(refused):
+    # Each file echoes the refusals once: the server's own line for the request it refused, the
+    # proxy's 5xx for it. No file may hold more error answers than there were refusals.
+    echoes = [[e for e in failing if e.source == source] for source in {e.source for e in failing}]
+    if any(count_matches(each) > count_matches(refused) for each in echoes):
         return None
     first = min(refused, key=_time_key)
     return (

@@ -85,6 +85,8 @@ _SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps)\b")
 # What an accuracy test is named after: its metric, or the benchmark it scores (lm-eval's tasks).
 ACCURACY_WORDS = (
     "accuracy",
+    "perplexity",
+    "ppl",
     "exact match",
     "score",
     "gsm8k",

@@ -48,17 +48,21 @@ def short_of_plan(events: Sequence[Event], library: Library) -> list[Event]:
 
 
 def recounted(events: list[Event], before: Sequence[Event]) -> list[Event]:
-    """The scan counted a pattern's passing lines as one kind (`repeats`, model/counts.py): a line
-    now failing is a kind of its own (one line each), and the passing kind has that many fewer."""
+    """The scan counted a pattern's passing lines as one kind (`repeats`, model/counts.py): the lines
+    now failing join its failing kind (each of them, and any line that failed as scanned, counts
+    them all: two commits of a bisection judged worse are two failing lines), and the passing kind
+    has that many fewer."""
     turned = Counter((e.source, e.pattern) for e, was in zip(events, before, strict=True) if e.failing != was.failing)
     if not turned:
         return events
+    failed_as_scanned = {(e.source, e.pattern): e.repeats for e in before if e.failing}
     out = []
-    for event, was in zip(events, before, strict=True):
-        if event.failing != was.failing:
-            event = replace(event, repeats=1, at_least=False)
-        elif not event.failing and turned[(event.source, event.pattern)] and event.repeats > 1:
-            event = replace(event, repeats=max(1, event.repeats - turned[(event.source, event.pattern)]))
+    for event in events:
+        kind = (event.source, event.pattern)
+        if event.failing and turned[kind]:
+            event = replace(event, repeats=turned[kind] + failed_as_scanned.get(kind, 0), at_least=False)
+        elif not event.failing and turned[kind] and event.repeats > 1:
+            event = replace(event, repeats=max(1, event.repeats - turned[kind]))
         out.append(event)
     return out
 

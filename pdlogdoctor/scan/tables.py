@@ -55,11 +55,14 @@ def read_row(buf: bytes | bytearray, line_start: int, line_end: int) -> dict[str
 
 # A header cell that names the run before a change, and one that names the run after it
 # (`| | main | this PR |`, `| Metric | Baseline | Optimized |`); or two releases (`| v0.8.5 | v0.9.0 |`).
+# `Before` and `After` may name the change they stand either side of (`| Before #26496 | After #26496 |`:
+# sgl-project/sglang#28224's bisection).
 BASELINE_SIDE = re.compile(
-    r"(?i)^(?:before|baseline|base|main|master|old|ref(?:erence)?|original|previous|w/o\b.*|without\b.*)(?:\s*\(.*\))?$"
+    r"(?i)^(?:before\b.*|baseline|base|main|master|old|ref(?:erence)?|original|previous|w/o\b.*|without\b.*)"
+    r"(?:\s*\(.*\))?$"
 )
 CANDIDATE_SIDE = re.compile(
-    r"(?i)^(?:after|(?:this |the )?pr(?: #?\d+)?|new|patched|candidate|optimi[sz]ed|fix(?:ed)?|w/\s.*|with\b.*)"
+    r"(?i)^(?:after\b.*|(?:this |the )?pr(?: #?\d+)?|new|patched|candidate|optimi[sz]ed|fix(?:ed)?|w/\s.*|with\b.*)"
     r"(?:\s*\(.*\))?$"
 )
 RELEASE_CELL = re.compile(r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)$")
@@ -184,6 +187,9 @@ def _judged_sides(
     if was is None or now is None or was == 0:
         return None
     metric = row[0] if row[0] and _directed(row[0]) else names[0] if _directed(names[0]) else ""
+    unit = _CELL_NUMBER.sub("", row[after]).strip(" ~≈")
+    if not metric and unit and _directed(unit):
+        metric = f"{row[0]} ({unit})"  # the values' own unit says the way (`~104.4 tok/s`)
     if not metric:
         return None
     return _worse_by(metric, was, now), metric, was, now, "| " + " | ".join(row) + " |"

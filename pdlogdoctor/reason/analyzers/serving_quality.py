@@ -35,6 +35,8 @@ def _accuracy(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
         return _collapse(hypothesis, evidence)
     if gate.get("perplexity") is not None:
         return _perplexity_collapse(hypothesis, evidence)
+    if gate.get("accuracy") is None and gate.get("measured") is None:
+        return _stated_wrong(hypothesis, evidence)
     if gate.get("accuracy") is None:  # an accuracy test's assertion: a measured and an expected score
         accuracy, threshold = float(gate.get("measured")), float(gate.get("expected"))
         margin = round(accuracy - threshold, 4)
@@ -68,6 +70,26 @@ def _accuracy(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
 
 
 GARBAGE_ACCURACY = 0.5  # an accuracy gate beside answers that mostly hold no number: below the garbage's reading
+STATED_WRONG = 0.45  # results called wrong in words, no score against a gate: a lead
+
+
+def _stated_wrong(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    """A line that says in words the results are wrong (result-stated-wrong): no number says by how
+    much, so the verdict is a lead, the line quoted."""
+    line = hypothesis.first_root
+    said = clip(line.text.strip(), QUOTE)
+    summary = f"The servers answered, but a line states their results are wrong: {line.where}: {said}."
+    scored = [e for e in evidence.marked(Mark.ANSWERED) if e.source == line.source and _scored(e)]
+    if scored:  # the result it speaks of, when its file states one: the number a reader checks
+        result = min(scored, key=lambda e: abs(e.line - line.line))
+        summary += f" The result beside it: {result.where}: {clip(result.text.strip(), QUOTE)}."
+    summary += " No line here measures it against a gate, nor says why."
+    proof = _proof(evidence)
+    return replace(hypothesis, summary=summary, confidence=STATED_WRONG, lines_used=tuple(proof[:2]))
+
+
+def _scored(event: Event) -> bool:
+    return any(isinstance(event.get(name), int | float) for name in ("score", "accuracy"))
 
 
 def _answers_unreadable(evidence: Evidence) -> Event | None:
