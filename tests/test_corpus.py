@@ -982,6 +982,54 @@ KNOWN: dict[str, dict[str, str]] = {
         "whose `err=` field holds vLLM's `CUDA Error: out of memory`, an info line read as quiet",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Blind round 60 (session 25), first sight on 5ea7e68c: excerpts-a 3/7, excerpts-c 4/10, excerpts-d
+    # 6/9, bundles 6/7: 19/33, key line quoted in 25/33, none refused, no failed run called healthy,
+    # four confidently wrong (a 03 below; a 06: llama.cpp's out-of-memory it retried past without
+    # pipeline parallelism, gpu-oom 0.75; d 03: an accuracy check that failed on a score above the
+    # expected one, accuracy-regression 0.55; bundles 01: one client-aborted request's bootstrap
+    # timeout in a run whose gates passed, kv-transfer-timeout 0.55). Passing since: bundles 01 (a
+    # warning is no consequence that failed), d 03 (a score above the expected is no regression),
+    # ggml's older `CUDA error 2 at ...: out of memory` (a 01), a regression stated with its verb
+    # (`perf has regressed by 30%`, c 02), `... is nonsense` (c 05), a crash whose what() ends in an
+    # InfiniBand completion error (a 04's verdict), a weights download short of disk space under the
+    # engine's cut traceback (d 06).
+    "tests/data/blind-round60-excerpts-a/03-aibrix-ucx-umr-qp-rtr-no-device": {
+        "verdict": "first sight: mr-registration-rejected 0.70 (counted confidently wrong); the tester saw the "
+        "thread open with no cause named, but the library's known issue ucx-umr-qp-lag-bond links this very "
+        "thread (aibrix#1770) to UCX's UMR QP on LAG-bonded ports (openucx/ucx#11709, #11780): kept",
+    },
+    "tests/data/blind-round60-excerpts-a/04-nccl-ib-completion-error12-oneline": {
+        "key_line": "first sight: scheduler-crash 0.30; since then rdma-link-failure, but the key words end a "
+        "run-together line of 700 characters, past the quote's cut",
+    },
+    "tests/data/blind-round60-excerpts-a/06-llamacpp-pp-fallback-recovered": {
+        "verdict": "first sight: gpu-oom 0.75 (confidently wrong); since then the out-of-memory is cleared by "
+        "llama.cpp's `retrying without pipeline parallelism`, and the allocator's echoes above it (`failed to "
+        "allocate CUDA1 buffer`) lead an inconclusive report; the tester expects no-failure-seen",
+    },
+    "tests/data/blind-round60-excerpts-c/01-vllm-nvfp4-scale-buffer-decode-regression": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: the table is cut "
+        "after its baseline row, the regressed nightly's figure only in prose",
+    },
+    "tests/data/blind-round60-excerpts-c/03-vllm-dsv4-fused-shared-expert-gsm8k-ab": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: an A/B table whose rows "
+        "name the configuration (`FSE enabled, original conversion`), 0.9492 against 0.8620",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round60-excerpts-c/04-mistralrs-no-kv-cache-garbage": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a chat answer of word "
+        "salad (`Hello Bakanı titten echangezpeuronsotionEvent`), no unit repeated, no words that say so",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round60-excerpts-c/08-sglang-dsv4-shared-expert-fusion-mmlu-healthy": {
+        "verdict": "first sight: no-failure-seen, its summary naming no result; the tester expects healthy: a "
+        "table of MMLU scores per configuration (`| DeepEP fused | 14042 | 0.861 |`), no pattern reads",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round60-excerpts-d/08-guidellm-ci-hf-429": {
+        "verdict": "first sight: no-failure-seen, its summary naming the last line; the tester expects "
+        "inconclusive: Hugging Face's 429 to a CI runner, in a pytest capture",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -447,7 +447,7 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     # inactive, then moving the slices to another rail) are the cause unfolding, not what it caused.
     restating = {h.verdict for h in viable}
     # A loss that says it affected no request (`Lost connection with prefill instance ..., 0 requests
-    # affected`: a teardown's) failed nothing.
+    # affected`: a teardown's) failed nothing; nor does a warning (one request a client aborted).
     after = [
         event
         for event in failing
@@ -455,6 +455,7 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
         and not outage(event)
         and _verdict_of(event, evidence) not in restating
         and event.get("affected") != 0
+        and event.severity.rank > Severity.WARNING.rank
     ]
     gated = evidence.library.marked(Mark.GATE_FAILED)
     back = came_back(failing, evidence) if after and not any(e.pattern in gated for e in after) else None

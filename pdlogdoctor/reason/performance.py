@@ -81,7 +81,7 @@ LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time
 # The short ones only as words of their own: `itl` is in "title", `e2e` a test folder's name too.
 _SHORT_LATENCY = re.compile(r"\b(?:ttft|tpot|itl|e2e)\b")
 # Rates by their short units, whole words only (`sps`: samples per second, a nightly's column).
-_SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps)\b")
+_SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps|perf)\b")  # `perf`: performance, said short
 # What an accuracy test is named after: its metric, or the benchmark it scores (lm-eval's tasks).
 ACCURACY_WORDS = (
     "accuracy",

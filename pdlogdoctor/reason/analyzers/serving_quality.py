@@ -40,6 +40,14 @@ def _accuracy(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     if gate.get("accuracy") is None:  # an accuracy test's assertion: a measured and an expected score
         accuracy, threshold = float(gate.get("measured")), float(gate.get("expected"))
         margin = round(accuracy - threshold, 4)
+        if margin > 0:
+            # A check of closeness (|measured - expected| within a tolerance) fails on a score above
+            # the expected one too: the answers were no worse (vllm#35806: 0.913 against 0.89).
+            why = (
+                f"the test measured {accuracy:.4g}, above the expected {threshold}: a check that fails on a "
+                "higher score is the test's tolerance, not worse answers"
+            )
+            return replace(hypothesis, rejected=why, confidence=0.1)
         summary = (
             f"The servers answered, but the accuracy test measured {accuracy:.4g} against an expected "
             f"{threshold} (margin {margin:+.4g}): {gate.text.strip()}"
