@@ -447,7 +447,12 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     # inactive, then moving the slices to another rail) are the cause unfolding, not what it caused.
     restating = {h.verdict for h in viable}
     # A loss that says it affected no request (`Lost connection with prefill instance ..., 0 requests
-    # affected`: a teardown's) failed nothing; nor does a warning (one request a client aborted).
+    # affected`: a teardown's) failed nothing; nor does a warning in a run whose end-to-end checks all
+    # passed (one request a client aborted: the checks say the rest were served), unless it is a gate
+    # itself (a benchmark's failed requests).
+    gated = evidence.library.marked(Mark.GATE_FAILED)
+    checked = evidence.marked(Mark.END_TO_END)
+    warnings_served = bool(checked) and not any(e.failing for e in checked)
     after = [
         event
         for event in failing
@@ -455,9 +460,8 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
         and not outage(event)
         and _verdict_of(event, evidence) not in restating
         and event.get("affected") != 0
-        and event.severity.rank > Severity.WARNING.rank
+        and not (warnings_served and event.severity.rank <= Severity.WARNING.rank and event.pattern not in gated)
     ]
-    gated = evidence.library.marked(Mark.GATE_FAILED)
     back = came_back(failing, evidence) if after and not any(e.pattern in gated for e in after) else None
     if after and back is None:
         return None  # what it caused failed too, and no server came back after it
