@@ -11,7 +11,14 @@ from typer.testing import CliRunner
 
 from pdlogdoctor.cli.commands import app
 from pdlogdoctor.library.conditions import parse_condition
-from pdlogdoctor.library.fields import is_fragment, longest_run, repeat_fraction, scripts_in, typed_fields
+from pdlogdoctor.library.fields import (
+    is_fragment,
+    longest_run,
+    phrase_repeat,
+    repeat_fraction,
+    scripts_in,
+    typed_fields,
+)
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.reason.analyzers.memory_registration import bytes_per_token, suggested_region_bytes
 from pdlogdoctor.scan.index import AnchorIndex
@@ -246,6 +253,7 @@ def test_a_text_field_carries_its_length_and_repeat_fraction() -> None:
         "output": "!!!!!!!!!!!!!!!!",
         "output_len": 16,
         "output_repeat_fraction": 1.0,
+        "output_phrase_repeat": 0.0,  # a phrase is 8 characters at least, three times: 24
         "output_longest_run": 16,
         "output_scripts": 0,
         "output_fragment": 0,
@@ -302,6 +310,21 @@ def test_a_generated_text_counts_the_writing_systems_of_its_letters(text: str, s
 )
 def test_a_generated_text_of_function_words_that_no_sentence_is_is_a_fragment(text: str, fragment: bool) -> None:
     assert is_fragment(text) is fragment
+
+
+@pytest.mark.parametrize(
+    ("text", "share"),
+    [
+        # NVIDIA/TensorRT-LLM#2492: one sentence until the length limit
+        # 14 times the 27 characters ` 10 year old girls clothes ` of 381 (escaped newlines read as spaces)
+        ("\\n10 year old girls clothes\\n" * 14 + "\\n10", round(378 / 381, 4)),
+        (" Paris is the capital of France. It is known for the Eiffel Tower and the Louvre.", 0.0),
+        ("def f(x):\n    return x\n\ndef g(x):\n    return x\n", 0.0),  # code repeats lines, not three in a row
+        ("", 0.0),
+    ],
+)
+def test_a_generated_text_phrase_repeat_counts_one_sentence_repeated(text: str, share: float) -> None:
+    assert phrase_repeat(text) == share
 
 
 def test_scan_finds_events_with_line_numbers_and_last_line_without_newline(library: Library) -> None:

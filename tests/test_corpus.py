@@ -1030,6 +1030,57 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen, its summary naming the last line; the tester expects "
         "inconclusive: Hugging Face's 429 to a CI runner, in a pytest capture",
     },
+    # Blind round 61 (session 25), first sight on 29686bc5: excerpts-a 3/6, excerpts-c 3/10, excerpts-d
+    # 7/10, bundles 5/7: 18/33, key line quoted in 22/33, none refused, no failed run called healthy,
+    # one confidently wrong (bundles 02: the router's `No available prefill workers` before the prefill
+    # was up, in a run whose benchmark served 800 of 800, router-no-workers 0.55). Passing since: a
+    # router without workers only before the side was up (bundles 02), a prefill's bind error not
+    # taken as survived by the decode's warmup in one compose log (bundles 04), Ollama's `cudaMalloc
+    # failed: out of memory` (a 02), vLLM's world size above the node's GPUs (d 04), a score's two
+    # values stated (c 05), TensorRT-LLM's run output in a loop (c 09), a chat answer of one mark (c 08).
+    "tests/data/blind-round61-excerpts-a/03-modelmesh-models-dir-evicted": {
+        "verdict": "first sight: inconclusive led by the FailedPreStopHook event, not the EmptyDir eviction the "
+        "tester keys (model-load-failure expected, inconclusive accepted naming it)",
+    },
+    "tests/data/blind-round61-excerpts-a/04-vllm-omni-shm-broadcast-idle-healthy": {
+        "verdict": "first sight: no-failure-seen, its summary naming the last line, not vllm-omni's `Generation "
+        "completed successfully.` (healthy expected)",
+        "key_line": "first sight: that line not quoted",
+    },
+    "tests/data/blind-round61-excerpts-c/02-sfllm-fp8-gsm8k-throughput-table": {
+        "verdict": "first sight: no-failure-seen, naming no result; the tester expects healthy: a validation "
+        "table with GSM8K as `1093/1319 (82.87%)` cells",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round61-excerpts-c/06-vllm-ttft-3x-after-upgrade": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: `- TTFT (v0.7.0): "
+        "0.39s` over `- TTFT (v0.6.1.post2): 0.13s`, the versions inside the labels",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round61-excerpts-c/07-llamacpp-command-a-sm-row-gibberish": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a quoted answer of four "
+        "scripts without undecodable bytes, and `> Tạng Tạng Tạng ...`, a word three times",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round61-excerpts-c/08-llamacpp-mixtral-sm-row-hashes": {
+        "key_line": "first sight: no-failure-seen; since then output-corruption, quoting the answer without the "
+        "Markdown quote's `> ` the tester's key keeps",
+    },
+    "tests/data/blind-round61-excerpts-c/10-vllm-gemma3-12b-repetitive-loop": {
+        "verdict": "first sight: inconclusive led by `Example prompt that failed:`; the tester expects "
+        "output-corruption: word salad (`description, andrequest. of information, ...`) no measure reads",
+        "key_line": "first sight: the salad not quoted",
+    },
+    "tests/data/blind-round61-excerpts-d/03-trtllm-jenkins-agent-offline": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: Jenkins' `Cannot contact "
+        "<agent>` and an interrupted stage, words no pattern or marker reads as failing",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round61-excerpts-d/09-llmd-router-e2e-local-rerun-pass": {
+        "verdict": "first sight: no-failure-seen, naming no result; the tester expects healthy: Ginkgo's "
+        "`SUCCESS! -- 2 Passed | 0 Failed | 0 Pending | 2 Skipped`",
+        "key_line": "first sight: that line not quoted",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -1,8 +1,9 @@
 """A pattern's captures as typed values: `int`, `float`, `bytes` (`16 GiB` -> 17179869184),
 `duration` (seconds), `str`, `int_list` (with `<name>_len` and `<name>_zero_fraction` beside it),
 `percent` (`95.9` or `95.9%` -> 0.959), `bool` (Python's True/False) and `text` (a generated text, with
-`<name>_len`, `<name>_repeat_fraction`, `<name>_longest_run`, `<name>_scripts` and `<name>_fragment`
-beside it: see `repeat_fraction`, `longest_run`, `scripts_in` and `is_fragment`)."""
+`<name>_len`, `<name>_repeat_fraction`, `<name>_phrase_repeat`, `<name>_longest_run`, `<name>_scripts`
+and `<name>_fragment` beside it: see `repeat_fraction`, `phrase_repeat`, `longest_run`, `scripts_in` and
+`is_fragment`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ from ..model import FieldValue
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent", "bool", "text")
 # The values a field type adds beside its own (`output_ids_zero_fraction`), as `failure_if` may read them.
 DERIVED_FIELDS = MappingProxyType(
-    {"int_list": ("zero_fraction", "len"), "text": ("repeat_fraction", "longest_run", "len", "scripts", "fragment")}
+    {
+        "int_list": ("zero_fraction", "len"),
+        "text": ("repeat_fraction", "phrase_repeat", "longest_run", "len", "scripts", "fragment"),
+    }
 )
 
 
@@ -35,6 +39,7 @@ def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None
         if kind == "text" and isinstance(value, str):
             values[f"{name}_len"] = len(value)
             values[f"{name}_repeat_fraction"] = repeat_fraction(value)
+            values[f"{name}_phrase_repeat"] = phrase_repeat(value)
             values[f"{name}_longest_run"] = longest_run(value)
             values[f"{name}_scripts"] = scripts_in(value)
             values[f"{name}_fragment"] = int(is_fragment(value))
@@ -63,6 +68,22 @@ def repeat_fraction(text: str) -> float:
     if not text:
         return 0.0
     repeated = sum(len(run.group(0)) for run in _REPEATED_UNIT.finditer(text) if not set(run.group(1)) <= _LAYOUT)
+    return round(repeated / len(text), 4)
+
+
+# One phrase (a line, a sentence: 8 to 200 characters) written three times or more in a row.
+_REPEATED_PHRASE = re.compile(r"(.{8,200}?)\1{2,}", re.DOTALL)
+
+
+def phrase_repeat(text: str) -> float:
+    """The share of `text` that is one phrase repeated back to back (three times or more): a
+    generation stuck in a loop (`\n10 year old girls clothes\n` until its length limit) repeats a
+    sentence, not a token, so repeat_fraction does not see it. Prose, code and lists do not repeat a
+    whole line three times in a row."""
+    text = _ESCAPED_SPACE.sub(" ", text)
+    if not text:
+        return 0.0
+    repeated = sum(len(run.group(0)) for run in _REPEATED_PHRASE.finditer(text) if run.group(1).strip())
     return round(repeated / len(text), 4)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from ..model import SERVER_ROLES, Event, Mark
+from ..model import SERVER_ROLES, Event, Mark, Role
 from ..model.values import record
 from .hypothesis import Evidence, Hypothesis
 
@@ -250,9 +250,15 @@ def recovery(hypothesis: Hypothesis, evidence: Evidence) -> Recovery | None:
         if event.failing or not _not_earlier(event, last):
             continue
         restarted = event.source in next_life
-        if restarted or (event.source == root.source and event.line > last.line):
+        if restarted or (event.source == root.source and event.line > last.line and _one_side(event, root)):
             return None if _failing_again(hypothesis, event, last, evidence) else Recovery(event, restarted)
     return _killed_life_came_back(hypothesis, evidence) if root.role not in SERVER_ROLES else None
+
+
+def _one_side(event: Event, root: Event) -> bool:
+    """Not told apart as the two sides of the deployment: one file may hold both servers' lines (a
+    compose log's `prefill-1 |` and `decode-1 |`), and the decode coming up says nothing of the prefill."""
+    return len({event.role, root.role} & {Role.PREFILL, Role.DECODE}) < 2
 
 
 def _killed_life_came_back(hypothesis: Hypothesis, evidence: Evidence) -> Recovery | None:

@@ -481,6 +481,9 @@ def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypoth
         ("no_workers_side", tuple(sides) or None),
         ("failed_health_checks", tuple(health)),
     ]
+    early = _before_the_side_was_up(no_workers, sides, evidence)
+    if early is not None:
+        return [replace(hypothesis, rejected=early, benign=True, confidence=0.1)]
     missing = _missing_peer_logs(evidence)
     why = (
         "the server logs that could say why are not given"
@@ -493,6 +496,32 @@ def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypoth
         f"{' (health checks failed for ' + ', '.join(health) + ')' if health else ''}, and {why}."
     )
     return [replace(hypothesis, summary=summary, facts=tuple(facts), missing=tuple(missing))]
+
+
+def _before_the_side_was_up(no_workers: list[Event], sides: Counter[str], evidence: Evidence) -> str | None:
+    """Why the router's lack of workers was the deployment starting, when it was: every such line
+    came before the first ready line of the side it named (of any server when it named none), and the
+    run's end-to-end checks passed after. A router takes requests before its workers are up (a
+    Kubernetes rollout, a probe's first minutes); once they are, it routes. None otherwise."""
+    checks = evidence.marked(Mark.END_TO_END)
+    if not no_workers or not checks or any(e.failing for e in checks):
+        return None
+    roles = {Role(side) for side in sides if side in (Role.PREFILL.value, Role.DECODE.value)}
+    ready = [
+        e
+        for e in evidence.marked(Mark.SERVER_UP)
+        if not e.failing and e.time is not None and (not roles or e.role in roles)
+    ]
+    last = max((e.time for e in no_workers if e.time is not None), default=None)
+    if not ready or last is None or any(e.time is None for e in no_workers):
+        return None
+    first_up = min(ready, key=lambda e: e.time or 0.0)
+    if first_up.time is None or last >= first_up.time:
+        return None
+    return (
+        f"the router had no worker only before the {first_up.role.value} server was up ({first_up.where}): "
+        "the deployment starting, and the end-to-end checks passed after it"
+    )
 
 
 def _no_worker_said(no_workers: list[Event], sides: Counter[str], evidence: Evidence) -> str:
