@@ -39,7 +39,7 @@ def _job(tmp_path: Path, lines: list[str]) -> Path:
     [
         ("##[error]perf gate failed: output_throughput regressed 15.6% (allowed 10.0%)", "performance-regression"),
         ("##[error]check failed: median TTFT went up 41% against the baseline run", "performance-regression"),
-        ("##[error]eval check failed: gsm8k accuracy dropped from 0.91 to 0.84", "accuracy-regression"),
+        ("##[error]eval check failed: gsm8k accuracy is 7 points under the baseline run", "accuracy-regression"),
     ],
 )
 def test_the_exit_is_the_gate_its_step_named_above_it(tmp_path: Path, said: str, verdict: str) -> None:
@@ -73,3 +73,12 @@ def test_a_measure_named_by_an_earlier_step_does_not_name_this_exit(tmp_path: Pa
     others = [f"2025-11-25T02:5{1 + i // 10}:0{i % 10}.0000000Z step output {i}" for i in range(20)]
     report = run([str(_job(tmp_path, [said, *others, STEP, EXIT]))], LIBRARY)
     assert report.verdict.id not in ("performance-regression", "healthy"), report.verdict.summary
+
+
+def test_a_step_that_states_both_scores_is_the_gate_itself(tmp_path: Path) -> None:
+    # The drop with its two values is a gate of its own (score-change-stated): the line quoted first.
+    said = "##[error]eval check failed: gsm8k accuracy dropped from 0.91 to 0.84"
+    report = run([str(_job(tmp_path, [STEP, f"2025-11-25T02:54:13.2272061Z {said}", EXIT]))], LIBRARY)
+    assert report.verdict.id == "accuracy-regression", report.verdict.summary
+    assert report.performance is not None and report.performance.gate is not None
+    assert report.performance.gate.text.endswith("dropped from 0.91 to 0.84")
