@@ -451,8 +451,7 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     # passed (one request a client aborted: the checks say the rest were served), unless it is a gate
     # itself (a benchmark's failed requests).
     gated = evidence.library.marked(Mark.GATE_FAILED)
-    checked = evidence.marked(Mark.END_TO_END)
-    warnings_served = bool(checked) and not any(e.failing for e in checked)
+    warnings_served = evidence.end_to_end_passed()
     after = [
         event
         for event in failing
@@ -828,8 +827,7 @@ def _benign_reason(
     covered = _benign_lines(benign)
     # Warnings beside them (a client's aborted request) fail nothing in a run whose end-to-end
     # checks all passed; error answers must have been answered past.
-    checks = evidence.marked(Mark.END_TO_END)
-    served = bool(checks) and not any(e.failing for e in checks)
+    served = evidence.end_to_end_passed()
     rest = [e for e in failing if id(e) not in covered and not (served and e.severity.rank <= Severity.WARNING.rank)]
     if not proof or not benign or any(e.pattern not in evidence.library.marked(Mark.ERROR_ANSWER) for e in rest):
         return None

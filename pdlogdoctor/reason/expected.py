@@ -4,10 +4,10 @@ People post an evaluation's result with the score they expected beside it, in th
 (`It should be 0.75.` over lm-eval's `mmlu_pro ... 0.5071`: vllm#28107, Llama-4-Scout in FP4). The
 table alone reads as answers served; the sentence is the gate. The lines that state an expectation
 are marked `expected-score` (with `expected`, and `percent` when the number is one); each is paired
-with the nearest result of its file that states a score on the same scale (a share against a
-share, a percentage against a percentage). A result more than compared.REGRESSED_SHARE below it
-makes the sentence a failed gate that names both values; a result at or above it, or none on its
-scale, leaves the sentence a sentence.
+with the nearest result of its file that states a score, both read as shares (`75%`, `75` and `0.75`
+alike; lm-eval's 0.5071 and a percentage's 50.71 alike). A result more than
+compared.REGRESSED_SHARE below it makes the sentence a failed gate that names both values; a result
+at or above it, or none, leaves the sentence a sentence.
 """
 
 from __future__ import annotations
@@ -76,8 +76,9 @@ def _share(result: Event) -> float | None:
 def _expected_share(expectation: Event) -> float | None:
     """The expected score as a share: `75%` and `75` are 0.75, `0.75` is itself; past 100, no score."""
     value = float(expectation.get(EXPECTED) or 0.0)
+    # A small whole number without `%` (`it should be 2`) is a count; no score is expected that low.
     if value <= 0 or value > 100 or (value > 1 and not expectation.get("percent") and value < 5):
-        return None  # `should be 2`: a count, not a score
+        return None
     return value / 100 if value > 1 else value
 
 

@@ -71,6 +71,12 @@ class Evidence:
     def failing(self, *pattern_ids: str) -> list[Event]:
         return [e for e in self.events if e.pattern in pattern_ids and e.failing]
 
+    def end_to_end_passed(self) -> bool:
+        """The run's end-to-end checks (probe, accuracy gate, benchmark result) ran, and none failed:
+        what a warning beside them, or a start-up's errors before them, cost no request they count."""
+        checks = self.marked(Mark.END_TO_END)
+        return bool(checks) and not any(e.failing for e in checks)
+
     def marked(self, *marks: Mark) -> list[Event]:
         """Events of the patterns that carry any of `marks` (what a line shows: model.Mark)."""
         ids = self.library.marked(*marks)

@@ -503,8 +503,7 @@ def _before_the_side_was_up(no_workers: list[Event], sides: Counter[str], eviden
     came before the first ready line of the side it named (of any server when it named none), and the
     run's end-to-end checks passed after. A router takes requests before its workers are up (a
     Kubernetes rollout, a probe's first minutes); once they are, it routes. None otherwise."""
-    checks = evidence.marked(Mark.END_TO_END)
-    if not no_workers or not checks or any(e.failing for e in checks):
+    if not no_workers or not evidence.end_to_end_passed():
         return None
     roles = {Role(side) for side in sides if side in (Role.PREFILL.value, Role.DECODE.value)}
     ready = [
