@@ -1081,6 +1081,35 @@ KNOWN: dict[str, dict[str, str]] = {
         "`SUCCESS! -- 2 Passed | 0 Failed | 0 Pending | 2 Skipped`",
         "key_line": "first sight: that line not quoted",
     },
+    # Blind round 62 (session 25), first sight on 2977d16c: excerpts-a 5/6, excerpts-c 4/7, excerpts-d
+    # 4/7, bundles 6/6: 19/26, key line quoted in 21/26, none refused, two failed runs called healthy
+    # (c 01: an evaluation table's `FAIL ⛔` status cell before its numbers; c 03: a GSM8K client's
+    # `Accuracy: 0.016`), none confidently wrong. Passing since: a status cell that says FAIL wherever it
+    # stands in its row (c 01), a GSM8K client's score under the collapse floor (c 03).
+    "tests/data/blind-round62-excerpts-a/04-vllm-nccl-sanity-check-passes": {
+        "verdict": "first sight: no-failure-seen, naming no result; the tester expects healthy: vLLM's NCCL "
+        "check script (`vLLM NCCL with cuda graph is successful!`), a line no pattern reads",
+        "key_line": "first sight: that line not quoted",
+    },
+    "tests/data/blind-round62-excerpts-c/05-vllm-qwen25-math-garbled-output": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: word salad with emoji "
+        "(`SEEKisorafi🌈 swuellenafiponsored SEEK SEEK ...`), no measure reads it",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round62-excerpts-d/04-gie-e2e-missing-hf-token": {
+        "verdict": "first sight: inconclusive led by the test's `panic: test timed out after 10m0s`, not "
+        "`[FAILED] HF_TOKEN is not set` the tester keys (model-load-failure expected)",
+    },
+    "tests/data/blind-round62-excerpts-d/06-gie-conformance-dp-routing-pass": {
+        "verdict": "first sight: no-failure-seen, naming no result; the tester expects healthy: Go's `--- PASS: "
+        "TestConformance (33.63s)`, a test runner's pass no pattern reads as serving",
+        "key_line": "first sight: that line not quoted",
+    },
+    "tests/data/blind-round62-excerpts-d/07-vllm-rbln-ci-hf-api-rate-limit": {
+        "verdict": "first sight: no-failure-seen; the tester expects model-load-failure: Hugging Face's `429 Too "
+        "Many Requests: you have reached your 'api' rate limit.` at the engine's start, no error word",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

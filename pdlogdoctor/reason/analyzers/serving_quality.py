@@ -126,6 +126,13 @@ def _collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
         f"falls below on it (near zero, or what guessing gives): a collapse of the answers, whatever the gate: "
         f"{row.text.strip()}"
     )
+    unreadable = _answers_unreadable(evidence)
+    if unreadable is not None:  # most answers hold no number: the garbage is the mechanism, the score its echo
+        why = (
+            f"most answers hold no number at all ({evidence.said(unreadable)}): the output is garbage, "
+            "and the low score only follows from it"
+        )
+        return replace(hypothesis, rejected=why, confidence=0.1)
     proof = _proof(evidence)
     confidence = 0.7 if proof else 0.6
     return replace(
