@@ -1110,6 +1110,38 @@ KNOWN: dict[str, dict[str, str]] = {
         "Many Requests: you have reached your 'api' rate limit.` at the engine's start, no error word",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Blind round 63 (session 25), first sight on a6c39ad1: excerpts-a 6/6, excerpts-c 1/7, excerpts-d
+    # 6/7, bundles 5/5: 18/25, key line quoted in 21/25, none refused, three failed runs called healthy
+    # (c 04, c 05 below; c 07: `~50% | much lower than expected` in a table), none confidently wrong.
+    # Passing since: a result said to be lower than expected (c 07, inconclusive: no accuracy named).
+    "tests/data/blind-round63-excerpts-c/01-sglang-pp-accuracy-consistency": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: a test's printed dicts "
+        "(`[Qwen PP Comparison] Baseline: {'accuracy': np.float64(0.95)`), a shape no pattern reads",
+        "key_line": "first sight: that line not quoted",
+    },
+    "tests/data/blind-round63-excerpts-c/02-ttinference-qwen72b-release-bench": {
+        "verdict": "first sight: no-failure-seen naming no result; the tester expects healthy: a release's "
+        "benchmark table of token rates, no measure column a pattern reads as served",
+        "key_line": "first sight: no line quoted",
+    },
+    "tests/data/blind-round63-excerpts-c/03-mlxvlm-eagle3-speedup": {
+        "verdict": "first sight: no-failure-seen naming no result; the tester expects healthy: speed-ups stated "
+        "as `12.269 / 8.152 = 1.50x`",
+        "key_line": "first sight: no line quoted",
+    },
+    "tests/data/blind-round63-excerpts-c/04-vllmascend-tp2dp2-gsm8k-low": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): lm-eval's gsm8k at 0.1653 and 0.1547, "
+        "above the 0.1 collapse floor, read as answers served; the thread's known TP2+DP2 precision bug",
+    },
+    "tests/data/blind-round63-excerpts-c/05-sglang-eagle-prefix-reuse-throughput": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): a table whose rows are configurations "
+        "(`TP8` against `TP8 + EAGLE steps=3/draft=4`, 43,981 against 12,881 tok/s), no side a header names",
+    },
+    "tests/data/blind-round63-excerpts-d/07-gaie-conformance-kgateway-passed": {
+        "verdict": "first sight: no-failure-seen naming no result; the tester expects healthy: a conformance "
+        "report's `result: success`",
+        "key_line": "first sight: that line not quoted",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
