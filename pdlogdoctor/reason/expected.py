@@ -32,8 +32,9 @@ def short_of_expectation(events: Sequence[Event], library: Library) -> list[Even
     if not expectations:
         return list(events)
     scored = library.marked(Mark.END_TO_END, Mark.ANSWERED)
-    results = [e for e in events if e.pattern in scored and not e.failing and _score(e) is not None]
-    out = [_judged(e, results) if e in expectations else e for e in events]
+    results = [e for e in events if e.pattern in scored and not e.failing and score_of(e) is not None]
+    stating = {id(e) for e in expectations}
+    out = [_judged(e, results) if id(e) in stating else e for e in events]
     return recounted(out, events)
 
 
@@ -49,7 +50,7 @@ def _judged(expectation: Event, results: Sequence[Event]) -> Event:
     fields = (
         *expectation.fields,
         ("metric", _metric(result)),
-        ("value", _score(result) or 0.0),
+        ("value", score_of(result) or 0.0),
         ("baseline", float(expectation.get(EXPECTED) or 0.0)),
         ("change", f"{(value - expected) / expected:+.1%}"),
         ("compared_with", f"{result.where}: {result.text.strip()}"),
@@ -57,7 +58,8 @@ def _judged(expectation: Event, results: Sequence[Event]) -> Event:
     return replace(expectation, failing=True, severity=Severity.ERROR, fields=tuple(sorted(fields)))
 
 
-def _score(event: Event) -> float | None:
+def score_of(event: Event) -> float | None:
+    """A result's score, by the captures results name it by (`accuracy`, `score`); None for no score."""
     for name in SCORES:
         value = event.get(name)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -67,7 +69,7 @@ def _score(event: Event) -> float | None:
 
 def _share(result: Event) -> float | None:
     """A result's score as a share: lm-eval's 0.5071 as it is; a score above 1 is a percentage."""
-    value = _score(result)
+    value = score_of(result)
     if value is None or value < 0 or value > 100:
         return None
     return value / 100 if value > 1 else value

@@ -12,6 +12,7 @@ from ...model import Event, Mark, Role
 from ...model.textcut import clip
 from ...model.verdicts import ACCURACY_REGRESSION
 from ..confidence import NEAR_MISS, missed_by_a_hair, near_miss_sentence
+from ..expected import score_of
 from ..hypothesis import Evidence, Hypothesis
 
 ACCURACY = ACCURACY_REGRESSION
@@ -87,17 +88,13 @@ def _stated_wrong(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     line = hypothesis.first_root
     said = clip(line.text.strip(), QUOTE)
     summary = f"The servers answered, but a line states their results are wrong: {line.where}: {said}."
-    scored = [e for e in evidence.marked(Mark.ANSWERED) if e.source == line.source and _scored(e)]
+    scored = [e for e in evidence.marked(Mark.ANSWERED) if e.source == line.source and score_of(e) is not None]
     if scored:  # the result it speaks of, when its file states one: the number a reader checks
         result = min(scored, key=lambda e: abs(e.line - line.line))
         summary += f" The result beside it: {result.where}: {clip(result.text.strip(), QUOTE)}."
     summary += " No line here measures it against a gate, nor says why."
     proof = _proof(evidence)
     return replace(hypothesis, summary=summary, confidence=STATED_WRONG, lines_used=tuple(proof[:2]))
-
-
-def _scored(event: Event) -> bool:
-    return any(isinstance(event.get(name), int | float) for name in ("score", "accuracy"))
 
 
 def _answers_unreadable(evidence: Evidence) -> Event | None:
