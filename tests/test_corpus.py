@@ -1007,10 +1007,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "llama.cpp's `retrying without pipeline parallelism`, and the allocator's echoes above it (`failed to "
         "allocate CUDA1 buffer`) lead an inconclusive report; the tester expects no-failure-seen",
     },
-    "tests/data/blind-round60-excerpts-c/01-vllm-nvfp4-scale-buffer-decode-regression": {
-        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: the table is cut "
-        "after its baseline row, the regressed nightly's figure only in prose",
-    },
     "tests/data/blind-round60-excerpts-c/03-vllm-dsv4-fused-shared-expert-gsm8k-ab": {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: an A/B table whose rows "
         "name the configuration (`FSE enabled, original conversion`), 0.9492 against 0.8620",
@@ -1141,6 +1137,14 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen naming no result; the tester expects healthy: a conformance "
         "report's `result: success`",
         "key_line": "first sight: that line not quoted",
+    },
+    # Round 64 (session 26), first sight on b73d3067: 21/25 acceptable, 23/25 quoted, 1 failed run called
+    # healthy (excerpts-c 01), none confidently wrong. Fixed since: llama.cpp's `main: couldn't bind ...`
+    # (read as a comparison's `main:` side), the ArcticInference variants table, a table's `Decode
+    # regression` cell, a sentence that says a result fails its gate.
+    "tests/data/blind-round64-excerpts-d/03-opea-helm-tgi-gated-401": {
+        "key_line": "first sight: the JSON record's message (a traceback with escaped line breaks) quoted cut "
+        "around its cause words, the words themselves marked as code",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -37,7 +37,18 @@ MEASURES_BELOW = "measures-below"
 TABLE_SIDES = "table-sides-below"
 # The rows below a Markdown table's header whose first column names releases (scan/tables.py).
 TABLE_RELEASES = "table-releases-below"
-BLOCK_KINDS = ("python-traceback", PYTHON_FRAMES, CXX_WHAT, TABLE_ROW, MEASURES_BELOW, TABLE_SIDES, TABLE_RELEASES)
+# The rows below a whitespace-aligned table's header whose rows are variants of one model (scan/tables.py).
+TABLE_VARIANTS = "table-variants-below"
+BLOCK_KINDS = (
+    "python-traceback",
+    PYTHON_FRAMES,
+    CXX_WHAT,
+    TABLE_ROW,
+    MEASURES_BELOW,
+    TABLE_SIDES,
+    TABLE_RELEASES,
+    TABLE_VARIANTS,
+)
 # The fields a block adds that a pattern's `failure_if` and `unexplained` may read besides its captures.
 BLOCK_FIELDS = MappingProxyType(
     {
@@ -45,6 +56,7 @@ BLOCK_FIELDS = MappingProxyType(
         MEASURES_BELOW: ("measured",),
         TABLE_SIDES: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_RELEASES: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
+        TABLE_VARIANTS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
     }
 )
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source

@@ -22,6 +22,7 @@ import re
 
 from ..model import FieldValue
 from ..model.measures import BETTER_HIGHER, BETTER_LOWER
+from ..model.values import record
 from .timeline import bare_line
 
 ROWS_ABOVE = 200  # table lines read above a row for its header
@@ -109,6 +110,125 @@ def read_releases_below(buf: bytes | bytearray, line_start: int, line_end: int, 
         return {}
     worse, metric, was, now = max(judged, key=lambda j: j[0])
     return _worst(worse, metric, was, now, "| " + " | ".join(high) + " |", f"{low[0]} -> {high[0]}")
+
+
+# A whitespace-aligned table (pandas' print, a script's summary): its columns are runs of text two or
+# more blanks apart; a row is a name and numbers, a header line names the columns and holds no number.
+_ALIGNED_CELL = re.compile(r"\S+(?: \S+)*")
+_NUMBER_CELL = re.compile(r"^[-+−]?\d[\d,]*(?:\.\d+)?%?$")
+# What an accuracy column is named by: a score, or the task it scores.
+ACCURACY_COLUMN = re.compile(
+    r"(?i)(?<![a-z])(?:acc(?:uracy)?(?:_norm)?|score|exact_match|em|f1|pass@\d+|gsm8k|mmlu\w*|ifeval|gpqa\w*"
+    r"|arc_\w+|hellaswag|humaneval|winogrande|truthfulqa\w*|math\w*)(?![a-z])"
+)
+VARIANT_JOIN = "_-.+/ ("  # what follows a baseline's name at the start of a variant's (`llama_8b_swiftkv`)
+HEADER_LINES = 3  # header lines read under a table's first (pandas prints a column level per line)
+
+
+@record
+class _Aligned:
+    """A line of a whitespace-aligned table: its cells, the column each ends at, and the line."""
+
+    cells: tuple[str, ...]
+    ends: tuple[int, ...]
+    text: str
+
+    @classmethod
+    def of(cls, line: str) -> _Aligned:
+        found = list(_ALIGNED_CELL.finditer(line))
+        return cls(tuple(m.group() for m in found), tuple(m.end() for m in found), line.strip())
+
+    @property
+    def is_row(self) -> bool:
+        """A name and two numbers or more, nothing else."""
+        rest = self.cells[1:]
+        return len(rest) >= 2 and not _NUMBER_CELL.match(self.cells[0]) and all(map(_NUMBER_CELL.match, rest))
+
+    @property
+    def is_header(self) -> bool:
+        return len(self.cells) >= 3 and not any(_NUMBER_CELL.match(cell) for cell in self.cells)
+
+
+def read_variants_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
+    """A whitespace-aligned results table whose rows are variants of one model (`llama_8b`, then
+    `llama_8b_swiftkv`, `llama_8b_spec`: ArcticInference's summary) judged on its accuracy columns:
+    the first row whose name begins a later row's is the baseline, and a variant is worse by how
+    much lower its score is; the worst is returned. A variant is meant to keep the model's answers
+    (a speculative decoder, a cache, a parallelism), so only accuracies are judged: its latency and
+    throughput are what it changes. Nothing when the header line is not the table's first (its
+    first line reads it), or no row is a variant of another."""
+    if _header_line_above(buf, line_start):
+        return {}
+    headers, rows = _aligned_below(buf, line_start, line_end, limit)
+    names = _column_names(headers, rows[0]) if rows else []
+    base = _baseline_row(rows)
+    if base is None:
+        return {}
+    judged = [
+        (_worse_by(names[at], was, now), names[at], was, now, row)
+        for row in rows
+        if row is not base and _is_variant(row.cells[0], base.cells[0])
+        for at in range(1, min(len(names), len(row.cells), len(base.cells)))
+        if ACCURACY_COLUMN.search(names[at])
+        and (was := _cell_number(base.cells[at])) is not None
+        and (now := _cell_number(row.cells[at])) is not None
+        and was > 0
+    ]
+    if not judged:
+        return {}
+    worse, metric, was, now, row = max(judged, key=lambda j: j[0])
+    return _worst(worse, metric, was, now, row.text, f"{base.cells[0]} -> {row.cells[0]}")
+
+
+def _header_line_above(buf: bytes | bytearray, line_start: int) -> bool:
+    if line_start <= 0:
+        return False
+    start = buf.rfind(b"\n", 0, line_start - 1) + 1
+    return _Aligned.of(_text(buf, start, line_start - 1)).is_header
+
+
+def _aligned_below(
+    buf: bytes | bytearray, line_start: int, line_end: int, limit: int
+) -> tuple[list[_Aligned], list[_Aligned]]:
+    """The table's header lines (its first, and up to HEADER_LINES more) and its rows, up to the
+    first line that is neither."""
+    headers: list[_Aligned] = [_Aligned.of(_text(buf, line_start, line_end))]
+    rows: list[_Aligned] = []
+    start = line_end + 1
+    while start < limit and len(rows) < ROWS_BELOW:
+        end = buf.find(b"\n", start, limit)
+        end = limit if end < 0 else end
+        line = _Aligned.of(_text(buf, start, end))
+        if line.is_row:
+            rows.append(line)
+        elif rows or len(headers) > HEADER_LINES or not line.is_header:
+            break
+        else:
+            headers.append(line)
+        start = end + 1
+    return headers, rows
+
+
+def _column_names(headers: list[_Aligned], first_row: _Aligned) -> list[str]:
+    """Each column's name: the header cells that end where the row's cell ends (numbers and their
+    names are aligned right), every header line's joined (`gsm8k` over `acc`: `gsm8k acc`)."""
+    names = []
+    for end in first_row.ends:
+        words = [h.cells[at] for h in headers for at, e in enumerate(h.ends) if abs(e - end) <= 1]
+        names.append(" ".join(words))
+    return names
+
+
+def _baseline_row(rows: list[_Aligned]) -> _Aligned | None:
+    """The first row whose name begins another row's (the model the others are variants of)."""
+    for row in rows:
+        if any(other is not row and _is_variant(other.cells[0], row.cells[0]) for other in rows):
+            return row
+    return None
+
+
+def _is_variant(name: str, base: str) -> bool:
+    return len(name) > len(base) and name.startswith(base) and name[len(base)] in VARIANT_JOIN
 
 
 def _worst(worse: float, metric: str, was: float, now: float, row: str, sides: str) -> dict[str, FieldValue]:

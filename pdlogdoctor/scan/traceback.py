@@ -146,6 +146,12 @@ def read_block(
             if first_line_start is not None
             else {}
         )
+    if kind == "table-variants-below":
+        return (
+            tables.read_variants_below(buf, first_line_start, first_line_end, limit)
+            if first_line_start is not None
+            else {}
+        )
     if kind == "python-frames" and first_line_start is not None:
         return _read_from_frame(buf, first_line_start, limit, formats)
     fields = read_traceback(buf, first_line_end, limit, formats)

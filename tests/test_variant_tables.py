@@ -1,0 +1,84 @@
+"""A whitespace-aligned results table whose rows are variants of one model: a variant whose accuracy
+is more than 10 % below the model's is a failed gate (issue 22: no failed run called healthy).
+
+ArcticInference's `Final Benchmark Summary` prints pandas' table: two header lines (the task over
+its metric) over a row per configuration of one model, `llama_8b` then `llama_8b_shift`,
+`llama_8b_swiftkv`, ... (snowflakedb/ArcticInference#217: the SwiftKV row's ifeval at 0.589 against
+0.796, under a pytest summary that passed). scan/tables.read_variants_below takes the first row
+whose name begins other rows' names as the model and judges the others' accuracy columns against it.
+Look-alikes that must stay quiet: variants within 10 %, a variant worse only on latency or
+throughput (what a variant changes), rows of different models, a header with no row below.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pdlogdoctor.cli.behaviour import exit_code_for
+from pdlogdoctor.model import Report
+from pdlogdoctor.pipeline import run
+from pdlogdoctor.scan.tables import read_variants_below
+
+from .conftest import shipped_library
+
+LIBRARY = shipped_library()
+HEADER = [
+    "=========================== Final Benchmark Summary ============================",
+    "task                      batch     single           arc_challenge     gsm8k    ifeval  mmlu_pro",
+    "metric               throughput    ttft_ms   tpot_ms           acc       acc     score       acc",
+    "llama_8b           87719.882994  28.708074  2.940518      0.825939  0.796058  0.795644  0.326961",
+    "llama_8b_shift     97438.926692   28.96442  3.338278      0.829352  0.794541   0.78895  0.324967",
+]
+SWIFTKV_DROPPED = "llama_8b_swiftkv  120503.192562  23.448478  4.084228      0.824232  0.749052  0.589365  0.301114"
+# The same variant scoring like the model, with a latency twice the model's: not judged.
+SWIFTKV_SLOWER = "llama_8b_swiftkv  120503.192562  57.448478  8.084228      0.824232  0.790052  0.781365  0.321114"
+PASSED = "=========== 30 passed, 5 skipped, 27 warnings in 9057.21s (2:30:57) ============"
+
+
+def _analysed(tmp_path: Path, lines: list[str]) -> Report:
+    (tmp_path / "bench.log").write_text("".join(f"{line}\n" for line in lines))
+    return run([str(tmp_path)], LIBRARY)
+
+
+def _read(lines: list[str], header_at: int) -> dict[str, object]:
+    text = "".join(f"{line}\n" for line in lines).encode()
+    start = sum(len(line) + 1 for line in lines[:header_at])
+    return dict(read_variants_below(text, start, start + len(lines[header_at]), len(text)))
+
+
+def test_a_variant_scoring_a_quarter_lower_is_an_accuracy_regression(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, [*HEADER, SWIFTKV_DROPPED, PASSED])
+    assert report.verdict.id == "accuracy-regression"
+    assert exit_code_for(report) != 0
+    assert "0.589365" in report.verdict.summary and "llama_8b -> llama_8b_swiftkv" in report.verdict.summary
+
+
+def test_the_worst_accuracy_column_is_named_with_its_task_and_metric() -> None:
+    found = _read([*HEADER, SWIFTKV_DROPPED], 1)
+    assert found["metric"] == "ifeval score"
+    assert (found["baseline"], found["value"]) == (0.795644, 0.589365)
+    assert found["worse"] == round((0.795644 - 0.589365) / 0.795644, 4)
+    assert found["row"] == SWIFTKV_DROPPED
+
+
+def test_the_second_header_line_does_not_read_the_table_again() -> None:
+    assert _read([*HEADER, SWIFTKV_DROPPED], 2) == {}
+
+
+def test_a_variant_slower_but_as_accurate_is_not_judged(tmp_path: Path) -> None:
+    assert _read([*HEADER, SWIFTKV_SLOWER], 1)["worse"] < 0.1
+    report = _analysed(tmp_path, [*HEADER, SWIFTKV_SLOWER, PASSED])
+    assert report.verdict.id == "healthy"
+
+
+def test_rows_of_different_models_are_not_compared() -> None:
+    table = [
+        "model            gsm8k     mmlu",
+        "llama-3.1-8b    0.7910   0.6810",
+        "qwen2.5-1.5b    0.6210   0.5980",
+    ]
+    assert _read(table, 0) == {}
+
+
+def test_a_header_with_no_row_below_reads_nothing() -> None:
+    assert _read(["model            gsm8k     mmlu", "(no results)"], 0) == {}
