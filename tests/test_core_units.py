@@ -14,6 +14,8 @@ from pdlogdoctor.library.conditions import parse_condition
 from pdlogdoctor.library.fields import (
     is_fragment,
     longest_run,
+    alnum_share,
+    mixed_words,
     phrase_repeat,
     repeat_fraction,
     scripts_in,
@@ -257,6 +259,8 @@ def test_a_text_field_carries_its_length_and_repeat_fraction() -> None:
         "output_longest_run": 16,
         "output_scripts": 0,
         "output_fragment": 0,
+        "output_mixed_words": 0,
+        "output_alnum_share": 0.0,
     }
 
 
@@ -325,6 +329,35 @@ def test_a_generated_text_of_function_words_that_no_sentence_is_is_a_fragment(te
 )
 def test_a_generated_text_phrase_repeat_counts_one_sentence_repeated(text: str, share: float) -> None:
     assert phrase_repeat(text) == share
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        # InternLM/lmdeploy#286: the api_server's answer, tokens glued across Latin and Cyrillic
+        ("Fot wall führtecard bytesChild коло führtecardtrecardChildChild führteьюcardChild Childью", 2),
+        ("Привет, мир! Hello, world.", 0),  # two alphabets, never inside one word
+        ("使用Python可以很方便地处理数据", 0),  # Chinese glues Latin words to its own: no alphabet pair
+        ("The step took 10μs and Δt was 3 ms.", 2),  # a unit's or a variable's Greek letter: one each
+        ("", 0),
+    ],
+)
+def test_a_generated_text_counts_the_words_written_in_two_alphabets(text: str, count: int) -> None:
+    assert mixed_words(text) == count
+
+
+@pytest.mark.parametrize(
+    ("text", "share"),
+    [
+        # the shape of triton-inference-server/tensorrtllm_backend#234's answer: 16 letters of 46 shown
+        (". with. with. sums sums //////// ........ (). (). (()).", round(16 / 46, 4)),
+        ("def total(xs): return sum(x * 2 for x in xs)", round(29 / 35, 4)),  # code: mostly words
+        ("3 + 4 = 7", 0.6),
+        ("", 1.0),
+    ],
+)
+def test_a_generated_text_alnum_share_counts_letters_and_digits_among_what_is_shown(text: str, share: float) -> None:
+    assert alnum_share(text) == share
 
 
 def test_scan_finds_events_with_line_numbers_and_last_line_without_newline(library: Library) -> None:

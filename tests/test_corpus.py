@@ -1072,11 +1072,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "<agent>` and an interrupted stage, words no pattern or marker reads as failing",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
-    "tests/data/blind-round61-excerpts-d/09-llmd-router-e2e-local-rerun-pass": {
-        "verdict": "first sight: no-failure-seen, naming no result; the tester expects healthy: Ginkgo's "
-        "`SUCCESS! -- 2 Passed | 0 Failed | 0 Pending | 2 Skipped`",
-        "key_line": "first sight: that line not quoted",
-    },
     # Blind round 62 (session 25), first sight on 2977d16c: excerpts-a 5/6, excerpts-c 4/7, excerpts-d
     # 4/7, bundles 6/6: 19/26, key line quoted in 21/26, none refused, two failed runs called healthy
     # (c 01: an evaluation table's `FAIL ⛔` status cell before its numbers; c 03: a GSM8K client's
@@ -1095,11 +1090,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round62-excerpts-d/04-gie-e2e-missing-hf-token": {
         "verdict": "first sight: inconclusive led by the test's `panic: test timed out after 10m0s`, not "
         "`[FAILED] HF_TOKEN is not set` the tester keys (model-load-failure expected)",
-    },
-    "tests/data/blind-round62-excerpts-d/06-gie-conformance-dp-routing-pass": {
-        "verdict": "first sight: no-failure-seen, naming no result; the tester expects healthy: Go's `--- PASS: "
-        "TestConformance (33.63s)`, a test runner's pass no pattern reads as serving",
-        "key_line": "first sight: that line not quoted",
     },
     "tests/data/blind-round62-excerpts-d/07-vllm-rbln-ci-hf-api-rate-limit": {
         "verdict": "first sight: no-failure-seen; the tester expects model-load-failure: Hugging Face's `429 Too "
@@ -1145,6 +1135,20 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round64-excerpts-d/03-opea-helm-tgi-gated-401": {
         "key_line": "first sight: the JSON record's message (a traceback with escaped line breaks) quoted cut "
         "around its cause words, the words themselves marked as code",
+    },
+    # Round 65 (session 26), first sight on 759bfed4: 19/25 acceptable, 22/25 quoted, none refused, no
+    # failed run called healthy, none confidently wrong. Fixed since: KServe's `/openai/v1/...` 200,
+    # oMLX's finish_reason line, docker inspect's OOMKilled, word salad glued across alphabets,
+    # punctuation printed as an output tensor's bytes.
+    "tests/data/blind-round65-excerpts-c/04-ollama-04-gen-rate-decay": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a shell loop's "
+        "`prompt_tokens rate` pairs, the second pass at 79 tok/s where the first began at 128, no header "
+        "or words naming the measure",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round65-excerpts-c/05-fa3-fp8-accum-lmeval-unchanged": {
+        "key_line": "first sight: healthy (the verdict expected), the evidence showing one lm-eval row per kind, "
+        "not the second table's gsm8k row the tester keys",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

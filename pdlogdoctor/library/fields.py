@@ -1,9 +1,9 @@
 """A pattern's captures as typed values: `int`, `float`, `bytes` (`16 GiB` -> 17179869184),
 `duration` (seconds), `str`, `int_list` (with `<name>_len` and `<name>_zero_fraction` beside it),
 `percent` (`95.9` or `95.9%` -> 0.959), `bool` (Python's True/False) and `text` (a generated text, with
-`<name>_len`, `<name>_repeat_fraction`, `<name>_phrase_repeat`, `<name>_longest_run`, `<name>_scripts`
-and `<name>_fragment` beside it: see `repeat_fraction`, `phrase_repeat`, `longest_run`, `scripts_in` and
-`is_fragment`)."""
+`<name>_len`, `<name>_repeat_fraction`, `<name>_phrase_repeat`, `<name>_longest_run`, `<name>_scripts`,
+`<name>_fragment`, `<name>_mixed_words` and `<name>_alnum_share` beside it: see `repeat_fraction`,
+`phrase_repeat`, `longest_run`, `scripts_in`, `is_fragment`, `mixed_words` and `alnum_share`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,16 @@ FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent"
 DERIVED_FIELDS = MappingProxyType(
     {
         "int_list": ("zero_fraction", "len"),
-        "text": ("repeat_fraction", "phrase_repeat", "longest_run", "len", "scripts", "fragment"),
+        "text": (
+            "repeat_fraction",
+            "phrase_repeat",
+            "longest_run",
+            "len",
+            "scripts",
+            "fragment",
+            "mixed_words",
+            "alnum_share",
+        ),
     }
 )
 
@@ -43,6 +52,8 @@ def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None
             values[f"{name}_longest_run"] = longest_run(value)
             values[f"{name}_scripts"] = scripts_in(value)
             values[f"{name}_fragment"] = int(is_fragment(value))
+            values[f"{name}_mixed_words"] = mixed_words(value)
+            values[f"{name}_alnum_share"] = alnum_share(value)
         if isinstance(value, tuple):
             values[f"{name}_len"] = len(value)
             values[f"{name}_zero_fraction"] = (
@@ -131,6 +142,46 @@ def scripts_in(text: str) -> int:
         if at >= 0 and code <= _SCRIPTS[at][1]:
             seen.add(_SCRIPTS[at][2])
     return len(seen)
+
+
+# The alphabets: a word of a language is written in one of them. (Chinese, Japanese and Korean text
+# glues Latin words to its own without a blank, `使用Python可以`, so those systems are left out.)
+_ALPHABETS = frozenset({"latin", "greek", "cyrillic", "armenian", "hebrew", "arabic", "devanagari", "thai"})
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def mixed_words(text: str) -> int:
+    """How many words of `text` (runs of letters) are written in two alphabets at once: Latin glued
+    to Cyrillic inside one word (`führteьюcardChild`). No language writes a word so; tokens drawn as
+    if at random from a multilingual vocabulary and printed without blanks between them do
+    (InternLM/lmdeploy#286's answer). A Greek letter for a unit or a variable (`10μs`, `Δt`) is one
+    such word, so a judgement wants several."""
+    count = 0
+    for word in _LETTERS.findall(text):
+        if len(word) > 1 and len(_alphabets_of(word)) >= 2:
+            count += 1
+    return count
+
+
+def _alphabets_of(word: str) -> set[str]:
+    seen = set()
+    for char in word:
+        at = bisect.bisect_right(_SCRIPT_STARTS, ord(char)) - 1
+        if at >= 0 and ord(char) <= _SCRIPTS[at][1] and _SCRIPTS[at][2] in _ALPHABETS:
+            seen.add(_SCRIPTS[at][2])
+    return seen
+
+
+def alnum_share(text: str) -> float:
+    """The share of the characters of `text` other than blanks (escaped line breaks read as blanks)
+    that are letters or digits. Prose, code and numbers are mostly words (code's brackets and
+    operators stay well under half); a broken generation that samples punctuation (`. with. with.
+    ensens sums sums\\\\////....... (). (()).`) is mostly marks. 1.0 for a text of no such character."""
+    text = _ESCAPED_SPACE.sub(" ", text)
+    shown = [char for char in text if not char.isspace()]
+    if not shown:
+        return 1.0
+    return round(sum(1 for char in shown if char.isalnum()) / len(shown), 4)
 
 
 # English's closed classes: articles, pronouns, auxiliaries, prepositions, conjunctions, negations. A
