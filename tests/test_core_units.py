@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 from pdlogdoctor.cli.commands import app
 from pdlogdoctor.library.conditions import parse_condition
 from pdlogdoctor.library.fields import (
+    alnum_share,
     is_fragment,
     longest_run,
-    alnum_share,
     mixed_words,
     phrase_repeat,
     repeat_fraction,
