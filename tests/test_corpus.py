@@ -937,15 +937,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # in a CI job's or a client's own process is no server's model load (d 02), TVM's `CUDA: out of
     # memory` (a 02), c10d's bind error wrapped by hand (a 08), byte-level BPE symbols never decoded
     # (c 04), a bisection's commits named passing and failing over their measures (c 07).
-    "tests/data/blind-round58-excerpts-a/04-llamacpp-mlock-warning-model-loads": {
-        "verdict": "first sight: inconclusive led by llama.cpp's `warning: failed to mlock ...: Cannot allocate "
-        "memory` (a warning that says a thing failed is never 'nothing failed'); the tester expects "
-        "no-failure-seen: the model loads after it",
-    },
-    "tests/data/blind-round58-excerpts-a/06-aibrix-infinistore-segv-on-down-nic": {
-        "verdict": "first sight: inconclusive led by `[error] Stacktrace:`; the tester accepts it only naming "
-        "InfiniStore's `Interrupt signal (11) received.`, logged at its info level (read as quiet)",
-    },
     "tests/data/blind-round58-excerpts-c/08-dllm-plugin-gsm8k-strict-zero": {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: a reposted lm-eval table without "
         "its task column, the value in bold (`| flexible-extract | exact_match | **0.6308** | ±0.0133 |`)",
@@ -967,20 +958,10 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: healthy (the verdict expected), the evidence showing one lm-eval row per kind, "
         "not the PR's row the tester keys",
     },
-    "tests/data/blind-round59-excerpts-c/07-sglang-ue8m0-fix-sgl-eval-gsm8k": {
-        "verdict": "first sight: no-failure-seen; the tester expects healthy: sgl-eval's summary (`* score           "
-        "=  97.27%`), a format no pattern reads",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
     "tests/data/blind-round59-excerpts-c/09-vllm-omni-tts-perf-false-alarm": {
         "verdict": "first sight: no-failure-seen, its summary naming the last line, not the flat nightly row "
         "the tester keys (healthy expected: a stale baseline's false alarm)",
         "key_line": "first sight: the nightly's row not quoted",
-    },
-    "tests/data/blind-round59-excerpts-d/07-fma-wake-up-cuda-oom": {
-        "verdict": "first sight: no-failure-seen; the tester expects gpu-oom: a klog INFO line (`HTTP call done`) "
-        "whose `err=` field holds vLLM's `CUDA Error: out of memory`, an info line read as quiet",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     # Blind round 60 (session 25), first sight on 5ea7e68c: excerpts-a 3/7, excerpts-c 4/10, excerpts-d
     # 6/9, bundles 6/7: 19/33, key line quoted in 25/33, none refused, no failed run called healthy,
@@ -1149,6 +1130,22 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round65-excerpts-c/05-fa3-fp8-accum-lmeval-unchanged": {
         "key_line": "first sight: healthy (the verdict expected), the evidence showing one lm-eval row per kind, "
         "not the second table's gsm8k row the tester keys",
+    },
+    # Round 66 (session 26), first sight on 5dece5a7: 13/21 acceptable, 19/21 quoted, none refused, no
+    # failed run called healthy, 2 confidently wrong (excerpts-d 02, bundles 05). Fixed since: BuildKit's
+    # step lines as a CI build, SkyServe's `No ready replicas`, TGI's warmup budget, a report headed
+    # `Perf Regression`, a `fail` result cell with its run's link, `failing the ... threshold`, a
+    # decode's QP ENOMEM as the cause of its peer's `mark it inactive`.
+    "tests/data/blind-round66-excerpts-c/04-xinfer-vllm-rs-perf-metrics-ok": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys",
+        "key_line": "first sight: no-failure-seen naming no result (healthy expected): vllm.rs' `[Seq 1] Decoded: "
+        "1709 tokens in 12.33s` lines, read as no served request: the same lines stand beside garbage answers "
+        "(round 48's excerpts-c 01), so they are no proof the answers were right",
+    },
+    "tests/data/blind-round66-excerpts-c/07-tpu-inference-gptoss-strict-match-zero": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: lm-eval's strict-match at 0 "
+        "after an upgrade, stated in prose (`drops from [0.31]`), the answers themselves right",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
