@@ -902,10 +902,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # Blind round 56 (session 24), first sight on bb5af96e: excerpts-a 7/8, excerpts-c 3/6, bundles 2/3:
     # 12/17, key line quoted in 15/17, none refused, no failed run called healthy, none confidently
     # wrong. Kept as they were scored: nothing changed for them.
-    "tests/data/blind-round56-excerpts-a/08-nixl-ci-prefill-on-shared-gpu": {
-        "verdict": "first sight: inconclusive; the tester expects gpu-oom from a lone `RuntimeError: Not "
-        "enough memory` (sglang's KV-pool check, cut before its advice), quoted inline in a PR",
-    },
     "tests/data/blind-round56-excerpts-c/04-gaudi-contiguous-pa-longctx-garbled": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a table's `garbled` "
         "column (`3/20`) beside qa_f1 0.05 against a reference of ~0.34",
@@ -1146,6 +1142,16 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive: lm-eval's strict-match at 0 "
         "after an upgrade, stated in prose (`drops from [0.31]`), the answers themselves right",
         "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    # Round 67 (session 26), first sight on c74720cf: 16/24 acceptable, 19/24 quoted, none refused, no
+    # failed run called healthy, none confidently wrong. Fixed since: a score's grid of few questions as
+    # its noise (AIME's reruns), `34% slower`, a `| Runtime |` table of releases, `'text': '...'` in a
+    # Python dict, bench_sglang's MMLU subjects, EvalScope's report row, genai-perf's nanoseconds,
+    # sglang's `Not enough memory` cut at its end.
+    "tests/data/blind-round67-bundles/01-healthy-mooncake-rdma-inactive-nic": {
+        "verdict": "first sight: inconclusive; the tester expects healthy: one client-aborted request and the "
+        "benchmark's `Successful requests: 639` of 640, which issue 22 makes a failed gate (a benchmark short "
+        "of its plan is never healthy), the abort not read as accounting for the missing request",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

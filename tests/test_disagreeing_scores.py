@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.reason.accuracy import questions_on_grid
 
 from .conftest import analysed_lines
 
@@ -85,3 +86,33 @@ def test_scores_labelled_before_and_after_a_change_that_lowered_them_are_a_regre
     report = analysed_lines(tmp_path, library, _labelled(("before", 0.948), ("after", 0.510)), "accuracy.txt")
     assert report.verdict.id == "accuracy-regression"
     assert "0.948" in report.verdict.summary and "0.51" in report.verdict.summary
+
+
+# ais_bench's summary (OpenCompass's table) of three AIME2024 runs: 25, 23 and 27 of its 30 questions.
+AIME_RUN = [
+    "dataset          version    metric    mode      vllm-api-general-chat",
+    "---------------  ---------  --------  ------  -----------------------",
+    "aime2024dataset  -          accuracy  gen                       {score}",
+]
+
+
+def _aime(*scores: str) -> list[str]:
+    return [line.format(score=score) for score in scores for line in [*AIME_RUN, ""]]
+
+
+def test_reruns_of_a_small_set_apart_by_a_few_questions_are_its_noise(tmp_path: Path, library: Library) -> None:
+    # vllm-project/vllm-ascend#4964: 13.3 points between reruns are 4 of 30 questions, within the
+    # noise of a set that small (twice the standard error of a difference: about 19 points here).
+    report = analysed_lines(tmp_path, library, _aime("83.33", "76.67", "90.00"), "ais_bench.log")
+    assert report.verdict.id == "healthy", report.verdict.summary
+
+
+def test_the_same_gap_on_scores_of_no_small_set_is_a_regression(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, _gsm8k(("run 1", 0.900), ("run 2", 0.767)), "paste.txt")
+    assert report.verdict.id == "accuracy-regression"
+
+
+def test_the_questions_are_read_from_the_grid_the_scores_sit_on() -> None:
+    assert questions_on_grid([(0.8333, 4), (0.7667, 4), (0.9, 4)]) == 30
+    # three decimals cannot tell a set of hundreds from chance: no count is read
+    assert questions_on_grid([(0.901, 3), (0.951, 3)]) is None

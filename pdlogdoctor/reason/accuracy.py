@@ -17,6 +17,8 @@ the two ran the same model, is the reader's to check).
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -67,9 +69,58 @@ def disagreeing(report: Report, events: Sequence[Event], library: Library) -> Re
     for found in scores.values():
         low = min(found, key=lambda e: _score(e))
         high = max(found, key=lambda e: _score(e))
-        if _score(high) - _score(low) >= SPREAD * _scale(high):
+        if _score(high) - _score(low) >= _noise(found) * _scale(high):
             return _lower_report(report, low, high, library)
     return None
+
+
+def _noise(results: Sequence[Event]) -> float:
+    """How far apart two scores of one evaluation may be by sampling alone (a share): SPREAD, or twice
+    the standard error of a difference of two runs when the scores show how few questions were asked.
+    A score is a count of right answers over the questions, so scores printed from a small set sit on
+    its grid: 83.33, 76.67 and 90.00 are 25, 23 and 27 of AIME's 30 (vllm-project/vllm-ascend#4964's
+    reruns), where one question is 3.3 points and 13.3 points apart is within the noise."""
+    shares = [(_score(e) / _scale(e), _decimals(e)) for e in results]
+    asked = questions_on_grid(shares)
+    if asked is None:
+        return SPREAD
+    mean = sum(share for share, _ in shares) / len(shares)
+    return max(SPREAD, 2 * math.sqrt(2 * mean * (1 - mean) / asked))
+
+
+SMALL_SET = 500  # question counts looked for on the scores' grid; above it the noise is near SPREAD
+
+
+GRID_SLACK = 0.01  # how far from a whole count a score may sit, its print's rounding included
+
+
+def questions_on_grid(shares: Sequence[tuple[float, int]]) -> int | None:
+    """The fewest questions (SMALL_SET at most) on whose grid every score sits, to its printed
+    precision; None when no such count is small (a large set, or scores that are no counts). A count
+    is looked for only while the print's rounding keeps each score within GRID_SLACK of a whole number
+    of answers: past that, any count fits some score by chance (0.901 and 0.951 fit hundreds)."""
+    for asked in range(2, SMALL_SET + 1):
+        slack = [asked * 0.5 * 10.0**-places for _, places in shares]
+        if max(slack) > GRID_SLACK:
+            return None
+        if all(
+            abs(share * asked - round(share * asked)) <= room for (share, _), room in zip(shares, slack, strict=True)
+        ):
+            return asked
+    return None
+
+
+def _decimals(event: Event) -> int:
+    """The decimals the score was printed with, as a share (83.33 % is 0.8333: four); four when its
+    text is not found on the line."""
+    value = _score(event)
+    for token in _NUMBER.findall(event.text):
+        if float(token) == value:
+            return len(token.partition(".")[2]) + (2 if _scale(event) > 1 else 0)
+    return 4
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 def _labelled_by_a_side(events: Sequence[Event], library: Library) -> set[tuple[str, int]]:

@@ -120,6 +120,7 @@ THROUGHPUT_WORDS = ("throughput", "tok/s", "tokens/s", "req/s", "per second")  #
 LONG_PERFORMANCE_WORDS = (
     *(w for w in (*LATENCY_WORDS, *THROUGHPUT_WORDS) if w not in ("ttft", "tpot", "itl", "e2e")),
     "performance",
+    "slower",  # a share said slower (`34% slower`) measured a speed
 )
 # The queues whose backlog each verdict reads, by the metrics patterns' capture names.
 TRANSFER_QUEUES = ("transfer_queue", "bootstrap_queue")
