@@ -169,6 +169,25 @@ def test_a_table_of_releases_judges_the_newer_row_against_the_older(
         assert report.verdict.id in ("no-failure-seen", "healthy"), report.verdict
 
 
+# lmstudio-ai/lmstudio-bug-tracker#1917's shape with a third release: the middle one regressed, the
+# last recovered; a note after a release (`(pre-release)`) is no part of it.
+RELEASES_MIDDLE_REGRESSED = [
+    "| Runtime | TPS |",
+    "|---|---:|",
+    "| 1.7.0 | 106.99 |",
+    "| **1.8.1** | **73.35** |",
+    "| 1.8.5 (pre-release) | 104.20 |",
+]
+
+
+def test_a_release_between_two_good_ones_that_regressed_is_judged_against_the_first(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, RELEASES_MIDDLE_REGRESSED)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    header = [e for e in report.chain if e.pattern == "table-releases-header"]
+    assert header and header[0].get("sides") == "1.7.0 -> 1.8.1"
+    assert header[0].get("change") == f"{(73.35 - 106.99) / 106.99:+.1%}"
+
+
 # sgl-project/sglang#28224: the sides name the change they stand either side of, and the values carry
 # their unit (no measure column names one).
 SIDES_NAMED_BY_THE_CHANGE = [

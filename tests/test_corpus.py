@@ -445,11 +445,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no key line quoted (healthy 0.30, the verdict expected): the report quotes an early "
         "engine-stats line as the serving it shows, not the late ones whose generation throughput fell to 0.3 tokens/s",
     },
-    "tests/data/blind-round32-excerpts-c/07-sglang-glm51-mxfp4-mi355-gsm8k-low": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: a Markdown table of "
-        "GSM8K scores (0.3177, 0.1774) under the poster's 'is failing basic evals', no gate and no reference score",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round32-excerpts-c/08-vllm-sm75-fork-fast-mode-wrong-answers": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: two profiles' scores "
         "on a question set ('Fast profile: 45/123' against 'Normal FP16-KV profile: 87/123'), labelled in prose, "
@@ -1152,6 +1147,27 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive; the tester expects healthy: one client-aborted request and the "
         "benchmark's `Successful requests: 639` of 640, which issue 22 makes a failed gate (a benchmark short "
         "of its plan is never healthy), the abort not read as accounting for the missing request",
+    },
+    # Round 68 (session 26), first sight on 8f8c8e22: 13/19 acceptable, 15/19 quoted, none refused, no
+    # failed run called healthy, none confidently wrong. Fixed since: a table of configurations judged on
+    # accuracy (bf16 against MXFP4), a table of one product's releases with a middle one regressed,
+    # sglang's `Losing connection with prefill instance`.
+    "tests/data/blind-round68-excerpts-c/01-scalellm-gptq-commas": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a chat CLI's answer of "
+        "`, , , ,,` under `word count: 0, token count: 15`, no field a pattern reads as generated text",
+    },
+    "tests/data/blind-round68-excerpts-c/03-sparkinfer-qwen38-eval-pass": {
+        "key_line": "first sight: healthy (the verdict expected), its evidence not the bot's `| accuracy gate | "
+        "✅ top1=1.000` row the tester keys (a key-value table's check marks are read by no pattern)",
+    },
+    "tests/data/blind-round68-excerpts-c/06-sparkinfer-qwen36-top1-zero": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a bot's key-value table "
+        "with `| Qwen3.6 correctness | top-1 0.0% · KL 99.0 |` and `eval:REJECT` cells under a heading marked ❌",
+    },
+    "tests/data/blind-round68-excerpts-d/02-inference-perf-run-completed": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys "
+        "(inference-perf's `Run completed` and its report dict, read by no pattern)",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -82,3 +82,36 @@ def test_rows_of_different_models_are_not_compared() -> None:
 
 def test_a_header_with_no_row_below_reads_nothing() -> None:
     assert _read(["model            gsm8k     mmlu", "(no results)"], 0) == {}
+
+
+# intel/auto-round#2067's table: the first row is the unquantised model the others are measured against.
+CONFIGURATIONS = [
+    "| Precision                  | hellaswag | piqa   | mmlu   | gsm8k  | average | Ratio  |",
+    "| -------------------------- | --------- | ------ | ------ | ------ | ------- | ------ |",
+    "| bf16                       | 0.5976    | 0.8025 | 0.6837 | 0.7119 | 0.69893 |    -   |",
+    "| mxfp4_mixed ultrachat_200k | 0.5978    | 0.8025 | 0.6768 | {gsm8k} | 0.67868 | 0.9709 |",
+]
+
+
+def test_a_configuration_scoring_more_than_a_tenth_lower_than_the_first_row_is_a_regression(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, [line.replace("{gsm8k}", "0.6376") for line in CONFIGURATIONS])
+    assert report.verdict.id == "accuracy-regression", report.verdict.summary
+    assert "bf16 -> mxfp4_mixed ultrachat_200k" in report.verdict.summary
+    assert f"{(0.6376 - 0.7119) / 0.7119:+.1%}" in report.verdict.summary
+
+
+def test_a_configuration_within_a_tenth_of_the_first_row_is_no_gate(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, [line.replace("{gsm8k}", "0.6950") for line in CONFIGURATIONS])
+    assert report.verdict.id != "accuracy-regression", report.verdict.summary
+
+
+def test_a_configuration_only_slower_is_not_judged(tmp_path: Path) -> None:
+    table = [
+        "| Backend | gsm8k | TTFT (ms) |",
+        "|---|---|---|",
+        "| flashinfer | 0.951 | 120 |",
+        "| triton | 0.948 | 310 |",
+    ]
+    report = _analysed(tmp_path, table)
+    assert report.verdict.id != "accuracy-regression", report.verdict.summary
+    assert report.verdict.id != "performance-regression", report.verdict.summary

@@ -39,6 +39,8 @@ TABLE_SIDES = "table-sides-below"
 TABLE_RELEASES = "table-releases-below"
 # The rows below a whitespace-aligned table's header whose rows are variants of one model (scan/tables.py).
 TABLE_VARIANTS = "table-variants-below"
+# The rows below a Markdown table's header whose first column names configurations (scan/tables.py).
+TABLE_CONFIGURATIONS = "table-configurations-below"
 BLOCK_KINDS = (
     "python-traceback",
     PYTHON_FRAMES,
@@ -48,6 +50,7 @@ BLOCK_KINDS = (
     TABLE_SIDES,
     TABLE_RELEASES,
     TABLE_VARIANTS,
+    TABLE_CONFIGURATIONS,
 )
 # The fields a block adds that a pattern's `failure_if` and `unexplained` may read besides its captures.
 BLOCK_FIELDS = MappingProxyType(
@@ -57,6 +60,7 @@ BLOCK_FIELDS = MappingProxyType(
         TABLE_SIDES: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_RELEASES: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_VARIANTS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
+        TABLE_CONFIGURATIONS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
     }
 )
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source

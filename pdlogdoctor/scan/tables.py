@@ -93,23 +93,35 @@ def read_sides_below(buf: bytes | bytearray, line_start: int, line_end: int, lim
 def read_releases_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
     """The rows below a table header whose first column names releases (`| Version | output_tok/s |
     tpot_median (ms) |` over `| v0.16.0 | 16055.10 | 18.67 |` and `| v0.17.0 | 13305.99 | 22.40 |`):
-    the lowest release's row is the baseline, the highest's the candidate, and each column whose
-    header names a measure with a known better way is judged; the worst is returned. Nothing when
-    fewer than two releases differ, or no column is judged."""
+    the lowest release's row is the baseline, each later release's a candidate (a release in the
+    middle that regressed and one after it that recovered: ollama's 0.32.14 between 0.32.9 and
+    0.32.15), and each column whose header names a measure with a known better way is judged; the
+    worst is returned. Nothing when fewer than two releases differ, or no column is judged."""
     names = cells_of(_text(buf, line_start, line_end))
     if names is None or len(names) < 2 or any(_names_a_change(name) for name in names):
         return {}
     below = _rows_below(buf, line_end, limit, len(names), cut=True)
-    rows = [row for row in below if RELEASE_CELL.match(row[0])]
-    releases = {_release(row[0]): row for row in rows}
+    rows = [row for row in below if RELEASE_CELL.match(_release_text(row[0]))]
+    releases = {_release(_release_text(row[0])): row for row in rows}
     if len(releases) < 2:
         return {}
-    low, high = releases[min(releases)], releases[max(releases)]
-    judged = [j for at in range(1, len(names)) if (j := _judged_columns(names[at], low[at], high[at]))]
+    low = releases[min(releases)]
+    judged = [
+        (*j, later)
+        for later in releases.values()
+        if later is not low
+        for at in range(1, len(names))
+        if (j := _judged_columns(names[at], low[at], later[at]))
+    ]
     if not judged:
         return {}
-    worse, metric, was, now = max(judged, key=lambda j: j[0])
-    return _worst(worse, metric, was, now, "| " + " | ".join(high) + " |", f"{low[0]} -> {high[0]}")
+    worse, metric, was, now, later = max(judged, key=lambda j: j[0])
+    return _worst(worse, metric, was, now, "| " + " | ".join(later) + " |", f"{low[0]} -> {later[0]}")
+
+
+def _release_text(cell: str) -> str:
+    """A release cell without what a table adds after the release (`0.32.15 (pre-release)`)."""
+    return re.sub(r"\s*\([^)]*\)\s*$", "", cell)
 
 
 # A whitespace-aligned table (pandas' print, a script's summary): its columns are runs of text two or
@@ -178,6 +190,45 @@ def read_variants_below(buf: bytes | bytearray, line_start: int, line_end: int, 
         return {}
     worse, metric, was, now, row = max(judged, key=lambda j: j[0])
     return _worst(worse, metric, was, now, row.text, f"{base.cells[0]} -> {row.cells[0]}")
+
+
+# What a table's first column names when its rows are configurations of one model: its precision or
+# quantisation, a setting, a backend (`| Precision | hellaswag | ... | gsm8k |`).
+CONFIGURATION_COLUMN = re.compile(
+    r"(?i)^(?:precision|quant\w*|dtype|data ?type|config(?:uration)?|variant|method|setting|mode|backend|scheme)s?$"
+)
+
+
+def read_configurations_below(
+    buf: bytes | bytearray, line_start: int, line_end: int, limit: int
+) -> dict[str, FieldValue]:
+    """A Markdown table whose rows are configurations of one model, judged on its accuracy columns:
+    the first row is the one the others are measured against (the unquantised model, the default
+    setting: intel/auto-round#2067's `| bf16 | ... | 0.7119 |` over `| mxfp4_mixed ultrachat_200k |
+    ... | 0.6376 |`), and a later row is worse by how much lower its score is; the worst is returned.
+    As for variants, only accuracies are judged: speed is what a configuration changes."""
+    names = cells_of(_text(buf, line_start, line_end))
+    if names is None or len(names) < 2 or not CONFIGURATION_COLUMN.match(names[0]):
+        return {}
+    if any(_names_a_change(name) for name in names):
+        return {}  # a change column is table-change-worse's to read, row by row
+    rows = _rows_below(buf, line_end, limit, len(names), cut=True)
+    if len(rows) < 2:
+        return {}
+    base = rows[0]
+    judged = [
+        (_worse_by(names[at], was, now), names[at], was, now, row)
+        for row in rows[1:]
+        for at in range(1, len(names))
+        if ACCURACY_COLUMN.search(names[at])
+        and (was := _cell_number(base[at])) is not None
+        and (now := _cell_number(row[at])) is not None
+        and was > 0
+    ]
+    if not judged:
+        return {}
+    worse, metric, was, now, row = max(judged, key=lambda j: j[0])
+    return _worst(worse, metric, was, now, "| " + " | ".join(row) + " |", f"{base[0]} -> {row[0]}")
 
 
 def _header_line_above(buf: bytes | bytearray, line_start: int) -> bool:

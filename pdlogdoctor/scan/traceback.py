@@ -146,6 +146,12 @@ def read_block(
             if first_line_start is not None
             else {}
         )
+    if kind == "table-configurations-below":
+        return (
+            tables.read_configurations_below(buf, first_line_start, first_line_end, limit)
+            if first_line_start is not None
+            else {}
+        )
     if kind == "table-variants-below":
         return (
             tables.read_variants_below(buf, first_line_start, first_line_end, limit)
