@@ -140,6 +140,39 @@ def test_headings_without_a_worse_measure_below_are_no_gate(tmp_path: Path, line
     assert report.verdict.id not in ("performance-regression", "accuracy-regression"), report.verdict.summary
 
 
+# xorbitsai/inference#2050: a benchmark's block under each heading, a line per measure; the later
+# measure's words follow the earlier one's unit on the joined text (`0.78 requests/s; Average latency:
+# 38.63 s`), and the latency fell by 94 %: an improvement, not a drop of requests/s.
+BLOCKS_BEFORE_AFTER = [
+    "## Before",
+    "",
+    "```",
+    "Total time: 38.64 s",
+    "Throughput: 0.78 requests/s",
+    "Average latency: 38.63 s",
+    "Throughput: 145.40378699622423 tokens/s",
+    "```",
+    "",
+    "## After",
+    "",
+    "```",
+    "Total time: 6.02 s",
+    "Throughput: 4.98 requests/s",
+    "Average latency: 2.44 s",
+    "Throughput: 959.2033185347453 tokens/s",
+    "```",
+]
+
+
+def test_a_measure_is_named_by_its_own_words_not_the_unit_before_it(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, BLOCKS_BEFORE_AFTER)
+    assert not any(e.pattern == "measure-after-heading" and e.failing for e in report.chain), report.verdict.summary
+    worse = [line.replace("2.44 s", "52.44 s") for line in BLOCKS_BEFORE_AFTER]
+    report = _analysed(tmp_path, worse)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "Average latency (s) went from 38.63 to 52.44" in report.verdict.summary
+
+
 # tenstorrent/tt-metal#25107: a bisection's two runs of a demo, each under its commit and inside a
 # code fence below a label of the device it ran on; the bad side's last line keeps a stray bracket.
 BISECTED = [

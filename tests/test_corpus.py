@@ -1169,6 +1169,35 @@ KNOWN: dict[str, dict[str, str]] = {
         "(inference-perf's `Run completed` and its report dict, read by no pattern)",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Round 69 (session 26), first sight on 45de15db: 9/17 acceptable, 11/17 quoted, none refused, no
+    # failed run called healthy, one confidently wrong (excerpts-c 02: an improvement read as a drop of
+    # requests/s, the measure named by the unit before it). Fixed since: that naming, llama.cpp's and
+    # LocalAI's model-file words, TGI's total-token warmup budget, EvalScope's perf summary.
+    "tests/data/blind-round69-excerpts-c/01-ollama-gptoss120b-garbage": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: an answer about an "
+        "unrelated coding task (`def solve(): pass`) to `Hi, introduce yourself`, fluent text no measure reads",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round69-excerpts-c/02-xinference-sglang-srt-before-after": {
+        "verdict": "first sight: performance-regression 0.60 (confidently wrong); since then no-failure-seen "
+        "(acceptable), naming no result: Before and After blocks read, no served request among them",
+        "key_line": "first sight: the summary quoted the After heading, not its throughput line",
+    },
+    "tests/data/blind-round69-excerpts-c/04-evalscope-aiperf-crosscheck-healthy": {
+        "key_line": "first sight: the verdict expected, its summary not quoting AIPerf's `NVIDIA AIPerf | LLM "
+        "Metrics` title the tester keys",
+    },
+    "tests/data/blind-round69-excerpts-c/05-exllamav2-012-tps-drop": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: `Exllama 0.0.11:` "
+        "and `Exllama 0.0.12:` over fenced speed tests (54.1 against 24.9 t/s), a version heading's shape no "
+        "search key finds",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round69-excerpts-c/06-ollama-v017-parallel-throughput-drop": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a table whose "
+        "columns are releases (`Ollama (v0.17.7)`) and whose values name no measure (tok/s said elsewhere)",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

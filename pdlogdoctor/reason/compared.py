@@ -276,7 +276,9 @@ def _words_of(text: str, spans: Sequence[re.Match[str]], at: int) -> str:
     start = spans[at - 1].end() if at else 0
     end = spans[at + 1].start() if at + 1 < len(spans) else len(text)
     unit = re.split(r"[,;]", text[spans[at].end() : end])[0].strip(" *:;")  # a `; ` joins a block's lines
-    name = text[start : spans[at].start()].rsplit(",", 1)[-1].strip(" *:;=(")
+    # since the previous number's comma, or the `; ` that joins a block's lines: the unit before it
+    # is the previous measure's (`0.78 requests/s; Average latency: 38.63 s`)
+    name = re.split(r"[,;]", text[start : spans[at].start()])[-1].strip(" *:;=(")
     if not name:
         name = text[: spans[0].start()].strip(" *:;=(")
     return f"{name} ({unit})" if name and unit else name or unit
