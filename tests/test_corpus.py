@@ -1198,6 +1198,32 @@ KNOWN: dict[str, dict[str, str]] = {
         "columns are releases (`Ollama (v0.17.7)`) and whose values name no measure (tok/s said elsewhere)",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Round 70 (session 26), first sight on 2efd7ecc: 17/22 acceptable, 20/22 quoted, none refused, no
+    # failed run called healthy, none confidently wrong. Kept as scored (the session's last round).
+    "tests/data/blind-round70-excerpts-c/01-ollama-mmlu-pro-healthy": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: Ollama-MMLU-Pro's `Total, 294/410, "
+        "71.71%` summary, a shape no pattern reads",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round70-excerpts-c/05-mlx-lm-qwen3-coder-next-garbage": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: an answer of code-like "
+        "fragments (`(pasted-2023-compiler-12140 (input-packet-39 has a class](new-employee}-admin`), one "
+        "alphabet, no unit repeated",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round70-excerpts-c/06-xinference-gemma2-repeat-loop": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: the reporter's two-line "
+        "description of an answer repeating itself, in prose",
+    },
+    "tests/data/blind-round70-excerpts-c/07-realizar-decode-regression": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a table of builds "
+        "(`v3 (2026-04-02)`, `current (2026-04-04)`) whose rows name no release number, and `**Delta: -14.5%** "
+        "(39.6 tok/s)` below it",
+    },
+    "tests/data/blind-round70-excerpts-d/03-dynamo-deploy-test-pass": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys "
+        "(`Deployment test PASSED`, a line no pattern reads)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
