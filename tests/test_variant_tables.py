@@ -17,7 +17,7 @@ from pathlib import Path
 from pdlogdoctor.cli.behaviour import exit_code_for
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.scan.tables import read_variants_below
+from pdlogdoctor.scan.tables import read_configurations_below, read_variants_below
 
 from .conftest import shipped_library
 
@@ -115,3 +115,25 @@ def test_a_configuration_only_slower_is_not_judged(tmp_path: Path) -> None:
     report = _analysed(tmp_path, table)
     assert report.verdict.id != "accuracy-regression", report.verdict.summary
     assert report.verdict.id != "performance-regression", report.verdict.summary
+
+
+def test_an_accuracy_column_is_better_higher_whatever_its_task_is_named() -> None:
+    # `hellaswag` is no word model/measures.py knows the way of: a drop is still a drop, a rise no drop
+    variant = "| mxfp4_mixed ultrachat_200k | 0.5978    |"
+    dropped = [
+        line.replace("{gsm8k}", "0.7119").replace(variant, variant.replace("0.5978", "0.4700"))
+        for line in CONFIGURATIONS
+    ]
+    risen = [
+        line.replace("{gsm8k}", "0.7119").replace(variant, variant.replace("0.5978", "0.7100"))
+        for line in CONFIGURATIONS
+    ]
+    found = _read_configurations(dropped)
+    assert found["metric"] == "hellaswag"
+    assert found["worse"] == round((0.5976 - 0.4700) / 0.5976, 4)
+    assert _read_configurations(risen)["worse"] < 0.1
+
+
+def _read_configurations(lines: list[str]) -> dict[str, object]:
+    text = "".join(f"{line}\n" for line in lines).encode()
+    return dict(read_configurations_below(text, 0, len(lines[0]), len(text)))

@@ -29,6 +29,8 @@ from ..model.verdicts import ACCURACY_REGRESSION, META
 from . import confidence, performance
 
 SPREAD = 0.03  # two scores of one evaluation this far apart differ by more than its sampling noise
+SMALL_SET = 500  # question counts looked for on the scores' grid; above it the noise is near SPREAD
+GRID_SLACK = 0.01  # how far from a whole count a score may sit, its print's rounding included
 SCORE = "accuracy"  # the capture an evaluation's result names its score by
 COLLAPSE = 0.05  # a score at or below this is no worse model but answers that are no answers at all
 MISSING = "the servers' logs over the test's window (an error there would say why the answers were worse)"
@@ -86,12 +88,6 @@ def _noise(results: Sequence[Event]) -> float:
         return SPREAD
     mean = sum(share for share, _ in shares) / len(shares)
     return max(SPREAD, 2 * math.sqrt(2 * mean * (1 - mean) / asked))
-
-
-SMALL_SET = 500  # question counts looked for on the scores' grid; above it the noise is near SPREAD
-
-
-GRID_SLACK = 0.01  # how far from a whole count a score may sit, its print's rounding included
 
 
 def questions_on_grid(shares: Sequence[tuple[float, int]]) -> int | None:
