@@ -134,36 +134,24 @@ def read_block(
         return headings.read_measures_below(buf, first_line_end, limit)
     if kind == "table-row":
         return tables.read_row(buf, first_line_start, first_line_end) if first_line_start is not None else {}
-    if kind == "table-sides-below":
-        return (
-            tables.read_sides_below(buf, first_line_start, first_line_end, limit)
-            if first_line_start is not None
-            else {}
-        )
-    if kind == "table-releases-below":
-        return (
-            tables.read_releases_below(buf, first_line_start, first_line_end, limit)
-            if first_line_start is not None
-            else {}
-        )
-    if kind == "table-configurations-below":
-        return (
-            tables.read_configurations_below(buf, first_line_start, first_line_end, limit)
-            if first_line_start is not None
-            else {}
-        )
-    if kind == "table-variants-below":
-        return (
-            tables.read_variants_below(buf, first_line_start, first_line_end, limit)
-            if first_line_start is not None
-            else {}
-        )
+    table = TABLE_READERS.get(kind)
+    if table is not None:
+        return table(buf, first_line_start, first_line_end, limit) if first_line_start is not None else {}
     if kind == "python-frames" and first_line_start is not None:
         return _read_from_frame(buf, first_line_start, limit, formats)
     fields = read_traceback(buf, first_line_end, limit, formats)
     if fields or first_line_start is None:
         return fields
     return read_traceback_above(buf, first_line_start, first_line_end, formats or shipped())
+
+
+# The blocks that read a table from its header line down: (buf, the header's start, its end, limit).
+TABLE_READERS: dict[str, Callable[[bytes | bytearray, int, int, int], dict[str, FieldValue]]] = {
+    "table-sides-below": tables.read_sides_below,
+    "table-releases-below": tables.read_releases_below,
+    "table-variants-below": tables.read_variants_below,
+    "table-configurations-below": tables.read_configurations_below,
+}
 
 
 def _read_from_frame(
