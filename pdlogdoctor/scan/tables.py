@@ -14,6 +14,13 @@ not a change, and is not judged.
 
 `read_row` returns the worst change of the row (`worse`, a share: 0.54 for 54 % worse), the column
 (`metric`), the cell (`change`) and the header line (`header`); nothing when no column is judged.
+
+The other readers start at a table's header and read the rows below it, each returning the worst
+measure with its two values and the sides compared: `read_sides_below` (a baseline column and a
+candidate column), `read_releases_below` (a row per release, each later one against the first),
+`read_variants_below` (a whitespace-aligned table of one model's variants) and
+`read_configurations_below` (a row per configuration, the first the reference); the last two judge
+accuracy columns only.
 """
 
 from __future__ import annotations
