@@ -90,6 +90,9 @@ REJECTED = 0.2
 # A container runtime's wrapper (containerd CRI: RFC 3339 time, stream, partial/full tag), which a
 # report may take off a key line it quotes (and then must take off whole).
 CRI_WRAPPER = re.compile(r"^\S+ (?:stdout|stderr) [FP] ")
+# What a person's paste puts before a line (patterns/formats/pasted.toml): a quote marker, a comment
+# marker before a table's row. The report quotes the line the paste holds.
+PASTE_MARKER = re.compile(r"^(?:>[ \t])+|^#[ \t]+(?=\|)")
 
 
 def case_id(case: Path) -> str:
@@ -257,6 +260,9 @@ def _quotes(body: str, line: str) -> bool:
     # A markdown table escapes the pipes of a line it quotes (GFM: even inside a code span); prose
     # escapes what markdown would read as markup (`\\[`, `&lt;`) and renders as the line itself.
     if line in body or line.replace("|", "\\|") in body or prose(line) in body:
+        return True
+    pasted = PASTE_MARKER.sub("", line)
+    if pasted != line and (pasted in body or pasted.replace("|", "\\|") in body):
         return True
     message = CRI_WRAPPER.sub("", line)
     if message == line or message not in body:

@@ -1226,12 +1226,7 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     # Round 71 (session 26), first sight on 5bb09191: 9/11 acceptable, 9/11 quoted, none refused, no
     # failed run called healthy, none confidently wrong; its excerpts come from PR descriptions (the
-    # search budget was spent), its CI set is empty. Kept as scored.
-    "tests/data/blind-round71-excerpts-c/02-vllm-lmeval-qwen3-moe-w4a16-healthy": {
-        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
-        "lm-eval's rows posted behind a `# ` comment prefix, a shape the row patterns do not read",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
+    # search budget was spent), its CI set is empty. Fixed since (session 27): lm-eval's rows behind `# `.
     "tests/data/blind-round71-excerpts-c/04-awq-ddp-gsm8k-delta-within-noise": {
         "key_line": "first sight: the verdict expected, its summary not quoting the table row the tester keys "
         "(`| awq_qwen25_asym_all_vllm | 0.791 | 0.759 | -4.05% | ...`)",

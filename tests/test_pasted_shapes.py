@@ -16,6 +16,7 @@ from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.scan.collectors import unwrap
+from pdlogdoctor.scan.timeline import clean_line
 
 
 def report_of(tmp_path: Path, library: Library, lines: list[str], name: str = "paste.txt") -> Report:
@@ -130,3 +131,46 @@ def test_a_record_at_level_error_is_an_error_line(tmp_path: Path, library: Libra
 def test_records_at_level_info_are_no_error_lines(tmp_path: Path, library: Library) -> None:
     report = report_of(tmp_path, library, [LLM_D_INFO, OLLAMA_INFO], "controller.log")
     assert unexplained(report) == []
+
+
+# lm-eval's results kept as a script's comments, `# ` before each row: vllm-project/llm-compressor#2844
+# (a W4A16 model's gsm8k, merged as healthy) and a weight-compression script's notes (hellaswag on
+# Llama-3-8B, original then reconstructed).
+COMMENTED_GSM8K = [
+    "# |Tasks|Version|     Filter     |n-shot|  Metric   |   |Value|   |Stderr|",
+    "# |-----|------:|----------------|-----:|-----------|---|----:|---|-----:|",
+    "# |gsm8k|      3|flexible-extract|     5|exact_match|↑  |0.956|±  |0.0065|",
+    "# |     |       |strict-match    |     5|exact_match|↑  |0.957|±  |0.0064|",
+]
+COMMENTED_HELLASWAG = [
+    "## hellaswag",
+    "# |  Tasks  |Version|Filter|n-shot| Metric |   |Value |   |Stderr|",
+    "# |---------|------:|------|-----:|--------|---|-----:|---|-----:|",
+    "# |hellaswag|      1|none  |     0|acc     |↑  |0.6017|±  |0.0049|",
+    "# |         |       |none  |     0|acc_norm|↑  |0.7907|±  |0.0041|",
+]
+
+
+def _uncommented(lines: list[str]) -> list[str]:
+    return [line[2:] if line.startswith("# |") else line for line in lines]
+
+
+def _seen(report: Report) -> list[tuple[str, int, str]]:
+    events = (*report.roots, *report.chain)
+    return sorted({(event.pattern, event.line, event.text) for event in events})
+
+
+@pytest.mark.parametrize("lines", [COMMENTED_GSM8K, COMMENTED_HELLASWAG], ids=["llm-compressor-2844", "hellaswag"])
+def test_a_table_behind_comment_markers_reads_as_the_table(tmp_path: Path, library: Library, lines: list[str]) -> None:
+    """Seen failing before: the rows behind `# ` were read by no pattern (no-failure-seen, nothing quoted)."""
+    commented = report_of(tmp_path, library, lines, "commented.txt")
+    plain = report_of(tmp_path, library, _uncommented(lines), "plain.txt")
+    assert commented.verdict.id == plain.verdict.id == "healthy"
+    assert _seen(commented) == _seen(plain) != []
+
+
+def test_a_comment_that_is_no_tables_row_keeps_its_start() -> None:
+    """The look-alikes: a heading, a shell comment, sglang's `#running-req`, a bar with no row after it."""
+    for line in ("## hellaswag", "# export SGLANG_DISAGGREGATION_WAITING_TIMEOUT=600", "#running-req: 3", "# | x"):
+        assert clean_line(line) == (line, None)
+    assert clean_line(COMMENTED_GSM8K[2]) == (COMMENTED_GSM8K[2][2:], None)
