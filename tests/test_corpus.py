@@ -885,10 +885,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "no line a pattern reads as answers served",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
-    "tests/data/blind-round55-excerpts-c/09-textgen-v45-gemma-lalala": {
-        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a bare line of `la` "
-        "repeated, outside any field a pattern reads (no search key finds a repeated word)",
-    },
     "tests/data/blind-round55-excerpts-c/10-textgen-3090-8bit-gibberish": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: an answer unrelated "
         "to its prompt, in plain sentences",
@@ -1211,10 +1207,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "alphabet, no unit repeated",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
-    "tests/data/blind-round70-excerpts-c/06-xinference-gemma2-repeat-loop": {
-        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: the reporter's two-line "
-        "description of an answer repeating itself, in prose",
-    },
     "tests/data/blind-round70-excerpts-c/07-realizar-decode-regression": {
         "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a table of builds "
         "(`v3 (2026-04-02)`, `current (2026-04-04)`) whose rows name no release number, and `**Delta: -14.5%** "
@@ -1234,6 +1226,31 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round71-excerpts-c/03-vllm-mfp-fp8-dynamic-gibberish": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: vLLM greedy generations "
         "of mixed-script word salad printed as plain lines, outside any field a pattern reads",
+    },
+    # Round 72 (session 27), first sight on eb38d3e8: 19/29 acceptable, 23/29 quoted, none refused, no
+    # failed run called healthy, none confidently wrong. Fixed since: an exception behind pytest's `E   `
+    # flag, sglang's `Loaded weights leave no GPU memory for the KV cache`, Dynamo's `no endpoints
+    # available to route work`, Triton's status name read as an errno and its `unable to find backend
+    # library`, a pasted generation that loops (read on pastes only), LMDeploy's benchmark summary.
+    "tests/data/blind-round72-excerpts-c/03-sglang-custom-allreduce-lmeval-tp-sweep": {
+        "key_line": "first sight: healthy (the verdict expected), its evidence one lm-eval row per kind, not the "
+        "TP 2 table's gsm8k row the tester keys",
+    },
+    "tests/data/blind-round72-excerpts-c/07-aiter-fmoe-config-perf-regression": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
+        "`Throughput=23512 tokens/s` under `Before replacing the configs:`, a `name=value unit` shape no pattern "
+        "reads (and the slower side is the `Before` one: read, the pair would say an improvement)",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round72-excerpts-c/08-exllamav2-rocm-031-named-named-repetition": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: `a rabbit named named named "
+        "named` (four times, below the loop's ten) and the reporter's prose `(continues to write the same word "
+        "until the length limit is hit)`",
+    },
+    "tests/data/blind-round72-excerpts-d/08-dynamo-mocker-disagg-discovery-race": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: a "
+        "test's `actual:` and `expected:` lines that differ, two lines no marker reads as a failed check",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -48,3 +48,32 @@ def test_the_direction_is_said_when_the_value_is_not_in_the_logs(tmp_path: Path)
     assert pool.verdict.id == "gpu-oom"
     assert pool.advice.startswith("Raise --mem-fraction-static on the decode server"), pool.advice
     assert not pool.suggestions
+
+
+def test_the_least_viable_fraction_the_engine_states_is_raised_to(tmp_path: Path) -> None:
+    """Newer sglang words the same budget `Loaded weights leave no GPU memory for the KV cache under
+    --mem-fraction-static=0.3. Raise --mem-fraction-static above 0.320 (...)`: raise to the hundredth
+    above its least, 0.33. Where the least is below the value it ran with (0.95 against 0.923: the
+    fraction is not what limits it), no number is claimed from it."""
+    from pdlogdoctor.library.load import load_library
+    from pdlogdoctor.pipeline import run
+
+    library = load_library()
+    log = tmp_path / "server.log"
+    said = (
+        "ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static={}. "
+        "Raise --mem-fraction-static above {} (minimum viable = 1 - available/pre = {})."
+    )
+    log.write_text(said.format("0.2", "0.290", "0.2898") + "\n")  # 0.29 * 100 is 28.999...: still 0.30
+    report = run([str(log)], library)
+    assert report.verdict.id == "gpu-oom"
+    assert [(s.name, s.value) for s in report.suggestions] == [("--mem-fraction-static", "0.30")]
+    log.write_text(said.format("0.3", "0.320", "0.3198") + "\n")
+    report = run([str(log)], library)
+    assert [(s.name, s.value) for s in report.suggestions] == [("--mem-fraction-static", "0.33")]
+    assert "the engine puts the least at 0.32" in report.advice
+    log.write_text(said.format("0.95", "0.923", "0.9224") + "\n")
+    report = run([str(log)], library)
+    assert report.verdict.id == "gpu-oom"
+    assert report.advice.startswith("Raise --mem-fraction-static on the server above 0.95"), report.advice
+    assert [s.value for s in report.suggestions] == []

@@ -174,3 +174,28 @@ def test_a_comment_that_is_no_tables_row_keeps_its_start() -> None:
     for line in ("## hellaswag", "# export SGLANG_DISAGGREGATION_WAITING_TIMEOUT=600", "#running-req: 3", "# | x"):
         assert clean_line(line) == (line, None)
     assert clean_line(COMMENTED_GSM8K[2]) == (COMMENTED_GSM8K[2][2:], None)
+
+
+# pytest's explanation of a failed test, the exception behind its `E   ` flag: vLLM's ROCm CI
+# (vllm-project/vllm#31631, the exception's traceback indented behind the flag) and a Dynamo test
+# (ai-dynamo/dynamo#13974).
+PYTEST_FLAGGED = [
+    "E                       RuntimeError: NIXL is not available",
+    "E   Exception: no endpoints available to route work",
+]
+
+
+@pytest.mark.parametrize("line", PYTEST_FLAGGED, ids=["vllm-31631", "dynamo-13974"])
+def test_an_exception_behind_pytests_flag_is_an_error_line(tmp_path: Path, library: Library, line: str) -> None:
+    """Seen failing before: `E   RuntimeError: NIXL is not available` was no-failure-seen, exit 3,
+    nothing quoted (the exception's class was read only at a line's start)."""
+    report = report_of(tmp_path, library, [line], "pytest.log")
+    assert report.verdict.id not in ("healthy", "no-failure-seen")
+    quoted = [*unexplained(report), *(event.text for event in report.roots)]
+    assert [text for text in quoted if line.split("   ")[-1].strip() in text], quoted
+
+
+def test_a_glog_error_line_keeps_its_letter() -> None:
+    """The look-alike: glog's `E0625 08:07:38...` starts with an E and is a line of its own."""
+    line = "E0625 08:07:38.858565 1073 model_repository_manager.cc:579] Invalid argument: ensemble 'ensemble'"
+    assert clean_line(line) == (line, None)

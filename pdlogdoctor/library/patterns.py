@@ -73,7 +73,7 @@ _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
     "marks", "unexplained", "identity", "cleared_by", "cleared_by_run", "cleared_on", "says", "search_anchor",
-    "any_anchors",
+    "any_anchors", "pastes_only",
 }  # fmt: skip
 # The title `patterns suggest` writes into a skeleton (suggest.py), for a person to replace.
 SKELETON_TITLE = "TODO: what this line means"
@@ -189,6 +189,10 @@ class Pattern:
     # for the primary anchor (`search_keys`); `anchors` (none, when the spellings share nothing) still
     # must all be in the line.
     any_anchors: tuple[str, ...] = ()
+    # A shape with no literal to search for (a word looping: `you, you, you, ...`), so never searched
+    # for in a scan: read on every line of an input small enough to be read whole, a paste
+    # (scan/pastes.py). Its `anchors`, when it has any, must still all be in the line.
+    pastes_only: bool = False
 
     @property
     def primary_anchor(self) -> str:
@@ -200,7 +204,9 @@ class Pattern:
     @property
     def search_keys(self) -> tuple[str, ...]:
         """What the scanner searches for to find the pattern's lines: each of `any_anchors`, or the
-        primary anchor."""
+        primary anchor; nothing for a pattern read on pastes only."""
+        if self.pastes_only:
+            return ()
         return self.any_anchors or (self.primary_anchor,)
 
 
@@ -369,6 +375,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         says=_says(data, fields, where),
         search_anchor=_search_anchor(data, anchors, where),
         any_anchors=_any_anchors(data, where),
+        pastes_only=_pastes_only(data, where),
     )
 
 
@@ -396,8 +403,9 @@ def _roles(data: Mapping[str, Any], where: str) -> tuple[Role, ...]:
 
 def _anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
     """The literals every line of the pattern holds. None at all only beside `any_anchors`: a line
-    written in two spellings with nothing in common (`GOOD COMMIT` and `good commit`)."""
-    if "anchors" not in data and "any_anchors" in data:
+    written in two spellings with nothing in common (`GOOD COMMIT` and `good commit`); or for a
+    pattern read on pastes only, which no scan searches for."""
+    if "anchors" not in data and ("any_anchors" in data or data.get("pastes_only") is True):
         return ()
     if "anchors" not in data:
         raise PatternError(where, "anchors", "missing required key")
@@ -405,6 +413,16 @@ def _anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
     if not anchors:
         raise PatternError(where, "anchors", "must be a non-empty list of non-empty strings")
     return anchors
+
+
+def _pastes_only(data: Mapping[str, Any], where: str) -> bool:
+    if "pastes_only" not in data:
+        return False
+    if not isinstance(data["pastes_only"], bool):
+        raise PatternError(where, "pastes_only", "must be true or false")
+    if data["pastes_only"] and ("any_anchors" in data or "search_anchor" in data):
+        raise PatternError(where, "pastes_only", "is never searched for: no any_anchors or search_anchor beside it")
+    return bool(data["pastes_only"])
 
 
 def _any_anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:

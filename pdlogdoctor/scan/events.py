@@ -315,7 +315,7 @@ class EventSink:
     def _make_unmade(self) -> None:
         """The events of the last lines `measure_only` counted, as `_record` keeps a run's last."""
         for key, (pattern, line_no, stamp, text, captures, raw) in self.unmade.items():
-            event = _make_event(pattern, self.name, line_no, stamp, text, typed_fields(pattern.fields, captures()))
+            event = make_event(pattern, self.name, line_no, stamp, text, typed_fields(pattern.fields, captures()))
             self.last_events[key] = _with_prefix_role(_with_pasted_role(event, raw), raw)
         self.unmade.clear()
 
@@ -685,7 +685,7 @@ def _counted_key(pattern: Pattern, captured: dict[str, FieldValue]) -> str | Non
 
 def _ranked_key(pattern: Pattern, captured: dict[str, FieldValue], stamp: Stamp | None) -> str | None:
     """The count key of the pattern's event when the captures lack a field its condition reads:
-    the event takes it from the rank tags of the line's time (`_make_event`), which `_stamp_of`
+    the event takes it from the rank tags of the line's time (`make_event`), which `_stamp_of`
     reads without the latest time a line without its own needs. A benchmark's untimed result
     line past the cap is then counted like any other, its event made for the last one only
     (`_Pending`), not made for each line to be told its key."""
@@ -718,7 +718,7 @@ def _pattern_event(
     if pattern.block:
         assert buf is not None
         captured.update(read_block(pattern.block, buf, line.stop, line.end, state.stamps.formats, line.start))
-    event = _make_event(pattern, state.name, line.number, made.stamp, line.text, captured)
+    event = make_event(pattern, state.name, line.number, made.stamp, line.text, captured)
     event = _with_prefix_role(_with_pasted_role(event, line.raw), line.raw)
     if made.latest is not None:
         event = replace(event, time_inferred=True, time_latest=made.latest)
@@ -874,7 +874,7 @@ def _first_of(key: tuple[Fields, tuple[type, ...]]) -> tuple[Fields, tuple[type,
     return key
 
 
-def _make_event(
+def make_event(
     pattern: Pattern, source: str, line_no: int, stamp: Stamp | None, text: str, captured: dict[str, FieldValue]
 ) -> Event:
     if stamp is not None:

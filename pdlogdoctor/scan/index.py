@@ -48,6 +48,8 @@ class AnchorIndex:
     block_anchors: tuple[bytes, ...] = ()
     # The inverse of `slots`: per place in what `fast` reports, the anchor's position in `by_anchor`.
     numbers: tuple[int, ...] = ()
+    # The patterns no scan searches for, read on every line of a paste (scan/pastes.py).
+    pasted: tuple[Pattern, ...] = ()
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
@@ -106,9 +108,10 @@ class AnchorIndex:
             sorted({key.encode() for _, group in ordered for p in group if p.block for key in p.search_keys})
         )
         numbers = tuple(number for number in range(len(ordered)) if number not in apart)
+        pasted = tuple(p for p in library.patterns if p.pastes_only)
         return cls(
             ordered, blocks, fast, library.errors, generic, launches, library.formats, sampled, slots, firsts,
-            stop_afters, block_anchors, numbers,
+            stop_afters, block_anchors, numbers, pasted,
         )  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from .events import HEAD_BYTES, ScanResult
 from .index import AnchorIndex
 from .logshape import document_kind, not_serving_problem
 from .parallel import plain_file_path, scan_file_parallel, worth_splitting
+from .pastes import paste_events
 from .roles import detect_role, node_from_name, role_from_name, with_source_role
 from .search import scan_stream
 from .timeline import clean_line
@@ -124,6 +125,11 @@ def _last_line(head: str) -> tuple[int, str] | None:
     return None
 
 
+# Where a person pastes what a model answered: an excerpt of no component's (a terminal, a script's
+# print), or a harness's output. A server's own log prints generations in fields anchored patterns read.
+PASTED_ROLES = frozenset((Role.UNKNOWN, Role.HARNESS))
+
+
 def scanned(name: str, result: ScanResult, index: AnchorIndex, problems: tuple[InputProblem, ...] = ()) -> Scanned:
     """A source's scan as the source it is: its role (from its name, head and events) and node."""
     head = unwrap_head(result.head)  # a JSON-lines or containerd log: the lines its records hold
@@ -145,7 +151,10 @@ def scanned(name: str, result: ScanResult, index: AnchorIndex, problems: tuple[I
         last_line=_last_line(result.head) if result.bytes <= HEAD_BYTES and kind is None else None,
     )
     series = result.series.series(name, role, source.node)
-    return Scanned(source, tuple(with_source_role(e, role) for e in result.events), series)
+    events: Sequence[Event] = result.events
+    if result.bytes <= HEAD_BYTES and kind is None and role in PASTED_ROLES:  # read whole: a paste
+        events = (*events, *paste_events(name, head, index.pasted))
+    return Scanned(source, tuple(with_source_role(e, role) for e in events), series)
 
 
 def _scan(

@@ -224,6 +224,9 @@ def _raise_fraction(
         and any(up.source == e.source and not up.failing for up in evidence.marked(Mark.SERVER_UP))
     ]
     steps = [f"the error line says to increase it; current value {fraction:g}"]
+    minimum = root.get("minimum_mem_fraction_static")
+    if isinstance(minimum, float) and minimum > fraction:
+        return _above_the_minimum(root, fraction, minimum, used, steps)
     if not peers:
         reason = f"the KV pool did not fit in what the weights left at {fraction:g}"
         return Suggestion("server-arg", "--mem-fraction-static", None, reason, tuple(steps), used, (root.role,))
@@ -234,6 +237,19 @@ def _raise_fraction(
     return Suggestion(
         "server-arg", "--mem-fraction-static", f"{value:g}", reason, tuple(steps), (*used, peer.where), (root.role,)
     )
+
+
+def _above_the_minimum(
+    root: Event, fraction: float, minimum: float, used: tuple[str, ...], steps: list[str]
+) -> Suggestion:
+    """The engine computed the least fraction the weights leave room at (newer sglang says it): the
+    hundredth above it, so the pool gets a little more than nothing."""
+    value = (math.floor(round(minimum * 100, 6)) + 1) / 100  # round first: 0.29 * 100 is 28.999...
+    steps += [f"the line gives the least viable value: above {minimum:g}", f"to the hundredth above = {value:.2f}"]
+    reason = (
+        f"the KV pool did not fit in what the weights left at {fraction:g}; the engine puts the least at {minimum:g}"
+    )
+    return Suggestion("server-arg", "--mem-fraction-static", f"{value:.2f}", reason, tuple(steps), used, (root.role,))
 
 
 def _lower_fraction(root: Event, fraction: float, used: tuple[str, ...]) -> Suggestion:

@@ -1,0 +1,87 @@
+"""The patterns read on pastes only: shapes with no literal a scan could search for.
+
+A generation that loops (`you, you, you, ...`, `OOOOOOOO...`) says it is broken by its shape, not by
+a word: no anchor finds it, and testing a shape on every line of a multi-gigabyte log is what the
+anchored scan exists to avoid. A paste is small: an input read whole in its head (HEAD_BYTES) is read
+again line by line for the library's `pastes_only` patterns, at a cost bounded by its size. A large
+log's generations are printed in fields that anchored patterns read (`"text": ...`).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterator
+
+from ..library.lazyregex import MULTILINE, LazyRegex
+from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
+from ..model import Event
+from .events import make_event
+from .timeline import clean_line
+
+MAX_PASTE_EVENTS = 20  # per pattern and input: a looping answer may fill many lines; a few show it
+
+
+def paste_events(name: str, head: str, patterns: tuple[Pattern, ...]) -> tuple[Event, ...]:
+    """The events of the `pastes_only` patterns on the lines of an input read whole (`head`)."""
+    if not patterns:
+        return ()
+    if not could_loop(head):
+        return ()  # most pastes and small logs: told in a few microseconds
+    found: list[Event] = []
+    for pattern in patterns:
+        if not _anywhere(pattern, head):
+            continue
+        seen = 0
+        for number, text in _lines(head):
+            try:
+                captured = match_line(pattern, text)
+            except TimeoutError:
+                break  # a shape that takes this long on a line is no loop the pattern can tell
+            if captured is None:
+                continue
+            found.append(make_event(pattern, name, number, None, text, captured))
+            seen += 1
+            if seen >= MAX_PASTE_EVENTS:
+                break
+    return tuple(found)
+
+
+# What every loop the library's pastes_only patterns read leaves in a text, told at C speed: a word
+# that follows itself (`you, you, you`: its words split at blanks, eight equal neighbours at least),
+# or a word that runs on (`OOOOOOOO...`, sixty characters at least). 100,000 small logs paid ~90 µs
+# each for the patterns' own search of their text (a backreference tried at every word); this test
+# takes ~5 µs, and a paste that fails it holds no loop they could match.
+LOOP_NEIGHBOURS = 8
+LOOP_RUN = 60
+
+
+def could_loop(text: str) -> bool:
+    """Whether `text` may hold a looping generation (the pastes_only patterns' shapes)."""
+    words = text.split()
+    if len(words) > LOOP_NEIGHBOURS and sum(map(operator.eq, words, words[1:])) >= LOOP_NEIGHBOURS:
+        return True
+    return bool(words) and max(map(len, words)) >= LOOP_RUN
+
+
+_WHOLE: dict[str, LazyRegex] = {}
+
+
+def _anywhere(pattern: Pattern, head: str) -> bool:
+    """Whether the pattern can match a line of `head`: its regex searched over the whole text, each
+    line's start and end its own (MULTILINE). A line it matches is found so too; a match across lines
+    is a candidate the line-by-line reading then refuses."""
+    whole = _WHOLE.get(pattern.id)
+    if whole is None or whole.pattern != pattern.regex.pattern:
+        whole = _WHOLE[pattern.id] = LazyRegex(pattern.regex.pattern, pattern.regex.flags | MULTILINE)
+    try:
+        return whole.search(head, timeout=MATCH_TIMEOUT_S) is not None
+    except TimeoutError:
+        return True  # undecided: the lines tell
+
+
+def _lines(head: str) -> Iterator[tuple[int, str]]:
+    """Each line of the paste as the scan reads it (a collector's or runner's prefix taken off), from 1."""
+    for number, raw in enumerate(head.split("\n"), start=1):  # as the scan counts lines: by newline
+        text = clean_line(raw)[0]
+        if text.strip():
+            yield number, text
