@@ -1026,10 +1026,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "scripts without undecodable bytes, and `> Tạng Tạng Tạng ...`, a word three times",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
-    "tests/data/blind-round61-excerpts-c/08-llamacpp-mixtral-sm-row-hashes": {
-        "key_line": "first sight: no-failure-seen; since then output-corruption, quoting the answer without the "
-        "Markdown quote's `> ` the tester's key keeps",
-    },
     "tests/data/blind-round61-excerpts-c/10-vllm-gemma3-12b-repetitive-loop": {
         "verdict": "first sight: inconclusive led by `Example prompt that failed:`; the tester expects "
         "output-corruption: word salad (`description, andrequest. of information, ...`) no measure reads",

@@ -148,7 +148,10 @@ def _kinds_of_lines(source: str, pattern: str) -> tuple[dict[int, str], Counter[
 def _kinds_of_rows(source: str, pattern: str) -> Counter[bool | None]:
     """The same count over `source`'s rows as they are (the HTML timeline marks rows)."""
     rows, keys = _lines(source), _pattern(pattern).search_keys
-    return Counter(_kind(source, pattern, at + 1, text) for at, text in enumerate(rows) if _has_key(text, keys))
+    every = _pattern(pattern).pastes_only  # no key: every row of a paste is read (scan/pastes.py)
+    return Counter(
+        _kind(source, pattern, at + 1, text) for at, text in enumerate(rows) if every or _has_key(text, keys)
+    )
 
 
 @functools.lru_cache(maxsize=512)
@@ -159,6 +162,8 @@ def _near_anchor(source: str, pattern: str) -> frozenset[int]:
     counts are the same as over every row, at a small part of the cost: the rows far from it
     match nothing, alone or whole."""
     rows = _lines(source)
+    if _pattern(pattern).pastes_only:  # searched for on every line of a paste (scan/pastes.py)
+        return frozenset(range(len(rows)))
     starts = list(itertools.accumulate((len(row) for row in rows), initial=0))
     joined = "".join(rows)
     near: set[int] = set()

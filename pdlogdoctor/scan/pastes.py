@@ -9,8 +9,11 @@ log's generations are printed in fields that anchored patterns read (`"text": ..
 
 from __future__ import annotations
 
+import functools
 import operator
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ..library.lazyregex import MULTILINE, LazyRegex
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
@@ -29,21 +32,24 @@ def paste_events(name: str, head: str, patterns: tuple[Pattern, ...]) -> tuple[E
         return ()  # most pastes and small logs: told in a few microseconds
     found: list[Event] = []
     for pattern in patterns:
-        if not _anywhere(pattern, head):
-            continue
-        seen = 0
-        for number, text in _lines(head):
-            try:
-                captured = match_line(pattern, text)
-            except TimeoutError:
-                break  # a shape that takes this long on a line is no loop the pattern can tell
-            if captured is None:
-                continue
-            found.append(make_event(pattern, name, number, None, text, captured))
-            seen += 1
-            if seen >= MAX_PASTE_EVENTS:
-                break
+        if _anywhere(pattern, head):
+            found += _pattern_events(name, head, pattern)
     return tuple(found)
+
+
+def _pattern_events(name: str, head: str, pattern: Pattern) -> list[Event]:
+    """The pattern's events in the paste: the first MAX_PASTE_EVENTS of its lines, each telling how
+    many lines of its kind (failing or not) the paste holds, as the scan's events do."""
+    events: list[Event] = []
+    for number, text in _lines(head):
+        try:
+            captured = match_line(pattern, text)
+        except TimeoutError:
+            continue  # a line this slow to read is no loop the pattern can tell
+        if captured is not None:
+            events.append(make_event(pattern, name, number, None, text, captured))
+    kinds = Counter(event.failing for event in events)
+    return [replace(event, repeats=kinds[event.failing]) for event in events[:MAX_PASTE_EVENTS]]
 
 
 # What every loop the library's pastes_only patterns read leaves in a text, told at C speed: a word
@@ -63,20 +69,19 @@ def could_loop(text: str) -> bool:
     return bool(words) and max(map(len, words)) >= LOOP_RUN
 
 
-_WHOLE: dict[str, LazyRegex] = {}
-
-
 def _anywhere(pattern: Pattern, head: str) -> bool:
     """Whether the pattern can match a line of `head`: its regex searched over the whole text, each
     line's start and end its own (MULTILINE). A line it matches is found so too; a match across lines
     is a candidate the line-by-line reading then refuses."""
-    whole = _WHOLE.get(pattern.id)
-    if whole is None or whole.pattern != pattern.regex.pattern:
-        whole = _WHOLE[pattern.id] = LazyRegex(pattern.regex.pattern, pattern.regex.flags | MULTILINE)
     try:
-        return whole.search(head, timeout=MATCH_TIMEOUT_S) is not None
+        return _whole(pattern.regex.pattern, pattern.regex.flags).search(head, timeout=MATCH_TIMEOUT_S) is not None
     except TimeoutError:
         return True  # undecided: the lines tell
+
+
+@functools.cache
+def _whole(source: str, flags: int) -> LazyRegex:
+    return LazyRegex(source, flags | MULTILINE)
 
 
 def _lines(head: str) -> Iterator[tuple[int, str]]:
