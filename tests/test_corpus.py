@@ -1248,6 +1248,19 @@ KNOWN: dict[str, dict[str, str]] = {
         "test's `actual:` and `expected:` lines that differ, two lines no marker reads as a failed check",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Round 73 (session 27), first sight on 513bd3a2: 24/28 acceptable, 25/28 quoted, none refused, no
+    # failed run called healthy, none confidently wrong. Fixed since: Mooncake's `Failed to start HTTP
+    # metadata server on 0.0.0.0:8080` (a bind), `Before image update: ~300 tps` (words between the side
+    # and its colon, an approximation's mark), a healthy run's proof quoted whole.
+    "tests/data/blind-round73-excerpts-c/05-bitnet-gpu-garbage-generation": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: an answer of glued word "
+        "pieces in one alphabet (`zuônimersimerszuimersuggyimershands`), no piece repeated ten times in a row",
+    },
+    "tests/data/blind-round73-excerpts-c/07-sglang-qwen25vl-mmmu-quant-parity": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: a Markdown table of quantisations "
+        "(`| w8a8_fp8 |  0.506     |`) within 2 % of the first row, read as no failure but no proof of serving",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

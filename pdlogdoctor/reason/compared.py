@@ -278,9 +278,10 @@ def _words_of(text: str, spans: Sequence[re.Match[str]], at: int) -> str:
     unit = re.split(r"[,;]", text[spans[at].end() : end])[0].strip(" *:;")  # a `; ` joins a block's lines
     # since the previous number's comma, or the `; ` that joins a block's lines: the unit before it
     # is the previous measure's (`0.78 requests/s; Average latency: 38.63 s`)
-    name = re.split(r"[,;]", text[start : spans[at].start()])[-1].strip(" *:;=(")
+    # `~300 tps`: an approximation's mark before the number is no name (nor is `≈`)
+    name = re.split(r"[,;]", text[start : spans[at].start()])[-1].strip(" *:;=(~≈")
     if not name:
-        name = text[: spans[0].start()].strip(" *:;=(")
+        name = text[: spans[0].start()].strip(" *:;=(~≈")
     return f"{name} ({unit})" if name and unit else name or unit
 
 

@@ -162,15 +162,16 @@ def _upstream_with_verdict(event: Event, parents: dict[int, list[Event]], librar
     return None
 
 
-def _chain(events: list[Event], depth: dict[int, int] | None = None) -> tuple[Event, ...]:
-    """One event per (pattern, source), in time order: repeats are counted, not listed.
+def _chain(events: list[Event], depth: dict[int, int] | None = None, latest: bool = False) -> tuple[Event, ...]:
+    """One event per (pattern, source), in time order: repeats are counted, not listed; the first
+    of each, or with `latest` the last (a healthy run's proof: how far the lines show it serving).
 
     With `depth` (causal distance from the root), events within the same second are ordered
     cause first: sglang stamps whole seconds while glog and MORI stamp micro- or milliseconds,
     so a root printed at 10:16:03.885 must not sort after its effect stamped 10:16:03.
     """
     firsts: dict[tuple[str, str, object], Event] = {}
-    for event in sorted(events, key=_time_key):
+    for event in sorted(events, key=_time_key, reverse=latest):
         # A stack frame an analyzer quotes under its crash line (field `frame`) is an entry of its own.
         firsts.setdefault((event.pattern, event.source, event.get("frame")), event)
     if depth is None:
@@ -961,7 +962,8 @@ def _healthy(
         summary += " No end-to-end result (probe or accuracy gate) was given."
     return Report(
         verdict=confidence.applied(Verdict(HEALTHY, spec.title, 0.0, summary), score),
-        chain=_chain([*proof, *(tolerated or [])]),
+        # the last line of each kind of proof: the one the summary names is among them (quoted whole)
+        chain=_chain([*proof, *(tolerated or [])], latest=not tolerated),
         links=(),
         alternatives=alternatives,
         suggestions=(),
