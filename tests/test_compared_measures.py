@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from pdlogdoctor.cli.behaviour import exit_code_for
+from pdlogdoctor.library.patterns import match_line
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.scan.headings import read_measures_below
@@ -528,3 +529,64 @@ def test_a_perplexity_after_a_change_higher_than_before_is_an_accuracy_regressio
     assert "8.8955 to 11.4728 (+29.0%)" in report.verdict.summary
     better = _analysed(tmp_path, [*lines[:4], "Final estimate: PPL = 8.7012 +/- 0.09013"])
     assert better.verdict.id != "accuracy-regression"
+
+
+# ggml-org/llama.cpp#7254: each side named at the end of a sentence, over the command that ran it, the
+# paste's `...` and llama.cpp's timings in a locale that writes a decimal comma.
+LLAMA_CPP_TIMINGS = [
+    "I used to generate 48 t/s with TinyLLama1.1 before this commit:",
+    '$ bin/main -m ../models/tinyllama-1b/ggml-model-f16.gguf -p "Hello, my name is" -n 64 -ngl 99',
+    "...",
+    "llama_print_timings:        eval time =    1291,42 ms /    63 runs   "
+    "(   20,50 ms per token,    48,78 tokens per second)",
+    "...",
+    "",
+    "After commit 9c67c277 I am getting about 36 t/s without flash attention (which is the default):",
+    '$ bin/main -m ../models/tinyllama-1b/ggml-model-f16.gguf -p "Hello, my name is" -n 64 -ngl 99',
+    "...",
+    "llama_print_timings:        eval time =    {ms} ms /    63 runs   "
+    "(   27,65 ms per token,    {rate} tokens per second)",
+]
+
+
+def test_a_side_named_at_a_sentences_end_over_a_command_and_decimal_commas(tmp_path: Path) -> None:
+    """Seen failing before: no-failure-seen (the block below each heading began with the command that
+    ran it; `48,78` read as 4878)."""
+    lines = [*LLAMA_CPP_TIMINGS[:-1], LLAMA_CPP_TIMINGS[-1].format(ms="1742,03", rate="36,16")]
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "(tokens per second) went from 48.78 to 36.16 (-25.9%)" in report.verdict.summary
+    steady = [*LLAMA_CPP_TIMINGS[:-1], LLAMA_CPP_TIMINGS[-1].format(ms="1290,10", rate="48,83")]
+    assert _analysed(tmp_path, steady).verdict.id != "performance-regression"
+
+
+def test_a_count_in_a_failures_words_is_no_side() -> None:
+    """The look-alike: `failed after 5 attempts:` ends naming `after` before a colon, and is a log's
+    failure line, not a heading over measures."""
+    after = LIBRARY.pattern("measure-after-heading")
+    assert match_line(after, "13:40:48Z  scheduler crashes: tokenizer initialization failed after 5 attempts:") is None
+    assert match_line(after, "After commit 9c67c277 I am getting about 36 t/s (which is the default):") is not None
+
+
+# ollama/ollama#10746: `ollama run --verbose` stats under a bold heading that is the release alone,
+# the newer release first; the token counts differ, so the durations are no measure to compare.
+OLLAMA_VERBOSE = [
+    "**0.7.0:**",
+    "eval count:           74 token(s)",
+    "eval duration:        5.657106746s",
+    "eval rate:            **13.08 tokens/s**",
+    "",
+    "**0.6.8:**",
+    "eval count:           63 token(s)",
+    "eval duration:        1.748827692s",
+    "eval rate:            **36.02 tokens/s**",
+]
+
+
+def test_a_bold_release_heading_and_the_rate_over_a_duration(tmp_path: Path) -> None:
+    """Seen failing before: no-failure-seen (no key found `**0.7.0:**`), then inconclusive (the
+    duration, which grows with the tokens generated, taken for the measure)."""
+    report = _analysed(tmp_path, OLLAMA_VERBOSE)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "eval rate (tokens/s) went from 36.02 to 13.08 (-63.7%)" in report.verdict.summary
+    assert report.roots[0].get("version") == "0.7.0"

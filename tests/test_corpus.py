@@ -441,10 +441,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "read called collective-timeout NCCL/RCCL's only, while the verdict (patterns/verdicts.toml) is DeepEP's "
         "all-to-all timing out on a peer rank too (docs/failure-families.md now says so); kept as the tool reads it",
     },
-    "tests/data/blind-round32-excerpts-c/04-vllm-journald-agentic-slow-no-gate": {
-        "key_line": "first sight: no key line quoted (healthy 0.30, the verdict expected): the report quotes an early "
-        "engine-stats line as the serving it shows, not the late ones whose generation throughput fell to 0.3 tokens/s",
-    },
     "tests/data/blind-round32-excerpts-c/08-vllm-sm75-fork-fast-mode-wrong-answers": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: two profiles' scores "
         "on a question set ('Fast profile: 45/123' against 'Normal FP16-KV profile: 87/123'), labelled in prose, "
@@ -454,9 +450,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # (on fa6e46f). Passing since: excerpts-a 06-09 (start-up crash lines of sglang and vLLM V0), excerpts-b 05
     # (the placement-group wait), excerpts-c 01, 03 and 05 (headings over measures, the CI bot, an arrow).
     # bundles-a 7/8 (on e033926); its one miss, 04, passes since the kernel's RDMA link-down line is read.
-    "tests/data/blind-round34-excerpts-c/09-moe-backend-ab-clean": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round34-excerpts-c/10-mtp-acceptance-drop": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression (or inconclusive): "
         "an MTP acceptance rate falling from 60.40 % to 46.40 % stated in Chinese prose ('劣化14%')",
@@ -768,10 +761,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive led by the PR's `Failure rate by threshold` heading; the tester "
         "expects healthy (a gate set too close to the mean) or inconclusive naming the table's minimum",
     },
-    "tests/data/blind-round49-excerpts-c/04-vllm-swap-states-gsm8k-within-stderr": {
-        "key_line": "first sight: healthy (the verdict expected) quoting another line than lm_eval's row with "
-        "its stderr",
-    },
     "tests/data/blind-round49-excerpts-c/05-dsv4-flash-gsm8k-health-check": {
         "verdict": "first sight: inconclusive led by `Zero request errors` read as an error; since then "
         "no-failure-seen (acceptable) whose summary names the reference measure, not the 95.8% result",
@@ -913,10 +902,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a bare repr of a "
         "generation of digits and escaped newlines (`'L 1. 000000000000000\\n\\n\\n1150...`), no unit a pattern reads",
     },
-    "tests/data/blind-round57-excerpts-c/10-vllm-flashinfer-mla-fp8-kv-gsm8k-healthy": {
-        "key_line": "first sight: healthy (the verdict expected), the evidence showing one lm-eval row per kind "
-        "(the default KV cache's), not the FP8 KV cache's row the tester keys",
-    },
     # Blind round 58 (session 25), first sight on a3046245: excerpts-a 4/8, excerpts-c 6/9, excerpts-d
     # (CI and test runs) 11/12, bundles 8/8: 29/37, key line quoted in 34/37, none refused, no failed
     # run called healthy, one confidently wrong (d 02: a CI runner's disk full under poetry's install
@@ -941,10 +926,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # results stated wrong in words (c 06), a results table's GARBAGE cells (c 01), perplexity runs
     # named `(before)` and `(after)` at their line's end (c 08), Ollama's listening line (a 07), vLLM's
     # `Error in preprocessing prompt inputs` for a prompt over the context (bundles 04).
-    "tests/data/blind-round59-excerpts-c/03-vllm-glm5-router-gemm-gsm8k-parity": {
-        "key_line": "first sight: healthy (the verdict expected), the evidence showing one lm-eval row per kind, "
-        "not the PR's row the tester keys",
-    },
     "tests/data/blind-round59-excerpts-c/09-vllm-omni-tts-perf-false-alarm": {
         "verdict": "first sight: no-failure-seen, its summary naming the last line, not the flat nightly row "
         "the tester keys (healthy expected: a stale baseline's false alarm)",
@@ -1110,10 +1091,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "or words naming the measure",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
-    "tests/data/blind-round65-excerpts-c/05-fa3-fp8-accum-lmeval-unchanged": {
-        "key_line": "first sight: healthy (the verdict expected), the evidence showing one lm-eval row per kind, "
-        "not the second table's gsm8k row the tester keys",
-    },
     # Round 66 (session 26), first sight on 5dece5a7: 13/21 acceptable, 19/21 quoted, none refused, no
     # failed run called healthy, 2 confidently wrong (excerpts-d 02, bundles 05). Fixed since: BuildKit's
     # step lines as a CI build, SkyServe's `No ready replicas`, TGI's warmup budget, a report headed
@@ -1147,10 +1124,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round68-excerpts-c/01-scalellm-gptq-commas": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a chat CLI's answer of "
         "`, , , ,,` under `word count: 0, token count: 15`, no field a pattern reads as generated text",
-    },
-    "tests/data/blind-round68-excerpts-c/03-sparkinfer-qwen38-eval-pass": {
-        "key_line": "first sight: healthy (the verdict expected), its evidence not the bot's `| accuracy gate | "
-        "✅ top1=1.000` row the tester keys (a key-value table's check marks are read by no pattern)",
     },
     "tests/data/blind-round68-excerpts-c/06-sparkinfer-qwen36-top1-zero": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a bot's key-value table "
@@ -1228,10 +1201,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # flag, sglang's `Loaded weights leave no GPU memory for the KV cache`, Dynamo's `no endpoints
     # available to route work`, Triton's status name read as an errno and its `unable to find backend
     # library`, a pasted generation that loops (read on pastes only), LMDeploy's benchmark summary.
-    "tests/data/blind-round72-excerpts-c/03-sglang-custom-allreduce-lmeval-tp-sweep": {
-        "key_line": "first sight: healthy (the verdict expected), its evidence one lm-eval row per kind, not the "
-        "TP 2 table's gsm8k row the tester keys",
-    },
     "tests/data/blind-round72-excerpts-c/07-aiter-fmoe-config-perf-regression": {
         "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
         "`Throughput=23512 tokens/s` under `Before replacing the configs:`, a `name=value unit` shape no pattern "
@@ -1259,6 +1228,29 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round73-excerpts-c/07-sglang-qwen25vl-mmmu-quant-parity": {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: a Markdown table of quantisations "
         "(`| w8a8_fp8 |  0.506     |`) within 2 % of the first row, read as no failure but no proof of serving",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    # Round 74 (session 27), first sight on ad8248ee: 19/30 acceptable, 25/30 quoted, none refused, no
+    # failed run called healthy, none confidently wrong. Fixed since: the regular router's `No available
+    # workers (all circuits open ...)` in a client's retry, Rust's StorageFull errno, a supervisor's
+    # `exceeded timeout (3600s); killing.`, vLLM's KV-cache error below its `EngineCore failed to start.`
+    # (untimed, within a traceback's length), sglang's bench_one_batch, a bold release heading, the rate
+    # over a duration, a side named at a sentence's end over its command, decimal commas, a pod evicted
+    # for its emptyDir's limit while its weights loaded.
+    "tests/data/blind-round74-excerpts-c/04-trtllm-qwen14b-int4-2080ti-garbage": {
+        "verdict": "first sight: inconclusive; the tester expects output-corruption: an answer of PHP code to "
+        "`what is your name` (`@throws Exception`, `throw new Exception(...)`), read as an error in the "
+        "lines, not as an answer unrelated to its question",
+    },
+    "tests/data/blind-round74-excerpts-c/07-llamacpp-bench-pp32-bisected-regression": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: two llama-bench "
+        "tables, each closed by its `build: <sha> (<n>)` line, the later build's `pp 32` rows at 7.48 against "
+        "11.19 t/s, the model names written differently in each",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round74-excerpts-d/06-nemo-rl-mooncake-functional-pass": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
+        "NeMo-RL's box-drawn `Metric Checks` table of `│ PASS   │` rows, a shape no pattern reads",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
 }

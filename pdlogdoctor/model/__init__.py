@@ -196,6 +196,9 @@ class Mark(StrEnum):
     # load when a server's process wrote it; a CI job's or a benchmark client's own write filled its
     # runner's disk, which no server's verdict names (resources.model_load).
     WRITE_NO_SPACE = "write-no-space"
+    # A server is fetching its weights: a file's download bar, or the engine's line that its weights
+    # began to load (a weight its cache lacks is downloaded then). A log that ends on one was stopped
+    # while its model loaded (resources.model_load).
     DOWNLOADING = "downloading"
     HEALTH_CHECK_FAILED = "health-check-failed"  # the router's health check of a worker (`worker`) failed
     # A benchmark harness says how many requests its run sends (`planned`: vllm's and sglang's

@@ -265,8 +265,14 @@ def _worst(before: str, after: str) -> tuple[str, float, float, float] | None:
             found.append((worse, words, was, value, (value - was) / abs(was)))
     if not found:
         return None
-    _, words, was, value, change = max(found)
+    # A rate is the work done over the time it took; a duration or a count grows with the work
+    # (Ollama's `eval duration` over 74 tokens against 63): where a rate got worse, it is the measure.
+    rates = [item for item in found if RATE.search(item[1])]
+    _, words, was, value, change = max(rates or found)
     return words, was, value, change
+
+
+RATE = re.compile(r"(?i)/s\b|/sec\b|per second|throughput|\b[qrst]ps\b")
 
 
 def _words_of(text: str, spans: Sequence[re.Match[str]], at: int) -> str:
@@ -276,6 +282,8 @@ def _words_of(text: str, spans: Sequence[re.Match[str]], at: int) -> str:
     start = spans[at - 1].end() if at else 0
     end = spans[at + 1].start() if at + 1 < len(spans) else len(text)
     unit = re.split(r"[,;]", text[spans[at].end() : end])[0].strip(" *:;")  # a `; ` joins a block's lines
+    while unit.endswith(")") and unit.count(")") > unit.count("("):
+        unit = unit[:-1].rstrip()  # the bracket the measure was said in closes after it (`(..., 36,16 tok/s)`)
     # since the previous number's comma, or the `; ` that joins a block's lines: the unit before it
     # is the previous measure's (`0.78 requests/s; Average latency: 38.63 s`)
     # `~300 tps`: an approximation's mark before the number is no name (nor is `≈`)
@@ -286,7 +294,15 @@ def _words_of(text: str, spans: Sequence[re.Match[str]], at: int) -> str:
 
 
 def _number(text: str) -> float | None:
+    """A number as written: a comma groups thousands (`10,308.29`), except as the only separator
+    with other than three digits after it, where a locale writes its decimal point (llama.cpp's
+    timings under a German locale: `48,78 tokens per second`)."""
+    if _DECIMAL_COMMA.fullmatch(text):
+        text = text.replace(",", ".")
     try:
         return float(text.replace(",", ""))
     except ValueError:
         return None
+
+
+_DECIMAL_COMMA = re.compile(r"[-+]?\d+,(?:\d{1,2}|\d{4,})")

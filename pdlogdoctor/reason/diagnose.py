@@ -162,16 +162,15 @@ def _upstream_with_verdict(event: Event, parents: dict[int, list[Event]], librar
     return None
 
 
-def _chain(events: list[Event], depth: dict[int, int] | None = None, latest: bool = False) -> tuple[Event, ...]:
-    """One event per (pattern, source), in time order: repeats are counted, not listed; the first
-    of each, or with `latest` the last (a healthy run's proof: how far the lines show it serving).
+def _chain(events: list[Event], depth: dict[int, int] | None = None) -> tuple[Event, ...]:
+    """One event per (pattern, source), in time order: repeats are counted, not listed.
 
     With `depth` (causal distance from the root), events within the same second are ordered
     cause first: sglang stamps whole seconds while glog and MORI stamp micro- or milliseconds,
     so a root printed at 10:16:03.885 must not sort after its effect stamped 10:16:03.
     """
     firsts: dict[tuple[str, str, object], Event] = {}
-    for event in sorted(events, key=_time_key, reverse=latest):
+    for event in sorted(events, key=_time_key):
         # A stack frame an analyzer quotes under its crash line (field `frame`) is an entry of its own.
         firsts.setdefault((event.pattern, event.source, event.get("frame")), event)
     if depth is None:
@@ -934,6 +933,7 @@ def _healthy(
     end_to_end = bool(set(kinds) & evidence.library.marked(Mark.END_TO_END))
     score = confidence.healthy(len(kinds), len(missing), bool(tolerated), end_to_end)
     summary = f"No failure in the logs, and {_proof_words(kinds, evidence.library)} show the deployment serving."
+    named: Event | None = None  # the line the summary quotes: in the chain too, so reports quote it whole
     if tolerated and benign is not None:
         first = min(tolerated, key=_time_key)
         summary = (
@@ -956,14 +956,14 @@ def _healthy(
         # Whole, its time and call site too: when it was, and which component said it.
         said = clip(last.text.strip(), 240)
         summary += f" The last line that shows it: {last.where}: {said}{'' if said.endswith('.') else '.'}"
+        named = last
     if not end_to_end:
         # Servers that came up say nothing of what the harness saw end to end.
         missing = [*missing, "no end-to-end result (probe or accuracy gate) in the logs"]
         summary += " No end-to-end result (probe or accuracy gate) was given."
     return Report(
         verdict=confidence.applied(Verdict(HEALTHY, spec.title, 0.0, summary), score),
-        # the last line of each kind of proof: the one the summary names is among them (quoted whole)
-        chain=_chain([*proof, *(tolerated or [])], latest=not tolerated),
+        chain=_with_named(_chain([*proof, *(tolerated or [])]), named),
         links=(),
         alternatives=alternatives,
         suggestions=(),
@@ -972,6 +972,13 @@ def _healthy(
         advice=spec.advice.strip(),
         explain=spec.explain.strip(),
     )
+
+
+def _with_named(chain: tuple[Event, ...], named: Event | None) -> tuple[Event, ...]:
+    """The chain with the line a summary names, beside the first of its kind the chain shows."""
+    if named is None or any(_place(event) == _place(named) for event in chain):
+        return chain
+    return tuple(sorted((*chain, named), key=_time_key))
 
 
 def _place(event: Event) -> tuple[str, int]:

@@ -11,7 +11,7 @@ import bisect
 from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..library.patterns import CauseRule, Library
+from ..library.patterns import DEFAULT_SKEW_S, CauseRule, Library
 from ..model import Event, Link
 
 
@@ -75,6 +75,14 @@ class _Targets:
         return [self.effects[number] for number in numbers]
 
 
+# Untimed lines of one file are in time order, but a rule that states a skew of its own (more than
+# the default's clock jitter) says the effect is logged before its cause: vLLM's `EngineCore failed to
+# start.` above the traceback that ends in the error that stopped it, sglang's `Scheduler hit an
+# exception:` above its own. Without times, the effect may stand this many lines above (a traceback's
+# length: scan/traceback.ABOVE_LINES).
+SKEW_LINES = 80
+
+
 def joins(
     cause: Event, effect: Event, rule: CauseRule, nodes: dict[str, str | None], slack: Mapping[str, float]
 ) -> bool:
@@ -103,7 +111,7 @@ def _in_window(cause: Event, effect: Event, rule: CauseRule, widening: float = 0
             and effect.time <= cause_latest + rule.window_s + widening
         )
     if cause.source == effect.source:
-        return effect.line >= cause.line
+        return effect.line >= cause.line - (SKEW_LINES if rule.skew_s > DEFAULT_SKEW_S else 0)
     return True  # no clock to compare across files: the rule alone decides
 
 

@@ -22,7 +22,9 @@ MEASURE_LINES = 6  # lines read below a heading: a benchmark's summary block
 MEASURED_CHARS = 600
 BLANKS_AFTER_HEADING = 1  # blank lines skipped between the heading and its first measure
 # ... and lines that only open the block: a Markdown code fence (```` ``` ````, ```` ```text ````), a
-# commit's hash, and a short label of the block (` > BH`, the device a demo ran on: tenstorrent/tt-metal#25107).
+# commit's hash, a short label of the block (` > BH`, the device a demo ran on: tenstorrent/tt-metal#25107),
+# the command that ran it at a shell prompt and a paste's `...` for the output left out (`$ bin/main -m
+# ... -n 64`, `...`, then llama.cpp's timings: ggml-org/llama.cpp#7254).
 OPENERS_AFTER_HEADING = 2
 LABEL_CHARS = 24
 _HEADING = re.compile(r"(?i)^[\s>*#-]*(?:\*\*)?(?:before|after|(?:last |first )?(?:good|bad) commit)\b")
@@ -34,6 +36,7 @@ _HASH_LINE = re.compile(r"^[\W_]*[0-9a-f]{7,40}[\W_]*$")
 # of measures ended above it.
 _PROMPT = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]|[$%])\s")
 _DIGIT = re.compile(r"\d")
+_ELISION = re.compile(r"^(?:\.{3,}|…)$")
 
 
 def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> dict[str, FieldValue]:
@@ -74,6 +77,6 @@ def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> di
 def _opens_block(line: str) -> bool:
     """A code fence, a commit's hash alone, or a short label with no number (no measure, no heading
     of its own)."""
-    if _FENCE.match(line) or _HASH_LINE.match(line):
+    if _FENCE.match(line) or _HASH_LINE.match(line) or _PROMPT.match(line) or _ELISION.match(line):
         return True
     return len(line) <= LABEL_CHARS and not _DIGIT.search(line) and not _HEADING.match(line)

@@ -450,8 +450,8 @@ def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 
 def _cut_off_downloading(evidence: Evidence) -> bool:
-    """A file of the run ends on a weights file's download bar: its server was stopped while it
-    downloaded its model."""
+    """A file of the run ends on a weights file's download bar, or on the line its weights began to
+    load (Mark.DOWNLOADING): its server was stopped while it fetched its model."""
     bars = [evidence.library.pattern(name) for name in sorted(evidence.library.marked(Mark.DOWNLOADING))]
     return any(
         source.last_line is not None and match_line(bar, source.last_line[1]) is not None
