@@ -983,10 +983,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # taken as survived by the decode's warmup in one compose log (bundles 04), Ollama's `cudaMalloc
     # failed: out of memory` (a 02), vLLM's world size above the node's GPUs (d 04), a score's two
     # values stated (c 05), TensorRT-LLM's run output in a loop (c 09), a chat answer of one mark (c 08).
-    "tests/data/blind-round61-excerpts-a/03-modelmesh-models-dir-evicted": {
-        "verdict": "first sight: inconclusive led by the FailedPreStopHook event, not the EmptyDir eviction the "
-        "tester keys (model-load-failure expected, inconclusive accepted naming it)",
-    },
     "tests/data/blind-round61-excerpts-a/04-vllm-omni-shm-broadcast-idle-healthy": {
         "verdict": "first sight: no-failure-seen, its summary naming the last line, not vllm-omni's `Generation "
         "completed successfully.` (healthy expected)",
@@ -1381,7 +1377,6 @@ def test_every_cause_pattern_that_roots_a_verdict_roots_a_case(
 UNROOTED = {
     "hf-repo-not-found",
     "nixl-registration-failed",
-    "subprocess-crashed",  # sglang's watchdog line: so far always under an earlier crash line
 }
 
 
