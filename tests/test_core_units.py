@@ -261,7 +261,21 @@ def test_a_text_field_carries_its_length_and_repeat_fraction() -> None:
         "output_fragment": 0,
         "output_mixed_words": 0,
         "output_alnum_share": 0.0,
+        "output_blank": 0,
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "blank"),
+    [
+        ("\\n\\n\\n\\n\\n\\n\\n\\n\\n\\n", 1),  # vllm-project/vllm#450: ten newline tokens, escaped
+        ("", 0),  # nothing generated is not a text of blanks
+        ("\\n\\nParis", 0),
+        ("\\nothing here", 0),  # a backslash before a word: not an escaped blank
+    ],
+)
+def test_a_text_of_blanks_is_told_apart(text: str, blank: int) -> None:
+    assert typed_fields((("output", "text"),), {"output": text}).get("output_blank", 0) == blank
 
 
 @pytest.mark.parametrize(

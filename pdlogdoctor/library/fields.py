@@ -2,8 +2,9 @@
 `duration` (seconds), `str`, `int_list` (with `<name>_len` and `<name>_zero_fraction` beside it),
 `percent` (`95.9` or `95.9%` -> 0.959), `bool` (Python's True/False) and `text` (a generated text, with
 `<name>_len`, `<name>_repeat_fraction`, `<name>_phrase_repeat`, `<name>_longest_run`, `<name>_scripts`,
-`<name>_fragment`, `<name>_mixed_words` and `<name>_alnum_share` beside it: see `repeat_fraction`,
-`phrase_repeat`, `longest_run`, `scripts_in`, `is_fragment`, `mixed_words` and `alnum_share`)."""
+`<name>_fragment`, `<name>_mixed_words`, `<name>_alnum_share` and `<name>_blank` beside it: see
+`repeat_fraction`, `phrase_repeat`, `longest_run`, `scripts_in`, `is_fragment`, `mixed_words`,
+`alnum_share` and `is_blank`)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ DERIVED_FIELDS = MappingProxyType(
             "fragment",
             "mixed_words",
             "alnum_share",
+            "blank",
         ),
     }
 )
@@ -54,6 +56,7 @@ def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None
             values[f"{name}_fragment"] = int(is_fragment(value))
             values[f"{name}_mixed_words"] = mixed_words(value)
             values[f"{name}_alnum_share"] = alnum_share(value)
+            values[f"{name}_blank"] = int(is_blank(value))
         if isinstance(value, tuple):
             values[f"{name}_len"] = len(value)
             values[f"{name}_zero_fraction"] = (
@@ -84,6 +87,12 @@ def repeat_fraction(text: str) -> float:
 
 # One phrase (a line, a sentence: 8 to 200 characters) written three times or more in a row.
 _REPEATED_PHRASE = re.compile(r"(.{8,200}?)\1{2,}", re.DOTALL)
+
+
+def is_blank(text: str) -> bool:
+    """A text that holds only whitespace, written or escaped (`\\n\\n\\n...`: a generation of newline
+    tokens until its limit, vllm-project/vllm#450), and something of it."""
+    return bool(text) and not _ESCAPED_SPACE.sub(" ", text).strip()
 
 
 def phrase_repeat(text: str) -> float:

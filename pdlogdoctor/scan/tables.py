@@ -74,6 +74,7 @@ CANDIDATE_SIDE = re.compile(
     r"(?:\s*\(.*\))?$"
 )
 RELEASE_CELL = re.compile(r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)$")
+COMMIT_CELL = re.compile(r"^[0-9a-f]{7,40}$")  # a commit's hash, short or whole
 ROWS_BELOW = 40  # rows read below a header
 _CELL_NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?")
 
@@ -111,11 +112,26 @@ def read_releases_below(buf: bytes | bytearray, line_start: int, line_end: int, 
     rows = [row for row in below if RELEASE_CELL.match(_release_text(row[0]))]
     releases = {_release(_release_text(row[0])): row for row in rows}
     if len(releases) < 2:
-        return {}
+        return _read_commits(names, below)
     low = releases[min(releases)]
+    return _judged_against(names, low, list(releases.values()))
+
+
+def _read_commits(names: list[str], below: list[list[str]]) -> dict[str, FieldValue]:
+    """Rows named by commits (`| cc3d965 | Nov 19 | 119.96 |` then `| 635bc0a | Dec 10 | 157.55 |`:
+    tenstorrent/tt-metal#34195): a hash says no order of its own, so the table's is taken, the first
+    commit the baseline, as a table of a metric over time is written."""
+    rows = [row for row in below if COMMIT_CELL.match(row[0].strip("`* "))]
+    if len({row[0] for row in rows}) < 2:
+        return {}
+    return _judged_against(names, rows[0], rows)
+
+
+def _judged_against(names: list[str], low: list[str], rows: list[list[str]]) -> dict[str, FieldValue]:
+    """The worst of each later row's judged columns against the baseline row `low`."""
     judged = [
         (*j, later)
-        for later in releases.values()
+        for later in rows
         if later is not low
         for at in range(1, len(names))
         if (j := _judged_columns(names[at], low[at], later[at]))
