@@ -206,3 +206,30 @@ def test_sides_named_by_their_change_and_values_by_their_unit(tmp_path: Path) ->
 def test_sides_named_by_their_change_within_the_allowance_are_no_gate(tmp_path: Path) -> None:
     report = _analysed(tmp_path, [line.replace("{after}", "125.9") for line in SIDES_NAMED_BY_THE_CHANGE])
     assert report.verdict.id != "performance-regression", report.verdict.summary
+
+
+# ggml-org/llama.cpp#24216: compare-llama-bench's table, the speedup last (the PR measured no slower).
+SPEEDUP_TABLE = [
+    "| GPU                   | Model              |     Microbatch size | Test     |     t/s 7c158fbb4 |"
+    "     t/s d1408e59d |     Speedup |",
+    "| :---------            | :----------------- | ------------------: | :------- | ----------------: |"
+    " ----------------: | ----------: |",
+    "| MI60 / MI50           | llama 1B BF16      |                   1 | pp512    |            191.42 |"
+    "            192.01 |        1.00 |",
+    "| MI60 / MI50           | llama 1B BF16      |                  16 | pp512    |            142.25 |"
+    "            482.60 |        3.39 |",
+]
+
+
+def test_a_speedup_table_at_or_above_one_is_served_and_no_gate(tmp_path: Path) -> None:
+    """Seen failing before: no-failure-seen (no pattern read the table)."""
+    report = _analysed(tmp_path, SPEEDUP_TABLE)
+    assert report.verdict.id == "healthy", report.verdict.summary
+
+
+def test_a_speedup_row_below_one_is_the_candidate_slower(tmp_path: Path) -> None:
+    slower = [*SPEEDUP_TABLE[:3], SPEEDUP_TABLE[3].replace("482.60", "101.30").replace("3.39", "0.71")]
+    report = _analysed(tmp_path, slower)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "from 142.25 to 101.3" in report.verdict.summary
+    assert int(exit_code_for(report)) == 1

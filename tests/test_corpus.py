@@ -1249,6 +1249,26 @@ KNOWN: dict[str, dict[str, str]] = {
         "NeMo-RL's box-drawn `Metric Checks` table of `│ PASS   │` rows, a shape no pattern reads",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Round 75 (session 27), first sight on dd175cb8: 21/31 acceptable, 27/31 quoted, none refused, no
+    # failed run called healthy, none confidently wrong. Fixed since: an Xid as pasted, a table of
+    # commits, newlines-only generations, the gated-repo sentence alone, CUDA/HIP out-of-memory error
+    # names, `nvidia-smi -q`'s section headings and `Failure ...: No` fields, a prefill whose queue
+    # piles up beside an idle peer (a straggler, not the role saturated), compare-llama-bench's speedups.
+    "tests/data/blind-round75-excerpts-c/01-ollama-arm64-cpu-eval-rate-drop": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: two `ollama run "
+        "--verbose` stat blocks whose releases are named only in the docker command above each "
+        "(`ollama/ollama:0.14.3`), no heading a pattern reads",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round75-excerpts-c/02-llamacpp-rocm-gfx1012-gibberish": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: llama.cpp's verbose "
+        "token trace (`!eval: [ '!':0 ]`, `Heval: [ 'H':39 ]`), each generated token a random single byte",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round75-excerpts-c/05-lmdeploy-tp-pr-gsm8k-wrong": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a reviewer's prose "
+        "(`gsm8k is not right`, qwen1.5-7b at 5.31) beside throughput gains",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

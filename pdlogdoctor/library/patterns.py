@@ -41,6 +41,8 @@ TABLE_RELEASES = "table-releases-below"
 TABLE_VARIANTS = "table-variants-below"
 # The rows below a Markdown table's header whose first column names configurations (scan/tables.py).
 TABLE_CONFIGURATIONS = "table-configurations-below"
+# The rows below a Markdown table's header whose last column is a speedup ratio (scan/tables.py).
+TABLE_SPEEDUP = "table-speedup-below"
 BLOCK_KINDS = (
     "python-traceback",
     PYTHON_FRAMES,
@@ -51,6 +53,7 @@ BLOCK_KINDS = (
     TABLE_RELEASES,
     TABLE_VARIANTS,
     TABLE_CONFIGURATIONS,
+    TABLE_SPEEDUP,
 )
 # The fields a block adds that a pattern's `failure_if` and `unexplained` may read besides its captures.
 BLOCK_FIELDS = MappingProxyType(
@@ -61,6 +64,7 @@ BLOCK_FIELDS = MappingProxyType(
         TABLE_RELEASES: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_VARIANTS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_CONFIGURATIONS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
+        TABLE_SPEEDUP: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
     }
 )
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source

@@ -68,6 +68,11 @@ NEVER_ROOM_LINES = 2  # metrics lines, each with a queue up and a full pool: a s
 SAME_OUTPUT = 1.05
 PREFILL_ONLY = 0.02  # generated tokens per prompt token below which a server only prefilled
 SLOWER = 0.5  # a node at this share of its peers' throughput, or 1/SLOWER their interval, lags them
+# A node whose requests queue while its peers' do not lags them, whatever its throughput per batch (a
+# GPU that throttles serves each batch nearly as fast, but fewer of them): its mean queue at least
+# QUEUED requests and PILED_UP times its peers' (a peer's empty queue counted as half a request).
+QUEUED = 5.0
+PILED_UP = 10.0
 # Two nodes whose metrics lines lie this far apart in time ran in different runs, not side by side.
 SAME_RUN_SLACK_S = 600.0
 TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for the running requests to grow
@@ -81,7 +86,8 @@ LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time
 # The short ones only as words of their own: `itl` is in "title", `e2e` a test folder's name too.
 _SHORT_LATENCY = re.compile(r"\b(?:ttft|tpot|itl|e2e)\b")
 # Rates by their short units, whole words only (`sps`: samples per second, a nightly's column).
-_SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps|perf)\b")  # `perf`: performance, said short
+# `perf`: performance, said short; `t/s`: tokens per second as llama.cpp's benches write it.
+_SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps|perf)\b|(?<![\w/])t/s\b")
 # What an accuracy test is named after: its metric, or the benchmark it scores (lm-eval's tasks).
 ACCURACY_WORDS = (
     "accuracy",
@@ -915,6 +921,14 @@ def _lagging(
                 "(each of its steps takes longer)"
             )
             evidence += node.series[:1]
+        queued, peer_queued = node.total("queue"), _median(p.total("queue") for p in others)
+        if queued >= QUEUED and queued >= PILED_UP * max(peer_queued, 0.5):
+            facts += [("queue_node", round(queued, 1)), ("queue_peers", round(peer_queued, 1))]
+            said.append(
+                f"its requests queue ({queued:.0f} waiting on average, {_read_from(node.of('queue'))}) while its "
+                f"peers' queues stay near empty ({peer_queued:.1f})"
+            )
+            evidence += node.of("queue")
         running, peer_running = node.total("running"), _median(p.total("running") for p in others)
         if (
             metric
@@ -927,7 +941,8 @@ def _lagging(
             evidence += node.of("running")
         if said:
             if not any(name == "shown_by" for name, _ in facts):
-                facts.insert(2, ("shown_by", "metrics line interval" if gap else "running requests"))
+                shown = "metrics line interval" if gap else "request queue" if queued >= QUEUED else "running requests"
+                facts.insert(2, ("shown_by", shown))
             return node, tuple(facts), "; ".join(said), tuple(dict.fromkeys(evidence))
     return None
 
