@@ -69,8 +69,11 @@ BASELINE_SIDE = re.compile(
     r"(?i)^(?:before\b.*|baseline|base|main|master|old|ref(?:erence)?|original|previous|w/o\b.*|without\b.*)"
     r"(?:\s*\(.*\))?$"
 )
+# A gate's report names the run it judged by what was measured (`| Measured | Baseline |`: Megatron-LM's
+# CI performance table, its threshold beside them).
 CANDIDATE_SIDE = re.compile(
-    r"(?i)^(?:after\b.*|(?:this |the )?pr(?: #?\d+)?|new|patched|candidate|optimi[sz]ed|fix(?:ed)?|w/\s.*|with\b.*)"
+    r"(?i)^(?:after\b.*|(?:this |the )?pr(?: #?\d+)?|new|patched|candidate|optimi[sz]ed|fix(?:ed)?|w/\s.*|with\b.*"
+    r"|measured|current|observed|actual)"
     r"(?:\s*\(.*\))?$"
 )
 RELEASE_CELL = re.compile(r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)$")
@@ -442,7 +445,7 @@ def cells_of(line: str) -> list[str] | None:
 def _judged(names: list[str], row: list[str], at: int) -> tuple[float, str, str] | None:
     """(how much worse, the measure's name, the cell) of the row's cell `at`, when its column is a
     change whose direction the header tells; None otherwise."""
-    found = _PERCENT.match(row[at].replace(" ", ""))
+    found = _PERCENT.match(row[at].replace(" ", "").strip("`*_"))  # a cell set as code or in bold
     if found is None:
         return None
     value = float(found.group(1).replace("−", "-")) / 100
