@@ -262,6 +262,7 @@ def test_a_text_field_carries_its_length_and_repeat_fraction() -> None:
         "output_mixed_words": 0,
         "output_alnum_share": 0.0,
         "output_blank": 0,
+        "output_replacements": 0,
     }
 
 
@@ -276,6 +277,12 @@ def test_a_text_field_carries_its_length_and_repeat_fraction() -> None:
 )
 def test_a_text_of_blanks_is_told_apart(text: str, blank: int) -> None:
     assert typed_fields((("output", "text"),), {"output": text}).get("output_blank", 0) == blank
+
+
+def test_a_texts_undecodable_characters_are_counted() -> None:
+    """sophgo/LLM-TPU#19: a name's bytes split mid-character, decoded as three U+FFFD."""
+    values = typed_fields((("output", "text"),), {"output": "Nice to meet you, 张子\ufffd\ufffd\ufffd!"})
+    assert values["output_replacements"] == 3
 
 
 @pytest.mark.parametrize(

@@ -1269,6 +1269,24 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a reviewer's prose "
         "(`gsm8k is not right`, qwen1.5-7b at 5.31) beside throughput gains",
     },
+    # Round 76 (session 27), first sight on 557a386e: 17/23 acceptable, 21/23 quoted, none refused, one
+    # failed run called healthy (excerpts-c 04: a table's `exceeds our −5% loud threshold` verdict cell,
+    # its −6.43 % within the tool's 10 % allowance), none confidently wrong. Fixed since: a threshold
+    # written as a fall and exceeded, table cells set as code or bold, a gate's `Measured` column,
+    # HCCL's `Failed to bind the IP port`, an answer's undecodable characters.
+    "tests/data/blind-round76-excerpts-a/05-gpustack-ready-but-unreachable": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
+        "llama-box's `server is ready` and uvicorn's `Application startup complete.`, ready lines no pattern reads",
+    },
+    "tests/data/blind-round76-excerpts-c/01-autoawq-qwen-symmetric-ppl-mmlu-chance": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a perplexity from "
+        "13.560 to 1056944.250 stated in prose (`then got much worse ppl=1056944.250, `) and an MMLU average "
+        "at chance (25.51), no before/after heading a pattern reads",
+    },
+    "tests/data/blind-round76-excerpts-c/06-kubeai-gh200-llama70b-serving-bench-healthy": {
+        "key_line": "first sight: healthy (the verdict expected), its summary quoting the benchmark's last "
+        "line of proof, not its `Output token throughput (tok/s):` line the tester keys",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -2,9 +2,9 @@
 `duration` (seconds), `str`, `int_list` (with `<name>_len` and `<name>_zero_fraction` beside it),
 `percent` (`95.9` or `95.9%` -> 0.959), `bool` (Python's True/False) and `text` (a generated text, with
 `<name>_len`, `<name>_repeat_fraction`, `<name>_phrase_repeat`, `<name>_longest_run`, `<name>_scripts`,
-`<name>_fragment`, `<name>_mixed_words`, `<name>_alnum_share` and `<name>_blank` beside it: see
-`repeat_fraction`, `phrase_repeat`, `longest_run`, `scripts_in`, `is_fragment`, `mixed_words`,
-`alnum_share` and `is_blank`)."""
+`<name>_fragment`, `<name>_mixed_words`, `<name>_alnum_share`, `<name>_blank` and `<name>_replacements`
+(its U+FFFD characters) beside it: see `repeat_fraction`, `phrase_repeat`, `longest_run`, `scripts_in`,
+`is_fragment`, `mixed_words`, `alnum_share` and `is_blank`)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ DERIVED_FIELDS = MappingProxyType(
             "mixed_words",
             "alnum_share",
             "blank",
+            "replacements",
         ),
     }
 )
@@ -57,6 +58,9 @@ def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None
             values[f"{name}_mixed_words"] = mixed_words(value)
             values[f"{name}_alnum_share"] = alnum_share(value)
             values[f"{name}_blank"] = int(is_blank(value))
+            # U+FFFD where the detokenizer's bytes were no UTF-8 (a name's characters split mid-code:
+            # sophgo/LLM-TPU#19); a log read with a stray byte has one, a broken decode a run.
+            values[f"{name}_replacements"] = value.count("\ufffd")
         if isinstance(value, tuple):
             values[f"{name}_len"] = len(value)
             values[f"{name}_zero_fraction"] = (

@@ -941,7 +941,8 @@ def _lagging(
             evidence += node.of("running")
         if said:
             if not any(name == "shown_by" for name, _ in facts):
-                shown = "metrics line interval" if gap else "request queue" if queued >= QUEUED else "running requests"
+                piled = any(name == "queue_node" for name, _ in facts)
+                shown = "metrics line interval" if gap else "request queue" if piled else "running requests"
                 facts.insert(2, ("shown_by", shown))
             return node, tuple(facts), "; ".join(said), tuple(dict.fromkeys(evidence))
     return None
