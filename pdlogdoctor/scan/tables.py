@@ -148,8 +148,8 @@ def _judged_against(names: list[str], low: list[str], rows: list[list[str]]) -> 
 def read_speedup_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
     """The rows below a header whose last column is a speedup, the candidate's measure over the
     baseline's (llama.cpp's compare-llama-bench: `| Model | Test | t/s <old> | t/s <new> | Speedup |`,
-    ggml-org/llama.cpp#24216): a row below 1 is the candidate that slower; the worst row is returned,
-    its two measures the columns just before the speedup. Nothing when no row reads as a ratio."""
+    ggml-org/llama.cpp#24216): a row below 1 is the candidate slower; the worst row is returned, its
+    two measures the columns just before the speedup. Nothing when no row reads as a ratio."""
     names = cells_of(_text(buf, line_start, line_end))
     if names is None or len(names) < 3 or not SPEEDUP_COLUMN.match(names[-1]):
         return {}
@@ -157,12 +157,10 @@ def read_speedup_below(buf: bytes | bytearray, line_start: int, line_end: int, l
     for row in _rows_below(buf, line_end, limit, len(names)):
         ratio, was, now = (_cell_number(cell) for cell in (row[-1], row[-3], row[-2]))
         if ratio is not None and ratio > 0 and was is not None and now is not None:
-            found.append((1 - ratio, row))
+            found.append((1 - ratio, was, now, row))
     if not found:
         return {}
-    worse, row = max(found, key=lambda item: item[0])
-    was, now = _cell_number(row[-3]), _cell_number(row[-2])
-    assert was is not None and now is not None
+    worse, was, now, row = max(found, key=lambda item: item[0])
     metric = " ".join(cell for cell in row[:-3] if cell) + f" ({names[-3]} -> {names[-2]})"
     return _worst(worse, metric, was, now, "| " + " | ".join(row) + " |", f"{names[-3]} -> {names[-2]}")
 

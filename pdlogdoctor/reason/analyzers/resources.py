@@ -245,7 +245,8 @@ def _above_the_minimum(
     """The engine computed the least fraction the weights leave room at (newer sglang says it): the
     hundredth above it, so the pool gets a little more than nothing."""
     value = (math.floor(round(minimum * 100, 6)) + 1) / 100  # round first: 0.29 * 100 is 28.999...
-    steps += [f"the line gives the least viable value: above {minimum:g}", f"to the hundredth above = {value:.2f}"]
+    said = (f"the line gives the least viable value: above {minimum:g}", f"to the hundredth above = {value:.2f}")
+    steps = [*steps, *said]
     reason = (
         f"the KV pool did not fit in what the weights left at {fraction:g}; the engine puts the least at {minimum:g}"
     )
