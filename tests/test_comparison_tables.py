@@ -233,3 +233,66 @@ def test_a_speedup_row_below_one_is_the_candidate_slower(tmp_path: Path) -> None
     assert report.verdict.id == "performance-regression", report.verdict.summary
     assert "from 142.25 to 101.3" in report.verdict.summary
     assert int(exit_code_for(report)) == 1
+
+
+# llama-bench's tables, each closed by the build that measured it (its markdown printer's footer),
+# as people paste them to bisect: the model's type renamed between builds, the other cells the same.
+def _bench_tables(first: tuple[str, str, str], second: tuple[str, str, str]) -> list[str]:
+    header = [
+        "| model                          |       size |     params | backend    |    threads | test       |"
+        "              t/s |",
+        "| ------------------------------ | ---------: | ---------: | ---------- | ---------: | ---------- |"
+        " ---------------: |",
+    ]
+    lines = []
+    for model, rate, build in (first, second):
+        lines += [
+            *header,
+            f"| llama 7B {model}                  |   3.56 GiB |     6.74 B | BLAS       |          4 |"
+            f" pp 32      |     {rate} ± 0.05 |",
+            "",
+            f"build: {build}",
+            "",
+        ]
+    return lines
+
+
+def test_a_later_build_slower_on_a_test_is_a_regression(tmp_path: Path) -> None:
+    report = _analysed(
+        tmp_path, _bench_tables(("mostly Q4_0", "11.19", "9d5949f (1552)"), ("Q4_0", "7.48", "bb6d00bb (2392)"))
+    )
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "pp 32 (t/s) went from 11.19 to 7.48" in report.verdict.summary
+    assert "build 9d5949f (1552) -> build bb6d00bb (2392)" in report.verdict.summary
+    assert int(exit_code_for(report)) == 1
+
+
+def test_builds_pasted_newest_first_keep_the_lower_build_as_baseline(tmp_path: Path) -> None:
+    """The newer build's table first, faster: the older build was the slower one, an improvement."""
+    report = _analysed(
+        tmp_path, _bench_tables(("Q4_0", "11.19", "bb6d00bb (2392)"), ("mostly Q4_0", "7.48", "9d5949f (1552)"))
+    )
+    assert report.verdict.id == "healthy", report.verdict.summary
+
+
+def test_builds_whose_tables_measure_other_tests_are_not_compared(tmp_path: Path) -> None:
+    lines = _bench_tables(("Q4_0", "11.19", "9d5949f (1552)"), ("Q4_0", "7.48", "bb6d00bb (2392)"))
+    lines[-4] = lines[-4].replace("pp 32 ", "tg 128")
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id != "performance-regression", report.verdict.summary
+
+
+# tenstorrent/tt-xla#5426's nightly table (its delta columns left out): yesterday's run against today's, the
+# unit in the sides' names.
+YESTERDAY_TODAY = [
+    "Job | Hardware | Yesterday (sps) | Today (sps)",
+    "-- | -- | -- | --",
+    "mistral_7b | n150-perf | 11.90 | 4.41",
+    "qwen_3_8b | n150-perf | 4.94 | 4.79",
+]
+
+
+def test_today_against_yesterday_is_a_regression(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, YESTERDAY_TODAY)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "11.9" in report.verdict.summary and "4.41" in report.verdict.summary

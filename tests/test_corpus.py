@@ -1232,17 +1232,12 @@ KNOWN: dict[str, dict[str, str]] = {
     # `exceeded timeout (3600s); killing.`, vLLM's KV-cache error below its `EngineCore failed to start.`
     # (untimed, within a traceback's length), sglang's bench_one_batch, a bold release heading, the rate
     # over a duration, a side named at a sentence's end over its command, decimal commas, a pod evicted
-    # for its emptyDir's limit while its weights loaded.
+    # for its emptyDir's limit while its weights loaded; in session 28, llama-bench's tables each closed by
+    # its build line.
     "tests/data/blind-round74-excerpts-c/04-trtllm-qwen14b-int4-2080ti-garbage": {
         "verdict": "first sight: inconclusive; the tester expects output-corruption: an answer of PHP code to "
         "`what is your name` (`@throws Exception`, `throw new Exception(...)`), read as an error in the "
         "lines, not as an answer unrelated to its question",
-    },
-    "tests/data/blind-round74-excerpts-c/07-llamacpp-bench-pp32-bisected-regression": {
-        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: two llama-bench "
-        "tables, each closed by its `build: <sha> (<n>)` line, the later build's `pp 32` rows at 7.48 against "
-        "11.19 t/s, the model names written differently in each",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round74-excerpts-d/06-nemo-rl-mooncake-functional-pass": {
         "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
@@ -1273,15 +1268,11 @@ KNOWN: dict[str, dict[str, str]] = {
     # failed run called healthy (excerpts-c 04: a table's `exceeds our −5% loud threshold` verdict cell,
     # its −6.43 % within the tool's 10 % allowance), none confidently wrong. Fixed since: a threshold
     # written as a fall and exceeded, table cells set as code or bold, a gate's `Measured` column,
-    # HCCL's `Failed to bind the IP port`, an answer's undecodable characters.
+    # HCCL's `Failed to bind the IP port`, an answer's undecodable characters; in session 28, a perplexity
+    # stated alone (`ppl=1056944.250`).
     "tests/data/blind-round76-excerpts-a/05-gpustack-ready-but-unreachable": {
         "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
         "llama-box's `server is ready` and uvicorn's `Application startup complete.`, ready lines no pattern reads",
-    },
-    "tests/data/blind-round76-excerpts-c/01-autoawq-qwen-symmetric-ppl-mmlu-chance": {
-        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a perplexity from "
-        "13.560 to 1056944.250 stated in prose (`then got much worse ppl=1056944.250, `) and an MMLU average "
-        "at chance (25.51), no before/after heading a pattern reads",
     },
     "tests/data/blind-round76-excerpts-c/06-kubeai-gh200-llama70b-serving-bench-healthy": {
         "key_line": "first sight: healthy (the verdict expected), its summary quoting the benchmark's last "

@@ -106,3 +106,25 @@ def test_a_collapse_measured_again_after_a_fix_is_its_past(tmp_path: Path, libra
     report = _report(tmp_path, library, PERPLEXITY.format(perplexity="5909545606.3929") + AFTER_FIX)
     assert report.verdict.id in ("healthy", "no-failure-seen"), report.verdict
     assert any(e.pattern == "lm-eval-perplexity-row" for e in report.harmless)
+
+
+# casper-hansen/AutoAWQ#360: a quantisation script's perplexities stated in prose, the later one absurd.
+STATED_PERPLEXITIES = "wikitext-ppl=13.560\nthen got much worse ppl={after}, \n"
+
+
+def test_a_perplexity_stated_in_the_millions_is_a_collapse(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, STATED_PERPLEXITIES.format(after="1056944.250"))
+    assert report.verdict.id == "accuracy-regression", report.verdict
+    assert "A perplexity of 1,056,944 is stated" in report.verdict.summary
+    assert "lm-eval" not in report.verdict.summary  # no harness named where none printed it
+
+
+def test_a_perplexity_stated_in_tens_is_no_failure(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, STATED_PERPLEXITIES.format(after="14.020"))
+    assert report.verdict.id not in ("accuracy-regression", "output-corruption"), report.verdict
+
+
+def test_a_stated_collapse_measured_again_below_is_its_past(tmp_path: Path, library: Library) -> None:
+    text = "Before the fix: PPL = 23104.55\nAfter the fix:\nFinal estimate: PPL = 5.9066 +/- 0.03321\n"
+    report = _report(tmp_path, library, text)
+    assert report.verdict.id != "accuracy-regression", report.verdict

@@ -43,6 +43,8 @@ TABLE_VARIANTS = "table-variants-below"
 TABLE_CONFIGURATIONS = "table-configurations-below"
 # The rows below a Markdown table's header whose last column is a speedup ratio (scan/tables.py).
 TABLE_SPEEDUP = "table-speedup-below"
+# Two llama-bench tables each closed by its `build: <commit> (<number>)` line (scan/tables.py).
+TABLE_BUILDS = "table-builds-above"
 BLOCK_KINDS = (
     "python-traceback",
     PYTHON_FRAMES,
@@ -54,6 +56,7 @@ BLOCK_KINDS = (
     TABLE_VARIANTS,
     TABLE_CONFIGURATIONS,
     TABLE_SPEEDUP,
+    TABLE_BUILDS,
 )
 # The fields a block adds that a pattern's `failure_if` and `unexplained` may read besides its captures.
 BLOCK_FIELDS = MappingProxyType(
@@ -65,6 +68,7 @@ BLOCK_FIELDS = MappingProxyType(
         TABLE_VARIANTS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_CONFIGURATIONS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_SPEEDUP: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
+        TABLE_BUILDS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
     }
 )
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source

@@ -66,14 +66,14 @@ def read_row(buf: bytes | bytearray, line_start: int, line_end: int) -> dict[str
 # `Before` and `After` may name the change they stand either side of (`| Before #26496 | After #26496 |`:
 # sgl-project/sglang#28224's bisection).
 BASELINE_SIDE = re.compile(
-    r"(?i)^(?:before\b.*|baseline|base|main|master|old|ref(?:erence)?|original|previous|w/o\b.*|without\b.*)"
+    r"(?i)^(?:before\b.*|baseline|base|main|master|old|ref(?:erence)?|original|previous|yesterday|w/o\b.*|without\b.*)"
     r"(?:\s*\(.*\))?$"
 )
 # A gate's report names the run it judged by what was measured (`| Measured | Baseline |`: Megatron-LM's
 # CI performance table, its threshold beside them).
 CANDIDATE_SIDE = re.compile(
     r"(?i)^(?:after\b.*|(?:this |the )?pr(?: #?\d+)?|new|patched|candidate|optimi[sz]ed|fix(?:ed)?|w/\s.*|with\b.*"
-    r"|measured|current|observed|actual)"
+    r"|measured|current|observed|actual|today)"
     r"(?:\s*\(.*\))?$"
 )
 RELEASE_CELL = re.compile(r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)$")
@@ -166,6 +166,86 @@ def read_speedup_below(buf: bytes | bytearray, line_start: int, line_end: int, l
 
 
 SPEEDUP_COLUMN = re.compile(r"(?i)^speed-?up(?:\s*\(x\)|\s*x)?$")
+
+
+BUILD_LINE = re.compile(r"^build: (?P<commit>[0-9a-f]{7,40}) \((?P<number>\d+)\)$")
+
+
+def read_builds_above(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
+    """Two llama-bench tables, each closed by the build that measured it (`build: 9d5949f (1552)`,
+    ggml-org/llama.cpp#5986): the table right above this build line and the one above the build
+    line before it, their rows paired by every cell but the model's (a release renames a model's
+    type: `Q4_0` was `mostly Q4_0`) and judged by each measure column, the lower build the baseline
+    whatever the paste's order. The worst row is returned; nothing when no earlier build and table
+    are above, their headers differ, or no row pairs."""
+    this = BUILD_LINE.match(_text(buf, line_start, line_end).strip())
+    if this is None:
+        return {}
+    lines = _lines_above(buf, line_start)
+    table, rest = _table_block(lines)
+    earlier = BUILD_LINE.match(rest[0].strip()) if rest else None
+    if not table or earlier is None:
+        return {}
+    other, _ = _table_block(rest[1:])
+    if not other or other[0] != table[0]:
+        return {}
+    builds = sorted([(int(earlier["number"]), earlier["commit"], other), (int(this["number"]), this["commit"], table)])
+    (old, old_commit, was_rows), (new, new_commit, now_rows) = builds
+    if old == new:
+        return {}
+    judged = _paired_rows(table[0], was_rows[1:], now_rows[1:])
+    if not judged:
+        return {}
+    worse, metric, was, now, row = max(judged, key=lambda j: j[0])
+    return _worst(worse, metric, was, now, row, f"build {old_commit} ({old}) -> build {new_commit} ({new})")
+
+
+def _lines_above(buf: bytes | bytearray, line_start: int) -> list[str]:
+    """Up to ROWS_ABOVE lines above a line, nearest first, blank ones left out."""
+    lines: list[str] = []
+    end = line_start - 1
+    while end > 0 and len(lines) < ROWS_ABOVE:
+        start = buf.rfind(b"\n", 0, end) + 1
+        text = _text(buf, start, end)
+        if text.strip():
+            lines.append(text)
+        end = start - 1
+    return lines
+
+
+def _table_block(lines: list[str]) -> tuple[list[list[str]], list[str]]:
+    """The table at the head of `lines` (nearest first) as its header's cells then its rows', top
+    down, without its separator row, and the lines above it; no table when it has no separator row."""
+    taken = 0
+    while taken < len(lines) and cells_of(lines[taken]) is not None:
+        taken += 1
+    rows = [cells_of(line) or [] for line in reversed(lines[:taken])]
+    separators = [
+        at for at, cells in enumerate(rows) if all(_SEPARATOR_CELL.match(c.replace(" ", "")) for c in cells if c)
+    ]
+    if separators != [1]:
+        return [], lines[taken:]
+    return [rows[0], *rows[2:]], lines[taken:]
+
+
+def _paired_rows(
+    names: list[str], was_rows: list[list[str]], now_rows: list[list[str]]
+) -> list[tuple[float, str, float, float, str]]:
+    """(how much worse, the measure, the baseline's value, the candidate's, the row) of each measure
+    of each candidate row whose other cells but the first match a baseline row's; a measure is named
+    by the cell just before its column (llama-bench's test: `pp 32 (t/s)`)."""
+    measures = [at for at, name in enumerate(names) if _directed(name)]
+    keys = [at for at in range(1, len(names)) if at not in measures]
+    baseline = {tuple(row[at] for at in keys): row for row in was_rows if len(row) == len(names)}
+    judged = []
+    for row in now_rows:
+        base = baseline.get(tuple(row[at] for at in keys)) if len(row) == len(names) else None
+        for at in measures if base is not None else []:
+            if (j := _judged_columns(names[at], base[at], row[at])) is not None:
+                worse, name, was, now = j
+                test = row[max(k for k in keys if k < at)] if any(k < at for k in keys) else row[0]
+                judged.append((worse, f"{test} ({name})", was, now, "| " + " | ".join(row) + " |"))
+    return judged
 
 
 def _release_text(cell: str) -> str:
@@ -416,9 +496,15 @@ def _judged_sides(
     unit = _CELL_NUMBER.sub("", row[after]).strip(" ~≈")
     if not metric and unit and _directed(unit):
         metric = f"{row[0]} ({unit})"  # the values' own unit says the way (`~104.4 tok/s`)
+    named = _UNIT_IN_NAME.search(names[after])
+    if not metric and named and _directed(named.group(1)):
+        metric = f"{row[0]} ({named.group(1)})"  # the side's column names the unit (`Today (sps)`)
     if not metric:
         return None
     return _worse_by(metric, was, now), metric, was, now, "| " + " | ".join(row) + " |"
+
+
+_UNIT_IN_NAME = re.compile(r"\(([^()]+)\)\s*$")
 
 
 def _cell_number(cell: str) -> float | None:

@@ -152,6 +152,7 @@ TABLE_READERS: dict[str, Callable[[bytes | bytearray, int, int, int], dict[str, 
     "table-variants-below": tables.read_variants_below,
     "table-configurations-below": tables.read_configurations_below,
     "table-speedup-below": tables.read_speedup_below,
+    "table-builds-above": tables.read_builds_above,
 }
 
 

@@ -151,12 +151,19 @@ def _perplexity_collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothes
             "the collapse is the run before a change, not the last one"
         )
         return replace(hypothesis, rejected=why, benign=True, confidence=0.1)
+    proof = _proof(evidence)
+    value = f"{perplexity:.6g}" if perplexity < 1e6 else f"{perplexity:,.0f}"  # a million in its digits
+    # lm-eval's row has a task cell (blank under the task's accuracy row); a perplexity stated alone
+    # (`ppl=1056944.250`) names no harness
+    in_table = row.get("task") is not None
+    measured = f"lm-eval measured {task}'s perplexity at {value}" if in_table else f"a perplexity of {value} is stated"
+    opening = f"The servers answered, but {measured}" if proof else measured[0].upper() + measured[1:]
     summary = (
-        f"The servers answered, but lm-eval measured {task}'s perplexity at {perplexity:.6g}: a model that reads "
-        f"its input scores in single or double digits there; thousands mean it reads garbage (its prompt "
-        f"built wrong, a missing BOS token, broken weights or kernels): {row.text.strip()}"
+        f"{opening}: a model that reads its input scores in single or double digits "
+        f"there; thousands mean it reads garbage (its prompt built wrong, a missing BOS token, broken weights "
+        f"or kernels): {row.text.strip()}"
     )
-    confidence = 0.7 if _proof(evidence) else 0.6
+    confidence = 0.7 if proof else 0.6
     return replace(hypothesis, summary=summary, facts=(("perplexity", perplexity),), confidence=confidence)
 
 
