@@ -240,7 +240,9 @@ def _paired_rows(
     judged = []
     for row in now_rows:
         base = baseline.get(tuple(row[at] for at in keys)) if len(row) == len(names) else None
-        for at in measures if base is not None else []:
+        if base is None:
+            continue
+        for at in measures:
             if (j := _judged_columns(names[at], base[at], row[at])) is not None:
                 worse, name, was, now = j
                 test = row[max(k for k in keys if k < at)] if any(k < at for k in keys) else row[0]
