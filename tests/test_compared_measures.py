@@ -590,3 +590,36 @@ def test_a_bold_release_heading_and_the_rate_over_a_duration(tmp_path: Path) -> 
     assert report.verdict.id == "performance-regression", report.verdict.summary
     assert "eval rate (tokens/s) went from 36.02 to 13.08 (-63.7%)" in report.verdict.summary
     assert report.roots[0].get("version") == "0.7.0"
+
+
+# vllm-project/vllm#12380's shape: benchmark_latency's lines under a baseline named by its branch and
+# under the change's own heading (values varied: main slower, then the PR slower).
+def _branch_sides(main: str, pr: str, pr_heading: str = "after this PR:") -> list[str]:
+    return [
+        "main branch:",
+        "",
+        "```text",
+        f"Avg latency: {main} seconds",
+        f"90% percentile latency: {main} seconds",
+        "```",
+        "",
+        pr_heading,
+        "",
+        "```text",
+        f"Avg latency: {pr} seconds",
+        f"90% percentile latency: {pr} seconds",
+        "```",
+    ]
+
+
+@pytest.mark.parametrize("heading", ["after this PR:", "This PR:", "**Optimized**:"])
+def test_a_change_slower_than_main_under_its_heading_is_a_regression(tmp_path: Path, heading: str) -> None:
+    report = _analysed(tmp_path, _branch_sides("1.0009459006755301", "1.1250504679279403", heading))
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "+12.4%" in report.verdict.summary
+    assert "main branch:" in report.verdict.summary  # the baseline it was compared with is named
+
+
+def test_a_change_faster_than_main_is_served_and_no_gate(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, _branch_sides("1.1250504679279403", "1.0009459006755301"))
+    assert report.verdict.id == "healthy", report.verdict.summary

@@ -1278,6 +1278,42 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: healthy (the verdict expected), its summary quoting the benchmark's last "
         "line of proof, not its `Output token throughput (tok/s):` line the tester keys",
     },
+    # Round 77 (session 28), first sight on 06d74a89: 39/49 acceptable, 41/49 quoted, none refused,
+    # three failed runs called healthy (excerpts-c 06, bundles-2 06 and 09), none confidently wrong.
+    # Fixed since: a Gloo collective's timeout, a Slurm job stopped at its time limit (a cancel, never
+    # survived; a stall when nothing was served in its last 15 minutes), a straggler with no gate (a
+    # verdict, vLLM's engine configuration read for what differs on it, earlier lives no peers), an
+    # outage no pattern names the cause of that a restarted server came back from, `main branch:` and
+    # `This PR:` headings, vLLM's latency benchmark, a pasted answer of garbage tokens in several scripts.
+    "tests/data/blind-round77-excerpts-b/08-sglang-pd-decode-cumoduleload-hang": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: a "
+        "py-spy dump's active thread, its top frame `cuModuleLoadData (libcuda.so.590.48.01)` where every "
+        "scheduler hangs, a stack no pattern reads as a hang",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round77-excerpts-c/05-vllm-starcoder-bin-weights-gibberish": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: four lines of code-like "
+        'noise (`"$GETEventArgs images (as`, `(col-% http=`) for the prompt `def main():`, one script, no '
+        "word repeated, no character undecodable",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round77-excerpts-c/06-vllm-gptoss-eagle3-b200-perf-drop": {
+        "verdict": "first sight: healthy (a failed run called healthy); the tester expects "
+        "performance-regression or inconclusive: one `vllm bench serve` result, every request successful, "
+        "no baseline, no gate: the drop is stated only in the thread's prose",
+        "key_line": "first sight: healthy, its summary quoting `Successful requests:`, not the throughput the "
+        "tester keys",
+    },
+    "tests/data/blind-round77-excerpts-c/07-vllm-int2-kv-gsm8k-wrong-answers": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a reviewer's prose "
+        "(`the 6 % aggregate accuracy`) over GSM8K answers marked wrong (`(GT = 18, got **0.75** ❌)`)",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round77-excerpts-c/08-vllm-decode-only-flag-latency-regression": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression (healthy "
+        "acceptable): benchmark_latency under `main branch:` (1.125 s) and `after this PR:` (1.001 s), "
+        "neither heading read; now healthy, its summary quoting the PR's line, not main's the tester keys",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

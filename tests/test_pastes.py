@@ -14,7 +14,7 @@ from pdlogdoctor.library.patterns import Library, match_line
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.scan.events import HEAD_BYTES
-from pdlogdoctor.scan.pastes import could_loop
+from pdlogdoctor.scan.pastes import could_match
 
 # ollama/ollama#12506: Qwen3-Coder under ollama 0.12.3, the answer pasted from the terminal.
 OLLAMA_LOOP = [
@@ -68,7 +68,7 @@ def test_a_log_too_large_to_be_a_paste_is_not_read_for_loops(tmp_path: Path, lib
 
 
 def test_the_cheap_test_lets_every_example_of_the_paste_patterns_through(library: Library) -> None:
-    """pastes.could_loop skips the patterns' own search on a paste it refuses: it must refuse
+    """pastes.could_match skips the patterns' own search on a paste it refuses: it must refuse
     nothing they match (their examples), and refuse a plain log's lines (the patterns' exclusions,
     not the test, refuse the look-alikes)."""
     pasted = [pattern for pattern in library.patterns if pattern.pastes_only]
@@ -76,6 +76,39 @@ def test_the_cheap_test_lets_every_example_of_the_paste_patterns_through(library
     for pattern in pasted:
         for example in pattern.examples.match:
             assert match_line(pattern, example) is not None
-            assert could_loop(example), (pattern.id, example)
+            assert could_match(example), (pattern.id, example)
     batch = "[2026-07-02 10:16:03 TP0] Decode batch. #running-req: 3, #token: 1234, gen throughput (token/s): 88.1"
-    assert not could_loop("\n".join([batch] * 40))
+    assert not could_match("\n".join([batch] * 40))
+
+
+# vllm-project/vllm#6060: an answer after a model switch, garbage tokens of five scripts and a byte
+# the detokenizer could not decode, as pasted (cut to its first words).
+GARBAGE_TOKENS = [
+    "Generated text:",
+    "`ดาร价位 presenter �久しぶ האמריק流行пут崖耕地 conseils.quantity塅 interesseinscriptionoduexpenses",
+]
+
+
+def test_a_pasted_answer_of_garbage_tokens_is_corruption(tmp_path: Path, library: Library) -> None:
+    report = report_of(tmp_path, library, GARBAGE_TOKENS)
+    assert report.verdict.id == "output-corruption", report.verdict.summary
+    assert [e for e in report.chain if e.pattern == "generation-undecodable-in-paste" and e.line == 2]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "  | ���� Error: The command exited with status 3221225786",  # a runner's emoji its viewer mangled
+        "[2026-01-05 10:00:01] 加载模型 model.safetensors � 完成",  # a log record's own decode error
+        "价位 presenter 久しぶ пут conseils",  # several scripts, every byte decoded
+    ],
+)
+def test_undecodable_bytes_outside_an_answer_are_no_corruption(tmp_path: Path, library: Library, line: str) -> None:
+    report = report_of(tmp_path, library, [line])
+    assert report.verdict.id != "output-corruption", report.verdict.summary
+
+
+def test_a_log_too_large_to_be_a_paste_is_not_read_for_garbage_tokens(tmp_path: Path, library: Library) -> None:
+    filler = ["[2026-07-02 10:00:00] a line of no interest"] * (HEAD_BYTES // 40 + 10)
+    report = report_of(tmp_path, library, [*filler, *GARBAGE_TOKENS])
+    assert not [e for e in report.chain if e.pattern == "generation-undecodable-in-paste"]

@@ -780,7 +780,11 @@ def _no_cause_report(
         )
     )
     proof = [e for e in evidence.marked(*SERVING_PROOF) if not e.failing]
-    benign = _benign_reason(failing, proof, hypotheses, evidence) or _client_caused(failing, proof, evidence)
+    benign = (
+        _benign_reason(failing, proof, hypotheses, evidence)
+        or _client_caused(failing, proof, evidence)
+        or _outage_came_back(failing, evidence)
+    )
     if failing and benign is not None:  # the failing lines' own reason first: it says more than "served"
         return _healthy(proof, evidence, alternatives, missing, tolerated=failing, benign=benign)
     if failing and _only_warnings_while_serving(failing, proof, evidence):
@@ -841,6 +845,35 @@ def _benign_reason(
             "answered (none failed after them)"
         )
     return "; ".join(reasons)
+
+
+def _outage_came_back(failing: list[Event], evidence: Evidence) -> str | None:
+    """Why failures no pattern names a cause of were an outage the run came back from: they came in
+    one burst (a decode pod replaced mid-run: its peer's transfers failed, the router answered 5xx
+    and found no worker), then a server started again (incidents.came_back), and the end-to-end
+    checks after it passed (untimed: a client's results, which no failed request of the burst
+    reached). None when a gate failed, a line's verdict is never survived, a check failed, or nothing
+    shows requests answered after it."""
+    library = evidence.library
+    if any(e.pattern in library.marked(Mark.GATE_FAILED) for e in failing):
+        return None
+    verdicts = {_verdict_of(e, evidence) for e in failing} - {None}
+    if any(library.verdict(v).never_survived for v in verdicts if v is not None):
+        return None  # a job stopped by its scheduler, answers served from freed KV: nothing takes it back
+    back = came_back(failing, evidence)
+    if back is None or back.time is None:
+        return None
+    checks = evidence.marked(Mark.END_TO_END)
+    if any(e.failing for e in checks):
+        return None
+    after = [e for e in checks if e.time is None or e.time > back.time] or _answered_after_coming_back(back, evidence)
+    if not after:
+        return None
+    first = min(failing, key=_time_key)
+    return (
+        f"the failures from {first.where} on came in one burst, then a server started again ({evidence.said(back)}), "
+        f"nothing failed after that, and {evidence.said(after[0])} passed after it, so the run survived the outage"
+    )
 
 
 # Answers a file gives after a few error answers, and how many times their number, for those errors

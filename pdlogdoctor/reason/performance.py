@@ -50,6 +50,7 @@ from ..model import (
 from ..model.textcut import clip
 from ..model.values import record
 from . import confidence
+from .incidents import EARLIER_LIFE
 from .quotes import series_place
 
 GATE_MISSING = "no line says why the gate"  # decide.py's missing evidence: the series say it now
@@ -197,6 +198,17 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
     if finding is not None and finding.severe and not _only_accuracy(gates) and (gates or not _passed(events, library)):
         return _bottleneck_report(report, finding, gates[0] if gates else None, performance, library, counts)
     if finding is not None and finding.chronic and not gates and not _performance_passed(events, library):
+        return _bottleneck_report(report, finding, None, performance, library, counts)
+    # One node at half its peers' pace or worse, beside peers doing the same work, is no load the run
+    # was given but a node set up or running differently (CUDA graphs off, a slow NIC): the requests
+    # it held were slow, whether or not a gate measured them. Only a performance gate that passed
+    # says the run was fast enough anyway.
+    if (
+        finding is not None
+        and finding.verdict == verdicts.STRAGGLER_NODE
+        and not gates
+        and not _performance_passed(events, library)
+    ):
         return _bottleneck_report(report, finding, None, performance, library, counts)
     waited = _client_waited(events, library) if finding is not None and _stood(finding) else None
     if finding is not None and waited is not None and not gates and not _performance_passed(events, library):
@@ -846,6 +858,9 @@ def _prefill_saturated(node: Node, decodes: list[Node]) -> Finding | None:
 def _straggler(nodes: list[Node], events: Sequence[Event], library: Library) -> Finding | None:
     """One node of a role much slower than its peers: its throughput, how often it prints, or how
     many requests it holds for its output; named with what differs in its lines."""
+    # A process's earlier life (`kubectl logs --previous`, beside its current log) is no peer: it ran
+    # before its next life, up to its own end, and is compared with nothing.
+    nodes = [n for n in nodes if EARLIER_LIFE.match(n.source.rpartition("/")[2]) is None]
     groups = [[n for n in nodes if n.role is role] for role in (Role.DECODE, Role.PREFILL)]
     servers = [n for n in nodes if n.role is Role.SERVER]
     groups += [[n for n in servers if _prefills_only(n) is work] for work in (False, True)]
@@ -937,7 +952,11 @@ def _lagging(
             and node.total(metric) <= SAME_OUTPUT * _median(p.total(metric) for p in others)
         ):
             facts += [("running_node", round(running, 1)), ("running_peers", round(peer_running, 1))]
-            said.append(f"it holds {running:.0f} running requests against {peer_running:.0f} for no more output")
+            held = max(node.of("running"), key=lambda s: s.high)  # the moment it held the most, quoted
+            said.append(
+                f"it holds {running:.0f} running requests against {peer_running:.0f} for no more output "
+                f"(up to {held.high:.0f}: {series_place(held)})"
+            )
             evidence += node.of("running")
         if said:
             if not any(name == "shown_by" for name, _ in facts):

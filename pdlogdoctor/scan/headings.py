@@ -34,7 +34,10 @@ _FENCE = re.compile(r"^(?:```|~~~)[\w-]*$")
 _HASH_LINE = re.compile(r"^[\W_]*[0-9a-f]{7,40}[\W_]*$")
 # A command typed at a shell prompt (`root@host:/app# pip3 list|grep torch`, `$ cat ...`): the block
 # of measures ended above it.
-_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]|[$%])\s")
+# oh-my-zsh's arrow prompt (`➜  sglang git:(main) python3 ...`) is one too.
+_PROMPT = re.compile(
+    r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]|[$%]|➜\s+\S+(?:\s+git:\([^)\s]*\))?(?:\s+✗)?)\s"
+)
 _DIGIT = re.compile(r"\d")
 _ELISION = re.compile(r"^(?:\.{3,}|…)$")
 

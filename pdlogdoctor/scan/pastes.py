@@ -28,7 +28,7 @@ def paste_events(name: str, head: str, patterns: tuple[Pattern, ...]) -> tuple[E
     """The events of the `pastes_only` patterns on the lines of an input read whole (`head`)."""
     if not patterns:
         return ()
-    if not could_loop(head):
+    if not could_match(head):
         return ()  # most pastes and small logs: told in a few microseconds
     found: list[Event] = []
     for pattern in patterns:
@@ -52,17 +52,21 @@ def _pattern_events(name: str, head: str, pattern: Pattern) -> list[Event]:
     return [replace(event, repeats=kinds[event.failing]) for event in events[:MAX_PASTE_EVENTS]]
 
 
-# What every loop the library's pastes_only patterns read leaves in a text, told at C speed: a word
+# What every shape the library's pastes_only patterns read leaves in a text, told at C speed: a word
 # that follows itself (`you, you, you`: its words split at blanks, eight equal neighbours at least),
-# or a word that runs on (`OOOOOOOO...`, sixty characters at least). The patterns' own search of a
-# text (a backreference tried at every word) cost ~90 µs for each of 10,000 small logs (the files
-# benchmark); this test takes ~5 µs, and a paste that fails it holds no loop they could match.
+# a word that runs on (`OOOOOOOO...`, sixty characters at least), or the replacement character a
+# decoder writes for bytes that are no text (an answer cut inside a character). The patterns' own
+# search of a text (a backreference tried at every word) cost ~90 µs for each of 10,000 small logs
+# (the files benchmark); this test takes ~5 µs, and a paste that fails it holds nothing they match.
 LOOP_NEIGHBOURS = 8
 LOOP_RUN = 60
+REPLACEMENT = "\ufffd"
 
 
-def could_loop(text: str) -> bool:
-    """Whether `text` may hold a looping generation (the pastes_only patterns' shapes)."""
+def could_match(text: str) -> bool:
+    """Whether `text` may hold a generation the pastes_only patterns read (a loop, or undecodable)."""
+    if REPLACEMENT in text:
+        return True
     words = text.split()
     if len(words) > LOOP_NEIGHBOURS and sum(map(operator.eq, words, words[1:])) >= LOOP_NEIGHBOURS:
         return True

@@ -26,6 +26,9 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
             "the cancellation is a consequence, not the cause"
         )
         return [replace(hypothesis, rejected=why, confidence=0.1)]
+    stalled = _stalled_before_its_time_limit(hypothesis, cancel_time, evidence)
+    if stalled is not None:
+        return [replace(hypothesis, rejected=stalled, confidence=0.1)]
     # How it was cancelled, as each kind of cancel line says it (its pattern's `says`), first logged first.
     firsts = {root.pattern: root for root in sorted(hypothesis.roots, key=lambda e: (e.time or 0.0, e.line))}
     how = "; ".join(evidence.says(root) or pattern for pattern, root in firsts.items())
@@ -42,6 +45,35 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     if stuck is not None:
         return [_cancelled_while_waiting(hypothesis, stuck, cancel_time or 0.0, facts)]
     return [replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.9)]
+
+
+def _stalled_before_its_time_limit(hypothesis: Hypothesis, cancel_time: float | None, evidence: Evidence) -> str | None:
+    """Why a job its scheduler stopped at its time limit failed before that: no request answered and
+    no metrics line printed in the STUCK_WAIT_S before it (a server still loading its weights from a
+    slow mount, a prefill silent for most of an hour). The limit only ended a job already stuck: the
+    stall is the failure, its cause not in these lines. None for a job cut while it served (a
+    benchmark sweep longer than its budget), for other cancels, and without times."""
+    if cancel_time is None or not any(_at_its_time_limit(root) for root in hypothesis.roots):
+        return None
+    working = evidence.marked(Mark.ANSWERED, Mark.METRICS)
+    recent = [
+        e
+        for e in working
+        if not e.failing and e.time is not None and cancel_time - STUCK_WAIT_S <= e.time <= cancel_time + SKEW_S
+    ]
+    if recent:
+        return None
+    return (
+        f"nothing was served or measured in the {STUCK_WAIT_S / 60:.0f} min before the time limit "
+        f"({evidence.said(hypothesis.first_root)}): the job was stuck before it was stopped, and the limit only "
+        "ended it; what it was stuck on is the failure"
+    )
+
+
+def _at_its_time_limit(root: Event) -> bool:
+    """A cancel that says its job ran out of time (Slurm's `DUE TO TIME LIMIT`, salloc's time limit)."""
+    said = " ".join(str(root.get(name) or "") for name in ("reason", "bare_reason", "limit")).upper()
+    return "TIME LIMIT" in said
 
 
 def _stuck_waiting(cancel_time: float | None, evidence: Evidence) -> Event | None:

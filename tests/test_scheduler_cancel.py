@@ -1,0 +1,63 @@
+"""A batch job its scheduler stopped (issue 22: a job that did not finish never passes).
+
+Round 77's bundle: a vLLM 1P1D benchmark sweep in one Slurm job, served well for two hours, cut at its
+time limit 57 % into its last concurrency point (`*** JOB ... CANCELLED AT ... DUE TO TIME LIMIT ***`).
+Seen failing at first sight: `healthy` at 0.80 (exit 0), the banner an unexplained line the run
+"survived" because requests were answered before it. Look-alikes: the same job ended by its own
+script's `scancel` (a banner with no reason: the normal end of a serving step) is healthy; a job whose
+servers served nothing in the last 15 minutes before its limit was stuck, and the limit only ended it.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from pdlogdoctor.cli.behaviour import exit_code_for
+from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.model import Report
+from pdlogdoctor.pipeline import run
+
+BUNDLE = Path(__file__).parent / "data" / "blind-round77-bundles-2" / "09-slurm-time-limit-mid-sweep"
+BANNER = "CANCELLED AT 2026-05-11T04:00:12 DUE TO TIME LIMIT ***"
+
+
+def _run(tmp_path: Path, library: Library, banner: str = BANNER, servers_end: str | None = None) -> Report:
+    shutil.copytree(BUNDLE, tmp_path / "job", ignore=shutil.ignore_patterns("expected.toml"))
+    out = tmp_path / "job" / "slurm-4412871.out"
+    out.write_text(out.read_text().replace(BANNER, banner))
+    if servers_end is not None:  # the servers went silent then: their lines after it cut off
+        for log in (tmp_path / "job" / "logs").iterdir():
+            log.write_text(
+                "".join(line for line in log.read_text().splitlines(keepends=True) if _before(line, servers_end))
+            )
+    return run([str(tmp_path / "job")], library)
+
+
+def _before(line: str, end: str) -> bool:
+    """Whether a vLLM line (`INFO 05-11 03:40:00 ...`) was logged before `end` (`03:40:00`); an untimed one is kept."""
+    found = re.search(r" 05-11 (\d\d:\d\d:\d\d) ", line)
+    return found is None or found.group(1) < end
+
+
+def test_a_sweep_cut_at_its_time_limit_is_a_cancelled_job(tmp_path: Path, library: Library) -> None:
+    report = _run(tmp_path, library)
+    assert report.verdict.id == "ci-cancelled", report.verdict.summary
+    assert "JOB 4412871 ON gpu-a12 CANCELLED AT 2026-05-11T04:00:12 DUE TO TIME LIMIT" in report.verdict.summary
+    assert int(exit_code_for(report)) != 0
+
+
+def test_a_job_its_own_script_cancelled_is_the_normal_end(tmp_path: Path, library: Library) -> None:
+    report = _run(tmp_path, library, "CANCELLED AT 2026-05-11T04:00:12 ***")
+    assert report.verdict.id == "healthy", report.verdict.summary
+
+
+def test_a_job_that_served_nothing_before_its_limit_was_stuck(tmp_path: Path, library: Library) -> None:
+    """The servers silent from 03:35 (a hang), the limit at 04:00: no request answered in its last 15
+    minutes, so the cancel is not the story; the report does not say the job was merely cancelled."""
+    report = _run(tmp_path, library, servers_end="03:35:00")
+    assert report.verdict.id != "ci-cancelled", report.verdict.summary
+    assert report.verdict.id != "healthy", report.verdict.summary
+    rejected = {a.id: a.why_not for a in report.alternatives}
+    assert "stuck before it was stopped" in rejected.get("ci-cancelled", ""), rejected
