@@ -594,7 +594,7 @@ def test_a_bold_release_heading_and_the_rate_over_a_duration(tmp_path: Path) -> 
 
 # vllm-project/vllm#12380's shape: benchmark_latency's lines under a baseline named by its branch and
 # under the change's own heading (values varied: main slower, then the PR slower).
-def _branch_sides(main: str, pr: str, pr_heading: str = "after this PR:") -> list[str]:
+def _branch_sides(main: str, pr: str, pr_heading: str = "after this PR:", pr_p90: str | None = None) -> list[str]:
     return [
         "main branch:",
         "",
@@ -607,7 +607,7 @@ def _branch_sides(main: str, pr: str, pr_heading: str = "after this PR:") -> lis
         "",
         "```text",
         f"Avg latency: {pr} seconds",
-        f"90% percentile latency: {pr} seconds",
+        f"90% percentile latency: {pr_p90 or pr} seconds",
         "```",
     ]
 
@@ -621,5 +621,41 @@ def test_a_change_slower_than_main_under_its_heading_is_a_regression(tmp_path: P
 
 
 def test_a_change_faster_than_main_is_served_and_no_gate(tmp_path: Path) -> None:
-    report = _analysed(tmp_path, _branch_sides("1.1250504679279403", "1.0009459006755301"))
+    """The healthy report says what it compared: main's line and the PR's, and the measure that moved."""
+    report = _analysed(tmp_path, _branch_sides("1.1250504679279403", "1.0009459006755301", pr_p90="1.0900000000000001"))
     assert report.verdict.id == "healthy", report.verdict.summary
+    assert "Compared with" in report.verdict.summary
+    assert "(Avg latency: 1.1250504679279403 seconds)" in report.verdict.summary  # main's, quoted
+    assert "(Avg latency: 1.0009459006755301 seconds) is worse by no more than 10%" in report.verdict.summary
+    # its worst measure, the 90th percentile (-3.1 %), named without its label's `%`
+    assert "percentile latency (seconds) went from 1.12505 to 1.09 (-3.1%)" in report.verdict.summary
+    assert "% percentile latency" not in report.verdict.summary
+
+
+# huggingface/transformers#40136's shape: lm-eval's table under a Markdown heading naming each release
+# of a dependency; the table's header and rule lie between the block's lines (values as posted).
+def _release_tables(before: str, after: str) -> list[str]:
+    lines = []
+    for release, value in (("4.53.3", before), ("4.54.0", after)):
+        lines += [
+            f"### Transformers {release} Output",
+            "```",
+            "hf-multimodal (pretrained=Qwen/Qwen2.5-VL-7B-Instruct,dtype=bfloat16), gen_kwargs: (None), limit: None",
+            "|  Tasks   |Version|Filter|n-shot|Metric|   |Value |   |Stderr|",
+            "|----------|------:|------|-----:|------|---|-----:|---|-----:|",
+            f"|Literature|      0|none  |     0|acc   |↑  |{value}|±  |0.0631|",
+            "```",
+            "",
+        ]
+    return lines
+
+
+def test_an_accuracy_under_the_newer_releases_heading_lower_is_a_regression(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, _release_tables("0.8667", "0.7333"))
+    assert report.verdict.id == "accuracy-regression", report.verdict.summary
+    assert "acc went from 0.8667 to 0.7333 (-15.4%)" in report.verdict.summary  # `acc`, its cells' bars gone
+
+
+def test_the_same_accuracy_under_both_releases_is_no_gate(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, _release_tables("0.8667", "0.8600"))
+    assert report.verdict.id != "accuracy-regression", report.verdict.summary

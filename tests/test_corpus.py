@@ -1239,11 +1239,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "`what is your name` (`@throws Exception`, `throw new Exception(...)`), read as an error in the "
         "lines, not as an answer unrelated to its question",
     },
-    "tests/data/blind-round74-excerpts-d/06-nemo-rl-mooncake-functional-pass": {
-        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
-        "NeMo-RL's box-drawn `Metric Checks` table of `│ PASS   │` rows, a shape no pattern reads",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
     # Round 75 (session 27), first sight on dd175cb8: 21/31 acceptable, 27/31 quoted, none refused, no
     # failed run called healthy, none confidently wrong. Fixed since: an Xid as pasted, a table of
     # commits, newlines-only generations, the gated-repo sentence alone, CUDA/HIP out-of-memory error
@@ -1313,6 +1308,82 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects performance-regression (healthy "
         "acceptable): benchmark_latency under `main branch:` (1.125 s) and `after this PR:` (1.001 s), "
         "neither heading read; now healthy, its summary quoting the PR's line, not main's the tester keys",
+    },
+    # Round 78 (session 28), first sight on ae456d42: 29/48 acceptable, 41/48 quoted, none refused,
+    # four failed runs called healthy (excerpts-b 05, excerpts-c 04 and 05; bundles-1 02 where healthy is
+    # acceptable), one confidently wrong (excerpts-d 02: a runner's full disk called model-load-failure
+    # at 0.65). Fixed since: a full disk whose file is no model's, a cause no family fits said as such with
+    # its own remedy, a perplexity from 300, a release named by a Markdown heading over lm-eval's tables,
+    # `acc` as an accuracy, a gate's threshold inside `regression > 5% detected`, `dropped by`, k6's
+    # threshold marks, box-drawn status cells, a phrase that loops.
+    "tests/data/blind-round78-bundles-1/02-k8s-decode-oomkilled-then-recovered": {
+        "verdict": "first sight: healthy (acceptable) whose summary names the survived outage's first 502, not "
+        "`kubectl describe`'s `Reason:       OOMKilled` the tester keys",
+    },
+    "tests/data/blind-round78-bundles-2/03-vllm-ascend-mooncake-force-freed-late-pull": {
+        "key_line": "first sight: kv-expired (the verdict expected), its summary naming the freed and late "
+        "requests by their kind, not the `Force freed request:` line the tester keys",
+    },
+    "tests/data/blind-round78-bundles-2/08-vllm-nixl-1p2d-slow-decode-node": {
+        "key_line": "first sight: straggler-node (the verdict expected), its summary naming the node's metrics, "
+        "not its dmesg's `limited by 8.0 GT/s PCIe x8 link` the tester keys (a node file's kernel lines are "
+        "not read for what differs on it)",
+    },
+    "tests/data/blind-round78-excerpts-a/01-mindie-multimodal-warmup-oom": {
+        "verdict": "first sight: inconclusive quoting it; the tester expects gpu-oom: MindIE's `Warmup failed, "
+        "because of multimodal model inference out of memory`, an out-of-memory no device names",
+    },
+    "tests/data/blind-round78-excerpts-a/04-triton-kfserving-sagemaker-port-clash": {
+        "verdict": "first sight: no-failure-seen; the tester expects bind-failed: Triton's `The server cannot "
+        "listen to SageMaker requests and HTTP requests at the same port`, no error word",
+    },
+    "tests/data/blind-round78-excerpts-a/05-triton-python-stub-s3-permission": {
+        "verdict": "first sight: no-failure-seen; the tester expects model-load-failure: bash's `cannot execute: "
+        "Permission denied` on Triton's Python backend stub, a shell's line no level marks",
+    },
+    "tests/data/blind-round78-excerpts-b/01-dynamo-keda-scale-to-zero-frontend": {
+        "verdict": "first sight: no-failure-seen; the tester expects router-no-workers: Dynamo's discovery "
+        "`Generate endpoint instance removed, removing worker` (WARN) as its workers scaled to zero",
+    },
+    "tests/data/blind-round78-excerpts-b/02-smg-grpc-worker-never-registered": {
+        "verdict": "first sight: inconclusive (acceptable) quoting the JSON's first line, not the gateway's "
+        "`No worker available for model` message below it the tester keys",
+    },
+    "tests/data/blind-round78-excerpts-b/05-sglang-healthcheck-deepgemm-jit": {
+        "verdict": "first sight: healthy (a failed run called healthy); the tester expects inconclusive: a "
+        "health check that failed (`Health check failed. Server couldn't get a response from detokenizer`), "
+        "then a request answered 200, read as a blip the server answered past",
+    },
+    "tests/data/blind-round78-excerpts-b/06-vllm-omni-orchestrator-mooncake-params": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: `[Orchestrator][PD] Missing "
+        "prefill kv_transfer_params.remote_request_id`, no error word",
+    },
+    "tests/data/blind-round78-excerpts-b/07-smg-mooncake-prefill-restart-stale-engine-id": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: fragments quoted inline "
+        "(`503 no_available_workers`, `... engine_id_known=true`), no log record among them",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round78-excerpts-b/08-vllm-nixl-num-blocks-assert-decode": {
+        "verdict": "first sight: inconclusive (acceptable) quoting the traceback's deepest source line, not the "
+        'frame header below it (`nixl_connector.py", line 865, in start_load_kv`) where the paste ends',
+    },
+    "tests/data/blind-round78-excerpts-c/04-transformers-qwen25vl-mmmu-drop": {
+        "key_line": "first sight: healthy (a failed run called healthy); now accuracy-regression, its summary "
+        "quoting the newer release's heading and block, not the table row the tester keys",
+    },
+    "tests/data/blind-round78-excerpts-c/06-lmdeploy-v100-awq-garbled-json": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a JSON answer of word "
+        "pieces from four scripts (`周恩 prostitu prostitu言えば`), every byte decoded, no word ten times in a row",
+    },
+    "tests/data/blind-round78-excerpts-c/07-lsglang-glm52-repeating-output": {
+        "key_line": "first sight: no-failure-seen; now output-corruption, quoting the looping line as the paste "
+        "holds it, not the tester's substring of it",
+    },
+    "tests/data/blind-round78-excerpts-c/08-vllm-structured-output-throughput-halved": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a bisection's table "
+        "of builds (`| 7df3d7dad (culprit) | 985 s | 121 req/min |`) and releases in a code block "
+        "(`v0.28.0 stock   987s  121 req/min`), the rate in a unit no reader compares",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -49,3 +49,25 @@ def test_a_servers_write_on_a_full_disk_is_a_model_load_failure(tmp_path: Path, 
     (tmp_path / "decode.log").write_text("\n".join(ENGINE) + "\n")
     report = run([str(tmp_path)], library)
     assert report.verdict.id == "model-load-failure", report.verdict.summary
+
+
+# ROCm/TheRock's MI325 runner (blind round 78's excerpts-d 02), the one line as posted: a write into a
+# build directory, no model's file. Seen at first sight: model-load-failure at 0.65 (confidently wrong).
+BUILD_DIR = "OSError: [Errno 28] No space left on device: 'build'"
+HUB_BLOB = (
+    "OSError: [Errno 28] No space left on device: '/root/.cache/huggingface/hub/models--Qwen--Qwen3-8B/blobs/tmp1'"
+)
+
+
+def test_a_write_that_names_no_model_file_is_a_full_disk_not_a_model_load(tmp_path: Path, library: Library) -> None:
+    (tmp_path / "excerpt.log").write_text(BUILD_DIR + "\n")
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "states its own cause" in report.verdict.summary and "('build')" in report.verdict.summary
+    assert "df -h" in report.advice  # the line's own remedy, not "add the missing logs"
+
+
+def test_a_write_into_the_hubs_cache_is_a_model_load(tmp_path: Path, library: Library) -> None:
+    (tmp_path / "excerpt.log").write_text(HUB_BLOB + "\n")
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id == "model-load-failure", report.verdict.summary

@@ -11,15 +11,16 @@ from pdlogdoctor.pipeline import run
 from .conftest import FIXTURES
 
 
-def test_a_vllm_gpu_oom_gets_vllm_flags_and_no_phase_it_cannot_show(library: Library) -> None:
-    """vLLM 0.11's weight-load CUDA OOM: its lines show no ready server and no sglang launch line."""
+def test_a_vllm_gpu_oom_gets_vllm_flags_and_the_phase_its_engine_start_shows(library: Library) -> None:
+    """vLLM 0.11's weight-load CUDA OOM: no ready server, and its engine's configuration line (the
+    engine starting) above it: start-up, stated with that line."""
     report = run([str(FIXTURES / "blind-fam-vllm-weight-load-gpu-oom-stale-process")], library)
     assert report.verdict.id == "gpu-oom"
     assert "--gpu-memory-utilization" in report.advice and "--max-num-seqs" in report.advice
     assert "--mem-fraction-static" not in report.advice and "--cuda-graph-max-bs" not in report.advice
     assert not any(s.name == "--mem-fraction-static" for s in report.suggestions)
-    assert dict(report.verdict.facts)["phase"] == "phase unknown"
-    assert "during startup" not in report.verdict.summary
+    assert dict(report.verdict.facts)["phase"] == "during startup"
+    assert "during startup (started at" in report.verdict.summary and "vllm_p0.log:3" in report.verdict.summary
 
 
 def test_an_sglang_pool_that_does_not_fit_gets_sglang_flags_raised_at_start_up(library: Library) -> None:

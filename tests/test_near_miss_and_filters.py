@@ -128,3 +128,14 @@ def test_a_stated_collapse_measured_again_below_is_its_past(tmp_path: Path, libr
     text = "Before the fix: PPL = 23104.55\nAfter the fix:\nFinal estimate: PPL = 5.9066 +/- 0.03321\n"
     report = _report(tmp_path, library, text)
     assert report.verdict.id != "accuracy-regression", report.verdict
+
+
+def test_a_perplexity_in_the_hundreds_is_a_collapse(tmp_path: Path, library: Library) -> None:
+    """vllm-project/vllm#17689's gemma-3-27b-it: LAMBADA at 955 (the smallest models reach 40 to 130)."""
+    report = _report(tmp_path, library, PERPLEXITY.format(perplexity="955.5915"))
+    assert report.verdict.id == "accuracy-regression", report.verdict
+
+
+def test_a_small_models_perplexity_is_no_collapse(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, PERPLEXITY.format(perplexity="131.2004"))
+    assert report.verdict.id in ("healthy", "no-failure-seen"), report.verdict

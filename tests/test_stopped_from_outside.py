@@ -1,6 +1,7 @@
 """A server process that died by a signal another process sends (SIGTERM -15, SIGKILL -9) did not
 crash by itself: a record of the stop in the run (a container's exit in `kubectl describe`, Slurm
-cancelling the step) leads the report, inconclusive, and the death is its consequence.
+cancelling the step) leads the report (inconclusive; for a job's cancel, ci-cancelled), and the death
+is its consequence.
 
 Round 26's excerpt (an Akash provider's vLLM): `Worker VllmWorkerProcess pid 143 died, exit code:
 -15` read as a scheduler crash at 0.35, while `kubectl describe` beside it said the container was
@@ -52,9 +53,13 @@ def test_a_worker_killed_with_its_container_is_the_containers_stop(tmp_path: Pat
 
 
 def test_a_scheduler_ended_by_slurms_cancel_is_the_cancel(tmp_path: Path, library: Library) -> None:
+    """Since session 28 a pattern names Slurm's cancel (ci-cancelled): the SIGTERM death is the stop."""
     report = _run(tmp_path, library, {"job-12903.out": SLURM_JOB.format(code=-15)})
-    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert report.verdict.id == "ci-cancelled", report.verdict.summary
     assert "CANCELLED AT 2026-04-25T02:52:29 DUE TO TIME LIMIT" in report.verdict.summary
+    rejected = {a.id: a.why_not for a in report.alternatives}
+    crash = next((why for verdict, why in rejected.items() if verdict.startswith("scheduler-")), "")
+    assert "a signal a stop sends (exit code -15)" in crash, rejected
 
 
 def test_a_segfault_beside_a_stop_is_still_a_crash(tmp_path: Path, library: Library) -> None:

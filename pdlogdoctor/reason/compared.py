@@ -19,6 +19,7 @@ compared with the heading of the version just below it that states the same meas
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -86,21 +87,25 @@ def _judged(
     commits: tuple[frozenset[str], CommitRoles],
 ) -> Event:
     by_commit, roles = commits
+    worst = _worst
     if after.pattern in by_commit:
         before = _passing_of(after, sides, by_commit, roles) if _role_of(after, roles) == FAILING else None
-        worse = _worst(str(before.get("measured")), str(after.get("measured"))) if before else None
     elif after.pattern in in_order:
-        before = _earlier_of(after, sides)
-        worse = _worst_of_same_workload(str(before.get("measured")), str(after.get("measured"))) if before else None
+        before, worst = _earlier_of(after, sides), _worst_of_same_workload
     elif after.pattern in by_version:
         before = _older_of(after, sides, by_version)
-        worse = _worst(str(before.get("measured")), str(after.get("measured"))) if before else None
     else:
         before = _before_of(after, sides, afters)
-        worse = _worst(str(before.get("measured")), str(after.get("measured"))) if before else None
-    if before is None or worse is None:
+    if before is None:
         return after
-    name, was, now, change = worse
+    was_text, now_text = str(before.get("measured")), str(after.get("measured"))
+    worse = worst(was_text, now_text)
+    # No measure worse beyond the allowance: the pair was still judged, and a healthy report names
+    # what it compared (its worst measure, better or within the allowance) without failing the line.
+    judged = worse or worst(was_text, now_text, beyond=-math.inf)
+    if judged is None:
+        return after
+    name, was, now, change = judged
     fields = (
         *after.fields,
         ("metric", name),
@@ -109,6 +114,9 @@ def _judged(
         ("change", f"{change:+.1%}"),
         ("compared_with", f"{before.where}: {stated(before)}"),
     )
+    if worse is None:  # where the baseline was, and its first measure: what a healthy report quotes
+        quoted = (("compared_at", before.where), ("baseline_said", first_stated(before)))
+        return replace(after, fields=tuple(sorted((*fields, *quoted))))
     return replace(after, failing=True, severity=Severity.ERROR, fields=tuple(sorted(fields)))
 
 
@@ -117,6 +125,12 @@ def stated(side: Event) -> str:
     (measure-before-heading: `before <commit>` over the benchmark's lines)."""
     text, measured = side.text.strip(), str(side.get("measured", ""))
     return text if measured in text else f"{text} (below it: {measured})"
+
+
+def first_stated(side: Event) -> str:
+    """A side's first measure: its line's, or the first line of those read below its heading."""
+    text, measured = side.text.strip(), str(side.get("measured", ""))
+    return text if measured in text else measured.split("; ")[0]
 
 
 def regressed(before: str, after: str) -> bool:
@@ -198,7 +212,9 @@ def _earlier_of(after: Event, sides: Sequence[Event]) -> Event | None:
 WORKLOAD = re.compile(r"(?i)\brequests\b|\btokens\b|\bprompts\b|concurren|rate configured|\blen(?:gth)?\b")
 
 
-def _worst_of_same_workload(before: str, after: str) -> tuple[str, float, float, float] | None:
+def _worst_of_same_workload(
+    before: str, after: str, beyond: float = REGRESSED_SHARE
+) -> tuple[str, float, float, float] | None:
     """`_worst` over the measures both blocks state, by their words (a paste may cut the later block
     short), when the blocks state one workload: at least one count both state, and every such count
     equal. None when the workloads differ (a sweep over concurrency) or nothing got worse."""
@@ -210,7 +226,9 @@ def _worst_of_same_workload(before: str, after: str) -> tuple[str, float, float,
     found = [
         (worse, words, was[words], now[words], (now[words] - was[words]) / abs(was[words]))
         for words in shared
-        if was[words] and (worse := _worse_by(words, was[words], now[words])) > REGRESSED_SHARE
+        if was[words]
+        and (worse := _worse_by(words, was[words], now[words])) > beyond
+        and (beyond > -math.inf or (_directed(words) and now[words] != was[words]))
     ]
     if not found:
         return None
@@ -250,9 +268,10 @@ def shape_of(measured: str) -> str:
 _PUNCTUATION = re.compile(r"[^\w#/%]+")
 
 
-def _worst(before: str, after: str) -> tuple[str, float, float, float] | None:
+def _worst(before: str, after: str, beyond: float = REGRESSED_SHARE) -> tuple[str, float, float, float] | None:
     """(the measure's words, its Before value, its After value, the change) of the number that got
-    worse the most beyond the allowance; None when none did."""
+    worse the most beyond `beyond` (the allowance; minus infinity: the worst of the measures whose
+    words say their better way, however much better); None when none did."""
     found: list[tuple[float, str, float, float, float]] = []
     spans = list(NUMBER.finditer(after))
     for at, (was_text, now) in enumerate(zip(NUMBER.findall(before), spans, strict=False)):
@@ -261,7 +280,9 @@ def _worst(before: str, after: str) -> tuple[str, float, float, float] | None:
             continue
         words = _words_of(after, spans, at)
         worse = _worse_by(words, was, value)
-        if worse > REGRESSED_SHARE:
+        if worse > beyond and (
+            beyond > -math.inf or (_directed(words) and value != was)
+        ):  # a label's number is the same
             found.append((worse, words, was, value, (value - was) / abs(was)))
     if not found:
         return None
@@ -287,10 +308,25 @@ def _words_of(text: str, spans: Sequence[re.Match[str]], at: int) -> str:
     # since the previous number's comma, or the `; ` that joins a block's lines: the unit before it
     # is the previous measure's (`0.78 requests/s; Average latency: 38.63 s`)
     # `~300 tps`: an approximation's mark before the number is no name (nor is `≈`)
-    name = re.split(r"[,;]", text[start : spans[at].start()])[-1].strip(" *:;=(~≈")
+    # `10% percentile latency: 1.11 seconds`: the previous number's `%` is its own, no part of the name
+    name = _cells_as_words(re.split(r"[,;]", text[start : spans[at].start()])[-1]).strip(" *:;=(~≈").lstrip("% ")
     if not name:
-        name = text[: spans[0].start()].strip(" *:;=(~≈")
+        name = _cells_as_words(text[: spans[0].start()]).strip(" *:;=(~≈")
+    unit = _cells_as_words(unit).strip(" ±")  # a results table's `|±  |` before its stderr is no unit
     return f"{name} ({unit})" if name and unit else name or unit
+
+
+def _cells_as_words(text: str) -> str:
+    """A table row's piece as words: its bars and its direction arrows (lm-eval's `|acc |↑ |`) gone."""
+    return " ".join(_TABLE_MARKS.sub(" ", text).split())
+
+
+_TABLE_MARKS = re.compile(r"[|↑↓]+")
+
+
+def _directed(words: str) -> bool:
+    """The words name a measure whose better way is known (model/measures.py)."""
+    return bool(BETTER_HIGHER.search(words) or BETTER_LOWER.search(words))
 
 
 def _number(text: str) -> float | None:

@@ -46,6 +46,7 @@ from ..scan.logshape import NOT_SERVING_LOG
 from ..scan.traceback import stack_of
 from . import confidence
 from .analyzers import ANALYZERS, DETECTORS
+from .compared import REGRESSED_SHARE, first_stated
 from .fleets import with_fleet
 from .hypothesis import Evidence, Hypothesis, count_matches, described
 from .incidents import EARLIER_LIFE, Precedence, Split, came_back, precedence, split_incidents, why_separate
@@ -800,13 +801,38 @@ def _no_cause_report(
     # exit after its errors) is the other line a reader looks for.
     other = last.pattern != first.pattern and last.where != first.where  # a line quoted once (two patterns' line)
     then = f"; last: {library.pattern(last.pattern).title} at {last.where}" if other else ""
+    kinds = f"{'One kind of failure is' if len(chain) == 1 else f'{len(chain)} kinds of failure are'} logged"
+    stated = _stated_cause(chain, hypotheses)
+    if stated is not None:
+        cause, why = stated
+        # The line says what went wrong (a full disk), but not which failure of the deployment it
+        # was: its family was ruled out. Say so, and give the line's own remedy, not "add the logs".
+        lead = "" if cause is first else f" (first: {library.pattern(first.pattern).title} at {first.where}{then})"
+        stating = "its first line" if cause is first else evidence.said(cause)
+        summary = f"{kinds}{lead}; {stating} states its own cause, but no failure family fits it: {why}."
+        missing = [*missing, *_missing_for_symptoms(failing, library)]
+        score = confidence.no_cause("a cause no family fits")
+        report = _inconclusive(summary, chain, alternatives, missing, evidence, score)
+        advice = library.pattern(cause.pattern).advice.strip()
+        return replace(report, advice=advice) if advice else report
     summary = (
-        f"{'One kind of failure is' if len(chain) == 1 else f'{len(chain)} kinds of failure are'} logged "
-        f"(first: {library.pattern(first.pattern).title} at "
-        f"{first.where}{then}), but no line in these logs shows their cause."
+        f"{kinds} (first: {library.pattern(first.pattern).title} at {first.where}{then}), "
+        "but no line in these logs shows their cause."
     )
     missing = [*missing, *_missing_for_symptoms(failing, library)]
     return _inconclusive(summary, chain, alternatives, missing, evidence, confidence.no_cause("no line shows a cause"))
+
+
+def _stated_cause(chain: Sequence[Event], hypotheses: Sequence[Hypothesis]) -> tuple[Event, str] | None:
+    """The first line of the chain whose pattern is a cause, with why its family was ruled out (a
+    disk that filled under a build directory is no model that could not load)."""
+    for event in chain:
+        if event.kind is not Kind.CAUSE:
+            continue
+        rejected = [h.rejected for h in hypotheses if h.rejected and any(root is event for root in h.roots)]
+        if rejected:
+            return event, str(rejected[0])
+    return None
 
 
 def _proof_words(kinds: list[str], library: Library) -> str:
@@ -848,9 +874,10 @@ def _benign_reason(
 
 
 def _outage_came_back(failing: list[Event], evidence: Evidence) -> str | None:
-    """Why failures no pattern names a cause of were an outage the run came back from: they came in
-    one burst (a decode pod replaced mid-run: its peer's transfers failed, the router answered 5xx
-    and found no worker), then a server started again (incidents.came_back), and the end-to-end
+    """Why failures no pattern names a cause of were an outage the run came back from: requests were
+    answered before them, they came in one burst (a decode pod replaced mid-run: its peer's transfers
+    failed, the router answered 5xx and found no worker), then a server started again
+    (incidents.came_back), and the end-to-end
     checks after it passed (untimed: a client's results, which no failed request of the burst
     reached). None when a gate failed, a line's verdict is never survived, a check failed, or nothing
     shows requests answered after it."""
@@ -863,13 +890,16 @@ def _outage_came_back(failing: list[Event], evidence: Evidence) -> str | None:
     back = came_back(failing, evidence)
     if back is None or back.time is None:
         return None
+    first = min(failing, key=_time_key)
+    answered = [e for e in evidence.marked(Mark.ANSWERED) if not e.failing and e.time is not None]
+    if first.time is None or not any(e.time is not None and e.time < first.time for e in answered):
+        return None  # nothing served before the burst: a start-up's errors, no outage it came back from
     checks = evidence.marked(Mark.END_TO_END)
     if any(e.failing for e in checks):
         return None
     after = [e for e in checks if e.time is None or e.time > back.time] or _answered_after_coming_back(back, evidence)
     if not after:
         return None
-    first = min(failing, key=_time_key)
     return (
         f"the failures from {first.where} on came in one burst, then a server started again ({evidence.said(back)}), "
         f"nothing failed after that, and {evidence.said(after[0])} passed after it, so the run survived the outage"
@@ -990,13 +1020,16 @@ def _healthy(
         said = clip(last.text.strip(), 240)
         summary += f" The last line that shows it: {last.where}: {said}{'' if said.endswith('.') else '.'}"
         named = last
+    compared = _compared_within_allowance(evidence)
+    if compared is not None:
+        summary += f" {_comparison_said(compared)}"
     if not end_to_end:
         # Servers that came up say nothing of what the harness saw end to end.
         missing = [*missing, "no end-to-end result (probe or accuracy gate) in the logs"]
         summary += " No end-to-end result (probe or accuracy gate) was given."
     return Report(
         verdict=confidence.applied(Verdict(HEALTHY, spec.title, 0.0, summary), score),
-        chain=_with_named(_chain([*proof, *(tolerated or [])]), named),
+        chain=_with_named(_with_named(_chain([*proof, *(tolerated or [])]), named), compared),
         links=(),
         alternatives=alternatives,
         suggestions=(),
@@ -1004,6 +1037,24 @@ def _healthy(
         inputs=evidence.sources,
         advice=spec.advice.strip(),
         explain=spec.explain.strip(),
+    )
+
+
+def _compared_within_allowance(evidence: Evidence) -> Event | None:
+    """The first side of a comparison its baseline was judged against and found no worse than the
+    allowance (compared.py: `compared_with`, not failing): what a before/after paste says of itself."""
+    sides = evidence.marked(Mark.COMPARED)
+    judged = [e for e in sides if not e.failing and e.get("compared_at") is not None]
+    return min(judged, key=_place) if judged else None
+
+
+def _comparison_said(side: Event) -> str:
+    """`Compared with <where the baseline is> (<its first measure>), <where the side is> (<its first
+    measure>) is worse by no more than the allowance on any measure: <its worst> went from ... to ...`."""
+    return (
+        f"Compared with {side.get('compared_at')} ({side.get('baseline_said')}), {side.where} "
+        f"({first_stated(side)}) is worse by no more than {REGRESSED_SHARE:.0%} on any measure: "
+        f"{side.get('metric')} went from {side.get('baseline'):g} to {side.get('value'):g} ({side.get('change')})."
     )
 
 

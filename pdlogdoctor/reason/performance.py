@@ -83,7 +83,21 @@ CHECK_TAG = re.compile(r"\[[a-z][\w.-]*\] *$")  # `[slo] `: lower-case, as no le
 _DIGIT = re.compile(r"\d")
 _COMMENT = re.compile(r"\s*#\s")  # a source line's comment (an Actions annotation, `##[error]`, is none)
 OUTCOME_WORD = re.compile(r"(?<![\w-])FAIL(?:ED)?(?![\w-])")  # a gate line's outcome, upper-case and whole
-LATENCY_WORDS = ("ttft", "tpot", "itl", "e2e", "latency", "time to first", "time per output", "benchmark duration")
+# `time per token`, `queue time`, `req duration`: a load generator's names (k6's summary: TGI's
+# `time_per_token`, its own `http_req_duration`).
+LATENCY_WORDS = (
+    "ttft",
+    "tpot",
+    "itl",
+    "e2e",
+    "latency",
+    "time to first",
+    "time per output",
+    "time per token",
+    "queue time",
+    "req duration",
+    "benchmark duration",
+)
 # The short ones only as words of their own: `itl` is in "title", `e2e` a test folder's name too.
 _SHORT_LATENCY = re.compile(r"\b(?:ttft|tpot|itl|e2e)\b")
 # Rates by their short units, whole words only (`sps`: samples per second, a nightly's column).
@@ -391,8 +405,15 @@ def _only_accuracy(gates: Sequence[Event]) -> bool:
 
 
 def measures_accuracy(gate: Event) -> bool:
-    """The gate measured an accuracy, by the words of its metric, its test's name or its message."""
-    return _measures(gate, ACCURACY_WORDS)
+    """The gate measured an accuracy, by the words of its metric, its test's name or its message
+    (lm-eval's short metric names, `acc` and `acc_norm`, `em`, `f1`, as whole words)."""
+    if _measures(gate, ACCURACY_WORDS):
+        return True
+    said = [_measured_part(value).lower() for value in map(gate.get, ("metric", "test")) if isinstance(value, str)]
+    return any(_SHORT_ACCURACY.search(text) for text in said)
+
+
+_SHORT_ACCURACY = re.compile(r"\b(?:acc(?:_norm)?|em|f1|pass@\d+)\b")
 
 
 def _measures(gate: Event, words: tuple[str, ...]) -> bool:

@@ -40,6 +40,7 @@ _PROMPT = re.compile(
 )
 _DIGIT = re.compile(r"\d")
 _ELISION = re.compile(r"^(?:\.{3,}|…)$")
+_TABLE_LINE = re.compile(r"^\|.*\|$")
 
 
 def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> dict[str, FieldValue]:
@@ -63,6 +64,9 @@ def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> di
         if not measures and line and openers < OPENERS_AFTER_HEADING and _opens_block(line):
             openers += 1
             start = end + 1
+            continue
+        if measures and _TABLE_LINE.match(line) and not _DIGIT.search(line):
+            start = end + 1  # a results table's header or rule between the block's lines (lm-eval's)
             continue
         if not line or _HEADING.match(line) or _PROMPT.match(line) or not _DIGIT.search(line):
             break

@@ -53,13 +53,15 @@ def _pattern_events(name: str, head: str, pattern: Pattern) -> list[Event]:
 
 
 # What every shape the library's pastes_only patterns read leaves in a text, told at C speed: a word
-# that follows itself (`you, you, you`: its words split at blanks, eight equal neighbours at least),
+# that follows itself (`you, you, you`: its words split at blanks, eight equal neighbours at least; a
+# phrase's words each equal to the word a phrase's length on),
 # a word that runs on (`OOOOOOOO...`, sixty characters at least), or the replacement character a
 # decoder writes for bytes that are no text (an answer cut inside a character). The patterns' own
 # search of a text (a backreference tried at every word) cost ~90 µs for each of 10,000 small logs
 # (the files benchmark); this test takes ~5 µs, and a paste that fails it holds nothing they match.
 LOOP_NEIGHBOURS = 8
 LOOP_RUN = 60
+PHRASE_WORDS = 4
 REPLACEMENT = "\ufffd"
 
 
@@ -68,8 +70,11 @@ def could_match(text: str) -> bool:
     if REPLACEMENT in text:
         return True
     words = text.split()
-    if len(words) > LOOP_NEIGHBOURS and sum(map(operator.eq, words, words[1:])) >= LOOP_NEIGHBOURS:
-        return True
+    # a word that follows itself, or a phrase of up to PHRASE_WORDS words (each word then equals the
+    # one that many places on)
+    for step in range(1, PHRASE_WORDS + 1):
+        if len(words) > LOOP_NEIGHBOURS and sum(map(operator.eq, words, words[step:])) >= LOOP_NEIGHBOURS:
+            return True
     return bool(words) and max(map(len, words)) >= LOOP_RUN
 
 

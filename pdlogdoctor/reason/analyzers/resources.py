@@ -5,6 +5,7 @@ what the allocator or the kernel reported, so the advice can be acted on."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 
 from ...library.fields import convert_field
@@ -49,8 +50,10 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
             detail += f" with {root.get('free')} free on GPU {root.get('gpu')}"
     downstream = _downstream_summary(hypothesis)
     phase = when if when != PHASE_UNKNOWN else "(phase unknown: no line shows it starting or serving before)"
+    if starting is not None:  # the phase stated with the line that shows it
+        phase = f"{when} (started at {evidence.said(starting)})"
     summary = f"The {_server_name(root)} ran out of GPU memory {phase}: {detail}.{downstream}"
-    used = (served,) if served is not None else ()
+    used = (served,) if served is not None else (starting,) if starting is not None else ()
     engine = _engine(root, evidence)
     if engine == "vllm":
         return [replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.85, lines_used=used,
@@ -441,6 +444,19 @@ def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
             "not a server loading its model"
         )
         return [replace(hypothesis, rejected=why, confidence=0.1)]
+    path = root.get("path")
+    if (
+        root.pattern in evidence.library.marked(Mark.WRITE_NO_SPACE)
+        and isinstance(path, str)
+        and not MODEL_FILES.search(path)
+        and not _cut_off_downloading(evidence)
+    ):
+        why = (
+            f"{evidence.said(root)} names the file it could not write ({path!r}), no model's weights, cache or "
+            "download, and no server's log ends while its weights download: a full disk, not a model that "
+            "could not load"
+        )
+        return [replace(hypothesis, rejected=why, confidence=0.1)]
     if root.role in SHARED_STREAMS:
         return [hypothesis]  # a ready line in a stream of several servers may be another server's
     up = [e for e in evidence.marked(Mark.SERVER_UP) if _same_server(e, root) and not e.failing and _before(root, e)]
@@ -448,6 +464,14 @@ def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         return [hypothesis]
     why = f"{evidence.said(up[0])} shows the same server up after {evidence.said(root)}: the model loaded"
     return [replace(hypothesis, rejected=why, confidence=0.1)]
+
+
+# A path a model's load writes to: the hub's cache, a model store or download directory, a weights
+# file, a compile or kernel cache the server builds as it starts (`/root/.cache/...`).
+MODEL_FILES = re.compile(
+    r"(?i)huggingface|/hub/|models?[-_/]|blobs|snapshots|download|\.cache|cache/|weights?|checkpoint|"
+    r"\.(?:safetensors|bin|gguf|pt|pth|incomplete)\b|/tmp\w*$"
+)
 
 
 def _cut_off_downloading(evidence: Evidence) -> bool:

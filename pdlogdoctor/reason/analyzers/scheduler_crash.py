@@ -19,7 +19,7 @@ from ...library.patterns import CXX_WHAT, match_line
 from ...model import SERVING_BEFORE_CRASH, Event, FieldValue, Mark
 from ...model.textcut import clip
 from ...model.values import record
-from ...model.verdicts import HOST_OOM, SCHEDULER_CRASH, SCHEDULER_INIT_CRASH, SCHEDULER_RUNTIME_CRASH
+from ...model.verdicts import CI_CANCELLED, HOST_OOM, SCHEDULER_CRASH, SCHEDULER_INIT_CRASH, SCHEDULER_RUNTIME_CRASH
 from ...scan.traceback import CHAIN_CAUSE, stack_of
 from .. import confidence
 from ..hypothesis import Evidence, Hypothesis
@@ -87,6 +87,13 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     crash = _earliest(list(hypothesis.roots))
     exception = _exception_for(crash, evidence)
     exit_event = _exit_code_for(crash, evidence)
+    stop = _stopped_by_its_job(crash, exit_event, evidence)
+    if stop is not None:
+        why = (
+            f"it died by a signal a stop sends (exit code {exit_event.get('exit_code') if exit_event else '?'}) as "
+            f"{evidence.said(stop)} stopped its job: the stop, not a crash of its own"
+        )
+        return [replace(hypothesis, rejected=why, confidence=0.1)]
     launched = _launched_before(crash, evidence)
     served = _served_before(crash, launched, evidence)
     sized = _sizing_before(crash, launched, evidence)
@@ -389,6 +396,27 @@ def _missing_kernel_log(exit_event: Event | None, evidence: Evidence) -> tuple[s
         "no kernel log (dmesg) given: exit code -9 is usually the host OOM killer; "
         "add the node's `dmesg -T | grep -i oom` output to confirm",
     )
+
+
+# What a stop sends a job's processes (SIGTERM, then SIGKILL), as an exit code or a shell's status,
+# and how far from the stop's line the death may be: a grace period between the two signals.
+SENT_SIGNALS = frozenset({-15, -9, 143, 137})
+STOP_LEAD_S, KILL_GRACE_S = 60.0, 120.0
+
+
+def _stopped_by_its_job(crash: Event, exit_event: Event | None, evidence: Evidence) -> Event | None:
+    """The job scheduler's or CI runner's cancel (a line rooting ci-cancelled) in the moment a server
+    died by a signal a stop sends: its death is that stop (a death by SIGSEGV beside it is not)."""
+    code = exit_event.get("exit_code") if exit_event is not None else None
+    if code not in SENT_SIGNALS or crash.time is None:
+        return None
+    cancels = evidence.of(*evidence.library.rooting(CI_CANCELLED))
+    near = [
+        e
+        for e in cancels
+        if e.failing and e.time is not None and crash.time - STOP_LEAD_S <= e.time <= crash.time + KILL_GRACE_S
+    ]
+    return min(near, key=lambda e: e.time or 0.0) if near else None
 
 
 def _earliest(events: list[Event]) -> Event:

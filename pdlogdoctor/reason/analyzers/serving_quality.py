@@ -138,7 +138,7 @@ def _collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
 
 
 def _perplexity_collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
-    """A results table's perplexity in the thousands: the model read garbage. A later table of the
+    """A results table's perplexity of 300 or more: the model read garbage. A later table of the
     same file that measured the task again, below that, is the run after a fix (a before/after paste):
     the collapse is its past, not its state."""
     row = hypothesis.first_root
@@ -157,10 +157,10 @@ def _perplexity_collapse(hypothesis: Hypothesis, evidence: Evidence) -> Hypothes
     # (`ppl=1056944.250`) names no harness
     in_table = row.get("task") is not None
     measured = f"lm-eval measured {task}'s perplexity at {value}" if in_table else f"a perplexity of {value} is stated"
-    opening = f"The servers answered, but {measured}" if proof else measured[0].upper() + measured[1:]
+    opening = f"The servers answered, but {measured}" if proof else measured if in_table else measured.capitalize()
     summary = (
         f"{opening}: a model that reads its input scores in single or double digits "
-        f"there; thousands mean it reads garbage (its prompt built wrong, a missing BOS token, broken weights "
+        f"there; hundreds or more mean it reads garbage (its prompt built wrong, a missing BOS token, broken weights "
         f"or kernels): {row.text.strip()}"
     )
     confidence = 0.7 if proof else 0.6
