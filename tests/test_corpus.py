@@ -914,10 +914,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "its task column, the value in bold (`| flexible-extract | exact_match | **0.6308** | ±0.0133 |`)",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
-    "tests/data/blind-round58-excerpts-c/09-sglang-glm5-dp-workaround-before-after": {
-        "key_line": "first sight: healthy (the verdict expected), its summary quoting the last result, not "
-        "the After accuracy the tester keys",
-    },
     # Blind round 59 (session 25), first sight on 8d756ab8: excerpts-a 8/9, excerpts-c 3/9, excerpts-d
     # 8/9, bundles 7/8: 26/35, key line quoted in 29/35, none refused, two failed runs called healthy
     # (c 05: a table whose sides are `Before #26496 | After #26496`, values `~126.9 tok/s`, read as
@@ -999,8 +995,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round61-excerpts-c/07-llamacpp-command-a-sm-row-gibberish": {
-        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a quoted answer of four "
-        "scripts without undecodable bytes, and `> Tạng Tạng Tạng ...`, a word three times",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round61-excerpts-c/10-vllm-gemma3-12b-repetitive-loop": {
@@ -1302,12 +1296,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round77-excerpts-c/07-vllm-int2-kv-gsm8k-wrong-answers": {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a reviewer's prose "
         "(`the 6 % aggregate accuracy`) over GSM8K answers marked wrong (`(GT = 18, got **0.75** ❌)`)",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
-    "tests/data/blind-round77-excerpts-c/08-vllm-decode-only-flag-latency-regression": {
-        "verdict": "first sight: no-failure-seen; the tester expects performance-regression (healthy "
-        "acceptable): benchmark_latency under `main branch:` (1.125 s) and `after this PR:` (1.001 s), "
-        "neither heading read; now healthy, its summary quoting the PR's line, not main's the tester keys",
     },
     # Round 78 (session 28), first sight on ae456d42: 29/48 acceptable, 41/48 quoted, none refused,
     # four failed runs called healthy (excerpts-b 05, excerpts-c 04 and 05; bundles-1 02 where healthy is
@@ -1332,14 +1320,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round78-excerpts-a/01-mindie-multimodal-warmup-oom": {
         "verdict": "first sight: inconclusive quoting it; the tester expects gpu-oom: MindIE's `Warmup failed, "
         "because of multimodal model inference out of memory`, an out-of-memory no device names",
-    },
-    "tests/data/blind-round78-excerpts-a/04-triton-kfserving-sagemaker-port-clash": {
-        "verdict": "first sight: no-failure-seen; the tester expects bind-failed: Triton's `The server cannot "
-        "listen to SageMaker requests and HTTP requests at the same port`, no error word",
-    },
-    "tests/data/blind-round78-excerpts-a/05-triton-python-stub-s3-permission": {
-        "verdict": "first sight: no-failure-seen; the tester expects model-load-failure: bash's `cannot execute: "
-        "Permission denied` on Triton's Python backend stub, a shell's line no level marks",
     },
     "tests/data/blind-round78-excerpts-b/01-dynamo-keda-scale-to-zero-frontend": {
         "verdict": "first sight: no-failure-seen; the tester expects router-no-workers: Dynamo's discovery "

@@ -53,7 +53,7 @@ def gpu_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     if starting is not None:  # the phase stated with the line that shows it
         phase = f"{when} (started at {evidence.said(starting)})"
     summary = f"The {_server_name(root)} ran out of GPU memory {phase}: {detail}.{downstream}"
-    used = (served,) if served is not None else (starting,) if starting is not None else ()
+    used = (served,) if served is not None else ()
     engine = _engine(root, evidence)
     if engine == "vllm":
         return [replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.85, lines_used=used,
