@@ -1365,6 +1365,63 @@ KNOWN: dict[str, dict[str, str]] = {
         "(`v0.28.0 stock   987s  121 req/min`), the rate in a unit no reader compares",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Round 79 (session 28), first sight on 64a7155c: 38/49 acceptable, 42/49 quoted, none refused,
+    # three failed runs called healthy (excerpts-b 03 and 06, excerpts-c 08), none confidently wrong.
+    # Fixed since: Windows's wording of EADDRINUSE (`Only one usage of each socket address`), a
+    # microsecond as a latency's unit.
+    "tests/data/blind-round79-bundles-2/07-dynamo-decode-straggler-node05": {
+        "key_line": "first sight: straggler-node (the verdict expected), naming node05 by its throughput, not its "
+        "nvidia-smi's `HW Thermal Slowdown : Active` the tester keys (a node's other files are not read for "
+        "what differs on it)",
+    },
+    "tests/data/blind-round79-excerpts-a/04-ollama-runner-killed-host-ram": {
+        "verdict": "first sight: inconclusive (acceptable) quoting the client's `EOF`, not ollama's offload line "
+        "that needs 68.3 GiB of a host with 59.1 GiB free",
+        "key_line": "first sight: the client's EOF quoted, not the memory figures the tester keys",
+    },
+    "tests/data/blind-round79-excerpts-a/05-sglang-warmup-through-proxy": {
+        "verdict": "first sight: no-failure-seen; the tester expects warmup-failure: a Squid proxy's HTML error "
+        "page (`<b>Connection to 0.0.0.0 failed.</b>`) as the answer to sglang's warm-up request",
+    },
+    "tests/data/blind-round79-excerpts-b/03-vllm-ascend-prefill-hang-no-preemption": {
+        "verdict": "first sight: healthy (a failed run called healthy); the tester expects inconclusive: a prefill "
+        "whose engine stats show KV at 84.6 % and nothing running or waiting beside `Delaying free of 181 "
+        "blocks`, a stall no series reads",
+    },
+    "tests/data/blind-round79-excerpts-b/06-production-stack-router-liveness-restart": {
+        "verdict": "first sight: healthy (a failed run called healthy); the tester expects inconclusive: uvicorn's "
+        "`Shutting down` among 200 answers, the router stopped by its liveness probe under load",
+    },
+    "tests/data/blind-round79-excerpts-c/01-tinychat-p100-garbled-output": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: an answer of symbols only "
+        '(`$!!$`, `"!!" #`, `⁇`) over several lines, no word repeated, no byte undecodable',
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round79-excerpts-c/02-autoround-qwen3-mxfp4-accuracy-drop": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: an accuracy table whose "
+        "`Ratio` column (0.9165) is the quantised model's share of its baseline's, a column no reader knows",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round79-excerpts-c/04-llamacpp-backend-integration-p40-compare": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
+        "compare-llama-bench's rows without their header (cut by the paste), speedups 0.99 to 1.03",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round79-excerpts-c/06-lmeval-wikitext-perplexity-jump": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: wikitext's `word_perplexity` "
+        "8.79 in lm-eval's JSON, then 13.0065 in its table, two shapes no pair reads",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round79-excerpts-c/08-rocm-triton-mxfp4-decode-gemm-regression": {
+        "verdict": "first sight: healthy (a failed run called healthy); the tester expects performance-regression: "
+        "a table of releases whose `vs 3.6` column writes a slower kernel as `-63%` (its `us/call` rose from "
+        "82.28 to 134.55): the change column read by its measure's way says faster",
+    },
+    "tests/data/blind-round79-excerpts-d/08-llm-d-pd-nightly-cks-passed": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: a bot's "
+        "`| Result | :white_check_mark: **Passed** |` row, an emoji's shortcode no pattern reads",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

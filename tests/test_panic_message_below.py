@@ -69,4 +69,6 @@ def test_a_header_that_holds_its_message_reads_nothing_more(tmp_path: Path) -> N
     report = _analysed(tmp_path, [old, TEXT, NOTE])
     panic = next(t for t in report.unrecognised if "panicked at" in t.template)
     assert "could not bind" not in panic.template
-    assert report.verdict.id != "bind-failed", report.verdict.summary
+    # The line below is read on its own (the could-not marker, session 28): a line of its own, not the
+    # panic's text.
+    assert any(t.template.startswith("could not bind") and t is not panic for t in report.unrecognised)
