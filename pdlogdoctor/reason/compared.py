@@ -280,9 +280,10 @@ def _worst(before: str, after: str, beyond: float = REGRESSED_SHARE) -> tuple[st
             continue
         words = _words_of(after, spans, at)
         worse = _worse_by(words, was, value)
-        if worse > beyond and (
-            beyond > -math.inf or (_directed(words) and value != was)
-        ):  # a label's number is the same
+        # Below the allowance (beyond=-inf), only a measure whose words say its way and that moved: a
+        # label's number (`10% percentile`) is the same on both sides.
+        moved = beyond > -math.inf or (_directed(words) and value != was)
+        if worse > beyond and moved:
             found.append((worse, words, was, value, (value - was) / abs(was)))
     if not found:
         return None

@@ -877,10 +877,9 @@ def _outage_came_back(failing: list[Event], evidence: Evidence) -> str | None:
     """Why failures no pattern names a cause of were an outage the run came back from: requests were
     answered before them, they came in one burst (a decode pod replaced mid-run: its peer's transfers
     failed, the router answered 5xx and found no worker), then a server started again
-    (incidents.came_back), and the end-to-end
-    checks after it passed (untimed: a client's results, which no failed request of the burst
-    reached). None when a gate failed, a line's verdict is never survived, a check failed, or nothing
-    shows requests answered after it."""
+    (incidents.came_back), and the end-to-end checks after it passed (untimed: a client's results,
+    which no failed request of the burst reached). None when a gate failed, a line's verdict is never
+    survived, a check failed, or nothing shows requests answered after it."""
     library = evidence.library
     if any(e.pattern in library.marked(Mark.GATE_FAILED) for e in failing):
         return None

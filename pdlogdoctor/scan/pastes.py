@@ -14,6 +14,7 @@ import operator
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import islice
 
 from ..library.lazyregex import MULTILINE, LazyRegex
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
@@ -53,12 +54,13 @@ def _pattern_events(name: str, head: str, pattern: Pattern) -> list[Event]:
 
 
 # What every shape the library's pastes_only patterns read leaves in a text, told at C speed: a word
-# that follows itself (`you, you, you`: its words split at blanks, eight equal neighbours at least; a
-# phrase's words each equal to the word a phrase's length on),
-# a word that runs on (`OOOOOOOO...`, sixty characters at least), or the replacement character a
-# decoder writes for bytes that are no text (an answer cut inside a character). The patterns' own
-# search of a text (a backreference tried at every word) cost ~90 µs for each of 10,000 small logs
-# (the files benchmark); this test takes ~5 µs, and a paste that fails it holds nothing they match.
+# that follows itself (`you, you, you`: its words split at blanks, eight equal neighbours at least),
+# a phrase that does (each word equal to the word a phrase's length on, for phrases of up to
+# PHRASE_WORDS words), a word that runs on (`OOOOOOOO...`, sixty characters at least), or the
+# replacement character a decoder writes for bytes that are no text (an answer cut inside a
+# character). The patterns' own search of a text (a backreference tried at every word) costs several
+# times this test (~50 µs for a 2 KB log of 260 words, its passes over the words in C), and a paste
+# that fails it holds nothing they match.
 LOOP_NEIGHBOURS = 8
 LOOP_RUN = 60
 PHRASE_WORDS = 4
@@ -70,12 +72,16 @@ def could_match(text: str) -> bool:
     if REPLACEMENT in text:
         return True
     words = text.split()
+    if not words:
+        return False
+    if max(map(len, words)) >= LOOP_RUN:
+        return True
     # a word that follows itself, or a phrase of up to PHRASE_WORDS words (each word then equals the
     # one that many places on)
-    for step in range(1, PHRASE_WORDS + 1):
-        if len(words) > LOOP_NEIGHBOURS and sum(map(operator.eq, words, words[step:])) >= LOOP_NEIGHBOURS:
-            return True
-    return bool(words) and max(map(len, words)) >= LOOP_RUN
+    return len(words) > LOOP_NEIGHBOURS and any(
+        sum(map(operator.eq, words, islice(words, step, None))) >= LOOP_NEIGHBOURS
+        for step in range(1, PHRASE_WORDS + 1)
+    )
 
 
 def _anywhere(pattern: Pattern, head: str) -> bool:

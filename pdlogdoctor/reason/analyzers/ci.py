@@ -49,10 +49,10 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 def _stalled_before_its_time_limit(hypothesis: Hypothesis, cancel_time: float | None, evidence: Evidence) -> str | None:
     """Why a job its scheduler stopped at its time limit failed before that: no request answered, no
-    metrics line printed and no server started in the STUCK_WAIT_S before it (a server still loading its weights from a
-    slow mount, a prefill silent for most of an hour). The limit only ended a job already stuck: the
-    stall is the failure, its cause not in these lines. None for a job cut while it served (a
-    benchmark sweep longer than its budget), for other cancels, and without times."""
+    metrics line printed and no server started in the STUCK_WAIT_S before it (a server still loading
+    its weights from a slow mount, a prefill silent for most of an hour). The limit only ended a job
+    already stuck: the stall is the failure, its cause not in these lines. None for a job cut while
+    it served (a benchmark sweep longer than its budget), for other cancels, and without times."""
     if cancel_time is None or not any(_at_its_time_limit(root) for root in hypothesis.roots):
         return None
     # A server that started in that time is no stuck job: it had barely begun (a step cut soon after).
