@@ -1422,6 +1422,39 @@ KNOWN: dict[str, dict[str, str]] = {
         "`| Result | :white_check_mark: **Passed** |` row, an emoji's shortcode no pattern reads",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Round 80 (session 28), first sight on 99574ac8: 36/44 acceptable, 39/44 quoted, none refused, one
+    # failed run called healthy (bundles-2 07), none confidently wrong; its testers' search ran out after
+    # a dozen look-ups, and its results set ended after two cases. Fixed since: an exception behind its
+    # report's label (`reason: AssertionError: ...`), a native backtrace's frames, a table cell that
+    # points at its value's regression (`**16.80** ← regression`).
+    "tests/data/blind-round80-bundles-1/08-decode-port-busy-then-restarted-serving": {
+        "verdict": "first sight: inconclusive; the tester expects healthy: a decode whose earlier life "
+        "(`decode-0.previous.log`) failed on `dist_init_port at 30233 is not available`, then served, its "
+        "earlier life's error ranked as the run's",
+    },
+    "tests/data/blind-round80-bundles-2/07-vllm-nixl-kv-transfer-backlog": {
+        "verdict": "first sight: healthy (a failed run called healthy); the tester expects kv-transfer-backlog: "
+        "NIXL transfers of 2 to 4 s and minutes of TTFT with no gate, read as load",
+        "key_line": "first sight: healthy, quoting its last serving line, not the `KV Transfer metrics` line",
+    },
+    "tests/data/blind-round80-excerpts-b/01-ray-cgraph-semaphore-crash-first-request": {
+        "verdict": "first sight: inconclusive (acceptable) quoting Ray's `An unexpected system state has "
+        "occurred`, not the `Check failed` line the tester keys",
+    },
+    "tests/data/blind-round80-excerpts-b/08-vllm-ray-driver-node-no-gpu": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: vLLM's `Ray does not allocate "
+        "any GPUs on the driver node.`, its exception's type left out of the paste, no error word",
+    },
+    "tests/data/blind-round80-excerpts-c/01-ikllama-tg-drop-ncpumoe": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a table of builds "
+        "whose cell says `**16.80** ← regression`; now a failed gate, inconclusive: its measure (`TG128 "
+        "(t/s)`) named only in the header",
+    },
+    "tests/data/blind-round80-excerpts-d/08-omni-hunyuan3-dit-passed": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
+        "pytest's bare `PASSED` under metrics lines, a test whose name was cut",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -26,6 +26,8 @@ accuracy columns only.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from itertools import islice, takewhile
 
 from ..model import FieldValue
 from ..model.measures import BETTER_HIGHER, BETTER_LOWER
@@ -202,15 +204,7 @@ def read_builds_above(buf: bytes | bytearray, line_start: int, line_end: int, li
 
 def _lines_above(buf: bytes | bytearray, line_start: int) -> list[str]:
     """Up to ROWS_ABOVE lines above a line, nearest first, blank ones left out."""
-    lines: list[str] = []
-    end = line_start - 1
-    while end > 0 and len(lines) < ROWS_ABOVE:
-        start = buf.rfind(b"\n", 0, end) + 1
-        text = _text(buf, start, end)
-        if text.strip():
-            lines.append(text)
-        end = start - 1
-    return lines
+    return list(islice((text for text in _upward(buf, line_start) if text.strip()), ROWS_ABOVE))
 
 
 def _table_block(lines: list[str]) -> tuple[list[list[str]], list[str]]:
@@ -591,16 +585,16 @@ def _header_above(buf: bytes | bytearray, line_start: int) -> str | None:
 
 def _table_lines_above(buf: bytes | bytearray, line_start: int) -> list[str]:
     """The table's lines above the row, nearest first, up to the first line that is none."""
-    lines: list[str] = []
+    return list(islice(takewhile(lambda text: cells_of(text) is not None, _upward(buf, line_start)), ROWS_ABOVE))
+
+
+def _upward(buf: bytes | bytearray, line_start: int) -> Iterator[str]:
+    """The lines above a line, nearest first (without a collector's prefix: _text)."""
     end = line_start - 1
-    while end > 0 and len(lines) < ROWS_ABOVE:
+    while end > 0:
         start = buf.rfind(b"\n", 0, end) + 1
-        text = _text(buf, start, end)
-        if cells_of(text) is None:
-            break
-        lines.append(text)
+        yield _text(buf, start, end)
         end = start - 1
-    return lines
 
 
 def _text(buf: bytes | bytearray, start: int, end: int) -> str:
