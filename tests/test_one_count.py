@@ -46,6 +46,7 @@ from pdlogdoctor.runs.profile import ProfileSpec, RunProfile, load_profile_spec
 from pdlogdoctor.scan.headings import MEASURE_LINES, read_measures_below
 from pdlogdoctor.scan.tables import ROWS_ABOVE, read_row
 from pdlogdoctor.scan.timeline import clean_line
+from pdlogdoctor.scan.traceback import TABLE_READERS
 from pdlogdoctor.scan.wrapped import MAX_PARTS, Wrapped, rejoined
 
 from .conftest import CaseAnalyses
@@ -208,6 +209,21 @@ def _row_worse(source: str, pattern_id: str, at: int) -> bool:
     return pattern.failure_if.holds(captured)
 
 
+def _table_worse(source: str, pattern_id: str, at: int) -> bool:
+    """A table's header (or its closing build line) whose condition holds once the block the scanner
+    reads with it is read (scan/traceback.TABLE_READERS: the rows below it, or the tables above)."""
+    pattern = _pattern(pattern_id)
+    reader = TABLE_READERS.get(str(pattern.block))
+    if reader is None or pattern.failure_if is None:
+        return False
+    rows = _lines(source)
+    buf = "\n".join(rows).encode()
+    start = len("\n".join(rows[:at]).encode()) + (1 if at else 0)
+    end = start + len(rows[at].encode())
+    captured = {**(match_line(pattern, rows[at]) or {}), **reader(buf, start, end, len(buf))}
+    return pattern.failure_if.holds(captured)
+
+
 def _worse_than_before(source: str, pattern_id: str, at: int) -> bool:
     """The line states a measure After a change worse than the nearest Before line that states the
     same measure, above or below it, the one above first at the same distance; or, for a block no
@@ -306,6 +322,7 @@ def grep_failing(sources: list[str], pattern: str) -> int:
             or _short_of_plan(source, pattern, at)
             or _worse_than_before(source, pattern, at)
             or _row_worse(source, pattern, at)
+            or _table_worse(source, pattern, at)
         )
     )
 
