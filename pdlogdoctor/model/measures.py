@@ -21,3 +21,8 @@ BETTER_LOWER = re.compile(
 # A heading's block read with a blank line between them (scan/headings.py): compared only with a
 # side laid out alike (reason/compared.py).
 SPACED = "spaced"
+
+
+def directed(words: str) -> bool:
+    """The words name a measure whose better way is known (a throughput up, a latency down)."""
+    return bool(BETTER_HIGHER.search(words) or BETTER_LOWER.search(words))

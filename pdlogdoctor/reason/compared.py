@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from ..library.patterns import Library
 from ..model import Event, Mark, Severity
-from ..model.measures import BETTER_HIGHER, BETTER_LOWER, SPACED
+from ..model.measures import BETTER_HIGHER, BETTER_LOWER, SPACED, directed
 from .planned import recounted
 
 REGRESSED_SHARE = 0.10  # worse than this share of the Before value: a regression (gates allow 5-10 %)
@@ -228,7 +228,7 @@ def _worst_of_same_workload(
         for words in shared
         if was[words]
         and (worse := _worse_by(words, was[words], now[words])) > beyond
-        and (beyond > -math.inf or (_directed(words) and now[words] != was[words]))
+        and (beyond > -math.inf or (directed(words) and now[words] != was[words]))
     ]
     if not found:
         return None
@@ -282,7 +282,7 @@ def _worst(before: str, after: str, beyond: float = REGRESSED_SHARE) -> tuple[st
         worse = _worse_by(words, was, value)
         # Below the allowance (beyond=-inf), only a measure whose words say its way and that moved: a
         # label's number (`10% percentile`) is the same on both sides.
-        moved = beyond > -math.inf or (_directed(words) and value != was)
+        moved = beyond > -math.inf or (directed(words) and value != was)
         if worse > beyond and moved:
             found.append((worse, words, was, value, (value - was) / abs(was)))
     if not found:
@@ -323,11 +323,6 @@ def _cells_as_words(text: str) -> str:
 
 
 _TABLE_MARKS = re.compile(r"[|↑↓]+")
-
-
-def _directed(words: str) -> bool:
-    """The words name a measure whose better way is known (model/measures.py)."""
-    return bool(BETTER_HIGHER.search(words) or BETTER_LOWER.search(words))
 
 
 def _number(text: str) -> float | None:

@@ -42,6 +42,7 @@ from ..model import (
     Verdict,
 )
 from ..model.counts import count_of
+from ..model.signals import KILL_GRACE_S, SENT_SIGNALS
 from ..model.textcut import clip, clip_around
 from ..model.values import record
 from ..model.verdicts import (
@@ -1402,14 +1403,6 @@ def _peer_stopped_first(report: Report, causes: list[UnexplainedError], library:
         and root_time - PEER_STOP_LEAD_S <= t.first.time <= root_time + SAME_MOMENT_S
     ]
     return min(near, key=lambda t: _time_key(t.first)) if near else None
-
-
-# A death by a signal another process sends (SIGTERM: told to stop; SIGKILL: killed), as an exit
-# code (-15, -9) or as a shell's status (143, 137): the process did not fail by itself.
-SENT_SIGNALS = frozenset({-15, -9, 143, 137})
-# How long after the death the stop's record may come: an orchestrator sends SIGTERM, waits its
-# grace period (30 s by default), then SIGKILL, and records the container's end after that.
-KILL_GRACE_S = 120.0
 
 
 def _killed_from_outside(report: Report, causes: list[UnexplainedError], library: Library) -> UnexplainedError | None:

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from itertools import islice, takewhile
 
 from ..model import FieldValue
-from ..model.measures import BETTER_HIGHER, BETTER_LOWER
+from ..model.measures import BETTER_HIGHER, BETTER_LOWER, directed
 from ..model.values import record
 from .timeline import bare_line
 
@@ -561,8 +561,8 @@ def _measure_of(names: list[str], row: list[str], at: int) -> str:
 
 
 def _directed(words: str) -> bool:
-    """The words name a measure whose better way is known (a throughput up, a latency down)."""
-    return bool(BETTER_HIGHER.search(_spaced(words)) or BETTER_LOWER.search(_spaced(words)))
+    """The words, an identifier's too (`median_ttft_ms`), name a measure whose better way is known."""
+    return directed(_spaced(words))
 
 
 def _spaced(words: str) -> str:

@@ -17,6 +17,7 @@ from typing import NamedTuple, TypeVar
 from ...library.frames import Culprit, Frame, OwnCode, PhaseEvidence, short_name
 from ...library.patterns import CXX_WHAT, match_line
 from ...model import SERVING_BEFORE_CRASH, Event, FieldValue, Mark
+from ...model.signals import KILL_GRACE_S, SENT_SIGNALS, STOP_LEAD_S
 from ...model.textcut import clip
 from ...model.values import record
 from ...model.verdicts import CI_CANCELLED, HOST_OOM, SCHEDULER_CRASH, SCHEDULER_INIT_CRASH, SCHEDULER_RUNTIME_CRASH
@@ -396,12 +397,6 @@ def _missing_kernel_log(exit_event: Event | None, evidence: Evidence) -> tuple[s
         "no kernel log (dmesg) given: exit code -9 is usually the host OOM killer; "
         "add the node's `dmesg -T | grep -i oom` output to confirm",
     )
-
-
-# What a stop sends a job's processes (SIGTERM, then SIGKILL), as an exit code or a shell's status,
-# and how far from the stop's line the death may be: a grace period between the two signals.
-SENT_SIGNALS = frozenset({-15, -9, 143, 137})
-STOP_LEAD_S, KILL_GRACE_S = 60.0, 120.0
 
 
 def _stopped_by_its_job(crash: Event, exit_event: Event | None, evidence: Evidence) -> Event | None:
