@@ -1433,8 +1433,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "earlier life's error ranked as the run's",
     },
     "tests/data/blind-round80-bundles-2/07-vllm-nixl-kv-transfer-backlog": {
-        "verdict": "first sight: healthy (a failed run called healthy); the tester expects kv-transfer-backlog: "
-        "NIXL transfers of 2 to 4 s and minutes of TTFT with no gate, read as load",
         "key_line": "first sight: healthy, quoting its last serving line, not the `KV Transfer metrics` line",
     },
     "tests/data/blind-round80-excerpts-b/01-ray-cgraph-semaphore-crash-first-request": {

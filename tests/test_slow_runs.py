@@ -624,3 +624,63 @@ def test_a_gate_is_quoted_with_its_check_s_tag(tmp_path: Path, line: str, quoted
     and level words are still cut."""
     report = run([str(_bundle(tmp_path, line, [0, 1, 0, 2, 0, 1], [0], [40], [1]))], LIBRARY)
     assert f"bench.log:3: {quoted}." in report.verdict.summary
+
+
+def _vllm_pd_bundle(tmp_path: Path, running: list[int], usage: list[int], transfers: bool) -> Path:
+    """A vLLM 1P1D run under a failed TTFT gate: the decode's waiting queue stands near 100 while
+    its running batch and KV usage (percent) repeat the given levels over 60 lines 10 s apart; with
+    `transfers`, the decode also prints NIXL's `KV Transfer metrics` line each interval."""
+    bundle = tmp_path / "vllm-pd"
+    bundle.mkdir()
+    decode, prefill = [], []
+    for i in range(60):
+        t = START + timedelta(seconds=10 * i)
+        stamp = f"INFO {t:%m-%d %H:%M:%S}"
+        run_now, used = running[i % len(running)], usage[i % len(usage)] / 100
+        decode.append(
+            f"(APIServer pid=1) {stamp} [loggers.py:127] Engine 000: Avg prompt throughput: 0.0 tokens/s, "
+            f"Avg generation throughput: 250.0 tokens/s, Running: {run_now} reqs, Waiting: {90 + i % 20} reqs, "
+            f"GPU KV cache usage: {used:.1%}, Prefix cache hit rate: 0.0%"
+        )
+        if transfers:
+            decode.append(
+                f"(APIServer pid=1) {stamp} [metrics.py:103] KV Transfer metrics: Num successful transfers=5, "
+                f"Avg xfer time (ms)={2400 + 10 * i}.125, P90 xfer time (ms)=3900.5, Avg post time (ms)=1.2, "
+                "P90 post time (ms)=2.4, Avg MB per transfer=700.25, Throughput (MB/s)=290.5, "
+                "Avg number of descriptors=5120.0"
+            )
+        prefill.append(
+            f"(APIServer pid=1) {stamp} [loggers.py:127] Engine 000: Avg prompt throughput: 7000.0 tokens/s, "
+            "Avg generation throughput: 0.6 tokens/s, Running: 1 reqs, Waiting: 0 reqs, "
+            "GPU KV cache usage: 85.0%, Prefix cache hit rate: 5.0%"
+        )
+    (bundle / "decode.log").write_text("\n".join(decode) + "\n")
+    (bundle / "prefill.log").write_text("\n".join(prefill) + "\n")
+    (bundle / "bench.log").write_text("median TTFT 183120.4 ms > gate 2000 ms -- FAIL\n")
+    return bundle
+
+
+@pytest.mark.parametrize(
+    ("running", "usage", "transfers", "transfer_backlog"),
+    [
+        ([9, 13, 17, 12], [12, 18, 24], True, True),
+        ([256], [40, 45], True, False),
+        ([9, 13, 17, 12], [12, 18, 24], False, False),
+    ],
+    ids=["roomy-decode-receiving-kv", "running-held-at-a-cap", "no-connector-lines"],
+)
+def test_a_vllm_decode_waiting_with_room_waits_on_its_kv(
+    tmp_path: Path, running: list[int], usage: list[int], transfers: bool, transfer_backlog: bool
+) -> None:
+    """vLLM's decode keeps a request in its waiting queue until its remote KV has landed: a queue
+    that stands while the pool has room and the batch is held at no cap waits on the transfer
+    (round 80's bundles-2 07 was healthy). Look-alikes: the batch held at `--max-num-seqs` waits on
+    that limit; a server that printed no transfers received none, and its queue is its own."""
+    report = run([str(_vllm_pd_bundle(tmp_path, running, usage, transfers))], LIBRARY)
+    assert (report.verdict.id == verdicts.KV_TRANSFER_BACKLOG) is transfer_backlog
+    assert report.verdict.id != verdicts.HEALTHY
+    if transfer_backlog:
+        facts = dict(report.verdict.facts)
+        assert facts["role"] == "decode" and facts["queue_peak"] == 109
+        assert facts["xfer_ms_mean"] == pytest.approx(sum(2400.125 + 10 * i for i in range(60)) / 60, abs=0.1)
+        assert "requests waiting for their KV" in report.verdict.summary

@@ -778,6 +778,7 @@ def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Nod
         # A PD decode's transfer queue holds every request it pre-allocated for, from the moment
         # the prefill took it: with the prefill's own queue standing, they wait on its compute.
         piled += [(n, b) for n in decodes for b in _backlogs(n, ("transfer_queue",))]
+    piled += [(n, b) for n in decodes for b in _awaiting_kv(n)]
     fallen = [(n, change) for n in nodes for change in _fallen(n)]
     waiting = [(n, b) for n in decodes for b in _backlogs(n, ("queue",)) if _pool_full(n) is None]
     if not piled and not (fallen and waiting):
@@ -792,11 +793,16 @@ def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Nod
         ("queue_peak", int(queue.peak)),
         ("queue_busy_share", queue.share),
     ]
-    said = [
-        f"on the {node.role.value} {node.name}, {_queue_words(queue.series)} stayed up in {queue.share:.0%} of its "
-        f"run ({_peak(queue)})"
-    ]
+    words = _queue_words(queue.series)
+    if node.role is Role.DECODE and queue.series.metric == "queue":
+        words = "requests waiting for their KV (vLLM's decode holds them in its waiting queue until it lands)"
+    said = [f"on the {node.role.value} {node.name}, {words} stayed up in {queue.share:.0%} of its run ({_peak(queue)})"]
     evidence = [queue.series]
+    took = _transfer_time(node) if not fallen else None
+    if took is not None:
+        said.append(f"each transfer it received took {took.mean:.0f} ms on average (longest {took.high:.0f} ms)")
+        facts.append(("xfer_ms_mean", round(took.mean, 1)))
+        evidence.append(took)
     for changed_node, (item, early, late) in fallen[:2]:
         what = "KV transfer throughput" if item.metric == "kv_throughput" else "KV transfer time"
         unit = "MB/s" if item.metric == "kv_throughput" else "ms"
@@ -822,6 +828,37 @@ def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Nod
         signals,
         _transfer_knobs(engine, queue, [item for _, (item, _, _) in fallen]),
     )
+
+
+# The metrics a decode prints when it receives its KV through a connector (vLLM's `KV Transfer metrics`).
+RECEIVED_KV = ("xfer_ms", "kv_throughput", "transfers")
+
+
+def _awaiting_kv(node: Node) -> list[Backlog]:
+    """A vLLM decode's waiting queue that stood while its KV pool had room and its running batch was
+    not held at a cap: with a KV connector, vLLM's decode keeps each request waiting until its remote
+    KV has arrived (its WAITING_FOR_REMOTE_KVS state), so with neither memory nor a batch limit in
+    the way, what those requests wait on is the transfer. Only a decode that printed the transfers
+    it received is read so: the waiting queue of a vLLM server with no connector is its own."""
+    if node.role is not Role.DECODE or node.engine != "vllm" or not node.of(*RECEIVED_KV):
+        return []
+    if _pool_full(node) is not None or _retractions(node) or any(_capped(s) for s in node.of("running")):
+        return []
+    return _backlogs(node, ("queue",))
+
+
+def _transfer_time(node: Node) -> Series | None:
+    """The mean transfer time the node printed, from its longest series (NIXL's `Avg xfer time`)."""
+    return max(node.of("xfer_ms"), key=lambda s: s.count, default=None)
+
+
+def _capped(running: Series) -> bool:
+    """A running batch held at its peak in SUSTAINED_SHARE of its buckets: a limit on how many run
+    (`--max-num-seqs`), which keeps the others waiting whatever the transfers do."""
+    points = running.points
+    if len(points) < MIN_BUCKETS:
+        return False
+    return sum(1 for point in points if point[1] >= running.high * 0.95) >= SUSTAINED_SHARE * len(points)
 
 
 def _prefill_saturated(node: Node, decodes: list[Node]) -> Finding | None:
