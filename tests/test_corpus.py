@@ -1393,8 +1393,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "`Shutting down` among 200 answers, the router stopped by its liveness probe under load",
     },
     "tests/data/blind-round79-excerpts-c/01-tinychat-p100-garbled-output": {
-        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: an answer of symbols only "
-        '(`$!!$`, `"!!" #`, `⁇`) over several lines, no word repeated, no byte undecodable',
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round79-excerpts-c/02-autoround-qwen3-mxfp4-accuracy-drop": {
