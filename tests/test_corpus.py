@@ -1369,11 +1369,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # three failed runs called healthy (excerpts-b 03 and 06, excerpts-c 08), none confidently wrong.
     # Fixed since: Windows's wording of EADDRINUSE (`Only one usage of each socket address`), a
     # microsecond as a latency's unit.
-    "tests/data/blind-round79-bundles-2/07-dynamo-decode-straggler-node05": {
-        "key_line": "first sight: straggler-node (the verdict expected), naming node05 by its throughput, not its "
-        "nvidia-smi's `HW Thermal Slowdown : Active` the tester keys (a node's other files are not read for "
-        "what differs on it)",
-    },
     "tests/data/blind-round79-excerpts-a/04-ollama-runner-killed-host-ram": {
         "verdict": "first sight: inconclusive (acceptable) quoting the client's `EOF`, not ollama's offload line "
         "that needs 68.3 GiB of a host with 59.1 GiB free",
@@ -1450,6 +1445,40 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
         "pytest's bare `PASSED` under metrics lines, a test whose name was cut",
         "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    # Round 81 (session 29), first sight on de2db59f: 40/50 acceptable, 44/50 quoted, none refused, two
+    # failed runs called healthy (excerpts-c 06, excerpts-d 02), none confidently wrong. Fixed since: a GPU
+    # state `nvidia-smi -q` reports (`Reset Required : Yes`; clocks held down), a runner's failed
+    # container hook, a measure named by its unit of time (`median_audio_ttfp_ms`), warnings that a
+    # check or a load failed (`not healthy!`, `Error loading config file`), a vLLM decode waiting on its
+    # KV with room, transfers standing in every line of a short excerpt, untimed answers before a cancel.
+    "tests/data/blind-round81-bundles-2/01-vllm-nixl-1p1d-sweep-green": {
+        "key_line": "first sight: healthy (the verdict expected), quoting its benchmark's result, not uvicorn's "
+        "`Application startup complete.` the tester keys",
+    },
+    "tests/data/blind-round81-bundles-2/07-vllm-nixl-decode-pool-pinned-preempting": {
+        "key_line": "first sight: decode-saturated (the verdict expected), quoting its waiting queue's peak, not "
+        "an engine line with `Preemptions: 12` the tester keys",
+    },
+    "tests/data/blind-round81-excerpts-c/04-sglang-fused-shared-expert-weights-dropped": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a lone loader line, "
+        "`Parameter ...shared_expert.down_proj.weight not found while loading`, with no level word (loaders "
+        "print it for weights they skip on purpose too)",
+    },
+    "tests/data/blind-round81-excerpts-c/08-sglang-gemma4-nvfp4-trtllm-mha-fp8-q-scale": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a table of models and "
+        "attention backends whose `MMLU avg` column holds 0.037 beside 0.622 to 0.681, no baseline named",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round81-excerpts-c/09-trtllm-kimi-k3-fp8-kv-scales-dropped": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a table of arms under "
+        "a `DEP16 GSM8K` heading, `bf16 KV control` 96.44 against `fp8 KV, None scales` 74.45, the baseline a "
+        "row named control",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round81-excerpts-d/06-vllm-tpu-ci-structured-output-hang": {
+        "key_line": "first sight: no-failure-seen (the verdict expected) naming its last line, not the engine's "
+        "`Waiting for init message from front-end` the tester keys",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -61,3 +61,28 @@ def test_a_job_that_served_nothing_before_its_limit_was_stuck(tmp_path: Path, li
     assert report.verdict.id != "healthy", report.verdict.summary
     rejected = {a.id: a.why_not for a in report.alternatives}
     assert "stuck before it was stopped" in rejected.get("ci-cancelled", ""), rejected
+
+
+def _untimed_server(lines: int) -> str:
+    """A server's output as TensorRT-LLM's disaggregated workers print it under Slurm: a few stamped
+    start-up lines, then uvicorn's access lines, which carry no time, up to the step's cancel."""
+    head = [
+        "[12/04/2026-11:00:45] [TRT-LLM] [I] Using LLM with PyTorch backend",
+        "[12/04/2026-11:00:47] [TRT-LLM] [I] Generating a new HMAC key for server proxy_request_queue",
+        "INFO:     Application startup complete.",
+    ]
+    answers = [f'INFO:     10.52.3.7:{40000 + i} - "POST /v1/completions HTTP/1.1" 200 OK' for i in range(lines)]
+    cancel = "slurmstepd: error: *** STEP 812345.1 ON gpu-b07 CANCELLED AT 2026-12-04T14:00:12 DUE TO TIME LIMIT ***"
+    return "\n".join([*head, *answers, cancel]) + "\n"
+
+
+def test_answers_with_no_time_up_to_the_cancel_are_no_stall(tmp_path: Path, library: Library) -> None:
+    """Round 81's bundle: a TensorRT-LLM sweep under Slurm whose workers' last stamped line is three
+    hours before the cancel, every line after it an access line with no time. When those answers came
+    is not in the lines read (the scan stops reading a file's answers after a few), so no stall can
+    be told: the job was cut at its limit (first sight: inconclusive, 'nothing was served in the 15
+    min before the time limit'). The look-alike is the test above: timed lines that stop."""
+    (tmp_path / "gpu-b07_ctx_w0.out").write_text(_untimed_server(400))
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id == "ci-cancelled", report.verdict.summary
+    assert "STEP 812345.1 ON gpu-b07 CANCELLED AT 2026-12-04T14:00:12 DUE TO TIME LIMIT" in report.verdict.summary

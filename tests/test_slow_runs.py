@@ -684,3 +684,41 @@ def test_a_vllm_decode_waiting_with_room_waits_on_its_kv(
         assert facts["role"] == "decode" and facts["queue_peak"] == 109
         assert facts["xfer_ms_mean"] == pytest.approx(sum(2400.125 + 10 * i for i in range(60)) / 60, abs=0.1)
         assert "requests waiting for their KV" in report.verdict.summary
+
+
+@pytest.mark.parametrize(
+    ("own_queue", "transfer_backlog"), [(0, True), (60, False)], ids=["prefill-keeps-up", "prefill-queue-stands"]
+)
+def test_transfers_standing_in_every_line_of_a_short_excerpt_are_a_backlog(
+    tmp_path: Path, own_queue: int, transfer_backlog: bool
+) -> None:
+    """sglang#5450 as posted (round 81's excerpts-b 03): twelve seconds of a prefill's lines, each with
+    ~150 transfers in flight and ~350 waiting for their handshake, its own queue empty. Too short for
+    a trend, and nothing failed or was served in it, yet no healthy server holds that (first sight:
+    no-failure-seen). The look-alike: the prefill's own queue standing too, the wait its compute's."""
+    lines = [prefill_line(START + timedelta(seconds=4 * i), own_queue, 340 + 10 * i, 150 + i) for i in range(4)]
+    excerpt = tmp_path / "prefill.log"
+    excerpt.write_text("\n".join(lines) + "\n")
+    report = run([str(excerpt)], LIBRARY)
+    assert (report.verdict.id == verdicts.KV_TRANSFER_BACKLOG) is transfer_backlog, report.verdict.summary
+    if transfer_backlog:
+        assert "waiting for the decode's handshake stayed up in 100% of its run" in report.verdict.summary
+
+
+@pytest.mark.parametrize(
+    ("measure", "speed"),
+    [
+        ("median_audio_ttfp_ms", True),
+        ("median_audio_rtf", True),
+        ("decode step (us)", True),
+        ("mean_e2el_ms", True),
+        ("gsm8k accuracy", False),
+        ("num_prompts", False),
+        ("forms", False),
+    ],
+)
+def test_a_measure_named_with_a_unit_of_time_is_a_latency(measure: str, speed: bool) -> None:
+    """vLLM-Omni's nightly tables name their latencies by unit (`median_audio_ttfp_ms`) and speech's
+    own measures (`ttfp`, `rtf`): a gate failed on one is a speed gate (round 81's excerpts-c 01 was
+    inconclusive). A unit is a word of its own: `forms` holds no `ms`."""
+    assert performance_words(measure) is speed

@@ -63,6 +63,7 @@ _SOURCE_KEYS = {
     "effect",
     "stops",
     "slow",
+    "standing",
     "references",
     "examples",
 }
@@ -92,8 +93,13 @@ class Marker:
     # signal, evicted, cancelled, its container ended): a server's peers lose it then (unexplained.py).
     stops: bool = False
     # sources.toml's: the line says an answer came too late, not that anything failed (a health probe
-    # that timed out): a server too busy to answer shows it (performance.failed_besides_gates).
+    # that timed out), or that the hardware runs slower (a GPU's clocks held down): what slowness looks
+    # like or comes from, no failure besides it (performance.failed_besides_gates).
     slow: bool = False
+    # sources.toml's: the line reports a state that holds until someone acts (a GPU that needs a reset,
+    # its clocks held down), not an event a run can come through: requests served beside it do not
+    # show it harmless, only an end-to-end check that passed does (unexplained._healthy).
+    standing: bool = False
     # A quiet marker that reads the line as program source: a statement that holds no message (the
     # catalogue's source formats that quote nothing: `except Exception as e:`), which no program
     # prints, whatever words it holds (a test runner's traceback shows its frames' source lines).
@@ -272,6 +278,10 @@ class ErrorLayer:
     def slow_answers(self) -> frozenset[str]:
         """Source markers whose lines say an answer came too late (`slow`), not that it failed."""
         return frozenset(marker.id for marker in self.markers if marker.slow)
+
+    def standing(self) -> frozenset[str]:
+        """Source markers whose lines report a state that holds until someone acts (`standing`)."""
+        return frozenset(marker.id for marker in self.markers if marker.standing)
 
     def effects(self) -> frozenset[str]:
         """Markers whose lines report an ending, not its cause: ranked after the others."""
@@ -504,11 +514,11 @@ def _source(raw: Any, where: str, index: int) -> tuple[Marker, tuple[str, ...]]:
         raise PatternError(where, f"{key}.level", "must be 'critical' or 'error' (a source entry names an error line)")
     anchors = _search_keys(raw, "anchors", where, key)
     match, no_match = schema.examples(raw, where, key)
-    effect, stops, slow = raw.get("effect", False), raw.get("stops", False), raw.get("slow", False)
-    if not all(isinstance(flag, bool) for flag in (effect, stops, slow)):
-        raise PatternError(where, key, "`effect`, `stops` and `slow` must be true or false")
+    flags = {name: raw.get(name, False) for name in ("effect", "stops", "slow", "standing")}
+    if not all(isinstance(flag, bool) for flag in flags.values()):
+        raise PatternError(where, key, "`effect`, `stops`, `slow` and `standing` must be true or false")
     marker = Marker(str(raw["id"]), str(raw["level"]), schema.regex(raw, "regex", where, key), match, no_match, where)
-    return replace(marker, component=str(raw["component"]), effect=effect, stops=stops, slow=slow), anchors
+    return replace(marker, component=str(raw["component"]), **flags), anchors
 
 
 def _format_reference(raw: Mapping[str, Any], where: str, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -14,7 +14,7 @@ BETTER_HIGHER = re.compile(
     r"accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bf1\b|gsm8k|mmlu|gpqa|humaneval"
 )
 BETTER_LOWER = re.compile(
-    r"(?i)\bms\b|\b[uµμ]s\b|\bsec(?:onds?)?\b|\bs\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|duration|\btime\b|"
+    r"(?i)\bms\b|\b[uµμ]s\b|\bsec(?:onds?)?\b|\bs\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|\bttfp\b|\brtf\b|duration|\btime\b|"
     r"\bppl\b|perplexity"
 )
 

@@ -65,6 +65,7 @@ END_SHARE = 0.2  # the last fifth of a series is its end
 STILL_UP = 0.8  # a rising backlog ends at this share of its peak at least ...
 RISEN = 2.0  # ... and this many times its early level
 NEVER_ROOM_LINES = 2  # metrics lines, each with a queue up and a full pool: a server that never had room
+SHORT_EXCERPT_S = 300.0  # a series of metrics lines spanning no more than this is an excerpt, not a run
 # Output within this factor of its peers' is no more output (two nodes' means differ by noise).
 SAME_OUTPUT = 1.05
 PREFILL_ONLY = 0.02  # generated tokens per prompt token below which a server only prefilled
@@ -99,7 +100,10 @@ LATENCY_WORDS = (
     "benchmark duration",
 )
 # The short ones only as words of their own: `itl` is in "title", `e2e` a test folder's name too.
-_SHORT_LATENCY = re.compile(r"\b(?:ttft|tpot|itl|e2e)\b")
+# A measure named with a unit of time (`median_audio_ttfp_ms`) is a latency whatever it times; speech
+# output's own are its first packet's time (`ttfp`) and its real-time factor (`rtf`, seconds of compute
+# per second of audio), both better lower (vLLM-Omni's nightly).
+_SHORT_LATENCY = re.compile(r"\b(?:ttft|tpot|itl|e2e|ttfp|rtf|ms|[uµμ]s|msec)\b")
 # Rates by their short units, whole words only (`sps`: samples per second, a nightly's column).
 # `perf`: performance, said short; `t/s`: tokens per second as llama.cpp's benches write it.
 _SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps|perf)\b|(?<![\w/])t/s\b")
@@ -803,6 +807,13 @@ def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Nod
         said.append(f"each transfer it received took {took.mean:.0f} ms on average (longest {took.high:.0f} ms)")
         facts.append(("xfer_ms_mean", round(took.mean, 1)))
         evidence.append(took)
+    moved = _transfer_rate(nodes) if not fallen else None
+    if moved is not None:
+        said.append(
+            f"the transfer engine moved {moved.mean:.1f} MB/s on average (between {moved.low:.1f} and {moved.high:.1f})"
+        )
+        facts.append(("kv_throughput_mean", round(moved.mean, 2)))
+        evidence.append(moved)
     for changed_node, (item, early, late) in fallen[:2]:
         what = "KV transfer throughput" if item.metric == "kv_throughput" else "KV transfer time"
         unit = "MB/s" if item.metric == "kv_throughput" else "ms"
@@ -824,7 +835,7 @@ def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Nod
         summary,
         tuple(facts),
         tuple(evidence),
-        queue.rising,
+        queue.rising or _never_sent(queue, node),
         signals,
         _transfer_knobs(engine, queue, [item for _, (item, _, _) in fallen]),
     )
@@ -845,6 +856,35 @@ def _awaiting_kv(node: Node) -> list[Backlog]:
     if _pool_full(node) is not None or _retractions(node) or any(_capped(s) for s in node.of("running")):
         return []
     return _backlogs(node, ("queue",))
+
+
+def _transfer_rate(nodes: list[Node]) -> Series | None:
+    """The transfer engine's throughput series with the most lines, on any node (Mooncake's
+    `Transfer Engine Throughput`, NIXL's `Throughput (MB/s)`)."""
+    return max((s for n in nodes for s in n.of("kv_throughput")), key=lambda s: s.count, default=None)
+
+
+def _never_sent(queue: Backlog, node: Node) -> bool:
+    """In every line of a short excerpt (`_short`), transfers stood in the prefill's queue while its own queue was
+    empty: what it prefilled never left (sglang#5450: ~150 transferring and ~350 waiting for their
+    handshake on every rank, #queue-req 0). However short, no healthy server holds that; a log
+    long enough for a trend is read by `Backlog.rising` instead."""
+    series = queue.series
+    if node.role is not Role.PREFILL or series.metric not in TRANSFER_QUEUES or not _short(series):
+        return False
+    own = node.of("queue")
+    return series.count >= NEVER_ROOM_LINES and series.low >= QUEUE_MIN and bool(own) and all(s.high == 0 for s in own)
+
+
+def _short(series: Series) -> bool:
+    """A series too short for a trend: fewer than MIN_BUCKETS time buckets, or SHORT_EXCERPT_S of lines."""
+    if len(series.points) < MIN_BUCKETS:
+        return True
+    return (
+        series.first_time is not None
+        and series.last_time is not None
+        and (series.last_time - series.first_time <= SHORT_EXCERPT_S)
+    )
 
 
 def _transfer_time(node: Node) -> Series | None:

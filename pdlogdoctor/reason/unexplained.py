@@ -1201,6 +1201,13 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
             return _not_healthy(
                 report, later[0], "after the end-to-end checks passed, so they do not vouch for it", library
             )
+    # A state of the machine the run served on (a GPU that needs a reset) holds whenever it was read:
+    # serving beside it says nothing of what it cost, whatever file reported it.
+    standing = library.errors.standing() if library.errors else frozenset()
+    held = [t for t in serious if t.marker in standing]
+    if not passed and held:
+        why = "from a state of the machine that holds until someone acts, and no end-to-end result vouches for the run"
+        return _not_healthy(report, _lead(held), why, library)
     deployment = [t for t in serious if set(t.roles) & DEPLOYMENT_ROLES]
     if not passed and deployment:
         why = "while no end-to-end result (probe or accuracy gate) shows that it did not matter"

@@ -7,6 +7,7 @@ timeout cancels it) is the cause, and the cancellation is its consequence.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ...model import Event, FieldValue, Mark, Role
@@ -62,13 +63,21 @@ def _stalled_before_its_time_limit(hypothesis: Hypothesis, cancel_time: float | 
         for e in working
         if not e.failing and e.time is not None and cancel_time - STUCK_WAIT_S <= e.time <= cancel_time + SKEW_S
     ]
-    if recent:
+    if recent or _worked_up_to_the_cancel(hypothesis.roots, working):
         return None
     return (
         f"nothing was served or measured in the {STUCK_WAIT_S / 60:.0f} min before the time limit "
         f"({evidence.said(hypothesis.first_root)}): the job was stuck before it was stopped, and the limit only "
         "ended it; what it was stuck on is the failure"
     )
+
+
+def _worked_up_to_the_cancel(cancels: Sequence[Event], working: Sequence[Event]) -> bool:
+    """A process whose file answered (or printed metrics) in lines that carry no time of their own
+    (uvicorn's access lines print none) and more of them than the scan read (`at_least`): when its
+    last answer came is not in the lines read, so no stall before the cancel can be told."""
+    cancelled = {cancel.source for cancel in cancels}
+    return any(e.source in cancelled and e.time_inferred and e.at_least and not e.failing for e in working)
 
 
 def _at_its_time_limit(root: Event) -> bool:
