@@ -1465,17 +1465,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "`Parameter ...shared_expert.down_proj.weight not found while loading`, with no level word (loaders "
         "print it for weights they skip on purpose too)",
     },
-    "tests/data/blind-round81-excerpts-c/08-sglang-gemma4-nvfp4-trtllm-mha-fp8-q-scale": {
-        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a table of models and "
-        "attention backends whose `MMLU avg` column holds 0.037 beside 0.622 to 0.681, no baseline named",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
-    "tests/data/blind-round81-excerpts-c/09-trtllm-kimi-k3-fp8-kv-scales-dropped": {
-        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a table of arms under "
-        "a `DEP16 GSM8K` heading, `bf16 KV control` 96.44 against `fp8 KV, None scales` 74.45, the baseline a "
-        "row named control",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
     "tests/data/blind-round81-excerpts-d/06-vllm-tpu-ci-structured-output-hang": {
         "key_line": "first sight: no-failure-seen (the verdict expected) naming its last line, not the engine's "
         "`Waiting for init message from front-end` the tester keys",

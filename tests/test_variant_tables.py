@@ -137,3 +137,40 @@ def test_an_accuracy_column_is_better_higher_whatever_its_task_is_named() -> Non
 def _read_configurations(lines: list[str]) -> dict[str, object]:
     text = "".join(f"{line}\n" for line in lines).encode()
     return dict(read_configurations_below(text, 0, len(lines[0]), len(text)))
+
+
+# sgl-project/sglang#26518's table (round 81's excerpts-c 08): one model on two attention backends, and
+# two other models beside it.
+MODEL_ROWS = [
+    "| Model | Quant | MoE | Attention backend | MMLU avg |",
+    "|---|---|---:|---|---:|",
+    "| `nvidia/Gemma-4-26B-A4B-NVFP4` | NVFP4 | yes | `trtllm_mha` default | {low} |",
+    "| `nvidia/Gemma-4-26B-A4B-NVFP4` | NVFP4 | yes | `triton` | 0.622 |",
+    "| `google/gemma-4-26B-A4B-it` | BF16 | yes | `trtllm_mha` default | 0.627 |",
+    "| `nvidia/Gemma-4-31B-IT-NVFP4` | NVFP4 | no | `trtllm_mha` default | 0.681 |",
+]
+
+
+def test_one_model_scoring_far_lower_under_one_setting_is_a_regression(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, [line.replace("{low}", "0.037") for line in MODEL_ROWS])
+    assert report.verdict.id == "accuracy-regression", report.verdict.summary
+    assert "`triton` -> `trtllm_mha` default" in report.verdict.summary
+    assert f"{(0.037 - 0.622) / 0.622:+.1%}" in report.verdict.summary
+
+
+def test_one_model_within_a_fifth_of_its_best_is_no_gate(tmp_path: Path) -> None:
+    """The best of a model's rows is the reference only after the fact: a drop of 12 % is no gate."""
+    report = _analysed(tmp_path, [line.replace("{low}", "0.547") for line in MODEL_ROWS])
+    assert report.verdict.id != "accuracy-regression", report.verdict.summary
+
+
+def test_rows_of_different_models_in_a_model_table_are_not_compared(tmp_path: Path) -> None:
+    """Each model once: a 1B model at a third of a 70B's score is what it is."""
+    table = [
+        "| Model | Quant | gsm8k |",
+        "|---|---|---|",
+        "| Llama-3.2-1B | BF16 | 0.301 |",
+        "| Llama-3.3-70B | FP8 | 0.952 |",
+    ]
+    report = _analysed(tmp_path, table)
+    assert report.verdict.id != "accuracy-regression", report.verdict.summary

@@ -41,6 +41,8 @@ TABLE_RELEASES = "table-releases-below"
 TABLE_VARIANTS = "table-variants-below"
 # The rows below a Markdown table's header whose first column names configurations (scan/tables.py).
 TABLE_CONFIGURATIONS = "table-configurations-below"
+# The rows below a Markdown table's header whose first column names models, one model on several rows (scan/tables.py).
+TABLE_MODEL_ROWS = "table-model-rows-below"
 # The rows below a Markdown table's header whose last column is a speedup ratio (scan/tables.py).
 TABLE_SPEEDUP = "table-speedup-below"
 # Two llama-bench tables each closed by its `build: <commit> (<number>)` line (scan/tables.py).
@@ -55,6 +57,7 @@ BLOCK_KINDS = (
     TABLE_RELEASES,
     TABLE_VARIANTS,
     TABLE_CONFIGURATIONS,
+    TABLE_MODEL_ROWS,
     TABLE_SPEEDUP,
     TABLE_BUILDS,
 )
@@ -67,6 +70,7 @@ BLOCK_FIELDS = MappingProxyType(
         TABLE_RELEASES: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_VARIANTS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_CONFIGURATIONS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
+        TABLE_MODEL_ROWS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_SPEEDUP: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_BUILDS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
     }

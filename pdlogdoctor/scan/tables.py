@@ -320,7 +320,8 @@ def read_variants_below(buf: bytes | bytearray, line_start: int, line_end: int, 
 # What a table's first column names when its rows are configurations of one model: its precision or
 # quantisation, a setting, a backend (`| Precision | hellaswag | ... | gsm8k |`).
 CONFIGURATION_COLUMN = re.compile(
-    r"(?i)^(?:precision|quant\w*|dtype|data ?type|config(?:uration)?|variant|method|setting|mode|backend|scheme)s?$"
+    r"(?i)^(?:precision|quant\w*|dtype|data ?type|config(?:uration)?|variant|method|setting|mode|backend|scheme"
+    r"|arm|setup)s?$"
 )
 
 
@@ -354,6 +355,64 @@ def read_configurations_below(
         return {}
     worse, metric, was, now, row = max(judged, key=lambda j: j[0])
     return _worst(worse, metric, was, now, "| " + " | ".join(row) + " |", f"{base[0]} -> {row[0]}")
+
+
+MODEL_COLUMN = re.compile(r"(?i)^models?(?: ?(?:name|id|path))?$")
+
+
+def read_model_rows_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
+    """A Markdown table of models whose rows name one model more than once, each under another setting
+    in the other columns (`| Model | Quant | Attention backend | MMLU avg |`: sgl-project/sglang#26518,
+    `nvidia/Gemma-4-26B-A4B-NVFP4` at 0.037 on `trtllm_mha` and 0.622 on `triton`). A model's own rows
+    are its configurations: the lowest accuracy against the best of the same model, in each accuracy
+    column, the worst of them returned. Rows of different models are never compared: they differ by
+    what they are. The best row is the reference only after the fact, so the pattern asks more of it
+    than of a table whose first row is named the reference."""
+    names = cells_of(_text(buf, line_start, line_end))
+    if names is None or len(names) < 3 or not MODEL_COLUMN.match(names[0]):
+        return {}
+    rows = _rows_below(buf, line_end, limit, len(names), cut=True)
+    by_model: dict[str, list[list[str]]] = {}
+    for row in rows:
+        by_model.setdefault(row[0].strip("` "), []).append(row)
+    judged = [
+        (_lower_by(was, now), names[at], was, now, worst, best)
+        for at in range(1, len(names))
+        if ACCURACY_COLUMN.search(names[at])
+        for group in by_model.values()
+        if len(group) >= 2
+        for best, worst in [_extremes(group, at)]
+        if best is not None
+        and worst is not None
+        and (was := _cell_number(best[at])) is not None
+        and (now := _cell_number(worst[at])) is not None
+        and was > 0
+    ]
+    if not judged:
+        return {}
+    worse, metric, was, now, row, best = max(judged, key=lambda j: j[0])
+    return _worst(
+        worse, metric, was, now, "| " + " | ".join(row) + " |", f"{_setting(best, row)} -> {_setting(row, best)}"
+    )
+
+
+def _extremes(group: list[list[str]], at: int) -> tuple[list[str] | None, list[str] | None]:
+    """The rows of one model with the highest and the lowest number in column `at`."""
+    numbered = [row for row in group if _cell_number(row[at]) is not None]
+    if len(numbered) < 2:
+        return None, None
+
+    def value(row: list[str]) -> float:
+        return _cell_number(row[at]) or 0.0
+
+    return max(numbered, key=value), min(numbered, key=value)
+
+
+def _setting(row: list[str], other: list[str]) -> str:
+    """What a model's row sets that its other row does not: the cells (past the model's) that differ
+    and hold no number, or the model's name when none does."""
+    differing = [a for a, b in zip(row[1:], other[1:], strict=False) if a != b and _cell_number(a) is None]
+    return ", ".join(differing) if differing else row[0]
 
 
 def _lower_by(was: float, now: float) -> float:

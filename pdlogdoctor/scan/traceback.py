@@ -151,6 +151,7 @@ TABLE_READERS: dict[str, Callable[[bytes | bytearray, int, int, int], dict[str, 
     "table-releases-below": tables.read_releases_below,
     "table-variants-below": tables.read_variants_below,
     "table-configurations-below": tables.read_configurations_below,
+    "table-model-rows-below": tables.read_model_rows_below,
     "table-speedup-below": tables.read_speedup_below,
     "table-builds-above": tables.read_builds_above,
 }
