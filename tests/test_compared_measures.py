@@ -545,18 +545,19 @@ LLAMA_CPP_TIMINGS = [
     '$ bin/main -m ../models/tinyllama-1b/ggml-model-f16.gguf -p "Hello, my name is" -n 64 -ngl 99',
     "...",
     "llama_print_timings:        eval time =    {ms} ms /    63 runs   "
-    "(   27,65 ms per token,    {rate} tokens per second)",
+    "(   {per_token} ms per token,    {rate} tokens per second)",
 ]
 
 
 def test_a_side_named_at_a_sentences_end_over_a_command_and_decimal_commas(tmp_path: Path) -> None:
     """Seen failing before: no-failure-seen (the block below each heading began with the command that
     ran it; `48,78` read as 4878)."""
-    lines = [*LLAMA_CPP_TIMINGS[:-1], LLAMA_CPP_TIMINGS[-1].format(ms="1742,03", rate="36,16")]
+    lines = [*LLAMA_CPP_TIMINGS[:-1], LLAMA_CPP_TIMINGS[-1].format(ms="1742,03", per_token="27,65", rate="36,16")]
     report = _analysed(tmp_path, lines)
     assert report.verdict.id == "performance-regression", report.verdict.summary
     assert "(tokens per second) went from 48.78 to 36.16 (-25.9%)" in report.verdict.summary
-    steady = [*LLAMA_CPP_TIMINGS[:-1], LLAMA_CPP_TIMINGS[-1].format(ms="1290,10", rate="48,83")]
+    # Steady in every measure: its time per token too (a rise in it alone is a regression of its own).
+    steady = [*LLAMA_CPP_TIMINGS[:-1], LLAMA_CPP_TIMINGS[-1].format(ms="1290,10", per_token="20,48", rate="48,83")]
     assert _analysed(tmp_path, steady).verdict.id != "performance-regression"
 
 

@@ -102,8 +102,9 @@ LATENCY_WORDS = (
 # The short ones only as words of their own: `itl` is in "title", `e2e` a test folder's name too.
 # A measure named with a unit of time (`median_audio_ttfp_ms`) is a latency whatever it times; speech
 # output's own are its first packet's time (`ttfp`) and its real-time factor (`rtf`, seconds of compute
-# per second of audio), both better lower (vLLM-Omni's nightly).
-_SHORT_LATENCY = re.compile(r"\b(?:ttft|tpot|itl|e2e|ttfp|rtf|ms|[uµμ]s|msec)\b")
+# per second of audio), both better lower (vLLM-Omni's nightly). A value glued to its unit (`3.22ms`, a
+# row a gate's cross marks) says so too.
+_SHORT_LATENCY = re.compile(r"\b(?:ttft|tpot|itl|e2e|ttfp|rtf|ms|[uµμ]s|msec)\b|(?<=\d)(?:ms|[uµμ]s)\b")
 # Rates by their short units, whole words only (`sps`: samples per second, a nightly's column).
 # `perf`: performance, said short; `t/s`: tokens per second as llama.cpp's benches write it.
 _SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps|perf)\b|(?<![\w/])t/s\b")
@@ -782,18 +783,21 @@ def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Nod
         # A PD decode's transfer queue holds every request it pre-allocated for, from the moment
         # the prefill took it: with the prefill's own queue standing, they wait on its compute.
         piled += [(n, b) for n in decodes for b in _backlogs(n, ("transfer_queue",))]
-    piled += [(n, b) for n in decodes for b in _awaiting_kv(n)]
+    awaiting = [(n, b) for n in decodes for b in _awaiting_kv(n)]
     fallen = [(n, change) for n in nodes for change in _fallen(n)]
     waiting = [(n, b) for n in decodes for b in _backlogs(n, ("queue",)) if _pool_full(n) is None]
-    if not piled and not (fallen and waiting):
+    if not piled and not awaiting and not (fallen and waiting):
         return None
-    if not piled and not fallen:
-        return None
-    node, queue = max(piled, key=lambda item: item[1].peak) if piled else max(waiting, key=lambda item: item[1].peak)
+    if piled:
+        shown_by, (node, queue) = "transfer queue", max(piled, key=lambda item: item[1].peak)
+    elif fallen and waiting:
+        shown_by, (node, queue) = "transfer throughput", max(waiting, key=lambda item: item[1].peak)
+    else:
+        shown_by, (node, queue) = "decode waiting for its KV", max(awaiting, key=lambda item: item[1].peak)
     facts: list[tuple[str, FactValue]] = [
         ("role", node.role.value),
         ("node", node.name),
-        ("shown_by", "transfer queue" if piled else "transfer throughput"),
+        ("shown_by", shown_by),
         ("queue_peak", int(queue.peak)),
         ("queue_busy_share", queue.share),
     ]

@@ -78,7 +78,9 @@ CANDIDATE_SIDE = re.compile(
     r"|measured|current|observed|actual|today)"
     r"(?:\s*\(.*\))?$"
 )
-RELEASE_CELL = re.compile(r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)$")
+# A release, its name before it (`vLLM 0.23`, `torch==2.9`) and a build's suffix after it (`1.4.0-patched`,
+# `0.11.0rc1`, `2.9.0+cu128`).
+RELEASE_CELL = re.compile(r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)(?:[-+.]?[A-Za-z][\w.]{0,20})?$")
 COMMIT_CELL = re.compile(r"^[0-9a-f]{7,40}$")  # a commit's hash, short or whole
 ROWS_BELOW = 40  # rows read below a header
 _CELL_NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?")
@@ -486,11 +488,23 @@ def _worst(worse: float, metric: str, was: float, now: float, row: str, sides: s
 
 
 def _judged_columns(name: str, before: str, after: str) -> tuple[float, str, float, float] | None:
-    """(how much worse, the measure, the baseline's value, the candidate's) of one column."""
+    """(how much worse, the measure, the baseline's value, the candidate's) of one column: named by
+    its header, or, when the header says no way (`decode step p50`), by its values' own unit
+    (`114.7 ms`)."""
     was, now = _cell_number(before), _cell_number(after)
-    if was is None or now is None or was == 0 or not _directed(name):
+    if was is None or now is None or was == 0:
         return None
-    return _worse_by(name, was, now), name, was, now
+    metric = name if _directed(name) else _with_unit(name, after)
+    if not metric:
+        return None
+    return _worse_by(metric, was, now), metric, was, now
+
+
+def _with_unit(name: str, cell: str) -> str:
+    """The column's name with the unit its cell writes after the number, when the unit says which way
+    is better; "" otherwise."""
+    unit = _CELL_NUMBER.sub("", cell).strip(" ~≈*")
+    return f"{name} ({unit})" if unit and _directed(unit) else ""
 
 
 def _worse_by(metric: str, was: float, now: float) -> float:
