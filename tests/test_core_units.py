@@ -20,6 +20,7 @@ from pdlogdoctor.library.fields import (
     repeat_fraction,
     scripts_in,
     typed_fields,
+    vocabulary,
 )
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.reason.analyzers.memory_registration import bytes_per_token, suggested_region_bytes
@@ -263,6 +264,7 @@ def test_a_text_field_carries_its_length_and_repeat_fraction() -> None:
         "output_alnum_share": 0.0,
         "output_blank": 0,
         "output_replacements": 0,
+        "output_vocabulary": 1.0,
     }
 
 
@@ -365,6 +367,20 @@ def test_a_generated_text_phrase_repeat_counts_one_sentence_repeated(text: str, 
 )
 def test_a_generated_text_counts_the_words_written_in_two_alphabets(text: str, count: int) -> None:
     assert mixed_words(text) == count
+
+
+@pytest.mark.parametrize(
+    ("text", "share"),
+    [
+        # anthony-chaudhary/fak#996: four kinds of token in eight words
+        ("ómuéómóm CALLBACK ufen ufen óm óm ufen ufen ...", 0.5),
+        ("the cat and the dog and the bird", 0.625),  # a sentence repeats its small words only
+        ("Paris is the capital", 1.0),  # too few words to say
+        ("", 1.0),
+    ],
+)
+def test_a_generated_text_counts_how_many_kinds_of_word_it_uses(text: str, share: float) -> None:
+    assert vocabulary(text) == share
 
 
 @pytest.mark.parametrize(

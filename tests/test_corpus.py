@@ -1469,6 +1469,24 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no-failure-seen (the verdict expected) naming its last line, not the engine's "
         "`Waiting for init message from front-end` the tester keys",
     },
+    # Round 82 (session 29), first sight on 1b6498a2 (bundles-2 on 245fa775): 39/45 acceptable, 39/45
+    # quoted, none refused, no failed run called healthy, none confidently wrong. Fixed since: a release
+    # with a build's suffix in a table of legs (its way from its values' unit), a value glued to its unit
+    # of time, an emphasised value beside its cross, Jenkins's interrupt of a step, the OOM killer's line
+    # cut or typed again, a printed answer drawn from a handful of tokens.
+    "tests/data/blind-round82-bundles-2/09-nixl-decode-kv-pool-pinned-preempting": {
+        "key_line": "first sight: decode-saturated (the verdict expected), quoting its waiting queue's peak, not "
+        "the engine line with `Preemptions: 17` the tester keys (now the line of the most preemptions)",
+    },
+    "tests/data/blind-round82-excerpts-c/05-ik-llama-tg-drop-after-pr518": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a branch's table "
+        "(`S_TG t/s` 5.43) over `vs previous test on main:` (4.32), main the slower one, the drop only in the "
+        "thread's prose: main reads as the baseline, the branch as better",
+    },
+    "tests/data/blind-round82-excerpts-d/08-llmd-router-e2e-epp-metrics-flake": {
+        "key_line": "first sight: inconclusive (the verdict expected) quoting Ginkgo's `[FAILED] Timed out after "
+        "180.003s.`, not the error's own `expected metric ... not found` the tester keys",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

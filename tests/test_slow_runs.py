@@ -723,3 +723,21 @@ def test_a_measure_named_with_a_unit_of_time_is_a_latency(measure: str, speed: b
     own measures (`ttfp`, `rtf`): a gate failed on one is a speed gate (round 81's excerpts-c 01 was
     inconclusive). A unit is a word of its own: `forms` holds no `ms`."""
     assert performance_words(measure) is speed
+
+
+@pytest.mark.parametrize(
+    ("smi_file", "named"),
+    [("nvidia-smi-q_decode_1.txt", True), ("nvidia-smi-q_decode_0.txt", False)],
+    ids=["the-straggler-s-machine", "a-peer-s-machine"],
+)
+def test_a_straggler_is_named_with_its_own_machine_s_errors(tmp_path: Path, smi_file: str, named: bool) -> None:
+    """A node's clocks held down show in its `nvidia-smi -q`, not in its server's lines (round 79's
+    bundles-2 07: node05 named by its throughput alone). A file beside the logs whose name shares a
+    word only the straggler's name holds is its machine's; a peer's machine says nothing of it."""
+    bundle = tmp_path / "run"
+    shutil.copytree(FIXTURES / "slow-straggler-decode-vllm", bundle, ignore=shutil.ignore_patterns("expected.toml"))
+    (bundle / smi_file).write_text("    Clocks Event Reasons\n        HW Thermal Slowdown               : Active\n")
+    report = run([str(bundle)], LIBRARY)
+    assert report.verdict.id == verdicts.STRAGGLER_NODE, report.verdict.summary
+    assert dict(report.verdict.facts)["node"] == "vllm_decode_1.log"
+    assert ("its machine's nvidia-smi-q_decode_1.txt reports 'HW Thermal Slowdown" in report.verdict.summary) is named

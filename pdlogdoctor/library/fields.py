@@ -2,9 +2,9 @@
 `duration` (seconds), `str`, `int_list` (with `<name>_len` and `<name>_zero_fraction` beside it),
 `percent` (`95.9` or `95.9%` -> 0.959), `bool` (Python's True/False) and `text` (a generated text, with
 `<name>_len`, `<name>_repeat_fraction`, `<name>_phrase_repeat`, `<name>_longest_run`, `<name>_scripts`,
-`<name>_fragment`, `<name>_mixed_words`, `<name>_alnum_share`, `<name>_blank` and `<name>_replacements`
-(its U+FFFD characters) beside it: see `repeat_fraction`, `phrase_repeat`, `longest_run`, `scripts_in`,
-`is_fragment`, `mixed_words`, `alnum_share` and `is_blank`)."""
+`<name>_fragment`, `<name>_mixed_words`, `<name>_alnum_share`, `<name>_blank`, `<name>_replacements`
+(its U+FFFD characters) and `<name>_vocabulary` beside it: see `repeat_fraction`, `phrase_repeat`,
+`longest_run`, `scripts_in`, `is_fragment`, `mixed_words`, `alnum_share`, `is_blank` and `vocabulary`)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ DERIVED_FIELDS = MappingProxyType(
             "alnum_share",
             "blank",
             "replacements",
+            "vocabulary",
         ),
     }
 )
@@ -61,6 +62,7 @@ def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None
             # U+FFFD where the detokenizer's bytes were no UTF-8 (a name's characters split mid-code:
             # sophgo/LLM-TPU#19); a log read with a stray byte has one, a broken decode a run.
             values[f"{name}_replacements"] = value.count("\ufffd")
+            values[f"{name}_vocabulary"] = vocabulary(value)
         if isinstance(value, tuple):
             values[f"{name}_len"] = len(value)
             values[f"{name}_zero_fraction"] = (
@@ -91,6 +93,22 @@ def repeat_fraction(text: str) -> float:
 
 # One phrase (a line, a sentence: 8 to 200 characters) written three times or more in a row.
 _REPEATED_PHRASE = re.compile(r"(.{8,200}?)\1{2,}", re.DOTALL)
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+VOCABULARY_WORDS = 8  # fewer words than this say nothing of how many kinds of them a text uses
+
+
+def vocabulary(text: str) -> float:
+    """The share of the words of `text` that are distinct (case aside): a sentence of eight words or
+    more uses most of its words once (`the cat and the dog` stays above a half); a broken generation
+    that draws from a handful of tokens repeats them in any order (`ómuéómóm CALLBACK ufen ufen óm óm
+    ufen ufen`: four kinds in eight words, anthony-chaudhary/fak#996), which no run of one unit shows.
+    1.0 for a text of fewer than VOCABULARY_WORDS words."""
+    words = [word.lower() for word in _WORD.findall(_ESCAPED_SPACE.sub(" ", text))]
+    if len(words) < VOCABULARY_WORDS:
+        return 1.0
+    return round(len(set(words)) / len(words), 4)
 
 
 def is_blank(text: str) -> bool:

@@ -202,7 +202,7 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
     gates = failed_gates(events, library, report.unrecognised)
     if not series and not gates:
         return report
-    finding = _finding(series, events, library)
+    finding = _finding(series, events, library, report.unrecognised)
     perf_gates = [gate for gate in gates if gate_metric(gate)]
     performance = Performance(gates[0] if gates else None, tuple(series), "")
     counts = _line_counts(events)
@@ -682,13 +682,15 @@ def _fallen(node: Node) -> list[tuple[Series, float, float]]:
 # ---------------------------------------------------------------- findings
 
 
-def _finding(series: Sequence[Series], events: Sequence[Event], library: Library) -> Finding | None:
+def _finding(
+    series: Sequence[Series], events: Sequence[Event], library: Library, errors: Sequence[UnexplainedError] = ()
+) -> Finding | None:
     nodes = nodes_of(series, library)
     decodes = [n for n in nodes if n.role in (Role.DECODE, Role.SERVER)]
     prefills = [n for n in nodes if n.role in (Role.PREFILL, Role.SERVER)]
     waiting = [b for n in prefills if n.role is Role.PREFILL for b in _backlogs(n, ("bootstrap_queue",))]
     saturated = [f for n in decodes if (f := _decode_saturated(n, waiting)) is not None]
-    straggler = _straggler(nodes, events, library)
+    straggler = _straggler(nodes, events, library, errors)
     if straggler is not None and (not saturated or {f.node for f in saturated} == {straggler.node}):
         return straggler  # the one node that lags is the bottleneck, not its role
     if saturated:
@@ -741,7 +743,8 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
         retracted = _one_per_metric(retracted)
         words = [_retraction_words(s) for s in retracted]
         facts += [(s.metric, _retraction_amount(s)) for s in retracted]
-        said.append("it took requests back: " + ", ".join(words))
+        most = max(retracted, key=lambda s: s.high)
+        said.append("it took requests back: " + ", ".join(words) + f" (most at once at {series_place(most)})")
         evidence.extend(retracted)
     throughput = node.of("gen_throughput")
     if throughput:
@@ -957,7 +960,9 @@ def _prefill_saturated(node: Node, decodes: list[Node]) -> Finding | None:
 # ---------------------------------------------------------------- stragglers
 
 
-def _straggler(nodes: list[Node], events: Sequence[Event], library: Library) -> Finding | None:
+def _straggler(
+    nodes: list[Node], events: Sequence[Event], library: Library, errors: Sequence[UnexplainedError] = ()
+) -> Finding | None:
     """One node of a role much slower than its peers: its throughput, how often it prints, or how
     many requests it holds for its output; named with what differs in its lines."""
     # A process's earlier life (`kubectl logs --previous`, beside its current log) is no peer: it ran
@@ -973,7 +978,8 @@ def _straggler(nodes: list[Node], events: Sequence[Event], library: Library) -> 
         found = _lagging(peers, role)
         if found is not None:
             node, facts, said, evidence = found
-            differs = _what_differs(node, [p for p in peers if p is not node], events, library)
+            others = [p for p in peers if p is not node]
+            differs = _what_differs(node, others, events, library) + _machine_says(node, others, nodes, errors)
             summary = f"The {role.value} {node.name} is much slower than its {len(peers) - 1} peer(s): {said}."
             if differs:
                 summary += " What differs on it: " + "; ".join(differs) + "."
@@ -1100,6 +1106,36 @@ def _what_differs(node: Node, peers: list[Node], events: Sequence[Event], librar
         titles = [library.pattern(pid).title for pid in lonely[:2] if _known(library, pid)]
         differs.append("only it logged " + "; ".join(f"'{title}'" for title in titles))
     return differs
+
+
+_NAME_TOKEN = re.compile(r"[A-Za-z0-9]+")
+_ROLE_WORDS = frozenset({"prefill", "decode", "server", "worker", "log", "out", "txt", "err"})
+
+
+def _machine_says(node: Node, peers: list[Node], nodes: list[Node], errors: Sequence[UnexplainedError]) -> list[str]:
+    """The error lines of the straggler's own machine: files beside the servers' logs (`dmesg`,
+    `nvidia-smi -q`, a journal) whose names hold a word of the straggler's name that no peer's holds
+    (`gpu-a03` in `dmesg-gpu-a03.txt` beside `decode-gpu-a03.log`; `node05` in `node05_nvidia-smi-q.txt`).
+    A clock held down or a link trained down there is what its own lines cannot show."""
+    own = _name_tokens(node.source) - _ROLE_WORDS
+    for peer in peers:
+        own -= _name_tokens(peer.source)
+    if not own:
+        return []
+    servers = {n.source for n in nodes}
+    said = []
+    for error in errors:
+        source = error.first.source
+        if source not in servers and _name_tokens(source) & own:
+            line = clip(error.first.text.strip(), 120)
+            said.append(f"its machine's {_file_name(source)} reports '{line}' ({error.first.where})")
+    return said[:2]
+
+
+def _name_tokens(source: str) -> set[str]:
+    """The words of a file's name (its folders left out), lower-cased: `decode-gpu-a03.log` as
+    {decode, gpu, a03, log}."""
+    return {token.lower() for token in _NAME_TOKEN.findall(source.rpartition("/")[2])}
 
 
 # A launch line's `key=value` settings (sglang's `server_args=ServerArgs(...)`, its `args` capture):
