@@ -1005,7 +1005,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round61-excerpts-d/03-trtllm-jenkins-agent-offline": {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive: Jenkins' `Cannot contact "
         "<agent>` and an interrupted stage, words no pattern or marker reads as failing",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     # Blind round 62 (session 25), first sight on 2977d16c: excerpts-a 5/6, excerpts-c 4/7, excerpts-d
     # 4/7, bundles 6/6: 19/26, key line quoted in 21/26, none refused, two failed runs called healthy
