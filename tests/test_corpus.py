@@ -1358,12 +1358,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no-failure-seen; now output-corruption, quoting the looping line as the paste "
         "holds it, not the tester's substring of it",
     },
-    "tests/data/blind-round78-excerpts-c/08-vllm-structured-output-throughput-halved": {
-        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a bisection's table "
-        "of builds (`| 7df3d7dad (culprit) | 985 s | 121 req/min |`) and releases in a code block "
-        "(`v0.28.0 stock   987s  121 req/min`), the rate in a unit no reader compares",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
     # Round 79 (session 28), first sight on 64a7155c: 38/49 acceptable, 42/49 quoted, none refused,
     # three failed runs called healthy (excerpts-b 03 and 06, excerpts-c 08), none confidently wrong.
     # Fixed since: Windows's wording of EADDRINUSE (`Only one usage of each socket address`), a

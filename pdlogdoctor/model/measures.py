@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 BETTER_HIGHER = re.compile(
-    r"(?i)/s\b|/sec\b|per second|throughput|\bqps\b|\brps\b|\bsps\b|\btps\b|"
+    r"(?i)/s\b|/sec\b|per second|/min\b|per minute|throughput|\bqps\b|\brps\b|\bsps\b|\btps\b|"
     r"accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bf1\b|gsm8k|mmlu|gpqa|humaneval"
 )
 BETTER_LOWER = re.compile(

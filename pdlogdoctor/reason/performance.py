@@ -103,8 +103,12 @@ LATENCY_WORDS = (
 # A measure named with a unit of time (`median_audio_ttfp_ms`) is a latency whatever it times; speech
 # output's own are its first packet's time (`ttfp`) and its real-time factor (`rtf`, seconds of compute
 # per second of audio), both better lower (vLLM-Omni's nightly). A value glued to its unit (`3.22ms`, a
-# row a gate's cross marks) says so too.
-_SHORT_LATENCY = re.compile(r"\b(?:ttft|tpot|itl|e2e|ttfp|rtf|ms|[uµμ]s|msec)\b|(?<=\d)(?:ms|[uµμ]s)\b")
+# row a gate's cross marks) says so too, as does a duration or a time of something by name (`drain
+# time`, a bisection's table; not `failed to start in time`).
+_SHORT_LATENCY = re.compile(
+    r"\b(?:ttft|tpot|itl|e2e|ttfp|rtf|ms|[uµμ]s|msec|duration)\b|(?<=\d)(?:ms|[uµμ]s)\b"
+    r"|\b(?:drain|wall|run|step|total|response|decode|prefill|elapsed|request|iteration|batch|token) time\b"
+)
 # Rates by their short units, whole words only (`sps`: samples per second, a nightly's column).
 # `perf`: performance, said short; `t/s`: tokens per second as llama.cpp's benches write it.
 _SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps|perf)\b|(?<![\w/])t/s\b")

@@ -126,9 +126,10 @@ def read_releases_below(buf: bytes | bytearray, line_start: int, line_end: int, 
 
 def _read_commits(names: list[str], below: list[list[str]]) -> dict[str, FieldValue]:
     """Rows named by commits (`| cc3d965 | Nov 19 | 119.96 |` then `| 635bc0a | Dec 10 | 157.55 |`:
-    tenstorrent/tt-metal#34195): a hash says no order of its own, so the table's is taken, the first
-    commit the baseline, as a table of a metric over time is written."""
-    rows = [row for row in below if COMMIT_CELL.match(row[0].strip("`* "))]
+    tenstorrent/tt-metal#34195), a note after the hash allowed (`8dd1b702f (parent commit)`, a
+    bisection's table): a hash says no order of its own, so the table's is taken, the first commit the
+    baseline, as a table of a metric over time or a bisection is written."""
+    rows = [row for row in below if COMMIT_CELL.match(_release_text(row[0]).strip("`* "))]
     if len({row[0] for row in rows}) < 2:
         return {}
     return _judged_against(names, rows[0], rows)
