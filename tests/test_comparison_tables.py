@@ -296,3 +296,51 @@ def test_today_against_yesterday_is_a_regression(tmp_path: Path) -> None:
     report = _analysed(tmp_path, YESTERDAY_TODAY)
     assert report.verdict.id == "performance-regression", report.verdict.summary
     assert "11.9" in report.verdict.summary and "4.41" in report.verdict.summary
+
+
+# Round 82's excerpts-c 02 (aws-samples/aws-do-eks PR #101): a nightly's legs named by their stack's
+# release with a build's suffix and the engine's release in a note, the measure's way in its values' unit.
+LEGS = [
+    "| leg | decode step p50 |",
+    "|---|---|",
+    "| 1.3.1-patched (vLLM 0.23) | 114.7 ms |",
+    "| 1.4.0-patched (vLLM 0.26) | {later} ms |",
+    "| 1.4.0-patched + this pin | **117.0 ms** |",
+]
+
+
+@pytest.mark.parametrize(("later", "failed"), [("130.8", True), ("116.1", False)], ids=["slower", "steady"])
+def test_legs_named_by_releases_are_judged_by_their_values_unit(tmp_path: Path, later: str, failed: bool) -> None:
+    report = _analysed(tmp_path, [line.format(later=later) for line in LEGS])
+    header = [e for e in report.chain if e.pattern == "table-releases-header"]
+    if failed:
+        assert report.verdict.id == "performance-regression", report.verdict.summary
+        assert header and header[0].get("metric") == "decode step p50 (ms)" and header[0].get("change") == "+14.0%"
+    else:
+        assert report.verdict.id != "performance-regression", report.verdict.summary
+
+
+# Round 78's excerpts-c 08 (a bisection of vLLM's structured-output slowdown): commits with a note after
+# the hash, rows of the culprit with files reverted, a rate per minute.
+BISECTION = [
+    "| build | drain time | rate |",
+    "|---|---|---|",
+    "| 8dd1b702f (parent commit) | 513 s | 233 req/min |",
+    "| 7df3d7dad (culprit) | {time} s | {rate} req/min |",
+    "| 7df3d7dad + ALL 29 v1/* files reverted to parent | 534 s | 224 req/min |",
+]
+
+
+@pytest.mark.parametrize(
+    ("time", "rate", "failed"), [("985", "121", True), ("520", "230", False)], ids=["halved", "same"]
+)
+def test_a_bisection_s_commits_with_their_notes_are_judged_in_order(
+    tmp_path: Path, time: str, rate: str, failed: bool
+) -> None:
+    report = _analysed(tmp_path, [line.format(time=time, rate=rate) for line in BISECTION])
+    header = [e for e in report.chain if e.pattern == "table-releases-header"]
+    if failed:
+        assert report.verdict.id == "performance-regression", report.verdict.summary
+        assert header and header[0].get("sides") == "8dd1b702f (parent commit) -> 7df3d7dad (culprit)"
+    else:
+        assert report.verdict.id != "performance-regression", report.verdict.summary

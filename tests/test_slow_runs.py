@@ -713,6 +713,7 @@ def test_transfers_standing_in_every_line_of_a_short_excerpt_are_a_backlog(
         ("decode step (us)", True),
         ("mean_e2el_ms", True),
         ("drain time", True),
+        ("Cold Start (s)", True),
         ("RuntimeError: Server failed to start in time.", False),
         ("| Mixtral-8x7B | MoE | 2.66ms | 3.22ms", True),
         ("gsm8k accuracy", False),

@@ -104,10 +104,12 @@ LATENCY_WORDS = (
 # output's own are its first packet's time (`ttfp`) and its real-time factor (`rtf`, seconds of compute
 # per second of audio), both better lower (vLLM-Omni's nightly). A value glued to its unit (`3.22ms`, a
 # row a gate's cross marks) says so too, as does a duration or a time of something by name (`drain
-# time`, a bisection's table; not `failed to start in time`).
+# time`, a bisection's table; not `failed to start in time`), a start-up's (`Cold Start (s)`), or a
+# column whose unit is a time (`(s)`).
 _SHORT_LATENCY = re.compile(
     r"\b(?:ttft|tpot|itl|e2e|ttfp|rtf|ms|[uµμ]s|msec|duration)\b|(?<=\d)(?:ms|[uµμ]s)\b"
     r"|\b(?:drain|wall|run|step|total|response|decode|prefill|elapsed|request|iteration|batch|token) time\b"
+    r"|\b(?:cold|warm) start\b|\((?:s|secs?|seconds|min)\)"
 )
 # Rates by their short units, whole words only (`sps`: samples per second, a nightly's column).
 # `perf`: performance, said short; `t/s`: tokens per second as llama.cpp's benches write it.
