@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdlogdoctor.cli.behaviour import exit_code_for
-from pdlogdoctor.library.patterns import Library, match_line
+from pdlogdoctor.library.patterns import Library, load_verdicts, match_line
 from pdlogdoctor.model import Mark, Role, Series, verdicts
+from pdlogdoctor.model.errors import PatternError
 from pdlogdoctor.pipeline import analyse, run
 from pdlogdoctor.reason.performance import backlog, performance_words
 from pdlogdoctor.scan.events import KEEP_PER_PATTERN, SAMPLE_FULL, EventSink
@@ -744,3 +745,36 @@ def test_a_straggler_is_named_with_its_own_machine_s_errors(tmp_path: Path, smi_
     assert report.verdict.id == verdicts.STRAGGLER_NODE, report.verdict.summary
     assert dict(report.verdict.facts)["node"] == "vllm_decode_1.log"
     assert ("its machine's nvidia-smi-q_decode_1.txt reports 'HW Thermal Slowdown" in report.verdict.summary) is named
+
+
+def test_a_bottleneck_s_advice_names_only_the_engine_that_wrote_its_lines(tmp_path: Path) -> None:
+    """Issue 22's engine-aware advice: a vLLM decode waiting on its KV gets vLLM's knobs, never
+    SGLang's; an sglang prefill whose transfers pile up gets SGLang's, never vLLM's."""
+    vllm = run([str(_vllm_pd_bundle(tmp_path, [9, 13, 17, 12], [12, 18, 24], True))], LIBRARY)
+    assert vllm.verdict.id == verdicts.KV_TRANSFER_BACKLOG
+    assert "UCX_TLS" in vllm.advice and "SGLANG_" not in vllm.advice and "--disaggregation-ib-device" not in vllm.advice
+    sglang = run(
+        [
+            str(
+                _pd_bundle(
+                    tmp_path,
+                    60,
+                    {"usage": [20, 25], "retracted": [0], "transfer": [0, 2], "prealloc": [0]},
+                    {"queue": [0, 1], "boot": [90, 110, 120, 125], "inflight": [0, 2]},
+                )
+            )
+        ],
+        LIBRARY,
+    )
+    assert sglang.verdict.id == verdicts.KV_TRANSFER_BACKLOG
+    assert "SGLANG_DISAGGREGATION_QUEUE_SIZE" in sglang.advice and "UCX_TLS" not in sglang.advice
+
+
+def test_advice_for_an_engine_no_catalogue_knows_is_refused(tmp_path: Path) -> None:
+    verdicts_file = tmp_path / "verdicts.toml"
+    verdicts_file.write_text(
+        '[[verdict]]\nid = "x-y"\ntitle = "t"\ntier = "mechanism"\nexplain = "e"\nadvice = "a"\n'
+        '[verdict.advice_for]\nollama = "b"\n'
+    )
+    with pytest.raises(PatternError, match="no engines"):
+        load_verdicts(verdicts_file)

@@ -105,7 +105,10 @@ _VERDICT_KEYS = {
     "never_survived",
     "peer_side",
     "advice_from_root",
+    "advice_for",
 }
+# The engines whose own advice a verdict may carry beside its general one (`[verdict.advice_for]`).
+ADVICE_ENGINES = ("sglang", "vllm", "trtllm")
 # A verdict about one phase of a server's life: its root lines count only in that phase.
 START_UP = "start-up"
 VERDICT_PHASES = (START_UP,)
@@ -245,6 +248,13 @@ class VerdictSpec:
     # Its `advice` is the general case in one engine's words, and its root lines' own patterns know
     # the fix for their component (vLLM's handshake hash, an Actions time limit): the root's wins.
     advice_from_root: bool = False
+    # The advice in one engine's own words (its flags and variables), by engine: a report on that
+    # engine's logs gives it instead of `advice`, which names every engine's knobs.
+    advice_for: tuple[tuple[str, str], ...] = ()
+
+    def advice_of(self, engine: str | None) -> str:
+        """The advice for logs written by `engine`: its own when the verdict has one, else the general."""
+        return dict(self.advice_for).get(engine or "", self.advice)
 
 
 # ---------------------------------------------------------------- consequence groups (consequences.py loads them)
@@ -644,9 +654,25 @@ def load_verdicts(path: Path) -> list[VerdictSpec]:
                 never_survived=schema.flag(raw, "never_survived", where, key),
                 peer_side=schema.flag(raw, "peer_side", where, key),
                 advice_from_root=schema.flag(raw, "advice_from_root", where, key),
+                advice_for=_advice_for(raw, where, key),
             )
         )
     return specs
+
+
+def _advice_for(raw: Mapping[str, Any], where: str, key: str) -> tuple[tuple[str, str], ...]:
+    """A verdict's `[advice_for]` table: one advice string per engine of ADVICE_ENGINES."""
+    table = raw.get("advice_for")
+    if table is None:
+        return ()
+    if not isinstance(table, dict):
+        raise PatternError(where, f"{key}.advice_for", "must be a table of engine = advice")
+    unknown = sorted(set(table) - set(ADVICE_ENGINES))
+    if unknown:
+        raise PatternError(where, f"{key}.advice_for", f"{unknown} are no engines of {list(ADVICE_ENGINES)}")
+    if not all(isinstance(text, str) and text.strip() for text in table.values()):
+        raise PatternError(where, f"{key}.advice_for", "each engine's advice must be a non-empty string")
+    return tuple((engine, " ".join(str(text).split())) for engine, text in sorted(table.items()))
 
 
 def _phase(raw: Mapping[str, Any], where: str, key: str) -> str | None:

@@ -199,6 +199,7 @@ class Finding:
     # request failing says that run was fine: only a latency or throughput gate that passed does. A
     # queue that only fills again between retractions (never standing) is a busy decode, no verdict.
     chronic: bool = False
+    engine: str = ""  # the engine that wrote the node's lines (its patterns' group): whose advice applies
 
 
 def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], library: Library) -> Report:
@@ -773,6 +774,7 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
         signals,
         suggestions,
         chronic=not queue.refilled and _thrown_away(full, retracted),
+        engine=node.engine,
     )
 
 
@@ -851,6 +853,7 @@ def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Nod
         queue.rising or _never_sent(queue, node),
         signals,
         _transfer_knobs(engine, queue, [item for _, (item, _, _) in fallen]),
+        engine=engine,
     )
 
 
@@ -960,6 +963,7 @@ def _prefill_saturated(node: Node, decodes: list[Node]) -> Finding | None:
         queue.rising,
         1 + (batch is not None) + bool(idle),
         _prefill_knobs(node, batch),
+        engine=node.engine,
     )
 
 
@@ -1360,7 +1364,7 @@ def _bottleneck_report(
         roots=(gate,) if gate is not None else evidence[:1],
         links=(),
         suggestions=finding.suggestions,
-        advice=spec.advice.strip(),
+        advice=spec.advice_of(finding.engine).strip(),
         explain=spec.explain.strip(),
         # What the diagnosis ruled out (RDMA slices that failed nothing) stays listed with why.
         alternatives=tuple(a for a in report.alternatives if a.id != spec.id and a.confidence < verdict.confidence),
