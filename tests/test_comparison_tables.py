@@ -344,3 +344,24 @@ def test_a_bisection_s_commits_with_their_notes_are_judged_in_order(
         assert header and header[0].get("sides") == "8dd1b702f (parent commit) -> 7df3d7dad (culprit)"
     else:
         assert report.verdict.id != "performance-regression", report.verdict.summary
+
+
+# Round 83's excerpts-c 04 (vllm-project/vllm#43153): the date first, the release in the second column.
+DATED_RELEASES = [
+    "| Date | vLLM ROCm | Token Throughput / GPU @ ~17 tok/s/user |",
+    "|---|---|---|",
+    "| 2026-03-27 | **v0.18.0** | **~1,223 tok/s/gpu** (peak ~1,300) |",
+    "| 2026-05-17 | **v0.21.0** | **~{later} tok/s/gpu** |",
+]
+
+
+@pytest.mark.parametrize(("later", "failed"), [("753", True), ("1,210", False)], ids=["fell", "held"])
+def test_releases_in_a_column_after_the_date_are_judged(tmp_path: Path, later: str, failed: bool) -> None:
+    report = _analysed(tmp_path, [line.format(later=later) for line in DATED_RELEASES])
+    header = [e for e in report.chain if e.pattern == "table-releases-header"]
+    if failed:
+        assert report.verdict.id == "performance-regression", report.verdict.summary
+        assert header and header[0].get("sides") == "v0.18.0 -> v0.21.0"
+        assert header[0].get("change") == f"{(753 - 1223) / 1223:+.1%}"
+    else:
+        assert report.verdict.id != "performance-regression", report.verdict.summary

@@ -1480,6 +1480,40 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: inconclusive (the verdict expected) quoting Ginkgo's `[FAILED] Timed out after "
         "180.003s.`, not the error's own `expected metric ... not found` the tester keys",
     },
+    # Round 83 (session 29), first sight on 8e28a98a (bundles on a9615c41): 33/43 acceptable, 38/43
+    # quoted, none refused, one failed run called healthy (bundles-2 07), none confidently wrong. Fixed
+    # since: a start-up's time and a column in seconds as latencies, the Actions runner's low-disk
+    # warning, a release in a table's second column after its date, a queue up from its ramp to the
+    # run's end as what the client waited on.
+    "tests/data/blind-round83-excerpts-a/06-nvshmem-uid-bootstrap-ifname": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
+        "NVSHMEM's bootstrap told to use an `eth0` the host lacks, its lines no error word",
+    },
+    "tests/data/blind-round83-excerpts-c/02-brevitas-rotation-ppl-regression": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: `commit: <sha>, float: "
+        "18.625, quant: **222208.000**` lines, newest to oldest, against 278.000 before the refactor",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round83-excerpts-c/03-llamacpp-rocm-ppl-explosion": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a table of builds "
+        "(`build-vulkan` 18.33, `build-rocm` 3921.18) whose values are perplexities only the command below "
+        "it names",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round83-excerpts-c/05-lightllm-slow-tokenizer-throughput": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: `Throughput: 3.60 requests/s` "
+        "against a published 10.59 the thread states in prose",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round83-excerpts-c/06-vllm-ci-gsm8k-mtp-truncated-eval": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: a gate in prose bullets, "
+        "`0.8469 accuracy` on one line and `Required lower bound: 0.8500` on the next",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round83-excerpts-d/07-sglang-ci-hf-download-traffic-limit": {
+        "verdict": "first sight: no-failure-seen; the tester expects model-load-failure: a traceback's frames "
+        "into `download_weights_from_hf` with its exception line cut from the paste",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -778,3 +778,41 @@ def test_advice_for_an_engine_no_catalogue_knows_is_refused(tmp_path: Path) -> N
     )
     with pytest.raises(PatternError, match="no engines"):
         load_verdicts(verdicts_file)
+
+
+def _ramped_decode(tmp_path: Path, quiet_share: float) -> Path:
+    """A vLLM decode whose KV cache sits full and whose waiting queue stands from `quiet_share` of its
+    100 lines on, and a client whose mean TTFT is minutes; no gate."""
+    bundle = tmp_path / "ramp"
+    bundle.mkdir()
+    lines = []
+    for i in range(100):
+        t = START + timedelta(seconds=10 * i)
+        up = i >= quiet_share * 100
+        waiting, usage = (200 + 2 * i, 99.5) if up else (0, 40.0 + i)
+        lines.append(
+            f"(APIServer pid=1) INFO {t:%m-%d %H:%M:%S} [loggers.py:127] Engine 000: Avg prompt throughput: 0.0 "
+            f"tokens/s, Avg generation throughput: 990.0 tokens/s, Running: 20 reqs, Waiting: {waiting} reqs, "
+            f"GPU KV cache usage: {usage:.1f}%, Prefix cache hit rate: 0.0%"
+        )
+    (bundle / "decode.log").write_text("\n".join(lines) + "\n")
+    (bundle / "bench.log").write_text(
+        "============ Serving Benchmark Result ============\n"
+        "Successful requests:                     800\n"
+        "Mean TTFT (ms):                          251304.87\n"
+        "Median TTFT (ms):                        249811.02\n"
+    )
+    return bundle
+
+
+@pytest.mark.parametrize(("quiet_share", "saturated"), [(0.21, True), (0.7, False)], ids=["ramp-up", "late-burst"])
+def test_a_queue_up_from_its_ramp_to_the_end_is_what_the_client_waited_on(
+    tmp_path: Path, quiet_share: float, saturated: bool
+) -> None:
+    """Round 83's bundles-2 07 (first sight: healthy at 0.85): the decode's queue stood in 79 % of its
+    run, empty only while the load built up, and the client waited four minutes for its first token.
+    The look-alike: a queue up only in the last 30 % of the run is no backlog of the run's."""
+    report = run([str(_ramped_decode(tmp_path, quiet_share))], LIBRARY)
+    assert (report.verdict.id == verdicts.DECODE_SATURATED) is saturated, report.verdict.summary
+    if saturated:
+        assert "its client waited" in report.verdict.summary and "251304.87" in report.verdict.summary

@@ -82,6 +82,11 @@ CANDIDATE_SIDE = re.compile(
 # `0.11.0rc1`, `2.9.0+cu128`).
 RELEASE_CELL = re.compile(r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)(?:[-+.]?[A-Za-z][\w.]{0,20})?$")
 COMMIT_CELL = re.compile(r"^[0-9a-f]{7,40}$")  # a commit's hash, short or whole
+# A header cell that names releases or the software they are of (table-releases-header's words).
+RELEASE_HEADER = re.compile(
+    r"(?i)\b(?:version|release|build|runtime|commit|vllm|sglang|ollama|llama\.cpp|lmdeploy|tensorrt[-_]llm|trt[-_]?llm"
+    r"|tgi|mlx|transformers|torch|pytorch|cuda|rocm|driver|image|tag)s?\b"
+)
 ROWS_BELOW = 40  # rows read below a header
 _CELL_NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?")
 
@@ -116,12 +121,25 @@ def read_releases_below(buf: bytes | bytearray, line_start: int, line_end: int, 
     if names is None or len(names) < 2 or any(_names_a_change(name) for name in names):
         return {}
     below = _rows_below(buf, line_end, limit, len(names), cut=True)
-    rows = [row for row in below if RELEASE_CELL.match(_release_text(row[0]))]
-    releases = {_release(_release_text(row[0])): row for row in rows}
+    key = _release_column(names, below)
+    rows = [row for row in below if RELEASE_CELL.match(_release_text(row[key]).strip("`* "))]
+    releases = {_release(_release_text(row[key]).strip("`* ")): row for row in rows}
     if len(releases) < 2:
         return _read_commits(names, below)
     low = releases[min(releases)]
-    return _judged_against(names, low, list(releases.values()))
+    return _judged_against(names, low, list(releases.values()), key)
+
+
+def _release_column(names: list[str], rows: list[list[str]]) -> int:
+    """The column that names the rows' releases: the first, unless another one's header names a
+    release or an engine and two rows or more hold a release there (`| Date | vLLM ROCm | Token
+    Throughput / GPU |` over `| 2026-03-27 | **v0.18.0** | ~1,223 tok/s/gpu |`: vllm-project/vllm#43153,
+    a blind round's excerpt)."""
+    for at, name in enumerate(names):
+        held = sum(1 for row in rows if RELEASE_CELL.match(_release_text(row[at]).strip("`* ")))
+        if held >= 2 and (at == 0 or RELEASE_HEADER.search(name)):
+            return at
+    return 0
 
 
 def _read_commits(names: list[str], below: list[list[str]]) -> dict[str, FieldValue]:
@@ -135,19 +153,20 @@ def _read_commits(names: list[str], below: list[list[str]]) -> dict[str, FieldVa
     return _judged_against(names, rows[0], rows)
 
 
-def _judged_against(names: list[str], low: list[str], rows: list[list[str]]) -> dict[str, FieldValue]:
-    """The worst of each later row's judged columns against the baseline row `low`."""
+def _judged_against(names: list[str], low: list[str], rows: list[list[str]], key: int = 0) -> dict[str, FieldValue]:
+    """The worst of each later row's judged columns against the baseline row `low`; `key` is the
+    column that names the rows, never judged (nor a column left of it: a date)."""
     judged = [
         (*j, later)
         for later in rows
         if later is not low
-        for at in range(1, len(names))
+        for at in range(key + 1, len(names))
         if (j := _judged_columns(names[at], low[at], later[at]))
     ]
     if not judged:
         return {}
     worse, metric, was, now, later = max(judged, key=lambda j: j[0])
-    return _worst(worse, metric, was, now, "| " + " | ".join(later) + " |", f"{low[0]} -> {later[0]}")
+    return _worst(worse, metric, was, now, "| " + " | ".join(later) + " |", f"{low[key]} -> {later[key]}")
 
 
 def read_speedup_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
