@@ -365,3 +365,40 @@ def test_releases_in_a_column_after_the_date_are_judged(tmp_path: Path, later: s
         assert header[0].get("change") == f"{(753 - 1223) / 1223:+.1%}"
     else:
         assert report.verdict.id != "performance-regression", report.verdict.summary
+
+
+# Round 83's excerpts-c 06 (vllm-project/vllm#49881): a gate reported in prose bullets.
+BULLETED_GATE = [
+    "This caused the MTP configuration to fail in Buildkite build #80270:",
+    "",
+    "- `Qwen3.5-397B-A17B-NVFP4-DEP2-MTP`: {value} accuracy, 5.8% invalid rate",
+    "- Required lower bound: 0.8500",
+]
+
+
+@pytest.mark.parametrize(("value", "failed"), [("0.8469", True), ("0.8772", False)], ids=["under", "over"])
+def test_a_bound_on_its_own_line_judges_the_accuracy_above_it(tmp_path: Path, value: str, failed: bool) -> None:
+    report = _analysed(tmp_path, [line.format(value=value) for line in BULLETED_GATE])
+    gates = [e for e in report.chain if e.pattern == "gate-bound-below" and e.failing]
+    assert bool(gates) is failed, report.verdict.summary
+    assert report.verdict.id != "healthy"
+    if failed:
+        assert gates[0].get("value") == 0.8469 and gates[0].get("limit") == 0.85
+        assert int(exit_code_for(report)) != 0
+
+
+# Round 84's excerpts-c 04 (NVIDIA/TensorRT-Model-Connect#885): values with their bound in brackets.
+@pytest.mark.parametrize(
+    ("line", "failed"),
+    [
+        ("- Accuracy drop: 0.35 (maximum allowed: 0.01)", True),
+        ("- Accuracy drop: 0.004 (maximum allowed: 0.01)", False),
+        ("- Prediction agreement: 0.00 (required: at least 0.98)", True),
+        ("- Prediction agreement: 0.99 (required: at least 0.98)", False),
+    ],
+)
+def test_a_value_beside_its_bound_fails_on_the_wrong_side_of_it(tmp_path: Path, line: str, failed: bool) -> None:
+    report = _analysed(tmp_path, ["## Observed behavior", "", "- Reference accuracy: 0.35", line])
+    gates = [e for e in report.chain if e.pattern == "gate-value-beside-allowance" and e.failing]
+    assert bool(gates) is failed, report.verdict.summary
+    assert (report.verdict.id in ("healthy", "no-failure-seen")) is not failed

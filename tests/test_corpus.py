@@ -1505,11 +1505,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "against a published 10.59 the thread states in prose",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
-    "tests/data/blind-round83-excerpts-c/06-vllm-ci-gsm8k-mtp-truncated-eval": {
-        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: a gate in prose bullets, "
-        "`0.8469 accuracy` on one line and `Required lower bound: 0.8500` on the next",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
     "tests/data/blind-round83-excerpts-d/07-sglang-ci-hf-download-traffic-limit": {
         "verdict": "first sight: no-failure-seen; the tester expects model-load-failure: a traceback's frames "
         "into `download_weights_from_hf` with its exception line cut from the paste",

@@ -43,6 +43,7 @@ NOT_IDS = {
     "table-model-rows-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-speedup-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-builds-above": "a pattern block kind (patterns.BLOCK_KINDS)",
+    "measure-above": "a pattern block kind (patterns.BLOCK_KINDS)",
     "pdlogdoctor-read-ahead": "a thread name",
     "duplicate-skipped": "an input problem code (duplicates.py)",
     "not-a-log": "an input problem code",

@@ -47,6 +47,8 @@ TABLE_MODEL_ROWS = "table-model-rows-below"
 TABLE_SPEEDUP = "table-speedup-below"
 # Two llama-bench tables each closed by its `build: <commit> (<number>)` line (scan/tables.py).
 TABLE_BUILDS = "table-builds-above"
+# The lines above a bound stated on its own line, for the accuracy it bounds (scan/headings.py).
+MEASURE_ABOVE = "measure-above"
 BLOCK_KINDS = (
     "python-traceback",
     PYTHON_FRAMES,
@@ -60,6 +62,7 @@ BLOCK_KINDS = (
     TABLE_MODEL_ROWS,
     TABLE_SPEEDUP,
     TABLE_BUILDS,
+    MEASURE_ABOVE,
 )
 # The fields a block adds that a pattern's `failure_if` and `unexplained` may read besides its captures.
 BLOCK_FIELDS = MappingProxyType(
@@ -73,6 +76,7 @@ BLOCK_FIELDS = MappingProxyType(
         TABLE_MODEL_ROWS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_SPEEDUP: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_BUILDS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
+        MEASURE_ABOVE: ("value", "measured"),
     }
 )
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source

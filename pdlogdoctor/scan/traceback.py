@@ -145,7 +145,8 @@ def read_block(
     return read_traceback_above(buf, first_line_start, first_line_end, formats or shipped())
 
 
-# The blocks that read a table from its header line down: (buf, the header's start, its end, limit).
+# The blocks that read from the matched line's start (a table from its header down, the measure above a
+# bound): (buf, the line's start, its end, limit).
 TABLE_READERS: dict[str, Callable[[bytes | bytearray, int, int, int], dict[str, FieldValue]]] = {
     "table-sides-below": tables.read_sides_below,
     "table-releases-below": tables.read_releases_below,
@@ -154,6 +155,7 @@ TABLE_READERS: dict[str, Callable[[bytes | bytearray, int, int, int], dict[str, 
     "table-model-rows-below": tables.read_model_rows_below,
     "table-speedup-below": tables.read_speedup_below,
     "table-builds-above": tables.read_builds_above,
+    "measure-above": headings.read_measure_above,
 }
 
 
