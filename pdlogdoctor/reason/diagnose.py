@@ -475,7 +475,12 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     if back is not None and any(e.time is not None and back.time is not None and e.time < back.time for e in checks):
         return None  # a check that passed before the server came back says nothing of after
     nodes = {source.name: source.node for source in evidence.sources}
-    proofs = [_served_around(h, split, checks, evidence) or _came_back_as(h, back, nodes) for h in viable]
+    proofs = [
+        _served_around(h, split, checks, evidence)
+        or _came_back_as(h, back, nodes)
+        or _peer_came_back(h, back, evidence.library.verdict(h.verdict).peer_side)
+        for h in viable
+    ]
     if not all(proofs):
         return None
     proof = proofs[0]
@@ -613,6 +618,18 @@ def _came_back_as(hypothesis: Hypothesis, back: Event | None, nodes: Mapping[str
         return None
     here, there = nodes.get(root.source), nodes.get(back.source)
     return back if here is None or there is None or here == there else None
+
+
+def _peer_came_back(hypothesis: Hypothesis, back: Event | None, peer_side: bool) -> Event | None:
+    """The start after the burst, when the verdict is what a server sees of its peer going away
+    (`peer_side`: a decode that lost its prefill) and the server that started again is of the other
+    side: the peer that went away came back (round 84's bundles-1 09: an operator's systemd restart of
+    one prefill, six requests lost, the gate passed after it)."""
+    root = hypothesis.first_root
+    if not peer_side or back is None or back.source == root.source:
+        return None
+    sides = {Role.PREFILL, Role.DECODE}
+    return back if back.role in sides and root.role in sides and back.role is not root.role else None
 
 
 def _served_around(hypothesis: Hypothesis, split: Split, passed: list[Event], evidence: Evidence) -> Event | None:

@@ -274,12 +274,33 @@ def _killed_life_came_back(hypothesis: Hypothesis, evidence: Evidence) -> Recove
             continue
         for event in evidence.marked(*GOING_ON):
             if event.source in later and not event.failing:
-                return (
-                    None
-                    if _failing_again(hypothesis, event, hypothesis.first_root, evidence)
-                    else Recovery(event, True)
-                )
+                if _failing_again(hypothesis, event, hypothesis.first_root, evidence):
+                    return None
+                if _peers_failed_while_down(earlier, later, event, evidence):
+                    return None
+                return Recovery(event, True)
     return None
+
+
+# How long before its earlier life's last line a killed process may already have been failing its peers
+# (a decode stuck under memory pressure stops answering its heartbeats before the kill comes).
+DYING_LEAD_S = 120.0
+
+
+def _peers_failed_while_down(earlier: str, later: set[str], back: Event, evidence: Evidence) -> bool:
+    """Other files failed while the killed life was dying or down: from DYING_LEAD_S before its last
+    line to the next life's first serving line (`back`). Those failures are the kill's, seen from its
+    peers (a prefill's transfers to a decode the OOM killer ended), so the kill is no incident the run
+    got over before them (round 84's bundles-1 03: the prefill's `transport retry counter exceeded`
+    toward the OOM-killed decode called an RDMA link failure)."""
+    ended = max((e.time for e in evidence.events if e.source == earlier and e.time is not None), default=None)
+    if ended is None or back.time is None:
+        return False
+    lives = {earlier, *later}
+    return any(
+        e.failing and e.source not in lives and e.time is not None and ended - DYING_LEAD_S <= e.time <= back.time
+        for e in evidence.events
+    )
 
 
 # A log saved from a process's earlier life beside its current one: `kubectl logs --previous` kept
