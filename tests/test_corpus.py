@@ -1509,6 +1509,45 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects model-load-failure: a traceback's frames "
         "into `download_weights_from_hf` with its exception line cut from the paste",
     },
+    # Round 84 (session 29), first sight on 8ed44075 (bundles-1 on e05da80e, bundles-2 on cf1b7584):
+    # 33/47 acceptable, 41/47 quoted, none refused, no failed run called healthy, two confidently wrong
+    # (bundles-1 03 and 09). Fixed since: XLA's and MLC's words for device memory, FastChat's
+    # controller with no worker, a value beside its allowance, wikitext's perplexity by name, a killed
+    # life whose peers failed while it was down, a peer that came back after one burst.
+    "tests/data/blind-round84-bundles-1/03-k8s-decode-cgroup-oom-restart": {
+        "verdict": "first sight: rdma-link-failure at 0.72 (confidently wrong); the tester expects host-oom: the "
+        "decode OOM-killed (an untimed `kubectl get events` line), the prefill's transfers to it failing while "
+        "it was down; now host-oom at 0.42 with rdma-link-failure a close runner-up (0.37)",
+    },
+    "tests/data/blind-round84-bundles-2/01-llmd-decode-container-oomkilled": {
+        "verdict": "first sight: inconclusive; the tester expects host-oom: `kubectl describe`'s `Reason: "
+        "OOMKilled` cleared by the container ready again below it, though the prefill's KV expired and the "
+        "routing sidecar was refused while it was down",
+    },
+    "tests/data/blind-round84-bundles-2/05-nixl-decode-roce-link-flap": {
+        "verdict": "first sight: peer-lost at 0.41; the tester expects rdma-link-failure: NIXL's "
+        "`NIXL_ERR_REMOTE_DISCONNECT` on the decode with `dmesg -T`'s `Link down` on another clock (CST)",
+    },
+    "tests/data/blind-round84-excerpts-c/01-exllamav3-offload-speed-no-slowdown": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
+        "exllamav3's context table (`Context 0: S=1 12.39 tokens/s`)",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round84-excerpts-c/02-llamacpp-bad-q8-quant-perplexity": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a table of uploads "
+        "by date whose perplexities (`15.3851 +/- 0.13562` against 6.96) only the thread names",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round84-excerpts-c/06-autoawq-qwen-int4-perplexity-fix": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: bullets of "
+        "perplexities (`- FP16: 8.672`, `- Main INT4 (...): 10.224`) under a sentence that names them",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round84-excerpts-c/08-tt-xla-nightly-llama-tp-perf-drop": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a quoted "
+        "`| Sample per second: 22.35...` against 23.24 stated in prose, a drop of 3.8 %",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

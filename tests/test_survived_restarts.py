@@ -161,3 +161,42 @@ def test_another_instance_of_the_side_coming_up_is_no_restart(library: Library) 
     bundle = Path(__file__).parent / "data" / "blind-round20-bundles-b" / "07-p2pnccl-second-prefill-kvport-taken"
     report = run([str(bundle)], library)
     assert report.verdict.id == "bind-failed"
+
+
+# Round 84's bundles-1 09: an operator restarts one prefill with systemd mid-benchmark; the decode
+# loses it once (`Lost connection with prefill instance ..., 6 requests affected`), the prefill's
+# journal shows it ready again a minute later, and the benchmark ends short by those six. First sight:
+# peer-lost at 0.58.
+PEER_RESTARTED = Path(__file__).parent / "data" / "blind-round84-bundles-1" / "09-prefill-restart-mid-bench-gate-passed"
+READY_AGAIN = ("The server is fired up and ready to roll!", "warmup")
+
+
+def test_a_lost_peer_that_started_again_is_an_outage_the_run_survived(library: Library) -> None:
+    report = run([str(PEER_RESTARTED)], library)
+    assert report.verdict.id == "healthy", report.verdict.summary
+    assert "then a server started again" in report.verdict.summary
+    assert "journal-sglang-prefill-p1.txt:479" in report.verdict.summary
+
+
+def test_a_lost_peer_that_never_started_again_stays_the_lead(tmp_path: Path, library: Library) -> None:
+    """The look-alike: the same run with the prefill's journal ending at its stop (no ready line,
+    no warmup after it)."""
+    bundle = tmp_path / "run"
+    shutil.copytree(PEER_RESTARTED, bundle, ignore=shutil.ignore_patterns("expected.toml"))
+    journal = bundle / "journal-sglang-prefill-p1.txt"
+    lines = journal.read_text().splitlines(keepends=True)
+    journal.write_text("".join(line for line in lines if not any(word in line for word in READY_AGAIN)))
+    report = run([str(bundle)], library)
+    assert report.verdict.id == "peer-lost", report.verdict.summary
+    assert int(exit_code_for(report)) != 0
+
+
+def test_a_killed_life_whose_peers_failed_while_it_was_down_is_no_recovery(library: Library) -> None:
+    """Round 84's bundles-1 03: the decode OOM-killed (an untimed `kubectl get events` line), the
+    prefill's transfers to it failing from its last heartbeat to its restart, then its next life
+    serving. Those failures are the kill's: it is the lead, not an incident the run got over (first
+    sight: rdma-link-failure at 0.72)."""
+    bundle = Path(__file__).parent / "data" / "blind-round84-bundles-1" / "03-k8s-decode-cgroup-oom-restart"
+    report = run([str(bundle)], library)
+    assert report.verdict.id == "host-oom", report.verdict.summary
+    assert "Killed process 4127 (sglang::schedul)" in report.verdict.summary
