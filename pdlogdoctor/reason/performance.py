@@ -66,6 +66,7 @@ STILL_UP = 0.8  # a rising backlog ends at this share of its peak at least ...
 RISEN = 2.0  # ... and this many times its early level
 NEVER_ROOM_LINES = 2  # metrics lines, each with a queue up and a full pool: a server that never had room
 SHORT_EXCERPT_S = 300.0  # a series of metrics lines spanning no more than this is an excerpt, not a run
+AT_CAP = 0.95  # a running batch at this share of its peak or above is held at its cap
 # Output within this factor of its peers' is no more output (two nodes' means differ by noise).
 SAME_OUTPUT = 1.05
 PREFILL_ONLY = 0.02  # generated tokens per prompt token below which a server only prefilled
@@ -934,7 +935,7 @@ def _capped(running: Series) -> bool:
     points = running.points
     if len(points) < MIN_BUCKETS:
         return False
-    return sum(1 for point in points if point[1] >= running.high * 0.95) >= SUSTAINED_SHARE * len(points)
+    return sum(1 for point in points if point[1] >= AT_CAP * running.high) >= SUSTAINED_SHARE * len(points)
 
 
 def _prefill_saturated(node: Node, decodes: list[Node]) -> Finding | None:

@@ -18,8 +18,9 @@ not a change, and is not judged.
 The other readers start at a table's header and read the rows below it, each returning the worst
 measure with its two values and the sides compared: `read_sides_below` (a baseline column and a
 candidate column), `read_releases_below` (a row per release, each later one against the first),
-`read_variants_below` (a whitespace-aligned table of one model's variants) and
-`read_configurations_below` (a row per configuration, the first the reference); the last two judge
+`read_variants_below` (a whitespace-aligned table of one model's variants),
+`read_configurations_below` (a row per configuration, the first the reference) and
+`read_model_rows_below` (a table of models, each model's rows against its best); the last three judge
 accuracy columns only.
 """
 
@@ -393,41 +394,26 @@ def read_model_rows_below(buf: bytes | bytearray, line_start: int, line_end: int
     names = cells_of(_text(buf, line_start, line_end))
     if names is None or len(names) < 3 or not MODEL_COLUMN.match(names[0]):
         return {}
-    rows = _rows_below(buf, line_end, limit, len(names), cut=True)
     by_model: dict[str, list[list[str]]] = {}
-    for row in rows:
+    for row in _rows_below(buf, line_end, limit, len(names), cut=True):
         by_model.setdefault(row[0].strip("` "), []).append(row)
-    judged = [
-        (_lower_by(was, now), names[at], was, now, worst, best)
-        for at in range(1, len(names))
-        if ACCURACY_COLUMN.search(names[at])
-        for group in by_model.values()
-        if len(group) >= 2
-        for best, worst in [_extremes(group, at)]
-        if best is not None
-        and worst is not None
-        and (was := _cell_number(best[at])) is not None
-        and (now := _cell_number(worst[at])) is not None
-        and was > 0
-    ]
-    if not judged:
+    accuracies = [at for at in range(1, len(names)) if ACCURACY_COLUMN.search(names[at])]
+    drops = [drop for group in by_model.values() for at in accuracies if (drop := _drop(group, at)) is not None]
+    if not drops:
         return {}
-    worse, metric, was, now, row, best = max(judged, key=lambda j: j[0])
-    return _worst(
-        worse, metric, was, now, "| " + " | ".join(row) + " |", f"{_setting(best, row)} -> {_setting(row, best)}"
-    )
+    worse, at, was, now, worst, best = max(drops, key=lambda drop: drop[0])
+    sides = f"{_setting(best, worst)} -> {_setting(worst, best)}"
+    return _worst(worse, names[at], was, now, "| " + " | ".join(worst) + " |", sides)
 
 
-def _extremes(group: list[list[str]], at: int) -> tuple[list[str] | None, list[str] | None]:
-    """The rows of one model with the highest and the lowest number in column `at`."""
-    numbered = [row for row in group if _cell_number(row[at]) is not None]
+def _drop(group: list[list[str]], at: int) -> tuple[float, int, float, float, list[str], list[str]] | None:
+    """(how much lower, the column, the best value, the lowest, the lowest row, the best row) of one
+    model's rows in column `at`; None for a model on one row, or a column without two numbers."""
+    numbered = [(value, row) for row in group if (value := _cell_number(row[at])) is not None]
     if len(numbered) < 2:
-        return None, None
-
-    def value(row: list[str]) -> float:
-        return _cell_number(row[at]) or 0.0
-
-    return max(numbered, key=value), min(numbered, key=value)
+        return None
+    (was, best), (now, worst) = max(numbered, key=lambda item: item[0]), min(numbered, key=lambda item: item[0])
+    return (_lower_by(was, now), at, was, now, worst, best) if was > 0 else None
 
 
 def _setting(row: list[str], other: list[str]) -> str:
