@@ -1548,6 +1548,20 @@ KNOWN: dict[str, dict[str, str]] = {
         "`| Sample per second: 22.35...` against 23.24 stated in prose, a drop of 3.8 %",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Round 85 (session 29), bundles only (the testers' search budget was spent), first sight on
+    # b0f3d1ce: 14/16 acceptable, 14/16 quoted, none refused, no failed run called healthy, none
+    # confidently wrong. Fixed since: a port that flapped is no blip when transfers failed while it
+    # was down, vLLM's NIXL read that raised (`NIXL_ERR_REMOTE_DISCONNECT`) a transfer failure.
+    "tests/data/blind-round85-bundles-1/08-decode-oom-skewed-clock": {
+        "verdict": "first sight: scheduler-runtime-crash at 0.73 (acceptable) quoting the prefill's `KVSender "
+        "transfer encountered an error`, not the decode's CUDA OOM the tester keys: the decode's clock runs "
+        "7 min 41 s ahead and no line pairs the two files' clocks",
+        "key_line": "first sight: the prefill's crash quoted, not the decode's `torch.OutOfMemoryError`",
+    },
+    "tests/data/blind-round85-bundles-2/06-nixl-decode-preempting": {
+        "key_line": "first sight: decode-saturated (the verdict expected), quoting its queue's peak and its most "
+        "preemptions, not the lines the tester keys (`Preemptions: 6, GPU KV cache usage: 97.2%`)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

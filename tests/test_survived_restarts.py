@@ -200,3 +200,29 @@ def test_a_killed_life_whose_peers_failed_while_it_was_down_is_no_recovery(libra
     report = run([str(bundle)], library)
     assert report.verdict.id == "host-oom", report.verdict.summary
     assert "Killed process 4127 (sglang::schedul)" in report.verdict.summary
+
+
+# Round 85's bundles-2 02: a RoCE port on the prefill's node flaps (`Link down`, `Link up` in `dmesg -T`)
+# and the decode's NIXL reads raise seven seconds after it went down; the benchmark still ends with no
+# request failed. First sight: inconclusive (the flap cleared by its `Link up` and the clean benchmark).
+PORT_FLAP = Path(__file__).parent / "data" / "blind-round85-bundles-2" / "02-nixl-roce-port-flap"
+READ_FAILED = ("NIXL transfer exception", "NIXL_ERR_REMOTE_DISCONNECT", "Releasing expired KV blocks")
+
+
+def test_a_port_that_flapped_while_transfers_failed_is_the_cause(library: Library) -> None:
+    report = run([str(PORT_FLAP)], library)
+    assert report.verdict.id == "rdma-link-failure", report.verdict.summary
+    assert "Link down" in report.verdict.summary
+
+
+def test_a_port_that_flapped_with_no_transfer_failing_is_a_blip(tmp_path: Path, library: Library) -> None:
+    """The look-alike: the same run with the decode's failed reads (and the prefill's blocks released
+    unread after them) taken out: the port went down and came back, the benchmark served every
+    request, and nothing failed in between."""
+    bundle = tmp_path / "run"
+    shutil.copytree(PORT_FLAP, bundle, ignore=shutil.ignore_patterns("expected.toml"))
+    for log in bundle.glob("*.log"):
+        lines = log.read_text().splitlines(keepends=True)
+        log.write_text("".join(line for line in lines if not any(word in line for word in READ_FAILED)))
+    report = run([str(bundle)], library)
+    assert report.verdict.id == "healthy", report.verdict.summary

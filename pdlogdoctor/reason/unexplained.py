@@ -24,7 +24,7 @@ from itertools import islice
 
 from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, PYTHON_EXCEPTION, SWALLOW_LINES, ErrorLayer, Family
 from ..library.lazyregex import LazyRegex
-from ..library.patterns import Library, Pattern
+from ..library.patterns import CauseRule, Library, Pattern
 from ..library.templates import message_of, mine, quote_of
 from ..model import (
     SERVER_ROLES,
@@ -265,16 +265,40 @@ def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event
     # harmless by a check that passed beside them: `cleared_by_run` then clears nothing.
     checks = library.marked(Mark.GATE_FAILED, Mark.END_TO_END)
     run_clean = not any(e.failing and e.pattern in checks for e in events)
+    failed_at: dict[str, list[float]] = {}  # the failing lines' times, by pattern: what a cause explains
+    for e in events:
+        if e.failing and e.time is not None:
+            failed_at.setdefault(e.pattern, []).append(e.time)
     for event in events:
         pattern = library.pattern(event.pattern)
         first = event.failing and (
             _first_clearing(event, pattern, clearing, run_clean) or _prefill_warmed_up(event, clearing)
         )
+        if first and pattern.kind is Kind.CAUSE and _caused_before_it_cleared(event, first, pattern.causes, failed_at):
+            first = None
         if first:
             pairs.append((event, first))
             event = replace(event, failing=False)
         kept.append(event)
     return _echoes_cleared(*_polled_before_a_clean_benchmark(kept, pairs, library), library)
+
+
+# How long after the line that clears a cause its consequences may still be logged (a transfer that
+# timed out while the port was down is reported when its timeout runs out).
+CLEARED_LATE_S = 60.0
+
+
+def _caused_before_it_cleared(
+    event: Event, clearing: Event, causes: Sequence[CauseRule], failed_at: Mapping[str, list[float]]
+) -> bool:
+    """Lines a cause explains (its `[[causes]]` targets) failed between it and the line that clears
+    it: a port that came back up after a flap had failed transfers while it was down (round 84's
+    bundles-2 05 and round 85's 02: NIXL's `NIXL_ERR_REMOTE_DISCONNECT` seven seconds after `Link
+    down`), so it is no blip the run got over without a trace, whatever a retry carried afterwards."""
+    if event.time is None or not causes:
+        return False
+    until = (clearing.time if clearing.time is not None else event.time) + CLEARED_LATE_S
+    return any(event.time <= at <= until for rule in causes for at in failed_at.get(rule.target, ()))
 
 
 FAILED_REQUESTS = "failed"  # a benchmark's count of its requests that failed (the capture's name)
