@@ -1562,6 +1562,13 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: decode-saturated (the verdict expected), quoting its queue's peak and its most "
         "preemptions, not the lines the tester keys (`Preemptions: 6, GPU KV cache usage: 97.2%`)",
     },
+    # Round 86 (session 29), bundles only, first sight on 6731caa9: 10/11 acceptable, 11/11 quoted, none
+    # refused, no failed run called healthy, none confidently wrong.
+    "tests/data/blind-round86-bundles-2/01-llmd-prefill-oomkilled": {
+        "verdict": "first sight: inconclusive; the tester expects host-oom: `kubectl describe`'s `Reason: "
+        "OOMKilled` cleared by the container's restart below it, though the routing sidecar's 502s came while "
+        "it was down (round 84's bundles-2 01 again)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
