@@ -126,10 +126,11 @@ def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = 
         [*events, *within(core_file_events(sources, library), options.since, options.until)], library
     )
     events, recovered = benign_split(events, library)  # on corrected times: a recovery may be in another file
-    events, cleared = cleared_split(events, library)
+    in_time = within(correct(errors, clocks), options.since, options.until)
+    events, cleared = cleared_split(events, library, in_time)
     nodes = {s.name: s.node for s in sources}
     widened = slack(clocks)
-    unrecognised = gather(within(correct(errors, clocks), options.since, options.until), events, library, recovered)
+    unrecognised = gather(in_time, events, library, recovered)
     links = link(events, library, nodes, widened)
     report = decide(events, links, sources, library, widened, unrecognised, series)
     return Decided(

@@ -42,6 +42,7 @@ NOT_IDS = {
     "table-configurations-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-model-rows-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-speedup-below": "a pattern block kind (patterns.BLOCK_KINDS)",
+    "state-times-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-builds-above": "a pattern block kind (patterns.BLOCK_KINDS)",
     "measure-above": "a pattern block kind (patterns.BLOCK_KINDS)",
     "pdlogdoctor-read-ahead": "a thread name",

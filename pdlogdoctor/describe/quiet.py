@@ -1,4 +1,5 @@
-"""What a report where nothing failed can still show: where each log stops, and its warnings.
+"""What a report where nothing failed can still show: where each log stops, its warnings, and the
+results it states.
 
 A no-failure-seen report has no chain, because nothing in the lines failed. Its reader's next
 questions are what the server was doing when the lines stop (a hang, a cut excerpt, a process
@@ -6,7 +7,8 @@ killed without a word all end there) and whether anything warned (Mooncake findi
 device names the TCP fallback a later failure comes from). The scan keeps neither: it reads
 only anchored lines. So for such a report only, each re-openable input is read once more,
 bounded: its last line, and the lines the error layer's warning markers name
-(patterns/open-world/severity.toml, `[[warning]]`), templated like unrecognised errors.
+(patterns/open-world/severity.toml, `[[warning]]`), templated like unrecognised errors. The lines
+that state results were found by the scan in each input it read whole (scan/results.py).
 
 Both stay cheap next to the scan: a plain file's last line is read backwards from its end,
 its number from the scan's line count; a warning regex runs only on the lines that hold one
@@ -75,7 +77,13 @@ def describe_quiet(
     ends = tuple(read.last for read in reads if read.last is not None)
     shown = {item.template for item in report.unrecognised}
     warnings = [t for t in templates_of([w for read in reads for w in read.warnings]) if t.template not in shown]
-    return replace(report, log_ends=ends, unrecognised=(*report.unrecognised, *warnings))
+    results = tuple(
+        ExcerptLine(source.name, number, clip(text, KEPT_LINE_CHARS), 0)
+        for source in report.inputs
+        if source.name not in aside
+        for number, text in source.results
+    )
+    return replace(report, log_ends=ends, unrecognised=(*report.unrecognised, *warnings), results_read=results)
 
 
 def _scan_for(layer: ErrorLayer, named: frozenset[tuple[str, int]], matcher: str) -> _Scan:

@@ -49,6 +49,8 @@ TABLE_SPEEDUP = "table-speedup-below"
 TABLE_BUILDS = "table-builds-above"
 # The lines above a bound stated on its own line, for the accuracy it bounds (scan/headings.py).
 MEASURE_ABOVE = "measure-above"
+# The times below a status dump's state reason: when that state ended, or began (scan/states.py).
+STATE_TIMES = "state-times-below"
 BLOCK_KINDS = (
     "python-traceback",
     PYTHON_FRAMES,
@@ -63,6 +65,7 @@ BLOCK_KINDS = (
     TABLE_SPEEDUP,
     TABLE_BUILDS,
     MEASURE_ABOVE,
+    STATE_TIMES,
 )
 # The fields a block adds that a pattern's `failure_if` and `unexplained` may read besides its captures.
 BLOCK_FIELDS = MappingProxyType(
@@ -77,6 +80,7 @@ BLOCK_FIELDS = MappingProxyType(
         TABLE_SPEEDUP: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_BUILDS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         MEASURE_ABOVE: ("value", "measured"),
+        STATE_TIMES: ("stated_time",),
     }
 )
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source

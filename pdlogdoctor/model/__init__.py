@@ -295,6 +295,9 @@ class Source:
     # Its last written line and that line's number, when the scan's head held the whole file (an
     # excerpt, a short log): where the lines stop, for a report in which nothing failed.
     last_line: tuple[int, str] | None = None
+    # Its first lines that state results (a benchmark table's rows, a number beside a measure's words),
+    # with their numbers, when the scan's head held the whole file: what a paste of results reports.
+    results: tuple[tuple[int, str], ...] = ()
 
 
 @record
@@ -596,6 +599,7 @@ class Report:
     comparison: Comparison | None = None  # against the last green run (--baseline, diff)
     unrecognised: tuple[UnexplainedError, ...] = ()  # ranked: the one to read first comes first
     log_ends: tuple[ExcerptLine, ...] = ()  # when nothing failed: each input's last line (quiet.py)
+    results_read: tuple[ExcerptLine, ...] = ()  # when nothing failed: the lines stating results (quiet.py)
     performance: Performance | None = None  # the periodic metrics lines' series, when any was read
     # Added after the diagnosis (reason/known.py), never changing it: the components' versions the
     # logs show, the upstream problems this failure is known as (patterns/known/), and the team's

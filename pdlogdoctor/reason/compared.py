@@ -232,21 +232,41 @@ def _worst_of_same_workload(
     ]
     if not found:
         return None
-    _, words, old, new, change = max(found)
+    rates = [item for item in found if RATE.search(item[1])]  # as _worst: where a rate got worse, it is the measure
+    _, words, old, new, change = max(rates or found)
     return words, old, new, change
 
 
 def _by_words(measured: str) -> dict[str, float]:
     """'Benchmark duration (s): 36.40; ...' -> {'Benchmark duration (s)': 36.4, ...}: each line's
-    first number by the words before it."""
+    first number by the words before it, and each later number of the line by its clause's words
+    under the line's (`prompt eval time = 78151.46 ms / 3200 tokens (24.42 ms per token, 40.95 tokens
+    per second)`: `prompt eval time · tokens` 3200, `prompt eval time · tokens per second` 40.95)."""
     values: dict[str, float] = {}
     for line in measured.split("; "):
-        number = NUMBER.search(line)
-        value = _number(number.group()) if number else None
-        words = line[: number.start()].strip(" *:;=(|") if number else ""
-        if words and value is not None:
-            values.setdefault(words, value)
+        numbers = list(NUMBER.finditer(line))
+        label = line[: numbers[0].start()].strip(" *:;=(|") if numbers else ""
+        for at, number in enumerate(numbers):
+            value = _number(number.group())
+            words = label if at == 0 else _clause_words(line, number, label)
+            if words and value is not None:
+                values.setdefault(words, value)
     return values
+
+
+# What parts a line's clauses: a comma, a bracket, a spaced slash (`78151.46 ms / 3200 tokens`; a
+# unit's `tokens/s` is no boundary).
+CLAUSE_BREAK = re.compile(r"[,;()]|\s/\s")
+
+
+def _clause_words(line: str, number: re.Match[str], label: str) -> str:
+    """A number's words in its clause, under the line's label: the words before it, else after it."""
+    starts = [m.end() for m in CLAUSE_BREAK.finditer(line, 0, number.start())]
+    start = starts[-1] if starts else 0
+    following = CLAUSE_BREAK.search(line, number.end())
+    end = following.start() if following else len(line)
+    words = line[start : number.start()].strip(" *:=|") or line[number.end() : end].strip(" *:=|")
+    return f"{label} · {words}" if label and words and not NUMBER.search(words) else ""
 
 
 def _worse_by(words: str, was: float, now: float) -> float:

@@ -248,11 +248,14 @@ def _overcome(event: Event, by: Sequence[str], lines: Sequence[Event]) -> bool:
     return any(e.pattern in by and e.source == event.source and e.line > event.line for e in lines)
 
 
-def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event], list[tuple[Event, Event]]]:
+def cleared_split(
+    events: Sequence[Event], library: Library, errors: Sequence[Event] = ()
+) -> tuple[list[Event], list[tuple[Event, Event]]]:
     """Failing lines a later line shows harmless: one of the same file (the pattern's `cleared_by`)
     or one anywhere in the run (`cleared_by_run`). A clearing line that fails itself (a gate under
-    its threshold) clears nothing. Kept, but no longer failing. Returns (the events, the
-    (cleared, clearing) pairs)."""
+    its threshold) clears nothing, nor does one that came after the cause's consequences (`errors`:
+    the generic layer's lines, which no pattern names, count among them). Kept, but no longer
+    failing. Returns (the events, the (cleared, clearing) pairs)."""
     pairs: list[tuple[Event, Event]] = []
     kept: list[Event] = []
     # The lines that can clear, by pattern, in the run's order: a failing line looks only at the
@@ -265,6 +268,9 @@ def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event
     # harmless by a check that passed beside them: `cleared_by_run` then clears nothing.
     checks = library.marked(Mark.GATE_FAILED, Mark.END_TO_END)
     run_clean = not any(e.failing and e.pattern in checks for e in events)
+    # Checks that ran and all passed show the run got over what failed while a cause lasted (round
+    # 26's bundles-b 02: an OOM-killed prefill restarted, a validation job green after it).
+    checks_passed = run_clean and any(e.pattern in library.marked(Mark.END_TO_END) for e in events)
     failed_at: dict[str, list[float]] = {}  # the failing lines' times, by pattern: what a cause explains
     for e in events:
         if e.failing and e.time is not None:
@@ -274,7 +280,15 @@ def cleared_split(events: Sequence[Event], library: Library) -> tuple[list[Event
         first = event.failing and (
             _first_clearing(event, pattern, clearing, run_clean) or _prefill_warmed_up(event, clearing)
         )
-        if first and pattern.kind is Kind.CAUSE and _caused_before_it_cleared(event, first, pattern.causes, failed_at):
+        if (
+            first
+            and pattern.kind is Kind.CAUSE
+            and not checks_passed
+            and (
+                _caused_before_it_cleared(event, first, pattern.causes, failed_at)
+                or _peers_erred_before_it_cleared(event, first, errors)
+            )
+        ):
             first = None
         if first:
             pairs.append((event, first))
@@ -299,6 +313,24 @@ def _caused_before_it_cleared(
         return False
     until = (clearing.time if clearing.time is not None else event.time) + CLEARED_LATE_S
     return any(event.time <= at <= until for rule in causes for at in failed_at.get(rule.target, ()))
+
+
+def _peers_erred_before_it_cleared(event: Event, clearing: Event, errors: Sequence[Event]) -> bool:
+    """Another file logged errors no pattern names between a cause and the line that clears it: an
+    OOM-killed prefill's container ready again, while the routing sidecar in front of it had
+    answered 502 for every request sent to it while it was down (round 84's bundles-2 01, round
+    86's bundles-2 01: Go's `http: proxy error: dial tcp ...: connect: connection refused`). The
+    run did not get over it without a trace: the cause stands."""
+    if event.time is None:
+        return False
+    until = (clearing.time if clearing.time is not None else event.time) + CLEARED_LATE_S
+    return any(
+        e.source != event.source
+        and e.severity.rank >= Severity.ERROR.rank
+        and e.time is not None
+        and event.time <= e.time <= until
+        for e in errors
+    )
 
 
 FAILED_REQUESTS = "failed"  # a benchmark's count of its requests that failed (the capture's name)

@@ -29,7 +29,7 @@ from ..model.moments import second_text
 from ..reason.fingerprint import fingerprint
 from . import charts
 
-SCHEMA_VERSION = "2.6"  # docs/json.md has the changelog
+SCHEMA_VERSION = "2.7"  # docs/json.md has the changelog
 
 
 def format_time(seconds: float | None) -> str | None:
@@ -165,6 +165,13 @@ def excerpt_document(window: ExcerptWindow) -> dict[str, Any]:
     return {"file": window.source, "time": format_time(window.time), "lines": lines}
 
 
+# What a report where nothing failed says of the result lines it shows (describe/results.py).
+RESULTS_READ_NOTE = (
+    "Lines that state results. None was judged failed: no threshold, baseline or earlier run was "
+    "found to judge them against."
+)
+
+
 def log_end_document(end: ExcerptLine) -> dict[str, Any]:
     return {"file": end.source, "line": end.line, "text": end.text}
 
@@ -244,6 +251,7 @@ def _document(report: Report) -> dict[str, Any]:
         "excerpt": [excerpt_document(window) for window in report.excerpt],
         "unrecognised": [unrecognised_document(item) for item in report.unrecognised],
         "log_ends": [log_end_document(end) for end in report.log_ends],
+        "results_read": [log_end_document(line) for line in report.results_read],
         "links": [
             {"cause": location(link.cause.where), "effect": location(link.effect.where), "reason": link.reason}
             for link in report.links

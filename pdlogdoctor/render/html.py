@@ -30,7 +30,15 @@ from ..model.verdicts import HEALTHY, INCONCLUSIVE
 from ..scan.logshape import set_aside
 from . import changes
 from .charts import chart_html, charts
-from .document import chain_time, fact_text, folded_pattern, incomplete_reason, thread_name, time_since
+from .document import (
+    RESULTS_READ_NOTE,
+    chain_time,
+    fact_text,
+    folded_pattern,
+    incomplete_reason,
+    thread_name,
+    time_since,
+)
 from .fixes import command_text, fixes
 from .markdown import masked_names, shareable_view
 from .neutralise import show_lone_crs
@@ -416,6 +424,16 @@ def _rivals(report: Report) -> str:
             for end in report.log_ends
         )
         parts.append(f"<h2>Where the logs end</h2><table><tr><th>where</th><th>last line</th></tr>{rows}</table>")
+    if report.results_read:
+        rows = "".join(
+            f"<tr><td><code>{html.escape(f'{line.source}:{line.line}')}</code></td>"
+            f"<td><code>{html.escape(_clip(line.text))}</code></td></tr>"
+            for line in report.results_read
+        )
+        parts.append(
+            f"<h2>Results read</h2><p>{html.escape(RESULTS_READ_NOTE)}</p>"
+            f"<table><tr><th>where</th><th>line</th></tr>{rows}</table>"
+        )
     if report.missing:
         items = "".join(f"<li>{html.escape(item)}</li>" for item in report.missing)
         parts.append(f'<div class="missing"><h2>Missing evidence</h2><ul>{items}</ul></div>')

@@ -20,6 +20,7 @@ from ..reason.quotes import quoted_lines
 from ..scan.logshape import NAMES_SHOWN, set_aside, set_aside_words
 from . import changes, charts
 from .document import (
+    RESULTS_READ_NOTE,
     chain_start,
     chain_time,
     fact_text,
@@ -131,6 +132,8 @@ def compose(report: Report, stable_id: str, budget: Budget, trimmed: list[str], 
         parts.append(_unrecognised(report))
     if report.log_ends:
         parts.append(_log_ends(report))
+    if report.results_read:
+        parts.append(_results_read(report))
     for finding in report.other_incidents:
         parts.append(_other_incident(finding))
     if report.alternatives and budget.alternatives:
@@ -374,6 +377,12 @@ def _log_ends(report: Report) -> str:
     rows = ["| where | last line |", "| --- | --- |"]
     rows += [f"| {code_cell(f'{end.source}:{end.line}')} | {code_cell(end.text)} |" for end in report.log_ends]
     return "### Where the logs end\n\nThe last line of each log; nothing after it was given.\n\n" + "\n".join(rows)
+
+
+def _results_read(report: Report) -> str:
+    rows = ["| where | line |", "| --- | --- |"]
+    rows += [f"| {code_cell(f'{line.source}:{line.line}')} | {code_cell(line.text)} |" for line in report.results_read]
+    return f"### Results read\n\n{RESULTS_READ_NOTE}\n\n" + "\n".join(rows)
 
 
 def _alternatives(report: Report, quotes: list[str]) -> str:

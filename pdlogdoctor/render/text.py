@@ -26,6 +26,7 @@ from ..reason import confidence
 from ..reason.fingerprint import fingerprint
 from . import changes, charts
 from .document import (
+    RESULTS_READ_NOTE,
     chain_start,
     chain_time,
     fact_text,
@@ -134,6 +135,7 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
     _metrics(page, report)
     _unrecognised(page, report, options.verbose)
     _log_ends(page, report, options.verbose)
+    _results_read(page, report, options.verbose)
     _alternatives(page, report)
     _other_incidents(page, report, options)
     _missing(page, report)
@@ -532,6 +534,18 @@ def _log_ends(page: Page, report: Report, verbose: bool) -> None:
     for end in report.log_ends:
         page.add(f"  {names.get(end.source, end.source)}:{end.line}")
         page.add(" " * 10 + page.clip(log_message(end.text), 10, verbose), "dim")
+
+
+def _results_read(page: Page, report: Report, verbose: bool) -> None:
+    """The lines that state results, when nothing failed: the numbers the report looked at."""
+    if not report.results_read:
+        return
+    page.heading("Results read")
+    page.prose(RESULTS_READ_NOTE, 2, "dim")
+    names = short_names(source.name for source in report.inputs)
+    for line in report.results_read:
+        page.add(f"  {names.get(line.source, line.source)}:{line.line}")
+        page.add(" " * 10 + page.clip(line.text, 10, verbose), "dim")
 
 
 def _alternatives(page: Page, report: Report) -> None:

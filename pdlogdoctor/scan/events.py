@@ -28,7 +28,7 @@ from .records import Record, is_member_line, record_around
 from .roles import STREAM, role_from_name, role_from_prefix, role_from_record, stream_from_prefix
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
-from .timeline import clean_line, dated_by, grep_file, parse_stamps
+from .timeline import clean_line, dated_by, grep_file, parse_stamp, parse_stamps
 from .traceback import raising_frame, read_block
 from .wrapped import Wrapped, message_below, rejoined
 
@@ -715,14 +715,23 @@ def _pattern_event(
     if made is None:
         assert buf is not None
         made = _Made.of(buf, line, state)
+    stamp = made.stamp
     if pattern.block:
         assert buf is not None
         captured.update(read_block(pattern.block, buf, line.stop, line.end, state.stamps.formats, line.start))
-    event = make_event(pattern, state.name, line.number, made.stamp, line.text, captured)
+        stamp = stamp or _stated_by_block(captured, state)
+    event = make_event(pattern, state.name, line.number, stamp, line.text, captured)
     event = _with_prefix_role(_with_pasted_role(event, line.raw), line.raw)
     if made.latest is not None:
         event = replace(event, time_inferred=True, time_latest=made.latest)
     return event
+
+
+def _stated_by_block(captured: dict[str, FieldValue], state: EventSink) -> Stamp | None:
+    """The time a line's block states for it (`stated_time`: a status dump's state ended then),
+    for a line with no time of its own: read as a line's time is, by the catalogue of formats."""
+    stated = captured.get("stated_time")
+    return parse_stamp(stated, state.stamps.formats) if isinstance(stated, str) else None
 
 
 def _with_prefix_role(event: Event, raw: str) -> Event:

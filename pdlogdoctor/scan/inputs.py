@@ -19,6 +19,7 @@ from .index import AnchorIndex
 from .logshape import document_kind, not_serving_problem
 from .parallel import plain_file_path, scan_file_parallel, worth_splitting
 from .pastes import paste_events
+from .results import result_lines
 from .roles import detect_role, node_from_name, role_from_name, with_source_role
 from .search import scan_stream
 from .timeline import clean_line
@@ -149,6 +150,7 @@ def scanned(name: str, result: ScanResult, index: AnchorIndex, problems: tuple[I
         problems=problems + tuple(result.problems),
         node=node_from_name(name),
         last_line=_last_line(result.head) if result.bytes <= HEAD_BYTES and kind is None else None,
+        results=result_lines(result.head) if result.bytes <= HEAD_BYTES and kind is None else (),
     )
     series = result.series.series(name, role, source.node)
     events: Sequence[Event] = result.events

@@ -17,7 +17,7 @@ from ..library.frames import Frame, parse_frame
 from ..library.lazyregex import LazyRegex
 from ..model import FieldValue
 from ..model.textcut import clip
-from . import headings, tables
+from . import headings, states, tables
 from .timeline import clean_line, parse_stamp
 
 # Characters of an exception's message kept; cut whole tokens only (textcut.clip): the message reaches
@@ -156,6 +156,7 @@ TABLE_READERS: dict[str, Callable[[bytes | bytearray, int, int, int], dict[str, 
     "table-speedup-below": tables.read_speedup_below,
     "table-builds-above": tables.read_builds_above,
     "measure-above": headings.read_measure_above,
+    "state-times-below": states.read_state_times_below,
 }
 
 

@@ -1,0 +1,65 @@
+"""Which lines of a paste state results: what a report where nothing failed says it read.
+
+People post results (a benchmark's table, `llama_print_timings`, a score per model) and ask whether
+something is wrong. When no line of them failed (no gate, no baseline to judge against) the report
+says no failure was seen, and its reader's next question is which numbers it looked at: the report
+names them. A result line is a table's data row stating a number, or a line stating a number with
+the words of a measure beside it (a throughput, a latency, a score: model/measures.py), never a
+progress bar's redraw nor a table's header or separator. The scan looks for them in an input it
+read whole (a paste, a short log: `result_lines`), at no cost to a large log.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model.measures import BETTER_HIGHER, BETTER_LOWER
+from .collectors import unwrap_head
+from .tables import cells_of
+from .timeline import clean_line
+
+RESULTS_KEPT = 5  # result lines kept per input: the first ones, where a table starts
+RESULT_CHARS = 2000  # a longer line is no result a person reads (a JSON record, a minified blob)
+
+# A number as results state one: `76.7`, `**76.7**`, `1,234`, `6.95 +/- 0.04`, `12.3%`.
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w.])")
+_NUMBER_CELL = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?\s*(?:%|x|±.*|\+/-.*|[a-zA-Z/]{1,8})?$")
+_SEPARATOR_CELL = re.compile(r"^:?-+:?$")
+# tqdm's redraw (`45%|████      | 9/20 [00:03<00:04, 2.71it/s]`, vLLM's `45% Completed | 9/20`): a
+# progress report, not a result.
+_PROGRESS = re.compile(r"\d+%\s*(?:Completed\s*)?\||\d\s*(?:it/s|s/it)\b")
+# A measure's words in units or names (the other script's units a paste may use: 毫秒 is milliseconds).
+_UNITS_ELSEWHERE = re.compile(r"毫秒|秒")
+
+
+def result_lines(head: str) -> tuple[tuple[int, str], ...]:
+    """The first RESULTS_KEPT lines of a whole input (`head`) that state results, with their numbers."""
+    rows = [clean_line(unwrap_head(row))[0] for row in head.splitlines()]  # numbered as the scan numbers them
+    found: list[tuple[int, str]] = []
+    for at, text in enumerate(rows):
+        below = rows[at + 1] if at + 1 < len(rows) else None
+        if len(text) <= RESULT_CHARS and states_a_result(text, below):
+            found.append((at + 1, text.strip()))
+            if len(found) == RESULTS_KEPT:
+                break
+    return tuple(found)
+
+
+def states_a_result(line: str, next_line: str | None) -> bool:
+    """The line states a result: a table's data row with a number in a cell, or a number beside a
+    measure's words (`next_line`: the line below, which says whether a table line is a header)."""
+    cells = cells_of(line)
+    if cells is not None:
+        return _data_row(cells, next_line)
+    if _PROGRESS.search(line) or _NUMBER.search(line) is None:
+        return False
+    return bool(BETTER_HIGHER.search(line) or BETTER_LOWER.search(line) or _UNITS_ELSEWHERE.search(line))
+
+
+def _data_row(cells: list[str], next_line: str | None) -> bool:
+    if all(_SEPARATOR_CELL.match(cell.replace(" ", "")) for cell in cells if cell):
+        return False
+    below = cells_of(next_line) if next_line is not None else None
+    if below is not None and below and all(_SEPARATOR_CELL.match(c.replace(" ", "")) for c in below if c):
+        return False  # a header: the separator row is below it
+    return any(_NUMBER_CELL.match(cell) for cell in cells if cell)
