@@ -127,7 +127,7 @@ def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = 
     )
     events, recovered = benign_split(events, library)  # on corrected times: a recovery may be in another file
     in_time = within(correct(errors, clocks), options.since, options.until)
-    events, cleared = cleared_split(events, library, in_time)
+    events, cleared = cleared_split(events, library, in_time, [s.name for s in sources])
     nodes = {s.name: s.node for s in sources}
     widened = slack(clocks)
     unrecognised = gather(in_time, events, library, recovered)

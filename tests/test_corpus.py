@@ -53,9 +53,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "named: scheduler-init-crash 0.90, of RuntimeError: NIXL is not available; the tester expects "
         "inconclusive (a missing package is outside the catalogue)",
     },
-    "tests/data/excerpts/lmcache-1343-nixl-ucx-1p1d-example-startup-benign": {
-        "key_line": "vLLM's 'init engine ... took' line not shown",
-    },
     # The round 5 and 6 blind sets, kept as cases after their first-sight score (2026-12-01, at
     # d57ddc4): what the tool said then. Each fix that makes one pass removes its entry.
     "tests/data/blind-round5-bundles/04-decode-devshm-full-nccl-init": {
@@ -126,9 +123,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive 0.00; since TpModelWorkerClient's crash is scheduler-exception's: "
         "scheduler-crash 0.35 (acceptable), its summary quotes the line's message, not the key line as written "
         "with its '[... DP0 TP0 EP0] ' prefix; the tester expects scheduler-runtime-crash",
-    },
-    "tests/data/blind-round13-excerpts-b/12-vllm-kv-connector-stall-serving": {
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     # The round 14 blind sets (55 cases: 38 real excerpts from threads no test used, 17 bundles), kept
     # as cases after their first-sight score at a2128d7 (40/55 acceptable, 51/55 key line quoted, 1
@@ -327,12 +321,10 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round26-excerpts-c/07-triton-trtllm-concurrency-no-scaling": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: two load-test results "
         "(concurrency 1 and 5) with flat throughput and 5x latency, every request answered, no gate",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round26-excerpts-c/08-sglang-ttft-asymmetric-concurrent-prefill": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: a "
         "reproducer's own lines (a 50 ms baseline, p99 TTFT 22 s), no harness's result format",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round26-excerpts-c/10-vllm-ascend-v1-ceval-accuracy-drop": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: a hand-edited "
@@ -348,7 +340,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "now no-failure-seen 0.50; the tester expects performance-regression: two hand-made summaries of seven "
         "benchmark runs each, one file per vLLM version (62.79 against 57.80 req/s), no gate or baseline the "
         "lines name as one",
-        "key_line": "first sight: no key line quoted (inconclusive 0.00)",
     },
     # Round 28 (session 15), at first sight (excerpts on faac552, bundles-b on cee7a60,
     # bundles-a on 685cc07: nothing changed for them): excerpts-a 7/11, excerpts-b 8/11, excerpts-c 8/11,
@@ -358,7 +349,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: vLLM's shm_broadcast "
         "'No available shared memory broadcast block found in 60 seconds' at INFO, repeated by two engine cores, "
         "then the API server answering a /metrics scrape: a hang no line calls an error",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     "tests/data/blind-round28-excerpts-b/04-mooncake-pg-mnnvl-warmup-hang": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: Mooncake's lines pasted "
@@ -399,7 +389,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: lm-eval's GSM8K "
         "table alone at 0.706 for a model that scores about 0.95, no gate (its direction column printed as '_', "
         "which lm-eval-results-row does not read; read, the row would be an answered eval: healthy 0.40)",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
     },
     # Round 30 (session 16), at first sight (excerpts-a and excerpts-c on a7fb224, excerpts-b on b547447,
     # bundles on b716c20: nothing changed for them): excerpts-a 9/11, excerpts-b 10/11, excerpts-c
@@ -546,7 +535,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: sglang's "
         "send_one table printed twice (129.26 then 113.59 token/s for the same 1024 tokens), with no change "
         "column and no label: two tables' rows are not compared",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     # Round 39 (session 21) at first sight: excerpts-a 11/11 (on 76c92a50), excerpts-b 10/11 and
     # excerpts-c 8/11 (on 76c92a50), bundles-b 5/8 (on 81c3f597). Passing since: a level-less
@@ -640,7 +628,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: a Markdown table "
         "whose columns are two commits and their difference, no unit or direction in it; the regression is "
         "in the reporter's words only",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round44-bundles-a/06-decode-gated-model-no-token": {
         "key_line": "first sight: model-load-failure (the verdict expected) quoting huggingface_hub's `Cannot access "
@@ -764,12 +751,10 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round49-excerpts-c/05-dsv4-flash-gsm8k-health-check": {
         "verdict": "first sight: inconclusive led by `Zero request errors` read as an error; since then "
         "no-failure-seen (acceptable) whose summary names the reference measure, not the 95.8% result",
-        "key_line": "first sight: the 95.8% line and `Zero request errors` not quoted",
     },
     "tests/data/blind-round49-excerpts-c/06-sglang-nightly-mistral-gsm8k-scorer": {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: `0.414 vs 0.47 threshold` "
         "in a PR's prose, the thread's scorer at fault, not the server",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round49-excerpts-c/08-vllm-h100-mxfp4-humming-gsm8k-invalid": {
         "verdict": "first sight: inconclusive led by the PR's `GSM8K 0.0000, invalid rate 0.994` line; the "
@@ -796,7 +781,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round50-excerpts-c/02-aiter-r1-mxfp4-gsm8k-0.03": {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a table of conditions "
         "(`Before the commit | 0.94 – 0.96`, `At the commit | **0.03**`) under a `Threshold: 0.93` line",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round50-excerpts-c/05-sglang-glm52-gsm8k-gate-noise": {
         "verdict": "first sight: inconclusive led by the prose `fails gsm8k about twice a week`; the tester "
@@ -820,7 +804,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round50-excerpts-c/10-sglang-gsm8k-eval-unification": {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive (the nightly's eval path "
         "changed, a cause no verdict names)",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     # Blind round 51 (session 24), first sight on 591724c8: excerpts-a 4/8, excerpts-c 4/7, bundles-a
     # 6/6, bundles-b 6/7 (no excerpts-b set: its themes' threads are used up): 20/28, key line quoted in
@@ -869,11 +852,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # 8/8 (on 8db1323b): 23/28, key line quoted in 25/28, none refused, one failed run called healthy
     # (c 08: a nightly's table of samples per second, `Change%` down 63 %, read as answers served: `sps`
     # named no direction), none confidently wrong. Passing since: rates by their short unit (c 08).
-    "tests/data/blind-round55-excerpts-c/04-vllm-mamba-gsm8k-compare-healthy": {
-        "verdict": "first sight: no-failure-seen; the tester expects healthy: two gsm8k results side by side, "
-        "no line a pattern reads as answers served",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
     "tests/data/blind-round55-excerpts-c/10-textgen-3090-8bit-gibberish": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: an answer unrelated "
         "to its prompt, in plain sentences",
@@ -885,7 +863,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round56-excerpts-c/04-gaudi-contiguous-pa-longctx-garbled": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a table's `garbled` "
         "column (`3/20`) beside qa_f1 0.05 against a reference of ~0.34",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round56-excerpts-c/06-ascend-prefix-ttft-gate-jitter": {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive: a table of nightly TTFT "
@@ -912,7 +889,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round58-excerpts-c/08-dllm-plugin-gsm8k-strict-zero": {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: a reposted lm-eval table without "
         "its task column, the value in bold (`| flexible-extract | exact_match | **0.6308** | ±0.0133 |`)",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     # Blind round 59 (session 25), first sight on 8d756ab8: excerpts-a 8/9, excerpts-c 3/9, excerpts-d
     # 8/9, bundles 7/8: 26/35, key line quoted in 29/35, none refused, two failed runs called healthy
@@ -922,11 +898,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # results stated wrong in words (c 06), a results table's GARBAGE cells (c 01), perplexity runs
     # named `(before)` and `(after)` at their line's end (c 08), Ollama's listening line (a 07), vLLM's
     # `Error in preprocessing prompt inputs` for a prompt over the context (bundles 04).
-    "tests/data/blind-round59-excerpts-c/09-vllm-omni-tts-perf-false-alarm": {
-        "verdict": "first sight: no-failure-seen, its summary naming the last line, not the flat nightly row "
-        "the tester keys (healthy expected: a stale baseline's false alarm)",
-        "key_line": "first sight: the nightly's row not quoted",
-    },
     # Blind round 60 (session 25), first sight on 5ea7e68c: excerpts-a 3/7, excerpts-c 4/10, excerpts-d
     # 6/9, bundles 6/7: 19/33, key line quoted in 25/33, none refused, no failed run called healthy,
     # four confidently wrong (a 03 below; a 06: llama.cpp's out-of-memory it retried past without
@@ -955,7 +926,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round60-excerpts-c/03-vllm-dsv4-fused-shared-expert-gsm8k-ab": {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: an A/B table whose rows "
         "name the configuration (`FSE enabled, original conversion`), 0.9492 against 0.8620",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round60-excerpts-c/04-mistralrs-no-kv-cache-garbage": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a chat answer of word "
@@ -965,7 +935,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round60-excerpts-c/08-sglang-dsv4-shared-expert-fusion-mmlu-healthy": {
         "verdict": "first sight: no-failure-seen, its summary naming no result; the tester expects healthy: a "
         "table of MMLU scores per configuration (`| DeepEP fused | 14042 | 0.861 |`), no pattern reads",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round60-excerpts-d/08-guidellm-ci-hf-429": {
         "verdict": "first sight: no-failure-seen, its summary naming the last line; the tester expects "
@@ -987,7 +956,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round61-excerpts-c/02-sfllm-fp8-gsm8k-throughput-table": {
         "verdict": "first sight: no-failure-seen, naming no result; the tester expects healthy: a validation "
         "table with GSM8K as `1093/1319 (82.87%)` cells",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round61-excerpts-c/06-vllm-ttft-3x-after-upgrade": {
         "verdict": "first sight: no-failure-seen; the tester expects performance-regression: `- TTFT (v0.7.0): "
@@ -1037,12 +1005,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round63-excerpts-c/01-sglang-pp-accuracy-consistency": {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: a test's printed dicts "
         "(`[Qwen PP Comparison] Baseline: {'accuracy': np.float64(0.95)`), a shape no pattern reads",
-        "key_line": "first sight: that line not quoted",
-    },
-    "tests/data/blind-round63-excerpts-c/02-ttinference-qwen72b-release-bench": {
-        "verdict": "first sight: no-failure-seen naming no result; the tester expects healthy: a release's "
-        "benchmark table of token rates, no measure column a pattern reads as served",
-        "key_line": "first sight: no line quoted",
     },
     "tests/data/blind-round63-excerpts-c/03-mlxvlm-eagle3-speedup": {
         "verdict": "first sight: no-failure-seen naming no result; the tester expects healthy: speed-ups stated "
@@ -1087,9 +1049,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # decode's QP ENOMEM as the cause of its peer's `mark it inactive`.
     "tests/data/blind-round66-excerpts-c/04-xinfer-vllm-rs-perf-metrics-ok": {
         "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys",
-        "key_line": "first sight: no-failure-seen naming no result (healthy expected): vllm.rs' `[Seq 1] Decoded: "
-        "1709 tokens in 12.33s` lines, read as no served request: the same lines stand beside garbage answers "
-        "(round 48's excerpts-c 01), so they are no proof the answers were right",
     },
     "tests/data/blind-round66-excerpts-c/07-tpu-inference-gptoss-strict-match-zero": {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive: lm-eval's strict-match at 0 "
@@ -1145,7 +1104,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects performance-regression: `Exllama 0.0.11:` "
         "and `Exllama 0.0.12:` over fenced speed tests (54.1 against 24.9 t/s), a version heading's shape no "
         "search key finds",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round69-excerpts-c/06-ollama-v017-parallel-throughput-drop": {
         "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a table whose "
@@ -1190,12 +1148,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # flag, sglang's `Loaded weights leave no GPU memory for the KV cache`, Dynamo's `no endpoints
     # available to route work`, Triton's status name read as an errno and its `unable to find backend
     # library`, a pasted generation that loops (read on pastes only), LMDeploy's benchmark summary.
-    "tests/data/blind-round72-excerpts-c/07-aiter-fmoe-config-perf-regression": {
-        "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
-        "`Throughput=23512 tokens/s` under `Before replacing the configs:`, a `name=value unit` shape no pattern "
-        "reads (and the slower side is the `Before` one: read, the pair would say an improvement)",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
     "tests/data/blind-round72-excerpts-c/08-exllamav2-rocm-031-named-named-repetition": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: `a rabbit named named named "
         "named` (four times, below the loop's ten) and the reporter's prose `(continues to write the same word "
@@ -1217,7 +1169,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round73-excerpts-c/07-sglang-qwen25vl-mmmu-quant-parity": {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: a Markdown table of quantisations "
         "(`| w8a8_fp8 |  0.506     |`) within 2 % of the first row, read as no failure but no proof of serving",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     # Round 74 (session 27), first sight on ad8248ee: 19/30 acceptable, 25/30 quoted, none refused, no
     # failed run called healthy, none confidently wrong. Fixed since: the regular router's `No available
@@ -1241,7 +1192,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects performance-regression: two `ollama run "
         "--verbose` stat blocks whose releases are named only in the docker command above each "
         "(`ollama/ollama:0.14.3`), no heading a pattern reads",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round75-excerpts-c/02-llamacpp-rocm-gfx1012-gibberish": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: llama.cpp's verbose "
@@ -1386,17 +1336,14 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round79-excerpts-c/02-autoround-qwen3-mxfp4-accuracy-drop": {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: an accuracy table whose "
         "`Ratio` column (0.9165) is the quantised model's share of its baseline's, a column no reader knows",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round79-excerpts-c/04-llamacpp-backend-integration-p40-compare": {
         "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys: "
         "compare-llama-bench's rows without their header (cut by the paste), speedups 0.99 to 1.03",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round79-excerpts-c/06-lmeval-wikitext-perplexity-jump": {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive: wikitext's `word_perplexity` "
         "8.79 in lm-eval's JSON, then 13.0065 in its table, two shapes no pair reads",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round79-excerpts-c/08-rocm-triton-mxfp4-decode-gemm-regression": {
         "verdict": "first sight: healthy (a failed run called healthy); the tester expects performance-regression: "
@@ -1498,12 +1445,10 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a table of builds "
         "(`build-vulkan` 18.33, `build-rocm` 3921.18) whose values are perplexities only the command below "
         "it names",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round83-excerpts-c/05-lightllm-slow-tokenizer-throughput": {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive: `Throughput: 3.60 requests/s` "
         "against a published 10.59 the thread states in prose",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round83-excerpts-d/07-sglang-ci-hf-download-traffic-limit": {
         "verdict": "first sight: no-failure-seen; the tester expects model-load-failure: a traceback's frames "
@@ -1514,16 +1459,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # (bundles-1 03 and 09). Fixed since: XLA's and MLC's words for device memory, FastChat's
     # controller with no worker, a value beside its allowance, wikitext's perplexity by name, a killed
     # life whose peers failed while it was down, a peer that came back after one burst.
-    "tests/data/blind-round84-bundles-1/03-k8s-decode-cgroup-oom-restart": {
-        "verdict": "first sight: rdma-link-failure at 0.72 (confidently wrong); the tester expects host-oom: the "
-        "decode OOM-killed (an untimed `kubectl get events` line), the prefill's transfers to it failing while "
-        "it was down; now host-oom at 0.42 with rdma-link-failure a close runner-up (0.37)",
-    },
-    "tests/data/blind-round84-bundles-2/01-llmd-decode-container-oomkilled": {
-        "verdict": "first sight: inconclusive; the tester expects host-oom: `kubectl describe`'s `Reason: "
-        "OOMKilled` cleared by the container ready again below it, though the prefill's KV expired and the "
-        "routing sidecar was refused while it was down",
-    },
     "tests/data/blind-round84-bundles-2/05-nixl-decode-roce-link-flap": {
         "verdict": "first sight: peer-lost at 0.41; the tester expects rdma-link-failure: NIXL's "
         "`NIXL_ERR_REMOTE_DISCONNECT` on the decode with `dmesg -T`'s `Link down` on another clock (CST)",
@@ -1536,7 +1471,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round84-excerpts-c/02-llamacpp-bad-q8-quant-perplexity": {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a table of uploads "
         "by date whose perplexities (`15.3851 +/- 0.13562` against 6.96) only the thread names",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round84-excerpts-c/06-autoawq-qwen-int4-perplexity-fix": {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: bullets of "
@@ -1564,10 +1498,26 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     # Round 86 (session 29), bundles only, first sight on 6731caa9: 10/11 acceptable, 11/11 quoted, none
     # refused, no failed run called healthy, none confidently wrong.
-    "tests/data/blind-round86-bundles-2/01-llmd-prefill-oomkilled": {
-        "verdict": "first sight: inconclusive; the tester expects host-oom: `kubectl describe`'s `Reason: "
-        "OOMKilled` cleared by the container's restart below it, though the routing sidecar's 502s came while "
-        "it was down (round 84's bundles-2 01 again)",
+    # Round 87 (session 30), at first sight: excerpts-a 8/9, excerpts-b 6/7, excerpts-c 4/8, excerpts-d 6/6,
+    # bundles-1 9/9 (on f703d157), bundles-2 6/9 (on 214055ac): 39/48 acceptable, 43/48 quoted, none
+    # refused, no failed run called healthy, none confidently wrong. Fixed since: a socket in use in
+    # tritonserver's words, llama.cpp's timings pasted twice compared in order, the results a paste
+    # states named when nothing judged them, vllm-ascend's aisbench verification, a bootstrap name
+    # that does not resolve, a pytest failure's lines between its gates in a server's log.
+    "tests/data/blind-round87-excerpts-b/06-sglang-cp-hicache-retract-livelock": {
+        "verdict": "first sight: no-failure-seen; the tester expects decode-saturated: one sglang retraction "
+        "line cut by the poster's `...` (`KV cache pool is full. Retract requests. #retracted_reqs: 1`), "
+        "which alone says the pool filled once, not that the decode stayed saturated",
+    },
+    "tests/data/blind-round87-excerpts-d/03-dynamo-pytest-false-green": {
+        "key_line": "first sight: no-failure-seen (expected) naming no test file: the tester keys a "
+        "pytest progress line (`test_helm_charts.py .`) whose single dot is the finding",
+    },
+    "tests/data/blind-round87-bundles-2/01-llmd-decode-imagepull-epp-no-decode": {
+        "verdict": "first sight: kv-transfer-timeout at 0.35 (low); the tester expects router-no-workers: "
+        "the EPP's 1,334 `failed to find available decode workers` beside kubelet's `ImagePullBackOff`, "
+        "read as a router's view of the prefill's three expired-lease lines (the router's words are "
+        "another view of a symptom, and no verdict names an image that does not pull)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

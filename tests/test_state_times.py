@@ -56,6 +56,12 @@ Benchmark duration (s):                  412.37
 Output token throughput (tok/s):         2143.90
 """
 
+# the prefill's earlier life (`kubectl logs --previous`) and its next one, up again (sglang's ready line)
+RESTARTED = {
+    "prefill-previous.log": '[2025-12-05 08:30:58] INFO:     10.244.5.22:45750 - "POST /generate HTTP/1.1" 200 OK\n',
+    "prefill.log": "[2025-12-05 08:32:40] The server is fired up and ready to roll!\n",
+}
+
 
 def _bundle(tmp_path: Path, clock: str, extra: dict[str, str] | None = None) -> Path:
     (tmp_path / "kubectl-describe-prefill.txt").write_text(DESCRIBE)
@@ -90,8 +96,8 @@ def test_peers_failing_while_it_was_down_keep_the_kill_the_cause(tmp_path: Path)
     [
         # the sidecar's errors an hour before the kill: another moment, not the kill seen from outside
         ("07:31:07", None),
-        # the run's checks ran after the restart and passed: the run got over it
-        ("08:31:07", {"bench.log": BENCH_PASSED}),
+        # the killed life's next one came up, and the run's checks ran and passed: the run got over it
+        ("08:31:07", {"bench.log": BENCH_PASSED, **RESTARTED}),
     ],
 )
 def test_a_kill_the_run_got_over_is_cleared(tmp_path: Path, clock: str, extra: dict[str, str] | None) -> None:

@@ -357,10 +357,13 @@ def _while_starting(error: UnexplainedError, up: float | None) -> bool:
 def _in_gate_block(line: Event, gates: Sequence[Event]) -> bool:
     """A line of the harness's own report of its failed gates: in the gate's file, within
     GATE_BLOCK lines of it (a check script's `[slo] 2 of 2 checks failed` under its FAIL lines, a
-    test's traceback under its `FAIL:` header), in a file that is no server's log."""
-    if line.role in SERVER_ROLES:
-        return False
-    return any(g.source == line.source and abs(g.line - line.line) <= GATE_BLOCK for g in gates)
+    test's traceback under its `FAIL:` header), in a file that is no server's log; in a server's log
+    (a CI job's one log, the harness's output among the server's), only between two of its gates (a
+    pytest failure's source lines under its `FAILED` and above its assertion)."""
+    near = [g.line for g in gates if g.source == line.source and abs(g.line - line.line) <= GATE_BLOCK]
+    if line.role not in SERVER_ROLES:
+        return bool(near)
+    return any(at < line.line for at in near) and any(at > line.line for at in near)
 
 
 def _passed(events: Sequence[Event], library: Library) -> bool:

@@ -249,13 +249,14 @@ def _overcome(event: Event, by: Sequence[str], lines: Sequence[Event]) -> bool:
 
 
 def cleared_split(
-    events: Sequence[Event], library: Library, errors: Sequence[Event] = ()
+    events: Sequence[Event], library: Library, errors: Sequence[Event] = (), inputs: Sequence[str] = ()
 ) -> tuple[list[Event], list[tuple[Event, Event]]]:
     """Failing lines a later line shows harmless: one of the same file (the pattern's `cleared_by`)
     or one anywhere in the run (`cleared_by_run`). A clearing line that fails itself (a gate under
     its threshold) clears nothing, nor does one that came after the cause's consequences (`errors`:
     the generic layer's lines, which no pattern names, count among them). Kept, but no longer
-    failing. Returns (the events, the (cleared, clearing) pairs)."""
+    failing (`inputs`: the names of the run's files, which tell a restarted process's next life).
+    Returns (the events, the (cleared, clearing) pairs)."""
     pairs: list[tuple[Event, Event]] = []
     kept: list[Event] = []
     # The lines that can clear, by pattern, in the run's order: a failing line looks only at the
@@ -268,9 +269,15 @@ def cleared_split(
     # harmless by a check that passed beside them: `cleared_by_run` then clears nothing.
     checks = library.marked(Mark.GATE_FAILED, Mark.END_TO_END)
     run_clean = not any(e.failing and e.pattern in checks for e in events)
-    # Checks that ran and all passed show the run got over what failed while a cause lasted (round
-    # 26's bundles-b 02: an OOM-killed prefill restarted, a validation job green after it).
-    checks_passed = run_clean and any(e.pattern in library.marked(Mark.END_TO_END) for e in events)
+    # A killed process whose next life came up, and checks that ran and all passed, show the run got
+    # over what failed while it was down (round 26's bundles-b 02: an OOM-killed prefill restarted
+    # and served, a validation job green after it). A link that came back is no such proof: the
+    # benchmark that ran across its flaps passed, slower (round 85's bundles-2 02).
+    got_over = (
+        run_clean
+        and any(e.pattern in library.marked(Mark.END_TO_END) for e in events)
+        and _restarted_and_served(events, {*inputs, *(e.source for e in events)}, library)
+    )
     failed_at: dict[str, list[float]] = {}  # the failing lines' times, by pattern: what a cause explains
     for e in events:
         if e.failing and e.time is not None:
@@ -283,7 +290,7 @@ def cleared_split(
         if (
             first
             and pattern.kind is Kind.CAUSE
-            and not checks_passed
+            and not got_over
             and (
                 _caused_before_it_cleared(event, first, pattern.causes, failed_at)
                 or _peers_erred_before_it_cleared(event, first, errors)
@@ -313,6 +320,13 @@ def _caused_before_it_cleared(
         return False
     until = (clearing.time if clearing.time is not None else event.time) + CLEARED_LATE_S
     return any(event.time <= at <= until for rule in causes for at in failed_at.get(rule.target, ()))
+
+
+def _restarted_and_served(events: Sequence[Event], sources: set[str], library: Library) -> bool:
+    """A process's next life (`prefill.log` beside `prefill-previous.log`) came up or served."""
+    later = {life for source in sources for life in next_lives(source, sources)}
+    up = library.marked(*SERVING_BEFORE_CRASH)
+    return any(e.source in later and e.pattern in up and not e.failing for e in events)
 
 
 def _peers_erred_before_it_cleared(event: Event, clearing: Event, errors: Sequence[Event]) -> bool:
