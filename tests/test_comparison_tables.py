@@ -402,3 +402,39 @@ def test_a_value_beside_its_bound_fails_on_the_wrong_side_of_it(tmp_path: Path, 
     gates = [e for e in report.chain if e.pattern == "gate-value-beside-allowance" and e.failing]
     assert bool(gates) is failed, report.verdict.summary
     assert (report.verdict.id in ("healthy", "no-failure-seen")) is not failed
+
+
+# mozilla-ai/llamafile#974: a release's stock build and the same release patched, beside the release
+# before them; the lowest release is the baseline, the next release's first column the candidate.
+RELEASE_COLUMNS = [
+    "| dense Llama-3.1-8B Q4_K_M | **0.9.3** | 0.10.1 stock | 0.10.1 + this PR |",
+    "|---|---:|---:|---:|",
+    "| pp2048 (t/s) | **76.29 ± 1.92** | 30.05 ± 0.75 | 30.54 ± 0.75 |",
+    "| tg32 (t/s)   | **16.32 ± 0.51** | 6.01 ± 0.22 | 6.12 ± 0.06 |",
+]
+
+
+@pytest.mark.parametrize(
+    ("rows", "failed"),
+    [
+        (RELEASE_COLUMNS[2:], True),
+        # the later release as fast as the one before it: within the allowance
+        (["| pp2048 (t/s) | 76.29 ± 1.92 | 75.10 ± 0.75 | 75.54 ± 0.75 |"], False),
+    ],
+    ids=["slower-later-release", "later-release-as-fast"],
+)
+def test_release_columns_judge_the_later_release_against_the_earlier(
+    tmp_path: Path, rows: list[str], failed: bool
+) -> None:
+    report = _analysed(tmp_path, [*RELEASE_COLUMNS[:2], *rows])
+    assert (report.verdict.id == "performance-regression") is failed, report.verdict.summary
+    assert (int(exit_code_for(report)) == 1) is failed
+    if failed:  # the worst row: tg32 fell 63.2 % (16.32 to 6.01), pp2048 60.6 %
+        assert "tg32 (t/s) went from 16.32 to 6.01 (-63.2%" in report.verdict.summary
+
+
+def test_two_columns_of_one_release_name_no_baseline(tmp_path: Path) -> None:
+    """Two builds of the lowest release: which one is the baseline is not said."""
+    header = "| model | 0.9.3 stock | 0.9.3 patched | 0.10.1 |"
+    report = _analysed(tmp_path, [header, "|---|---|---|---|", "| pp2048 (t/s) | 76.2 | 75.9 | 30.1 |"])
+    assert report.verdict.id != "performance-regression"

@@ -1516,8 +1516,9 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round87-bundles-2/01-llmd-decode-imagepull-epp-no-decode": {
         "verdict": "first sight: kv-transfer-timeout at 0.35 (low); the tester expects router-no-workers: "
         "the EPP's 1,334 `failed to find available decode workers` beside kubelet's `ImagePullBackOff`, "
-        "read as a router's view of the prefill's three expired-lease lines (the router's words are "
-        "another view of a symptom, and no verdict names an image that does not pull)",
+        "read as a router's view of the prefill's three expired-lease lines; now router-no-workers at 0.34 "
+        "(the EPP's line read), kv-transfer-timeout a close runner-up (0.29): the events' ages place "
+        "neither the failed pulls nor the rollout that stopped the old decodes on the prefill's clock",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

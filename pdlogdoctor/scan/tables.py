@@ -82,6 +82,11 @@ CANDIDATE_SIDE = re.compile(
 # A release, its name before it (`vLLM 0.23`, `torch==2.9`) and a build's suffix after it (`1.4.0-patched`,
 # `0.11.0rc1`, `2.9.0+cu128`).
 RELEASE_CELL = re.compile(r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)(?:[-+.]?[A-Za-z][\w.]{0,20})?$")
+# A header's column named for a release and what was done to it (`0.10.1 stock`, `0.10.1 + this PR`:
+# mozilla-ai/llamafile#974's three-way table).
+RELEASE_SIDE = re.compile(
+    r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)(?:[-+.]?[A-Za-z][\w.]{0,20})?(?:\s+[^|]{1,40})?$"
+)
 COMMIT_CELL = re.compile(r"^[0-9a-f]{7,40}$")  # a commit's hash, short or whole
 # A header cell that names releases or the software they are of (table-releases-header's words).
 RELEASE_HEADER = re.compile(
@@ -525,15 +530,23 @@ def _sides(names: list[str]) -> tuple[int, int] | None:
     after = [at for at, name in enumerate(names) if CANDIDATE_SIDE.match(name)]
     if len(before) == 1 and len(after) == 1:
         return before[0], after[0]
-    releases = [(_release(name), at) for at, name in enumerate(names) if RELEASE_CELL.match(name)]
-    if len(releases) == 2 and releases[0][0] != releases[1][0]:
-        (_, low), (_, high) = sorted(releases)
-        return low, high
-    return None
+    releases = [(_side_release(name), at) for at, name in enumerate(names) if RELEASE_SIDE.match(name)]
+    lowest = min(releases, default=None)
+    if lowest is None or sum(1 for release, _ in releases if release == lowest[0]) > 1:
+        return None
+    # The lowest release is the baseline; the first column of a later one (its stock build, before
+    # the columns of what was done to it) the candidate.
+    later = [at for release, at in releases if release > lowest[0]]
+    return (lowest[1], later[0]) if later else None
 
 
 def _names_a_change(name: str) -> bool:
     return bool(IMPROVEMENT.search(name) or REGRESSION.search(name) or CHANGE.search(name))
+
+
+def _side_release(name: str) -> tuple[int, ...]:
+    found = RELEASE_SIDE.match(name)
+    return tuple(int(part) for part in found.group(1).split(".")) if found else ()
 
 
 def _release(name: str) -> tuple[int, ...]:
