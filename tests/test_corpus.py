@@ -993,11 +993,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive led by the test's `panic: test timed out after 10m0s`, not "
         "`[FAILED] HF_TOKEN is not set` the tester keys (model-load-failure expected)",
     },
-    "tests/data/blind-round62-excerpts-d/07-vllm-rbln-ci-hf-api-rate-limit": {
-        "verdict": "first sight: no-failure-seen; the tester expects model-load-failure: Hugging Face's `429 Too "
-        "Many Requests: you have reached your 'api' rate limit.` at the engine's start, no error word",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
     # Blind round 63 (session 25), first sight on a6c39ad1: excerpts-a 6/6, excerpts-c 1/7, excerpts-d
     # 6/7, bundles 5/5: 18/25, key line quoted in 21/25, none refused, three failed runs called healthy
     # (c 04, c 05 below; c 07: `~50% | much lower than expected` in a table), none confidently wrong.
@@ -1519,6 +1514,48 @@ KNOWN: dict[str, dict[str, str]] = {
         "read as a router's view of the prefill's three expired-lease lines; now router-no-workers at 0.34 "
         "(the EPP's line read), kv-transfer-timeout a close runner-up (0.29): the events' ages place "
         "neither the failed pulls nor the rollout that stopped the old decodes on the prefill's clock",
+    },
+    # Round 88 (session 30), at first sight: excerpts-a 8/8, excerpts-b 6/7, excerpts-c 3/10, excerpts-d
+    # 6/10, bundles-1 9/9 (on 46920544), bundles-2 7/9 (on 20b17bc0): 39/53 acceptable, 48/53 quoted,
+    # none refused, no failed run called healthy, none confidently wrong. Fixed since: a measure too low
+    # against its expected bound, release columns with their builds, HTTP 429 and the hub's rate limit,
+    # Jenkins losing its agent and a person aborting a build, a table whose every row says PASS,
+    # vLLM's model neither a repository nor a directory, TensorRT-LLM's iteration log as work done
+    # before a time limit.
+    "tests/data/blind-round88-excerpts-b/01-ollama-infinite-context-shift": {
+        "verdict": "first sight: no-failure-seen (acceptable) whose summary quotes the line unwrapped from its "
+        'JSON record (`slot context shift`), not the record\'s `"msg":"slot context shift"` the tester keys',
+        "key_line": "first sight: the JSON record's message quoted, not its raw field",
+    },
+    "tests/data/blind-round88-excerpts-b/03-lmdeploy-benchmark-hang": {
+        "key_line": "first sight: inconclusive (expected) quoting the interrupt, not lmdeploy's session line "
+        "(`session 4, pre seq_len 0, cur seq_len 996, diff 996`) the tester keys as the last progress",
+    },
+    "tests/data/blind-round88-excerpts-c/03-ttxla-gemma-nightly-drop": {
+        "key_line": "first sight: performance-regression (expected) quoting the report's heading, not its "
+        "`**Diff vs previous nightly**: **-15.44%**` bullet (a change whose measure is named two lines above)",
+    },
+    "tests/data/blind-round88-excerpts-c/04-ttmetal-llama70b-galaxy-commit": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a drop stated in "
+        "prose (`Previously it was in the range of 72-71 t/s/u and its in the range of 67 t/s/u`), 7 %",
+    },
+    "tests/data/blind-round88-excerpts-c/05-tinygrad-llama-metal-bisect": {
+        "verdict": "first sight: inconclusive on the reporter's sentence; the tester expects "
+        "performance-regression: two commits' times in prose (`before the change gets me ~123ms`, `add the "
+        "change gets me ~140ms`)",
+    },
+    "tests/data/blind-round88-excerpts-c/06-llamafactory-mmlu-wrong-template": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: an MMLU average of 23.68 "
+        "(chance for four choices) that only the thread calls wrong, the cause a `--template default` flag",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round88-excerpts-c/07-lmdeploy-version-throughput-noise": {
+        "verdict": "first sight: no-failure-seen (acceptable) naming the first result (260 token/sec), not the "
+        "230 the tester keys, both stated in Chinese prose",
+    },
+    "tests/data/blind-round88-excerpts-d/08-vllm-omni-minicpmo-accuracy-gate": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a failing test's "
+        "header and the command it ran, cut before its assertion (the tester notes the paste shows no score)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
