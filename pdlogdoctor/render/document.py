@@ -165,7 +165,7 @@ def excerpt_document(window: ExcerptWindow) -> dict[str, Any]:
     return {"file": window.source, "time": format_time(window.time), "lines": lines}
 
 
-# What a report where nothing failed says of the result lines it shows (describe/results.py).
+# What a report where nothing failed says of the result lines it shows (scan/results.py).
 RESULTS_READ_NOTE = (
     "Lines that state results. None was judged failed: no threshold, baseline or earlier run was "
     "found to judge them against."

@@ -150,7 +150,10 @@ def scanned(name: str, result: ScanResult, index: AnchorIndex, problems: tuple[I
         problems=problems + tuple(result.problems),
         node=node_from_name(name),
         last_line=_last_line(result.head) if result.bytes <= HEAD_BYTES and kind is None else None,
-        results=result_lines(result.head) if result.bytes <= HEAD_BYTES and kind is None else (),
+        # What a person pasted or a harness printed, not a server's own log (its lines are its patterns').
+        results=result_lines(result.head)
+        if result.bytes <= HEAD_BYTES and kind is None and role in PASTED_ROLES
+        else (),
     )
     series = result.series.series(name, role, source.node)
     events: Sequence[Event] = result.events
