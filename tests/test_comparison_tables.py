@@ -438,3 +438,64 @@ def test_two_columns_of_one_release_name_no_baseline(tmp_path: Path) -> None:
     header = "| model | 0.9.3 stock | 0.9.3 patched | 0.10.1 |"
     report = _analysed(tmp_path, [header, "|---|---|---|---|", "| pp2048 (t/s) | 76.2 | 75.9 | 30.1 |"])
     assert report.verdict.id != "performance-regression"
+
+
+# tenstorrent/tt-metal#53484's shape: a change column named only against a baseline, no measure
+# named to say whether +13.8 % is slower or faster.
+UNDIRECTED = [
+    "| date | run | sha | branch | vs healthy baseline |",
+    "|---|---|---|---|---|",
+    "| 08-17 05:11 | 31996994902 | `e16f6cb` | main | −0.7% |",
+    "| 08-17 22:21 | 32075671439 | `6ad0080` | main | +12.3% |",
+]
+
+
+def test_a_change_no_measure_directs_is_no_evidence_either_way(tmp_path: Path) -> None:
+    """Neither a failed gate (the way is not known) nor a check that passed (round 89's excerpts-c 03,
+    first sight: healthy on a run whose perf gate was red)."""
+    report = _analysed(tmp_path, UNDIRECTED)
+    assert report.verdict.id not in ("healthy", "performance-regression"), report.verdict.summary
+    assert int(exit_code_for(report)) != 0
+
+
+def test_the_same_change_under_a_measure_is_judged(tmp_path: Path) -> None:
+    directed = [UNDIRECTED[0].replace("vs healthy baseline", "latency vs healthy baseline"), *UNDIRECTED[1:]]
+    report = _analysed(tmp_path, directed)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+
+
+# ggml-org/llama.cpp#26918: builds in rows, the one named `(baseline)` the reference, llama-bench's
+# tests (pp512, tg128: tokens per second) in the columns.
+BASELINE_ROW = [
+    "| Build | pp512 | pp2048 | tg128 | Compiler |",
+    "|---|---|---|---|---|",
+    "| b10356 official (baseline) | ~1029 | ~1271 | ~32 | Clang 20.1.8 |",
+]
+
+
+@pytest.mark.parametrize(
+    ("row", "failed"),
+    [
+        ("| b10369 official (worst) | ~413 | ~534 | ~33 | Clang 20.1.8 |", True),
+        ("| b10369 official | ~1020 | ~1266 | ~33 | Clang 20.1.8 |", False),
+    ],
+    ids=["slower-than-the-baseline-row", "as-fast"],
+)
+def test_rows_are_judged_against_the_row_named_baseline(tmp_path: Path, row: str, failed: bool) -> None:
+    report = _analysed(tmp_path, [*BASELINE_ROW, row])
+    assert (report.verdict.id == "performance-regression") is failed, report.verdict.summary
+    if failed:
+        assert "pp512 went from 1029 to 413" in report.verdict.summary
+
+
+def test_a_row_of_changes_is_no_run_against_the_baseline(tmp_path: Path) -> None:
+    """round 58's excerpts-c 06: a `Change` row of percentages under two runs' rows is not a third run."""
+    lines = [
+        "| Version | Output tok/s | Mean TTFT | Mean TPOT |",
+        "|---|---|---|---|",
+        "| Before rebase `c276bf7a`, 3-run mean | 696.82 | 728.82 ms | 31.23 ms |",
+        "| After rebase `29a872d6`, 3-run mean | 703.78 | 770.15 ms | 30.96 ms |",
+        "| Change | +1.00% | **+5.67% (regression)** | -0.86% (improvement) |",
+    ]
+    report = _analysed(tmp_path, lines)
+    assert "to 1 (-99.9%" not in report.verdict.summary

@@ -1557,6 +1557,51 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a failing test's "
         "header and the command it ran, cut before its assertion (the tester notes the paste shows no score)",
     },
+    # Round 89 (session 30), at first sight on e8e2d350: excerpts-a 7/10, excerpts-b 3/7, excerpts-c 6/9,
+    # excerpts-d 6/6, bundles-1 8/9, bundles-2 9/9: 39/50 acceptable, 45/50 quoted, none refused, one
+    # failed run called healthy (excerpts-c 03), none confidently wrong. Fixed since: a change column no
+    # measure directs is no evidence a check passed, older kernels' memory-cgroup OOM report, two
+    # packages' versions that must match, rows judged against the row named the baseline, llama-bench's
+    # pp/tg tests as rates, slurmstepd's own time of a cancel on the servers' clock.
+    "tests/data/blind-round89-excerpts-a/07-gloo-connect-loopback-refused": {
+        "verdict": "first sight: scheduler-crash at 0.30 (low); the tester expects bootstrap-unreachable: Gloo's "
+        "`connect [127.0.1.1]:3210: Connection refused` inside a C++ exception that aborted the process",
+    },
+    "tests/data/blind-round89-excerpts-b/01-vllm-mm-cache-eviction-hang": {
+        "verdict": "first sight: no-failure-seen (acceptable) naming no frame: py-spy stack dumps of a hung "
+        "engine, the tester keys `_process_input_queue (vllm/v1/engine/core.py:1249)`",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round89-excerpts-b/03-sglang-retraction-decode-collapse": {
+        "verdict": "first sight: no-failure-seen; the tester expects decode-saturated: ten decode lines, the "
+        "pool at 1.00 with 3 queued, then generation throughput falling from 429 to about 30 tokens/s",
+    },
+    "tests/data/blind-round89-excerpts-b/06-sglang-dp-attention-watchdog-timeout": {
+        "verdict": "first sight: scheduler-crash at 0.30 (low); the tester expects inconclusive: a watchdog "
+        "timeout whose cause (a Gloo recv after 30 idle minutes) the thread did not settle",
+    },
+    "tests/data/blind-round89-excerpts-b/07-vllm-worker-died-while-serving": {
+        "verdict": "first sight: scheduler-crash at 0.35; the tester expects scheduler-runtime-crash: a worker "
+        "died with no line that tells whether the engine was serving",
+    },
+    "tests/data/blind-round89-excerpts-c/03-ttmetal-glm-chunked-prefill-gate": {
+        "verdict": "first sight: healthy at 0.40 (a failed run called healthy): CI runs in a table with a "
+        "`vs healthy baseline` column (+12.3 % to +14.5 %) no measure directs, read as checks that passed; "
+        "now no-failure-seen: the rows are no evidence either way, and that the change is a slowdown is "
+        "said only in the prose above",
+    },
+    "tests/data/blind-round89-excerpts-c/04-ttxla-nightly-diff-vs-previous": {
+        "key_line": "first sight: performance-regression (expected) quoting the report's heading, not its "
+        "`**Diff vs previous nightly**` bullet (round 88's excerpts-c 03 again)",
+    },
+    "tests/data/blind-round89-excerpts-c/08-llamacpp-gptoss-ppl-expected": {
+        "verdict": "first sight: no-failure-seen (acceptable) naming the command, not the `Final estimate: "
+        "PPL = 196.2824` the tester keys (the results read begin at the command line, which states numbers)",
+    },
+    "tests/data/blind-round89-bundles-1/09-ep16-decode-deepep-dispatch-timeout": {
+        "key_line": "first sight: collective-timeout (expected) quoting DeepEP's timeout of another rank, not "
+        "the `rank 3` line the tester keys",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -86,3 +86,27 @@ def test_answers_with_no_time_up_to_the_cancel_are_no_stall(tmp_path: Path, libr
     report = run([str(tmp_path)], library)
     assert report.verdict.id == "ci-cancelled", report.verdict.summary
     assert "STEP 812345.1 ON gpu-b07 CANCELLED AT 2026-12-04T14:00:12 DUE TO TIME LIMIT" in report.verdict.summary
+
+
+# Round 89's bundles-1 08: the CI runner stamps its log in UTC, the servers log their local time six
+# hours behind, and slurmstepd's line (received by the runner) states the cancel on the servers' clock.
+CLOCKS_APART = Path(__file__).parent / "data" / "blind-round89-bundles-1" / "08-nightly-sweep-hits-slurm-time-limit"
+
+
+def test_a_cancel_stated_on_the_servers_clock_is_read_on_it(tmp_path: Path, library: Library) -> None:
+    """The files' clocks were aligned by whole hours from where they start and end, the cancel line's
+    own time was not: read as both are written, the servers worked up to the limit (first sight:
+    inconclusive, 'nothing was served in the 15 min before the time limit')."""
+    report = run([str(CLOCKS_APART)], library)
+    assert report.verdict.id == "ci-cancelled", report.verdict.summary
+
+
+def test_a_cancel_stated_long_after_the_servers_last_work_was_a_stall(tmp_path: Path, library: Library) -> None:
+    """The look-alike: the same cancel stating a time 45 minutes after the servers' last line on their
+    clock (00:00:11): nothing was served in the 15 minutes before it, whichever clock reads it."""
+    shutil.copytree(CLOCKS_APART, tmp_path / "job", ignore=shutil.ignore_patterns("expected.toml"))
+    log = tmp_path / "job" / "ci-job.log"
+    log.write_text(log.read_text().replace("CANCELLED AT 2026-12-02T00:00:14", "CANCELLED AT 2026-12-02T00:45:14"))
+    report = run([str(tmp_path / "job")], library)
+    assert report.verdict.id != "ci-cancelled", report.verdict.summary
+    assert report.verdict.id != "healthy"

@@ -67,10 +67,12 @@ BLOCK_KINDS = (
     MEASURE_ABOVE,
     STATE_TIMES,
 )
+# What a block says of a line it found a comparison on but could not judge (Library.unjudged).
+UNDIRECTED = "undirected"
 # The fields a block adds that a pattern's `failure_if` and `unexplained` may read besides its captures.
 BLOCK_FIELDS = MappingProxyType(
     {
-        TABLE_ROW: ("worse", "metric", "change", "header"),
+        TABLE_ROW: ("worse", "metric", "change", "header", "undirected"),
         MEASURES_BELOW: ("measured",),
         TABLE_SIDES: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_RELEASES: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
@@ -352,6 +354,22 @@ class Library:
         found = self.by_marks.get(key)
         if found is None:
             found = self.by_marks[key] = frozenset(p.id for p in self.patterns if key.intersection(p.marks))
+        return found
+
+    def unjudged(self, pattern_id: str, fields: tuple[tuple[str, object], ...]) -> bool:
+        """A line whose block found what the line compares but not which way is worse (a results
+        row's change column that no measure directs: `undirected`): no evidence that a check
+        passed, nor that it failed. Asked per event: the patterns whose block can say so first."""
+        if pattern_id not in self._undirecting():
+            return False
+        return any(name == UNDIRECTED for name, _ in fields)
+
+    def _undirecting(self) -> frozenset[str]:
+        found = self.derived.get(UNDIRECTED)
+        if not isinstance(found, frozenset):
+            found = self.derived[UNDIRECTED] = frozenset(
+                p.id for p in self.patterns if p.block and UNDIRECTED in BLOCK_FIELDS.get(p.block, ())
+            )
         return found
 
     def rooting(self, verdict_id: str) -> frozenset[str]:

@@ -78,9 +78,11 @@ class Evidence:
         return bool(checks) and not any(e.failing for e in checks)
 
     def marked(self, *marks: Mark) -> list[Event]:
-        """Events of the patterns that carry any of `marks` (what a line shows: model.Mark)."""
+        """Events of the patterns that carry any of `marks` (what a line shows: model.Mark), but not
+        a line its block could not judge (a results row whose table says not which way its change
+        column points: no evidence that a check passed, nor that it failed)."""
         ids = self.library.marked(*marks)
-        return [e for e in self.events if e.pattern in ids]
+        return [e for e in self.events if e.pattern in ids and not self.library.unjudged(e.pattern, e.fields)]
 
     def carrying(self, field_name: str) -> list[Event]:
         """Events that captured `field_name` (e.g. every line that logs an exit_code)."""

@@ -114,7 +114,8 @@ _SHORT_LATENCY = re.compile(
 )
 # Rates by their short units, whole words only (`sps`: samples per second, a nightly's column).
 # `perf`: performance, said short; `t/s`: tokens per second as llama.cpp's benches write it.
-_SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps|perf)\b|(?<![\w/])t/s\b")
+# llama-bench's tests are rates too: `pp512` (prompt processing), `tg128` (generation), in tokens/s.
+_SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps|perf)\b|(?<![\w/])t/s\b|\b(?:pp|tg)\d+\b")
 # What an accuracy test is named after: its metric, or the benchmark it scores (lm-eval's tasks).
 ACCURACY_WORDS = (
     "accuracy",

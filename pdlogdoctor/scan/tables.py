@@ -59,9 +59,19 @@ def read_row(buf: bytes | bytearray, line_start: int, line_end: int) -> dict[str
         return {}  # a status cell says how the row fared: the harness's word, not ours
     judged = [j for j in (_judged(names, row, at) for at in range(len(row))) if j is not None]
     if not judged:
-        return {}
+        return _undirected(names, row)
     worse, metric, change = max(judged)
     return {"worse": round(worse, 4), "metric": metric, "change": change, "header": header.strip()}
+
+
+def _undirected(names: list[str], row: list[str]) -> dict[str, FieldValue]:
+    """`undirected`: the header of a change column whose percentage no measure directs (`| vs healthy
+    baseline |` over `+13.8%`: worse or better, the table does not say), when the row has one; such a
+    row is no evidence that a check passed, nor that it failed (Library.unjudged)."""
+    for at, name in enumerate(names):
+        if CHANGE.search(name) and _PERCENT.match(row[at].replace(" ", "").strip("`*_")):
+            return {"undirected": name}
+    return {}
 
 
 # A header cell that names the run before a change, and one that names the run after it
@@ -152,11 +162,27 @@ def _read_commits(names: list[str], below: list[list[str]]) -> dict[str, FieldVa
     """Rows named by commits (`| cc3d965 | Nov 19 | 119.96 |` then `| 635bc0a | Dec 10 | 157.55 |`:
     tenstorrent/tt-metal#34195), a note after the hash allowed (`8dd1b702f (parent commit)`, a
     bisection's table): a hash says no order of its own, so the table's is taken, the first commit the
-    baseline, as a table of a metric over time or a bisection is written."""
+    baseline, as a table of a metric over time or a bisection is written. Rows named otherwise are
+    judged against the one row whose name says it is the baseline (`b10356 official (baseline)`)."""
     rows = [row for row in below if COMMIT_CELL.match(_release_text(row[0]).strip("`* "))]
     if len({row[0] for row in rows}) < 2:
-        return {}
+        return _read_against_baseline_row(names, below)
     return _judged_against(names, rows[0], rows)
+
+
+# A row's name that says it is the reference the others are measured against (`b10356 official
+# (baseline)`: ggml-org/llama.cpp#26918's builds; `main (before)`).
+BASELINE_ROW = re.compile(r"(?i)(?:^|[\s(\[])(?:baseline|reference|before)(?:$|[\s)\]])")
+
+
+def _read_against_baseline_row(names: list[str], below: list[list[str]]) -> dict[str, FieldValue]:
+    """Each run's row against the one row named as the baseline; nothing when no row, or more than
+    one, is. A row that states the change between runs (`| Change | +1.00% | ...`) is none of them."""
+    runs = [row for row in below if not _names_a_change(row[0]) and not any("%" in cell for cell in row[1:])]
+    named = [row for row in runs if BASELINE_ROW.search(row[0].strip("`* "))]
+    if len(named) != 1:
+        return {}
+    return _judged_against(names, named[0], runs)
 
 
 def _judged_against(names: list[str], low: list[str], rows: list[list[str]], key: int = 0) -> dict[str, FieldValue]:

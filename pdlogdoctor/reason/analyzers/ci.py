@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ...library.formats import Stamp
 from ...model import Event, FieldValue, Mark, Role
+from ...scan.timeline import parse_stamp, with_year, year_of
 from ..hypothesis import Evidence, Hypothesis
 
 SKEW_S = 60.0  # server clocks and the runner's clock may disagree by this much
@@ -63,13 +65,44 @@ def _stalled_before_its_time_limit(hypothesis: Hypothesis, cancel_time: float | 
         for e in working
         if not e.failing and e.time is not None and cancel_time - STUCK_WAIT_S <= e.time <= cancel_time + SKEW_S
     ]
-    if recent or _worked_up_to_the_cancel(hypothesis.roots, working):
+    stated = _stated_times(hypothesis.roots, evidence)
+    if recent or _worked_before(stated, working, evidence) or _worked_up_to_the_cancel(hypothesis.roots, working):
         return None
     return (
         f"nothing was served or measured in the {STUCK_WAIT_S / 60:.0f} min before the time limit "
         f"({evidence.said(hypothesis.first_root)}): the job was stuck before it was stopped, and the limit only "
         "ended it; what it was stuck on is the failure"
     )
+
+
+def _stated_times(cancels: Sequence[Event], evidence: Evidence) -> list[float]:
+    """When the cancels say they came, in their own words (slurmstepd's `CANCELLED AT <time>`): on
+    the cluster's clock, which the servers' lines are written in too."""
+    stated = (parse_stamp(str(e.get("at")), evidence.library.formats) for e in cancels if e.get("at"))
+    return [stamp.seconds for stamp in stated if stamp is not None and stamp.year_known]
+
+
+def _worked_before(stated: Sequence[float], working: Sequence[Event], evidence: Evidence) -> bool:
+    """A working line written, on the servers' own clock as the cancel states its time on it, within
+    STUCK_WAIT_S before the cancel: compared as both are written, before any correction of a file's
+    clock (a CI runner's UTC log beside servers that log their local time, six hours apart, is
+    aligned by whole hours from where the files start and end; the cancel's own words are not)."""
+    for event in working:
+        written = _as_written(event, evidence)
+        if written is None:
+            continue
+        for limit in stated:
+            at = written.seconds if written.year_known else with_year(written.seconds, year_of(limit))
+            if limit - STUCK_WAIT_S <= at <= limit + SKEW_S:
+                return True
+    return False
+
+
+def _as_written(event: Event, evidence: Evidence) -> Stamp | None:
+    """The time a working line states, before any correction of its file's clock."""
+    if event.failing or not event.time_text:
+        return None
+    return parse_stamp(event.time_text, evidence.library.formats)
 
 
 def _worked_up_to_the_cancel(cancels: Sequence[Event], working: Sequence[Event]) -> bool:
