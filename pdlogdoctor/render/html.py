@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import Any, TextIO
 
 from .. import __version__
-from ..model import Event, ExcerptWindow, Finding, Report, Role, Severity, Suggestion
+from ..model import Event, ExcerptLine, ExcerptWindow, Finding, Report, Role, Severity, Suggestion
 from ..model.counts import shares
 from ..model.values import record
 from ..model.verdicts import HEALTHY, INCONCLUSIVE
@@ -404,6 +405,16 @@ def _changes(report: Report) -> str:
     return f'<section class="rivals"><details open><summary>{summary}</summary>{"".join(parts)}</details></section>'
 
 
+def _lines_table(lines: Sequence[ExcerptLine], column: str) -> str:
+    """Lines of the inputs, each with where it is: a table of two columns."""
+    rows = "".join(
+        f"<tr><td><code>{html.escape(f'{line.source}:{line.line}')}</code></td>"
+        f"<td><code>{html.escape(_clip(line.text))}</code></td></tr>"
+        for line in lines
+    )
+    return f"<table><tr><th>where</th><th>{html.escape(column)}</th></tr>{rows}</table>"
+
+
 def _rivals(report: Report) -> str:
     parts: list[str] = []
     if report.alternatives:
@@ -418,22 +429,10 @@ def _rivals(report: Report) -> str:
             f"<th>why not</th></tr>{rows}</table></details>"
         )
     if report.log_ends:
-        rows = "".join(
-            f"<tr><td><code>{html.escape(f'{end.source}:{end.line}')}</code></td>"
-            f"<td><code>{html.escape(_clip(end.text))}</code></td></tr>"
-            for end in report.log_ends
-        )
-        parts.append(f"<h2>Where the logs end</h2><table><tr><th>where</th><th>last line</th></tr>{rows}</table>")
+        parts.append(f"<h2>Where the logs end</h2>{_lines_table(report.log_ends, 'last line')}")
     if report.results_read:
-        rows = "".join(
-            f"<tr><td><code>{html.escape(f'{line.source}:{line.line}')}</code></td>"
-            f"<td><code>{html.escape(_clip(line.text))}</code></td></tr>"
-            for line in report.results_read
-        )
-        parts.append(
-            f"<h2>Results read</h2><p>{html.escape(RESULTS_READ_NOTE)}</p>"
-            f"<table><tr><th>where</th><th>line</th></tr>{rows}</table>"
-        )
+        note = html.escape(RESULTS_READ_NOTE)
+        parts.append(f"<h2>Results read</h2><p>{note}</p>{_lines_table(report.results_read, 'line')}")
     if report.missing:
         items = "".join(f"<li>{html.escape(item)}</li>" for item in report.missing)
         parts.append(f'<div class="missing"><h2>Missing evidence</h2><ul>{items}</ul></div>')
