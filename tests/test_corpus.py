@@ -1563,10 +1563,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # measure directs is no evidence a check passed, older kernels' memory-cgroup OOM report, two
     # packages' versions that must match, rows judged against the row named the baseline, llama-bench's
     # pp/tg tests as rates, slurmstepd's own time of a cancel on the servers' clock.
-    "tests/data/blind-round89-excerpts-a/07-gloo-connect-loopback-refused": {
-        "verdict": "first sight: scheduler-crash at 0.30 (low); the tester expects bootstrap-unreachable: Gloo's "
-        "`connect [127.0.1.1]:3210: Connection refused` inside a C++ exception that aborted the process",
-    },
     "tests/data/blind-round89-excerpts-b/01-vllm-mm-cache-eviction-hang": {
         "verdict": "first sight: no-failure-seen (acceptable) naming no frame: py-spy stack dumps of a hung "
         "engine, the tester keys `_process_input_queue (vllm/v1/engine/core.py:1249)`",
@@ -1601,6 +1597,58 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round89-bundles-1/09-ep16-decode-deepep-dispatch-timeout": {
         "key_line": "first sight: collective-timeout (expected) quoting DeepEP's timeout of another rank, not "
         "the `rank 3` line the tester keys",
+    },
+    # Round 90 (session 30), at first sight: excerpts-a 9/11, excerpts-b 5/6, excerpts-c 4/10, excerpts-d 12/12
+    # (on 03568e6e), bundles-1 8/9, bundles-2 7/8 (on 35e0f420): 45/56 acceptable, 49/56 quoted, none
+    # refused, one failed run called healthy (excerpts-c 02), one confidently wrong (bundles-1 03). Fixed
+    # since: Gloo's connect refused as a bootstrap unreachable, the hub's gated message wrapped, tt-metal's
+    # fatal and its DRAM buffer, criterion's regression; an NFS server not responding is read as an error.
+    "tests/data/blind-round90-excerpts-b/02-tgi-cuda-oom-after-warmup": {
+        "key_line": "first sight: gpu-oom (expected) quoting the client's traceback, not TGI router's line "
+        "wrapped mid-word as posted (`Request failed during generation: Server error: CUDA out of memory`)",
+    },
+    "tests/data/blind-round90-excerpts-c/01-ollama-gemma4-flash-attn-benchstat": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: benchstat's table "
+        "(`token/sec` over `vs base`, `-59.57% (p=0.002 n=6)`), its unit and its change column on two header "
+        "lines no reader joins",
+    },
+    "tests/data/blind-round90-excerpts-c/02-trtllm-int8kv-mmlu-low": {
+        "verdict": "first sight: healthy at 0.40 (a failed run called healthy): MMLU's per-subject accuracies "
+        "(`Average accuracy 0.274 - chemistry`) near chance for four choices, with no threshold or baseline "
+        "printed; a subject's low score alone is no failure, so the run reads as served",
+    },
+    "tests/data/blind-round90-excerpts-c/03-trtllm-yi6b-sq-per-tensor-zero": {
+        "key_line": "first sight: accuracy-regression (expected) quoting another row than the tester's "
+        "`| int8_sq_per_tensor | 0.0 |`",
+    },
+    "tests/data/blind-round90-excerpts-c/04-tgi-gaudi-pr176-prefill-regression": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: only the `with "
+        "this PR` table was posted whole, its baseline table cut from the paste",
+    },
+    "tests/data/blind-round90-excerpts-c/07-r1-distill-lmeval-short-maxlen": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: scores low because the "
+        "evaluation's generation length was too short, which only the thread says",
+    },
+    "tests/data/blind-round90-excerpts-c/09-vllm-dsv4-fhmoe-gsm8k-gate-pass": {
+        "key_line": "first sight: healthy (expected) naming another line than the `strict exact match: "
+        "**1265/1319 = 0.95906**` bullet the tester keys",
+    },
+    "tests/data/blind-round90-excerpts-c/10-ik-llama-mtp-aiperf-noise": {
+        "verdict": "first sight: no-failure-seen (acceptable) naming the first row, not the `+1.5%` change "
+        "the tester keys",
+        "key_line": "first sight: the first result row quoted, not the change row the tester keys",
+    },
+    "tests/data/blind-round90-bundles-1/03-harness-waits-on-hung-decode": {
+        "verdict": "first sight: router-no-workers at 0.60 (confidently wrong); the tester expects "
+        "model-load-failure: the decode's weights stalled on an NFS server that stopped answering (dmesg's "
+        "`nfs: server it-share-nfs01 not responding, still trying`); now router-no-workers at 0.50, the NFS "
+        "line an error read before its root (round 84's bundles-1 05, the same stall ended by Slurm's time "
+        "limit, is labelled ci-cancelled with model-load-failure a wrong answer: no verdict is given to it)",
+    },
+    "tests/data/blind-round90-bundles-2/08-vllm-nixl-maxlen-mismatch-journal": {
+        "verdict": "first sight: kv-transfer-timeout at 0.45 (low); the tester expects config-mismatch: the "
+        "decode refusing prompts the prefill served (`This model's maximum context length is 8192`), its "
+        "--max-model-len below the prefill's 32768",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
