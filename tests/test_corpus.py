@@ -804,6 +804,8 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round50-excerpts-c/10-sglang-gsm8k-eval-unification": {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive (the nightly's eval path "
         "changed, a cause no verdict names)",
+        "key_line": "first sight: no line quoted (no-failure-seen); a PR's prose line that names GSM8K and a "
+        "PR number is no result either",
     },
     # Blind round 51 (session 24), first sight on 591724c8: excerpts-a 4/8, excerpts-c 4/7, bundles-a
     # 6/6, bundles-b 6/7 (no excerpts-b set: its themes' threads are used up): 20/28, key line quoted in
@@ -1110,7 +1112,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round70-excerpts-c/01-ollama-mmlu-pro-healthy": {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: Ollama-MMLU-Pro's `Total, 294/410, "
         "71.71%` summary, a shape no pattern reads",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round70-excerpts-c/05-mlx-lm-qwen3-coder-next-garbage": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: an answer of code-like "
@@ -1503,10 +1504,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects decode-saturated: one sglang retraction "
         "line cut by the poster's `...` (`KV cache pool is full. Retract requests. #retracted_reqs: 1`), "
         "which alone says the pool filled once, not that the decode stayed saturated",
-    },
-    "tests/data/blind-round87-excerpts-d/03-dynamo-pytest-false-green": {
-        "key_line": "first sight: no-failure-seen (expected) naming no test file: the tester keys a "
-        "pytest progress line (`test_helm_charts.py .`) whose single dot is the finding",
     },
     "tests/data/blind-round87-bundles-2/01-llmd-decode-imagepull-epp-no-decode": {
         "verdict": "first sight: kv-transfer-timeout at 0.35 (low); the tester expects router-no-workers: "
