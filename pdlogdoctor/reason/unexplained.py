@@ -273,9 +273,10 @@ def cleared_split(
     # over what failed while it was down (round 26's bundles-b 02: an OOM-killed prefill restarted
     # and served, a validation job green after it). A link that came back is no such proof: the
     # benchmark that ran across its flaps passed, slower (round 85's bundles-2 02).
+    end_to_end = library.marked(Mark.END_TO_END)
     got_over = (
         run_clean
-        and any(e.pattern in library.marked(Mark.END_TO_END) for e in events)
+        and any(e.pattern in end_to_end for e in events)
         and _restarted_and_served(events, {*inputs, *(e.source for e in events)}, library)
     )
     failed_at: dict[str, list[float]] = {}  # the failing lines' times, by pattern: what a cause explains

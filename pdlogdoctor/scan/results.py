@@ -4,9 +4,9 @@ People post results (a benchmark's table, `llama_print_timings`, a score per mod
 something is wrong. When no line of them failed (no gate, no baseline to judge against) the report
 says no failure was seen, and its reader's next question is which numbers it looked at: the report
 names them. A result line is a table's data row stating a number, or a line stating a number with
-the words of a measure beside it (a throughput, a latency, a score), never a
-progress bar's redraw nor a table's header or separator. The scan looks for them in an input it
-read whole (a paste, a short log: `result_lines`), at no cost to a large log.
+a measure's unit or name beside it (a throughput, a latency, a score), never a progress bar's redraw
+nor a table's header or separator. The scan looks for them in what a person pasted or a harness
+printed, read whole (`result_lines`), at no cost to a large log.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 from itertools import islice
 
 from .collectors import unwrap_head
-from .tables import cells_of
+from .tables import cells_of, separator_row
 from .timeline import clean_line
 
 RESULTS_KEPT = 5  # result lines kept per input: the first ones, where a table starts
@@ -25,7 +25,6 @@ RESULTS_LINES = 400  # lines read for them: a paste's results come near its top
 # A number as results state one: `76.7`, `**76.7**`, `1,234`, `6.95 +/- 0.04`, `12.3%`.
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w.])")
 _NUMBER_CELL = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?\s*(?:%|x|±.*|\+/-.*|[a-zA-Z/]{1,8})?$")
-_SEPARATOR_CELL = re.compile(r"^:?-+:?$")
 # tqdm's redraw (`45%|████      | 9/20 [00:03<00:04, 2.71it/s]`, vLLM's `45% Completed | 9/20`): a
 # progress report, not a result.
 _PROGRESS = re.compile(r"\d+%\s*(?:Completed\s*)?\||\d\s*(?:it/s|s/it)\b")
@@ -74,9 +73,9 @@ def states_a_result(line: str, next_line: str | None) -> bool:
 
 
 def _data_row(cells: list[str], next_line: str | None) -> bool:
-    if all(_SEPARATOR_CELL.match(cell.replace(" ", "")) for cell in cells if cell):
+    if separator_row(cells):
         return False
     below = cells_of(next_line) if next_line is not None else None
-    if below is not None and below and all(_SEPARATOR_CELL.match(c.replace(" ", "")) for c in below if c):
+    if below and separator_row(below):
         return False  # a header: the separator row is below it
     return any(_NUMBER_CELL.match(cell) for cell in cells if cell)

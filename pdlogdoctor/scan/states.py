@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from ..library.formats import MONTHS
 from ..model import FieldValue
 from .timeline import bare_line
 
@@ -29,7 +30,6 @@ _STATE_TIME = re.compile(
     r"^\s*(?P<which>Started|Finished):\s+(?:[A-Z][a-z]{2}, )?(?P<day>\d{1,2}) (?P<month>[A-Z][a-z]{2}) "
     r"(?P<year>\d{4}) (?P<clock>\d{2}:\d{2}:\d{2})(?: [-+]\d{4})?\s*$"
 )
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 # A line that starts the next block: the state's own lines are indented deeper than its heading.
 _NEXT_BLOCK = re.compile(r"^\s*(?:Ready|Restart Count|State|Last State|Limits|Requests|Environment|Mounts):")
 
@@ -49,8 +49,8 @@ def read_state_times_below(buf: bytes | bytearray, line_start: int, line_end: in
         if _NEXT_BLOCK.match(line):
             break
         found = _STATE_TIME.match(line)
-        if found is not None and found.group("month") in _MONTHS:
-            month = _MONTHS.index(found.group("month")) + 1
+        if found is not None and found.group("month") in MONTHS:
+            month = MONTHS.index(found.group("month")) + 1
             times[found.group("which")] = (
                 f"{found.group('year')}-{month:02d}-{int(found.group('day')):02d} {found.group('clock')}"
             )

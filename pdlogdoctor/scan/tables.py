@@ -268,9 +268,7 @@ def _table_block(lines: list[str]) -> tuple[list[list[str]], list[str]]:
     while taken < len(lines) and cells_of(lines[taken]) is not None:
         taken += 1
     rows = [cells_of(line) or [] for line in reversed(lines[:taken])]
-    separators = [
-        at for at, cells in enumerate(rows) if all(_SEPARATOR_CELL.match(c.replace(" ", "")) for c in cells if c)
-    ]
+    separators = [at for at, cells in enumerate(rows) if separator_row(cells)]
     if separators != [1]:
         return [], lines[taken:]
     return [rows[0], *rows[2:]], lines[taken:]
@@ -593,7 +591,7 @@ def _rows_below(buf: bytes | bytearray, line_end: int, limit: int, width: int, c
             cells += [""] * (width - len(cells))
         if cells is None or len(cells) != width:
             break
-        if not all(_SEPARATOR_CELL.match(cell.replace(" ", "")) for cell in cells if cell):
+        if not separator_row(cells):
             rows.append(cells)
         start = end + 1
     return rows
@@ -624,6 +622,11 @@ _UNIT_IN_NAME = re.compile(r"\(([^()]+)\)\s*$")
 def _cell_number(cell: str) -> float | None:
     found = _CELL_NUMBER.search(cell)
     return float(found.group().replace(",", "").replace("−", "-")) if found else None
+
+
+def separator_row(cells: list[str]) -> bool:
+    """A table's separator row (`|---|:---:|`): every cell that is not empty a run of dashes."""
+    return all(_SEPARATOR_CELL.match(cell.replace(" ", "")) for cell in cells if cell)
 
 
 def cells_of(line: str) -> list[str] | None:
@@ -694,7 +697,7 @@ def _header_above(buf: bytes | bytearray, line_start: int) -> str | None:
     lines = _table_lines_above(buf, line_start)
     for place, line in enumerate(lines):
         cells = cells_of(line)
-        if cells and all(_SEPARATOR_CELL.match(cell.replace(" ", "")) for cell in cells if cell):
+        if cells and separator_row(cells):
             return lines[place + 1] if place + 1 < len(lines) else None
     if lines and not re.search(r"\d", lines[-1]):
         return lines[-1]

@@ -87,6 +87,8 @@ def _worked_before(stated: Sequence[float], working: Sequence[Event], evidence: 
     STUCK_WAIT_S before the cancel: compared as both are written, before any correction of a file's
     clock (a CI runner's UTC log beside servers that log their local time, six hours apart, is
     aligned by whole hours from where the files start and end; the cancel's own words are not)."""
+    if not stated:
+        return False  # no line to parse: the cancel stated no time of its own
     for event in working:
         written = _as_written(event, evidence)
         if written is None:
