@@ -1446,10 +1446,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive: `Throughput: 3.60 requests/s` "
         "against a published 10.59 the thread states in prose",
     },
-    "tests/data/blind-round83-excerpts-d/07-sglang-ci-hf-download-traffic-limit": {
-        "verdict": "first sight: no-failure-seen; the tester expects model-load-failure: a traceback's frames "
-        "into `download_weights_from_hf` with its exception line cut from the paste",
-    },
     # Round 84 (session 29), first sight on 8ed44075 (bundles-1 on e05da80e, bundles-2 on cf1b7584):
     # 33/47 acceptable, 41/47 quoted, none refused, no failed run called healthy, two confidently wrong
     # (bundles-1 03 and 09). Fixed since: XLA's and MLC's words for device memory, FastChat's
@@ -1635,17 +1631,28 @@ KNOWN: dict[str, dict[str, str]] = {
         "the tester keys",
         "key_line": "first sight: the first result row quoted, not the change row the tester keys",
     },
-    "tests/data/blind-round90-bundles-1/03-harness-waits-on-hung-decode": {
-        "verdict": "first sight: router-no-workers at 0.60 (confidently wrong); the tester expects "
-        "model-load-failure: the decode's weights stalled on an NFS server that stopped answering (dmesg's "
-        "`nfs: server it-share-nfs01 not responding, still trying`); now router-no-workers at 0.50, the NFS "
-        "line an error read before its root (round 84's bundles-1 05, the same stall ended by Slurm's time "
-        "limit, is labelled ci-cancelled with model-load-failure a wrong answer: no verdict is given to it)",
-    },
     "tests/data/blind-round90-bundles-2/08-vllm-nixl-maxlen-mismatch-journal": {
         "verdict": "first sight: kv-transfer-timeout at 0.45 (low); the tester expects config-mismatch: the "
         "decode refusing prompts the prefill served (`This model's maximum context length is 8192`), its "
         "--max-model-len below the prefill's 32768",
+    },
+    # Round 91 (session 31), at first sight on 9a2c8558: excerpts-a 6/8, excerpts-b 7/8, excerpts-c 8/9,
+    # excerpts-d 9/9, bundles-1 8/8 (bundles-2 below). Fixed since: a paste of a traceback's frames cut
+    # at both ends (no header, no exception line) read as the error it is (excerpts-a 04, and round
+    # 83's excerpts-d 07), a unified diff's `+` before a results table's rows (excerpts-c 02).
+    "tests/data/blind-round91-excerpts-a/02-vllm-lmcache-mp-mamba-align-assert": {
+        "verdict": "first sight: inconclusive; the tester expects scheduler-runtime-crash: a bare "
+        "`AssertionError: External KV connector is not verified yet` with the path of vLLM's scheduler "
+        "(`vllm/v1/core/sched/scheduler.py`) and its source below it, no frame line, no sign of a death",
+    },
+    "tests/data/blind-round91-excerpts-b/01-sglang-pd-decode-single-request-exhausts-kv": {
+        "verdict": "first sight: inconclusive; the tester expects scheduler-runtime-crash: sglang's "
+        "`AssertionError: No space left for only one request` with the frame of `retract_decode` pasted "
+        "below it, no line that says the scheduler died",
+    },
+    "tests/data/blind-round91-excerpts-c/03-trtllm-gb300-cublas-bump-ctx-regression": {
+        "key_line": "first sight: performance-regression (expected) quoting the PR's title, not its "
+        "`Per-request TTFT: 247 ms → 352 ms (+42%)` bullet (a change stated with an arrow in prose)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -45,3 +45,60 @@ def test_a_traceback_that_reaches_its_exception_is_the_exceptions(tmp_path: Path
     report = analysed_lines(tmp_path, library, [HEADER, *FRAMES, EXCEPTION], "benchmark.log")
     assert "JSONDecodeError: Expecting value" in report.verdict.summary
     assert "return _default_decoder.decode(s)" not in report.verdict.summary
+
+
+# A paste of frames alone: its header and its exception both cut (sgl-project/sglang#12272 as a blind
+# round's excerpt posted it: a NIXL bootstrap thread binding its port, down into pyzmq).
+BIND_FRAMES = [
+    '  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/nixl/conn.py", line 139, in __init__',
+    "    self._start_bootstrap_thread()",
+    '  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/common/conn.py", line 96, in _bind_server_socket',
+    "    self.server_socket.bind(format_tcp_address(self.local_ip, self.rank_port))",
+    '  File "/usr/local/lib/python3.12/dist-packages/zmq/sugar/socket.py", line 320, in bind',
+    "    super().bind(addr)",
+    '  File "zmq/backend/cython/_zmq.py", line 1009, in zmq.backend.cython._zmq.Socket.bind',
+]
+# vLLM's engine core, cut the same way inside torch (frames.toml's examples and a blind round's paste).
+ENGINE_FRAMES = [
+    '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 264, in run_engine_core',
+    "    engine_core.run_busy_loop()",
+    '  File "/workspace/my_connector/worker.py", line 88, in register_kv_caches',
+    "    self.agent.register_memory(descs)",
+    '  File "/usr/lib/python3.12/threading.py", line 355, in wait',
+    "    waiter.acquire()",
+]
+
+
+def test_a_paste_of_frames_alone_quotes_the_programs_innermost_call(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, BIND_FRAMES, "excerpt.log")
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "self.server_socket.bind(format_tcp_address(" in report.verdict.summary
+    assert [t.first.line for t in report.unrecognised] == [4]
+
+
+def test_python_s_own_library_is_no_programs_frame(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, ENGINE_FRAMES, "pasted.txt")
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "self.agent.register_memory(descs)" in report.verdict.summary
+
+
+def test_frames_that_reach_their_exception_add_no_line(tmp_path: Path, library: Library) -> None:
+    lines = [*BIND_FRAMES, "zmq.error.ZMQError: Address already in use (addr='tcp://10.0.0.7:8998')"]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert "Address already in use" in report.verdict.summary
+    assert all(t.first.line == len(lines) for t in report.unrecognised)
+
+
+def test_a_stack_dump_or_one_quoted_frame_is_no_cut_traceback(tmp_path: Path, library: Library) -> None:
+    dump = [
+        "Thread 0x00007f1c2a7fc640 (most recent call first):",
+        '  File "/usr/lib/python3.12/threading.py", line 355 in wait',
+        '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 264 in run_engine_core',
+    ]
+    one = ["the hang is here:", BIND_FRAMES[2], BIND_FRAMES[3]]
+    for name, lines in (("dump.txt", dump), ("one.txt", one)):
+        folder = tmp_path / name
+        folder.mkdir()
+        report = analysed_lines(folder, library, lines, name)
+        # the dump is a line of its own kind (sources.toml's thread dump), never a cut traceback's
+        assert all(t.marker != "traceback-source" for t in report.unrecognised), (name, report.verdict.summary)

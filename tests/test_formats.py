@@ -187,6 +187,25 @@ def test_a_format_names_the_engine_that_wrote_the_line(library: Library) -> None
     assert engines == ["vllm", "sglang", "trtllm", None]
 
 
+def test_a_format_tells_the_hosts_own_log(library: Library) -> None:
+    """A kernel's line (dmesg with a date or seconds since boot, syslog's `kernel:`) is the host's own
+    log, read as beside a server's trouble though no server wrote it; another program's syslog line,
+    a server's own line and a line quoting the kernel's words are not."""
+    host = [
+        "[Thu Sep  3 02:08:17 2026] nfs: server it-share-nfs01 not responding, still trying",
+        "[ 4835.341521] INFO: task python3:41877 blocked for more than 122 seconds.",
+        "Mar 11 08:17:29 gpu-node-07 kernel: python3 invoked oom-killer: gfp_mask=0x140dca(GFP_HIGHUSER_MOVABLE)",
+    ]
+    others = [
+        "Jul 16 06:16:02 mi355-c07 systemd[1]: sglang-decode.service: Main process exited, code=exited, "
+        "status=1/FAILURE",
+        "[2026-02-26 05:35:08 TP7] Load weight end. elapsed=887.93 s, type=GlmMoeDsaForCausalLM",
+        "the decode hung: nfs: server it-share-nfs01 not responding, still trying",
+    ]
+    assert [library.formats.host_line(line) for line in host] == [True, True, True]
+    assert [library.formats.host_line(line) for line in others] == [False, False, False]
+
+
 def test_an_error_template_is_made_of_what_the_catalogue_reads(library: Library) -> None:
     """A severity marker's own cut (`ERROR` then a guessed prefix) never keeps a prefix the
     catalogue reads: torch_npu's `[ERROR] 2025-04-08-18:07:20 (PID:…, Device:…, RankID:…) ` was

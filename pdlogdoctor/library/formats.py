@@ -66,7 +66,7 @@ MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's,
 STAMPS_KEPT = 256
 _FORMAT_KEYS = {
     "id", "component", "kind", "order", "starts_with", "regex", "levels", "level", "utc", "in_text",
-    "says_when", "engine", "role", "role_when", "quotes", "sample", "no_match", "references",
+    "says_when", "engine", "role", "role_when", "quotes", "host", "sample", "no_match", "references",
 }  # fmt: skip
 _SAMPLE_KEYS = {"line", "time", "level", "message", "quote"}
 _RANK = re.compile(r"([A-Z_]+?)(\d+)")
@@ -165,6 +165,9 @@ class Format:
     # Dynamo's: only its own modules' lines are the router's); None: every line of the format.
     role_when: Prefix | None = None
     quotes: bool = False  # a source line that quotes a message: no event of that message
+    # The host's own log (its kernel and drivers): what it says of a server's processes (a task hung on
+    # a file system, a GPU gone) is as much a cause of that server's trouble as the server's own lines.
+    host: bool = False
 
     def level_of(self, found: re.Match[str]) -> str | None:
         if self.level is not None:
@@ -392,6 +395,11 @@ class Formats:
         if told is None or told.role_when is None:
             return told
         return told if told.role_when.search(line) else None
+
+    def host_line(self, line: str) -> bool:
+        """Whether the host's own log wrote the line (a format's `host`: the kernel's, read through a
+        collector's tag)."""
+        return self._told_by(line, "host") is not None
 
     def _told_by(self, line: str, what: str) -> Format | None:
         """The first format read on the line, through the tags before its own prefix, that tells
@@ -760,6 +768,7 @@ def _format(raw: Any, where: str, key: str) -> Format:
         if "role_when" in entry
         else None,
         quotes=schema.flag(entry, "quotes", where, key),
+        host=schema.flag(entry, "host", where, key),
     )
 
 

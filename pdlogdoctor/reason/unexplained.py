@@ -1368,12 +1368,17 @@ def _named(
     # its failure in any file: the symptom's line beside it is what the test printed.
     unit_test = library.marked(Mark.UNIT_TEST)  # once, not once per line read (a dense log's thousands)
     tests = [e for e in context if e.pattern in unit_test]
-    waited_since = _wait_began(report.roots)
+    waited_since = _wait_began(report.roots) or _last_wait_began(context, root_time, library)
     beside = [
         t
         for t in causes
         if (_beside(t.first, root_time) or _during_wait(t.first, waited_since, root_time))
-        and (set(t.roles) & CAUSE_ROLES or _ends_a_unit_test(t, tests) or _exception_of_a_paste(t))
+        and (
+            set(t.roles) & CAUSE_ROLES
+            or _ends_a_unit_test(t, tests)
+            or _exception_of_a_paste(t)
+            or _from_the_host(t, library)
+        )
         and not _aftermath(t, report.roots)
     ]
     if tier is Tier.SYMPTOM and beside:
@@ -1633,11 +1638,28 @@ def _exception_of_a_paste(template: UnexplainedError) -> bool:
     )
 
 
+def _from_the_host(template: UnexplainedError, library: Library) -> bool:
+    """A line of a host's own log (its kernel's: a file system that stopped answering, a task hung on
+    it, a GPU gone): what it says happened to a server's processes, though no server wrote it."""
+    return library.formats.host_line(template.first.text)
+
+
 def _wait_began(roots: Sequence[Event]) -> float | None:
     """When the wait the symptom's lines report began (a router's `Timeout 600s waiting for workers`,
     a collective's `timeout_ms`: incidents.wait_began); None when no root states its wait."""
     began = [b for e in roots if (b := wait_began(e, ("timeout_s", "timeout_ms"))) is not None]
     return min(began) if began else None
+
+
+def _last_wait_began(context: Sequence[Event], root_time: float | None, library: Library) -> float | None:
+    """When the last wait logged before the symptom began (a line marked `waiting`: a harness polling
+    for a server, a router for its workers): the symptom is how that wait ended, so what went wrong
+    while it went on (a server's host stuck on its file system) is beside it, however long it took."""
+    if root_time is None:
+        return None
+    waiting = library.marked(Mark.WAITING)
+    began = [e.time for e in context if e.pattern in waiting and e.time is not None and e.time <= root_time]
+    return max(began) if began else None
 
 
 def _during_wait(first: Event, waited_since: float | None, root_time: float | None) -> bool:

@@ -5,6 +5,10 @@ a word: no anchor finds it, and testing a shape on every line of a multi-gigabyt
 anchored scan exists to avoid. A paste is small: an input read whole in its head (HEAD_BYTES) is read
 again line by line for the library's `pastes_only` patterns, at a cost bounded by its size. A large
 log's generations are printed in fields that anchored patterns read (`"text": ...`).
+
+A paste may also end inside a traceback's frames, its header and its exception line both cut: the
+frames carry no error word for the error layer's anchors, and only a paste read whole shows where its
+lines stop (`cut_traceback`).
 """
 
 from __future__ import annotations
@@ -16,10 +20,14 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import islice
 
+from ..library.errorlines import ErrorLayer
+from ..library.frames import Frame, parse_frame
 from ..library.lazyregex import MULTILINE, LazyRegex
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
-from ..model import Event
-from .events import make_event
+from ..library.templates import template_of
+from ..model import Event, Kind, Severity
+from ..model.textcut import clip
+from .events import MAX_TEXT, make_event
 from .timeline import clean_line
 
 MAX_PASTE_EVENTS = 20  # per pattern and input: a looping answer may fill many lines; a few show it
@@ -105,3 +113,85 @@ def _lines(head: str) -> Iterator[tuple[int, str]]:
         text = clean_line(raw)[0]
         if text.strip():
             yield number, text
+
+
+# ---------------------------------------------------------------- a traceback cut at both ends
+
+# The error layer's marker of a traceback's source line (severity.toml): a traceback cut before its
+# exception line is told by its innermost source line (reason/unexplained.py keeps it).
+TRACEBACK_SOURCE = "traceback-source"
+MIN_CUT_FRAMES = 2  # one frame line may be quoted in prose; two in a row are a traceback
+_CARETS = LazyRegex(r"^\s*[~^]+\s*$")
+_HEADER = "Traceback (most recent call last):"
+# A frame of an installed package (site-packages, dist-packages), of Python's own library, or of a
+# compiled module (no path): the library a call went into, not the program that made it.
+_LIBRARY_FRAME = LazyRegex(r"/(?:site|dist)-packages/|/lib/python\d[\d.]*/|^[^/]*$")
+
+
+def cut_traceback(name: str, head: str, layer: ErrorLayer | None) -> Event | None:
+    """A paste that ends inside a Python traceback's frames, its header and exception line both cut
+    (`File "...", line N, in f` and the source lines under them, then nothing): an exception was
+    raised there, and the line that named it was not given. The event is the innermost source line of
+    the program's own frames (where it called into the library that raised), as the error layer's
+    line of a traceback cut before its exception, so it is ranked and quoted as one. None when the
+    paste does not end so, or a header above the frames already is that error line."""
+    rows = [clean_line(row)[0].rstrip() for row in head.splitlines()]
+    while rows and not rows[-1].strip():
+        rows.pop()
+    top, frames = _trailing_frames(rows)
+    if len(frames) < MIN_CUT_FRAMES or (top > 0 and rows[top - 1].strip().endswith(_HEADER)):
+        return None
+    number, text = _innermost_call(frames, rows)
+    template = template_of(text.strip(), layer.masks) if layer is not None else text.strip()
+    return Event(
+        pattern=TRACEBACK_SOURCE,
+        source=name,
+        line=number + 1,
+        time=None,
+        time_text=None,
+        text=clip(text, MAX_TEXT),
+        fields=(),
+        severity=Severity.ERROR,
+        kind=Kind.SYMPTOM,
+        failing=True,
+        template=template,
+    )
+
+
+def _trailing_frames(rows: list[str]) -> tuple[int, list[tuple[int, Frame]]]:
+    """The first row of the frames the rows end with (Python frames, the source line under each, caret
+    lines), and those frames with their rows, outermost first."""
+    frames: list[tuple[int, Frame]] = []
+    at = len(rows) - 1
+    while at >= 0:
+        frame = parse_frame(rows[at])
+        if frame is not None and frame.source_below:  # a traceback's (faulthandler's and py-spy's dumps are hangs)
+            frames.append((at, frame))
+        elif not _under_a_frame(rows, at):
+            break
+        at -= 1
+    return at + 1, frames[::-1]
+
+
+def _under_a_frame(rows: list[str], at: int) -> bool:
+    """An indented source line right under a frame, or a caret line under such a line."""
+    if not rows[at][:1].isspace() or at == 0:
+        return False
+    above = rows[at - 1]
+    if _CARETS.match(rows[at]):
+        return parse_frame(above) is not None or _under_a_frame(rows, at - 1)
+    frame = parse_frame(above)
+    return frame is not None and frame.source_below
+
+
+def _innermost_call(frames: list[tuple[int, Frame]], rows: list[str]) -> tuple[int, str]:
+    """The row and text of the innermost own frame's source line (a frame that is no installed
+    package's), else of the innermost frame's source line, else the last frame's own row."""
+    called = [(at + 1, frame) for at, frame in frames if at + 1 < len(rows) and _under_a_frame(rows, at + 1)]
+    own = [(at, frame) for at, frame in called if not _LIBRARY_FRAME.search(frame.file)]
+    chosen = own or called
+    if chosen:
+        at, _ = chosen[-1]
+        return at, rows[at]
+    at, _ = frames[-1]
+    return at, rows[at]
