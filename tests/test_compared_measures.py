@@ -666,3 +666,44 @@ def test_an_accuracy_under_the_newer_releases_heading_lower_is_a_regression(tmp_
 def test_the_same_accuracy_under_both_releases_is_no_gate(tmp_path: Path) -> None:
     report = _analysed(tmp_path, _release_tables("0.8667", "0.8600"))
     assert report.verdict.id != "accuracy-regression", report.verdict.summary
+
+
+def _bench_serving(concurrency: str, duration: str, throughput: str) -> list[str]:
+    """sglang's bench_serving summary (python/sglang/bench_serving.py): its settings in words (the
+    backend, a concurrency `not set`) among its measures."""
+    return [
+        "============ Serving Benchmark Result ============",
+        "Backend:                                 sglang    ",
+        "Traffic request rate:                    9.0       ",
+        f"Max request concurrency:                 {concurrency}",
+        "Successful requests:                     1000      ",
+        f"Benchmark duration (s):                  {duration}",
+        "Total input tokens:                      1024000   ",
+        "Total generated tokens:                  512000    ",
+        f"Request throughput (req/s):              {throughput}",
+        "Concurrency:                             85.50     ",
+        "==================================================",
+    ]
+
+
+def test_a_summarys_settings_in_words_do_not_end_its_block() -> None:
+    text = "\n".join(_bench_serving("not set", "121.44", "8.23")).encode()
+    heading_end = text.index(b"\n")
+    measured = str(read_measures_below(text, heading_end, len(text))["measured"])
+    assert measured.startswith("Traffic request rate:") and "Request throughput (req/s):              8.23" in measured
+    assert "Backend" not in measured and "not set" not in measured
+
+
+def test_a_second_run_of_one_workload_at_half_the_rate_regressed(tmp_path: Path) -> None:
+    """Mooncake issue 522's second pass, as a blind round's bundle wrote it: the same command run twice,
+    the second at half the throughput (its measured concurrency differs: a result, not a setting)."""
+    first, second = _bench_serving("not set", "121.44", "8.23"), _bench_serving("not set", "239.71", "4.17")
+    report = _analysed(tmp_path, ["# run 1", *first, "# run 2", *second])
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "from 8.23 to 4.17" in report.verdict.summary or "from 121.44 to 239.71" in report.verdict.summary
+
+
+def test_runs_at_two_maximum_concurrencies_are_not_compared(tmp_path: Path) -> None:
+    first, second = _bench_serving("16", "121.44", "8.23"), _bench_serving("64", "239.71", "4.17")
+    report = _analysed(tmp_path, [*first, *second])
+    assert report.verdict.id != "performance-regression", report.verdict.summary

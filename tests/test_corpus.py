@@ -176,9 +176,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round17-excerpts-b/04-vllm-ascend-aicore-error-hccl-watchdog": {
         "verdict": "first sight: scheduler-crash 0.30 (acceptable), its summary names no key line",
     },
-    "tests/data/blind-round17-excerpts-b/05-nixl-connector-init-mamba-layout-assert": {
-        "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-init-crash",
-    },
     "tests/data/blind-round17-excerpts-c/06-vllm-shm-broadcast-enginecore-timeout": {
         "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
     },
@@ -827,11 +824,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # named kv-transfer-timeout 0.59 over a prefill whose queue stood at hundreds under a failed TTFT
     # gate). Passing since: a Markdown heading is no error line (a 04), the saturated peer named under
     # the symptom it caused (bundles-b 04).
-    "tests/data/blind-round52-excerpts-c/04-vllm-mixtral-v100-garbage-text": {
-        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a generation of "
-        "unrelated words (`Qu handy Sab en English knoba healing ...`), nothing repeated, no words that say so",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
     # Blind round 53 (session 24), first sight on db47e431: excerpts-a 2/3, excerpts-c 6/10, bundles-a
     # 8/8, bundles-b 7/7: 23/28, key line quoted in 25/28, none refused, no failed run called healthy,
     # none confidently wrong. Passing since: Ray's GCS reporting a worker's exit as NODE_OUT_OF_MEMORY
@@ -1086,7 +1078,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round69-excerpts-c/01-ollama-gptoss120b-garbage": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: an answer about an "
         "unrelated coding task (`def solve(): pass`) to `Hi, introduce yourself`, fluent text no measure reads",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round69-excerpts-c/02-xinference-sglang-srt-before-after": {
         "verdict": "first sight: performance-regression 0.60 (confidently wrong); since then no-failure-seen "
@@ -1653,6 +1644,43 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round91-excerpts-c/03-trtllm-gb300-cublas-bump-ctx-regression": {
         "key_line": "first sight: performance-regression (expected) quoting the PR's title, not its "
         "`Per-request TTFT: 247 ms → 352 ms (+42%)` bullet (a change stated with an arrow in prose)",
+    },
+    # Round 92 (session 31), at first sight on 4768a3d0: excerpts-a 9/9, excerpts-b 6/9, excerpts-c 4/9,
+    # excerpts-d 8/9, bundles-1 7/8, bundles-2 7/8: 41/52 acceptable, 48/52 quoted, none refused, two
+    # failed runs called healthy (excerpts-c 03, bundles-1 02), none confidently wrong. Fixed since: an
+    # exception placed by its traceback's frames in an engine's loop or start-up (excerpts-b 04, 08),
+    # NCCL's `Cuda failure 2 'out of memory'` (excerpts-b 01), a pasted word salad (excerpts-c 08), a
+    # launcher's `exited with code -9` (excerpts-d 09), sglang's bench_serving summary read past its
+    # settings' lines (bundles-1 02), a bind failure not survived by serving on (bundles-2 07).
+    "tests/data/blind-round92-excerpts-b/02-kaito-lmcache-abort-assert-crashloop": {
+        "key_line": "first sight: scheduler-runtime-crash (expected) quoting the engine's fatal error, not the "
+        "`assert self.lmcache_engine is not None` of the poster's condensed trace",
+    },
+    "tests/data/blind-round92-excerpts-c/03-vllm-llama4-pplx-cutlass-fp8-gsm8k": {
+        "verdict": "first sight: healthy at 0.40 (a failed run called healthy): lm-eval's gsm8k table alone "
+        "(exact_match 0.307 for Llama-4-Scout), no gate and no baseline; low only for the model it names",
+    },
+    "tests/data/blind-round92-excerpts-c/04-vllm-qwen35-deepgemm-e8m0-blackwell": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: two bullets, DeepGEMM "
+        "on (`mean accuracy 0.7397`) and off (0.7824), a 5.5 % drop between two settings no label orders",
+    },
+    "tests/data/blind-round92-excerpts-c/05-vllm-nemotron-nvfp4-trtllm-vs-cutlass-healthy": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: `TRTLLM: flexible: 0.8597 ; "
+        "strict: 0.8446` under a `GSM8K (reasoning off):` heading no results reader takes for a score",
+        "key_line": "first sight: no-failure-seen quoting the Delta table's duration, not the GSM8K line",
+    },
+    "tests/data/blind-round92-excerpts-c/09-sglang-dsv4-pro-b200-nan-decode": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a Markdown table cell "
+        "`device-side assert triggered` with `(NaN at multinomial sampling ...` continued on the next line",
+    },
+    "tests/data/blind-round92-bundles-1/05-prefill-oomkilled-orphan-rooms": {
+        "other_incidents": "first sight: host-oom (expected), with the orphan requests' WaitingForInput "
+        "timeouts 36 minutes before the kill reported as an incident of their own (kv-transfer-timeout); "
+        "the tester reads them as the orphans themselves, no transfer problem",
+    },
+    "tests/data/blind-round92-bundles-2/07-lmcache-pd-second-decoder-port-clash": {
+        "key_line": "first sight: inconclusive quoting the thread's `Exception in thread` line; now "
+        "bind-failed (expected) quoting the :7300 bind, not the :7400 one the tester keys",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -12,6 +12,10 @@ Two mechanisms, each a crash the lines prove and a cause only the exception's wo
 
 Look-alikes do not fire: the child's death far below the exception, in another file, or above it;
 a registration that ran out of memory (ENOMEM is no refusal).
+
+With no line of its death, a traceback whose frames frames.toml places in an engine's serving loop or
+start-up (where an exception not caught ends the process: sglang's scheduler, vLLM's engine core) is
+that crash too, as a weaker lead; a traceback through other code stays an error no pattern names.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from pathlib import Path
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.reason.confidence import UNNAMED_EXCEPTION, WORDS_ONLY
+from pdlogdoctor.reason.confidence import ENGINE_EXCEPTION, UNNAMED_EXCEPTION, WORDS_ONLY
 
 # sgl-project/sglang#8513: GLM-4.5-Air on four PCIe GPUs; the fused-MoE Triton kernel asked for more
 # shared memory than the GPU has, in the middle of serving.
@@ -110,3 +114,50 @@ def test_a_registration_that_ran_out_of_memory_is_no_refusal(tmp_path: Path, lib
     ]
     report = _report(tmp_path, library, {"run.txt": short})
     assert report.verdict.id != "mr-registration-rejected"
+
+
+# sgl-project/sglang#14948: a PD decode's running request retracted with nothing left to free (the
+# header and frames as Python prints them, their source lines left out as a paste may; the serving
+# loop's step above the batch's own method).
+RETRACT = [
+    "Traceback (most recent call last):",
+    '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2181, in update_running_batch',
+    '  File "/sgl-workspace/sglang/python/sglang/srt/managers/schedule_batch.py", line 1627, in retract_decode',
+    "AssertionError: No space left for only one request, self.token_to_kv_pool_allocator.available_size()=0",
+]
+# vLLM's engine core sizing its KV cache at start-up (frames.toml's start-up steps), and vllm-ascend's
+# Mooncake connector refusing its layout (a blind round's bundle): an error no pattern names.
+ENGINE_START = [
+    "Traceback (most recent call last):",
+    '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 83, in __init__',
+    '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 190, in _initialize_kv_caches',
+    "ValueError: prefill_tp_size: 2 must be greater than or equal to the decode_tp_size: 4",
+]
+# The same exception raised through a user's script: no engine's code, no process it ends.
+SCRIPT = [
+    "Traceback (most recent call last):",
+    '  File "/home/me/bench/run_eval.py", line 41, in main',
+    "    check(results)",
+    '  File "/home/me/bench/run_eval.py", line 17, in check',
+    "    assert len(self.reqs) > 1, (",
+    "AssertionError: No space left for only one request, self.token_to_kv_pool_allocator.available_size()=0",
+]
+
+
+def test_a_traceback_through_the_serving_loop_is_a_crash_while_serving(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, {"decode.log": RETRACT})
+    assert report.verdict.id == "scheduler-runtime-crash", report.verdict.summary
+    assert report.verdict.confidence == ENGINE_EXCEPTION < UNNAMED_EXCEPTION
+    assert "No space left for only one request" in report.verdict.summary
+    assert "update_running_batch" in report.verdict.summary
+
+
+def test_a_traceback_through_start_up_is_a_crash_while_starting(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, {"engine.log": ENGINE_START})
+    assert report.verdict.id == "scheduler-init-crash", report.verdict.summary
+    assert "must be greater than or equal to the decode_tp_size" in report.verdict.summary
+
+
+def test_a_traceback_through_other_code_stays_unnamed(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, {"run.log": SCRIPT})
+    assert report.verdict.id == "inconclusive", report.verdict.summary

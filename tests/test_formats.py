@@ -187,6 +187,21 @@ def test_a_format_names_the_engine_that_wrote_the_line(library: Library) -> None
     assert engines == ["vllm", "sglang", "trtllm", None]
 
 
+def test_a_files_engine_is_the_one_most_of_its_lines_tell(library: Library) -> None:
+    """NCCL's WARN behind a bare `[date time] ` reads as sglang's prefix; the vLLM engine core's tags
+    on the lines around it say whose file it is (vllm-project/vllm#25597, a blind round's excerpt)."""
+    lines = [
+        "[2025-09-23 23:57:03] vllm-deepseek-ep-decode-0:1673:9080 [0] include/alloc.h:228 NCCL WARN Cuda failure 2 "
+        "'out of memory'",
+        "(EngineCore_DP4 pid=1675) ncclInternalError: Internal check failed.",
+        "(EngineCore_DP4 pid=1675) Last error:",
+    ]
+    assert library.formats.engine_of(lines[0]) == "sglang"
+    assert library.formats.engine_of_lines(lines) == "vllm"
+    assert library.formats.engine_of_lines(lines[:1]) == "sglang"  # one line, one say
+    assert library.formats.engine_of_lines(["no format here"]) is None
+
+
 def test_a_format_tells_the_hosts_own_log(library: Library) -> None:
     """A kernel's line (dmesg with a date or seconds since boot, syslog's `kernel:`) is the host's own
     log, read as beside a server's trouble though no server wrote it; another program's syslog line,

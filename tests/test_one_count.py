@@ -44,6 +44,7 @@ from pdlogdoctor.runs.baseline import profile_of
 from pdlogdoctor.runs.compare import compare, strengthen_verdict
 from pdlogdoctor.runs.profile import ProfileSpec, RunProfile, load_profile_spec
 from pdlogdoctor.scan.headings import MEASURE_LINES, read_measures_below
+from pdlogdoctor.scan.pastes import cut_traceback
 from pdlogdoctor.scan.tables import ROWS_ABOVE, read_row
 from pdlogdoctor.scan.timeline import clean_line
 from pdlogdoctor.scan.traceback import TABLE_READERS
@@ -408,7 +409,11 @@ def _unnamed_templates(source: str, severity: str) -> tuple[str, ...]:
     assert layer is not None
     texts = _lines(source) if severity == "warning" else _whole_error_lines(source)
     hits = (_warned(text) if severity == "warning" else _classified(text) for text in texts)
-    return tuple(hit.template for text, hit in zip(texts, hits, strict=True) if hit is not None and not _named(text))
+    heard = tuple(hit.template for text, hit in zip(texts, hits, strict=True) if hit is not None and not _named(text))
+    # A paste that ends inside a traceback's frames, cut before its header and exception: its
+    # innermost call is one error line, though no line alone says so (scan/pastes.py).
+    cut = cut_traceback(source, "\n".join(_lines(source)), layer) if severity != "warning" else None
+    return heard + ((cut.template,) if cut is not None and cut.template else ())
 
 
 def _whole_lines(
@@ -493,7 +498,9 @@ def _classified(text: str) -> ErrorHit | None:
 
 @cache
 def _named(text: str) -> bool:
-    return any(match_line(pattern, text) is not None for pattern in _library().patterns)
+    """A line a pattern of the scan names (not the error layer's): the patterns read on pastes only
+    read a paste again after the scan (scan/pastes.py), and leave the layer's reading of a line alone."""
+    return any(match_line(pattern, text) is not None for pattern in _library().patterns if not pattern.pastes_only)
 
 
 # ---------------------------------------------------------------- what each format prints

@@ -3,8 +3,10 @@
 `percent` (`95.9` or `95.9%` -> 0.959), `bool` (Python's True/False) and `text` (a generated text, with
 `<name>_len`, `<name>_repeat_fraction`, `<name>_phrase_repeat`, `<name>_longest_run`, `<name>_scripts`,
 `<name>_fragment`, `<name>_mixed_words`, `<name>_alnum_share`, `<name>_blank`, `<name>_replacements`
-(its U+FFFD characters) and `<name>_vocabulary` beside it: see `repeat_fraction`, `phrase_repeat`,
-`longest_run`, `scripts_in`, `is_fragment`, `mixed_words`, `alnum_share`, `is_blank` and `vocabulary`)."""
+(its U+FFFD characters), `<name>_vocabulary`, `<name>_words`, `<name>_word_share`,
+`<name>_function_share` and `<name>_capital_share` beside it: see `repeat_fraction`, `phrase_repeat`,
+`longest_run`, `scripts_in`, `is_fragment`, `mixed_words`, `alnum_share`, `is_blank`, `vocabulary` and
+`wordiness`)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import bisect
 import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
+from typing import NamedTuple
 
 from ..model import FieldValue
 
@@ -32,6 +35,10 @@ DERIVED_FIELDS = MappingProxyType(
             "blank",
             "replacements",
             "vocabulary",
+            "words",
+            "word_share",
+            "function_share",
+            "capital_share",
         ),
     }
 )
@@ -63,6 +70,11 @@ def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None
             # sophgo/LLM-TPU#19); a log read with a stray byte has one, a broken decode a run.
             values[f"{name}_replacements"] = value.count("\ufffd")
             values[f"{name}_vocabulary"] = vocabulary(value)
+            words = wordiness(value)
+            values[f"{name}_words"] = words.words
+            values[f"{name}_word_share"] = words.word_share
+            values[f"{name}_function_share"] = words.function_share
+            values[f"{name}_capital_share"] = words.capital_share
         if isinstance(value, tuple):
             values[f"{name}_len"] = len(value)
             values[f"{name}_zero_fraction"] = (
@@ -242,6 +254,38 @@ def is_fragment(text: str) -> bool:
         return False
     opens_on_mark = not tokens[0][0].isalnum()
     return opens_on_mark or tokens[-1].lower() in _OPEN_ENDED
+
+
+# The marks a word may stand between in prose: `(word),` is a word, `solve():` too.
+_WORD_MARKS = ".,;:!?()[]{}\"'*`"
+_LETTER_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+class Wordiness(NamedTuple):
+    """What the words of a text say of it (`wordiness`)."""
+
+    words: int  # blank-separated tokens that are words: letters alone, the marks around them aside
+    word_share: float  # their share of the tokens
+    function_share: float  # the share of the words that are English function words
+    capital_share: float  # the share of the words that start with a capital letter
+
+
+def wordiness(text: str) -> Wordiness:
+    """The words of a text and how they are made. A sentence holds many function words (articles,
+    pronouns, auxiliaries, prepositions, conjunctions: a third to a half of English prose). A broken
+    generation that draws its tokens as if at random from the vocabulary strings content words
+    together with hardly any, capitalised and not as the vocabulary's pieces come (`embarked Sol
+    existed trainer Tunisia replacing Wash Bac knowing franchise ...`: vllm-project/vllm#12096). A list
+    has no function words either, but is of one case (package names lowercase, model or class names
+    capitalised), and code or a command is mostly no words (paths, flags, numbers)."""
+    tokens = _ESCAPED_SPACE.sub(" ", text).split()
+    words = [bare for token in tokens if _LETTER_WORD.fullmatch(bare := token.strip(_WORD_MARKS))]
+    if not tokens or not words:
+        return Wordiness(0, 0.0, 0.0, 0.0)
+    function = sum(1 for word in words if word.lower() in _FUNCTION_WORDS)
+    capital = sum(1 for word in words if word[0].isupper())
+    share = len(words)
+    return Wordiness(share, round(share / len(tokens), 4), round(function / share, 4), round(capital / share, 4))
 
 
 def convert_field(kind: str, text: str) -> FieldValue | None:

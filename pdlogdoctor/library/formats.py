@@ -31,6 +31,7 @@ from __future__ import annotations
 import calendar
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
 from functools import cache, lru_cache
@@ -57,6 +58,7 @@ TIME_GROUPS = ("date", "clock", "frac", "month", "day", "monthname", "year", "ep
 # `tag`: where the component's own tag starts inside a prefix that says when (TensorRT-LLM's
 # `[TRT-LLM] [E] `, a relay's `VLLM: `): a quote of the line keeps it (`Formats.quoted`).
 KNOWN_GROUPS = frozenset((*TIME_GROUPS, "ranks", "level", "received", "file", "source", "role", "utc", "tag"))
+ENGINE_LINES = 50  # lines of a file read for the engine whose format they have (Formats.engine_of_lines)
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 MAX_NESTED = 4  # prefixes read inside one another: a collector's, a launcher's, the component's
 # Lines whose stamps and readings are kept (`Formats.stamps`, `Formats.read`), then they start
@@ -386,6 +388,13 @@ class Formats:
         read through a launcher's tag; None when no format read tells."""
         told = self._told_by(line, "engine")
         return told.engine if told is not None else None
+
+    def engine_of_lines(self, lines: Iterable[str]) -> str | None:
+        """The serving engine most of `lines` tell by their format (the first to be told, of those told
+        as often): a file's own engine, though a line of another component in it may wear a prefix an
+        engine's format also reads (NCCL's WARN behind a bare `[date time] `)."""
+        told = Counter(engine for line in lines if (engine := self.engine_of(line)) is not None)
+        return told.most_common(1)[0][0] if told else None
 
     def role_format(self, line: str) -> Format | None:
         """The format of a line that tells which part of the deployment wrote it (a format's `role`:

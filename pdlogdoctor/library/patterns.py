@@ -113,6 +113,7 @@ _VERDICT_KEYS = {
     "identity",
     "phase",
     "never_survived",
+    "survived_by_restart",
     "peer_side",
     "advice_from_root",
     "advice_for",
@@ -251,6 +252,11 @@ class VerdictSpec:
     # The harm is done when the line is logged (answers served from freed KV): no later serving,
     # restart or passing check clears it (diagnose._survived_blip, incidents.recovery).
     never_survived: bool = False
+    # Its server serving on does not show the run got over it (a listener that could not bind stays
+    # unbound while the engine answers by recomputing): only its next life (a restart's own log, or a
+    # ready or warmup line after the failure in the same one) or an end-to-end check that passed does
+    # (diagnose._answered_after_recoveries).
+    survived_by_restart: bool = False
     # What a server sees when its peer goes away (a link that fails, a transfer or handshake that
     # times out, a collective a rank never joins): a peer stopped from outside just before it is the
     # failure, and this is its consequence (unexplained._peer_stopped_first).
@@ -678,6 +684,7 @@ def load_verdicts(path: Path) -> list[VerdictSpec]:
                 identity=schema.string_list(raw, "identity", where, key),
                 phase=_phase(raw, where, key),
                 never_survived=schema.flag(raw, "never_survived", where, key),
+                survived_by_restart=schema.flag(raw, "survived_by_restart", where, key),
                 peer_side=schema.flag(raw, "peer_side", where, key),
                 advice_from_root=schema.flag(raw, "advice_from_root", where, key),
                 advice_for=_advice_for(raw, where, key),

@@ -208,8 +208,12 @@ def _earlier_of(after: Event, sides: Sequence[Event]) -> Event | None:
 
 
 # The numbers that say what a benchmark sent, not how it went: two results are of one workload only
-# when each of these both state is equal.
-WORKLOAD = re.compile(r"(?i)\brequests\b|\btokens\b|\bprompts\b|concurren|rate configured|\blen(?:gth)?\b")
+# when each of these both state is equal. A concurrency is a setting when it is a maximum (`Max
+# request concurrency: 64`); sglang's bench_serving also prints the concurrency it measured
+# (`Concurrency: 85.50`), a result like any other.
+WORKLOAD = re.compile(
+    r"(?i)\brequests\b|\btokens\b|\bprompts\b|\bmax(?:imum)?\b[\w ]*concurren|rate configured|\blen(?:gth)?\b"
+)
 
 
 def _worst_of_same_workload(

@@ -45,6 +45,8 @@ WORDS_ONLY = 0.4
 # A crash proven by its parent's line, of an exception no pattern names: the crash is known, its
 # cause is the exception's own words, so a lead too.
 UNNAMED_EXCEPTION = 0.45
+# ... its death not seen, only inferred from where its traceback runs (an engine's loop or start-up).
+ENGINE_EXCEPTION = 0.4
 BASELINE_EXPLAINS = 0.05  # a change since the last green run that the verdict's mechanism names
 RULED_OUT = 0.1  # a verdict its own evidence rules out, listed as an alternative
 # A symptom that yields to an error beside it (its wording only guesses a cause): listed, at most
@@ -104,6 +106,9 @@ RULES = (
     Rule("outside-catalogue", OUTSIDE_CATALOGUE, "a crash whose cause no verdict names: at most this"),
     Rule("words-only", WORDS_ONLY, "a verdict named by a line's cause words alone, no pattern knowing the line"),
     Rule("unnamed-exception", UNNAMED_EXCEPTION, "a crash its parent's line proves, of an exception no pattern names"),
+    Rule(
+        "engine-exception", ENGINE_EXCEPTION, "an exception no pattern names, its frames in an engine's loop or start"
+    ),
     Rule("yielded", YIELDED, "a symptom that yields to an unexplained error beside it, listed: at most this"),
     Rule("shallower", -SHALLOWER, "a rival of a shallower tier than the verdict: at least this far below it"),
     Rule("twin-worked", -TWIN_WORKED, "a configuration fix, when the same configuration served on a twin node"),
@@ -224,6 +229,13 @@ def words_only(where: str) -> Score:
 def unnamed_exception(where: str) -> Score:
     why = f"a child's death follows the exception at {where}, which no pattern of the library names"
     return start(UNNAMED_EXCEPTION, "unnamed-exception", why)
+
+
+def engine_exception(where: str, placed: str) -> Score:
+    why = (
+        f"the exception at {where}, which no pattern names, was raised through {placed}: uncaught, it ends the process"
+    )
+    return start(ENGINE_EXCEPTION, "engine-exception", why)
 
 
 def baseline_explains(score: Score) -> Score:

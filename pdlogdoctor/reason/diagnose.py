@@ -536,15 +536,25 @@ def _answered_after_recoveries(viable: Sequence[Hypothesis], split: Split, evide
     it. Only when every cause recovered in its own file: a failure with no such line has nothing
     that says the run went on past it, and answered lines before the recovery say nothing of after.
     A client's untimed results stand when every cause's server started again after it (a restart's
-    own file, or its ready line after the failure in the same one)."""
+    own file, or its ready line after the failure in the same one). A cause whose verdict is
+    `survived_by_restart` stands only when its server started again."""
     recovered = [split.recoveries.get(id(h)) for h in viable]
     times = [r.proof.time for r in recovered if r is not None and r.proof.time is not None]
     if not times or len(times) != len(recovered):
         return []
+    started = evidence.library.marked(*SERVER_SERVED)
+    # A cause its server's serving on does not get over (a side channel that could not bind, the
+    # engine answering by recomputing): only its next life stands for the check, in a file of its own
+    # or a start-up line (ready, warmup) after the failure in the same one.
+    if any(
+        evidence.library.verdict(h.verdict).survived_by_restart
+        and not (r is not None and (r.restarted or r.proof.pattern in started))
+        for h, r in zip(viable, recovered, strict=True)
+    ):
+        return []
     since = max(times)
     answered = [e for e in evidence.marked(Mark.ANSWERED) if not e.failing]
     after = [e for e in answered if e.time is not None and e.time > since]
-    started = evidence.library.marked(*SERVER_SERVED)
     # A life that ended and started again: in a file of its own, or relaunched in the same file (an
     # operator appending each launch to one log) with its ready line after the failure.
     if after or not all(r is not None and (r.restarted or r.proof.pattern in started) for r in recovered):

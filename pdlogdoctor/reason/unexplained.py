@@ -23,6 +23,8 @@ from dataclasses import replace
 from itertools import islice
 
 from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, PYTHON_EXCEPTION, SWALLOW_LINES, ErrorLayer, Family
+from ..library.formats import ENGINE_LINES
+from ..library.frames import PhaseEvidence, short_name
 from ..library.lazyregex import LazyRegex
 from ..library.patterns import CauseRule, Library, Pattern
 from ..library.templates import message_of, mine, quote_of
@@ -52,8 +54,10 @@ from ..model.verdicts import (
     NO_CAUSE,
     NO_FAILURE_SEEN,
     SCHEDULER_CRASH,
+    SCHEDULER_INIT_CRASH,
     SCHEDULER_RUNTIME_CRASH,
 )
+from ..scan.traceback import stack_of
 from . import confidence
 from .incidents import next_lives, wait_began
 
@@ -993,8 +997,8 @@ def _died_of_exception(
     that a child died with no error of its own (marked `child-death-noticed`): the child died of that exception.
     The verdict is the crash (its phase from the lines before it: serving lines make it a crash while
     serving), as a lead below 0.5: the crash is known, its cause is the exception's own words."""
-    if lead.marker != PYTHON_EXCEPTION:  # a traceback's last line (severity.toml)
-        return None
+    if lead.marker != PYTHON_EXCEPTION and not stack_of(lead.first.get):
+        return None  # neither a traceback's last line (severity.toml) nor a line a traceback was read above
     exception, died_ids = lead.first, library.marked(Mark.CHILD_DEATH_NOTICED)
     died = next(
         (
@@ -1006,28 +1010,56 @@ def _died_of_exception(
         ),
         None,
     )
-    if died is None:
+    placed = library.frames.phase_of(stack_of(exception.get)) if died is None else None
+    if died is None and placed is None:
         return None
     serving = _serving_before(exception, library, context)
-    verdict_id = SCHEDULER_RUNTIME_CRASH if serving else SCHEDULER_CRASH
+    verdict_id = _crash_phase(serving, placed)
     spec = library.verdict(verdict_id)
-    phase = (
-        f"It was serving: {serving}." if serving else "These lines do not show whether it was starting up or serving."
-    )
     summary = (
-        f"A process of the server died of an exception no pattern names: {_ended(quote(lead))} Just below it, "
-        f"{_lowered(library.pattern(died.pattern).title)} ({died.where}). {phase} The crash is what the lines "
-        "prove; read from the exception alone, its cause is a lead to check."
+        f"A process of the server died of an exception no pattern names: {_ended(quote(lead))} "
+        f"{_how_it_died(died, placed, serving, library)}"
     )
     verdict = Verdict(
         verdict_id, spec.title, 0.0, summary, facts=(("exception", clip(message_of(exception.text), 300)),)
     )
-    verdict = confidence.applied(verdict, confidence.unnamed_exception(exception.where))
+    score = (
+        confidence.engine_exception(exception.where, placed.why)
+        if placed is not None
+        else confidence.unnamed_exception(exception.where)
+    )
+    verdict = confidence.applied(verdict, score)
     why = f"the exception at {exception.where} names no catalogued cause"
     alternatives = (Alternative(INCONCLUSIVE, report.verdict.confidence, why), *report.alternatives)
     advice = f"Fix what the exception at {exception.where} says; the server's death follows from it."
     changed = replace(report, verdict=verdict, alternatives=alternatives, advice=advice, explain=spec.explain.strip())
     return _with_limit_fix(changed, lead, library)
+
+
+def _how_it_died(died: Event | None, placed: PhaseEvidence | None, serving: str, library: Library) -> str:
+    """What shows the exception ended its process: its parent's line just below it (and the phase the
+    lines before it show), or where its traceback runs (frames.toml: an engine's loop or start-up)."""
+    lead = " Read from the exception alone, its cause is a lead to check."
+    if died is None:
+        through = f"{placed.why} ({short_name(placed.frame.func)})" if placed is not None else "the engine's code"
+        return f"Its traceback runs through {through}, where an exception not caught ends the engine's process." + lead
+    phase = (
+        f"It was serving: {serving}." if serving else "These lines do not show whether it was starting up or serving."
+    )
+    return (
+        f"Just below it, {_lowered(library.pattern(died.pattern).title)} ({died.where}). {phase} "
+        "The crash is what the lines prove." + lead
+    )
+
+
+def _crash_phase(serving: str, placed: PhaseEvidence | None) -> str:
+    """The crash verdict of a process that died of an exception: serving lines before it, or the
+    phase its traceback's frames name (frames.toml), else the phase-unknown crash."""
+    if serving or (placed is not None and placed.phase == "runtime"):
+        return SCHEDULER_RUNTIME_CRASH
+    if placed is not None and placed.phase == "init":
+        return SCHEDULER_INIT_CRASH
+    return SCHEDULER_CRASH
 
 
 def _serving_before(exception: Event, library: Library, context: Sequence[Event]) -> str:
@@ -1172,16 +1204,10 @@ def _family_line(
     return None
 
 
-ENGINE_LINES = 50  # lines of a file read for the engine whose format they have
-
-
 def _engine_of_file(line: Event, context: Sequence[Event], library: Library) -> str | None:
-    """The serving engine that wrote the line's file: the line's own format, else its file's lines'."""
-    layer = library.errors
-    if layer is None:
-        return None
+    """The serving engine that wrote the line's file: the one most of its lines' formats tell."""
     same = islice((e for e in (line, *context) if e.source == line.source), ENGINE_LINES)
-    return next((engine for e in same if (engine := layer.engine_of(e.text)) is not None), None)
+    return library.formats.engine_of_lines(e.text for e in same)
 
 
 def _warned(

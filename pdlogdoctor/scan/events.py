@@ -29,7 +29,7 @@ from .roles import STREAM, role_from_name, role_from_prefix, role_from_record, s
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
 from .timeline import clean_line, dated_by, grep_file, parse_stamp, parse_stamps
-from .traceback import raising_frame, read_block
+from .traceback import raising_frame, read_block, stack_above, states_exception
 from .wrapped import Wrapped, message_below, rejoined
 
 if TYPE_CHECKING:
@@ -838,11 +838,18 @@ def _error_event(buf: Buffer | None, line: _Line, hit: ErrorHit, state: EventSin
 
 
 def _error_fields(buf: Buffer | None, line: _Line, hit: ErrorHit, stamp: Stamp | None, state: EventSink) -> Fields:
-    """An unrecognised error line's ranks, and for a Python exception the frame that raised it."""
+    """An unrecognised error line's ranks, and for a Python exception the frame that raised it and
+    the stack of its traceback (read above it: frames.toml places the process it ended)."""
     fields: list[tuple[str, FieldValue]] = [(name.lower(), rank) for name, rank in stamp.ranks] if stamp else []
-    if hit.marker == PYTHON_EXCEPTION and buf is not None:
-        frame = raising_frame(buf, line.start, line.text, state.stamps.formats)
+    if buf is None:
+        return tuple(sorted(fields))
+    formats = state.stamps.formats
+    if hit.marker == PYTHON_EXCEPTION:
+        frame = raising_frame(buf, line.start, line.text, formats)
         fields += [("raised_at", frame)] if frame else []
+    if hit.marker == PYTHON_EXCEPTION or states_exception(formats.message(line.text)):
+        # an exception's line behind a logger's level (`ERROR ... [core.py:521] AssertionError`) too
+        fields += list(stack_above(buf, line.start, line.text, formats).items())
     return tuple(sorted(fields))
 
 

@@ -27,6 +27,11 @@ BLANKS_AFTER_HEADING = 1  # blank lines skipped between the heading and its firs
 # ... -n 64`, `...`, then llama.cpp's timings: ggml-org/llama.cpp#7254).
 OPENERS_AFTER_HEADING = 2
 LABEL_CHARS = 24
+# ... and the summary's own lines that state a setting in words, not a number (sglang's bench_serving:
+# `Backend:                                 sglang`, `Max request concurrency:                 not set`),
+# before its measures or between them: passed over, the block goes on.
+SETTINGS_IN_BLOCK = 4
+_SETTING = re.compile(r"^[A-Za-z][\w ()./-]{0,48}:\s+[^\d\s][^\d]{0,40}$")
 _HEADING = re.compile(r"(?i)^[\s>*#-]*(?:\*\*)?(?:before|after|(?:last |first )?(?:good|bad) commit)\b")
 _FENCE = re.compile(r"^(?:```|~~~)[\w-]*$")
 # A line that is only a commit's hash (`cba8b9d296cf042e0b3832f497dcc978fc61c5a3-->`): it names the
@@ -49,8 +54,8 @@ def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> di
     states none."""
     measures: list[str] = []
     start = line_end + 1 if buf[line_end : line_end + 1] == b"\n" else line_end
-    blanks = openers = 0
-    for _ in range(MEASURE_LINES + BLANKS_AFTER_HEADING + OPENERS_AFTER_HEADING):
+    blanks = openers = settings = 0
+    for _ in range(MEASURE_LINES + BLANKS_AFTER_HEADING + OPENERS_AFTER_HEADING + SETTINGS_IN_BLOCK):
         if start >= limit:
             break
         end = buf.find(b"\n", start, limit)
@@ -67,6 +72,10 @@ def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> di
             continue
         if measures and _TABLE_LINE.match(line) and not _DIGIT.search(line):
             start = end + 1  # a results table's header or rule between the block's lines (lm-eval's)
+            continue
+        if settings < SETTINGS_IN_BLOCK and _SETTING.match(line) and not _HEADING.match(line):
+            settings += 1
+            start = end + 1
             continue
         if not line or _HEADING.match(line) or _PROMPT.match(line) or not _DIGIT.search(line):
             break

@@ -1,10 +1,11 @@
 """The patterns read on pastes only: shapes with no literal a scan could search for.
 
-A generation that loops (`you, you, you, ...`, `OOOOOOOO...`) says it is broken by its shape, not by
-a word: no anchor finds it, and testing a shape on every line of a multi-gigabyte log is what the
-anchored scan exists to avoid. A paste is small: an input read whole in its head (HEAD_BYTES) is read
-again line by line for the library's `pastes_only` patterns, at a cost bounded by its size. A large
-log's generations are printed in fields that anchored patterns read (`"text": ...`).
+A generation that loops (`you, you, you, ...`, `OOOOOOOO...`), or strings words together with no
+sentence in them, says it is broken by its shape, not by a word: no anchor finds it, and testing a
+shape on every line of a multi-gigabyte log is what the anchored scan exists to avoid. A paste is
+small: an input read whole in its head (HEAD_BYTES) is read again line by line for the library's
+`pastes_only` patterns, at a cost bounded by its size. A large log's generations are printed in
+fields that anchored patterns read (`"text": ...`).
 
 A paste may also end inside a traceback's frames, its header and its exception line both cut: the
 frames carry no error word for the error layer's anchors, and only a paste read whole shows where its
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
@@ -76,13 +78,14 @@ REPLACEMENT = "\ufffd"
 
 
 def could_match(text: str) -> bool:
-    """Whether `text` may hold a generation the pastes_only patterns read (a loop, or undecodable)."""
+    """Whether `text` may hold a generation the pastes_only patterns read (a loop, undecodable, or a
+    long line of words with no sentence in them)."""
     if REPLACEMENT in text:
         return True
     words = text.split()
     if not words:
         return False
-    if max(map(len, words)) >= LOOP_RUN:
+    if max(map(len, words)) >= LOOP_RUN or _a_long_line(text):
         return True
     # a word that follows itself, or a phrase of up to PHRASE_WORDS words (each word then equals the
     # one that many places on)
@@ -90,6 +93,13 @@ def could_match(text: str) -> bool:
         sum(map(operator.eq, words, islice(words, step, None))) >= LOOP_NEIGHBOURS
         for step in range(1, PHRASE_WORDS + 1)
     )
+
+
+SALAD_TOKENS = 30  # blank-separated tokens of a line that may be words with no sentence in them
+
+
+def _a_long_line(text: str) -> bool:
+    return any(line.count(" ") + line.count("\t") >= SALAD_TOKENS - 1 for line in text.splitlines())
 
 
 def _anywhere(pattern: Pattern, head: str) -> bool:
@@ -121,7 +131,7 @@ def _lines(head: str) -> Iterator[tuple[int, str]]:
 # exception line is told by its innermost source line (reason/unexplained.py keeps it).
 TRACEBACK_SOURCE = "traceback-source"
 MIN_CUT_FRAMES = 2  # one frame line may be quoted in prose; two in a row are a traceback
-_CARETS = LazyRegex(r"^\s*[~^]+\s*$")
+_CARETS = re.compile(r"^\s*[~^]+\s*$")  # the standard library's: a paste with no frame imports no `regex`
 _HEADER = "Traceback (most recent call last):"
 # A frame of an installed package (site-packages, dist-packages), of Python's own library, or of a
 # compiled module (no path): the library a call went into, not the program that made it.
@@ -139,7 +149,7 @@ def cut_traceback(name: str, head: str, layer: ErrorLayer | None) -> Event | Non
     while rows and not rows[-1].strip():
         rows.pop()
     top, frames = _trailing_frames(rows)
-    if len(frames) < MIN_CUT_FRAMES or (top > 0 and rows[top - 1].strip().endswith(_HEADER)):
+    if len(frames) < MIN_CUT_FRAMES or _header_above(rows, top):
         return None
     number, text = _innermost_call(frames, rows)
     template = template_of(text.strip(), layer.masks) if layer is not None else text.strip()
@@ -164,13 +174,22 @@ def _trailing_frames(rows: list[str]) -> tuple[int, list[tuple[int, Frame]]]:
     frames: list[tuple[int, Frame]] = []
     at = len(rows) - 1
     while at >= 0:
-        frame = parse_frame(rows[at])
-        if frame is not None and frame.source_below:  # a traceback's (faulthandler's and py-spy's dumps are hangs)
+        frame = _traceback_frame(rows[at])
+        if frame is not None:
             frames.append((at, frame))
         elif not _under_a_frame(rows, at):
             break
         at -= 1
     return at + 1, frames[::-1]
+
+
+def _header_above(rows: list[str], top: int) -> bool:
+    """A traceback's header above the frames, across the frames Python prints with no source line
+    (`File "<frozen runpy>", line 198, in _run_module_as_main`): the error layer's line already."""
+    at = top - 1
+    while at >= 0 and ('File "' in rows[at] or rows[at][:1].isspace()):
+        at -= 1
+    return at >= 0 and rows[at].strip().endswith(_HEADER)
 
 
 def _under_a_frame(rows: list[str], at: int) -> bool:
@@ -179,9 +198,18 @@ def _under_a_frame(rows: list[str], at: int) -> bool:
         return False
     above = rows[at - 1]
     if _CARETS.match(rows[at]):
-        return parse_frame(above) is not None or _under_a_frame(rows, at - 1)
-    frame = parse_frame(above)
-    return frame is not None and frame.source_below
+        return _traceback_frame(above) is not None or _under_a_frame(rows, at - 1)
+    return _traceback_frame(above) is not None
+
+
+def _traceback_frame(row: str) -> Frame | None:
+    """The frame a traceback prints on the row (`File "x.py", line N, in f`, its source line below),
+    or None: faulthandler's and py-spy's dumps print frames too, of a hang, not of an exception. Told
+    first by its words, so a paste with no frame compiles no frame regex."""
+    if 'File "' not in row:
+        return None
+    frame = parse_frame(row)
+    return frame if frame is not None and frame.source_below else None
 
 
 def _innermost_call(frames: list[tuple[int, Frame]], rows: list[str]) -> tuple[int, str]:

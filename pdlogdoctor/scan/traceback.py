@@ -216,6 +216,48 @@ def raising_frame(buf: bytes | bytearray, line_start: int, line: str, formats: F
 RAISING_FRAME_LINES = 4  # the frame, its source line, and up to two caret lines
 
 
+# An exception's own line, as a logger's record may hold it (`ERROR ... [core.py:521] AssertionError`):
+# a type ending in Error or Exception, then its message or nothing.
+_RAISES = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::\s|:?\s*$)")
+
+
+def states_exception(message: str) -> bool:
+    """Whether a line's message (its prefixes read off) is an exception's line."""
+    return _RAISES.match(message) is not None
+
+
+def stack_above(buf: bytes | bytearray, line_start: int, line: str, formats: Formats) -> dict[str, FieldValue]:
+    """The stack of the traceback an exception line (at `line_start`) ends, read above it: its frames
+    and the calls printed under them, outermost first (`stack`, `stack_calls`, as a block's fields),
+    for frames.toml to tell in which process and phase an exception no pattern names was raised.
+    Empty when no traceback ends right above it (the exception pasted alone). No offsets: the lines
+    are the exception's own traceback, not a record a pattern read."""
+    who, inside = formats.tags(line)
+    above = _record_lines_above(buf, line_start, formats, who, _record_prefix(inside, formats))
+    top = _traceback_top(above, formats)
+    if top is None:
+        return {}
+    fields = read_traceback(buf, above[top][0], line_start, formats, from_line=True)
+    return {key: fields[key] for key in ("stack", "stack_calls") if key in fields}
+
+
+def _record_lines_above(
+    buf: bytes | bytearray, line_start: int, formats: Formats, who: str, record: str
+) -> list[tuple[int, str]]:
+    """The lines above `line_start` as `_lines_above` reads them, and, when the line is one of a
+    record a logger writes line by line (vLLM's `ERROR 06-25 04:34:01 [core.py:521] ` before every
+    line of a traceback), only those that repeat its record prefix, read behind it."""
+    above = _lines_above(buf, line_start, formats, who)
+    if not record:
+        return above
+    kept: list[tuple[int, str]] = []
+    for start, text in reversed(above):
+        if not text.startswith(record):
+            break
+        kept.append((start, text[len(record) :]))
+    return kept[::-1]
+
+
 def _lines_above(
     buf: bytes | bytearray, line_start: int, formats: Formats, who: str, limit: int = ABOVE_LINES
 ) -> list[tuple[int, str]]:

@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 
 from ...library.fields import convert_field
+from ...library.formats import ENGINE_LINES
 from ...library.patterns import match_line
 from ...model import Event, FactValue, Mark, Role, Suggestion
 from ..hypothesis import Evidence, Hypothesis
@@ -110,11 +111,8 @@ def _engine(root: Event, evidence: Evidence) -> str | None:
     group = evidence.library.pattern(root.pattern).group
     if group in ENGINE_GROUPS:
         return group
-    layer = evidence.library.errors
-    if layer is None:
-        return None
     own = [root, *(e for e in evidence.events if e.source == root.source and e is not root)]
-    return next((engine for e in own[:50] if (engine := layer.engine_of(e.text)) is not None), None)
+    return evidence.library.formats.engine_of_lines(e.text for e in own[:ENGINE_LINES])
 
 
 # vLLM's knobs for GPU memory: --gpu-memory-utilization is the share of each GPU vLLM takes for the
