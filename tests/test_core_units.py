@@ -265,6 +265,10 @@ def test_a_text_field_carries_its_length_and_repeat_fraction() -> None:
         "output_blank": 0,
         "output_replacements": 0,
         "output_vocabulary": 1.0,
+        "output_words": 0,  # `!` marks only: no word, so no share of words to tell
+        "output_word_share": 0.0,
+        "output_function_share": 0.0,
+        "output_capital_share": 0.0,
     }
 
 

@@ -1669,10 +1669,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "strict: 0.8446` under a `GSM8K (reasoning off):` heading no results reader takes for a score",
         "key_line": "first sight: no-failure-seen quoting the Delta table's duration, not the GSM8K line",
     },
-    "tests/data/blind-round92-excerpts-c/09-sglang-dsv4-pro-b200-nan-decode": {
-        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a Markdown table cell "
-        "`device-side assert triggered` with `(NaN at multinomial sampling ...` continued on the next line",
-    },
     "tests/data/blind-round92-bundles-1/05-prefill-oomkilled-orphan-rooms": {
         "other_incidents": "first sight: host-oom (expected), with the orphan requests' WaitingForInput "
         "timeouts 36 minutes before the kill reported as an incident of their own (kv-transfer-timeout); "
@@ -1681,6 +1677,55 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round92-bundles-2/07-lmcache-pd-second-decoder-port-clash": {
         "key_line": "first sight: inconclusive quoting the thread's `Exception in thread` line; now "
         "bind-failed (expected) quoting the :7300 bind, not the :7400 one the tester keys",
+    },
+    # Round 93 (session 31), at first sight on be73fb37: excerpts-a 6/10, excerpts-b 6/9, excerpts-c 6/9,
+    # excerpts-d 6/6, bundles-1 8/8, bundles-2 7/8: 39/50 acceptable, 43/50 quoted, none refused, two
+    # failed runs called healthy (excerpts-b 04, 09), one confidently wrong (bundles-2 05). Fixed since:
+    # vLLM 0.2's stats line (excerpts-b 04), faulthandler's dump without the thread's id (excerpts-a 01's
+    # verdict), a pasted gdb backtrace (excerpts-a 04), NIXL's engine id mismatch before the engine's
+    # death (bundles-2 05).
+    "tests/data/blind-round93-excerpts-a/01-sglang-gloo-probe-segfault-startup": {
+        "verdict": "first sight: no-failure-seen; the tester expects scheduler-init-crash: faulthandler's dump "
+        "pasted with its thread's id and most frames left out; now inconclusive (acceptable) quoting the dump's "
+        "header, not the `in_the_same_node_as` frame the tester keys",
+    },
+    "tests/data/blind-round93-excerpts-a/05-vllm-dsv4-cudagraph-capture-assert": {
+        "verdict": "first sight: inconclusive led by the API server's `RuntimeError: Engine core initialization "
+        "failed.` (the shorter message no pattern reads); the tester expects scheduler-init-crash",
+        "key_line": "first sight: the API server's wrapper quoted, not the worker's `assert active_topk_width "
+        ">= ...` source line",
+    },
+    "tests/data/blind-round93-excerpts-a/09-vllm-ascend-pd-fftsplus-timeout-507048": {
+        "verdict": "first sight: inconclusive (acceptable) led by torch_npu's `Find exception when "
+        "finishedNPUExecutionInternal`, not the `fftsplus timeout` line the tester keys",
+        "key_line": "first sight: torch_npu's wrapper quoted, not `rtEventQueryStatus execution failed, "
+        "reason=fftsplus timeout`",
+    },
+    "tests/data/blind-round93-excerpts-b/06-envoy-ai-gateway-60s-sse-eof": {
+        "verdict": "first sight: no-failure-seen (acceptable) naming no key line: a client's `read SSE stream: "
+        'unexpected EOF` and the route\'s `{"request":"60s"}` timeout from kubectl',
+    },
+    "tests/data/blind-round93-excerpts-b/09-vllm-xpu-running1-waiting14-hang": {
+        "verdict": "first sight: healthy at 0.30 (a failed run called healthy): an hour of vLLM stats lines "
+        "with one request running at ~5 tokens/s and 14 waiting, never admitted, read as serving",
+    },
+    "tests/data/blind-round93-excerpts-c/03-sglang-moe-backend-gsm8k-gap-not-regression": {
+        "verdict": "first sight: no-failure-seen (acceptable) naming no key line: a table of MoE backends' "
+        "GSM8K and GPQA scores, about a point apart, no side a header names the baseline",
+    },
+    "tests/data/blind-round93-excerpts-c/07-vllm-dsv4-trtllm-moe-garbage-token": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a one-token completion "
+        "(` böjnings`) in an OpenAI JSON answer, garbage only beside the prompt it answers",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round93-excerpts-c/08-vllm-ascend-gemma-lmeval-rerun-partial": {
+        "key_line": "first sight: no-failure-seen (expected) naming the lines' end, not the `Replaying "
+        "aclgraph` line the tester keys",
+    },
+    "tests/data/blind-round93-excerpts-c/09-vllm-qwen72b-tpot-version-regression": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a client's "
+        "per-request lines under `vLLM 0.4.0.post1:` and `vLLM 0.4.2 latest:` (`other(ms): 40.0` against "
+        "47.2), two versions' runs no reader pairs",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

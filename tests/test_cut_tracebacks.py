@@ -102,3 +102,31 @@ def test_a_stack_dump_or_one_quoted_frame_is_no_cut_traceback(tmp_path: Path, li
         report = analysed_lines(folder, library, lines, name)
         # the dump is a line of its own kind (sources.toml's thread dump), never a cut traceback's
         assert all(t.marker != "traceback-source" for t in report.unrecognised), (name, report.verdict.summary)
+
+
+# kvcache-ai/Mooncake#1986 as a blind round's excerpt posted it: gdb's backtrace of the thread that
+# crashed, its frames' arguments left out, no signal's line above.
+GDB = [
+    "#0  __memcpy_avx512_unaligned_erms ()",
+    "    at ../sysdeps/x86_64/multiarch/memmove-vec-unaligned-erms.S:265",
+    "#1  mooncake::MemcpyWorkerPool::workerThread ()",
+    "    from .../site-packages/mooncake/store.so",
+    "#2  std::execute_native_thread_routine",
+    "#3  start_thread",
+    "#4  clone3",
+]
+
+
+def test_a_pasted_native_backtrace_quotes_its_innermost_own_frame(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, GDB, "gdb-backtrace.txt")
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "mooncake::MemcpyWorkerPool::workerThread ()" in report.verdict.summary
+    # gdb's #0 frame (the error layer's line) and the innermost frame outside the C library (the paste's)
+    assert sorted(t.first.line for t in report.unrecognised) == [1, 3]
+    assert all(t.marker == "gdb-backtrace" for t in report.unrecognised)
+
+
+def test_a_list_of_issue_numbers_is_no_backtrace(tmp_path: Path, library: Library) -> None:
+    lines = ["Fixed in:", "#1234  Fix the KV pool's size on MI355X", "#1240  Retry the bootstrap on refused"]
+    report = analysed_lines(tmp_path, library, lines, "notes.txt")
+    assert report.verdict.id != "inconclusive", report.verdict.summary

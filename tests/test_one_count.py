@@ -44,7 +44,7 @@ from pdlogdoctor.runs.baseline import profile_of
 from pdlogdoctor.runs.compare import compare, strengthen_verdict
 from pdlogdoctor.runs.profile import ProfileSpec, RunProfile, load_profile_spec
 from pdlogdoctor.scan.headings import MEASURE_LINES, read_measures_below
-from pdlogdoctor.scan.pastes import cut_traceback
+from pdlogdoctor.scan.pastes import cut_stack
 from pdlogdoctor.scan.tables import ROWS_ABOVE, read_row
 from pdlogdoctor.scan.timeline import clean_line
 from pdlogdoctor.scan.traceback import TABLE_READERS
@@ -410,10 +410,11 @@ def _unnamed_templates(source: str, severity: str) -> tuple[str, ...]:
     texts = _lines(source) if severity == "warning" else _whole_error_lines(source)
     hits = (_warned(text) if severity == "warning" else _classified(text) for text in texts)
     heard = tuple(hit.template for text, hit in zip(texts, hits, strict=True) if hit is not None and not _named(text))
-    # A paste that ends inside a traceback's frames, cut before its header and exception: its
-    # innermost call is one error line, though no line alone says so (scan/pastes.py).
-    cut = cut_traceback(source, "\n".join(_lines(source)), layer) if severity != "warning" else None
-    return heard + ((cut.template,) if cut is not None and cut.template else ())
+    # A paste that ends in a stack (a traceback cut before its header and exception, gdb's frames): its
+    # innermost call is one error (or warning) line, though no line alone says so (scan/pastes.py).
+    cut = cut_stack(source, "\n".join(_lines(source)), layer)
+    counted = cut is not None and cut.template and cut.severity.value == severity
+    return heard + ((cut.template,) if counted and cut is not None and cut.template else ())
 
 
 def _whole_lines(

@@ -107,7 +107,9 @@ RULES = (
     Rule("words-only", WORDS_ONLY, "a verdict named by a line's cause words alone, no pattern knowing the line"),
     Rule("unnamed-exception", UNNAMED_EXCEPTION, "a crash its parent's line proves, of an exception no pattern names"),
     Rule(
-        "engine-exception", ENGINE_EXCEPTION, "an exception no pattern names, its frames in an engine's loop or start"
+        "exception-in-engine-code",
+        ENGINE_EXCEPTION,
+        "an exception no pattern names, its frames in an engine's loop or start",
     ),
     Rule("yielded", YIELDED, "a symptom that yields to an unexplained error beside it, listed: at most this"),
     Rule("shallower", -SHALLOWER, "a rival of a shallower tier than the verdict: at least this far below it"),
@@ -235,7 +237,7 @@ def engine_exception(where: str, placed: str) -> Score:
     why = (
         f"the exception at {where}, which no pattern names, was raised through {placed}: uncaught, it ends the process"
     )
-    return start(ENGINE_EXCEPTION, "engine-exception", why)
+    return start(ENGINE_EXCEPTION, "exception-in-engine-code", why)
 
 
 def baseline_explains(score: Score) -> Score:

@@ -1010,7 +1010,7 @@ def _died_of_exception(
         ),
         None,
     )
-    placed = library.frames.phase_of(stack_of(exception.get)) if died is None else None
+    placed = _placed_in_an_engine(exception, library) if died is None else None
     if died is None and placed is None:
         return None
     serving = _serving_before(exception, library, context)
@@ -1034,6 +1034,18 @@ def _died_of_exception(
     advice = f"Fix what the exception at {exception.where} says; the server's death follows from it."
     changed = replace(report, verdict=verdict, alternatives=alternatives, advice=advice, explain=spec.explain.strip())
     return _with_limit_fix(changed, lead, library)
+
+
+# A serving engine's own code (its package directory in a frame's path): another program may name a
+# function as an engine does (a job runner's own `run_scheduler_process`), and its exception ends no engine.
+_ENGINE_CODE = LazyRegex(r"(?:^|/)(?:sglang|vllm|vllm_ascend|tensorrt_llm)/")
+
+
+def _placed_in_an_engine(exception: Event, library: Library) -> PhaseEvidence | None:
+    """The phase frames.toml reads from the exception's traceback, when the frame that tells it is
+    an engine's own code; None otherwise."""
+    placed = library.frames.phase_of(stack_of(exception.get))
+    return placed if placed is not None and _ENGINE_CODE.search(placed.frame.file) else None
 
 
 def _how_it_died(died: Event | None, placed: PhaseEvidence | None, serving: str, library: Library) -> str:

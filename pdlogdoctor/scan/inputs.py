@@ -18,7 +18,7 @@ from .events import HEAD_BYTES, ScanResult
 from .index import AnchorIndex
 from .logshape import document_kind, not_serving_problem
 from .parallel import plain_file_path, scan_file_parallel, worth_splitting
-from .pastes import cut_traceback, paste_events
+from .pastes import cut_stack, paste_events
 from .results import result_lines
 from .roles import detect_role, node_from_name, role_from_name, with_source_role
 from .search import scan_stream
@@ -158,7 +158,7 @@ def scanned(name: str, result: ScanResult, index: AnchorIndex, problems: tuple[I
     series = result.series.series(name, role, source.node)
     events: Sequence[Event] = result.events
     if result.bytes <= HEAD_BYTES and kind is None and role in PASTED_ROLES:  # read whole: a paste
-        cut = cut_traceback(name, head, index.errors)
+        cut = cut_stack(name, head, index.errors)
         events = (*events, *paste_events(name, head, index.pasted), *((cut,) if cut is not None else ()))
     return Scanned(source, tuple(with_source_role(e, role) for e in events), series)
 

@@ -7,9 +7,9 @@ small: an input read whole in its head (HEAD_BYTES) is read again line by line f
 `pastes_only` patterns, at a cost bounded by its size. A large log's generations are printed in
 fields that anchored patterns read (`"text": ...`).
 
-A paste may also end inside a traceback's frames, its header and its exception line both cut: the
-frames carry no error word for the error layer's anchors, and only a paste read whole shows where its
-lines stop (`cut_traceback`).
+A paste may also end in a stack: a Python traceback's frames, its header and its exception line both
+cut, or gdb's backtrace of a thread with no signal's line above it. The frames carry no error word
+for the error layer's anchors, and only a paste read whole shows where its lines stop (`cut_stack`).
 """
 
 from __future__ import annotations
@@ -136,6 +136,74 @@ _HEADER = "Traceback (most recent call last):"
 # A frame of an installed package (site-packages, dist-packages), of Python's own library, or of a
 # compiled module (no path): the library a call went into, not the program that made it.
 _LIBRARY_FRAME = LazyRegex(r"/(?:site|dist)-packages/|/lib/python\d[\d.]*/|^[^/]*$")
+
+
+GDB_BACKTRACE = "gdb-backtrace"  # the error layer's line of gdb's backtrace (sources.toml): an effect
+# gdb's frame line (`#1  0x00007f... in func (args) from lib`, `#0  func () at file:line`): told by its
+# words first, so a paste with no such line compiles no frame regex.
+_GDB_FRAME_START = re.compile(r"^\s*#\d+\s+\S")
+# The C library's and the thread machinery's own frames: where a crash shows, not what made it.
+_SYSTEM_FUNCTION = re.compile(
+    r"^(?:_\w+|start_thread|clone3?|raise|abort|std::execute_native_thread_routine\w*|"
+    r"(?:__)?pthread_\w+|memcpy|memmove|memset|strlen|free|malloc)\b"
+)
+
+
+def cut_stack(name: str, head: str, layer: ErrorLayer | None) -> Event | None:
+    """The error line a paste that ends in a stack stands for: a Python traceback cut at both ends
+    (`cut_traceback`), or a native backtrace as gdb prints it (`#0  func () at file`, `#1  ...`), a
+    crashed or hung thread's frames pasted with no signal's line above. None otherwise."""
+    return cut_traceback(name, head, layer) or native_backtrace(name, head)
+
+
+def native_backtrace(name: str, head: str) -> Event | None:
+    """A paste that ends in two or more of gdb's frames: its innermost frame outside the C library and
+    the thread machinery (`#1  mooncake::MemcpyWorkerPool::workerThread ()` under `#0  __memcpy_...`),
+    as the error layer's line of a gdb backtrace: an effect (a stack shows where a thread was, crashed
+    or hung, not why), ranked after the lines that say what happened."""
+    rows = [clean_line(row)[0].rstrip() for row in head.splitlines()]
+    while rows and not rows[-1].strip():
+        rows.pop()
+    frames: list[tuple[int, str]] = []
+    at = len(rows) - 1
+    while at >= 0:
+        found = _GDB_FRAME_START.match(rows[at])
+        if found is not None:
+            frames.append((at, _gdb_function(rows[at])))
+        elif not (rows[at][:1].isspace() and at > 0 and _GDB_FRAME_START.match(rows[at - 1])):
+            break  # neither a frame nor the `at file` / `from lib` line gdb wraps under one
+        at -= 1
+    # gdb numbers the innermost frame #0 and prints it first: a list of issue numbers (`#1234 Fix ...`)
+    # has no #0.
+    if len(frames) < MIN_CUT_FRAMES or not _INNERMOST.match(rows[min(frames)[0]]):
+        return None
+    innermost_first = sorted(frames)
+    own = [(row, function) for row, function in innermost_first if not _SYSTEM_FUNCTION.match(function)]
+    row, _ = (own or innermost_first)[0]
+    text = rows[row].strip()
+    return Event(
+        pattern=GDB_BACKTRACE,
+        source=name,
+        line=row + 1,
+        time=None,
+        time_text=None,
+        text=clip(text, MAX_TEXT),
+        fields=(),
+        severity=Severity.ERROR,
+        kind=Kind.SYMPTOM,
+        failing=True,
+        template=text,
+    )
+
+
+_INNERMOST = re.compile(r"^\s*#0\s")
+_GDB_PREFIX = re.compile(r"^\s*#\d+\s+(?:0x[0-9a-fA-F]+ in )?")
+
+
+def _gdb_function(row: str) -> str:
+    """The function a gdb frame's row names (a paste may keep the name alone: `#3  start_thread`)."""
+    rest = _GDB_PREFIX.sub("", row)
+    return re.split(r" \(| at | from ", rest, maxsplit=1)[0].strip()
 
 
 def cut_traceback(name: str, head: str, layer: ErrorLayer | None) -> Event | None:
