@@ -1727,6 +1727,40 @@ KNOWN: dict[str, dict[str, str]] = {
         "per-request lines under `vLLM 0.4.0.post1:` and `vLLM 0.4.2 latest:` (`other(ms): 40.0` against "
         "47.2), two versions' runs no reader pairs",
     },
+    # Round 94 (session 31), at first sight on 33fdfdfa: excerpts-a 5/7, excerpts-b 5/6, excerpts-c 4/7,
+    # excerpts-d 5/7, bundles-1 6/6, bundles-2 5/6: 30/39 acceptable, 38/39 quoted, none refused, one
+    # failed run called healthy (excerpts-c 03), one confidently wrong (bundles-2 05). Fixed since: sglang's
+    # unbalanced-memory check at start-up (excerpts-d 01), a gate's FAIL row with its baseline and what it
+    # observed (excerpts-c 02), a check's arithmetic against a share of its baseline (excerpts-c 01, now
+    # inconclusive), a prefix cache's eviction placed while serving (excerpts-a 01), a side channel's bind
+    # failure before its engine's start-up failed (bundles-2 05).
+    "tests/data/blind-round94-excerpts-a/07-lmcache-cpuinfo-usage-crash": {
+        "verdict": "first sight: no-failure-seen; the tester expects scheduler-init-crash: the reporter's "
+        "condensed call chain (`→ json.decoder.JSONDecodeError: Extra data ...` under LMCacheEngine.__init__)",
+    },
+    "tests/data/blind-round94-excerpts-b/01-sglang-hicache-prefetch-tp-deadlock": {
+        "key_line": "first sight: inconclusive (expected) quoting the queue's 503, not the py-spy frames "
+        "(`can_terminate_prefetch`, `_broadcast_reqs_across_ranks`) where the ranks wait on each other",
+    },
+    "tests/data/blind-round94-excerpts-b/06-dynamo-frontend-stream-migration": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: Dynamo's frontend warning "
+        "`Stream disconnected... recreating stream` (a request moved off a worker that died)",
+    },
+    "tests/data/blind-round94-excerpts-c/01-vllm-ascend-minimax-nightly-gate": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: vllm-ascend's "
+        "`3609.53 < 0.97 * 4435.82 = 4302.74` checks; now inconclusive (acceptable) quoting the first failed "
+        "check, another case's (`669.56 < 0.97 * 720.1`), with no measure named",
+        "key_line": "first sight: no line quoted; now the other case's check, not the W8A8 one the tester keys",
+    },
+    "tests/data/blind-round94-excerpts-c/03-trtllm-disagg-lost-requests": {
+        "verdict": "first sight: healthy at 0.40 (a failed run called healthy): a benchmark summary with "
+        "11959 successful requests; that some were lost is only in the thread (the tester says the lines "
+        "alone could be read as healthy)",
+    },
+    "tests/data/blind-round94-excerpts-d/07-sglang-amd-ci-vram-not-clear": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: a CI cleanup step's "
+        "`✗ VRAM still not clear after attempt 1` under GPUs 94 % allocated",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
