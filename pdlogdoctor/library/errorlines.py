@@ -254,10 +254,6 @@ class ErrorLayer:
         """The verdict family this line's words name, if any (the first that matches)."""
         return next((family for family in self.families if _search(family.regex, text)), None)
 
-    def engine_of(self, text: str) -> str | None:
-        """The serving engine whose line format this line has (patterns/formats/ `engine`), if any."""
-        return self.formats.engine_of(text)
-
     def wraps(self, text: str) -> bool:
         """The line is a generic wrapper (and states no cause of its own)."""
         return self.cause_of(text) is None and any(_search(w.regex, text) for w in self.wrappers)

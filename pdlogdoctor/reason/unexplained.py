@@ -996,7 +996,9 @@ def _died_of_exception(
     """A Python exception no pattern names, then, just below it in the same file, its parent's line
     that a child died with no error of its own (marked `child-death-noticed`): the child died of that exception.
     The verdict is the crash (its phase from the lines before it: serving lines make it a crash while
-    serving), as a lead below 0.5: the crash is known, its cause is the exception's own words."""
+    serving), as a lead below 0.5: the crash is known, its cause is the exception's own words. With no
+    such line, a traceback whose frames frames.toml places in an engine's own serving loop or start-up
+    (where an exception not caught ends the process) is that crash too, as a weaker lead."""
     if lead.marker != PYTHON_EXCEPTION and not stack_of(lead.first.get):
         return None  # neither a traceback's last line (severity.toml) nor a line a traceback was read above
     exception, died_ids = lead.first, library.marked(Mark.CHILD_DEATH_NOTICED)

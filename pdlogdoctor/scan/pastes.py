@@ -153,17 +153,15 @@ def cut_stack(name: str, head: str, layer: ErrorLayer | None) -> Event | None:
     """The error line a paste that ends in a stack stands for: a Python traceback cut at both ends
     (`cut_traceback`), or a native backtrace as gdb prints it (`#0  func () at file`, `#1  ...`), a
     crashed or hung thread's frames pasted with no signal's line above. None otherwise."""
-    return cut_traceback(name, head, layer) or native_backtrace(name, head)
+    return cut_traceback(name, head, layer) or native_backtrace(name, head, layer)
 
 
-def native_backtrace(name: str, head: str) -> Event | None:
+def native_backtrace(name: str, head: str, layer: ErrorLayer | None) -> Event | None:
     """A paste that ends in two or more of gdb's frames: its innermost frame outside the C library and
     the thread machinery (`#1  mooncake::MemcpyWorkerPool::workerThread ()` under `#0  __memcpy_...`),
     as the error layer's line of a gdb backtrace: an effect (a stack shows where a thread was, crashed
     or hung, not why), ranked after the lines that say what happened."""
-    rows = [clean_line(row)[0].rstrip() for row in head.splitlines()]
-    while rows and not rows[-1].strip():
-        rows.pop()
+    rows = _pasted_rows(head)
     frames: list[tuple[int, str]] = []
     at = len(rows) - 1
     while at >= 0:
@@ -180,20 +178,7 @@ def native_backtrace(name: str, head: str) -> Event | None:
     innermost_first = sorted(frames)
     own = [(row, function) for row, function in innermost_first if not _SYSTEM_FUNCTION.match(function)]
     row, _ = (own or innermost_first)[0]
-    text = rows[row].strip()
-    return Event(
-        pattern=GDB_BACKTRACE,
-        source=name,
-        line=row + 1,
-        time=None,
-        time_text=None,
-        text=clip(text, MAX_TEXT),
-        fields=(),
-        severity=Severity.ERROR,
-        kind=Kind.SYMPTOM,
-        failing=True,
-        template=text,
-    )
+    return _error_line(name, row, rows[row].strip(), GDB_BACKTRACE, layer)
 
 
 _INNERMOST = re.compile(r"^\s*#0\s")
@@ -213,18 +198,30 @@ def cut_traceback(name: str, head: str, layer: ErrorLayer | None) -> Event | Non
     the program's own frames (where it called into the library that raised), as the error layer's
     line of a traceback cut before its exception, so it is ranked and quoted as one. None when the
     paste does not end so, or a header above the frames already is that error line."""
-    rows = [clean_line(row)[0].rstrip() for row in head.splitlines()]
-    while rows and not rows[-1].strip():
-        rows.pop()
+    rows = _pasted_rows(head)
     top, frames = _trailing_frames(rows)
     if len(frames) < MIN_CUT_FRAMES or _header_above(rows, top):
         return None
     number, text = _innermost_call(frames, rows)
+    return _error_line(name, number, text, TRACEBACK_SOURCE, layer)
+
+
+def _pasted_rows(head: str) -> list[str]:
+    """The paste's rows as the scan reads them (prefixes a collector added taken off), its blank end
+    dropped: a stack's last frame is its last row."""
+    rows = [clean_line(row)[0].rstrip() for row in head.splitlines()]
+    while rows and not rows[-1].strip():
+        rows.pop()
+    return rows
+
+
+def _error_line(name: str, row: int, text: str, marker: str, layer: ErrorLayer | None) -> Event:
+    """The error layer's line for a row of a paste (0-based), templated as the layer templates one."""
     template = template_of(text.strip(), layer.masks) if layer is not None else text.strip()
     return Event(
-        pattern=TRACEBACK_SOURCE,
+        pattern=marker,
         source=name,
-        line=number + 1,
+        line=row + 1,
         time=None,
         time_text=None,
         text=clip(text, MAX_TEXT),
