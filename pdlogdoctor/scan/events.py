@@ -847,10 +847,16 @@ def _error_fields(buf: Buffer | None, line: _Line, hit: ErrorHit, stamp: Stamp |
     if hit.marker == PYTHON_EXCEPTION:
         frame = raising_frame(buf, line.start, line.text, formats)
         fields += [("raised_at", frame)] if frame else []
-    if hit.marker == PYTHON_EXCEPTION or states_exception(formats.message(line.text)):
+    if hit.marker == PYTHON_EXCEPTION or _names_an_exception(line.text, formats):
         # an exception's line behind a logger's level (`ERROR ... [core.py:521] AssertionError`) too
         fields += list(stack_above(buf, line.start, line.text, formats).items())
     return tuple(sorted(fields))
+
+
+def _names_an_exception(text: str, formats: Formats) -> bool:
+    """The error line's message is an exception's line; told by its words first: every error line of
+    a dense log comes here, and few name an exception."""
+    return ("Error" in text or "Exception" in text) and states_exception(formats.message(text))
 
 
 def _saturated(pattern: Pattern, matched: dict[str, int]) -> bool:

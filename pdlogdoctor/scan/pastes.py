@@ -125,7 +125,7 @@ def _lines(head: str) -> Iterator[tuple[int, str]]:
             yield number, text
 
 
-# ---------------------------------------------------------------- a traceback cut at both ends
+# ---------------------------------------------------------------- a stack the paste ends in
 
 # The error layer's marker of a traceback's source line (severity.toml): a traceback cut before its
 # exception line is told by its innermost source line (reason/unexplained.py keeps it).
@@ -165,8 +165,7 @@ def native_backtrace(name: str, head: str, layer: ErrorLayer | None) -> Event | 
     frames: list[tuple[int, str]] = []
     at = len(rows) - 1
     while at >= 0:
-        found = _GDB_FRAME_START.match(rows[at])
-        if found is not None:
+        if _GDB_FRAME_START.match(rows[at]):
             frames.append((at, _gdb_function(rows[at])))
         elif not (rows[at][:1].isspace() and at > 0 and _GDB_FRAME_START.match(rows[at - 1])):
             break  # neither a frame nor the `at file` / `from lib` line gdb wraps under one
