@@ -130,3 +130,30 @@ def test_a_list_of_issue_numbers_is_no_backtrace(tmp_path: Path, library: Librar
     lines = ["Fixed in:", "#1234  Fix the KV pool's size on MI355X", "#1240  Retry the bootstrap on refused"]
     report = analysed_lines(tmp_path, library, lines, "notes.txt")
     assert report.verdict.id != "inconclusive", report.verdict.summary
+
+
+# sgl-project/sglang#14942 as a blind round's excerpt posted it: the scheduler's serving loop down to the
+# call that raised, the exception's line cut.
+SERVING_FRAMES = [
+    '  File "/host_home/sglang/python/sglang/srt/managers/scheduler.py", line 993, in event_loop_normal',
+    "    result = self.run_batch(batch)",
+    "             ^^^^^^^^^^^^^^^^^^^^^",
+    '  File "/host_home/sglang/python/sglang/srt/speculative/eagle_info.py", line 111, in prepare_for_verify',
+    "    batch.out_cache_loc = alloc_token_slots(",
+    "                          ^^^^^^^^^^^^^^^^^^",
+]
+
+
+def test_a_cut_traceback_through_the_serving_loop_is_a_crash_while_serving(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, SERVING_FRAMES, "scheduler.log")
+    assert report.verdict.id == "scheduler-runtime-crash", report.verdict.summary
+    assert report.verdict.confidence < 0.5
+    assert "an exception the paste cuts off" in report.verdict.summary
+    assert "alloc_token_slots(" in report.verdict.summary and "event_loop_normal" in report.verdict.summary
+    assert ("raised_under", "batch.out_cache_loc = alloc_token_slots(") in report.verdict.facts
+
+
+def test_a_cut_traceback_that_ends_in_a_wait_is_no_crash(tmp_path: Path, library: Library) -> None:
+    """A stack cut where a thread blocks (threading's wait) shows where it waited: a hang's, or one interrupted."""
+    report = analysed_lines(tmp_path, library, ENGINE_FRAMES, "pasted.txt")
+    assert report.verdict.id == "inconclusive", report.verdict.summary

@@ -1,6 +1,7 @@
 """An engine whose last stats line shows requests running and nothing prefilled or generated hung
 with work in flight: never healthy (reason/stall.py). An idle engine, or one still generating at
-the log's end, is no stall."""
+the log's end, is no stall. Nor is an engine healthy whose waiting queue stood in every stats line,
+nothing admitted, beside a cache with room; a queue waiting on a full cache, or admitted, is load."""
 
 from __future__ import annotations
 
@@ -54,3 +55,50 @@ def test_a_decode_batch_line_with_no_throughput_is_no_stall(tmp_path: Path, libr
     ]
     report = analysed_lines(tmp_path, library, lines, "decode.log")
     assert "stopped making progress" not in report.verdict.summary
+
+
+# vLLM's stats line with its waiting queue and KV cache usage (the V0 shape: Pending, CPU KV cache).
+QUEUED = (
+    "INFO 10-08 09:{minute}:03 metrics.py:161] Avg prompt throughput: {prompt} tokens/s, Avg generation "
+    "throughput: 12.5 tokens/s, Running: {running} reqs, Swapped: 0 reqs, Pending: {waiting} reqs, "
+    "GPU KV cache usage: {usage}%, CPU KV cache usage: 0.0%"
+)
+
+
+def _queued(minute: int, prompt: str, running: int, waiting: int, usage: str) -> str:
+    return QUEUED.format(minute=minute, prompt=prompt, running=running, waiting=waiting, usage=usage)
+
+
+def test_a_queue_that_stands_beside_a_cache_with_room_is_not_healthy(tmp_path: Path, library: Library) -> None:
+    lines = [_queued(minute, "0.0", 2, 9, usage) for minute, usage in ((11, "40.1"), (12, "40.3"), (13, "40.6"))]
+    report = analysed_lines(tmp_path, library, lines, "server.log")
+    assert report.verdict.id == "inconclusive"
+    assert "stopped admitting" in report.verdict.summary
+    assert "3 stats lines up to" in report.verdict.summary and "at least 9 request(s) waited" in report.verdict.summary
+    assert report.chain[0].line == 3
+
+
+def test_a_queue_waiting_on_a_full_cache_is_load(tmp_path: Path, library: Library) -> None:
+    """Requests wait for the cache to free: a saturated engine, no stuck scheduler."""
+    lines = [_queued(minute, "0.0", 2, 9, usage) for minute, usage in ((11, "96.1"), (12, "97.3"), (13, "98.0"))]
+    report = analysed_lines(tmp_path, library, lines, "server.log")
+    assert "stopped admitting" not in report.verdict.summary
+
+
+def test_a_queue_that_is_admitted_is_load(tmp_path: Path, library: Library) -> None:
+    lines = [_queued(11, "0.0", 2, 9, "40.1"), _queued(12, "812.4", 3, 8, "44.3"), _queued(13, "0.0", 3, 8, "44.6")]
+    report = analysed_lines(tmp_path, library, lines, "server.log")
+    assert "stopped admitting" not in report.verdict.summary
+
+
+def test_fewer_waiting_than_running_is_load(tmp_path: Path, library: Library) -> None:
+    """A full batch with a few behind it: they are admitted as the batch's requests finish."""
+    lines = [_queued(minute, "0.0", 64, 5, "52.0") for minute in (11, 12, 13)]
+    report = analysed_lines(tmp_path, library, lines, "server.log")
+    assert "stopped admitting" not in report.verdict.summary
+
+
+def test_two_stats_lines_are_too_few_for_a_standing_queue(tmp_path: Path, library: Library) -> None:
+    lines = [_queued(minute, "0.0", 2, 9, "40.1") for minute in (11, 12)]
+    report = analysed_lines(tmp_path, library, lines, "server.log")
+    assert "stopped admitting" not in report.verdict.summary

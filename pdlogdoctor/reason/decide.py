@@ -17,7 +17,8 @@ later pass keeps (pipeline.only_adding). Each number it sets is a named step of 
    went (a bottleneck verdict), or that a failed latency or throughput gate has none to show; a
    symptom seen from one side (KV waits timing out) under such a gate yields to its peer's saturation.
 5. stall.weigh: a run that would be healthy (or show no failure) while an engine's last stats line
-   shows requests running and nothing generated is inconclusive: it hung.
+   shows requests running and nothing generated is inconclusive: it hung; so is one whose engine's
+   waiting queue stood in every stats line, nothing admitted, while its cache had room.
 6. waiting.weigh: a run that would show no failure while a log ends on a wait that went on (a
    start-up polling for its engine, a router for its workers) is inconclusive: it never came up.
 7. quotes.quoted: each summary quotes the lines it cites (the one place that does, for every format).

@@ -5,6 +5,11 @@ while an engine's periodic stats line, the last it printed, shows requests runni
 prompt nor generated tokens in its interval, is inconclusive: the run hung with work in flight
 (vLLM prints that line only while it has work: its idle engine is silent). Nothing in these lines
 says why; the lines after the stall (a timeout, a watchdog's stack dump) would.
+
+The same holds for an engine that stopped admitting: in every stats line requests wait, more than
+run, no prompt token is prefilled and the KV cache has room (below performance.FULL_POOL). A busy
+engine's queue waits for its cache or for running requests to finish, and admits as they do; one
+whose queue stands beside an idle cache and a few running requests is stuck in its scheduler.
 """
 
 from __future__ import annotations
@@ -20,16 +25,24 @@ from . import confidence, performance
 from .quotes import series_place
 
 RUNNING, GENERATED, PROMPT = "running", "gen_throughput", "input_throughput"
+QUEUE, USAGE = "queue", "token_usage"
 MISSING = "the lines after the stall: a timeout or a watchdog's stack dump there would say what hung"
+# Three stats lines (thirty seconds of vLLM's default interval) before a standing queue is read as one.
+STANDING_LINES = 3
+
+
+def _engines(series: Sequence[Series]) -> list[dict[str, Series]]:
+    """The series of each engine's stats lines (one source, rank and pattern), by metric."""
+    by_engine: dict[tuple[str, str, str], dict[str, Series]] = {}
+    for item in series:
+        by_engine.setdefault((item.source, item.rank, item.pattern), {})[item.metric] = item
+    return list(by_engine.values())
 
 
 def stalled(series: Sequence[Series]) -> Series | None:
     """The running-requests series of an engine whose last stats line shows requests running and
     no token prefilled or generated; None when every engine's last line shows progress (or rest)."""
-    by_engine: dict[tuple[str, str, str], dict[str, Series]] = {}
-    for item in series:
-        by_engine.setdefault((item.source, item.rank, item.pattern), {})[item.metric] = item
-    for metrics in by_engine.values():
+    for metrics in _engines(series):
         running, generated, prompt = metrics.get(RUNNING), metrics.get(GENERATED), metrics.get(PROMPT)
         if running is None or generated is None or prompt is None:
             continue  # a stats line that names all three (vLLM's): printed on an interval, not per batch
@@ -39,23 +52,63 @@ def stalled(series: Sequence[Series]) -> Series | None:
     return None
 
 
+def standing(series: Sequence[Series]) -> Series | None:
+    """The waiting-queue series of an engine that admitted nothing while it had room: in each of at
+    least STANDING_LINES stats lines more requests waited than ran, no prompt token was prefilled,
+    and the KV cache stayed below full; None when no engine's queue stood so."""
+    for metrics in _engines(series):
+        queue, running = metrics.get(QUEUE), metrics.get(RUNNING)
+        prompt, usage = metrics.get(PROMPT), metrics.get(USAGE)
+        if queue is None or running is None or prompt is None or usage is None:
+            continue
+        if queue.count < STANDING_LINES or not queue.count == running.count == prompt.count == usage.count:
+            continue  # every line names all four: the counts agree only for one line shape
+        if prompt.high == 0 and queue.low > running.high and usage.high < performance.FULL_POOL:
+            return queue
+    return None
+
+
 def weigh(report: Report, series: Sequence[Series], library: Library) -> Report:
     """The report, inconclusive when it would call a run that stalled healthy or failure-free."""
     if report.verdict.id not in (HEALTHY, NO_FAILURE_SEEN):
         return report
     stall = stalled(series)
-    if stall is None:
-        return report
+    if stall is not None:
+        return _inconclusive(report, stall, *_hung(stall), library)
+    queue = standing(series)
+    if queue is not None:
+        return _inconclusive(report, queue, *_not_admitting(queue), library)
+    return report
+
+
+def _hung(stall: Series) -> tuple[str, str]:
+    """The summary and the confidence step's reason for an engine whose last interval did nothing."""
     where = series_place(stall, stall.last_line)
     summary = (
         f"The engine stopped making progress: its last stats line ({where}) shows {stall.last:g} request(s) "
         "running and no token prefilled or generated in its interval, and no later line shows it serving "
         "again. These lines do not say why it hung."
     )
+    return summary, f"the engine's last stats line ({where}) shows requests running and nothing generated"
+
+
+def _not_admitting(queue: Series) -> tuple[str, str]:
+    """The summary and the confidence step's reason for an engine whose waiting queue stood."""
+    where = series_place(queue, queue.last_line)
+    summary = (
+        f"The engine stopped admitting requests: in each of its {queue.count} stats lines up to {where}, "
+        f"at least {queue.low:g} request(s) waited, more than ran, no prompt token was prefilled, and its KV "
+        "cache had room. A busy engine admits as its running requests finish or its cache frees; this "
+        "queue stood. These lines do not say why."
+    )
+    return summary, f"the engine's stats lines ({where}) show requests waiting, none admitted, the cache with room"
+
+
+def _inconclusive(report: Report, stall: Series, summary: str, why: str, library: Library) -> Report:
+    """The report, inconclusive about a run its engine's stats lines show stuck, quoting the last."""
     if stall.last_text:
         summary = f"{summary} The line: {clip(stall.last_text.strip(), 240)}"
     spec = library.verdict(INCONCLUSIVE)
-    why = f"the engine's last stats line ({where}) shows requests running and nothing generated"
     verdict = confidence.applied(Verdict(INCONCLUSIVE, spec.title, 0.0, summary), confidence.no_cause(why))
     return replace(
         report,

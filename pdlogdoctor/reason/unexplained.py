@@ -24,7 +24,7 @@ from itertools import islice
 
 from ..library.errorlines import BENIGN_PREFIX, EXPLAINED_LINES, PYTHON_EXCEPTION, SWALLOW_LINES, ErrorLayer, Family
 from ..library.formats import ENGINE_LINES
-from ..library.frames import PhaseEvidence, short_name
+from ..library.frames import Frame, PhaseEvidence, short_name
 from ..library.lazyregex import LazyRegex
 from ..library.patterns import CauseRule, Library, Pattern
 from ..library.templates import message_of, mine, quote_of
@@ -1001,6 +1001,7 @@ def _died_of_exception(
     (where an exception not caught ends the process) is that crash too, as a weaker lead."""
     if lead.marker != PYTHON_EXCEPTION and not stack_of(lead.first.get):
         return None  # neither a traceback's last line (severity.toml) nor a line a traceback was read above
+        # (nor a paste's traceback cut before its exception: scan/pastes.py keeps its frames)
     exception, died_ids = lead.first, library.marked(Mark.CHILD_DEATH_NOTICED)
     died = next(
         (
@@ -1015,15 +1016,22 @@ def _died_of_exception(
     placed = _placed_in_an_engine(exception, library) if died is None else None
     if died is None and placed is None:
         return None
+    cut = lead.marker == TRACEBACK_SOURCE  # a paste's traceback cut before its exception: its last call
+    if cut and _waiting(stack_of(exception.get)):
+        return None  # a thread that waited there: a hang's stack (or an interrupted one's), no crash shown
     serving = _serving_before(exception, library, context)
     verdict_id = _crash_phase(serving, placed)
     spec = library.verdict(verdict_id)
+    named = "an exception the paste cuts off, raised under the call" if cut else "an exception no pattern names"
     summary = (
-        f"A process of the server died of an exception no pattern names: {_ended(quote(lead))} "
-        f"{_how_it_died(died, placed, serving, library)}"
+        f"A process of the server died of {named}: {_ended(quote(lead))} {_how_it_died(died, placed, serving, library)}"
     )
     verdict = Verdict(
-        verdict_id, spec.title, 0.0, summary, facts=(("exception", clip(message_of(exception.text), 300)),)
+        verdict_id,
+        spec.title,
+        0.0,
+        summary,
+        facts=(("raised_under" if cut else "exception", clip(message_of(exception.text), 300)),),
     )
     score = (
         confidence.engine_exception(exception.where, placed.why)
@@ -1033,9 +1041,23 @@ def _died_of_exception(
     verdict = confidence.applied(verdict, score)
     why = f"the exception at {exception.where} names no catalogued cause"
     alternatives = (Alternative(INCONCLUSIVE, report.verdict.confidence, why), *report.alternatives)
-    advice = f"Fix what the exception at {exception.where} says; the server's death follows from it."
+    advice = (
+        f"Find the exception raised under the call at {exception.where} (the paste stops before its line) and "
+        "fix what it says; the server's death follows from it."
+        if cut
+        else f"Fix what the exception at {exception.where} says; the server's death follows from it."
+    )
     changed = replace(report, verdict=verdict, alternatives=alternatives, advice=advice, explain=spec.explain.strip())
     return _with_limit_fix(changed, lead, library)
+
+
+# The calls a thread blocks in: a stack cut there shows where it waited, not that something raised.
+_WAITS = frozenset({"wait", "acquire", "sleep", "select", "poll", "recv", "join", "get"})
+
+
+def _waiting(stack: Sequence[Frame]) -> bool:
+    """The innermost frame of the stack is a call a thread blocks in (threading's `wait`, a queue's `get`)."""
+    return bool(stack) and stack[-1].func in _WAITS
 
 
 # A serving engine's own code (its package directory in a frame's path): another program may name a

@@ -31,6 +31,7 @@ from ..model import Event, Kind, Severity
 from ..model.textcut import clip
 from .events import MAX_TEXT, make_event
 from .timeline import clean_line
+from .traceback import STACK_KEEP
 
 MAX_PASTE_EVENTS = 20  # per pattern and input: a looping answer may fill many lines; a few show it
 
@@ -195,14 +196,34 @@ def cut_traceback(name: str, head: str, layer: ErrorLayer | None) -> Event | Non
     (`File "...", line N, in f` and the source lines under them, then nothing): an exception was
     raised there, and the line that named it was not given. The event is the innermost source line of
     the program's own frames (where it called into the library that raised), as the error layer's
-    line of a traceback cut before its exception, so it is ranked and quoted as one. None when the
-    paste does not end so, or a header above the frames already is that error line."""
+    line of a traceback cut before its exception, so it is ranked and quoted as one; it keeps the
+    frames as an exception's line keeps its traceback's, so frames.toml can tell where it was raised.
+    None when the paste does not end so, or a header above the frames already is that error line."""
     rows = _pasted_rows(head)
     top, frames = _trailing_frames(rows)
     if len(frames) < MIN_CUT_FRAMES or _header_above(rows, top):
         return None
     number, text = _innermost_call(frames, rows)
-    return _error_line(name, number, text, TRACEBACK_SOURCE, layer)
+    return replace(_error_line(name, number, text, TRACEBACK_SOURCE, layer), fields=_stack_fields(frames, rows))
+
+
+def _stack_fields(frames: list[tuple[int, Frame]], rows: list[str]) -> tuple[tuple[str, str], ...]:
+    """The frames' rows and the source line under each, outermost first, as scan/traceback.py keeps
+    an exception's stack (`stack`, `stack_calls`); the ends of a long one."""
+    kept = frames if len(frames) <= 2 * STACK_KEEP else frames[:STACK_KEEP] + frames[-STACK_KEEP:]
+    calls = [_call_under(rows, at) for at, _ in kept]
+    fields = {"stack": "\n".join(rows[at] for at, _ in kept)}
+    if any(calls):
+        fields["stack_calls"] = "\n".join(calls)
+    return tuple(sorted(fields.items()))
+
+
+def _call_under(rows: list[str], at: int) -> str:
+    """The source line printed under the frame at row `at` ("" when the paste shows none)."""
+    below = at + 1
+    if below < len(rows) and _under_a_frame(rows, below) and not _CARETS.match(rows[below]):
+        return rows[below].strip()
+    return ""
 
 
 def _pasted_rows(head: str) -> list[str]:
