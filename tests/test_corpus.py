@@ -1750,8 +1750,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # run called healthy, none confidently wrong. Fixed since: torch's `HIP error: an illegal memory
     # access` (excerpts-c 02), a measure's change stated as a signed share (excerpts-c 03), a named
     # evaluation's score stated as zero (excerpts-c 04), a result stated against its limit with a sign
-    # (excerpts-c 06), pytest's `E   ` flag behind a paste's indentation (excerpts-d 02), a scheduler
-    # ended by SIGTERM no crash (excerpts-d 08), a paste's traceback cut in the serving loop (excerpts-b 04).
+    # (excerpts-c 06), pytest's `E   ` flag behind a paste's indentation (excerpts-d 02), a paste's
+    # traceback cut in the serving loop (excerpts-b 04).
     # Earlier rounds' misses fixed with them: an exception at the end of a call chain condensed by hand
     # (round 94's excerpts-a 07), a script's outcome line led by a cross (round 94's excerpts-d 07), a
     # waiting queue that stood beside a cache with room (round 93's excerpts-b 09), a share stated in
@@ -1768,6 +1768,30 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round95-excerpts-c/07-inferencex-glm52-mi325x-eval-within-se": {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: a GSM8K table of a baseline and a "
         "candidate within one standard error (`-0.0038 (within`), the eval job's `infrastructure_success: true`",
+    },
+    "tests/data/blind-round95-excerpts-d/08-dynamo-sglang-kv-budget-hang": {
+        "verdict": "first sight: scheduler-crash at 0.30; the tester expects inconclusive: sglang's watchdog's "
+        "`scheduler_0 ... crashed with exit code -15` beside pytest's two ReadTimeout failures, the SIGTERM the "
+        "test's teardown sent (a SIGTERM death with no stop recorded stays a crash here: test_stopped_from_outside)",
+    },
+    # Round 96 (session 32), at first sight on 570fa648: excerpts-a 2/6, excerpts-b 2/5, excerpts-c 7/8,
+    # excerpts-d 5/5, bundles-1 5/5, bundles-2 6/6: 27/35 acceptable, 35/35 quoted, none refused, one failed
+    # run called healthy (excerpts-b 05), none confidently wrong. Fixed since: a start-of-sequence token in a
+    # served answer (excerpts-b 05), an exception line pasted without its process's tag under that process's
+    # frames (excerpts-a 02), a bare exception's line quoted with its logger's prefix (excerpts-a 06), a
+    # client's `HTTP 500 ValueError: ...` (excerpts-b 03), an access line's path in a reporter's bold
+    # (excerpts-c 06).
+    "tests/data/blind-round96-excerpts-a/03-mooncake-rdma-hip-multiprotocol": {
+        "verdict": "first sight: peer-lost at 0.40; the tester expects inconclusive: sglang's `it might be dead` "
+        "under Mooncake's `hip_transport.cpp:660] Unsupported memory type` (its glog level cut by the paste)",
+    },
+    "tests/data/blind-round96-excerpts-a/04-nccl-proxy-external-tcp-wrong-magic": {
+        "verdict": "first sight: no-failure-seen (acceptable) naming no key line: NCCL's `socketFinalizeAccept: "
+        "wrong magic` WARN behind a job runner's `worker-9 >> ` tag no format reads, listed, not quoted",
+    },
+    "tests/data/blind-round96-excerpts-b/01-vllm-tt-client-timeout-aborts": {
+        "verdict": "first sight: no-failure-seen (acceptable) naming no key line: vLLM V0's stats lines generating "
+        "at 73 tokens/s, then `Aborted request` ten minutes after each was added (the client's timeout)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

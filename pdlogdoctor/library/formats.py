@@ -351,9 +351,15 @@ class Formats:
         """What a summary quotes of the line: its message, with the component's own tag that a
         prefix holds (`[TRT-LLM] [E] `, a relay's `VLLM: `) kept before it: the words a reader
         searches the log for begin there. A line with no message (a logger's empty line inside a
-        dump) is quoted as message() gives it, never as its tag alone."""
+        dump) is quoted as message() gives it, never as its tag alone; one whose message is a single
+        word (`[multiproc_executor.py:596] AssertionError`) is quoted whole: the word alone is on many
+        lines, and its prefix is what a reader finds it by."""
         bare = self.message(line)
-        return bare if bare == line.strip() else self._after_prefixes(line, keep_tag=True)
+        if bare == line.strip():
+            return bare
+        if bare and not any(char.isspace() for char in bare):
+            return line.strip()
+        return self._after_prefixes(line, keep_tag=True)
 
     def _after_prefixes(self, line: str, keep_tag: bool) -> str:
         text, message, run_time = line, line, False

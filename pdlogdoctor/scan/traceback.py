@@ -233,12 +233,24 @@ def stack_above(buf: bytes | bytearray, line_start: int, line: str, formats: For
     Empty when no traceback ends right above it (the exception pasted alone). No offsets: the lines
     are the exception's own traceback, not a record a pattern read."""
     who, inside = formats.tags(line)
+    who = who or _tags_above(buf, line_start, formats)
     above = _record_lines_above(buf, line_start, formats, who, _record_prefix(inside, formats))
     top = _traceback_top(above, formats)
     if top is None:
         return {}
     fields = read_traceback(buf, above[top][0], line_start, formats, from_line=True)
     return {key: fields[key] for key in ("stack", "stack_calls") if key in fields}
+
+
+def _tags_above(buf: bytes | bytearray, line_start: int, formats: Formats) -> str:
+    """The launcher's tags of the line just above `line_start` ("" at the buffer's start): an
+    exception line pasted without its process's tag (`UnboundLocalError: ...` under frames each behind
+    vLLM's `(EngineCore_0 pid=2353) `) ends the traceback of the process whose lines it follows."""
+    if line_start <= 0:
+        return ""
+    start = buf.rfind(b"\n", 0, line_start - 1) + 1
+    line, _ = clean_line(buf[start : line_start - 1].decode("utf-8", errors="replace"))
+    return formats.tags(line)[0]
 
 
 def _record_lines_above(
