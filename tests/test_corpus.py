@@ -170,9 +170,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round17-excerpts-a/05-dynamo-nixl-ucx-erdma-ud-qp-segfault": {
         "verdict": "first sight: scheduler-crash 0.30; the tester expects rdma-link-failure",
     },
-    "tests/data/blind-round17-excerpts-b/03-vllm-ascend-hccl-fftsplus-timeout": {
-        "verdict": "first sight: inconclusive 0.00 (acceptable), its summary names no key line",
-    },
     "tests/data/blind-round17-excerpts-b/04-vllm-ascend-aicore-error-hccl-watchdog": {
         "verdict": "first sight: scheduler-crash 0.30 (acceptable), its summary names no key line",
     },
@@ -1792,6 +1789,35 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round96-excerpts-b/01-vllm-tt-client-timeout-aborts": {
         "verdict": "first sight: no-failure-seen (acceptable) naming no key line: vLLM V0's stats lines generating "
         "at 73 tokens/s, then `Aborted request` ten minutes after each was added (the client's timeout)",
+    },
+    # Round 97 (session 32), at first sight on 76adc2b9: excerpts-a 6/7, excerpts-b 3/6, excerpts-c 5/8,
+    # excerpts-d 5/6, bundles-1 5/5, bundles-2 5/6: 29/38 acceptable, 35/38 quoted, none refused, no failed
+    # run called healthy, one confidently wrong (excerpts-c 02: round 95's zero-score pattern read lighteval's
+    # `gpqa:0` task name as a score of zero; fixed). Fixed since: a traceback's header behind a container's
+    # name (excerpts-a 07), an outcome stated as `Corrupted/degraded output` (excerpts-b 01), an Ascend task
+    # that says its `timeout occurred` (excerpts-b 06), a table cell of a value, its limit and a cross
+    # (excerpts-c 07), socket's lower-case `gaierror` (bundles-2 03, still inconclusive).
+    "tests/data/blind-round97-excerpts-b/02-vllm-bench-client-bottleneck-healthy": {
+        "verdict": "first sight: no-failure-seen (acceptable) naming no key line: a table of two clients' tok/s and "
+        "TTFT against one server, the row the tester keys (`**50K** | **486** | **44**`) not the first result quoted",
+    },
+    "tests/data/blind-round97-excerpts-c/04-tt-vllm-bench-sweeps": {
+        "verdict": "first sight: no-failure-seen (acceptable) naming no key line: a table of vLLM benchmark sweeps "
+        "with no gate, its first row quoted, not the concurrency-32 row the tester keys",
+    },
+    "tests/data/blind-round97-excerpts-d/05-lmcache-mq-test-port-race": {
+        "verdict": "first sight: inconclusive (acceptable) quoting pytest's FAILED line, not the `E  Failed: Some "
+        "clients failed: Client 0: timeout` below it (pytest's flag with two blanks, as the paste kept it)",
+    },
+    "tests/data/blind-round97-bundles-1/02-kv-transfer-backlog-fragmented-decode": {
+        "key_line": "first sight: kv-transfer-backlog (expected) quoting the decode's `#transfer-req: 197` batch "
+        "line and the transfer throughput's fall as figures, not Mooncake's stats line or the prefill's "
+        "`#inflight-req: 195` the tester keys",
+    },
+    "tests/data/blind-round97-bundles-2/03-dynamo-nixl-sidechannel-pod-hostname": {
+        "verdict": "first sight: inconclusive; the tester expects bootstrap-unreachable: the decode's handshake "
+        "path names the prefill pod's host name, and the user's `socket.gaierror` for that name is in a "
+        "separate debug session (net-debug.txt): no line joins the two",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -998,10 +998,12 @@ def _died_of_exception(
     The verdict is the crash (its phase from the lines before it: serving lines make it a crash while
     serving), as a lead below 0.5: the crash is known, its cause is the exception's own words. With no
     such line, a traceback whose frames frames.toml places in an engine's own serving loop or start-up
-    (where an exception not caught ends the process) is that crash too, as a weaker lead."""
+    (where an exception not caught ends the process) is that crash too, as a weaker lead; so is a
+    paste's traceback cut before its exception line, unless it ends in a call a thread waits in."""
     if lead.marker != PYTHON_EXCEPTION and not stack_of(lead.first.get):
-        return None  # neither a traceback's last line (severity.toml) nor a line a traceback was read above
-        # (nor a paste's traceback cut before its exception: scan/pastes.py keeps its frames)
+        # neither a traceback's last line (severity.toml) nor a line with a traceback read above it (nor
+        # the last call of a paste's traceback cut before its exception: scan/pastes.py keeps its frames)
+        return None
     exception, died_ids = lead.first, library.marked(Mark.CHILD_DEATH_NOTICED)
     died = next(
         (
@@ -1052,11 +1054,11 @@ def _died_of_exception(
 
 
 # The calls a thread blocks in: a stack cut there shows where it waited, not that something raised.
-_WAITS = frozenset({"wait", "acquire", "sleep", "select", "poll", "recv", "join", "get"})
+_WAITS = frozenset({"wait", "acquire", "sleep", "select", "poll", "join"})
 
 
 def _waiting(stack: Sequence[Frame]) -> bool:
-    """The innermost frame of the stack is a call a thread blocks in (threading's `wait`, a queue's `get`)."""
+    """The innermost frame of the stack is a call a thread blocks in (threading's `wait`, a lock's `acquire`)."""
     return bool(stack) and stack[-1].func in _WAITS
 
 
