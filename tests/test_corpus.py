@@ -1819,6 +1819,22 @@ KNOWN: dict[str, dict[str, str]] = {
         "path names the prefill pod's host name, and the user's `socket.gaierror` for that name is in a "
         "separate debug session (net-debug.txt): no line joins the two",
     },
+    # Round 98 (session 32), at first sight on 9eb44744: excerpts-a 4/5, excerpts-b 5/6, excerpts-c 6/8,
+    # excerpts-d 5/5, bundles-1 5/5, bundles-2 4/6: 29/35 acceptable, 32/35 quoted, none refused, one failed
+    # run called healthy (excerpts-c 07), one confidently wrong (bundles-2 06). Fixed since: a median time to
+    # first token of zero (excerpts-c 07), vLLM's dump of the batch a step raised on (excerpts-b 03, also no
+    # longer benign), multi-step decoding's frames placed while serving (excerpts-a 03), a NIXL handshake's
+    # receive that timed out (bundles-2 06, and round 19's bundles-b 02), CUDA's `Error 802: system not yet
+    # initialized` behind vLLM's WorkerProc wrapper (bundles-2 02).
+    "tests/data/blind-round98-excerpts-b/05-tgi-sagemaker-incomplete-generation": {
+        "key_line": "first sight: inconclusive (expected) quoting TGI's later lines, not the `Incomplete generation` "
+        "line with its syslog-escaped colour codes (`#033[0m`) the tester keys",
+    },
+    "tests/data/blind-round98-excerpts-c/05-dgx-spark-dsv4-slower-after-rebuild": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a script's per-prompt "
+        "rates under `latest version:` and `previous version:` headings (`[LongCode] ... = 69.1 tok/s` against "
+        "80.0), headings no side reader takes for a baseline and a candidate",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
