@@ -1835,6 +1835,29 @@ KNOWN: dict[str, dict[str, str]] = {
         "rates under `latest version:` and `previous version:` headings (`[LongCode] ... = 69.1 tok/s` against "
         "80.0), headings no side reader takes for a baseline and a candidate",
     },
+    # Round 99 (session 32), at first sight on a30c30ac: excerpts-a 5/5, excerpts-b 2/3, excerpts-c 6/8,
+    # excerpts-d 5/5, bundles-1 5/6, bundles-2 5/6: 28/33 acceptable, 33/33 quoted, none refused, one failed
+    # run called healthy (bundles-1 01), none confidently wrong. Fixed since: an access line pasted from its
+    # method on (excerpts-c 05); a kubelet eviction whose message measures a sidecar beside the server is
+    # read (bundles-2 03: the eviction is now the rival it names, the verdict still the symptom's).
+    "tests/data/blind-round99-excerpts-b/02-tgi-input-validation-client-side": {
+        "verdict": "first sight: inconclusive; the tester expects healthy: TGI's `Input validation error: `inputs` "
+        "must have less than 1024 tokens` as the client printed it, a request the server refused as it should",
+    },
+    "tests/data/blind-round99-excerpts-c/01-opencompass-sft-all-zero-scores": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: an OpenCompass summary whose every "
+        "dataset scores 0.00 (the answers were not mapped to options), rows no floor judges one by one",
+    },
+    "tests/data/blind-round99-bundles-1/01-prefill-bound-mooncake": {
+        "verdict": "first sight: healthy at 0.60 (a failed run called healthy): the prefill's queue held at 89 to 95 "
+        "full batches all run, the decode idle, no gate and the bench cut before its summary; a queue held at a "
+        "level with no client wait or gate is read as a closed-loop benchmark's load (performance.py)",
+    },
+    "tests/data/blind-round99-bundles-2/03-llmd-decode-evicted-ephemeral-storage": {
+        "verdict": "first sight: kv-transfer-timeout at 0.45; the tester expects inconclusive: the kubelet's eviction "
+        "for ephemeral storage (`Container vllm was using 151604320Ki`) and the prefill's expired KV blocks after it; "
+        "the eviction is now read but its verdict (model-load-failure) is rejected, and the symptom's verdict leads",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
