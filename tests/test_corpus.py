@@ -1858,6 +1858,45 @@ KNOWN: dict[str, dict[str, str]] = {
         "for ephemeral storage (`Container vllm was using 151604320Ki`) and the prefill's expired KV blocks after it; "
         "the eviction is now read but its verdict (model-load-failure) is rejected, and the symptom's verdict leads",
     },
+    # Round 100 (session 32), at first sight on 4d3c6b45: excerpts-a 4/8, excerpts-b 2/7, excerpts-c 7/8,
+    # excerpts-d 2/2, bundles-1 5/5, bundles-2 5/6: 25/36 acceptable, 32/36 quoted, none refused, one failed
+    # run called healthy (excerpts-b 02), none confidently wrong. Fixed since: a Rust router's `error binding
+    # to 0.0.0.0:80` (excerpts-a 01), NCCL's WARN behind a prefix no format reads (excerpts-a 03),
+    # huggingface_hub's `Repository Not Found for url` without its class (excerpts-a 07), Mooncake's
+    # handshake that could not resolve its peer's name (bundles-2 05).
+    "tests/data/blind-round100-excerpts-a/02-nccl-bootstrap-picks-loopback": {
+        "verdict": "first sight: inconclusive (acceptable) quoting NCCL's `init.cc:370 -> 3` return trail, not its "
+        "`Bootstrap: Using lo:127.0.0.1<0>` INFO line or the refused connect to 127.0.0.1 the tester keys",
+        "key_line": "first sight: the return trail quoted, not the loopback bootstrap interface",
+    },
+    "tests/data/blind-round100-excerpts-b/01-sglang-zombie-after-disconnect": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: sglang's `Received output for "
+        "rid=... but the state was deleted in TokenizerManager` repeated many times a second (a request still "
+        "decoding after its client left), a line with no error word",
+    },
+    "tests/data/blind-round100-excerpts-b/02-lmdeploy-aborted-stream-leak": {
+        "verdict": "first sight: healthy at 0.30 (a failed run called healthy): an lmdeploy API server's 200 and "
+        "TurboMind's `[Interrupt]` lines, the engine's stall after aborted streams only in the thread",
+        "key_line": "first sight: healthy, the 200 quoted, not TurboMind's `[Interrupt] slot = 0, id = 244`",
+    },
+    "tests/data/blind-round100-excerpts-b/03-lmcache-packed-kv-corruption": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a repro script's summary "
+        "`### lmcache exit=1 ... MATCH: False` beside three `MATCH: True` controls, read as Markdown headings",
+    },
+    "tests/data/blind-round100-excerpts-b/04-nginx-sse-buffering-in-front": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: a table of TTFT through an nginx "
+        "proxy (287 ms) against direct (22 ms) and the proxy's config, no side a header names the baseline",
+    },
+    "tests/data/blind-round100-excerpts-b/07-lmcache-first-request-miss-healthy": {
+        "verdict": "first sight: no-failure-seen (acceptable) naming no key line: LMCache's `hit tokens: 0, need to "
+        "load: 0` on a first request, the cache's expected miss",
+        "key_line": "first sight: no line quoted of LMCache's miss",
+    },
+    "tests/data/blind-round100-excerpts-c/08-omni-nightly-perf-success-rate": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: pytest's failure section header "
+        "`____ test_performance_benchmark[...] ____` and the test's source, cut before its assertion (a header "
+        "pytest also prints for passed tests' output under -rP: read as context)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
