@@ -734,10 +734,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # below an engine that could not be deserialized (a 03), MORI's warning of one registration method
     # with the server working after it (bundles-b 03), a drop in throughput stated with its two values
     # (c 10), `Zero request errors` no error (c 05, now no-failure-seen).
-    "tests/data/blind-round49-excerpts-c/01-vllm-ascend-flaky-gsm8k-gate": {
-        "verdict": "first sight: inconclusive led by pytest's `FAILED`; the tester expects healthy (a flaky "
-        "gate) or inconclusive naming the `measured=... | success=❌` rows, a mark no ASCII key can find",
-    },
     "tests/data/blind-round49-excerpts-c/02-sglang-jax-gsm8k-gate-brittle": {
         "verdict": "first sight: inconclusive led by the PR's `Failure rate by threshold` heading; the tester "
         "expects healthy (a gate set too close to the mean) or inconclusive naming the table's minimum",
