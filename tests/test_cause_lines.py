@@ -161,3 +161,44 @@ def test_a_reset_connection_states_no_cause(library: Library, tmp_path: Path) ->
     (tmp_path / "client.log").write_text("\n".join(lines) + "\n")
     summary, advice, _lead_line = _lead(library, tmp_path)
     assert "states its cause" not in summary and "names the limit" not in advice
+
+
+# An engine warning that requests do not fit its KV cache, repeated before an error no pattern names
+# (ai-dynamo/dynamo#4327, TensorRT-LLM's disaggregated workers that hang; round 102's tester).
+NO_FITTING_KV = (
+    "[11/14/2025-08:52:{second:02d}] [TRT-LLM] [W] num_fitting_reqs=0 and fitting_disagg_gen_init_requests is "
+    "empty, may not have enough kvCache"
+)
+INVALID_STATE = "asyncio.exceptions.InvalidStateError: invalid state"
+
+
+def test_a_short_kv_cache_warned_before_an_error_leads_with_the_engines_fix(library: Library, tmp_path: Path) -> None:
+    lines = [NO_FITTING_KV.format(second=second) for second in (17, 18, 19)] + [INVALID_STATE]
+    (tmp_path / "gen.log").write_text("\n".join(lines) + "\n")
+    summary, advice, lead = _lead(library, tmp_path)
+    assert "may not have enough kvCache" in lead
+    assert summary.startswith("The earliest error no pattern explains that states its cause")
+    assert "max_tokens_in_buffer" in advice  # TensorRT-LLM's knob, for TensorRT-LLM's lines
+    assert "--gpu-memory-utilization" not in advice and "--mem-fraction-static" not in advice
+
+
+def test_vllms_preemption_warning_gets_vllms_knobs(library: Library, tmp_path: Path) -> None:
+    """The same limit in vLLM's words: its fix in vLLM's flags, not TensorRT-LLM's."""
+    lines = [
+        "WARNING 05-09 00:49:33 scheduler.py:1057 Sequence group 0 is preempted by PreemptionMode.RECOMPUTE mode "
+        "because there is not enough KV cache space. This can affect the end-to-end performance. Increase "
+        "gpu_memory_utilization or tensor_parallel_size to provide more KV cache memory. total_cumulative_"
+        "preemption_cnt=1",
+        "ERROR 05-09 00:49:34 async_llm_engine.py:52] Engine background task failed",
+    ]
+    (tmp_path / "server.log").write_text("\n".join(lines) + "\n")
+    _summary, advice, lead = _lead(library, tmp_path)
+    assert "not enough KV cache space" in lead
+    assert "--gpu-memory-utilization" in advice and "max_tokens_in_buffer" not in advice
+
+
+def test_a_short_kv_cache_warned_with_nothing_failing_is_no_error(library: Library, tmp_path: Path) -> None:
+    (tmp_path / "gen.log").write_text(NO_FITTING_KV.format(second=17) + "\n")
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id in ("no-failure-seen", "inconclusive")
+    assert "states its cause" not in report.verdict.summary

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import hashlib
 import io
 import itertools
 import json
@@ -622,7 +623,18 @@ def html_marks(outputs: Outputs) -> dict[tuple[str, int, str], tuple[int, bool]]
 
 
 # Known disagreements, each a strict xfail until fixed.
+# The misses the hash sample brought in (session 33), each failing on the commit before it as well.
+FIRST_HASHED = (
+    "(first read when the sample became a hash of each case's name, session 33: it fails on 86858e73 too; not yet read)"
+)
 MISCOUNTED = {
+    "tests/data/blind-round18-bundles-b/08-vllm-pd-decode-gated-repo-401": (
+        "a launcher's `<host> exited with code <num>` template: the comparison counts x2, this test's grep 1 "
+        + FIRST_HASHED
+    ),
+    "tests/data/blind-round44-excerpts-c/01-vllm-upgrade-generation-throughput-drop": (
+        "measure-version-heading: the comparison with the green run counts 1 line, the green files 0 " + FIRST_HASHED
+    ),
     "tests/data/blind-round17-excerpts-a/05-dynamo-nixl-ucx-erdma-ud-qp-segfault": (
         "UCX's ud_ep.c dump lines: the comparison counts its `<path>(<*>) [<hex>]` template x2, this test's grep 8 "
         "(first read when round 101's cases shifted the one-in-three sample, session 32: it fails on 404da424 "
@@ -655,6 +667,20 @@ MISCOUNTED = {
 }
 # ... and for the formats' per-event counts (test_every_format_prints_the_lines_each_event_stands_for).
 MISPRINTED = {
+    "tests/data/blind-round44-excerpts-c/01-vllm-upgrade-generation-throughput-drop": (
+        "measure-version-heading: one heading event for two version headings of the same block " + FIRST_HASHED
+    ),
+    "tests/data/blind-round64-excerpts-c/01-arctic-swiftkv-accuracy": (
+        "a two-line table header: the block reads the table from its first line; the second matches the "
+        "header's regex and reads nothing, which this test's grep counts " + FIRST_HASHED
+    ),
+    "tests/data/blind-round78-excerpts-c/08-vllm-structured-output-throughput-halved": (
+        "table-releases-header: one event for the header, the grep counts a second line of the same shape "
+        + FIRST_HASHED
+    ),
+    "tests/data/blind-round92-bundles-1/02-mooncake-page1-transfer-backlog": (
+        "the mermaid chart's bench-result-repeated node says x1, the files have 2 " + FIRST_HASHED
+    ),
     "tests/data/blind-round47-excerpts-c/08-rocm-torch29-throughput-drop": (
         "the JSON chain counts measure-version-heading at bench.log:16 once, this test's recount of its regex 2 "
         "(first read when round 101's cases shifted the one-in-three sample, session 32: it fails on 404da424 "
@@ -713,19 +739,25 @@ COMPARED_EVERY = 6  # ... and the comparison with the green run is made for one 
 EVERY = {"formats": PRINTED_EVERY, "comparison": COMPARED_EVERY}
 
 
+def _sampled(name: str) -> int:
+    """A number that is the case's own whatever else the corpus holds (a stable hash of its path)."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big")
+
+
 def _checks(cases: list[Path]) -> list[Any]:
     """Each case's checks, one after the other (a worker renders the case once for both), a known
     disagreement a strict xfail. The formats' counts are read back for every third case and the
     comparison with the green run for every sixth (and each for every case it is known to get wrong):
     the counts come from one counting step and one comparison step whatever the case, and a third of
-    the corpus (some 760 cases, every blind round among them: the corpus lists each round's cases
-    together) gives them the variety of their kinds of line at a third of the time (the suite stays
-    under ten minutes on two cores). The sixth cases are among the third ones: one rendering serves both."""
+    the corpus (every blind round among them) gives them the variety of their kinds of line at a third
+    of the time (the suite stays under ten minutes on two cores). A case is in the sample by a hash of
+    its name, not by its place in the list: a round's new cases join the sample or stay out of it, and
+    never move the cases already there. The sixth cases are among the third ones: one rendering serves both."""
     params = []
-    for index, case in enumerate(cases):
+    for case in cases:
         name = str(case.relative_to(ROOT))
         for check, known in CHECKS:
-            if index % EVERY[check] and name not in known:
+            if _sampled(name) % EVERY[check] and name not in known:
                 continue
             marks = [pytest.mark.xfail(strict=True, reason=known[name])] if name in known else []
             params.append(pytest.param(case, check, id=f"{check}:{name}", marks=marks))

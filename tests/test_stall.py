@@ -102,3 +102,58 @@ def test_two_stats_lines_are_too_few_for_a_standing_queue(tmp_path: Path, librar
     lines = [_queued(minute, "0.0", 2, 9, "40.1") for minute in (11, 12)]
     report = analysed_lines(tmp_path, library, lines, "server.log")
     assert "stopped admitting" not in report.verdict.summary
+
+
+def _waiting(minute: int, prompt: str, running: int, waiting: int) -> str:
+    """vLLM V1's stats line with its waiting queue."""
+    return _stats(minute, prompt, "0.0" if running == 0 else "311.8", running).replace(
+        "Waiting: 0 reqs", f"Waiting: {waiting} reqs"
+    )
+
+
+def test_requests_waiting_none_running_and_nothing_done_at_the_end_is_a_stall(tmp_path: Path, library: Library) -> None:
+    """No request was admitted in a whole interval although some waited: the V1 line, beside the V0
+    one round 102's tester found (vllm#8378's Pending climbing while Running stayed 0)."""
+    lines = [READY, _waiting(11, "532.2", 4, 0), _waiting(12, "0.0", 0, 14)]
+    report = analysed_lines(tmp_path, library, lines, "server.log")
+    assert report.verdict.id == "inconclusive"
+    assert "14 request(s) waiting, none running," in report.verdict.summary
+    assert report.chain[0].line == 3
+
+
+def test_requests_waiting_while_prompts_are_prefilled_are_being_admitted(tmp_path: Path, library: Library) -> None:
+    """The same counts with prompt tokens prefilled in the interval: the engine admits them."""
+    lines = [READY, _waiting(11, "532.2", 4, 0), _waiting(12, "812.0", 0, 14)]
+    report = analysed_lines(tmp_path, library, lines, "server.log")
+    assert "stopped making progress" not in report.verdict.summary
+
+
+# A client's error below the engine's last stats line (vllm#1492, as round 102's tester pasted it).
+CLIENT_500 = (
+    "openai.error.APIError: Invalid response object from API: 'Internal Server Error' (HTTP response code was 500)"
+)
+
+
+def test_an_inconclusive_failure_names_the_engine_full_when_it_came(tmp_path: Path, library: Library) -> None:
+    lines = [_queued(44, "642.0", 2, 20, "98.7"), CLIENT_500]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert report.verdict.id == "inconclusive"
+    assert "20 request(s) waiting and its KV cache at 98.7%" in report.verdict.summary
+    assert "Pending: 20 reqs, GPU KV cache usage: 98.7%" in report.verdict.summary  # the line quoted
+
+
+def test_sglangs_full_decode_is_named_too(tmp_path: Path, library: Library) -> None:
+    lines = [
+        "[2026-03-02 14:44:11 TP0] Decode batch, #running-req: 31, #token: 411022, token usage: 0.97, "
+        "cuda graph: True, gen throughput (token/s): 812.40, #queue-req: 57",
+        CLIENT_500,
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert report.verdict.id == "inconclusive"
+    assert "57 request(s) waiting and its KV cache at 97.0%" in report.verdict.summary
+
+
+def test_an_engine_with_room_is_not_called_full(tmp_path: Path, library: Library) -> None:
+    lines = [_queued(44, "642.0", 2, 20, "61.0"), CLIENT_500]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert "the engine is full" not in report.verdict.summary

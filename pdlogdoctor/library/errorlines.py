@@ -168,11 +168,16 @@ class CauseLine:
 
     id: str
     limit: str  # what ran out or is wrong, in words
-    fix: str  # what to change
+    fix: str  # what to change, in any engine's deployment ("" when only engines' own fixes are given)
     regex: LazyRegex
     match: tuple[str, ...]
     no_match: tuple[str, ...]
     path: str
+    fixes: tuple[tuple[str, str], ...] = ()  # (engine, the fix in its knobs), when the knobs differ by engine
+
+    def fix_for(self, engine: str | None) -> str:
+        """The fix in the knobs of the engine that wrote the log; the general one otherwise."""
+        return dict(self.fixes).get(engine or "", self.fix)
 
 
 @record
@@ -540,9 +545,19 @@ def _cause(raw: Any, where: str, index: int) -> CauseLine:
     schema.check_keys(raw, _CAUSE_KEYS, ("id", "limit", "fix", "regex", "examples"), where, key)
     match, no_match = schema.examples(raw, where, key)
     compiled = schema.regex(raw, "regex", where, key)
-    return CauseLine(
-        str(raw["id"]), str(raw["limit"]), " ".join(str(raw["fix"]).split()), compiled, match, no_match, where
-    )
+    fix, fixes = _cause_fixes(raw["fix"], where, key)
+    return CauseLine(str(raw["id"]), str(raw["limit"]), fix, compiled, match, no_match, where, fixes)
+
+
+def _cause_fixes(raw: Any, where: str, key: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A cause's fix: one text for every deployment, or a table of engine (and `default`) = fix when
+    the knobs are the engine's own (a KV cache's size is set by each engine's flags)."""
+    if isinstance(raw, str) and raw.strip():
+        return " ".join(raw.split()), ()
+    if not isinstance(raw, dict) or not raw or not all(isinstance(v, str) and v.strip() for v in raw.values()):
+        raise PatternError(where, f"{key}.fix", "must be a text, or a table of engine (or 'default') = fix")
+    fixes = {str(engine): " ".join(fix.split()) for engine, fix in raw.items()}
+    return fixes.pop("default", ""), tuple(fixes.items())
 
 
 def _family(raw: Any, where: str, index: int) -> Family:

@@ -155,6 +155,11 @@ class Mark(StrEnum):
     # An RDMA work completion failed between two endpoints (a CQE error, retries exceeded): the
     # link's own evidence, with its status and the NIC pair when the line gives them.
     COMPLETION_ERROR = "completion-error"
+    # A transfer engine registered a buffer only up to the NIC's single-region ceiling and went on
+    # (Mooncake before its auto-chunking, `shrink it to N`): the region is cut short, and RDMA
+    # operations past its end fail later with a region's completion status (`remote access error`),
+    # which reads like a link's failure (memory_registration.cut_region).
+    REGION_CUT = "region-cut"
     # The line's peer is another rank of the same server's collective group (TP/PP), not the other
     # side of the prefill/decode pair: no role's log stands for it.
     RANK_PEER = "rank-peer"

@@ -17,11 +17,15 @@ later pass keeps (pipeline.only_adding). Each number it sets is a named step of 
    went (a bottleneck verdict), or that a failed latency or throughput gate has none to show; a
    symptom seen from one side (KV waits timing out) under such a gate yields to its peer's saturation.
 5. stall.weigh: a run that would be healthy (or show no failure) while an engine's last stats line
-   shows requests running and nothing generated is inconclusive: it hung; so is one whose engine's
-   waiting queue stood in every stats line, nothing admitted, while its cache had room.
+   shows requests in it (running, or waiting with none running) and nothing generated is
+   inconclusive: it hung; so is one whose engine's waiting queue stood in every stats line, nothing
+   admitted, while its cache had room. An inconclusive report names an engine whose last stats line
+   shows it full (requests waiting, the KV cache at its limit) when its failure came.
 6. waiting.weigh: a run that would show no failure while a log ends on a wait that went on (a
    start-up polling for its engine, a router for its workers) is inconclusive: it never came up.
-7. quotes.quoted: each summary quotes the lines it cites (the one place that does, for every format).
+7. gave_up.weigh: a run that would be healthy (or show no failure) while its clients cancelled
+   requests all at once, none answered after, is inconclusive: the clients stopped waiting.
+8. quotes.quoted: each summary quotes the lines it cites (the one place that does, for every format).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from ..library.patterns import Library
 from ..model import Event, Link, Mark, Report, Series, Source, Verdict
 from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META
-from . import accuracy, confidence, performance, quotes, stall, waiting
+from . import accuracy, confidence, gave_up, performance, quotes, stall, waiting
 from .diagnose import diagnose
 from .unexplained import Unrecognised, weigh
 
@@ -53,6 +57,7 @@ def decide(
     report = accuracy.disagreeing(report, events, library) or report
     report = stall.weigh(performance.weigh(report, series, events, library), series, library)
     report = waiting.weigh(report, events, sources, library)
+    report = gave_up.weigh(report, events, library)
     return quotes.quoted(report)
 
 

@@ -1,9 +1,10 @@
-"""An engine that stopped making progress as its log ends: requests running, nothing generated.
+"""An engine that stopped making progress as its log ends: requests in it, nothing generated.
 
 decide (through performance.weigh's caller): a report that would say healthy or no-failure-seen
-while an engine's periodic stats line, the last it printed, shows requests running and neither
-prompt nor generated tokens in its interval, is inconclusive: the run hung with work in flight
-(vLLM prints that line only while it has work: its idle engine is silent). Nothing in these lines
+while an engine's periodic stats line, the last it printed, shows requests running (or, none
+running, requests waiting) and neither prompt nor generated tokens in its interval, is
+inconclusive: the run hung with work in flight (vLLM prints that line only while it has work: its
+idle engine is silent, and one that admits a waiting request prefills it within the interval). Nothing in these lines
 says why; the lines after the stall (a timeout, a watchdog's stack dump) would.
 
 The same holds for an engine that stopped admitting: in every stats line requests wait, more than
@@ -40,15 +41,21 @@ def _engines(series: Sequence[Series]) -> list[dict[str, Series]]:
 
 
 def stalled(series: Sequence[Series]) -> Series | None:
-    """The running-requests series of an engine whose last stats line shows requests running and
-    no token prefilled or generated; None when every engine's last line shows progress (or rest)."""
+    """The series of an engine whose last stats line shows requests in it and no token prefilled or
+    generated in its interval: the running requests when some ran, else the waiting ones (none was
+    admitted in a whole interval); None when every engine's last line shows progress (or rest)."""
     for metrics in _engines(series):
         running, generated, prompt = metrics.get(RUNNING), metrics.get(GENERATED), metrics.get(PROMPT)
         if running is None or generated is None or prompt is None:
             continue  # a stats line that names all three (vLLM's): printed on an interval, not per batch
         same_line = running.last_line == generated.last_line == prompt.last_line
-        if same_line and running.last > 0 and generated.last == 0 and prompt.last == 0:
+        if not same_line or generated.last != 0 or prompt.last != 0:
+            continue
+        if running.last > 0:
             return running
+        queue = metrics.get(QUEUE)
+        if queue is not None and queue.last_line == running.last_line and queue.last > 0:
+            return queue
     return None
 
 
@@ -69,7 +76,10 @@ def standing(series: Sequence[Series]) -> Series | None:
 
 
 def weigh(report: Report, series: Sequence[Series], library: Library) -> Report:
-    """The report, inconclusive when it would call a run that stalled healthy or failure-free."""
+    """The report, inconclusive when it would call a run that stalled healthy or failure-free; an
+    inconclusive one names the full engine its failure came from, when the stats lines show one."""
+    if report.verdict.id == INCONCLUSIVE:
+        return _full_when_it_failed(report, series)
     if report.verdict.id not in (HEALTHY, NO_FAILURE_SEEN):
         return report
     stall = stalled(series)
@@ -81,15 +91,46 @@ def weigh(report: Report, series: Sequence[Series], library: Library) -> Report:
     return report
 
 
+def full(series: Sequence[Series]) -> tuple[Series, Series] | None:
+    """The waiting-queue and KV-usage series of an engine whose last stats line shows requests waiting
+    and its KV cache full (performance.FULL_POOL): it could admit no more. None when no engine's is so."""
+    for metrics in _engines(series):
+        queue, usage = metrics.get(QUEUE), metrics.get(USAGE)
+        if queue is None or usage is None or queue.last_line != usage.last_line:
+            continue
+        if queue.last > 0 and usage.last >= performance.FULL_POOL:
+            return queue, usage
+    return None
+
+
+def _full_when_it_failed(report: Report, series: Sequence[Series]) -> Report:
+    """An inconclusive report whose engine ended full: its requests failed while it could admit no
+    more (a client's timeout, a proxy's 5xx). The engine's state is said and its line quoted; the
+    lines do not say the load was the cause, so no verdict is named."""
+    found = full(series)
+    if found is None:
+        return report
+    queue, usage = found
+    where = series_place(queue, queue.last_line)
+    summary = (
+        f"{report.verdict.summary} When the lines end, the engine is full: its last stats line ({where}) shows "
+        f"{queue.last:g} request(s) waiting and its KV cache at {usage.last:.1%}, so it could admit no more; "
+        "requests that wait there time out or fail at the client. The line: "
+        f"{clip((queue.last_text or usage.last_text).strip(), 240)}"
+    )
+    return replace(report, verdict=replace(report.verdict, summary=summary))
+
+
 def _hung(stall: Series) -> tuple[str, str]:
     """The summary and the confidence step's reason for an engine whose last interval did nothing."""
     where = series_place(stall, stall.last_line)
+    state = "waiting, none running," if stall.metric == QUEUE else "running"
     summary = (
         f"The engine stopped making progress: its last stats line ({where}) shows {stall.last:g} request(s) "
-        "running and no token prefilled or generated in its interval, and no later line shows it serving "
+        f"{state} and no token prefilled or generated in its interval, and no later line shows it serving "
         "again. These lines do not say why it hung."
     )
-    return summary, f"the engine's last stats line ({where}) shows requests running and nothing generated"
+    return summary, f"the engine's last stats line ({where}) shows requests {state} and nothing generated"
 
 
 def _not_admitting(queue: Series) -> tuple[str, str]:

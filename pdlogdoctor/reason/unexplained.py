@@ -987,7 +987,7 @@ def _inconclusive(
     named = _named_by_words(changed, lead, serious, library, context) or _died_of_exception(
         changed, lead, library, context
     )
-    return named if named is not None else _with_limit_fix(changed, lead, library)
+    return named if named is not None else _with_limit_fix(changed, lead, library, context)
 
 
 def _died_of_exception(
@@ -1050,7 +1050,7 @@ def _died_of_exception(
         else f"Fix what the exception at {exception.where} says; the server's death follows from it."
     )
     changed = replace(report, verdict=verdict, alternatives=alternatives, advice=advice, explain=spec.explain.strip())
-    return _with_limit_fix(changed, lead, library)
+    return _with_limit_fix(changed, lead, library, context)
 
 
 # The calls a thread blocks in: a stack cut there shows where it waited, not that something raised.
@@ -1142,12 +1142,14 @@ def _known_above(lead: UnexplainedError, library: Library, context: Sequence[Eve
     return max(above, key=lambda e: e.line) if above else None
 
 
-def _with_limit_fix(report: Report, lead: UnexplainedError, library: Library) -> Report:
-    """When the lead line names a known resource or environment limit, the fix is that limit's."""
+def _with_limit_fix(report: Report, lead: UnexplainedError, library: Library, context: Sequence[Event] = ()) -> Report:
+    """When the lead line names a known resource or environment limit, the fix is that limit's, in
+    the knobs of the engine that wrote the line's file when the limit has engines' own fixes."""
     limit = library.errors.cause(lead.cause) if library.errors is not None and lead.cause else None
     if limit is None:
         return report
-    advice = f"The line at {lead.first.where} names the limit: {limit.limit}. {limit.fix}"
+    fix = limit.fix_for(_engine_of_file(lead.first, context, library) if limit.fixes else None)
+    advice = f"The line at {lead.first.where} names the limit: {limit.limit}. {fix}".rstrip()
     return replace(report, advice=advice)
 
 
@@ -1802,7 +1804,7 @@ def _yield_to(
         return named
     if yielding.advice and not lead.cause:
         return replace(yielded, advice=yielding.advice)
-    return _with_limit_fix(yielded, lead, library)
+    return _with_limit_fix(yielded, lead, library, context)
 
 
 def _yielded_too(report: Report, library: Library) -> tuple[Alternative, ...]:

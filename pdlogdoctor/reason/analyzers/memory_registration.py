@@ -9,6 +9,7 @@ KV sizing lines, and the arithmetic is shown.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from ...model import Event, FactValue, Kind, Mark, Role, Severity, Suggestion
@@ -25,6 +26,11 @@ SINGLE_FAILURE_DISTANCE = 0.15
 # Only a wrapper's "registration failed" (sglang's for Mooncake): the NIC's own refusal, its errno and
 # the buffer are not in the lines, so which refusal it was is a guess.
 WRAPPER_ONLY = 0.4
+# The completion status of an RDMA operation outside the registered region (ibv_wc_status_str of
+# IBV_WC_REM_ACCESS_ERR and IBV_WC_LOC_PROT_ERR, or their names).
+REGION_STATUS = re.compile(r"remote access error|local protection error|REM_ACCESS_ERR|LOC_PROT_ERR", re.IGNORECASE)
+# A region cut short with nothing past the cut failing (or only a link's errors): a lead, not a cause.
+CUT_REGION_UNTESTED = 0.35
 SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region
 SIZE_LIMIT, REJECTED, EXHAUSTED = MR_SIZE_LIMIT, MR_REJECTED, RDMA_EXHAUSTED
 ENOMEM = 12
@@ -62,6 +68,9 @@ ERRNO_HINTS = {
 
 
 def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    cut = evidence.library.marked(Mark.REGION_CUT)
+    if all(root.pattern in cut for root in hypothesis.roots):
+        return [cut_region(hypothesis, evidence)]
     failures = _registration_failures(evidence)
     if not failures:
         return [hypothesis]
@@ -117,6 +126,45 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         _as_size_limit(size_limit, sizes, errnos, failures, evidence),
         replace(rejected, rejected=_why_not_rejected(sizes), confidence=0.15),
     ]
+
+
+def cut_region(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    """A region registered short (Mooncake's `shrink it to N`) fails nothing itself: the operations
+    past its end do, later, with a region's completion status (`remote access error`), which reads like
+    a link's failure. Its consequences say whether that happened: completion errors of a region make it
+    the cause; a link's errors (retries exceeded) or none at all leave it a lead."""
+    first = hypothesis.first_root
+    ceiling = int(first.get("max_mr_size"))
+    errors = [e for e in hypothesis.chain if e.pattern in evidence.library.marked(Mark.COMPLETION_ERROR)]
+    past_the_cut = [e for e in errors if REGION_STATUS.search(str(e.get("status") or ""))]
+    facts: tuple[tuple[str, FactValue], ...] = (
+        ("region_ceiling_bytes", ceiling),
+        ("regions_cut", count_matches(list(hypothesis.roots))),
+        ("region_errors_past_the_cut", count_matches(past_the_cut)),
+    )
+    said = f"{evidence.says(first)} ({first.where}): only the first {_human(ceiling)} of a larger buffer are registered"
+    advice = " ".join(evidence.library.pattern(first.pattern).advice.split())
+    cut = replace(hypothesis, facts=facts, advice=advice)
+    if past_the_cut:
+        status = str(past_the_cut[0].get("status")).strip()
+        summary = (
+            f"{said}. RDMA operations past the cut then completed with '{status}' "
+            f"({count_matches(past_the_cut)} completion error(s), the first at {past_the_cut[0].where}): a KV buffer "
+            "is larger than the NIC's single memory-region ceiling, and the link is not at fault."
+        )
+        return replace(cut, summary=summary)
+    if errors:
+        status = str(errors[0].get("status") or "an error").strip()
+        summary = (
+            f"{said}. The completion errors that followed ('{status}', {errors[0].where}) are a link's, not those "
+            "of an operation past a cut region ('remote access error'): the cut is a lead, not the shown cause."
+        )
+        return replace(cut, summary=summary, confidence=min(hypothesis.confidence, CUT_REGION_UNTESTED))
+    summary = (
+        f"{said}. No RDMA operation past the cut is shown failing (it fails with 'remote access error' once the "
+        "KV pool fills past the ceiling): a size ceiling waiting to fail, not the shown cause of what failed."
+    )
+    return replace(cut, summary=summary, confidence=min(hypothesis.confidence, CUT_REGION_UNTESTED))
 
 
 def _registration_failures(evidence: Evidence) -> list[Event]:

@@ -121,10 +121,13 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         # The exception only wraps a library's own failure (torch's 'unhandled system error' around
         # NCCL's): quote the library's line, take its pattern's advice, and say no verdict names it.
         told = _told_by(told, reported, f"{evidence.said(reported)} logged it", hypothesis, evidence)
-    symptom = _symptom_just_above(crash, hypothesis, evidence) if exception is None and reported is None else None
+    unnamed = exception is None or _only_wraps(exception, evidence)
+    symptom = _symptom_just_above(crash, hypothesis, evidence) if unnamed and reported is None else None
     if symptom is not None:
-        # No exception names the cause (the traceback was cut): a failure the library knows but cannot
-        # explain, logged by the same process just above the crash line, is the likeliest reason.
+        # No exception names the cause (the traceback was cut, or the engine's exception only says a
+        # worker failed: vLLM's `WorkerProc initialization failed due to an exception in a background
+        # process`): a failure the library knows but cannot explain, logged by the same process just
+        # above the crash line, is the likeliest reason.
         told = _told_by(told, symptom, "Just above it, the same process logged", hypothesis, evidence)
     summary, advice, used, confidence, missing = told
     crash_pattern = evidence.library.pattern(crash.pattern)
@@ -210,6 +213,13 @@ def _symptom_just_above(crash: Event, hypothesis: Hypothesis, evidence: Evidence
         and not any(rule.target in roots for rule in library.pattern(e.pattern).causes)
     ]
     return max(near, key=lambda e: e.line) if near else None
+
+
+def _only_wraps(exception: Event, evidence: Evidence) -> bool:
+    """The exception only reports that something else failed (open-world/causes.toml's wrappers)."""
+    errors = evidence.library.errors
+    said = f"{exception.get('exc_type')}: {exception.get('exc_message', '')}"
+    return errors is not None and not exception.get("exc_cause") and errors.wraps(said)
 
 
 def _what_named_elsewhere(roots: tuple[Event, ...], evidence: Evidence) -> str | None:
