@@ -381,7 +381,8 @@ def test_a_bound_on_its_own_line_judges_the_accuracy_above_it(tmp_path: Path, va
     report = _analysed(tmp_path, [line.format(value=value) for line in BULLETED_GATE])
     gates = [e for e in report.chain if e.pattern == "gate-bound-below" and e.failing]
     assert bool(gates) is failed, report.verdict.summary
-    assert report.verdict.id != "healthy"
+    # Held, the bound is a check the run passed: healthy at most as a guess (nothing else shows serving).
+    assert report.verdict.id != "healthy" if failed else report.verdict.confidence < 0.5
     if failed:
         assert gates[0].get("value") == 0.8469 and gates[0].get("limit") == 0.85
         assert int(exit_code_for(report)) != 0
@@ -499,3 +500,36 @@ def test_a_row_of_changes_is_no_run_against_the_baseline(tmp_path: Path) -> None
     ]
     report = _analysed(tmp_path, lines)
     assert "to 1 (-99.9%" not in report.verdict.summary
+
+
+# A change's timing with one row per run (vllm-project/vllm-omni#4627, round 102's tester): the merge
+# base's row and the pull request head's, every column a measure or a label.
+RUNS_TABLE = [
+    "| Run | Commit | Steps | Wall | Inference | `stage_0_gen_ms` | Peak memory | Output |",
+    "|---|---|---:|---:|---:|---:|---:|---|",
+    "| Base | `f4d922d` | 2 | 17.075s | 16.080s | 13920.284ms | 38034 MB | `sha256=16ff21a2...`, 25,100,960 bytes |",
+    "| PR head | `3387750` | 2 | 17.157s | 16.148s | 13984.633ms | 38034 MB | `sha256=0a07cfb9...`, 21,006,970 bytes |",
+    "| Delta | | | -0.48% speed | -0.067s | -64.349ms | same | output changed |",
+]
+
+
+def test_runs_as_rows_within_the_allowance_show_the_run_passing(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, RUNS_TABLE)
+    assert report.verdict.id == "healthy", report.verdict.summary
+    assert "within its limit" in report.verdict.summary and "Base -> PR head" not in report.verdict.summary
+
+
+def test_runs_as_rows_worse_by_more_than_the_allowance_are_a_regression(tmp_path: Path) -> None:
+    slower = [line.replace("17.157s", "21.157s") for line in RUNS_TABLE]
+    report = _analysed(tmp_path, slower)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert any(e.pattern == "table-runs-header" and e.failing for e in report.chain)
+    assert "Wall (s)" in report.verdict.summary
+
+
+def test_runs_with_no_baseline_row_are_not_judged(tmp_path: Path) -> None:
+    """Two runs of the same kind (two candidates) say nothing of which is the reference."""
+    unnamed = [line.replace("| Base |", "| Run A |").replace("| PR head |", "| Run B |") for line in RUNS_TABLE]
+    report = _analysed(tmp_path, unnamed)
+    assert not any(e.pattern == "table-runs-header" for e in report.chain)
+    assert report.verdict.id != "performance-regression"

@@ -1142,10 +1142,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: an answer of glued word "
         "pieces in one alphabet (`zuônimersimerszuimersuggyimershands`), no piece repeated ten times in a row",
     },
-    "tests/data/blind-round73-excerpts-c/07-sglang-qwen25vl-mmmu-quant-parity": {
-        "verdict": "first sight: no-failure-seen; the tester expects healthy: a Markdown table of quantisations "
-        "(`| w8a8_fp8 |  0.506     |`) within 2 % of the first row, read as no failure but no proof of serving",
-    },
     # Round 74 (session 27), first sight on ad8248ee: 19/30 acceptable, 25/30 quoted, none refused, no
     # failed run called healthy, none confidently wrong. Fixed since: the regular router's `No available
     # workers (all circuits open ...)` in a client's retry, Rust's StorageFull errno, a supervisor's
@@ -1688,10 +1684,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen (acceptable) naming no key line: a client's `read SSE stream: "
         'unexpected EOF` and the route\'s `{"request":"60s"}` timeout from kubectl',
     },
-    "tests/data/blind-round93-excerpts-c/03-sglang-moe-backend-gsm8k-gap-not-regression": {
-        "verdict": "first sight: no-failure-seen (acceptable) naming no key line: a table of MoE backends' "
-        "GSM8K and GPQA scores, about a point apart, no side a header names the baseline",
-    },
     "tests/data/blind-round93-excerpts-c/07-vllm-dsv4-trtllm-moe-garbage-token": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a one-token completion "
         "(` böjnings`) in an OpenAI JSON answer, garbage only beside the prompt it answers",
@@ -1834,11 +1826,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive: an OpenCompass summary whose every "
         "dataset scores 0.00 (the answers were not mapped to options), rows no floor judges one by one",
     },
-    "tests/data/blind-round99-bundles-1/01-prefill-bound-mooncake": {
-        "verdict": "first sight: healthy at 0.60 (a failed run called healthy): the prefill's queue held at 89 to 95 "
-        "full batches all run, the decode idle, no gate and the bench cut before its summary; a queue held at a "
-        "level with no client wait or gate is read as a closed-loop benchmark's load (performance.py)",
-    },
     "tests/data/blind-round99-bundles-2/03-llmd-decode-evicted-ephemeral-storage": {
         "verdict": "first sight: kv-transfer-timeout at 0.45; the tester expects inconclusive: the kubelet's eviction "
         "for ephemeral storage (`Container vllm was using 151604320Ki`) and the prefill's expired KV blocks after it; "
@@ -1924,14 +1911,35 @@ KNOWN: dict[str, dict[str, str]] = {
         "96.74% sampling on 1319 questions) stated with no threshold or baseline to judge it against",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
-    "tests/data/blind-round102-excerpts-c/04-perf-compare-cosmos3-neutral": {
-        "verdict": "first sight: no-failure-seen (a run's row read as a comparison header, now not); the tester "
-        "expects healthy: a table whose rows are the runs (Base, PR head, Delta under 0.5%), which no reader "
-        "compares, and a comparison within its allowance does not show serving",
-    },
     "tests/data/blind-round102-excerpts-d/02-sglang-nvfp4-gsm8k-gate": {
         "verdict": "first sight: inconclusive; the tester expects accuracy-regression: unittest's `AssertionError: "
         "np.float64(0.6377473363774734) not greater than 0.64` names no measure (the thread says GSM8K)",
+    },
+    # Round 103 (session 33), first sight on 1824b8ea: 31/36 acceptable, 35/36 quoted, none refused, no
+    # failed run called healthy, none confidently wrong. Fixed since: Ollama's Gin access lines, a result
+    # judged within its limit (a table's candidate, a configuration within 10 %) as a check that passed,
+    # UCX's queue pair that could not be connected to its peer (a family's lead).
+    "tests/data/blind-round103-excerpts-a/02-nixl-ucx-qp-leak-devx-create-qp": {
+        "verdict": "first sight: inconclusive (quoting the line); the tester expects rdma-resource-exhausted: UCX's "
+        "`mlx5dv_devx_obj_create(QP) failed on mlx5_8, syndrome 0x19c6d6: Remote I/O error`, QPs leaked by NIXL's "
+        "re-handshakes (ai-dynamo/nixl#2025); the firmware's syndrome alone does not say exhaustion",
+    },
+    "tests/data/blind-round103-bundles-1/04-mooncake-tp2-to-tp1-nonmla-under-load": {
+        "verdict": "first sight: inconclusive (acceptable) quoting Mooncake's `Session ... failed`, not the two "
+        "`server_args` lines whose tp_size differ (2 against 1) that the tester keys",
+    },
+    "tests/data/blind-round103-excerpts-b/06-tt-concurrent-user-garbage-output": {
+        "key_line": "first sight: output-corruption quoting the second user's generation as its reader cut it, not the "
+        "printed result dict's `'response': ...` text the tester keys",
+    },
+    "tests/data/blind-round103-excerpts-c/06-sglang-fp8-vl-mmmu-parity": {
+        "key_line": "first sight: no-failure-seen, no line quoted; since this session healthy, quoting the row the "
+        "configurations table judged worst (w8a8_fp8, -1.9 %), not the fp8 row the tester keys",
+    },
+    "tests/data/blind-round61-excerpts-c/03-mtplx-ttft-regression-refuted": {
+        "key_line": "since session 33 healthy (the releases table judged within its limit: a check that passed), "
+        "quoting the table's judged row, not the maintainer's `No regression on this probe.` the tester keys "
+        "(no-failure-seen quoted the paste's last line before)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -41,6 +41,8 @@ TABLE_RELEASES = "table-releases-below"
 TABLE_VARIANTS = "table-variants-below"
 # The rows below a Markdown table's header whose first column names configurations (scan/tables.py).
 TABLE_CONFIGURATIONS = "table-configurations-below"
+# The rows below a Markdown table's header whose rows are runs, a baseline's and a candidate's (scan/tables.py).
+TABLE_RUNS = "table-runs-below"
 # The rows below a Markdown table's header whose first column names models, one model on several rows (scan/tables.py).
 TABLE_MODEL_ROWS = "table-model-rows-below"
 # The rows below a Markdown table's header whose last column is a speedup ratio (scan/tables.py).
@@ -61,6 +63,7 @@ BLOCK_KINDS = (
     TABLE_RELEASES,
     TABLE_VARIANTS,
     TABLE_CONFIGURATIONS,
+    TABLE_RUNS,
     TABLE_MODEL_ROWS,
     TABLE_SPEEDUP,
     TABLE_BUILDS,
@@ -78,6 +81,7 @@ BLOCK_FIELDS = MappingProxyType(
         TABLE_RELEASES: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_VARIANTS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_CONFIGURATIONS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
+        TABLE_RUNS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_MODEL_ROWS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_SPEEDUP: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_BUILDS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),

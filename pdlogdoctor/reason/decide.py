@@ -55,7 +55,7 @@ def decide(
     report = _rivals_kept_below(diagnosed, weigh(diagnosed, unrecognised, events, library))
     report = _failed_gate_first(report, events, library)
     report = accuracy.disagreeing(report, events, library) or report
-    report = stall.weigh(performance.weigh(report, series, events, library), series, library)
+    report = stall.weigh(performance.weigh(report, series, events, library, sources), series, library)
     report = waiting.weigh(report, events, sources, library)
     report = gave_up.weigh(report, events, library)
     return quotes.quoted(report)

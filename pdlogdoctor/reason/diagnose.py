@@ -73,6 +73,7 @@ SHALLOWER_GAP = confidence.SHALLOWER  # a rival of a shallower tier: at least th
 # The serving proof in words, in the order a reader checks it: end to end first.
 PROOF_WORDS = {
     Mark.END_TO_END: "the end-to-end checks",
+    Mark.GATE_FAILED: "the results judged within their limits",
     Mark.SERVER_UP: "the servers' ready lines",
     Mark.WARMUP: "the warmup requests",
     Mark.ANSWERED: "the requests answered",
@@ -819,8 +820,9 @@ def _no_cause_report(
         # A few aborted requests in a run whose probe and gate passed: noise, not a failure.
         return _healthy(proof, evidence, alternatives, missing, tolerated=failing)
     if not failing:
-        if proof:
-            return _healthy(proof, evidence, alternatives, missing)
+        passed = _gates_passed(evidence)
+        if proof or passed:
+            return _healthy([*proof, *passed], evidence, alternatives, missing)
         return _no_failure_seen(alternatives, missing, evidence)  # error lines no pattern names: unexplained.py
     chain = _chain(failing)
     first, last = chain[0], chain[-1]
@@ -1009,6 +1011,39 @@ def _only_warnings_while_serving(failing: list[Event], proof: list[Event], evide
     return end_to_end or harness_result
 
 
+def _judged_within(line: Event, evidence: Evidence) -> str:
+    """What a check that passed judged, when the line is a gate's and its block read a measure
+    (a comparison table's row: the measure, its baseline and its value); "" otherwise."""
+    if line.pattern not in evidence.library.marked(Mark.GATE_FAILED) or not line.get("row"):
+        return ""
+    baseline, value = line.get("baseline"), line.get("value")
+    if not isinstance(baseline, int | float) or not isinstance(value, int | float):
+        return ""
+    return (
+        f" It judged {line.get('metric')} from {baseline:g} to {value:g} ({line.get('change')}), within its limit: "
+        f"{clip(str(line.get('row')).strip(), 240)}"
+    )
+
+
+def _gates_passed(evidence: Evidence) -> list[Event]:
+    """Results a check judged and found within its limit: a gate's line whose condition held on the
+    values it reads (a comparison table's candidate within 10 % of its baseline, a benchmark's zero
+    failed requests). A result judged is one measured end to end: with nothing failing, it shows the
+    deployment served. One side of a before/after comparison is judged by compared.py, not by its
+    pattern's condition, and is no such check: the run before a change may be the one that failed
+    (a workaround's Before and After), so prose that compares two runs shows neither serving well."""
+    library = evidence.library
+    sides = library.marked(Mark.COMPARED)
+    passed = []
+    for event in evidence.marked(Mark.GATE_FAILED):
+        condition = library.pattern(event.pattern).failure_if
+        if event.failing or condition is None or event.pattern in sides:
+            continue
+        if all(event.get(name) is not None for name in condition.fields):
+            passed.append(event)
+    return passed
+
+
 def _healthy(
     proof: list[Event],
     evidence: Evidence,
@@ -1019,7 +1054,7 @@ def _healthy(
 ) -> Report:
     spec = evidence.library.verdict(HEALTHY)
     kinds = sorted({e.pattern for e in proof})
-    end_to_end = bool(set(kinds) & evidence.library.marked(Mark.END_TO_END))
+    end_to_end = bool(set(kinds) & evidence.library.marked(Mark.END_TO_END, Mark.GATE_FAILED))
     score = confidence.healthy(len(kinds), len(missing), bool(tolerated), end_to_end)
     summary = f"No failure in the logs, and {_proof_words(kinds, evidence.library)} show the deployment serving."
     named: Event | None = None  # the line the summary quotes: in the chain too, so reports quote it whole
@@ -1045,6 +1080,7 @@ def _healthy(
         # Whole, its time and call site too: when it was, and which component said it.
         said = clip(last.text.strip(), 240)
         summary += f" The last line that shows it: {last.where}: {said}{'' if said.endswith('.') else '.'}"
+        summary += _judged_within(last, evidence)
         named = last
     compared = _compared_within_allowance(evidence)
     if compared is not None:

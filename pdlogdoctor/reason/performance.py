@@ -41,6 +41,7 @@ from ..model import (
     Role,
     Series,
     Severity,
+    Source,
     Suggestion,
     Tier,
     UnexplainedError,
@@ -52,6 +53,7 @@ from ..model.values import record
 from . import confidence
 from .incidents import EARLIER_LIFE
 from .quotes import series_place
+from .waiting import ended_waiting
 
 GATE_MISSING = "no line says why the gate"  # decide.py's missing evidence: the series say it now
 REGRESSION = verdicts.PERFORMANCE_REGRESSION
@@ -204,7 +206,13 @@ class Finding:
     engine: str = ""  # the engine that wrote the node's lines (its patterns' group): whose advice applies
 
 
-def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], library: Library) -> Report:
+def weigh(
+    report: Report,
+    series: Sequence[Series],
+    events: Sequence[Event],
+    library: Library,
+    sources: Sequence[Source] = (),
+) -> Report:
     """The report with the run's series attached and, when the decision named no cause, the
     bottleneck they show (or performance-regression for a failed gate nothing explains); a peer-side
     symptom under a failed latency or throughput gate yields to the peer's saturation they show."""
@@ -238,7 +246,7 @@ def weigh(report: Report, series: Sequence[Series], events: Sequence[Event], lib
         and not _performance_passed(events, library)
     ):
         return _bottleneck_report(report, finding, None, performance, library, counts)
-    waited = _client_waited(events, library) if finding is not None and _stood(finding) else None
+    waited = _client_waited(events, library, sources) if finding is not None and _stood(finding) else None
     if finding is not None and waited is not None and not gates and not _performance_passed(events, library):
         return _bottleneck_report(report, finding, None, performance, library, counts, waited)
     if finding is not None:
@@ -381,8 +389,11 @@ WAITED_MS = 30_000.0
 STOOD_SHARE = 0.8
 
 
-def _client_waited(events: Sequence[Event], library: Library) -> Event | None:
-    """The client's line of a mean or median first-token latency of WAITED_MS or more, if any."""
+def _client_waited(events: Sequence[Event], library: Library, sources: Sequence[Source] = ()) -> Event | None:
+    """The client's line of a mean or median first-token latency of WAITED_MS or more, else the last
+    line of a log that ends while it waits (a benchmark's progress bar short of its total: the run
+    never finished, its requests outstanding), if any."""
+    ended = ended_waiting(events, sources, library) if sources else None
     measured = library.marked(Mark.CLIENT_LATENCY)
     waits = [
         e
@@ -392,7 +403,9 @@ def _client_waited(events: Sequence[Event], library: Library) -> Event | None:
         and latency >= WAITED_MS
         and str(e.get("metric", "")).lower() in ("mean", "median")
     ]
-    return min(waits, key=lambda e: (e.source, e.line)) if waits else None
+    if waits:
+        return min(waits, key=lambda e: (e.source, e.line))
+    return ended[-1] if ended else None
 
 
 def _stood(finding: Finding) -> bool:

@@ -409,6 +409,37 @@ def read_configurations_below(
     return _worst(worse, metric, was, now, "| " + " | ".join(row) + " |", f"{base[0]} -> {row[0]}")
 
 
+# What a table's first column names when its rows are runs of the same workload: the baseline's row
+# and the candidate's, named by their first cells (`| Run | Commit | Wall | ... |`).
+RUNS_COLUMN = re.compile(r"(?i)^(?:runs?|build|branch|side)$")
+
+
+def read_runs_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
+    """A Markdown table whose rows are runs, the baseline's and the candidate's named by their first
+    cells (`| Base | f4d922d | 2 | 17.075s | ...` then `| PR head | 3387750 | 2 | 17.157s | ...`:
+    vllm-project/vllm-omni#4627's timings of a change and its merge base): each column whose measure
+    says which way is better (its header, or the unit its cells write) judged, the candidate's worst
+    change returned. Nothing when no row names a baseline and another a candidate."""
+    names = cells_of(_text(buf, line_start, line_end))
+    if names is None or len(names) < 3 or not RUNS_COLUMN.match(names[0]):
+        return {}
+    rows = _rows_below(buf, line_end, limit, len(names))
+    base = next((row for row in rows if BASELINE_SIDE.match(row[0]) or BASE_RUN.match(row[0])), None)
+    head = next((row for row in rows if CANDIDATE_SIDE.match(row[0]) or HEAD_RUN.match(row[0])), None)
+    if base is None or head is None:
+        return {}
+    judged = [j for at in range(1, len(names)) if (j := _judged_columns(names[at], base[at], head[at]))]
+    if not judged:
+        return {}
+    worse, metric, was, now = max(judged, key=lambda j: j[0])
+    return _worst(worse, metric, was, now, "| " + " | ".join(head) + " |", f"{base[0]} -> {head[0]}")
+
+
+# A run named as a branch's state: a merge base against a pull request's head.
+BASE_RUN = re.compile(r"(?i)^(?:merge[- ]base|upstream|trunk)\b")
+HEAD_RUN = re.compile(r"(?i)^(?:(?:this |the )?pr\b.*|head|branch)$")
+
+
 MODEL_COLUMN = re.compile(r"(?i)^models?(?: ?(?:name|id|path))?$")
 
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from ...library.formats import Stamp
 from ...model import Event, FieldValue, Mark, Role
+from ...model.textcut import clip
 from ...scan.timeline import parse_stamp, with_year, year_of
 from ..hypothesis import Evidence, Hypothesis
 
@@ -137,9 +138,20 @@ def _stuck_waiting(cancel_time: float | None, evidence: Evidence) -> Event | Non
 def _cancelled_while_waiting(
     hypothesis: Hypothesis, wait: Event, cancel_time: float, facts: list[tuple[str, FieldValue]]
 ) -> Hypothesis:
-    """A cancel after hours of waiting for a server is a timeout over a server that never came up."""
-    server = str(wait.get("waiting_for", "a server"))
+    """A cancel after hours of waiting for a server is a timeout over a server that never came up; after
+    hours of a benchmark's requests outstanding (its progress bar short of its total), over a run that
+    stopped answering."""
     hours = (cancel_time - (wait.time or cancel_time)) / 3600
+    server = wait.get("waiting_for")
+    if server is None:
+        summary = (
+            f"The CI job was cancelled ({hypothesis.first_root.where}) {hours:.1f} h after the harness's last "
+            f"progress ({wait.where}: {clip(wait.text.strip(), 160)}), its requests still outstanding: most likely "
+            "the job's timeout over a run that stopped answering. The servers' logs over that wait hold the cause."
+        )
+        facts = [*facts, ("waited_hours", round(hours, 2))]
+        missing = ("the servers' logs over the wait: what they did while the harness's requests went unanswered",)
+        return replace(hypothesis, facts=tuple(facts), summary=summary, confidence=0.5, missing=missing)
     summary = (
         f"The CI job was cancelled ({hypothesis.first_root.where}) after the harness had waited {hours:.1f} h for "
         f"the {server} server ({wait.where}): most likely the job's timeout over a {server} server that never "
