@@ -1941,6 +1941,39 @@ KNOWN: dict[str, dict[str, str]] = {
         "quoting the table's judged row, not the maintainer's `No regression on this probe.` the tester keys "
         "(no-failure-seen quoted the paste's last line before)",
     },
+    # Round 104 (session 33), first sight on b979b67e: 27/39 acceptable, 35/39 quoted, none refused, two
+    # failed runs called healthy (excerpts-b 04: Ollama's 500s in Gin's access lines; bundles-1 03: a
+    # benchmark stuck at 1993/2000 after requests were answered), one confidently wrong (excerpts-b 01:
+    # decode-saturated for an engine frozen at 0 tokens/s). Fixed since: Gin's 5xx lines, a benchmark
+    # that never finished keeps a run from healthy, a frozen engine is a hang before a saturated one,
+    # errors after a ^C are the teardown, TensorRT-LLM's rank-crash hard kill, a native `Check failed:`,
+    # UCX's `completion[N] with error`, a check's actual value beside its threshold, `0% errors`.
+    "tests/data/blind-round104-bundles-1/03-decode-oom-retract-prealloc-hang": {
+        "verdict": "first sight: healthy at 0.60 (a failed run called healthy); since then inconclusive (acceptable) "
+        "on the benchmark stuck at 1993/2000, not naming the decode's `Decode out of memory happened` the tester keys",
+        "key_line": "first sight: no key line quoted (healthy)",
+    },
+    "tests/data/blind-round104-bundles-2/01-vllm-lmcache-nixl-ucx-tcp-endpoint-timeout": {
+        "verdict": "first sight: inconclusive (acceptable) quoting UCX's `send(110) failed` line of the first file "
+        "(the decoder's, another endpoint's address), not the copy the tester keys",
+    },
+    "tests/data/blind-round104-excerpts-c/06-sglang-gemma4-mi300x-bench-accuracy-healthy": {
+        "verdict": "first sight: inconclusive on `0% errors` read as an error word; since then no-failure-seen: a "
+        "concurrency sweep table and a GSM8K score stated with nothing to judge them against",
+    },
+    "tests/data/blind-round104-excerpts-e/01-ollama-cpu-only-startup-normal": {
+        "verdict": "first sight: healthy at 0.30 on Ollama's `Listening on` (a ready server is serving proof); the "
+        "tester expects no-failure-seen: nothing was served",
+        "key_line": "first sight: healthy, quoting the `Listening on` line, not the GPU fallback the tester keys",
+    },
+    "tests/data/blind-round104-excerpts-e/04-lmdeploy-turbomind-bitmask-fatal": {
+        "verdict": "first sight: inconclusive; since then scheduler-crash (acceptable) quoting the check without "
+        "TurboMind's `[TM][FATAL] ` prefix the tester keys",
+    },
+    "tests/data/blind-round104-excerpts-c/02-tt-xla-mistral-nemo-samples-per-sec-drop": {
+        "key_line": "first sight: performance-regression (right) whose report quotes the stated before and after "
+        "as the comparison reads them, not the `Sample per second: 4.8702533196346005` line the tester keys",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

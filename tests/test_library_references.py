@@ -40,6 +40,7 @@ NOT_IDS = {
     "table-releases-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-variants-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-configurations-below": "a pattern block kind (patterns.BLOCK_KINDS)",
+    "table-runs-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-model-rows-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-speedup-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "state-times-below": "a pattern block kind (patterns.BLOCK_KINDS)",

@@ -157,3 +157,22 @@ def test_an_engine_with_room_is_not_called_full(tmp_path: Path, library: Library
     lines = [_queued(44, "642.0", 2, 20, "61.0"), CLIENT_500]
     report = analysed_lines(tmp_path, library, lines, "excerpt.log")
     assert "the engine is full" not in report.verdict.summary
+
+
+def test_a_full_engine_that_generates_nothing_hung_rather_than_saturated(tmp_path: Path, library: Library) -> None:
+    """vllm#2731 (round 104's tester): 35 running, 116-118 pending, the KV cache at 99 % and 0.0 tokens/s
+    in every interval: a saturated engine still generates, so this one hung."""
+    frozen = QUEUED.replace("throughput: 12.5 tokens/s", "throughput: 0.0 tokens/s")
+    lines = [
+        frozen.format(minute=minute, prompt="0.0", running=35, waiting=116 + minute % 3, usage="99.0")
+        for minute in range(10, 16)
+    ]
+    report = analysed_lines(tmp_path, library, lines, "server.log")
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "stopped making progress" in report.verdict.summary
+
+
+def test_a_full_engine_that_still_generates_is_load(tmp_path: Path, library: Library) -> None:
+    lines = [_queued(minute, "0.0", 35, 116 + minute % 3, "99.0") for minute in range(10, 16)]
+    report = analysed_lines(tmp_path, library, lines, "server.log")
+    assert "stopped making progress" not in report.verdict.summary

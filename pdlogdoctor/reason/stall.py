@@ -21,12 +21,21 @@ from dataclasses import replace
 from ..library.patterns import Library
 from ..model import Report, Series, Verdict
 from ..model.textcut import clip
-from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN
+from ..model.verdicts import (
+    DECODE_SATURATED,
+    HEALTHY,
+    INCONCLUSIVE,
+    KV_TRANSFER_BACKLOG,
+    NO_FAILURE_SEEN,
+    PREFILL_SATURATED,
+)
 from . import confidence, performance
 from .quotes import series_place
 
 RUNNING, GENERATED, PROMPT = "running", "gen_throughput", "input_throughput"
 QUEUE, USAGE = "queue", "token_usage"
+# The bottlenecks the metrics lines name: a queue that stood because the engine was busy.
+LOAD_VERDICTS = (DECODE_SATURATED, PREFILL_SATURATED, KV_TRANSFER_BACKLOG)
 MISSING = "the lines after the stall: a timeout or a watchdog's stack dump there would say what hung"
 # Three stats lines (thirty seconds of vLLM's default interval) before a standing queue is read as one.
 STANDING_LINES = 3
@@ -80,9 +89,13 @@ def weigh(report: Report, series: Sequence[Series], library: Library) -> Report:
     inconclusive one names the full engine its failure came from, when the stats lines show one."""
     if report.verdict.id == INCONCLUSIVE:
         return _full_when_it_failed(report, series)
-    if report.verdict.id not in (HEALTHY, NO_FAILURE_SEEN):
+    if report.verdict.id not in (HEALTHY, NO_FAILURE_SEEN, *LOAD_VERDICTS):
         return report
     stall = stalled(series)
+    if report.verdict.id in LOAD_VERDICTS:
+        # A loaded engine still generates: one whose last interval did nothing with requests in it
+        # hung, whatever its queue looked like before (vllm#2731: 35 running, 118 pending, 0 tokens/s).
+        return _inconclusive(report, stall, *_hung(stall), library) if stall is not None else report
     if stall is not None:
         return _inconclusive(report, stall, *_hung(stall), library)
     queue = standing(series)

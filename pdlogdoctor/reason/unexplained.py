@@ -109,6 +109,7 @@ class Unrecognised:
     recovered: tuple[Event, ...]  # failing lines set aside as blips the servers recovered from
     errors: tuple[Event, ...] = ()  # the lines the templates group
     handled: tuple[Event, ...] = ()  # error lines their component handled: a fallback just below them
+    torn_down: tuple[Event, ...] = ()  # error lines after their process was told to stop: its teardown
 
 
 def gather(
@@ -118,19 +119,39 @@ def gather(
     `recovered`: the library's failing lines set aside as blips the servers recovered from."""
     folded = _folded_tracebacks(_unaccounted(errors, events), events, errors)
     fell_back = _fell_back_lines(events, library)
+    stopped = _told_to_stop_at(events, library)
     handled: list[Event] = []
+    torn_down: list[Event] = []
     unhandled: list[Event] = []
     for event in folded:
-        (handled if _fell_back_below(event, fell_back) else unhandled).append(event)
+        if _fell_back_below(event, fell_back):
+            handled.append(event)
+        elif event.source in stopped and event.line > stopped[event.source]:
+            torn_down.append(event)
+        else:
+            unhandled.append(event)
     errors, blips = benign_split(unhandled, library, context=events)
     templates = tuple(templates_of(errors, library.errors))
-    return Unrecognised(templates, (*recovered, *blips), tuple(errors), tuple(handled))
+    return Unrecognised(templates, (*recovered, *blips), tuple(errors), tuple(handled), tuple(torn_down))
+
+
+def _told_to_stop_at(events: Sequence[Event], library: Library) -> dict[str, int]:
+    """The first line, by file, where its process says it was told to stop (a SIGTERM it drains on, a
+    terminal's `^C`): the errors it logs after it are its teardown (connections to peers it closes,
+    callbacks of endpoints it drops), not what went wrong in the run."""
+    told = library.marked(Mark.TOLD_TO_STOP)
+    stops: dict[str, int] = {}
+    for event in events:
+        if event.pattern in told:
+            stops[event.source] = min(stops.get(event.source, event.line), event.line)
+    return stops
 
 
 def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], library: Library) -> Report:
     """The decided report in the light of the errors no pattern names (part of the decision)."""
     report = _with_recoveries(report, unrecognised.recovered, library)
     report = _with_handled(report, unrecognised.handled)
+    report = _with_torn_down(report, unrecognised.torn_down)
     report = _crash_named_by_its_exception(report, library, events) or report
     if not unrecognised.templates:
         return report
@@ -529,6 +550,20 @@ def _with_handled(report: Report, handled: Sequence[Event]) -> Report:
         f"fell back to another way; the first, at {first.where}: {message_of(first.text)}"
     )
     return _set_aside(report, f"{len(handled)} error line(s) handled by a fallback", note)
+
+
+def _with_torn_down(report: Report, torn_down: Sequence[Event]) -> Report:
+    """A run in which nothing failed says which error lines it does not count: those its process
+    logged after it was told to stop, in its teardown."""
+    if not torn_down or report.verdict.id not in (HEALTHY, NO_FAILURE_SEEN):
+        return report
+    first = min(torn_down, key=_time_key)
+    note = (
+        f"{len(torn_down)} error line(s) are not counted as failures: each came after its process was told to stop "
+        f"(a SIGTERM it drained on, a terminal's ^C), in its teardown; the first, at {first.where}: "
+        f"{message_of(first.text)}"
+    )
+    return _set_aside(report, f"{len(torn_down)} error line(s) logged after a stop", note)
 
 
 def _set_aside(report: Report, lines: str, note: str) -> Report:

@@ -22,7 +22,7 @@ from ..library.patterns import Library
 from ..model import Event, Mark, Report, Source
 from ..model.counts import count_of
 from ..model.textcut import clip
-from ..model.verdicts import NO_FAILURE_SEEN
+from ..model.verdicts import HEALTHY, NO_FAILURE_SEEN
 from .unexplained import as_inconclusive
 
 TAIL_LINES = 0  # the last waiting line is its file's last: any line after it may be the wait ending
@@ -73,11 +73,13 @@ def _elided_end(source: Source) -> int:
 
 
 def weigh(report: Report, events: Sequence[Event], sources: Sequence[Source], library: Library) -> Report:
-    """The report, inconclusive when it would show no failure while a log ends mid-wait."""
-    if report.verdict.id != NO_FAILURE_SEEN:
+    """The report, inconclusive when it would show no failure while a log ends mid-wait, or call a run
+    healthy whose benchmark's log ends with requests still outstanding (its bar short of its total:
+    the run never finished, whatever was answered before)."""
+    if report.verdict.id not in (NO_FAILURE_SEEN, HEALTHY):
         return report
     wait = ended_waiting(events, sources, library)
-    if wait is None:
+    if wait is None or (report.verdict.id == HEALTHY and not _outstanding(wait[-1])):
         return report
     first, last = wait[0], wait[-1]
     title = library.pattern(last.pattern).title
@@ -93,6 +95,13 @@ def weigh(report: Report, events: Sequence[Event], sources: Sequence[Source], li
     needed = f"what it waited for, from {first.where} on: that component's own log says why it never came up"
     waited = replace(report, chain=(*wait, *report.chain), missing=tuple(dict.fromkeys((needed, *report.missing))))
     return as_inconclusive(waited, summary, library, f"the log ends on a wait that went on ({last.where})")
+
+
+def _outstanding(wait: Event) -> bool:
+    """The waiting line counts what it waits for and says some of it never came (`done` below `total`:
+    a benchmark's requests still unanswered)."""
+    done, total = wait.get("done"), wait.get("total")
+    return isinstance(done, int) and isinstance(total, int) and done < total
 
 
 def _span(first: Event, last: Event) -> str:
