@@ -396,11 +396,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # wrong (scheduler-runtime-crash 0.57 on vLLM's worker dying of NIXL's failed transfer under UCX's
     # retry-exceeded; output-corruption 0.90 below; straggler-node 0.80 against the last green run's
     # lines pasted beside the failed run's).
-    "tests/data/blind-round31-bundles-a/08-runner-lost-logs-stop-midrun": {
-        "verdict": "first sight: output-corruption 0.90; the tester expects inconclusive (a runner that lost its "
-        "logs mid-run), but wrote the decode's warmup as returning output_ids [0, 0, 0, 0, 0, 0, 0, 0] ('!!!!!!!!'), "
-        "which the seed thread (near-all-zero warmup output ids) shows as a broken generation; read as written",
-    },
     "tests/data/blind-round31-excerpts-a/06-sglang-warmup-through-proxy-403": {
         "verdict": "first sight: inconclusive 0.00 (acceptable) leading with 'Ignoring mcp import error'; now "
         "no-failure-seen 0.50 (that line is a handled warning): the server's own warmup request through an HTTP "
@@ -664,9 +659,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "sentence, not its `Diff vs previous nightly` bullet",
     },
     "tests/data/blind-round46-excerpts-c/10-trtllm-autodeploy-aiperf-before-after-healthy": {
-        "verdict": "first sight: no-failure-seen 0.50 (acceptable) whose summary names no key line: a before/after "
-        "comparison that did not get worse is not taken as serving proof (tests/test_compared_measures.py: "
-        "`Before: 128 GPUs`, `After: 96 GPUs` would be too)",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round46-excerpts-c/11-vllm-omni-duplex-wer-gate-nightly": {
@@ -1032,11 +1024,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round66-excerpts-c/04-xinfer-vllm-rs-perf-metrics-ok": {
         "verdict": "first sight: no-failure-seen (acceptable) whose summary names no line the tester keys",
     },
-    "tests/data/blind-round66-excerpts-c/07-tpu-inference-gptoss-strict-match-zero": {
-        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: lm-eval's strict-match at 0 "
-        "after an upgrade, stated in prose (`drops from [0.31]`), the answers themselves right",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
     # Round 67 (session 26), first sight on c74720cf: 16/24 acceptable, 19/24 quoted, none refused, no
     # failed run called healthy, none confidently wrong. Fixed since: a score's grid of few questions as
     # its noise (AIME's reruns), `34% slower`, a `| Runtime |` table of releases, `'text': '...'` in a
@@ -1073,8 +1060,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "unrelated coding task (`def solve(): pass`) to `Hi, introduce yourself`, fluent text no measure reads",
     },
     "tests/data/blind-round69-excerpts-c/02-xinference-sglang-srt-before-after": {
-        "verdict": "first sight: performance-regression 0.60 (confidently wrong); since then no-failure-seen "
-        "(acceptable), naming no result: Before and After blocks read, no served request among them",
         "key_line": "first sight: the summary quoted the After heading, not its throughput line",
     },
     "tests/data/blind-round69-excerpts-c/04-evalscope-aiperf-crosscheck-healthy": {
@@ -1973,6 +1958,52 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round104-excerpts-c/02-tt-xla-mistral-nemo-samples-per-sec-drop": {
         "key_line": "first sight: performance-regression (right) whose report quotes the stated before and after "
         "as the comparison reads them, not the `Sample per second: 4.8702533196346005` line the tester keys",
+    },
+    # Round 105 (session 33), first sight on c712ae38: 27/40 acceptable, 37/40 quoted, none refused, no
+    # failed run called healthy, one confidently wrong (excerpts-b 04: decode-saturated for an engine whose
+    # queue piled up beside a cache at 20 %). Fixed since: an engine crawling beside a piling queue and a
+    # cache with room, a queue at its peak beside a pool with room is no saturation, a heading that names
+    # a gate's measure, an accuracy check's actual beside its reference, a measure that fell from one value
+    # to another in prose, a stated After within its Before's allowance as a check that passed, llama.cpp's
+    # slot release, vLLM's Mooncake transfer failure and Mooncake's Ascend connect failure (answers garbled
+    # after it are its consequence).
+    "tests/data/blind-round105-bundles-2/03-trtllm-ray-disagg-ucx-ib-loopback-hang": {
+        "verdict": "first sight: inconclusive; the tester expects rdma-link-failure: UCX's retry-exceeded lines read "
+        "as harmless beside a failed pytest outcome (the slices were posted again), a proxy that never answered",
+    },
+    "tests/data/blind-round105-excerpts-b/03-sglang-decode-pool-pinned": {
+        "verdict": "first sight: no-failure-seen; the tester expects decode-saturated: a hybrid model's `full token "
+        "usage: 1.00` pinned with 2-3 requests queued, a queue too short to read as one that stood",
+    },
+    "tests/data/blind-round105-excerpts-b/06-prodstack-router-oomkilled": {
+        "verdict": "first sight: inconclusive on `Exit Code: 137`, the OOMKilled last state cleared by the container "
+        "ready again; the tester expects host-oom: the restart count (4) says the kill recurs",
+    },
+    "tests/data/blind-round105-excerpts-c/03-sglang-gemma4-nvfp4-mmlu-before-after": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: `Before BF16: 0.628` and `After NVFP4: "
+        "0.616`, sides whose labels name two precisions, which the comparison does not pair",
+    },
+    "tests/data/blind-round105-excerpts-c/06-vllm-ascend-2p1d-throughput-drop": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: the regression stated in "
+        "Chinese (`输出吞吐12372tps ... 14540tps，劣化15%`), words no pattern reads",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round105-excerpts-d/01-inferencex-slurm-scancel-midload": {
+        "verdict": "first sight: inconclusive; the tester expects ci-cancelled: Slurm's `CANCELLED AT` with no "
+        "`DUE TO` (a user's scancel), which a run's teardown prints the same way (round 18's healthy bundle)",
+    },
+    "tests/data/blind-round105-excerpts-e/03-trtllm-triton-unfilled-config": {
+        "verdict": "first sight: inconclusive (acceptable) quoting protobuf's parse error as cut at its start, not the "
+        "model repository's `Poll failed for model directory` line the tester keys",
+    },
+    "tests/data/blind-round72-excerpts-c/07-aiter-fmoe-config-perf-regression": {
+        "verdict": "since session 33 healthy at 0.40: the After (a workaround) within the allowance of the Before, a "
+        "check that passed; the tester reads the Before as the regressed build, which the lines do not say",
+    },
+    "tests/data/blind-round105-bundles-2/04-vllm-ascend-hccl-link-mooncake-fail-then-garbage": {
+        "verdict": "first sight: output-corruption at 0.85 saying no KV-transfer error was logged beside Mooncake's "
+        "Ascend connect failures; since then output-corruption at 0.45 (acceptable) naming the connect failure, not "
+        "the `Mooncake transfer failed` line the tester keys",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

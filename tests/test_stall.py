@@ -176,3 +176,32 @@ def test_a_full_engine_that_still_generates_is_load(tmp_path: Path, library: Lib
     lines = [_queued(minute, "0.0", 35, 116 + minute % 3, "99.0") for minute in range(10, 16)]
     report = analysed_lines(tmp_path, library, lines, "server.log")
     assert "stopped making progress" not in report.verdict.summary
+
+
+def _v1(minute: int, generated: str, running: int, waiting: int, usage: str) -> str:
+    return (
+        STATS.format(minute=minute, prompt="1946.0", generated=generated, running=running)
+        .replace("Waiting: 0 reqs", f"Waiting: {waiting} reqs")
+        .replace("GPU KV cache usage: 8.8%", f"GPU KV cache usage: {usage}%")
+    )
+
+
+def test_a_queue_piling_up_beside_a_crawl_and_room_is_not_load(tmp_path: Path, library: Library) -> None:
+    """vllm#53130 (round 105's tester): waiting climbs to 492 while 4 run at 0.5 tokens/s and the KV cache
+    sits at 20 %, after one interval at 90 %: neither saturated nor healthy."""
+    lines = [
+        READY,
+        _v1(11, "53.3", 29, 92, "90.0"),
+        _v1(12, "1.2", 3, 227, "20.9"),
+        _v1(13, "5.5", 4, 487, "20.0"),
+        _v1(14, "0.5", 4, 492, "20.0"),
+    ]
+    report = analysed_lines(tmp_path, library, lines, "server.log")
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "stopped keeping up" in report.verdict.summary and "492 request(s) waiting" in report.verdict.summary
+
+
+def test_a_queue_beside_requests_that_generate_is_load(tmp_path: Path, library: Library) -> None:
+    lines = [READY, *(_v1(m, "480.0", 16, 120 + m, "40.0") for m in range(11, 15))]
+    report = analysed_lines(tmp_path, library, lines, "server.log")
+    assert "stopped keeping up" not in report.verdict.summary

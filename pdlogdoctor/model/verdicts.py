@@ -28,6 +28,7 @@ SCHEDULER_CRASH = "scheduler-crash"  # the phase the lines cannot tell
 HOST_OOM = "host-oom"  # whose lines (the kernel's OOM kills) explain a SIGKILL
 CI_CANCELLED = "ci-cancelled"  # a job its runner or scheduler stopped: a server's death by SIGTERM then is that stop
 ACCURACY_REGRESSION = "accuracy-regression"  # serving works, the accuracy gate fails (serving_quality)
+OUTPUT_CORRUPTION = "output-corruption"  # garbage answers: the model path, unless a transfer failed (unexplained)
 
 # Given by the performance reading (reason/performance.py) from the metrics lines' time series, on
 # top of the decision, when no line names a cause and a performance gate failed (or a trend is plainly

@@ -38,6 +38,7 @@ NO_CAUSE = 0.0  # inconclusive: no cause to be sure of
 TWIN_WORKED = 0.15  # a configuration fix when the same configuration worked on a twin node
 SERVED_DESPITE = 0.05  # healthy with error lines no pattern explains (CRITICAL: twice this)
 UNEXPLAINED_BEFORE_ROOT = 0.1  # an error no pattern explains comes before the root (CRITICAL: twice)
+TRANSFER_SAID_FAILED = 0.45  # garbage output beside a transfer error no pattern names: a lead
 OUTSIDE_CATALOGUE = 0.5  # a crash whose cause is a line no verdict names: at most this
 # A verdict read from a line's cause words alone (open-world/families.toml): a lead, never a
 # confident verdict (the worst output is a confident wrong one), so below 0.5.
@@ -216,6 +217,16 @@ def unexplained_before_root(score: Score, critical: bool, where: str) -> Score:
     drop = 2 * UNEXPLAINED_BEFORE_ROOT if critical else UNEXPLAINED_BEFORE_ROOT
     why = f"an error no pattern explains comes before the root ({where})"
     return score.step("unexplained-before-root", round(max(FLOOR, score.value - drop), 2), why)
+
+
+def transfer_said_failed(score: Score, where: str) -> Score:
+    """Garbage output whose reading rests on no transfer having failed, while a line no pattern names
+    says one did: the transport is not ruled out, so the model-path reading stays a lead."""
+    why = (
+        f"a line no pattern names says a KV transfer failed ({where}): garbage from KV that never arrived "
+        "looks the same"
+    )
+    return score.step("transfer-said-failed", round(min(TRANSFER_SAID_FAILED, score.value), 2), why)
 
 
 def outside_catalogue(score: Score, where: str) -> Score:

@@ -1030,8 +1030,8 @@ def _gates_passed(evidence: Evidence) -> list[Event]:
     values it reads (a comparison table's candidate within 10 % of its baseline, a benchmark's zero
     failed requests). A result judged is one measured end to end: with nothing failing, it shows the
     deployment served. One side of a before/after comparison is judged by compared.py, not by its
-    pattern's condition, and is no such check: the run before a change may be the one that failed
-    (a workaround's Before and After), so prose that compares two runs shows neither serving well."""
+    pattern's condition: it passed when the side is no worse than its baseline within the allowance
+    (`_compared_within_allowance`)."""
     library = evidence.library
     sides = library.marked(Mark.COMPARED)
     passed = []
@@ -1041,7 +1041,8 @@ def _gates_passed(evidence: Evidence) -> list[Event]:
             continue
         if all(event.get(name) is not None for name in condition.fields):
             passed.append(event)
-    return passed
+    compared = _compared_within_allowance(evidence)
+    return [*passed, compared] if compared is not None else passed
 
 
 def _healthy(

@@ -61,6 +61,9 @@ MIN_BUCKETS = 4  # fewer time buckets than this is too short a series to call a 
 SUSTAINED_SHARE = 0.5  # a queue standing in at least half the time its server printed is a backlog
 STANDING = 0.25  # ... standing: never below this share of its peak within a time bucket
 QUEUE_MIN = 8.0  # requests: a queue that never exceeds this is pipelining, no backlog
+# A queue still at this share of its peak when the lines end, beside a pool below ROOM_LEFT, waits on
+# something else than the pool (_stood_with_room).
+QUEUE_STILL_UP, ROOM_LEFT = 0.8, 0.5
 FULL_POOL = 0.9  # token usage at or above this is the pool's limit (sglang's guide wants > 0.9 at full load)
 FALLEN = 0.5  # a transfer throughput at this share of its early level (or a time at 1/FALLEN) has changed
 END_SHARE = 0.2  # the last fifth of a series is its end
@@ -124,6 +127,9 @@ ACCURACY_WORDS = (
     "perplexity",
     "ppl",
     "exact match",
+    # lm-eval's GSM8K filters, named alone when a post quotes one (`"strict-match" drops from 0.31 to 0.0`)
+    "strict match",
+    "flexible extract",
     "score",
     "gsm8k",
     "mmlu",
@@ -283,8 +289,20 @@ def _said_by_errors(errors: Sequence[UnexplainedError]) -> list[Event]:
 def _states_a_value(message: str) -> bool:
     """A line that says what a gate measured states the value it found (`VLLM latency (3826.48ms) is
     greater than ...`, `output_throughput regressed 15.6%`); a comment of a test's source listing that
-    only names a measure (`# print all scores even on failure`) does not."""
-    return _COMMENT.match(message) is None and _DIGIT.search(message) is not None
+    only names a measure (`# print all scores even on failure`) does not, nor a step that could not
+    reach a service: its time is how long it tried (`curl: (28) Failed to connect to ... after 134208
+    ms`, a dashboard upload after the gates passed), not a measure of the run."""
+    return (
+        _COMMENT.match(message) is None
+        and _DIGIT.search(message) is not None
+        and _CONNECT_FAILED.search(message) is None
+    )
+
+
+_CONNECT_FAILED = re.compile(
+    r"(?i)\b(?:failed to connect|couldn'?t connect|could not connect|connection (?:refused|reset|timed out)"
+    r"|could not resolve|name or service not known)\b"
+)
 
 
 def _with_measure(gate: Event, namers: Sequence[Event]) -> Event:
@@ -304,7 +322,9 @@ def _with_measure(gate: Event, namers: Sequence[Event]) -> Event:
     if not headers:
         return gate
     header = max(headers, key=lambda other: other.line)
-    return replace(gate, fields=(*gate.fields, ("metric", _measure_named(header))))
+    # The gate's own `metric` (a table row's first cell: `Functional`) names no measure: the header's does.
+    kept = tuple((name, value) for name, value in gate.fields if name != "metric")
+    return replace(gate, fields=(*kept, ("metric", _measure_named(header))))
 
 
 def _measure_named(event: Event) -> str:
@@ -749,6 +769,13 @@ def _finding(
     return straggler
 
 
+def _stood_with_room(queue: Series, pool: Series) -> bool:
+    """The queue ends at its peak while the pool it waits for is far from full (vllm#53130: 492
+    waiting beside a KV cache at 20 %, after one interval at 90 %): requests wait on something else
+    than memory (admission), so the pool's earlier peak says no saturation."""
+    return queue.last >= QUEUE_STILL_UP * queue.high and pool.last < ROOM_LEFT
+
+
 def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Finding | None:
     """A decode whose queue (or, on a PD decode, its queue for KV memory) stays up while its pool is
     near full or it retracts or preempts requests. A PD decode whose pool is full AND that retracts
@@ -764,6 +791,8 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
     if not queues or (full is None and not retracted):
         return None
     queue = max(queues, key=lambda b: b.peak)
+    if full is not None and not retracted and _stood_with_room(queue.series, full):
+        return None
     facts: list[tuple[str, FactValue]] = [
         ("role", node.role.value),
         ("node", node.name),

@@ -84,6 +84,30 @@ def standing(series: Sequence[Series]) -> Series | None:
     return None
 
 
+# An engine crawling with a queue piling up beside a cache with room: in its last stats line more
+# than QUEUED_PER_RUNNING requests wait for each that runs, the running ones generate under
+# CRAWL_TPS tokens/s each, and the KV cache is below half full (vllm#53130: 492 waiting, 4 running at
+# 0.5 tokens/s, the cache at 20 %). A busy engine's running requests generate tens of tokens a second.
+QUEUED_PER_RUNNING, CRAWL_TPS = 10, 2.0
+
+
+def crawling(series: Sequence[Series]) -> Series | None:
+    """The waiting-queue series of an engine whose last stats line (of STANDING_LINES or more) shows
+    a queue piled far above what runs, next to nothing generated and a cache with room; None otherwise."""
+    for metrics in _engines(series):
+        queue, running = metrics.get(QUEUE), metrics.get(RUNNING)
+        generated, usage = metrics.get(GENERATED), metrics.get(USAGE)
+        if queue is None or running is None or generated is None or usage is None:
+            continue
+        if queue.count < STANDING_LINES or not queue.last_line == running.last_line == generated.last_line:
+            continue
+        if running.last <= 0 or queue.last < QUEUED_PER_RUNNING * running.last or queue.last < queue.high:
+            continue
+        if generated.last < CRAWL_TPS * running.last and usage.last < performance.ROOM_LEFT:
+            return queue
+    return None
+
+
 def weigh(report: Report, series: Sequence[Series], library: Library) -> Report:
     """The report, inconclusive when it would call a run that stalled healthy or failure-free; an
     inconclusive one names the full engine its failure came from, when the stats lines show one."""
@@ -96,6 +120,9 @@ def weigh(report: Report, series: Sequence[Series], library: Library) -> Report:
         # A loaded engine still generates: one whose last interval did nothing with requests in it
         # hung, whatever its queue looked like before (vllm#2731: 35 running, 118 pending, 0 tokens/s).
         return _inconclusive(report, stall, *_hung(stall), library) if stall is not None else report
+    crawl = crawling(series) if stall is None else None
+    if crawl is not None:
+        return _inconclusive(report, crawl, *_crawled(crawl), library)
     if stall is not None:
         return _inconclusive(report, stall, *_hung(stall), library)
     queue = standing(series)
@@ -144,6 +171,21 @@ def _hung(stall: Series) -> tuple[str, str]:
         "again. These lines do not say why it hung."
     )
     return summary, f"the engine's last stats line ({where}) shows requests {state} and nothing generated"
+
+
+def _crawled(queue: Series) -> tuple[str, str]:
+    """The summary and the confidence step's reason for an engine whose queue piled up beside a crawl."""
+    where = series_place(queue, queue.last_line)
+    summary = (
+        f"The engine stopped keeping up: its last stats line ({where}) shows {queue.last:g} request(s) waiting, far "
+        "more than it ran, the running ones generating next to nothing and its KV cache with room. A busy engine "
+        "generates tens of tokens a second per request and admits as its cache allows; this one crawled while "
+        "its queue grew. These lines do not say why."
+    )
+    return (
+        summary,
+        f"the engine's last stats line ({where}) shows a queue piling up beside a crawl and a cache with room",
+    )
 
 
 def _not_admitting(queue: Series) -> tuple[str, str]:

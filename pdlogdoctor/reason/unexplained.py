@@ -53,6 +53,7 @@ from ..model.verdicts import (
     META,
     NO_CAUSE,
     NO_FAILURE_SEEN,
+    OUTPUT_CORRUPTION,
     SCHEDULER_CRASH,
     SCHEDULER_INIT_CRASH,
     SCHEDULER_RUNTIME_CRASH,
@@ -93,6 +94,8 @@ TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-pr
 _EXCEPTION_LINE = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::|\s*$)")
 # ... or any exception a traceback ends in, the bare `Exception: ...` too.
 _RAISED = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*?)?(?:Error|Exception)(?::|\s*$)")
+# The roles of a file whose lines after a stop are that process's teardown (unexplained.gather).
+STOPPED_ROLES = (*SERVER_ROLES, Role.UNKNOWN)
 TRACEBACK_GAP = 8  # lines between two source lines of one traceback (its frame lines, a CI's stamps)
 TRIGGER_LINES = 3  # how far above a crash line an error of the same process is its likely trigger
 ROUTINE_LEAD_S = 600.0  # a repeated line that began this long before the failure is routine noise
@@ -126,7 +129,10 @@ def gather(
     for event in folded:
         if _fell_back_below(event, fell_back):
             handled.append(event)
-        elif event.source in stopped and event.line > stopped[event.source]:
+        elif event.role in STOPPED_ROLES and event.source in stopped and event.line > stopped[event.source]:
+            # A server's own log (or one process's terminal, pasted): what it logs after its stop is its
+            # teardown. A CI job's or a harness's log goes on to the steps after a server's stop (an
+            # upload, a cleanup): their errors are theirs.
             torn_down.append(event)
         else:
             unhandled.append(event)
@@ -179,11 +185,43 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
         return _inconclusive(report, serious, library, (*unrecognised.errors, *events))
     if report.verdict.id == HEALTHY:
         return _healthy(report, serious, library, events)
+    transfer = _transfer_failed_beside_garbage(report, serious)
+    if transfer is not None:
+        return transfer
     killed = _killed_from_outside(report, serious, library)  # a stop's record is an effect: all are read
     if killed is not None:
         return _ended_from_outside(report, killed, library, (*unrecognised.errors, *events))
     causes = [t for t in serious if t.marker not in effects]
     return _named(report, causes, library, root_time, (*unrecognised.errors, *events))
+
+
+# A line's own words that a KV transfer (or the connection it runs over) failed.
+_TRANSFER_FAILED = LazyRegex(
+    r"(?i)\btransfer\w*\b[^\n]{0,60}\bfail|\bfail\w*\b[^\n]{0,60}\btransfer"
+    r"|\bfailed to connect to (?:target|segment|peer)"
+)
+GARBAGE_NOT_TRANSPORT = "no KV-transfer error is logged"
+
+
+def _transfer_failed_beside_garbage(report: Report, serious: Sequence[UnexplainedError]) -> Report | None:
+    """Garbage output read as the model path's because no transfer error is logged, while an error
+    line no pattern names says a transfer failed (vllm-ascend's `Mooncake transfer failed for request`,
+    its Ascend transport's `Failed to connect to target`: vllm-project/vllm-ascend#8427): the claim is
+    withdrawn, the line quoted, and the reading kept as a lead (a decode that answers from KV that never
+    arrived writes the same garbage). None for any other report."""
+    if report.verdict.id != OUTPUT_CORRUPTION or GARBAGE_NOT_TRANSPORT not in report.verdict.summary:
+        return None
+    said = [t for t in serious if _TRANSFER_FAILED.search(t.first.text)]
+    if not said:
+        return None
+    first = min(said, key=_first_key)
+    summary = report.verdict.summary.replace(f"and {GARBAGE_NOT_TRANSPORT}, but", "but").replace(
+        "This points at the model path (weights, kernels, numerics), not the transport.",
+        f"A line no pattern names says a KV transfer failed ({quote(first)}): a decode that answers from KV that "
+        "never arrived writes the same garbage, so the transport is not ruled out.",
+    )
+    score = confidence.transfer_said_failed(confidence.of(report.verdict), first.first.where)
+    return replace(report, verdict=confidence.applied(replace(report.verdict, summary=summary), score))
 
 
 def _answers_split(
