@@ -57,3 +57,20 @@ def test_a_score_that_fell_in_a_sentence_is_a_regression(tmp_path: Path, library
 def test_a_latency_that_fell_is_an_improvement(tmp_path: Path, library: Library) -> None:
     report = analysed_lines(tmp_path, library, ["Mean TTFT dropped from 912 to 340 ms with the new scheduler"], "x.log")
     assert report.verdict.id not in ("performance-regression", "accuracy-regression"), report.verdict.summary
+
+
+# vllm-project/vllm-ascend#6235 (round 106's tester): pytest's traceback of a failed throughput check,
+# its `>` statements far above the assertion the check raised.
+PYTEST_BLOCK = [
+    "    def test_models(model: str, tp_size: int) -> None:",
+    ">       run_vllm_bench_case(model, port, vllm_bench_cases, baseline_throughput)",
+    *(f"        line_{n} = {n}" for n in range(18)),
+    ">           raise RuntimeError(error_msg) from e",
+    "E           RuntimeError: vllm_bench run failed, reason is Performance verification failed. The current Output "
+    "Token Throughput is 1549.45 token/s, which is not greater than or equal to 0.97 * baseline 1600.0.",
+]
+
+
+def test_a_failed_checks_own_traceback_is_no_other_failure(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, PYTEST_BLOCK, "pytest.log")
+    assert report.verdict.id == "performance-regression", report.verdict.summary

@@ -81,7 +81,7 @@ REPLACEMENT = "\ufffd"
 def could_match(text: str) -> bool:
     """Whether `text` may hold a generation the pastes_only patterns read (a loop, undecodable, or a
     long line of words with no sentence in them)."""
-    if REPLACEMENT in text:
+    if REPLACEMENT in text or _CJK_LOOP.search(text):
         return True
     words = text.split()
     if not words:
@@ -96,6 +96,8 @@ def could_match(text: str) -> bool:
     )
 
 
+# A word of a script written without spaces glued to itself ten times (generation-loop-in-paste's `cjk`).
+_CJK_LOOP = re.compile(r"([\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{1,4})\1{9,}")
 SALAD_TOKENS = 30  # blank-separated tokens of a line that may be words with no sentence in them
 
 
