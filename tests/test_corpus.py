@@ -659,6 +659,9 @@ KNOWN: dict[str, dict[str, str]] = {
         "sentence, not its `Diff vs previous nightly` bullet",
     },
     "tests/data/blind-round46-excerpts-c/10-trtllm-autodeploy-aiperf-before-after-healthy": {
+        "verdict": "first sight: no-failure-seen 0.50 (acceptable) whose summary names no key line: a before/after "
+        "comparison that did not get worse is not taken as serving proof (tests/test_compared_measures.py: `Before: "
+        "128 GPUs`, `After: 96 GPUs` would be too)",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round46-excerpts-c/11-vllm-omni-duplex-wer-gate-nightly": {
@@ -1060,6 +1063,8 @@ KNOWN: dict[str, dict[str, str]] = {
         "unrelated coding task (`def solve(): pass`) to `Hi, introduce yourself`, fluent text no measure reads",
     },
     "tests/data/blind-round69-excerpts-c/02-xinference-sglang-srt-before-after": {
+        "verdict": "first sight: performance-regression 0.60 (confidently wrong); since then no-failure-seen "
+        "(acceptable), naming no result: Before and After blocks read, no served request among them",
         "key_line": "first sight: the summary quoted the After heading, not its throughput line",
     },
     "tests/data/blind-round69-excerpts-c/04-evalscope-aiperf-crosscheck-healthy": {
@@ -1995,10 +2000,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round105-excerpts-e/03-trtllm-triton-unfilled-config": {
         "verdict": "first sight: inconclusive (acceptable) quoting protobuf's parse error as cut at its start, not the "
         "model repository's `Poll failed for model directory` line the tester keys",
-    },
-    "tests/data/blind-round72-excerpts-c/07-aiter-fmoe-config-perf-regression": {
-        "verdict": "since session 33 healthy at 0.40: the After (a workaround) within the allowance of the Before, a "
-        "check that passed; the tester reads the Before as the regressed build, which the lines do not say",
     },
     "tests/data/blind-round105-bundles-2/04-vllm-ascend-hccl-link-mooncake-fail-then-garbage": {
         "verdict": "first sight: output-corruption at 0.85 saying no KV-transfer error was logged beside Mooncake's "

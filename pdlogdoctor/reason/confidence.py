@@ -105,6 +105,11 @@ RULES = (
     Rule("served-despite", -SERVED_DESPITE, "healthy, with error lines no pattern explains (0.1 if critical)"),
     Rule("unexplained-before-root", -UNEXPLAINED_BEFORE_ROOT, "an unexplained error before the root (0.2 if critical)"),
     Rule("outside-catalogue", OUTSIDE_CATALOGUE, "a crash whose cause no verdict names: at most this"),
+    Rule(
+        "transfer-said-failed",
+        TRANSFER_SAID_FAILED,
+        "garbage output beside a transfer error no pattern names: at most this",
+    ),
     Rule("words-only", WORDS_ONLY, "a verdict named by a line's cause words alone, no pattern knowing the line"),
     Rule("unnamed-exception", UNNAMED_EXCEPTION, "a crash its parent's line proves, of an exception no pattern names"),
     Rule(

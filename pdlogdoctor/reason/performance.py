@@ -357,22 +357,22 @@ def failed_besides_gates(report: Report, events: Sequence[Event], library: Libra
         e.failing and e.kind is not Kind.CONTEXT and e.pattern not in gated and id(e) not in harmless for e in events
     )
     late = library.errors.slow_answers() if library.errors else frozenset()  # what slowness looks like
-    # Lines that report where something ended, not why (pytest's `>` on the statement that raised, an
-    # exit code), in a gate's file: the gate's own test failing, however long its traceback.
-    ended = library.errors.effects() if library.errors else frozenset()
     gates = [e for e in events if e.failing and e.pattern in gated]
     gated_files = {g.source for g in gates}
     up = _last_server_up(events, library)
     return failing or any(
         error.severity.rank >= Severity.ERROR.rank
         and error.marker not in late
-        and not (error.marker in ended and error.first.source in gated_files)
+        and not (_PYTEST_FLAG.match(error.first.text) and error.first.source in gated_files)
         and not _in_gate_block(error.first, gates)
         and not _while_starting(error, up)
         for error in report.unrecognised
     )
 
 
+# pytest's flag on the statement a failed test's frame raised at (`>   raise RuntimeError(...)`): in a
+# failed gate's file it is that test's own traceback, however long, not a failure besides the gate.
+_PYTEST_FLAG = re.compile(r"^\s*>\s{3,}")
 START_UP_SLACK_S = 5.0  # a readiness poll's last refusal and the server's ready line: the same moment
 
 
