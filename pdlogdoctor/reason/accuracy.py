@@ -45,8 +45,9 @@ def regressed(report: Report, gates: Sequence[Event], events: Sequence[Event], l
         return None
     if any(performance.gate_metric(gate) for gate in gates):
         return None  # a latency or throughput gate failed too: performance.weigh reads it
-    named = [gate for gate in gates if performance.measures_accuracy(gate)]
-    scores = [gate for gate in gates if _score_held_above(gate)]
+    measured = performance.measured_gates(gates)
+    named = [gate for gate in measured if performance.measures_accuracy(gate)]
+    scores = [gate for gate in measured if _score_held_above(gate)]
     if named:
         return _accuracy_report(report, named[0], events, library, inferred=False)
     if scores:

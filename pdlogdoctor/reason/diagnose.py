@@ -1138,12 +1138,17 @@ def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], 
     if refused:
         return _all_refused(refused, alternatives, missing, evidence)
     context = sorted({e.pattern for e in evidence.events})
-    summary = (
-        "No failure seen in these lines: nothing in them failed, and nothing shows a request served yet "
-        f"({', '.join(context[:5]) + ' seen' if context else 'no known line'}), so whether the deployment works "
-        "is not shown either."
-    )
-    summary += _results_said(evidence.sources)
+    results = _results_said(evidence.sources)
+    if results:
+        # A stated result shows requests were answered, not that they were good enough: no check judged it.
+        summary = f"No failure seen in these lines: nothing in them failed, and {results}"
+        summary += " Whether they pass is not shown."
+    else:
+        summary = (
+            "No failure seen in these lines: nothing in them failed, and nothing shows a request served yet "
+            f"({', '.join(context[:5]) + ' seen' if context else 'no known line'}), so whether the deployment "
+            "works is not shown either."
+        )
     last = _last_step(evidence.events)
     if last is not None:
         title = evidence.library.pattern(last.pattern).title
@@ -1177,7 +1182,7 @@ def _results_said(sources: Sequence[Source]) -> str:
     name, number, text = stated[0]
     more = f", and {len(stated) - 1} more result line(s)" if len(stated) > 1 else ""
     return (
-        " The results stated were judged against nothing (no threshold, baseline or earlier run was found): "
+        "the results they state were judged against nothing (no threshold, baseline or earlier run was found): "
         f"first {name}:{number}: {clip(text, 240)}{more}."
     )
 

@@ -226,7 +226,7 @@ def weigh(
     if not series and not gates:
         return report
     finding = _finding(series, events, library, report.unrecognised)
-    perf_gates = [gate for gate in gates if gate_metric(gate)]
+    perf_gates = [gate for gate in measured_gates(gates) if gate_metric(gate)]
     performance = Performance(gates[0] if gates else None, tuple(series), "")
     counts = _line_counts(events)
     if perf_gates and finding is not None and _peer_overloaded(report, finding, library):
@@ -489,6 +489,31 @@ def measures_accuracy(gate: Event) -> bool:
 
 
 _SHORT_ACCURACY = re.compile(r"\b(?:acc(?:_norm)?|em|f1|pass@\d+)\b")
+
+
+def measured_gates(gates: Sequence[Event]) -> list[Event]:
+    """The failed gates that compared a value. Where a check raised before measuring (pytest's
+    `FAILED <test> - ImportError: ...`), the run's counts and bare outcome lines (`1 failed in 9.84s`,
+    `FAILED`) count that test too: only a gate stating its own comparison is then a measure."""
+    if not any(raised_before_measuring(gate) for gate in gates):
+        return list(gates)
+    return [gate for gate in gates if gate.get("message") and not raised_before_measuring(gate)]
+
+
+def raised_before_measuring(gate: Event) -> bool:
+    """The check failed on an exception of its own, not on a comparison: pytest's `FAILED <test> -
+    ImportError: ...`, a harness that could not import or connect. Its test's name says what it would
+    have measured, but no value was compared: an accuracy test that never ran is no worse accuracy."""
+    message = gate.get("message")
+    if not isinstance(message, str):
+        return False
+    raised = _RAISED.match(message)
+    return raised is not None and raised["kind"] not in _COMPARING
+
+
+_RAISED = re.compile(r"\s*(?:[A-Za-z_][\w]*\.)*(?P<kind>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout))\b")
+# The exceptions a comparison raises: the check ran, and its values are the measure.
+_COMPARING = frozenset({"AssertionError", "Failed"})
 
 
 def _measures(gate: Event, words: tuple[str, ...]) -> bool:

@@ -13,6 +13,7 @@ stays a passing check.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
@@ -26,6 +27,8 @@ EXACT, FLOOR = "planned", "concurrency"  # the captures of a plan line: the requ
 # it closes: a bar further up counted something else (an accuracy eval's questions before the sweep).
 BAR, BAR_REACH = "bar_total", 12
 AT_LEAST = "sent_at_least"  # a count's field: the concurrency its run kept, the least it sent
+PEAK, RATE = "peak", "rate"  # a result block's measured peak in flight; the rate its run was paced at
+BLOCK_REACH = 14  # how far below the count a result block states its peak and its rate (vLLM: ~11 lines)
 
 
 def short_of_plan(events: Sequence[Event], library: Library) -> list[Event]:
@@ -72,13 +75,35 @@ def _plan_of(count: Event, plans: Sequence[Event], counts: Sequence[Event]) -> t
     it sent) or (`sent_at_least`, the concurrency it kept)."""
     previous = max((c.line for c in counts if c.source == count.source and c.line < count.line), default=0)
     own = [p for p in plans if p.source == count.source and previous < p.line <= count.line + RESULT_BLOCK_LINES]
-    for capture, name in ((EXACT, EXACT), (BAR, EXACT), (FLOOR, AT_LEAST)):
-        # The arguments are echoed before the run; only the block's own concurrency line is below it.
-        stated = [p for p in own if isinstance(p.get(capture), int) and (capture == FLOOR or p.line < count.line)]
+    for capture, name in ((EXACT, EXACT), (BAR, EXACT)):
+        # The arguments are echoed before the run.
+        stated = [p for p in own if isinstance(p.get(capture), int) and p.line < count.line]
         if stated:
             value = min(stated, key=lambda p: abs(p.line - count.line)).get(capture)
             return (name, value) if isinstance(value, int) else None
-    return None
+    return _floor_of(count, previous, plans)
+
+
+def _floor_of(count: Event, previous: int, plans: Sequence[Event]) -> tuple[str, int] | None:
+    """The least the count's run sent, with no exact count stated: the peak it measured in flight
+    (vLLM's `Peak concurrent requests`), else its concurrency cap, but only for a run sent all at once:
+    one paced at a finite rate keeps fewer in flight than its cap, and so may one of fewer prompts."""
+    block = [p for p in plans if p.source == count.source and previous < p.line <= count.line + BLOCK_REACH]
+    peak = _nearest(count, [p for p in block if isinstance(p.get(PEAK), float) and p.line > count.line])
+    if peak is not None:
+        return AT_LEAST, math.ceil(float(peak.get(PEAK) or 0.0))
+    rate = _nearest(count, [p for p in block if isinstance(p.get(RATE), str)])
+    if rate is not None and rate.get(RATE) != "inf":
+        return None
+    caps = [p for p in block if isinstance(p.get(FLOOR), int) and p.line <= count.line + RESULT_BLOCK_LINES]
+    if not caps:
+        return None
+    value = min(caps, key=lambda p: abs(p.line - count.line)).get(FLOOR)
+    return (AT_LEAST, value) if isinstance(value, int) else None
+
+
+def _nearest(count: Event, lines: Sequence[Event]) -> Event | None:
+    return min(lines, key=lambda p: abs(p.line - count.line), default=None)
 
 
 def _bar_closes(bar: Event, count: Event, results: Sequence[Event]) -> bool:

@@ -25,7 +25,8 @@ from .timeline import clean_line, without_colours
 WRAP_MIN_CHARS = 60  # a terminal is at least this wide: a shorter line was not wrapped
 MAX_PARTS = 8  # parts of one wrapped line (a 1,000-character line on a 120-column terminal)
 MAX_PART_BYTES = 4096  # a part is one terminal row: longer is not a wrapped part
-TABLE_LEADS = ("#", "|")  # what a comment's or a table's rows start with, then a space
+# What a comment's, a table's row or a list's item starts with, then a space: a row of its own.
+ROW_LEADS = ("#", "|", "-", "*", "+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +74,8 @@ def is_part(text: str, formats: Formats) -> bool:
     """`text` can be the second or a later part of a wrapped line: it does not start like a line."""
     if not text.strip() or text.startswith(("  ", "\t")) or len(text) > MAX_PART_BYTES:
         return False
-    if text[:1] in TABLE_LEADS and text[1:2] in ("", " ", "\t"):
-        return False  # a comment's or a table's row (`#  size  count ...`, `| GPU  Name ...`): a row of its own
+    if text[:1] in ROW_LEADS and text[1:2] in ("", " ", "\t"):
+        return False  # a comment's, a table's row or a list's item (`#  size  count ...`, `| GPU  Name ...`, `- run 2`)
     plain = without_colours(text)
     # Each test alone says no; the cheapest first (a stamped line, most of a log, goes at the first).
     if formats.stamp(plain) is not None:

@@ -59,6 +59,8 @@ def _stalled_before_its_time_limit(hypothesis: Hypothesis, cancel_time: float | 
     it served (a benchmark sweep longer than its budget), for other cancels, and without times."""
     if cancel_time is None or not any(_at_its_time_limit(root) for root in hypothesis.roots):
         return None
+    if not _job_shown(hypothesis, cancel_time, evidence):
+        return None  # silence where nothing of the job was logged is no stall: its own log is elsewhere
     # A server that started in that time is no stuck job: it had barely begun (a step cut soon after).
     working = evidence.marked(Mark.ANSWERED, Mark.METRICS, Mark.SERVER_UP)
     recent = [
@@ -73,6 +75,16 @@ def _stalled_before_its_time_limit(hypothesis: Hypothesis, cancel_time: float | 
         f"nothing was served or measured in the {STUCK_WAIT_S / 60:.0f} min before the time limit "
         f"({evidence.said(hypothesis.first_root)}): the job was stuck before it was stopped, and the limit only "
         "ended it; what it was stuck on is the failure"
+    )
+
+
+def _job_shown(hypothesis: Hypothesis, cancel_time: float, evidence: Evidence) -> bool:
+    """Whether any line of the job's own work (a server's start-up, a harness's step) came before its
+    limit. A runner's wrapper that only waited for the job and tailed its log elsewhere, or a pasted
+    cancel alone, shows nothing the job did: its quiet is not a stall, only lines not given."""
+    cancels = evidence.library.rooting(hypothesis.verdict)
+    return any(
+        e.pattern not in cancels and e.time is not None and e.time <= cancel_time + SKEW_S for e in evidence.events
     )
 
 
