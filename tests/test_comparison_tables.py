@@ -533,3 +533,28 @@ def test_runs_with_no_baseline_row_are_not_judged(tmp_path: Path) -> None:
     report = _analysed(tmp_path, unnamed)
     assert not any(e.pattern == "table-runs-header" for e in report.chain)
     assert report.verdict.id != "performance-regression"
+
+
+# vllm-project/vllm-ascend#13158: the author marks rows `Regression` whose own change columns say
+# -2.15 % throughput and +2.28 % TTFT: a word and a small number that disagree.
+MARKED_TABLE = [
+    "| Max batched tokens | Request shape | FlashComm disabled | FlashComm enabled | Throughput change "
+    "| Mean TTFT change | Result |",
+    "|---:|---:|---:|---:|---:|---:|---|",
+    "| 8,192 | 4 × 2048 | 15.20K tok/s | 14.87K tok/s | **-2.15%** | +2.28% | Regression |",
+]
+
+
+def test_a_row_marked_regressed_within_its_stated_allowance_is_a_lead(tmp_path: Path) -> None:
+    (tmp_path / "excerpt.log").write_text("\n".join(MARKED_TABLE) + "\n")
+    report = run([str(tmp_path / "excerpt.log")], LIBRARY)
+    assert report.verdict.id == "performance-regression"
+    assert report.verdict.confidence <= 0.4 and "within 10 %" in report.verdict.summary
+    assert "small-stated-change" in [step.name for step in report.verdict.reasons]
+
+
+def test_a_row_marked_regressed_beyond_the_allowance_keeps_its_confidence(tmp_path: Path) -> None:
+    lines = [*MARKED_TABLE[:2], "| 8,192 | 4 × 2048 | 15.20K tok/s | 12.87K tok/s | **-15.3%** | +2.28% | Regression |"]
+    (tmp_path / "excerpt.log").write_text("\n".join(lines) + "\n")
+    report = run([str(tmp_path / "excerpt.log")], LIBRARY)
+    assert report.verdict.id == "performance-regression" and report.verdict.confidence >= 0.5

@@ -2071,6 +2071,28 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: GSM8K strict-match 0.9712 stated with "
         "no threshold, a score no check judged",
     },
+    # Round 108 (session 34), first sight on 12f42fd7 (the search tools' budget spent: the testers read
+    # commits, PR descriptions and docs in repository snapshots): 37/45 acceptable, 45/45 quoted, none
+    # refused, three failed runs called healthy (bundles-2 01, excerpts-b 01 and 03), one confidently
+    # wrong (excerpts-c 06). Fixed since: a fallback taken again and again is the way a component runs,
+    # vLLM's no-KV-connector warning with its last words cut, a UMR queue pair's failure roots the
+    # segfault after it, civetweb's failed server ports, an exception restating the line above it,
+    # an evaluation's fall in prose with the settings beside its values.
+    "tests/data/blind-round108-bundles-2/01-llmd-sidecar-prefill-port-refused": {
+        "verdict": "first sight: healthy at 0.60 (a failed run called healthy); the tester expects router-no-workers: "
+        "llm-d's sidecar refused by the prefill's port on every request, each answered by the decode alone. Since "
+        "then inconclusive on the sidecar's `request failed` lines (a fallback taken every time is no handled blip)",
+    },
+    "tests/data/blind-round108-excerpts-b/03-router-request-stats-leak": {
+        "verdict": "first sight: healthy at 0.40 with the router's two `Server disconnected` retries listed as "
+        "warnings; the tester expects inconclusive: production-stack's router leaking its request counters, "
+        "which climb while the engines' load stays flat (no line judges a counter)",
+    },
+    "tests/data/blind-round108-excerpts-c/06-flashcomm-small-throughput-cost": {
+        "verdict": "first sight: performance-regression at 0.60 (confidently wrong) on rows their author marks "
+        "`Regression`; the tester expects healthy: the rows' own changes are -1.6 to -2.2 %, within 10 %. Since "
+        "then at 0.40, the summary saying so: the author's word and the row's number disagree",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

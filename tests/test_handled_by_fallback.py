@@ -71,3 +71,37 @@ def test_an_error_without_its_own_fallback_stays_an_error(tmp_path: Path, files:
     report = _analysed(tmp_path, files)
     assert report.verdict.id == "inconclusive", report.verdict.summary
     assert any("Error loading fused_gdn_decode_post_conv_mtp" in t.template for t in report.unrecognised)
+
+
+# llm-d's routing sidecar in front of a decode whose prefill it cannot reach (ai-dynamo-style P/D
+# with the prefill on another port): Go's proxy error, its JSON `request failed`, then `fallback to
+# decode`, once per request. Handled each time, and each time the disaggregated path failed.
+def _sidecar_request(second: int) -> list[str]:
+    stamp = f"2026-03-31T19:52:{second:02d}Z"
+    return [
+        f"2026/03/31 19:52:{second:02d} http: proxy error: dial tcp 10.128.4.23:8000: connect: connection refused",
+        f'{{"level":"error","ts":"{stamp}","logger":"proxy server on port 8000","msg":"request failed","code":502}}',
+        f'{{"level":"info","ts":"{stamp}","logger":"proxy server on port 8000","msg":"fallback to decode"}}',
+    ]
+
+
+def test_a_fallback_taken_at_every_request_is_the_way_it_runs(tmp_path: Path) -> None:
+    lines = [line for second in (10, 20, 30, 40) for line in _sidecar_request(second)]
+    report = _analysed(tmp_path, {"decode-routing-proxy.log": lines})
+    assert report.verdict.id not in ("healthy", "no-failure-seen"), report.verdict.summary
+    assert any("request failed" in t.template for t in report.unrecognised)
+    assert not any("fell back to another way" in note for note in report.notes)
+
+
+def test_a_fallback_at_one_moment_on_every_rank_is_one_fallback(tmp_path: Path) -> None:
+    # Look-alike: each of eight ranks logs the same fallback at start-up, in one moment: handled.
+    lines = [line for _ in range(8) for line in (VLLM_ERROR, VLLM_FELL_BACK)]
+    report = _analysed(tmp_path, {"paste.txt": lines})
+    assert report.verdict.id == "no-failure-seen", report.verdict.summary
+    assert "handled by a fallback" in report.verdict.summary
+
+
+def test_a_fallback_taken_twice_is_still_handled(tmp_path: Path) -> None:
+    lines = [line for second in (10, 20) for line in _sidecar_request(second)]
+    report = _analysed(tmp_path, {"decode-routing-proxy.log": lines})
+    assert report.verdict.id == "no-failure-seen", report.verdict.summary

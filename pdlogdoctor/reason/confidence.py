@@ -67,6 +67,7 @@ SCORES_DISAGREE = 0.4  # no gate: one evaluation's two results far apart in the 
 SLOW_CLIENT_WAITED = 0.45
 SLOW_FEW_LINES = 0.4  # no gate, and the series too short for a trend: a full server in every line read
 GATE_UNEXPLAINED = 0.6  # a latency or throughput gate failed and no series shows a bottleneck
+SMALL_STATED_CHANGE = 0.4  # ... its row marked regressed by its author, its own change within the allowance
 # An accuracy gate that failed with nothing else failing (reason/accuracy.py): the answers were worse,
 # which is what accuracy-regression says; nothing shows why, so no more than a symptom's base.
 ACCURACY_GATE = 0.5
@@ -134,6 +135,11 @@ RULES = (
     Rule("slow-client-waited", SLOW_CLIENT_WAITED, "no gate: a queue stood and the client's latency says it waited"),
     Rule("scores-disagree", SCORES_DISAGREE, "no gate: one evaluation's two scores far apart in one input"),
     Rule("gate-unexplained", GATE_UNEXPLAINED, "a performance gate failed and no metrics series shows why"),
+    Rule(
+        "small-stated-change",
+        SMALL_STATED_CHANGE,
+        "a row its author marks regressed states a change within 10 %: at most this",
+    ),
     Rule("accuracy-gate", ACCURACY_GATE, "an accuracy gate failed and nothing else in the logs failed"),
     Rule("score-gate", SCORE_GATE, "a gate held a score between 0 and 1 above its threshold and failed, nothing else"),
     Rule("gate-served", GATE_SERVED, "an accuracy gate failed, and the servers' logs show them serving"),
@@ -318,6 +324,10 @@ def few_lines(score: Score) -> Score:
 
 def gate_unexplained(why: str) -> Score:
     return start(GATE_UNEXPLAINED, "gate-unexplained", why)
+
+
+def small_stated_change(score: Score, why: str) -> Score:
+    return score.step("small-stated-change", round(min(SMALL_STATED_CHANGE, score.value), 2), why)
 
 
 def scores_disagree(why: str) -> Score:

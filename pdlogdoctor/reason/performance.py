@@ -50,7 +50,7 @@ from ..model import (
 )
 from ..model.textcut import clip
 from ..model.values import record
-from . import confidence
+from . import compared, confidence
 from .incidents import EARLIER_LIFE
 from .quotes import series_place
 from .waiting import ended_waiting
@@ -236,7 +236,7 @@ def weigh(
     if perf_gates and finding is not None:
         return _bottleneck_report(report, finding, perf_gates[0], performance, library, counts)
     if perf_gates:
-        return _regression_report(report, perf_gates[0], series, performance, library)
+        return _regression_report(report, perf_gates[0], series, performance, library, events)
     if finding is not None and finding.severe and not _only_accuracy(gates) and (gates or not _passed(events, library)):
         return _bottleneck_report(report, finding, gates[0] if gates else None, performance, library, counts)
     if finding is not None and finding.chronic and not gates and not _performance_passed(events, library):
@@ -1507,7 +1507,12 @@ SYMPTOM_LINES = 2  # the symptom's first line of each kind, after the bottleneck
 
 
 def _regression_report(
-    report: Report, gate: Event, series: Sequence[Series], performance: Performance, library: Library
+    report: Report,
+    gate: Event,
+    series: Sequence[Series],
+    performance: Performance,
+    library: Library,
+    events: Sequence[Event] = (),
 ) -> Report:
     spec = library.verdict(REGRESSION)
     read = _series_read(series)
@@ -1526,7 +1531,14 @@ def _regression_report(
     summary = f"{gate_sentence(gate)} {shown}"
     facts = (*_gate_facts(gate), ("series_read", len(series)))
     verdict = Verdict(REGRESSION, spec.title, 0.0, summary, facts, spec.identity)
-    verdict = confidence.applied(verdict, confidence.gate_unexplained(f"the gate at {gate.where} failed"))
+    score = confidence.gate_unexplained(f"the gate at {gate.where} failed")
+    stated = _change_stated_beside(gate, events)
+    if stated is not None:
+        score = confidence.small_stated_change(
+            score, f"its row marks it regressed, but the change it states ({stated:.1%}) is within the allowance"
+        )
+        verdict = replace(verdict, summary=f"{summary} The row's own change, {stated:.1%} worse, is within 10 %.")
+    verdict = confidence.applied(verdict, score)
     action = Suggestion(
         "action",
         "compare with the last green run",
@@ -1546,6 +1558,19 @@ def _regression_report(
         missing=tuple(dict.fromkeys((*missing, *(m for m in report.missing if not m.startswith(GATE_MISSING))))),
         performance=performance,
     )
+
+
+def _change_stated_beside(gate: Event, events: Sequence[Event]) -> float | None:
+    """How much worse the gate's own line states its measure got (a table row's change column, read
+    with its header: `worse`), when that is within the allowance (compared.REGRESSED_SHARE): a row its
+    author marks `Regression` whose change says -2 % is a word and a small number that disagree."""
+    beside = [
+        e.get("worse")
+        for e in events
+        if e.source == gate.source and e.line == gate.line and e is not gate and isinstance(e.get("worse"), float)
+    ]
+    small = [float(w) for w in beside if w is not None and 0.0 < float(w) <= compared.REGRESSED_SHARE]
+    return max(small) if small and len(small) == len(beside) else None
 
 
 def _series_read(series: Sequence[Series]) -> str:

@@ -27,7 +27,7 @@ from ..library.formats import ENGINE_LINES
 from ..library.frames import Frame, PhaseEvidence, short_name
 from ..library.lazyregex import LazyRegex
 from ..library.patterns import CauseRule, Library, Pattern
-from ..library.templates import message_of, mine, quote_of
+from ..library.templates import message_of, mine, quote_of, template_of
 from ..model import (
     SERVER_ROLES,
     SERVING_BEFORE_CRASH,
@@ -75,6 +75,9 @@ BESIDE_SYMPTOM_BEFORE_S = 600.0
 CHILD_DIED_LINES = 20
 # How far below an error line its component's word that it fell back may come (`_fell_back_below`).
 FALLBACK_LINES = 2
+# An exception's first clause this long, found in the error line above it: that line said it first.
+RESTATED_CHARS = 12
+RECURRING_FALLBACKS = 3  # moments one handled error came back at: the fallback is then the way it runs
 # Batches a server printed before its crash that show it was serving (sglang's `Decode batch` lines):
 # a warmup request prints a line or two, not several.
 SERVING_BATCHES = 3
@@ -136,9 +139,30 @@ def gather(
             torn_down.append(event)
         else:
             unhandled.append(event)
-    errors, blips = benign_split(unhandled, library, context=events)
+    always = _fell_back_every_time(handled, library)
+    handled = [e for e in handled if e not in always]
+    errors, blips = benign_split([*unhandled, *always], library, context=events)
     templates = tuple(templates_of(errors, library.errors))
     return Unrecognised(templates, (*recovered, *blips), tuple(errors), tuple(handled), tuple(torn_down))
+
+
+def _fell_back_every_time(handled: Sequence[Event], library: Library) -> list[Event]:
+    """The handled errors whose one message came back at RECURRING_FALLBACKS or more moments of its file:
+    a fallback taken again and again is the way the component now runs, not a blip it handled (llm-d's
+    routing sidecar that cannot reach its prefill and serves every request from the decode alone: a
+    disaggregated deployment running aggregated). Repeats at one moment (each rank of a start-up falling
+    back once) are one fallback."""
+    masks = library.errors.masks if library.errors is not None else ()
+
+    def kind(event: Event) -> tuple[str, str]:
+        return (event.source, template_of(message_of(event.text), masks))
+
+    moments: dict[tuple[str, str], set[float]] = {}
+    for event in handled:
+        if event.time is not None:
+            moments.setdefault(kind(event), set()).add(event.time)
+    again = {key for key, times in moments.items() if len(times) >= RECURRING_FALLBACKS}
+    return [e for e in handled if kind(e) in again] if again else []
 
 
 def _told_to_stop_at(events: Sequence[Event], library: Library) -> dict[str, int]:
@@ -882,7 +906,16 @@ def _exception_of(first: UnexplainedError, early: list[UnexplainedError]) -> Une
         and start.line < t.first.line < ending.first.line
         and t.severity.rank >= Severity.ERROR.rank
     ]
-    return first if between else ending
+    return first if between or _restates(ending.first, start) else ending
+
+
+def _restates(exception: Event, logged: Event) -> bool:
+    """The exception repeats what the logged line above it already said, with less (MORI's `[error]
+    ibv_create_qp failed: errno=25 (...); dev=bnxt_re0 ...`, then `RuntimeError: ibv_create_qp failed:
+    Inappropriate ioctl for device`): the line that says more leads. Its first clause is the test."""
+    raised = message_of(exception.text).partition(":")[2].strip()
+    head = raised.partition(":")[0].strip()
+    return len(head) >= RESTATED_CHARS and head in message_of(logged.text)
 
 
 def _position(first: Event, root_time: float | None, symptom_time: float | None, stopping: bool = False) -> str:
