@@ -315,6 +315,9 @@ def test_a_later_result_of_the_same_workload_is_compared_with_the_earlier(tmp_pa
         1406.6,
         821.0,
     )
+    # Which block is the change is read from the order alone (vllm-project/vllm-ascend#6107 printed its
+    # faster new path first): a lead, and the summary says how the sides were told.
+    assert report.verdict.confidence <= 0.45 and "in the order they were printed" in report.verdict.summary
 
 
 @pytest.mark.parametrize(

@@ -1881,10 +1881,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive; the tester expects no-failure-seen: TurboMind's `[TM][ERROR] smem_size "
         "= 1024` on every call, a size logged at ERROR by mistake (the thread demoted it)",
     },
-    "tests/data/blind-round101-excerpts-c/01-aisbench-eplb-aime-drop": {
-        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: AISBench tables of aime2024 "
-        "(43.33 with the change, 86.67 before and after its revert) under headings no side reader pairs",
-    },
     "tests/data/blind-round101-bundles-2/04-compose-prefill-devshm-nccl": {
         "verdict": "first sight: scheduler-init-crash (acceptable) quoting NCCL's `failed to extend /dev/shm/...` WARN "
         "as the likeliest cause, not the `Error while creating shared memory segment` line the tester keys",
@@ -2063,10 +2059,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: inconclusive (30 successful under a cap of 256 read as short); since then healthy "
         "quoting `Successful requests: 30`, not the after run's output throughput the tester keys",
     },
-    "tests/data/blind-round107-excerpts-c/07-vllm-ascend-mxfp8-dsv31-gpqa-aisbench": {
-        "verdict": "first sight: no-failure-seen; the tester expects healthy: AISBench's GPQA_diamond 76.77 stated "
-        "with no threshold, a score no check judged",
-    },
     "tests/data/blind-round107-excerpts-c/08-inferencex-glm5-mori-disagg-gsm8k": {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: GSM8K strict-match 0.9712 stated with "
         "no threshold, a score no check judged",
@@ -2092,6 +2084,28 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: performance-regression at 0.60 (confidently wrong) on rows their author marks "
         "`Regression`; the tester expects healthy: the rows' own changes are -1.6 to -2.2 %, within 10 %. Since "
         "then at 0.40, the summary saying so: the author's word and the row's number disagree",
+    },
+    # Round 109 (session 34), first sight on 39676437 (the testers read commits and docs in repository
+    # snapshots): 33/40 acceptable, 38/40 quoted, none refused, none called healthy on a failed run, one
+    # confidently wrong (excerpts-c 04). Fixed since: a crash the words name after its process served is a
+    # crash while serving, Triton's ready lines, an offline script's generated text is an answer, AISBench's
+    # table as Markdown (round 107's excerpts-c 07 too).
+    "tests/data/blind-round109-excerpts-b/07-llmd-sidecar-decode-not-ready-502": {
+        "verdict": "first sight: inconclusive on the sidecar's `waiting for vLLM to be ready` connection refusals; "
+        "the tester expects router-no-workers (its decode vLLM not yet listening). The message could not be "
+        "checked against the sidecar's source here: no pattern was written for it",
+    },
+    "tests/data/blind-round109-excerpts-c/04-bench-serve-batch-invariant-pass": {
+        "verdict": "first sight: performance-regression at 0.60 (confidently wrong): two `vllm bench serve` blocks "
+        "compared in order, the torch.compile run printed first and eager second; the tester expects healthy "
+        "(the new path is the faster one, 429 against 121 tok/s). A block's caption (`Eager`) names a "
+        "configuration, not a before or an after: not yet read as one",
+        "key_line": "first sight: no key line quoted (performance-regression)",
+    },
+    "tests/data/blind-round109-excerpts-c/06-gmm-perf-up-gsm8k-down": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: gsm8k from 98 to 91 in "
+        "prose across two posts (7 % relative, within the 10 % a stated change is allowed; the maintainers "
+        "reverted on it)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -224,3 +224,28 @@ def test_the_families_check_themselves(library: Library) -> None:
     assert any("no_match example matches" in problem for problem in check_layer(planted))
     planted = replace(layer, families=(replace(family, match=("NCCL INFO Connected all trees",)),))
     assert any("example named None" in problem for problem in check_layer(planted))
+
+
+# ROCm/mori#363: expert-parallel dispatch read an expert id past its table; the GPU faulted under load.
+GPU_FAULT = (
+    "Memory access fault by GPU node-11 (Agent handle: 0x5627e8f3a2c0) on address 0x7f0e3a7ff000. "
+    "Reason: Page not present or supervisor privilege."
+)
+DECODE_BATCH = (
+    "[2026-06-03 02:25:{s:02d} DP9 TP9 EP9] Decode batch. #running-req: 9, #token: 12060, token usage: 0.04, "
+    "cuda graph: True, gen throughput (token/s): 412.44, #queue-req: 0, "
+)
+
+
+def test_a_crash_the_words_name_after_batches_happened_while_serving(library: Library, tmp_path: Path) -> None:
+    lines = [DECODE_BATCH.format(s=s) for s in range(0, 50, 5)] + [GPU_FAULT, "Fatal Python error: Aborted"]
+    (tmp_path / "decode_node1.log").write_text("\n".join(lines) + "\n")
+    report = run([str(tmp_path / "decode_node1.log")], library)
+    assert report.verdict.id == "scheduler-runtime-crash", report.verdict.summary
+    assert report.verdict.confidence < 0.5 and "It was serving" in report.verdict.summary
+
+
+def test_a_crash_the_words_name_alone_keeps_its_phase_unknown(library: Library, tmp_path: Path) -> None:
+    (tmp_path / "excerpt.log").write_text(f"{GPU_FAULT}\nFatal Python error: Aborted\n")
+    report = run([str(tmp_path / "excerpt.log")], library)
+    assert report.verdict.id == "scheduler-crash", report.verdict.summary

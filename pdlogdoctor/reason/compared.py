@@ -30,6 +30,7 @@ from ..model.measures import BETTER_HIGHER, BETTER_LOWER, SPACED, directed
 from .planned import recounted
 
 REGRESSED_SHARE = 0.10  # worse than this share of the Before value: a regression (gates allow 5-10 %)
+ORDER = "order"  # `sides_by`: the sides told by the order they were printed in, the later as the After
 NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
 
 
@@ -113,6 +114,7 @@ def _judged(
         ("baseline", was),
         ("change", f"{change:+.1%}"),
         ("compared_with", f"{before.where}: {stated(before)}"),
+        *((("sides_by", ORDER),) if after.pattern in in_order else ()),
     )
     if worse is None:  # where the baseline was, and its first measure: what a healthy report quotes
         quoted = (("compared_at", before.where), ("baseline_said", first_stated(before)))

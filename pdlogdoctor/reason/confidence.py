@@ -68,6 +68,7 @@ SLOW_CLIENT_WAITED = 0.45
 SLOW_FEW_LINES = 0.4  # no gate, and the series too short for a trend: a full server in every line read
 GATE_UNEXPLAINED = 0.6  # a latency or throughput gate failed and no series shows a bottleneck
 SMALL_STATED_CHANGE = 0.4  # ... its row marked regressed by its author, its own change within the allowance
+SIDES_BY_ORDER = 0.45  # ... the later of two result blocks, read by their order: which is the change is a guess
 # An accuracy gate that failed with nothing else failing (reason/accuracy.py): the answers were worse,
 # which is what accuracy-regression says; nothing shows why, so no more than a symptom's base.
 ACCURACY_GATE = 0.5
@@ -135,6 +136,7 @@ RULES = (
     Rule("slow-client-waited", SLOW_CLIENT_WAITED, "no gate: a queue stood and the client's latency says it waited"),
     Rule("scores-disagree", SCORES_DISAGREE, "no gate: one evaluation's two scores far apart in one input"),
     Rule("gate-unexplained", GATE_UNEXPLAINED, "a performance gate failed and no metrics series shows why"),
+    Rule("sides-by-order", SIDES_BY_ORDER, "a gate that is the later of two result blocks, by order: at most this"),
     Rule(
         "small-stated-change",
         SMALL_STATED_CHANGE,
@@ -324,6 +326,10 @@ def few_lines(score: Score) -> Score:
 
 def gate_unexplained(why: str) -> Score:
     return start(GATE_UNEXPLAINED, "gate-unexplained", why)
+
+
+def sides_by_order(score: Score, why: str) -> Score:
+    return score.step("sides-by-order", round(min(SIDES_BY_ORDER, score.value), 2), why)
 
 
 def small_stated_change(score: Score, why: str) -> Score:

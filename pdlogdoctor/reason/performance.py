@@ -1532,6 +1532,10 @@ def _regression_report(
     facts = (*_gate_facts(gate), ("series_read", len(series)))
     verdict = Verdict(REGRESSION, spec.title, 0.0, summary, facts, spec.identity)
     score = confidence.gate_unexplained(f"the gate at {gate.where} failed")
+    if gate.get("sides_by") == compared.ORDER:
+        score = confidence.sides_by_order(score, f"the gate at {gate.where} is the later of two result blocks")
+        summary += " The blocks were compared in the order they were printed: the later one was read as the After."
+        verdict = replace(verdict, summary=summary)
     stated = _change_stated_beside(gate, events)
     if stated is not None:
         score = confidence.small_stated_change(

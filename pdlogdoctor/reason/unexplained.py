@@ -1279,7 +1279,11 @@ def _named_by_words(
     if found is None:
         return None
     line, family = found
-    spec = library.verdict(family.verdict)
+    # A crash the words name (a GPU's memory access fault) happened while serving when its process's
+    # file shows it serving before the line; the words alone say nothing of the phase.
+    serving = _serving_before(line.first, library, context) if family.verdict == SCHEDULER_CRASH else ""
+    named = _crash_phase(serving, None) if serving else family.verdict
+    spec = library.verdict(named)
     words = family.words(line.first.text)
     beside = "" if line is lead else f" Beside it, the same process logged: {_ended(quote(line, words))}"
     quoted_lead = quote(lead, words if line is lead else "")
@@ -1289,11 +1293,13 @@ def _named_by_words(
         f"its words ({words!r}) name a cause: {spec.title}. Read from the words alone, the verdict is a lead "
         "to check against the line, not a proof."
     )
+    if serving:
+        summary += f" It was serving: {serving}."
     old = report.verdict
     facts = (("cause_words", family.id),)
-    verdict = Verdict(family.verdict, spec.title, 0.0, summary, facts=facts, identity=("cause_words",))
+    verdict = Verdict(named, spec.title, 0.0, summary, facts=facts, identity=("cause_words",))
     verdict = confidence.applied(verdict, confidence.words_only(line.first.where))
-    why = f"no pattern names the line at {line.first.where}; only its words name {family.verdict}"
+    why = f"no pattern names the line at {line.first.where}; only its words name {named}"
     alternatives = (Alternative(INCONCLUSIVE, old.confidence, why), *report.alternatives)
     engine = _engine_of_file(line.first, context, library)
     advice = family.fix_for(engine) or spec.advice.strip()
