@@ -2107,6 +2107,25 @@ KNOWN: dict[str, dict[str, str]] = {
         "prose across two posts (7 % relative, within the 10 % a stated change is allowed; the maintainers "
         "reverted on it)",
     },
+    # Round 110 (session 35), first sight on 5947217d (the testers could search again): 30/38 acceptable,
+    # 35/38 quoted, none refused, none called healthy on a failed run, one confidently wrong (bundles-2 02).
+    # Fixed since: a decode that threw work away all run under the prefill's bootstrap timeouts, vLLM's
+    # engine-core traceback without its process prefix, NaN in sglang's sampler, a model download's
+    # traceback named by its exception, a container's exit code 137 as a lead, Slurm's refused
+    # allocations and a lost Actions runner as cancels, NVSHMEM's and UCX's connect steps as link words,
+    # Triton's model that failed to load, a comparison row closest to its limit quoted.
+    "tests/data/blind-round110-excerpts-d/04-sglang-gha-runner-lost-communication": {
+        "verdict": "first sight and since: inconclusive, the runner's `lost communication with the server` quoted "
+        "first; this tester expects ci-cancelled, while rounds 31 and 61's testers put ci-cancelled in "
+        "must_not_be for the same line (a lost runner is no cancel: nothing says why it went away). A "
+        "pattern naming it ci-cancelled was tried and dropped for them; the labels disagree",
+    },
+    "tests/data/blind-round110-bundles-2/02-aibrix-stormservice-ucx-gga-rtr-no-device": {
+        "verdict": "first sight and since: mr-registration-rejected at 0.80 (confidently wrong to this tester, who "
+        "expects rdma-link-failure: the UMR queue pair could not reach RTR on the pod's device). The same thread "
+        "(aibrix#1770) is round 110's excerpts-a 02, whose tester labels it mr-registration-rejected; UCX's fix "
+        "(openucx/ucx#11780) says register_memory() is what failed: the registration reading is kept",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

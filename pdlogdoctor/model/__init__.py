@@ -247,6 +247,10 @@ class Mark(StrEnum):
     # paste that lost it): inside a traceback another event read, it is that event's and is
     # dropped, so one crash stays one event (reason/unannounced.py).
     UNANNOUNCED = "unannounced"
+    # The line is a frame that names what a traceback was doing (downloading a model), not what went
+    # wrong: when another pattern reads the exception the traceback ends in (a full disk, a gated
+    # repository), that line says it, and the frame's event is dropped (reason/unannounced.py).
+    YIELDS_TO_ITS_EXCEPTION = "yields-to-its-exception"
 
 
 # A server's own proof that it was serving when it crashed: its ready line, or a request it answered.

@@ -16,7 +16,7 @@ BETTER_HIGHER = re.compile(
     r"\b(?:pp|tg)\d+\b"
 )
 BETTER_LOWER = re.compile(
-    r"(?i)\bms\b|\b[uµμ]s\b|\bsec(?:onds?)?\b|\bs\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|\bttfp\b|\brtf\b|duration|\btime\b|"
+    r"(?i)\bms\b|\b[nuµμ]s\b|\bsec(?:onds?)?\b|\bs\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|\bttfp\b|\brtf\b|duration|\btime\b|"
     r"\bppl\b|perplexity"
 )
 

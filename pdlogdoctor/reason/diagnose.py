@@ -740,7 +740,21 @@ def _root_facts(roots: Sequence[Event]) -> tuple[tuple[str, FieldValue], ...]:
 
 def _default_summary(hypothesis: Hypothesis, title: str) -> str:
     root = hypothesis.first_root
+    raised = _raised_below(root)
+    if raised:
+        # A frame read as its traceback's first line: the exception the frames end in says what
+        # went wrong, the frame only where.
+        return f"{title}: {raised}, raised under {clip(root.text.strip(), 160)} ({root.where})"
     return f"{title}: {clip(root.text.strip(), 300)} ({root.where})"
+
+
+def _raised_below(root: Event) -> str:
+    """'PermissionError: [Errno 13] Permission denied: ...': the exception a root line's traceback
+    block ends in, when the line itself does not name it; empty otherwise."""
+    kind, message = root.get("exc_type"), root.get("exc_message")
+    if not isinstance(kind, str) or kind in root.text:
+        return ""
+    return f"{kind}: {clip(str(message), 200)}" if message else kind
 
 
 def _alternatives(
@@ -1025,6 +1039,17 @@ def _judged_within(line: Event, evidence: Evidence) -> str:
     )
 
 
+def _closest_to_its_limit(evidence: Evidence) -> Event | None:
+    """Of the results a comparison judged within its allowance, the one that got the most worse;
+    None when none got worse at all."""
+    worse = [
+        e
+        for e in evidence.marked(Mark.GATE_FAILED)
+        if not e.failing and isinstance(e.get("worse"), int | float) and float(e.get("worse")) > 0
+    ]
+    return max(worse, key=lambda e: (float(e.get("worse")), _place(e))) if worse else None
+
+
 def _gates_passed(evidence: Evidence) -> list[Event]:
     """Results a check judged and found within its limit: a gate's line whose condition held on the
     values it reads (a comparison table's candidate within 10 % of its baseline, a benchmark's zero
@@ -1082,6 +1107,15 @@ def _healthy(
         summary += f" The last line that shows it: {last.where}: {said}{'' if said.endswith('.') else '.'}"
         summary += _judged_within(last, evidence)
         named = last
+        closest = _closest_to_its_limit(evidence)
+        if closest is not None and _place(closest) != _place(last):
+            # A row that did get worse, within the allowance: the one a reader of the table checks
+            # (its author may have marked it), quoted so that nobody has to find it.
+            summary += (
+                f" The result closest to its limit got worse by {float(closest.get('worse')):.1%}, within "
+                f"{REGRESSED_SHARE:.0%}: {closest.where}: {clip(closest.text.strip(), 200)}"
+            )
+            named = closest
     compared = _compared_within_allowance(evidence)
     if compared is not None:
         summary += f" {_comparison_said(compared)}"

@@ -229,8 +229,13 @@ def weigh(
     perf_gates = [gate for gate in measured_gates(gates) if gate_metric(gate)]
     performance = Performance(gates[0] if gates else None, tuple(series), "")
     counts = _line_counts(events)
-    if perf_gates and finding is not None and _peer_overloaded(report, finding, library):
-        return _load_under_symptom(report, finding, perf_gates[0], performance, library, counts)
+    # A failed latency or throughput gate measured the load. Without one, a queue alone does not
+    # overturn the named symptom; a decode that threw work away all run (its pool pinned, requests
+    # taken back in most intervals) does: the requests the symptom names waited for its room
+    # (sglang#9726: the prefill's bootstrap timing out beside a decode full and retracting).
+    if finding is not None and (perf_gates or finding.chronic) and _peer_overloaded(report, finding, library):
+        gate = perf_gates[0] if perf_gates else None
+        return _load_under_symptom(report, finding, gate, performance, library, counts)
     if report.verdict.id not in verdicts.META or failed_besides_gates(report, events, library):
         return replace(report, performance=performance)  # a named cause, or failures no gate explains
     if perf_gates and finding is not None:
@@ -1483,7 +1488,7 @@ def _peer_overloaded(report: Report, finding: Finding, library: Library) -> bool
 def _load_under_symptom(
     report: Report,
     finding: Finding,
-    gate: Event,
+    gate: Event | None,
     performance: Performance,
     library: Library,
     counts: dict[tuple[str, str], int],

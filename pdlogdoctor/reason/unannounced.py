@@ -17,7 +17,9 @@ from ..model import Event, Kind, Mark
 
 
 def unannounced_apart(events: Sequence[Event], library: Library) -> list[Event]:
-    """`events` without the marked frames that lie inside a traceback another event read."""
+    """`events` without the marked frames that lie inside a traceback another event read, nor the
+    frames that yield to the exception their traceback ends in when another pattern reads it."""
+    events = _yielded_to_exceptions(events, library)
     marked = library.marked(Mark.UNANNOUNCED)
     if not any(e.pattern in marked for e in events):
         return list(events)
@@ -57,3 +59,28 @@ def _inside(frame: Event, spans: Sequence[tuple[int, int, int]]) -> bool:
     """Inside the traceback another event read: the announcing line's, or an earlier marked frame's
     (a chained traceback's second copy of the process's frame lies below the first one's line)."""
     return any(first <= frame.line <= last and owner != id(frame) for first, last, owner in spans)
+
+
+# Lines below a traceback's last frame its exception may stand at: the frame's call line, a caret
+# line under it (Python 3.11), then the exception.
+EXCEPTION_REACH = 3
+
+
+def _yielded_to_exceptions(events: Sequence[Event], library: Library) -> list[Event]:
+    """`events` without the YIELDS_TO_ITS_EXCEPTION frames whose traceback ends in a line another
+    pattern's failing event reads (the exception that says what went wrong)."""
+    yielding = library.marked(Mark.YIELDS_TO_ITS_EXCEPTION)
+    if not any(e.pattern in yielding for e in events):
+        return list(events)
+    read = {
+        (e.source, e.line) for e in events if e.pattern not in yielding and e.failing and e.kind is not Kind.CONTEXT
+    }
+    return [e for e in events if e.pattern not in yielding or not _ends_in(e, read)]
+
+
+def _ends_in(frame: Event, read: set[tuple[str, int]]) -> bool:
+    span = _read_span(frame)
+    if span is None:
+        return False
+    last = span[1]
+    return any((frame.source, line) in read for line in range(last + 1, last + 1 + EXCEPTION_REACH))

@@ -351,15 +351,25 @@ def _host_oom_said_by(hypothesis: Hypothesis, kill: Event, evidence: Evidence) -
         ("server_exit_code_minus_9", None),
         ("said_by", pattern.title),
     ]
-    if possible:
+    if possible and pattern.says:
+        # A line that states what ended the process, not why (a container's exit code 137): the
+        # OOM killer is its likeliest sender.
+        said = evidence.says(kill) or pattern.title
+        summary = (
+            f"{said[:1].upper()}{said[1:]} ({kill.where}): the OOM killer (host memory) is the likeliest reason, not a "
+            "certain one. No line here confirms it: a kernel OOM-kill line (dmesg) or a reason that names it "
+            "(OOMKilled) would."
+        )
+        missing: tuple[str, ...] = (
+            "a line that confirms the kill: the kernel's 'Killed process' (dmesg) or the reason OOMKilled",
+        )
+    elif possible:
         summary = (
             f"{pattern.title} ({kill.where}): it names the OOM killer (host memory) first among the possible "
             "causes. No line here confirms it: a kernel OOM-kill line (dmesg) or the memory monitor's kill "
             "summary would."
         )
-        missing: tuple[str, ...] = (
-            "a line that confirms the kill: the kernel's 'Killed process' (dmesg) or Ray's memory monitor",
-        )
+        missing = ("a line that confirms the kill: the kernel's 'Killed process' (dmesg) or Ray's memory monitor",)
     else:
         summary = f"{pattern.title} ({kill.where}): host (CPU) memory, not GPU memory, ran out."
         missing = ()

@@ -202,7 +202,7 @@ def _working(row: Event) -> bool:
 def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     root = hypothesis.first_root
     zero = root.get("output_ids_zero_fraction")
-    detail = _garbage(root)
+    detail = _garbage(root, evidence)
     # The warmup's, only when the line is one (the seed's all-zero output ids): any other line of
     # garbage is a generation whose request the lines do not say.
     where = "warmup output" if root.pattern in evidence.library.marked(Mark.WARMUP) else "generated text"
@@ -231,8 +231,9 @@ def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     return replace(hypothesis, summary=summary, facts=facts, confidence=confidence, lines_used=tuple(proof[:2]))
 
 
-def _garbage(root: Event) -> str:
-    """What the root line shows of the garbage: its zero output ids, or its text that is one unit repeated."""
+def _garbage(root: Event, evidence: Evidence) -> str:
+    """What the root line shows of the garbage: its zero output ids, or its text that is one unit
+    repeated; else what the line says (its pattern's words, or title)."""
     ids, zero = root.get("output_ids"), root.get("output_ids_zero_fraction")
     if ids is not None and zero is not None:
         return f"output_ids {list(ids)[:8]} ({zero:.0%} zeros)"
@@ -243,7 +244,7 @@ def _garbage(root: Event) -> str:
     invalid = root.get("invalid")
     if invalid is not None:
         return f"{_share(float(invalid))} of the GSM8K answers hold no number, at {root.where}: {root.text.strip()}"
-    return root.pattern
+    return evidence.says(root) or evidence.library.pattern(root.pattern).title
 
 
 QUOTE = 160  # characters of the garbage line quoted in a summary

@@ -1,0 +1,60 @@
+"""A container's exit code 137 with no reason beside it is SIGKILL: the OOM killer at its memory limit
+is the likeliest sender, not a certain one (patterns/kubernetes/k8s-container-exit-137, marked
+possible-cause; reason/analyzers/resources.py). KServe's status copies the code beside its own
+reason (kserve#2260/#2290, blind round 110); `kubectl get pod -o json` holds it the same way. The
+kubelet's own reason OOMKilled is a named kill; another exit code is no OOM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pdlogdoctor.model import Report
+from pdlogdoctor.pipeline import run
+
+from .conftest import shipped_library
+
+LIBRARY = shipped_library()
+KSERVE_CASE = Path(__file__).parent / "data" / "blind-round110-excerpts-e" / "04-kserve-triton-predictor-exit137"
+POD_JSON = [
+    '    "lastState": {',
+    '        "terminated": {',
+    '            "containerID": "containerd://5b0c",',
+    '            "exitCode": 137,',
+    '            "finishedAt": "2026-03-02T10:11:12Z",',
+    '            "startedAt": "2026-03-02T10:09:40Z"',
+    "        }",
+    "    },",
+]
+
+
+def _report(tmp_path: Path, lines: list[str]) -> Report:
+    (tmp_path / "pod.txt").write_text("".join(f"{line}\n" for line in lines))
+    return run([str(tmp_path / "pod.txt")], LIBRARY)
+
+
+def test_kserves_status_code_137_is_a_lead_to_the_memory_limit() -> None:
+    report = run([str(KSERVE_CASE)], LIBRARY)
+    assert report.verdict.id == "host-oom", report.verdict
+    assert report.verdict.confidence < 0.5
+    assert "exitCode: 137" in report.verdict.summary
+    assert "not a" in report.verdict.summary and "certain" in report.verdict.summary
+
+
+def test_a_pods_json_state_reads_the_same(tmp_path: Path) -> None:
+    report = _report(tmp_path, POD_JSON)
+    assert report.verdict.id == "host-oom", report.verdict
+    assert report.verdict.confidence < 0.5
+
+
+def test_the_kubelets_own_reason_is_a_named_kill(tmp_path: Path) -> None:
+    report = _report(
+        tmp_path, ["    Last State:     Terminated", "      Reason:       OOMKilled", "      Exit Code:    137"]
+    )
+    assert report.verdict.id == "host-oom", report.verdict
+    assert report.verdict.confidence >= 0.5
+
+
+def test_another_exit_code_is_no_oom(tmp_path: Path) -> None:
+    report = _report(tmp_path, [line.replace("137", "1") for line in POD_JSON])
+    assert report.verdict.id != "host-oom", report.verdict
+    assert any('"exitCode": 1,' in t.first.text for t in report.unrecognised)
