@@ -32,6 +32,7 @@ from .reason.link import link
 from .reason.own_warmup import own_warmups_apart
 from .reason.performance import align
 from .reason.planned import short_of_plan
+from .reason.recurring import recurring_failed
 from .reason.shutdowns import shutdowns_apart
 from .reason.unannounced import unannounced_apart
 from .reason.unexplained import benign_split, cleared_split, gather, with_cleared_notes
@@ -114,6 +115,7 @@ def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = 
     corrected = short_of_plan(correct(events, clocks), library)  # a benchmark short of its plan failed
     corrected = regressed_against_before(corrected, library)  # a measure worse After than Before failed
     corrected = short_of_expectation(corrected, library)  # a score below the one a sentence expects failed
+    corrected = recurring_failed(corrected, library)  # a race handled once, a failure when it comes back
     corrected = own_warmups_apart(corrected, library)  # a server's own warmup request answers no client
     corrected = unannounced_apart(corrected, library)  # a crash's frame inside its announced traceback
     corrected = shutdowns_apart(corrected, library)  # a SIGTERM death after the server was told to stop

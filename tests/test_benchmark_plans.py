@@ -55,3 +55,28 @@ def test_a_bar_with_a_result_between_is_no_plan(tmp_path: Path, library: Library
     # The bar just above the header, but an accuracy line between it and the count: the bar was the eval's.
     report = run([str(_with_bench(tmp_path, f"=== concurrency=64 ===\n{BAR}\nAccuracy: 0.950\n"))], library)
     assert report.verdict.id == "healthy"
+
+
+GSP = DATA / "blind-round111-bundles-1" / "01-healthy-mooncake-tp4-gsp"
+
+
+def test_the_bar_that_closes_the_block_outweighs_the_arguments_echoed(library: Library) -> None:
+    # sglang's generated-shared-prefix dataset sends groups x prompts per group (80 x 8 = 640) whatever
+    # `num_prompts=1000` its echoed arguments say: the bar's 640/640 is what it sent, and 640 came back.
+    report = run([str(GSP)], library)
+    assert report.verdict.id == "healthy", report.verdict
+
+
+def test_a_block_short_of_its_bar_fails_whatever_the_arguments_say(tmp_path: Path, library: Library) -> None:
+    bundle = tmp_path / "run"
+    shutil.copytree(GSP, bundle, ignore=shutil.ignore_patterns("expected.toml"))
+    bench = bundle / "bench.log"
+    bench.write_text(
+        bench.read_text().replace(
+            "Successful requests:                     640", "Successful requests:                     600"
+        )
+    )
+    report = run([str(bundle)], library)
+    assert report.verdict.id != "healthy" and int(exit_code_for(report)) != 0
+    failing = [e for e in report.chain if e.failing and e.pattern == "bench-serving-result"]
+    assert failing and failing[0].get("planned") == 640 and failing[0].get("completed") == 600

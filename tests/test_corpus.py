@@ -1836,11 +1836,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "`Bootstrap: Using lo:127.0.0.1<0>` INFO line or the refused connect to 127.0.0.1 the tester keys",
         "key_line": "first sight: the return trail quoted, not the loopback bootstrap interface",
     },
-    "tests/data/blind-round100-excerpts-b/01-sglang-zombie-after-disconnect": {
-        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: sglang's `Received output for "
-        "rid=... but the state was deleted in TokenizerManager` repeated many times a second (a request still "
-        "decoding after its client left), a line with no error word",
-    },
     "tests/data/blind-round100-excerpts-b/02-lmdeploy-aborted-stream-leak": {
         "verdict": "first sight: healthy at 0.30 (a failed run called healthy): an lmdeploy API server's 200 and "
         "TurboMind's `[Interrupt]` lines, the engine's stall after aborted streams only in the thread",
@@ -2125,6 +2120,48 @@ KNOWN: dict[str, dict[str, str]] = {
         "expects rdma-link-failure: the UMR queue pair could not reach RTR on the pod's device). The same thread "
         "(aibrix#1770) is round 110's excerpts-a 02, whose tester labels it mr-registration-rejected; UCX's fix "
         "(openucx/ucx#11780) says register_memory() is what failed: the registration reading is kept",
+    },
+    # Round 111 (session 35), first sight on c4623126: 30/39 acceptable, 35/39 quoted, none refused, four
+    # failed runs called healthy (excerpts-b 03, 04 and 06, excerpts-c 01), none confidently wrong. Fixed
+    # since: a finished bar outweighs the arguments echoed (bundles-1 01, a healthy run called
+    # inconclusive), sglang's output for a dropped request (excerpts-b 04), a setting's sides without and
+    # with it (excerpts-c 07), TGI's launcher's shard crash and failure to start (excerpts-e 05).
+    "tests/data/blind-round111-excerpts-b/03-lmdeploy-aborted-streams-stall": {
+        "verdict": "first sight and since: healthy at 0.30 (a failed run called healthy): the lines are prompts, "
+        "session ids and 200 OKs; the engine's stall after aborted streams is in the thread, not in the lines "
+        "(the tester says a tool reading the lines would call it healthy)",
+    },
+    "tests/data/blind-round111-excerpts-b/05-lmdeploy-awq-v100-garbled": {
+        "verdict": "first sight and since: no-failure-seen; the tester expects output-corruption: a chat answer "
+        "after ChatML's `<|im_start|>assistant` mixing Chinese with Latin words of several languages and one "
+        "Cyrillic word (three writing systems, under the five an answer's soup is read at)",
+        "key_line": "first sight: no key line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round111-excerpts-b/06-production-stack-router-not-forwarding": {
+        "verdict": "first sight and since: healthy at 0.30 (a failed run called healthy): the router logs its "
+        "routing and a 200; that the backend never received the request is in the thread, not in the lines",
+    },
+    "tests/data/blind-round111-excerpts-b/07-vllm-worker-rss-growth-cudagraph": {
+        "verdict": "first sight and since: no-failure-seen; the tester expects inconclusive (host-oom acceptable): "
+        "`ps` rows of a Ray worker's resident memory growing from 5.2 to 6.9 GB over three hours: memory "
+        "growth from `ps` output is not read",
+    },
+    "tests/data/blind-round111-excerpts-c/01-vllm-ascend-lmeval-qwen3moe-tp2dp2-low": {
+        "verdict": "first sight and since: healthy at 0.40 (a failed run called healthy): lm-eval's GSM8K at "
+        "0.1653 with no threshold, baseline or earlier run beside it; the tester knows the model scores near "
+        "0.9. A score judged against nothing is not yet a failure",
+    },
+    "tests/data/blind-round111-excerpts-c/05-tt-xla-nightly-perf-gate-llama32": {
+        "key_line": "first sight and since: performance-regression on the issue's heading; its `Diff vs previous "
+        "nightly: -34.64%` and severity lines are not quoted",
+    },
+    "tests/data/blind-round111-excerpts-c/08-vllm-gptoss-h200-throughput-drop": {
+        "key_line": "first sight and since: performance-regression quoting the first pair that fell (concurrency 8, "
+        "-13.4 %), not the worst (concurrency 128, -32 %, the key line)",
+    },
+    "tests/data/blind-round111-excerpts-e/06-tgi-shards-stuck-waiting": {
+        "key_line": "first sight and since: no-failure-seen (acceptable); the ranks still `Waiting for shard to be "
+        "ready` are not quoted",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -251,6 +251,9 @@ class Mark(StrEnum):
     # wrong: when another pattern reads the exception the traceback ends in (a full disk, a gated
     # repository), that line says it, and the frame's event is dropped (reason/unannounced.py).
     YIELDS_TO_ITS_EXCEPTION = "yields-to-its-exception"
+    # The line fails only when it comes back: the same captures (one request's id) on RECURRING_LINES
+    # lines of its file or more. Once, it is a race the component handles (reason/recurring.py).
+    FAILS_WHEN_RECURRING = "fails-when-recurring"
 
 
 # A server's own proof that it was serving when it crashed: its ready line, or a request it answered.

@@ -153,16 +153,26 @@ def _before_of(after: Event, sides: Sequence[Event], afters: frozenset[str]) -> 
     vllm-project/vllm#30326); the labels say which run is which, not the order. Of two at the same distance, the
     one above."""
     shape = shape_of(str(after.get("measured")))
-    befores = [
+    candidates = [
         e
         for e in sides
         if e.source == after.source
         and e.line != after.line
         and e.pattern not in afters
-        and shape_of(str(e.get("measured"))) == shape
         and e.get(SPACED, 0) == after.get(SPACED, 0)  # laid out alike (scan/headings.py)
     ]
+    befores = [e for e in candidates if shape_of(str(e.get("measured"))) == shape]
+    if not befores and _names_a_measure(shape):
+        # The After may restate only the first of the Before's measures (`W/o ...: MMLU 84.60 / Gsm8K
+        # 93.17`, then `W/ ...: MMLU 75.12`): the numbers pair in order, the extra ones unread.
+        befores = [e for e in candidates if shape_of(str(e.get("measured"))).startswith(shape + " ")]
     return min(befores, key=lambda e: (abs(e.line - after.line), e.line > after.line)) if befores else None
+
+
+def _names_a_measure(shape: str) -> bool:
+    """A shape with words of its own before its first number (`mmlu #`), not a bare number or unit."""
+    lead = shape.split("#", 1)[0]
+    return "#" in shape and any(ch.isalpha() for ch in lead)
 
 
 def _passing_of(after: Event, sides: Sequence[Event], by_commit: frozenset[str], roles: CommitRoles) -> Event | None:

@@ -75,8 +75,10 @@ def _plan_of(count: Event, plans: Sequence[Event], counts: Sequence[Event]) -> t
     it sent) or (`sent_at_least`, the concurrency it kept)."""
     previous = max((c.line for c in counts if c.source == count.source and c.line < count.line), default=0)
     own = [p for p in plans if p.source == count.source and previous < p.line <= count.line + RESULT_BLOCK_LINES]
-    for capture, name in ((EXACT, EXACT), (BAR, EXACT)):
-        # The arguments are echoed before the run.
+    # The finished bar that closes the run's block counts what it sent; the arguments echoed before
+    # the run say what was asked, and a dataset may hold fewer prompts than asked (sglang's
+    # generated-shared-prefix sends groups x prompts per group whatever num_prompts says).
+    for capture, name in ((BAR, EXACT), (EXACT, EXACT)):
         stated = [p for p in own if isinstance(p.get(capture), int) and p.line < count.line]
         if stated:
             value = min(stated, key=lambda p: abs(p.line - count.line)).get(capture)

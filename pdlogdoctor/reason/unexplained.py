@@ -1315,19 +1315,38 @@ def _crash_named_by_its_exception(report: Report, library: Library, context: Seq
     if not report.roots or not library.has_verdict(old.id) or library.verdict(old.id).analyzer != CRASH_ANALYZER:
         return None
     exception = dict(old.facts).get("exception")
-    if not isinstance(exception, str) or library.errors is None:
+    if not isinstance(exception, str):
         return None
-    family = library.errors.family_of(exception)
+    return _crash_cause_named_by_words(report, exception, "The exception's own words", library, context)
+
+
+def _reports_a_death(report: Report, library: Library) -> bool:
+    """The crash's line says only that a process died, and when (its pattern marked as written at
+    start-up or while serving), not how (a signal, a native frame, an exception)."""
+    marks = library.pattern(report.roots[0].pattern).marks if report.roots else frozenset()
+    return (Mark.IN_START_UP in marks or Mark.IN_SERVING in marks) and not dict(report.verdict.facts).get("exception")
+
+
+def _crash_cause_named_by_words(
+    report: Report, text: str, whose: str, library: Library, context: Sequence[Event]
+) -> Report | None:
+    """The crash report under the verdict a family names in `text` (the crash's exception, or the
+    error its process logged just before it), as a lead below 0.5 with the crash beside it; None when
+    no family (other than a crash's, or one kept to leads) names it."""
+    old = report.verdict
+    if library.errors is None or not report.roots:
+        return None
+    family = library.errors.family_of(text)
     if family is None or family.lead_only or not library.has_verdict(family.verdict):
         return None
     spec = library.verdict(family.verdict)
     if spec.analyzer == CRASH_ANALYZER:
         return None
     crash = report.roots[0]
-    words = family.words(exception)
+    words = family.words(text)
     summary = (
-        f"{old.summary} The exception's own words ({words!r}) name a cause: {spec.title}. No pattern of the "
-        "library knows this exception: read from its words, the verdict is a lead to check against the line."
+        f"{old.summary} {whose} ({words!r}) name a cause: {spec.title}. No pattern of the library knows "
+        "that line: read from its words, the verdict is a lead to check against the line."
     )
     facts = (*old.facts, ("cause_words", family.id))
     verdict = Verdict(family.verdict, spec.title, 0.0, summary, facts=facts, identity=("cause_words",))
@@ -1783,6 +1802,13 @@ def _crash_died_of(report: Report, cause: UnexplainedError, library: Library, by
     missing = (*report.missing, f"no pattern explains the error at {cause.first.where}")
     verdict = confidence.applied(replace(old, summary=summary), score)
     changed = replace(report, verdict=verdict, advice=advice, missing=tuple(dict.fromkeys(missing)))
+    if not by_source and _reports_a_death(report, library):
+        # A crash line that only reports a death (TGI's `Shard 0 failed to start`, vLLM's `EngineCore
+        # failed to start.`), no signal or exception of its own: the error before it may name its
+        # cause in a family's words (a port in use), and that cause leads, the crash beside it.
+        named = _crash_cause_named_by_words(changed, cause.first.text, "Its words", library, ())
+        if named is not None:
+            return named
     return _with_limit_fix(changed, cause, library)
 
 
