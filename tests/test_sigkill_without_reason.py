@@ -58,3 +58,11 @@ def test_another_exit_code_is_no_oom(tmp_path: Path) -> None:
     report = _report(tmp_path, [line.replace("137", "1") for line in POD_JSON])
     assert report.verdict.id != "host-oom", report.verdict
     assert any('"exitCode": 1,' in t.first.text for t in report.unrecognised)
+
+
+def test_the_reason_beside_the_code_leads() -> None:
+    # kuberay's head pod as `kubectl get pod -o yaml` shows it: `exitCode: 137` and `reason: OOMKilled`.
+    case = Path(__file__).parent / "data" / "blind-round16-excerpts-b" / "06-kuberay-head-oomkilled"
+    report = run([str(case)], LIBRARY)
+    assert report.verdict.id == "host-oom" and report.verdict.confidence >= 0.5, report.verdict
+    assert "OOMKilled" in report.verdict.summary

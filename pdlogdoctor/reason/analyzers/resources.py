@@ -282,7 +282,10 @@ def _gib(size: int) -> str:
 
 
 def host_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
-    kill = hypothesis.first_root
+    # A line that names the kill outweighs one that only makes it likely (a bare exit code 137 beside
+    # the kubelet's `OOMKilled`).
+    possible = evidence.library.marked(Mark.POSSIBLE_CAUSE)
+    kill = next((root for root in hypothesis.roots if root.pattern not in possible), hypothesis.first_root)
     if kill.get("constraint") is not None:
         # The OOM-kill summary (which task, which constraint) comes just before the kernel's `Killed
         # process` line, which says the most (pid, name, sizes): that one leads when the chain has it.
