@@ -2163,6 +2163,31 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight and since: no-failure-seen (acceptable); the ranks still `Waiting for shard to be "
         "ready` are not quoted",
     },
+    # Round 112 (session 35), first sight on d09a8a5d: 30/35 acceptable, 32/35 quoted, none refused, none
+    # called healthy on a failed run, one confidently wrong (bundles-2 03). Fixed since: the kernel's
+    # CREATE_MKEY `no resources` names why a Mooncake registration failed (bundles-2 03), sglang's nightly
+    # score beside its threshold (excerpts-c 04).
+    "tests/data/blind-round112-excerpts-a/04-sglang-pd-dsv32-c10d-store-timeout-cri": {
+        "verdict": "first sight and since: scheduler-crash at 0.30 (acceptable, but its summary names no key line): "
+        "the c10d store's `waitForInput ... timed out after 600000ms` is a warning-level line before a "
+        "scheduler exception whose traceback the paste cuts; the families now read its words (a lead when it "
+        "leads), but a crash with no exception of its own does not yield to a warning before it",
+    },
+    "tests/data/blind-round112-excerpts-b/06-apr-serve-batched-decode-garbage": {
+        "verdict": "first sight and since: no-failure-seen; the tester expects output-corruption: every client got "
+        '`{"text":"!!!!"}` from a JSON API: one mark repeated inside a JSON answer is not read as a generation',
+        "key_line": "first sight: no key line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round112-excerpts-c/01-aisbench-gpqa-pass": {
+        "key_line": "first sight and since: healthy (the verdict), quoting the AISBench row, not the log line the "
+        "tester named",
+    },
+    "tests/data/blind-round112-excerpts-c/05-vllm-bench-serve-comparison-improved": {
+        "verdict": "first sight and since: performance-regression at 0.60 on the P99 ITL row 10.76 % worse "
+        "(acceptable to the tester, who expects healthy: the PR calls that row noise), its summary naming "
+        "no key line",
+        "key_line": "first sight: no key line quoted (the comparison table's P99 ITL row leads)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
