@@ -1317,7 +1317,7 @@ def _crash_named_by_its_exception(report: Report, library: Library, context: Seq
     exception = dict(old.facts).get("exception")
     if not isinstance(exception, str):
         return None
-    return _crash_cause_named_by_words(report, exception, "The exception's own words", library, context)
+    return _crash_cause_named_by_words(report, exception, "its exception's own words", library, context)
 
 
 def _reports_a_death(report: Report, library: Library) -> bool:
@@ -1331,8 +1331,8 @@ def _crash_cause_named_by_words(
     report: Report, text: str, whose: str, library: Library, context: Sequence[Event]
 ) -> Report | None:
     """The crash report under the verdict a family names in `text` (the crash's exception, or the
-    error its process logged just before it), as a lead below 0.5 with the crash beside it; None when
-    no family (other than a crash's, or one kept to leads) names it."""
+    error its process logged just before it: `whose` words they are), as a lead below 0.5 with the
+    crash beside it; None when no family (other than a crash's, or one kept to leads) names it."""
     old = report.verdict
     if library.errors is None or not report.roots:
         return None
@@ -1345,13 +1345,13 @@ def _crash_cause_named_by_words(
     crash = report.roots[0]
     words = family.words(text)
     summary = (
-        f"{old.summary} {whose} ({words!r}) name a cause: {spec.title}. No pattern of the library knows "
-        "that line: read from its words, the verdict is a lead to check against the line."
+        f"{old.summary} {whose[:1].upper()}{whose[1:]} ({words!r}) name a cause: {spec.title}. No pattern of "
+        "the library knows that line: read from its words, the verdict is a lead to check against the line."
     )
     facts = (*old.facts, ("cause_words", family.id))
     verdict = Verdict(family.verdict, spec.title, 0.0, summary, facts=facts, identity=("cause_words",))
     verdict = confidence.applied(verdict, confidence.words_only(crash.where))
-    why = f"the crash at {crash.where}; its exception's words name {family.verdict}"
+    why = f"the crash at {crash.where}; {whose} name {family.verdict}"
     alternatives = (Alternative(old.id, min(old.confidence, verdict.confidence), why), *report.alternatives)
     advice = family.fix_for(_engine_of_file(crash, context, library)) or spec.advice.strip()
     return replace(report, verdict=verdict, alternatives=alternatives, advice=advice, explain=spec.explain.strip())
@@ -1806,7 +1806,7 @@ def _crash_died_of(report: Report, cause: UnexplainedError, library: Library, by
         # A crash line that only reports a death (TGI's `Shard 0 failed to start`, vLLM's `EngineCore
         # failed to start.`), no signal or exception of its own: the error before it may name its
         # cause in a family's words (a port in use), and that cause leads, the crash beside it.
-        named = _crash_cause_named_by_words(changed, cause.first.text, "Its words", library, ())
+        named = _crash_cause_named_by_words(changed, cause.first.text, "the words of the error before it", library, ())
         if named is not None:
             return named
     return _with_limit_fix(changed, cause, library)
