@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-from .conftest import shipped_library
+from .conftest import analysed_lines, shipped_library
 
 LIBRARY = shipped_library()
 KSERVE_CASE = (
@@ -40,11 +39,6 @@ NOT_A_DOWNLOAD = [
 ]
 
 
-def _report(tmp_path: Path, lines: list[str]) -> Report:
-    (tmp_path / "excerpt.log").write_text("".join(f"{line}\n" for line in lines))
-    return run([str(tmp_path / "excerpt.log")], LIBRARY)
-
-
 def test_a_storage_initializers_traceback_is_the_model_load_named_by_its_exception() -> None:
     report = run([str(KSERVE_CASE)], LIBRARY)
     assert report.verdict.id == "model-load-failure", report.verdict
@@ -53,11 +47,11 @@ def test_a_storage_initializers_traceback_is_the_model_load_named_by_its_excepti
 
 
 def test_a_hub_download_that_filled_the_disk_is_named_by_its_errno(tmp_path: Path) -> None:
-    report = _report(tmp_path, HUB_DISK_FULL)
+    report = analysed_lines(tmp_path, LIBRARY, HUB_DISK_FULL, "excerpt.log")
     assert report.verdict.id == "model-load-failure", report.verdict
     assert "OSError: [Errno 28] No space left on device" in report.verdict.summary
 
 
 def test_a_hub_call_that_is_no_download_names_no_model_load(tmp_path: Path) -> None:
-    report = _report(tmp_path, NOT_A_DOWNLOAD)
+    report = analysed_lines(tmp_path, LIBRARY, NOT_A_DOWNLOAD, "excerpt.log")
     assert report.verdict.id != "model-load-failure", report.verdict

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-from .conftest import shipped_library
+from .conftest import analysed_lines, shipped_library
 
 LIBRARY = shipped_library()
 CASE = Path(__file__).parent / "data" / "blind-round110-excerpts-b" / "02-nan-sampling-200-under-concurrency"
@@ -28,12 +27,11 @@ def test_logits_checked_by_nan_detection_read_the_same(tmp_path: Path) -> None:
         "gen throughput (token/s): 612.40, #queue-req: 0",
         "[2025-06-11 08:01:17 TP3] Detected errors during sampling! NaN in the logits.",
     ]
-    (tmp_path / "decode.log").write_text("".join(f"{line}\n" for line in lines))
-    report: Report = run([str(tmp_path / "decode.log")], LIBRARY)
+    report = analysed_lines(tmp_path, LIBRARY, lines, "decode.log")
     assert report.verdict.id == "output-corruption", report.verdict
 
 
 def test_a_note_about_nan_names_nothing(tmp_path: Path) -> None:
-    (tmp_path / "notes.log").write_text("float16 causes NaN in the probability tensor during generation\n")
-    report: Report = run([str(tmp_path / "notes.log")], LIBRARY)
+    note = "float16 causes NaN in the probability tensor during generation"
+    report = analysed_lines(tmp_path, LIBRARY, [note], "notes.log")
     assert report.verdict.id != "output-corruption", report.verdict

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-from .conftest import shipped_library
+from .conftest import analysed_lines, shipped_library
 
 LIBRARY = shipped_library()
 CASE = Path(__file__).parent / "data" / "blind-round111-excerpts-b" / "04-sglang-zombie-requests-after-disconnect"
@@ -29,8 +28,7 @@ def test_the_health_checks_own_id_is_left_out(tmp_path: Path) -> None:
         "[2026-08-22 17:45:19] Received output for rid='HEALTH_CHECK_1724345119' but the state was deleted in "
         "TokenizerManager."
     )
-    (tmp_path / "server.log").write_text(f"{ANSWERED}\n{dropped}\n{ANSWERED}\n")
-    report: Report = run([str(tmp_path / "server.log")], LIBRARY)
+    report = analysed_lines(tmp_path, LIBRARY, [ANSWERED, dropped, ANSWERED], "server.log")
     assert report.verdict.id == "healthy", report.verdict
 
 
@@ -41,6 +39,5 @@ def test_once_per_request_is_the_race_at_a_requests_end(tmp_path: Path) -> None:
         "TokenizerManager."
         for second in range(10, 16)
     ]
-    (tmp_path / "server.log").write_text("\n".join([ANSWERED, *dropped, ANSWERED]) + "\n")
-    report: Report = run([str(tmp_path / "server.log")], LIBRARY)
+    report = analysed_lines(tmp_path, LIBRARY, [ANSWERED, *dropped, ANSWERED], "server.log")
     assert report.verdict.id == "healthy", report.verdict

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-from .conftest import shipped_library
+from .conftest import analysed_lines, shipped_library
 
 LIBRARY = shipped_library()
 DATA = Path(__file__).parent / "data" / "blind-round110-excerpts-a"
@@ -31,6 +30,5 @@ def test_the_local_step_names_no_link(tmp_path: Path) -> None:
         "/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:1390: non-zero status: 121 "
         "Error in mlx5dv_devx_obj_modify for RST2INIT_QP with syndrome 0"
     )
-    (tmp_path / "excerpt.log").write_text(line + "\n")
-    report: Report = run([str(tmp_path / "excerpt.log")], LIBRARY)
+    report = analysed_lines(tmp_path, LIBRARY, [line], "excerpt.log")
     assert report.verdict.id != "rdma-link-failure", report.verdict

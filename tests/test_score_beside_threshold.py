@@ -7,18 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-from .conftest import shipped_library
+from .conftest import analysed_lines, shipped_library
 
 LIBRARY = shipped_library()
 CASE = Path(__file__).parent / "data" / "blind-round112-excerpts-c" / "04-sglang-nightly-gemma-fp8-below-threshold"
-
-
-def _report(tmp_path: Path, lines: list[str]) -> Report:
-    (tmp_path / "summary.md").write_text("".join(f"{line}\n" for line in lines))
-    return run([str(tmp_path / "summary.md")], LIBRARY)
 
 
 def test_a_score_under_its_threshold_is_an_accuracy_regression() -> None:
@@ -28,13 +22,15 @@ def test_a_score_under_its_threshold_is_an_accuracy_regression() -> None:
 
 
 def test_a_table_whose_scores_meet_their_thresholds_passes(tmp_path: Path) -> None:
-    report = _report(
+    report = analysed_lines(
         tmp_path,
+        LIBRARY,
         [
             " | model | score | threshold |",
             "| ----- | ----- | --------- |",
             "| meta-llama/Llama-3.1-8B-Instruct | 0.8532 | 0.83 |",
             "| neuralmagic/gemma-2-2b-it-FP8 | 0.612 | 0.6 |",
         ],
+        "summary.md",
     )
     assert report.verdict.id == "healthy", report.verdict

@@ -9,18 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-from .conftest import shipped_library
+from .conftest import analysed_lines, shipped_library
 
 LIBRARY = shipped_library()
 CASE = Path(__file__).parent / "data" / "blind-round111-excerpts-c" / "07-trtllm-autodeploy-piecewise-mmlu-drop"
-
-
-def _report(tmp_path: Path, lines: list[str]) -> Report:
-    (tmp_path / "excerpt.log").write_text("".join(f"{line}\n" for line in lines))
-    return run([str(tmp_path / "excerpt.log")], LIBRARY)
+WITHOUT = "W/o fp8 kv cache : MMLU 84.60 / Gsm8K 93.17"
 
 
 def test_with_a_setting_the_accuracy_fell_beyond_the_allowance() -> None:
@@ -30,10 +25,20 @@ def test_with_a_setting_the_accuracy_fell_beyond_the_allowance() -> None:
 
 
 def test_a_fall_within_the_allowance_is_no_regression(tmp_path: Path) -> None:
-    report = _report(tmp_path, ["W/o fp8 kv cache : MMLU 84.60 / Gsm8K 93.17", "W/ fp8 kv cache : MMLU 83.90"])
+    report = analysed_lines(
+        tmp_path,
+        LIBRARY,
+        ["W/o fp8 kv cache : MMLU 84.60 / Gsm8K 93.17", "W/ fp8 kv cache : MMLU 83.90"],
+        "excerpt.log",
+    )
     assert report.verdict.id != "accuracy-regression", report.verdict
 
 
 def test_an_after_of_other_measures_is_not_paired(tmp_path: Path) -> None:
-    report = _report(tmp_path, ["W/o fp8 kv cache : MMLU 84.60 / Gsm8K 93.17", "W/ fp8 kv cache : TTFT 75.12 ms"])
+    report = analysed_lines(
+        tmp_path,
+        LIBRARY,
+        ["W/o fp8 kv cache : MMLU 84.60 / Gsm8K 93.17", "W/ fp8 kv cache : TTFT 75.12 ms"],
+        "excerpt.log",
+    )
     assert report.verdict.id != "accuracy-regression", report.verdict

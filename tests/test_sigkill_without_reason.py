@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-from .conftest import shipped_library
+from .conftest import analysed_lines, shipped_library
 
 LIBRARY = shipped_library()
 KSERVE_CASE = Path(__file__).parent / "data" / "blind-round110-excerpts-e" / "04-kserve-triton-predictor-exit137"
@@ -27,11 +26,6 @@ POD_JSON = [
 ]
 
 
-def _report(tmp_path: Path, lines: list[str]) -> Report:
-    (tmp_path / "pod.txt").write_text("".join(f"{line}\n" for line in lines))
-    return run([str(tmp_path / "pod.txt")], LIBRARY)
-
-
 def test_kserves_status_code_137_is_a_lead_to_the_memory_limit() -> None:
     report = run([str(KSERVE_CASE)], LIBRARY)
     assert report.verdict.id == "host-oom", report.verdict
@@ -41,21 +35,24 @@ def test_kserves_status_code_137_is_a_lead_to_the_memory_limit() -> None:
 
 
 def test_a_pods_json_state_reads_the_same(tmp_path: Path) -> None:
-    report = _report(tmp_path, POD_JSON)
+    report = analysed_lines(tmp_path, LIBRARY, POD_JSON, "pod.txt")
     assert report.verdict.id == "host-oom", report.verdict
     assert report.verdict.confidence < 0.5
 
 
 def test_the_kubelets_own_reason_is_a_named_kill(tmp_path: Path) -> None:
-    report = _report(
-        tmp_path, ["    Last State:     Terminated", "      Reason:       OOMKilled", "      Exit Code:    137"]
+    report = analysed_lines(
+        tmp_path,
+        LIBRARY,
+        ["    Last State:     Terminated", "      Reason:       OOMKilled", "      Exit Code:    137"],
+        "pod.txt",
     )
     assert report.verdict.id == "host-oom", report.verdict
     assert report.verdict.confidence >= 0.5
 
 
 def test_another_exit_code_is_no_oom(tmp_path: Path) -> None:
-    report = _report(tmp_path, [line.replace("137", "1") for line in POD_JSON])
+    report = analysed_lines(tmp_path, LIBRARY, [line.replace("137", "1") for line in POD_JSON], "pod.txt")
     assert report.verdict.id != "host-oom", report.verdict
     assert any('"exitCode": 1,' in t.first.text for t in report.unrecognised)
 

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
-from .conftest import shipped_library
+from .conftest import analysed_lines, shipped_library
 
 LIBRARY = shipped_library()
 DATA = Path(__file__).parent / "data"
@@ -39,8 +38,7 @@ def test_a_webserver_shut_down_by_its_launcher_is_no_crash(tmp_path: Path) -> No
         "2024-10-01T07:43:22.392528Z  INFO text_generation_launcher: Waiting for webserver to gracefully shutdown",
         "2024-10-01T07:43:22.492706Z  INFO text_generation_launcher: webserver terminated",
     ]
-    (tmp_path / "launcher.log").write_text("".join(f"{line}\n" for line in lines))
-    report: Report = run([str(tmp_path / "launcher.log")], LIBRARY)
+    report = analysed_lines(tmp_path, LIBRARY, lines, "launcher.log")
     assert report.verdict.id not in ("scheduler-runtime-crash", "scheduler-init-crash", "scheduler-crash")
 
 
