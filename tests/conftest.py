@@ -221,3 +221,11 @@ def analysed_lines(tmp_path: Path, library: Library, lines: list[str], name: str
     """`lines` written as one file `name` in `tmp_path`, and that folder analysed."""
     (tmp_path / name).write_text("\n".join(lines) + "\n")
     return run([str(tmp_path)], library)
+
+
+def analysed_files(folder: Path, library: Library, files: dict[str, list[str]]) -> Report:
+    """Each of `files` (a name and its lines) written into `folder` (made if missing), and it analysed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, lines in files.items():
+        (folder / name).write_text("\n".join(lines) + "\n")
+    return run([str(folder)], library)

@@ -903,11 +903,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: scheduler-crash 0.30; since then rdma-link-failure, but the key words end a "
         "run-together line of 700 characters, past the quote's cut",
     },
-    "tests/data/blind-round60-excerpts-a/06-llamacpp-pp-fallback-recovered": {
-        "verdict": "first sight: gpu-oom 0.75 (confidently wrong); since then the out-of-memory is cleared by "
-        "llama.cpp's `retrying without pipeline parallelism`, and the allocator's echoes above it (`failed to "
-        "allocate CUDA1 buffer`) lead an inconclusive report; the tester expects no-failure-seen",
-    },
     "tests/data/blind-round60-excerpts-c/03-vllm-dsv4-fused-shared-expert-gsm8k-ab": {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: an A/B table whose rows "
         "name the configuration (`FSE enabled, original conversion`), 0.9492 against 0.8620",
@@ -1260,10 +1255,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round78-excerpts-b/08-vllm-nixl-num-blocks-assert-decode": {
         "verdict": "first sight: inconclusive (acceptable) quoting the traceback's deepest source line, not the "
         'frame header below it (`nixl_connector.py", line 865, in start_load_kv`) where the paste ends',
-    },
-    "tests/data/blind-round78-excerpts-c/04-transformers-qwen25vl-mmmu-drop": {
-        "key_line": "first sight: healthy (a failed run called healthy); now accuracy-regression, its summary "
-        "quoting the newer release's heading and block, not the table row the tester keys",
     },
     "tests/data/blind-round78-excerpts-c/06-lmdeploy-v100-awq-garbled-json": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a JSON answer of word "
@@ -2187,6 +2178,14 @@ KNOWN: dict[str, dict[str, str]] = {
         "(acceptable to the tester, who expects healthy: the PR calls that row noise), its summary naming "
         "no key line",
         "key_line": "first sight: no key line quoted (the comparison table's P99 ITL row leads)",
+    },
+    "tests/data/blind-round113-excerpts-d/01-sglang-jax-e2e-gsm8k-gate": {
+        "key_line": "first sight: accuracy-regression 0.40 (acceptable) quoting the first failed assertion (`0.845 "
+        "not greater than 0.85`), not the retry's (`0.85 not greater than 0.85`) the tester keys",
+    },
+    "tests/data/blind-round113-excerpts-d/04-sglang-jax-e2e-gsm8k-pass": {
+        "key_line": "first sight: healthy 0.60 (acceptable) quoting the last answered line, not the job's "
+        "`Success. Time elapsed` the tester keys",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

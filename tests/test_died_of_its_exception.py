@@ -23,9 +23,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdlogdoctor.library.patterns import Library
-from pdlogdoctor.model import Report
-from pdlogdoctor.pipeline import run
 from pdlogdoctor.reason.confidence import ENGINE_EXCEPTION, UNNAMED_EXCEPTION, WORDS_ONLY
+
+from .conftest import analysed_files
 
 # sgl-project/sglang#8513: GLM-4.5-Air on four PCIe GPUs; the fused-MoE Triton kernel asked for more
 # shared memory than the GPU has, in the middle of serving.
@@ -62,15 +62,8 @@ MSCCLPP = [
 ]
 
 
-def _report(tmp_path: Path, library: Library, files: dict[str, list[str]]) -> Report:
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    for name, lines in files.items():
-        (tmp_path / name).write_text("\n".join(lines) + "\n")
-    return run([str(tmp_path)], library)
-
-
 def test_an_exception_then_sigquit_after_batches_is_a_crash_while_serving(tmp_path: Path, library: Library) -> None:
-    report = _report(tmp_path, library, {"terminal.txt": [*DECODE_BATCHES, *FRAMES, TRITON, "", SIGQUIT]})
+    report = analysed_files(tmp_path, library, {"terminal.txt": [*DECODE_BATCHES, *FRAMES, TRITON, "", SIGQUIT]})
     assert report.verdict.id == "scheduler-runtime-crash"
     assert report.verdict.confidence == UNNAMED_EXCEPTION < 0.5
     assert "OutOfResources: out of resource: shared memory" in report.verdict.summary
@@ -79,28 +72,28 @@ def test_an_exception_then_sigquit_after_batches_is_a_crash_while_serving(tmp_pa
 
 
 def test_without_serving_lines_the_phase_stays_open(tmp_path: Path, library: Library) -> None:
-    report = _report(tmp_path, library, {"terminal.txt": [*FRAMES, TRITON, SIGQUIT]})
+    report = analysed_files(tmp_path, library, {"terminal.txt": [*FRAMES, TRITON, SIGQUIT]})
     assert report.verdict.id == "scheduler-crash"
     assert "do not show whether it was starting up or serving" in report.verdict.summary
 
 
 def test_vllms_engine_client_noticing_its_engine_gone_is_the_same_death(tmp_path: Path, library: Library) -> None:
-    report = _report(tmp_path, library, {"offline-run.txt": [*FRAMES, TRITON, ENGINE_GONE]})
+    report = analysed_files(tmp_path, library, {"offline-run.txt": [*FRAMES, TRITON, ENGINE_GONE]})
     assert report.verdict.id == "scheduler-crash"
     assert report.verdict.confidence < 0.5
     assert "Engine core proc EngineCore_DP0 died unexpectedly" in report.verdict.summary
 
 
 def test_a_death_far_below_in_another_file_or_above_is_not_the_exceptions(tmp_path: Path, library: Library) -> None:
-    far = _report(tmp_path / "far", library, {"terminal.txt": [*FRAMES, TRITON, *[FILLER] * 25, SIGQUIT]})
-    elsewhere = _report(tmp_path / "two", library, {"worker.txt": [*FRAMES, TRITON], "server.txt": [SIGQUIT]})
-    above = _report(tmp_path / "above", library, {"terminal.txt": [SIGQUIT, *FRAMES, TRITON]})
+    far = analysed_files(tmp_path / "far", library, {"terminal.txt": [*FRAMES, TRITON, *[FILLER] * 25, SIGQUIT]})
+    elsewhere = analysed_files(tmp_path / "two", library, {"worker.txt": [*FRAMES, TRITON], "server.txt": [SIGQUIT]})
+    above = analysed_files(tmp_path / "above", library, {"terminal.txt": [SIGQUIT, *FRAMES, TRITON]})
     for report in (far, elsewhere, above):
         assert report.verdict.id == "inconclusive", report.verdict.summary
 
 
 def test_a_crash_whose_exception_names_a_refused_registration_is_that_refusal(tmp_path: Path, library: Library) -> None:
-    report = _report(tmp_path, library, {"run.txt": MSCCLPP})
+    report = analysed_files(tmp_path, library, {"run.txt": MSCCLPP})
     assert report.verdict.id == "mr-registration-rejected"
     assert report.verdict.confidence == WORDS_ONLY
     assert "ibv_reg_mr failed" in report.verdict.summary
@@ -112,7 +105,7 @@ def test_a_registration_that_ran_out_of_memory_is_no_refusal(tmp_path: Path, lib
         line.replace("(errno 14) (Ib failure: Bad address)", "(errno 12) (Ib failure: Cannot allocate memory)")
         for line in MSCCLPP
     ]
-    report = _report(tmp_path, library, {"run.txt": short})
+    report = analysed_files(tmp_path, library, {"run.txt": short})
     assert report.verdict.id != "mr-registration-rejected"
 
 
@@ -145,7 +138,7 @@ SCRIPT = [
 
 
 def test_a_traceback_through_the_serving_loop_is_a_crash_while_serving(tmp_path: Path, library: Library) -> None:
-    report = _report(tmp_path, library, {"decode.log": RETRACT})
+    report = analysed_files(tmp_path, library, {"decode.log": RETRACT})
     assert report.verdict.id == "scheduler-runtime-crash", report.verdict.summary
     assert report.verdict.confidence == ENGINE_EXCEPTION < UNNAMED_EXCEPTION
     assert "No space left for only one request" in report.verdict.summary
@@ -153,11 +146,11 @@ def test_a_traceback_through_the_serving_loop_is_a_crash_while_serving(tmp_path:
 
 
 def test_a_traceback_through_start_up_is_a_crash_while_starting(tmp_path: Path, library: Library) -> None:
-    report = _report(tmp_path, library, {"engine.log": ENGINE_START})
+    report = analysed_files(tmp_path, library, {"engine.log": ENGINE_START})
     assert report.verdict.id == "scheduler-init-crash", report.verdict.summary
     assert "must be greater than or equal to the decode_tp_size" in report.verdict.summary
 
 
 def test_a_traceback_through_other_code_stays_unnamed(tmp_path: Path, library: Library) -> None:
-    report = _report(tmp_path, library, {"run.log": SCRIPT})
+    report = analysed_files(tmp_path, library, {"run.log": SCRIPT})
     assert report.verdict.id == "inconclusive", report.verdict.summary

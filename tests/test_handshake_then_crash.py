@@ -14,7 +14,8 @@ from pathlib import Path
 
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Report
-from pdlogdoctor.pipeline import run
+
+from .conftest import analysed_files
 
 CORE = "(EngineCore_DP0 pid=281) ERROR 10-28 {t} [{src}] "
 READY = "(APIServer pid=1) INFO 10-28 10:13:28 [api_server.py:1912] Starting vLLM API server 0 on http://0.0.0.0:8200"
@@ -48,20 +49,13 @@ def _lines(lines: list[str], at: str) -> list[str]:
     ]
 
 
-def _report(tmp_path: Path, library: Library, files: dict[str, list[str]]) -> Report:
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    for name, lines in files.items():
-        (tmp_path / name).write_text("\n".join(lines) + "\n")
-    return run([str(tmp_path)], library)
-
-
 def _crash_patterns(report: Report) -> set[str]:
     return {e.pattern for e in report.chain} & {"vllm-engine-core-fatal", "vllm-engine-dead-error"}
 
 
 def test_the_mismatch_is_the_root_of_the_crash_it_causes(tmp_path: Path, library: Library) -> None:
     decode = [READY, *_lines(MISMATCH, "10:15:31"), *_lines(CRASH, "10:15:31")]
-    report = _report(tmp_path, library, {"decode.log": decode})
+    report = analysed_files(tmp_path, library, {"decode.log": decode})
     assert report.verdict.id == "config-mismatch"
     assert report.verdict.confidence >= 0.5
     assert _crash_patterns(report) == {"vllm-engine-core-fatal", "vllm-engine-dead-error"}
@@ -69,12 +63,12 @@ def test_the_mismatch_is_the_root_of_the_crash_it_causes(tmp_path: Path, library
 
 
 def test_a_crash_elsewhere_or_much_later_is_not_the_mismatchs(tmp_path: Path, library: Library) -> None:
-    elsewhere = _report(
+    elsewhere = analysed_files(
         tmp_path / "two",
         library,
         {"decode.log": [READY, *_lines(MISMATCH, "10:15:31")], "decode-1.log": [READY, *_lines(CRASH, "10:15:32")]},
     )
-    later = _report(
+    later = analysed_files(
         tmp_path / "later", library, {"decode.log": [READY, *_lines(MISMATCH, "10:15:31"), *_lines(CRASH, "11:40:02")]}
     )
     for report in (elsewhere, later):

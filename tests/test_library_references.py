@@ -45,6 +45,7 @@ NOT_IDS = {
     "table-speedup-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "state-times-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-builds-above": "a pattern block kind (patterns.BLOCK_KINDS)",
+    "table-earlier-row-above": "a pattern block kind (patterns.BLOCK_KINDS)",
     "measure-above": "a pattern block kind (patterns.BLOCK_KINDS)",
     "pdlogdoctor-read-ahead": "a thread name",
     "duplicate-skipped": "an input problem code (duplicates.py)",

@@ -66,9 +66,13 @@ def test_a_clear_miss_keeps_its_confidence(tmp_path: Path, library: Library) -> 
 
 
 def test_strict_match_at_zero_beside_a_working_filter_is_no_collapse(tmp_path: Path, library: Library) -> None:
+    # The answers are there: strict-match's zero is its extraction's, a harmless line quoted as such, and
+    # the run served (blind round 50's excerpts-c 08 accepts healthy).
     report = _report(tmp_path, library, LM_EVAL.format(flexible="0.5455", strict="0.0000"))
-    assert report.verdict.id == "inconclusive", report.verdict
+    assert report.verdict.id == "healthy", report.verdict
     assert "accuracy-regression" not in {a.id for a in report.alternatives if a.confidence >= 0.5}
+    assert "|strict-match    |     5|exact_match|↑  |0.0000|" in report.verdict.summary
+    assert "another filter of the same task scored 0.5455" in report.verdict.summary
 
 
 def test_both_filters_low_is_still_a_collapse(tmp_path: Path, library: Library) -> None:

@@ -49,6 +49,8 @@ TABLE_MODEL_ROWS = "table-model-rows-below"
 TABLE_SPEEDUP = "table-speedup-below"
 # Two llama-bench tables each closed by its `build: <commit> (<number>)` line (scan/tables.py).
 TABLE_BUILDS = "table-builds-above"
+# A results table's row and the same row of the same table printed earlier in the file (scan/tables.py).
+TABLE_EARLIER_ROW = "table-earlier-row-above"
 # The lines above a bound stated on its own line, for the accuracy it bounds (scan/headings.py).
 MEASURE_ABOVE = "measure-above"
 # The times below a status dump's state reason: when that state ended, or began (scan/states.py).
@@ -67,6 +69,7 @@ BLOCK_KINDS = (
     TABLE_MODEL_ROWS,
     TABLE_SPEEDUP,
     TABLE_BUILDS,
+    TABLE_EARLIER_ROW,
     MEASURE_ABOVE,
     STATE_TIMES,
 )
@@ -85,6 +88,7 @@ BLOCK_FIELDS = MappingProxyType(
         TABLE_MODEL_ROWS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_SPEEDUP: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         TABLE_BUILDS: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
+        TABLE_EARLIER_ROW: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         MEASURE_ABOVE: ("value", "measured"),
         STATE_TIMES: ("stated_time",),
     }

@@ -152,6 +152,12 @@ class Mark(StrEnum):
     # lists the OOM killer, `ray stop --force` and a crash): a lead its analyzer weighs low until
     # another line confirms it.
     POSSIBLE_CAUSE = "possible-cause"
+    # A NIC resource refused with no word of why (NVSHMEM IBGDA's `cannot allocate mlx5dv_devx_uar`):
+    # used up by another user of the NIC, or not permitted (DevX in an unprivileged container). Named
+    # exhausted only beside a line that shows another transport opened the NIC in the same process.
+    REFUSED_OR_USED_UP = "refused-or-used-up"
+    # A transport opened the RDMA NIC and holds UARs and queues of its own (NIXL's UCX backend).
+    NIC_OPENED = "nic-opened"
     # An RDMA work completion failed between two endpoints (a CQE error, retries exceeded): the
     # link's own evidence, with its status and the NIC pair when the line gives them.
     COMPLETION_ERROR = "completion-error"

@@ -11,7 +11,7 @@ import re
 
 BETTER_HIGHER = re.compile(
     r"(?i)/s\b|/sec\b|per second|/min\b|per minute|throughput|\bqps\b|\brps\b|\bsps\b|\btps\b|"
-    r"accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bf1\b|gsm8k|mmlu|gpqa|humaneval|"
+    r"accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bexact[ _]match\b|\bf1\b|gsm8k|mmlu|gpqa|humaneval|"
     # llama-bench's tests (`pp512`, `tg128`: prompt processing and generation, in tokens per second)
     r"\b(?:pp|tg)\d+\b"
 )

@@ -1088,7 +1088,8 @@ def _healthy(
         summary = (
             f"The deployment served ({_proof_words(kinds, evidence.library)}); "
             f"the {count_matches(tolerated)} failing-looking line(s) "
-            f"such as {described(evidence.library, first)} are harmless: {benign}."
+            f"such as {described(evidence.library, first)} ({clip(first.text.strip(), 200)!r}) are harmless: "
+            f"{benign}."
         )
     elif tolerated:
         first = min(tolerated, key=_time_key)

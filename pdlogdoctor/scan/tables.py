@@ -256,6 +256,104 @@ def read_builds_above(buf: bytes | bytearray, line_start: int, line_end: int, li
     return _worst(worse, metric, was, now, row, f"build {old_commit} ({old}) -> build {new_commit} ({new})")
 
 
+# Prose between two pasted tables (`while when using vllm, the performance is:`) is read past, up to
+# this many lines, to the earlier table.
+PROSE_BETWEEN = 12
+
+
+def read_earlier_row_above(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
+    """A results table's row (lm-eval's `|gsm8k_cot| 3|flexible-extract| 8|exact_match|↑ |0.6719|± |0.0417|`)
+    and the same row of the table printed before it in the file: the nearest table above with the same
+    header, a few lines of prose between them allowed, its row of the same task, filter, shots and
+    metric (a row that leaves its task blank is its task above's). A paste that prints one evaluation
+    twice compares two runs (`hf` then `vllm`, `main` then a PR): with no label to say which is which,
+    the earlier is the baseline, as the lines were printed. The row's value is judged by which way
+    its metric is better (an accuracy or a score higher, a perplexity lower). Nothing when no earlier
+    table of the same header holds the row, or the metric says no way."""
+    here = _table_upward(list(_upward(buf, line_start)))
+    row = cells_of(_text(buf, line_start, line_end))
+    if here is None or row is None or len(row) != len(here.header):
+        return {}
+    key = _row_key(here.header, [*here.rows_above, row])
+    earlier = _earlier_table(here.lines_above, here.header)
+    if key is None or earlier is None:
+        return {}
+    base = next((r for at, r in enumerate(earlier) if _row_key(here.header, earlier[: at + 1]) == key), None)
+    value_at = _value_column(here.header)
+    if base is None or value_at is None:
+        return {}
+    metric = " ".join(part for part in key if part and not part.isdigit())  # the shots are no measure's name
+    judged = _judged_columns(metric, base[value_at], row[value_at]) if _directed(metric) else None
+    if judged is None:
+        return {}
+    worse, name, was, now = judged
+    return _worst(worse, name, was, now, "| " + " | ".join(row) + " |", "the earlier table -> the later")
+
+
+class _TableAbove:
+    """A table row's header, the rows between the header and the row (top down) and the file's lines
+    above the header (nearest first)."""
+
+    def __init__(self, header: list[str], rows_above: list[list[str]], lines_above: list[str]) -> None:
+        self.header, self.rows_above, self.lines_above = header, rows_above, lines_above
+
+
+def _table_upward(lines: list[str]) -> _TableAbove | None:
+    """The table a row is in, read from the lines above it (nearest first): its header is the line
+    above its separator row."""
+    rows: list[list[str]] = []
+    for at, line in enumerate(lines[:ROWS_ABOVE]):
+        cells = cells_of(line)
+        if cells is None:
+            return None
+        if separator_row(cells):
+            header = cells_of(lines[at + 1]) if at + 1 < len(lines) else None
+            return _TableAbove(header, list(reversed(rows)), lines[at + 2 :]) if header else None
+        rows.append(cells)
+    return None
+
+
+def _earlier_table(lines: list[str], header: list[str]) -> list[list[str]] | None:
+    """The rows (top down) of the nearest table above with this header, past at most PROSE_BETWEEN
+    lines that are no table's and past tables of other headers (lm-eval prints its groups' table
+    under its tasks')."""
+    prose, at = 0, 0
+    while at < min(len(lines), ROWS_ABOVE) and prose <= PROSE_BETWEEN:
+        if cells_of(lines[at]) is None:
+            prose += 1 if lines[at].strip() else 0
+            at += 1
+            continue
+        block, rest = _table_block([line for line in lines[at:] if line.strip()])
+        if block and block[0] == header:
+            return block[1:]
+        taken = len(lines) - at - len(rest) if block else 1
+        at += max(taken, 1)
+    return None
+
+
+# The cells that say which result a row of an evaluation's table is: lm-eval's and lmms-eval's
+# `|Tasks|Version|Filter|n-shot|Metric|`.
+_KEY_COLUMNS = re.compile(r"(?i)^(?:tasks?|groups?|filter|n-shot|metric)$")
+_VALUE_COLUMN = re.compile(r"(?i)^value$")
+
+
+def _row_key(header: list[str], rows: list[list[str]]) -> tuple[str, ...] | None:
+    """The last row's task, filter, shots and metric, a blank key cell taken from the rows above it."""
+    keys = [at for at, name in enumerate(header) if _KEY_COLUMNS.match(name)]
+    if len(keys) < 2 or any(len(row) != len(header) for row in rows):
+        return None
+    found: list[str] = []
+    for at in keys:
+        cell = next((row[at] for row in reversed(rows) if row[at]), "")
+        found.append(cell.replace("_", " "))
+    return tuple(found)
+
+
+def _value_column(header: list[str]) -> int | None:
+    values = [at for at, name in enumerate(header) if _VALUE_COLUMN.match(name)]
+    return values[0] if len(values) == 1 else None
+
+
 def _lines_above(buf: bytes | bytearray, line_start: int) -> list[str]:
     """Up to ROWS_ABOVE lines above a line, nearest first, blank ones left out."""
     return list(islice((text for text in _upward(buf, line_start) if text.strip()), ROWS_ABOVE))

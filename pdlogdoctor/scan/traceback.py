@@ -156,6 +156,7 @@ TABLE_READERS: dict[str, Callable[[bytes | bytearray, int, int, int], dict[str, 
     "table-model-rows-below": tables.read_model_rows_below,
     "table-speedup-below": tables.read_speedup_below,
     "table-builds-above": tables.read_builds_above,
+    "table-earlier-row-above": tables.read_earlier_row_above,
     "measure-above": headings.read_measure_above,
     "state-times-below": states.read_state_times_below,
 }

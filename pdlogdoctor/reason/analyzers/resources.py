@@ -426,13 +426,29 @@ def rdma_exhausted(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesi
     """An RDMA resource ran out: which one is the root line's to say (the locked-memory limit for a
     queue or registration that got ENOMEM, the send queue's depth for a post that found it full), so
     the fix is its pattern's; a relabelled registration (memory-registration) brings its own."""
+    root = hypothesis.first_root
+    if root.pattern in evidence.library.marked(Mark.REFUSED_OR_USED_UP):
+        opened = _nic_opened_before(root, evidence)
+        if opened is None:
+            why = (
+                f"{evidence.said(root)} says the NIC refused the resource, not why: a process without the "
+                "permissions DevX needs (an unprivileged container) is refused the same way as one whose NIC "
+                "another transport used up, and no line shows another transport on this NIC"
+            )
+            return [replace(hypothesis, rejected=why, confidence=0.1)]
+        hypothesis = replace(hypothesis, lines_used=(*hypothesis.lines_used, opened))
     if hypothesis.advice:
         return [hypothesis]
-    root = hypothesis.first_root
     pattern = evidence.library.pattern(root.pattern)
     if pattern.verdict != hypothesis.verdict or not pattern.advice.strip():
         return [hypothesis]
     return [replace(hypothesis, advice=" ".join(pattern.advice.split()))]
+
+
+def _nic_opened_before(root: Event, evidence: Evidence) -> Event | None:
+    """The last line of the root's file before it that shows another transport opening the NIC."""
+    opened = [e for e in evidence.marked(Mark.NIC_OPENED) if e.source == root.source and e.line < root.line]
+    return max(opened, key=lambda e: e.line) if opened else None
 
 
 def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
