@@ -2187,6 +2187,14 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: healthy 0.60 (acceptable) quoting the last answered line, not the job's "
         "`Success. Time elapsed` the tester keys",
     },
+    "tests/data/blind-round114-excerpts-c/06-tt-xla-nightly-perf-drop": {
+        "key_line": "first sight: performance-regression 0.60 (acceptable), its summary quoting another line of the "
+        "bot's report than the one the tester keys",
+    },
+    "tests/data/blind-round114-excerpts-d/04-nixlbench-asio-shutdown-race-abort": {
+        "verdict": "first sight: scheduler-crash 0.45; the tester expects inconclusive: nixlbench's worker aborted "
+        "(exit 134) on `ASIO Read head failed: End of file` after printing its result row, a shutdown race",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
