@@ -2195,6 +2195,47 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: scheduler-crash 0.45; the tester expects inconclusive: nixlbench's worker aborted "
         "(exit 134) on `ASIO Read head failed: End of file` after printing its result row, a shutdown race",
     },
+    "tests/data/blind-round115-bundles-2/01-dynamo-efa-cross-az-nixl": {
+        "verdict": "first sight: scheduler-runtime-crash 0.43, the engine dead of NIXL_ERR_BACKEND raised in "
+        "add_remote_agent; the tester expects the failed handshake named (rdma-link-failure, "
+        "bootstrap-unreachable) or inconclusive",
+    },
+    "tests/data/blind-round115-excerpts-b/01-vllm-mm-cache-hang-health-200": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): answered requests, then only health "
+        "checks and a py-spy dump of an idle engine core; the tester expects inconclusive (requests never "
+        "reached the scheduler)",
+    },
+    "tests/data/blind-round115-excerpts-b/03-lmdeploy-qwen2-garbled-stream": {
+        "verdict": "first sight: healthy 0.50 (a failed run called healthy): the garbage is spread over streamed "
+        'chunks (`"content":"统领"`, `"郑州"`, `"出して"`), one or two words each, and no reader joins a stream\'s '
+        "deltas",
+    },
+    "tests/data/blind-round115-excerpts-b/04-sglang-pd-gradual-kv-corruption-accuracy": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: GPQA falling from 94-96 % to "
+        "46-55 % as more requests were served",
+    },
+    "tests/data/blind-round115-excerpts-b/05-lmdeploy-qwen3-fp8-garbled-sse": {
+        "verdict": 'first sight: healthy 0.40 (a failed run called healthy): one streamed chunk (`" nostalg"` in '
+        "answer to 你好), no reader joins a stream's deltas",
+    },
+    "tests/data/blind-round115-excerpts-c/03-xinference-sglang-srt-throughput-up": {
+        "verdict": "first sight: no-failure-seen (acceptable) quoting no key line: the Before/After throughput lines "
+        "are read as results, not compared",
+        "key_line": "first sight: no-failure-seen (acceptable) quoting no key line: the Before/After throughput lines "
+        "are read as results, not compared",
+    },
+    "tests/data/blind-round115-excerpts-c/04-vllm-mixtral-fp8-gsm8k-degraded": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): one lm-eval table, GSM8K 0.2843, with no "
+        "threshold or earlier run to judge it against",
+    },
+    "tests/data/blind-round115-bundles-1/03-mooncake-overlong-prompt-decode-garbage": {
+        "key_line": "first sight: healthy 0.60 (a failed run called healthy); since then output-corruption, quoting "
+        "the client's garbage answer, not the prefill's `Input length ... exceeds` line the tester keys",
+    },
+    "tests/data/blind-round115-excerpts-b/02-sglang-pd-decode-transferring-slot-leak": {
+        "key_line": "first sight: kv-transfer-backlog 0.55 (acceptable), quoting another decode batch line than the "
+        "one the tester keys",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -93,6 +93,9 @@ class Mark(StrEnum):
     ANSWERED = "answered"  # a request through the PD path got an answer (whatever its content)
     END_TO_END = "end-to-end"  # an end-to-end check (probe, accuracy gate) ran; it passed unless failing
     REQUEST_FAILED = "request-failed"  # a request through the PD path failed: it is not serving
+    # A server logged a request arriving (sglang's `Receive: obj=...` under --log-requests): with no
+    # answer after it, a ready line is no proof the deployment serves (it may hang on that request).
+    REQUEST_RECEIVED = "request-received"
     KV_POOL_SIZED = "kv-pool-sized"  # the server has sized its KV pool (a sizing line)
     IN_START_UP = "in-start-up"  # the line itself says the server was still starting ("died during initialization")
     # The line itself says the server was serving: only the serving loop writes it (sglang's batch that

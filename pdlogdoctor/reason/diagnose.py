@@ -835,6 +835,9 @@ def _no_cause_report(
         return _healthy(proof, evidence, alternatives, missing, tolerated=failing)
     if not failing:
         passed = _gates_passed(evidence)
+        unanswered = _received_unanswered(proof, evidence)
+        if unanswered:  # a ready server that never answered what it received shows no serving
+            return _no_failure_seen(alternatives, missing, evidence, unanswered=unanswered)
         if proof or passed:
             return _healthy([*proof, *passed], evidence, alternatives, missing)
         return _no_failure_seen(alternatives, missing, evidence)  # error lines no pattern names: unexplained.py
@@ -1166,9 +1169,23 @@ def _place(event: Event) -> tuple[str, int]:
     return (event.source, event.line)
 
 
-def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], evidence: Evidence) -> Report:
+def _received_unanswered(proof: Sequence[Event], evidence: Evidence) -> list[Event]:
+    """The requests a server logged arriving when no line answers a request: its ready line is then the
+    only proof, and a server that received requests and answered none in these lines may be stuck on
+    them (sgl-project/sglang#26783). Empty when anything was answered or checked end to end."""
+    if any(e.pattern not in evidence.library.marked(Mark.SERVER_UP) for e in proof):
+        return []
+    received = [e for e in evidence.marked(Mark.REQUEST_RECEIVED) if not e.failing]
+    answered = [e for e in evidence.marked(Mark.ANSWERED, Mark.END_TO_END) if not e.failing]
+    return sorted(received, key=_time_key) if received and not answered else []
+
+
+def _no_failure_seen(
+    alternatives: tuple[Alternative, ...], missing: list[str], evidence: Evidence, unanswered: Sequence[Event] = ()
+) -> Report:
     """Nothing failed, and nothing shows serving either: a starting server, a short excerpt. Not a
-    failure report (no failure title), and not healthy (nothing was shown to work)."""
+    failure report (no failure title), and not healthy (nothing was shown to work). `unanswered`: the
+    requests a ready server received and these lines show no answer to."""
     refused = evidence.marked(Mark.REQUEST_REFUSED)
     if refused:
         return _all_refused(refused, alternatives, missing, evidence)
@@ -1183,6 +1200,13 @@ def _no_failure_seen(alternatives: tuple[Alternative, ...], missing: list[str], 
             "No failure seen in these lines: nothing in them failed, and nothing shows a request served yet "
             f"({', '.join(context[:5]) + ' seen' if context else 'no known line'}), so whether the deployment "
             "works is not shown either."
+        )
+    if unanswered:
+        first = unanswered[0]
+        summary = (
+            f"No failure seen in these lines, but no request answered either: the server is ready, and "
+            f"{count_matches(list(unanswered))} request(s) it received get no answer in them (first: {first.where}: "
+            f"{clip(first.text.strip(), 240)}). It may be stuck on them, or the lines end before their answers."
         )
     last = _last_step(evidence.events)
     if last is not None:

@@ -242,7 +242,12 @@ def _garbage(root: Event, evidence: Evidence) -> str:
     repeated, unit = root.get("output_repeat_fraction"), root.get("unit")
     if repeated is not None and unit is not None:
         quoted = clip(root.text.strip(), QUOTE)
-        return f"{float(repeated):.0%} of it is {str(unit)!r} repeated, at {root.where}: {quoted}"
+        if float(repeated) >= ONE_UNIT:
+            return f"{float(repeated):.0%} of it is {str(unit)!r} repeated, at {root.where}: {quoted}"
+        # several runs in turn (`the the the ... 2 2 2 ...`): no one unit makes most of it
+        output = root.get("output")
+        shown = clip(str(output).strip(), QUOTE) if isinstance(output, str) else quoted
+        return f"{float(repeated):.0%} of it is runs of one word or character repeated, at {root.where}: {shown}"
     invalid = root.get("invalid")
     if invalid is not None:
         return f"{_share(float(invalid))} of the GSM8K answers hold no number, at {root.where}: {root.text.strip()}"
@@ -250,6 +255,7 @@ def _garbage(root: Event, evidence: Evidence) -> str:
 
 
 QUOTE = 160  # characters of the garbage line quoted in a summary
+ONE_UNIT = 0.8  # a repeated share from this on is one unit's (the patterns' own bound for a single run)
 
 
 def _transport_evidence(evidence: Evidence) -> bool:
