@@ -2236,6 +2236,37 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: kv-transfer-backlog 0.55 (acceptable), quoting another decode batch line than the "
         "one the tester keys",
     },
+    "tests/data/blind-round116-excerpts-b/01-sglang-multitokenizer-abort-dropped-hang": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): requests rejected on queue overflow never"
+        " answered, the abort dropped, while /health and new requests kept answering 200; the tester "
+        "expects inconclusive",
+    },
+    "tests/data/blind-round116-excerpts-b/03-sglang-dsv3-silent-stall": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): the log stops after a 200 and a prefill "
+        "batch of 99 running requests, no error; the tester expects inconclusive",
+    },
+    "tests/data/blind-round116-excerpts-b/05-sglang-dsv3-runaway-output-kv-full-retract": {
+        "verdict": "first sight: no-failure-seen; the tester expects decode-saturated: two runaway requests fill the "
+        "KV cache (usage 1.00), every rank retracts, 11 tokens/s",
+    },
+    "tests/data/blind-round116-excerpts-c/03-lmdeploy-turbomind-refactor-opencompass-pass": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: an OpenCompass score table with normal "
+        "scores, read as results judged against nothing",
+    },
+    "tests/data/blind-round116-excerpts-c/04-llamacpp-perplexity-bad-q8-quant": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: one Q8_0 file's perplexity "
+        "15.39 beside two others' 6.96, rows of a table the tool does not pair",
+    },
+    "tests/data/blind-round116-excerpts-c/06-ttxla-nightly-llama8b-perf-p0": {
+        "key_line": "first sight: performance-regression 0.60 (acceptable), its summary quoting another line of the "
+        "bot's report than the one the tester keys",
+    },
+    "tests/data/blind-round116-excerpts-b/02-vllm-061-preemption-engine-dead": {
+        "verdict": "first sight: inconclusive; the tester expects scheduler-runtime-crash: vLLM 0.6's `Engine "
+        "background task failed` and `ValueError: max() arg is an empty sequence` right after a preemption."
+        " A pattern for the background task's failure made it the root of four other cases whose timeouts "
+        "kill that task, and was dropped",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
