@@ -1316,11 +1316,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # a dozen look-ups, and its results set ended after two cases. Fixed since: an exception behind its
     # report's label (`reason: AssertionError: ...`), a native backtrace's frames, a table cell that
     # points at its value's regression (`**16.80** ← regression`).
-    "tests/data/blind-round80-bundles-1/08-decode-port-busy-then-restarted-serving": {
-        "verdict": "first sight: inconclusive; the tester expects healthy: a decode whose earlier life "
-        "(`decode-0.previous.log`) failed on `dist_init_port at 30233 is not available`, then served, its "
-        "earlier life's error ranked as the run's",
-    },
     "tests/data/blind-round80-bundles-2/07-vllm-nixl-kv-transfer-backlog": {
         "key_line": "first sight: healthy, quoting its last serving line, not the `KV Transfer metrics` line",
     },
@@ -2266,6 +2261,18 @@ KNOWN: dict[str, dict[str, str]] = {
         "background task failed` and `ValueError: max() arg is an empty sequence` right after a preemption."
         " A pattern for the background task's failure made it the root of four other cases whose timeouts "
         "kill that task, and was dropped",
+    },
+    "tests/data/blind-round117-excerpts-c/06-sglang-gsm8k-eval-unification-gate": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a PR's prose listing nightly"
+        " GSM8K gates missed (0.905-0.925 against 0.93), no harness line",
+    },
+    "tests/data/blind-round117-excerpts-d/03-smg-vllm-mooncake-pd-tcp-errno99": {
+        "verdict": "first sight: inconclusive quoting Mooncake's `TcpTransport::getConnection failed ... Cannot assign"
+        " requested address` (34 lines); the tester expects bootstrap-unreachable",
+    },
+    "tests/data/blind-round117-excerpts-e/07-kserve-triton-oomkilled": {
+        "verdict": "first sight: inconclusive: the OOMKilled Last State is cleared by a later `Ready: True`, which is "
+        "the pod's other container's (queue-proxy), not the killed one's (`Ready: False`)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -188,15 +188,16 @@ def _earlier_failure(cancel: str, cancel_time: float | None, evidence: Evidence)
 
 
 def _above_the_cancel(hypothesis: Hypothesis, evidence: Evidence) -> Event | None:
-    """Untimed lines: a failing line above the cancel in the cancel's own file (a test the job's
-    watchdog found stuck, then the job's timeout cancelled it). Lines of other files cannot be
-    ordered against it without times; the CI system's own outcome lines (a pipeline's FAILURE status,
-    a step's exit) report the job's end, which the cancel may be, in whatever order they are pasted."""
+    """A failing line above the cancel in the cancel's own file: untimed, any (a test the job's
+    watchdog found stuck, then the job's timeout cancelled it); timed, a test's own failure (a test
+    that errored, then the pipeline's timeout: ai-dynamo/nixl#1887), which _earlier_failure does not
+    weigh, having no verdict. One file's order is its own. Lines of other files cannot be ordered
+    against it without times; the CI system's own outcome lines (a pipeline's FAILURE status, a
+    step's exit) report the job's end, which the cancel may be, in whatever order they are pasted."""
     library = evidence.library
     cancels = library.rooting(hypothesis.verdict)
+    gates = library.marked(Mark.GATE_FAILED)
     for root in hypothesis.roots:
-        if root.time is not None:
-            continue
         above = [
             e
             for e in evidence.events
@@ -205,6 +206,7 @@ def _above_the_cancel(hypothesis: Hypothesis, evidence: Evidence) -> Event | Non
             and e.failing
             and e.pattern not in cancels
             and Role.CI not in library.pattern(e.pattern).roles
+            and (root.time is None or e.pattern in gates)
         ]
         if above:
             return min(above, key=lambda e: e.line)
