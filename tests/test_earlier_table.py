@@ -95,3 +95,18 @@ def test_a_strict_match_zero_beside_a_working_filter_is_harmless(tmp_path: Path,
     report = _report(tmp_path, library, _table("0.9141", "0.0000"))
     assert report.verdict.id == "healthy"
     assert [e.line for e in report.harmless] == [4]
+
+
+def test_the_earlier_table_is_found_past_its_groups_table(tmp_path: Path, library: Library) -> None:
+    # lm-eval prints a groups table under its tasks': the later run's rows still pair with the earlier
+    # run's tasks table, above it
+    groups = [
+        "|Groups|Version|Filter|n-shot|Metric|   |Value |   |Stderr|",
+        RULE,
+        "|mmlu  |      2|none  |      |acc   |↑  |0.7000|±  |0.0037|",
+    ]
+    lines = [*_table("0.9141", "0.7813"), "", *groups, "", "", *_table("0.6719", "0.6500")]
+    report = _report(tmp_path, library, lines)
+    assert report.verdict.id == "accuracy-regression"
+    failed = next(e for e in report.chain if e.pattern == "lm-eval-row-below-earlier-run")
+    assert failed.get("baseline") == 0.9141

@@ -1173,7 +1173,7 @@ def _received_unanswered(proof: Sequence[Event], evidence: Evidence) -> list[Eve
     """The requests a server logged arriving when no line answers a request: its ready line is then the
     only proof, and a server that received requests and answered none in these lines may be stuck on
     them (sgl-project/sglang#26783). Empty when anything was answered or checked end to end."""
-    if any(e.pattern not in evidence.library.marked(Mark.SERVER_UP) for e in proof):
+    if not proof or any(e.pattern not in evidence.library.marked(Mark.SERVER_UP) for e in proof):
         return []
     received = [e for e in evidence.marked(Mark.REQUEST_RECEIVED) if not e.failing]
     answered = [e for e in evidence.marked(Mark.ANSWERED, Mark.END_TO_END) if not e.failing]

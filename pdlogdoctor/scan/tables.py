@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from itertools import islice, takewhile
+from typing import NamedTuple
 
 from ..model import FieldValue
 from ..model.measures import BETTER_HIGHER, BETTER_LOWER, directed
@@ -290,12 +291,13 @@ def read_earlier_row_above(buf: bytes | bytearray, line_start: int, line_end: in
     return _worst(worse, name, was, now, "| " + " | ".join(row) + " |", "the earlier table -> the later")
 
 
-class _TableAbove:
+class _TableAbove(NamedTuple):
     """A table row's header, the rows between the header and the row (top down) and the file's lines
     above the header (nearest first)."""
 
-    def __init__(self, header: list[str], rows_above: list[list[str]], lines_above: list[str]) -> None:
-        self.header, self.rows_above, self.lines_above = header, rows_above, lines_above
+    header: list[str]
+    rows_above: list[list[str]]
+    lines_above: list[str]
 
 
 def _table_upward(lines: list[str]) -> _TableAbove | None:
@@ -323,11 +325,10 @@ def _earlier_table(lines: list[str], header: list[str]) -> list[list[str]] | Non
             prose += 1 if lines[at].strip() else 0
             at += 1
             continue
-        block, rest = _table_block([line for line in lines[at:] if line.strip()])
+        block, rest = _table_block(lines[at:])  # up to the first line that is no table's (a blank one)
         if block and block[0] == header:
             return block[1:]
-        taken = len(lines) - at - len(rest) if block else 1
-        at += max(taken, 1)
+        at += max(len(lines) - at - len(rest), 1)
     return None
 
 
