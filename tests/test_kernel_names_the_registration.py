@@ -7,8 +7,10 @@ kernel's line, the registration's own errno is all there is."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
+from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 
 from .conftest import shipped_library
@@ -17,8 +19,8 @@ LIBRARY = shipped_library()
 CASE = Path(__file__).parent / "data" / "blind-round112-bundles-2" / "03-vllm-mooncake-connector-mkey-exhausted"
 
 
-def test_the_kernels_line_names_why_the_registration_failed() -> None:
-    report = run([str(CASE)], LIBRARY)
+def test_the_kernels_line_names_why_the_registration_failed(case_reports: Mapping[Path, Report]) -> None:
+    report = case_reports[CASE]
     assert report.verdict.id == "rdma-resource-exhausted", report.verdict
     assert "CREATE_MKEY(0x200) op_mod(0x0) failed, status no resources(0xf)" in report.verdict.summary
     assert any(e.pattern == "mooncake-register-memory-failed" for e in report.chain)

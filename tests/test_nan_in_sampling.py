@@ -4,9 +4,10 @@ sampler found, not a pattern's id. The same words of a training note name nothin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
-from pdlogdoctor.pipeline import run
+from pdlogdoctor.model import Report
 
 from .conftest import analysed_lines, shipped_library
 
@@ -14,8 +15,8 @@ LIBRARY = shipped_library()
 CASE = Path(__file__).parent / "data" / "blind-round110-excerpts-b" / "02-nan-sampling-200-under-concurrency"
 
 
-def test_nan_while_answering_is_garbage_output_named_in_words() -> None:
-    report = run([str(CASE)], LIBRARY)
+def test_nan_while_answering_is_garbage_output_named_in_words(case_reports: Mapping[Path, Report]) -> None:
+    report = case_reports[CASE]
     assert report.verdict.id == "output-corruption", report.verdict
     assert "the sampler found NaN in the probability it sampled from" in report.verdict.summary
     assert "sampling-nan" not in report.verdict.summary

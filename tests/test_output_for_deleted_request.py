@@ -6,9 +6,10 @@ ids are left out."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
-from pdlogdoctor.pipeline import run
+from pdlogdoctor.model import Report
 
 from .conftest import analysed_lines, shipped_library
 
@@ -17,8 +18,8 @@ CASE = Path(__file__).parent / "data" / "blind-round111-excerpts-b" / "04-sglang
 ANSWERED = '[2026-08-22 17:44:31] INFO:     127.0.0.1:40312 - "POST /v1/chat/completions HTTP/1.1" 200 OK'
 
 
-def test_output_for_a_dropped_request_is_no_healthy_run() -> None:
-    report = run([str(CASE)], LIBRARY)
+def test_output_for_a_dropped_request_is_no_healthy_run(case_reports: Mapping[Path, Report]) -> None:
+    report = case_reports[CASE]
     assert report.verdict.id == "inconclusive", report.verdict
     assert "Received output for rid='fa58389fa9704408a710d5ad34474e45'" in report.verdict.summary
 

@@ -5,9 +5,10 @@ regression measured against what the test expects. A row at or above its thresho
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
-from pdlogdoctor.pipeline import run
+from pdlogdoctor.model import Report
 
 from .conftest import analysed_lines, shipped_library
 
@@ -15,8 +16,8 @@ LIBRARY = shipped_library()
 CASE = Path(__file__).parent / "data" / "blind-round112-excerpts-c" / "04-sglang-nightly-gemma-fp8-below-threshold"
 
 
-def test_a_score_under_its_threshold_is_an_accuracy_regression() -> None:
-    report = run([str(CASE)], LIBRARY)
+def test_a_score_under_its_threshold_is_an_accuracy_regression(case_reports: Mapping[Path, Report]) -> None:
+    report = case_reports[CASE]
     assert report.verdict.id == "accuracy-regression", report.verdict
     assert "measured 0.512 against an expected 0.6" in report.verdict.summary
 

@@ -7,9 +7,10 @@ names no side."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
-from pdlogdoctor.pipeline import run
+from pdlogdoctor.model import Report
 
 from .conftest import analysed_lines, shipped_library
 
@@ -18,8 +19,8 @@ CASE = Path(__file__).parent / "data" / "blind-round111-excerpts-c" / "07-trtllm
 WITHOUT = "W/o fp8 kv cache : MMLU 84.60 / Gsm8K 93.17"
 
 
-def test_with_a_setting_the_accuracy_fell_beyond_the_allowance() -> None:
-    report = run([str(CASE)], LIBRARY)
+def test_with_a_setting_the_accuracy_fell_beyond_the_allowance(case_reports: Mapping[Path, Report]) -> None:
+    report = case_reports[CASE]
     assert report.verdict.id == "accuracy-regression", report.verdict
     assert "84.6 to 75.12" in report.verdict.summary
 

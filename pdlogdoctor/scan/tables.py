@@ -271,7 +271,8 @@ def read_earlier_row_above(buf: bytes | bytearray, line_start: int, line_end: in
     the earlier is the baseline, as the lines were printed. The row's value is judged by which way
     its metric is better (an accuracy or a score higher, a perplexity lower). Nothing when no earlier
     table of the same header holds the row, or the metric says no way."""
-    here = _table_upward(list(_upward(buf, line_start)))
+    # the row's table (ROWS_ABOVE lines at most) and the lines above it the earlier table is looked for in
+    here = _table_upward(list(islice(_upward(buf, line_start), 2 * ROWS_ABOVE + 2)))
     row = cells_of(_text(buf, line_start, line_end))
     if here is None or row is None or len(row) != len(here.header):
         return {}
