@@ -246,10 +246,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no key line quoted (healthy 0.30): the evidence shows the first 200 of the burst, "
         "the tester's key line is the last",
     },
-    "tests/data/blind-round22-excerpts-a/10-vllm-ray-actor-died-aborted": {
-        "verdict": "first sight: host-oom 0.35; the tester expects scheduler-runtime-crash. The same Ray lines "
-        "are host-oom in blind-round5-excerpts/32 (the thread found the OOM killer): a lead, not a finding",
-    },
     "tests/data/blind-round22-excerpts-b/02-deepep-intranode-ll-ibgda-warnings": {
         "verdict": "first sight: inconclusive 0.00; the tester expects no-failure-seen (NVSHMEM's IBGDA init "
         "failures on an intranode run that completed)",
@@ -1510,9 +1506,8 @@ KNOWN: dict[str, dict[str, str]] = {
     # packages' versions that must match, rows judged against the row named the baseline, llama-bench's
     # pp/tg tests as rates, slurmstepd's own time of a cancel on the servers' clock.
     "tests/data/blind-round89-excerpts-b/01-vllm-mm-cache-eviction-hang": {
-        "verdict": "first sight: no-failure-seen (acceptable) naming no frame: py-spy stack dumps of a hung "
-        "engine, the tester keys `_process_input_queue (vllm/v1/engine/core.py:1249)`",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
+        "key_line": "first sight: no line quoted (no-failure-seen); since session 37 inconclusive on the dump's "
+        "`MainThread` line, its frames (the tester keys `_process_input_queue`) not quoted",
     },
     "tests/data/blind-round89-excerpts-b/03-sglang-retraction-decode-collapse": {
         "verdict": "first sight: no-failure-seen; the tester expects decode-saturated: ten decode lines, the "
@@ -1726,11 +1721,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round95-excerpts-c/07-inferencex-glm52-mi325x-eval-within-se": {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: a GSM8K table of a baseline and a "
         "candidate within one standard error (`-0.0038 (within`), the eval job's `infrastructure_success: true`",
-    },
-    "tests/data/blind-round95-excerpts-d/08-dynamo-sglang-kv-budget-hang": {
-        "verdict": "first sight: scheduler-crash at 0.30; the tester expects inconclusive: sglang's watchdog's "
-        "`scheduler_0 ... crashed with exit code -15` beside pytest's two ReadTimeout failures, the SIGTERM the "
-        "test's teardown sent (a SIGTERM death with no stop recorded stays a crash here: test_stopped_from_outside)",
     },
     # Round 96 (session 32), at first sight on 570fa648: excerpts-a 2/6, excerpts-b 2/5, excerpts-c 7/8,
     # excerpts-d 5/5, bundles-1 5/5, bundles-2 6/6: 27/35 acceptable, 35/35 quoted, none refused, one failed
@@ -2195,11 +2185,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "add_remote_agent; the tester expects the failed handshake named (rdma-link-failure, "
         "bootstrap-unreachable) or inconclusive",
     },
-    "tests/data/blind-round115-excerpts-b/01-vllm-mm-cache-hang-health-200": {
-        "verdict": "first sight: healthy 0.40 (a failed run called healthy): answered requests, then only health "
-        "checks and a py-spy dump of an idle engine core; the tester expects inconclusive (requests never "
-        "reached the scheduler)",
-    },
     "tests/data/blind-round115-excerpts-b/03-lmdeploy-qwen2-garbled-stream": {
         "verdict": "first sight: healthy 0.50 (a failed run called healthy): the garbage is spread over streamed "
         'chunks (`"content":"统领"`, `"郑州"`, `"出して"`), one or two words each, and no reader joins a stream\'s '
@@ -2256,23 +2241,31 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: performance-regression 0.60 (acceptable), its summary quoting another line of the "
         "bot's report than the one the tester keys",
     },
-    "tests/data/blind-round116-excerpts-b/02-vllm-061-preemption-engine-dead": {
-        "verdict": "first sight: inconclusive; the tester expects scheduler-runtime-crash: vLLM 0.6's `Engine "
-        "background task failed` and `ValueError: max() arg is an empty sequence` right after a preemption."
-        " A pattern for the background task's failure made it the root of four other cases whose timeouts "
-        "kill that task, and was dropped",
-    },
     "tests/data/blind-round117-excerpts-c/06-sglang-gsm8k-eval-unification-gate": {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a PR's prose listing nightly"
         " GSM8K gates missed (0.905-0.925 against 0.93), no harness line",
     },
-    "tests/data/blind-round117-excerpts-d/03-smg-vllm-mooncake-pd-tcp-errno99": {
-        "verdict": "first sight: inconclusive quoting Mooncake's `TcpTransport::getConnection failed ... Cannot assign"
-        " requested address` (34 lines); the tester expects bootstrap-unreachable",
+    # Round 118 (session 37), at first sight on b11ee1e9: excerpts-a 4/5, excerpts-b 5/6, excerpts-c 4/8,
+    # excerpts-d 5/6, excerpts-e 5/6, bundles-1 3/3, bundles-2 1/2: 27/36 acceptable, 33/36 quoted, none
+    # refused, no failed run called healthy, none confidently wrong. Fixed since: a harness's failed test
+    # tears its servers down (a SIGTERM death after it is no crash: excerpts-b 06, round 95's excerpts-d
+    # 08), Ray's release comparison's THROUGHPUT names its measure (excerpts-c 03), a results table without
+    # its outer pipes (excerpts-c 02) and its PASS rows (excerpts-c 06), an untimed line above the timed
+    # lines of the same error is the earlier (excerpts-a 02), a py-spy dump's innermost frame in the
+    # summary (excerpts-d 04), TGI's router warmup error and transformers' `can yield errors` (excerpts-e
+    # 01), a probe's timeout, a container's `Reason: Error` and the kubelet's probe kill are no cause of a
+    # gateway with no ready backend (bundles-2 02).
+    "tests/data/blind-round118-excerpts-c/04-sglang-jax-evalscope-mmlu-pro-pass": {
+        "key_line": "first sight: healthy 0.40 (acceptable), quoting another row of evalscope's table than the "
+        "one the tester keys",
     },
-    "tests/data/blind-round117-excerpts-e/07-kserve-triton-oomkilled": {
-        "verdict": "first sight: inconclusive: the OOMKilled Last State is cleared by a later `Ready: True`, which is "
-        "the pod's other container's (queue-proxy), not the killed one's (`Ready: False`)",
+    "tests/data/blind-round118-excerpts-c/07-vllm-kimi-k3-gsm8k-pass": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: a GSM8K table of 0.96 in a PR and "
+        "`No requests failed or retried`, read as results judged against nothing",
+    },
+    "tests/data/blind-round118-excerpts-e/05-kserve-hf-download-stalled": {
+        "key_line": "first sight: no-failure-seen 0.50 (acceptable), not quoting the storage initializer's last "
+        "download line the tester keys",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
@@ -2400,7 +2393,6 @@ def test_every_cause_pattern_that_roots_a_verdict_roots_a_case(
 # Cause patterns no case roots yet. Each needs a real case (real lines from a public thread), not a
 # written one; the gate fails for any new pattern, and for one listed here once a case roots it.
 UNROOTED = {
-    "hf-repo-not-found",
     "nixl-registration-failed",
 }
 

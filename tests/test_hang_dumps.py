@@ -79,6 +79,37 @@ def test_an_idle_thread_in_a_dump_is_no_failure(tmp_path: Path, library: Library
     assert report.verdict.id == "no-failure-seen"
 
 
+# vLLM's access and stats lines (vllm/v1/metrics/loggers.py, uvicorn's access log), then a py-spy
+# dump of its engine core whose threads all wait (vllm-project/vllm#47958: the engine idle on its
+# input queue while another thread spun; /health answered 200 throughout).
+SERVED_THEN_DUMPED = [
+    '(APIServer pid=94384) INFO:     10.20.3.41:51862 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+    "(APIServer pid=94384) INFO 07-06 14:02:21 [loggers.py:257] Engine 000: Avg prompt throughput: 1911.6 "
+    "tokens/s, Avg generation throughput: 71.4 tokens/s, Running: 0 reqs, Waiting: 0 reqs, GPU KV cache "
+    "usage: 0.0%, Prefix cache hit rate: 11.4%",
+    '(APIServer pid=94384) INFO:     127.0.0.1:40216 - "GET /health HTTP/1.1" 200 OK',
+    "",
+    "Process 96637: VLLM::EngineCore",
+    'Thread 96637 (idle): "MainThread"',
+    "    wait (threading.py:320)",
+    "    get (queue.py:171)",
+    "    _process_input_queue (vllm/v1/engine/core.py:1249)",
+]
+
+
+def test_a_dump_taken_after_serving_is_no_healthy_run_even_when_every_thread_waits(
+    tmp_path: Path, library: Library
+) -> None:
+    (tmp_path / "dumped").mkdir()
+    (tmp_path / "served").mkdir()
+    report = _report(tmp_path / "dumped", library, SERVED_THEN_DUMPED)
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert 'Thread 96637 (idle): "MainThread"' in report.verdict.summary
+    assert int(exit_code_for(report)) == 3
+    served = _report(tmp_path / "served", library, SERVED_THEN_DUMPED[:3])  # the same lines, no dump
+    assert served.verdict.id == "healthy", served.verdict.summary
+
+
 def test_the_sglang_watchdog_kills_a_scheduler_and_is_quoted(tmp_path: Path, library: Library) -> None:
     lines = [
         "[2025-04-03 20:06:34 DP1 TP0] Watchdog timeout (self.watchdog_timeout=300)",

@@ -77,3 +77,32 @@ def test_a_server_stopped_after_it_served_is_no_failure(tmp_path: Path, library:
     the watchdog's wording (the SIGQUIT the parent gets for its children is the same shutdown)."""
     report = _bundle(tmp_path, library, [*SERVED, TOLD, DRAINED, DIED.format(code=-15)])
     assert report.verdict.id == "healthy"
+
+
+# A pytest run of a served deployment (ai-dynamo/dynamo's sglang tests): the client gave up on a
+# request, the test's teardown stopped the server (its scheduler ended by SIGTERM), then pytest's
+# summary named the failed test. Times are the harness's own.
+TEST_RUN = [
+    "[TEST] 2026-05-08T09:41:12 INFO test_sglang_deployment[aggregated-2]: Starting test_deployment",
+    "[TEST] 2026-05-08T09:43:05 ERROR tests.utils.client: Request timed out after 60.00 seconds",
+    "[2026-05-08 09:43:11] Subprocess scheduler_0 (pid=48213) crashed with exit code {code}. Triggering cleanup...",
+    "FAILED tests/serve/test_sglang.py::test_sglang_deployment[aggregated-2] - requests.exceptions.ReadTimeout: "
+    "HTTPConnectionPool(host='localhost', port=8000): Read timed out. (read timeout=60)",
+]
+
+
+def _test_run(tmp_path: Path, library: Library, code: int) -> Report:
+    (tmp_path / "ci-test.log").write_text("\n".join(TEST_RUN).format(code=code) + "\n")
+    return run([str(tmp_path)], library)
+
+
+def test_a_server_a_failed_test_tore_down_is_no_crash(tmp_path: Path, library: Library) -> None:
+    report = _test_run(tmp_path, library, -15)
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "ci-test.log:4: FAILED tests/serve/test_sglang.py::test_sglang_deployment" in report.verdict.summary
+
+
+def test_a_segfault_beside_a_failed_test_is_still_a_crash(tmp_path: Path, library: Library) -> None:
+    report = _test_run(tmp_path, library, -11)
+    assert report.verdict.id.startswith("scheduler-"), report.verdict.summary
+    assert dict(report.verdict.facts)["exit_code"] == -11

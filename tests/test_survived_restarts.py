@@ -230,3 +230,42 @@ def test_a_port_that_flapped_with_no_transfer_failing_is_a_blip(tmp_path: Path, 
         log.write_text("".join(line for line in lines if not any(word in line for word in READ_FAILED)))
     report = run([str(bundle)], library)
     assert report.verdict.id == "healthy", report.verdict.summary
+
+
+# kubectl describe of a two-container pod (kserve's model server and knative's queue-proxy, as in
+# kserve/kserve#2361): the model server killed for memory, then each container's own `Ready:`.
+TWO_CONTAINERS = """\
+Containers:
+  kserve-container:
+    State:          Running
+      Started:      Fri, 29 Jul 2022 14:24:51 +0800
+    Last State:     Terminated
+      Reason:       OOMKilled
+      Exit Code:    137
+      Started:      Fri, 29 Jul 2022 14:22:03 +0800
+      Finished:     Fri, 29 Jul 2022 14:24:49 +0800
+    Ready:          {killed}
+    Restart Count:  3
+  queue-proxy:
+    State:          Running
+      Started:      Fri, 29 Jul 2022 14:10:37 +0800
+    Ready:          {sidecar}
+    Restart Count:  0
+"""
+
+
+def test_a_killed_container_not_ready_is_not_cleared_by_its_sidecars_ready(tmp_path: Path, library: Library) -> None:
+    describe = tmp_path / "describe-predictor.txt"
+    describe.write_text(TWO_CONTAINERS.format(killed="False", sidecar="True"))
+    report = run([str(describe)], library)
+    assert report.verdict.id == "host-oom", report.verdict.summary
+    assert "describe-predictor.txt:6" in report.verdict.summary  # the kill's own line
+    assert exit_code_for(report) == 1
+
+
+def test_a_killed_container_ready_again_is_cleared_whatever_its_sidecar_says(tmp_path: Path, library: Library) -> None:
+    describe = tmp_path / "describe-predictor.txt"
+    describe.write_text(TWO_CONTAINERS.format(killed="True", sidecar="False"))
+    report = run([str(describe)], library)
+    assert report.verdict.id != "host-oom", report.verdict.summary
+    assert _said(report, "OOMKilled"), (report.verdict.summary, report.notes)

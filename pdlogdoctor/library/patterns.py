@@ -102,8 +102,8 @@ PROFILE_FILE = "profile.toml"
 _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
-    "marks", "unexplained", "identity", "cleared_by", "cleared_by_run", "cleared_on", "says", "search_anchor",
-    "any_anchors", "pastes_only",
+    "marks", "unexplained", "identity", "cleared_by", "not_cleared_by", "cleared_by_run", "cleared_on", "says",
+    "search_anchor", "any_anchors", "pastes_only",
 }  # fmt: skip
 # The title `patterns suggest` writes into a skeleton (suggest.py), for a person to replace.
 SKELETON_TITLE = "TODO: what this line means"
@@ -204,6 +204,10 @@ class Pattern:
     # Patterns whose line, later in the same file, shows this one did no harm (UCX's API-version
     # warning, then NIXL's UCX backend instantiated): this line then fails nothing.
     cleared_by: tuple[str, ...] = ()
+    # Patterns whose line, later in the same file and before the first clearing line, says this one
+    # was not got over (a container's `Ready: False` under its OOMKilled, beside another container's
+    # `Ready: True`): the first word after the failure on it decides.
+    not_cleared_by: tuple[str, ...] = ()
     # Patterns whose line anywhere in the run after this one (any file: a harness's check) shows it
     # did no harm (a warmup's garbage tokens, then an accuracy check the model passed).
     cleared_by_run: tuple[str, ...] = ()
@@ -431,6 +435,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         unexplained=_unexplained(data, fields, where),
         identity=_identity(data, fields, where),
         cleared_by=schema.string_list(data, "cleared_by", where) or (),
+        not_cleared_by=schema.string_list(data, "not_cleared_by", where) or (),
         cleared_by_run=schema.string_list(data, "cleared_by_run", where) or (),
         cleared_on=schema.string_list(data, "cleared_on", where) or (),
         edges=edges,
@@ -740,7 +745,11 @@ def validate_library(library: Library) -> None:
                     raise PatternError(pattern.path, f"causes[{index}].pattern", f"unknown pattern '{target_id}'{hint}")
                 _check_join(pattern, target, edge.join, f"causes[{index}].join")
         _check_identity_declared(pattern)
-        for key, names in (("cleared_by", pattern.cleared_by), ("cleared_by_run", pattern.cleared_by_run)):
+        for key, names in (
+            ("cleared_by", pattern.cleared_by),
+            ("not_cleared_by", pattern.not_cleared_by),
+            ("cleared_by_run", pattern.cleared_by_run),
+        ):
             for name in names:
                 if name not in by_id:
                     raise PatternError(pattern.path, key, f"unknown pattern '{name}'")

@@ -862,7 +862,7 @@ def _no_cause_report(
         advice = library.pattern(cause.pattern).advice.strip()
         return replace(report, advice=advice) if advice else report
     summary = (
-        f"{kinds} (first: {library.pattern(first.pattern).title} at {first.where}{then}), "
+        f"{kinds} (first: {library.pattern(first.pattern).title} at {first.where}{_innermost(first)}{then}), "
         "but no line in these logs shows their cause."
     )
     missing = [*missing, *_missing_for_symptoms(failing, library)]
@@ -1210,8 +1210,12 @@ def _no_failure_seen(
         )
     last = _last_step(evidence.events)
     if last is not None:
-        title = evidence.library.pattern(last.pattern).title
-        summary += f" The last step shown: {title} ({last.where}: {clip(last.text.strip(), 240)})."
+        pattern = evidence.library.pattern(last.pattern)
+        said = f"{last.where}: {clip(last.text.strip(), 240)}"
+        if pattern.failure_if is None:
+            summary += f" The last step shown: {pattern.title} ({said})."
+        else:  # within its limit: its title names the failure it would have been (prose is no garbled answer)
+            summary += f" The last line the library reads: {said}."
     ends = [s for s in evidence.sources if s.last_line is not None]
     if len(ends) == 1 and len(evidence.sources) == 1 and ends[0].last_line is not None:
         number, text = ends[0].last_line
@@ -1342,6 +1346,13 @@ def _missing_for_symptoms(failing: list[Event], library: Library) -> list[str]:
     hints = [_unexplained(event, library) for event in first.values()]
     found = list(dict.fromkeys(hint for hint in hints if hint is not None))
     return found or ["no cause-level line (exception, backend error, OOM, crash) in the logs"]
+
+
+def _innermost(event: Event) -> str:
+    """`, its innermost frame <frame>` for a line with a stack read under it (a py-spy dump's stuck
+    thread, a traceback): where the process stood, the line a reader of the stack looks for first."""
+    stack = stack_of(event.get)
+    return f", its innermost frame {stack[-1].text.strip()}" if stack else ""
 
 
 def _unexplained(event: Event, library: Library) -> str | None:

@@ -471,11 +471,16 @@ def _performance_passed(events: Sequence[Event], library: Library) -> bool:
 
 def gate_metric(gate: Event) -> str:
     """What a failed gate measured, when it is a latency or a throughput: its `metric` capture, or
-    the words of its test's name or message; "" for any other gate (accuracy, a job's exit)."""
+    the words of its test's name or message; "" for any other gate (accuracy, a job's exit). A gate
+    whose line names the kind of its measure apart from the metric's own name (Ray's release
+    comparison: `client__get_calls (THROUGHPUT)`) is that kind's."""
     for name in ("metric", "test", "message"):
         value = gate.get(name)
         if isinstance(value, str) and performance_words(value):
             return value
+    kind, metric = gate.get("measure"), gate.get("metric")
+    if isinstance(kind, str) and performance_words(kind):
+        return f"{metric} ({kind.lower()})" if isinstance(metric, str) else kind.lower()
     return ""
 
 

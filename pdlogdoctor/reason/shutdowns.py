@@ -8,6 +8,12 @@ That line is the shutdown the server announced: it is not failing, so it roots n
 no peer's loss. The peers' lines that follow (a decode losing its prefill) are then the failure the
 report leads with, and the told-to-stop line says where to look (who stopped the server). A death by
 any other signal, or by SIGTERM with no such line of the same server before it, stays a crash.
+
+A test harness stops the servers it started when a test fails (pytest's fixtures tear them down
+with SIGTERM): in a run whose harness failed a test, a death by SIGTERM is that teardown, whenever
+the failure's line is printed (pytest's summary comes after the teardown). The failed test leads the
+report, not the server it stopped (ai-dynamo/dynamo's sglang tests: a request that timed out, then
+`Subprocess scheduler_0 ... crashed with exit code -15`).
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..library.patterns import Library
-from ..model import Event, Mark
+from ..model import Event, Mark, Role
 
 SIGTERM = -15
 DRAIN_S = 30 * 60.0  # a server drains what it holds this long at most before its children end
@@ -26,9 +32,25 @@ def shutdowns_apart(events: Sequence[Event], library: Library) -> list[Event]:
     """`events`, each death by SIGTERM of a server that said it was told to stop made not failing."""
     told = library.marked(Mark.TOLD_TO_STOP)
     stops = [e for e in events if e.pattern in told]
-    if not stops:
+    torn_down = _a_test_failed(events, library)
+    if not stops and not torn_down:
         return list(events)
-    return [replace(e, failing=False) if e.failing and _announced(e, stops) else e for e in events]
+    return [
+        replace(e, failing=False) if e.failing and (_announced(e, stops) or _torn_down(e, torn_down)) else e
+        for e in events
+    ]
+
+
+def _a_test_failed(events: Sequence[Event], library: Library) -> bool:
+    """The run's harness failed a test or a check (a failing line marked `gate-failed` of a harness
+    file): it then tears down the servers it started."""
+    gates = library.marked(Mark.GATE_FAILED)
+    return any(e.failing and e.pattern in gates and e.role is Role.HARNESS for e in events)
+
+
+def _torn_down(death: Event, torn_down: bool) -> bool:
+    """A death by SIGTERM in a run whose harness failed a test: the teardown that followed."""
+    return torn_down and death.get("exit_code") == SIGTERM
 
 
 def _announced(death: Event, stops: Sequence[Event]) -> bool:

@@ -501,7 +501,23 @@ def _first_clearing(
     for pattern_id in set(pattern.cleared_by_run) if run_clean else ():
         found.extend((position, e) for position, e in clearing.get(pattern_id, ()) if _later_in_run(e, event))
     found = [(position, e) for position, e in found if all(e.get(k) == event.get(k) for k in pattern.cleared_on)]
-    return min(found, key=lambda item: item[0])[1] if found else None
+    if not found:
+        return None
+    position, first = min(found, key=lambda item: item[0])
+    return None if _said_not_cleared(event, pattern, clearing, position) else first
+
+
+def _said_not_cleared(
+    event: Event, pattern: Pattern, clearing: dict[str, list[tuple[int, Event]]], before: int
+) -> bool:
+    """A line of the pattern's `not_cleared_by` comes after `event` in its file and before the
+    clearing line at `before` (the run's order): the first word on the failure says it was not got
+    over, and a later line that looks like a recovery is about something else."""
+    return any(
+        e.source == event.source and e.line > event.line and position < before
+        for pattern_id in pattern.not_cleared_by
+        for position, e in clearing.get(pattern_id, ())
+    )
 
 
 def _prefill_warmed_up(event: Event, clearing: dict[str, list[tuple[int, Event]]]) -> Event | None:
@@ -735,7 +751,7 @@ def _owns(owner: tuple[str, int, str, int], error: Event) -> bool:
 def templates_of(errors: Sequence[Event], layer: ErrorLayer | None = None) -> list[UnexplainedError]:
     """Lines of the generic layer grouped into templates, in the order of their first line; with
     the layer, each says whether its first line states a cause or only wraps one (causes.toml)."""
-    ordered = sorted(errors, key=_time_key)
+    ordered = _in_logged_order(errors)
     found = []
     for template, members in mine(ordered, lambda e: e.template or ""):
         first, last = members[0], members[-1]
@@ -756,6 +772,19 @@ def templates_of(errors: Sequence[Event], layer: ErrorLayer | None = None) -> li
             )
         )
     return found
+
+
+def _in_logged_order(errors: Sequence[Event]) -> list[Event]:
+    """`errors` in the order they were logged: by time, a line with none taking the time of the
+    first timed line below it in its file (it was logged no later: NCCL's untimed `NCCL WARN` above
+    the timed error lines torch wrote of it), the file's order deciding a tie."""
+    placed: dict[tuple[str, int], float] = {}
+    below: dict[str, float] = {}
+    for event in sorted(errors, key=lambda e: (e.source, -e.line)):
+        if event.time is not None:
+            below[event.source] = event.time
+        placed[(event.source, event.line)] = below.get(event.source, float("inf"))
+    return sorted(errors, key=lambda e: (placed[(e.source, e.line)], e.source, e.line))
 
 
 def _ranked(
@@ -1566,10 +1595,15 @@ def _named(
     unit_test = library.marked(Mark.UNIT_TEST)  # once, not once per line read (a dense log's thousands)
     tests = [e for e in context if e.pattern in unit_test]
     waited_since = _wait_began(report.roots) or _last_wait_began(context, root_time, library)
+    # An answer that came too late (a health probe's timeout) is what a slow or hung server looks
+    # like from outside: beside a symptom it is more of that symptom (a gateway with no ready
+    # backend, its backends' probes timing out), not its cause.
+    late = library.errors.slow_answers() if library.errors else frozenset()
     beside = [
         t
         for t in causes
-        if (_beside(t.first, root_time) or _during_wait(t.first, waited_since, root_time))
+        if t.marker not in late
+        and (_beside(t.first, root_time) or _during_wait(t.first, waited_since, root_time))
         and (
             set(t.roles) & CAUSE_ROLES
             or _ends_a_unit_test(t, tests)

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import replace
 
 from ...library.templates import message_of
-from ...model import Event, FactValue, Kind, Mark, Role
+from ...model import SERVER_ROLES, Event, FactValue, Kind, Mark, Role
 from ...model.textcut import clip
 from ...model.verdicts import RDMA_LINK
 from ..hypothesis import Evidence, Hypothesis, count_matches
@@ -485,12 +485,16 @@ def router_no_workers(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypoth
     if early is not None:
         return [replace(hypothesis, rejected=early, benign=True, confidence=0.1)]
     missing = _missing_peer_logs(evidence)
-    why = (
-        "the server logs that could say why are not given"
-        if missing
-        else "the server logs given show no error that explains it (check the router's view of the workers: "
+    given = any(role in SERVER_ROLES for role in evidence.roles())
+    shown = (
+        "the server logs given show no error that explains it (check the router's view of the workers: "
         "addresses, ports, network)"
     )
+    if missing and given:
+        # One side's log is given (a decode's, a single server's): what it shows is worth saying.
+        why = f"{shown}; not given: {'; '.join(missing)}"
+    else:
+        why = "the server logs that could say why are not given" if missing else shown
     summary = (
         f"{_no_worker_said(no_workers, sides, evidence)}"
         f"{' (health checks failed for ' + ', '.join(health) + ')' if health else ''}, and {why}."
