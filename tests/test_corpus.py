@@ -2267,6 +2267,39 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no-failure-seen 0.50 (acceptable), not quoting the storage initializer's last "
         "download line the tester keys",
     },
+    # Round 119 (session 37), at first sight on 8402fa98: excerpts-a 5/8, excerpts-b 3/5, excerpts-c 5/7,
+    # excerpts-d 6/6, excerpts-e 6/6, bundles-1 3/4, bundles-2 2/2: 30/38 acceptable, 35/38 quoted, none
+    # refused, one failed run called healthy (excerpts-b 02), one confidently wrong (bundles-1 04).
+    # Fixed since: a custom all-reduce's CUDACHECK exit and sglang's `Init nccl begin.` as start-up
+    # (excerpts-a 01), an op a CUDA graph capture cannot hold (excerpts-a 05), Triton's `Signal (11)
+    # received.` and vLLM V0's stats line as serving (excerpts-a 07), a prefill that answered on after
+    # the decode called it down is no lost peer (bundles-1 04).
+    "tests/data/blind-round119-bundles-1/04-first-request-dp-rank-false-prefill-down": {
+        "key_line": "first sight: peer-lost 0.55 (confidently wrong); since then inconclusive, its summary "
+        "cutting the decode's line before the words the tester keys",
+    },
+    "tests/data/blind-round119-excerpts-b/02-glm51-queue-piling-200s": {
+        "verdict": "first sight: healthy 0.30 (a failed run called healthy): two prefill batch lines with 238 "
+        "requests queued and 595,000 tokens pending while every request answers 200; the tester expects "
+        "inconclusive (the thread names no cause)",
+    },
+    "tests/data/blind-round119-excerpts-b/03-dspark-gibberish-one-stream": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption, which only the thread "
+        "says (the decode batch lines pasted look normal)",
+    },
+    "tests/data/blind-round119-excerpts-c/03-llamacpp-rocm-ppl-explosion": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a table of perplexities "
+        "(3921 and 14468 on ROCm beside 18 and 37 on Vulkan) under a header that does not name perplexity",
+    },
+    "tests/data/blind-round119-excerpts-c/04-vllm-bench-serve-moe-swapab-pass": {
+        "key_line": "first sight: healthy 0.50 (acceptable), quoting another line of the bench summaries than "
+        "the one the tester keys",
+    },
+    "tests/data/blind-round119-excerpts-c/06-sglang-cookbook-dsv4-conc16-slower": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a diff's `-` and `+`"
+        " lines of benchmark numbers (tokens/s per GPU 3665 to 2385), a before/after shape not read",
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -739,11 +739,6 @@ MISPRINTED = {
         "improving: the report counts the failing header, this test's recount (the pattern's regex, which "
         "cannot read the rows below) both (first seen on round 68)"
     ),
-    "tests/data/blind-round25-excerpts-a/10-llm-d-wide-ep-deepep-invalid-arg": (
-        "three interleaved DP ranks: vLLM's 'EngineCore failed to start.' header (line 2) yields to the "
-        "exception line above it (line 1, another rank's), and the event keeps the header's pattern at the "
-        "exception's line, which that pattern does not match (first seen on round 25; not yet read)"
-    ),
 }
 
 

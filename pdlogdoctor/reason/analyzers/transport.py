@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ...library.templates import message_of
@@ -421,6 +422,13 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         # NIXL's and UCX's lines are the same on both sides; on the prefill they say it lost a decode.
         why = "every line that says a peer is gone is the prefill's own: it lost a decode, not the other way round"
         return [replace(hypothesis, rejected=why, confidence=0.1)]
+    alive = _prefill_served_on(lost, evidence)
+    if alive is not None:
+        why = (
+            f"the prefill went on answering after the decode called it down, with no restart between "
+            f"({evidence.said(alive)}): it was not gone, the decode's view of it was wrong"
+        )
+        return [replace(hypothesis, rejected=why, confidence=0.1)]
     addrs = sorted({str(e.get("bootstrap_addr")) for e in lost if e.get("bootstrap_addr") is not None})
     affected = sum(int(e.get("affected")) for e in lost if e.get("affected") is not None)
     facts: list[tuple[str, FactValue]] = [
@@ -461,6 +469,28 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
             advice=advice,
         )
     ]
+
+
+def _prefill_served_on(lost: Sequence[Event], evidence: Evidence) -> Event | None:
+    """A prefill's answer after the last line that says the decode lost it, in a prefill log with no
+    start-up between (sgl-project/sglang#22990: a decode's first request with a DP rank set called
+    its prefill down while the prefill answered every request after it). A prefill that restarted and
+    served again was gone for a while: that is a loss the run came back from, not this."""
+    times = [e.time for e in lost if e.time is not None]
+    if not times:
+        return None
+    since = max(times) + CROSS_FILE_RESOLUTION_S
+    # Each prefill start-up line's file and time: a start between the loss and the answer is a restart.
+    restarts = [
+        (e.source, e.time) for e in evidence.marked(Mark.SERVER_UP) if e.role is Role.PREFILL and e.time is not None
+    ]
+    for answer in evidence.marked(Mark.ANSWERED):
+        if answer.role is not Role.PREFILL or answer.failing or answer.time is None or answer.time <= since:
+            continue
+        answered = answer.time
+        if not any(source == answer.source and max(times) <= at <= answered for source, at in restarts):
+            return answer
+    return None
 
 
 def _prefill_told_to_stop(lost: Event, evidence: Evidence) -> Event | None:
