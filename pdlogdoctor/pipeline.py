@@ -24,7 +24,7 @@ from .model.options import RunOptions
 from .model.values import record
 from .reason.binaries import split_core_dumps, with_binaries
 from .reason.clocks import annotate, correct, estimate_offsets, slack, window_note, within
-from .reason.compared import regressed_against_before
+from .reason.compared import before_sides_apart, regressed_against_before
 from .reason.decide import decide
 from .reason.expected import short_of_expectation
 from .reason.known import with_known
@@ -114,6 +114,7 @@ def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = 
     clocks = _clock_offsets(events, sources, library)
     corrected = short_of_plan(correct(events, clocks), library)  # a benchmark short of its plan failed
     corrected = regressed_against_before(corrected, library)  # a measure worse After than Before failed
+    corrected = before_sides_apart(corrected, library)  # a failure under a Before side is the baseline's
     corrected = short_of_expectation(corrected, library)  # a score below the one a sentence expects failed
     corrected = recurring_failed(corrected, library)  # a race handled once, a failure when it comes back
     corrected = own_warmups_apart(corrected, library)  # a server's own warmup request answers no client

@@ -2300,6 +2300,42 @@ KNOWN: dict[str, dict[str, str]] = {
         " lines of benchmark numbers (tokens/s per GPU 3665 to 2385), a before/after shape not read",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
+    # Round 120 (session 37), at first sight on 982ab9a7: excerpts-a 6/6, excerpts-b 3/5, excerpts-c 4/6,
+    # excerpts-d 6/6, excerpts-e 4/5, bundles-1 4/5, bundles-2 0/3: 27/36 acceptable, 33/36 quoted, none
+    # refused, two failed runs called healthy (excerpts-b 03, excerpts-c 02), two confidently wrong
+    # (bundles-2 01, excerpts-e 01). Fixed since: three in ten GSM8K answers unreadable is garbage, a Before
+    # side's failure being the baseline's (excerpts-c 02), a Triton model whose backend raised a TypeError is
+    # no model-load failure (excerpts-e 01), HCCL's links not established (bundles-2 01), a FailedScheduling
+    # the cluster autoscaler answers (bundles-2 03), every request cancelled one after another (excerpts-b 05).
+    "tests/data/blind-round120-bundles-1/02-prefill-oom-decode-stuck-dp-attention": {
+        "other_incidents": "first sight: gpu-oom (the verdict expected) with the decode's gloo all-gather timing "
+        "out two hours later as an incident of its own; the tester reads it as the OOM's consequence",
+    },
+    "tests/data/blind-round120-bundles-1/03-prefill-unreachable-decode-abort-crash": {
+        "verdict": "first sight: bootstrap-unreachable 0.60 (acceptable), its summary quoting the decode's first "
+        "`Error fetching prefill parallel info` line, not the gave-up line or the schedulers' AttributeError",
+    },
+    "tests/data/blind-round120-bundles-2/02-ascend-1node-pd-hccl-linktype-unsupported": {
+        "verdict": "first sight: inconclusive (acceptable) quoting vLLM's `Mooncake transfer failed` (its second) "
+        "before the decode's plog, whose HCCL `linkType 1 is not supported` is the same second with milliseconds",
+    },
+    "tests/data/blind-round120-excerpts-e/04-triton-vllm-two-containers-no-cache-blocks": {
+        "verdict": "first sight: gpu-oom 0.55 (the verdict expected), model-load-failure close behind at 0.50 (a "
+        "verdict it must not be): Triton's `failed to load` beside vLLM's `No available memory for the cache blocks`",
+    },
+    "tests/data/blind-round120-excerpts-b/03-vllm-qwen2vl-premature-eos-200": {
+        "verdict": "first sight: healthy 0.50 (a failed run called healthy): streams ending after a few words with "
+        "`finish_reason: stop`, every request 200; only the thread says the answers were cut short",
+        "key_line": "first sight: healthy, no key line quoted",
+    },
+    "tests/data/blind-round120-excerpts-c/06-vllm-ascend-rope-curl-and-bench": {
+        "key_line": "first sight: healthy 0.60 (acceptable), quoting another line of the bench summaries than "
+        "the one the tester keys",
+    },
+    "tests/data/blind-round120-excerpts-c/03-ik-llama-sweep-bench-tg-drop": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: two llama-sweep-bench "
+        "tables, the second (`vs previous test on main:`) the baseline, 4.32 t/s against 5.43",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -47,3 +47,36 @@ def test_a_burst_the_server_answered_past_is_no_giving_up(tmp_path: Path, librar
     lines = [*(VLLM_ABORT.format(n=n) for n in range(8)), ANSWERED]
     report = analysed_lines(tmp_path, library, lines, "server.log")
     assert "gave up" not in report.verdict.summary
+
+
+# vLLM-Omni's front end and orchestrator, each request aborted five minutes after it was added
+# (vllm-project/vllm-omni#3167's stability run): one at a time, every request the lines show.
+OMNI_ADDED = (
+    "(APIServer pid=559) INFO 04-25 17:{m}:47 [orchestrator.py:889] [Orchestrator] _handle_add_request: stage=0 "
+    "req=chatcmpl-58966032900{n} prompt_type=dict original_prompt_type=dict final_stage=0 num_sampling_params=1"
+)
+OMNI_ABORTED = [
+    "(APIServer pid=559) INFO 04-25 17:{m}:48 [async_omni.py:348] [AsyncOmni] Request chatcmpl-58966032900{n} aborted.",
+    "(APIServer pid=559) INFO 04-25 17:{m}:48 [orchestrator.py:1073] [Orchestrator] Aborted request(s) "
+    "['chatcmpl-58966032900{n}']",
+]
+
+
+def _omni(requests: int) -> list[str]:
+    lines = []
+    for n in range(requests):
+        lines.append(OMNI_ADDED.format(m=10 + 5 * n, n=n))
+        lines.extend(line.format(m=15 + 5 * n, n=n) for line in OMNI_ABORTED)
+    return lines
+
+
+def test_every_request_cancelled_one_after_another_is_clients_giving_up(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, _omni(2), "server.log")
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    # Two components logging one cancel count one request, not two.
+    assert "2 requests were cancelled by their clients one after another" in report.verdict.summary
+
+
+def test_cancels_beside_an_answered_request_are_no_giving_up(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, [*_omni(2), ANSWERED], "server.log")
+    assert report.verdict.id != "inconclusive", report.verdict.summary

@@ -29,18 +29,16 @@ from .conftest import FIXTURES
 
 # (thread, file name, lines, the verdict the words name)
 PASTES = [
-    # bind-failed: sglang's bootstrap server in CI (sgl-project/sglang#21268), HCCL on Ascend
-    # (vllm-project/vllm-ascend#4725), a Mooncake sender under vLLM (vllm-project/vllm-ascend#8938)
+    # bind-failed: sglang's bootstrap server in CI (sgl-project/sglang#21268), tritonserver's gRPC
+    # endpoint (triton-inference-server/pytriton#1), a Mooncake sender under vLLM (vllm-project/vllm-ascend#8938).
+    # (HCCL's listen failure on Ascend, vllm-ascend#4725, has a pattern of its own since session 37.)
     ("sglang#21268", "job.log", ["OSError: [Errno 98] address already in use"], "bind-failed"),
     (
-        "vllm-ascend#4725",
-        "prefill.log",
+        "pytriton#1",
+        "server.log",
         [
-            "[ERROR] HCCL(60570,):2025-12-04-14:46:07.911.312 [hccl_socket.cc:106] [60570][HcclSocket][Listen] socket "
-            "type[0], listen on ip[192.2.2.195] and specific port[16666] fail. Please check the port status and "
-            "whether the port is being used by other process.",
-            "[ERROR] HCCL(60570,):2025-12-04-14:46:07.911.325 [hccl_comm.cc:115] [60570][HcclComm][Init]errNo"
-            "[0x0000000005000007] hccl initialize failed",
+            "E0118 08:25:14.316508 570 main.cc:245] failed to start GRPC service: Unavailable - Socket "
+            "'0.0.0.0:2222' already in use",
         ],
         "bind-failed",
     ),

@@ -231,6 +231,10 @@ class Mark(StrEnum):
     # (a benchmark's result heading, once per run). The earlier block is the baseline, and only when
     # both state the same workload (the same counts of requests and tokens) is the later judged.
     COMPARED_IN_ORDER = "compared-in-order"
+    # A `compared` heading over the run before a change (`before:`): its failing lines, with an After
+    # side's heading below them, are the state the change fixed, not the run's (compared.before_sides_apart).
+    # A baseline named otherwise (`Main:`, a good commit) is a state that still holds: not this mark.
+    BEFORE_SIDE = "before-side"
     # A `compared` heading that names a version (`Here's my speed on the 0.2.7 release`, then `... on
     # 0.3.2`): of two that state the same measures, the lower version is the baseline, whatever the order.
     COMPARED_BY_VERSION = "compared-by-version"

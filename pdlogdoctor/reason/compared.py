@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..library.patterns import Library
+from ..library.patterns import MEASURES_BELOW, Library
 from ..model import Event, Mark, Severity
 from ..model.measures import BETTER_HIGHER, BETTER_LOWER, SPACED, directed
 from .planned import recounted
@@ -374,3 +374,37 @@ def _number(text: str) -> float | None:
 
 
 _DECIMAL_COMMA = re.compile(r"[-+]?\d+,(?:\d{1,2}|\d{4,})")
+
+
+def before_sides_apart(events: Sequence[Event], library: Library) -> list[Event]:
+    """The events, each failing line stated under a Before side's heading (`before:`, marked
+    `before-side`) made not failing, when an After side's heading follows it in its file: the state a
+    change fixed (sgl-project/sglang's fix posting `before:` with half its GSM8K answers unreadable,
+    then `after:` with none), not the run the paste reports. A baseline named otherwise (`Main:` broken
+    beside a `PR:` that fixes it, a blind round's aphrodite excerpt) is a state that still holds, and
+    an After side's own lines are judged as they are."""
+    compared = library.marked(Mark.COMPARED)
+    before_sides = library.marked(Mark.BEFORE_SIDE)
+    after_sides = library.marked(Mark.GATE_FAILED) & compared
+    sides = before_sides | after_sides
+    headings = [e for e in events if e.pattern in sides and library.pattern(e.pattern).block == MEASURES_BELOW]
+    if not headings:
+        return list(events)
+    by_file: dict[str, list[Event]] = {}
+    for heading in sorted(headings, key=lambda e: e.line):
+        by_file.setdefault(heading.source, []).append(heading)
+    return [
+        replace(e, failing=False)
+        if e.failing and e.pattern not in compared and _under_a_before_side(e, by_file.get(e.source, ()), before_sides)
+        else e
+        for e in events
+    ]
+
+
+def _under_a_before_side(event: Event, headings: Sequence[Event], before_sides: frozenset[str]) -> bool:
+    """The nearest side heading above `event` in its file is a Before side, and an After side's heading
+    comes below `event`: the line is the state the change fixed."""
+    above = [h for h in headings if h.line < event.line]
+    if not above or above[-1].pattern not in before_sides:
+        return False
+    return any(h.line > event.line and h.pattern not in before_sides for h in headings)

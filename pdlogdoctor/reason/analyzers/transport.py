@@ -252,7 +252,7 @@ def _setup_failure(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     root = hypothesis.first_root
     said = evidence.said(root)
     summary = (
-        f"The RDMA path between prefill and decode could not be set up: {said} "
+        f"The RDMA path to the peer could not be set up: {said} "
         f"({clip(root.text.strip(), 200)}). No transfer can use it; the transfer failures that follow are "
         "its consequences."
     )
