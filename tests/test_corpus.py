@@ -2336,6 +2336,31 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects performance-regression: two llama-sweep-bench "
         "tables, the second (`vs previous test on main:`) the baseline, 4.32 t/s against 5.43",
     },
+    # Round 121 (session 37), at first sight on 1b86d635: excerpts-a 7/7, excerpts-b 5/6, excerpts-c 5/6,
+    # excerpts-d 4/6, excerpts-e 7/8, bundles-1 3/3, bundles-2 3/3: 34/39 acceptable, 36/39 quoted, none
+    # refused, no failed run called healthy, none confidently wrong. Fixed since: a step GitHub Actions
+    # stopped at its timeout-minutes (excerpts-d 02), a V1-protocol prediction answer (excerpts-e 07).
+    "tests/data/blind-round121-excerpts-b/04-tgi-sagemaker-incomplete-generation": {
+        "key_line": "first sight: inconclusive (the verdict expected) quoting another line than the ones the "
+        "tester keys",
+    },
+    "tests/data/blind-round121-excerpts-b/05-sglang-token-usage-200ok-deadlock": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: 200s while KV token usage sits "
+        "at 0.96, a deadlock only the reporter's words describe",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round121-excerpts-c/05-ascend-bench-tpot-compare-pass": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: a benchmark under `**In 0.9.2rc1**` "
+        "and again under `**Apply this PR**`, every measure better, headings no comparison reads",
+    },
+    "tests/data/blind-round121-excerpts-d/06-sglang-nightly-mistral-large3-nvfp4-gsm8k-gate": {
+        "verdict": "first sight: inconclusive (acceptable), its summary quoting `OVERALL: SOME TESTS FAILED`, not the "
+        "NVFP4 model's `Score: 0.875` under its `Accuracy: FAIL`",
+    },
+    "tests/data/blind-round121-excerpts-e/07-kserve-hf-runtime-healthy": {
+        "key_line": 'first sight: no-failure-seen; since then healthy on the curl\'s `{"predictions":["paris"]}`, '
+        "not the uvicorn line the tester keys",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
