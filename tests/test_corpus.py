@@ -246,6 +246,10 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no key line quoted (healthy 0.30): the evidence shows the first 200 of the burst, "
         "the tester's key line is the last",
     },
+    "tests/data/blind-round22-excerpts-a/10-vllm-ray-actor-died-aborted": {
+        "verdict": "first sight: host-oom 0.35; the tester expects scheduler-runtime-crash. The same Ray lines "
+        "are host-oom in blind-round5-excerpts/32 (the thread found the OOM killer): a lead, not a finding",
+    },
     "tests/data/blind-round22-excerpts-b/02-deepep-intranode-ll-ibgda-warnings": {
         "verdict": "first sight: inconclusive 0.00; the tester expects no-failure-seen (NVSHMEM's IBGDA init "
         "failures on an intranode run that completed)",
@@ -1277,10 +1281,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: healthy (a failed run called healthy); the tester expects inconclusive: a prefill "
         "whose engine stats show KV at 84.6 % and nothing running or waiting beside `Delaying free of 181 "
         "blocks`, a stall no series reads",
-    },
-    "tests/data/blind-round79-excerpts-b/06-production-stack-router-liveness-restart": {
-        "verdict": "first sight: healthy (a failed run called healthy); the tester expects inconclusive: uvicorn's "
-        "`Shutting down` among 200 answers, the router stopped by its liveness probe under load",
     },
     "tests/data/blind-round79-excerpts-c/01-tinychat-p100-garbled-output": {
         "key_line": "first sight: no line quoted (no-failure-seen)",
@@ -2360,6 +2360,39 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round121-excerpts-e/07-kserve-hf-runtime-healthy": {
         "key_line": 'first sight: no-failure-seen; since then healthy on the curl\'s `{"predictions":["paris"]}`, '
         "not the uvicorn line the tester keys",
+    },
+    # Round 122 (session 37), at first sight on e8659d3c: excerpts-a 7/7, excerpts-b 3/6, excerpts-c 6/6,
+    # excerpts-d 4/6, excerpts-e 3/6, bundles-1 4/4, bundles-2 3/3: 30/38 acceptable, 37/38 quoted, none
+    # refused, two failed runs called healthy (excerpts-b 03, 04), none confidently wrong. Fixed since:
+    # vLLM V0's `Background loop has errored already` (excerpts-b 05), a server stopped while uvicorn
+    # waited for open requests (excerpts-b 04; round 79's excerpts-b 06 with it).
+    "tests/data/blind-round122-excerpts-a/07-deepep-timeout-check-megatron": {
+        "key_line": "first sight: collective-timeout 0.50 (the verdict expected), quoting another of DeepEP's "
+        "timeout lines than the ones the tester keys",
+    },
+    "tests/data/blind-round122-excerpts-b/03-vllm-longrope-concurrent-random-tokens": {
+        "verdict": "first sight: healthy 0.50 (a failed run called healthy): every request 200 with normal stats; "
+        "the random tokens past LongRoPE's 4K switch are only in the thread",
+    },
+    "tests/data/blind-round122-excerpts-d/01-nixl-cpp-ucx-worker-no-such-device": {
+        "verdict": "first sight: scheduler-crash 0.45; the tester expects inconclusive: a NIXL C++ test aborted "
+        "(exit 134) on UCX's `Failed to create UCX worker: No such device`, no engine's scheduler",
+    },
+    "tests/data/blind-round122-excerpts-d/06-lmcache-amd-buildkite-repro-pass": {
+        "verdict": "first sight: inconclusive; the tester expects healthy: two 200s and LMCache's stored and "
+        "retrieved tokens, the failure words only inside the repro's grep commands",
+    },
+    "tests/data/blind-round122-excerpts-e/02-vllm-ascend-moe-dispatch-hccl-socket-timeout": {
+        "verdict": "first sight: inconclusive (acceptable), its summary not quoting HCCL's EI0006 `Getting socket "
+        "times out` the tester keys",
+    },
+    "tests/data/blind-round122-excerpts-e/03-production-stack-gke-lmcache-healthy": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: pods Ready and a request processed "
+        "through the router, lines no pattern reads as an answer",
+    },
+    "tests/data/blind-round122-excerpts-e/05-vllm-ascend-multinode-c10d-store-timeout": {
+        "verdict": "first sight: no-failure-seen; the tester expects collective-timeout: every rank's c10d "
+        "`waitForInput ... timed out after 1800000ms` at warning level",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -29,7 +29,8 @@ DRAIN_S = 30 * 60.0  # a server drains what it holds this long at most before it
 
 
 def shutdowns_apart(events: Sequence[Event], library: Library) -> list[Event]:
-    """`events`, each death by SIGTERM of a server that said it was told to stop made not failing."""
+    """`events`, each death by SIGTERM of a server that said it was told to stop, or of one in a run
+    whose harness failed a test (its teardown), made not failing."""
     told = library.marked(Mark.TOLD_TO_STOP)
     stops = [e for e in events if e.pattern in told]
     torn_down = _a_test_failed(events, library)

@@ -112,7 +112,7 @@ def weigh(report: Report, series: Sequence[Series], library: Library) -> Report:
     """The report, inconclusive when it would call a run that stalled healthy or failure-free; an
     inconclusive one names the full engine its failure came from, when the stats lines show one."""
     if report.verdict.id == INCONCLUSIVE:
-        return _full_when_it_failed(report, series)
+        return _stalled_when_it_failed(_full_when_it_failed(report, series), series)
     if report.verdict.id not in (HEALTHY, NO_FAILURE_SEEN, *LOAD_VERDICTS):
         return report
     stall = stalled(series)
@@ -158,6 +158,16 @@ def _full_when_it_failed(report: Report, series: Sequence[Series]) -> Report:
         "requests that wait there time out or fail at the client. The line: "
         f"{clip((queue.last_text or usage.last_text).strip(), 240)}"
     )
+    return replace(report, verdict=replace(report.verdict, summary=summary))
+
+
+def _stalled_when_it_failed(report: Report, series: Sequence[Series]) -> Report:
+    """An inconclusive report whose engine had stopped making progress as its lines end: its last
+    stats line is said and quoted (what the failing lines' requests were waiting on); no cause is named."""
+    stall = stalled(series)
+    if stall is None:
+        return report
+    summary = f"{report.verdict.summary} {_hung(stall)[0]} The line: {clip(stall.last_text.strip(), 240)}"
     return replace(report, verdict=replace(report.verdict, summary=summary))
 
 
