@@ -110,7 +110,8 @@ def crawling(series: Sequence[Series]) -> Series | None:
 
 def weigh(report: Report, series: Sequence[Series], library: Library) -> Report:
     """The report, inconclusive when it would call a run that stalled healthy or failure-free; an
-    inconclusive one names the full engine its failure came from, when the stats lines show one."""
+    inconclusive one names the full engine its failure came from, and the engine that had stopped
+    making progress, when the stats lines show one."""
     if report.verdict.id == INCONCLUSIVE:
         return _stalled_when_it_failed(_full_when_it_failed(report, series), series)
     if report.verdict.id not in (HEALTHY, NO_FAILURE_SEEN, *LOAD_VERDICTS):
