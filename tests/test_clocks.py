@@ -30,7 +30,7 @@ LIBRARY = shipped_library()
 T0 = 1_782_986_400.0  # 2026-07-02 10:00:00 UTC
 
 
-def _event(pattern: str, source: str, time: float, **fields: int | str) -> Event:
+def _event(pattern: str, source: str, time: float, **fields: float | str) -> Event:
     return Event(pattern, source, 1, time, None, "", tuple(fields.items()), Severity.ERROR, Kind.SYMPTOM, True)
 
 
@@ -58,6 +58,23 @@ def test_same_room_on_both_sides_measures_a_time_zone_and_a_skew() -> None:
     assert corrected["prefill.log"] == corrected["decode.log"] == T0
     sentence = describe(offsets["prefill.log"], "prefill", "the router")
     assert sentence is not None and sentence.startswith("prefill clock is 8 h 00 m 03 s ahead of the router")
+
+
+def test_a_request_the_decode_gave_up_waiting_for_was_taken_up_when_its_wait_began() -> None:
+    """Round 123's bundles-1 04 (sgl-project/sglang#36033): the prefill's transfer of a room fails and
+    the decode times the same room out 300 s later (`timed out after 300.0s in KVPoll.WaitingForInput`).
+    The two lines are five minutes apart on one clock: no correction. Look-alike: the same pair with
+    no wait stated is one moment, and a five-minute gap between them is a clock's."""
+    waited = [
+        _event("kv-transfer-failed-prefill", "prefill.log", T0, bootstrap_room=11),
+        _event("kv-waiting-timeout", "decode.log", T0 + 300, bootstrap_room=11, elapsed=300.0),
+        _event("kv-transfer-failed-decode", "decode.log", T0 + 300, bootstrap_room=11),
+    ]
+    offsets = {o.source: o for o in estimate_offsets(waited, SOURCES[:2], LIBRARY)}
+    assert not any(o.correction for o in offsets.values()), offsets
+    unstated = [waited[0], waited[2]]
+    offsets = {o.source: o for o in estimate_offsets(unstated, SOURCES[:2], LIBRARY)}
+    assert {abs(o.correction) for o in offsets.values()} == {0.0, 300.0}, offsets
 
 
 def test_warmups_alone_pin_whole_hours_only() -> None:

@@ -154,3 +154,26 @@ def test_a_traceback_through_start_up_is_a_crash_while_starting(tmp_path: Path, 
 def test_a_traceback_through_other_code_stays_unnamed(tmp_path: Path, library: Library) -> None:
     report = analysed_files(tmp_path, library, {"run.log": SCRIPT})
     assert report.verdict.id == "inconclusive", report.verdict.summary
+
+
+# vllm-project/vllm-ascend#4972 (round 123's excerpts-a 03): torch_npu's watchdog's what() text ends in
+# `exception:` and the CANN error it caught is on the next line.
+HCCL_WATCHDOG = [
+    "terminate called after throwing an instance of 'std::runtime_error'",
+    "  what():  [Rank 7] HCCL watchdog thread terminated with exception:",
+    "[ERROR] 2025-12-12-12:10:10 (PID:402, Device:7, RankID:-1) ERR02005 DIST internal error",
+]
+
+
+def test_a_what_text_that_goes_on_is_read_to_its_next_line(tmp_path: Path, library: Library) -> None:
+    report = analysed_files(tmp_path, library, {"terminal.txt": HCCL_WATCHDOG})
+    facts = dict(report.verdict.facts)
+    assert facts["exception"] == (
+        "std::runtime_error: [Rank 7] HCCL watchdog thread terminated with exception: ERR02005 DIST internal error"
+    ), facts
+    # Look-alike: a what() text that ends its sentence is read alone (the line below is the next record).
+    report = analysed_files(tmp_path / "alone", library, {"terminal.txt": MSCCLPP})
+    assert (
+        dict(report.verdict.facts)["exception"]
+        == "mscclpp::IbError: ibv_reg_mr failed (errno 14) (Ib failure: Bad address)"
+    )

@@ -70,3 +70,24 @@ def test_a_passing_end_to_end_result_keeps_a_full_server_healthy(tmp_path: Path,
     lines = [*_vllm(FULL), "[gsm8k] accuracy=0.944 threshold=0.91"]
     report = analysed_lines(tmp_path, library, lines, "server.log")
     assert report.verdict.id == "healthy"
+
+
+# vllm#43295 (round 123's excerpts-b 01): 23 to 56 waiting in every line, the pool at 88 to 98 %: one
+# line admitted a burst of prompts between full ones, and the queue had no lasting room.
+FULL_ON_AVERAGE = [(43, 0.959), (42, 0.955), (33, 0.877), (23, 0.959), (23, 0.984)]
+ROOMY_ON_AVERAGE = [(43, 0.959), (42, 0.70), (33, 0.877), (23, 0.959), (23, 0.80)]
+
+
+@pytest.mark.parametrize("render", [_vllm, _sglang], ids=["vllm-stats", "sglang-decode-batch"])
+def test_a_pool_full_on_average_with_a_queue_in_every_line_is_saturated(
+    tmp_path: Path, library: Library, render: Render
+) -> None:
+    report = analysed_lines(tmp_path, library, render(FULL_ON_AVERAGE), "server.log")
+    assert report.verdict.id == "decode-saturated", report.verdict.summary
+    assert "stayed up in 100% of its run" in report.verdict.summary
+
+
+@pytest.mark.parametrize("render", [_vllm, _sglang], ids=["vllm-stats", "sglang-decode-batch"])
+def test_a_pool_with_room_on_average_is_load(tmp_path: Path, library: Library, render: Render) -> None:
+    report = analysed_lines(tmp_path, library, render(ROOMY_ON_AVERAGE), "server.log")
+    assert report.verdict.id == "healthy", report.verdict.summary

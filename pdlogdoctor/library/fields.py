@@ -300,7 +300,7 @@ def convert_field(kind: str, text: str) -> FieldValue | None:
         if kind == "bool":
             return {"true": True, "false": False}[text.lower()]
         if kind == "duration":
-            return float(text.rstrip("sS"))
+            return _parse_duration(text)
         if kind == "bytes":
             return _parse_bytes(text)
         if kind == "int_list":
@@ -308,6 +308,20 @@ def convert_field(kind: str, text: str) -> FieldValue | None:
     except (ValueError, KeyError):
         return None
     return text
+
+
+# A duration's unit, in seconds (Rust's Debug for a Duration, as TGI's spans print it: `161.454300714s`,
+# `5.188854ms`, `61.307µs`); no unit is seconds.
+_DURATION_UNITS = {"": 1.0, "s": 1.0, "ms": 1e-3, "µs": 1e-6, "μs": 1e-6, "us": 1e-6, "ns": 1e-9}
+_DURATION = re.compile(r"^([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Zµμ]*)$")
+
+
+def _parse_duration(text: str) -> float | None:
+    """Seconds from `300`, `300s`, `5.1ms`, `61.3µs`; None for a unit not known."""
+    found = _DURATION.match(text)
+    if not found or found.group(2).lower() not in _DURATION_UNITS:
+        return None
+    return float(found.group(1)) * _DURATION_UNITS[found.group(2).lower()]
 
 
 def _parse_bytes(text: str) -> int | None:

@@ -623,6 +623,9 @@ class Report:
     glossary: tuple[tuple[str, str], ...] = ()  # pattern id -> its title, for the patterns the chain shows
     comparison: Comparison | None = None  # against the last green run (--baseline, diff)
     unrecognised: tuple[UnexplainedError, ...] = ()  # ranked: the one to read first comes first
+    # file:line -> the part of a cited line its pattern matched: a quote cut to length keeps it in view
+    # (reason/quotes.py), in the summary and wherever a renderer recognises the quote.
+    quote_words: tuple[tuple[str, str], ...] = ()
     log_ends: tuple[ExcerptLine, ...] = ()  # when nothing failed: each input's last line (quiet.py)
     results_read: tuple[ExcerptLine, ...] = ()  # when nothing failed: the lines stating results (quiet.py)
     performance: Performance | None = None  # the periodic metrics lines' series, when any was read

@@ -26,6 +26,7 @@ SCHEDULER_INIT_CRASH = "scheduler-init-crash"  # a crash's phase, from evidence 
 SCHEDULER_RUNTIME_CRASH = "scheduler-runtime-crash"
 SCHEDULER_CRASH = "scheduler-crash"  # the phase the lines cannot tell
 HOST_OOM = "host-oom"  # whose lines (the kernel's OOM kills) explain a SIGKILL
+PEER_LOST = "peer-lost"  # a side lost its peer before it could not reach it (transport.reachability)
 CI_CANCELLED = "ci-cancelled"  # a job its runner or scheduler stopped: a server's death by SIGTERM then is that stop
 ACCURACY_REGRESSION = "accuracy-regression"  # serving works, the accuracy gate fails (serving_quality)
 OUTPUT_CORRUPTION = "output-corruption"  # garbage answers: the model path, unless a transfer failed (unexplained)

@@ -32,6 +32,7 @@ from ..library.patterns import Library
 from ..model import ClockOffset, Event, Mark, Report, Role, Source
 from ..model.moments import second_text, without_year, year_unknown
 from ..model.values import record
+from .incidents import wait_began
 
 HOUR = 3600.0
 # Zones run from UTC-12 to UTC+14: two files can be up to 26 h apart; more is not a time zone.
@@ -148,17 +149,34 @@ def _pairs(events: Sequence[Event], clocked: dict[str, Role], lines: PairedLines
 
 
 def _request_pairs(events: Sequence[Event]) -> Iterable[_Pair]:
-    """The first line naming a request in each file, paired across files."""
+    """The first line naming a request in each file (by when the file took it up), paired across files."""
     first: dict[tuple[str, object], dict[str, Event]] = defaultdict(dict)
     for event in events:
         for key in REQUEST_KEYS:
             value = event.get(key)
             if value not in (None, "", 0, "0"):
-                first[(key, value)].setdefault(event.source, event)
+                known = first[(key, value)].get(event.source)
+                if known is None or _taken_up(event) < _taken_up(known):
+                    first[(key, value)][event.source] = event
     for (key, _), by_source in first.items():
         names = sorted(by_source)
         for left, right in pairwise(names):
-            yield _pair(by_source[left], by_source[right], True, f"same {key}")
+            yield _request_pair(by_source[left], by_source[right], f"same {key}")
+
+
+def _request_pair(left: Event, right: Event, reason: str) -> _Pair:
+    """Two files' first lines naming one request, each at the moment its file took the request up: a
+    line that gave up waiting for it (sglang's decode: `Request N timed out after 300.0s in
+    KVPoll.WaitingForInput`) was logged its stated wait after that (round 123's bundles-1 04: the
+    prefill's failed transfer and the decode's timeout 300 s later are no clocks 5 minutes apart)."""
+    left_at, right_at = _taken_up(left), _taken_up(right)
+    return _Pair(left.source, right.source, left_at - right_at, True, reason)
+
+
+def _taken_up(event: Event) -> float:
+    assert event.time is not None
+    began = wait_began(event, ("elapsed",))
+    return event.time if began is None else began
 
 
 def _answer_pairs(events: Sequence[Event], clocked: dict[str, Role], lines: PairedLines) -> Iterable[_Pair]:

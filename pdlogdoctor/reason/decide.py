@@ -58,7 +58,7 @@ def decide(
     report = stall.weigh(performance.weigh(report, series, events, library, sources), series, library)
     report = waiting.weigh(report, events, sources, library)
     report = gave_up.weigh(report, events, library)
-    return quotes.quoted(report)
+    return quotes.quoted(report, library)
 
 
 def _rivals_kept_below(diagnosed: Report, weighed: Report) -> Report:

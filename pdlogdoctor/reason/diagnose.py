@@ -861,8 +861,11 @@ def _no_cause_report(
         report = _inconclusive(summary, chain, alternatives, missing, evidence, score)
         advice = library.pattern(cause.pattern).advice.strip()
         return replace(report, advice=advice) if advice else report
+    # The first line in its pattern's words for what it says when it has them (a request's queue wait
+    # of 161 s), else its title: a line that fails by a condition on its values is not what its title names.
+    named = evidence.says(first) or library.pattern(first.pattern).title
     summary = (
-        f"{kinds} (first: {library.pattern(first.pattern).title} at {first.where}{_innermost(first)}{then}), "
+        f"{kinds} (first: {named} at {first.where}{_innermost(first)}{then}), "
         "but no line in these logs shows their cause."
     )
     missing = [*missing, *_missing_for_symptoms(failing, library)]

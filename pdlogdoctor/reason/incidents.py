@@ -345,7 +345,8 @@ def _readmitting(start: Event, first: float, last: float, failing: Sequence[Even
 
 
 # The fields a line states its wait in, and their unit in seconds.
-WAIT_FIELDS = {"timeout_ms": 0.001, "timeout_s": 1.0, "timeout": 1.0}
+# (`elapsed`: a request's own wait, sglang's `Request N timed out after 300.0s in KVPoll.WaitingForInput`.)
+WAIT_FIELDS = {"timeout_ms": 0.001, "timeout_s": 1.0, "timeout": 1.0, "elapsed": 1.0}
 
 
 def wait_began(event: Event, fields: tuple[str, ...] = tuple(WAIT_FIELDS)) -> float | None:

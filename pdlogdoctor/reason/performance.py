@@ -699,10 +699,12 @@ def backlog(series: Series) -> Backlog | None:
 def _never_room(queue: Backlog, full: Series | None) -> bool:
     """In every line of the log, requests waited and the KV pool was full: the server never had room
     for them (vllm#27073: 62 waiting at 98-99.7 % usage and no prompt admitted). However short the
-    excerpt, that is no healthy server, whatever load put it there."""
+    excerpt, that is no healthy server, whatever load put it there. A pool full on average, with the
+    queue up in every line, is one too: a line that admitted a burst of prompts between two full ones
+    (vllm#43295: 23 to 56 waiting, the pool at 88 to 98 %) gave the queue no lasting room."""
     return (
         full is not None
-        and full.low >= FULL_POOL
+        and (full.low >= FULL_POOL or full.mean >= FULL_POOL)
         and queue.series.low >= QUEUE_MIN
         and queue.series.count >= NEVER_ROOM_LINES
     )

@@ -6,6 +6,9 @@ cited line the report holds (its chain and roots, the first and last line of an 
 names, the failed gate, the metrics lines a value was read from) is quoted once, where it is first
 cited: its message clipped to QUOTE_CHARS (a token at the cut goes whole: textcut.clip, so
 redaction later still sees whole secrets). A line the summary quotes already is not quoted twice.
+A long line is cut so that what its pattern matched stays in view: sglang's `Decode transfer failed
+for request rank=0 decode_req.req.rid='...' ... with exception KVTransferError(...): Request N timed
+out after 300.0s in KVPoll.WaitingForInput` says what failed two hundred characters in.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
+from ..library.patterns import Library
 from ..library.templates import message_of
 from ..library.templates import quote_of as quoted_text
 from ..model import Event, Report, Series, Verdict
@@ -23,22 +27,42 @@ from ..model.verdicts import META
 QUOTE_CHARS = 240  # characters of a quoted message: a failure's message, or a metrics line up to its values
 # A summary that holds this much of the line's message (or all of a shorter one) quotes it already.
 QUOTED_ALREADY = 40
+MATCH_IN_VIEW = 100  # characters of a pattern's match kept in view, from where it starts
 _PATH_CHAR = re.compile(r"[\w./~-]")
 
 
-def quoted(report: Report) -> Report:
+def quoted(report: Report, library: Library | None = None) -> Report:
     """The report with its verdict's summary, and each separate incident's, quoting the lines they
-    cite; a cause's summary that neither cites nor quotes its root line ends with it."""
+    cite; a cause's summary that neither cites nor quotes its root line ends with it. With the
+    library, a long line's quote keeps what its pattern matched in view (`quote_words`)."""
+    if library is not None:
+        report = replace(report, quote_words=tuple(_matched_words(report, library).items()))
     lines = cited_lines(report)
-    verdict = _quoting(report.verdict, lines)
+    words = dict(report.quote_words)
+    verdict = _quoting(report.verdict, lines, words)
     if report.verdict.id not in META and report.roots:
-        verdict = _resting_on(verdict, report.roots)
+        verdict = _resting_on(verdict, report.roots, words)
     incidents = tuple(
-        replace(f, verdict=_quoting(f.verdict, {**lines, **_texts(f.chain)})) for f in report.other_incidents
+        replace(f, verdict=_quoting(f.verdict, {**lines, **_texts(f.chain)}, words)) for f in report.other_incidents
     )
     if verdict is report.verdict and all(a is b for a, b in zip(incidents, report.other_incidents, strict=True)):
         return report
     return replace(report, verdict=verdict, other_incidents=incidents)
+
+
+def _matched_words(report: Report, library: Library) -> dict[str, str]:
+    """Each cited pattern line's place -> what its pattern matched in it (from the match's start, at
+    most MATCH_IN_VIEW characters), for the lines whose message is longer than a quote."""
+    words: dict[str, str] = {}
+    events = [*report.roots, *report.chain, *(e for f in report.other_incidents for e in f.chain)]
+    for event in events:
+        if event.unrecognised or event.where in words or len(_flat_message(event.text)) <= QUOTE_CHARS:
+            continue
+        found = library.pattern(event.pattern).regex.search(event.text)
+        matched = " ".join(found.group(0).split()) if found is not None else ""
+        if matched:
+            words[event.where] = matched[:MATCH_IN_VIEW].rstrip()
+    return words
 
 
 def cited_lines(report: Report) -> dict[str, str]:
@@ -54,13 +78,15 @@ def cited_lines(report: Report) -> dict[str, str]:
 
 def quoted_lines(report: Report) -> list[str]:
     """Each cited line as a summary quotes it (a renderer shows each as one piece of code)."""
-    return [quote_of(text) for text in cited_lines(report).values()]
+    words = dict(report.quote_words)
+    return [quote_of(text, words.get(place, "")) for place, text in cited_lines(report).items()]
 
 
-def quote_of(text: str) -> str:
+def quote_of(text: str, words: str = "") -> str:
     """A line as a summary quotes it: its message with the component's own tag (Formats.quoted),
-    clipped to QUOTE_CHARS."""
-    return clip(_flat_message(text), QUOTE_CHARS)
+    clipped to QUOTE_CHARS, keeping `words` (what its pattern matched) in view when given."""
+    flat = _flat_message(text)
+    return clip_around(flat, QUOTE_CHARS, words) if words else clip(flat, QUOTE_CHARS)
 
 
 def quote_around(text: str, words: str) -> str:
@@ -79,14 +105,14 @@ def series_place(series: Series, line: int | None = None) -> str:
     return f"{series.source}:{series.peak_line if line is None else line}"
 
 
-def quote_citations(summary: str, lines: Mapping[str, str]) -> str:
+def quote_citations(summary: str, lines: Mapping[str, str], words: Mapping[str, str] | None = None) -> str:
     """`summary` with the first citation of each line in `lines` followed by its quoted message,
     unless the summary quotes that message already."""
     for place, at in _first_citations(summary, lines):
         message = _message(lines[place])
         if not message or _quotes(summary, message, lines[place]):
             continue
-        quote = quote_of(lines[place])
+        quote = quote_of(lines[place], (words or {}).get(place, ""))
         end = at + len(place)
         inside = end < len(summary) and summary[end] == ")" and at > 0 and summary[at - 1] == "("
         insert = f': "{quote}"' if inside else f' ("{quote}")'
@@ -94,7 +120,7 @@ def quote_citations(summary: str, lines: Mapping[str, str]) -> str:
     return summary
 
 
-def _resting_on(verdict: Verdict, roots: Sequence[Event]) -> Verdict:
+def _resting_on(verdict: Verdict, roots: Sequence[Event], words: Mapping[str, str]) -> Verdict:
     """A cause's summary that shows none of its root lines ends with the first, quoted."""
     summary = verdict.summary
     for root in roots:
@@ -103,12 +129,12 @@ def _resting_on(verdict: Verdict, roots: Sequence[Event]) -> Verdict:
             return verdict
     root = roots[0]
     ending = "" if summary.rstrip().endswith((".", "!", "?")) else "."
-    said = f'{summary.rstrip()}{ending} It rests on {root.where}: "{quote_of(root.text)}".'
+    said = f'{summary.rstrip()}{ending} It rests on {root.where}: "{quote_of(root.text, words.get(root.where, ""))}".'
     return replace(verdict, summary=said)
 
 
-def _quoting(verdict: Verdict, lines: Mapping[str, str]) -> Verdict:
-    summary = quote_citations(verdict.summary, lines)
+def _quoting(verdict: Verdict, lines: Mapping[str, str], words: Mapping[str, str]) -> Verdict:
+    summary = quote_citations(verdict.summary, lines, words)
     return verdict if summary == verdict.summary else replace(verdict, summary=summary)
 
 

@@ -1930,7 +1930,7 @@ def _aftermath(template: UnexplainedError, roots: Sequence[Event]) -> bool:
 def _symptom_yields(report: Report, cause: UnexplainedError, library: Library, context: Sequence[Event] = ()) -> Report:
     """A symptom's own wording guesses a cause; an error line beside it is better evidence."""
     old = report.verdict
-    root = report.roots[0].where if report.roots else "its first line"
+    root = _stated_root(report.roots).where if report.roots else "its first line"
     summary = (
         f"{_lead_words(cause)}: {_ended(quote(cause))} It is logged beside the symptom "
         f"{old.id} ({old.title}, {root}), whose wording only guesses a cause."
@@ -1939,6 +1939,19 @@ def _symptom_yields(report: Report, cause: UnexplainedError, library: Library, c
     needed = f"no pattern explains the error at {cause.first.where}"
     yielded = Yielding(summary, why, needed, f"the symptom yields to the error at {cause.first.where}")
     return _yield_to(report, cause, yielded, _yielded_too(report, library), library, context)
+
+
+def _stated_root(roots: Sequence[Event]) -> Event:
+    """The symptom's line to quote: its first, unless a warning that sums the symptom up (sglang's
+    once-per-process `Some requests fail to receive KV Cache transfer done signal ...`) comes first
+    and an error line of the same moment states it for a request (`Request N timed out after 300.0s
+    in KVPoll.WaitingForInput`): that one says what happened."""
+    first = roots[0]
+    if first.severity is Severity.ERROR or first.time is None:
+        return first
+    at = first.time
+    stated = [r for r in roots if r.severity is Severity.ERROR and r.time is not None and r.time - at <= SAME_MOMENT_S]
+    return stated[0] if stated else first
 
 
 @record

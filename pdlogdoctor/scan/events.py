@@ -22,7 +22,7 @@ from ..library.fields import typed_fields
 from ..library.formats import Formats, LineStamps, Stamp
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
 from ..model import Event, FieldValue, InputProblem, Kind, Mark, Role, Severity
-from ..model.textcut import clip
+from ..model.textcut import clip, clip_around
 from .reader import Buffer
 from .records import Record, is_member_line, record_around
 from .roles import STREAM, role_from_name, role_from_prefix, role_from_record, stream_from_prefix
@@ -912,13 +912,28 @@ def make_event(
         line=line_no,
         time=stamp.seconds if stamp else None,
         time_text=stamp.text if stamp else None,
-        text=clip(text, MAX_TEXT),  # a token across the cut goes whole: redaction runs on this text later
+        text=_kept_text(pattern, text),
         fields=shared_fields(tuple(sorted(captured.items()))),
         severity=severity,
         kind=pattern.kind,
         failing=failing,
         role=pattern.roles[0] if len(pattern.roles) == 1 else Role.UNKNOWN,
     )
+
+
+MATCH_KEPT = MAX_TEXT // 2  # a line cut to MAX_TEXT keeps the match whole up to this length, else its start
+
+
+def _kept_text(pattern: Pattern, text: str) -> str:
+    """The line an event keeps: cut to MAX_TEXT, and, when the pattern matched past the cut (TGI's
+    request timings after two thousand characters of a grammar's JSON schema), cut so that the
+    match's start stays in view. A token across a cut goes whole: redaction runs on this text later."""
+    if len(text) <= MAX_TEXT:
+        return text
+    found = pattern.regex.search(text)
+    if found is None or found.end() <= MAX_TEXT - 1:
+        return clip(text, MAX_TEXT)
+    return clip_around(text, MAX_TEXT, text[found.start() : min(found.end(), found.start() + MATCH_KEPT)])
 
 
 def _with_pasted_role(event: Event, raw: str) -> Event:

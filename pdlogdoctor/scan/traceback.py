@@ -326,6 +326,10 @@ def read_what(
         message = found.group("message")
         if not message and offset < len(following):  # the text starts on the next line
             message = following[offset].strip()
+        elif message and message.rstrip().endswith(":") and offset < len(following):
+            # ... or goes on there: torch_npu's `HCCL watchdog thread terminated with exception:`
+            # over the CANN error it caught (`[ERROR] ... ERR02005 DIST internal error`).
+            message = f"{message.rstrip()} {formats.message(following[offset]).strip()}".rstrip()
         return {"exc_message": clip(message, MESSAGE_CHARS, mark="")} if message else {}
     return {}
 

@@ -34,6 +34,7 @@ ANALYZERS: dict[str, Analyzer] = {
     "rdma-link": transport.rdma_link,
     "transfer-timeout": transport.transfer_timeout,
     "lost-peer": transport.peer_lost,
+    "reachability": transport.reachability,
     "worker-availability": transport.router_no_workers,
     "stale-kv": stale_kv.analyze,
 }

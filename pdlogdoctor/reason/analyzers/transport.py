@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ...library.templates import message_of
-from ...model import SERVER_ROLES, Event, FactValue, Kind, Mark, Role
+from ...model import SERVER_ROLES, Event, FactValue, Kind, Mark, Role, verdicts
 from ...model.textcut import clip
 from ...model.verdicts import RDMA_LINK
 from ..hypothesis import Evidence, Hypothesis, count_matches
@@ -430,7 +430,7 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         )
         return [replace(hypothesis, rejected=why, confidence=0.1)]
     addrs = sorted({str(e.get("bootstrap_addr")) for e in lost if e.get("bootstrap_addr") is not None})
-    affected = sum(int(e.get("affected")) for e in lost if e.get("affected") is not None)
+    affected = _requests_affected(lost)
     facts: list[tuple[str, FactValue]] = [
         ("lost_prefill", tuple(addrs) or None),
         ("requests_affected", affected or count_matches(lost)),
@@ -469,6 +469,56 @@ def peer_lost(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
             advice=advice,
         )
     ]
+
+
+def reachability(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
+    """A peer its side could not reach. When that side had already called the same peer gone (its
+    heartbeat failed: `Lost connection with prefill instance`), the unanswered fetch that follows is
+    what the loss looks like next (sgl-project/sglang#34865: the parallel-info fetch times out after
+    the heartbeat gave up), not a wrong address or port: the loss is the story, told by its verdict."""
+    lost = _lost_before(hypothesis.first_root, evidence)
+    if lost is None:
+        return [hypothesis]
+    why = (
+        f"the same side had already lost that peer ({evidence.said(lost)}) before it could not reach it: "
+        "the failed fetch follows the loss"
+    )
+    return [replace(hypothesis, rejected=why, confidence=0.1)]
+
+
+def _lost_before(first: Event, evidence: Evidence) -> Event | None:
+    """The earliest line of `first`'s own file that calls a peer gone, at or before `first`, naming the
+    address `first` tried when both state one."""
+    if first.time is None:
+        return None
+    rooting = evidence.library.rooting(verdicts.PEER_LOST)
+    tried = _address(first)
+    for lost in sorted(evidence.failing(*rooting), key=_order):
+        if lost.source != first.source or lost.time is None or lost.time > first.time:
+            continue
+        gone = lost.get("bootstrap_addr")
+        if tried is None or gone is None or str(gone) == tried:
+            return lost
+    return None
+
+
+def _address(event: Event) -> str | None:
+    """`host:port` of a failed connection's line, when it states both."""
+    host, port = event.get("host"), event.get("port")
+    return f"{host}:{port}" if host is not None and port is not None else None
+
+
+def _requests_affected(lost: Sequence[Event]) -> int:
+    """The requests the loss lines count: each rank of one server counts the same requests (`[TP0]` and
+    `[TP1]` both say `9 requests affected` in one second), so per file, peer and second the largest
+    count, summed over them (a peer lost twice lost two sets of requests)."""
+    most: dict[tuple[str, str, int | None], int] = {}
+    for event in lost:
+        if event.get("affected") is not None:
+            second = None if event.time is None else int(event.time)
+            key = (event.source, str(event.get("bootstrap_addr")), second)
+            most[key] = max(most.get(key, 0), int(event.get("affected")))
+    return sum(most.values())
 
 
 def _prefill_served_on(lost: Sequence[Event], evidence: Evidence) -> Event | None:
