@@ -717,3 +717,62 @@ def test_runs_at_two_maximum_concurrencies_are_not_compared(tmp_path: Path) -> N
     first, second = _bench_serving("16", "121.44", "8.23"), _bench_serving("64", "239.71", "4.17")
     report = _analysed(tmp_path, [*first, *second])
     assert report.verdict.id != "performance-regression", report.verdict.summary
+
+
+# vllm-project/vllm#25735's shape: each side's name alone on its line (`main`, `this pr`), no colon,
+# over a code fence of bench_serving's summary (values varied).
+def _bare_sides(main: str, pr: str) -> list[str]:
+    lines: list[str] = []
+    for side, value in (("main", main), ("this pr", pr)):
+        lines += [
+            side,
+            "```",
+            "============ Serving Benchmark Result ============",
+            "Successful requests:                     100",
+            f"Output token throughput (tok/s):         {value}",
+            "==================================================",
+            "```",
+            "",
+        ]
+    return lines
+
+
+def test_sides_named_alone_on_their_lines_are_compared(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, _bare_sides("1014.26", "802.11"))
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "1014.26 to 802.11" in report.verdict.summary
+    (tmp_path / "faster").mkdir()
+    report = _analysed(tmp_path / "faster", _bare_sides("802.11", "1014.26"))
+    assert report.verdict.id == "healthy", report.verdict.summary
+
+
+# vllm-project/vllm#25752's shape: two Markdown headings over `vllm bench throughput`, the second naming
+# itself the baseline; the command under each heading states settings, not measures (values as posted).
+def _baseline_beside(with_caching: str, baseline: str, label: str = " (Baseline)") -> list[str]:
+    lines: list[str] = []
+    for heading, value, flag in (
+        ("# Benchmark Throughput WITH Prefix Caching Enabled", with_caching, "--enable-prefix-caching"),
+        (f"# Benchmark Throughput WITHOUT Prefix Caching{label}", baseline, "--no-enable-prefix-caching"),
+    ):
+        lines += [
+            heading,
+            f"vllm bench throughput --model ibm-granite/granite-4.0-tiny-preview --output-len 50 {flag}",
+            "",
+            f"Throughput: {value} requests/s, 31975.46 total tokens/s, 1488.62 output tokens/s",
+            "Total num prompt tokens:  1024000",
+            "",
+        ]
+    return lines
+
+
+def test_a_heading_beside_one_naming_itself_the_baseline_is_compared_with_it(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, _baseline_beside("29.77", "40.88"))
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "went from 40.88 to 29.77 (-27.2%)" in report.verdict.summary
+    assert "vllm bench throughput" not in report.verdict.summary  # the command is no measure
+
+
+def test_markdown_headings_with_no_baseline_among_them_are_not_judged(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, _baseline_beside("29.77", "40.88", label=""))
+    assert report.verdict.id != "performance-regression", report.verdict.summary
+    assert not any(e.failing for e in report.chain), report.verdict.summary

@@ -2385,6 +2385,50 @@ KNOWN: dict[str, dict[str, str]] = {
         "from an example's retry loop, then `test result: ok. 96 passed; 0 failed`",
         "key_line": "first sight: inconclusive quoting the createXferReq error, not the passing summaries",
     },
+    # Round 124 (session 38), at first sight on ba3ef3f9: excerpts-a 6/6, excerpts-b 2/6, excerpts-c 3/6,
+    # excerpts-d 6/6, excerpts-e 5/5, bundles-1 5/5, bundles-2 2/3: 28/37 acceptable, 33/37 quoted, none
+    # refused, two failed runs called healthy (excerpts-b 01, excerpts-c 04), none confidently wrong. Fixed
+    # since: a side named alone on its line or a Markdown heading naming itself the baseline, beside a
+    # heading over the same measures, and a command's digits no measure (excerpts-c 04); Mooncake's RDMA
+    # device events and vLLM V0's decode recomputing a KV it did not receive (bundles-2 03).
+    "tests/data/blind-round124-excerpts-a/04-triton-trtllm-ipc-peer-access": {
+        "key_line": "first sight: inconclusive (the verdict expected) quoting TensorRT-LLM's `peer access is not "
+        "supported` cut one character before the tester's key line ends",
+    },
+    "tests/data/blind-round124-excerpts-a/05-aiter-jit-pybind11-abi": {
+        "key_line": "first sight: inconclusive (the verdict expected) quoting aiter's `failed jit build` banner, not "
+        "the AttributeError inside the build's output",
+    },
+    "tests/data/blind-round124-excerpts-b/01-sglang-health-generate-200-scheduler-dead": {
+        "verdict": "first sight: healthy 0.50 (a failed run called healthy): three /health_generate 200s, proof of a "
+        "served token by sglang's handler; only the thread says they were false positives after a crash",
+    },
+    "tests/data/blind-round124-excerpts-b/02-sglang-health-generate-probe-crash": {
+        "verdict": "first sight: inconclusive (acceptable) quoting the traceback's first line, not the `Abort "
+        "request` the tester keys",
+    },
+    "tests/data/blind-round124-excerpts-b/04-vllm-enginecore-exit-server-shutdown": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: vLLM's `EngineCore exiting.` at "
+        "DEBUG, a request added after it, then the launcher's `Shutting down FastAPI HTTP server.`",
+    },
+    "tests/data/blind-round124-excerpts-b/05-vllm-v0-auto-restart-shutdown": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: vLLM V0's launcher shutting the "
+        "server down, lines a user's stop prints too",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round124-excerpts-c/01-ascend-pd-kv-recv-change-column": {
+        "verdict": "first sight: inconclusive; the tester expects healthy: a wrapped sentence's second line "
+        "(`done signal, request loss, or address conflict errors.`) read as an error, its `found no` above",
+    },
+    "tests/data/blind-round124-excerpts-c/03-lmcache-s3-long-doc-qa": {
+        "verdict": "first sight: no-failure-seen; the tester expects healthy: LMCache's long_doc_qa rounds with and "
+        "without it, a TTFT 2.372 s to 1.579 s, shapes no comparison reads",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round124-excerpts-c/06-trtllm-smoothquant-humaneval": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a sentence saying a "
+        "HumanEval score of 4.87 `is not within expectations`, beside 30.48 for FP16",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -182,6 +182,9 @@ class Mark(StrEnum):
     # the same), so alone it roots its verdict only weakly (transport.rdma_link); `device` names the port.
     PORT_DOWN = "port-down"
     HANDSHAKE_FAILED = "handshake-failed"  # a queue-pair handshake between the two sides failed
+    # The RDMA device itself reported a fatal asynchronous event (a port error, a queue pair broken):
+    # the transfers that fail after it are its consequences (`event` and `device` name it).
+    DEVICE_EVENT = "device-event"
     # A request timed out in one phase of its KV transfer (bootstrap, waiting for input); `says` names the phase.
     PHASE_TIMEOUT = "phase-timeout"
     # A test runner's frame calling a test method (unittest's `_callTestMethod`): the exception that

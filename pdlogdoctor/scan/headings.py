@@ -43,6 +43,14 @@ _HASH_LINE = re.compile(r"^[\W_]*[0-9a-f]{7,40}[\W_]*$")
 _PROMPT = re.compile(
     r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]|[$%]|➜\s+\S+(?:\s+git:\([^)\s]*\))?(?:\s+✗)?)\s"
 )
+# A command pasted without its prompt, over the output it printed (`vllm bench throughput --model ...
+# --output-len 50` under a heading, then its `Throughput: ...` line: vllm-project/vllm#25752): its
+# digits are settings, not measures. Known launchers only, after any `VAR=value` assignments.
+_COMMAND = re.compile(
+    r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:python3?|vllm|sglang|trtllm-[\w-]+|llama-[\w-]+|lm_eval|lm-eval|torchrun"
+    r"|accelerate|genai-perf|guidellm|evalscope|docker|bash|sh|\./[\w./-]+)(?:\s+[\w.:/-]+){0,3}\s+--?\w"
+    r"|^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*python3?\s+(?:-m\s+)?[\w./-]+"
+)
 _DIGIT = re.compile(r"\d")
 _ELISION = re.compile(r"^(?:\.{3,}|…)$")
 _TABLE_LINE = re.compile(r"^\|.*\|$")
@@ -94,6 +102,8 @@ def _opens_block(line: str) -> bool:
     """A code fence, a commit's hash alone, or a short label with no number (no measure, no heading
     of its own)."""
     if _FENCE.match(line) or _HASH_LINE.match(line) or _PROMPT.match(line) or _ELISION.match(line):
+        return True
+    if _COMMAND.match(line):
         return True
     return len(line) <= LABEL_CHARS and not _DIGIT.search(line) and not _HEADING.match(line)
 

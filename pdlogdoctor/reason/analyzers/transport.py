@@ -58,6 +58,8 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         ports = _failing(evidence, Mark.PORT_DOWN)
         if ports and all(e.pattern in evidence.library.marked(Mark.PORT_DOWN) for e in hypothesis.roots):
             return [_port_down(hypothesis, ports, evidence)]
+        if all(e.pattern in evidence.library.marked(Mark.DEVICE_EVENT) for e in hypothesis.roots):
+            return [_device_event(hypothesis, evidence)]
         return [_setup_failure(hypothesis, evidence)]
     worst = paths.most_common(1)[0][0] if paths else (inactive[0] if inactive else "an RDMA path")
     status = _headline(statuses, inactive, handshakes, evidence)
@@ -244,6 +246,22 @@ def _port_down(hypothesis: Hypothesis, ports: list[Event], evidence: Evidence) -
     facts: list[tuple[str, FactValue]] = [("ports_not_active", tuple(named) or count_matches(ports))]
     facts.extend((name, root.get(name)) for name in ("state", "phys_state") if root.get(name) is not None)
     return replace(hypothesis, summary=summary, facts=tuple(facts), confidence=confidence)
+
+
+def _device_event(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
+    """The RDMA device reported a fatal event and no completion error names a path: the event is the
+    failure (a port that went down, a queue pair broken by an access it was not allowed), and what
+    failed after it on the transfers is its consequence."""
+    events = sorted({str(e.get("event")) for e in hypothesis.roots if e.get("event")})
+    devices = sorted({str(e.get("device")) for e in hypothesis.roots if e.get("device")})
+    summary = (
+        f"The RDMA device {', '.join(devices) or 'in use'} reported a fatal event "
+        f"({', '.join(events) or 'see its line'}). {_first_line(hypothesis)}{_what_follows(hypothesis, evidence)}"
+    )
+    facts: list[tuple[str, FactValue]] = [("device_events", count_matches(list(hypothesis.roots)))]
+    facts += [("event", ", ".join(events))] if events else []
+    facts += [("device", ", ".join(devices))] if devices else []
+    return replace(hypothesis, summary=summary, facts=tuple(facts))
 
 
 def _setup_failure(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
