@@ -558,3 +558,41 @@ def test_a_row_marked_regressed_beyond_the_allowance_keeps_its_confidence(tmp_pa
     (tmp_path / "excerpt.log").write_text("\n".join(lines) + "\n")
     report = run([str(tmp_path / "excerpt.log")], LIBRARY)
     assert report.verdict.id == "performance-regression" and report.verdict.confidence >= 0.5
+
+
+# vllm-project/recipes#112's shape: an `Improvement` column that holds each measure's plain change, a
+# duration's fall as a negative number (values as posted): better, however the column is named.
+PLAIN_CHANGES_UNDER_IMPROVEMENT = [
+    "| Metric | With DeepGEMM | Without DeepGEMM | Improvement |",
+    "|--------|---------------|------------------|-------------|",
+    "| **Output Token Throughput** | 288.31 tok/s | 566.84 tok/s | **+96.6%** |",
+    "| **Benchmark Duration** | 330.71s | 166.22s | **-49.7%** |",
+    "| **Mean TPOT** | 32.21 ms | 16.39 ms | **-49.1%** |",
+]
+
+
+def test_an_improvement_column_of_plain_changes_is_read_by_its_measures(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, PLAIN_CHANGES_UNDER_IMPROVEMENT)
+    assert report.verdict.id == "healthy", report.verdict.summary
+    # Look-alike: the same durations rising, written as a plain change: worse, whatever the column's name.
+    worse = [line.replace("166.22s | **-49.7%**", "496.06s | **+50.0%**") for line in PLAIN_CHANGES_UNDER_IMPROVEMENT]
+    (tmp_path / "worse").mkdir()
+    report = _analysed(tmp_path / "worse", worse)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "Benchmark Duration" in report.verdict.summary
+
+
+# ikawrakow/ik_llama.cpp#2199's shape: the author marks the regressed cell in a llama-bench table; the
+# column's header says what regressed (values as posted).
+MARKED_REGRESSED = [
+    "| Build | PP512 (t/s) | TG128 (t/s) |",
+    "|-------|-------------|-------------|",
+    "| ik 4706 (`70ea1522`) | 192.4 | **26.23** |",
+    "| ik 4749 (`5f063b7b`) | 215.3 ✓ | **16.80** ← regression |",
+]
+
+
+def test_a_cell_marked_regressed_is_judged_by_its_column(tmp_path: Path) -> None:
+    report = _analysed(tmp_path, MARKED_REGRESSED)
+    assert report.verdict.id == "performance-regression", report.verdict.summary
+    assert "**16.80** ← regression" in report.verdict.summary

@@ -1310,11 +1310,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive: vLLM's `Ray does not allocate "
         "any GPUs on the driver node.`, its exception's type left out of the paste, no error word",
     },
-    "tests/data/blind-round80-excerpts-c/01-ikllama-tg-drop-ncpumoe": {
-        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a table of builds "
-        "whose cell says `**16.80** ← regression`; now a failed gate, inconclusive: its measure (`TG128 "
-        "(t/s)`) named only in the header",
-    },
     "tests/data/blind-round80-excerpts-d/08-omni-hunyuan3-dit-passed": {
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
@@ -2428,6 +2423,38 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round124-excerpts-c/06-trtllm-smoothquant-humaneval": {
         "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: a sentence saying a "
         "HumanEval score of 4.87 `is not within expectations`, beside 30.48 for FP16",
+    },
+    # Round 125 (session 38), at first sight on ba262087: excerpts-a 5/5, excerpts-b 3/6, excerpts-c 2/6,
+    # excerpts-d 5/6, excerpts-e 7/7, bundles-1 3/3, bundles-2 1/2: 26/35 acceptable, 32/35 quoted, none
+    # refused, four failed runs called healthy (bundles-2 02, excerpts-b 01, 03, 05), one confidently
+    # wrong (excerpts-c 06). Excerpts-c 02 repeats round 80's excerpts-c 01 thread (its URL was missing
+    # from the used list). Fixed since: an `Improvement` column holding plain changes (excerpts-c 06), a
+    # cell marked regressed read by its column's header (excerpts-c 02, round 80's excerpts-c 01),
+    # Mooncake's batch registration warning (bundles-2 02), LMCache's failed KV store (excerpts-b 01).
+    "tests/data/blind-round125-excerpts-b/03-lmdeploy-turbomind-long-prompt-garbage": {
+        "verdict": "first sight: healthy 0.30 (a failed run called healthy): a response of escaped newline runs "
+        "pasted as text, read as no answer at all; the 200s show serving",
+        "key_line": "first sight: healthy, no key line quoted",
+    },
+    "tests/data/blind-round125-excerpts-b/05-vllm-mtp-two-clients-decode-stall": {
+        "verdict": "first sight: healthy 0.30 (a failed run called healthy): one stats line of 0.9 tokens/s with two "
+        "requests running and none waiting, the next line 20.4: too short a series to call a stall",
+    },
+    "tests/data/blind-round125-excerpts-c/01-lmdeploy-pytorch-tp-gsm8k-opencompass": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: one OpenCompass row of "
+        "5.31 on gsm8k, no threshold or baseline beside it, only the maintainer's words",
+    },
+    "tests/data/blind-round125-excerpts-c/05-tpu-inference-inferencex-sweep-before-after": {
+        "verdict": "first sight: no-failure-seen (acceptable) quoting no key line: a sweep table whose Delta column "
+        "is read as results judged against nothing",
+    },
+    "tests/data/blind-round125-excerpts-d/02-vllm-buildkite-async-sched-ray-valueerror": {
+        "key_line": "first sight: inconclusive (the verdict expected) quoting another line of the ValueError's "
+        "traceback than the one the tester keys",
+    },
+    "tests/data/blind-round125-excerpts-d/03-vllm-amd-ci-ray-dp-no-hip-gpus": {
+        "verdict": "first sight: inconclusive (acceptable) quoting Ray's `Exception raised in creation task` "
+        "wrapper, not the `RuntimeError: No HIP GPUs are available` below it",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

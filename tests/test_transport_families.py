@@ -105,7 +105,10 @@ def test_refused_registration_without_consequence_is_not_the_verdict(tmp_path: P
     files = {"prefill.log": [line], "bench.log": ["[probe] ok:  Paris. It is the capital of France."]}
     report = _analyze(tmp_path, files, library)
     assert report.verdict.id != "mr-registration-rejected"
-    assert report.verdict.id == "inconclusive"
+    # The probe passed after it and nothing else failed: the refusal failed nothing, and the report
+    # lists it among the lines that were harmless rather than calling the run's health unknown.
+    assert report.verdict.id == "healthy", report.verdict.summary
+    assert [e.line for e in report.harmless] == [1]
 
 
 def test_router_health_check_noise_alone_is_not_a_failure(tmp_path: Path, library: Library) -> None:

@@ -55,6 +55,9 @@ TABLE_EARLIER_ROW = "table-earlier-row-above"
 MEASURE_ABOVE = "measure-above"
 # The times below a status dump's state reason: when that state ended, or began (scan/states.py).
 STATE_TIMES = "state-times-below"
+# A table row's outcome cell, named by its column's header cell (scan/tables.py: `TG128 (t/s)` over
+# `**16.80** ← regression` says what regressed).
+TABLE_COLUMN = "table-column-above"
 BLOCK_KINDS = (
     "python-traceback",
     PYTHON_FRAMES,
@@ -72,6 +75,7 @@ BLOCK_KINDS = (
     TABLE_EARLIER_ROW,
     MEASURE_ABOVE,
     STATE_TIMES,
+    TABLE_COLUMN,
 )
 # What a block says of a line it found a comparison on but could not judge (Library.unjudged).
 UNDIRECTED = "undirected"
@@ -91,6 +95,7 @@ BLOCK_FIELDS = MappingProxyType(
         TABLE_EARLIER_ROW: ("worse", "metric", "change", "value", "baseline", "row", "sides"),
         MEASURE_ABOVE: ("value", "measured"),
         STATE_TIMES: ("stated_time",),
+        TABLE_COLUMN: ("column",),
     }
 )
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source

@@ -481,6 +481,10 @@ def gate_metric(gate: Event) -> str:
     kind, metric = gate.get("measure"), gate.get("metric")
     if isinstance(kind, str) and performance_words(kind):
         return f"{metric} ({kind.lower()})" if isinstance(metric, str) else kind.lower()
+    # A table row marked regressed says what by its column's header (`TG128 (t/s)`).
+    column = gate.get("column")
+    if isinstance(column, str) and performance_words(column) and not _measures(gate, ACCURACY_WORDS):
+        return f"{column}: {metric}" if isinstance(metric, str) else column
     return ""
 
 

@@ -782,11 +782,11 @@ def _judged(names: list[str], row: list[str], at: int) -> tuple[float, str, str]
         return None
     value = float(found.group(1).replace("−", "-")) / 100
     name = names[at]
-    if IMPROVEMENT.search(name):
+    if IMPROVEMENT.search(name) and not _plain_change(row, at, value):
         return -value, _measure_of(names, row, at), row[at]
     if REGRESSION.search(name):
         return value, _measure_of(names, row, at), row[at]
-    if not CHANGE.search(name):
+    if not (CHANGE.search(name) or IMPROVEMENT.search(name)):
         return None
     measure = _measure_of(names, row, at)
     if BETTER_HIGHER.search(_spaced(measure)):
@@ -794,6 +794,24 @@ def _judged(names: list[str], row: list[str], at: int) -> tuple[float, str, str]
     if BETTER_LOWER.search(_spaced(measure)):
         return value, measure, row[at]
     return None
+
+
+def _plain_change(row: list[str], at: int, value: float) -> bool:
+    """The percentage is the plain change from the value two cells left of it to the one just left
+    (`| Benchmark Duration | 330.71s | 166.22s | **-49.7%** |` under `Improvement`: vllm-project/recipes#112
+    puts each measure's change there, a duration's fall as a negative improvement): the column is a
+    change column whatever its name, and the measure says which way is better."""
+    if at < 2 or not (_VALUE_CELL.match(row[at - 2]) and _VALUE_CELL.match(row[at - 1])):
+        return False
+    was, now = _cell_number(row[at - 2]), _cell_number(row[at - 1])
+    if was is None or now is None or was == 0 or value == 0:
+        return False
+    plain = (now - was) / abs(was)
+    return (plain < 0) == (value < 0) and abs(plain - value) <= PLAIN_CHANGE_SLACK * abs(value) + 0.005
+
+
+PLAIN_CHANGE_SLACK = 0.05  # a stated percentage rounds the change it states
+_VALUE_CELL = re.compile(r"^[\s*`_]*[-+~≈]?\d[\d,]*(?:\.\d+)?\s*[A-Za-zµ/%]{0,8}[\s*`_]*$")  # `330.71s`, `**16.39 ms**`
 
 
 def _measure_of(names: list[str], row: list[str], at: int) -> str:
@@ -820,6 +838,21 @@ def _directed(words: str) -> bool:
 def _spaced(words: str) -> str:
     """A metric's identifier read as words: `median_ttft_ms` as `median ttft ms`."""
     return words.replace("_", " ")
+
+
+OUTCOME_CELL = re.compile(r"(?i)\bregress(?:ion|ed)\b")
+
+
+def read_column_above(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
+    """`column`: the header cell over the row's outcome cell (the first that words a regression), when
+    the table's header is above the row with as many cells; nothing otherwise."""
+    row = cells_of(_text(buf, line_start, line_end))
+    header = _header_above(buf, line_start)
+    names = cells_of(header) if header is not None else None
+    if row is None or names is None or len(names) != len(row):
+        return {}
+    at = next((i for i, cell in enumerate(row) if OUTCOME_CELL.search(cell)), None)
+    return {"column": names[at].strip()} if at is not None and names[at].strip() else {}
 
 
 def _header_above(buf: bytes | bytearray, line_start: int) -> str | None:

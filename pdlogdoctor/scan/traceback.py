@@ -159,6 +159,7 @@ TABLE_READERS: dict[str, Callable[[bytes | bytearray, int, int, int], dict[str, 
     "table-earlier-row-above": tables.read_earlier_row_above,
     "measure-above": headings.read_measure_above,
     "state-times-below": states.read_state_times_below,
+    "table-column-above": tables.read_column_above,
 }
 
 

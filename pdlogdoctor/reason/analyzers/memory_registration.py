@@ -78,8 +78,8 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     if fell_back is not None:
         return [replace(hypothesis, rejected=fell_back, benign=True, confidence=0.1)]
     harmless = _without_consequence(failures, evidence)
-    if harmless is not None:
-        return [replace(hypothesis, rejected=harmless, confidence=0.1)]
+    if harmless is not None:  # an end-to-end check passed after it, and nothing else failed: it failed nothing
+        return [replace(hypothesis, rejected=harmless, benign=True, confidence=0.1)]
     sizes = sorted({int(e.get("size")) for e in failures if e.get("size") is not None})
     errnos = sorted({code for code in map(_errno, failures) if code is not None})
     proven = _proven_registered(evidence)
