@@ -102,3 +102,16 @@ def test_a_latency_test_is_still_a_latency(tmp_path: Path, library: Library) -> 
     line = "FAILED tests/perf/test_pd_nixl_qwen32b.py::test_e2e_latency - AssertionError: 15902.48 not less than 2500"
     report = analysed_lines(tmp_path, library, [line], "ci.log")
     assert report.verdict.id == "performance-regression"
+
+
+def test_a_correctness_test_that_failed_its_share_is_an_accuracy_gate(tmp_path: Path, library: Library) -> None:
+    """vllm-project/vllm#34700 (round 126's excerpts-d 02): vLLM's spec-decode correctness test counts
+    the outputs matching the reference against the share it needs (`assert 53 >= 66`): an accuracy
+    gate. Look-alike: the same test failing on an exception is no accuracy measured."""
+    test = "v1/e2e/test_spec_decode.py::test_ngram_and_suffix_correctness[speculative_config1]"
+    report = analysed_lines(tmp_path, library, [f"FAILED {test} - assert 53 >= 66"], "job.log")
+    assert report.verdict.id == "accuracy-regression", report.verdict.summary
+    (tmp_path / "raised").mkdir()
+    raised = [f"FAILED {test} - RuntimeError: CUDA error: an illegal memory access was encountered"]
+    report = analysed_lines(tmp_path / "raised", library, raised, "job.log")
+    assert report.verdict.id != "accuracy-regression", report.verdict.summary

@@ -776,3 +776,20 @@ def test_markdown_headings_with_no_baseline_among_them_are_not_judged(tmp_path: 
     report = _analysed(tmp_path, _baseline_beside("29.77", "40.88", label=""))
     assert report.verdict.id != "performance-regression", report.verdict.summary
     assert not any(e.failing for e in report.chain), report.verdict.summary
+
+
+def test_an_after_with_a_note_of_its_own_is_compared_with_its_before(tmp_path: Path) -> None:
+    """sgl-project/sglang-jax's MTP commit: `After:` restates the Before's measures and adds its own
+    note (`(+5.5% throughput)`); the share is the throughput's, not the TPOT's before it. The pair is
+    compared, and the report says so; a worse After with the same note fails."""
+    lines = [
+        "  Before: 620 tok/s output, 50.1ms TPOT",
+        "  After:  654 tok/s output, 48.4ms TPOT (+5.5% throughput)",
+    ]
+    report = _analysed(tmp_path, lines)
+    assert report.verdict.id == "no-failure-seen", report.verdict.summary
+    assert "tok/s output went from 620 to 654 (+5.5%)" in report.verdict.summary
+    (tmp_path / "worse").mkdir()
+    worse = [lines[0], "  After:  520 tok/s output, 58.4ms TPOT (-16.1% throughput)"]
+    report = _analysed(tmp_path / "worse", worse)
+    assert report.verdict.id == "performance-regression", report.verdict.summary

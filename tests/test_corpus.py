@@ -2456,6 +2456,35 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive (acceptable) quoting Ray's `Exception raised in creation task` "
         "wrapper, not the `RuntimeError: No HIP GPUs are available` below it",
     },
+    # Round 126 (session 38), at first sight on 071837aa: excerpts-a 5/6, excerpts-b 4/5, excerpts-c 3/6,
+    # excerpts-d 3/6, excerpts-e 7/7, bundles-1 3/3, bundles-2 1/1: 26/34 acceptable, 33/34 quoted, none
+    # refused, no failed run called healthy, one confidently wrong (excerpts-c 01). Fixed since: a share
+    # followed by its own measure is that measure's, an After with a note of its own beside its Before
+    # (excerpts-c 01), vLLM's dumped scheduler output (excerpts-a 01), an error between answers named by
+    # its words (excerpts-b 02), Jenkins' build timeout (excerpts-d 01), a correctness test's share
+    # (excerpts-d 02). The runner that lost communication (excerpts-d 05) stays inconclusive: rounds 31
+    # and 61's testers forbid ci-cancelled for the same line, which says the workflow may have caused it.
+    "tests/data/blind-round126-excerpts-c/01-sglang-jax-mtp-before-after": {
+        "verdict": "first sight: performance-regression 0.60 (confidently wrong): the TPOT before `(+5.5% "
+        "throughput)` read as its share; since then no-failure-seen, the pair compared within its limit; the "
+        "tester expects healthy",
+    },
+    "tests/data/blind-round126-excerpts-c/03-vllm-internvl3-accuracy-vs-lmdeploy": {
+        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: one engine's 95 % beside "
+        "another's 75 % in prose, no pair the comparison reads",
+    },
+    "tests/data/blind-round126-excerpts-c/04-sglang-jax-ttft-not-reproduced": {
+        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a re-run's median TTFT "
+        "256.72 ms against a PR's claimed 106.42 ms, in prose",
+    },
+    "tests/data/blind-round126-excerpts-d/04-gha-sglang-epd-disagg-test-passing": {
+        "key_line": "first sight: healthy (the verdict expected) quoting another line of the passing run than the "
+        "ones the tester keys",
+    },
+    "tests/data/blind-round126-excerpts-d/05-gha-self-hosted-runner-lost-communication": {
+        "verdict": "first sight: inconclusive, the runner's `lost communication with the server` quoted first; "
+        "this tester expects ci-cancelled, rounds 31 and 61's forbid it for the same line",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -247,3 +247,20 @@ def test_a_crash_the_words_name_alone_keeps_its_phase_unknown(library: Library, 
     (tmp_path / "excerpt.log").write_text(f"{GPU_FAULT}\nFatal Python error: Aborted\n")
     report = run([str(tmp_path / "excerpt.log")], library)
     assert report.verdict.id == "scheduler-crash", report.verdict.summary
+
+
+def test_an_error_between_answers_is_named_by_its_words_as_a_lead(library: Library, tmp_path: Path) -> None:
+    """InternLM/lmdeploy#1991 (round 126's excerpts-b 02): TurboMind's `CUDA runtime error: out of memory`
+    between two 200s whose answers came back empty. The 200 after it does not vouch for it: gpu-oom,
+    from the words, below 0.5. Look-alike: an error no family names between two 200s stays inconclusive."""
+    answered = 'INFO:     127.0.0.1:40526 - "POST /v1/chat/completions HTTP/1.1" 200 OK'
+    oom = "[TM][ERROR] CUDA runtime error: out of memory /lmdeploy/src/turbomind/utils/allocator.h:233"
+    (tmp_path / "oom").mkdir()
+    (tmp_path / "oom" / "api_server.log").write_text(f"{answered}\n{oom}\n{answered}\n")
+    report = run([str(tmp_path / "oom")], library)
+    assert report.verdict.id == "gpu-oom", report.verdict.summary
+    assert report.verdict.confidence < 0.5 and "CUDA runtime error: out of memory" in report.verdict.summary
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "api_server.log").write_text(f"{answered}\n[TM][ERROR] bad stop words\n{answered}\n")
+    report = run([str(tmp_path / "other")], library)
+    assert report.verdict.id == "inconclusive", report.verdict.summary

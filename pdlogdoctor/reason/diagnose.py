@@ -1194,7 +1194,12 @@ def _no_failure_seen(
         return _all_refused(refused, alternatives, missing, evidence)
     context = sorted({e.pattern for e in evidence.events})
     results = _results_said(evidence.sources)
-    if results:
+    compared = _compared_within_allowance(evidence)
+    if results and compared is not None:
+        # Two runs the lines state, the later no worse than the earlier: said, though no check passed.
+        summary = f"No failure seen in these lines: nothing in them failed. {_comparison_said(compared)}"
+        summary += " No threshold judged them, and nothing else shows the deployment serving."
+    elif results:
         # A stated result shows requests were answered, not that they were good enough: no check judged it.
         summary = f"No failure seen in these lines: nothing in them failed, and {results}"
         summary += " Whether they pass is not shown."

@@ -1487,7 +1487,10 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
         unvouched = [t for t in serious if _while_serving_in_its_file(t.first, served, started)]
         if unvouched:
             why = "while it served (no start-up follows it), and no end-to-end result vouches for it"
-            return _not_healthy(report, _lead(unvouched), why, library)
+            changed = _not_healthy(report, _lead(unvouched), why, library)
+            # Its words may still name a cause, as a lead (lmdeploy's `CUDA runtime error: out of memory`
+            # between two 200s whose answers came back empty: InternLM/lmdeploy#1991).
+            return _named_after_serving(changed, unvouched, library, events) or changed
     if passed:
         effects = library.errors.effects() if library.errors else frozenset()
         last_check = max((e.time for e in passed if e.time is not None), default=None)
@@ -1531,10 +1534,11 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
 def _named_after_serving(
     report: Report, unvouched: list[UnexplainedError], library: Library, context: Sequence[Event]
 ) -> Report | None:
-    """An error after the last line of its file that showed serving, whose words name a cause
-    family: that family's verdict, as a lead (a run that served gets none for errors it served
-    past; nothing was served past this one). A crash named so was a crash while serving: its file
-    served before it (a kernel fault in vLLM's model step after answered requests)."""
+    """An error in a file that showed serving (after its last serving line, or between serving lines
+    with no start-up after it), whose words name a cause family: that family's verdict, as a lead
+    (below 0.5: answered requests around it do not say the error spoiled them, nor that it did not).
+    A crash named so was a crash while serving: its file served before it (a kernel fault in vLLM's
+    model step after answered requests)."""
     lead = _lead(unvouched)
     named = _named_by_words(report, lead, unvouched, library, context)
     if named is None or named.verdict.id != SCHEDULER_CRASH:

@@ -167,8 +167,8 @@ def excerpt_document(window: ExcerptWindow) -> dict[str, Any]:
 
 # What a report where nothing failed says of the result lines it shows (scan/results.py).
 RESULTS_READ_NOTE = (
-    "Lines that state results. None was judged failed: no threshold, baseline or earlier run was "
-    "found to judge them against."
+    "Lines that state results. None was judged failed: no threshold was found to judge them by, and "
+    "none was worse than a baseline or earlier run the lines give beside it."
 )
 
 
