@@ -2485,6 +2485,30 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive, the runner's `lost communication with the server` quoted first; "
         "this tester expects ci-cancelled, rounds 31 and 61's forbid it for the same line",
     },
+    # Round 127 (session 38), at first sight on 9abc4353: excerpts-a 5/7, excerpts-b 4/5, excerpts-c 5/6,
+    # excerpts-d 4/4, excerpts-e 6/7, bundles-1 3/4, bundles-2 1/1: 28/34 acceptable, 34/34 quoted, none
+    # refused, two failed runs called healthy (bundles-1 04, excerpts-c 05), none confidently wrong.
+    # Fixed since: a JIT kernel that did not build, by its words (excerpts-a 04).
+    "tests/data/blind-round127-bundles-1/04-dsv4-mooncake-state-pool-not-sent": {
+        "verdict": "first sight: healthy 0.60 (a failed run called healthy): every request 200 and no error; the "
+        "probe's `#### 84` against the `#### 18` a non-disaggregated server gives is in the thread, not judged",
+    },
+    "tests/data/blind-round127-excerpts-a/05-vllm-ascend-hccl-transport-init": {
+        "verdict": "first sight: scheduler-crash 0.35; the tester expects inconclusive: HCCL's `EI0009 Transport "
+        "init error` under a failed collective_rpc, read as a crash of unknown phase",
+    },
+    "tests/data/blind-round127-excerpts-b/03-sglang-pd-decode-recursive-grammar-crash": {
+        "verdict": "first sight: scheduler-crash 0.35 (acceptable), its summary quoting the exception line without "
+        "its `[time DP7 TP7]` prefix the tester's key line holds; the paste is newest line first",
+    },
+    "tests/data/blind-round127-excerpts-c/05-lmdeploy-pytorch-engine-vs-turbomind-throughput": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): two engines' throughput summaries "
+        "under `# Turbomind` and `# PyTorch Engine`, headings no side word names",
+    },
+    "tests/data/blind-round127-excerpts-e/05-kserve-pvc-storage-initializer": {
+        "verdict": "first sight: inconclusive (acceptable) quoting another line of the storage initializer's "
+        "traceback than the one the tester keys",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
