@@ -2509,6 +2509,39 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive (acceptable) quoting another line of the storage initializer's "
         "traceback than the one the tester keys",
     },
+    # Round 128 (session 38), at first sight on 34fbc2da: excerpts-a 6/7, excerpts-b 3/6, excerpts-c 5/6,
+    # excerpts-d 5/5, excerpts-e 3/5, bundles-1 2/2, bundles-2 2/3: 26/34 acceptable, 33/34 quoted, none
+    # refused, two failed runs called healthy (excerpts-b 01, 02), one confidently wrong (bundles-2 02).
+    # Fixed since: a start-up line after a life that served begins a new life (bundles-2 02).
+    "tests/data/blind-round128-excerpts-a/05-triton-disagg-bls-orchestrator-mode": {
+        "verdict": "first sight: inconclusive (acceptable) quoting another line than the engines' rejection of "
+        "context-only requests the tester keys",
+    },
+    "tests/data/blind-round128-excerpts-b/01-lmdeploy-empty-answers-200": {
+        "verdict": "first sight: healthy 0.50 (a failed run called healthy): 200s with empty answers and "
+        '`finish_reason: "length"`, a session filled by one client\'s history',
+    },
+    "tests/data/blind-round128-excerpts-b/02-vllm-int8kv-prefix-corrupt-at-full-pool": {
+        "verdict": "first sight: healthy 0.60 (a failed run called healthy): every request 200 with the pool at "
+        "100 %; the corruption is in the reporter's A/B table",
+    },
+    "tests/data/blind-round128-excerpts-b/04-sglang-ascend-longctx-watchdog": {
+        "verdict": "first sight: scheduler-crash 0.35; the tester expects scheduler-runtime-crash: sglang's "
+        "watchdog firing in NPU graph replay, a serving step its frames do not name",
+    },
+    "tests/data/blind-round128-excerpts-c/05-llama-perplexity-falcon-tq1-garbage": {
+        "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a perplexity near 1e13 "
+        "from llama-perplexity's chunk lines, no final estimate",
+    },
+    "tests/data/blind-round128-excerpts-e/01-lmdeploy-windows-tp2-nccl-backend": {
+        "verdict": "first sight: scheduler-crash 0.40; the tester expects inconclusive: TurboMind's `[TM][FATAL] "
+        "Unknown communication backend: nccl` on Windows",
+    },
+    "tests/data/blind-round128-excerpts-e/04-triton-vllm-backend-zombie-health-ok": {
+        "verdict": "first sight: no-failure-seen; the tester expects inconclusive: a `<defunct>` backend process "
+        "beside /v2/health answering 200",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

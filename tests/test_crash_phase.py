@@ -465,3 +465,32 @@ def test_a_rival_with_lines_of_its_own_still_costs_a_near_tie(bundle_reports: Ma
     assert report.verdict.id == RUNTIME
     assert "near-tie" in {step.name for step in report.verdict.reasons}
     assert any(a.id == "rdma-link-failure" for a in report.alternatives)
+
+
+# syv-ai/qwen38-27b-rtx3090#33's shape (round 128's bundles-2 02): a compose log holding a life that
+# served, then a restart whose engine never came up. vLLM prints no server_args line; its `Starting to
+# load model` is a start-up's own line, and the crash after it is the new life's, during initialization.
+SERVED = [
+    'vllm-1  | (APIServer pid=1) INFO:     172.18.0.1:51230 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+    "vllm-1  | (APIServer pid=1) INFO 08-24 09:12:01 [loggers.py:259] Engine 000: Avg prompt throughput: 1184.3 "
+    "tokens/s, Avg generation throughput: 27.9 tokens/s, Running: 2 reqs, Waiting: 0 reqs, GPU KV cache usage: 40.1%, "
+    "Prefix cache hit rate: 0.0%",
+]
+RESTARTED = [
+    "vllm-1  | (EngineCore pid=77) INFO 08-24 09:14:38 [gpu_model_runner.py:3601] Starting to load model "
+    "/models/qwen...",
+    "vllm-1  | (EngineCore pid=77) ERROR 08-24 09:14:49 [core.py:1108] EngineCore failed to start.",
+    "vllm-1  | (EngineCore pid=77) ERROR 08-24 09:14:49 [core.py:1108] Traceback (most recent call last):",
+    'vllm-1  | (EngineCore pid=77) ERROR 08-24 09:14:49 [core.py:1108]   File "/usr/local/lib/python3.12/dist-packages/'
+    'vllm/v1/kv_offload/cpu/shared_offload_region.py", line 100, in __init__',
+    "vllm-1  | (EngineCore pid=77) ERROR 08-24 09:14:49 [core.py:1108] OSError: [Errno 14] Bad address",
+]
+
+
+def test_a_crash_after_a_restart_is_the_new_life_s(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, [*SERVED, *RESTARTED], "compose-logs.log")
+    assert report.verdict.id == "scheduler-init-crash", report.verdict.summary
+    # Look-alike: the same crash with no start-up line between it and the serving is a crash while serving.
+    (tmp_path / "same").mkdir()
+    report = analysed_lines(tmp_path / "same", library, [*SERVED, *RESTARTED[1:]], "compose-logs.log")
+    assert report.verdict.id == "scheduler-runtime-crash", report.verdict.summary

@@ -462,9 +462,11 @@ def _before(event: Event, crash: Event) -> bool:
 
 
 def _launched_before(crash: Event, evidence: Evidence) -> Event | None:
-    """The server's last start (its server_args line) in the same log before the crash: a server
-    restarted in one log (a supervisor, a pod's restarts appended) crashed in its latest life."""
-    started = [e for e in evidence.marked(Mark.SERVER_LAUNCH) if e.source == crash.source and _before(e, crash)]
+    """The server's last start (its server_args line, or a line only a start-up prints: vLLM's
+    `Starting to load model`) in the same log before the crash: a server restarted in one log (a
+    supervisor, a pod's restarts appended, docker compose's restart loop) crashed in its latest life."""
+    marks = (Mark.SERVER_LAUNCH, Mark.IN_START_UP)
+    started = [e for e in evidence.marked(*marks) if e.source == crash.source and _before(e, crash)]
     return max(started, key=lambda e: e.line) if started else None
 
 
