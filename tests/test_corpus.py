@@ -2542,6 +2542,42 @@ KNOWN: dict[str, dict[str, str]] = {
         "beside /v2/health answering 200",
         "key_line": "first sight: no-failure-seen, no key line quoted",
     },
+    # Round 129 (session 39), at first sight on 430a194b: excerpts-a 6/6, excerpts-b 3/5, excerpts-c 5/7,
+    # excerpts-d 3/5, excerpts-e 5/6, bundles-1 2/4, bundles-2 3/3: 26/36 acceptable, 32/36 quoted, none
+    # refused, two failed runs called healthy (excerpts-b 05, excerpts-c 06), none confidently wrong.
+    # Fixed since: a speculative algorithm on one side only is a config mismatch (bundles-1 01); a test
+    # script's `TEST FAIL` and `check pass: False` are failed gates (excerpts-c 05); UCX's backtrace is read
+    # and TensorRT-LLM's batch manager loop says serving (excerpts-e 01); pytest's PASSED lines and Ray
+    # Serve's `status: HEALTHY` show serving (excerpts-d 05, excerpts-e 06).
+    "tests/data/blind-round129-bundles-1/03-mooncake-legacy-rpc-port-tp8": {
+        "verdict": "first sight: inconclusive; the tester expects bind-failed: the handshake port's bind refused "
+        "at start-up reads as survived (the server came up), and the client's timeout has no time",
+    },
+    "tests/data/blind-round129-excerpts-b/04-vllm-ascend-pd-1m-decode-never-got-request": {
+        "verdict": "first sight: kv-expired 0.35; the tester expects kv-transfer-timeout: KV force-freed that no "
+        "decode ever asked for (the catalogue's kv-expired line, read against it)",
+    },
+    "tests/data/blind-round129-excerpts-b/05-ollama-empty-200-husk-responses": {
+        "verdict": "first sight: healthy 0.50 (a failed run called healthy): Ollama's answers fall from ~40 s to "
+        "~1 ms, empty, all 200",
+        "key_line": "since the Anthropic route is read: healthy, quoting the last answer, not the first instant one",
+    },
+    "tests/data/blind-round129-excerpts-c/04-vllm-ascend-mix-placement-small-drop": {
+        "key_line": "first sight: healthy, quoting the compared bench lines, not the AIME row or the throughput "
+        "the tester keys",
+    },
+    "tests/data/blind-round129-excerpts-c/06-sglang-llama4-fp4-gsm8k-too-low": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): GSM8K 0.884 judged `too low` only "
+        "in the author's sentence below it",
+    },
+    "tests/data/blind-round129-excerpts-d/04-trl-gha-pytest-segfault": {
+        "verdict": "first sight: scheduler-crash 0.30; the tester expects inconclusive: pytest's own process "
+        "segfaulted in accelerate's get_max_memory, no server in the lines",
+    },
+    "tests/data/blind-round129-excerpts-d/05-trl-vllm-client-server-tests-pass": {
+        "key_line": "first sight: no-failure-seen, no key line quoted; since pytest's PASSED lines are read: "
+        "healthy, quoting the last passed test, not test_generate",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -144,6 +144,21 @@ def test_a_frame_example_an_earlier_rule_decides_is_reported(library: Library) -
             "c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout()",
             True,
         ),
+        # UCX's backtrace: with its symbol reader (the source file unread: `???`, or nothing) ...
+        (
+            " 1 0x000000000006751c tensorrt_llm::batch_manager::GptManager::returnCompletedRequests()  :0",
+            "tensorrt_llm::batch_manager::GptManager::returnCompletedRequests()",
+            True,
+        ),
+        (" 2 0x000000000008fc91 ucp_get()  ???:0", "ucp_get()", True),
+        (
+            "0 0x000000000001e2d0 uct_ib_iface_fill_ah_attr_from_gid_lid() /tmp/ucx/src/uct/ib/base/ib_iface.c:746",
+            "uct_ib_iface_fill_ah_attr_from_gid_lid()",
+            True,
+        ),
+        # ... and without it, the C library's symbols (a library's offset alone names no function)
+        ("    3  /lib/x86_64-linux-gnu/libucp.so.0(ucp_get+0x52) [0x7108781c3e52]", "ucp_get", True),
+        ("    1  /lib/x86_64-linux-gnu/libucs.so.0(+0x24fec) [0x710878158fec]", "(unknown)", True),
     ],
 )
 def test_every_stack_format_is_read_as_a_frame(line: str, func: str, native: bool) -> None:
@@ -190,6 +205,41 @@ def test_gdb_frames_name_the_culprit(tmp_path: Path, library: Library) -> None:
         report.verdict.summary
     )
     assert any("#1  0x00007f3a2d0a1c3e in mooncake::RdmaEndPoint::deconstruct()" in t for t in _chain_texts(report))
+
+
+# UCX's signal handler (a Triton TensorRT-LLM backend's crash, triton-inference-server/tensorrtllm_backend#273):
+# its backtrace between two banners, innermost first, the handler's own frame on top.
+UCX_SIGSEGV = [
+    "Signal (11) received.",
+    "[e2e-102-219:6082 :0:6592] Caught signal 11 (Segmentation fault: address not mapped to object at address (nil))",
+    "==== backtrace (tid:   6592) ====",
+    " 0 0x0000000000042520 __sigaction()  ???:0",
+    " 1 0x000000000006751c tensorrt_llm::batch_manager::GptManager::returnCompletedRequests()  :0",
+    " 2 0x000000000006ce1e tensorrt_llm::batch_manager::GptManager::decoupled_execution_loop()  :0",
+    " 3 0x0000000000094ac3 pthread_condattr_setpshared()  ???:0",
+    " 4 0x0000000000125bf4 clone()  ???:0",
+    "=================================",
+]
+
+
+def test_ucx_backtrace_names_the_frame_and_the_batch_manager_loop_says_serving(
+    tmp_path: Path, library: Library
+) -> None:
+    report = _report(tmp_path, library, UCX_SIGSEGV)
+    assert report.verdict.id == RUNTIME and report.verdict.confidence <= 0.6
+    summary = report.verdict.summary
+    assert "in tensorrt_llm::batch_manager::GptManager::returnCompletedRequests()" in summary
+    assert "__sigaction" not in summary  # the handler's own frame is never the crash's
+    assert "decoupled_execution_loop" in dict(report.verdict.facts)["phase_evidence"]
+
+
+def test_a_ucx_backtrace_of_no_serving_step_leaves_the_phase_open(tmp_path: Path, library: Library) -> None:
+    """The look-alike: the same handler's stack in a request's serialisation (NVIDIA/TensorRT-LLM#649,
+    gptManagerBenchmark crashing as it read its dataset) names its frame but no phase."""
+    lines = [*UCX_SIGSEGV[1:4], " 1 0x000000000007c262 tensorrt_llm::batch_manager::NamedTensor::serialize()  ???:0"]
+    report = _report(tmp_path, library, [*lines, UCX_SIGSEGV[-1]])
+    assert report.verdict.id == UNKNOWN
+    assert "in tensorrt_llm::batch_manager::NamedTensor::serialize()" in report.verdict.summary
 
 
 def test_start_up_frames_make_it_init_without_a_start_line(tmp_path: Path, library: Library) -> None:

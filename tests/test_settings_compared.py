@@ -44,3 +44,29 @@ def test_the_same_dtype_or_nothing_failing_is_no_mismatch(tmp_path: Path, librar
     quiet = _report(tmp_path / "quiet", library, "torch.bfloat16", "torch.float8_e4m3fn", failing=False)
     assert same.verdict.id != "config-mismatch"
     assert quiet.verdict.id != "config-mismatch"
+
+
+def _launched(tmp_path: Path, library: Library, prefill_spec: str, decode_spec: str) -> Report:
+    """Both servers' launch lines, then the decode's transfers failing (sglang#33877's shape: GLM-5.2
+    with Mooncake, the prefill without MTP, the decode with EAGLE)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    args = "server_args=ServerArgs(model_path='/models/GLM-5.2-FP8', tp_size=8, page_size=64, kv_cache_dtype='auto', "
+    tail = "disaggregation_transfer_backend='mooncake')"
+    prefill = f"[2026-08-05 21:02:11] {args}speculative_algorithm={prefill_spec}, disaggregation_mode='prefill', {tail}"
+    decode = f"[2026-08-05 21:02:14] {args}speculative_algorithm={decode_spec}, disaggregation_mode='decode', {tail}"
+    (tmp_path / "prefill.log").write_text(prefill + "\n")
+    (tmp_path / "decode.log").write_text(f"{decode}\n{FAILED.replace('2026-02-24 16:44:10', '2026-08-05 21:12:04')}\n")
+    return run([str(tmp_path)], library)
+
+
+def test_a_speculative_algorithm_on_one_side_only_is_a_mismatch(tmp_path: Path, library: Library) -> None:
+    report = _launched(tmp_path, library, "None", "'EAGLE'")
+    assert report.verdict.id == "config-mismatch"
+    assert "speculative_algorithm: prefill None, decode EAGLE" in report.verdict.summary
+    assert dict(report.verdict.facts)["decode_speculative_algorithm"] == "EAGLE"
+    assert "--speculative-algorithm" in report.advice
+
+
+def test_the_same_speculative_algorithm_on_both_is_no_mismatch(tmp_path: Path, library: Library) -> None:
+    report = _launched(tmp_path, library, "'EAGLE'", "'EAGLE'")
+    assert report.verdict.id != "config-mismatch"

@@ -51,6 +51,14 @@ _GDB_FRAME = LazyRegex(
 _C10_FRAME = LazyRegex(
     r"(?:^|\s)frame #\d+: (?P<func>.+?)(?: \+ 0x[0-9a-fA-F]+)? \(0x[0-9a-fA-F]+ in (?P<lib>[^)]+)\)\s*$"
 )
+# UCX's backtrace (ucs/debug/debug.c, under `==== backtrace (tid: N) ====` after `Caught signal 11
+# (...)`), innermost first: with its symbol reader, `%2d 0x%016lx %s()  %s:%u` (the source file may be
+# `???` or empty: ` 1 0x000000000006751c ns::Class::method()  :0`); without it, the C library's
+# `  3  /lib/x86_64-linux-gnu/libucp.so.0(ucp_get+0x52) [0x7108781c3e52]` (a symbol may be missing).
+_UCX_FRAME = LazyRegex(
+    r"^\s*\d+\s+(?:0x[0-9a-fA-F]+\s+(?P<func>\S.*?\(\))\s+(?P<file>\S*?):(?P<line>\d+)"
+    r"|(?P<lib>/\S+?)\((?P<symbol>[^()+\s]*)(?:\+0x[0-9a-fA-F]+)?\)\s*\[0x[0-9a-fA-F]+\])\s*$"
+)
 # py-spy's `dump` (src/dump.rs): under `Thread <tid> (active|idle|active+gil): "name"`, each frame
 # as `    <function> (<short file>:<line>)`, or `    <function> (<library>)` for a native frame
 # (`--native`) without a line; innermost first. Read flush left too: a stack keeps its frames
@@ -104,6 +112,9 @@ def parse_frame(line: str, offset: int = 0) -> Frame | None:
     if found:
         file = found.group("file") or found.group("lib") or NATIVE_FILE
         return Frame(file, int(found.group("line") or 0), found.group("func"), True, text, offset)
+    found = _UCX_FRAME.match(line)
+    if found:
+        return _ucx_frame(found, text, offset)
     found = _PYSPY_FRAME.match(line)
     if found:
         native = found.group("lib") is not None
@@ -111,6 +122,15 @@ def parse_frame(line: str, offset: int = 0) -> Frame | None:
         line_no = int(found.group("line") or 0)
         return Frame(file, line_no, found.group("func"), native, text, offset, innermost_first=True)
     return None
+
+
+def _ucx_frame(found: regex.Match[str], text: str, offset: int) -> Frame:
+    """A frame of UCX's backtrace: a source file it could not read (`???`, nothing) is no file."""
+    if found.group("lib"):
+        return Frame(found.group("lib"), 0, found.group("symbol") or "(unknown)", True, text, offset)
+    file = found.group("file")
+    known = file and file != "???"
+    return Frame(file if known else NATIVE_FILE, int(found.group("line")), found.group("func"), True, text, offset)
 
 
 FRAMES_FILE = "frames.toml"

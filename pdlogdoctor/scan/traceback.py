@@ -46,6 +46,8 @@ _CONNECTORS = (
     "Thread 0x",  # faulthandler: one stack per thread
     "Current thread 0x",
     "Stack (most recent call first):",  # faulthandler: the one stack (cpython Python/traceback.c)
+    "==== backtrace (tid:",  # UCX's native backtrace (ucs/debug/debug.c), innermost first ...
+    "=================================",  # ... and the line it closes it with
 )
 _FAULTHANDLER = ("Thread 0x", "Current thread 0x", "Stack (most recent call first):")
 # How Python joins a chain of exceptions: `raise ... from` (the first is the cause), or an exception

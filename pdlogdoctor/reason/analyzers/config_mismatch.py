@@ -19,7 +19,11 @@ from ..link import downstream
 VERDICT = CONFIG_MISMATCH
 # `kv_dtype_used`: the dtype a server resolved its KV cache to (a setting line), compared only with
 # the other server's resolved dtype, not with a launch line's flag (`auto`).
-SHARED_KEYS = ("page_size", "kv_cache_dtype", "backend", "kv_dtype_used")
+# `speculative_algorithm`: each side sizes the metadata buffers that carry the draft model's hidden
+# states by its own speculative setting, so a prefill without MTP/EAGLE and a decode with it
+# register buffers of different shapes, and the transfers of them fail (sglang#33877, whose fix
+# #23958 had not reached main; #23918 gave the PD test's prefill the decode's EAGLE settings).
+SHARED_KEYS = ("page_size", "kv_cache_dtype", "backend", "kv_dtype_used", "speculative_algorithm")
 CONFIDENCE = 0.7
 
 
