@@ -2578,6 +2578,49 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no-failure-seen, no key line quoted; since pytest's PASSED lines are read: "
         "healthy, quoting the last passed test, not test_generate",
     },
+    # Round 130 (session 39), at first sight on 0f5a4793: excerpts-a 5/5, excerpts-b 3/5, excerpts-c 2/6,
+    # excerpts-d 5/6, excerpts-e 5/6, bundles-1 4/4, bundles-2 3/3: 27/35 acceptable, 28/35 quoted, none
+    # refused, three failed runs called healthy (excerpts-b 01, 02, excerpts-c 06), none confidently wrong.
+    # Fixed since: AISBench's `Success Requests` row is an end-to-end result (excerpts-c 01); a failed test
+    # whose own lines state why (a resolver's `Name or service not known`) names that line, and the
+    # runner's echo of a step's script is no error line (excerpts-d 01); Triton's `Triton Error [CUDA]:
+    # out of memory` is a GPU OOM and a traceback read past a paste's `...` (excerpts-e 04).
+    "tests/data/blind-round130-excerpts-b/01-sglang-dp-running-pinned-below-max": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): every DP rank at 15 running with "
+        "one waiting and the pool at 11 %; the cap (16) is in the thread, not the lines",
+    },
+    "tests/data/blind-round130-excerpts-b/02-sglang-batch-full-latched-chunked-prefill": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): 3 running, 1 waiting, the pool "
+        "at 6 %; the cap (4) is in the thread, not the lines",
+        "key_line": "first sight: healthy, quoting the last answered request, not the decode line",
+    },
+    "tests/data/blind-round130-excerpts-b/03-vllm-v0-stuck-pending-under-kv-pressure": {
+        "key_line": "first sight: inconclusive (acceptable) quoting the engine's stall, not the stats line keyed",
+    },
+    "tests/data/blind-round130-excerpts-b/05-sglang-pd-decode-prealloc-starved": {
+        "key_line": "first sight: decode-saturated (acceptable) quoting another decode line than the one keyed",
+    },
+    "tests/data/blind-round130-excerpts-c/01-aisbench-perf-drafter-dp-sp-ok": {
+        "key_line": "first sight: no-failure-seen; since AISBench's result row is read: healthy, quoting the "
+        "`Success Requests` row, not the `Post | Received | Failed` line keyed",
+    },
+    "tests/data/blind-round130-excerpts-c/02-dflash-acceptance-parity-ok": {
+        "verdict": "first sight: no-failure-seen (acceptable) quoting the first result line, not the acceptance "
+        "length keyed",
+        "key_line": "first sight: no-failure-seen, quoting the first result line, not the acceptance length",
+    },
+    "tests/data/blind-round130-excerpts-c/04-b200-gsm8k-gate-flaky-fail": {
+        "verdict": "first sight: inconclusive (acceptable) led by the PR's sentence on flaky failures, not the "
+        "table's failing row",
+        "key_line": "first sight: inconclusive, led by the PR's sentence on flaky failures, not the table's row",
+    },
+    "tests/data/blind-round130-excerpts-e/03-triton-vllm-backend-llama3-load-start": {
+        "key_line": "first sight: no-failure-seen (expected), quoting where the lines end, not the load line keyed",
+    },
+    "tests/data/blind-round130-excerpts-c/06-omni-daily-accuracy-gate-headroom": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): 77.86 % judged against the gate "
+        "the PR lowers it to (0.77), not the 0.78 its nightly failed",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

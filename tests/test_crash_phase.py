@@ -544,3 +544,33 @@ def test_a_crash_after_a_restart_is_the_new_life_s(tmp_path: Path, library: Libr
     (tmp_path / "same").mkdir()
     report = analysed_lines(tmp_path / "same", library, [*SERVED, *RESTARTED[1:]], "compose-logs.log")
     assert report.verdict.id == "scheduler-runtime-crash", report.verdict.summary
+
+
+def test_a_bare_assertion_is_quoted_by_its_statement(tmp_path: Path, library: Library) -> None:
+    """An AssertionError with no message says what failed only in the statement that raised it
+    (vllm-project/vllm#20056: a KV connector's `assert(...)` in start_load_kv): the summary quotes it."""
+    prefix = "ERROR 06-25 04:34:01 [core.py:521] "
+    lines = [
+        f"{prefix}EngineCore encountered a fatal error.",
+        f"{prefix}Traceback (most recent call last):",
+        f'{prefix}  File "/vllm/v1/worker/gpu_model_runner.py", line 1348, in execute_model',
+        f"{prefix}    self.maybe_setup_kv_connector(scheduler_output)",
+        f'{prefix}  File "/opt/vua/vllm/kv_connector_v1.py", line 317, in start_load_kv',
+        f"{prefix}    assert(request.existing_token_ids % self._max_num_batched_tokens == 0)",
+        f"{prefix}AssertionError",
+    ]
+    summary = _report(tmp_path, library, lines, "vllm.log").verdict.summary
+    assert 'at "assert(request.existing_token_ids % self._max_num_batched_tokens == 0)"' in summary
+
+
+def test_an_exception_with_its_message_is_not_quoted_by_its_statement(tmp_path: Path, library: Library) -> None:
+    prefix = "ERROR 06-25 04:34:01 [core.py:521] "
+    lines = [
+        f"{prefix}EngineCore encountered a fatal error.",
+        f"{prefix}Traceback (most recent call last):",
+        f'{prefix}  File "/opt/vua/vllm/kv_connector_v1.py", line 317, in start_load_kv',
+        f"{prefix}    raise ValueError(f'bad block count {{n}}')",
+        f"{prefix}ValueError: bad block count 7",
+    ]
+    summary = _report(tmp_path, library, lines, "vllm.log").verdict.summary
+    assert "ValueError: bad block count 7" in summary and 'at "raise' not in summary

@@ -37,6 +37,22 @@ def test_a_vllm_oom_with_no_ready_line_has_no_phase(library: Library, tmp_path: 
     assert _phase(library, tmp_path) == "phase unknown"
 
 
+def test_a_vllm_oom_after_a_request_it_answered_happened_while_serving(library: Library, tmp_path: Path) -> None:
+    """A paste that starts after the ready line (wtdcode/vllm-backport#18): a request answered 200 before
+    the OOM shows the server serving, as its ready line would."""
+    answered = '(APIServer pid=1) INFO:     172.17.0.1:51708 - "POST /v1/chat/completions HTTP/1.1" 200 OK'
+    (tmp_path / "decode.log").write_text(answered + "\n" + OOM + "\n")
+    assert _phase(library, tmp_path) == "while serving"
+
+
+def test_a_request_refused_before_the_oom_tells_no_phase(library: Library, tmp_path: Path) -> None:
+    refused = (
+        '(APIServer pid=1) INFO:     172.17.0.1:51708 - "POST /v1/chat/completions HTTP/1.1" 503 Service Unavailable'
+    )
+    (tmp_path / "decode.log").write_text(refused + "\n" + OOM + "\n")
+    assert _phase(library, tmp_path) == "phase unknown"
+
+
 def _loki(pod_app: str, line: str, at: str) -> str:
     labels = {"app": pod_app, "container": "vllm", "namespace": "inference", "pod": f"{pod_app}-7c9f6d8b5-kx2mz"}
     return json.dumps({"labels": labels, "line": line, "timestamp": at})

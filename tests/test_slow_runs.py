@@ -720,6 +720,9 @@ def test_transfers_standing_in_every_line_of_a_short_excerpt_are_a_backlog(
         ("gsm8k accuracy", False),
         ("num_prompts", False),
         ("forms", False),
+        # a pod's name holding `ms-` (round 130's excerpts-d 05: kubectl's wait for an llm-d model service)
+        ("error: timed out waiting for the condition on pods/ms-precise-prefix-cache-llm-d-modelservice-decode", False),
+        ("p99 latency 812 ms", True),
     ],
 )
 def test_a_measure_named_with_a_unit_of_time_is_a_latency(measure: str, speed: bool) -> None:

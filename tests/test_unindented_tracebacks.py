@@ -127,3 +127,35 @@ def test_a_frame_pasted_with_typographic_quotes_is_a_frame(quotes: tuple[str, st
     frame = parse_frame(f"File {opening}{path}{closing}, line 957, in worker_busy_loop")
     assert frame is not None and (frame.file, frame.line, frame.func) == (path, 957, "worker_busy_loop")
     assert parse_frame(f"File {opening}{path}{closing} line 957 in worker_busy_loop") is None  # no frame's shape
+
+
+@pytest.mark.parametrize("elided", ["...", "\u2026", "    ...", "[... 12 frames omitted ...]"])
+def test_frames_a_paste_left_out_do_not_end_the_traceback(elided: str) -> None:
+    """A paste that leaves frames out (`...`: wtdcode/vllm-backport#18, a worker's Triton OOM) still
+    ends in its exception: the line that stands for the missing frames is read past."""
+    lines = [
+        ANNOUNCED,
+        '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/executor/multiproc_executor.py", line 1012, in '
+        "worker_busy_loop",
+        "    output = func(*args, **kwargs)",
+        elided,
+        '  File "/usr/local/lib/python3.12/dist-packages/triton/runtime/jit.py", line 761, in run',
+        "    kernel.run(grid_0, grid_1, grid_2, stream, kernel.function, *args)",
+        "RuntimeError: Triton Error [CUDA]: out of memory",
+    ]
+    fields = _read(lines)
+    assert fields["traceback_frames"] == 2
+    assert (fields["exc_type"], fields["exc_message"]) == ("RuntimeError", "Triton Error [CUDA]: out of memory")
+
+
+def test_a_sentence_that_starts_with_dots_still_ends_the_traceback() -> None:
+    """The look-alike: a line of words after the exception (`... and the server stopped`) is no gap
+    in the frames: the traceback ended at its exception above it."""
+    lines = [
+        ANNOUNCED,
+        '  File "/opt/app/step.py", line 12, in step',
+        "ZeroDivisionError: division by zero",
+        "... and the server stopped",
+    ]
+    fields = _read(lines)
+    assert (fields["exc_type"], fields["exc_message"]) == ("ZeroDivisionError", "division by zero")

@@ -33,12 +33,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from ..library.errorlines import CauseLine
 from ..library.patterns import Library
+from ..library.templates import message_of
 from ..model import Event, Link, Mark, Report, Series, Source, Verdict
 from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META
 from . import accuracy, confidence, gave_up, performance, quotes, stall, waiting
-from .diagnose import diagnose
+from .diagnose import NO_LINE_SHOWS_CAUSE, diagnose
 from .unexplained import Unrecognised, weigh
 
 
@@ -103,6 +105,9 @@ def _failed_gate_first(report: Report, events: Sequence[Event], library: Library
             quote = clip(performance.gate_quote(gate), 240)
             summary = f"{report.verdict.summary} Then a gate failed: {gate.where}: {quote}."
             return replace(report, verdict=replace(report.verdict, summary=summary))
+        stated = _cause_stated_beside(gates, report, library)
+        if stated is not None:
+            return _with_stated_cause(report, f"{head}{more}.", *stated)
         summary = f"{head}{more}. {report.verdict.summary}"
         return replace(report, verdict=replace(report.verdict, summary=summary), advice=advice or report.advice)
     served = "The deployment served, but a" if report.verdict.id == HEALTHY else "A"
@@ -120,6 +125,31 @@ def _failed_gate_first(report: Report, events: Sequence[Event], library: Library
         missing=tuple(dict.fromkeys(missing)),
         advice=advice or spec.advice.strip(),
         explain=spec.explain.strip(),
+    )
+
+
+def _cause_stated_beside(gates: Sequence[Event], report: Report, library: Library) -> tuple[Event, CauseLine] | None:
+    """The earliest line in a failed gate's file that states its own cause (open-world/causes.toml: a
+    resolver that knew no such name, a full disk, a port in use): a test's exception (`E   socket.gaierror:
+    [Errno -2] Name or service not known`) or the gate's own line quoting it. The gate says that the
+    test failed; this line says why. None when no such line is there."""
+    if library.errors is None:
+        return None
+    files = {gate.source for gate in gates}
+    lines = [*gates, *(t.first for t in report.unrecognised)]
+    stated = [(e, cause) for e in lines if e.source in files and (cause := library.errors.cause_of(e.text))]
+    return min(stated, key=lambda found: (found[0].line, found[0].source)) if stated else None
+
+
+def _with_stated_cause(report: Report, head: str, line: Event, cause: CauseLine) -> Report:
+    """The inconclusive report led by its failed gate, then by the line that states why it failed: no
+    pattern names that failure, so no verdict is named, but the line's limit and fix are given."""
+    said = clip(message_of(line.text).strip() or line.text.strip(), 240)
+    rest = report.verdict.summary.replace(NO_LINE_SHOWS_CAUSE, "and no pattern of the library names their cause.")
+    summary = f"{head} The line that says why: {line.where}: {said} ({cause.limit}). {rest}"
+    advice = f"The line at {line.where} names the limit: {cause.limit}. {cause.fix}".strip()
+    return replace(
+        report, verdict=replace(report.verdict, summary=summary), advice=advice if cause.fix else report.advice
     )
 
 

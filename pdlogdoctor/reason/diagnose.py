@@ -864,12 +864,12 @@ def _no_cause_report(
     # The first line in its pattern's words for what it says when it has them (a request's queue wait
     # of 161 s), else its title: a line that fails by a condition on its values is not what its title names.
     named = evidence.says(first) or library.pattern(first.pattern).title
-    summary = (
-        f"{kinds} (first: {named} at {first.where}{_innermost(first)}{then}), "
-        "but no line in these logs shows their cause."
-    )
+    summary = f"{kinds} (first: {named} at {first.where}{_innermost(first)}{then}), {NO_LINE_SHOWS_CAUSE}"
     missing = [*missing, *_missing_for_symptoms(failing, library)]
     return _inconclusive(summary, chain, alternatives, missing, evidence, confidence.no_cause("no line shows a cause"))
+
+
+NO_LINE_SHOWS_CAUSE = "but no line in these logs shows their cause."
 
 
 def _stated_cause(chain: Sequence[Event], hypotheses: Sequence[Hypothesis]) -> tuple[Event, str] | None:

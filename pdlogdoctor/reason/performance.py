@@ -111,9 +111,10 @@ LATENCY_WORDS = (
 # per second of audio), both better lower (vLLM-Omni's nightly). A value glued to its unit (`3.22ms`, a
 # row a gate's cross marks) says so too, as does a duration or a time of something by name (`drain
 # time`, a bisection's table; not `failed to start in time`), a start-up's (`Cold Start (s)`), or a
-# column whose unit is a time (`(s)`).
+# column whose unit is a time (`(s)`). A unit alone stands as a word of its own, not as a piece of a
+# name (`pods/ms-precise-prefix-cache-...`: a pod's, whose `ms` times nothing).
 _SHORT_LATENCY = re.compile(
-    r"\b(?:ttft|tpot|itl|e2e|ttfp|rtf|ms|[uµμ]s|msec|duration)\b|(?<=\d)(?:ms|[uµμ]s)\b"
+    r"\b(?:ttft|tpot|itl|e2e|ttfp|rtf|duration)\b|(?<![\w/.-])(?:ms|[uµμ]s|msec)(?![\w/.-])|(?<=\d)(?:ms|[uµμ]s)\b"
     r"|\b(?:drain|wall|run|step|total|response|decode|prefill|elapsed|request|iteration|batch|token) time\b"
     r"|\b(?:cold|warm) start\b|\((?:s|secs?|seconds|min)\)"
 )

@@ -749,9 +749,17 @@ def _with_prefix_role(event: Event, raw: str) -> Event:
     return replace(event, role=role) if role is not None else event
 
 
+# The GitHub Actions runner shows a `run:` step's script under `##[group]Run ...`, each line of it in
+# bold cyan (`\x1b[36;1m ... \x1b[0m`, after its own time stamp): the commands the step will run, not
+# their output (`exit 1   # workflow step failed` is a script's branch, not an exit).
+_RUNNER_SCRIPT_ECHO = re.compile(r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z )?\x1b\[36;1m")
+
+
 def _match_error_line(buf: Buffer, line: _Line, errors: ErrorLayer, state: EventSink) -> bool:
     """The generic layer's turn on a line no pattern recognised (errorlines.py decides); a row of
     a wrapped line it reads whole when the row alone says nothing. True when it recognised it."""
+    if _RUNNER_SCRIPT_ECHO.match(line.raw):
+        return False
     hit = _classify(errors, line.text, state)
     if hit is None:
         whole = _whole_line(buf, line, state)

@@ -56,6 +56,8 @@ _FAULTHANDLER = ("Thread 0x", "Current thread 0x", "Stack (most recent call firs
 _CHAIN_LINKS = ("The above exception was the direct cause", "During handling of the above exception")
 CHAIN_CAUSE, CHAIN_HANDLING = "raised from", "raised while handling"
 _GDB_CHATTER = ("(gdb)", "[Current thread is", "[New Thread", "[Thread debugging", "[Inferior")  # between gdb's frames
+# Where a paste left frames out (`...`, `…`, `[... 12 frames omitted ...]`): the traceback goes on below it.
+_ELIDED = ("...", "\u2026", "[...")
 # torch's NCCL errors (getNcclErrorDetailStr) go on below the exception line: the error's
 # interpretation, then this line, then NCCL's own last error.
 LAST_ERROR = "Last error:"
@@ -79,7 +81,7 @@ def read_traceback(
     following = _following_lines(buf, first_line_end, limit, formats or shipped(), from_line)
     lines, sources = _until_exception_ends(following)
     for offset, line in enumerate(lines, start=1):
-        if line.startswith(_GDB_CHATTER):
+        if line.startswith(_GDB_CHATTER) or _elided(line):
             continue
         if chained and not link and line.startswith(_CHAIN_LINKS):
             link = _CHAIN_LINKS[line.startswith(_CHAIN_LINKS[1])]
@@ -474,6 +476,7 @@ def _until_exception_ends(lines: _Following) -> tuple[list[str], set[int]]:
         is_exception = (
             line
             and not line.startswith((" ", "\t", *_CONNECTORS, *_GDB_CHATTER))
+            and not _elided(line)
             and parse_frame(line) is None  # native backtraces and stripped exports print frames flush left
             and index not in sources
             and not _CARETS.match(line)
@@ -482,6 +485,12 @@ def _until_exception_ends(lines: _Following) -> tuple[list[str], set[int]]:
             break
         index += 1
     return kept, sources
+
+
+def _elided(line: str) -> bool:
+    """A line that stands for frames a paste left out, and nothing else (`...`, `[... 12 frames ...]`)."""
+    text = line.strip()
+    return text in _ELIDED[:2] or (text.startswith(_ELIDED[2]) and text.endswith("]"))
 
 
 def _is_flush_left_source(line: str, above: str) -> bool:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from ...library.fields import convert_field
 from ...library.formats import ENGINE_LINES
 from ...library.patterns import match_line
-from ...model import Event, FactValue, Mark, Role, Suggestion
+from ...model import SERVING_BEFORE_CRASH, Event, FactValue, Mark, Role, Suggestion
 from ..hypothesis import Evidence, Hypothesis
 
 SIGKILL = -9
@@ -400,8 +400,11 @@ def _sigkill_said(event: Event) -> str:
 
 
 def _ready_before(event: Event, evidence: Evidence) -> Event | None:
-    ready = [e for e in evidence.marked(Mark.SERVER_UP) if _one_server(e, event) and _before(e, event)]
-    return ready[0] if ready else None
+    """The line that shows the root's server serving before it: its ready line, else a request it
+    answered (a paste that starts after the ready line: `POST /v1/chat/completions 200 OK`)."""
+    ready = [e for e in evidence.marked(*SERVING_BEFORE_CRASH) if _one_server(e, event) and _before(e, event)]
+    up = evidence.library.marked(Mark.SERVER_UP)
+    return min(ready, key=lambda e: (e.pattern not in up, e.line)) if ready else None
 
 
 def _before(event: Event, other: Event) -> bool:

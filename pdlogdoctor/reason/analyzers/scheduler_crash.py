@@ -615,6 +615,11 @@ def _summary(
             frame = str(exception.get("frame_file")).rsplit("/", 1)[-1]
             verb = "called from" if own is not None else "raised in"
             parts.append(f"{verb} {frame}:{exception.get('frame_line')} {exception.get('frame_func')}()")
+            # An exception with no message (a bare `assert`'s AssertionError) says what failed only in
+            # the statement that raised it: its frame's source line.
+            call = _call_in_frame(exception) if not exception.get("exc_message") else ""
+            if call:
+                parts.append(f'at "{call}"')
     if exit_event is not None:
         code = int(exit_event.get("exit_code"))
         meaning = SIGNALS.get(code, "non-zero exit").split(":")[0]
