@@ -2621,6 +2621,29 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: healthy 0.40 (a failed run called healthy): 77.86 % judged against the gate "
         "the PR lowers it to (0.77), not the 0.78 its nightly failed",
     },
+    # Round 131 (session 39), at first sight on 6f96aedc: excerpts-a 5/6, excerpts-b 3/4, excerpts-c 3/6,
+    # excerpts-d 6/6, excerpts-e 6/6, bundles-1 2/3, bundles-2 2/2: 27/33 acceptable, 31/33 quoted, none
+    # refused, one failed run called healthy (excerpts-b 03), none confidently wrong.
+    # Fixed since: a crash in the serving loop after the server began its own warmup request, with no result
+    # or ready line between, was before ready (bundles-1 03); a C program's `bind(...) failed: Cannot assign
+    # requested address` names bind-failed (excerpts-a 02); a report that says it sees a performance drop is
+    # a failed check (excerpts-c 05, 06).
+    "tests/data/blind-round131-excerpts-b/03-vllm-stream-request-hang-200": {
+        "verdict": "first sight: healthy 0.30 (a failed run called healthy): a streamed request's 200 (logged as "
+        "its stream starts) and no `Finished request` after it, health checks answering",
+    },
+    "tests/data/blind-round131-excerpts-c/05-ttxla-nightly-perf-drop": {
+        "key_line": "first sight: no-failure-seen, no key line quoted; since a drop said in words is read: "
+        "performance-regression, quoting that sentence, not the daily values keyed",
+    },
+    "tests/data/blind-round131-excerpts-c/06-ttmetal-ttft-prefill-regression": {
+        "key_line": "first sight: no-failure-seen, no key line quoted; since a drop said in words is read: "
+        "performance-regression, quoting that sentence, not the two TTFT lines keyed",
+    },
+    "tests/data/blind-round131-excerpts-c/04-ascend-mteb-gte-gate-fail": {
+        "verdict": "first sight: inconclusive (acceptable) led by another line than the embedding scores the "
+        "tester keys",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

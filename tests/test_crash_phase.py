@@ -574,3 +574,32 @@ def test_an_exception_with_its_message_is_not_quoted_by_its_statement(tmp_path: 
     ]
     summary = _report(tmp_path, library, lines, "vllm.log").verdict.summary
     assert "ValueError: bad block count 7" in summary and 'at "raise' not in summary
+
+
+# A prefill scheduler dying in its serving loop (sglang#8424: pipeline parallelism's first stage has no
+# next-token ids), after its server began the warmup request it sends itself.
+WARMUP_BEGUN = "[2025-07-27 14:10:36] Start of prefill warmup ..."
+WARMUP_DONE = "[2025-07-27 14:10:37] End of prefill warmup with status 200, resp: [{'text': ' of the'}]"
+LOOP_CRASH = [
+    "[2025-07-27 14:10:38 PP0 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+    '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2960, in run_scheduler_process',
+    "    scheduler.event_loop_normal_disagg_prefill()",
+    '  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/prefill.py", line 381, in '
+    "process_batch_result_disagg_prefill",
+    "    next_token_ids = result.next_token_ids.tolist()",
+    "AttributeError: 'NoneType' object has no attribute 'tolist'",
+]
+
+
+def test_a_serving_loop_crash_in_the_servers_own_warmup_is_before_ready(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, [WARMUP_BEGUN, *LOOP_CRASH])
+    assert report.verdict.id == INIT
+    assert "in the warmup request the server sends itself" in report.verdict.summary
+    assert "prefill.log:1" in dict(report.verdict.facts)["phase_evidence"]
+
+
+def test_a_serving_loop_crash_after_the_warmup_came_back_is_while_serving(tmp_path: Path, library: Library) -> None:
+    """The look-alike: the warmup's result between its start and the crash: the loop crashed on a later request."""
+    report = _report(tmp_path, library, [WARMUP_BEGUN, WARMUP_DONE, *LOOP_CRASH])
+    assert report.verdict.id == RUNTIME
+    assert "warmup request the server sends itself" not in report.verdict.summary

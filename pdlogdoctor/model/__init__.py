@@ -90,6 +90,9 @@ class Mark(StrEnum):
 
     SERVER_UP = "server-up"  # a server finished starting and listens
     WARMUP = "warmup"  # a server's own warmup request came back (its status or its output)
+    # A server began its own warmup request (sglang's `Start of pd disaggregation warmup ...`): a crash in
+    # its serving loop after it, with no warmup result or ready line between, was in that request.
+    WARMUP_STARTED = "warmup-started"
     ANSWERED = "answered"  # a request through the PD path got an answer (whatever its content)
     END_TO_END = "end-to-end"  # an end-to-end check (probe, accuracy gate) ran; it passed unless failing
     REQUEST_FAILED = "request-failed"  # a request through the PD path failed: it is not serving

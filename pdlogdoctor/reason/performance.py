@@ -347,9 +347,14 @@ def _measure_named(event: Event) -> str:
 
 
 def _gate_order(event: Event) -> tuple[float, int, str, int]:
+    """Earliest first; within a second (or among lines with no time), a gate that states the value it
+    measured and what it was held to (a limit, a threshold, the baseline it was compared with) before
+    one that says only that it failed (a report's `We see a performance drop ...` over its numbers)."""
     second = float(int(event.time)) if event.time is not None else float("inf")
-    limit = event.get("limit") if event.get("limit") is not None else event.get("threshold")
-    numbers = isinstance(event.get("value"), int | float) and isinstance(limit, int | float)
+    held_to = next(
+        (event.get(name) for name in ("limit", "threshold", "baseline") if event.get(name) is not None), None
+    )
+    numbers = isinstance(event.get("value"), int | float) and isinstance(held_to, int | float)
     return (second, 0 if numbers else 1, event.source, event.line)
 
 

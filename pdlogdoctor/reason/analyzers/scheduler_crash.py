@@ -299,6 +299,16 @@ def _phase(
         fact = f"the stack runs through {found.why}: {name} ({where})"
         if found.phase == "init":
             return Phase(INIT, fact, f"The stack runs through {found.why} ({name}).", True)
+        warming = _warming_up(crash, evidence)
+        if warming is not None:
+            fact = (
+                f"{fact}, in the server's own warmup request (begun at {warming.where}, no result or ready line after)"
+            )
+            sentence = (
+                f"The stack runs through {found.why} ({name}), in the warmup request the server sends itself "
+                f"before it reports ready (begun at {warming.where}; no warmup result or ready line follows)."
+            )
+            return Phase(INIT, fact, sentence, True)
         sentence = (
             f"No line shows the server ready: the stack runs through {found.why} ({name}),"
             " which runs once requests are served (the server's own warmup request too)."
@@ -327,6 +337,19 @@ def _phase(
     return Phase(
         UNKNOWN_PHASE, "unknown (no ready line, served request, server start or telling frame)", sentence, False
     )
+
+
+def _warming_up(crash: Event, evidence: Evidence) -> Event | None:
+    """The line of the crash's file that began the server's own warmup request, when no warmup result
+    or ready line comes between it and the crash: the serving loop was running that request."""
+    begun = [e for e in evidence.marked(Mark.WARMUP_STARTED) if e.source == crash.source and _before(e, crash)]
+    if not begun:
+        return None
+    start = max(begun, key=lambda e: e.line)
+    done = evidence.marked(Mark.SERVER_UP, Mark.WARMUP)
+    if any(e.source == crash.source and start.line < e.line < crash.line for e in done):
+        return None
+    return start
 
 
 def _said_by_crash_line(crash: Event, evidence: Evidence) -> Phase | None:
