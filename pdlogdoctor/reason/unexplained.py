@@ -664,20 +664,14 @@ def _unaccounted(errors: Sequence[Event], events: Sequence[Event]) -> list[Event
     # A traceback read above its announcing line (scan/traceback.read_traceback_above): every line of
     # it, from its first frame down to that line, is the record the pattern read.
     records = [_record_above(e) for e in events if e.kind is not Kind.CONTEXT and _read_above(e)]
-    kept: list[Event] = []
-    owned: list[Event] = []
+    kept = []
     for error in errors:
         if error.pattern.startswith(BENIGN_PREFIX) or any(_within(record, error) for record in records):
             continue
         if error.pattern == PYTHON_EXCEPTION and any(_owns(owner, error) for owner in owners):
-            owned.append(error)
             continue
         kept.append(error)
-    # An owned exception line whose words another line still stands for (the same exception behind its
-    # logger's prefix, which no pattern read) is one of that template's lines: counted with them.
-    listed = {error.template for error in kept}
-    counted = {id(e) for e in (*kept, *(e for e in owned if e.template in listed))}
-    return [error for error in errors if id(error) in counted]
+    return kept
 
 
 def _read_above(event: Event) -> int:
