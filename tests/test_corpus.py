@@ -2644,6 +2644,74 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive (acceptable) led by another line than the embedding scores the "
         "tester keys",
     },
+    # Round 132 (session 39), at first sight on 7825d601: excerpts-a 5/6, excerpts-b 1/6, excerpts-c 2/6,
+    # excerpts-d 4/7, excerpts-e 5/7, bundles-1 3/3, bundles-2 3/3: 23/38 acceptable, 33/38 quoted, none
+    # refused, three failed runs called healthy (excerpts-b 01, 02, excerpts-c 02), two confidently wrong
+    # (excerpts-c 03, excerpts-d 01). Fixed since: a loop crash in a log that shows the server's start and no
+    # ready line, served request or batch before it was before ready (excerpts-d 01). The rest are kept as
+    # fixtures, not fixed in session 39.
+    "tests/data/blind-round132-excerpts-a/02-uccl-nic-down-rdma-ctx-check": {
+        "verdict": "first sight: inconclusive 0.00: the tester expects rdma-link-failure: UCCL's fatal `Check "
+        "failed: rdma_ctx_map_.find(...)` for a NIC that was down, the NIC's state in the thread",
+    },
+    "tests/data/blind-round132-excerpts-b/01-glm45-npu-repeated-phrases": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): the repeated phrases are in the "
+        "thread, the lines show 200s and normal stats",
+    },
+    "tests/data/blind-round132-excerpts-b/02-medgemma-newline-loop": {
+        "verdict": "first sight: healthy 0.30 (a failed run called healthy): a request decoding newlines to "
+        "max_tokens at a steady rate: the lines show one long request, not its text",
+    },
+    "tests/data/blind-round132-excerpts-b/03-sglang-stops-valid-response": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects inconclusive: output stops being valid "
+        "after hours, the decode lines normal",
+    },
+    "tests/data/blind-round132-excerpts-b/05-vllm-ascend-pd-decode-dispatch-timeout": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects collective-timeout: torch's watchdog "
+        "lines for ALLGATHER / REDUCE_SCATTER on device 6 are not read",
+    },
+    "tests/data/blind-round132-excerpts-b/06-trtllm-dsv3-int4-garbage-words": {
+        "verdict": "first sight: no-failure-seen 0.50: the garbage is in the thread; the lines are a clean start-up",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round132-excerpts-c/01-tt-llama8b-p150x4-perf-targets-fail": {
+        "verdict": "first sight: inconclusive 0.00: the tester expects performance-regression: a targets table "
+        "whose TTFT and throughput checks say FAIL",
+    },
+    "tests/data/blind-round132-excerpts-c/02-rmlx-bf16-longctx-decode-regressed": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): a bench table's change column (-22.2 "
+        "%, -14.3 %) under `now vs 0.2.5`",
+        "key_line": "first sight: healthy, no key line quoted",
+    },
+    "tests/data/blind-round132-excerpts-c/03-sglang-jax-bench-gates-pass-after-fix": {
+        "verdict": "first sight: performance-regression 0.60 (confidently wrong): the PR's `Why` paragraph states "
+        "the ~13 % regression it fixes; its verification table passes every gate",
+        "key_line": "first sight: performance-regression quoting the `Why` paragraph, not the table's rows",
+    },
+    "tests/data/blind-round132-excerpts-c/06-vllm-ascend-mlapo-before-after-improved": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects healthy: a before/after table, labelled "
+        "in Chinese, everything improved",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round132-excerpts-d/02-omni-amd-buildkite-step-timeout-124": {
+        "verdict": "first sight: inconclusive 0.00: the tester expects ci-cancelled: Buildkite's `exited with "
+        "status 124` under `timeout 40m` (the step's time limit)",
+    },
+    "tests/data/blind-round132-excerpts-d/07-amd-runner-lost-communication": {
+        "verdict": "first sight: inconclusive 0.00: the tester expects ci-cancelled: a runner that `lost "
+        "communication with the server` (testers disagree on it across rounds)",
+    },
+    "tests/data/blind-round132-excerpts-e/04-vllm-runai-streamer-pod-dies-mid-load": {
+        "key_line": "first sight: no-failure-seen (expected), quoting where the lines end, not the shard load keyed",
+    },
+    "tests/data/blind-round132-excerpts-e/05-gpustack-ray-enginecore-actor-died": {
+        "verdict": "first sight: host-oom 0.35: the tester expects scheduler-init-crash: Ray's actor-died message "
+        "names the OOM killer among possible causes",
+    },
+    "tests/data/blind-round132-excerpts-e/06-gpustack-windows-rpc-server-restart-loop": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects inconclusive: a worker's RPC server exits "
+        "every 20 s with no reason printed",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

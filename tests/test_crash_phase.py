@@ -603,3 +603,35 @@ def test_a_serving_loop_crash_after_the_warmup_came_back_is_while_serving(tmp_pa
     report = _report(tmp_path, library, [WARMUP_BEGUN, WARMUP_DONE, *LOOP_CRASH])
     assert report.verdict.id == RUNTIME
     assert "warmup request the server sends itself" not in report.verdict.summary
+
+
+# sglang's launch line, then its loop crashing (round 132's excerpts-d 01: a Triton hook the CI image's
+# Triton lacked, in run_event_loop's own set-up; sgl-project/sglang#32754).
+LAUNCH = "[2025-07-27 14:10:02] server_args=ServerArgs(model_path='/models/Qwen3-32B', tp_size=4, page_size=1)"
+READY_LINE = "[2025-07-27 14:10:37] The server is fired up and ready to roll!"
+
+
+def test_a_loop_crash_in_a_log_that_shows_the_start_and_no_ready_line_is_before_ready(
+    tmp_path: Path, library: Library
+) -> None:
+    report = _report(tmp_path, library, [LAUNCH, *LOOP_CRASH])
+    assert report.verdict.id == INIT and report.verdict.confidence < 0.6  # read from a line that is not there
+    assert "no ready line or served request comes before the crash" in report.verdict.summary
+
+
+def test_a_loop_crash_after_the_ready_line_is_while_serving(tmp_path: Path, library: Library) -> None:
+    report = _report(tmp_path, library, [LAUNCH, READY_LINE, *LOOP_CRASH])
+    assert report.verdict.id == RUNTIME
+
+
+def test_a_loop_crash_after_batches_of_work_on_a_node_that_prints_no_ready_line_is_while_serving(
+    tmp_path: Path, library: Library
+) -> None:
+    """The look-alike (round 127's bundles-1 03): a pipeline's second node serves no HTTP and prints no
+    ready line, but its batches before the crash say the loop was working."""
+    batch = (
+        "[2025-07-27 14:10:30 PP1 TP0] Prefill batch, #new-seq: 2, #new-token: 16384, #cached-token: 0, "
+        "token usage: 0.05, #running-req: 0, #queue-req: 140"
+    )
+    report = _report(tmp_path, library, [LAUNCH, batch, *LOOP_CRASH])
+    assert report.verdict.id == RUNTIME

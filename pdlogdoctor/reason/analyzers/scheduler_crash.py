@@ -309,6 +309,17 @@ def _phase(
                 f"before it reports ready (begun at {warming.where}; no warmup result or ready line follows)."
             )
             return Phase(INIT, fact, sentence, True)
+        if launched is not None and not _worked_before(crash, launched, evidence):
+            # The log holds the server's start and no ready line, served request or batch of work before
+            # the crash: the loop ran before the server was ready (the loop's own set-up). A node that
+            # serves no HTTP (a pipeline's second node) prints no ready line: its batches say it worked.
+            fact = f"{fact}, before the server was ready (its start is logged at {launched.where}, no ready line)"
+            sentence = (
+                f"The stack runs through {found.why} ({name}), but the server's start is logged "
+                f"({launched.where}) and no ready line or served request comes before the crash: the loop "
+                "ran before the server was ready (its own warmup request, or the loop's set-up)."
+            )
+            return Phase(INIT, fact, sentence, False)  # read from a line that is not there: not sure
         sentence = (
             f"No line shows the server ready: the stack runs through {found.why} ({name}),"
             " which runs once requests are served (the server's own warmup request too)."
@@ -337,6 +348,12 @@ def _phase(
     return Phase(
         UNKNOWN_PHASE, "unknown (no ready line, served request, server start or telling frame)", sentence, False
     )
+
+
+def _worked_before(crash: Event, launched: Event, evidence: Evidence) -> bool:
+    """A metrics line of a batch (sglang's `Prefill batch`, `Decode batch`) in the crash's file between
+    its start and the crash: the loop was doing work, a warmup's or a request's."""
+    return any(e.source == crash.source and launched.line < e.line < crash.line for e in evidence.marked(Mark.METRICS))
 
 
 def _warming_up(crash: Event, evidence: Evidence) -> Event | None:
