@@ -46,9 +46,9 @@ _CONNECTORS = (
     "Thread 0x",  # faulthandler: one stack per thread
     "Current thread 0x",
     "Stack (most recent call first):",  # faulthandler: the one stack (cpython Python/traceback.c)
-    "==== backtrace (tid:",  # UCX's native backtrace (ucs/debug/debug.c), innermost first ...
-    "=================================",  # ... and the line it closes it with
+    "==== backtrace (tid:",  # UCX's native backtrace (ucs/debug/debug.c), innermost first
 )
+UCX_BACKTRACE_END = "=" * 33  # the line UCX closes its backtrace with (a pytest separator is longer, worded)
 _FAULTHANDLER = ("Thread 0x", "Current thread 0x", "Stack (most recent call first):")
 # How Python joins a chain of exceptions: `raise ... from` (the first is the cause), or an exception
 # raised in an `except` block (the first is what was being handled). A wrapper that re-raises a
@@ -81,7 +81,7 @@ def read_traceback(
     following = _following_lines(buf, first_line_end, limit, formats or shipped(), from_line)
     lines, sources = _until_exception_ends(following)
     for offset, line in enumerate(lines, start=1):
-        if line.startswith(_GDB_CHATTER) or _elided(line):
+        if line.startswith(_GDB_CHATTER) or _elided(line) or line.strip() == UCX_BACKTRACE_END:
             continue
         if chained and not link and line.startswith(_CHAIN_LINKS):
             link = _CHAIN_LINKS[line.startswith(_CHAIN_LINKS[1])]
@@ -477,6 +477,7 @@ def _until_exception_ends(lines: _Following) -> tuple[list[str], set[int]]:
             line
             and not line.startswith((" ", "\t", *_CONNECTORS, *_GDB_CHATTER))
             and not _elided(line)
+            and line.strip() != UCX_BACKTRACE_END
             and parse_frame(line) is None  # native backtraces and stripped exports print frames flush left
             and index not in sources
             and not _CARETS.match(line)
