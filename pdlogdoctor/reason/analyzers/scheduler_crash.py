@@ -317,7 +317,7 @@ def _phase(
             sentence = (
                 f"The stack runs through {found.why} ({name}), but the server's start is logged "
                 f"({launched.where}) and no ready line or served request comes before the crash: the loop "
-                "ran before the server was ready (its own warmup request, or the loop's set-up)."
+                "crashed before the server was ready, in its set-up, before any batch."
             )
             return Phase(INIT, fact, sentence, False)  # read from a line that is not there: not sure
         sentence = (
