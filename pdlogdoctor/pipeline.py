@@ -29,6 +29,7 @@ from .reason.decide import decide
 from .reason.expected import short_of_expectation
 from .reason.known import with_known
 from .reason.link import link
+from .reason.met_later import stated_then_met
 from .reason.own_warmup import own_warmups_apart
 from .reason.performance import align
 from .reason.planned import short_of_plan
@@ -116,6 +117,7 @@ def decided(scanned: Sequence[Scanned], library: Library, options: RunOptions = 
     corrected = regressed_against_before(corrected, library)  # a measure worse After than Before failed
     corrected = before_sides_apart(corrected, library)  # a failure under a Before side is the baseline's
     corrected = short_of_expectation(corrected, library)  # a score below the one a sentence expects failed
+    corrected = stated_then_met(corrected, library)  # a regression in words, measured after and met
     corrected = recurring_failed(corrected, library)  # a race handled once, a failure when it comes back
     corrected = own_warmups_apart(corrected, library)  # a server's own warmup request answers no client
     corrected = unannounced_apart(corrected, library)  # a crash's frame inside its announced traceback

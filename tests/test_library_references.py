@@ -45,6 +45,7 @@ NOT_IDS = {
     "table-speedup-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "state-times-below": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-column-above": "a pattern block kind (patterns.BLOCK_KINDS)",
+    "time-limit-above": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-builds-above": "a pattern block kind (patterns.BLOCK_KINDS)",
     "table-earlier-row-above": "a pattern block kind (patterns.BLOCK_KINDS)",
     "measure-above": "a pattern block kind (patterns.BLOCK_KINDS)",

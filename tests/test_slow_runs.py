@@ -723,6 +723,13 @@ def test_transfers_standing_in_every_line_of_a_short_excerpt_are_a_backlog(
         # a pod's name holding `ms-` (round 130's excerpts-d 05: kubectl's wait for an llm-d model service)
         ("error: timed out waiting for the condition on pods/ms-precise-prefix-cache-llm-d-modelservice-decode", False),
         ("p99 latency 812 ms", True),
+        # a test file's folders (round 133's excerpts-d 01: vllm-ascend's `tests/e2e/...`), not its own name
+        ("FAILED  tests/e2e/multicard/2-cards/test_qwen3_moe.py  (actual=3526s  est=974s)", False),
+        ("FAILED  benchmarks/serving/test_e2e_latency.py", True),
+        # a check that gave up looking (round 133's excerpts-d 02: dynamo's cancellation test): its
+        # time is how long it looked; the same words with a measured latency are one
+        ("AssertionError: Failed to find 'Decode Request ID: ' pattern after 100 iterations (500ms)", False),
+        ("AssertionError: TTFT 812 ms after 100 iterations, above 500 ms", True),
     ],
 )
 def test_a_measure_named_with_a_unit_of_time_is_a_latency(measure: str, speed: bool) -> None:

@@ -58,6 +58,8 @@ STATE_TIMES = "state-times-below"
 # A table row's outcome cell, named by its column's header cell (scan/tables.py: `TG128 (t/s)` over
 # `**16.80** ← regression` says what regressed).
 TABLE_COLUMN = "table-column-above"
+# The `timeout DURATION COMMAND` above a command's exit status: the limit it ran under (scan/time_limits.py).
+TIME_LIMIT = "time-limit-above"
 BLOCK_KINDS = (
     "python-traceback",
     PYTHON_FRAMES,
@@ -76,6 +78,7 @@ BLOCK_KINDS = (
     MEASURE_ABOVE,
     STATE_TIMES,
     TABLE_COLUMN,
+    TIME_LIMIT,
 )
 # What a block says of a line it found a comparison on but could not judge (Library.unjudged).
 UNDIRECTED = "undirected"
@@ -96,6 +99,7 @@ BLOCK_FIELDS = MappingProxyType(
         MEASURE_ABOVE: ("value", "measured"),
         STATE_TIMES: ("stated_time",),
         TABLE_COLUMN: ("column",),
+        TIME_LIMIT: ("limit", "command"),
     }
 )
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source
@@ -589,7 +593,7 @@ def _says(data: Mapping[str, Any], fields: tuple[tuple[str, str], ...], where: s
     parts = [raw] if isinstance(raw, str) else raw
     if not isinstance(parts, list) or not parts or not all(isinstance(part, str) and part for part in parts):
         raise PatternError(where, "says", "must be a sentence, or a list of parts (the first always said)")
-    known = {name for name, _ in fields}
+    known = _field_names(fields, data)
     for name in _PLACEHOLDER.findall("".join(parts)):
         if name not in known:
             raise PatternError(where, "says", f"'{{{name}}}' is not a field (named group) of the pattern")

@@ -111,6 +111,10 @@ class Mark(StrEnum):
     # failed test's assertion statement (`self.assertLess(res["median_ttft_ms"], 2500)` over
     # `AssertionError: 15902.48 not less than 2500`). Context, no failure of its own.
     GATE_MEASURE = "gate-measure"
+    # A failed gate said in a report's sentence, no measurement of its own (`causing ~13% throughput
+    # regression`, `We see a performance drop`): a later line of its file that measured the same kind
+    # of thing against a threshold and met it answers it (reason/met_later.py).
+    STATED_IN_WORDS = "stated-in-words"
     # The component says it recovered from the failure it just logged, on its own: the request was
     # rescheduled and recomputed, the operation retried and went through (vLLM's `Recovered from KV
     # load failure: 1 request(s) rescheduled`). Like a ready line after a restart, it shows the

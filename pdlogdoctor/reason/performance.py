@@ -286,6 +286,14 @@ def failed_gates(events: Sequence[Event], library: Library, errors: Sequence[Une
     return sorted((_with_measure(gate, namers) for gate in gates), key=_gate_order)
 
 
+def _held_to_numbers(event: Event) -> bool:
+    """The line states the value it measured and what it was held to (a limit, a threshold, a baseline)."""
+    held_to = next(
+        (event.get(name) for name in ("limit", "threshold", "baseline") if event.get(name) is not None), None
+    )
+    return isinstance(event.get("value"), int | float) and isinstance(held_to, int | float)
+
+
 def _said_by_errors(errors: Sequence[UnexplainedError]) -> list[Event]:
     """The error lines no pattern names, each with its message as a capture: a CI step's own words
     for what failed (`##[error]perf gate failed: output_throughput regressed 15.6% (allowed 10.0%)`)
@@ -321,22 +329,22 @@ def _with_measure(gate: Event, namers: Sequence[Event]) -> Event:
     or the assertion statement its traceback shows (a line marked `gate-measure`:
     `self.assertLess(res["median_ttft_ms"], 2500)`): the numbers are then a latency or a
     throughput. (pytest's `FAILED ...::test_x - AssertionError: ...` summary quotes the numbers.)"""
-    if _measure_named(gate):
+    if measure_named(gate):
         return gate
     headers = [
         other
         for other in namers
-        if other.source == gate.source and gate.line - GATE_BLOCK <= other.line < gate.line and _measure_named(other)
+        if other.source == gate.source and gate.line - GATE_BLOCK <= other.line < gate.line and measure_named(other)
     ]
     if not headers:
         return gate
     header = max(headers, key=lambda other: other.line)
     # The gate's own `metric` (a table row's first cell: `Functional`) names no measure: the header's does.
     kept = tuple((name, value) for name, value in gate.fields if name != "metric")
-    return replace(gate, fields=(*kept, ("metric", _measure_named(header))))
+    return replace(gate, fields=(*kept, ("metric", measure_named(header))))
 
 
-def _measure_named(event: Event) -> str:
+def measure_named(event: Event) -> str:
     """What a gate's line, or a line naming its test or assertion, says was measured, when its words
     name a latency, a throughput or an accuracy: its `metric`, `test` or `message` capture; "" otherwise."""
     for name in ("metric", "test", "message"):
@@ -351,11 +359,7 @@ def _gate_order(event: Event) -> tuple[float, int, str, int]:
     measured and what it was held to (a limit, a threshold, the baseline it was compared with) before
     one that says only that it failed (a report's `We see a performance drop ...` over its numbers)."""
     second = float(int(event.time)) if event.time is not None else float("inf")
-    held_to = next(
-        (event.get(name) for name in ("limit", "threshold", "baseline") if event.get(name) is not None), None
-    )
-    numbers = isinstance(event.get("value"), int | float) and isinstance(held_to, int | float)
-    return (second, 0 if numbers else 1, event.source, event.line)
+    return (second, 0 if _held_to_numbers(event) else 1, event.source, event.line)
 
 
 def failed_besides_gates(report: Report, events: Sequence[Event], library: Library) -> bool:
@@ -559,8 +563,23 @@ def performance_words(text: str) -> bool:
 def _measured_part(text: str) -> str:
     """The words that can say what was measured: a test id's own name, not the folders it lives in
     (vLLM-Omni's `tests/e2e/accuracy/...::test_x_accuracy_bench` is an accuracy test, not a latency)."""
+    if _GAVE_UP_LOOKING.search(text):
+        return ""
     name = text.rsplit("::", 1)[-1]
-    return name.rsplit("/", 1)[-1] if "::" in text else name
+    if "::" in text:
+        return name.rsplit("/", 1)[-1]
+    # A test file's folders are no measure either (vllm-ascend's `tests/e2e/multicard/...py`: `e2e`).
+    return _FILE_FOLDERS.sub("", name)
+
+
+# A check that looked for something and gave up: its time is how long it looked, not a measure of the
+# run (dynamo's cancellation test: `AssertionError: Failed to find 'Decode Request ID: ' pattern after
+# 100 iterations (500ms)`, ai-dynamo/dynamo#12895).
+_GAVE_UP_LOOKING = re.compile(
+    r"(?i)\b(?:failed to (?:find|see|detect|observe|match)|(?:could|did) not (?:find|see|detect|observe|match)"
+    r"|never (?:appeared|showed up|came up))\b[^\n]*?\bafter \d+ (?:iterations?|attempts?|tries|retries|polls?)\b"
+)
+_FILE_FOLDERS = re.compile(r"(?:[\w.-]+/)+(?=[\w.-]+\.(?:py|sh|cpp|cc|cu|rs|go|ya?ml|json|toml)\b)")
 
 
 # ---------------------------------------------------------------- series read per node

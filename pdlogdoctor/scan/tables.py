@@ -840,7 +840,8 @@ def _spaced(words: str) -> str:
     return words.replace("_", " ")
 
 
-OUTCOME_CELL = re.compile(r"(?i)\bregress(?:ion|ed)\b")
+# A row's outcome cell: a regression worded (`Decode regression`), or the check's own FAIL (`FAIL ⛔`).
+OUTCOME_CELL = re.compile(r"(?i)\bregress(?:ion|ed)\b|^\W*fail(?:ed)?\W*$")
 
 
 def read_column_above(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:

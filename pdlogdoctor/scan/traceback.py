@@ -17,7 +17,7 @@ from ..library.frames import Frame, parse_frame
 from ..library.lazyregex import LazyRegex
 from ..model import FieldValue
 from ..model.textcut import clip
-from . import headings, states, tables
+from . import headings, states, tables, time_limits
 from .timeline import clean_line, parse_stamp
 
 # Characters of an exception's message kept; cut whole tokens only (textcut.clip): the message reaches
@@ -164,6 +164,7 @@ TABLE_READERS: dict[str, Callable[[bytes | bytearray, int, int, int], dict[str, 
     "measure-above": headings.read_measure_above,
     "state-times-below": states.read_state_times_below,
     "table-column-above": tables.read_column_above,
+    "time-limit-above": time_limits.read_time_limit_above,
 }
 
 
