@@ -2706,6 +2706,36 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: healthy 0.30 (a failed run called healthy): three 200 OK lines; the weird output "
         "is only in the thread",
     },
+    # Round 134 (session 40), at first sight on fcd251b6: bundles-1 3/4, bundles-2 2/2, excerpts-a 4/6,
+    # excerpts-b 4/6, excerpts-c 4/6, excerpts-d 6/6, excerpts-e 6/6: 29/36 acceptable, 32/36 quoted, none
+    # refused, three failed runs called healthy (bundles-1 04, excerpts-b 01, 02), one confidently wrong
+    # (excerpts-c 03). Fixed since: a comparison's subject is what it measured (excerpts-c 03: an acceptance
+    # length beside an accuracy); a registration that ran out of memory (excerpts-a 01).
+    "tests/data/blind-round134-bundles-1/04-pp8-prefill-bootstrap-queue-ttft-floor": {
+        "verdict": "first sight: healthy 0.95 (a failed run called healthy): the bootstrap queue stands at the "
+        "concurrency with no gate; the tool notes the backlog but no gate failed on it",
+        "key_line": "first sight: healthy, quoting the ready line, not the queue or the TTFT",
+    },
+    "tests/data/blind-round134-excerpts-a/02-nixl-ucx-cuda-ipc-not-selected": {
+        "key_line": "first sight: no-failure-seen (expected), quoting where the lines end, not UCX's protocol table",
+    },
+    "tests/data/blind-round134-excerpts-a/04-nixl-example-segv-use-cuda": {
+        "verdict": "first sight: scheduler-crash 0.30: the tester expects inconclusive: a NIXL example script's "
+        "SIGSEGV inside UCX, no server",
+    },
+    "tests/data/blind-round134-excerpts-b/01-vllm-ascend-dsv4pro-reasoning-truncated-200": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): a 200 whose answer is null and whose "
+        "reasoning breaks off mid-word",
+        "key_line": "first sight: healthy, no key line quoted",
+    },
+    "tests/data/blind-round134-excerpts-b/02-vllm-dsv4flash-think-until-cap-concurrency": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): the requests run to max_tokens are "
+        "counted in the reporter's prose",
+        "key_line": "first sight: healthy, no key line quoted",
+    },
+    "tests/data/blind-round134-excerpts-c/05-tt-aiperf-sweep-table-pass": {
+        "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary quoting no line of the sweep table",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from pdlogdoctor.cli.behaviour import exit_code_for
 from pdlogdoctor.library.patterns import Library, load_verdicts, match_line
-from pdlogdoctor.model import Mark, Role, Series, verdicts
+from pdlogdoctor.model import Event, Kind, Mark, Role, Series, Severity, verdicts
 from pdlogdoctor.model.errors import PatternError
 from pdlogdoctor.pipeline import analyse, run
-from pdlogdoctor.reason.performance import backlog, performance_words
+from pdlogdoctor.reason.performance import backlog, measures_accuracy, performance_words
 from pdlogdoctor.scan.events import KEEP_PER_PATTERN, SAMPLE_FULL, EventSink
 from pdlogdoctor.scan.index import AnchorIndex
 from pdlogdoctor.scan.roles import detect_role
@@ -730,6 +730,13 @@ def test_transfers_standing_in_every_line_of_a_short_excerpt_are_a_backlog(
         # time is how long it looked; the same words with a measured latency are one
         ("AssertionError: Failed to find 'Decode Request ID: ' pattern after 100 iterations (500ms)", False),
         ("AssertionError: TTFT 812 ms after 100 iterations, above 500 ms", True),
+        # a speed is a rate (round 114's excerpts-d 02: sglang's speculative-decoding test), a CI runner's
+        # line naming the test's file in a `models_e2e` folder names none
+        ("test_bs_1_speed (__main__.TestGLM5TPMTP.test_bs_1_speed)", True),
+        ("✗ FAILED: registered/models_e2e/test_dsa_glm5_tp_mtp.py returned exit code 1", False),
+        # a comparison names what it compared (round 134's excerpts-c 03: vLLM's DFlash test)
+        ("acceptance_len 3.051 is below 3.195; accuracy=0.895", False),
+        ("gsm8k accuracy=0.93; median_ttft_ms 2612.4 is above 2500", True),
     ],
 )
 def test_a_measure_named_with_a_unit_of_time_is_a_latency(measure: str, speed: bool) -> None:
@@ -737,6 +744,33 @@ def test_a_measure_named_with_a_unit_of_time_is_a_latency(measure: str, speed: b
     own measures (`ttfp`, `rtf`): a gate failed on one is a speed gate (round 81's excerpts-c 01 was
     inconclusive). A unit is a word of its own: `forms` holds no `ms`."""
     assert performance_words(measure) is speed
+
+
+@pytest.mark.parametrize(
+    ("message", "accuracy"),
+    [
+        ("AssertionError: DFlash target=x, MRV2=True: acceptance_len 3.051 is below 3.195; accuracy=0.895", False),
+        ("AssertionError: gsm8k accuracy 0.55 is below 0.62", True),
+        ("AssertionError: 0.55 not greater than 0.62 (gsm8k accuracy)", True),
+    ],
+)
+def test_a_comparison_s_subject_is_what_it_measured(message: str, accuracy: bool) -> None:
+    """A message that reports an accuracy beside the value it compared measured that value: vLLM's
+    DFlash test failed on its acceptance length (round 134's excerpts-c 03 was accuracy-regression)."""
+    gate = Event(
+        pattern="pytest-assertion-message",
+        source="job.log",
+        line=1,
+        time=None,
+        time_text=None,
+        text=message,
+        fields=(("message", message),),
+        severity=Severity.ERROR,
+        kind=Kind.SYMPTOM,
+        failing=True,
+        role=Role.HARNESS,
+    )
+    assert measures_accuracy(gate) is accuracy
 
 
 @pytest.mark.parametrize(

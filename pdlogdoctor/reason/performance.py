@@ -119,9 +119,10 @@ _SHORT_LATENCY = re.compile(
     r"|\b(?:cold|warm) start\b|\((?:s|secs?|seconds|min)\)"
 )
 # Rates by their short units, whole words only (`sps`: samples per second, a nightly's column).
-# `perf`: performance, said short; `t/s`: tokens per second as llama.cpp's benches write it.
+# `perf`: performance, said short; `t/s`: tokens per second as llama.cpp's benches write it; `speed`
+# (sglang's speculative-decoding test_bs_1_speed: `self.assertGreater(speed, self.bs_1_speed_thres)`).
 # llama-bench's tests are rates too: `pp512` (prompt processing), `tg128` (generation), in tokens/s.
-_SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps|perf)\b|(?<![\w/])t/s\b|\b(?:pp|tg)\d+\b")
+_SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps|perf|speed)\b|(?<![\w/])t/s\b|\b(?:pp|tg)\d+\b")
 # What an accuracy test is named after: its metric, or the benchmark it scores (lm-eval's tasks).
 ACCURACY_WORDS = (
     "accuracy",
@@ -565,6 +566,11 @@ def _measured_part(text: str) -> str:
     (vLLM-Omni's `tests/e2e/accuracy/...::test_x_accuracy_bench` is an accuracy test, not a latency)."""
     if _GAVE_UP_LOOKING.search(text):
         return ""
+    # A comparison names what it compared: `acceptance_len 3.051 is below 3.195; accuracy=0.895` measured
+    # the acceptance length, whatever else the message reports beside it.
+    compared = _COMPARED.search(text)
+    if compared is not None and not _EXCEPTION_NAME.search(compared["subject"]):
+        return compared["subject"]
     name = text.rsplit("::", 1)[-1]
     if "::" in text:
         return name.rsplit("/", 1)[-1]
@@ -579,6 +585,13 @@ _GAVE_UP_LOOKING = re.compile(
     r"(?i)\b(?:failed to (?:find|see|detect|observe|match)|(?:could|did) not (?:find|see|detect|observe|match)"
     r"|never (?:appeared|showed up|came up))\b[^\n]*?\bafter \d+ (?:iterations?|attempts?|tries|retries|polls?)\b"
 )
+# `<what> <value> is below <limit>`: the words just before the compared value (vllm#57647's DFlash test:
+# `acceptance_len 3.051 is below 3.195`), not an exception's name (`AssertionError: 0.55 not greater than 0.62`).
+_COMPARED = re.compile(
+    r"(?i)(?<![\w.])(?P<subject>[a-z][\w.-]*(?: [a-z][\w.-]*){0,3}?)\s*[:=]?\s*[-+]?\d[\d.,]*\s*(?:%|ms|s|x)?"
+    r"\s+(?:is |was |are )?(?:below|above|under|over|(?:not )?(?:less|greater|lower|higher) than)\s+(?:the )?[-+]?\d"
+)
+_EXCEPTION_NAME = re.compile(r"(?i)(?:error|exception|failed|failure)$")
 _FILE_FOLDERS = re.compile(r"(?:[\w.-]+/)+(?=[\w.-]+\.(?:py|sh|cpp|cc|cu|rs|go|ya?ml|json|toml)\b)")
 
 
