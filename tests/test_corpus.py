@@ -2736,6 +2736,23 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round134-excerpts-c/05-tt-aiperf-sweep-table-pass": {
         "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary quoting no line of the sweep table",
     },
+    # Round 135 (session 40), at first sight on d4b318c6: bundles-1 4/4, bundles-2 1/1, excerpts-a 4/6,
+    # excerpts-b 1/3, excerpts-c 4/5, excerpts-d 6/6, excerpts-e 5/5: 25/30 acceptable, 28/30 quoted, none
+    # refused, one failed run called healthy (excerpts-b 03), none confidently wrong. Fixed since: a warning
+    # whose words a failure family names (excerpts-a 06: UCCL's CQE error at WARN); c10d's `has failed to
+    # bind to [::]:98` (excerpts-a 05); an accuracy gate that failed beside a latency gate is named (excerpts-c 04).
+    "tests/data/blind-round135-excerpts-b/01-sglang-no-token-admission-deadlock": {
+        "verdict": "first sight: no-failure-seen 0.50 (acceptable), its summary quoting no line of the request "
+        "retried as NO_TOKEN",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round135-excerpts-b/03-vllm-ascend-dp-imbalance-200ok": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): one DP engine's stats line shows "
+        "three times its peers' running requests; the hang is in the thread",
+    },
+    "tests/data/blind-round135-excerpts-d/04-lmcache-ci-sm120-probe-pass": {
+        "key_line": "first sight: healthy (expected), quoting a served request, not the step's PASS line",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -44,6 +44,7 @@ EXPLAINED_LINES = 400  # how far below a traceback a library pattern read its ex
 BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for the traceback under it
 _MARKER_KEYS = {
     "id", "level", "effect", "answer", "regex", "format", "levels", "statement", "inside", "message_below", "examples",
+    "named_by_family",
 }  # fmt: skip
 ANY_FORMAT = "*"  # a marker's `format` that any catalogue format with a level satisfies
 _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "overcome_by", "examples"}
@@ -111,6 +112,9 @@ class Marker:
     # 1.73: `thread 'main' panicked at src/main.rs:2:5:`, the panic's text below it): the scan reads
     # the next line with it, unless that line starts like a line of its own (scan/events.py).
     message_below: LazyRegex | None = None
+    # Decides only a line that a failure family's words also name (families.toml): a warning is no
+    # error by its level, but one that words a failure a family knows is never "nothing failed".
+    named_by_family: bool = False
 
     def ends_before_message(self, text: str) -> bool:
         return self.message_below is not None and _search(self.message_below, text) is not None
@@ -367,6 +371,8 @@ class ErrorLayer:
                     return marker, ""
                 continue
             message = marker.decides(text, reading, inside)
+            if message is not None and marker.named_by_family and self.family_of(text) is None:
+                continue
             if message is not None:
                 return marker, message
         return None, ""
@@ -499,8 +505,13 @@ def _marker(raw: Any, where: str, index: int) -> Marker:
     below = schema.regex(raw, "message_below", where, key) if "message_below" in raw else None
     if below is not None and level in ("quiet", "warning"):
         raise PatternError(where, f"{key}.message_below", "reads the message of an error line: not of a quiet one")
+    named_by_family = raw.get("named_by_family", False)
+    if not isinstance(named_by_family, bool):
+        raise PatternError(where, f"{key}.named_by_family", "must be true or false")
     marker = Marker(str(raw["id"]), level, compiled, match, no_match, where, effect, (), formats, levels)
-    return replace(marker, answer=answer, statement=statement, inside=inside, message_below=below)
+    return replace(
+        marker, answer=answer, statement=statement, inside=inside, message_below=below, named_by_family=named_by_family
+    )
 
 
 def _source(raw: Any, where: str, index: int) -> tuple[Marker, tuple[str, ...]]:

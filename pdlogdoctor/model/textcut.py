@@ -26,6 +26,11 @@ def clip(text: str, limit: int, mark: str = "…", cut: bool = False) -> str:
     return kept[:start] + mark
 
 
+def ended(quoted: str) -> str:
+    """A quote closing a sentence: its own full stop ends it (`... api failed.`, not `failed..`)."""
+    return quoted if quoted.endswith((".", "!", "?")) else quoted + "."
+
+
 # What a cut around `words` keeps after them when the line goes on: their object (`could not bind to
 # address: 0.0.0.0:8000`), not the words cut off where they end.
 AFTER_WORDS = 24

@@ -37,7 +37,7 @@ from ..library.errorlines import CauseLine
 from ..library.patterns import Library
 from ..library.templates import message_of
 from ..model import Event, Link, Mark, Report, Series, Source, Verdict
-from ..model.textcut import clip
+from ..model.textcut import clip, ended
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META
 from . import accuracy, confidence, gave_up, performance, quotes, stall, waiting
 from .diagnose import NO_LINE_SHOWS_CAUSE, diagnose
@@ -103,16 +103,17 @@ def _failed_gate_first(report: Report, events: Sequence[Event], library: Library
         earlier = [e for e in _quoted_failures(report) if e.pattern not in gated and _time_key(e) < first]
         if earlier:
             quote = clip(performance.gate_quote(gate), 240)
-            summary = f"{report.verdict.summary} Then a gate failed: {gate.where}: {quote}."
+            summary = f"{report.verdict.summary} {ended(f'Then a gate failed: {gate.where}: {quote}')}"
             return replace(report, verdict=replace(report.verdict, summary=summary))
         stated = _cause_stated_beside(gates, report, library)
         if stated is not None:
-            return _with_stated_cause(report, f"{head}{more}.", *stated)
-        summary = f"{head}{more}. {report.verdict.summary}"
+            return _with_stated_cause(report, ended(f"{head}{more}"), *stated)
+        summary = f"{ended(head + more)} {report.verdict.summary}"
         return replace(report, verdict=replace(report.verdict, summary=summary), advice=advice or report.advice)
     served = "The deployment served, but a" if report.verdict.id == HEALTHY else "A"
     summary = (
-        f"{head}{more}. {served} failed test, benchmark or job is no healthy run; no line here says why it failed."
+        f"{ended(head + more)} {served} failed test, benchmark or job is no healthy run; "
+        "no line here says why it failed."
     )
     spec = library.verdict(INCONCLUSIVE)
     why = f"a gate failed ({gate.where}) and no line names a cause"

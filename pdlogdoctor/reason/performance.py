@@ -48,7 +48,7 @@ from ..model import (
     Verdict,
     verdicts,
 )
-from ..model.textcut import clip
+from ..model.textcut import clip, ended
 from ..model.values import record
 from . import compared, confidence
 from .incidents import EARLIER_LIFE
@@ -246,7 +246,8 @@ def weigh(
     if perf_gates and finding is not None:
         return _bottleneck_report(report, finding, perf_gates[0], performance, library, counts)
     if perf_gates:
-        return _regression_report(report, perf_gates[0], series, performance, library, events)
+        accuracy = [gate for gate in gates if measures_accuracy(gate) and gate not in perf_gates]
+        return _regression_report(report, perf_gates[0], series, performance, library, events, accuracy)
     if finding is not None and finding.severe and not _only_accuracy(gates) and (gates or not _passed(events, library)):
         return _bottleneck_report(report, finding, gates[0] if gates else None, performance, library, counts)
     if finding is not None and finding.chronic and not gates and not _performance_passed(events, library):
@@ -1570,7 +1571,10 @@ def _regression_report(
     performance: Performance,
     library: Library,
     events: Sequence[Event] = (),
+    accuracy: Sequence[Event] = (),
 ) -> Report:
+    """`accuracy`: the accuracy gates that failed beside it, named after it (a release run's report
+    that fails its evaluations and its latency targets: the report says both)."""
     spec = library.verdict(REGRESSION)
     read = _series_read(series)
     if read:
@@ -1585,7 +1589,7 @@ def _regression_report(
             "the logs do not show why the gate failed."
         )
         missing = ("the servers' periodic metrics lines (sglang's Prefill/Decode batch lines, vLLM's engine stats)",)
-    summary = f"{gate_sentence(gate)} {shown}"
+    summary = f"{gate_sentence(gate)} {shown}{_accuracy_failed_too(accuracy)}"
     facts = (*_gate_facts(gate), ("series_read", len(series)))
     verdict = Verdict(REGRESSION, spec.title, 0.0, summary, facts, spec.identity)
     score = confidence.gate_unexplained(f"the gate at {gate.where} failed")
@@ -1642,6 +1646,16 @@ def _series_read(series: Sequence[Series]) -> str:
     return "; ".join(f"{role}: {', '.join(sorted(metrics))}" for role, metrics in sorted(by_role.items()))
 
 
+def _accuracy_failed_too(accuracy: Sequence[Event]) -> str:
+    """The sentence naming the accuracy gates that failed beside a performance gate, the first quoted."""
+    if not accuracy:
+        return ""
+    first = min(accuracy, key=lambda e: (e.source, e.line))
+    lines = len({(e.source, e.line) for e in accuracy})
+    more = f" ({lines} accuracy-gate lines)" if lines > 1 else ""
+    return " " + ended(f"An accuracy gate failed too{more}: {first.where}: {clip(gate_quote(first), 240)}")
+
+
 def gate_sentence(gate: Event | None) -> str:
     if gate is None:
         return ""
@@ -1666,7 +1680,7 @@ def gate_sentence(gate: Event | None) -> str:
             f"{gate.get('change')}: {gate.where}: {clip(gate.text.strip(), 240)}, under the header "
             f"{clip(header, 240)}."
         )
-    return f"A gate failed: {gate.where}: {clip(gate_quote(gate), 240)}."
+    return ended(f"A gate failed: {gate.where}: {clip(gate_quote(gate), 240)}")
 
 
 def _with_measures_below(gate: Event) -> str:

@@ -45,7 +45,7 @@ from ..model import (
 )
 from ..model.counts import count_of
 from ..model.signals import KILL_GRACE_S, SENT_SIGNALS
-from ..model.textcut import clip, clip_around
+from ..model.textcut import clip, clip_around, ended
 from ..model.values import record
 from ..model.verdicts import (
     HEALTHY,
@@ -1052,11 +1052,6 @@ def _cause_words(t: UnexplainedError, library: Library) -> str:
     return found.group() if found else ""
 
 
-def _ended(quoted: str) -> str:
-    """A quote closing a sentence: its own full stop ends it (`... api failed.`, not `failed..`)."""
-    return quoted if quoted.endswith((".", "!", "?")) else quoted + "."
-
-
 def _after_the_lead(lead: UnexplainedError, serious: list[UnexplainedError]) -> str:
     """The next kinds of error after the lead, in the order they were logged (FOLLOWERS_QUOTED of
     them), for a summary: with no pattern to say which line states the cause, the first error is
@@ -1066,7 +1061,7 @@ def _after_the_lead(lead: UnexplainedError, serious: list[UnexplainedError]) -> 
     after = sorted((t for t in serious if t is not lead and _time_key(lead.first) < _time_key(t.first)), key=_first_key)
     if not after:
         return ""
-    return " After it: " + _ended("; ".join(quote(t) for t in after[:FOLLOWERS_QUOTED]))
+    return " After it: " + ended("; ".join(quote(t) for t in after[:FOLLOWERS_QUOTED]))
 
 
 def _first_key(t: UnexplainedError) -> tuple[float, str, int]:
@@ -1108,7 +1103,7 @@ def _inconclusive(
         f"{clip(message_of(above.text).strip(), 200)})."
     )
     quoted = quote(lead, _cause_words(lead, library))
-    head = f"{_lead_words(lead)}: {_ended(quoted)}{_after_the_lead(lead, serious)}{said_above}"
+    head = f"{_lead_words(lead)}: {ended(quoted)}{_after_the_lead(lead, serious)}{said_above}"
     rest = (
         " No pattern of the library names it, and nothing shows the deployment serving."
         if nothing_failed
@@ -1161,7 +1156,7 @@ def _died_of_exception(
     spec = library.verdict(verdict_id)
     named = "an exception the paste cuts off, raised under the call" if cut else "an exception no pattern names"
     summary = (
-        f"A process of the server died of {named}: {_ended(quote(lead))} {_how_it_died(died, placed, serving, library)}"
+        f"A process of the server died of {named}: {ended(quote(lead))} {_how_it_died(died, placed, serving, library)}"
     )
     verdict = Verdict(
         verdict_id,
@@ -1314,10 +1309,10 @@ def _named_by_words(
     named = _crash_phase(serving, None) if serving else family.verdict
     spec = library.verdict(named)
     words = family.words(line.first.text)
-    beside = "" if line is lead else f" Beside it, the same process logged: {_ended(quote(line, words))}"
+    beside = "" if line is lead else f" Beside it, the same process logged: {ended(quote(line, words))}"
     quoted_lead = quote(lead, words if line is lead else "")
     summary = (
-        f"{lead_words or _lead_words(lead)}: {_ended(quoted_lead)}{beside} No pattern of the library knows this "
+        f"{lead_words or _lead_words(lead)}: {ended(quoted_lead)}{beside} No pattern of the library knows this "
         "line, but "
         f"its words ({words!r}) name a cause: {spec.title}. Read from the words alone, the verdict is a lead "
         "to check against the line, not a proof."
@@ -1420,7 +1415,7 @@ def _warned(
     lead = min(warnings, key=lambda t: _time_key(t.first))
     more = f" ({len(warnings)} kinds of such warnings)" if len(warnings) > 1 else ""
     summary = (
-        f"No error-level line, but a warning says something failed{more}; the first: {_ended(quote(lead))} "
+        f"No error-level line, but a warning says something failed{more}; the first: {ended(quote(lead))} "
         "No pattern of the library names its cause, and nothing shows the deployment serving."
     )
     missing = [f"no pattern explains the warning at {lead.first.where}", *report.missing]
@@ -1461,7 +1456,7 @@ def _went_past(report: Report, lead: UnexplainedError, more: str, after: int) ->
     summary = (
         f"No failure seen: no line is an error, and the warnings that say something failed{more} did not stop "
         f"their program: its output goes on for {after} lines after the last of them. The "
-        f"first: {_ended(quote(lead))} Nothing shows a request served either."
+        f"first: {ended(quote(lead))} Nothing shows a request served either."
     )
     return replace(report, verdict=replace(report.verdict, summary=summary))
 
@@ -1570,7 +1565,7 @@ def _after(event: Event, moment: float | None) -> bool:
 
 
 def _not_healthy(report: Report, lead: UnexplainedError, why: str, library: Library) -> Report:
-    summary = f"{_lead_words(lead)}: {_ended(quote(lead))} The deployment served, but this error comes {why}."
+    summary = f"{_lead_words(lead)}: {ended(quote(lead))} The deployment served, but this error comes {why}."
     missing = (*report.missing, f"no pattern explains the error at {lead.first.where}")
     cause = f"an error no pattern names ({lead.first.where}) comes {why}"
     return as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, cause)
@@ -1757,7 +1752,7 @@ def _ended_from_outside(report: Report, stop: UnexplainedError, library: Library
     root = report.roots[0].where if report.roots else "its first line"
     code = dict(old.facts).get("exit_code")
     summary = (
-        f"A process was stopped from outside: {_ended(quote(stop))} The server's own death ({old.id}, at {root}: "
+        f"A process was stopped from outside: {ended(quote(stop))} The server's own death ({old.id}, at {root}: "
         f"exit code {code}, a signal another process sends) is that stop, not a crash of its own. The server's "
         "lines do not say why the stop came."
     )
@@ -1785,7 +1780,7 @@ def _peer_went_away(report: Report, stop: UnexplainedError, library: Library, co
     root = report.roots[0].where if report.roots else "its first line"
     title = old.title if old.title[1:2].isupper() else old.title[:1].lower() + old.title[1:]
     summary = (
-        f"A server was stopped from outside: {_ended(quote(stop))} Its peers lost it then: what looks like "
+        f"A server was stopped from outside: {ended(quote(stop))} Its peers lost it then: what looks like "
         f"{title} ({old.id}, from {root}) follows it, the other side of the same failure. These lines do not "
         "say why it was stopped."
     )
@@ -1825,12 +1820,12 @@ def _crash_died_of(report: Report, cause: UnexplainedError, library: Library, by
     if by_source:  # what stopped the process comes first, then the crash it caused
         summary = (
             "In the moment of the crash, a kernel, driver or orchestrator line reports an error no pattern names, "
-            f"the likeliest reason it died: {_ended(quote(cause))} {old.summary}"
+            f"the likeliest reason it died: {ended(quote(cause))} {old.summary}"
         )
     else:
         summary = (
             f"{old.summary} {where}, the same server logged an error no pattern names, the likeliest reason "
-            f"it died: {_ended(quote(cause))}"
+            f"it died: {ended(quote(cause))}"
         )
     score = confidence.outside_catalogue(confidence.of(old), cause.first.where)
     advice = (
@@ -1936,7 +1931,7 @@ def _symptom_yields(report: Report, cause: UnexplainedError, library: Library, c
     old = report.verdict
     root = _stated_root(report.roots).where if report.roots else "its first line"
     summary = (
-        f"{_lead_words(cause)}: {_ended(quote(cause))} It is logged beside the symptom "
+        f"{_lead_words(cause)}: {ended(quote(cause))} It is logged beside the symptom "
         f"{old.id} ({old.title}, {root}), whose wording only guesses a cause."
     )
     why = f"a symptom; the error at {cause.first.where}, which no pattern names, is beside it and is likelier the cause"
