@@ -2753,6 +2753,29 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round135-excerpts-d/04-lmcache-ci-sm120-probe-pass": {
         "key_line": "first sight: healthy (expected), quoting a served request, not the step's PASS line",
     },
+    # Round 136 (session 40), at first sight on bb27999e: bundles-1 4/4, bundles-2 0/1, excerpts-a 4/4,
+    # excerpts-b 6/6, excerpts-c 1/5, excerpts-d 6/6, excerpts-e 6/6: 27/32 acceptable, 30/32 quoted, none
+    # refused, one failed run called healthy (excerpts-c 05), none confidently wrong. Fixed since: GenAI-Perf's
+    # and AIPerf's CSV summary rows are an end-to-end result (excerpts-c 01).
+    "tests/data/blind-round136-bundles-2/01-ascend-store-device-roce-env": {
+        "verdict": "first sight: inconclusive 0.00 (acceptable), quoting the store's later `Failed to get` line, "
+        "not the connect failure before it",
+    },
+    "tests/data/blind-round136-excerpts-c/03-aiter-allreduce-rmsnorm-gsm8k-zero": {
+        "verdict": "first sight: inconclusive 0.00: the tester expects output-corruption: a PR's pre-fix runs "
+        "scoring 0.000 beside its post-fix column",
+    },
+    "tests/data/blind-round136-excerpts-c/04-atom-dsv4-fp4-indexer-no-regression": {
+        "verdict": "first sight: no-failure-seen 0.50 (acceptable), quoting no line of the comparison",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round136-excerpts-c/05-dsv4-nvfp4-mtp-acceptance-collapse": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): speculative acceptance at 1.82 % "
+        "against 80 % in a table with no gate",
+    },
+    "tests/data/blind-round136-excerpts-d/05-nixl-sglang-pd-sanity-pass": {
+        "key_line": "first sight: healthy (expected), quoting the servers' lines, not the script's PASS",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
