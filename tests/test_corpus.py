@@ -2776,6 +2776,53 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round136-excerpts-d/05-nixl-sglang-pd-sanity-pass": {
         "key_line": "first sight: healthy (expected), quoting the servers' lines, not the script's PASS",
     },
+    # Round 137 (session 40), at first sight on d46df2f5: bundles-1 4/4, bundles-2 3/3, excerpts-a 6/6,
+    # excerpts-b 1/7, excerpts-c 4/6, excerpts-d 5/6, excerpts-e 4/4: 27/36 acceptable, 29/36 quoted, none
+    # refused, four failed runs called healthy (excerpts-b 01, 04, 05, excerpts-d 04), none confidently wrong.
+    # Excerpts-b's six misses are garbage answers, loops and stalls the lines hold only as answers or prose.
+    # Fixed since: the CI runner's own error line after the checks passed keeps the job from healthy
+    # (excerpts-d 04: an artifact upload refused with 403 after `702 passed`).
+    "tests/data/blind-round137-bundles-1/02-qwen35-hetero-attn-tp-garbled": {
+        "key_line": "first sight: output-corruption (expected), quoting the client's answers, not its gibberish line",
+    },
+    "tests/data/blind-round137-excerpts-b/01-vllm-ascend-910b-garbled-output": {
+        "verdict": "first sight: healthy 0.30 (a failed run called healthy): four answers in three scripts each; "
+        "no answer alone is soup by the library's measure",
+    },
+    "tests/data/blind-round137-excerpts-b/02-llamacpp-mla-context-shift-gibberish": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects output-corruption: garbage after "
+        "llama.cpp's `slot context shift`",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round137-excerpts-b/03-llamacpp-context-shift-loop-slot-unavailable": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects inconclusive: one slot looping on its "
+        "context shift, then `slot unavailable`",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round137-excerpts-b/04-ollama-glm47-gibberish-while-200": {
+        "verdict": "first sight: healthy 0.50 (a failed run called healthy): punctuation soup in an answer file "
+        "beside 200 lines",
+        "key_line": "first sight: healthy, no key line quoted",
+    },
+    "tests/data/blind-round137-excerpts-b/05-ollama-rocm-igpu-repeating-3s": {
+        "verdict": "first sight: healthy 0.50 (a failed run called healthy): an answer of `333...` in a file "
+        "beside a 200 line",
+        "key_line": "first sight: healthy, no key line quoted",
+    },
+    "tests/data/blind-round137-excerpts-b/06-vllm-metal-admission-livelock": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects inconclusive: a /metrics scrape with "
+        "6 waiting, 0 running and the KV cache empty",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round137-excerpts-c/05-tt-sdxl-n150-spec-targets": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects performance-regression: `11.1s vs 10s "
+        "target` in a PR's list of failed spec tests",
+    },
+    "tests/data/blind-round137-excerpts-c/06-vllm-ascend-qwen3next-mtp-similarity": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects accuracy-regression: the paste stops "
+        "at the test's source, before its assertion",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -1489,8 +1489,12 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
     if passed:
         effects = library.errors.effects() if library.errors else frozenset()
         last_check = max((e.time for e in passed if e.time is not None), default=None)
-        # A side-car's errors (a file of unknown role) are not the run's.
-        run = [t for t in serious if set(t.roles) - {Role.UNKNOWN} and t.marker not in effects]
+        # A side-car's errors (a file of unknown role) are not the run's. An ending is no cause, but the
+        # CI runner's own (`##[error]Failed to FinalizeArtifact: ... (403) Forbidden` after `702 passed`:
+        # ai-dynamo/dynamo#14377) says a step failed after the checks: the job is red for it.
+        run = [
+            t for t in serious if set(t.roles) - {Role.UNKNOWN} and (t.marker not in effects or t.roles == (Role.CI,))
+        ]
         later = [t for t in run if _after(t.last, last_check)]
         if later:
             return _not_healthy(
