@@ -17,8 +17,10 @@ from dataclasses import replace
 
 from ..library.patterns import Library
 from ..model import Event, Mark, Severity
-from .performance import measure_named, performance_words
+from .performance import held_to, measure_named, performance_words
 from .planned import recounted
+
+BOUNDS = ("limit", "threshold")  # what a measurement that met its gate was held to (a baseline run is none)
 
 
 def stated_then_met(events: Sequence[Event], library: Library) -> list[Event]:
@@ -45,13 +47,7 @@ def _met_later(gate: Event, measured: Sequence[Event]) -> Event:
         for e in measured
         if e.source == gate.source and e.line > gate.line and performance_words(measure_named(e)) == kind
     ]
-    met = [e for e in later if not e.failing and _held_to_a_bound(e)]
+    met = [e for e in later if not e.failing and held_to(e, BOUNDS)]
     if not met or any(e.failing for e in later):
         return gate
     return replace(gate, failing=False, severity=Severity.INFO)
-
-
-def _held_to_a_bound(event: Event) -> bool:
-    """The line states the value it measured and the limit or threshold it was held to."""
-    bound = next((event.get(name) for name in ("limit", "threshold") if event.get(name) is not None), None)
-    return isinstance(event.get("value"), int | float) and isinstance(bound, int | float)

@@ -288,12 +288,11 @@ def failed_gates(events: Sequence[Event], library: Library, errors: Sequence[Une
     return sorted((_with_measure(gate, namers) for gate in gates), key=_gate_order)
 
 
-def _held_to_numbers(event: Event) -> bool:
-    """The line states the value it measured and what it was held to (a limit, a threshold, a baseline)."""
-    held_to = next(
-        (event.get(name) for name in ("limit", "threshold", "baseline") if event.get(name) is not None), None
-    )
-    return isinstance(event.get("value"), int | float) and isinstance(held_to, int | float)
+def held_to(event: Event, bounds: tuple[str, ...] = ("limit", "threshold", "baseline")) -> bool:
+    """The line states the value it measured and what it was held to: the first of `bounds` it captured
+    (a limit, a threshold, the baseline it was compared with)."""
+    bound = next((event.get(name) for name in bounds if event.get(name) is not None), None)
+    return isinstance(event.get("value"), int | float) and isinstance(bound, int | float)
 
 
 def _said_by_errors(errors: Sequence[UnexplainedError]) -> list[Event]:
@@ -361,7 +360,7 @@ def _gate_order(event: Event) -> tuple[float, int, str, int]:
     measured and what it was held to (a limit, a threshold, the baseline it was compared with) before
     one that says only that it failed (a report's `We see a performance drop ...` over its numbers)."""
     second = float(int(event.time)) if event.time is not None else float("inf")
-    return (second, 0 if _held_to_numbers(event) else 1, event.source, event.line)
+    return (second, 0 if held_to(event) else 1, event.source, event.line)
 
 
 def failed_besides_gates(report: Report, events: Sequence[Event], library: Library) -> bool:
