@@ -208,6 +208,27 @@ def test_sides_named_by_their_change_within_the_allowance_are_no_gate(tmp_path: 
     assert report.verdict.id != "performance-regression", report.verdict.summary
 
 
+# sgl-project/sglang#2496: a model's evaluations as rows, the model named in the first cell only on
+# its first row and the evaluation in a later label cell; the measure is that cell, not the model.
+EVALUATIONS_BY_MODEL = [
+    "| Model                          | kv-cache-dtype | eval_name | Before | After |",
+    "| ------------------------------ | -------------- | --------- | ------ | ----- |",
+    "| Yi-1.5-9B-Chat                 | auto           | mmlu      | 0.641  | 0.645 |",
+    "|                                |                | humaneval | 0.616  | {after} |",
+    "|                                |                | mgsm_en   | 0.868  | 0.880 |",
+]
+
+
+@pytest.mark.parametrize(("after", "failed"), [("0.615", False), ("0.421", True)])
+def test_an_evaluation_named_in_a_later_cell_is_the_row_s_measure(tmp_path: Path, after: str, failed: bool) -> None:
+    report = _analysed(tmp_path, [line.replace("{after}", after) for line in EVALUATIONS_BY_MODEL])
+    if failed:
+        assert report.verdict.id in ("accuracy-regression", "performance-regression"), report.verdict.summary
+        assert "0.616 to 0.421" in report.verdict.summary
+    else:
+        assert report.verdict.id == "healthy", report.verdict.summary
+
+
 # ggml-org/llama.cpp#24216: compare-llama-bench's table, the speedup last (the PR measured no slower).
 SPEEDUP_TABLE = [
     "| GPU                   | Model              |     Microbatch size | Test     |     t/s 7c158fbb4 |"

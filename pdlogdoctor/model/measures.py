@@ -12,6 +12,9 @@ import re
 BETTER_HIGHER = re.compile(
     r"(?i)/s\b|/sec\b|per second|/min\b|per minute|throughput|\bqps\b|\brps\b|\bsps\b|\btps\b|"
     r"accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bexact[ _]match\b|\bf1\b|gsm8k|mmlu|gpqa|humaneval|"
+    # the evaluation suites whose scores are reported by name (an accuracy each: more is better)
+    r"\bmgsm|\bmath[-_ ]?500\b|\baime\b|ifeval|\bbbh\b|\barc[-_](?:c|e|challenge|easy)\b|hellaswag|truthfulqa|"
+    r"winogrande|\bmmmu|livecodebench|\bmbpp\b|longbench|\bc-?eval\b|"
     # llama-bench's tests (`pp512`, `tg128`: prompt processing and generation, in tokens per second)
     r"\b(?:pp|tg)\d+\b"
 )

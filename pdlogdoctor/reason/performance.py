@@ -908,10 +908,18 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
         said.append("it took requests back: " + ", ".join(words) + f" (most at once at {series_place(most)})")
         evidence.extend(retracted)
     throughput = node.of("gen_throughput")
+    starved = _starved(full, throughput)
     if throughput:
         best = max(throughput, key=lambda s: s.count)
         facts.append(("gen_throughput_mean", round(best.mean, 1)))
-        said.append(f"its generation throughput stayed near {best.mean:.0f} tokens/s")
+        if starved:
+            facts.append(("gen_throughput_last", round(best.last, 1)))
+            said.append(
+                f"its generation throughput fell from {best.high:.0f} tokens/s (at {series_place(best)}) to "
+                f"{best.last:.0f} by the end, the pool still full: requests held its memory, decoding all but stopped"
+            )
+        else:
+            said.append(f"its generation throughput stayed near {best.mean:.0f} tokens/s")
         evidence.append(best)
     summary = f"On the decode {node.name}, " + "; ".join(said) + "."
     signals = 1 + (full is not None) + bool(retracted)
@@ -927,7 +935,7 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
         severe,
         signals,
         suggestions,
-        chronic=not queue.refilled and _thrown_away(full, retracted),
+        chronic=not queue.refilled and (_thrown_away(full, retracted) or starved),
         engine=node.engine,
     )
 
@@ -938,6 +946,20 @@ def _thrown_away(full: Series | None, retracted: Sequence[Series]) -> bool:
         return False
     taken_back = max(sum(1 for point in s.points if point[3] >= 1) for s in retracted)
     return taken_back >= SUSTAINED_SHARE * len(full.points)
+
+
+def _starved(full: Series | None, throughput: Sequence[Series]) -> bool:
+    """The pool pinned at its limit, and the tokens it generates fallen under FALLEN of their peak
+    through the last END_SHARE of the run: the running requests hold the memory while decoding all but
+    stops (vLLM preempting and recomputing the same requests in turn, its engine line counting no
+    preemptions: vllm-project/vllm#37307). A full pool that keeps generating near its peak is load."""
+    if not throughput or not _pinned(full):
+        return False
+    best = max(throughput, key=lambda s: s.count)
+    if len(best.points) < MIN_BUCKETS or best.high <= 0:
+        return False
+    tail = best.points[-max(1, round(END_SHARE * len(best.points))) :]
+    return all(point[1] <= FALLEN * best.high for point in tail)
 
 
 def _transfer_backlog(prefills: list[Node], decodes: list[Node], nodes: list[Node]) -> Finding | None:

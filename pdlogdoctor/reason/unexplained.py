@@ -203,6 +203,7 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     if wrapped is not None:
         return _crash_died_of(report, wrapped, library)
     serious = _serious(ranked, effects)
+    serious = _with_warnings_naming_a_cause(report, ranked, serious, library)
     if not serious:
         return _warned(report, ranked, library, events) if report.verdict.id == NO_FAILURE_SEEN else report
     if report.verdict.id in NOTHING_FAILED:
@@ -871,6 +872,29 @@ def _serious(templates: Sequence[UnexplainedError], effects: frozenset[str] = fr
         if t.severity.rank >= Severity.ERROR.rank
         or (t.cause and t.severity.rank >= Severity.WARNING.rank and any(_near(t.first, e.first) for e in errors))
         or (t.severity is Severity.WARNING and any(_just_before(t.first, e.first) for e in ended))
+    ]
+
+
+def _with_warnings_naming_a_cause(
+    report: Report, ranked: Sequence[UnexplainedError], serious: Sequence[UnexplainedError], library: Library
+) -> list[UnexplainedError]:
+    """`serious` and, when the verdict is only a symptom, a server's warnings whose words a failure
+    family names: a step that failed and was logged as a warning (Dynamo's SGLang prefill logs
+    `Prefill warmup failed: ...` and registers anyway; the decode's transfers then time out) is a
+    cause the symptom may yield to, as an error line would be. Beside no symptom it stays a warning."""
+    tier = library.verdict(report.verdict.id).tier if library.has_verdict(report.verdict.id) else Tier.CAUSE
+    if tier is not Tier.SYMPTOM or library.errors is None:
+        return list(serious)
+    layer = library.errors
+    return [
+        t
+        for t in ranked
+        if t in serious
+        or (
+            t.severity is Severity.WARNING
+            and bool(set(t.roles) & CAUSE_ROLES)
+            and layer.family_of(t.first.text) is not None
+        )
     ]
 
 

@@ -735,7 +735,7 @@ def _judged_sides(
     was, now = _cell_number(row[before]), _cell_number(row[after])
     if was is None or now is None or was == 0:
         return None
-    metric = row[0] if row[0] and _directed(row[0]) else names[0] if _directed(names[0]) else ""
+    metric = _row_measure(row, names, before)
     unit = _CELL_NUMBER.sub("", row[after]).strip(" ~≈")
     if not metric and unit and _directed(unit):
         metric = f"{row[0]} ({unit})"  # the values' own unit says the way (`~104.4 tok/s`)
@@ -748,6 +748,19 @@ def _judged_sides(
 
 
 _UNIT_IN_NAME = re.compile(r"\(([^()]+)\)\s*$")
+_VALUE_CELL = re.compile(r"^[-+−~≈]?\d[\d,]*(?:\.\d+)?\s*\S{0,8}$")  # a measured value, its unit at most
+
+
+def _row_measure(row: list[str], names: list[str], before: int) -> str:
+    """The measure a row states, by the cells left of its values: its first cell, or a later label
+    cell when the first names the model (`| Yi-1.5-9B-Chat | auto | mmlu | 0.641 | 0.645 |`, a table
+    whose rows are a model's evaluations, sgl-project/sglang#2496); else the header's first cell.
+    Empty when none says which way is better."""
+    labels = [cell for cell in row[: min(before, len(row))] if cell and not _VALUE_CELL.match(cell)]
+    directed = [cell for cell in labels if _directed(cell)]
+    if directed:
+        return directed[0]
+    return names[0] if _directed(names[0]) else ""
 
 
 def _cell_number(cell: str) -> float | None:
