@@ -2874,6 +2874,83 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: bind-failed 0.40 (the tester's verdict) quoting another line of the bind "
         "failure than the one the tester keys",
     },
+    # Blind round 141 (session 41), scored at first sight on 6bff5ad9: 24/30 acceptable, quoted 29/30,
+    # healthy-on-failed 1, confidently wrong 1:
+    "tests/data/blind-round141-bundles-1/04-glm45air-spec-only-on-decode-wrong-answers": {
+        "verdict": "first sight: healthy 0.60 (a failed run called healthy): GSM8K 0.612 with no gate beside "
+        "it, and the prefill run without the speculative decoding its decode runs, not compared",
+    },
+    "tests/data/blind-round141-excerpts-b/04-vllm-gguf-mla-gibberish-long-gen": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects output-corruption, which only the "
+        "thread shows (the engine lines pasted look normal)",
+    },
+    "tests/data/blind-round141-excerpts-c/03-tt-wan-acceptance-pass-informational-target": {
+        "verdict": "first sight: performance-regression 0.60 (confidently wrong): a target latency check "
+        "read as failed inside the report's `informational_blockers`, the report's `enforcement_result` PASS",
+        "key_line": "first sight: performance-regression, the PASS lines not quoted",
+    },
+    "tests/data/blind-round141-excerpts-c/04-dynamo-dsv4-gpqa-agg-vs-disagg": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects healthy: an aggregated and a "
+        "disaggregated column of GPQA within 4 %, named by topology, not read as sides",
+    },
+    "tests/data/blind-round141-excerpts-c/06-inferencex-dsv4-atom-mtp-tbo-lowconc-tput-drop": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects performance-regression from a "
+        "commit message's `c64  -14.1% / c128  -9.8% output tput (TBO hurts)`",
+    },
+    "tests/data/blind-round141-excerpts-c/07-inferencex-minimax-m3-swebench-below-threshold": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects accuracy-regression from prose "
+        "(`scored 36.8% (below the 50% threshold)`)",
+    },
+    # Blind round 142 (session 41), scored at first sight on 6bff5ad9: 21/31 acceptable, quoted 28/31,
+    # healthy-on-failed 1, confidently wrong 0:
+    "tests/data/blind-round142-excerpts-a/01-deepep-buffer-invalid-resource-handle": {
+        "verdict": "first sight: inconclusive: the tester expects scheduler-init-crash: DeepEP's Buffer "
+        "construction failing (`invalid resource handle`) then `Fatal Python error: Aborted`, read as no "
+        "crash",
+    },
+    "tests/data/blind-round142-excerpts-a/04-nccl-ibv-create-qp-memlock": {
+        "verdict": "first sight: inconclusive (acceptable) led by NCCL's `unhandled system error`, not its `Call to "
+        "ibv_create_qp failed` warning the tester keys",
+    },
+    "tests/data/blind-round142-excerpts-b/02-ikllama-graph-reuse-repeated-tokens": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects output-corruption: an answer with every "
+        "word written twice (`The capital capital of of France France`), bare in a response file",
+    },
+    "tests/data/blind-round142-excerpts-b/03-triton-trtllm-stress-hang-no-error": {
+        "verdict": "first sight: healthy 0.30 (a failed run called healthy): a clean start-up; the hang under "
+        "stress is only in the thread",
+    },
+    "tests/data/blind-round142-excerpts-b/04-sglang-repeat-content-high-concurrency": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects output-corruption: a chat transcript "
+        "whose answers loop on the same words",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round142-excerpts-b/05-metaseq-gibberish-was-prompt-healthy": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects healthy: wget's `200 OK` and a sensible "
+        "completion, not read as an answer",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round142-excerpts-c/02-gptoss-gpqa-fp8-kv-trtllm-mha-drop": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects accuracy-regression: gpt_oss.evals' "
+        "result dicts, GPQA 0.711 under a `Baseline:` heading and 0.399 under the FP8 heading, not "
+        "paired",
+    },
+    "tests/data/blind-round142-excerpts-c/03-sglang-triton-fp8-e5m2-lmeval-table-pass": {
+        "key_line": "first sight: healthy (the tester's verdict) quoting another row of the table",
+    },
+    "tests/data/blind-round142-excerpts-c/04-tt-inference-qwen25-7b-n300-sweep-pass": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects healthy: a benchmark sweep's rows with no "
+        "target, not read as served requests",
+    },
+    "tests/data/blind-round142-excerpts-c/06-sglang-tiny-gemm-decode-regression": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects performance-regression from a 4 % drop "
+        "(relative throughput 0.961), under the 10 % a comparison needs (the tester notes the "
+        "disagreement)",
+    },
+    "tests/data/blind-round142-excerpts-e/06-xinference-model-actor-oom-serving": {
+        "verdict": "first sight: inconclusive: the tester expects gpu-oom from Xinference's `Model actor is out of "
+        "memory.`, words no family reads as the GPU's",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

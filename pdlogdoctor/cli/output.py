@@ -11,14 +11,15 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import re
 import stat
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..model.lazyre import lazy_re
+
 # Paths that name one of this process's own descriptors: written through it, never replaced.
-_OWN_DESCRIPTOR = re.compile(r"/(?:proc/self|dev)/fd/(\d+)|/dev/std(out|err)")
+_OWN_DESCRIPTOR = lazy_re(r"/(?:proc/self|dev)/fd/(\d+)|/dev/std(out|err)")
 
 
 class WriteFailed(Exception):

@@ -11,11 +11,11 @@ line, 80 bytes), and NT_PRSTATUS's pr_cursig the signal it died of. Nothing past
 
 from __future__ import annotations
 
-import re
 import struct
 from collections.abc import Callable
 
 from ..model import CoreDump, InputProblem
+from ..model.lazyre import lazy_re
 
 CORE_DUMP = "core-dump"  # the problem code of a core dump among the inputs: listed, never missing evidence
 ELF_MAGIC = b"\x7fELF"
@@ -29,9 +29,9 @@ MAX_NOTE_BYTES = 64 << 10  # NT_PRSTATUS and NT_PRPSINFO come first in the segme
 FNAME_FROM_END, PSARGS_FROM_END = 96, 80
 PR_CURSIG_OFFSET = 12  # after struct elf_siginfo (three ints), in every elf_prstatus
 EPOCH_RANGE = (946_684_800, 4_102_444_800)  # 2000 to 2100: a name's part that is a time, not a pid
-_NAMED_CORE = re.compile(r"^(?:core(?:\..+)?|.+\.core)$")
+_NAMED_CORE = lazy_re(r"^(?:core(?:\..+)?|.+\.core)$")
 # systemd-coredump: core.<comm>.<uid>.<32-hex boot id>.<pid>.<usec>[.zst|.xz|.lz4]
-_SYSTEMD = re.compile(r"^core\.(?P<comm>.+)\.\d+\.[0-9a-f]{32}\.(?P<pid>\d+)\.(?P<usec>\d{16})(?:\.(?:zst|xz|lz4))?$")
+_SYSTEMD = lazy_re(r"^core\.(?P<comm>.+)\.\d+\.[0-9a-f]{32}\.(?P<pid>\d+)\.(?P<usec>\d{16})(?:\.(?:zst|xz|lz4))?$")
 ReadAt = Callable[[int, int], bytes]  # (offset, size) -> the bytes there (fewer at the end of the file)
 
 

@@ -9,20 +9,20 @@ line belongs to (a fleet's nodes, clock alignment), the segments are one.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ..model import ClockOffset, Event, Role, Source
+from ..model.lazyre import lazy_re
 
 # `NAME.log.3`, `NAME.log.1.gz`: the rotation number after a log suffix, before any compression.
-_SEGMENT = re.compile(r"^(?P<live>.+\.(?:log|txt|out|err))\.(?P<number>\d{1,3})(?:\.(?:gz|zst))?$")
+_SEGMENT = lazy_re(r"^(?P<live>.+\.(?:log|txt|out|err))\.(?P<number>\d{1,3})(?:\.(?:gz|zst))?$")
 # `NAME#2`: what `analyze --follow` read of NAME before the file was truncated, replaced or deleted
 # (tail.py), newest at #1. No file has this name: nothing reopens it, and no other file's lines are
 # shown as its excerpt.
 FOLLOWED_SEGMENT = "#"
-_FOLLOWED = re.compile(r"^(?P<live>.+)#(?P<number>\d{1,3})$")
+_FOLLOWED = lazy_re(r"^(?P<live>.+)#(?P<number>\d{1,3})$")
 
 
 def segment_of(name: str) -> tuple[str, int]:

@@ -50,7 +50,7 @@ CODE = (
     "model.known",
     "library.templates", "library.lazyregex", "library.literals", "library.cache", "library.load", "library.paths",
     "scan", "scan.traceback",
-    "scan.timeline", "scan.collectors", "model", "model.errors", "model.values",
+    "scan.timeline", "scan.collectors", "model", "model.errors", "model.values", "model.lazyre",
 )  # fmt: skip
 # A file changed this recently may be changed again without a new modification or change time
 # (one tick of a coarse file system clock: FAT's is 2 s): its content goes in the key.

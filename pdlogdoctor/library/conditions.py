@@ -10,11 +10,11 @@ makes a comparison false.
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..model import FieldValue
+from ..model.lazyre import lazy_re
 from ..model.values import record
 
 
@@ -39,9 +39,9 @@ _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     "<=": operator.le, ">=": operator.ge, "!=": operator.ne,
     "==": operator.eq, "<": operator.lt, ">": operator.gt,
 }  # fmt: skip
-_ATOM = re.compile(r"^\s*([\w.']+)\s*(<=|>=|!=|==|<|>)\s*([\w.'-]+(?:\s*[*+-]\s*[\w.]+)*)\s*$")
-_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
-_TOKEN = re.compile(r"[\w.]+|[*+-]")
+_ATOM = lazy_re(r"^\s*([\w.']+)\s*(<=|>=|!=|==|<|>)\s*([\w.'-]+(?:\s*[*+-]\s*[\w.]+)*)\s*$")
+_NAME = lazy_re(r"(?<![\w.])[A-Za-z_]\w*")
+_TOKEN = lazy_re(r"[\w.]+|[*+-]")
 
 
 def parse_condition(text: str) -> Condition:

@@ -8,19 +8,19 @@ groups it leads to instead of copying their edges. A group may hold other groups
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..model.errors import PatternError
+from ..model.lazyre import lazy_re
 from . import schema
 from .patterns import CauseRule, ConsequenceGroup, Pattern, check_group_names, edge_targets, members_of
 
 CONSEQUENCES_FILE = "consequences.toml"
 _GROUP_KEYS = {"id", "explain", "members"}
-_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_ID = lazy_re(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
 def load_groups(path: Path) -> list[ConsequenceGroup]:

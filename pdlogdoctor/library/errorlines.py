@@ -16,7 +16,6 @@ source) onto a catalogue verdict, for the error no pattern names that leads a re
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import field, replace
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..model import Severity
 from ..model.errors import PatternError
+from ..model.lazyre import lazy_re
 from ..model.values import record
 from . import schema
 from .formats import Formats, Reading
@@ -661,7 +661,7 @@ def check_layer(layer: ErrorLayer) -> list[str]:
 # A searched regex that opens with `.*` (bare or in a group) is tried again from every position of a
 # line it does not match: its cost grows with the square of the line's length (a 2 KiB line that
 # holds no error took milliseconds). Anchored at the start, the one attempt from 0 finds the same.
-_OPENS_WITH_ANY = re.compile(r"^(?:\((?:\?P<\w+>|\?:)?)*\.[*+]")
+_OPENS_WITH_ANY = lazy_re(r"^(?:\((?:\?P<\w+>|\?:)?)*\.[*+]")
 
 
 def quadratic(searched: LazyRegex) -> str:

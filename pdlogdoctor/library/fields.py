@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from ..model import FieldValue
+from ..model.lazyre import lazy_re
 
 FIELD_TYPES = ("int", "float", "bytes", "duration", "str", "int_list", "percent", "bool", "text")
 # The values a field type adds beside its own (`output_ids_zero_fraction`), as `failure_if` may read them.
@@ -85,11 +86,11 @@ def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None
 
 # One unit of one to eight characters written at least four times in a row: `,,,,`, `!!!!`,
 # `locklocklocklock`, `\ufffd\ufffd\ufffd\ufffd`.
-_REPEATED_UNIT = re.compile(r"(.{1,8}?)\1{3,}", re.DOTALL)
+_REPEATED_UNIT = lazy_re(r"(.{1,8}?)\1{3,}", re.DOTALL)
 # Runs of these are layout, not generated tokens: a rule of dashes or `=`, a progress bar's blocks,
 # spaces and escaped newlines (box drawing and block elements: U+2500-U+259F).
 _LAYOUT = frozenset(" \t\r\n-=_*#~.+|/" + "".join(map(chr, range(0x2500, 0x25A0))))
-_ESCAPED_SPACE = re.compile(r"\\[nrt]")  # a JSON or repr string's newline, as the log line shows it
+_ESCAPED_SPACE = lazy_re(r"\\[nrt]")  # a JSON or repr string's newline, as the log line shows it
 
 
 def repeat_fraction(text: str) -> float:
@@ -104,10 +105,10 @@ def repeat_fraction(text: str) -> float:
 
 
 # One phrase (a line, a sentence: 8 to 200 characters) written three times or more in a row.
-_REPEATED_PHRASE = re.compile(r"(.{8,200}?)\1{2,}", re.DOTALL)
+_REPEATED_PHRASE = lazy_re(r"(.{8,200}?)\1{2,}", re.DOTALL)
 
 
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = lazy_re(r"[^\W\d_]+")
 VOCABULARY_WORDS = 8  # fewer words than this say nothing of how many kinds of them a text uses
 
 
@@ -156,7 +157,7 @@ _SIZE_UNITS = {
     "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "k": 2**10, "m": 2**20, "g": 2**30,
     "ki": 2**10, "mi": 2**20, "gi": 2**30, "ti": 2**40,  # Kubernetes quantities (`401327416Ki`)
 }  # fmt: skip
-_SIZE = re.compile(r"^\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*$")
+_SIZE = lazy_re(r"^\s*([0-9][0-9_,]*(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*$")
 
 
 # Writing systems by their Unicode blocks (first code point, last, the system). Kanji and kana are
@@ -190,7 +191,7 @@ def scripts_in(text: str) -> int:
 # The alphabets: a word of a language is written in one of them. (Chinese, Japanese and Korean text
 # glues Latin words to its own without a blank, `使用Python可以`, so those systems are left out.)
 _ALPHABETS = frozenset({"latin", "greek", "cyrillic", "armenian", "hebrew", "arabic", "devanagari", "thai"})
-_LETTERS = re.compile(r"[^\W\d_]+")
+_LETTERS = lazy_re(r"[^\W\d_]+")
 
 
 def mixed_words(text: str) -> int:
@@ -239,7 +240,7 @@ _CLOSED_CLASSES = """
 _ENDING_NO_SENTENCE = "a an the and or but nor of to in on at by for with from into onto than my your our their its"
 _FUNCTION_WORDS = frozenset(_CLOSED_CLASSES.split())
 _OPEN_ENDED = frozenset(_ENDING_NO_SENTENCE.split())
-_TOKEN = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+|[^\w\s]+")
+_TOKEN = lazy_re(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+|[^\w\s]+")
 _FRAGMENT_TOKENS = 4  # fewer is an answer too short to judge (`' I am'`, `', '`)
 
 
@@ -258,7 +259,7 @@ def is_fragment(text: str) -> bool:
 
 # The marks a word may stand between in prose: `(word),` is a word, `solve():` too.
 _WORD_MARKS = ".,;:!?()[]{}\"'*`"
-_LETTER_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_LETTER_WORD = lazy_re(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
 class Wordiness(NamedTuple):
@@ -313,7 +314,7 @@ def convert_field(kind: str, text: str) -> FieldValue | None:
 # A duration's unit, in seconds (Rust's Debug for a Duration, as TGI's spans print it: `161.454300714s`,
 # `5.188854ms`, `61.307µs`); no unit is seconds.
 _DURATION_UNITS = {"": 1.0, "s": 1.0, "ms": 1e-3, "µs": 1e-6, "μs": 1e-6, "us": 1e-6, "ns": 1e-9}
-_DURATION = re.compile(r"^([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Zµμ]*)$")
+_DURATION = lazy_re(r"^([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Zµμ]*)$")
 
 
 def _parse_duration(text: str) -> float | None:

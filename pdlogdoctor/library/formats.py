@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 
 from ..model import Role
 from ..model.errors import PatternError
+from ..model.lazyre import lazy_re
 from ..model.values import record
 from . import schema
 
@@ -71,7 +72,7 @@ _FORMAT_KEYS = {
     "says_when", "engine", "role", "role_when", "quotes", "host", "sample", "no_match", "references",
 }  # fmt: skip
 _SAMPLE_KEYS = {"line", "time", "level", "message", "quote"}
-_RANK = re.compile(r"([A-Z_]+?)(\d+)")
+_RANK = lazy_re(r"([A-Z_]+?)(\d+)")
 _ASCII = "".join(chr(code) for code in range(32, 127))
 
 
@@ -536,7 +537,7 @@ def _first_in_order(formats: tuple[Format, ...], text: str) -> tuple[Format | No
     return None, None
 
 
-_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+_NAMED_GROUP = lazy_re(r"\(\?P<\w+>")
 
 
 @record

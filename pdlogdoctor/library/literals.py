@@ -23,6 +23,8 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
+from ..model.lazyre import lazy_re
+
 MAX_WORDS = 32  # more alternatives than this: the test costs what it saves
 MAX_CLASS = 4  # a class of this many literal characters or fewer stands for each of them
 # A word's chance to be in a line, roughly: a character 1 in 4, each further one 4 times rarer.
@@ -30,7 +32,7 @@ MAX_CLASS = 4  # a class of this many literal characters or fewer stands for eac
 _RARITY = 0.25
 _LOOSE_FLAGS = re.IGNORECASE | re.VERBOSE
 # What `regex` reads as fuzzy matching (`{e<=1}`) and the standard parser as literal text.
-_FUZZY = re.compile(r"\{\s*(?:[eisd]|\d+\s*<)")
+_FUZZY = lazy_re(r"\{\s*(?:[eisd]|\d+\s*<)")
 _REGEX_ONLY_FLAGS = ~(re.MULTILINE | re.DOTALL)  # `regex` flag values, apart from these two, differ from `re`'s
 
 Words = frozenset[str]

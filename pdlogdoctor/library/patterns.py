@@ -15,6 +15,7 @@ from typing import Any
 
 from ..model import FieldValue, Kind, Mark, Role, Severity, Tier
 from ..model.errors import PatternError
+from ..model.lazyre import lazy_re
 from ..model.values import record
 from . import schema
 from .conditions import Condition, parse_condition
@@ -146,8 +147,8 @@ PSEUDO_JOIN_KEYS = frozenset({"source", "node", "role"})
 # Places an `unexplained` sentence may name besides the pattern's fields: where the line is, and the
 # innermost frame of the stack read under it (a `block`: a py-spy dump's stuck call).
 _HINT_PLACES = frozenset({"where", "frame"})
-_VERDICT_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_VERDICT_ID = lazy_re(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_PLACEHOLDER = lazy_re(r"\{(\w+)\}")
 
 
 @record
@@ -464,7 +465,7 @@ def _title(data: Mapping[str, Any], where: str) -> str:
     return title
 
 
-_UNFINISHED = re.compile(r"\s*(?:TODO|FIXME|XXX)\b", re.IGNORECASE)
+_UNFINISHED = lazy_re(r"\s*(?:TODO|FIXME|XXX)\b", re.IGNORECASE)
 
 
 def _roles(data: Mapping[str, Any], where: str) -> tuple[Role, ...]:

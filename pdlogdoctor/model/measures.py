@@ -7,9 +7,9 @@ A throughput, a rate or an accuracy is better higher; a latency or a duration lo
 
 from __future__ import annotations
 
-import re
+from .lazyre import lazy_re
 
-BETTER_HIGHER = re.compile(
+BETTER_HIGHER = lazy_re(
     r"(?i)/s\b|/sec\b|per second|/min\b|per minute|throughput|\bqps\b|\brps\b|\bsps\b|\btps\b|"
     r"accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bexact[ _]match\b|\bf1\b|gsm8k|mmlu|gpqa|humaneval|"
     # the evaluation suites whose scores are reported by name (an accuracy each: more is better)
@@ -18,7 +18,7 @@ BETTER_HIGHER = re.compile(
     # llama-bench's tests (`pp512`, `tg128`: prompt processing and generation, in tokens per second)
     r"\b(?:pp|tg)\d+\b"
 )
-BETTER_LOWER = re.compile(
+BETTER_LOWER = lazy_re(
     r"(?i)\bms\b|\b[nuµμ]s\b|\bsec(?:onds?)?\b|\bs\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|\bttfp\b|\brtf\b|duration|\btime\b|"
     r"\bppl\b|perplexity"
 )

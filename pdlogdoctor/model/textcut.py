@@ -6,9 +6,9 @@ redaction rules, which only the shareable formats need.
 
 from __future__ import annotations
 
-import re
+from .lazyre import lazy_re
 
-TOKEN_CHARS = re.compile(r"[\w+/=.~%-]")  # what a token, key or signature is made of
+TOKEN_CHARS = lazy_re(r"[\w+/=.~%-]")  # what a token, key or signature is made of
 
 
 def clip(text: str, limit: int, mark: str = "…", cut: bool = False) -> str:

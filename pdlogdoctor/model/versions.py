@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from .lazyre import lazy_re
 from .values import record
 
-_VERSION = re.compile(
+_VERSION = lazy_re(
     r"""^v?(?P<release>\d+(?:\.\d+)*)
     (?:[-_.]?(?P<pre_kind>a|b|c|rc|alpha|beta|pre|preview)[-_.]?(?P<pre>\d*))?
     (?:(?:[-_.]?(?:post|rev|r)[-_.]?(?P<post>\d*))|-(?P<post_bare>\d+))?

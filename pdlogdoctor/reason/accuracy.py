@@ -18,12 +18,12 @@ the two ran the same model, is the reader's to check).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from ..library.patterns import Library
 from ..model import SERVER_ROLES, Event, FactValue, Mark, Report, Suggestion, Verdict
+from ..model.lazyre import lazy_re
 from ..model.measures import BETTER_LOWER
 from ..model.textcut import clip
 from ..model.verdicts import ACCURACY_REGRESSION, META
@@ -123,7 +123,7 @@ def _decimals(event: Event) -> int:
     return 4
 
 
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_NUMBER = lazy_re(r"\d+(?:\.\d+)?")
 
 
 def _labelled_by_a_side(events: Sequence[Event], library: Library) -> set[tuple[str, int]]:

@@ -26,12 +26,13 @@ from dataclasses import replace
 
 from ..library.patterns import MEASURES_BELOW, Library
 from ..model import Event, Mark, Severity
+from ..model.lazyre import lazy_re
 from ..model.measures import BETTER_HIGHER, BETTER_LOWER, SPACED, directed
 from .planned import recounted
 
 REGRESSED_SHARE = 0.10  # worse than this share of the Before value: a regression (gates allow 5-10 %)
 ORDER = "order"  # `sides_by`: the sides told by the order they were printed in, the later as the After
-NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
+NUMBER = lazy_re(r"[-+]?\d[\d,]*(?:\.\d+)?")
 
 
 def regressed_against_before(events: Sequence[Event], library: Library) -> list[Event]:
@@ -234,7 +235,7 @@ def _earlier_of(after: Event, sides: Sequence[Event]) -> Event | None:
 # when each of these both state is equal. A concurrency is a setting when it is a maximum (`Max
 # request concurrency: 64`); sglang's bench_serving also prints the concurrency it measured
 # (`Concurrency: 85.50`), a result like any other.
-WORKLOAD = re.compile(
+WORKLOAD = lazy_re(
     r"(?i)\brequests\b|\btokens\b|\bprompts\b|\bmax(?:imum)?\b[\w ]*concurren|rate configured|\blen(?:gth)?\b"
 )
 
@@ -283,7 +284,7 @@ def _by_words(measured: str) -> dict[str, float]:
 
 # What parts a line's clauses: a comma, a bracket, a spaced slash (`78151.46 ms / 3200 tokens`; a
 # unit's `tokens/s` is no boundary).
-CLAUSE_BREAK = re.compile(r"[,;()]|\s/\s")
+CLAUSE_BREAK = lazy_re(r"[,;()]|\s/\s")
 
 
 def _clause_words(line: str, number: re.Match[str], label: str) -> str:
@@ -312,7 +313,7 @@ def shape_of(measured: str) -> str:
     return " ".join(_PUNCTUATION.sub(" ", masked).split())
 
 
-_PUNCTUATION = re.compile(r"[^\w#/%]+")
+_PUNCTUATION = lazy_re(r"[^\w#/%]+")
 
 
 def _worst(before: str, after: str, beyond: float = REGRESSED_SHARE) -> tuple[str, float, float, float] | None:
@@ -341,7 +342,7 @@ def _worst(before: str, after: str, beyond: float = REGRESSED_SHARE) -> tuple[st
     return words, was, value, change
 
 
-RATE = re.compile(r"(?i)/s\b|/sec\b|per second|throughput|\b[qrst]ps\b")
+RATE = lazy_re(r"(?i)/s\b|/sec\b|per second|throughput|\b[qrst]ps\b")
 
 
 def _words_of(text: str, spans: Sequence[re.Match[str]], at: int) -> str:
@@ -369,7 +370,7 @@ def _cells_as_words(text: str) -> str:
     return " ".join(_TABLE_MARKS.sub(" ", text).split())
 
 
-_TABLE_MARKS = re.compile(r"[|↑↓]+")
+_TABLE_MARKS = lazy_re(r"[|↑↓]+")
 
 
 def _number(text: str) -> float | None:
@@ -384,7 +385,7 @@ def _number(text: str) -> float | None:
         return None
 
 
-_DECIMAL_COMMA = re.compile(r"[-+]?\d+,(?:\d{1,2}|\d{4,})")
+_DECIMAL_COMMA = lazy_re(r"[-+]?\d+,(?:\d{1,2}|\d{4,})")
 
 
 def before_sides_apart(events: Sequence[Event], library: Library) -> list[Event]:

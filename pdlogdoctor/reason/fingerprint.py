@@ -19,11 +19,11 @@ Kept: integers such as sizes, errnos and exit codes, and normalised strings.
 from __future__ import annotations
 
 import hashlib
-import re
 
 from ..library.formats import shipped
 from ..library.lazyregex import LazyRegex
 from ..model import FactValue, Report
+from ..model.lazyre import lazy_re
 from ..model.verdicts import HEALTHY, NO_CAUSE
 
 PREFIX = "pdld-"
@@ -47,7 +47,7 @@ _AFTER_TIMES: tuple[tuple[LazyRegex, str], ...] = (
 )
 # A last line's stamps, pids, hosts and addresses change every night: numbers are masked. With `re`,
 # not the library's `regex`: a quiet one-line paste is answered without importing it (test_cli_fast_path).
-_NUMBERS = re.compile(r"0x[0-9a-fA-F]+|\d+")
+_NUMBERS = lazy_re(r"0x[0-9a-fA-F]+|\d+")
 
 
 def _masked(text: str) -> str:

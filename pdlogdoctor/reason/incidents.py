@@ -12,12 +12,12 @@ first (beyond what the clocks can tell) sets how far apart their confidences are
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
 from ..model import SERVER_ROLES, Event, Mark, Role
+from ..model.lazyre import lazy_re
 from ..model.values import record
 from .hypothesis import Evidence, Hypothesis
 
@@ -306,7 +306,7 @@ def _peers_failed_while_down(earlier: str, later: set[str], back: Event, evidenc
 # A log saved from a process's earlier life beside its current one: `kubectl logs --previous` kept
 # as `<name>.previous.log` (or `-previous`, `_prev`) beside `<name>.log`, or beside a name that says
 # it is the current life (`<name>-current.log`, `_latest`, `.now`).
-EARLIER_LIFE = re.compile(r"^(?P<stem>.+?)[._-](?:previous|prev)(?P<ext>(?:\.[A-Za-z]\w*)*)$")
+EARLIER_LIFE = lazy_re(r"^(?P<stem>.+?)[._-](?:previous|prev)(?P<ext>(?:\.[A-Za-z]\w*)*)$")
 CURRENT_LIFE_WORDS = ("current", "latest", "now", "restarted")
 
 

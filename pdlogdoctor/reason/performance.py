@@ -22,7 +22,6 @@ gate passed stays healthy.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -48,6 +47,7 @@ from ..model import (
     Verdict,
     verdicts,
 )
+from ..model.lazyre import lazy_re
 from ..model.textcut import clip, ended
 from ..model.values import record
 from . import compared, confidence
@@ -86,10 +86,10 @@ SAME_RUN_SLACK_S = 600.0
 TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for the running requests to grow
 DEFAULT_TRANSFER_QUEUES = 4  # sglang's SGLANG_DISAGGREGATION_QUEUE_SIZE default (environ.py)
 GATE_BLOCK = 12  # lines: a failed test's block, its header over its traceback and assertion
-CHECK_TAG = re.compile(r"\[[a-z][\w.-]*\] *$")  # `[slo] `: lower-case, as no level or time tag is
-_DIGIT = re.compile(r"\d")
-_COMMENT = re.compile(r"\s*#\s")  # a source line's comment (an Actions annotation, `##[error]`, is none)
-OUTCOME_WORD = re.compile(r"(?<![\w-])FAIL(?:ED)?(?![\w-])")  # a gate line's outcome, upper-case and whole
+CHECK_TAG = lazy_re(r"\[[a-z][\w.-]*\] *$")  # `[slo] `: lower-case, as no level or time tag is
+_DIGIT = lazy_re(r"\d")
+_COMMENT = lazy_re(r"\s*#\s")  # a source line's comment (an Actions annotation, `##[error]`, is none)
+OUTCOME_WORD = lazy_re(r"(?<![\w-])FAIL(?:ED)?(?![\w-])")  # a gate line's outcome, upper-case and whole
 # `time per token`, `queue time`, `req duration`: a load generator's names (k6's summary: TGI's
 # `time_per_token`, its own `http_req_duration`).
 LATENCY_WORDS = (
@@ -113,7 +113,7 @@ LATENCY_WORDS = (
 # time`, a bisection's table; not `failed to start in time`), a start-up's (`Cold Start (s)`), or a
 # column whose unit is a time (`(s)`). A unit alone stands as a word of its own, not as a piece of a
 # name (`pods/ms-precise-prefix-cache-...`: a pod's, whose `ms` times nothing).
-_SHORT_LATENCY = re.compile(
+_SHORT_LATENCY = lazy_re(
     r"\b(?:ttft|tpot|itl|e2e|ttfp|rtf|duration)\b|(?<![\w/.-])(?:ms|[uµμ]s|msec)(?![\w/.-])|(?<=\d)(?:ms|[uµμ]s)\b"
     r"|\b(?:drain|wall|run|step|total|response|decode|prefill|elapsed|request|iteration|batch|token) time\b"
     r"|\b(?:cold|warm) start\b|\((?:s|secs?|seconds|min)\)"
@@ -122,7 +122,7 @@ _SHORT_LATENCY = re.compile(
 # `perf`: performance, said short; `t/s`: tokens per second as llama.cpp's benches write it; `speed`
 # (sglang's speculative-decoding test_bs_1_speed: `self.assertGreater(speed, self.bs_1_speed_thres)`).
 # llama-bench's tests are rates too: `pp512` (prompt processing), `tg128` (generation), in tokens/s.
-_SHORT_RATE = re.compile(r"\b(?:sps|tps|qps|rps|perf|speed)\b|(?<![\w/])t/s\b|\b(?:pp|tg)\d+\b")
+_SHORT_RATE = lazy_re(r"\b(?:sps|tps|qps|rps|perf|speed)\b|(?<![\w/])t/s\b|\b(?:pp|tg)\d+\b")
 # What an accuracy test is named after: its metric, or the benchmark it scores (lm-eval's tasks).
 ACCURACY_WORDS = (
     "accuracy",
@@ -317,7 +317,7 @@ def _states_a_value(message: str) -> bool:
     )
 
 
-_CONNECT_FAILED = re.compile(
+_CONNECT_FAILED = lazy_re(
     r"(?i)\b(?:failed to connect|couldn'?t connect|could not connect|connection (?:refused|reset|timed out)"
     r"|could not resolve|name or service not known)\b"
 )
@@ -391,7 +391,7 @@ def failed_besides_gates(report: Report, events: Sequence[Event], library: Libra
 
 # pytest's flag on the statement a failed test's frame raised at (`>   raise RuntimeError(...)`): in a
 # failed gate's file it is that test's own traceback, however long, not a failure besides the gate.
-_PYTEST_FLAG = re.compile(r"^\s*>\s{3,}")
+_PYTEST_FLAG = lazy_re(r"^\s*>\s{3,}")
 START_UP_SLACK_S = 5.0  # a readiness poll's last refusal and the server's ready line: the same moment
 
 
@@ -516,7 +516,7 @@ def measures_accuracy(gate: Event) -> bool:
     return any(_SHORT_ACCURACY.search(text) for text in said)
 
 
-_SHORT_ACCURACY = re.compile(r"\b(?:acc(?:_norm)?|em|f1|pass@\d+)\b")
+_SHORT_ACCURACY = lazy_re(r"\b(?:acc(?:_norm)?|em|f1|pass@\d+)\b")
 
 
 def measured_gates(gates: Sequence[Event]) -> list[Event]:
@@ -539,7 +539,7 @@ def raised_before_measuring(gate: Event) -> bool:
     return raised is not None and raised["kind"] not in _COMPARING
 
 
-_RAISED = re.compile(r"\s*(?:[A-Za-z_][\w]*\.)*(?P<kind>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout))\b")
+_RAISED = lazy_re(r"\s*(?:[A-Za-z_][\w]*\.)*(?P<kind>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout))\b")
 # The exceptions a comparison raises: the check ran, and its values are the measure.
 _COMPARING = frozenset({"AssertionError", "Failed"})
 
@@ -581,18 +581,18 @@ def _measured_part(text: str) -> str:
 # A check that looked for something and gave up: its time is how long it looked, not a measure of the
 # run (dynamo's cancellation test: `AssertionError: Failed to find 'Decode Request ID: ' pattern after
 # 100 iterations (500ms)`, ai-dynamo/dynamo#12895).
-_GAVE_UP_LOOKING = re.compile(
+_GAVE_UP_LOOKING = lazy_re(
     r"(?i)\b(?:failed to (?:find|see|detect|observe|match)|(?:could|did) not (?:find|see|detect|observe|match)"
     r"|never (?:appeared|showed up|came up))\b[^\n]*?\bafter \d+ (?:iterations?|attempts?|tries|retries|polls?)\b"
 )
 # `<what> <value> is below <limit>`: the words just before the compared value (vllm#57647's DFlash test:
 # `acceptance_len 3.051 is below 3.195`), not an exception's name (`AssertionError: 0.55 not greater than 0.62`).
-_COMPARED = re.compile(
+_COMPARED = lazy_re(
     r"(?i)(?<![\w.])(?P<subject>[a-z][\w.-]*(?: [a-z][\w.-]*){0,3}?)\s*[:=]?\s*[-+]?\d[\d.,]*\s*(?:%|ms|s|x)?"
     r"\s+(?:is |was |are )?(?:below|above|under|over|(?:not )?(?:less|greater|lower|higher) than)\s+(?:the )?[-+]?\d"
 )
-_EXCEPTION_NAME = re.compile(r"(?i)(?:error|exception|failed|failure)$")
-_FILE_FOLDERS = re.compile(r"(?:[\w.-]+/)+(?=[\w.-]+\.(?:py|sh|cpp|cc|cu|rs|go|ya?ml|json|toml)\b)")
+_EXCEPTION_NAME = lazy_re(r"(?i)(?:error|exception|failed|failure)$")
+_FILE_FOLDERS = lazy_re(r"(?:[\w.-]+/)+(?=[\w.-]+\.(?:py|sh|cpp|cc|cu|rs|go|ya?ml|json|toml)\b)")
 
 
 # ---------------------------------------------------------------- series read per node
@@ -1294,7 +1294,7 @@ def _what_differs(node: Node, peers: list[Node], events: Sequence[Event], librar
     return differs
 
 
-_NAME_TOKEN = re.compile(r"[A-Za-z0-9]+")
+_NAME_TOKEN = lazy_re(r"[A-Za-z0-9]+")
 _ROLE_WORDS = frozenset({"prefill", "decode", "server", "worker", "log", "out", "txt", "err"})
 
 
@@ -1326,7 +1326,7 @@ def _name_tokens(source: str) -> set[str]:
 
 # A launch line's `key=value` settings (sglang's `server_args=ServerArgs(...)`, its `args` capture):
 # a value is a quoted string, a list, a dict, or anything up to the next comma.
-_SETTING = re.compile(r"""(?<![\w.])(\w+)=('(?:[^'\\]|\\.)*'|"[^"]*"|\[[^\]]*\]|\{[^}]*\}|[^,()]+)""")
+_SETTING = lazy_re(r"""(?<![\w.])(\w+)=('(?:[^'\\]|\\.)*'|"[^"]*"|\[[^\]]*\]|\{[^}]*\}|[^,()]+)""")
 _SWITCH_VALUES = frozenset({"True", "False"})
 _LAUNCH_WORDS = "its peers' launch lines say otherwise"
 

@@ -13,7 +13,6 @@ out after 300.0s in KVPoll.WaitingForInput` says what failed two hundred charact
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
@@ -21,6 +20,7 @@ from ..library.patterns import Library
 from ..library.templates import message_of
 from ..library.templates import quote_of as quoted_text
 from ..model import Event, Report, Series, Verdict
+from ..model.lazyre import lazy_re
 from ..model.textcut import clip, clip_around
 from ..model.verdicts import META
 
@@ -28,7 +28,7 @@ QUOTE_CHARS = 240  # characters of a quoted message: a failure's message, or a m
 # A summary that holds this much of the line's message (or all of a shorter one) quotes it already.
 QUOTED_ALREADY = 40
 MATCH_IN_VIEW = 100  # characters of a pattern's match kept in view, from where it starts
-_PATH_CHAR = re.compile(r"[\w./~-]")
+_PATH_CHAR = lazy_re(r"[\w./~-]")
 
 
 def quoted(report: Report, library: Library | None = None) -> Report:

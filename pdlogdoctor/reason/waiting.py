@@ -14,13 +14,13 @@ request still waiting for its KV from the prefill.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from ..library.patterns import Library
 from ..model import Event, Mark, Report, Source
 from ..model.counts import count_of
+from ..model.lazyre import lazy_re
 from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, NO_FAILURE_SEEN
 from .unexplained import as_inconclusive
@@ -64,7 +64,7 @@ def _says_it_waited_long(event: Event) -> bool:
 
 # A paste's mark for the lines it left out (`...`, `…`, `[...]`): a line of nothing more says "more of
 # the same", not that something came after the wait.
-ELISION = re.compile(r"^\s*(?:\.{3,}|…|\[(?:\.{3}|…)\])\s*$")
+ELISION = lazy_re(r"^\s*(?:\.{3,}|…|\[(?:\.{3}|…)\])\s*$")
 
 
 def _elided_end(source: Source) -> int:

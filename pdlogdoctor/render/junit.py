@@ -14,11 +14,11 @@ replaced here, so any log line yields a well-formed file.
 
 from __future__ import annotations
 
-import re
 from typing import TextIO
 from xml.sax.saxutils import escape, quoteattr
 
 from ..model import Event, Finding, Report, Verdict
+from ..model.lazyre import lazy_re
 from ..model.verdicts import HEALTHY, NO_FAILURE_SEEN
 from .document import incomplete_reason
 from .fixes import confidence_words, fixes, verify_first
@@ -27,7 +27,7 @@ from .options import RenderOptions
 
 SUITE = "pdlogdoctor"
 CHAIN_ROWS = 50  # a CI page shows the body in a box: the rest is in the other formats
-_NOT_XML = re.compile("[\ufffe\uffff]")
+_NOT_XML = lazy_re("[\ufffe\uffff]")
 
 
 def render(report: Report, out: TextIO, options: RenderOptions) -> None:

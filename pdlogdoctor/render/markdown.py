@@ -8,11 +8,11 @@ first (excerpt context, then alternatives, then chain rows) and the body says so
 
 from __future__ import annotations
 
-import re
 from typing import TextIO
 
 from .. import __version__
 from ..model import Comparison, Event, ExcerptWindow, Finding, Report, Suggestion
+from ..model.lazyre import lazy_re
 from ..model.values import record
 from ..model.verdicts import HEALTHY
 from ..reason.fingerprint import fingerprint
@@ -427,7 +427,7 @@ def _log_text(report: Report) -> list[str]:
     return texts
 
 
-_PLACEHOLDER = re.compile(r"<[a-z][a-z0-9-]*-\d+>")  # a masked value: <kind-n> (redact.Redactor.placeholder)
+_PLACEHOLDER = lazy_re(r"<[a-z][a-z0-9-]*-\d+>")  # a masked value: <kind-n> (redact.Redactor.placeholder)
 _PLACEHOLDER_KINDS = {
     "host": "host names",
     "ip": "IP addresses",

@@ -26,18 +26,19 @@ import re
 from typing import TextIO
 
 from ..model import OutputFormat
+from ..model.lazyre import lazy_re
 
 SEPARATOR = "\u00a0"  # no-break space: kept by ICU's collation (U+200B is ignored, so `#\u200b#[` is `##[`)
 _V1 = "##["
-_V2_AT_LINE_START = re.compile(r"(?m)^(\s*):(?=:)")
-_LONE_CR = re.compile(r"\r(?!\n)")
+_V2_AT_LINE_START = lazy_re(r"(?m)^(\s*):(?=:)")
+_LONE_CR = lazy_re(r"\r(?!\n)")
 
 # C0 but TAB (logs align with it), DEL, C1; the Arabic letter mark, zero-width and directional marks,
 # line and paragraph separators, bidi embeddings, overrides and isolates, word joiner and invisible
 # operators, the byte-order mark; lone surrogates (a file name's bytes that are not UTF-8).
 _UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff"
-_UNSAFE_LINE = re.compile(f"[\\n{_UNSAFE}]")
-_UNSAFE_TEXT = re.compile(f"[{_UNSAFE}]")
+_UNSAFE_LINE = lazy_re(f"[\\n{_UNSAFE}]")
+_UNSAFE_TEXT = lazy_re(f"[{_UNSAFE}]")
 _NAMED = {"\n": "\\n", "\r": "\\r"}
 _SURROGATE_BYTES = range(0xDC80, 0xDD00)  # how surrogateescape decodes bytes 0x80-0xFF
 
@@ -82,8 +83,8 @@ def one_line(text: str) -> str:
     return defuse_commands(shown(text))
 
 
-_OWN_COLOUR = re.compile(r"\x1b\[[0-9;]*m")  # the terminal report's own styles (text.Page.style)
-_JSON_UNSAFE = re.compile(f"[{_UNSAFE}]")
+_OWN_COLOUR = lazy_re(r"\x1b\[[0-9;]*m")  # the terminal report's own styles (text.Page.style)
+_JSON_UNSAFE = lazy_re(f"[{_UNSAFE}]")
 
 
 def defuse_output(text: str, output_format: OutputFormat) -> str:

@@ -34,6 +34,7 @@ from enum import Enum
 from typing import Any, TypeAlias
 
 from ..model import Report
+from ..model.lazyre import lazy_re
 from .kept import KEPT
 from .secrets import Rules, Shape, rules
 
@@ -46,12 +47,12 @@ _KEPT_ADDRESSES = frozenset({"127.0.0.1", "0.0.0.0", "255.255.255.255", "::1", "
 _NOT_HOSTS = frozenset(
     {"localhost", "0.0.0.0", "127.0.0.1", "prefill", "decode", "router", "server", "worker", "master", "host", "node"}
 )
-_ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
+_ALNUM_RUN = lazy_re(r"[A-Za-z0-9]+")
 # A value whose last segment is a source file (`../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp`)
 # is a path an error message names, however random its letters look.
-_SOURCE_PATH = re.compile(r"/[\w.-]+\.(?:cpp|cc|cxx|c|h|hpp|cuh|cu|py|rs|go|java)$")
+_SOURCE_PATH = lazy_re(r"/[\w.-]+\.(?:cpp|cc|cxx|c|h|hpp|cuh|cu|py|rs|go|java)$")
 # Request ids some servers print with mixed case (OpenAI-style): ids, not secrets.
-_ID_PREFIX = re.compile(r"(?:chatcmpl|cmpl|req|run|resp|msg|batch|file|asst|thread|step)[-_]")
+_ID_PREFIX = lazy_re(r"(?:chatcmpl|cmpl|req|run|resp|msg|batch|file|asst|thread|step)[-_]")
 
 
 def _entropy(text: str) -> float:
@@ -76,10 +77,10 @@ def _looks_random(value: str) -> bool:
     )
 
 
-_ID_KEY = re.compile(
+_ID_KEY = lazy_re(
     r"(?i)(?:^|[_.-])(?:id|ids|rid|uuid|guid|hash|digest|sha\d*|checksum|etag|commit|trace|span)[\"']?\s*[:=]?\s*[\"']?$"
 )
-_KEY_BEFORE = re.compile(r"[\w.-]+[\"']?\s*[:=]?\s*[\"']?$")
+_KEY_BEFORE = lazy_re(r"[\w.-]+[\"']?\s*[:=]?\s*[\"']?$")
 
 
 def _names_an_id(text: str, start: int) -> bool:
@@ -126,8 +127,8 @@ class _Keys:
         return len(value) >= 8 and (any(c.isdigit() for c in value) or not value.isalpha() or not value.islower())
 
 
-_KEY_PARTS = re.compile(r"[_.\-]+|(?<=[a-z])(?=[A-Z])")
-_PLACEHOLDER = re.compile(r"<[a-z][a-z0-9-]*-\d+>")  # Redactor.placeholder's
+_KEY_PARTS = lazy_re(r"[_.\-]+|(?<=[a-z])(?=[A-Z])")
+_PLACEHOLDER = lazy_re(r"<[a-z][a-z0-9-]*-\d+>")  # Redactor.placeholder's
 
 
 @functools.cache
@@ -136,30 +137,30 @@ def _keys() -> _Keys:
 
 
 # key, an optional closing quote, the separator: a linear scan; the value is read after it (_value_span)
-_KEY_SEPARATOR = re.compile(r"""(?<![\w.-])(?P<key>[\w.-]{1,80})(?P<close>["']?)[ \t]*(?P<sep>:=|=>|=|:(?!:))[ \t]*""")
-_FLAG = re.compile(r"""(?<![\w-])--?(?P<key>[\w-]{1,60})(?:=|[ \t]+)(?![-<])""")
-_COOKIE = re.compile(r"""(?i)\b(?P<set>set-)?cookie["']?[ \t]*[:=][ \t]*(?P<q>["']?)""")
-_COOKIE_PAIR = re.compile(r"""(?P<name>[^=;\s"']+)=(?P<value>[^;\s"']*)""")
-_ANY_SECRET_WORD = re.compile(r"pass|secret|key|credential|token|auth|sig|session|cookie|pwd")  # lower-cased text
-_UNQUOTED = re.compile(r"\S+")
-_RANDOM_VALUE = re.compile(r"[=:]\s?[\"']?(?P<v>[A-Za-z0-9+/_~.-]{32,}={0,2})(?![\w+/=~.-])")
+_KEY_SEPARATOR = lazy_re(r"""(?<![\w.-])(?P<key>[\w.-]{1,80})(?P<close>["']?)[ \t]*(?P<sep>:=|=>|=|:(?!:))[ \t]*""")
+_FLAG = lazy_re(r"""(?<![\w-])--?(?P<key>[\w-]{1,60})(?:=|[ \t]+)(?![-<])""")
+_COOKIE = lazy_re(r"""(?i)\b(?P<set>set-)?cookie["']?[ \t]*[:=][ \t]*(?P<q>["']?)""")
+_COOKIE_PAIR = lazy_re(r"""(?P<name>[^=;\s"']+)=(?P<value>[^;\s"']*)""")
+_ANY_SECRET_WORD = lazy_re(r"pass|secret|key|credential|token|auth|sig|session|cookie|pwd")  # lower-cased text
+_UNQUOTED = lazy_re(r"\S+")
+_RANDOM_VALUE = lazy_re(r"[=:]\s?[\"']?(?P<v>[A-Za-z0-9+/_~.-]{32,}={0,2})(?![\w+/=~.-])")
 
 # ---------------------------------------------------------------- private-key bodies
 
 _PEM_BEGIN = r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
-_PEM_END_RULE = re.compile(r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----")
-_PEM_OPEN_RULE = re.compile(rf"{_PEM_BEGIN}(?!.*?-----END).*")  # a block that goes on below
+_PEM_END_RULE = lazy_re(r"-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_OPEN_RULE = lazy_re(rf"{_PEM_BEGIN}(?!.*?-----END).*")  # a block that goes on below
 # A log prefix (bracketed fields, a stamp) and then nothing but base64: a line of a key's body.
 _LOG_PREFIX = r"(?:\[[^\]]*\][ \t]*|\S*\d\d:\d\d:\d\d\S*[ \t]+|[A-Z]+:[ \t]+)*"
-_BODY_LINE = re.compile(rf"^(?P<prefix>[ \t]*{_LOG_PREFIX})(?P<v>[A-Za-z0-9+/]{{4,}}={{0,2}})[ \t]*$")
+_BODY_LINE = lazy_re(rf"^(?P<prefix>[ \t]*{_LOG_PREFIX})(?P<v>[A-Za-z0-9+/]{{4,}}={{0,2}})[ \t]*$")
 
 # ---------------------------------------------------------------- addresses and names
 
 # IPv6 candidates are checked with `ipaddress`: timestamps (10:16:03) and C++ scopes are not addresses.
 # An address ends where a word does: `c10::DistBackendError` holds `c10::d`, which parses as one.
-_IPV6_CANDIDATE = re.compile(r"(?<![\w:.%])(?=[0-9A-Fa-f]{0,4}:[0-9A-Fa-f]{0,4}:)[0-9A-Fa-f:.]{2,60}(?:%[\w-]+)?(?!\w)")
-_IPV4 = re.compile(r"(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?!\w|\.\d)")  # octets checked when masked
-_PORT = re.compile(r":\d{1,5}$")
+_IPV6_CANDIDATE = lazy_re(r"(?<![\w:.%])(?=[0-9A-Fa-f]{0,4}:[0-9A-Fa-f]{0,4}:)[0-9A-Fa-f:.]{2,60}(?:%[\w-]+)?(?!\w)")
+_IPV4 = lazy_re(r"(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?!\w|\.\d)")  # octets checked when masked
+_PORT = lazy_re(r":\d{1,5}$")
 
 # Top-level domains a dotted name may end with to be taken for a host. Country codes that are also
 # file extensions, code attributes or common words (.py .rs .sh .md .so .pt .id .in .is .it ...) are left out.
@@ -189,17 +190,17 @@ _CODE_OWNERS = frozenset(
     ).split()
 )
 # Candidates only (a fast scan); the labels and the top-level domain are checked when masked.
-_DOTTED_NAME = re.compile(r"(?<![\w.-])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?![\w(-]|\.[A-Za-z0-9])")
-_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+_DOTTED_NAME = lazy_re(r"(?<![\w.-])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?![\w(-]|\.[A-Za-z0-9])")
+_LABEL = lazy_re(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
 # A run of the characters a learned host name is made of (the harness writes prefill_<node>.log:
 # `_` may touch one); a name is a prefix of a run ending at its end or at a dot.
-_NAME_RUN = re.compile(r"(?<![A-Za-z0-9.-])[A-Za-z0-9][A-Za-z0-9.-]*")
+_NAME_RUN = lazy_re(r"(?<![A-Za-z0-9.-])[A-Za-z0-9][A-Za-z0-9.-]*")
 # Up to this many learned names are masked with one alternation (the regex engine's fast scan); more
 # are looked up run by run in a set: a 20,000-way alternation took 9.8 s to mask one report.
 ALTERNATION_NAMES = 256
 
 # Where host names are named. Learned from every line of the report, then masked everywhere.
-_HOST_KEY = re.compile(
+_HOST_KEY = lazy_re(
     r"(?i)(?:hostname|host|nodename|node_name|node|server|peer|endpoint|upstream|pod|master_addr|addr|address)$"
 )
 _NAME = r"([A-Za-z][\w.-]*[A-Za-z0-9])"
@@ -214,7 +215,7 @@ _HOST_HINTS = (
     ((" [",), re.compile(rf"(?<![\w.-])()(?:{_NAME}):\d+:\d+ \[\d+\]")),  # NCCL: host:pid:thread [rank]
     (("@",), re.compile(rf"(?<![\w.+%/-])([a-z_][\w.-]{{0,31}})@(?!v?\d){_NAME}(?=[\s:'\"]|$)")),  # ssh: user@host
 )
-_NUMERIC_NAME = re.compile(r"[\d.]+")
+_NUMERIC_NAME = lazy_re(r"[\d.]+")
 
 
 def _host_worth_learning(name: str) -> bool:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime
@@ -27,11 +26,12 @@ from ..library.patterns import Library
 from ..model import Report
 from ..model.errors import PdlogdoctorError
 from ..model.known import TeamIssue
+from ..model.lazyre import lazy_re
 from ..model.triage import Group, KnownRef, RunRecord, Triage
 from ..model.verdicts import HEALTHY
 
 NOT_SERVING_LOG = "not-a-serving-log"  # logshape.NOT_SERVING_LOG: an input whose lines are no evidence
-_DIGITS = re.compile(r"(\d+)")
+_DIGITS = lazy_re(r"(\d+)")
 JSON_REPORT_HEAD = b'"schema_version"'  # what the first bytes of analyze's JSON report hold
 
 

@@ -20,12 +20,12 @@ A record holds exactly one line of the file, so line numbers stay those of the f
 from __future__ import annotations
 
 import calendar
-import re
 from typing import Any
 
 from ..library.formats import shipped
+from ..model.lazyre import lazy_re
 
-_PARTS = re.compile(
+_PARTS = lazy_re(
     r"^(?P<date>\d{4}-\d\d-\d\d)[T ](?P<clock>\d\d:\d\d:\d\d)(?:\.(?P<frac>\d+))?(?P<zone>Z|[+-]\d\d:?\d\d)?$"
 )
 # The keys a collector keeps the line under, and its time, most specific first. `msg`: the

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import operator
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,6 +21,7 @@ from ..library.fields import typed_fields
 from ..library.formats import Formats, LineStamps, Stamp
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
 from ..model import Event, FieldValue, InputProblem, Kind, Mark, Role, Severity
+from ..model.lazyre import lazy_re
 from ..model.textcut import clip, clip_around
 from .reader import Buffer
 from .records import Record, is_member_line, record_around
@@ -624,7 +624,7 @@ def _reads_from_line_start(source: str) -> bool:
     return _LINE_START.match(source) is not None
 
 
-_LINE_START = re.compile(r"(?:\(\?[a-zA-Z]+\))?(?:\((?:\?:)?)?\^")
+_LINE_START = lazy_re(r"(?:\(\?[a-zA-Z]+\))?(?:\((?:\?:)?)?\^")
 
 
 def _confirm_as_written(pattern: Pattern, text: str, state: EventSink) -> dict[str, FieldValue] | None:
@@ -752,7 +752,7 @@ def _with_prefix_role(event: Event, raw: str) -> Event:
 # The GitHub Actions runner shows a `run:` step's script under `##[group]Run ...`, each line of it in
 # bold cyan (`\x1b[36;1m ... \x1b[0m`, after its own time stamp): the commands the step will run, not
 # their output (`exit 1   # workflow step failed` is a script's branch, not an exit).
-_RUNNER_SCRIPT_ECHO = re.compile(r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z )?\x1b\[36;1m")
+_RUNNER_SCRIPT_ECHO = lazy_re(r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z )?\x1b\[36;1m")
 
 
 def _match_error_line(buf: Buffer, line: _Line, errors: ErrorLayer, state: EventSink) -> bool:

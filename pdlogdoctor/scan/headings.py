@@ -11,9 +11,8 @@ blank line after the heading skipped, as a Markdown paste has it), up to the nex
 
 from __future__ import annotations
 
-import re
-
 from ..model import FieldValue
+from ..model.lazyre import lazy_re
 from ..model.measures import SPACED
 from ..model.textcut import clip
 from .timeline import bare_line
@@ -31,29 +30,29 @@ LABEL_CHARS = 24
 # `Backend:                                 sglang`, `Max request concurrency:                 not set`),
 # before its measures or between them: passed over, the block goes on.
 SETTINGS_IN_BLOCK = 4
-_SETTING = re.compile(r"^[A-Za-z][\w ()./-]{0,48}:\s+[^\d\s][^\d]{0,40}$")
-_HEADING = re.compile(r"(?i)^[\s>*#-]*(?:\*\*)?(?:before|after|(?:last |first )?(?:good|bad) commit)\b")
-_FENCE = re.compile(r"^(?:```|~~~)[\w-]*$")
+_SETTING = lazy_re(r"^[A-Za-z][\w ()./-]{0,48}:\s+[^\d\s][^\d]{0,40}$")
+_HEADING = lazy_re(r"(?i)^[\s>*#-]*(?:\*\*)?(?:before|after|(?:last |first )?(?:good|bad) commit)\b")
+_FENCE = lazy_re(r"^(?:```|~~~)[\w-]*$")
 # A line that is only a commit's hash (`cba8b9d296cf042e0b3832f497dcc978fc61c5a3-->`): it names the
 # build the block measured, as a label does, and its digits are no measure.
-_HASH_LINE = re.compile(r"^[\W_]*[0-9a-f]{7,40}[\W_]*$")
+_HASH_LINE = lazy_re(r"^[\W_]*[0-9a-f]{7,40}[\W_]*$")
 # A command typed at a shell prompt (`root@host:/app# pip3 list|grep torch`, `$ cat ...`): the block
 # of measures ended above it.
 # oh-my-zsh's arrow prompt (`➜  sglang git:(main) python3 ...`) is one too.
-_PROMPT = re.compile(
+_PROMPT = lazy_re(
     r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*[$#%]|[$%]|➜\s+\S+(?:\s+git:\([^)\s]*\))?(?:\s+✗)?)\s"
 )
 # A command pasted without its prompt, over the output it printed (`vllm bench throughput --model ...
 # --output-len 50` under a heading, then its `Throughput: ...` line: vllm-project/vllm#25752): its
 # digits are settings, not measures. Known launchers only, after any `VAR=value` assignments.
-_COMMAND = re.compile(
+_COMMAND = lazy_re(
     r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:python3?|vllm|sglang|trtllm-[\w-]+|llama-[\w-]+|lm_eval|lm-eval|torchrun"
     r"|accelerate|genai-perf|guidellm|evalscope|docker|bash|sh|\./[\w./-]+)(?:\s+[\w.:/-]+){0,3}\s+--?\w"
     r"|^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*python3?\s+(?:-m\s+)?[\w./-]+"
 )
-_DIGIT = re.compile(r"\d")
-_ELISION = re.compile(r"^(?:\.{3,}|…)$")
-_TABLE_LINE = re.compile(r"^\|.*\|$")
+_DIGIT = lazy_re(r"\d")
+_ELISION = lazy_re(r"^(?:\.{3,}|…)$")
+_TABLE_LINE = lazy_re(r"^\|.*\|$")
 
 
 def read_measures_below(buf: bytes | bytearray, line_end: int, limit: int) -> dict[str, FieldValue]:
@@ -112,7 +111,7 @@ def _opens_block(line: str) -> bool:
 # bullets (`- Qwen3.5-397B-A17B-NVFP4-DEP2-MTP: 0.8469 accuracy, 5.8% invalid rate` over `- Required
 # lower bound: 0.8500`: vllm-project/vllm#49881, a blind round's excerpt).
 BOUND_LINES_ABOVE = 3
-_ACCURACY_STATED = re.compile(
+_ACCURACY_STATED = lazy_re(
     r"(?i)(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*(?:%\s*)?(?:accuracy|acc|score)\b"
     r"|\b(?:accuracy|acc|score)\b[^\d\n]{0,20}?(?<![\w.])(?P<after>\d+(?:\.\d+)?)"
 )

@@ -22,11 +22,11 @@ gives a report (it is not "nothing readable", which only an input with no text a
 from __future__ import annotations
 
 import csv
-import re
 from collections.abc import Sequence
 
 from ..library.formats import Formats
 from ..model import InputProblem, Source
+from ..model.lazyre import lazy_re
 from .records import starts_with_a_record
 from .timeline import clean_line
 
@@ -37,7 +37,7 @@ SOURCE_SHARE = 0.3  # of the non-blank lines: statements enough for a file of so
 TABLE_SHARE = 0.8  # of the rows: with the header's number of cells, for a table
 # A column's name: a word or a few (`error_message`, `Time (s)`, `exit code`); no `key=value`, no
 # `who: what` and no sentence, which are a log line's.
-COLUMN_NAME = re.compile(r"[\w %#/().\[\]-]{1,40}")
+COLUMN_NAME = lazy_re(r"[\w %#/().\[\]-]{1,40}")
 MIN_ROWS = 3
 MIN_CELLS = 3
 
@@ -94,7 +94,7 @@ def set_aside_words(sources: Sequence[Source]) -> str | None:
 
 # A line of a JSON document printed over several lines: a bracket alone, or a member (`"key": ...`).
 # Its braces are no block's (a pretty-printed API answer is data, whatever its `{` and `}` look like).
-_JSON_LINE = re.compile(r'\s*(?:[\[\]{}],?\s*$|"[^"\n]*"\s*:)')
+_JSON_LINE = lazy_re(r'\s*(?:[\[\]{}],?\s*$|"[^"\n]*"\s*:)')
 
 
 def _data(line: str) -> bool:

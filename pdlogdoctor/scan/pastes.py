@@ -28,6 +28,7 @@ from ..library.lazyregex import MULTILINE, LazyRegex
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
 from ..library.templates import template_of
 from ..model import Event, Kind, Severity
+from ..model.lazyre import lazy_re
 from ..model.textcut import clip
 from .events import MAX_TEXT, make_event
 from .timeline import clean_line
@@ -97,7 +98,7 @@ def could_match(text: str) -> bool:
 
 
 # A word of a script written without spaces glued to itself ten times (generation-loop-in-paste's `cjk`).
-_CJK_LOOP = re.compile(r"([\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{1,4})\1{9,}")
+_CJK_LOOP = lazy_re(r"([\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{1,4})\1{9,}")
 SALAD_TOKENS = 30  # blank-separated tokens of a line that may be words with no sentence in them
 
 
@@ -134,7 +135,7 @@ def _lines(head: str) -> Iterator[tuple[int, str]]:
 # exception line is told by its innermost source line (reason/unexplained.py keeps it).
 TRACEBACK_SOURCE = "traceback-source"
 MIN_CUT_FRAMES = 2  # one frame line may be quoted in prose; two in a row are a traceback
-_CARETS = re.compile(r"^\s*[~^]+\s*$")  # the standard library's: a paste with no frame imports no `regex`
+_CARETS = lazy_re(r"^\s*[~^]+\s*$")  # the standard library's: a paste with no frame imports no `regex`
 _HEADER = "Traceback (most recent call last):"
 # A frame of an installed package (site-packages, dist-packages), of Python's own library, or of a
 # compiled module (no path): the library a call went into, not the program that made it.
@@ -144,9 +145,9 @@ _LIBRARY_FRAME = LazyRegex(r"/(?:site|dist)-packages/|/lib/python\d[\d.]*/|^[^/]
 GDB_BACKTRACE = "gdb-backtrace"  # the error layer's line of gdb's backtrace (sources.toml): an effect
 # gdb's frame line (`#1  0x00007f... in func (args) from lib`, `#0  func () at file:line`): told by its
 # words first, so a paste with no such line compiles no frame regex.
-_GDB_FRAME_START = re.compile(r"^\s*#\d+\s+\S")
+_GDB_FRAME_START = lazy_re(r"^\s*#\d+\s+\S")
 # The C library's and the thread machinery's own frames: where a crash shows, not what made it.
-_SYSTEM_FUNCTION = re.compile(
+_SYSTEM_FUNCTION = lazy_re(
     r"^(?:_\w+|start_thread|clone3?|raise|abort|std::execute_native_thread_routine\w*|"
     r"(?:__)?pthread_\w+|memcpy|memmove|memset|strlen|free|malloc)\b"
 )
@@ -183,8 +184,8 @@ def native_backtrace(name: str, head: str, layer: ErrorLayer | None) -> Event | 
     return _error_line(name, row, rows[row].strip(), GDB_BACKTRACE, layer)
 
 
-_INNERMOST = re.compile(r"^\s*#0\s")
-_GDB_PREFIX = re.compile(r"^\s*#\d+\s+(?:0x[0-9a-fA-F]+ in )?")
+_INNERMOST = lazy_re(r"^\s*#0\s")
+_GDB_PREFIX = lazy_re(r"^\s*#\d+\s+(?:0x[0-9a-fA-F]+ in )?")
 
 
 def _gdb_function(row: str) -> str:

@@ -11,9 +11,9 @@ printed, read whole (`result_lines`), at no cost to a large log.
 
 from __future__ import annotations
 
-import re
 from itertools import islice
 
+from ..model.lazyre import lazy_re
 from .collectors import unwrap_head
 from .tables import cells_of, separator_row
 from .timeline import clean_line
@@ -23,20 +23,20 @@ RESULT_CHARS = 2000  # a longer line is no result a person reads (a JSON record,
 RESULTS_LINES = 400  # lines read for them: a paste's results come near its top
 
 # A number as results state one: `76.7`, `**76.7**`, `1,234`, `6.95 +/- 0.04`, `12.3%`.
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w.])")
-_NUMBER_CELL = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?\s*(?:%|x|±.*|\+/-.*|[a-zA-Z/]{1,8})?$")
+_NUMBER = lazy_re(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w.])")
+_NUMBER_CELL = lazy_re(r"^[-+]?\d[\d,]*(?:\.\d+)?\s*(?:%|x|±.*|\+/-.*|[a-zA-Z/]{1,8})?$")
 # tqdm's redraw (`45%|████      | 9/20 [00:03<00:04, 2.71it/s]`, vLLM's `45% Completed | 9/20`): a
 # progress report, not a result.
-_PROGRESS = re.compile(r"\d+%\s*(?:Completed\s*)?\||\d\s*(?:it/s|s/it)\b")
+_PROGRESS = lazy_re(r"\d+%\s*(?:Completed\s*)?\||\d\s*(?:it/s|s/it)\b")
 # A number with a measure's unit after it (`51.9 ms`, `40.95 tokens per second`, `12.3%`, 毫秒), or a
 # measure's name before it (`throughput: 1234`, `Accuracy 0.953`): the words model/measures.py reads
 # a measure's way by, cheap enough for every line of a paste (its regexes, tried whole on every line
 # of 10,000 small files, cost seconds).
-_MEASURED_BY_UNIT = re.compile(
+_MEASURED_BY_UNIT = lazy_re(
     r"\d\s*(?:%|ms|[uµμ]s|s|secs?|seconds?|min|minutes?|tok(?:en)?s?/s(?:ec)?|t/s(?:/u)?|req(?:uest)?s?/s"
     r"|samples?/s(?:ec)?|it/s|tokens? per second|requests? per second|毫秒|秒)(?![\w/])"
 )
-_MEASURED_BY_NAME = re.compile(
+_MEASURED_BY_NAME = lazy_re(
     r"\b(?:throughput|latency|accuracy|acc|score|ttft|tpot|itl|e2el?|ppl|perplexity|speed|duration|time"
     r"|gsm8k|mmlu|gpqa|qps|rps|tps|em|f1|pp\d+|tg\d+)\b[^\d\n]{0,40}\d"
 )

@@ -10,12 +10,13 @@ from dataclasses import replace
 from ..ingest.rotation import segment_of
 from ..library.formats import shipped
 from ..model import ROLE_NAME_HINTS, SERVER_ROLES, Event, Role
+from ..model.lazyre import lazy_re
 from .collectors import record_sources
 
-_SERVER_ARGS_MODE = re.compile(r"server_args=ServerArgs\(.*?disaggregation_mode='(prefill|decode|null)'")
+_SERVER_ARGS_MODE = lazy_re(r"server_args=ServerArgs\(.*?disaggregation_mode='(prefill|decode|null)'")
 # vLLM P/D: the kv_transfer_config's kv_role, as vLLM prints it ('non-default args: {...}') or as
 # the launch command passes it (--kv-transfer-config '{"kv_role": "kv_producer", ...}').
-_KV_ROLE = re.compile(r"""kv_role['"]?\s*[:=]\s*['"]?(kv_producer|kv_consumer|kv_both)""")
+_KV_ROLE = lazy_re(r"""kv_role['"]?\s*[:=]\s*['"]?(kv_producer|kv_consumer|kv_both)""")
 _KV_ROLES = {"kv_producer": "prefill", "kv_consumer": "decode", "kv_both": "null"}
 _EITHER_SIDE = "kv_role='kv_both'"  # the end of the reason a kv_both server's role is given with
 _ACTIONS_MARKERS = ("##[group]", "##[endgroup]", "##[error]", "Current runner version", "Job defined at")

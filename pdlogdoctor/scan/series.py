@@ -17,10 +17,10 @@ scanned on several cores reads as the same series.
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field
 
 from ..model import Role, Series
+from ..model.lazyre import lazy_re
 from .roles import ROLE_WORDS, node_from_name
 
 MAX_BUCKETS = 240  # time buckets kept per track (a chart's width in points)
@@ -255,7 +255,7 @@ def stream_node(stream: str, role: Role) -> tuple[Role, str]:
     return (word or role), node
 
 
-_LOG_FILE = re.compile(r"\.(?:log|txt|out|err)(?:\.\d+)?$")
+_LOG_FILE = lazy_re(r"\.(?:log|txt|out|err)(?:\.\d+)?$")
 
 
 @dataclass(slots=True)

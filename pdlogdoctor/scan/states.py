@@ -18,20 +18,19 @@ time when the line states none of its own.
 
 from __future__ import annotations
 
-import re
-
 from ..library.formats import MONTHS
 from ..model import FieldValue
+from ..model.lazyre import lazy_re
 from .timeline import bare_line
 
 STATE_LINES_BELOW = 6  # a state block's lines below its reason: exit code, signal, message, started, finished
 # kubectl's describe prints times with time.RFC1123Z (`Mon, 02 Jan 2006 15:04:05 -0700`).
-_STATE_TIME = re.compile(
+_STATE_TIME = lazy_re(
     r"^\s*(?P<which>Started|Finished):\s+(?:[A-Z][a-z]{2}, )?(?P<day>\d{1,2}) (?P<month>[A-Z][a-z]{2}) "
     r"(?P<year>\d{4}) (?P<clock>\d{2}:\d{2}:\d{2})(?: [-+]\d{4})?\s*$"
 )
 # A line that starts the next block: the state's own lines are indented deeper than its heading.
-_NEXT_BLOCK = re.compile(r"^\s*(?:Ready|Restart Count|State|Last State|Limits|Requests|Environment|Mounts):")
+_NEXT_BLOCK = lazy_re(r"^\s*(?:Ready|Restart Count|State|Last State|Limits|Requests|Environment|Mounts):")
 
 
 def read_state_times_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:

@@ -32,19 +32,20 @@ from itertools import islice, takewhile
 from typing import NamedTuple
 
 from ..model import FieldValue
+from ..model.lazyre import lazy_re
 from ..model.measures import BETTER_HIGHER, BETTER_LOWER, directed
 from ..model.values import record
 from .timeline import bare_line
 
 ROWS_ABOVE = 200  # table lines read above a row for its header
-_SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
-_PERCENT = re.compile(r"^\(?([-+−]?\d+(?:\.\d+)?)\s*%\)?$")
+_SEPARATOR_CELL = lazy_re(r"^:?-{2,}:?$")
+_PERCENT = lazy_re(r"^\(?([-+−]?\d+(?:\.\d+)?)\s*%\)?$")
 # A row's status cell: its harness judged the row against its own allowance (gate-table-status-fail
 # reads a failed one).
-_JUDGED_BY_ITS_HARNESS = re.compile(r"(?i)^(?:[✅✓✔❌✗✘]\s*)?(?:pass(?:ed)?|ok|success|fail(?:ed)?)$|^[✅✓✔❌✗✘]$")
-IMPROVEMENT = re.compile(r"(?i)improve|\bgain|speed-?up|\bbetter")
-REGRESSION = re.compile(r"(?i)regress|degrad|slow-?down|\bworse")
-CHANGE = re.compile(r"(?i)chang|\bdiff|delta|Δ|\bvs\.?(?:\s|$)|\bvariation|\bdeviation|\brel(?:ative)?\b")
+_JUDGED_BY_ITS_HARNESS = lazy_re(r"(?i)^(?:[✅✓✔❌✗✘]\s*)?(?:pass(?:ed)?|ok|success|fail(?:ed)?)$|^[✅✓✔❌✗✘]$")
+IMPROVEMENT = lazy_re(r"(?i)improve|\bgain|speed-?up|\bbetter")
+REGRESSION = lazy_re(r"(?i)regress|degrad|slow-?down|\bworse")
+CHANGE = lazy_re(r"(?i)chang|\bdiff|delta|Δ|\bvs\.?(?:\s|$)|\bvariation|\bdeviation|\brel(?:ative)?\b")
 
 
 def read_row(buf: bytes | bytearray, line_start: int, line_end: int) -> dict[str, FieldValue]:
@@ -79,33 +80,33 @@ def _undirected(names: list[str], row: list[str]) -> dict[str, FieldValue]:
 # (`| | main | this PR |`, `| Metric | Baseline | Optimized |`); or two releases (`| v0.8.5 | v0.9.0 |`).
 # `Before` and `After` may name the change they stand either side of (`| Before #26496 | After #26496 |`:
 # sgl-project/sglang#28224's bisection).
-BASELINE_SIDE = re.compile(
+BASELINE_SIDE = lazy_re(
     r"(?i)^(?:before\b.*|baseline|base|main|master|old|ref(?:erence)?|original|previous|yesterday|w/o\b.*|without\b.*)"
     r"(?:\s*\(.*\))?$"
 )
 # A gate's report names the run it judged by what was measured (`| Measured | Baseline |`: Megatron-LM's
 # CI performance table, its threshold beside them).
-CANDIDATE_SIDE = re.compile(
+CANDIDATE_SIDE = lazy_re(
     r"(?i)^(?:after\b.*|(?:this |the )?pr(?: #?\d+)?|new|patched|candidate|optimi[sz]ed|fix(?:ed)?|w/\s.*|with\b.*"
     r"|measured|current|observed|actual|today)"
     r"(?:\s*\(.*\))?$"
 )
 # A release, its name before it (`vLLM 0.23`, `torch==2.9`) and a build's suffix after it (`1.4.0-patched`,
 # `0.11.0rc1`, `2.9.0+cu128`).
-RELEASE_CELL = re.compile(r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)(?:[-+.]?[A-Za-z][\w.]{0,20})?$")
+RELEASE_CELL = lazy_re(r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)(?:[-+.]?[A-Za-z][\w.]{0,20})?$")
 # A header's column named for a release and what was done to it (`0.10.1 stock`, `0.10.1 + this PR`:
 # mozilla-ai/llamafile#974's three-way table).
-RELEASE_SIDE = re.compile(
+RELEASE_SIDE = lazy_re(
     r"^(?:[A-Za-z][\w-]{0,30}(?:==| ))?v?(\d+\.\d+(?:\.\d+)?)(?:[-+.]?[A-Za-z][\w.]{0,20})?(?:\s+[^|]{1,40})?$"
 )
-COMMIT_CELL = re.compile(r"^[0-9a-f]{7,40}$")  # a commit's hash, short or whole
+COMMIT_CELL = lazy_re(r"^[0-9a-f]{7,40}$")  # a commit's hash, short or whole
 # A header cell that names releases or the software they are of (table-releases-header's words).
-RELEASE_HEADER = re.compile(
+RELEASE_HEADER = lazy_re(
     r"(?i)\b(?:version|release|build|runtime|commit|vllm|sglang|ollama|llama\.cpp|lmdeploy|tensorrt[-_]llm|trt[-_]?llm"
     r"|tgi|mlx|transformers|torch|pytorch|cuda|rocm|driver|image|tag)s?\b"
 )
 ROWS_BELOW = 40  # rows read below a header
-_CELL_NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?")
+_CELL_NUMBER = lazy_re(r"[-+−]?\d[\d,]*(?:\.\d+)?")
 
 
 def read_sides_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
@@ -173,7 +174,7 @@ def _read_commits(names: list[str], below: list[list[str]]) -> dict[str, FieldVa
 
 # A row's name that says it is the reference the others are measured against (`b10356 official
 # (baseline)`: ggml-org/llama.cpp#26918's builds; `main (before)`).
-BASELINE_ROW = re.compile(r"(?i)(?:^|[\s(\[])(?:baseline|reference|before)(?:$|[\s)\]])")
+BASELINE_ROW = lazy_re(r"(?i)(?:^|[\s(\[])(?:baseline|reference|before)(?:$|[\s)\]])")
 
 
 def _read_against_baseline_row(names: list[str], below: list[list[str]]) -> dict[str, FieldValue]:
@@ -222,10 +223,10 @@ def read_speedup_below(buf: bytes | bytearray, line_start: int, line_end: int, l
     return _worst(worse, metric, was, now, "| " + " | ".join(row) + " |", f"{names[-3]} -> {names[-2]}")
 
 
-SPEEDUP_COLUMN = re.compile(r"(?i)^speed-?up(?:\s*\(x\)|\s*x)?$")
+SPEEDUP_COLUMN = lazy_re(r"(?i)^speed-?up(?:\s*\(x\)|\s*x)?$")
 
 
-BUILD_LINE = re.compile(r"^build: (?P<commit>[0-9a-f]{7,40}) \((?P<number>\d+)\)$")
+BUILD_LINE = lazy_re(r"^build: (?P<commit>[0-9a-f]{7,40}) \((?P<number>\d+)\)$")
 
 
 def read_builds_above(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
@@ -335,8 +336,8 @@ def _earlier_table(lines: list[str], header: list[str]) -> list[list[str]] | Non
 
 # The cells that say which result a row of an evaluation's table is: lm-eval's and lmms-eval's
 # `|Tasks|Version|Filter|n-shot|Metric|`.
-_KEY_COLUMNS = re.compile(r"(?i)^(?:tasks?|groups?|filter|n-shot|metric)$")
-_VALUE_COLUMN = re.compile(r"(?i)^value$")
+_KEY_COLUMNS = lazy_re(r"(?i)^(?:tasks?|groups?|filter|n-shot|metric)$")
+_VALUE_COLUMN = lazy_re(r"(?i)^value$")
 
 
 def _row_key(header: list[str], rows: list[list[str]]) -> tuple[str, ...] | None:
@@ -403,10 +404,10 @@ def _release_text(cell: str) -> str:
 
 # A whitespace-aligned table (pandas' print, a script's summary): its columns are runs of text two or
 # more blanks apart; a row is a name and numbers, a header line names the columns and holds no number.
-_ALIGNED_CELL = re.compile(r"\S+(?: \S+)*")
-_NUMBER_CELL = re.compile(r"^[-+−]?\d[\d,]*(?:\.\d+)?%?$")
+_ALIGNED_CELL = lazy_re(r"\S+(?: \S+)*")
+_NUMBER_CELL = lazy_re(r"^[-+−]?\d[\d,]*(?:\.\d+)?%?$")
 # What an accuracy column is named by: a score, or the task it scores.
-ACCURACY_COLUMN = re.compile(
+ACCURACY_COLUMN = lazy_re(
     r"(?i)(?<![a-z])(?:acc(?:uracy)?(?:_norm)?|score|exact_match|em|f1|pass@\d+|gsm8k|mmlu\w*|ifeval|gpqa\w*"
     r"|arc_\w+|hellaswag|humaneval|winogrande|truthfulqa\w*|math\w*)(?![a-z])"
 )
@@ -471,7 +472,7 @@ def read_variants_below(buf: bytes | bytearray, line_start: int, line_end: int, 
 
 # What a table's first column names when its rows are configurations of one model: its precision or
 # quantisation, a setting, a backend (`| Precision | hellaswag | ... | gsm8k |`).
-CONFIGURATION_COLUMN = re.compile(
+CONFIGURATION_COLUMN = lazy_re(
     r"(?i)^(?:precision|quant\w*|dtype|data ?type|config(?:uration)?|variant|method|setting|mode|backend|scheme"
     r"|arm|setup)s?$"
 )
@@ -511,7 +512,7 @@ def read_configurations_below(
 
 # What a table's first column names when its rows are runs of the same workload: the baseline's row
 # and the candidate's, named by their first cells (`| Run | Commit | Wall | ... |`).
-RUNS_COLUMN = re.compile(r"(?i)^(?:runs?|build|branch|side)$")
+RUNS_COLUMN = lazy_re(r"(?i)^(?:runs?|build|branch|side)$")
 
 
 def read_runs_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
@@ -536,11 +537,11 @@ def read_runs_below(buf: bytes | bytearray, line_start: int, line_end: int, limi
 
 
 # A run named as a branch's state: a merge base against a pull request's head.
-BASE_RUN = re.compile(r"(?i)^(?:merge[- ]base|upstream|trunk)\b")
-HEAD_RUN = re.compile(r"(?i)^(?:(?:this |the )?pr\b.*|head|branch)$")
+BASE_RUN = lazy_re(r"(?i)^(?:merge[- ]base|upstream|trunk)\b")
+HEAD_RUN = lazy_re(r"(?i)^(?:(?:this |the )?pr\b.*|head|branch)$")
 
 
-MODEL_COLUMN = re.compile(r"(?i)^models?(?: ?(?:name|id|path))?$")
+MODEL_COLUMN = lazy_re(r"(?i)^models?(?: ?(?:name|id|path))?$")
 
 
 def read_model_rows_below(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:
@@ -747,8 +748,8 @@ def _judged_sides(
     return _worse_by(metric, was, now), metric, was, now, "| " + " | ".join(row) + " |"
 
 
-_UNIT_IN_NAME = re.compile(r"\(([^()]+)\)\s*$")
-_VALUE_CELL = re.compile(r"^[-+−~≈]?\d[\d,]*(?:\.\d+)?\s*\S{0,8}$")  # a measured value, its unit at most
+_UNIT_IN_NAME = lazy_re(r"\(([^()]+)\)\s*$")
+_VALUE_CELL = lazy_re(r"^[-+−~≈]?\d[\d,]*(?:\.\d+)?\s*\S{0,8}$")  # a measured value, its unit at most
 
 
 def _row_measure(row: list[str], names: list[str], before: int) -> str:
@@ -824,7 +825,7 @@ def _plain_change(row: list[str], at: int, value: float) -> bool:
 
 
 PLAIN_CHANGE_SLACK = 0.05  # a stated percentage rounds the change it states
-_VALUE_CELL = re.compile(r"^[\s*`_]*[-+~≈]?\d[\d,]*(?:\.\d+)?\s*[A-Za-zµ/%]{0,8}[\s*`_]*$")  # `330.71s`, `**16.39 ms**`
+_VALUE_CELL = lazy_re(r"^[\s*`_]*[-+~≈]?\d[\d,]*(?:\.\d+)?\s*[A-Za-zµ/%]{0,8}[\s*`_]*$")  # `330.71s`, `**16.39 ms**`
 
 
 def _measure_of(names: list[str], row: list[str], at: int) -> str:
@@ -854,7 +855,7 @@ def _spaced(words: str) -> str:
 
 
 # A row's outcome cell: a regression worded (`Decode regression`), or the check's own FAIL (`FAIL ⛔`).
-OUTCOME_CELL = re.compile(r"(?i)\bregress(?:ion|ed)\b|^\W*fail(?:ed)?\W*$")
+OUTCOME_CELL = lazy_re(r"(?i)\bregress(?:ion|ed)\b|^\W*fail(?:ed)?\W*$")
 
 
 def read_column_above(buf: bytes | bytearray, line_start: int, line_end: int, limit: int) -> dict[str, FieldValue]:

@@ -12,9 +12,8 @@ set it); nothing when no such line is within LINES_ABOVE lines.
 
 from __future__ import annotations
 
-import re
-
 from ..model import FieldValue
+from ..model.lazyre import lazy_re
 from ..model.textcut import clip
 from .timeline import bare_line
 
@@ -22,7 +21,7 @@ LINES_ABOVE = 20_000  # a step's whole output between its command line and its e
 # `timeout` as a command word (after the start, a space, a shell separator or a CI runner's
 # `Commands:`), its options, then the duration: a number with an optional unit. A flag's value
 # (`--timeout 300`), a plugin's name (`timeout-2.4.0`) and a sentence (`timeout of 600s`) are none.
-_TIMEOUT_COMMAND = re.compile(
+_TIMEOUT_COMMAND = lazy_re(
     r"(?:^|[\s:;&|(`$])timeout\s+(?:-[-\w]+(?:[=\s]\d+[smhd]?|=\S+)?\s+)*(?P<limit>\d+(?:\.\d+)?[smhd]?)\s+[\w./\"'$]"
 )
 

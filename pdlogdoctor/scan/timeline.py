@@ -9,23 +9,23 @@ later from the rest of the bundle.
 from __future__ import annotations
 
 import calendar
-import re
 import time
 from collections import Counter
 from dataclasses import replace
 
 from ..library.formats import Formats, LineStamps, Stamp, epoch_of, shipped
 from ..model import Event
+from ..model.lazyre import lazy_re
 from .collectors import unwrap
 
-ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+ANSI = lazy_re(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # rsyslog writes a control character it receives as `#` and its octal code: a colour code
 # arrives as `#033[33m` in /var/log/syslog and journal exports (vllm#1160's raylet lines).
-ESCAPED_ANSI = re.compile(r"#033\[[0-9;?]*[ -/]*[@-~]")
+ESCAPED_ANSI = lazy_re(r"#033\[[0-9;?]*[ -/]*[@-~]")
 
 # The kernel's own stamp without -T: seconds since boot ([ 1234.567890] msg). No wall time can be
 # read from it, and none may be lent to it from the lines around it.
-_SINCE_BOOT = re.compile(r"^\[ *\d+\.\d{6}\] ")
+_SINCE_BOOT = lazy_re(r"^\[ *\d+\.\d{6}\] ")
 
 
 def clean_line(raw: str) -> tuple[str, str | None]:
@@ -78,9 +78,9 @@ def without_colours(text: str) -> str:
 # ("Capturing batches (bs=8 avail_mem=...):  10%|█  | ..."). Of consecutive redraws of one bar
 # only the last says anything; the others would push the line's own text (an error written
 # behind the bar, on the same line of the file) out of what a report shows.
-_BAR_WORDS = re.compile(r"[A-Za-z][A-Za-z ]{3,}")
-_BAR_PERCENT = re.compile(r"\d%(?:\||\s*$| Completed)")  # tqdm's `NN%|bar|`, vLLM's `NN% Completed`, a bare `NN%`
-_BAR_END = re.compile(r"[\]%]\s*$")  # tqdm's `[elapsed<left, rate]`, or a bare percentage
+_BAR_WORDS = lazy_re(r"[A-Za-z][A-Za-z ]{3,}")
+_BAR_PERCENT = lazy_re(r"\d%(?:\||\s*$| Completed)")  # tqdm's `NN%|bar|`, vLLM's `NN% Completed`, a bare `NN%`
+_BAR_END = lazy_re(r"[\]%]\s*$")  # tqdm's `[elapsed<left, rate]`, or a bare percentage
 
 
 def _last_redraws(line: str) -> str:

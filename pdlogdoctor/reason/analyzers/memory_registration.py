@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 
 from ...model import Event, FactValue, Kind, Mark, Role, Severity, Suggestion
+from ...model.lazyre import lazy_re
 from ...model.verdicts import MR_REJECTED, MR_SIZE_LIMIT, RDMA_EXHAUSTED
 from ..hypothesis import Evidence, Hypothesis, count_matches
 
@@ -28,7 +29,7 @@ SINGLE_FAILURE_DISTANCE = 0.15
 WRAPPER_ONLY = 0.4
 # The completion status of an RDMA operation outside the registered region (ibv_wc_status_str of
 # IBV_WC_REM_ACCESS_ERR and IBV_WC_LOC_PROT_ERR, or their names).
-REGION_STATUS = re.compile(r"remote access error|local protection error|REM_ACCESS_ERR|LOC_PROT_ERR", re.IGNORECASE)
+REGION_STATUS = lazy_re(r"remote access error|local protection error|REM_ACCESS_ERR|LOC_PROT_ERR", re.IGNORECASE)
 # A region cut short with nothing past the cut failing (or only a link's errors): a lead, not a cause.
 CUT_REGION_UNTESTED = 0.35
 SIZE_ERRNOS = {22}  # EINVAL is what ibv_reg_mr returns for an over-large region

@@ -5,13 +5,13 @@ what the allocator or the kernel reported, so the advice can be acted on."""
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import replace
 
 from ...library.fields import convert_field
 from ...library.formats import ENGINE_LINES
 from ...library.patterns import match_line
 from ...model import SERVING_BEFORE_CRASH, Event, FactValue, Mark, Role, Suggestion
+from ...model.lazyre import lazy_re
 from ..hypothesis import Evidence, Hypothesis
 
 SIGKILL = -9
@@ -498,7 +498,7 @@ def model_load(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
 
 # A path a model's load writes to: the hub's cache, a model store or download directory, a weights
 # file, a compile or kernel cache the server builds as it starts (`/root/.cache/...`).
-MODEL_FILES = re.compile(
+MODEL_FILES = lazy_re(
     r"(?i)huggingface|/hub/|models?[-_/]|blobs|snapshots|download|\.cache|cache/|weights?|checkpoint|"
     r"\.(?:safetensors|bin|gguf|pt|pth|incomplete)\b|/tmp\w*$"
 )

@@ -9,7 +9,6 @@ of these is in the lines, the verdict says the phase is unknown and keeps both r
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple, TypeVar
@@ -17,6 +16,7 @@ from typing import NamedTuple, TypeVar
 from ...library.frames import Culprit, Frame, OwnCode, PhaseEvidence, short_name
 from ...library.patterns import CXX_WHAT, match_line
 from ...model import SERVING_BEFORE_CRASH, Event, FieldValue, Mark
+from ...model.lazyre import lazy_re
 from ...model.signals import KILL_GRACE_S, SENT_SIGNALS, STOP_LEAD_S
 from ...model.textcut import clip
 from ...model.values import record
@@ -45,7 +45,7 @@ SIGNAL_NAMES = {
     "SIGFPE": "an arithmetic fault",
 }
 SIGABRT = -6
-SIGNAL_NAME = re.compile(r"SIG[A-Z0-9]+")
+SIGNAL_NAME = lazy_re(r"SIG[A-Z0-9]+")
 # Native libraries known to abort() a scheduler, by their pattern group: named in SIGABRT's meaning
 # only when their own lines are in the logs (a run that never reached MORI is not pointed at it).
 ABORTING_LIBRARIES = {"mori": "MORI", "mooncake": "Mooncake", "nixl": "NIXL/UCX"}
@@ -670,7 +670,7 @@ def _summary(
 
 
 # A frame line of a Python traceback as the crash's stack keeps it.
-_FRAME_LINE = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)')
+_FRAME_LINE = lazy_re(r'File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)')
 
 
 def _innermost_frame(crash: Event) -> tuple[str, FieldValue, FieldValue, str]:

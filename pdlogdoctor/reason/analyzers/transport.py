@@ -7,13 +7,13 @@ confidence when the log that could show a deeper cause was not given.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
 from ...library.templates import message_of
 from ...model import SERVER_ROLES, Event, FactValue, Kind, Mark, Role, verdicts
+from ...model.lazyre import lazy_re
 from ...model.textcut import clip
 from ...model.verdicts import RDMA_LINK
 from ..hypothesis import Evidence, Hypothesis, count_matches
@@ -27,7 +27,7 @@ from .resources import own_engine_advice
 # TP/PP group, not the other side of prefill/decode), timeouts in one phase of a transfer.
 # ibv_wc_status values a completion line may give as a bare number (NCCL before 2.28).
 IBV_WC_STATUS = {12: "transport retry count exceeded", 13: "RNR retry count exceeded"}
-PEER_PORT = re.compile(r":\d+@")
+PEER_PORT = lazy_re(r":\d+@")
 # A peer's own log can only explain its loss if it is there and has an error in it.
 SYMPTOM_ONLY = 0.45
 PEER_UNSEEN = 0.5  # completion errors seen from one side only, the other side's log missing
