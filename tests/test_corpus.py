@@ -2820,10 +2820,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     # Blind round 138 (session 41), scored at first sight on d694cf65: 29/36 acceptable, quoted 34/36,
     # healthy-on-failed 1, confidently wrong 1. What still misses after the round's fixes:
-    "tests/data/blind-round138-bundles-2/02-dynamo-prefill-liveness-crashloop": {
-        "verdict": "first sight: scheduler-init-crash 0.80 (acceptable) naming vLLM's wrapper `WorkerProc "
-        "initialization failed`, not the worker's `DistStoreError: ... 4/8 clients joined` the tester keys",
-    },
     "tests/data/blind-round138-excerpts-a/06-mscclpp-work-item-status-12": {
         "verdict": "first sight: scheduler-crash 0.30: the tester expects rdma-resource-exhausted from "
         "mscclpp's `a work item failed: status 12 (Ib failure: Cannot allocate memory)`",

@@ -187,3 +187,43 @@ def test_a_full_pool_whose_generation_collapses_is_a_saturated_decode(
         assert "to 12 by the end" in report.verdict.summary
     else:
         assert report.verdict.id == "healthy", report.verdict.summary
+
+
+WORKER = "(Worker_TP0 pid=406) ERROR 09-10 14:24:34 [multiproc_executor.py:585] "
+ENGINE = "(EngineCore_DP0 pid=298) ERROR 09-10 14:24:35 [core.py:708] "
+WRAPPED_START_UP = [
+    WORKER + "Traceback (most recent call last):",
+    WORKER + '  File "/opt/venv/lib/python3.12/site-packages/torch/distributed/rendezvous.py", line 174, in '
+    "_create_c10d_store",
+    WORKER + "    return TCPStore(",
+    WORKER + "{exception}",
+    ENGINE + "EngineCore failed to start.",
+    ENGINE + "Traceback (most recent call last):",
+    ENGINE + '  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 699, in run_engine_core',
+    ENGINE + "    engine_core = EngineCoreProc(*args, **kwargs)",
+    ENGINE + '  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/executor/multiproc_executor.py", line 632, in '
+    "wait_for_ready",
+    ENGINE + "    raise e from None",
+    ENGINE + "Exception: WorkerProc initialization failed due to an exception in a background process. "
+    "See stack trace for root cause.",
+]
+
+
+@pytest.mark.parametrize(
+    ("exception", "named"),
+    [
+        (
+            "torch.distributed.DistStoreError: Timed out after 601 seconds waiting for clients. 4/8 clients joined.",
+            True,
+        ),
+        # no exception of the worker above the wrapper: the wrapper is all the lines say
+        ("    ^^^^^^^^^", False),
+    ],
+)
+def test_a_wrapper_that_points_at_the_stack_above_dies_of_the_worker_s_exception(
+    tmp_path: Path, exception: str, named: bool
+) -> None:
+    lines = [line.replace("{exception}", exception) for line in WRAPPED_START_UP]
+    report = _analysed(tmp_path, {"prefill.log": lines})
+    assert report.verdict.id == "scheduler-init-crash", report.verdict.summary
+    assert ("4/8 clients joined" in report.verdict.summary) is named, report.verdict.summary

@@ -1833,7 +1833,23 @@ def _cause_of_wrapper(report: Report, ranked: list[UnexplainedError], library: L
     if not _wrapped_exception(report, library):
         return None
     near = [t for t in ranked if t.cause and any(_near(t.first, root) for root in report.roots)]
+    if not near:
+        # A wrapper that points at the stack above it (vLLM's `WorkerProc initialization failed due
+        # to an exception in a background process. See stack trace for root cause.`): the exception a
+        # worker raised just before it, in the same file, is that root cause, stated or not
+        # (`torch.distributed.DistStoreError: Timed out after 601 seconds waiting for clients. 4/8
+        # clients joined.`: ai-dynamo/dynamo#14735's prefill leader).
+        near = [t for t in ranked if _raised_beside(t, report.roots, library)]
     return min(near, key=lambda t: _time_key(t.first)) if near else None
+
+
+def _raised_beside(template: UnexplainedError, roots: Sequence[Event], library: Library) -> bool:
+    """The template's first line is an exception line, no wrapper itself, logged before a crash line
+    of its file and near it."""
+    text = message_of(template.first.text).strip()
+    if not _RAISED.match(text) or (library.errors is not None and library.errors.wraps(text)):
+        return False
+    return any(_near(template.first, root) and template.first.line < root.line for root in roots)
 
 
 def _crash_died_of(report: Report, cause: UnexplainedError, library: Library, by_source: bool = False) -> Report:
