@@ -21,17 +21,14 @@ from pathlib import Path
 import pytest
 
 from pdlogdoctor.model import Report
-from pdlogdoctor.pipeline import run
 
-from .conftest import shipped_library
+from .conftest import analysed_files, shipped_library
 
 LIBRARY = shipped_library()
 
 
 def _analysed(tmp_path: Path, files: dict[str, list[str]]) -> Report:
-    for name, lines in files.items():
-        (tmp_path / name).write_text("".join(f"{line}\n" for line in lines))
-    return run([str(tmp_path)], LIBRARY)
+    return analysed_files(tmp_path, LIBRARY, files)
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ class LazyPattern:
     def __getattr__(self, name: str) -> Any:
         # Called only for a name the instance does not hold yet: the first use compiles, then keeps
         # the compiled pattern's methods and attributes as the instance's own.
-        if name.startswith("__") or name not in DELEGATED:
+        if name not in DELEGATED:  # dunders (pickle, copy) and typos fail as on any object
             raise AttributeError(name)
         compiled = re.compile(self.pattern, self._flags)
         for delegated in DELEGATED:

@@ -908,9 +908,9 @@ def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Fi
         said.append("it took requests back: " + ", ".join(words) + f" (most at once at {series_place(most)})")
         evidence.extend(retracted)
     throughput = node.of("gen_throughput")
-    starved = _starved(full, throughput)
-    if throughput:
-        best = max(throughput, key=lambda s: s.count)
+    best = max(throughput, key=lambda s: s.count) if throughput else None
+    starved = _starved(full, best)
+    if best is not None:
         facts.append(("gen_throughput_mean", round(best.mean, 1)))
         if starved:
             facts.append(("gen_throughput_last", round(best.last, 1)))
@@ -948,15 +948,13 @@ def _thrown_away(full: Series | None, retracted: Sequence[Series]) -> bool:
     return taken_back >= SUSTAINED_SHARE * len(full.points)
 
 
-def _starved(full: Series | None, throughput: Sequence[Series]) -> bool:
-    """The pool pinned at its limit, and the tokens it generates fallen under FALLEN of their peak
-    through the last END_SHARE of the run: the running requests hold the memory while decoding all but
-    stops (vLLM preempting and recomputing the same requests in turn, its engine line counting no
-    preemptions: vllm-project/vllm#37307). A full pool that keeps generating near its peak is load."""
-    if not throughput or not _pinned(full):
-        return False
-    best = max(throughput, key=lambda s: s.count)
-    if len(best.points) < MIN_BUCKETS or best.high <= 0:
+def _starved(full: Series | None, best: Series | None) -> bool:
+    """The pool pinned at its limit, and the tokens it generates (`best`: its generation throughput's
+    longest series) fallen under FALLEN of their peak through the last END_SHARE of the run: the
+    running requests hold the memory while decoding all but stops (vLLM preempting and recomputing the
+    same requests in turn, its engine line counting no preemptions: vllm-project/vllm#37307). A full
+    pool that keeps generating near its peak is load."""
+    if best is None or not _pinned(full) or len(best.points) < MIN_BUCKETS or best.high <= 0:
         return False
     tail = best.points[-max(1, round(END_SHARE * len(best.points))) :]
     return all(point[1] <= FALLEN * best.high for point in tail)

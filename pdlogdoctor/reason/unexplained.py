@@ -882,8 +882,7 @@ def _with_warnings_naming_a_cause(
     family names: a step that failed and was logged as a warning (Dynamo's SGLang prefill logs
     `Prefill warmup failed: ...` and registers anyway; the decode's transfers then time out) is a
     cause the symptom may yield to, as an error line would be. Beside no symptom it stays a warning."""
-    tier = library.verdict(report.verdict.id).tier if library.has_verdict(report.verdict.id) else Tier.CAUSE
-    if tier is not Tier.SYMPTOM or library.errors is None:
+    if _tier(report, library) is not Tier.SYMPTOM or library.errors is None:
         return list(serious)
     layer = library.errors
     return [
@@ -896,6 +895,11 @@ def _with_warnings_naming_a_cause(
             and layer.family_of(t.first.text) is not None
         )
     ]
+
+
+def _tier(report: Report, library: Library) -> Tier:
+    """How far upstream the report's verdict sits; a verdict the catalogue lacks counts as a cause."""
+    return library.verdict(report.verdict.id).tier if library.has_verdict(report.verdict.id) else Tier.CAUSE
 
 
 def _just_before(one: Event, other: Event) -> bool:
@@ -1615,7 +1619,7 @@ def _named(
 ) -> Report:
     """`context`: the lines read (the error layer's and the library's), among them the test runner's
     frames that call a test method (a unit test's traceback)."""
-    tier = library.verdict(report.verdict.id).tier if library.has_verdict(report.verdict.id) else Tier.CAUSE
+    tier = _tier(report, library)
     # Cause-like lines are printed by servers and their backends; a harness or router line beside
     # a symptom is another view of the same symptom. A unit test's own exception is the cause of
     # its failure in any file: the symptom's line beside it is what the test printed.
