@@ -2378,7 +2378,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round123-excerpts-d/02-nixl-ci-non-gpu-branch-passing": {
         "verdict": "first sight: inconclusive; the tester expects no-failure-seen: NIXL's createXferReq errors "
         "from an example's retry loop, then `test result: ok. 96 passed; 0 failed`",
-        "key_line": "first sight: inconclusive quoting the createXferReq error, not the passing summaries",
     },
     # Round 124 (session 38), at first sight on ba3ef3f9: excerpts-a 6/6, excerpts-b 2/6, excerpts-c 3/6,
     # excerpts-d 6/6, excerpts-e 5/5, bundles-1 5/5, bundles-2 2/3: 28/37 acceptable, 33/37 quoted, none
@@ -2946,6 +2945,64 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round142-excerpts-e/06-xinference-model-actor-oom-serving": {
         "verdict": "first sight: inconclusive: the tester expects gpu-oom from Xinference's `Model actor is out of "
         "memory.`, words no family reads as the GPU's",
+    },
+    # Blind round 143 (session 42), scored at first sight on 557ef37a: 20/30 acceptable, quoted 25/30,
+    # healthy-on-failed 0, confidently wrong 0:
+    "tests/data/blind-round143-bundles-2/01-llmd-gke-nixl-side-channel-host-unset": {
+        "verdict": "first sight: inconclusive quoting the decode's bare `KeyError` (the tester expects "
+        "bootstrap-unreachable: the NIXL side channel left on localhost; `AsyncLLM output_handler failed.` "
+        "after it is read as no crash)",
+    },
+    "tests/data/blind-round143-bundles-2/03-ascend-mooncake-direct-connect-target-failed": {
+        "verdict": "first sight: inconclusive quoting Mooncake's Ascend `Failed to connect to target: ..., status: "
+        "103900` without its glog location, which the tester's key line holds (the maintainer's diagnosis is "
+        "the environment: CANN and use_ascend_direct; no pattern names the status)",
+    },
+    "tests/data/blind-round143-excerpts-a/01-mooncake-ep-mnnvl-cudamalloc-hang": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects mr-registration-rejected from warnings "
+        "alone (`Memory region ... is not allocated by cuMemCreate`: a hang the thread explains, no error line)",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round143-excerpts-b/01-ollama-gemma3-qat-gibberish": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects output-corruption: an `ollama run` "
+        "transcript whose answer is fragments of the chat template's turn tokens (`end_of_turn_of_of_turn>`)",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round143-excerpts-b/02-ollama-long-context-cuda-oom": {
+        "key_line": "first sight: gpu-oom (the tester's verdict) quoting ggml's `CUDA error: out of memory`, not "
+        "the location line under it nor the prompt's size the tester keys",
+    },
+    "tests/data/blind-round143-excerpts-b/03-vllm-v1-priority-preempt-assert": {
+        "verdict": "first sight: inconclusive 0.00: the tester expects scheduler-crash: a pytest assertion raised "
+        "in vLLM's scheduler.py, read as a failed test, not an engine crash",
+    },
+    "tests/data/blind-round143-excerpts-c/06-lmeval-record-v04-score-collapse": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects accuracy-regression from prose "
+        "(`I previously got 90.42 EM, while in the latest version only 26.6`)",
+    },
+    # Blind round 144 (session 42), scored at first sight on 557ef37a: 22/28 acceptable, quoted 27/28,
+    # healthy-on-failed 2, confidently wrong 0:
+    "tests/data/blind-round144-excerpts-a/01-sglang-nccl-socket-abort-init": {
+        "verdict": "first sight: scheduler-crash 0.35 (acceptable only naming a key line): the summary names the "
+        "scheduler's traceback cut at run_scheduler_process, not NCCL's `socketStartConnect ... Software caused "
+        "connection abort` above it",
+    },
+    "tests/data/blind-round144-excerpts-b/02-llamacpp-np10-context-shift-repetition": {
+        "verdict": "first sight: healthy 0.50 (a failed run called healthy): repetition from context shifts "
+        "with 102 tokens a slot, which only the thread shows (the log has 200s and idle slots)",
+    },
+    "tests/data/blind-round144-excerpts-c/02-vllm-omni-tts-sr-concat-throughput": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects performance-regression: `a measured "
+        "~28-36% throughput regression` on a line that also says a later PR `silently fixed` it (read as a fix)",
+    },
+    "tests/data/blind-round144-excerpts-c/03-vllm-gemma2-flashattn-softcap-gsm8k": {
+        "verdict": "first sight: healthy 0.40 (a failed run called healthy): gemma-2-27b-it's GSM8K at 0.196, "
+        "above the collapse floor and with no gate; its expected score only in the thread",
+    },
+    "tests/data/blind-round144-excerpts-e/05-ovms-phi2-gpu-alloc-compile-fail": {
+        "verdict": "first sight: inconclusive: the tester expects model-load-failure: OpenVINO Model Server's "
+        "`Error occurred while loading model ... Cannot compile model into target device`, led by the "
+        "plugin's exception above it",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -509,14 +509,15 @@ def _only_accuracy(gates: Sequence[Event]) -> bool:
 
 def measures_accuracy(gate: Event) -> bool:
     """The gate measured an accuracy, by the words of its metric, its test's name or its message
-    (lm-eval's short metric names, `acc` and `acc_norm`, `em`, `f1`, as whole words)."""
+    (lm-eval's short metric names, `acc` and `acc_norm`, `em`, `f1`, as whole words; answers counted wrong)."""
     if _measures(gate, ACCURACY_WORDS):
         return True
     said = [_measured_part(value).lower() for value in map(gate.get, ("metric", "test")) if isinstance(value, str)]
     return any(_SHORT_ACCURACY.search(text) for text in said)
 
 
-_SHORT_ACCURACY = lazy_re(r"\b(?:acc(?:_norm)?|em|f1|pass@\d+)\b")
+# ... and answers a check counted wrong (a script's tally: `1 pass / 7 wrong`): what it measured is the answers.
+_SHORT_ACCURACY = lazy_re(r"\b(?:acc(?:_norm)?|em|f1|pass@\d+|wrong|incorrect)\b")
 
 
 def measured_gates(gates: Sequence[Event]) -> list[Event]:

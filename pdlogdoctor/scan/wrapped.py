@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..library.formats import Formats
+from ..model.lazyre import lazy_re
 from .reader import Buffer
 from .timeline import clean_line, without_colours
 
@@ -27,6 +28,8 @@ MAX_PARTS = 8  # parts of one wrapped line (a 1,000-character line on a 120-colu
 MAX_PART_BYTES = 4096  # a part is one terminal row: longer is not a wrapped part
 # What a comment's, a table's row or a list's item starts with, then a space: a row of its own.
 ROW_LEADS = ("#", "|", "-", "*", "+")
+# A markdown label in bold (`**Failure count:** 1`, `**Build:** https://...`): a paste's field, a line of its own.
+BOLD_LEAD = lazy_re(r"\*\*[^*\s][^*\n]{0,80}?\*\*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,8 @@ def is_part(text: str, formats: Formats) -> bool:
         return False
     if text[:1] in ROW_LEADS and text[1:2] in ("", " ", "\t"):
         return False  # a comment's, a table's row or a list's item (`#  size  count ...`, `| GPU  Name ...`, `- run 2`)
+    if text[:2] == "**" and BOLD_LEAD.match(text):
+        return False
     plain = without_colours(text)
     # Each test alone says no; the cheapest first (a stamped line, most of a log, goes at the first).
     if formats.stamp(plain) is not None:
