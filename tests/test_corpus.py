@@ -422,10 +422,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # (on fa6e46f). Passing since: excerpts-a 06-09 (start-up crash lines of sglang and vLLM V0), excerpts-b 05
     # (the placement-group wait), excerpts-c 01, 03 and 05 (headings over measures, the CI bot, an arrow).
     # bundles-a 7/8 (on e033926); its one miss, 04, passes since the kernel's RDMA link-down line is read.
-    "tests/data/blind-round34-excerpts-c/10-mtp-acceptance-drop": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression (or inconclusive): "
-        "an MTP acceptance rate falling from 60.40 % to 46.40 % stated in Chinese prose ('劣化14%')",
-    },
     # Round 34 bundles-b: 5/8 at first sight (on f484a58); 01 (a restarted pod's -current log) and 02 (a
     # proxy's 500 for a request vLLM refused as too long) pass since.
     "tests/data/blind-round34-bundles-b/06-gate-passes-amid-ci-noise": {
@@ -1932,11 +1928,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: `Before BF16: 0.628` and `After NVFP4: "
         "0.616`, sides whose labels name two precisions, which the comparison does not pair",
     },
-    "tests/data/blind-round105-excerpts-c/06-vllm-ascend-2p1d-throughput-drop": {
-        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: the regression stated in "
-        "Chinese (`输出吞吐12372tps ... 14540tps，劣化15%`), words no pattern reads",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
     "tests/data/blind-round105-excerpts-d/01-inferencex-slurm-scancel-midload": {
         "verdict": "first sight: inconclusive; the tester expects ci-cancelled: Slurm's `CANCELLED AT` with no "
         "`DUE TO` (a user's scancel), which a run's teardown prints the same way (round 18's healthy bundle)",
@@ -2946,6 +2937,10 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive: the tester expects gpu-oom from Xinference's `Model actor is out of "
         "memory.`, words no family reads as the GPU's",
     },
+    "tests/data/blind-round105-excerpts-c/06-vllm-ascend-2p1d-throughput-drop": {
+        "key_line": "first sight: no line quoted (no-failure-seen); since session 42 performance-regression from "
+        "the first statement of the drop (`性能劣化15%` in the summary line), not the line with the two throughputs",
+    },
     # Blind round 143 (session 42), scored at first sight on 557ef37a: 20/30 acceptable, quoted 25/30,
     # healthy-on-failed 0, confidently wrong 0:
     "tests/data/blind-round143-bundles-2/01-llmd-gke-nixl-side-channel-host-unset": {
@@ -3003,6 +2998,44 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive: the tester expects model-load-failure: OpenVINO Model Server's "
         "`Error occurred while loading model ... Cannot compile model into target device`, led by the "
         "plugin's exception above it",
+    },
+    # Blind round 145 (session 42), scored at first sight on d997cdad: 24/35 acceptable, quoted 31/35,
+    # healthy-on-failed 1, confidently wrong 0:
+    "tests/data/blind-round145-bundles-2/03-lmcache-nixl-pd-decoder-ttft-35s": {
+        "verdict": "first sight: healthy 0.50 (a failed run called healthy): requests answered after a 35 s "
+        "time to first token, which only the thread states; the decoder's repeated lookups are no failure line",
+    },
+    "tests/data/blind-round145-excerpts-a/02-rocm-watchdog-captured-event-vllm-lora": {
+        "verdict": "first sight: inconclusive: the tester expects scheduler-init-crash: the NCCL watchdog's "
+        "`hipErrorCapturedEvent` during graph capture, under `terminate called after throwing ... "
+        "DistBackendError` (the capture family's words are on the what() line, not the lead)",
+    },
+    "tests/data/blind-round145-excerpts-b/03-llamacpp-sampler-abort-fa-regression": {
+        "verdict": "first sight: inconclusive: the tester expects scheduler-runtime-crash: gdb's backtrace "
+        "through llama-server's update_slots() and `Aborted (core dumped)`, read as no crash",
+        "key_line": "first sight: inconclusive, the backtrace's frames not quoted",
+    },
+    "tests/data/blind-round145-excerpts-c/01-trtllm-dsr1-fp4-b200-ttft-slowdown": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects performance-regression: a `Speed-up` "
+        "row at 0.72 in a table, and `slow-down in TTFT` in a sentence that also says `as expected`",
+        "key_line": "first sight: no-failure-seen, no key line quoted",
+    },
+    "tests/data/blind-round145-excerpts-c/04-ik-llama-glm5-mtp-slower-than-baseline": {
+        "verdict": "first sight: no-failure-seen 0.50: the tester expects performance-regression: `Baseline (ts)` "
+        "against `MTP (ts)` columns, a unit (tokens a second) no measure reads",
+    },
+    "tests/data/blind-round145-excerpts-d/02-vllm-omni-daily-omni-accuracy-after-fix": {
+        "verdict": "first sight: inconclusive led by `HTTP failed (excl. from GitHub acc.):    0`; since session "
+        "42 no-failure-seen (acceptable only naming a key line), the tester expects healthy from an accuracy "
+        "judged against nothing",
+    },
+    "tests/data/blind-round145-excerpts-e/03-mistralrs-second-request-panic": {
+        "verdict": "first sight: inconclusive quoting the engine's panic (`thread '<unnamed>' panicked at "
+        "mistralrs-core/src/pipeline/mod.rs`); the tester expects scheduler-runtime-crash (a panic alone names "
+        "no engine's crash: routers and frontends panic too)",
+    },
+    "tests/data/blind-round145-excerpts-e/05-mistralrs-gguf-garbage-output": {
+        "key_line": "first sight: output-corruption (the tester's verdict) quoting other lines of the garbage",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -12,6 +12,8 @@ from .lazyre import lazy_re
 BETTER_HIGHER = lazy_re(
     r"(?i)/s\b|/sec\b|per second|/min\b|per minute|throughput|\bqps\b|\brps\b|\bsps\b|\btps\b|"
     r"accuracy|\bacc\b|\bscore\b|pass@|\bem\b|\bexact[ _]match\b|\bf1\b|gsm8k|mmlu|gpqa|humaneval|"
+    # lm-eval's GSM8K filters, a column each when a table lays out both (`| strict-match | flexible-extract |`)
+    r"\bstrict[-_ ]match\b|\bflexible[-_ ]extract\b|"
     # the evaluation suites whose scores are reported by name (an accuracy each: more is better)
     r"\bmgsm|\bmath[-_ ]?500\b|\baime\b|ifeval|\bbbh\b|\barc[-_](?:c|e|challenge|easy)\b|hellaswag|truthfulqa|"
     r"winogrande|\bmmmu|livecodebench|\bmbpp\b|longbench|\bc-?eval\b|"
