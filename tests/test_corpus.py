@@ -3005,11 +3005,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: healthy 0.50 (a failed run called healthy): requests answered after a 35 s "
         "time to first token, which only the thread states; the decoder's repeated lookups are no failure line",
     },
-    "tests/data/blind-round145-excerpts-a/02-rocm-watchdog-captured-event-vllm-lora": {
-        "verdict": "first sight: inconclusive: the tester expects scheduler-init-crash: the NCCL watchdog's "
-        "`hipErrorCapturedEvent` during graph capture, under `terminate called after throwing ... "
-        "DistBackendError` (the capture family's words are on the what() line, not the lead)",
-    },
     "tests/data/blind-round145-excerpts-b/03-llamacpp-sampler-abort-fa-regression": {
         "verdict": "first sight: inconclusive: the tester expects scheduler-runtime-crash: gdb's backtrace "
         "through llama-server's update_slots() and `Aborted (core dumped)`, read as no crash",

@@ -183,6 +183,7 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     report = _with_handled(report, unrecognised.handled)
     report = _with_torn_down(report, unrecognised.torn_down)
     report = _crash_named_by_its_exception(report, library, events) or report
+    report = _chain_named_by_words(report, library, events) or report
     if not unrecognised.templates:
         return report
     symptom_time = _first_failure_time(events, library)
@@ -1370,6 +1371,48 @@ def _crash_named_by_its_exception(report: Report, library: Library, context: Seq
     if not isinstance(exception, str):
         return None
     return _crash_cause_named_by_words(report, exception, "its exception's own words", library, context)
+
+
+def _chain_named_by_words(report: Report, library: Library, context: Sequence[Event]) -> Report | None:
+    """An inconclusive report whose chain holds the exception a process died of in a family's words:
+    a pattern read the line as that exception (`what(): ... Process group watchdog thread terminated
+    with exception: ...` under `terminate called after throwing`), the crash's reading could not
+    name its cause, and the words it carries state one (`operation not permitted on an event last
+    recorded in a capturing stream`). The family's verdict, as a lead below 0.5, the line quoted
+    first, as for a line no pattern names; the first such line of the chain decides. Lines the
+    analyses weighed for their own verdict (a transport's completion errors ruled out by a peer's
+    exit, a router's empty pool) are no exceptions and keep their reading. None for any other report."""
+    if report.verdict.id != INCONCLUSIVE or library.errors is None:
+        return None
+    for event in report.chain:
+        if Mark.EXCEPTION not in library.pattern(event.pattern).marks:
+            continue
+        family = library.errors.family_of(event.text)
+        if family is None or family.lead_only or not library.has_verdict(family.verdict):
+            continue
+        return _chain_line_names(report, event, family, library, context)
+    return None
+
+
+def _chain_line_names(
+    report: Report, event: Event, family: Family, library: Library, context: Sequence[Event]
+) -> Report:
+    spec = library.verdict(family.verdict)
+    words = family.words(event.text)
+    text = quote_of(event.text)
+    text = text if len(text) <= QUOTE else clip_around(text, QUOTE - 1, words)
+    summary = (
+        f"The line at {event.where} ({ended(text)}) names a cause in words ({words!r}): {spec.title}. The "
+        "pattern that read the line names no verdict: read from the words alone, the verdict is a lead to "
+        "check against the line, not a proof."
+    )
+    verdict = Verdict(family.verdict, spec.title, 0.0, summary, facts=(("cause_words", family.id),))
+    verdict = replace(verdict, identity=("cause_words",))
+    verdict = confidence.applied(verdict, confidence.words_only(event.where))
+    why = f"{report.verdict.summary} (the chain's line at {event.where} names {family.verdict} in words only)"
+    alternatives = (Alternative(INCONCLUSIVE, report.verdict.confidence, why), *report.alternatives)
+    advice = family.fix_for(_engine_of_file(event, context, library)) or spec.advice.strip()
+    return replace(report, verdict=verdict, alternatives=alternatives, advice=advice, explain=spec.explain.strip())
 
 
 def _reports_a_death(report: Report, library: Library) -> bool:
