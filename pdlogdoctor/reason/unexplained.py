@@ -1397,17 +1397,18 @@ def _chain_named_by_words(report: Report, library: Library, context: Sequence[Ev
 def _chain_line_names(
     report: Report, event: Event, family: Family, library: Library, context: Sequence[Event]
 ) -> Report:
+    """The report under the verdict `family` names by the words of the chain's `event`, as a lead."""
     spec = library.verdict(family.verdict)
     words = family.words(event.text)
     text = quote_of(event.text)
     text = text if len(text) <= QUOTE else clip_around(text, QUOTE - 1, words)
     summary = (
         f"The line at {event.where} ({ended(text)}) names a cause in words ({words!r}): {spec.title}. The "
-        "pattern that read the line names no verdict: read from the words alone, the verdict is a lead to "
-        "check against the line, not a proof."
+        "crash's own reading named none: read from the words alone, the verdict is a lead to check against "
+        "the line, not a proof."
     )
-    verdict = Verdict(family.verdict, spec.title, 0.0, summary, facts=(("cause_words", family.id),))
-    verdict = replace(verdict, identity=("cause_words",))
+    facts = (("cause_words", family.id),)
+    verdict = Verdict(family.verdict, spec.title, 0.0, summary, facts=facts, identity=("cause_words",))
     verdict = confidence.applied(verdict, confidence.words_only(event.where))
     why = f"{report.verdict.summary} (the chain's line at {event.where} names {family.verdict} in words only)"
     alternatives = (Alternative(INCONCLUSIVE, report.verdict.confidence, why), *report.alternatives)
