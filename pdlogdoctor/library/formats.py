@@ -557,18 +557,14 @@ class _Alternatives:
         alternative (the formats are then tried one by one)."""
         if len(formats) < 2:
             return None
-        parts: list[str] = []
-        groups: list[int] = []
-        group = 1
-        for fmt in formats:
-            pattern = fmt.regex.pattern
-            parts.append("(" + _NAMED_GROUP.sub("(", pattern) + ")")  # names repeat across formats
-            groups.append(group)
-            group += 1 + re.compile(pattern).groups
+        # Each format's own groups unnamed (names repeat across formats), the format's alternative
+        # named by its place: the combined regex numbers the groups, no format is compiled alone.
+        parts = [f"(?P<_{at}>{_NAMED_GROUP.sub('(', fmt.regex.pattern)})" for at, fmt in enumerate(formats)]
         try:
-            return cls(re.compile("|".join(parts)), tuple(groups))
+            regex = re.compile("|".join(parts))
         except re.error:
             return None
+        return cls(regex, tuple(regex.groupindex[f"_{at}"] for at in range(len(formats))))
 
     def first(self, formats: tuple[Format, ...], text: str) -> Format | None:
         found = self.regex.match(text)
