@@ -17,6 +17,7 @@ from pdlogdoctor.library import cache as library_cache
 from pdlogdoctor.library.cache import CODE, KEEP, user_cache_dir
 from pdlogdoctor.library.load import load_library
 from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.scan.index import PLAN, AnchorIndex, AnchorPlan, make_plan
 
 from .test_user_patterns import good, write_pattern
 
@@ -41,6 +42,22 @@ def test_the_cached_library_is_the_library_and_compiles_regexes_on_first_use(tmp
     pattern = again.patterns[0]
     assert pattern.regex.search(pattern.examples.match[0]) is not None  # compiled now, from its source
     assert pattern.regex._compiled is not None
+
+
+def test_what_is_derived_with_the_library_is_kept_with_it_and_the_same_as_made_afresh(tmp_path: Path) -> None:
+    """The scan's anchor plan is made as the library is read (load_library's `derive`) and kept in
+    the cache with it: a run that finds the library cached builds its index from the kept plan, and
+    that index is the one a plan made now gives, but for the matcher it builds at run time."""
+    cache = tmp_path / "cache"
+    load_library(cache=cache, derive={PLAN: make_plan})
+    kept = load_library(cache=cache)  # no deriving asked: what is in the cache is what was stored
+    assert _from_cache(kept) and isinstance(kept.derived.get(PLAN), AnchorPlan)
+    fresh = make_plan(load_library())
+    assert kept.derived[PLAN] == fresh and kept.derived[PLAN].stop_afters == fresh.stop_afters
+    assert len(fresh.by_anchor) > 500 and fresh.sampled and fresh.generic  # a plan of the whole library
+    built = AnchorIndex.build(kept, matcher="pure")
+    assert built.by_anchor == fresh.by_anchor and built.slots == fresh.slots and built.numbers == fresh.numbers
+    assert AnchorIndex.build(load_library(), matcher="pure") == built
 
 
 def test_the_cache_holds_regex_sources_not_compiled_regexes(tmp_path: Path) -> None:

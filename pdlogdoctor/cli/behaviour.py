@@ -151,10 +151,11 @@ def load_patterns(extra: list[Path] | None, config: Config | None = None) -> Lib
     Kept between runs in the user's cache directory unless PDLOGDOCTOR_NO_CACHE is set (library_cache.py)."""
     from ..library.cache import user_cache_dir
     from ..library.load import load_library
+    from ..scan.index import PLAN, make_plan
 
     cache = None if os.environ.get("PDLOGDOCTOR_NO_CACHE") else user_cache_dir()
     try:
-        return load_library(pattern_dirs(config or read_config(), extra), cache)
+        return load_library(pattern_dirs(config or read_config(), extra), cache, derive={PLAN: make_plan})
     except PdlogdoctorError as exc:
         usage_error(str(exc), exc.hint)
 
@@ -265,13 +266,13 @@ def _watch(
     follow: bool, exit_on: str | None, until_idle: float | None, timeout: float | None, baseline: list[str] | None
 ) -> Watch | None:
     """--follow's stopping rules, or None for a post-mortem analysis; the options it refuses."""
-    from .follow import Watch
-
     if not follow:
         for given, flag in ((exit_on, "--exit-on"), (until_idle, "--until-idle")):
             if given is not None:
                 usage_error(f"{flag} needs --follow", "pdlogdoctor analyze --follow LOGS... " + flag)
         return None
+    from .follow import Watch  # here: a post-mortem run does not pay for the watch's imports (signal, threading)
+
     if timeout is not None or baseline:
         usage_error(f"--follow reads until it stops; {'--timeout' if timeout is not None else '--baseline'} is for "
                     "a finished run", "stop a watch with --until-idle SECONDS or --exit-on cause")  # fmt: skip

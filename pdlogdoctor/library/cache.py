@@ -43,13 +43,14 @@ T = TypeVar("T")
 
 FORMAT = b"pdlogdoctor library cache 2"
 # The modules whose code decides what a library read from its files holds: their source is
-# part of the key (tests/test_library_cache.py checks the list against what patterns.py imports).
+# part of the key (tests/test_library_cache.py checks the list against what patterns.py imports;
+# scan.index makes the anchor plan kept with it: load.py's `derive`).
 CODE = (
     "library", "library.patterns", "library.schema", "library.conditions", "library.fields",
     "library.consequences", "library.errorlines", "library.formats", "library.frames", "library.known",
     "model.known",
     "library.templates", "library.lazyregex", "library.literals", "library.cache", "library.load", "library.paths",
-    "scan", "scan.traceback",
+    "scan", "scan.traceback", "scan.index",
     "scan.timeline", "scan.collectors", "model", "model.errors", "model.values", "model.lazyre",
 )  # fmt: skip
 # A file changed this recently may be changed again without a new modification or change time

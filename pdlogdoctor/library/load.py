@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from ..model.errors import PatternError
@@ -41,19 +41,25 @@ from .patterns import (
 __all__ = ["builtin_library_dir", "load_library", "toml_files"]
 
 
-def load_library(extra_dirs: Iterable[Path] = (), cache: Path | None = None) -> Library:
+Derivers = Mapping[str, Callable[[Library], object]]
+
+
+def load_library(extra_dirs: Iterable[Path] = (), cache: Path | None = None, derive: Derivers | None = None) -> Library:
     """The shipped library and the patterns of `extra_dirs`, checked. With `cache` (a directory),
-    a library read before from the same files is taken from there (library_cache.py)."""
+    a library read before from the same files is taken from there (library_cache.py). `derive`:
+    what later stages make from the library alone, by name, made as it is read and kept in
+    `Library.derived`, so the cache keeps it too (the scan's anchor plan)."""
     dirs = [builtin_library_dir(), *extra_dirs]
     for directory in dirs:
         if not directory.is_dir():
             raise PatternError(str(directory), None, "is not a directory of patterns")
     listing = [(directory, toml_files(directory)) for directory in dirs]
     if cache is None:
-        return _read_library(listing)
+        return _read_library(listing, derive or {})
     from .cache import cached
 
-    return cached(cache, [path for _, files in listing for path in files], lambda: _read_library(listing), Library)
+    files = [path for _, files in listing for path in files]
+    return cached(cache, files, lambda: _read_library(listing, derive or {}), Library)
 
 
 def toml_files(directory: Path) -> list[Path]:
@@ -67,7 +73,7 @@ def toml_files(directory: Path) -> list[Path]:
     return sorted(found)
 
 
-def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:
+def _read_library(listing: list[tuple[Path, list[Path]]], derive: Derivers) -> Library:
     patterns: list[Pattern] = []
     verdicts: list[VerdictSpec] = []
     groups: list[ConsequenceGroup] = []
@@ -101,6 +107,8 @@ def _read_library(listing: list[tuple[Path, list[Path]]]) -> Library:
     validate_library(library)
     check_known(library.known, library)
     _check_families(library)
+    for name, make in derive.items():
+        library.derived[name] = make(library)
     return library
 
 

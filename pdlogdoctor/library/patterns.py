@@ -350,8 +350,9 @@ class Library:
     # (a benchmark's plan, a wait, a stop), and a walk of every pattern cost ~0.2 ms each time.
     by_marks: dict[frozenset[Mark], frozenset[str]] = field(default_factory=dict, compare=False, repr=False, init=False)
     # What a later stage builds from the library alone, by a name it chooses, kept with it: the
-    # scan's anchor index (~15 ms, then its matcher's compile) once per library in a process that
-    # analyses many times (`--follow`'s passes, `triage` over runs, a test session).
+    # scan's anchor plan (~15 ms; made as the library is read, so the cache keeps it: load.py's
+    # `derive`) and its index (the plan and a matcher) once per library in a process that analyses
+    # many times (`--follow`'s passes, `triage` over runs, a test session).
     derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False, init=False)
 
     def pattern(self, pattern_id: str) -> Pattern:

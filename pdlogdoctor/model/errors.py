@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -17,6 +16,8 @@ class PdlogdoctorError(Exception):
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """`did you mean 'X'?` for the one choice `word` is a misspelling of (as Click says it of a
     command or an option), or None when it is near none: a guess far off would mislead."""
+    import difflib  # here: only a misspelt word pays for its import
+
     near = difflib.get_close_matches(word.strip().lower(), list(choices), n=1, cutoff=SPELLING_CUTOFF)
     return f"did you mean {near[0]!r}?" if near else None
 

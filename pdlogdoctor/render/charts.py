@@ -7,8 +7,6 @@ page's Content-Security-Policy holds. The metrics the verdict rests on are chart
 
 from __future__ import annotations
 
-import html
-
 from ..model import Performance, Series
 from ..model.values import record
 
@@ -135,6 +133,8 @@ def _line(series: Series, start: float, end: float, high: float) -> Line:
 
 def chart_html(chart: Chart) -> str:
     """One chart as a figure: its title, an SVG of its lines, a legend of what each line is."""
+    import html  # here: a report that draws no chart (every format but HTML) does not pay for it
+
     paths = "".join(
         f'<polyline class="s{index}" points="{html.escape(line.points)}"/>' for index, line in enumerate(chart.lines)
     )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any, TextIO
@@ -35,6 +34,8 @@ def render(report: Report, out: TextIO, options: RenderOptions = PLAIN) -> None:
         # lines): each is written by `indented`, which makes json's indented text in a few string
         # operations, not the encoder's dozens of generator steps per value. The encoder writes
         # the rest around a mark no log can hold (a fresh nonce) that stands for the list's items.
+        import uuid  # here: its import (~2 ms, platform's with it) is paid only by a report with series
+
         mark = f"pdlogdoctor-series-{uuid.uuid4().hex}"
         performance["series"] = [mark]
         quoted = json.dumps(mark)

@@ -63,7 +63,7 @@ class AnchorIndex:
     @classmethod
     def of(cls, library: Library, matcher: str = accel.AUTO, build_at: int = 0) -> AnchorIndex:
         """`build`'s index, built once per library and matcher and kept with the library
-        (`Library.derived`): a process that analyses many times pays its ~15 ms once."""
+        (`Library.derived`): a process that analyses many times builds its matcher once."""
         key = f"anchor-index/{matcher}/{build_at}"
         found = library.derived.get(key)
         if not isinstance(found, AnchorIndex):
@@ -74,45 +74,86 @@ class AnchorIndex:
     def build(cls, library: Library, matcher: str = accel.AUTO, build_at: int = 0) -> AnchorIndex:
         """`build_at`: the matcher is built on the first region of that many bytes (accel.Deferred:
         a run's small input is searched without one); 0: built now."""
-        groups: dict[bytes, list[Pattern]] = defaultdict(list)
-        generic_anchors = [a.encode() for a in library.errors.anchors] if library.errors else []
-        # Each pattern's search keys (its primary anchor, or each of its any_anchors): properties, computed once.
-        own = [tuple(key.encode() for key in pattern.search_keys) for pattern in library.patterns]
-        primaries = {key for keys in own for key in keys} | set(generic_anchors)
-        escaped = {anchor: _json_escaped(anchor) for anchor in primaries if _json_escaped(anchor) != anchor}
-        search_key = _search_keys(primaries | set(escaped.values()))
-        for pattern, keys in zip(library.patterns, own, strict=True):
-            for key in {search_key[form] for anchor in keys for form in _forms(anchor, escaped)}:
-                groups[key].append(pattern)
-        generic_keys = {search_key[form] for anchor in generic_anchors for form in _forms(anchor, escaped)}
-        for key in generic_keys:
-            groups.setdefault(key, [])
-        ordered = tuple((anchor, tuple(group)) for anchor, group in sorted(groups.items()))
-        blocks = frozenset(p.id for p in library.patterns if p.block)
-        generic = frozenset(number for number, (anchor, _) in enumerate(ordered) if anchor in generic_keys)
-        sampled = tuple(
-            (number, group[0].id)
-            for number, (_, group) in enumerate(ordered)
-            if len(group) == 1 and Mark.METRICS in group[0].marks and number not in generic
-        )
-        apart = {number for number, _ in sampled}
-        anchors = [anchor for number, (anchor, _) in enumerate(ordered) if number not in apart]
-        slots = tuple(-1 if n in apart else n - sum(k < n for k in apart) for n in range(len(ordered)))
-        once = [ordered[number][0] for number, _ in sampled]
+        plan = plan_of(library)
+        anchors = [anchor for number, (anchor, _) in enumerate(plan.by_anchor) if plan.slots[number] != -1]
+        once = [plan.by_anchor[number][0] for number, _ in plan.sampled]
         fast = accel.deferred(anchors, matcher, build_at, once) if build_at else accel.load(anchors, matcher, once)
-        firsts = tuple((number, len(anchors) + place) for place, (number, _) in enumerate(sampled))
-        launches = library.marked(Mark.SERVER_LAUNCH)
-        stop_afters = {p.id: p.stop_after for _, group in ordered for p in group if p.stop_after is not None}
-        # The block patterns' own anchors, not their search keys (search._defer_open_block).
-        block_anchors = tuple(
-            sorted({key.encode() for _, group in ordered for p in group if p.block for key in p.search_keys})
-        )
-        numbers = tuple(number for number in range(len(ordered)) if number not in apart)
-        pasted = tuple(p for p in library.patterns if p.pastes_only)
         return cls(
-            ordered, blocks, fast, library.errors, generic, launches, library.formats, sampled, slots, firsts,
-            stop_afters, block_anchors, numbers, pasted,
+            plan.by_anchor, plan.blocks, fast, library.errors, plan.generic, plan.launches, library.formats,
+            plan.sampled, plan.slots, plan.firsts, plan.stop_afters, plan.block_anchors, plan.numbers, plan.pasted,
         )  # fmt: skip
+
+
+PLAN = "anchor-plan"  # its name in Library.derived
+
+
+@record
+class AnchorPlan:
+    """What the index holds but its matcher: made from the library alone, with it (load.py), so the
+    library cache keeps it and a run does not pay ~15 ms to make it again."""
+
+    by_anchor: tuple[tuple[bytes, tuple[Pattern, ...]], ...]
+    blocks: frozenset[str]
+    generic: frozenset[int]
+    launches: frozenset[str]
+    sampled: tuple[tuple[int, str], ...]
+    slots: tuple[int, ...]
+    firsts: tuple[tuple[int, int], ...]
+    stop_afters: dict[str, int] = field(compare=False)
+    block_anchors: tuple[bytes, ...]
+    numbers: tuple[int, ...]
+    pasted: tuple[Pattern, ...]
+
+
+def plan_of(library: Library) -> AnchorPlan:
+    """The library's anchor plan: the one made with it, else made now and kept with it."""
+    found = library.derived.get(PLAN)
+    if not isinstance(found, AnchorPlan):
+        found = library.derived[PLAN] = make_plan(library)
+    return found
+
+
+def make_plan(library: Library) -> AnchorPlan:
+    """Each search key with the patterns it finds lines for, and what the searcher asks of them."""
+    groups: dict[bytes, list[Pattern]] = defaultdict(list)
+    generic_anchors = [a.encode() for a in library.errors.anchors] if library.errors else []
+    # Each pattern's search keys (its primary anchor, or each of its any_anchors): properties, computed once.
+    own = [tuple(key.encode() for key in pattern.search_keys) for pattern in library.patterns]
+    primaries = {key for keys in own for key in keys} | set(generic_anchors)
+    escaped = {anchor: _json_escaped(anchor) for anchor in primaries if _json_escaped(anchor) != anchor}
+    search_key = _search_keys(primaries | set(escaped.values()))
+    for pattern, keys in zip(library.patterns, own, strict=True):
+        for key in {search_key[form] for anchor in keys for form in _forms(anchor, escaped)}:
+            groups[key].append(pattern)
+    generic_keys = {search_key[form] for anchor in generic_anchors for form in _forms(anchor, escaped)}
+    for key in generic_keys:
+        groups.setdefault(key, [])
+    ordered = tuple((anchor, tuple(group)) for anchor, group in sorted(groups.items()))
+    generic = frozenset(number for number, (anchor, _) in enumerate(ordered) if anchor in generic_keys)
+    sampled = tuple(
+        (number, group[0].id)
+        for number, (_, group) in enumerate(ordered)
+        if len(group) == 1 and Mark.METRICS in group[0].marks and number not in generic
+    )
+    apart = {number for number, _ in sampled}
+    kept = len(ordered) - len(apart)  # the anchors the matcher reports, before the sampled ones' first sightings
+    slots = tuple(-1 if n in apart else n - sum(k < n for k in apart) for n in range(len(ordered)))
+    return AnchorPlan(
+        by_anchor=ordered,
+        blocks=frozenset(p.id for p in library.patterns if p.block),
+        generic=generic,
+        launches=library.marked(Mark.SERVER_LAUNCH),
+        sampled=sampled,
+        slots=slots,
+        firsts=tuple((number, kept + place) for place, (number, _) in enumerate(sampled)),
+        stop_afters={p.id: p.stop_after for _, group in ordered for p in group if p.stop_after is not None},
+        # The block patterns' own anchors, not their search keys (search._defer_open_block).
+        block_anchors=tuple(
+            sorted({key.encode() for _, group in ordered for p in group if p.block for key in p.search_keys})
+        ),
+        numbers=tuple(number for number in range(len(ordered)) if number not in apart),
+        pasted=tuple(p for p in library.patterns if p.pastes_only),
+    )
 
 
 def _json_escaped(anchor: bytes) -> bytes:
@@ -130,8 +171,8 @@ def _search_keys(primaries: set[bytes]) -> dict[bytes, bytes]:
 
     A line holding an anchor holds every anchor inside it: one search pass serves both.
     match_line still checks every anchor of the pattern, so this only saves passes.
-    Every run builds the index, so the anchors are searched for in all of them at once, joined
-    (a `bytes.find` per anchor): testing every pair with `in` cost ~3.5 ms of a run's start-up.
+    The anchors are searched for in all of them at once, joined (a `bytes.find` per anchor):
+    testing every pair with `in` cost ~3.5 ms more.
     """
     ordered = sorted(primaries, key=lambda anchor: (len(anchor), anchor))  # the preferred key first
     joined = b"\0".join(ordered)
