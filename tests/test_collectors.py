@@ -246,3 +246,31 @@ def test_a_cloud_logging_export_is_read_as_a_serving_log(bundle_reports: Mapping
     oom = next(e for e in report.chain if e.pattern == "cuda-oom")
     assert oom.text.startswith("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.75 GiB.")
     assert oom.line == 13 and oom.time == epoch(2026, 8, 19, 3, 25, 41)
+
+
+# BerriAI/litellm#5316: a proxy under docker compose that logs JSON records (python-json-logger)
+LITELLM_RECORD = json.dumps(
+    {
+        "message": "litellm.acompletion(model=openai//data/Llama-3-8B-Instruct)\x1b[31m Exception litellm.Timeout: "
+        "APITimeoutError - Request timed out. \nerror_str: Request timed out.\x1b[0m",
+        "level": "INFO",
+        "timestamp": "2024-08-22T08:40:44.420116",
+    }
+)
+
+
+def test_a_json_record_behind_a_compose_prefix_is_unwrapped_to_its_message() -> None:
+    line, received = clean_line(f"litellm-1    | {LITELLM_RECORD}")
+    assert line.startswith("litellm.acompletion(model=openai//data/Llama-3-8B-Instruct) Exception litellm.Timeout")
+    assert "\x1b" not in line and "[31m" not in line  # the colour codes the record held, escaped, are gone
+    assert received == "2024-08-22T08:40:44.420116Z"
+    assert clean_line("litellm-1    | {not a record")[0] == "{not a record"  # a brace that opens no record stays
+
+
+def test_the_error_a_compose_services_json_record_holds_is_pointed_at(library: Library, tmp_path: Path) -> None:
+    """Unread, the record's error left a run that timed out called a run with no failure seen."""
+    log = tmp_path / "compose.log"
+    log.write_text(f"litellm-1    | {LITELLM_RECORD}\n")
+    report = run([str(log)], library)
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "Exception litellm.Timeout: APITimeoutError - Request timed out." in report.verdict.summary

@@ -1455,10 +1455,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: performance-regression (expected) quoting the report's heading, not its "
         "`**Diff vs previous nightly**: **-15.44%**` bullet (a change whose measure is named two lines above)",
     },
-    "tests/data/blind-round88-excerpts-c/04-ttmetal-llama70b-galaxy-commit": {
-        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: a drop stated in "
-        "prose (`Previously it was in the range of 72-71 t/s/u and its in the range of 67 t/s/u`), 7 %",
-    },
     "tests/data/blind-round88-excerpts-c/05-tinygrad-llama-metal-bisect": {
         "verdict": "first sight: inconclusive on the reporter's sentence; the tester expects "
         "performance-regression: two commits' times in prose (`before the change gets me ~123ms`, `add the "
@@ -2037,11 +2033,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "(the new path is the faster one, 429 against 121 tok/s). A block's caption (`Eager`) names a "
         "configuration, not a before or an after: not yet read as one",
         "key_line": "first sight: no key line quoted (performance-regression)",
-    },
-    "tests/data/blind-round109-excerpts-c/06-gmm-perf-up-gsm8k-down": {
-        "verdict": "first sight: no-failure-seen; the tester expects accuracy-regression: gsm8k from 98 to 91 in "
-        "prose across two posts (7 % relative, within the 10 % a stated change is allowed; the maintainers "
-        "reverted on it)",
     },
     # Round 110 (session 35), first sight on 5947217d (the testers could search again): 30/38 acceptable,
     # 35/38 quoted, none refused, none called healthy on a failed run, one confidently wrong (bundles-2 02).
@@ -2971,10 +2962,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive 0.00: the tester expects scheduler-crash: a pytest assertion raised "
         "in vLLM's scheduler.py, read as a failed test, not an engine crash",
     },
-    "tests/data/blind-round143-excerpts-c/06-lmeval-record-v04-score-collapse": {
-        "verdict": "first sight: no-failure-seen 0.50: the tester expects accuracy-regression from prose "
-        "(`I previously got 90.42 EM, while in the latest version only 26.6`)",
-    },
     # Blind round 144 (session 42), scored at first sight on 557ef37a: 22/28 acceptable, quoted 27/28,
     # healthy-on-failed 2, confidently wrong 0:
     "tests/data/blind-round144-excerpts-a/01-sglang-nccl-socket-abort-init": {
@@ -3031,6 +3018,21 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round145-excerpts-e/05-mistralrs-gguf-garbage-output": {
         "key_line": "first sight: output-corruption (the tester's verdict) quoting other lines of the garbage",
+    },
+    # Round 146 (session 43), scored at first sight on ad398822.
+    "tests/data/blind-round146-excerpts-c/01-sglang-dsv4-flash-megamoe-gsm8k-aime-pass": {
+        "key_line": "first sight: healthy (the tester's verdict) on the GSM8K lines; sgl-eval's `pass@1[avg-of-16]` "
+        "and its run line are read by no pattern",
+    },
+    "tests/data/blind-round146-excerpts-c/04-vllm-ascend-dsv4-flash-decode-slower-image": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: a Chinese "
+        "comparison (`decode性能22t/s；不如deepseekv4镜像，decode性能38t/s`: 不如, `not as good as`) and an image "
+        "said `is worse than` another, no verb of change",
+    },
+    "tests/data/blind-round146-excerpts-e/05-kserve-invalid-storage-uri-model-missing": {
+        "verdict": "first sight: inconclusive on the bare `Traceback` line (the paste cut before its exception); the "
+        "tester expects model-load-failure: KServe's sklearn server failing in `model.load()` after its storage "
+        "initializer copied nothing",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

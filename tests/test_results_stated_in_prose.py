@@ -8,7 +8,11 @@ Each mechanism is computed, not taken on the words, so each has its look-alike t
 - a script's tally of its checks (`1 pass / 7 wrong`): with none failed, no failure; answers counted
   wrong are an accuracy, failed tests are not;
 - a degradation stated in Chinese (`劣化22%`): an improvement (`提升`), a negated one (`没有劣化`) or one
-  under 5 % fails nothing, and one of accuracy (`精度`) is not a performance regression.
+  under 5 % fails nothing, and one of accuracy (`精度`) is not a performance regression;
+- a measure told then and now (`In 0.6.1 ... 1.27 seconds. Now ... 8.23 seconds`): a time that fell, a
+  rate that rose, a change under 5 % or a fix fails nothing;
+- an accuracy drop said in words (`we observed an accuracy drop`): one feared (`may cause accuracy
+  drop`), denied or fixed fails nothing.
 """
 
 from __future__ import annotations
@@ -149,3 +153,86 @@ def test_an_improvement_a_negation_noise_or_an_accuracy_is_no_performance_regres
 ) -> None:
     report = analysed_lines(tmp_path, library, [line], "issue.md")
     assert report.verdict.id != "performance-regression", report.verdict.summary
+
+
+# A measure told then and now (measure-before-now-stated): ai-dynamo/dynamo#4774, tenstorrent/tt-metal's
+# Galaxy regression, EleutherAI/lm-evaluation-harness's ReCoRD after v0.4.
+@pytest.mark.parametrize(
+    ("line", "verdict", "values"),
+    [
+        (
+            "Finally, I set it up for disk offload. In 0.6.1 I was getting a TTFT of 1.27 seconds. Now I'm seeing a "
+            "TTFT of 8.23 seconds.",
+            "performance-regression",
+            (1.27, 8.23),
+        ),
+        (
+            "Previously it was in the range of 72-71 t/s/u and its in the range of 67 t/s/u. Using bisection we found "
+            "two commits which turned out to be an issue:",
+            "performance-regression",
+            (72.0, 67.0),
+        ),
+        (
+            "For example, when testing Llama2 7B (base model), I previously got 90.42 EM, while in the latest "
+            "version only 26.6 (basically a random guess).",
+            "accuracy-regression",
+            (90.42, 26.6),
+        ),
+    ],
+)
+def test_a_measure_told_then_and_now_that_got_worse_is_a_regression(
+    line: str, verdict: str, values: tuple[float, float], tmp_path: Path, library: Library
+) -> None:
+    report = analysed_lines(tmp_path, library, [line], "report.md")
+    assert report.verdict.id == verdict, report.verdict.summary
+    told = [e for e in report.chain if e.pattern == "measure-before-now-stated" and e.failing]
+    assert told and (told[0].get("was"), told[0].get("now")) == values
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Previously the first token took 2.4 s and now it takes 0.9 s",  # a time that fell
+        "We used to get 1800 tok/s, now we get 2400 tok/s",  # a rate that rose
+        "Previously it was 72 t/s/u and now it's 70 t/s/u",  # under 5 %: noise
+        "This PR fixes it: previously we got 12 tok/s, now we get 40 tok/s",
+    ],
+)
+def test_a_measure_told_then_and_now_that_did_not_get_worse_fails_nothing(
+    line: str, tmp_path: Path, library: Library
+) -> None:
+    report = analysed_lines(tmp_path, library, [line], "report.md")
+    assert not failing(report, "measure-before-now-stated")
+    assert report.verdict.id in (HEALTHY, *NO_CAUSE) and "gate failed" not in report.verdict.summary
+
+
+# An accuracy drop said in words (accuracy-drop-stated): vllm-project/tpu-inference#1380, ROCm/aiter#1455.
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Observation in our integration tests running lm-eval (v0.4.9.2) on GSM8K, we observed an accuracy drop:",
+        "When testing Kimi-K2-Thinking with VLLM on MI300X with DP2TP4, enabling VLLM_ROCM_USE_AITER_MLA appears to "
+        "result in complete accuracy loss as measured by gsm8k eval.",
+    ],
+)
+def test_an_accuracy_drop_said_in_words_is_an_accuracy_regression(line: str, tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, [line], "report.md")
+    assert report.verdict.id == "accuracy-regression", report.verdict.summary
+    assert line[:60] in report.verdict.summary
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # vLLM's own note on every FP8 KV cache, in countless healthy serving logs
+        "(APIServer pid=1) INFO 10-21 09:14:07 [cache.py:180] Using fp8 data type to store kv cache. It reduces the "
+        "GPU memory footprint and boosts the performance. Meanwhile, it may cause accuracy drop without a proper "
+        "scaling factor.",
+        "I also verified the accuracy with the fix, it has no accuracy degradation",
+        "This PR fixes the accuracy drop seen with DP attention",
+    ],
+)
+def test_an_accuracy_drop_feared_denied_or_fixed_fails_nothing(line: str, tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, [line], "report.md")
+    assert not failing(report, "accuracy-drop-stated")
+    assert report.verdict.id != "accuracy-regression", report.verdict.summary

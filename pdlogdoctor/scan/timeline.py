@@ -53,6 +53,10 @@ def clean_line(raw: str) -> tuple[str, str | None]:
         if received is not None:
             actions_time = received.group("received")
             raw = raw[received.end() :]
+        # A service that logs JSON records, behind compose's or kubectl's prefix (`litellm-1 | {"message": ...}`).
+        inner = unwrap(raw) if raw[:1] == "{" else None
+        if inner is not None:
+            raw, actions_time = without_colours(inner[0]), inner[1] or actions_time
     line = raw.rstrip("\r\n")
     return (_last_redraws(line) if "\r" in line else line), actions_time
 
