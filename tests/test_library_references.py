@@ -31,6 +31,7 @@ KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
 # Kebab-case strings in the package that are not library ids, each with what it is.
 NOT_IDS = {
     "utf-8": "an encoding",
+    "anchor-plan": "a name in Library.derived (scan/index.py)",
     "server-arg": "a Suggestion kind",
     "python-traceback": "a pattern block kind (patterns.BLOCK_KINDS)",
     "python-frames": "a pattern block kind (patterns.BLOCK_KINDS)",
