@@ -2007,11 +2007,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "llm-d's sidecar refused by the prefill's port on every request, each answered by the decode alone. Since "
         "then inconclusive on the sidecar's `request failed` lines (a fallback taken every time is no handled blip)",
     },
-    "tests/data/blind-round108-excerpts-b/03-router-request-stats-leak": {
-        "verdict": "first sight: healthy at 0.40 with the router's two `Server disconnected` retries listed as "
-        "warnings; the tester expects inconclusive: production-stack's router leaking its request counters, "
-        "which climb while the engines' load stays flat (no line judges a counter)",
-    },
     "tests/data/blind-round108-excerpts-c/06-flashcomm-small-throughput-cost": {
         "verdict": "first sight: performance-regression at 0.60 (confidently wrong) on rows their author marks "
         "`Regression`; the tester expects healthy: the rows' own changes are -1.6 to -2.2 %, within 10 %. Since "
@@ -3033,6 +3028,41 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive on the bare `Traceback` line (the paste cut before its exception); the "
         "tester expects model-load-failure: KServe's sklearn server failing in `model.load()` after its storage "
         "initializer copied nothing",
+    },
+    # Round 147 (session 43), scored at first sight on f0548242: 20/31 acceptable, quoted 27/31, healthy on a
+    # failed run 2 (bundles-2 03, excerpts-e 01: both fixed since), confidently wrong 0.
+    "tests/data/blind-round147-excerpts-a/05-vllm-v025-multinode-startup-ok": {
+        "key_line": "first sight: no-failure-seen (the tester's verdict) quoting the last start-up line, not the "
+        "tester's key lines",
+    },
+    "tests/data/blind-round147-excerpts-b/02-sglang-detokenizer-keyerror": {
+        "verdict": "first sight: inconclusive naming the detokenizer's exception without the line's time prefix, "
+        "which the tester's key line holds; the tester expects scheduler-runtime-crash",
+    },
+    "tests/data/blind-round147-excerpts-b/04-vllm-ascend-crash-after-first-request": {
+        "verdict": "first sight: inconclusive on `[async_llm.py:480] AsyncLLM output_handler failed.` without its "
+        "process prefix, which the tester's key line holds; the tester expects scheduler-crash",
+    },
+    "tests/data/blind-round147-excerpts-c/01-llamacpp-vulkan-q8-push-constant-tg-drop": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: two llama-cli "
+        "speed lines (`Generation: 2.5 t/s`, `9.7 t/s`) under bare commit hashes, nothing saying which is earlier",
+    },
+    "tests/data/blind-round147-excerpts-c/03-sglang-l40-fp8-tuning-writer-throughput": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: a throughput "
+        "table whose buggy column reads `164.77 (-32.9%)` against its baseline column, its fix's column beside it",
+    },
+    "tests/data/blind-round147-excerpts-d/01-vllm-ci-torch-nightly-unknown-c10d-nccl": {
+        "verdict": "first sight: inconclusive on `AssertionError: Unknown c10d backend type NCCL` without its "
+        "prefix (`ERROR [core.py:1349]`), which the tester's key line holds; the tester expects scheduler-init-crash",
+    },
+    "tests/data/blind-round147-excerpts-d/05-gha-nightly-cancelled-by-dispatch": {
+        "verdict": "first sight: inconclusive; the tester expects ci-cancelled: a listing of workflow runs "
+        "(`schedule cancelled`, `workflow_dispatch cancelled`), no runner line",
+    },
+    "tests/data/blind-round147-excerpts-e/04-xinference-embedding-served": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy: an IPython session whose "
+        "`create_embedding` returned a replica's embedding",
+        "key_line": "first sight: no-failure-seen quoting no line of the session",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

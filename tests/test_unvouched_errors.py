@@ -7,6 +7,9 @@ An answered request vouches for nothing before it either (round 12): vllm-ascend
 transfer failed, then the request came back `200 OK` with garbage; only a start-up after an error
 (the server came up after it) or an end-to-end result sets it aside.
 
+A warning whose words say something failed while the deployment served is held to the same
+rule (round 147): not healthy without an end-to-end result, but the warning leads, not a failure.
+
 The lines are the round 11 blind tester's excerpt (tests/data/blind-round11-excerpts-a/03-...),
 verbatim from sglang PR 4880's thread.
 """
@@ -66,3 +69,43 @@ def test_an_error_a_later_start_up_followed_is_still_set_aside(tmp_path: Path, l
     ready = PASTE.read_text().splitlines(keepends=True)[0]
     report = run([str(_paste(tmp_path, [*lines[:-1], ready, lines[-1]]))], library)
     assert report.verdict.id == "healthy", report.verdict.summary
+
+
+# A warning that says something failed while the deployment served (round 147's excerpts-e 01: vllm-ascend's
+# Mooncake connector timing out on a receive, a request left waiting: vllm-project/vllm-ascend#7355).
+RECEIVE = Path(__file__).parent / "data" / "blind-round147-excerpts-e" / "01-vllm-ascend-pd-mooncake-receive-timeout"
+RECEIVE_FAILED = "Receive failed: Receive timeout, retrying..."
+
+
+# Round 108's excerpts-b 03: production-stack's router retrying a request its engine dropped.
+ROUTER = Path(__file__).parent / "data" / "blind-round108-excerpts-b" / "03-router-request-stats-leak"
+
+
+def test_a_warning_that_something_failed_while_serving_is_not_healthy(tmp_path: Path, library: Library) -> None:
+    report = run([str(ROUTER)], library)
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "a warning says something failed while it served" in report.verdict.summary
+    assert "failed on http://10.42.2.9:8000 (attempt 1/2): Server disconnected" in report.verdict.summary
+
+
+def test_a_warning_in_a_kv_connectors_words_of_a_timeout_leads_to_the_transfer(
+    tmp_path: Path, library: Library
+) -> None:
+    """The connector's line names the cause by its words (families.toml): a lead, below 0.5."""
+    report = run([str(RECEIVE / "excerpt.log")], library)
+    assert report.verdict.id == "kv-transfer-timeout", report.verdict.summary
+    assert report.verdict.confidence < 0.5
+    assert "a warning says something failed while it served" in report.verdict.summary
+    assert RECEIVE_FAILED in report.verdict.summary
+
+
+def test_an_end_to_end_result_that_passed_vouches_for_the_warning(tmp_path: Path, library: Library) -> None:
+    """The look-alikes: a gate that passed shows the warning did not matter; a warning a start-up
+    followed was the start-up's."""
+    lines = (RECEIVE / "excerpt.log").read_text().splitlines(keepends=True)
+    gate = "[gate] gsm8k flexible-extract 0.9158 >= 0.88 -> PASS\n"
+    vouched = run([str(_paste(tmp_path, [*lines, gate]))], library)
+    assert vouched.verdict.id == "healthy", vouched.verdict.summary
+    ready = "(APIServer pid=701) INFO 03-17 02:19:24 [api_server.py:1995] Starting vLLM API server 0 on http://0.0.0.0:8100\n"
+    restarted = run([str(_paste(tmp_path, [*lines, ready]))], library)
+    assert restarted.verdict.id == "healthy", restarted.verdict.summary

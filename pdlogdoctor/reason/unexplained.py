@@ -206,6 +206,8 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     serious = _serious(ranked, effects)
     serious = _with_warnings_naming_a_cause(report, ranked, serious, library)
     if not serious:
+        if report.verdict.id == HEALTHY:
+            return _warned_while_serving(report, ranked, library, events)
         return _warned(report, ranked, library, events) if report.verdict.id == NO_FAILURE_SEEN else report
     if report.verdict.id in NOTHING_FAILED:
         return _inconclusive(report, serious, library, (*unrecognised.errors, *events))
@@ -1618,6 +1620,38 @@ def _named_after_serving(
     summary = f"{named.verdict.summary} Its file showed the deployment serving before it: a crash while serving."
     verdict = replace(named.verdict, id=SCHEDULER_RUNTIME_CRASH, title=spec.title, summary=summary)
     return replace(named, verdict=verdict, explain=spec.explain.strip())
+
+
+def _warned_while_serving(
+    report: Report, warnings: list[UnexplainedError], library: Library, events: Sequence[Event]
+) -> Report:
+    """Served, no error line, but a warning says something failed while its file's server served (no
+    start-up follows it), and no end-to-end result vouches for the run: the requests answered before
+    or around it do not show that what failed did not matter (vllm-ascend's Mooncake connector's
+    `Receive failed: Receive timeout, retrying... (1 attempts left)` with a request left waiting:
+    vllm-project/vllm-ascend#7355). Not healthy, not a failure either: the warning leads."""
+    end_to_end = library.marked(Mark.END_TO_END)
+    if any(e.pattern in end_to_end and not e.failing for e in report.chain):
+        return report
+    served = _last_serving_lines(events, library)
+    started = _last_serving_lines(events, library, START_UP_MARKS)
+    unvouched = [t for t in warnings if _while_serving_in_its_file(t.first, served, started)]
+    if not unvouched:
+        return report
+    lead = min(unvouched, key=lambda t: _time_key(t.first))
+    more = f" ({len(unvouched)} kinds of such warnings)" if len(unvouched) > 1 else ""
+    summary = (
+        f"{SERVED_WARNING_LEAD}{more}: "
+        f"{ended(quote(lead))} No error-level line follows it, and no end-to-end result (probe or accuracy "
+        "gate) shows that it did not matter."
+    )
+    missing = (*report.missing, f"no pattern explains the warning at {lead.first.where}")
+    why = f"a warning no pattern names says something failed while the deployment served ({lead.first.where})"
+    changed = as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, why)
+    return _named_by_words(changed, lead, unvouched, library, events, SERVED_WARNING_LEAD) or changed
+
+
+SERVED_WARNING_LEAD = "The deployment served, but a warning says something failed while it served"
 
 
 def _after_serving_in_its_file(error: Event, served: Mapping[str, int]) -> bool:
