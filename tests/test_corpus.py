@@ -3014,7 +3014,7 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round145-excerpts-e/05-mistralrs-gguf-garbage-output": {
         "key_line": "first sight: output-corruption (the tester's verdict) quoting other lines of the garbage",
     },
-    # Round 146 (session 43), scored at first sight on ad398822.
+    # Round 146 (session 43), scored at first sight on 61b7f60f.
     "tests/data/blind-round146-excerpts-c/01-sglang-dsv4-flash-megamoe-gsm8k-aime-pass": {
         "key_line": "first sight: healthy (the tester's verdict) on the GSM8K lines; sgl-eval's `pass@1[avg-of-16]` "
         "and its run line are read by no pattern",
@@ -3029,7 +3029,7 @@ KNOWN: dict[str, dict[str, str]] = {
         "tester expects model-load-failure: KServe's sklearn server failing in `model.load()` after its storage "
         "initializer copied nothing",
     },
-    # Round 147 (session 43), scored at first sight on f0548242: 20/31 acceptable, quoted 27/31, healthy on a
+    # Round 147 (session 43), scored at first sight on 40d80fc9: 20/31 acceptable, quoted 27/31, healthy on a
     # failed run 2 (bundles-2 03, excerpts-e 01: both fixed since), confidently wrong 0.
     "tests/data/blind-round147-excerpts-a/05-vllm-v025-multinode-startup-ok": {
         "key_line": "first sight: no-failure-seen (the tester's verdict) quoting the last start-up line, not the "
