@@ -1635,15 +1635,17 @@ def _warned_while_serving(
         return report
     served = _last_serving_lines(events, library)
     started = _last_serving_lines(events, library, START_UP_MARKS)
-    unvouched = [t for t in warnings if _while_serving_in_its_file(t.first, served, started)]
+    unvouched = [
+        t for t in warnings if t.severity is Severity.WARNING and _while_serving_in_its_file(t.first, served, started)
+    ]
     if not unvouched:
         return report
     lead = min(unvouched, key=lambda t: _time_key(t.first))
     more = f" ({len(unvouched)} kinds of such warnings)" if len(unvouched) > 1 else ""
     summary = (
         f"{SERVED_WARNING_LEAD}{more}: "
-        f"{ended(quote(lead))} No error-level line follows it, and no end-to-end result (probe or accuracy "
-        "gate) shows that it did not matter."
+        f"{ended(quote(lead))} No line is an error, but no end-to-end result (probe or accuracy gate) shows "
+        "that what failed did not matter."
     )
     missing = (*report.missing, f"no pattern explains the warning at {lead.first.where}")
     why = f"a warning no pattern names says something failed while the deployment served ({lead.first.where})"
