@@ -3059,11 +3059,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive; the tester expects ci-cancelled: a listing of workflow runs "
         "(`schedule cancelled`, `workflow_dispatch cancelled`), no runner line",
     },
-    "tests/data/blind-round147-excerpts-e/04-xinference-embedding-served": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy: an IPython session whose "
-        "`create_embedding` returned a replica's embedding",
-        "key_line": "first sight: no-failure-seen quoting no line of the session",
-    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
