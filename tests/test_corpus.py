@@ -43,6 +43,11 @@ from .corpus import (
 # Known misses, by case and by what is checked ("verdict": verdict, exit code, must-not-be;
 # "key_line": a key line quoted; "values": facts and times; "other_incidents": the separate incidents).
 KNOWN: dict[str, dict[str, str]] = {
+    "tests/data/blind-round54-excerpts-c/03-sglang-dsa-mxfp4-index-parity": {
+        "key_line": "since session 43: healthy (the tester's verdict; no-failure-seen before) on sgl-eval's "
+        "`pass@1[avg-of-8]` lines, which the report quotes instead of the GSM8K row's `mean 0.958` and pytest's "
+        "`6 passed` the tester keys",
+    },
     "tests/data/blind-round4/03-crlf-ansi-truncated-gpu-oom": {
         "key_line": "the 480-character key line is cut at the excerpt limit",
     },
@@ -2770,11 +2775,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "llama.cpp's `slot context shift`",
         "key_line": "first sight: no-failure-seen, no key line quoted",
     },
-    "tests/data/blind-round137-excerpts-b/03-llamacpp-context-shift-loop-slot-unavailable": {
-        "verdict": "first sight: no-failure-seen 0.50: the tester expects inconclusive: one slot looping on its "
-        "context shift, then `slot unavailable`",
-        "key_line": "first sight: no-failure-seen, no key line quoted",
-    },
     "tests/data/blind-round137-excerpts-b/04-ollama-glm47-gibberish-while-200": {
         "verdict": "first sight: healthy 0.50 (a failed run called healthy): punctuation soup in an answer file "
         "beside 200 lines",
@@ -3015,10 +3015,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: output-corruption (the tester's verdict) quoting other lines of the garbage",
     },
     # Round 146 (session 43), scored at first sight on 61b7f60f.
-    "tests/data/blind-round146-excerpts-c/01-sglang-dsv4-flash-megamoe-gsm8k-aime-pass": {
-        "key_line": "first sight: healthy (the tester's verdict) on the GSM8K lines; sgl-eval's `pass@1[avg-of-16]` "
-        "and its run line are read by no pattern",
-    },
     "tests/data/blind-round146-excerpts-c/04-vllm-ascend-dsv4-flash-decode-slower-image": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects performance-regression: a Chinese "
         "comparison (`decode性能22t/s；不如deepseekv4镜像，decode性能38t/s`: 不如, `not as good as`) and an image "
@@ -3058,6 +3054,45 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round147-excerpts-d/05-gha-nightly-cancelled-by-dispatch": {
         "verdict": "first sight: inconclusive; the tester expects ci-cancelled: a listing of workflow runs "
         "(`schedule cancelled`, `workflow_dispatch cancelled`), no runner line",
+    },
+    # Round 148 (session 43), scored at first sight on 883d8d9d: 22/33 acceptable, quoted 30/33, none refused,
+    # none called healthy on a failed run, none confidently wrong.
+    "tests/data/blind-round148-bundles-2/02-llmd-gateway-pd-header-never-set": {
+        "key_line": "first sight: inconclusive (the tester's verdict) led by another line than Envoy's access line "
+        'with `"prefill_header":null`',
+    },
+    "tests/data/blind-round148-excerpts-a/03-vllm-ep-tp8-stale-compile-cache": {
+        "verdict": "first sight: inconclusive on the worker's `ValueError: not enough values to unpack`; the "
+        "tester expects scheduler-init-crash (a stale torch.compile cache read at start-up)",
+    },
+    "tests/data/blind-round148-excerpts-a/06-vllm-b200-nccl-illegal-access-init": {
+        "verdict": "first sight: inconclusive on nccl-tests' `Test NCCL failure common.cu:536 'unhandled cuda "
+        "error'`, not the key line the tester chose; the tester expects scheduler-init-crash",
+    },
+    "tests/data/blind-round148-excerpts-b/05-llamacpp-self-extend-served-healthy": {
+        "key_line": "first sight: no-failure-seen; since then healthy on `slot 0 released`, not the request "
+        "log's JSON record with `\"status\":200` (its `message` is all the record's unwrapping keeps)",
+    },
+    "tests/data/blind-round148-excerpts-b/06-tt-vllm-long-context-keyerror-crash": {
+        "verdict": "first sight: inconclusive on `KeyError: 32768` without its prefix, which the tester's key "
+        "line holds; the tester expects scheduler-runtime-crash",
+    },
+    "tests/data/blind-round148-excerpts-c/02-ik-llama-bad-build-not-slower": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive (or healthy): llama-bench "
+        "rows of a `bad` and a `good` build, the bad one faster after the cache was dropped (`now both are bad`)",
+    },
+    "tests/data/blind-round148-excerpts-c/03-sglang-r1-distill-aime-below-paper": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: AIME24 0.6 "
+        "against a paper's 72.6 pass@1, said `is lower than deepseek-R1 paper` (a comparative no pattern reads)",
+    },
+    "tests/data/blind-round148-excerpts-d/05-inferencex-mi325-disagg-mtp-results": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects healthy: a concurrency sweep's table "
+        "(`Out tok/s/gpu`, TTFT, TPOT) of the one job that succeeded, no gate",
+        "key_line": "first sight: no-failure-seen quoting a row, not the sentence above the table",
+    },
+    "tests/data/blind-round148-excerpts-e/05-lightllm-tp-router-rpc-reset": {
+        "verdict": "first sight: inconclusive on `ConnectionResetError: [Errno 104] Connection reset by peer` in "
+        "the router; the tester expects scheduler-runtime-crash (a model worker lost under a multi-GPU prefill)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
