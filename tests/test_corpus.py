@@ -3061,10 +3061,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: inconclusive (the tester's verdict) led by another line than Envoy's access line "
         'with `"prefill_header":null`',
     },
-    "tests/data/blind-round148-excerpts-a/03-vllm-ep-tp8-stale-compile-cache": {
-        "verdict": "first sight: inconclusive on the worker's `ValueError: not enough values to unpack`; the "
-        "tester expects scheduler-init-crash (a stale torch.compile cache read at start-up)",
-    },
     "tests/data/blind-round148-excerpts-a/06-vllm-b200-nccl-illegal-access-init": {
         "verdict": "first sight: inconclusive on nccl-tests' `Test NCCL failure common.cu:536 'unhandled cuda "
         "error'`, not the key line the tester chose; the tester expects scheduler-init-crash",
