@@ -1542,8 +1542,7 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
     """Serving proves errors before it did not matter; it proves nothing about errors after it,
     and without an end-to-end check, nothing about errors in the deployment's own logs, nor
     about an error in the serving lines' own file after the last of them."""
-    end_to_end = library.marked(Mark.END_TO_END)
-    passed = [e for e in report.chain if e.pattern in end_to_end and not e.failing]
+    passed = _passed_checks(report, library)
     if not passed:
         # Per file, read once: its last line that shows serving, and its last start-up line.
         served = _last_serving_lines(events, library)
@@ -1622,6 +1621,12 @@ def _named_after_serving(
     return replace(named, verdict=verdict, explain=spec.explain.strip())
 
 
+def _passed_checks(report: Report, library: Library) -> list[Event]:
+    """The end-to-end results in the chain that passed (a probe, an accuracy gate): what vouches for a run."""
+    end_to_end = library.marked(Mark.END_TO_END)
+    return [e for e in report.chain if e.pattern in end_to_end and not e.failing]
+
+
 def _warned_while_serving(
     report: Report, warnings: list[UnexplainedError], library: Library, events: Sequence[Event]
 ) -> Report:
@@ -1630,8 +1635,7 @@ def _warned_while_serving(
     or around it do not show that what failed did not matter (vllm-ascend's Mooncake connector's
     `Receive failed: Receive timeout, retrying... (1 attempts left)` with a request left waiting:
     vllm-project/vllm-ascend#7355). Not healthy, not a failure either: the warning leads."""
-    end_to_end = library.marked(Mark.END_TO_END)
-    if any(e.pattern in end_to_end and not e.failing for e in report.chain):
+    if _passed_checks(report, library):
         return report
     served = _last_serving_lines(events, library)
     started = _last_serving_lines(events, library, START_UP_MARKS)
