@@ -274,3 +274,52 @@ def test_the_error_a_compose_services_json_record_holds_is_pointed_at(library: L
     report = run([str(log)], library)
     assert report.verdict.id == "inconclusive", report.verdict.summary
     assert "Exception litellm.Timeout: APITimeoutError - Request timed out." in report.verdict.summary
+
+
+# ggml-org/llama.cpp's server with `--log-format json` (examples/server/utils.hpp's log_server_request):
+# the message is one word, the answer is in the record's other fields.
+LLAMA_REQUEST = (
+    '{"tid":"140231","timestamp":1712345611,"level":"INFO","function":"log_server_request","line":2766,'
+    '"msg":"request","remote_addr":"127.0.0.1","remote_port":46520,"status":%d,"method":"POST",'
+    '"path":"/completion","params":{}}'
+)
+
+
+@pytest.mark.parametrize(
+    ("record", "line"),
+    [
+        (LLAMA_REQUEST % 500, "request status=500 method=POST path=/completion"),
+        (LLAMA_REQUEST % 200, "request status=200 method=POST path=/completion"),
+        # python-json-logger: the traceback sits in exc_info; its last line states the exception
+        (
+            json.dumps(
+                {
+                    "asctime": "2025-05-01 10:00:00,001",
+                    "levelname": "ERROR",
+                    "message": "Exception in ASGI application",
+                    "exc_info": 'Traceback (most recent call last):\n  File "x.py", line 3\nValueError: bad shape',
+                }
+            ),
+            "ERROR Exception in ASGI application: ValueError: bad shape",
+        ),
+        # a supervisor's record of a child that exited
+        (
+            json.dumps({"msg": "worker exited", "exit_code": 137, "time": "2025-05-01T10:00:00Z"}),
+            "worker exited exit_code=137",
+        ),
+        # what the message already says is not said twice; a status that is no HTTP status is left out
+        (json.dumps({"msg": "answered 500", "status": 500}), "answered 500"),
+        (json.dumps({"msg": "ready", "status": "running", "exit_code": 0}), "ready"),
+    ],
+)
+def test_a_records_outcome_fields_are_read_beside_its_message(record: str, line: str) -> None:
+    assert clean_line(record)[0] == line
+
+
+def test_a_request_a_json_record_answers_with_a_server_error_is_pointed_at(library: Library, tmp_path: Path) -> None:
+    """Read as its message alone (`request`), the llama.cpp log below was a run with no failure seen."""
+    log = tmp_path / "server.log"
+    log.write_text("\n".join([LLAMA_REQUEST % 200, LLAMA_REQUEST % 500, LLAMA_REQUEST % 500]) + "\n")
+    report = run([str(log)], library)
+    assert report.verdict.id != "healthy" and report.verdict.id != "no-failure-seen", report.verdict.summary
+    assert "server.log:2: request status=500 method=POST path=/completion" in report.verdict.summary

@@ -930,9 +930,8 @@ KNOWN: dict[str, dict[str, str]] = {
         "table with GSM8K as `1093/1319 (82.87%)` cells",
     },
     "tests/data/blind-round61-excerpts-c/06-vllm-ttft-3x-after-upgrade": {
-        "verdict": "first sight: no-failure-seen; the tester expects performance-regression: `- TTFT (v0.7.0): "
-        "0.39s` over `- TTFT (v0.6.1.post2): 0.13s`, the versions inside the labels",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
+        "key_line": "first sight: no line quoted (no-failure-seen); since session 44 performance-regression on the "
+        "sentence `TTFT became 3x slower`, not the tester's `- TTFT (v0.7.0): 0.39s` below it",
     },
     "tests/data/blind-round61-excerpts-c/07-llamacpp-command-a-sm-row-gibberish": {
         "key_line": "first sight: no line quoted (no-failure-seen)",
@@ -3089,6 +3088,23 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round148-excerpts-e/05-lightllm-tp-router-rpc-reset": {
         "verdict": "first sight: inconclusive on `ConnectionResetError: [Errno 104] Connection reset by peer` in "
         "the router; the tester expects scheduler-runtime-crash (a model worker lost under a multi-GPU prefill)",
+    },
+    # Round 149 (session 44), scored at first sight on 94f0262f: 20/29 acceptable, quoted 27/29, none refused,
+    # one called healthy on a failed run (excerpts-c/02), one counted confidently wrong (bundles-1/02: a verdict
+    # the tester accepts, quoting another line of the same crash dump).
+    "tests/data/blind-round149-bundles-1/02-1p1d-docker-segfault-phase-unknown": {
+        "verdict": "first sight: scheduler-init-crash 0.70, acceptable but its summary quotes another line of the dump",
+        "key_line": "first sight: scheduler-init-crash (one the tester accepts) on faulthandler's `Fatal Python "
+        "error: Segmentation fault`, not the thread header below it the tester chose",
+    },
+    "tests/data/blind-round149-excerpts-c/02-kimi-linear-gsm8k-kda-layout": {
+        "verdict": "first sight: healthy 0.40 on an evalscope row scoring 0.1736; since then inconclusive on the "
+        "stated root cause; the tester expects accuracy-regression (17 % on GSM8K: low only against the model's ~90 %, "
+        "which the lines do not state)",
+    },
+    "tests/data/blind-round149-excerpts-d/02-atom-nightly-gsm8k-below-gate": {
+        "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: a table whose column "
+        "`vs threshold 0.81` says `below` (one thread shows that shape: no mechanism read from it alone)",
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

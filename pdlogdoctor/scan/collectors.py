@@ -131,7 +131,7 @@ def _json_record(line: str) -> tuple[str, str | None] | None:
     message = _message(record)
     if message is None:
         return None
-    return _with_level(_one_line(message), record), _record_time(record)
+    return _with_level(_with_outcome(_one_line(message), record), record), _record_time(record)
 
 
 def _parsed(line: str) -> dict[str, Any] | None:
@@ -158,17 +158,62 @@ def _message(record: dict[str, Any]) -> str | None:
     return None
 
 
+# The fields a structured logger states an outcome in beside a short message. A request logger's
+# message is often one word: llama.cpp's JSON log says `"msg":"request"` and puts the answer in
+# `status`, `method` and `path`; zap's and logr's errors sit in `error` (kubernetes-sigs/kueue#2226's
+# "Unable to apply VisibilityServerOptions" is about "bind: address already in use"),
+# python-json-logger's traceback in `exc_info`, a supervisor's exit in `exit_code`.
+STATUS_KEYS = ("status", "status_code", "statusCode", "http_status")
+REQUEST_KEYS = ("method", "path", "uri")
+ERROR_KEYS = ("error", "err", "exception", "exc_info", "stack_trace")
+EXIT_KEYS = ("exit_code", "exitCode", "returncode")
+
+
+def _with_outcome(line: str, record: dict[str, Any]) -> str:
+    """The line with the outcome its record states beside it: an HTTP status with the request it
+    answered, a non-zero exit code, and the statement of an error (a traceback's last line)."""
+    status = _first_number(record, STATUS_KEYS)
+    if status is not None and 100 <= status <= 599 and f"{status}" not in line:
+        request = " ".join(f"{key}={record[key]}" for key in REQUEST_KEYS if isinstance(record.get(key), str))
+        line = f"{line} status={status}" + (f" {request}" if request else "")
+    exit_code = _first_number(record, EXIT_KEYS)
+    if exit_code:
+        line = f"{line} exit_code={exit_code}"
+    error = _error_statement(record)
+    if error and error not in line:
+        line = f"{line}: {error}"
+    return line
+
+
+def _first_number(record: dict[str, Any], keys: tuple[str, ...]) -> int | None:
+    for key in keys:
+        value = record.get(key)
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str) and value.isdigit() and len(value) < 6:
+            return int(value)
+    return None
+
+
+def _error_statement(record: dict[str, Any]) -> str | None:
+    """The error a record carries beside its message: the last line of a traceback, which states
+    the exception; a one-line error as it is."""
+    for key in ERROR_KEYS:
+        value = record.get(key)
+        if isinstance(value, str) and value.strip():
+            lines = [text for text in value.strip().splitlines() if text.strip()]
+            return lines[-1].strip()
+    return None
+
+
 def _with_level(line: str, record: dict[str, Any]) -> str:
     """The line with the record's level in front when that level is error or above and the line
-    states no level of its own, and with zap's `error` field after it (the error the message is
-    about: kubernetes-sigs/kueue#2226's "Unable to apply VisibilityServerOptions" is about
-    "bind: address already in use")."""
+    states no level of its own."""
     level = _error_level(record)
     if level is None:
         return line
-    error = record.get("error")
-    if isinstance(error, str) and error and error not in line:
-        line = f"{line}: {_one_line(error)}"
     return line if shipped().read(line).level is not None else f"{level} {line}"
 
 
