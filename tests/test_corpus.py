@@ -3066,7 +3066,8 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round148-excerpts-b/05-llamacpp-self-extend-served-healthy": {
         "key_line": "first sight: no-failure-seen; since then healthy on `slot 0 released`, not the request "
-        "log's JSON record with `\"status\":200` (its `message` is all the record's unwrapping keeps)",
+        "log's JSON record with `\"status\":200` (read since session 44 as `request status=200 method=POST ...`, "
+        "never in the raw JSON the key line holds)",
     },
     "tests/data/blind-round148-excerpts-b/06-tt-vllm-long-context-keyerror-crash": {
         "verdict": "first sight: inconclusive on `KeyError: 32768` without its prefix, which the tester's key "
