@@ -3066,7 +3066,7 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round148-excerpts-b/05-llamacpp-self-extend-served-healthy": {
         "key_line": "first sight: no-failure-seen; since then healthy on `slot 0 released`, not the request "
-        "log's JSON record with `\"status\":200` (read since session 44 as `request status=200 method=POST ...`, "
+        'log\'s JSON record with `"status":200` (read since session 44 as `request status=200 method=POST ...`, '
         "never in the raw JSON the key line holds)",
     },
     "tests/data/blind-round148-excerpts-b/06-tt-vllm-long-context-keyerror-crash": {
@@ -3106,6 +3106,68 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round149-excerpts-d/02-atom-nightly-gsm8k-below-gate": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: a table whose column "
         "`vs threshold 0.81` says `below` (one thread shows that shape: no mechanism read from it alone)",
+    },
+    # Round 150 (session 44), scored at first sight on 857a11e4: 24/36 acceptable, quoted 31/36, none refused,
+    # one called healthy on a failed run (bundles-2/01), none confidently wrong.
+    "tests/data/blind-round150-bundles-2/01-lmcache-nixl-pd-hash-mismatch": {
+        "verdict": (
+            "first sight: healthy 0.60; the tester expects inconclusive (or config-mismatch): LMCache's two "
+            "sides log different `[HASH_GENERATION]` keys for one chunk, so the decode recomputes every "
+            "prompt, and nothing fails"
+        ),
+    },
+    "tests/data/blind-round150-excerpts-c/01-sglang-mla-refactor-evals-pass": {
+        "key_line": "first sight: healthy (the tester's verdict) quoting `Successful requests: 16.`, not the GPQA "
+        "scores or the `No performance regression` heading",
+    },
+    "tests/data/blind-round150-excerpts-c/02-mlc-llm-vulkan-prefill-halved": {
+        "verdict": (
+            "first sight: no-failure-seen 0.50; the tester expects performance-regression: `prefill ~80 "
+            "tok/s` (latest) beside `prefill ~160 tok/s` (old version) on two lines, labelled by version "
+            "only"
+        ),
+    },
+    "tests/data/blind-round150-excerpts-c/03-vllm-sm120-long-prefill-flashinfer-bump": {
+        "verdict": (
+            "first sight: no-failure-seen 0.50; the tester expects performance-regression: `loses ~8–11% "
+            "long-context prefill throughput` (a verb no pattern reads)"
+        ),
+    },
+    "tests/data/blind-round150-excerpts-c/05-vllm-bf16-moe-routed-scaling-gsm8k": {
+        "key_line": "first sight: no line quoted (no-failure-seen)",
+        "verdict": (
+            "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: GSM8K 0.378 and "
+            "0.151 on one backend beside 0.897 and 0.813 on another, in a table whose failing rows are too "
+            "short to be key lines"
+        ),
+    },
+    "tests/data/blind-round150-excerpts-c/06-sglang-nvfp4-moe-tile192-nan-gsm8k-zero": {
+        "verdict": (
+            "first sight: inconclusive; the tester expects output-corruption: NaN logits from one MoE tactic "
+            "and GSM8K at 0.000"
+        ),
+    },
+    "tests/data/blind-round150-excerpts-d/03-vecinf-jq-stale-handle-vllm-ready": {
+        "key_line": "first sight: inconclusive on jq's line, not vLLM's `Application startup complete.`",
+        "verdict": (
+            "first sight: inconclusive on jq's `Stale file handle`; the tester expects healthy: vLLM reached "
+            "`Application startup complete.` and the job's FAILED state was the launcher script's"
+        ),
+    },
+    "tests/data/blind-round150-excerpts-e/01-gpustack-worker-ports-unavailable": {
+        "verdict": (
+            "first sight: inconclusive on `Port 10150 required for service 'gpustack' is not available.`; "
+            "the tester expects bind-failed (a wording of a taken port one thread shows)"
+        ),
+    },
+    "tests/data/blind-round150-excerpts-e/03-ovms-gemma4-unsupported-model-type": {
+        "verdict": (
+            "first sight: inconclusive (acceptable) led by another line than the tester's `Unsupported "
+            "'gemma4' VLM model type`"
+        ),
+    },
+    "tests/data/blind-round150-excerpts-e/05-ipex-llm-xpu-engine-background-failed": {
+        "verdict": ("first sight: inconclusive (acceptable) led by another line than the tester's key lines"),
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -157,3 +157,25 @@ def test_a_cut_traceback_that_ends_in_a_wait_is_no_crash(tmp_path: Path, library
     """A stack cut where a thread blocks (threading's wait) shows where it waited: a hang's, or one interrupted."""
     report = analysed_lines(tmp_path, library, ENGINE_FRAMES, "pasted.txt")
     assert report.verdict.id == "inconclusive", report.verdict.summary
+
+
+def test_frames_behind_a_tag_every_row_shares_are_a_cut_traceback(tmp_path: Path, library: Library) -> None:
+    """vllm-project/vllm#53900 as posted: each row keeps the logger's `[multiproc_executor.py:944]` and no
+    more, so no source row is indented; the tag taken off, the frames are read as any paste's."""
+    tagged = ["[multiproc_executor.py:944]" + row for row in BIND_FRAMES[:-1]]
+    report = analysed_lines(tmp_path, library, tagged, "excerpt.log")
+    assert report.verdict.id not in ("healthy", "no-failure-seen"), report.verdict.summary
+    assert "excerpt.log:4: self.server_socket.bind(" in report.verdict.summary
+    # the same tag on one row only is no shared tag: the rows stay as written, and nothing is a frame
+    mixed = [BIND_FRAMES[0], *tagged[1:]]
+    (tmp_path / "mixed").mkdir()
+    assert analysed_lines(tmp_path / "mixed", library, mixed, "excerpt.log").verdict.id == "no-failure-seen"
+
+
+def test_a_viewers_time_rows_between_frames_do_not_cut_them(tmp_path: Path, library: Library) -> None:
+    """NVIDIA/TensorRT-LLM#13179 as copied from a log viewer: the time of each line on a row of its own
+    between the frame rows; the rows keep their numbers, the quoted call is the innermost own one."""
+    stamped = [row for frame in BIND_FRAMES[:-1] for row in ("\t\t2026-04-18 12:59:31.370\t", frame)]
+    report = analysed_lines(tmp_path, library, stamped, "excerpt.log")
+    assert report.verdict.id not in ("healthy", "no-failure-seen"), report.verdict.summary
+    assert "excerpt.log:8: self.server_socket.bind(" in report.verdict.summary

@@ -223,19 +223,36 @@ def _stack_fields(frames: list[tuple[int, Frame]], rows: list[str]) -> tuple[tup
 
 def _call_under(rows: list[str], at: int) -> str:
     """The source line printed under the frame at row `at` ("" when the paste shows none)."""
-    below = at + 1
-    if below < len(rows) and _under_a_frame(rows, below) and not _CARETS.match(rows[below]):
+    below = _row_below(rows, at)
+    if _under_a_frame(rows, below) and not _CARETS.match(rows[below]):
         return rows[below].strip()
     return ""
 
 
 def _pasted_rows(head: str) -> list[str]:
     """The paste's rows as the scan reads them (prefixes a collector added taken off), its blank end
-    dropped: a stack's last frame is its last row."""
+    dropped: a stack's last frame is its last row. A tag every row starts with (what a logger's
+    prefix left when the poster cut its level and time: `[multiproc_executor.py:944]`) is taken off
+    too, so the frames' indentation shows; a row that is a time alone (a log viewer's column, copied
+    onto a row of its own between the lines it stamps) is kept blank, so rows stay the file's lines."""
     rows = [clean_line(row)[0].rstrip() for row in head.splitlines()]
     while rows and not rows[-1].strip():
         rows.pop()
-    return rows
+    rows = ["" if _TIME_ALONE.match(row) else row for row in rows]
+    tag = _shared_tag([row for row in rows if row])
+    return [row[len(tag) :] if tag else row for row in rows]
+
+
+_TIME_ALONE = lazy_re(r"^\s*\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\s*$")
+_TAG = lazy_re(r"^\[[^\]\s]{1,80}\]")
+
+
+def _shared_tag(rows: list[str]) -> str:
+    """The bracketed tag every row starts with, when there are rows and they all do; "" otherwise."""
+    found = _TAG.match(rows[0]) if rows else None
+    if found is None or not all(row.startswith(found.group(0)) for row in rows):
+        return ""
+    return found.group(0)
 
 
 def _error_line(name: str, row: int, text: str, marker: str, layer: ErrorLayer | None) -> Event:
@@ -265,9 +282,11 @@ def _trailing_frames(rows: list[str]) -> tuple[int, list[tuple[int, Frame]]]:
         frame = _traceback_frame(rows[at])
         if frame is not None:
             frames.append((at, frame))
-        elif not _under_a_frame(rows, at):
-            break
+        elif not _under_a_frame(rows, at) and not (rows[at] == "" and at < len(rows) - 1):
+            break  # a blank row inside the frames is a time that stood alone there (_pasted_rows)
         at -= 1
+    while at + 1 < len(rows) and rows[at + 1] == "":
+        at += 1  # the frames start at a frame, not at a time above them
     return at + 1, frames[::-1]
 
 
@@ -282,12 +301,32 @@ def _header_above(rows: list[str], top: int) -> bool:
 
 def _under_a_frame(rows: list[str], at: int) -> bool:
     """An indented source line right under a frame, or a caret line under such a line."""
-    if not rows[at][:1].isspace() or at == 0:
+    if at >= len(rows) or not rows[at][:1].isspace() or at == 0:
         return False
-    above = rows[at - 1]
+    row_above = _row_above(rows, at)
+    if row_above < 0:
+        return False
+    above = rows[row_above]
     if _CARETS.match(rows[at]):
-        return _traceback_frame(above) is not None or _under_a_frame(rows, at - 1)
+        return _traceback_frame(above) is not None or _under_a_frame(rows, row_above)
     return _traceback_frame(above) is not None
+
+
+def _row_below(rows: list[str], at: int) -> int:
+    """The nearest row below `at` that is not blank (len(rows) when none), as _row_above."""
+    below = at + 1
+    while below < len(rows) and rows[below] == "":
+        below += 1
+    return below
+
+
+def _row_above(rows: list[str], at: int) -> int:
+    """The nearest row above `at` that is not blank (-1 when none): the rows a viewer's time left
+    blank between a frame and its source line (_pasted_rows) do not part them."""
+    above = at - 1
+    while above >= 0 and rows[above] == "":
+        above -= 1
+    return above
 
 
 def _traceback_frame(row: str) -> Frame | None:
@@ -303,7 +342,7 @@ def _traceback_frame(row: str) -> Frame | None:
 def _innermost_call(frames: list[tuple[int, Frame]], rows: list[str]) -> tuple[int, str]:
     """The row and text of the innermost own frame's source line (a frame that is no installed
     package's), else of the innermost frame's source line, else the last frame's own row."""
-    called = [(at + 1, frame) for at, frame in frames if at + 1 < len(rows) and _under_a_frame(rows, at + 1)]
+    called = [(below, frame) for at, frame in frames if _under_a_frame(rows, below := _row_below(rows, at))]
     own = [(at, frame) for at, frame in called if not _LIBRARY_FRAME.search(frame.file)]
     chosen = own or called
     if chosen:
