@@ -3127,24 +3127,12 @@ KNOWN: dict[str, dict[str, str]] = {
             "only"
         ),
     },
-    "tests/data/blind-round150-excerpts-c/03-vllm-sm120-long-prefill-flashinfer-bump": {
-        "verdict": (
-            "first sight: no-failure-seen 0.50; the tester expects performance-regression: `loses ~8–11% "
-            "long-context prefill throughput` (a verb no pattern reads)"
-        ),
-    },
     "tests/data/blind-round150-excerpts-c/05-vllm-bf16-moe-routed-scaling-gsm8k": {
         "key_line": "first sight: no line quoted (no-failure-seen)",
         "verdict": (
             "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: GSM8K 0.378 and "
             "0.151 on one backend beside 0.897 and 0.813 on another, in a table whose failing rows are too "
             "short to be key lines"
-        ),
-    },
-    "tests/data/blind-round150-excerpts-c/06-sglang-nvfp4-moe-tile192-nan-gsm8k-zero": {
-        "verdict": (
-            "first sight: inconclusive; the tester expects output-corruption: NaN logits from one MoE tactic "
-            "and GSM8K at 0.000"
         ),
     },
     "tests/data/blind-round150-excerpts-d/03-vecinf-jq-stale-handle-vllm-ready": {
