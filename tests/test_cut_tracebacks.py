@@ -179,3 +179,8 @@ def test_a_viewers_time_rows_between_frames_do_not_cut_them(tmp_path: Path, libr
     report = analysed_lines(tmp_path, library, stamped, "excerpt.log")
     assert report.verdict.id not in ("healthy", "no-failure-seen"), report.verdict.summary
     assert "excerpt.log:8: self.server_socket.bind(" in report.verdict.summary
+    # the viewer's time after each line instead, the paste ending in one
+    (tmp_path / "after").mkdir()
+    after = [row for frame in BIND_FRAMES[:-1] for row in (frame, "\t\t2026-04-18 12:59:31.370\t")]
+    report = analysed_lines(tmp_path / "after", library, after, "excerpt.log")
+    assert "excerpt.log:7: self.server_socket.bind(" in report.verdict.summary, report.verdict.summary

@@ -236,9 +236,9 @@ def _pasted_rows(head: str) -> list[str]:
     too, so the frames' indentation shows; a row that is a time alone (a log viewer's column, copied
     onto a row of its own between the lines it stamps) is kept blank, so rows stay the file's lines."""
     rows = [clean_line(row)[0].rstrip() for row in head.splitlines()]
+    rows = ["" if _TIME_ALONE.match(row) else row for row in rows]
     while rows and not rows[-1].strip():
         rows.pop()
-    rows = ["" if _TIME_ALONE.match(row) else row for row in rows]
     tag = _shared_tag([row for row in rows if row])
     return [row[len(tag) :] if tag else row for row in rows]
 
@@ -282,8 +282,8 @@ def _trailing_frames(rows: list[str]) -> tuple[int, list[tuple[int, Frame]]]:
         frame = _traceback_frame(rows[at])
         if frame is not None:
             frames.append((at, frame))
-        elif not _under_a_frame(rows, at) and not (rows[at] == "" and at < len(rows) - 1):
-            break  # a blank row inside the frames is a time that stood alone there (_pasted_rows)
+        elif not _under_a_frame(rows, at) and rows[at] != "":
+            break  # a blank row inside the frames (a time that stood alone there: _pasted_rows) parts none
         at -= 1
     while at + 1 < len(rows) and rows[at + 1] == "":
         at += 1  # the frames start at a frame, not at a time above them
