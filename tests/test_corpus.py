@@ -3157,6 +3157,70 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round150-excerpts-e/05-ipex-llm-xpu-engine-background-failed": {
         "verdict": ("first sight: inconclusive (acceptable) led by another line than the tester's key lines"),
     },
+    # Round 151 (session 44), scored at first sight on 8b8add87: 25/39 acceptable, quoted 35/39, none refused,
+    # none called healthy on a failed run, none confidently wrong.
+    "tests/data/blind-round151-bundles-1/01-pd-prefill-crash-overlap-dump": {
+        "verdict": (
+            "first sight: inconclusive on a faulthandler dump's thread header with no signal line (read as a "
+            "hang's dump, not a crash); the tester expects scheduler-runtime-crash"
+        ),
+        "key_line": ("first sight: the thread header quoted, not the main thread's frames the tester chose"),
+    },
+    "tests/data/blind-round151-bundles-1/02-pd-decode-warmup-never-completes": {
+        "verdict": (
+            "first sight: inconclusive on the decode's first `GET /health` 503; the tester expects "
+            "warmup-failure: `Start of pd disaggregation warmup ...` with no end and 503s for 14 minutes "
+            "after it (a log viewer's newest-first order)"
+        ),
+    },
+    "tests/data/blind-round151-bundles-2/01-dynamo-decode-worker-registered-aggregated": {
+        "verdict": (
+            "first sight: inconclusive; the tester expects config-mismatch: a decode worker started without "
+            "its disaggregation mode registers as aggregated, and the readiness probe says no namespace has "
+            "all worker types"
+        ),
+    },
+    "tests/data/blind-round151-excerpts-a/04-vllm-b200-nccl-illegal-access-init": {
+        "verdict": (
+            "first sight: inconclusive on nccl-tests' `Test NCCL failure common.cu:536 'unhandled cuda "
+            "error'`, the same forum thread as round 148's excerpts-a 06 (not a GitHub thread: the used list "
+            "could not hold it)"
+        ),
+    },
+    "tests/data/blind-round151-excerpts-a/07-vllm-ray-gloo-connectfullmesh": {
+        "verdict": (
+            "first sight: inconclusive quoting `RuntimeError: Gloo connectFullMesh failed ...` without the "
+            "`[rank0]: ` the tester's key line holds"
+        ),
+    },
+    "tests/data/blind-round151-excerpts-b/03-ollama-cuda-v13-runner-dies-on-load": {
+        "verdict": (
+            "first sight: inconclusive on the scheduler's `Load failed`, not the runner's `do load request "
+            "... EOF` or Gin's 500 the tester chose"
+        ),
+    },
+    "tests/data/blind-round151-excerpts-c/04-tt-inference-server-flux-undefined-ttft-check": {
+        "key_line": (
+            "first sight: no-failure-seen (the tester's verdict) quoting another line than the checker's JSON"
+        ),
+    },
+    "tests/data/blind-round151-excerpts-c/05-evalscope-qwq-ifeval-think-not-stripped": {
+        "verdict": (
+            "first sight: no-failure-seen 0.50; the tester expects accuracy-regression: IFEval 51 against "
+            "the model's own 82"
+        ),
+        "key_line": ("first sight: no line quoted (no-failure-seen)"),
+    },
+    "tests/data/blind-round151-excerpts-d/01-sglang-amd-ci-vlm-perf-pass-after-timeout-bump": {
+        "key_line": ("first sight: healthy (the tester's verdict) quoting another passing line than the tester's"),
+    },
+    "tests/data/blind-round151-excerpts-e/05-vllm-ascend-pp-worker-mq-init": {
+        "verdict": (
+            "first sight: inconclusive quoting `WorkerProc failed to start.` without the "
+            "`(Worker_PP1_TP15_EP15 pid=14470) ` the tester's key line holds; the tester expects "
+            "scheduler-init-crash"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
