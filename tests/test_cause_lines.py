@@ -202,3 +202,36 @@ def test_a_short_kv_cache_warned_with_nothing_failing_is_no_error(library: Libra
     report = run([str(tmp_path)], library)
     assert report.verdict.id in ("no-failure-seen", "inconclusive")
     assert "states its cause" not in report.verdict.summary
+
+
+# tenstorrent/tt-metal#36441 as the issue posted it: the job's name and `failed.`, the run's link, then
+# the job's log where the runner's shell reported the test process killed, and the step's exit status.
+TEST_REPORT_THEN_KILL = [
+    "3000-unit-tests / t3k_qwen25_vl_tests failed.",
+    "",
+    "https://github.com/tenstorrent/tt-metal/actions/runs/21277312920/job/61308068773",
+    "",
+    "Loading checkpoint shards:  79%|███████▉  | 30/38 [03:07<00:49,  6.25s/it]tests/scripts/t3000/"
+    "run_t3000_unit_tests.sh: line 518:   802 Killed                  MESH_DEVICE=T3K HF_MODEL=$qwen25_vl_72b "
+    "TT_CACHE_PATH=$tt_cache_72b pytest models/demos/qwen25_vl/tests/",
+    "Error: Process completed with exit code 137.",
+]
+
+
+def test_a_kill_below_a_report_that_a_test_failed_is_the_lead(library: Library, tmp_path: Path) -> None:
+    """A line that only names the test that failed reports, it fails nothing itself: the shell's kill
+    below it is still the first failure, and its words (Killed) lead to host memory, as a lead."""
+    (tmp_path / "excerpt.log").write_text("\n".join(TEST_REPORT_THEN_KILL) + "\n")
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id == "host-oom", report.verdict.summary
+    assert report.verdict.confidence < 0.5
+    assert "802 Killed" in report.verdict.summary and "('Killed')" in report.verdict.summary
+
+
+def test_a_kill_below_an_error_of_its_own_is_no_lead(library: Library, tmp_path: Path) -> None:
+    """The look-alike: above the kill an error that fails by itself (a crash's exception), not a report:
+    the kill is what reaped its process, no lead."""
+    lines = ["RuntimeError: CUDA error: an illegal memory access was encountered", *TEST_REPORT_THEN_KILL[1:]]
+    (tmp_path / "excerpt.log").write_text("\n".join(lines) + "\n")
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id != "host-oom", report.verdict.summary

@@ -3116,10 +3116,6 @@ KNOWN: dict[str, dict[str, str]] = {
             "prompt, and nothing fails"
         ),
     },
-    "tests/data/blind-round150-excerpts-c/01-sglang-mla-refactor-evals-pass": {
-        "key_line": "first sight: healthy (the tester's verdict) quoting `Successful requests: 16.`, not the GPQA "
-        "scores or the `No performance regression` heading",
-    },
     "tests/data/blind-round150-excerpts-c/02-mlc-llm-vulkan-prefill-halved": {
         "verdict": (
             "first sight: no-failure-seen 0.50; the tester expects performance-regression: `prefill ~80 "
@@ -3219,6 +3215,36 @@ KNOWN: dict[str, dict[str, str]] = {
             "first sight: inconclusive quoting `WorkerProc failed to start.` without the "
             "`(Worker_PP1_TP15_EP15 pid=14470) ` the tester's key line holds; the tester expects "
             "scheduler-init-crash"
+        ),
+    },
+    # Round 152 (session 45), scored at first sight on 912ae489: 22/33 acceptable, quoted 31/33, none refused,
+    # two called healthy on a failed run (excerpts-b/04, excerpts-c/01), none confidently wrong.
+    "tests/data/blind-round152-bundles-2/03-vllm-ascend-lmcache-store-crash-first-request": {
+        "key_line": (
+            "first sight: inconclusive quoting rank 1's innermost call of four ranks' interleaved frames; now "
+            "scheduler-runtime-crash (the tester's verdict) from that rank's stack, quoting the same call, not the "
+            "frames of other ranks the tester chose"
+        ),
+    },
+    "tests/data/blind-round152-bundles-3/02-atom-mooncake-tcp-4p4d-slow-passing": {
+        "verdict": (
+            "first sight: healthy (acceptable) quoting the benchmark's `Failed requests: 0`; the tester's key lines "
+            "are in summary.md, which a directory's reading skips as notes, and expects kv-transfer-backlog: "
+            "request throughput that falls as concurrency rises (2.66 req/s at 1, 0.82 at 16) over Mooncake's TCP"
+        ),
+        "key_line": ("first sight: no key line quoted (they are in summary.md)"),
+    },
+    "tests/data/blind-round152-excerpts-b/04-vllm-v1-enginecore-silent-hang": {
+        "verdict": (
+            "first sight: healthy 0.30 on a `200 OK` the poster annotated `# but actually hangs`; the stats line "
+            "(Running: 0 reqs, Waiting: 3 reqs, 0.0 tokens/s) is wrapped over two rows without its comma and "
+            "carries no time, so no series shows the stall; the tester expects inconclusive"
+        ),
+    },
+    "tests/data/blind-round152-excerpts-b/05-dstack-gateway-stream-asgi-exception-served": {
+        "verdict": (
+            "first sight: inconclusive quoting `Exception in ASGI application` (acceptable only with the 200's "
+            "line); the tester expects healthy: starlette's listen_for_disconnect after a streamed answer"
         ),
     },
 }

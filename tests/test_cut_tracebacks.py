@@ -184,3 +184,50 @@ def test_a_viewers_time_rows_between_frames_do_not_cut_them(tmp_path: Path, libr
     after = [row for frame in BIND_FRAMES[:-1] for row in (frame, "\t\t2026-04-18 12:59:31.370\t")]
     report = analysed_lines(tmp_path / "after", library, after, "excerpt.log")
     assert "excerpt.log:7: self.server_socket.bind(" in report.verdict.summary, report.verdict.summary
+
+
+# LMCache/LMCache-Ascend#12 as posted: two worker ranks print their tracebacks in the same moment, each
+# line behind vLLM's prefix (the rank's process tag, the level, the time, the call site), interleaved;
+# the paste ends before either exception line.
+RANK0 = "(VllmWorker rank=0 pid=895) ERROR 09-08 21:48:38 [multiproc_executor.py:522] "
+RANK1 = "(VllmWorker rank=1 pid=1034) ERROR 09-08 21:48:38 [multiproc_executor.py:522] "
+INTERLEAVED_RANKS = [
+    "INFO 09-08 21:48:37 [async_llm.py:270] Added request chatcmpl-b4c0bf8e704eb5a6162ac20172de3d4a.",
+    RANK0 + '  File "/workspace/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", line 1421, in execute_model',
+    RANK1 + '  File "/workspace/LMCache/lmcache/integration/vllm/lmcache_connector_v1.py", line 99, in wait_for_save',
+    RANK0 + "    num_scheduled_tokens_np, finished_sending, finished_recving) = (self._process_reqs(",
+    RANK1 + "    self._lmcache_engine.wait_for_save()",
+    RANK0 + '  File "/workspace/LMCache/lmcache/integration/vllm/vllm_v1_adapter.py", line 731, in wait_for_save',
+    RANK1 + '  File "/workspace/LMCache/lmcache/v1/gpu_connector.py", line 293, in batched_from_gpu',
+    RANK0 + "    self.lmcache_engine.store(",
+    RANK1 + "    self.from_gpu(memory_obj, start, end, **kwargs)",
+]
+
+
+def test_interleaved_ranks_behind_a_loggers_prefix_are_read_one_stack_at_a_time(
+    tmp_path: Path, library: Library
+) -> None:
+    """Each rank's rows, behind the prefix, are a traceback of their own: the last row's rank is read,
+    its frames in order (the connector's per-step save: a crash while serving), its innermost call quoted."""
+    report = analysed_lines(tmp_path, library, INTERLEAVED_RANKS, "vllm.log")
+    assert report.verdict.id == "scheduler-runtime-crash", report.verdict.summary
+    assert report.verdict.confidence < 0.5
+    assert (
+        "vllm.log:9:" in report.verdict.summary
+        and "self.from_gpu(memory_obj, start, end, **kwargs)" in report.verdict.summary
+    )
+    assert ("raised_under", "self.from_gpu(memory_obj, start, end, **kwargs)") in report.verdict.facts
+    # rank 0's frames are no part of rank 1's stack: its calls are not in the stack the summary names
+    assert "wait_for_save" in report.verdict.summary and "_process_reqs" not in report.verdict.summary
+
+
+def test_one_ranks_rows_behind_a_prefix_with_another_process_last_are_no_stack(
+    tmp_path: Path, library: Library
+) -> None:
+    """The look-alike: the rows end with a line of another process (the API server's), so the last row's
+    process printed no frames: nothing is read as a cut traceback."""
+    lines = [*INTERLEAVED_RANKS[1:], "INFO 09-08 21:48:39 [async_llm.py:270] Added request chatcmpl-5d2."]
+    report = analysed_lines(tmp_path, library, lines, "vllm.log")
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "an exception the paste cuts off" not in report.verdict.summary
+    assert not any(name == "raised_under" for name, _ in report.verdict.facts)

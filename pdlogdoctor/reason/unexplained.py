@@ -1459,14 +1459,15 @@ def _family_line(
     lead: UnexplainedError, serious: Sequence[UnexplainedError], library: Library
 ) -> tuple[UnexplainedError, Family] | None:
     """The lead with the family its words name; else the earliest line of the same process near it
-    that names one (by a family not kept to leads)."""
+    that names one (by a family not kept to leads, unless the lead is a wrapper: a report that
+    something failed is no error of its own, so a line below it is still the first to fail)."""
     layer = library.errors
     if layer is None or not layer.families:
         return None
     near = [t for t in serious if t is not lead and _near(t.first, lead.first)]
     for template in [lead, *sorted(near, key=lambda t: _time_key(t.first))]:
         family = layer.family_of(template.first.text)
-        if family is None or (family.lead_only and template is not lead):
+        if family is None or (family.lead_only and template is not lead and not lead.wrapper):
             continue
         if library.has_verdict(family.verdict):
             return template, family

@@ -158,9 +158,22 @@ def scanned(name: str, result: ScanResult, index: AnchorIndex, problems: tuple[I
     series = result.series.series(name, role, source.node)
     events: Sequence[Event] = result.events
     if result.bytes <= HEAD_BYTES and kind is None and role in PASTED_ROLES:  # read whole: a paste
-        cut = cut_stack(name, head, index.errors)
-        events = (*events, *paste_events(name, head, index.pasted), *((cut,) if cut is not None else ()))
+        cut = cut_stack(name, head, index.errors, index.formats)
+        events = _with_cut_stack((*events, *paste_events(name, head, index.pasted)), cut)
     return Scanned(source, tuple(with_source_role(e, role) for e in events), series)
+
+
+def _with_cut_stack(events: Sequence[Event], cut: Event | None) -> tuple[Event, ...]:
+    """The scan's events and the line a paste's cut stack stands for (pastes.py). When the scan
+    already made an event of that line (a logger printed the frames at ERROR, so the error layer read
+    the source line), that event keeps its time and gains the stack: one line, one event."""
+    if cut is None:
+        return tuple(events)
+    same = next((e for e in events if e.line == cut.line and e.pattern == cut.pattern), None)
+    if same is None:
+        return (*events, cut)
+    merged = replace(same, fields=(*same.fields, *(f for f in cut.fields if same.get(f[0]) is None)))
+    return tuple(merged if e is same else e for e in events)
 
 
 def _scan(

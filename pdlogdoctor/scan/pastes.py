@@ -23,6 +23,7 @@ from dataclasses import replace
 from itertools import islice
 
 from ..library.errorlines import ErrorLayer
+from ..library.formats import Formats
 from ..library.frames import Frame, parse_frame
 from ..library.lazyregex import MULTILINE, LazyRegex
 from ..library.patterns import MATCH_TIMEOUT_S, Pattern, match_line
@@ -153,19 +154,20 @@ _SYSTEM_FUNCTION = lazy_re(
 )
 
 
-def cut_stack(name: str, head: str, layer: ErrorLayer | None) -> Event | None:
+def cut_stack(name: str, head: str, layer: ErrorLayer | None, formats: Formats | None = None) -> Event | None:
     """The error line a paste that ends in a stack stands for: a Python traceback cut at both ends
     (`cut_traceback`), or a native backtrace as gdb prints it (`#0  func () at file`, `#1  ...`), a
-    crashed or hung thread's frames pasted with no signal's line above. None otherwise."""
-    return cut_traceback(name, head, layer) or native_backtrace(name, head, layer)
+    crashed or hung thread's frames pasted with no signal's line above. None otherwise. With the
+    line formats, rows a logger prefixed are read behind their prefix (`_one_process`)."""
+    return cut_traceback(name, head, layer, formats) or native_backtrace(name, head, layer, formats)
 
 
-def native_backtrace(name: str, head: str, layer: ErrorLayer | None) -> Event | None:
+def native_backtrace(name: str, head: str, layer: ErrorLayer | None, formats: Formats | None = None) -> Event | None:
     """A paste that ends in two or more of gdb's frames: its innermost frame outside the C library and
     the thread machinery (`#1  mooncake::MemcpyWorkerPool::workerThread ()` under `#0  __memcpy_...`),
     as the error layer's line of a gdb backtrace: an effect (a stack shows where a thread was, crashed
     or hung, not why), ranked after the lines that say what happened."""
-    rows = _pasted_rows(head)
+    rows = _pasted_rows(head, formats)
     frames: list[tuple[int, str]] = []
     at = len(rows) - 1
     while at >= 0:
@@ -194,7 +196,7 @@ def _gdb_function(row: str) -> str:
     return re.split(r" \(| at | from ", rest, maxsplit=1)[0].strip()
 
 
-def cut_traceback(name: str, head: str, layer: ErrorLayer | None) -> Event | None:
+def cut_traceback(name: str, head: str, layer: ErrorLayer | None, formats: Formats | None = None) -> Event | None:
     """A paste that ends inside a Python traceback's frames, its header and exception line both cut
     (`File "...", line N, in f` and the source lines under them, then nothing): an exception was
     raised there, and the line that named it was not given. The event is the innermost source line of
@@ -202,7 +204,7 @@ def cut_traceback(name: str, head: str, layer: ErrorLayer | None) -> Event | Non
     line of a traceback cut before its exception, so it is ranked and quoted as one; it keeps the
     frames as an exception's line keeps its traceback's, so frames.toml can tell where it was raised.
     None when the paste does not end so, or a header above the frames already is that error line."""
-    rows = _pasted_rows(head)
+    rows = _pasted_rows(head, formats)
     top, frames = _trailing_frames(rows)
     if len(frames) < MIN_CUT_FRAMES or _header_above(rows, top):
         return None
@@ -229,18 +231,53 @@ def _call_under(rows: list[str], at: int) -> str:
     return ""
 
 
-def _pasted_rows(head: str) -> list[str]:
+def _pasted_rows(head: str, formats: Formats | None = None) -> list[str]:
     """The paste's rows as the scan reads them (prefixes a collector added taken off), its blank end
     dropped: a stack's last frame is its last row. A tag every row starts with (what a logger's
     prefix left when the poster cut its level and time: `[multiproc_executor.py:944]`) is taken off
     too, so the frames' indentation shows; a row that is a time alone (a log viewer's column, copied
-    onto a row of its own between the lines it stamps) is kept blank, so rows stay the file's lines."""
+    onto a row of its own between the lines it stamps) is kept blank, so rows stay the file's lines.
+    With the line formats, a logger's whole prefix is taken off too, and only the rows of the process
+    that wrote the last row are kept (`_one_process`)."""
     rows = [clean_line(row)[0].rstrip() for row in head.splitlines()]
     rows = ["" if _TIME_ALONE.match(row) else row for row in rows]
     while rows and not rows[-1].strip():
         rows.pop()
+    if formats is not None:
+        rows = _one_process(rows, formats)
     tag = _shared_tag([row for row in rows if row])
     return [row[len(tag) :] if tag else row for row in rows]
+
+
+def _one_process(rows: list[str], formats: Formats) -> list[str]:
+    """The rows of the process that wrote the last row, each behind its logger's prefix, its
+    indentation kept; the rows other processes wrote kept blank, so rows stay the file's lines. A
+    logger that prints a traceback prefixes each of its lines (vLLM's workers: `(VllmWorker rank=1
+    pid=1034) ERROR 09-08 21:48:38 [multiproc_executor.py:522]   File ...`), and the ranks of one
+    engine print theirs in the same moment, their lines interleaved: each rank's frames are a stack of
+    their own. A row no format prefixes (a continuation) stays as it is. The rows as they were when
+    fewer than MIN_CUT_FRAMES rows are a logger's."""
+    read = [_behind_prefix(row, formats) for row in rows]
+    if sum(1 for who, _ in read if who) < MIN_CUT_FRAMES:
+        return rows
+    last = read[-1][0] if read else ""
+    if not last:
+        return rows
+    return [text if who == last else ("" if who else row) for row, (who, text) in zip(rows, read, strict=True)]
+
+
+def _behind_prefix(row: str, formats: Formats) -> tuple[str, str]:
+    """Who wrote the row (its logger prefix without the time: the same for every line of one
+    process) and its message with the indentation it was logged with; ("", row) for a row no format
+    prefixes with a level."""
+    reading = formats.read(row)
+    if reading.format is None or reading.level is None or not reading.message or not row.endswith(reading.message):
+        return "", row
+    prefix = row[: len(row) - len(reading.message)]
+    indent = len(prefix) - len(prefix.rstrip())
+    stamp = formats.stamp(row)
+    who = prefix.rstrip().replace(stamp.text, "", 1) if stamp is not None else prefix.rstrip()
+    return who, " " * max(indent - 1, 0) + reading.message
 
 
 _TIME_ALONE = lazy_re(r"^\s*\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\s*$")
