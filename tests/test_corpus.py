@@ -3246,6 +3246,49 @@ KNOWN: dict[str, dict[str, str]] = {
             "first sight: inconclusive quoting `Exception in ASGI application` (acceptable only with the 200's "
             "line); the tester expects healthy: starlette's listen_for_disconnect after a streamed answer"
         ),
+    },  # Round 153 (session 45), scored at first sight on 0a2db2f6: 24/35 acceptable, quoted 33/35, none refused,
+    # one called healthy on a failed run (excerpts-c/05), none confidently wrong.
+    "tests/data/blind-round153-excerpts-b/04-mlx-lm-server-broken-pipe-crash": {
+        "verdict": (
+            "first sight: inconclusive quoting `BrokenPipeError: [Errno 32] Broken pipe` (shorter than a key "
+            "line), raised under mlx_lm's handle_completion; no rule places mlx_lm's frames, and the tester "
+            "expects scheduler-runtime-crash"
+        ),
+    },
+    "tests/data/blind-round153-excerpts-c/01-flashinfer-gdn-prefill-0614-regression": {
+        "verdict": (
+            "first sight: no-failure-seen; the tester expects performance-regression: a kernel's median time "
+            "per version and their ratio (`0.6.14 / 0.6.12: 10.462x (+946.2%)`), which no reader takes as a "
+            "later build against an earlier one"
+        ),
+        "key_line": ("first sight: no key line quoted (no-failure-seen)"),
+    },
+    "tests/data/blind-round153-excerpts-c/02-sglang-amd-humaneval-pass-aiter-ar-off": {
+        "verdict": (
+            "first sight: no-failure-seen (results judged against nothing); the tester expects healthy: "
+            "`Before - 0.268` and `After - **0.422**`, a dash where the before/after readers want a colon"
+        ),
+    },
+    "tests/data/blind-round153-excerpts-d/03-tt-inference-v2-server-crash-health-wait": {
+        "verdict": (
+            "first sight: no-failure-seen; a traceback's header behind `[tt-inference-server-1bb42c34] "
+            "(APIServer pid=1) `, a container's name in brackets no format reads as a tag, is no error line; "
+            "the tester expects scheduler-init-crash"
+        ),
+    },
+    "tests/data/blind-round153-excerpts-e/02-xllm-hccl-root-info-startup-fatal": {
+        "verdict": (
+            "first sight: inconclusive (acceptable) quoting glog's `Check failed: ...` without the "
+            "`collective_service.cpp:37] ` its prefix holds and the tester's key line keeps; the tester "
+            "expects scheduler-init-crash (the check's stack runs through the engine's constructors)"
+        ),
+    },
+    "tests/data/blind-round153-excerpts-e/03-gpustack-vllm-ascend-ray-bundle-index": {
+        "verdict": (
+            "first sight: scheduler-crash 0.35 from the logged traceback's frames (Ray's placement group); the "
+            "engine process's own traceback below it, cut at `engine_core = EngineCoreProc(...)` (start-up), "
+            "is not read with the crash; the tester expects scheduler-init-crash"
+        ),
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -635,3 +635,29 @@ def test_a_loop_crash_after_batches_of_work_on_a_node_that_prints_no_ready_line_
     )
     report = _report(tmp_path, library, [LAUNCH, batch, *LOOP_CRASH])
     assert report.verdict.id == RUNTIME
+
+
+# vllm-project/vllm#16030 as its journal held it: a worker's exception, vLLM's front end shutting
+# down in the same second, the launcher script's child killed, systemd's unit exiting with 137.
+JOURNAL = "Apr  3 17:38:57 langmodel52 langmodel[140223]: "
+XGRAMMAR_CRASH = [
+    JOURNAL + "Traceback (most recent call last):",
+    JOURNAL + ' File "/opt/pytorch/lib/python3.12/site-packages/vllm/v1/executor/multiproc_executor.py", '
+    "line 372, in worker_busy_loop",
+    JOURNAL + "   output = func(*args, **kwargs)",
+    JOURNAL + "OSError: /root/.cache/torch_extensions/py312_cu124/xgrammar/xgrammar.so: "
+    "cannot open shared object file: No such file or directory",
+    "Apr  3 17:38:57 langmodel52 langmodel[139935]: 2025-04-03 17:38:57,455 - vllm.v1.engine.core_client - CRITICAL - "
+    "Got fatal signal from worker processes, shutting down. See stack trace above for root cause issue.",
+    "Apr  3 17:38:57 langmodel52 systemd[1]: langmodel.service: Main process exited, code=exited, status=137/n/a",
+]
+
+
+def test_an_exception_in_the_crashs_moment_above_it_is_what_it_died_of(tmp_path: Path, library: Library) -> None:
+    """The exception logged just before the engine's shutdown line, in the same second, is the likeliest
+    cause; the unit's exit status after it says only that the unit ended (systemd's `code=exited`)."""
+    report = analysed_lines(tmp_path, library, XGRAMMAR_CRASH, "journal.log")
+    assert report.verdict.id in (UNKNOWN, RUNTIME), report.verdict.summary
+    summary = report.verdict.summary
+    assert "the likeliest reason it died" in summary and "xgrammar.so: cannot open shared object file" in summary
+    assert "orchestrator line reports" not in summary and "status=137" not in summary

@@ -1766,18 +1766,40 @@ def _what_the_crash_died_of(
     report: Report, before: list[UnexplainedError], causes: list[UnexplainedError], library: Library
 ) -> UnexplainedError | None:
     """The unexplained error a crash verdict that names no cause of its own most likely died of:
-    the earliest one before it from the crashed servers' own logs; with no times to place them,
-    one just above the crash line in its file (UCX failing a device command, then SIGSEGV)."""
+    the earliest one before it from the crashed servers' own logs, or logged above the crash line in
+    the same moment (a worker's exception, then the engine's `Got fatal signal from worker processes`
+    in the same second: `_above_the_first_symptom`); with no times to place them, one just above the
+    crash line in its file (UCX failing a device command, then SIGSEGV)."""
     if not library.has_verdict(report.verdict.id) or library.verdict(report.verdict.id).analyzer != CRASH_ANALYZER:
         return None
     if any(name in CRASH_CAUSE_FACTS for name, _ in report.verdict.facts):
         return None
     crashed = {root.source for root in report.roots}
-    own = [t for t in before if set(t.files) & crashed and set(t.roles) & CAUSE_ROLES]
+    # In the same moment only an exception counts (an advice line printed with it says nothing of
+    # the cause), no wrapper (`WorkerProc initialization failed ... See stack trace for root cause`),
+    # and not the crash's own error said again (`RuntimeError: CUDA error: peer access ...` above
+    # vLLM's `ERROR engine.run_mp_engine: CUDA error: peer access ...`).
+    same_moment = [
+        t
+        for t in causes
+        if t.position == "before-first-symptom"
+        and _RAISED.match(message_of(t.first.text).strip())
+        and not t.wrapper
+        and not _said_again(t, report.roots)
+    ]
+    own = [t for t in (*before, *same_moment) if set(t.files) & crashed and set(t.roles) & CAUSE_ROLES]
     if own:
         return min(own, key=lambda t: _time_key(t.first))
     above = [t for t in causes if report.roots and _just_above(t.first, report.roots[0])]
     return max(above, key=lambda t: t.first.line) if above else None
+
+
+def _said_again(template: UnexplainedError, roots: Sequence[Event]) -> bool:
+    """The template's first line states what a root line states: its message (an exception's, its
+    class aside) is in a root's text."""
+    said = message_of(template.first.text).strip()
+    raised = said.partition(": ")[2].strip() if _RAISED.match(said) else said
+    return len(raised) >= RESTATED_CHARS and any(raised in root.text for root in roots)
 
 
 def _stopped_by_source(report: Report, causes: list[UnexplainedError], library: Library) -> UnexplainedError | None:
