@@ -3290,6 +3290,62 @@ KNOWN: dict[str, dict[str, str]] = {
             "is not read with the crash; the tester expects scheduler-init-crash"
         ),
     },
+    # Round 154 (session 45), scored at first sight on 3cb77d36: 29/39 acceptable, quoted 36/39, none refused,
+    # two called healthy on a failed run (bundles-1/01, bundles-2/02), none confidently wrong.
+    "tests/data/blind-round154-bundles-1/01-efa-dp8-reestablish-backlog": {
+        "verdict": (
+            "first sight: healthy 0.60 on the decode's metrics lines; the tester expects kv-transfer-backlog: "
+            "Mooncake's EFA endpoints re-established over and over between DP workers, the prefill's "
+            "in-flight requests standing at 128 (the metrics lines are the tester's)"
+        ),
+        "key_line": ("first sight: healthy quoting a served request, not Mooncake's re-establish lines"),
+    },
+    "tests/data/blind-round154-bundles-2/02-p2pnccl-garbled-exclamation-output": {
+        "verdict": (
+            "first sight: healthy 0.85; the tester expects output-corruption: one completion of ten `!` "
+            "(finish_reason length), shorter than the 16 characters the degenerate-output readers ask before "
+            "judging"
+        ),
+        "key_line": ("first sight: healthy quoting a served request, not the `!!!!!!!!!!` completion"),
+    },
+    "tests/data/blind-round154-excerpts-a/01-vllm-multinode-nccl-invalid-usage-startup": {
+        "verdict": (
+            "first sight: inconclusive on `RuntimeError: NCCL error: invalid usage`; the engine process's "
+            "traceback below it, cut in AsyncLLMEngine's constructor (start-up), is not read for the phase; "
+            "the tester expects scheduler-init-crash"
+        ),
+    },
+    "tests/data/blind-round154-excerpts-b/02-llamacpp-np16-ctx128-garbled": {
+        "verdict": (
+            "first sight: no-failure-seen; the tester expects output-corruption: `-c 128 -np 16` leaves each "
+            "slot eight tokens, and a context shift after every token (`n_left = 7`) garbles the answer"
+        ),
+    },
+    "tests/data/blind-round154-excerpts-c/01-ttmetal-falcon7b-t3k-perf-gate": {
+        "verdict": (
+            "first sight: inconclusive on the perf check's `AssertionError: Some model(s) Inference Time "
+            "(sec) are too slow`; the tester expects performance-regression"
+        ),
+    },
+    "tests/data/blind-round154-excerpts-c/03-glm53-exl3-sparks-quality-drop-tree": {
+        "verdict": (
+            "first sight: inconclusive; the tester expects accuracy-regression: a quality score from 88.5 to "
+            "77.8 in a tree of results"
+        ),
+        "key_line": ("first sight: no key line quoted"),
+    },
+    "tests/data/blind-round154-excerpts-c/06-tpu-inference-llama8b-req-throughput-small-drop": {
+        "verdict": (
+            "first sight: inconclusive; the tester expects performance-regression for a 4 % drop (9.7 to 9.3 "
+            "req/s), under the catalogue's 10 % (the tester's own boundary case)"
+        ),
+    },
+    "tests/data/blind-round154-excerpts-e/06-vllm-openai-wrong-endpoint-404": {
+        "verdict": (
+            "first sight: inconclusive led by the poster's sentence about the 404s; the tester expects "
+            "healthy: requests to paths the OpenAI server does not serve (`/`, `/generate`)"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -1,0 +1,14 @@
+CUDA_VISIBLE_DEVICES=0 vllm serve deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B \
+  --host 0.0.0.0 \
+  --port 20003 \
+  --tensor-parallel-size 1 \
+  --dtype float16 \
+  --max-model-len 4096 \
+  --max-num-batched-tokens 4096 \
+  --max-num-seqs 32 \
+  --gpu-memory-utilization 0.85 \
+  --enforce-eager \
+  --trust-remote-code \
+  --uvicorn-log-level debug \
+  --enable-log-requests \
+  --kv-transfer-config '{"kv_connector":"P2pNcclConnector","kv_role":"kv_producer","kv_rank":0,"kv_parallel_size":2,"kv_buffer_size":1000000000,"kv_port":21001,"kv_connector_extra_config":{"send_type":"PUT_ASYNC","nccl_num_channels":"8","mem_pool_size_gb":"1"}}'
