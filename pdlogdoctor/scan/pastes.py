@@ -275,9 +275,13 @@ def _behind_prefix(row: str, formats: Formats) -> tuple[str, str]:
         return "", row
     prefix = row[: len(row) - len(reading.message)]
     indent = len(prefix) - len(prefix.rstrip())
-    stamp = formats.stamp(row)
-    who = prefix.rstrip().replace(stamp.text, "", 1) if stamp is not None else prefix.rstrip()
+    # The time goes (its fraction may differ between a traceback's rows); the process tag, its pid
+    # and rank, and the call site stay.
+    who = _TIME_IN_PREFIX.sub("", prefix.rstrip())
     return who, " " * max(indent - 1, 0) + reading.message
+
+
+_TIME_IN_PREFIX = lazy_re(r"\d{2,4}[-/]\d\d(?:[-/]\d\d)?|\d\d:\d\d:\d\d(?:[.,]\d+)?")
 
 
 _TIME_ALONE = lazy_re(r"^\s*\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\s*$")
