@@ -3308,13 +3308,6 @@ KNOWN: dict[str, dict[str, str]] = {
         ),
         "key_line": ("first sight: healthy quoting a served request, not the `!!!!!!!!!!` completion"),
     },
-    "tests/data/blind-round154-excerpts-a/01-vllm-multinode-nccl-invalid-usage-startup": {
-        "verdict": (
-            "first sight: inconclusive on `RuntimeError: NCCL error: invalid usage`; the engine process's "
-            "traceback below it, cut in AsyncLLMEngine's constructor (start-up), is not read for the phase; "
-            "the tester expects scheduler-init-crash"
-        ),
-    },
     "tests/data/blind-round154-excerpts-b/02-llamacpp-np16-ctx128-garbled": {
         "verdict": (
             "first sight: no-failure-seen; the tester expects output-corruption: `-c 128 -np 16` leaves each "

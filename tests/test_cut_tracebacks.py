@@ -231,3 +231,37 @@ def test_one_ranks_rows_behind_a_prefix_with_another_process_last_are_no_stack(
     assert report.verdict.id == "inconclusive", report.verdict.summary
     assert "an exception the paste cuts off" not in report.verdict.summary
     assert not any(name == "raised_under" for name, _ in report.verdict.facts)
+
+
+# vllm-project/vllm#7699 as posted: a worker's NCCL error logged with its traceback, then the engine
+# process's own traceback (multiprocessing's `Process Process-1:`), cut in AsyncLLMEngine's constructor.
+V0_PROCESS = "/usr/local/lib/python3.10/dist-packages/vllm/"
+V0_WORKER_THEN_PROCESS = [
+    "ERROR 08-19 21:33:11 worker_base.py:386]   File "
+    f'"{V0_PROCESS}distributed/device_communicators/pynccl_wrapper.py", line 223, in NCCL_CHECK',
+    'ERROR 08-19 21:33:11 worker_base.py:386]     raise RuntimeError(f"NCCL error: {error_str}")',
+    "ERROR 08-19 21:33:11 worker_base.py:386] RuntimeError: NCCL error: invalid usage "
+    "(run with NCCL_DEBUG=WARN for details)",
+    "Process Process-1:",
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3.10/multiprocessing/process.py", line 314, in _bootstrap',
+    "    self.run()",
+    f'  File "{V0_PROCESS}entrypoints/openai/rpc/server.py", line 217, in run_rpc_server',
+    "    server = AsyncEngineRPCServer(async_engine_args, usage_context, port)",
+    f'  File "{V0_PROCESS}engine/async_llm_engine.py", line 471, in from_engine_args',
+    "    engine = cls(",
+]
+
+
+def test_the_traceback_of_an_exceptions_own_process_places_its_crash(tmp_path: Path, library: Library) -> None:
+    """The worker's exception says nothing of where its process was; the process's own traceback below
+    it, cut in the engine's construction (from_engine_args), says start-up: a crash at start-up, as a lead."""
+    report = analysed_lines(tmp_path, library, V0_WORKER_THEN_PROCESS, "excerpt.log")
+    assert report.verdict.id == "scheduler-init-crash", report.verdict.summary
+    assert report.verdict.confidence < 0.5
+    assert "RuntimeError: NCCL error: invalid usage" in report.verdict.summary
+    assert "building its engine" in report.verdict.summary
+    # the look-alike: the same exception without its process's traceback places nothing
+    (tmp_path / "alone").mkdir()
+    alone = analysed_lines(tmp_path / "alone", library, V0_WORKER_THEN_PROCESS[:3], "excerpt.log")
+    assert alone.verdict.id == "inconclusive", alone.verdict.summary

@@ -1176,7 +1176,8 @@ def _died_of_exception(
         ),
         None,
     )
-    placed = _placed_in_an_engine(exception, library) if died is None else None
+    placed = _placed_in_an_engine(exception, library) or _placed_by_its_process(exception, library, context)
+    placed = placed if died is None else None
     if died is None and placed is None:
         return None
     cut = lead.marker == TRACEBACK_SOURCE  # a paste's traceback cut before its exception: its last call
@@ -1233,6 +1234,22 @@ def _placed_in_an_engine(exception: Event, library: Library) -> PhaseEvidence | 
     an engine's own code; None otherwise."""
     placed = library.frames.phase_of(stack_of(exception.get))
     return placed if placed is not None and _ENGINE_CODE.search(placed.frame.file) else None
+
+
+def _placed_by_its_process(exception: Event, library: Library, context: Sequence[Event]) -> PhaseEvidence | None:
+    """The phase the traceback of the exception's own process places it in: the traceback a process
+    prints as it ends (multiprocessing's `Process Process-1:`, then its frames down to where it was
+    when the exception reached it), read under its header just below the exception in the same file
+    (a paste cut inside it: scan/pastes.py keeps its frames), when the exception's own frames say
+    nothing of where its process was."""
+    below = (
+        e
+        for e in context
+        if e.source == exception.source
+        and 0 < e.line - exception.line <= CHILD_DIED_LINES
+        and e.pattern == TRACEBACK_SOURCE
+    )
+    return next((placed for e in below if (placed := _placed_in_an_engine(e, library)) is not None), None)
 
 
 def _how_it_died(died: Event | None, placed: PhaseEvidence | None, serving: str, library: Library) -> str:

@@ -137,7 +137,7 @@ def _lines(head: str) -> Iterator[tuple[int, str]]:
 TRACEBACK_SOURCE = "traceback-source"
 MIN_CUT_FRAMES = 2  # one frame line may be quoted in prose; two in a row are a traceback
 _CARETS = lazy_re(r"^\s*[~^]+\s*$")  # the standard library's: a paste with no frame imports no `regex`
-_HEADER = "Traceback (most recent call last):"
+TRACEBACK_HEADER = _HEADER = "Traceback (most recent call last):"
 # A frame of an installed package (site-packages, dist-packages), of Python's own library, or of a
 # compiled module (no path): the library a call went into, not the program that made it.
 _LIBRARY_FRAME = LazyRegex(r"/(?:site|dist)-packages/|/lib/python\d[\d.]*/|^[^/]*$")
@@ -206,8 +206,15 @@ def cut_traceback(name: str, head: str, layer: ErrorLayer | None, formats: Forma
     None when the paste does not end so, or a header above the frames already is that error line."""
     rows = _pasted_rows(head, formats)
     top, frames = _trailing_frames(rows)
-    if len(frames) < MIN_CUT_FRAMES or _header_above(rows, top):
+    if len(frames) < MIN_CUT_FRAMES:
         return None
+    header = _header_above(rows, top)
+    if header >= 0:
+        # The header is the error layer's line already: it keeps the frames below it (a process's own
+        # traceback that multiprocessing prints, `Process EngineCore_0:`, cut in its constructor).
+        return replace(
+            _error_line(name, header, rows[header], TRACEBACK_SOURCE, layer), fields=_stack_fields(frames, rows)
+        )
     number, text = _innermost_call(frames, rows)
     return replace(_error_line(name, number, text, TRACEBACK_SOURCE, layer), fields=_stack_fields(frames, rows))
 
@@ -331,13 +338,14 @@ def _trailing_frames(rows: list[str]) -> tuple[int, list[tuple[int, Frame]]]:
     return at + 1, frames[::-1]
 
 
-def _header_above(rows: list[str], top: int) -> bool:
-    """A traceback's header above the frames, across the frames Python prints with no source line
-    (`File "<frozen runpy>", line 198, in _run_module_as_main`): the error layer's line already."""
+def _header_above(rows: list[str], top: int) -> int:
+    """The row of a traceback's header above the frames, across the frames Python prints with no source
+    line (`File "<frozen runpy>", line 198, in _run_module_as_main`): the error layer's line already.
+    -1 when there is none."""
     at = top - 1
     while at >= 0 and ('File "' in rows[at] or rows[at][:1].isspace()):
         at -= 1
-    return at >= 0 and rows[at].strip().endswith(_HEADER)
+    return at if at >= 0 and rows[at].strip().endswith(_HEADER) else -1
 
 
 def _under_a_frame(rows: list[str], at: int) -> bool:
