@@ -203,7 +203,8 @@ def cut_traceback(name: str, head: str, layer: ErrorLayer | None, formats: Forma
     the program's own frames (where it called into the library that raised), as the error layer's
     line of a traceback cut before its exception, so it is ranked and quoted as one; it keeps the
     frames as an exception's line keeps its traceback's, so frames.toml can tell where it was raised.
-    None when the paste does not end so, or a header above the frames already is that error line."""
+    None when the paste does not end so. When a header above the frames is that error line already, the
+    event is the header's line with the frames (scan/inputs.py joins it to the header's own event)."""
     rows = _pasted_rows(head, formats)
     top, frames = _trailing_frames(rows)
     if len(frames) < MIN_CUT_FRAMES:
