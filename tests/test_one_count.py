@@ -45,7 +45,7 @@ from pdlogdoctor.runs.baseline import profile_of
 from pdlogdoctor.runs.compare import compare, strengthen_verdict
 from pdlogdoctor.runs.profile import ProfileSpec, RunProfile, load_profile_spec
 from pdlogdoctor.scan.headings import MEASURE_LINES, read_measures_below
-from pdlogdoctor.scan.pastes import TRACEBACK_HEADER, cut_stack
+from pdlogdoctor.scan.pastes import cut_stack, under_its_header
 from pdlogdoctor.scan.tables import ROWS_ABOVE, read_row
 from pdlogdoctor.scan.timeline import clean_line
 from pdlogdoctor.scan.traceback import TABLE_READERS
@@ -415,7 +415,7 @@ def _unnamed_templates(source: str, severity: str) -> tuple[str, ...]:
     # innermost call is one error (or warning) line, though no line alone says so (scan/pastes.py). A
     # stack under its header is that header's line, already counted: it adds none.
     cut = cut_stack(source, "\n".join(_lines(source)), layer)
-    header = cut is not None and cut.text.rstrip().endswith(TRACEBACK_HEADER)
+    header = cut is not None and under_its_header(cut)
     counted = cut is not None and cut.template and cut.severity.value == severity and not header
     return heard + ((cut.template,) if counted and cut is not None and cut.template else ())
 

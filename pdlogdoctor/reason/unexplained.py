@@ -18,7 +18,7 @@ and hands it their templates as evidence; `weigh` is part of the decision (decid
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from itertools import islice
 
@@ -58,7 +58,7 @@ from ..model.verdicts import (
     SCHEDULER_INIT_CRASH,
     SCHEDULER_RUNTIME_CRASH,
 )
-from ..scan.traceback import stack_of
+from ..scan.traceback import TRACEBACK_HEADER, stack_of
 from . import confidence
 from .incidents import next_lives, wait_began
 
@@ -725,9 +725,6 @@ def _announces(event: Event) -> bool:
     return bool(header) and before.rstrip().endswith(":") and any(char.isalpha() for char in before)
 
 
-TRACEBACK_HEADER = "Traceback (most recent call last):"
-
-
 def _followed(event: Event, others: Sequence[Event], reach: int) -> bool:
     """Another of `others` comes below `event` in its file, at most `reach` lines down."""
     return any(o.source == event.source and 0 < o.line - event.line <= reach for o in others)
@@ -974,8 +971,13 @@ def _restates(exception: Event, logged: Event) -> bool:
     ibv_create_qp failed: errno=25 (...); dev=bnxt_re0 ...`, then `RuntimeError: ibv_create_qp failed:
     Inappropriate ioctl for device`): the line that says more leads. Its first clause is the test."""
     raised = message_of(exception.text).partition(":")[2].strip()
-    head = raised.partition(":")[0].strip()
-    return len(head) >= RESTATED_CHARS and head in message_of(logged.text)
+    return _restated(raised.partition(":")[0].strip(), (message_of(logged.text),))
+
+
+def _restated(said: str, texts: Iterable[str]) -> bool:
+    """`said` (an exception's message, or its first clause) stands whole in one of `texts`: a line
+    that already said it. A phrase shorter than RESTATED_CHARS proves nothing."""
+    return len(said) >= RESTATED_CHARS and any(said in text for text in texts)
 
 
 def _position(first: Event, root_time: float | None, symptom_time: float | None, stopping: bool = False) -> str:
@@ -1176,8 +1178,9 @@ def _died_of_exception(
         ),
         None,
     )
-    placed = _placed_in_an_engine(exception, library) or _placed_by_its_process(exception, library, context)
-    placed = placed if died is None else None
+    placed = None
+    if died is None:  # a child's death noticed below says how it died; the frames are read only without one
+        placed = _placed_in_an_engine(exception, library) or _placed_by_its_process(exception, library, context)
     if died is None and placed is None:
         return None
     cut = lead.marker == TRACEBACK_SOURCE  # a paste's traceback cut before its exception: its last call
@@ -1816,7 +1819,7 @@ def _said_again(template: UnexplainedError, roots: Sequence[Event]) -> bool:
     class aside) is in a root's text."""
     said = message_of(template.first.text).strip()
     raised = said.partition(": ")[2].strip() if _RAISED.match(said) else said
-    return len(raised) >= RESTATED_CHARS and any(raised in root.text for root in roots)
+    return _restated(raised, (root.text for root in roots))
 
 
 def _stopped_by_source(report: Report, causes: list[UnexplainedError], library: Library) -> UnexplainedError | None:

@@ -18,7 +18,7 @@ from .events import HEAD_BYTES, ScanResult
 from .index import AnchorIndex
 from .logshape import document_kind, not_serving_problem
 from .parallel import plain_file_path, scan_file_parallel, worth_splitting
-from .pastes import TRACEBACK_HEADER, cut_stack, paste_events
+from .pastes import cut_stack, paste_events, under_its_header
 from .results import result_lines
 from .roles import detect_role, node_from_name, role_from_name, with_source_role
 from .search import scan_stream
@@ -172,7 +172,7 @@ def _with_cut_stack(events: Sequence[Event], cut: Event | None) -> tuple[Event, 
     same = next((e for e in events if e.line == cut.line and e.pattern == cut.pattern), None)
     if same is None:
         # A header's frames join the header's own event; a header no event holds adds none.
-        return tuple(events) if cut.text.rstrip().endswith(TRACEBACK_HEADER) else (*events, cut)
+        return tuple(events) if under_its_header(cut) else (*events, cut)
     merged = replace(same, fields=(*same.fields, *(f for f in cut.fields if same.get(f[0]) is None)))
     return tuple(merged if e is same else e for e in events)
 

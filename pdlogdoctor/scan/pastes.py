@@ -33,7 +33,7 @@ from ..model.lazyre import lazy_re
 from ..model.textcut import clip
 from .events import MAX_TEXT, make_event
 from .timeline import clean_line
-from .traceback import STACK_KEEP
+from .traceback import STACK_KEEP, TRACEBACK_HEADER
 
 MAX_PASTE_EVENTS = 20  # per pattern and input: a looping answer may fill many lines; a few show it
 
@@ -137,7 +137,6 @@ def _lines(head: str) -> Iterator[tuple[int, str]]:
 TRACEBACK_SOURCE = "traceback-source"
 MIN_CUT_FRAMES = 2  # one frame line may be quoted in prose; two in a row are a traceback
 _CARETS = lazy_re(r"^\s*[~^]+\s*$")  # the standard library's: a paste with no frame imports no `regex`
-TRACEBACK_HEADER = _HEADER = "Traceback (most recent call last):"
 # A frame of an installed package (site-packages, dist-packages), of Python's own library, or of a
 # compiled module (no path): the library a call went into, not the program that made it.
 _LIBRARY_FRAME = LazyRegex(r"/(?:site|dist)-packages/|/lib/python\d[\d.]*/|^[^/]*$")
@@ -160,6 +159,12 @@ def cut_stack(name: str, head: str, layer: ErrorLayer | None, formats: Formats |
     crashed or hung thread's frames pasted with no signal's line above. None otherwise. With the
     line formats, rows a logger prefixed are read behind their prefix (`_one_process`)."""
     return cut_traceback(name, head, layer, formats) or native_backtrace(name, head, layer, formats)
+
+
+def under_its_header(cut: Event) -> bool:
+    """A cut stack `cut_traceback` placed on its header's row: the header is the error layer's line
+    already (its own event, its own count), and the stack only adds frames to it."""
+    return cut.pattern == TRACEBACK_SOURCE and cut.text.rstrip().endswith(TRACEBACK_HEADER)
 
 
 def native_backtrace(name: str, head: str, layer: ErrorLayer | None, formats: Formats | None = None) -> Event | None:
@@ -268,7 +273,7 @@ def _one_process(rows: list[str], formats: Formats) -> list[str]:
     read = [_behind_prefix(row, formats) for row in rows]
     if sum(1 for who, _ in read if who) < MIN_CUT_FRAMES:
         return rows
-    last = read[-1][0] if read else ""
+    last = read[-1][0]  # rows: at least MIN_CUT_FRAMES of them are a logger's
     if not last:
         return rows
     return [text if who == last else ("" if who else row) for row, (who, text) in zip(rows, read, strict=True)]
@@ -346,7 +351,7 @@ def _header_above(rows: list[str], top: int) -> int:
     at = top - 1
     while at >= 0 and ('File "' in rows[at] or rows[at][:1].isspace()):
         at -= 1
-    return at if at >= 0 and rows[at].strip().endswith(_HEADER) else -1
+    return at if at >= 0 and rows[at].strip().endswith(TRACEBACK_HEADER) else -1
 
 
 def _under_a_frame(rows: list[str], at: int) -> bool:

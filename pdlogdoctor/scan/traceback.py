@@ -26,6 +26,7 @@ MESSAGE_CHARS = 500
 CALL_CHARS = 200  # characters of a frame's source line kept: its call, for frames.toml's `call` rules
 
 MAX_TRACEBACK_LINES = 400
+TRACEBACK_HEADER = "Traceback (most recent call last):"
 MAX_TRACEBACK_BYTES = 256 << 10
 _EXCEPTION = LazyRegex(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
 # An exception line as a source line never reads: `Type: message` or a bare `Type`, the type's last
@@ -42,7 +43,7 @@ WHAT_LOOKAHEAD = 3  # lines: other ranks' output may come between the two lines
 _CONNECTORS = (
     "During handling of the above exception",
     "The above exception was the direct cause",
-    "Traceback (most recent call last):",
+    TRACEBACK_HEADER,
     "Thread 0x",  # faulthandler: one stack per thread
     "Current thread 0x",
     "Stack (most recent call first):",  # faulthandler: the one stack (cpython Python/traceback.c)
