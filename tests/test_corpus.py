@@ -2104,11 +2104,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "scheduler exception whose traceback the paste cuts; the families now read its words (a lead when it "
         "leads), but a crash with no exception of its own does not yield to a warning before it",
     },
-    "tests/data/blind-round112-excerpts-b/06-apr-serve-batched-decode-garbage": {
-        "verdict": "first sight and since: no-failure-seen; the tester expects output-corruption: every client got "
-        '`{"text":"!!!!"}` from a JSON API: one mark repeated inside a JSON answer is not read as a generation',
-        "key_line": "first sight: no key line quoted (no-failure-seen)",
-    },
     "tests/data/blind-round112-excerpts-c/01-aisbench-gpqa-pass": {
         "key_line": "first sight and since: healthy (the verdict), quoting the AISBench row, not the log line the "
         "tester named",
@@ -3299,14 +3294,6 @@ KNOWN: dict[str, dict[str, str]] = {
             "in-flight requests standing at 128 (the metrics lines are the tester's)"
         ),
         "key_line": ("first sight: healthy quoting a served request, not Mooncake's re-establish lines"),
-    },
-    "tests/data/blind-round154-bundles-2/02-p2pnccl-garbled-exclamation-output": {
-        "verdict": (
-            "first sight: healthy 0.85; the tester expects output-corruption: one completion of ten `!` "
-            "(finish_reason length), shorter than the 16 characters the degenerate-output readers ask before "
-            "judging"
-        ),
-        "key_line": ("first sight: healthy quoting a served request, not the `!!!!!!!!!!` completion"),
     },
     "tests/data/blind-round154-excerpts-b/02-llamacpp-np16-ctx128-garbled": {
         "verdict": (

@@ -60,6 +60,7 @@ from ..model.verdicts import (
 )
 from ..scan.traceback import TRACEBACK_HEADER, stack_of
 from . import confidence
+from .analyzers.serving_quality import MODEL_PATH_FIRST
 from .incidents import next_lives, wait_began
 
 SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
@@ -244,7 +245,7 @@ def _transfer_failed_beside_garbage(report: Report, serious: Sequence[Unexplaine
         return None
     first = min(said, key=_first_key)
     summary = report.verdict.summary.replace(f"and {GARBAGE_NOT_TRANSPORT}, but", "but").replace(
-        "This points at the model path (weights, kernels, numerics), not the transport.",
+        MODEL_PATH_FIRST,
         f"A line no pattern names says a KV transfer failed ({quote(first)}): a decode that answers from KV that "
         "never arrived writes the same garbage, so the transport is not ruled out.",
     )

@@ -190,6 +190,13 @@ def _same_task(one: Event, other: Event) -> bool:
     return not one.get("task") or not other.get("task") or one.get("task") == other.get("task")
 
 
+# No transfer error is no proof the transfer worked: a decode that reads KV before it landed (a
+# receive on another CUDA stream, vllm-project/vllm#20263) answers garbage with no error anywhere.
+MODEL_PATH_FIRST = (
+    "With no transfer error, the model path (weights, kernels, numerics) is the first suspect; a transfer "
+    "that hands decode unfinished or misplaced KV without an error writes the same garbage, and a single-node "
+    "run of the same build tells the two apart."
+)
 TABLE_ROWS = 3  # a task's filters are printed on consecutive rows
 # A score a model that answers reaches on these tasks (lm-eval-results-row): another filter this high
 # says the answers are there; one just above the collapse floor (0.17 beside 0.06) says nothing.
@@ -209,8 +216,7 @@ def _output(hypothesis: Hypothesis, evidence: Evidence) -> Hypothesis:
     # garbage is a generation whose request the lines do not say.
     where = "warmup output" if root.pattern in evidence.library.marked(Mark.WARMUP) else "generated text"
     summary = (
-        f"Requests succeed and no KV-transfer error is logged, but the output is garbage: {detail}. "
-        "This points at the model path (weights, kernels, numerics), not the transport."
+        f"Requests succeed and no KV-transfer error is logged, but the output is garbage: {detail}. {MODEL_PATH_FIRST}"
     )
     proof = _proof(evidence)
     facts = (("zero_fraction", float(zero)),) if zero is not None else ()
