@@ -1243,10 +1243,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "(`503 no_available_workers`, `... engine_id_known=true`), no log record among them",
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
-    "tests/data/blind-round78-excerpts-b/08-vllm-nixl-num-blocks-assert-decode": {
-        "verdict": "first sight: inconclusive (acceptable) quoting the traceback's deepest source line, not the "
-        'frame header below it (`nixl_connector.py", line 865, in start_load_kv`) where the paste ends',
-    },
     "tests/data/blind-round78-excerpts-c/06-lmdeploy-v100-awq-garbled-json": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a JSON answer of word "
         "pieces from four scripts (`周恩 prostitu prostitu言えば`), every byte decoded, no word ten times in a row",
@@ -3324,6 +3320,53 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": (
             "first sight: inconclusive led by the poster's sentence about the 404s; the tester expects "
             "healthy: requests to paths the OpenAI server does not serve (`/`, `/generate`)"
+        ),
+    },
+    "tests/data/blind-round155-bundles-1/03-prefill-flashinfer-trtllm-moe-gemm": {
+        "verdict": (
+            "first sight and since: inconclusive led by FlashInfer's `RuntimeError: Error in function 'run' at "
+            "...trtllm_batched_gemm_runner.cu:305`; the tester expects scheduler-runtime-crash: the prefill's log"
+            " ends in the exception after serving, with no traceback, parent's line or signal to say the process "
+            "died"
+        ),
+    },
+    "tests/data/blind-round155-bundles-1/04-healthy-xpu-nixl-pd-bringup": {
+        "key_line": (
+            "first sight and since: healthy quoting sglang's `The server is fired up and ready to roll!`, not the"
+            " launcher's `[SUCCESS] ... Server started successfully` lines the tester named"
+        ),
+    },
+    "tests/data/blind-round155-bundles-2/02-dynamo-frontend-completions-model-not-found": {
+        "key_line": (
+            'first sight and since: inconclusive quoting the answer `{"error":"Model not found"}`, not the curl '
+            "command line the tester named"
+        ),
+    },
+    "tests/data/blind-round155-excerpts-a/05-rccl-visible-devices-comm-init": {
+        "verdict": (
+            "first sight and since: scheduler-init-crash at 0.40 (frames.toml places pynccl's ncclCommInitRank in"
+            " start-up); the tester expects inconclusive: the process is vLLM's RLHF example script, not a "
+            "server, and the RCCL init failure's cause is a runtime bug"
+        ),
+    },
+    "tests/data/blind-round155-excerpts-c/02-vllm-qwen36-fp8-throughput-drop-v024": {
+        "key_line": (
+            "since round 155's fixes: performance-regression quoting the poster's `I'm seeing a major "
+            "output-token throughput regression`, not the per-version throughput lines the tester named"
+        ),
+    },
+    "tests/data/blind-round155-excerpts-c/05-trtllm-dsr1-fp4-mmlu-below-reference": {
+        "verdict": (
+            "first sight and since: no-failure-seen; the tester expects accuracy-regression: MMLU 86.63 against "
+            "an official ~90.7 (4.5 % below), said on two lines, within the tenth the published-score reading "
+            "allows"
+        ),
+    },
+    "tests/data/blind-round155-excerpts-e/04-xinference-model-actor-closed-mid-chat": {
+        "verdict": (
+            "first sight and since: inconclusive quoting `xoscar.errors.ServerClosed: Remote server 0.0.0.0:44339"
+            " closed`; the tester accepts inconclusive only beside the logger's `ERROR    Remote server ... "
+            "closed` line or the frame it named, which say the same"
         ),
     },
 }

@@ -151,6 +151,15 @@ MERGING = ("one-stream", "actions-job-log")
 
 # Above this, a verdict reads as a diagnosis; a guess must stay below it.
 GUESS_CEILING = 0.6
+# How the report names a role's log it was not given ("no harness/bench log given", "no prefill server log given");
+# a file of no one role (a job's log, a paste) hides a cause any missing log may hold.
+ROLE_WORDS = {
+    "harness": "harness/bench",
+    "server": "server log",
+    "prefill": "prefill server",
+    "decode": "decode server",
+    "router": "router",
+}
 # Known misses, each with what is left (strict: the test says when one is fixed).
 CONFIDENT_WITHOUT_CAUSE = {
     # The OOM killer's lines now have their time (syslog's, patterns/formats/kernel.toml), so the
@@ -189,11 +198,14 @@ def test_without_the_cause_file_there_is_no_confident_wrong_verdict(
         and library.pattern(roots[0].pattern).verdict == expected["verdict"]
         and all(Path(e.source.split("!", 1)[0]).resolve() == cause_file for e in full.chain if e.failing)
     ):
-        # Stale KV is answered with HTTP 200: no other file shows it, so they show a run that served.
-        # (When the line taken away is not the verdict's own root, as the failed accuracy gate beside a
-        # mismatch read from two servers' arguments, the general rule holds.)
-        # What the report owes then is to name the server log it was not given, where such a cause hides.
-        assert any(m.endswith("server log given") for m in report.missing), report.missing
+        # Stale KV is answered with HTTP 200, and a failed accuracy gate or a garbage answer is the run's
+        # answer itself: no other file shows it, so they show a run that served. (When the line taken away
+        # is not the verdict's own root, as the failed accuracy gate beside a mismatch read from two
+        # servers' arguments, the general rule holds.) What the report owes then is to name the log of
+        # the cause file's role it was not given (a server's, the harness's), where such a cause hides.
+        role = next(s.role for s in full.inputs if Path(s.name.split("!", 1)[0]).resolve() == cause_file)
+        named = ROLE_WORDS.get(role.value, "")
+        assert any(named in m and m.endswith("log given") for m in report.missing), (role, report.missing)
         return
     same_cause_elsewhere = report.verdict.id == expected["verdict"] and any(
         e.pattern == roots[0].pattern or library.pattern(e.pattern).verdict == expected["verdict"] for e in report.chain

@@ -96,6 +96,14 @@ SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did no
 TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-prefixed traceback's source lines
 # A Python exception line: `KeyError: 'UCX'`, `nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND`.
 _EXCEPTION_LINE = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::|\s*$)")
+# An exception a logger printed behind its level, as a traceback's last line does (`RuntimeError: ...`) or
+# as its repr (`IndexError('Dimension out of range ...')`: vLLM V0's engine logs `repr(e)` above the
+# traceback it then prints).
+_NAMES_EXCEPTION = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::\s|\(['\"]|\s*$)")
+# A C or C++ assert() that failed, as glibc prints it before it aborts the process (`python3:
+# /app/mori/src/io/rdma/backend_impl.cpp:935: void ...::BuildRdmaConn(...): Assertion `hdr.type ==
+# MessageType::RegEndpoint' failed.`), or CUDA's device-side form of it.
+_ASSERTED = LazyRegex(r"\bAssertion [`'].{1,400}?[`'] failed\.?\s*$")
 # ... or any exception a traceback ends in, the bare `Exception: ...` too.
 _RAISED = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*?)?(?:Error|Exception)(?::|\s*$)")
 # The roles of a file whose lines after a stop are that process's teardown (unexplained.gather).
@@ -213,7 +221,7 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     if report.verdict.id in NOTHING_FAILED:
         return _inconclusive(report, serious, library, (*unrecognised.errors, *events))
     if report.verdict.id == HEALTHY:
-        return _healthy(report, serious, library, events)
+        return _healthy(report, serious, library, events, unrecognised.errors)
     transfer = _transfer_failed_beside_garbage(report, serious)
     if transfer is not None:
         return transfer
@@ -909,12 +917,18 @@ def _just_before(one: Event, other: Event) -> bool:
 
 
 def _near(one: Event, other: Event) -> bool:
-    """The same process's lines within a crash's window: the same file, near in lines and time."""
-    return (
-        one.source == other.source
-        and abs(one.line - other.line) <= EXPLAINED_LINES
-        and (one.time is None or other.time is None or abs(one.time - other.time) <= CAUSE_WINDOW_S)
-    )
+    """The same process's lines within a crash's window: the same file, near in lines and time. A line
+    with no time of its own above `other` was written between the stamped lines around it (the one above
+    gave it its time, the one below its latest): as near as that latest (glibc's assertion printed
+    between a health check and the crash it caused)."""
+    if one.source != other.source or abs(one.line - other.line) > EXPLAINED_LINES:
+        return False
+    if one.time is None or other.time is None:
+        return True
+    if one.time_inferred and one.line < other.line and one.time <= other.time:
+        latest = one.time_latest if one.time_latest is not None else one.time
+        return other.time - latest <= CAUSE_WINDOW_S
+    return abs(one.time - other.time) <= CAUSE_WINDOW_S
 
 
 def _cause_near(first: UnexplainedError, serious: list[UnexplainedError]) -> UnexplainedError | None:
@@ -1164,9 +1178,14 @@ def _died_of_exception(
     such line, a traceback whose frames frames.toml places in an engine's own serving loop or start-up
     (where an exception not caught ends the process) is that crash too, as a weaker lead; so is a
     paste's traceback cut before its exception line, unless it ends in a call a thread waits in."""
-    if lead.marker != PYTHON_EXCEPTION and not stack_of(lead.first.get):
+    if (
+        lead.marker != PYTHON_EXCEPTION
+        and not stack_of(lead.first.get)
+        and not _NAMES_EXCEPTION.match(message_of(lead.first.text))
+    ):
         # neither a traceback's last line (severity.toml) nor a line with a traceback read above it (nor
-        # the last call of a paste's traceback cut before its exception: scan/pastes.py keeps its frames)
+        # the last call of a paste's traceback cut before its exception: scan/pastes.py keeps its frames),
+        # nor an exception a logger wrote at its level (the level's marker decided the line first)
         return None
     exception, died_ids = lead.first, library.marked(Mark.CHILD_DEATH_NOTICED)
     died = next(
@@ -1560,10 +1579,17 @@ def _went_past(report: Report, lead: UnexplainedError, more: str, after: int) ->
 WARNING_LEAD = "No error-level line, but a warning says something failed"
 
 
-def _healthy(report: Report, serious: list[UnexplainedError], library: Library, events: Sequence[Event] = ()) -> Report:
+def _healthy(
+    report: Report,
+    serious: list[UnexplainedError],
+    library: Library,
+    events: Sequence[Event] = (),
+    errors: Sequence[Event] = (),
+) -> Report:
     """Serving proves errors before it did not matter; it proves nothing about errors after it,
     and without an end-to-end check, nothing about errors in the deployment's own logs, nor
-    about an error in the serving lines' own file after the last of them."""
+    about an error in the serving lines' own file after the last of them. `errors`: the error
+    layer's lines, where an error's own traceback below it is read (`_named_after_serving`)."""
     passed = _passed_checks(report, library)
     if not passed:
         # Per file, read once: its last line that shows serving, and its last start-up line.
@@ -1573,14 +1599,14 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
         if unvouched:
             why = "after the last line of its file that shows it serving, and no end-to-end result vouches for it"
             changed = _not_healthy(report, _lead(unvouched), why, library)
-            return _named_after_serving(changed, unvouched, library, events) or changed
+            return _named_after_serving(changed, unvouched, library, (*errors, *events), last_words=True) or changed
         unvouched = [t for t in serious if _while_serving_in_its_file(t.first, served, started)]
         if unvouched:
             why = "while it served (no start-up follows it), and no end-to-end result vouches for it"
             changed = _not_healthy(report, _lead(unvouched), why, library)
             # Its words may still name a cause, as a lead (lmdeploy's `CUDA runtime error: out of memory`
             # between two 200s whose answers came back empty: InternLM/lmdeploy#1991).
-            return _named_after_serving(changed, unvouched, library, events) or changed
+            return _named_after_serving(changed, unvouched, library, (*errors, *events)) or changed
     if passed:
         effects = library.errors.effects() if library.errors else frozenset()
         last_check = max((e.time for e in passed if e.time is not None), default=None)
@@ -1626,21 +1652,41 @@ def _healthy(report: Report, serious: list[UnexplainedError], library: Library, 
 
 
 def _named_after_serving(
-    report: Report, unvouched: list[UnexplainedError], library: Library, context: Sequence[Event]
+    report: Report,
+    unvouched: list[UnexplainedError],
+    library: Library,
+    context: Sequence[Event],
+    last_words: bool = False,
 ) -> Report | None:
     """An error in a file that showed serving (after its last serving line, or between serving lines
     with no start-up after it), whose words name a cause family: that family's verdict, as a lead
     (below 0.5: answered requests around it do not say the error spoiled them, nor that it did not).
     A crash named so was a crash while serving: its file served before it (a kernel fault in vLLM's
-    model step after answered requests)."""
+    model step after answered requests). `last_words`: the errors come after the last line of their file
+    that shows it serving; then an exception its process died of is a crash too (`_died_of_exception`:
+    its parent's line below it, or its traceback's frames in an engine's serving step). A process that
+    served after the exception did not die of it (a transfer thread's death: sglang's
+    `Exception in thread Thread-7 (transfer_worker)`, the scheduler serving on)."""
     lead = _lead(unvouched)
     named = _named_by_words(report, lead, unvouched, library, context)
+    if named is None and last_words and not _worked_after(lead.first, library, context):
+        named = _died_of_exception(report, lead, library, context)
     if named is None or named.verdict.id != SCHEDULER_CRASH:
         return named
     spec = library.verdict(SCHEDULER_RUNTIME_CRASH)
     summary = f"{named.verdict.summary} Its file showed the deployment serving before it: a crash while serving."
     verdict = replace(named.verdict, id=SCHEDULER_RUNTIME_CRASH, title=spec.title, summary=summary)
     return replace(named, verdict=verdict, explain=spec.explain.strip())
+
+
+def _worked_after(error: Event, library: Library, context: Sequence[Event]) -> bool:
+    """Its file shows work after the error: a metrics line (its scheduler's batches) or a serving line
+    below it. The count of a pattern that stopped matching keeps no line, so the last serving line
+    read may stand above lines that served; a batch line below is the process still running."""
+    working = library.marked(Mark.METRICS, *SERVING_MARKS)
+    return any(
+        e.source == error.source and e.line > error.line and not e.failing and e.pattern in working for e in context
+    )
 
 
 def _passed_checks(report: Report, library: Library) -> list[Event]:
@@ -1762,6 +1808,7 @@ def _named(
     died_of = _what_the_crash_died_of(report, before, causes, library)
     if died_of is not None:
         return _crash_died_of(report, died_of, library)
+    report = _with_error_just_before(report, causes, library)
     if not before:
         return report
     worst = max(before, key=lambda t: t.severity.rank)
@@ -1813,6 +1860,36 @@ def _what_the_crash_died_of(
         return min(own, key=lambda t: _time_key(t.first))
     above = [t for t in causes if report.roots and _just_above(t.first, report.roots[0])]
     return max(above, key=lambda t: t.first.line) if above else None
+
+
+JUST_BEFORE_LINES = 3  # rows above a crash's line where its process's last words stand
+
+
+def _with_error_just_before(report: Report, causes: list[UnexplainedError], library: Library) -> Report:
+    """A crash that names its own exception (`terminate called after throwing an instance of
+    'std::out_of_range'`) keeps it, and its summary quotes the error line its process logged in the
+    same moment just above it, which often says in words what the exception does not (MindIE's
+    `[ERROR] [executor.cpp:646] Invalid DP number per node: 0` above it: gpustack/gpustack#3551). The
+    verdict and its confidence stay: the line is shown, not weighed."""
+    if not report.roots or not library.has_verdict(report.verdict.id):
+        return report
+    if library.verdict(report.verdict.id).analyzer != CRASH_ANALYZER:
+        return report
+    root = report.roots[0]
+    above = [
+        t
+        for t in causes
+        if t.first.source == root.source
+        and 0 < root.line - t.first.line <= JUST_BEFORE_LINES
+        and t.severity.rank >= Severity.ERROR.rank
+        and not t.wrapper
+        and (t.first.time is None or root.time is None or abs(root.time - t.first.time) <= SAME_MOMENT_S)
+    ]
+    if not above:
+        return report
+    said = max(above, key=lambda t: t.first.line)
+    summary = f"{report.verdict.summary} Just above it, in the same moment, its process logged: {ended(quote(said))}"
+    return replace(report, verdict=replace(report.verdict, summary=summary))
 
 
 def _said_again(template: UnexplainedError, roots: Sequence[Event]) -> bool:
@@ -1976,10 +2053,11 @@ def _cause_of_wrapper(report: Report, ranked: list[UnexplainedError], library: L
 
 
 def _raised_beside(template: UnexplainedError, roots: Sequence[Event], library: Library) -> bool:
-    """The template's first line is an exception line, no wrapper itself, logged before a crash line
-    of its file and near it."""
+    """The template's first line is an exception line (or a C assertion that aborted its process: the
+    native form of one), no wrapper itself, logged before a crash line of its file and near it."""
     text = message_of(template.first.text).strip()
-    if not _RAISED.match(text) or (library.errors is not None and library.errors.wraps(text)):
+    raised = _RAISED.match(text) or _ASSERTED.search(text)
+    if not raised or (library.errors is not None and library.errors.wraps(text)):
         return False
     return any(_near(template.first, root) and template.first.line < root.line for root in roots)
 

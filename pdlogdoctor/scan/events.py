@@ -823,12 +823,13 @@ _NO_HIT = ErrorHit("", Severity.INFO, "")  # a marker: no entry for this text ye
 
 
 def _error_event(buf: Buffer | None, line: _Line, hit: ErrorHit, state: EventSink, made: _Made | None = None) -> Event:
-    """The event of an unrecognised error line; `buf` holds it (None: `made` gives its time)."""
-    if made is not None:
-        stamp = made.stamp
-    else:
+    """The event of an unrecognised error line; `buf` holds it (None: `made` gives its time). A line
+    with no time of its own has the stamped line above's, marked inferred: it was written at or after
+    that time (glibc's assertion between a health check and the crash it caused)."""
+    if made is None:
         assert buf is not None
-        stamp = _stamp_of(buf, line, state)
+        made = _Made.of(buf, line, state)
+    stamp = made.stamp
     event = Event(
         pattern=hit.marker,
         source=state.name,
@@ -841,6 +842,8 @@ def _error_event(buf: Buffer | None, line: _Line, hit: ErrorHit, state: EventSin
         kind=Kind.CAUSE if hit.severity is Severity.CRITICAL else Kind.SYMPTOM,
         failing=True,
         template=hit.template,
+        time_inferred=made.latest is not None,
+        time_latest=made.latest,
     )
     return _with_prefix_role(event, line.raw)
 

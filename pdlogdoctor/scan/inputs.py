@@ -157,9 +157,12 @@ def scanned(name: str, result: ScanResult, index: AnchorIndex, problems: tuple[I
     )
     series = result.series.series(name, role, source.node)
     events: Sequence[Event] = result.events
-    if result.bytes <= HEAD_BYTES and kind is None and role in PASTED_ROLES:  # read whole: a paste
+    if result.bytes <= HEAD_BYTES and kind is None:  # read whole
+        # A log that ends inside a traceback's frames (a paste cut there, or a process that died while
+        # printing it: a server's log ends where its process did) keeps them on the line it stands for.
         cut = cut_stack(name, head, index.errors, index.formats)
-        events = _with_cut_stack((*events, *paste_events(name, head, index.pasted)), cut)
+        pasted = paste_events(name, head, index.pasted) if role in PASTED_ROLES else ()
+        events = _with_cut_stack((*events, *pasted), cut)
     return Scanned(source, tuple(with_source_role(e, role) for e in events), series)
 
 

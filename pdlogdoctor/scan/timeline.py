@@ -58,7 +58,12 @@ def clean_line(raw: str) -> tuple[str, str | None]:
         if inner is not None:
             raw, actions_time = without_colours(inner[0]), inner[1] or actions_time
     line = raw.rstrip("\r\n")
+    if line.endswith(CARET_RETURN):
+        line = line[: -len(CARET_RETURN)]  # a carriage return as `cat -v`, vim and less show it, pasted as text
     return (_last_redraws(line) if "\r" in line else line), actions_time
+
+
+CARET_RETURN = "^M"
 
 
 def bare_line(raw: str) -> str:
