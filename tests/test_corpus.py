@@ -546,12 +546,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # --max- flag (c 02), a Seed-TTS mean WER as answers scored (c 05), a bot's regression report
     # (c 10), a result labelled a regression (c 11); in session 22: a cut traceback named by its
     # innermost frame (a 08), every request refused 4xx and none answered (c 06).
-    "tests/data/blind-round41-excerpts-a/09-vllm-lxc-journalctl-apiserver-traceback": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: a vLLM API server's "
-        "traceback behind journald's prefix and its process tag, cut before its header and its exception, "
-        "no level on any line; reading such source lines as errors changed four earlier cases (session 21)",
-        "key_line": "first sight: no line quoted (no-failure-seen)",
-    },
     "tests/data/blind-round41-excerpts-b/09-mooncake-mixed-mtu": {
         "key_line": "first sight: rdma-link-failure 0.65 (the verdict expected), its summary quoting another "
         "line of the failure than the thread's",
@@ -3367,6 +3361,28 @@ KNOWN: dict[str, dict[str, str]] = {
             "first sight and since: inconclusive quoting `xoscar.errors.ServerClosed: Remote server 0.0.0.0:44339"
             " closed`; the tester accepts inconclusive only beside the logger's `ERROR    Remote server ... "
             "closed` line or the frame it named, which say the same"
+        ),
+    },
+    "tests/data/blind-round156-excerpts-a/03-vllm-custom-allreduce-init-hang-l40s": {
+        "key_line": (
+            "first sight and since: no-failure-seen (the verdict) quoting the paste's last row, the poster's "
+            "`<nothing, forever>`, not vLLM's `vLLM is using nccl==2.28.9` above it, the last line the process "
+            "wrote"
+        ),
+    },
+    "tests/data/blind-round156-excerpts-b/04-skypilot-failed-controller-no-error-in-log": {
+        "key_line": (
+            "first sight and since: no-failure-seen (the verdict) quoting the paste's last line, `Shared "
+            "connection to 35.204.42.245 closed`, not the controller's last `Job status: JobStatus.RUNNING` the "
+            "tester named"
+        ),
+    },
+    "tests/data/blind-round21-excerpts-b/05-dynamo-multinode-nixl-init-traceback": {
+        "verdict": (
+            "first sight: inconclusive; since session 46 (the launcher's `(EngineCore_0 pid=572)` tag read off a "
+            "traceback's rows with no level) scheduler-init-crash at 0.40 (acceptable), its summary naming the "
+            "innermost call `self.model_executor.initialize_from_config(kv_cache_configs)` under the header, not "
+            "the tester's key lines (the `Process EngineCore_0:` header, the frame above)"
         ),
     },
 }

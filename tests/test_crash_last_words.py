@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdlogdoctor.library.patterns import Library
+from pdlogdoctor.library.patterns import Library, match_line
 from pdlogdoctor.model import Report
 from pdlogdoctor.pipeline import run
 from pdlogdoctor.scan.timeline import clean_line
@@ -106,3 +106,37 @@ def test_a_logged_exception_repr_over_its_cut_traceback_is_a_crash(tmp_path: Pat
     report = _report(tmp_path, library, "decode.log", lines)
     assert report.verdict.id == "scheduler-runtime-crash"
     assert "Dimension out of range" in report.verdict.summary
+
+
+def test_a_traceback_behind_a_launchers_process_tag_is_read_behind_it(tmp_path: Path, library: Library) -> None:
+    # kyuz0/amd-strix-halo-vllm-toolboxes#80: vLLM's engine core printing its traceback to stderr behind
+    # the launcher's `(EngineCore pid=N)` tag, no level; a Ray worker's RCCL lines above it.
+    tag = "(EngineCore pid=6685) "
+    lines = [
+        "(EngineCore pid=6685) (RayWorkerProc pid=4775, ip=192.168.100.2) toolbox:4775:4775 [0] NCCL INFO RCCL version "
+        ": 2.30.4-HEAD:2b22ab0",
+        tag + "    self.device_communicator = device_comm_cls(",
+        tag + '  File "/opt/venv/lib/python3.12/site-packages/vllm/distributed/device_communicators/'
+        'cuda_communicator.py", line 86, in __init__',
+        tag + "    self.pynccl_comm = PyNcclCommunicator(",
+        tag + '  File "/opt/venv/lib/python3.12/site-packages/vllm/distributed/device_communicators/pynccl.py", '
+        "line 137, in __init__",
+    ]
+    report = _report(tmp_path, library, "excerpt.log", lines)
+    assert report.verdict.id == "scheduler-init-crash"
+    assert "PyNcclCommunicator(" in report.verdict.summary
+
+
+def test_a_glibc_assertion_is_a_native_crash_a_device_assert_is_not_it(library: Library) -> None:
+    assertion = library.pattern("native-assertion-abort")
+    mori = (
+        "cheduler_DP2_TP2_EP2: /sgl-workspace/mori/src/application/transport/rdma/providers/ionic/ionic.cpp:350: "
+        "void mori::application::IonicQpContainer::ModifyInit2Rtr(const RdmaEndpointHandle &, const ibv_port_attr &, "
+        "uint32_t): Assertion `err == 0' failed."
+    )
+    assert match_line(assertion, mori) is not None  # the program's name cut: the line is still its assertion
+    device = (
+        "/root/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1478: indexSelectSmallIndex: block: [16,0,0], "
+        "thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed."
+    )
+    assert match_line(assertion, device) is None

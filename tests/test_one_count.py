@@ -414,9 +414,12 @@ def _unnamed_templates(source: str, severity: str) -> tuple[str, ...]:
     # A paste that ends in a stack (a traceback cut before its header and exception, gdb's frames): its
     # innermost call is one error (or warning) line, though no line alone says so (scan/pastes.py). A
     # stack under its header is that header's line, already counted: it adds none.
-    cut = cut_stack(source, "\n".join(_lines(source)), layer)
+    # Read as the scan reads a file it holds whole: behind its loggers' and launchers' prefixes.
+    cut = cut_stack(source, "\n".join(_lines(source)), layer, _library().formats)
     header = cut is not None and under_its_header(cut)
-    counted = cut is not None and cut.template and cut.severity.value == severity and not header
+    # A line the layer read as that stack's line already is one line, one event (scan/inputs.py).
+    said = cut is not None and _read_as_its_line(cut, source)
+    counted = cut is not None and cut.template and cut.severity.value == severity and not header and not said
     return heard + ((cut.template,) if counted and cut is not None and cut.template else ())
 
 
@@ -460,6 +463,13 @@ def _joined_rows(source: str) -> tuple[bytes, tuple[int, ...]]:
 
 
 @functools.lru_cache(maxsize=64)
+def _read_as_its_line(cut: Event, source: str) -> bool:
+    """The layer read the cut stack's line with the stack's own marker: the scan made its event."""
+    lines = _lines(source)
+    hit = _classified(lines[cut.line - 1]) if cut.line <= len(lines) else None
+    return hit is not None and hit.marker == cut.pattern
+
+
 def _whole_error_lines(source: str) -> tuple[str, ...]:
     """The lines of `source` as the open-world layer reads them (wrapped error lines whole), once
     per file: a bundle's many templates each count in the same lines."""

@@ -56,3 +56,22 @@ def test_four_bangs_alone_are_corruption(tmp_path: Path, library: Library) -> No
 def test_an_answer_that_exclaims_among_words_is_not_garbage(tmp_path: Path, library: Library) -> None:
     verdict, _, _ = _verdict(tmp_path, library, {"client.log": [EXCLAIMS, GOOD], "decode.log": SERVED})
     assert verdict != "output-corruption"
+
+
+def test_a_pd_decodes_warmup_of_bangs_is_cleared_by_its_serving(tmp_path: Path, library: Library) -> None:
+    # A PD decode warms up on a fake transfer and may answer `!` (ids 0): the server probing itself before
+    # it serves, which its ready line and answers after clear; a garbage answer a client got is not.
+    warmup = (
+        "[2025-10-16 15:12:55] End of prefill disaggregation mode warmup with status 200, resp: [{'text': "
+        "'!!!!!!!!', 'output_ids': [0, 0, 0, 0, 0, 0, 0, 0], 'meta_info': {'id': '4bcb8afb05192ee31f1cf1ac3fcf3c04', "
+        "'finish_reason': {'type': 'length', 'length': 8}, 'prompt_tokens': 4, 'weight_version': 'default', "
+        "'completion_tokens': 8, 'cached_tokens': 0, 'e2e_latency': 0.6113244884786861}}]"
+    )
+    served = [
+        warmup,
+        "[2025-10-16 15:12:55] The server is fired up and ready to roll!",
+        '[2025-10-16 15:13:20] INFO:     127.0.0.1:45678 - "POST /generate HTTP/1.1" 200 OK',
+        '[2025-10-16 15:13:21] INFO:     127.0.0.1:45679 - "POST /generate HTTP/1.1" 200 OK',
+    ]
+    verdict, _, exit_code = _verdict(tmp_path, library, {"decode.log": served})
+    assert (verdict, exit_code) == ("healthy", 0)

@@ -48,7 +48,7 @@ from . import confidence
 from .analyzers import ANALYZERS, DETECTORS
 from .compared import REGRESSED_SHARE, first_stated
 from .fleets import with_fleet
-from .hypothesis import Evidence, Hypothesis, count_matches, described
+from .hypothesis import Evidence, Hypothesis, count_matches, described, never_survived
 from .incidents import EARLIER_LIFE, Precedence, Split, came_back, precedence, split_incidents, why_separate
 from .link import children_of, downstream, upstream_of
 
@@ -439,7 +439,7 @@ def _survived_blip(split: Split, failing: list[Event], evidence: Evidence) -> st
     which a server started again (incidents.came_back: a prefill restarted by its probe, the six
     requests it held lost), the checks passing after that; None otherwise."""
     viable = split.primary.hypotheses + tuple(h for incident in split.others for h in incident.hypotheses)
-    if any(evidence.library.verdict(h.verdict).never_survived for h in viable):
+    if any(never_survived(h.verdict, h.roots, evidence.library) for h in viable):
         return None  # stale KV: the answers were served from freed blocks; nothing after takes them back
     roots = {id(root) for h in viable for root in h.roots}
     outage = _during_outage(viable, split, evidence.library.marked(*DOWN_AND_BACK))
@@ -932,8 +932,7 @@ def _outage_came_back(failing: list[Event], evidence: Evidence) -> str | None:
     library = evidence.library
     if any(e.pattern in library.marked(Mark.GATE_FAILED) for e in failing):
         return None
-    verdicts = {_verdict_of(e, evidence) for e in failing} - {None}
-    if any(library.verdict(v).never_survived for v in verdicts if v is not None):
+    if any(never_survived(v, (e,), library) for e in failing if (v := _verdict_of(e, evidence)) is not None):
         return None  # a job stopped by its scheduler, answers served from freed KV: nothing takes it back
     back = came_back(failing, evidence)
     if back is None or back.time is None:

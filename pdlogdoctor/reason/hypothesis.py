@@ -46,6 +46,17 @@ class Hypothesis:
         return len({(e.pattern, e.source) for e in self.chain if e.failing and e.kind is not Kind.CONTEXT})
 
 
+def never_survived(verdict: str, roots: tuple[Event, ...], library: Library) -> bool:
+    """A verdict whose harm is done when it is logged (`never_survived`: answers served from freed KV, a
+    garbage answer a client got, a measure below its bar), unless every line it rests on is a server's
+    own warmup: that is the server probing itself before it serves (a PD decode warms up on a fake
+    transfer and answers `!!!!`), which its serving after clears."""
+    if not library.verdict(verdict).never_survived:
+        return False
+    warmup = library.marked(Mark.WARMUP)
+    return not roots or not all(root.pattern in warmup for root in roots)
+
+
 @record
 class Evidence:
     """Everything an analyzer may read: all events, edges and inputs of the run."""

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from ..model import SERVER_ROLES, Event, Mark, Role
 from ..model.lazyre import lazy_re
 from ..model.values import record
-from .hypothesis import Evidence, Hypothesis
+from .hypothesis import Evidence, Hypothesis, never_survived
 
 # Lines that show a server serving again: same file, after the failure.
 SERVING_AGAIN = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED)
@@ -238,7 +238,7 @@ def recovery(hypothesis: Hypothesis, evidence: Evidence) -> Recovery | None:
     hypothesis there, or saying it recovered (a request recomputed): the failure was survived (a
     fallback worked, a restart came up). Never for a verdict whose harm is done when it is logged
     (`never_survived`: answers served from freed KV)."""
-    if evidence.library.verdict(hypothesis.verdict).never_survived:
+    if never_survived(hypothesis.verdict, hypothesis.roots, evidence.library):
         return None
     root = hypothesis.first_root
     failing = [e for e in hypothesis.chain if e.failing and e.source == root.source]

@@ -1211,7 +1211,7 @@ def _died_of_exception(
     spec = library.verdict(verdict_id)
     named = "an exception the paste cuts off, raised under the call" if cut else "an exception no pattern names"
     summary = (
-        f"A process of the server died of {named}: {ended(quote(lead))} {_how_it_died(died, placed, serving, library)}"
+        f"A process of the server died of {named}: {_the_call(lead)} {_how_it_died(died, placed, serving, library)}"
     )
     verdict = Verdict(
         verdict_id,
@@ -1250,6 +1250,20 @@ def _waiting(stack: Sequence[Frame]) -> bool:
 # A serving engine's own code (its package directory in a frame's path): another program may name a
 # function as an engine does (a job runner's own `run_scheduler_process`), and its exception ends no engine.
 _ENGINE_CODE = LazyRegex(r"(?:^|/)(?:sglang|vllm|vllm_ascend|tensorrt_llm)/")
+
+
+def _the_call(lead: UnexplainedError) -> str:
+    """The lead quoted; for a stack cut under its header (the header's line holds its frames:
+    scan/pastes.py), the call its innermost frame made, which is where the exception was raised."""
+    exception = lead.first
+    frames = stack_of(exception.get)
+    if not frames or not message_of(exception.text).rstrip().endswith(TRACEBACK_HEADER) or not frames[-1].call:
+        return ended(quote(lead))
+    innermost = frames[-1]
+    return (
+        f"`{clip(innermost.call, 200)}` in {short_name(innermost.func)}, the innermost frame of the traceback "
+        f"under the header at {exception.where}."
+    )
 
 
 def _placed_in_an_engine(exception: Event, library: Library) -> PhaseEvidence | None:

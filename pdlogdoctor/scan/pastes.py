@@ -282,16 +282,28 @@ def _one_process(rows: list[str], formats: Formats) -> list[str]:
 def _behind_prefix(row: str, formats: Formats) -> tuple[str, str]:
     """Who wrote the row (its logger prefix without the time: the same for every line of one
     process) and its message with the indentation it was logged with; ("", row) for a row no format
-    prefixes with a level."""
+    prefixes with a level, nor a launcher with its process's tag (vLLM's `(EngineCore pid=6685)`
+    before what the process wrote to its stderr: a traceback's rows, no level)."""
     reading = formats.read(row)
-    if reading.format is None or reading.level is None or not reading.message or not row.endswith(reading.message):
-        return "", row
-    prefix = row[: len(row) - len(reading.message)]
-    indent = len(prefix) - len(prefix.rstrip())
-    # The time goes (its fraction may differ between a traceback's rows); the process tag, its pid
-    # and rank, and the call site stay.
-    who = _TIME_IN_PREFIX.sub("", prefix.rstrip())
-    return who, " " * max(indent - 1, 0) + reading.message
+    if reading.format is not None and reading.level is not None and reading.message and row.endswith(reading.message):
+        # The time goes (its fraction may differ between a traceback's rows); the process tag, its pid
+        # and rank, and the call site stay.
+        return _TIME_IN_PREFIX.sub("", _prefix_of(row, reading.message).rstrip()), _indented(row, reading.message)
+    who, inside = formats.tags(row)
+    if who.strip() and inside.strip() and row.endswith(inside):
+        return who.strip(), _indented(row, inside)
+    return "", row
+
+
+def _prefix_of(row: str, message: str) -> str:
+    return row[: len(row) - len(message)]
+
+
+def _indented(row: str, message: str) -> str:
+    """The message with the indentation it was written with: the spaces its prefix ends in, less the
+    one that separates a prefix from what follows it."""
+    prefix = _prefix_of(row, message)
+    return " " * max(len(prefix) - len(prefix.rstrip()) - 1, 0) + message
 
 
 _TIME_IN_PREFIX = lazy_re(r"\d{2,4}[-/]\d\d(?:[-/]\d\d)?|\d\d:\d\d:\d\d(?:[.,]\d+)?")

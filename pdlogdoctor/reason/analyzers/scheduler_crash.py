@@ -469,11 +469,22 @@ def _earliest(events: list[Event]) -> Event:
 
 
 def _exception_for(crash: Event, evidence: Evidence) -> Event | None:
+    """The earliest exception its server raised, but not a wrapper that points elsewhere for the cause
+    (vLLM V1's `EngineDeadError: EngineCore encountered an issue. See stack trace (above) ...`)
+    when the crash line says itself what killed the process (a native assertion, a signal)."""
     candidates = [e for e in evidence.marked(Mark.EXCEPTION) if e.get("exc_type")]
+    if evidence.says(crash) is not None:
+        candidates = [e for e in candidates if not _wraps(e, evidence)]
     if not candidates:
         return None
     nearby = evidence.same_server(crash, candidates)
     return _earliest(nearby)
+
+
+def _wraps(exception: Event, evidence: Evidence) -> bool:
+    errors = evidence.library.errors
+    said = f"{exception.get('exc_type')}: {exception.get('exc_message', '')}"
+    return errors is not None and errors.wraps(said)
 
 
 def _exit_code_for(crash: Event, evidence: Evidence) -> Event | None:
