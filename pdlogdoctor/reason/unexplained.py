@@ -1254,7 +1254,8 @@ _ENGINE_CODE = LazyRegex(r"(?:^|/)(?:sglang|vllm|vllm_ascend|tensorrt_llm)/")
 
 def _the_call(lead: UnexplainedError) -> str:
     """The lead quoted; for a stack cut under its header (the header's line holds its frames:
-    scan/pastes.py), the call its innermost frame made, which is where the exception was raised."""
+    scan/pastes.py), the call its innermost frame made, under which the exception was raised: the
+    header itself says nothing."""
     exception = lead.first
     frames = stack_of(exception.get)
     if not frames or not message_of(exception.text).rstrip().endswith(TRACEBACK_HEADER) or not frames[-1].call:
