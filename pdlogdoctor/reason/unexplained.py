@@ -58,7 +58,8 @@ from ..model.verdicts import (
     SCHEDULER_INIT_CRASH,
     SCHEDULER_RUNTIME_CRASH,
 )
-from ..scan.traceback import TRACEBACK_HEADER, stack_of
+from ..scan.pastes import under_its_header
+from ..scan.traceback import TRACEBACK_HEADER, stack_of, states_exception
 from . import confidence
 from .analyzers.serving_quality import MODEL_PATH_FIRST
 from .incidents import next_lives, wait_began
@@ -96,13 +97,9 @@ SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did no
 TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-prefixed traceback's source lines
 # A Python exception line: `KeyError: 'UCX'`, `nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND`.
 _EXCEPTION_LINE = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::|\s*$)")
-# An exception a logger printed behind its level, as a traceback's last line does (`RuntimeError: ...`) or
-# as its repr (`IndexError('Dimension out of range ...')`: vLLM V0's engine logs `repr(e)` above the
-# traceback it then prints).
-_NAMES_EXCEPTION = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::\s|\(['\"]|\s*$)")
-# A C or C++ assert() that failed, as glibc prints it before it aborts the process (`python3:
-# /app/mori/src/io/rdma/backend_impl.cpp:935: void ...::BuildRdmaConn(...): Assertion `hdr.type ==
-# MessageType::RegEndpoint' failed.`), or CUDA's device-side form of it.
+# An assert() that failed, in the forms no pattern reads as a crash's cause (glibc's is
+# native-assertion-abort's): UCX's own (`proto_select.c:549  Assertion `...' failed`), CUDA's
+# device-side (`... Assertion `srcIndex < srcSelectDimSize` failed.`).
 _ASSERTED = LazyRegex(r"\bAssertion [`'].{1,400}?[`'] failed\.?\s*$")
 # ... or any exception a traceback ends in, the bare `Exception: ...` too.
 _RAISED = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*?)?(?:Error|Exception)(?::|\s*$)")
@@ -1181,7 +1178,7 @@ def _died_of_exception(
     if (
         lead.marker != PYTHON_EXCEPTION
         and not stack_of(lead.first.get)
-        and not _NAMES_EXCEPTION.match(message_of(lead.first.text))
+        and not states_exception(message_of(lead.first.text))
     ):
         # neither a traceback's last line (severity.toml) nor a line with a traceback read above it (nor
         # the last call of a paste's traceback cut before its exception: scan/pastes.py keeps its frames),
@@ -1258,7 +1255,7 @@ def _the_call(lead: UnexplainedError) -> str:
     header itself says nothing."""
     exception = lead.first
     frames = stack_of(exception.get)
-    if not frames or not message_of(exception.text).rstrip().endswith(TRACEBACK_HEADER) or not frames[-1].call:
+    if not frames or not under_its_header(exception) or not frames[-1].call:
         return ended(quote(lead))
     innermost = frames[-1]
     return (

@@ -226,8 +226,9 @@ RAISING_FRAME_LINES = 4  # the frame, its source line, and up to two caret lines
 
 
 # An exception's own line, as a logger's record may hold it (`ERROR ... [core.py:521] AssertionError`):
-# a type ending in Error or Exception, then its message or nothing.
-_RAISES = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::\s|:?\s*$)")
+# a type ending in Error or Exception, then its message or nothing; or its repr, which a logger writes
+# above the traceback it then prints (`IndexError('Dimension out of range ...')`: vLLM V0's engine).
+_RAISES = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::\s|:?\s*$|\(['\"])")
 
 
 def states_exception(message: str) -> bool:
