@@ -3392,37 +3392,22 @@ KNOWN: dict[str, dict[str, str]] = {
             " tester's key lines (the link attempt, the `start_load_kv` frame one level up)"
         ),
     },
-    "tests/data/blind-round157-excerpts-b/02-vllm-rocm-kimi-k3-fp8kv-gsm8k-drop": {
-        "verdict": (
-            "first sight and since: no-failure-seen; the tester expects accuracy-regression: a PR's prose "
-            "hard-wrapped over markdown lines (`scores **74.00%** with **285 of 1319 answers` / `degenerate**; "
-            "with this PR it scores **97.19%**`), the counts split across rows"
-        ),
-    },
     "tests/data/blind-round157-excerpts-b/03-atom-sgl-dsr1-tp4-near-zero-gsm8k": {
         "verdict": (
-            "first sight and since: no-failure-seen; the tester expects output-corruption: the fix PR's `Fix the "
-            "near-zero GSM8K accuracy of DeepSeek-R1 ...` (a line that fixes a failure reports it gone: the "
-            "stated-result readers leave it unread) and the cause in prose"
+            "first sight: no-failure-seen; since session 47 accuracy-regression (acceptable), its summary quoting "
+            "the stated score `Flexible extract: `0.00986`` under GSM8K's floor, not the tester's key lines"
         ),
-        "key_line": ("first sight and since: no key line quoted (no-failure-seen)"),
+        "key_line": (
+            "first sight: no key line quoted (no-failure-seen); since session 47 accuracy-regression (acceptable) "
+            "quoting the stated score `Flexible extract: `0.00986``, not the tester's key lines (the fix PR's "
+            "`Fix the near-zero GSM8K accuracy ...`, the cause in prose)"
+        ),
     },
     "tests/data/blind-round157-excerpts-b/04-vllm-nvfp4-triton-attn-gibberish": {
         "verdict": (
             "first sight and since: no-failure-seen; the tester expects output-corruption: a pretty-printed chat "
             "completion whose content is word salad with the role token leaking (`\\nassistant\\n`), its line cut, "
             "no unit or phrase repeated"
-        ),
-    },
-    "tests/data/blind-round157-excerpts-b/05-tt-flux-p300x2-ttft-gate-miss": {
-        "verdict": (
-            "first sight and since: inconclusive led by an earlier line; the tester expects "
-            "performance-regression: the nightly's `#### Error: Performance regression — server is functional, "
-            "but ... ~7% over its TTFT target` says it as a heading, with no share the stated-regression readers take"
-        ),
-        "key_line": (
-            "first sight and since: inconclusive led by the earlier `- Problem 2 (tput_user reporting) = the 3 phantom "
-            "acceptance failures.` line, not the `#### Error: Performance regression` line"
         ),
     },
 }

@@ -113,7 +113,7 @@ _PATTERN_KEYS = {
     "id", "title", "roles", "severity", "kind", "verdict", "anchors", "regex", "fields",
     "failure_if", "block", "explain", "advice", "references", "causes", "examples", "stop_after",
     "marks", "unexplained", "identity", "cleared_by", "not_cleared_by", "cleared_by_run", "cleared_on", "says",
-    "search_anchor", "any_anchors", "pastes_only",
+    "search_anchor", "any_anchors", "pastes_only", "prose",
 }  # fmt: skip
 # The title `patterns suggest` writes into a skeleton (suggest.py), for a person to replace.
 SKELETON_TITLE = "TODO: what this line means"
@@ -241,6 +241,9 @@ class Pattern:
     # for in a scan: read on every line of an input small enough to be read whole, a paste
     # (scan/pastes.py). Its `anchors`, when it has any, must still all be in the line.
     pastes_only: bool = False
+    # A sentence a person writes (a report's `285 of 1319 answers degenerate`), which a paste may
+    # hold wrapped by hand over several rows: read again on a paste's sentences (scan/prose.py).
+    prose: bool = False
 
     @property
     def primary_anchor(self) -> str:
@@ -454,6 +457,7 @@ def parse_pattern(data: dict[str, Any], where: str, stem: str, group: str) -> Pa
         search_anchor=_search_anchor(data, anchors, where),
         any_anchors=_any_anchors(data, where),
         pastes_only=_pastes_only(data, where),
+        prose=_prose(data, where),
     )
 
 
@@ -491,6 +495,16 @@ def _anchors(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
     if not anchors:
         raise PatternError(where, "anchors", "must be a non-empty list of non-empty strings")
     return anchors
+
+
+def _prose(data: Mapping[str, Any], where: str) -> bool:
+    if "prose" not in data:
+        return False
+    if not isinstance(data["prose"], bool):
+        raise PatternError(where, "prose", "must be true or false")
+    if data["prose"] and data.get("pastes_only") is True:
+        raise PatternError(where, "prose", "a pattern read on pastes only reads their lines already")
+    return bool(data["prose"])
 
 
 def _pastes_only(data: Mapping[str, Any], where: str) -> bool:

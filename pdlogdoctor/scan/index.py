@@ -50,6 +50,8 @@ class AnchorIndex:
     numbers: tuple[int, ...] = ()
     # The patterns no scan searches for, read on every line of a paste (scan/pastes.py).
     pasted: tuple[Pattern, ...] = ()
+    # The patterns of sentences a person writes, read again on a paste's hand-wrapped sentences (scan/prose.py).
+    prose: tuple[Pattern, ...] = ()
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
@@ -81,6 +83,7 @@ class AnchorIndex:
         return cls(
             plan.by_anchor, plan.blocks, fast, library.errors, plan.generic, plan.launches, library.formats,
             plan.sampled, plan.slots, plan.firsts, plan.stop_afters, plan.block_anchors, plan.numbers, plan.pasted,
+            plan.prose,
         )  # fmt: skip
 
 
@@ -103,6 +106,7 @@ class AnchorPlan:
     block_anchors: tuple[bytes, ...]
     numbers: tuple[int, ...]
     pasted: tuple[Pattern, ...]
+    prose: tuple[Pattern, ...]
 
 
 def plan_of(library: Library) -> AnchorPlan:
@@ -153,6 +157,7 @@ def make_plan(library: Library) -> AnchorPlan:
         ),
         numbers=tuple(number for number in range(len(ordered)) if number not in apart),
         pasted=tuple(p for p in library.patterns if p.pastes_only),
+        prose=tuple(p for p in library.patterns if p.prose),
     )
 
 

@@ -19,6 +19,7 @@ from .index import AnchorIndex
 from .logshape import document_kind, not_serving_problem
 from .parallel import plain_file_path, scan_file_parallel, worth_splitting
 from .pastes import cut_stack, paste_events, under_its_header
+from .prose import prose_events
 from .results import result_lines
 from .roles import detect_role, node_from_name, role_from_name, with_source_role
 from .search import scan_stream
@@ -162,7 +163,9 @@ def scanned(name: str, result: ScanResult, index: AnchorIndex, problems: tuple[I
         # printing it: a server's log ends where its process did) keeps them on the line it stands for.
         cut = cut_stack(name, head, index.errors, index.formats)
         pasted = paste_events(name, head, index.pasted) if role in PASTED_ROLES else ()
-        events = _with_cut_stack((*events, *pasted), cut)
+        # A report's sentence wrapped by hand over rows that alone say nothing (prose.py).
+        written = prose_events(name, head, index.prose, index.formats, events) if role in PASTED_ROLES else ()
+        events = _with_cut_stack((*events, *pasted, *written), cut)
     return Scanned(source, tuple(with_source_role(e, role) for e in events), series)
 
 

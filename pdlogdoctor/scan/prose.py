@@ -1,0 +1,128 @@
+"""Sentences a person wrapped by hand, read whole again.
+
+A report written in an editor (a pull request's description, an issue's Markdown) is wrapped at the
+editor's width, between words: `... scores **74.00%** with **285 of 1319 answers` on one row,
+`degenerate**; with this PR it scores **97.19%** ...` on the next. A terminal cuts a line at its
+width, inside a word, and wrapped.py joins its parts as they were; a person's rows end at a word and
+vary in length, and a sentence that states a failure may lie across two of them, where no row alone
+says it. The library's `prose` patterns (the sentences people write: `N of M answers degenerate`,
+`we observed an accuracy drop`) are read again on a paste's sentences, its rows joined with a space
+within a paragraph, and a sentence is read only when it lies across rows: a sentence on one row is
+the scan's.
+
+A paragraph is a run of rows outside a code fence, each but the last as long as an editor wraps at
+(PROSE_MIN_ROW), none starting like a line of its own (a log's time, a list's item, a heading, a
+table's row, a quote, a block of code). A paste is small (read whole: scan/inputs.py), and its
+sentences are read by a few dozen patterns, each told first by its anchors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from ..library.formats import Formats
+from ..library.patterns import Pattern, match_line
+from ..model import Event
+from ..model.lazyre import lazy_re
+from .events import make_event
+from .timeline import clean_line
+
+PROSE_MIN_ROW = 40  # an editor wraps at 72 to 100 columns: a row shorter than this ended its paragraph
+PROSE_MAX_ROW = 200  # a row longer than an editor's width was not wrapped by one
+MAX_SENTENCE = 600  # characters: a longer "sentence" is a run of text no full stop divides
+FENCES = ("```", "~~~")
+# What starts a row of its own in Markdown: a list's item, a heading, a table's row, a quote.
+_OWN_ROW = lazy_re(r"^(?:[-*+]\s|#{1,6}\s|\||>|\d{1,3}[.)]\s)")
+# A sentence ends at its full stop (or ! ?), closing marks after it, then a blank and a capital,
+# a digit or an opening mark: `... with **none**. The backend fails`; not inside `74.00%` or `e.g. a`.
+_SENTENCE_END = lazy_re(r"""(?<=[.!?])([*_`"')\]]*)\s+(?=[A-Z0-9*_`"'(\[])""")
+
+
+def prose_events(
+    name: str, head: str, patterns: tuple[Pattern, ...], formats: Formats, found: Sequence[Event]
+) -> tuple[Event, ...]:
+    """The events of the `prose` patterns on the sentences of a paste (`head`, read whole) that lie
+    across rows; none for a pattern the scan already found on one of the sentence's rows."""
+    if not patterns:
+        return ()
+    seen = {(event.pattern, event.line) for event in found}
+    events: list[Event] = []
+    for rows in _paragraphs(head, formats):
+        for sentence, numbers in _sentences_across(rows):
+            for pattern in patterns:
+                if any((pattern.id, number) in seen for number in numbers):
+                    continue
+                try:
+                    captured = match_line(pattern, sentence)
+                except TimeoutError:
+                    continue
+                if captured is not None:
+                    events.append(make_event(pattern, name, numbers[0], None, sentence, captured))
+                    seen.update((pattern.id, number) for number in numbers)
+    return tuple(events)
+
+
+def _paragraphs(head: str, formats: Formats) -> Iterator[list[tuple[int, str]]]:
+    """Each paragraph of two rows or more outside code fences: its rows, numbered as the scan counts them."""
+    fenced = False
+    rows: list[tuple[int, str]] = []
+    for number, raw in enumerate(head.split("\n"), start=1):
+        text = clean_line(raw)[0].rstrip()
+        if text.lstrip().startswith(FENCES):
+            fenced = not fenced
+        elif not fenced and rows and _continues(rows[-1][1], text, formats):
+            rows.append((number, text))
+            continue
+        if len(rows) > 1:
+            yield rows
+        rows = [(number, text)] if not fenced and _may_start(text, formats) else []
+    if len(rows) > 1:
+        yield rows
+
+
+def _may_start(text: str, formats: Formats) -> bool:
+    """A row that may open a paragraph: words, or a list's item, not a log's line, a heading, a table's row or code."""
+    stripped = text.lstrip()
+    if not stripped or len(text) - len(stripped) >= 4 or len(text) > PROSE_MAX_ROW:
+        return False
+    if stripped[:1] in "#|>":
+        return False
+    return formats.stamp(stripped) is None
+
+
+def _continues(above: str, text: str, formats: Formats) -> bool:
+    """`text` goes on the sentence of the row above: that row is as long as an editor wraps at, and
+    `text` starts like no row of its own (a list item's continuation is indented less than code)."""
+    if len(above) < PROSE_MIN_ROW or len(above) > PROSE_MAX_ROW or len(text) > PROSE_MAX_ROW:
+        return False
+    stripped = text.lstrip()
+    if not stripped or len(text) - len(stripped) >= 4 or _OWN_ROW.match(stripped):
+        return False
+    return formats.stamp(stripped) is None and not formats.source(stripped)
+
+
+def _sentences_across(rows: list[tuple[int, str]]) -> Iterator[tuple[str, tuple[int, ...]]]:
+    """The paragraph's sentences that lie across two rows or more, each with its rows' numbers."""
+    starts: list[int] = []  # where each row starts in the joined text
+    parts: list[str] = []
+    at = 0
+    for _, text in rows:
+        starts.append(at)
+        parts.append(text.strip())
+        at += len(parts[-1]) + 1
+    joined = " ".join(parts)
+    bounds = [(found.end(1), found.end()) for found in _SENTENCE_END.finditer(joined)]
+    begin = 0
+    for end, after in [*bounds, (len(joined), len(joined))]:
+        first, last = _row_at(starts, begin), _row_at(starts, max(begin, end - 1))
+        if first != last and end - begin <= MAX_SENTENCE:
+            yield joined[begin:end], tuple(number for number, _ in rows[first : last + 1])
+        begin = after
+
+
+def _row_at(starts: list[int], offset: int) -> int:
+    """The index of the row the joined text's `offset` lies in."""
+    row = 0
+    while row + 1 < len(starts) and starts[row + 1] <= offset:
+        row += 1
+    return row
