@@ -931,9 +931,8 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: no line quoted (no-failure-seen)",
     },
     "tests/data/blind-round61-excerpts-c/10-vllm-gemma3-12b-repetitive-loop": {
-        "verdict": "first sight: inconclusive led by `Example prompt that failed:`; the tester expects "
-        "output-corruption: word salad (`description, andrequest. of information, ...`) no measure reads",
-        "key_line": "first sight: the salad not quoted",
+        "key_line": "first sight: the salad not quoted; since session 47 output-corruption (expected) quoting "
+        "the report's `gets stuck in infinite repetitive loops during text generation`, not the salad",
     },
     "tests/data/blind-round61-excerpts-d/03-trtllm-jenkins-agent-offline": {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive: Jenkins' `Cannot contact "
@@ -1488,12 +1487,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round89-excerpts-b/07-vllm-worker-died-while-serving": {
         "verdict": "first sight: scheduler-crash at 0.35; the tester expects scheduler-runtime-crash: a worker "
         "died with no line that tells whether the engine was serving",
-    },
-    "tests/data/blind-round89-excerpts-c/03-ttmetal-glm-chunked-prefill-gate": {
-        "verdict": "first sight: healthy at 0.40 (a failed run called healthy): CI runs in a table with a "
-        "`vs healthy baseline` column (+12.3 % to +14.5 %) no measure directs, read as checks that passed; "
-        "now no-failure-seen: the rows are no evidence either way, and that the change is a slowdown is "
-        "said only in the prose above",
     },
     "tests/data/blind-round89-excerpts-c/04-ttxla-nightly-diff-vs-previous": {
         "key_line": "first sight: performance-regression (expected) quoting the report's heading, not its "
@@ -3408,6 +3401,49 @@ KNOWN: dict[str, dict[str, str]] = {
             "first sight and since: no-failure-seen; the tester expects output-corruption: a pretty-printed chat "
             "completion whose content is word salad with the role token leaking (`\\nassistant\\n`), its line cut, "
             "no unit or phrase repeated"
+        ),
+    },
+    "tests/data/blind-round89-excerpts-c/03-ttmetal-glm-chunked-prefill-gate": {
+        "key_line": (
+            "first sight: healthy at 0.40 (a failed run called healthy); since session 47 performance-regression "
+            "(expected) quoting the prose's `got **~13% slower** on 2026-08-17` (its row read a sentence at a "
+            "time: the next sentence's `until this is resolved` hid it), not the table's `+12.3%` row the tester "
+            "keys"
+        ),
+    },
+    "tests/data/blind-round108-excerpts-c/05-qwen35-pcp-mtp-gpqa-drop": {
+        "verdict": (
+            "first sight: accuracy-regression (expected); since session 47 output-corruption (acceptable) naming "
+            "the row `collapse into repetition loops and never emit Answer:` (a loop stated in words is garbage),"
+            " not the `GPQA-diamond drops from 88% (pcp=1) to 72%` line the tester keys"
+        ),
+    },
+    "tests/data/blind-round158-bundles-3/01-mi355x-bench-hang-slurm-timelimit": {
+        "verdict": (
+            "first sight and since: inconclusive; the tester expects ci-cancelled: the tool reads the Slurm time "
+            "limit as what ended a job stuck for its last 15 minutes (the benchmark at 1023/1024, both servers "
+            "idle), the hang being the failure it cannot name, not the cancel"
+        ),
+    },
+    "tests/data/blind-round158-excerpts-a/04-vllm-ascend-dp-gloo-allreduce-serving": {
+        "verdict": (
+            "first sight: inconclusive naming torch's `return func(*args, **kwargs)`; since session 47 "
+            "inconclusive naming the key line `dist.all_reduce(tensor, group=get_dp_group().cpu_group)` (a cut "
+            "stack's own innermost call); the tester expects scheduler-runtime-crash: the paste is cut before its"
+            " exception and any line of the process's end"
+        ),
+    },
+    "tests/data/blind-round158-excerpts-a/05-vllm-pynccl-invalid-usage-cuda-mismatch": {
+        "verdict": (
+            "first sight and since: inconclusive (acceptable) quoting `RuntimeError: NCCL error: invalid usage "
+            "(run with NCCL_DEBUG=WARN for details)` without the `[rank0]: ` prefix the tester's key line holds"
+        ),
+    },
+    "tests/data/blind-round158-excerpts-e/01-triton-trtllm-fpe-model-init": {
+        "verdict": (
+            "first sight and since: inconclusive naming `Floating point exception (core dumped)`; the tester "
+            "expects scheduler-init-crash: the shell's report of a signal alone names no process (any program "
+            "prints it), and the lines above it are the TensorRT-LLM backend's model initialisation"
         ),
     },
 }

@@ -265,3 +265,39 @@ def test_the_traceback_of_an_exceptions_own_process_places_its_crash(tmp_path: P
     (tmp_path / "alone").mkdir()
     alone = analysed_lines(tmp_path / "alone", library, V0_WORKER_THEN_PROCESS[:3], "excerpt.log")
     assert alone.verdict.id == "inconclusive", alone.verdict.summary
+
+
+# vLLM's worker prints its traceback row by row behind its prefix; a paste cut inside torch's c10d
+# wrapper (round 158's excerpt from vllm-project/vllm#45092: vllm-ascend's data-parallel sync calling
+# Gloo's all_reduce). The program's own deepest call is where it failed; the wrapper's
+# `return func(*args, **kwargs)` below it is torch's, and repeated higher up the same stack.
+WORKER = "(Worker_DP0_TP0_EP0 pid=5609) ERROR 06-04 12:45:50 [v1/executor/multiproc_executor.py:932] "
+ASCEND = "/vllm-workspace/vllm-ascend/vllm_ascend/worker/model_runner_v1.py"
+TORCH = "/usr/local/python3.11.14/lib/python3.11/site-packages/torch"
+C10D = f'  File "{TORCH}/distributed/c10d_logger.py", line 81, in wrapper'
+DP_SYNC = [
+    WORKER + "    return func(*args, **kwargs)",
+    WORKER + f'  File "{ASCEND}", line 1203, in execute_model',
+    WORKER + "    ) = self._determine_batch_execution_and_padding(",
+    WORKER + f'  File "{ASCEND}", line 1902, in _sync_batch_across_dp',
+    WORKER + "    dist.all_reduce(tensor, group=get_dp_group().cpu_group)",
+    WORKER + C10D,
+    WORKER + "    return func(*args, **kwargs)",
+]
+# The same cut under vLLM's own communicator, from a source checkout (a variation: another own frame).
+PYNCCL = "/vllm-workspace/vllm/vllm/distributed/device_communicators/cuda_communicator.py"
+TP_REDUCE = [
+    WORKER + f'  File "{PYNCCL}", line 127, in all_reduce',
+    WORKER + "    torch.distributed.all_reduce(out, group=self.device_group)",
+    WORKER + C10D,
+    WORKER + "    return func(*args, **kwargs)",
+]
+
+
+def test_a_cut_stack_names_the_programs_own_call_not_the_wrapper_below(tmp_path: Path, library: Library) -> None:
+    for rows, call in ((DP_SYNC, "dist.all_reduce(tensor, group=get_dp_group().cpu_group)"),
+                       (TP_REDUCE, "torch.distributed.all_reduce(out, group=self.device_group)")):  # fmt: skip
+        report = analysed_lines(tmp_path, library, rows, "excerpt.log")
+        summary = report.verdict.summary
+        assert report.verdict.id == "inconclusive", summary
+        assert call in summary and "return func(*args, **kwargs)" not in summary, summary

@@ -13,7 +13,7 @@ from pdlogdoctor.cli.behaviour import exit_code_for
 from pdlogdoctor.library.formats import shipped
 from pdlogdoctor.library.patterns import Library, match_line
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.scan.prose import _paragraphs, _sentences_across
+from pdlogdoctor.scan.prose import _paragraphs, _sentences_to_read
 
 # The PR's rows as its author wrapped them (tests/data/blind-round157-excerpts-b/02-...).
 KIMI_ROWS = [
@@ -74,12 +74,32 @@ def test_a_sentence_that_denies_the_loss_reports_none(tmp_path: Path, library: L
     assert verdict != "accuracy-regression"
 
 
-def test_only_sentences_across_rows_are_read_again() -> None:
+def test_only_sentences_to_read_rows_are_read_again() -> None:
     rows = list(enumerate(KIMI_ROWS, start=3))
     (paragraph,) = list(_paragraphs("## Purpose\n\n" + "\n".join(KIMI_ROWS), shipped()))
     assert paragraph == rows
-    sentences = list(_sentences_across(paragraph))
+    sentences = list(_sentences_to_read(paragraph))
     # The first sentence lies on rows 3 and 4, the second on 4 to 6, the third on 6 to 8.
     assert [numbers for _, numbers in sentences] == [(3, 4), (4, 5, 6), (6, 7, 8)]
     assert sentences[1][0].startswith("On unmodified main, a full GSM8K run")
     assert sentences[1][0].endswith("with **none**.")
+
+
+# vllm-project/vllm#41603's opening line: its second sentence's `reverts` (a test that reverts a change)
+# would hide its first sentence's finding from a guard that reads the whole line.
+THROUGHPUT_ROW = (
+    "I'm seeing a large DeepSeek-V4-Pro MTP2 throughput regression on GB200 between a pre-merge PR container and "
+    "newer vLLM images. A one-off test that reverts the FP32->FP4 cvt path from #41015 on top of the nightly "
+    "recovers most of the lost throughput, so #41015 looks like the current lead suspect."
+)
+
+
+def test_a_row_of_sentences_is_read_a_sentence_at_a_time(tmp_path: Path, library: Library) -> None:
+    stated = library.pattern("performance-drop-stated")
+    assert match_line(stated, THROUGHPUT_ROW) is None  # the whole row: its `reverts` guards it
+    verdict, summary, exit_code = _report(tmp_path, library, [THROUGHPUT_ROW])
+    assert (verdict, exit_code) == ("performance-regression", 1)
+    assert "excerpt.log:1:" in summary and "throughput regression on GB200" in summary
+    # A sentence that denies it stays unread, whatever the sentence beside it says.
+    denied = THROUGHPUT_ROW.replace("I'm seeing a large", "I'm not seeing a large")
+    assert _report(tmp_path, library, [denied])[0] != "performance-regression"

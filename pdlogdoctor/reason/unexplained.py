@@ -720,8 +720,18 @@ def _folded_tracebacks(errors: Sequence[Event], events: Sequence[Event], read: S
     ]
     cut = [s for s in sources if not _followed(s, below, EXPLAINED_LINES)]
     cut = [s for s in cut if not _is_caret_line(s)] or cut  # a lone caret line is still an error line
+    cut = _below_the_own_call_dropped(cut)
     innermost = {id(s) for s in cut if not _followed(s, cut, TRACEBACK_GAP) or _announces(s)}
     return [e for e in errors if e.pattern != TRACEBACK_SOURCE or id(e) in innermost]
+
+
+def _below_the_own_call_dropped(cut: list[Event]) -> list[Event]:
+    """A paste's stack cut before its exception has its innermost own call chosen already (the
+    source line scan/pastes.py gave the frames to: the program's deepest frame, not an installed
+    package's wrapper below it, `return func(*args, **kwargs)` in torch's c10d_logger); the source
+    lines below it in that stack are the library's and are dropped."""
+    chosen = [s for s in cut if s.get("stack") is not None and not under_its_header(s)]
+    return [s for s in cut if not any(c.source == s.source and s.line > c.line for c in chosen)]
 
 
 def _announces(event: Event) -> bool:

@@ -7,7 +7,9 @@ width, inside a word, and wrapped.py joins its parts as they were; a person's ro
 vary in length, and a sentence that states a failure may lie across two of them, where no row alone
 says it. The library's `prose` patterns (the sentences people write: `N of M answers degenerate`,
 `we observed an accuracy drop`) are read again on a paste's sentences, its rows joined with a space
-within a paragraph, and a sentence is read only when it lies across rows: a sentence on one row is
+within a paragraph. A sentence is read when it lies across rows, or shares its row with another: a
+prose pattern's guard against a negation or a fix reads its whole line, and one sentence's `doesn't
+fix this issue` would hide the next one's `Low accuracy is observed`. A row that is one sentence is
 the scan's.
 
 A paragraph is a run of rows outside a code fence, each but the last as long as an editor wraps at
@@ -28,7 +30,8 @@ from .events import make_event
 from .timeline import clean_line
 
 PROSE_MIN_ROW = 40  # an editor wraps at 72 to 100 columns: a row shorter than this ended its paragraph
-PROSE_MAX_ROW = 200  # a row longer than an editor's width was not wrapped by one
+PROSE_MAX_ROW = 200  # a row longer than an editor's width was not wrapped by one: a paragraph of its own
+MAX_ROW = 4096  # characters: a longer row is a record or a dump, no one's sentences
 MAX_SENTENCE = 600  # characters: a longer "sentence" is a run of text no full stop divides
 FENCES = ("```", "~~~")
 # What starts a row of its own in Markdown: a list's item, a heading, a table's row, a quote.
@@ -42,13 +45,17 @@ def prose_events(
     name: str, head: str, patterns: tuple[Pattern, ...], formats: Formats, found: Sequence[Event]
 ) -> tuple[Event, ...]:
     """The events of the `prose` patterns on the sentences of a paste (`head`, read whole) that lie
-    across rows; none for a pattern the scan already found on one of the sentence's rows."""
+    across rows or share one; none for a pattern the scan already found on one of the sentence's
+    rows, nor for one a row of the paste already says failed: the paste states that failure on a row
+    of its own, which a quote of one row shows better than a sentence joined from several."""
     if not patterns:
         return ()
     seen = {(event.pattern, event.line) for event in found}
+    stated = {event.pattern for event in found if event.failing}
+    patterns = tuple(pattern for pattern in patterns if pattern.id not in stated)
     events: list[Event] = []
-    for rows in _paragraphs(head, formats):
-        for sentence, numbers in _sentences_across(rows):
+    for rows in _paragraphs(head, formats) if patterns else ():
+        for sentence, numbers in _sentences_to_read(rows):
             for pattern in patterns:
                 if any((pattern.id, number) in seen for number in numbers):
                     continue
@@ -63,7 +70,7 @@ def prose_events(
 
 
 def _paragraphs(head: str, formats: Formats) -> Iterator[list[tuple[int, str]]]:
-    """Each paragraph of two rows or more outside code fences: its rows, numbered as the scan counts them."""
+    """Each paragraph outside code fences (one row or more): its rows, numbered as the scan counts them."""
     fenced = False
     rows: list[tuple[int, str]] = []
     for number, raw in enumerate(head.split("\n"), start=1):
@@ -73,17 +80,17 @@ def _paragraphs(head: str, formats: Formats) -> Iterator[list[tuple[int, str]]]:
         elif not fenced and rows and _continues(rows[-1][1], text, formats):
             rows.append((number, text))
             continue
-        if len(rows) > 1:
+        if rows:
             yield rows
         rows = [(number, text)] if not fenced and _may_start(text, formats) else []
-    if len(rows) > 1:
+    if rows:
         yield rows
 
 
 def _may_start(text: str, formats: Formats) -> bool:
     """A row that may open a paragraph: words, or a list's item, not a log's line, a heading, a table's row or code."""
     stripped = text.lstrip()
-    if not stripped or len(text) - len(stripped) >= 4 or len(text) > PROSE_MAX_ROW:
+    if not stripped or len(text) - len(stripped) >= 4 or len(text) > MAX_ROW:
         return False
     if stripped[:1] in "#|>":
         return False
@@ -101,8 +108,9 @@ def _continues(above: str, text: str, formats: Formats) -> bool:
     return formats.stamp(stripped) is None and not formats.source(stripped)
 
 
-def _sentences_across(rows: list[tuple[int, str]]) -> Iterator[tuple[str, tuple[int, ...]]]:
-    """The paragraph's sentences that lie across two rows or more, each with its rows' numbers."""
+def _sentences_to_read(rows: list[tuple[int, str]]) -> Iterator[tuple[str, tuple[int, ...]]]:
+    """The paragraph's sentences that lie across two rows or more, or share a row with another
+    sentence, each with its rows' numbers."""
     starts: list[int] = []  # where each row starts in the joined text
     parts: list[str] = []
     at = 0
@@ -115,7 +123,8 @@ def _sentences_across(rows: list[tuple[int, str]]) -> Iterator[tuple[str, tuple[
     begin = 0
     for end, after in [*bounds, (len(joined), len(joined))]:
         first, last = _row_at(starts, begin), _row_at(starts, max(begin, end - 1))
-        if first != last and end - begin <= MAX_SENTENCE:
+        whole_row = first == last and joined[begin:end] == parts[first]
+        if not whole_row and end - begin <= MAX_SENTENCE:
             yield joined[begin:end], tuple(number for number, _ in rows[first : last + 1])
         begin = after
 
