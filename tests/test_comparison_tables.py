@@ -617,3 +617,27 @@ def test_a_cell_marked_regressed_is_judged_by_its_column(tmp_path: Path) -> None
     report = _analysed(tmp_path, MARKED_REGRESSED)
     assert report.verdict.id == "performance-regression", report.verdict.summary
     assert "**16.80** ← regression" in report.verdict.summary
+
+
+# iree-org/wave#192: a measure's column beside what it should be, the expected value the baseline.
+EXPECTED_TABLE = [
+    "| Platform | Accuracy | Expected Accuracy |",
+    "|----------|----------|-------------------|",
+    "| **MI355x**   | 0.30     | 0.74              |",
+    "| MI300x   | ✅ Pass  | 0.74              |",
+]
+
+
+def test_a_measure_under_its_expected_column_fails(tmp_path: Path) -> None:
+    (tmp_path / "excerpt.log").write_text("\n".join(EXPECTED_TABLE) + "\n")
+    report = run([str(tmp_path)], LIBRARY)
+    assert report.verdict.id == "accuracy-regression", report.verdict.summary
+    assert "from 0.74 to 0.3" in report.verdict.summary and int(exit_code_for(report)) == 1
+
+
+def test_an_expected_column_met_or_not_a_measure_stays_quiet(tmp_path: Path) -> None:
+    met = [*EXPECTED_TABLE[:2], "| MI355x | 0.75 | 0.74 |"]
+    text = ["| Prompt | Output | Expected output |", "|---|---|---|", "| 2+2 | 4 | 4 |"]
+    for rows in (met, text):
+        (tmp_path / "excerpt.log").write_text("\n".join(rows) + "\n")
+        assert run([str(tmp_path)], LIBRARY).verdict.id not in ("accuracy-regression", "performance-regression")

@@ -3446,6 +3446,79 @@ KNOWN: dict[str, dict[str, str]] = {
             "prints it), and the lines above it are the TensorRT-LLM backend's model initialisation"
         ),
     },
+    "tests/data/blind-round159-bundles-2/02-nixl-telemetry-off-every-transfer-failed": {
+        "key_line": (
+            "first sight: healthy at 0.60 (a failed run called healthy); since session 47 inconclusive (expected)"
+            " quoting the gateway's `backend emitted finish_reason=error without a message`, not the NIXL "
+            "telemetry warning, `Skipping KV post-processing` or `Num successful transfers=0` the tester keys"
+        ),
+    },
+    "tests/data/blind-round159-bundles-2/03-dynamo-trtllm-prefill-no-cache-transceiver": {
+        "verdict": (
+            "first sight and since: inconclusive quoting `AssertionError: kv_cache_transceiver is disabled, "
+            "please set 'cache_transceiver_config: ...' in config file for disaggregated serving`; the tester "
+            "expects config-mismatch: one thread's words, no family reads a setting a disaggregated engine needs"
+        ),
+    },
+    "tests/data/blind-round159-bundles-3/02-vllm-pd-eagle3-acceptance-pass": {
+        "key_line": (
+            "first sight and since: healthy (expected) quoting the decode's ready line, not the harness's `=== "
+            "PASS: ... acceptance length ... within 5% of ... ===` lines"
+        ),
+    },
+    "tests/data/blind-round159-bundles-3/03-llmd-always-disagg-prefill-never-ready": {
+        "verdict": (
+            "first sight and since: healthy at 0.80 (a failed run called healthy): the decode answered every "
+            "request while the prefill pod's readiness probe failed for 23 minutes (`Readiness probe failed: HTTP"
+            " probe failed with statuscode: 404`, `0/1 Running`) and its log shows no request; the tester expects"
+            " router-no-workers"
+        ),
+    },
+    "tests/data/blind-round159-excerpts-a/01-vllm-v100-device-assert-500s": {
+        "verdict": (
+            "first sight: inconclusive; since session 47 scheduler-crash (acceptable) from the words `CUDA error:"
+            " device-side assert triggered`, its summary quoting the line without the `(EngineCore pid=128) ERROR"
+            " ...` prefix the tester's key line holds"
+        ),
+    },
+    "tests/data/blind-round159-excerpts-b/03-vllm-gemma4-fp16-fallback-nan-output": {
+        "verdict": (
+            "first sight and since: no-failure-seen; the tester expects output-corruption: the only line is "
+            "vLLM's fallback from bfloat16 to float16 on an RTX 2080 Ti, and the NaN logits it caused are said "
+            "nowhere in the lines"
+        ),
+    },
+    "tests/data/blind-round159-excerpts-c/01-sglang-dsv3-mha-refactor-main-vs-pr": {
+        "key_line": (
+            "first sight and since: healthy (expected) quoting `Accuracy: 0.950`, not the GPQA `Scores: [...]` "
+            "line the tester keys"
+        ),
+    },
+    "tests/data/blind-round159-excerpts-c/04-vllm-rocm-aiter-mla-baseline-vs-pr-no-overhead": {
+        "verdict": (
+            "first sight and since: no-failure-seen (acceptable) naming its last line, not the table's `| Output "
+            "tok/s | 676.58 → 690.60 (+2.1%) | ...` row: cells of two values and an arrow no table reader splits"
+        ),
+        "key_line": "first sight and since: the table's row not quoted",
+    },
+    "tests/data/blind-round159-excerpts-e/01-ray-serve-streaming-generator-segv": {
+        "verdict": (
+            "first sight and since: scheduler-crash at 0.30 (acceptable) quoting `*** SIGSEGV received at "
+            "time=1707229696 on cpu 41 ***` without the `logging.cc:361: ` the tester's key line holds"
+        ),
+    },
+    "tests/data/blind-round159-excerpts-e/03-trtllm-serve-slurm-pp-startup-hang": {
+        "key_line": (
+            "first sight and since: no-failure-seen (expected) quoting the last line, not `Rank0 run mgmn leader "
+            "node with mpi_world_size: 2 ...`"
+        ),
+    },
+    "tests/data/blind-round159-excerpts-e/04-localai-p2p-worker-offline": {
+        "key_line": (
+            "first sight and since: inconclusive (expected) led by the gallery's `failed to install model` error,"
+            " not the INFO lines `Node ... is offline, deleting` the tester keys"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

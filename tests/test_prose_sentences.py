@@ -103,3 +103,20 @@ def test_a_row_of_sentences_is_read_a_sentence_at_a_time(tmp_path: Path, library
     # A sentence that denies it stays unread, whatever the sentence beside it says.
     denied = THROUGHPUT_ROW.replace("I'm seeing a large", "I'm not seeing a large")
     assert _report(tmp_path, library, [denied])[0] != "performance-regression"
+
+
+# iree-org/wave#192's opening sentence: Markdown's bold between the words a pattern reads together.
+BOLD_DROP = (
+    "We observed a significant **accuracy drop** when running `Meta-Llama-3.1-8B-Instruct` on **MI355x**, while "
+    "the same setup **passes on MI300x**. The issue has been also observed by Nithin."
+)
+
+
+def test_a_sentence_is_read_without_its_bold_marks(tmp_path: Path, library: Library) -> None:
+    assert match_line(library.pattern("accuracy-drop-stated"), BOLD_DROP) is None
+    verdict, summary, _ = _report(tmp_path, library, [BOLD_DROP])
+    assert verdict == "accuracy-regression"
+    assert "significant **accuracy drop**" in summary  # quoted as written
+    # Bold around a denial is still a denial.
+    denied = BOLD_DROP.replace("We observed a significant", "We did not observe a significant")
+    assert _report(tmp_path, library, [denied])[0] != "accuracy-regression"

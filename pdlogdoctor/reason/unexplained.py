@@ -1325,10 +1325,12 @@ def _crash_phase(serving: str, placed: PhaseEvidence | None) -> str:
 
 def _serving_before(exception: Event, library: Library, context: Sequence[Event]) -> str:
     """What shows the exception's server serving before it ("" when nothing does): a ready line or a
-    served request, or several batches of its metrics lines."""
+    served request, a line only its serving loop writes (vLLM's dump of the batch a step was running
+    when it raised), or several batches of its metrics lines."""
     before = [e for e in context if e.source == exception.source and e.line < exception.line]
     served = library.marked(*SERVING_BEFORE_CRASH)
     shown = next((e for e in before if e.pattern in served and not e.failing), None)
+    shown = shown or next((e for e in before if e.pattern in library.marked(Mark.IN_SERVING)), None)
     if shown is not None:
         return f"{_lowered(library.pattern(shown.pattern).title)} at {shown.where}"
     metrics = library.marked(Mark.METRICS)

@@ -686,6 +686,9 @@ def _sides(names: list[str]) -> tuple[int, int] | None:
     after = [at for at, name in enumerate(names) if CANDIDATE_SIDE.match(name)]
     if len(before) == 1 and len(after) == 1:
         return before[0], after[0]
+    expected = _expected_pair(names)
+    if expected is not None:
+        return expected
     releases = [(_side_release(name), at) for at, name in enumerate(names) if RELEASE_SIDE.match(name)]
     lowest = min(releases, default=None)
     if lowest is None or sum(1 for release, _ in releases if release == lowest[0]) > 1:
@@ -694,6 +697,24 @@ def _sides(names: list[str]) -> tuple[int, int] | None:
     # the columns of what was done to it) the candidate.
     later = [at for release, at in releases if release > lowest[0]]
     return (lowest[1], later[0]) if later else None
+
+
+# A column of what a measure should be beside the measure's own (`| Platform | Accuracy | Expected
+# Accuracy |`: iree-org/wave#192, SGLang's wave attention backend on MI355X at 0.30 against 0.74): the
+# expected column is the baseline, the measured one the candidate.
+EXPECTED_SIDE = lazy_re(r"(?i)^(?:expected|target|published|reported|official|reference)\s+(.+?)$")
+
+
+def _expected_pair(names: list[str]) -> tuple[int, int] | None:
+    """(the expected column, the measured one) of a header that names a measure and what it should
+    be (`Accuracy`, `Expected Accuracy`), None when it names no such pair."""
+    bare = [name.strip("*_` ").lower() for name in names]
+    for at, name in enumerate(bare):
+        found = EXPECTED_SIDE.match(name)
+        measured = [other for other, plain in enumerate(bare) if found and other != at and plain == found.group(1)]
+        if len(measured) == 1:
+            return at, measured[0]
+    return None
 
 
 def _names_a_change(name: str) -> bool:
@@ -743,6 +764,10 @@ def _judged_sides(
     named = _UNIT_IN_NAME.search(names[after])
     if not metric and named and _directed(named.group(1)):
         metric = f"{row[0]} ({named.group(1)})"  # the side's column names the unit (`Today (sps)`)
+    if not metric and _directed(names[after]):
+        metric = (
+            f"{row[0]} ({names[after]})"  # the side's column is the measure (`Accuracy` beside `Expected Accuracy`)
+        )
     if not metric:
         return None
     return _worse_by(metric, was, now), metric, was, now, "| " + " | ".join(row) + " |"

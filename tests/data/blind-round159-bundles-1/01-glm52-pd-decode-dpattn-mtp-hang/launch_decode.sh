@@ -1,0 +1,14 @@
+    python -m sglang.launch_server \
+      --model-path nvidia/GLM-5.2-NVFP4 \
+      --trust-remote-code \
+      --quantization modelopt_fp4 \
+      --moe-runner-backend flashinfer_trtllm \
+      --disaggregation-mode decode \
+      --disaggregation-bootstrap-port 8998 \
+      --disaggregation-transfer-backend mooncake \
+      --tp 8 \
+      --dp-size 8 \
+      --enable-dp-attention \
+      --dsa-decode-backend trtllm \
+      --speculative-algorithm EAGLE \
+      --speculative-num-steps 3 \

@@ -1,0 +1,12 @@
+    python -m sglang.launch_server \
+      --model-path nvidia/GLM-5.2-NVFP4 \
+      --trust-remote-code \
+      --quantization modelopt_fp4 \
+      --moe-runner-backend flashinfer_trtllm \
+      --disaggregation-mode prefill \
+      --disaggregation-bootstrap-port 8998 \
+      --disaggregation-transfer-backend mooncake \
+      --tp 8 \
+      --dsa-prefill-backend trtllm \
+      --host 0.0.0.0 \
+      --port 30000
