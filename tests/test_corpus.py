@@ -3519,6 +3519,40 @@ KNOWN: dict[str, dict[str, str]] = {
             " not the INFO lines `Node ... is offline, deleting` the tester keys"
         ),
     },
+    "tests/data/blind-round160-bundles-1/02-dynamo-prefill-stuck-after-nixl-metadata": {
+        "key_line": (
+            "first sight and since: no-failure-seen (expected) quoting the last line, not the prefill's `Loaded "
+            "nixl metadata from engine xxx into engine xxx` the reporter says it hung after"
+        ),
+    },
+    "tests/data/blind-round160-excerpts-a/03-vllm-gaudi-warmup-decode-blocks-noncontig-pa": {
+        "verdict": (
+            "first sight and since: scheduler-init-crash at 0.70 (acceptable; confidently wrong by the round's "
+            "measure, its summary naming no key line): it names worker_base.py:320 `initialize_from_config`, not "
+            "the cut stack's last frame `hpu_worker.py, line 298, in compile_or_warm_up_model` (no source row "
+            "under it), nor as warmup"
+        ),
+    },
+    "tests/data/blind-round160-excerpts-a/04-tpu-inference-mesh-device-coords-missing": {
+        "verdict": (
+            "first sight and since: inconclusive naming the bare `AttributeError` under `make_optimized_mesh`; "
+            "the tester expects scheduler-init-crash: three rows, no process, no start-up line"
+        ),
+    },
+    "tests/data/blind-round160-excerpts-b/03-vllm-jamba-repetition-under-load": {
+        "verdict": (
+            "first sight and since: no-failure-seen; the tester expects output-corruption: `the model gets stuck "
+            "on a token or short token sequence` (no loop word) above a quoted `for for for for for for for...` "
+            "(seven repeats, the paste's loop reader takes eight)"
+        ),
+        "key_line": "first sight and since: no key line quoted (no-failure-seen)",
+    },
+    "tests/data/blind-round160-excerpts-c/04-vllm-ascend-hccl-socket-timeout-ei0006": {
+        "verdict": (
+            "first sight and since: inconclusive (acceptable) quoting `Getting socket times out. ...` without the"
+            " `Get_Socket_Timeout(EI0006): ` the CANN format reads as its prefix and the tester's key line holds"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
