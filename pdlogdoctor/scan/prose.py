@@ -37,11 +37,11 @@ MAX_SENTENCE = 600  # characters: a longer "sentence" is a run of text no full s
 FENCES = ("```", "~~~")
 # What starts a row of its own in Markdown: a list's item, a heading, a table's row, a quote.
 _OWN_ROW = lazy_re(r"^(?:[-*+]\s|#{1,6}\s|\||>|\d{1,3}[.)]\s)")
-# A sentence ends at its full stop (or ! ?), closing marks after it, then a blank and a capital,
-# a digit or an opening mark: `... with **none**. The backend fails`; not inside `74.00%` or `e.g. a`.
 # Markdown's bold and italics by underscores or asterisks, doubled (a single `*` or `_` is as often a
 # wildcard or a name's part).
 _EMPHASIS = lazy_re(r"\*\*|(?<![\w])__|__(?![\w])")
+# A sentence ends at its full stop (or ! ?), closing marks after it, then a blank and a capital,
+# a digit or an opening mark: `... with **none**. The backend fails`; not inside `74.00%` or `e.g. a`.
 _SENTENCE_END = lazy_re(r"""(?<=[.!?])([*_`"')\]]*)\s+(?=[A-Z0-9*_`"'(\[])""")
 
 
@@ -79,14 +79,14 @@ def _paragraphs(head: str, formats: Formats) -> Iterator[list[tuple[int, str]]]:
     rows: list[tuple[int, str]] = []
     for number, raw in enumerate(head.split("\n"), start=1):
         text = clean_line(raw)[0].rstrip()
-        if text.lstrip().startswith(FENCES):
-            fenced = not fenced
-        elif not fenced and rows and _continues(rows[-1][1], text, formats):
+        fence = text.lstrip().startswith(FENCES)
+        fenced = fenced != fence  # a fence's row opens or closes a block of code, and is no prose
+        if not fence and not fenced and rows and _continues(rows[-1][1], text, formats):
             rows.append((number, text))
             continue
         if rows:
             yield rows
-        rows = [(number, text)] if not fenced and _may_start(text, formats) else []
+        rows = [(number, text)] if not fence and not fenced and _may_start(text, formats) else []
     if rows:
         yield rows
 

@@ -702,7 +702,7 @@ def _sides(names: list[str]) -> tuple[int, int] | None:
 # A column of what a measure should be beside the measure's own (`| Platform | Accuracy | Expected
 # Accuracy |`: iree-org/wave#192, SGLang's wave attention backend on MI355X at 0.30 against 0.74): the
 # expected column is the baseline, the measured one the candidate.
-EXPECTED_SIDE = lazy_re(r"(?i)^(?:expected|target|published|reported|official|reference)\s+(.+?)$")
+EXPECTED_SIDE = lazy_re(r"^(?:expected|target|published|reported|official|reference)\s+(.+?)$")  # read lower-cased
 
 
 def _expected_pair(names: list[str]) -> tuple[int, int] | None:
@@ -765,9 +765,8 @@ def _judged_sides(
     if not metric and named and _directed(named.group(1)):
         metric = f"{row[0]} ({named.group(1)})"  # the side's column names the unit (`Today (sps)`)
     if not metric and _directed(names[after]):
-        metric = (
-            f"{row[0]} ({names[after]})"  # the side's column is the measure (`Accuracy` beside `Expected Accuracy`)
-        )
+        # The side's column is the measure itself (`Accuracy` beside `Expected Accuracy`).
+        metric = f"{row[0]} ({names[after]})"
     if not metric:
         return None
     return _worse_by(metric, was, now), metric, was, now, "| " + " | ".join(row) + " |"
