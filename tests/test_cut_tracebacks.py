@@ -285,9 +285,9 @@ DP_SYNC = [
     WORKER + "    return func(*args, **kwargs)",
 ]
 # The same cut under vLLM's own communicator, from a source checkout (a variation: another own frame).
-PYNCCL = "/vllm-workspace/vllm/vllm/distributed/device_communicators/cuda_communicator.py"
+COMMUNICATOR = "/vllm-workspace/vllm/vllm/distributed/device_communicators/cuda_communicator.py"
 TP_REDUCE = [
-    WORKER + f'  File "{PYNCCL}", line 127, in all_reduce',
+    WORKER + f'  File "{COMMUNICATOR}", line 127, in all_reduce',
     WORKER + "    torch.distributed.all_reduce(out, group=self.device_group)",
     WORKER + C10D,
     WORKER + "    return func(*args, **kwargs)",

@@ -1,8 +1,10 @@
 """A report's sentence wrapped by hand over rows is read whole (scan/prose.py): a PR's `scores **74.00%**
 with **285 of 1319 answers` / `degenerate**; with this PR ...` (a vllm-project/vllm PR, Kimi-K3 with an FP8
 KV cache on ROCm AITER MLA), and ROCm/aiter#1455's sentence on an accuracy loss wrapped as an editor does at
-66 columns. Look-alikes: the same rows in a code fence, as a list's items, as a log's stamped lines, rows too
-short to be an editor's width, a sentence that denies the loss; and a sentence on one row stays the scan's."""
+66 columns; a row's sentences one at a time (vllm-project/vllm#41603), without Markdown's bold (iree-org/wave#192).
+Look-alikes: the same rows in a code fence, as a list's items, as a log's stamped lines, rows too short to be an
+editor's width, a paragraph break, a sentence that denies the finding; and a row that is one sentence stays the
+scan's."""
 
 from __future__ import annotations
 
