@@ -40,6 +40,7 @@ _OWN_ROW = lazy_re(r"^(?:[-*+]\s|#{1,6}\s|\||>|\d{1,3}[.)]\s)")
 # Markdown's bold and italics by underscores or asterisks, doubled (a single `*` or `_` is as often a
 # wildcard or a name's part).
 _EMPHASIS = lazy_re(r"\*\*|(?<![\w])__|__(?![\w])")
+_ROW_BREAK = lazy_re(r"[ \t]*\r?\n[ \t]*")  # rows joined with a space, as a paragraph's are
 # A sentence ends at its full stop (or ! ?), closing marks after it, then a blank and a capital,
 # a digit or an opening mark: `... with **none**. The backend fails`; not inside `74.00%` or `e.g. a`.
 _SENTENCE_END = lazy_re(r"""(?<=[.!?])([*_`"')\]]*)\s+(?=[A-Z0-9*_`"'(\[])""")
@@ -56,7 +57,8 @@ def prose_events(
         return ()
     seen = {(event.pattern, event.line) for event in found}
     stated = {event.pattern for event in found if event.failing}
-    patterns = tuple(pattern for pattern in patterns if pattern.id not in stated)
+    text = _without_emphasis(_ROW_BREAK.sub(" ", head))  # as its sentences are read: rows joined, bold off
+    patterns = tuple(p for p in patterns if p.id not in stated and _may_hold(p, text))
     events: list[Event] = []
     for rows in _paragraphs(head, formats) if patterns else ():
         for sentence, numbers in _sentences_to_read(rows):
@@ -71,6 +73,15 @@ def prose_events(
                     events.append(make_event(pattern, name, numbers[0], None, sentence, captured))
                     seen.update((pattern.id, number) for number in numbers)
     return tuple(events)
+
+
+def _may_hold(pattern: Pattern, text: str) -> bool:
+    """Whether a sentence of `text` (the paste as its sentences are read) can hold what the pattern's
+    lines hold (its anchors, one of its any_anchors): a paste holding none is not split into sentences
+    for it (most pastes, for every pattern)."""
+    if any(anchor not in text for anchor in pattern.anchors):
+        return False
+    return not pattern.any_anchors or any(anchor in text for anchor in pattern.any_anchors)
 
 
 def _paragraphs(head: str, formats: Formats) -> Iterator[list[tuple[int, str]]]:
