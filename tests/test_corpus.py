@@ -3466,14 +3466,6 @@ KNOWN: dict[str, dict[str, str]] = {
             "PASS: ... acceptance length ... within 5% of ... ===` lines"
         ),
     },
-    "tests/data/blind-round159-bundles-3/03-llmd-always-disagg-prefill-never-ready": {
-        "verdict": (
-            "first sight and since: healthy at 0.80 (a failed run called healthy): the decode answered every "
-            "request while the prefill pod's readiness probe failed for 23 minutes (`Readiness probe failed: HTTP"
-            " probe failed with statuscode: 404`, `0/1 Running`) and its log shows no request; the tester expects"
-            " router-no-workers"
-        ),
-    },
     "tests/data/blind-round159-excerpts-a/01-vllm-v100-device-assert-500s": {
         "verdict": (
             "first sight: inconclusive; since session 47 scheduler-crash (acceptable) from the words `CUDA error:"
@@ -3527,10 +3519,10 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round160-excerpts-a/03-vllm-gaudi-warmup-decode-blocks-noncontig-pa": {
         "verdict": (
-            "first sight and since: scheduler-init-crash at 0.70 (acceptable; confidently wrong by the round's "
-            "measure, its summary naming no key line): it names worker_base.py:320 `initialize_from_config`, not "
-            "the cut stack's last frame `hpu_worker.py, line 298, in compile_or_warm_up_model` (no source row "
-            "under it), nor as warmup"
+            "first sight: scheduler-init-crash at 0.70 naming worker_base.py:320 `initialize_from_config`; since "
+            "session 48 (a plugin's frame is the engine's: scan/traceback.py PROJECT_MARKERS) the cut stack's last "
+            "frame, `hpu_worker.py:298 compile_or_warm_up_model()`, not the tester's key line as printed, nor as "
+            "warmup"
         ),
     },
     "tests/data/blind-round160-excerpts-a/04-tpu-inference-mesh-device-coords-missing": {
@@ -3552,6 +3544,59 @@ KNOWN: dict[str, dict[str, str]] = {
             "first sight and since: inconclusive (acceptable) quoting `Getting socket times out. ...` without the"
             " `Get_Socket_Timeout(EI0006): ` the CANN format reads as its prefix and the tester's key line holds"
         ),
+    },
+    "tests/data/blind-round161-bundles-3/01-dynamo-vllm-efa-1p1d-prefill-queue-bound": {
+        "verdict": (
+            "first sight and since: healthy at 0.60 with a note naming prefill-saturated (the prefill's queue up "
+            "in 74 % of its run, peak 5435); the tester expects prefill-saturated: the queue rose and drained "
+            "(not rising at its end, not standing 80 % of the run) and the client's `Mean TTFT 1,703 s` is in "
+            "results.md, a document the tool does not read beside logs"
+        ),
+        "key_line": (
+            "first sight and since: healthy quoting the decode's last engine line, not the prefill's `Waiting: "
+            "5435 reqs` line"
+        ),
+    },
+    "tests/data/blind-round161-bundles-3/02-dynamo-sglang-3p1d-nixl-decode-radix-healthy": {
+        "verdict": (
+            "first sight and since: no-failure-seen at 0.50; the tester expects healthy: the servers' logs hold "
+            "only batch lines (no ready line, no answered request) and the run's `completed successfully` is in "
+            "results.md, a document the tool does not read beside logs"
+        ),
+        "key_line": (
+            "first sight and since: no-failure-seen quoting the decode's last batch line, not the tester's "
+            "`#running-req: 72` line"
+        ),
+    },
+    "tests/data/blind-round161-excerpts-a/03-nccl-netib-completion-error-gdr": {
+        "verdict": (
+            "first sight and since: inconclusive naming `NET/IB : Got completion from peer ... with error 5, ... "
+            "vendor err 249` (a flushed work request, which the completion-error family reads as a consequence, "
+            "not the link's error); the tester expects rdma-link-failure (the maintainer points at ACS and the "
+            "IOMMU for GPUDirect RDMA)"
+        ),
+    },
+    "tests/data/blind-round161-excerpts-b/04-vllm-router-cache-aware-threshold-throughput": {
+        "verdict": (
+            "first sight and since: healthy at 0.40 from the table's rows read as results within their limits; "
+            "the tester expects performance-regression: the `(current)` row (65 % hits, ~1000 tok/s, `TIMEOUT at "
+            "4h`) is the worse one, the table's second row its proposed fix, and no cell states a change"
+        ),
+    },
+    "tests/data/blind-round161-excerpts-c/01-vllm-ttft-regression-v026-v028": {
+        "verdict": (
+            "first sight and since: no-failure-seen; the tester expects performance-regression: the reference "
+            "(`0.26 reference on the same harness: **57 ms**`) is in a sentence and the 0.28 values (981-1254 ms)"
+            " in a table below it, which no reader compares"
+        ),
+    },
+    "tests/data/blind-round161-excerpts-d/04-marian-unit-tests-local-all-passed": {
+        "verdict": (
+            "first sight and since: healthy at 0.40 (acceptable) from six `All tests passed` lines, its summary "
+            "quoting the last one (`23 assertions in 2 test cases`), not the tester's `353 assertions in 4 test "
+            "cases`"
+        ),
+        "key_line": ("first sight and since: the summary quotes the last `All tests passed` line, not the tester's"),
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

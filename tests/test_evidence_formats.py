@@ -127,8 +127,12 @@ def _errors(tmp_path: Path, library: Library, lines: list[str]) -> list[str]:
 def test_kubectl_events_warning_rows_and_rows_that_say_a_failure_are_errors(tmp_path: Path, library: Library) -> None:
     """The Warning rows are errors by their reason, the Normal `Killing ... failed liveness probe` rows by
     their source (sources.toml: the kubelet's kill, ranked after the probe failures it follows from); a
-    Normal row of routine is none. In the file's order: the ranking is another test's."""
-    assert _in_file_order(_errors(tmp_path, library, DESCRIBE), DESCRIBE) == [DESCRIBE[0], DESCRIBE[1], DESCRIBE[3]]
+    Normal row of routine is none. In the file's order: the ranking is another test's. The probe's 404
+    is the library's own (k8s-probe-path-not-found: a path the server does not serve), not the layer's."""
+    (tmp_path / "describe.txt").write_text("\n".join(DESCRIBE) + "\n")
+    report = run([str(tmp_path / "describe.txt")], library)
+    assert _in_file_order([e.first.text for e in report.unrecognised], DESCRIBE) == [DESCRIBE[1], DESCRIBE[3]]
+    assert [e.line for e in (*report.roots, *report.chain) if e.pattern == "k8s-probe-path-not-found"] == [1]
     found = _in_file_order(_errors(tmp_path, library, GET_EVENTS), GET_EVENTS)
     assert found == [GET_EVENTS[1], GET_EVENTS[3], GET_EVENTS[4], GET_EVENTS[5]]
 

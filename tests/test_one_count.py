@@ -33,7 +33,7 @@ from pdlogdoctor.ingest import reopen
 from pdlogdoctor.library.errorlines import ErrorHit
 from pdlogdoctor.library.formats import shipped
 from pdlogdoctor.library.load import load_library
-from pdlogdoctor.library.patterns import MEASURES_BELOW, TABLE_ROW, Library, Pattern, match_line
+from pdlogdoctor.library.patterns import MEASURES_BELOW, PYTHON_FRAMES, TABLE_ROW, Library, Pattern, match_line
 from pdlogdoctor.library.templates import fits
 from pdlogdoctor.model import Event, Kind, Mark, OutputFormat, Report, Role, Severity
 from pdlogdoctor.model.measures import SPACED
@@ -48,7 +48,7 @@ from pdlogdoctor.scan.headings import MEASURE_LINES, read_measures_below
 from pdlogdoctor.scan.pastes import cut_stack, under_its_header
 from pdlogdoctor.scan.tables import ROWS_ABOVE, read_row
 from pdlogdoctor.scan.timeline import clean_line
-from pdlogdoctor.scan.traceback import TABLE_READERS
+from pdlogdoctor.scan.traceback import TABLE_READERS, read_block
 from pdlogdoctor.scan.wrapped import MAX_PARTS, Wrapped, rejoined
 
 from .conftest import CaseAnalyses
@@ -226,6 +226,22 @@ def _table_worse(source: str, pattern_id: str, at: int) -> bool:
     return pattern.failure_if.holds(captured)
 
 
+def _frames_fail(source: str, pattern_id: str, at: int) -> bool:
+    """A frame line whose condition holds once the traceback below it is read (a `python-frames`
+    block: the exception it reaches, when it reaches one)."""
+    pattern = _pattern(pattern_id)
+    if pattern.block != PYTHON_FRAMES or pattern.failure_if is None:
+        return False
+    rows = _lines(source)
+    captured = match_line(pattern, rows[at])
+    if captured is None:
+        return False
+    buf = "\n".join(rows).encode()
+    start = len("\n".join(rows[:at]).encode()) + (1 if at else 0)
+    end = start + len(rows[at].encode())
+    return pattern.failure_if.holds({**captured, **read_block(PYTHON_FRAMES, buf, end, len(buf), shipped(), start)})
+
+
 def _worse_than_before(source: str, pattern_id: str, at: int) -> bool:
     """The line states a measure After a change worse than the nearest Before line that states the
     same measure, above or below it, the one above first at the same distance; or, for a block no
@@ -325,6 +341,7 @@ def grep_failing(sources: list[str], pattern: str) -> int:
             or _worse_than_before(source, pattern, at)
             or _row_worse(source, pattern, at)
             or _table_worse(source, pattern, at)
+            or _frames_fail(source, pattern, at)
         )
     )
 

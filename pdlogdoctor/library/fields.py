@@ -295,13 +295,13 @@ def convert_field(kind: str, text: str) -> FieldValue | None:
         if kind == "int":
             return int(text.replace(",", "").replace("_", ""), 0 if text.lower().startswith("0x") else 10)
         if kind == "float":
-            return float(text)
+            return float(_without_thousands(text))
         if kind == "percent":
             return round(float(text.rstrip("%")) / 100, 6)
         if kind == "bool":
             return {"true": True, "false": False}[text.lower()]
         if kind == "duration":
-            return _parse_duration(text)
+            return _parse_duration(_without_thousands(text))
         if kind == "bytes":
             return _parse_bytes(text)
         if kind == "int_list":
@@ -309,6 +309,15 @@ def convert_field(kind: str, text: str) -> FieldValue | None:
     except (ValueError, KeyError):
         return None
     return text
+
+
+# A number written with thousands separators (`1,703`, `2,344.64`), as a report's table prints it; a
+# comma elsewhere (`1,5`: a decimal comma) is no such number and is left to fail.
+_THOUSANDS = lazy_re(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?(?=\s*[a-zA-Zµμ]*$)")
+
+
+def _without_thousands(text: str) -> str:
+    return text.replace(",", "") if _THOUSANDS.match(text) else text
 
 
 # A duration's unit, in seconds (Rust's Debug for a Duration, as TGI's spans print it: `161.454300714s`,

@@ -93,6 +93,10 @@ class Mark(StrEnum):
     # A server began its own warmup request (sglang's `Start of pd disaggregation warmup ...`): a crash in
     # its serving loop after it, with no warmup result or ready line between, was in that request.
     WARMUP_STARTED = "warmup-started"
+    # A server answered that it is not ready yet (its health check's 503 once it listens: sglang answers
+    # so until its own warmup request came back). A crash of its serving loop after it, with no ready
+    # line, healthy answer or served request between, was in the only work it ran then: its warmup.
+    NOT_READY = "not-ready"
     ANSWERED = "answered"  # a request through the PD path got an answer (whatever its content)
     END_TO_END = "end-to-end"  # an end-to-end check (probe, accuracy gate) ran; it passed unless failing
     REQUEST_FAILED = "request-failed"  # a request through the PD path failed: it is not serving

@@ -18,7 +18,10 @@ BETTER_HIGHER = lazy_re(
     r"\bmgsm|\bmath[-_ ]?500\b|\baime\b|ifeval|\bbbh\b|\barc[-_](?:c|e|challenge|easy)\b|hellaswag|truthfulqa|"
     r"winogrande|\bmmmu|livecodebench|\bmbpp\b|longbench|\bc-?eval\b|"
     # llama-bench's tests (`pp512`, `tg128`: prompt processing and generation, in tokens per second)
-    r"\b(?:pp|tg)\d+\b"
+    r"\b(?:pp|tg)\d+\b|"
+    # a speculative decoder's acceptance: its rate, its mean accepted length (better higher; not named a
+    # speed by it alone: a test's acceptance floor checks the drafter, reason/performance.py's words)
+    r"\bacceptance\b|\baccept[ _-](?:rate|len(?:gth)?)\b"
 )
 BETTER_LOWER = lazy_re(
     r"(?i)\bms\b|\b[nuµμ]s\b|\bsec(?:onds?)?\b|\bs\b|latency|\bttft\b|\btpot\b|\bitl\b|\be2e\b|\bttfp\b|\brtf\b|duration|\btime\b|"

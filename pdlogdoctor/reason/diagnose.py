@@ -848,13 +848,13 @@ def _no_cause_report(
     other = last.pattern != first.pattern and last.where != first.where  # a line quoted once (two patterns' line)
     then = f"; last: {library.pattern(last.pattern).title} at {last.where}" if other else ""
     kinds = f"{'One kind of failure is' if len(chain) == 1 else f'{len(chain)} kinds of failure are'} logged"
-    stated = _stated_cause(chain, hypotheses)
+    stated = _stated_cause(chain, hypotheses, library)
     if stated is not None:
         cause, why = stated
         # The line says what went wrong (a full disk), but not which failure of the deployment it
         # was: its family was ruled out. Say so, and give the line's own remedy, not "add the logs".
         lead = "" if cause is first else f" (first: {library.pattern(first.pattern).title} at {first.where}{then})"
-        stating = "its first line" if cause is first else evidence.said(cause)
+        stating = evidence.said(cause)  # the line itself, quoted: it is the report's lead
         summary = f"{kinds}{lead}; {stating} states its own cause, but no failure family fits it: {why}."
         missing = [*missing, *_missing_for_symptoms(failing, library)]
         score = confidence.no_cause("a cause no family fits")
@@ -872,15 +872,21 @@ def _no_cause_report(
 NO_LINE_SHOWS_CAUSE = "but no line in these logs shows their cause."
 
 
-def _stated_cause(chain: Sequence[Event], hypotheses: Sequence[Hypothesis]) -> tuple[Event, str] | None:
+def _stated_cause(
+    chain: Sequence[Event], hypotheses: Sequence[Hypothesis], library: Library
+) -> tuple[Event, str] | None:
     """The first line of the chain whose pattern is a cause, with why its family was ruled out (a
-    disk that filled under a build directory is no model that could not load)."""
+    disk that filled under a build directory is no model that could not load), or that no family
+    names it (a health probe on a path the server does not serve: the line is its cause, the
+    catalogue has no verdict for it)."""
     for event in chain:
         if event.kind is not Kind.CAUSE:
             continue
         rejected = [h.rejected for h in hypotheses if h.rejected and any(root is event for root in h.roots)]
         if rejected:
             return event, str(rejected[0])
+        if library.pattern(event.pattern).verdict is None:
+            return event, "the catalogue has no verdict for it"
     return None
 
 

@@ -443,13 +443,23 @@ def _client_waited(events: Sequence[Event], library: Library, sources: Sequence[
         e
         for e in events
         if e.pattern in measured
-        and isinstance(latency := e.get("latency_ms"), (int, float))
+        and (latency := _latency_ms(e)) is not None
         and latency >= WAITED_MS
         and str(e.get("metric", "")).lower() in ("mean", "median")
     ]
     if waits:
         return min(waits, key=lambda e: (e.source, e.line))
     return ended[-1] if ended else None
+
+
+def _latency_ms(line: Event) -> float | None:
+    """A client latency line's value in milliseconds: `latency_ms` as the line states it, or `latency`
+    (a duration, in seconds) where the value carries its own unit."""
+    stated = line.get("latency_ms")
+    if isinstance(stated, (int, float)):
+        return float(stated)
+    seconds = line.get("latency")
+    return float(seconds) * 1000 if isinstance(seconds, (int, float)) else None
 
 
 def _stood(finding: Finding) -> bool:

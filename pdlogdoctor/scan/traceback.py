@@ -63,7 +63,21 @@ _ELIDED = ("...", "\u2026", "[...")
 # interpretation, then this line, then NCCL's own last error.
 LAST_ERROR = "Last error:"
 CONTINUATION_LINES = 3
-PROJECT_MARKERS = ("/sglang/", "/vllm/", "/mori/", "/mooncake/", "/nixl/", "sglang/srt", "sgl_kernel")
+# The serving engines' own code, and their hardware plugins' (vllm_gaudi, vllm_ascend, vllm_omni are
+# packages of their own that the engine calls into): the innermost frame among them is where the
+# engine was when it failed, below it is a library's (torch, a kernel).
+PROJECT_MARKERS = (
+    "/sglang/",
+    "/vllm/",
+    "/vllm_",
+    "/mori/",
+    "/mooncake/",
+    "/nixl/",
+    "sglang/srt",
+    "sgl_kernel",
+    "/tensorrt_llm/",
+    "/lmdeploy/",
+)
 STACK_KEEP = 32  # frames kept of each end of a longer stack (the outer ones tell the phase, the inner the culprit)
 
 
@@ -379,7 +393,7 @@ class _Following:
     multi-line message behind `ERROR 03-18 14:03:39 [core.py:708] `: the same level, time and call
     site) is read behind it too, its indentation kept: it is that record's next line."""
 
-    __slots__ = ("_buf", "_end", "_formats", "_indent", "_lines", "_pos", "_record", "_who")
+    __slots__ = ("_buf", "_end", "_formats", "_indent", "_lines", "_pos", "_record", "_who", "foreign")
 
     def __init__(
         self, buf: bytes | bytearray, start: int, limit: int, formats: Formats | None = None, from_line: bool = False
@@ -397,6 +411,7 @@ class _Following:
         # A pasted excerpt may be indented as a whole: read the traceback relative to its first line.
         self._indent = first[: len(first) - len(first.lstrip())]
         self._lines: list[str] = []
+        self.foreign: set[int] = set()
         # The bytes from `start` are split at newlines and the piece before the first one is not a
         # line below (it is the first line's end): reading starts after that newline.
         newline = buf.find(b"\n", start, self._end)
@@ -408,7 +423,9 @@ class _Following:
             newline = buf.find(b"\n", self._pos, end)
             stop = newline if newline != -1 else end
             line, _ = clean_line(buf[self._pos : stop].decode("utf-8", errors="replace"))
-            line = self._inside_tags(line)
+            line, ours = self._inside_tags(line)
+            if not ours and not self._untagged_exception(line):
+                self.foreign.add(len(lines))
             lines.append(line[len(indent) :] if indent and line.startswith(indent) else line)
             self._pos = newline + 1 if newline != -1 else -1
 
@@ -423,15 +440,24 @@ class _Following:
         self._record = _record_prefix(inside, formats)
         self._indent = ""
         self._lines = []
+        self.foreign = set()
         self._pos = start if start < self._end else -1
 
-    def _inside_tags(self, line: str) -> str:
+    def _inside_tags(self, line: str) -> tuple[str, bool]:
+        """The line as its process wrote it, and whether it is the first line's process's: behind the
+        same launcher's tags (a line is anyone's when the first line had none)."""
         if self._formats is None or not (self._who or self._record):
-            return line
+            return line, True
         who, inside = self._formats.tags(line) if self._who else ("", line)
         if who != self._who:
-            return line
-        return inside[len(self._record) :] if self._record and inside.startswith(self._record) else inside
+            return line, False
+        return (inside[len(self._record) :] if self._record and inside.startswith(self._record) else inside), True
+
+    def _untagged_exception(self, line: str) -> bool:
+        """A line without any launcher's tag that names an exception: the process's own exception
+        line written without its tag (`UnboundLocalError: ...` under frames behind vLLM's
+        `(EngineCore_0 pid=2353) `), not another stream's."""
+        return self._formats is not None and not self._formats.tags(line)[0] and bool(_NAMES_EXCEPTION.match(line))
 
     def get(self, index: int) -> str | None:
         """The line `index` below (0: the first), or None past the last."""
@@ -476,8 +502,13 @@ def _until_exception_ends(lines: _Following) -> tuple[list[str], set[int]]:
         kept.append(line)
         if index and _is_flush_left_source(line, kept[index - 1]):
             sources.add(index)
+        # A traceback read behind its process's tags goes on past the lines another stream wrote
+        # between its lines (an extension's message on the bare stderr, another rank's record): its
+        # exception line is behind the same tags, or names an exception with no tag at all
+        # (vllm-project/vllm#30346: nanobind's `leaked 1 instances!` between an engine core's frames).
         is_exception = (
             line
+            and index not in lines.foreign
             and not line.startswith((" ", "\t", *_CONNECTORS, *_GDB_CHATTER))
             and not _elided(line)
             and line.strip() != UCX_BACKTRACE_END

@@ -309,6 +309,15 @@ def _phase(
                 f"before it reports ready (begun at {warming.where}; no warmup result or ready line follows)."
             )
             return Phase(INIT, fact, sentence, True)
+        not_ready = _still_not_ready(crash, launched, evidence)
+        if not_ready is not None:
+            fact = f"{fact}, while the server still answered that it was not ready ({not_ready.where})"
+            sentence = (
+                f"The stack runs through {found.why} ({name}), but the server still answered that it was "
+                f"not ready ({not_ready.where}) and no ready line, healthy answer or served request follows: "
+                "the loop was running the warmup request the server sends itself before it reports ready."
+            )
+            return Phase(INIT, fact, sentence, False)  # the warmup read from a missing ready line: not sure
         if launched is not None and not _worked_before(crash, launched, evidence):
             # The log holds the server's start and no ready line, served request or batch of work before
             # the crash: the loop ran before the server was ready (the loop's own set-up). A node that
@@ -320,6 +329,16 @@ def _phase(
                 "crashed before the server was ready, in its set-up, before any batch."
             )
             return Phase(INIT, fact, sentence, False)  # read from a line that is not there: not sure
+        serving = [e for e in evidence.marked(Mark.IN_SERVING) if e.source == crash.source]
+        if serving:
+            # A line of the same file written only once the server served (the API server's
+            # EngineDeadError) says the loop ran requests: its own process's traceback, read whole,
+            # no longer leaves it to a missing ready line.
+            sentence = (
+                f"No line shows the server ready, but the stack runs through {found.why} ({name}) and only "
+                f"a serving server writes {serving[0].where}."
+            )
+            return Phase(RUNTIME, f"{fact}; the line says so ({serving[0].where})", sentence, True)
         sentence = (
             f"No line shows the server ready: the stack runs through {found.why} ({name}),"
             " which runs once requests are served (the server's own warmup request too)."
@@ -354,6 +373,26 @@ def _worked_before(crash: Event, launched: Event, evidence: Evidence) -> bool:
     """A metrics line of a batch (sglang's `Prefill batch`, `Decode batch`) in the crash's file between
     its start and the crash: the loop was doing work, a warmup's or a request's."""
     return any(e.source == crash.source and launched.line < e.line < crash.line for e in evidence.marked(Mark.METRICS))
+
+
+def _still_not_ready(crash: Event, launched: Event | None, evidence: Evidence) -> Event | None:
+    """The crash's server's last answer that it was not ready yet (its health check's 503), in the
+    crash's life (after `launched`, when logged), when no ready line, healthy answer or served request
+    of its file comes between it and the crash. A healthy answer later in the file clears the 503 (its
+    pattern's `cleared_by`): it no longer fails."""
+    since = launched.line if launched is not None else -1
+    answers = [
+        e
+        for e in evidence.marked(Mark.NOT_READY)
+        if e.failing and e.source == crash.source and since < e.line < crash.line and _before(e, crash)
+    ]
+    if not answers:
+        return None
+    last = max(answers, key=lambda e: e.line)
+    up = evidence.marked(Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED)
+    if any(e.source == crash.source and last.line < e.line < crash.line and not e.failing for e in up):
+        return None
+    return last
 
 
 def _warming_up(crash: Event, evidence: Evidence) -> Event | None:
