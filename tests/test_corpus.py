@@ -3598,6 +3598,44 @@ KNOWN: dict[str, dict[str, str]] = {
         ),
         "key_line": ("first sight and since: the summary quotes the last `All tests passed` line, not the tester's"),
     },
+    "tests/data/blind-round162-bundles-3/02-qwen35-2p1d-gsm8k-poor": {
+        "verdict": (
+            "first sight and since: inconclusive led by the harness's `curl: (7) Failed to connect` lines (its "
+            "wait for the proxy, `proxy up after 14 tries`); the tester expects accuracy-regression: a GSM8K of "
+            "0.5732 with no threshold beside it, which no floor of the library reads as poor"
+        ),
+    },
+    "tests/data/blind-round162-excerpts-a/03-deepgemm-jit-not-permitted-runtime": {
+        "verdict": (
+            "first sight and since: inconclusive naming `RuntimeError: CUDA driver error`; the tester expects "
+            "scheduler-runtime-crash: the paste breaks DeepGEMM's one-line message over three rows, and its `800 "
+            "(CUDA_ERROR_NOT_PERMITTED, ...)` row (the kernel-load-refused family's words) is read as no part of "
+            "it"
+        ),
+    },
+    "tests/data/blind-round162-excerpts-c/05-atlas-bfcl-tool-parser-accuracy-collapse": {
+        "verdict": (
+            "first sight and since: no-failure-seen; the tester expects accuracy-regression: a table of BFCL "
+            "subsets with one column per run (`jun 15 (89.04 overall)`, `jul 1 main, hermes`, ...) whose header "
+            "names no measure, so no reader compares its columns"
+        ),
+    },
+    "tests/data/blind-round162-excerpts-a/02-vllm-sm75-inductor-stale-cache": {
+        "verdict": (
+            "first sight and since: inconclusive quoting the innermost call of a worker's traceback cut before "
+            "its exception (torch.compile's inductor, `raise e.remove_dynamo_frames() from None`); the tester "
+            "expects scheduler-init-crash: the frames are torch's alone, under the worker's "
+            "`[multiproc_executor.py:962]` records, and no frame names a start-up step"
+        ),
+    },
+    "tests/data/blind-round162-excerpts-b/01-vllm-dp-mtp-drafter-hang": {
+        "verdict": (
+            "first sight and since: no-failure-seen; the tester expects inconclusive: vLLM's `No available shared"
+            " memory broadcast block found in 60 seconds` repeated after the server started, which vLLM also "
+            "prints while idle or compiling (round 25 excerpts-a/08, round 61 excerpts-a/04, round 90 "
+            "excerpts-b/03 are such), so the lines alone do not tell a hang"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -1,4 +1,5 @@
-"""How an engine's death is read when the lines around it are not the usual ones (issue 22, round 161).
+"""How an engine's death is read when the lines around it are not the usual ones (issue 22, rounds 161
+and 162).
 
 Four readings, each with the look-alike that must read otherwise:
 - a traceback written behind its process's tag goes on past lines another stream wrote between its

@@ -101,7 +101,8 @@ BLOCK_FIELDS = MappingProxyType(
         STATE_TIMES: ("stated_time",),
         TABLE_COLUMN: ("column",),
         TIME_LIMIT: ("limit", "command"),
-        PYTHON_FRAMES: ("exc_type", "exc_message"),  # the exception the frames end in, when they reach it
+        # the exception the frames end in, when they reach it, and whether they do ("yes", "no")
+        PYTHON_FRAMES: ("exc_type", "exc_message", "exception_read"),
     }
 )
 MAX_STOP_AFTER = 20  # no more than the scanner keeps of one pattern in one source

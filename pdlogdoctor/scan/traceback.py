@@ -78,6 +78,7 @@ PROJECT_MARKERS = (
     "/tensorrt_llm/",
     "/lmdeploy/",
 )
+EXCEPTION_READ = "exception_read"  # a python-frames block's: "yes" when its frames reach their exception
 STACK_KEEP = 32  # frames kept of each end of a longer stack (the outer ones tell the phase, the inner the culprit)
 
 
@@ -192,6 +193,9 @@ def _read_from_frame(
     at = fields.get("stack_at")
     if isinstance(at, tuple):
         fields["stack_at"] = tuple(offset - 1 for offset in at)
+    # Whether the frames reach their exception: a copy cut before it is all a frame pattern has to
+    # go on, one that reaches it leaves the exception to the line that states it.
+    fields[EXCEPTION_READ] = "yes" if "exc_type" in fields else "no"
     return fields
 
 
