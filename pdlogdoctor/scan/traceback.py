@@ -392,7 +392,8 @@ class _Following:
     each decoded and cleaned when first read: a traceback ends after a few dozen of them, and
     reading all the rest cost a hit ~1 ms. With `formats`, a line behind the same launcher's tags as
     the first line (`[rank0]: `, `(EngineCore_DP0 pid=742) `, journald's `host prog[pid]: `; their
-    times aside) is read inside them, as the process wrote it; another process's line is left whole.
+    times aside) is read inside them, as the process wrote it; another process's line is left whole,
+    and its index kept in `foreign` (an untagged line naming an exception is the process's own).
     A line that repeats the first line's own record prefix (vLLM's logger writes every line of a
     multi-line message behind `ERROR 03-18 14:03:39 [core.py:708] `: the same level, time and call
     site) is read behind it too, its indentation kept: it is that record's next line."""
