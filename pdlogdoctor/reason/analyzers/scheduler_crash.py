@@ -329,16 +329,15 @@ def _phase(
                 "crashed before the server was ready, in its set-up, before any batch."
             )
             return Phase(INIT, fact, sentence, False)  # read from a line that is not there: not sure
-        serving = [e for e in evidence.marked(Mark.IN_SERVING) if e.source == crash.source]
-        if serving:
+        serving = _written_while_serving(crash, evidence)
+        if serving is not None:
             # A line of the same file written only once the server served (the API server's
-            # EngineDeadError) says the loop ran requests: its own process's traceback, read whole,
-            # no longer leaves it to a missing ready line.
+            # EngineDeadError) says the loop ran requests: the frames' reading is no longer a guess.
             sentence = (
                 f"No line shows the server ready, but the stack runs through {found.why} ({name}) and only "
-                f"a serving server writes {serving[0].where}."
+                f"a serving server writes {serving.where}."
             )
-            return Phase(RUNTIME, f"{fact}; the line says so ({serving[0].where})", sentence, True)
+            return Phase(RUNTIME, f"{fact}; the line says so ({serving.where})", sentence, True)
         sentence = (
             f"No line shows the server ready: the stack runs through {found.why} ({name}),"
             " which runs once requests are served (the server's own warmup request too)."
@@ -347,10 +346,10 @@ def _phase(
     says = [e for e in evidence.marked(Mark.IN_START_UP) if e.source == crash.source]
     if says:
         return Phase(INIT, f"the line says so ({says[0].where})", "", True)
-    serving = [e for e in evidence.marked(Mark.IN_SERVING) if e.source == crash.source]
-    if serving:
-        sentence = f"No line shows the server ready, but only its serving loop writes {serving[0].where}."
-        return Phase(RUNTIME, f"the line says so ({serving[0].where})", sentence, True)
+    serving = _written_while_serving(crash, evidence)
+    if serving is not None:
+        sentence = f"No line shows the server ready, but only its serving loop writes {serving.where}."
+        return Phase(RUNTIME, f"the line says so ({serving.where})", sentence, True)
     if launched is not None:
         fact = f"the server's start is logged ({launched.where}) and no ready line before the crash"
         return Phase(INIT, fact, "", True)
@@ -367,6 +366,11 @@ def _phase(
     return Phase(
         UNKNOWN_PHASE, "unknown (no ready line, served request, server start or telling frame)", sentence, False
     )
+
+
+def _written_while_serving(crash: Event, evidence: Evidence) -> Event | None:
+    """The first line of the crash's file that only a serving server writes (the `in-serving` mark)."""
+    return next((e for e in evidence.marked(Mark.IN_SERVING) if e.source == crash.source), None)
 
 
 def _worked_before(crash: Event, launched: Event, evidence: Evidence) -> bool:
