@@ -3636,6 +3636,47 @@ KNOWN: dict[str, dict[str, str]] = {
             "excerpts-b/03 are such), so the lines alone do not tell a hang"
         ),
     },
+    "tests/data/blind-round163-excerpts-a/03-vllm-pr20873-multi-lora-tp-lru-wrong-output": {
+        "verdict": (
+            "first sight and since: inconclusive quoting pytest's `E       AssertionError: assert 'GitHub is "
+            "an...rack changes.' == 'GitHub is an...tomate tasks.'`; the tester expects output-corruption: the "
+            "strings a multi-LoRA test compared are generated answers (a LoRA's LRU slot reused across TP ranks),"
+            " but an equality assertion between two strings says nothing of which is the output nor that it is "
+            "wrong rather than different"
+        ),
+    },
+    "tests/data/blind-round163-excerpts-d/01-vllm-17408-random-prompt-over-max-len": {
+        "verdict": (
+            "first sight and since: no-failure-seen quoting vLLM's `This model's maximum context length is 4096 "
+            "tokens. However, you requested 4122 tokens` (a request the client made too long, answered 400); the "
+            "tester expects inconclusive: the benchmark client's random prompts grew past the length asked for, "
+            "which the one line does not say"
+        ),
+    },
+    "tests/data/blind-round163-excerpts-d/02-sglang-12751-pd-router-model-info": {
+        "verdict": (
+            "first sight and since: no-failure-seen (since session 49 showing `Model info endpoint not yet "
+            "implemented in RouterManager` among the lines that look wrong); the tester expects inconclusive: a "
+            "client that needs the endpoint cannot start, which the router's answer alone does not say"
+        ),
+    },
+    "tests/data/blind-round163-excerpts-d/03-gaie-3035-lwepp-full-duplex": {
+        "verdict": (
+            "first sight and since: no-failure-seen quoting Envoy's debug line `Sending immediate response: "
+            "spurious message: Normal body mutation response is received while body_mode_ is "
+            "FULL_DUPLEX_STREAMED`; the tester expects inconclusive: the endpoint picker answered out of order, "
+            "which a debug-level line with no failure word does not say to any reader of levels"
+        ),
+    },
+    "tests/data/blind-round163-excerpts-e/04-sgl-project-sglang-4259-nccl-dev-shm-too-small": {
+        "verdict": (
+            "first sight and since: inconclusive naming `Error while creating shared memory segment "
+            "/dev/shm/nccl-vzIpS6 (size 9637888)` and giving /dev/shm's fix; the tester expects scheduler-init-"
+            "crash: the paste holds torch's `DistBackendError` alone, no scheduler's line, and earlier testers' "
+            "same four-line pastes expect inconclusive (round 103 excerpts-a/06, round 111 excerpts-e/02, "
+            "fixtures/cause-nccl-shm-full-before-wrapper-vllm)"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -133,3 +133,60 @@ def test_the_api_servers_engine_dead_line_says_the_core_was_serving(tmp_path: Pa
     report = analysed_lines(tmp_path, library, [*ENGINE_CORE_DEATH, EXCEPTION, dead], "excerpt.log")
     assert report.verdict.id == "scheduler-runtime-crash", report.verdict.summary
     assert "only a serving server writes" in report.verdict.summary
+
+
+# ---------------------------------------------------------------- round 163
+
+HF3FS = [
+    '  File "/path/to/sglang/srt/mem_cache/storage/hf3fs/storage_hf3fs.py", line 220, in __init__',
+    "    self.num_pages = self.file_size // self.bytes_per_page",
+    "ZeroDivisionError: integer division or modulo by zero",
+]
+
+
+def test_a_storage_backend_that_raised_in_its_constructor_died_at_start_up(tmp_path: Path, library: Library) -> None:
+    # sgl-project/sglang#34969: HiCache's 3FS backend is built with the scheduler's cache, at start-up
+    report = analysed_lines(tmp_path, library, HF3FS, "excerpt.log")
+    assert report.verdict.id == "scheduler-init-crash", report.verdict.summary
+    assert report.verdict.confidence < 0.5  # an exception no pattern names: a lead
+    assert "ZeroDivisionError: integer division or modulo by zero" in report.verdict.summary
+
+
+def test_a_radix_tree_node_built_while_serving_places_no_crash(tmp_path: Path, library: Library) -> None:
+    node = [
+        '  File "/sgl-workspace/sglang/python/sglang/srt/mem_cache/radix_cache.py", line 88, in __init__',
+        "    self.id = TreeNode.counter",
+        "AttributeError: type object 'TreeNode' has no attribute 'counter'",
+    ]
+    report = analysed_lines(tmp_path, library, node, "excerpt.log")
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+
+
+def test_the_engine_init_sentence_alone_is_vllms_start_up_failure(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, ["RuntimeError: Engine core initialization failed."], "apiserver.log")
+    assert report.verdict.id == "scheduler-init-crash", report.verdict.summary
+
+
+OFI_NO_FABRIC = (
+    "[2025-10-16 22:16:08] ip-172-31-3-90:1929:1937 [0] nccl_net_ofi_rdma_init:7978 NCCL WARN NET/OFI OFI "
+    "fi_getinfo() call failed: No data available"
+)
+
+
+def test_nccls_ofi_plugin_finding_no_fabric_is_an_rdma_path_that_cannot_be_set_up(
+    tmp_path: Path, library: Library
+) -> None:
+    # aws/aws-ofi-nccl#1020: a container started without the EFA devices
+    report = analysed_lines(tmp_path, library, [OFI_NO_FABRIC], "excerpt.log")
+    assert report.verdict.id == "rdma-link-failure", report.verdict.summary
+    assert "fi_getinfo() call failed: No data available" in report.verdict.summary
+
+
+def test_the_ofi_plugins_wrappers_alone_name_no_missing_fabric(tmp_path: Path, library: Library) -> None:
+    wrappers = [
+        "nccl_net_ofi_create_plugin:261 NCCL WARN NET/OFI Unable to find a protocol that worked.  Failing "
+        "initialization.",
+        "nccl_net_ofi_init:134 NCCL WARN NET/OFI Initializing plugin failed",
+    ]
+    report = analysed_lines(tmp_path, library, wrappers, "excerpt.log")
+    assert report.verdict.id == "inconclusive", report.verdict.summary

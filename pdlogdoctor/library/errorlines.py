@@ -70,6 +70,7 @@ _SOURCE_KEYS = {
 }
 
 PYTHON_EXCEPTION = "python-exception"  # the marker of a traceback's last line (severity.toml)
+EXIT_STATUS = "exit-code"  # the marker of a line that reports only a process's exit status (severity.toml)
 
 
 @record

@@ -30,6 +30,11 @@ MAX_PART_BYTES = 4096  # a part is one terminal row: longer is not a wrapped par
 ROW_LEADS = ("#", "|", "-", "*", "+")
 # A markdown label in bold (`**Failure count:** 1`, `**Build:** https://...`): a paste's field, a line of its own.
 BOLD_LEAD = lazy_re(r"\*\*[^*\s][^*\n]{0,80}?\*\*")
+# A field's label and its value (`Commit: 65ced44... "subject"`, `Branch: refs/pull/1/head`, `Exit
+# status: 1`): a summary's or a report's line of its own. A terminal cuts a line at a column, and
+# a cut that leaves a capitalised word or two, a colon and a value at the row's start is rare; a
+# build summary's rows one under another are common, and a long one above must not take the next.
+LABEL_LEAD = lazy_re(r"[A-Z][A-Za-z]{1,20}(?: [A-Za-z]{1,20}){0,2}:[ \t]+\S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +85,8 @@ def is_part(text: str, formats: Formats) -> bool:
     if text[:1] in ROW_LEADS and text[1:2] in ("", " ", "\t"):
         return False  # a comment's, a table's row or a list's item (`#  size  count ...`, `| GPU  Name ...`, `- run 2`)
     if text[:2] == "**" and BOLD_LEAD.match(text):
+        return False
+    if text[:1].isupper() and LABEL_LEAD.match(text):
         return False
     plain = without_colours(text)
     # Each test alone says no; the cheapest first (a stamped line, most of a log, goes at the first).
