@@ -1599,12 +1599,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "pasted with its thread's id and most frames left out; now inconclusive (acceptable) quoting the dump's "
         "header, not the `in_the_same_node_as` frame the tester keys",
     },
-    "tests/data/blind-round93-excerpts-a/05-vllm-dsv4-cudagraph-capture-assert": {
-        "verdict": "first sight: inconclusive led by the API server's `RuntimeError: Engine core initialization "
-        "failed.` (the shorter message no pattern reads); the tester expects scheduler-init-crash",
-        "key_line": "first sight: the API server's wrapper quoted, not the worker's `assert active_topk_width "
-        ">= ...` source line",
-    },
     "tests/data/blind-round93-excerpts-a/09-vllm-ascend-pd-fftsplus-timeout-507048": {
         "verdict": "first sight: inconclusive (acceptable) led by torch_npu's `Find exception when "
         "finishedNPUExecutionInternal`, not the `fftsplus timeout` line the tester keys",
