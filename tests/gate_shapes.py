@@ -31,9 +31,10 @@ from datetime import datetime, timedelta
 from hypothesis import strategies as st
 
 LATENCIES = ("mean_ttft_ms", "median_ttft_ms", "p99_ttft_ms", "mean_tpot_ms", "median_itl_ms", "mean_e2e_latency_ms",
-             "Mean TTFT", "P99 TPOT", "median TTFT", "TTFT p99", "Median E2E Latency")  # fmt: skip
+             "Mean TTFT", "P99 TPOT", "median TTFT", "TTFT p99", "Median E2E Latency",
+             "ttft_median_ms", "tpot_p99_ms")  # fmt: skip
 RATES = ("output_throughput", "input_throughput", "request_throughput", "total_throughput", "output token throughput",
-         "Output token throughput", "request goodput")  # fmt: skip
+         "Output token throughput", "request goodput", "output_throughput_tok_s")  # fmt: skip
 ACCURACIES = ("accuracy", "gsm8k accuracy", "score", "exact_match")
 FAMILIES = (("latency", LATENCIES, (" ms", "ms", "")), ("rate", RATES, (" tok/s", "")), ("accuracy", ACCURACIES, ("",)))
 LIMIT_WORDS = ("gate", "threshold", "limit", "target")

@@ -103,7 +103,7 @@ def _chain_texts(report: Report) -> list[str]:
 
 def test_the_shipped_frames_table_passes_its_own_examples(library: Library) -> None:
     assert check_frames(library.frames) == []
-    assert {rule.phase for rule in library.frames.phases} == {"init", "runtime"}
+    assert {rule.phase for rule in library.frames.phases} == {"init", "runtime", "either"}
 
 
 def test_a_frame_example_an_earlier_rule_decides_is_reported(library: Library) -> None:

@@ -110,3 +110,20 @@ def test_an_answer_that_something_is_not_implemented_is_shown_when_nothing_faile
     report = analysed_lines(tmp_path, library, lines, "excerpt.log")
     assert report.verdict.id == "no-failure-seen", report.verdict.summary
     assert "Model info endpoint not yet implemented in RouterManager" in [t.first.text for t in report.unrecognised]
+
+
+def test_a_peer_that_refused_the_connection_is_an_error_with_no_error_word(tmp_path: Path, library: Library) -> None:
+    # kubernetes-sigs/lws#612: a Go client's call chain ends in the errno's words
+    refused = (
+        'generating with llama.cpp: making HTTP request: Post "http://llamacpp:80/completion": dial tcp '
+        "10.96.0.12:80: connect: connection refused"
+    )
+    report = analysed_lines(tmp_path, library, [refused], "excerpt.log")
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert "connect: connection refused" in report.verdict.summary
+
+
+def test_a_readiness_poll_that_says_info_is_still_no_error(tmp_path: Path, library: Library) -> None:
+    polled = "[2026-07-02 10:16:03] INFO: waiting for the server: connection refused, retrying in 5s"
+    report = analysed_lines(tmp_path, library, [polled], "excerpt.log")
+    assert report.verdict.id == "no-failure-seen", report.verdict.summary

@@ -70,3 +70,20 @@ def test_a_speculative_algorithm_on_one_side_only_is_a_mismatch(tmp_path: Path, 
 def test_the_same_speculative_algorithm_on_both_is_no_mismatch(tmp_path: Path, library: Library) -> None:
     report = _launched(tmp_path, library, "'EAGLE'", "'EAGLE'")
     assert report.verdict.id != "config-mismatch"
+
+
+def test_a_speculative_algorithm_on_one_side_explains_no_accuracy_gate_alone(tmp_path: Path, library: Library) -> None:
+    """Each side sizes the buffers of the draft's hidden states by its own setting: what fails is the
+    servers' transfers. A harness's accuracy gate that failed while both served (a blind round's MI355X
+    run, GSM8K at 0 from a MoRI dispatch buffer sized too small) is no effect of it."""
+    args = "server_args=ServerArgs(model_path='/models/DeepSeek-R1', tp_size=8, page_size=1, kv_cache_dtype='auto', "
+    tail = "disaggregation_transfer_backend='mori')"
+    (tmp_path / "prefill.log").write_text(
+        f"[2026-08-05 21:02:11] {args}speculative_algorithm=None, disaggregation_mode='prefill', {tail}\n"
+    )
+    (tmp_path / "decode.log").write_text(
+        f"[2026-08-05 21:02:14] {args}speculative_algorithm='EAGLE', disaggregation_mode='decode', {tail}\n"
+    )
+    (tmp_path / "job.out").write_text("[gsm8k] accuracy=0.000 threshold=0.91\n")
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id == "accuracy-regression", report.verdict.summary

@@ -134,7 +134,10 @@ def _ucx_frame(found: regex.Match[str], text: str, offset: int) -> Frame:
 
 
 FRAMES_FILE = "frames.toml"
-PHASES = ("init", "runtime")
+# `either`: a frame where an exception not caught ends the engine's process, in code both phases run
+# (the model's forward: start-up profiles and captures it, serving runs it): a crash, its phase untold.
+EITHER = "either"
+PHASES = ("init", "runtime", EITHER)
 MATCH_TIMEOUT_S = 0.5
 _PHASE_KEYS = {"id", "phase", "function", "file", "call", "why", "examples"}
 _COMPONENT_KEYS = {"id", "name", "function", "file", "blame", "skip", "runtime", "examples"}
@@ -236,8 +239,9 @@ class FrameTable:
         """The outermost frame a phase rule names decides: a serving loop may construct objects
         or call helpers named like start-up code deeper down, never the other way round. Rules that
         read a frame's call (its source line) come last: they speak for a stack cut at the process's
-        entry, and a named step below it says more."""
-        for rules in (self._by_name, self._by_call):
+        entry, and a named step below it says more. Rules of phase `either` (code both phases run)
+        come after both: any frame that tells the phase says more than one that only tells a crash."""
+        for rules in (self._by_name, self._by_call, self._either):
             for frame in stack:
                 rule = next((rule for rule in rules if rule.decides(frame)), None)
                 if rule is not None:
@@ -246,11 +250,15 @@ class FrameTable:
 
     @property
     def _by_name(self) -> tuple[PhaseRule, ...]:
-        return tuple(rule for rule in self.phases if rule.call is None)
+        return tuple(rule for rule in self.phases if rule.call is None and rule.phase != EITHER)
 
     @property
     def _by_call(self) -> tuple[PhaseRule, ...]:
-        return tuple(rule for rule in self.phases if rule.call is not None)
+        return tuple(rule for rule in self.phases if rule.call is not None and rule.phase != EITHER)
+
+    @property
+    def _either(self) -> tuple[PhaseRule, ...]:
+        return tuple(rule for rule in self.phases if rule.phase == EITHER)
 
     def component_of(self, frame: Frame) -> Component | None:
         return next((c for c in self.components if c.names(frame)), None)

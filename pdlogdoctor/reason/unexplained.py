@@ -1395,7 +1395,7 @@ def _named_by_words(
     verdict stays a lead: its confidence is below 0.5, the line is quoted first, and the fix is the
     family's in the knobs of the engine that wrote the file."""
     found = _family_line(lead, serious, library)
-    if found is None:
+    if found is None or _outside_an_engine(*found):
         return None
     line, family = found
     # A crash the words name (a GPU's memory access fault) happened while serving when its process's
@@ -1423,6 +1423,16 @@ def _named_by_words(
     engine = _engine_of_file(line.first, context, library)
     advice = family.fix_for(engine) or spec.advice.strip()
     return replace(report, verdict=verdict, alternatives=alternatives, advice=advice, explain=spec.explain.strip())
+
+
+def _outside_an_engine(line: UnexplainedError, family: Family) -> bool:
+    """A family that names a scheduler's crash, on a line whose traceback holds frames none of which is
+    an engine's code: the process that raised it is no engine's (DeepEP's own test script asserting
+    in its kernels, deepseek-ai/DeepEP#114). A line with no frames says nothing of its process."""
+    if family.verdict != SCHEDULER_CRASH:
+        return False
+    frames = stack_of(line.first.get)
+    return bool(frames) and not any(_ENGINE_CODE.search(frame.file) for frame in frames)
 
 
 def _crash_named_by_its_exception(report: Report, library: Library, context: Sequence[Event]) -> Report | None:

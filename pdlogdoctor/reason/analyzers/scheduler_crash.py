@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple, TypeVar
 
-from ...library.frames import Culprit, Frame, OwnCode, PhaseEvidence, short_name
+from ...library.frames import EITHER, Culprit, Frame, OwnCode, PhaseEvidence, short_name
 from ...library.patterns import CXX_WHAT, match_line
 from ...model import SERVING_BEFORE_CRASH, Event, FieldValue, Mark
 from ...model.lazyre import lazy_re
@@ -99,7 +99,7 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     served = _served_before(crash, launched, evidence)
     sized = _sizing_before(crash, launched, evidence)
     stacks = _stacks(crash, exception, hypothesis, evidence)
-    frame_phase = _first_found(stacks, evidence.library.frames.phase_of)
+    frame_phase = _first_found(stacks, lambda stack: _phase_told(evidence.library.frames.phase_of(stack)))
     culprit = _first_found(stacks, evidence.library.frames.culprit)
     own = None if culprit is not None else _first_found(stacks, evidence.library.frames.own_code)
     crashed_at = _crash_frame(culprit, own, exception, stacks, evidence)
@@ -441,6 +441,11 @@ def _stacks(
         if stack:
             stacks.append((event, stack))
     return stacks
+
+
+def _phase_told(placed: PhaseEvidence | None) -> PhaseEvidence | None:
+    """The frames' phase when they tell one: code both phases run (frames.toml's `either`) tells none."""
+    return None if placed is None or placed.phase == EITHER else placed
 
 
 def _first_found(

@@ -1,0 +1,132 @@
+"""Exceptions pasted alone or with a cut stack, read for the process they end (issue 22, round 164).
+
+- A stack cut to the model's forward (its layers, its kernels' wrappers) ends the engine's process
+  whatever the phase: sglang's scheduler and vLLM V1's engine core catch nothing raised there
+  (vllm-project/vllm#32565, EPLB's routing; sgl-project/DeepGEMM#37, a kernel its DeepGEMM lacks). The
+  crash is a lead, its phase unknown. A layer's weight loading is no such frame.
+- A native kernel library's check that names its source (FlashInfer's `Error in function 'x' at
+  file.h:49`, DeepEP's `Failed: Assertion error file.cpp:1233 '...'`) is the engine's crash, in words.
+- vLLM's weight loader finding a tensor its model class has no place for is a model that could not
+  load (vllm-project/vllm#12783), not a crash of unknown cause.
+- PyTorch's watchdog line that it ended the process, its what() on the next line, is the collective
+  timeout that line states (sgl-project/sglang#37059), not a crash of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pdlogdoctor.library.patterns import Library
+
+from .conftest import analysed_lines
+
+VLLM_TAG = "(EngineCore_DP5 pid=4109610) "
+VLLM_FORWARD = [
+    VLLM_TAG + '  File "/code/vllm/vllm/model_executor/layers/fused_moe/layer.py", line 305, in select_experts',
+    VLLM_TAG + "    return self.layer._select_experts(hidden_states, router_logits)",
+    VLLM_TAG + '  File "/code/vllm/vllm/model_executor/layers/fused_moe/layer.py", line 1564, in _select_experts',
+    VLLM_TAG + "    raise ValueError(",
+    VLLM_TAG + "ValueError: enable_eplb=True requiere expert_load_view != None",
+]
+SGLANG_FORWARD = [
+    'File "/sgl-workspace/sglang/python/sglang/srt/layers/moe/moe_runner/deep_gemm.py", line 520, in '
+    "_run_masked_bf16_gemm",
+    "    deep_gemm_wrapper.grouped_gemm_nt_bf16_masked(",
+    'File "/sgl-workspace/sglang/python/sglang/srt/layers/deep_gemm_wrapper/entrypoint.py", line 103, in '
+    "grouped_gemm_nt_bf16_masked",
+    "    return deep_gemm.m_grouped_bf16_gemm_nt_masked(",
+    "AttributeError: module 'deep_gemm' has no attribute 'm_grouped_bf16_gemm_nt_masked'.",
+]
+
+
+@pytest.mark.parametrize("lines", [VLLM_FORWARD, SGLANG_FORWARD], ids=["vllm-tagged", "sglang-bare"])
+def test_a_stack_cut_to_the_models_forward_is_a_crash_of_unknown_phase(
+    tmp_path: Path, library: Library, lines: list[str]
+) -> None:
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert report.verdict.id == "scheduler-crash", report.verdict.summary
+    assert report.verdict.confidence < 0.5
+    assert lines[-1].removeprefix(VLLM_TAG) in report.verdict.summary
+
+
+def test_a_layers_weight_loading_places_no_crash(tmp_path: Path, library: Library) -> None:
+    loading = [
+        '  File "/usr/local/lib/python3.12/dist-packages/vllm/model_executor/layers/linear.py", line 1203, in '
+        "weight_loader",
+        "    assert param_data.shape == loaded_weight.shape",
+        "AssertionError",
+    ]
+    report = analysed_lines(tmp_path, library, loading, "excerpt.log")
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RuntimeError: Error in function 'aligned_alloc' at /workspace/include/flashinfer/allocator.h:49:",
+        "RuntimeError: Failed: Assertion error /build/DeepEP/csrc/deep_ep.cpp:1233 'x.size(0) == topk_idx.size(0) "
+        "and x.size(0) <= num_max_dispatch_tokens_per_rank'",
+    ],
+    ids=["flashinfer", "deepep"],
+)
+def test_a_native_kernel_librarys_check_is_the_engines_crash_in_words(
+    tmp_path: Path, library: Library, line: str
+) -> None:
+    report = analysed_lines(tmp_path, library, [line], "excerpt.log")
+    assert report.verdict.id == "scheduler-crash", report.verdict.summary
+    assert report.verdict.confidence < 0.5
+
+
+def test_an_error_that_only_names_a_function_is_no_kernel_check(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, ["An error occurred in function 'run': see the log above"], "x.log")
+    assert report.verdict.id != "scheduler-crash", report.verdict.summary
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ValueError: There is no module or parameter named 'aligner' in DeepseekV4ForCausalLM",
+        "ValueError: There is no module or parameter named '_orig_mod' in Qwen2ForCausalLM",
+    ],
+)
+def test_a_weight_the_model_class_has_no_place_for_is_a_model_that_could_not_load(
+    tmp_path: Path, library: Library, line: str
+) -> None:
+    report = analysed_lines(tmp_path, library, [line], "excerpt.log")
+    assert report.verdict.id == "model-load-failure", report.verdict.summary
+
+
+def test_the_watchdogs_line_with_its_timeout_below_is_the_collective_timeout(tmp_path: Path, library: Library) -> None:
+    lines = [
+        "[PG ID 4 PG GUID 23(attention_tp:device) Rank 3] Process group watchdog thread terminated with exception:",
+        "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=14708, OpType=_ALLGATHER_BASE,",
+        "NumelIn=38144, NumelOut=152576, Timeout(ms)=600000) ran for 600083 milliseconds before timing out.",
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert report.verdict.id == "collective-timeout", report.verdict.summary
+
+
+def test_the_watchdogs_line_with_a_gpu_error_below_stays_the_crash(tmp_path: Path, library: Library) -> None:
+    lines = [
+        "[PG ID 0 PG GUID 0(default_pg) Rank 1] Process group watchdog thread terminated with exception:",
+        "HIP error: an illegal memory access was encountered",
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert report.verdict.id != "collective-timeout", report.verdict.summary
+
+
+def test_a_kernel_librarys_check_raised_outside_an_engine_is_no_schedulers_crash(
+    tmp_path: Path, library: Library
+) -> None:
+    # deepseek-ai/DeepEP#114: its own test script, the stack in DeepEP's package alone
+    lines = [
+        '  File "/usr/local/lib/python3.10/dist-packages/deep_ep/buffer.py", line 426, in internode_combine',
+        "    combined_x, combined_topk_weights, event = self.runtime.internode_combine(",
+        "RuntimeError: Failed: Assertion error /workspace/DeepEP/csrc/kernels/internode.cu:1713 "
+        "'num_max_nvl_chunked_recv_tokens / num_rdma_ranks > std::max(num_max_rdma_chunked_send_tokens, "
+        "num_max_nvl_chunked_send_tokens)'",
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert report.verdict.id == "inconclusive", report.verdict.summary
