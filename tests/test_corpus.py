@@ -3671,6 +3671,63 @@ KNOWN: dict[str, dict[str, str]] = {
             "fixtures/cause-nccl-shm-full-before-wrapper-vllm)"
         ),
     },
+    "tests/data/blind-round164-bundles-2/02-dynamo-2296-startup-404-500-then-serving": {
+        "verdict": (
+            "first sight and since: router-no-workers at 0.40 from the words of `no instances found for endpoint`"
+            " in smoke.log; the tester expects healthy: the frontend answered 404, then 500 for about a minute "
+            "while its worker registered, then served (poll.log's 200s, a chat completion answered), but "
+            "smoke.log's answers carry no time of their own (the `date -u +%T` printed above each curl is no "
+            "stamp the tool reads), so the error is not placed before the serving"
+        ),
+    },
+    "tests/data/blind-round164-bundles-3/01-sglang-39464-router-breaker-sheds-backpressure": {
+        "verdict": (
+            "first sight and since: inconclusive over the engine's 503 answers and the router's `request failed "
+            "with server error` lines; the tester expects router-no-workers: the router's circuit breaker opened "
+            "on the engine's own queue-full 503s and refused every request for 60 s, which its `Circuit breaker "
+            "state transition: closed -> open` line alone states and no pattern reads"
+        ),
+    },
+    "tests/data/blind-round164-excerpts-a/03-vllm-35994-qwen-omni-audio-encoder-cache-zero": {
+        "verdict": (
+            "first sight and since: inconclusive on vLLM's `Engine core proc EngineCore_DP0 died unexpectedly` "
+            "(which alone roots nothing); the tester expects scheduler-runtime-crash: the line above it is the "
+            "ValueError's message with its type cut off by the paste (`The decoder prompt contains a(n) audio "
+            "item with length 399, which exceeds the pre-allocated encoder cache size 0`), which no marker reads "
+            "as an error"
+        ),
+    },
+    "tests/data/blind-round164-excerpts-a/04-trtllm-15613-gemma4-vision-tp2-qkv-assert": {
+        "verdict": (
+            "first sight and since: inconclusive quoting `AssertionError: Unexpected qkv shape (1152, 1152) ... "
+            "(expected first dim = 8*72)`; the tester expects scheduler-init-crash: a bare AssertionError with no"
+            " frame and no engine's words says nothing of the process that raised it"
+        ),
+    },
+    "tests/data/blind-round164-excerpts-b/05-inferencex-1360-aiter-baton-ep-hang": {
+        "verdict": (
+            "first sight and since: no-failure-seen; the tester expects inconclusive: AITER's `waiting for baton "
+            "release at /tmp/aiter_configs/tuned_fmoe.csv.lock` beside vLLM's `No available shared memory "
+            "broadcast block found in 60 seconds`, which vLLM also prints while idle or compiling, so the lines "
+            "alone do not tell a hang"
+        ),
+    },
+    "tests/data/blind-round164-excerpts-b/06-ktransformers-2008-moe-config-warning": {
+        "key_line": (
+            "first sight and since: no-failure-seen (the tester's verdict) not quoting `Using default MoE kernel "
+            "config. Performance might be sub-optimal!`, a warning printed with no level word that no marker "
+            "reads"
+        ),
+    },
+    "tests/data/blind-round36-excerpts-a/09-vllm-rocm-mla-gluon-gfx942": {
+        "verdict": (
+            "since session 49: scheduler-crash at 0.40 (inconclusive before, acceptable): the worker's stack runs"
+            " through the model's forward (kimi_k25.py), which ends the process whatever the phase; the tester "
+            "expects scheduler-init-crash (the kernel's `requires gfx950` check fails in the first forward, "
+            "start-up's profile run), which the lines do not show: `worker_busy_loop` runs the profile run and "
+            "serving alike"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

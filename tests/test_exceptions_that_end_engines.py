@@ -130,3 +130,27 @@ def test_a_kernel_librarys_check_raised_outside_an_engine_is_no_schedulers_crash
     ]
     report = analysed_lines(tmp_path, library, lines, "excerpt.log")
     assert report.verdict.id == "inconclusive", report.verdict.summary
+
+
+def test_a_message_that_ends_in_a_colon_is_read_with_its_indented_line_below(tmp_path: Path, library: Library) -> None:
+    # vllm-project/vllm#40023: FlashInfer's error, its words on the lines under its first
+    lines = [
+        "RuntimeError: Error in function 'aligned_alloc' at /workspace/include/flashinfer/allocator.h:49:",
+        "  Buffer overflow when allocating memory for batch_prefill_tmp_v",
+        "  with size 536346624 and alignment 16,",
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert "Buffer overflow when allocating memory for batch_prefill_tmp_v" in report.verdict.summary
+
+
+def test_a_frame_below_a_colon_is_no_part_of_the_message(tmp_path: Path, library: Library) -> None:
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "/app/run.py", line 3, in <module>',
+        "    main()",
+        "RuntimeError: the worker failed with:",
+        '  File "/app/worker.py", line 9, in step',
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert "the worker failed with:" in report.verdict.summary
+    assert 'failed with: File "/app/worker.py"' not in report.verdict.summary

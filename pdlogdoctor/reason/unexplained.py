@@ -1256,7 +1256,7 @@ def _waiting(stack: Sequence[Frame]) -> bool:
 
 # A serving engine's own code (its package directory in a frame's path): another program may name a
 # function as an engine does (a job runner's own `run_scheduler_process`), and its exception ends no engine.
-_ENGINE_CODE = LazyRegex(r"(?:^|/)(?:sglang|vllm|vllm_ascend|tensorrt_llm)/")
+_ENGINE_CODE = LazyRegex(r"(?:^|/)(?:sglang|vllm|vllm_ascend|vllm_gaudi|tensorrt_llm|lmdeploy)/")
 
 
 def _the_call(lead: UnexplainedError) -> str:

@@ -73,9 +73,20 @@ def message_below(buf: Buffer, start: int, stop: int, end: int, text: str, forma
         return None
     part_stop = newline if newline >= 0 else end
     part = without_colours(_decoded(buf, stop + 1, part_stop))
-    if not is_part(part, formats):
+    if not is_part(part, formats) and not _indented_message(part, formats):
         return None
     return Wrapped(f"{text.rstrip()} {part.strip()}", start, part_stop, 0, 1, (text, part))
+
+
+def _indented_message(text: str, formats: Formats) -> bool:
+    """An indented line that goes on with a message ending in a colon above it, as a native library's
+    multi-line exception message prints it under its first line (FlashInfer's `Error in function
+    'aligned_alloc' at .../allocator.h:49:`, then `  Buffer overflow when allocating memory ...`): not
+    a traceback's frame, its source line's caret marks, or a stamped line."""
+    plain = text.strip()
+    if not plain or not text[:1].isspace() or len(text) > MAX_PART_BYTES:
+        return False
+    return not plain.startswith(('File "', "^", "~", "Traceback")) and formats.stamp(plain) is None
 
 
 def is_part(text: str, formats: Formats) -> bool:
