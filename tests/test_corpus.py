@@ -734,10 +734,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive led by the PR's `GSM8K 0.0000, invalid rate 0.994` line; the "
         "tester expects output-corruption (nearly every answer unparsable)",
     },
-    "tests/data/blind-round49-excerpts-c/09-sglang-ci-orphaned-cuda-contexts": {
-        "key_line": "first sight: inconclusive (the verdict expected) led by another line than the runner's "
-        "orphaned-context check the tester keys",
-    },
     # Blind round 50 (session 24), first sight on fbdcfc82: excerpts-a 4/5, excerpts-b 2/2, excerpts-c
     # 0/10, bundles-a 3/4, bundles-b 8/8: 17/29, key line quoted in 21/29, none refused, no failed run
     # called healthy, two confidently wrong (c 06: a unittest accuracy threshold missed by 0.004, read
@@ -1248,10 +1244,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: inconclusive (acceptable) quoting the client's `EOF`, not ollama's offload line "
         "that needs 68.3 GiB of a host with 59.1 GiB free",
         "key_line": "first sight: the client's EOF quoted, not the memory figures the tester keys",
-    },
-    "tests/data/blind-round79-excerpts-a/05-sglang-warmup-through-proxy": {
-        "verdict": "first sight: no-failure-seen; the tester expects warmup-failure: a Squid proxy's HTML error "
-        "page (`<b>Connection to 0.0.0.0 failed.</b>`) as the answer to sglang's warm-up request",
     },
     "tests/data/blind-round79-excerpts-b/03-vllm-ascend-prefill-hang-no-preemption": {
         "verdict": "first sight: healthy (a failed run called healthy); the tester expects inconclusive: a prefill "
@@ -3058,10 +3050,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "(`Out tok/s/gpu`, TTFT, TPOT) of the one job that succeeded, no gate",
         "key_line": "first sight: no-failure-seen quoting a row, not the sentence above the table",
     },
-    "tests/data/blind-round148-excerpts-e/05-lightllm-tp-router-rpc-reset": {
-        "verdict": "first sight: inconclusive on `ConnectionResetError: [Errno 104] Connection reset by peer` in "
-        "the router; the tester expects scheduler-runtime-crash (a model worker lost under a multi-GPU prefill)",
-    },
     # Round 149 (session 44), scored at first sight on 94f0262f: 20/29 acceptable, quoted 27/29, none refused,
     # one called healthy on a failed run (excerpts-c/02), one counted confidently wrong (bundles-1/02: a verdict
     # the tester accepts, quoting another line of the same crash dump).
@@ -3301,14 +3289,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": (
             "first sight: inconclusive led by the poster's sentence about the 404s; the tester expects "
             "healthy: requests to paths the OpenAI server does not serve (`/`, `/generate`)"
-        ),
-    },
-    "tests/data/blind-round155-bundles-1/03-prefill-flashinfer-trtllm-moe-gemm": {
-        "verdict": (
-            "first sight and since: inconclusive led by FlashInfer's `RuntimeError: Error in function 'run' at "
-            "...trtllm_batched_gemm_runner.cu:305`; the tester expects scheduler-runtime-crash: the prefill's log"
-            " ends in the exception after serving, with no traceback, parent's line or signal to say the process "
-            "died"
         ),
     },
     "tests/data/blind-round155-bundles-1/04-healthy-xpu-nixl-pd-bringup": {

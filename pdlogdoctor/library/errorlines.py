@@ -44,7 +44,7 @@ EXPLAINED_LINES = 400  # how far below a traceback a library pattern read its ex
 BENIGN_PREFIX = "benign/"  # marker of a benign line kept only to account for the traceback under it
 _MARKER_KEYS = {
     "id", "level", "effect", "answer", "regex", "format", "levels", "statement", "inside", "message_below", "examples",
-    "named_by_family",
+    "named_by_family", "message_indented",
 }  # fmt: skip
 ANY_FORMAT = "*"  # a marker's `format` that any catalogue format with a level satisfies
 _BENIGN_KEYS = {"id", "reason", "regex", "swallow_traceback", "recovered", "overcome_by", "examples"}
@@ -113,6 +113,11 @@ class Marker:
     # 1.73: `thread 'main' panicked at src/main.rs:2:5:`, the panic's text below it): the scan reads
     # the next line with it, unless that line starts like a line of its own (scan/events.py).
     message_below: LazyRegex | None = None
+    # ... and only an indented next line goes on with it (a Python exception's multi-line message, its
+    # later lines indented by the program: FlashInfer's): an unindented line below is a line of its
+    # own, which a library pattern may read (`KVTransferError: Transfer submission failed:` above
+    # MORI's `group_concurrent_contiguous requires equal-length ...`).
+    message_indented: bool = False
     # Decides only a line that a failure family's words also name (families.toml): a warning is no
     # error by its level, but one that words a failure a family knows is never "nothing failed".
     named_by_family: bool = False
@@ -509,9 +514,18 @@ def _marker(raw: Any, where: str, index: int) -> Marker:
     named_by_family = raw.get("named_by_family", False)
     if not isinstance(named_by_family, bool):
         raise PatternError(where, f"{key}.named_by_family", "must be true or false")
+    indented = raw.get("message_indented", False)
+    if not isinstance(indented, bool) or (indented and below is None):
+        raise PatternError(where, f"{key}.message_indented", "is true or false, beside a message_below")
     marker = Marker(str(raw["id"]), level, compiled, match, no_match, where, effect, (), formats, levels)
     return replace(
-        marker, answer=answer, statement=statement, inside=inside, message_below=below, named_by_family=named_by_family
+        marker,
+        answer=answer,
+        statement=statement,
+        inside=inside,
+        message_below=below,
+        message_indented=indented,
+        named_by_family=named_by_family,
     )
 
 

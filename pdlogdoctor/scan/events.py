@@ -792,7 +792,9 @@ def _with_message_below(
     marker = state.ending_before_message.get(hit.marker)
     if marker is None or not marker.ends_before_message(line.text):
         return hit, line
-    below = message_below(buf, line.start, line.stop, line.end, line.text, state.stamps.formats)
+    below = message_below(
+        buf, line.start, line.stop, line.end, line.text, state.stamps.formats, marker.message_indented
+    )
     joined = _classify(errors, below.text, state) if below is not None else None
     if below is None or joined is None:
         return hit, line

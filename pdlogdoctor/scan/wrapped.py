@@ -62,10 +62,13 @@ def rejoined(buf: Buffer, start: int, stop: int, end: int, text: str, formats: F
     return Wrapped("".join(rows), first_start, last_stop, before, len(tail), rows)
 
 
-def message_below(buf: Buffer, start: int, stop: int, end: int, text: str, formats: Formats) -> Wrapped | None:
+def message_below(
+    buf: Buffer, start: int, stop: int, end: int, text: str, formats: Formats, indented: bool = False
+) -> Wrapped | None:
     """The line buf[start:stop] (read as `text`) and the next one as one line, when the next one
     can be a part of it (it does not start like a line): a header whose message a program prints
-    below it (a Rust panic's). None when there is no next line in buf[:end] or it is a line of its own."""
+    below it (a Rust panic's); with `indented`, only an indented line that goes on with the message
+    (`_indented_message`). None when there is no next line in buf[:end] or it is a line of its own."""
     if stop + 1 >= end:
         return None
     newline = buf.find(b"\n", stop + 1, min(end, stop + 2 + MAX_PART_BYTES))
@@ -73,7 +76,7 @@ def message_below(buf: Buffer, start: int, stop: int, end: int, text: str, forma
         return None
     part_stop = newline if newline >= 0 else end
     part = without_colours(_decoded(buf, stop + 1, part_stop))
-    if not is_part(part, formats) and not _indented_message(part, formats):
+    if not (_indented_message(part, formats) if indented else is_part(part, formats)):
         return None
     return Wrapped(f"{text.rstrip()} {part.strip()}", start, part_stop, 0, 1, (text, part))
 
