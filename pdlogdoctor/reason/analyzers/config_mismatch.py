@@ -11,7 +11,7 @@ refuses it explicitly where it is not), so it is never flagged here.
 
 from __future__ import annotations
 
-from ...model import Event, FieldValue, Mark, Role
+from ...model import SERVER_ROLES, Event, FieldValue, Mark, Role
 from ...model.verdicts import CONFIG_MISMATCH
 from ..hypothesis import Evidence, Hypothesis
 from ..link import downstream
@@ -29,7 +29,8 @@ SHARED_KEYS = ("page_size", "kv_cache_dtype", "backend", "kv_dtype_used", "specu
 # transferred is no effect of them (a blind round's MI355X run: prefill without MTP, decode with it,
 # drafts accepted at 3.4 per step, GSM8K at 0 from a MoRI dispatch buffer sized too small).
 FAILS_THE_SERVERS = ("speculative_algorithm",)
-SERVER_ROLES = (Role.PREFILL, Role.DECODE, Role.SERVER, Role.ROUTER)
+# Where the servers' own failures are logged: theirs, and the router's that carries their transfers.
+SERVING_ROLES = (*SERVER_ROLES, Role.ROUTER)
 CONFIDENCE = 0.7
 
 
@@ -66,7 +67,7 @@ def _mismatch(
 ) -> list[Hypothesis]:
     # The failures a mismatch explains are the verdict's `explains` list in verdicts.toml.
     effects = [e for e in evidence.failing(*evidence.library.verdict(VERDICT).explains) if _after(e, prefill, decode)]
-    if not any(e.role in SERVER_ROLES for e in effects):
+    if not any(e.role in SERVING_ROLES for e in effects):
         differences = [d for d in differences if d[0] not in FAILS_THE_SERVERS]
     if not effects or not differences:
         return []  # a difference nothing went wrong with is not this failure's cause
