@@ -3427,13 +3427,6 @@ KNOWN: dict[str, dict[str, str]] = {
             "telemetry warning, `Skipping KV post-processing` or `Num successful transfers=0` the tester keys"
         ),
     },
-    "tests/data/blind-round159-bundles-2/03-dynamo-trtllm-prefill-no-cache-transceiver": {
-        "verdict": (
-            "first sight and since: inconclusive quoting `AssertionError: kv_cache_transceiver is disabled, "
-            "please set 'cache_transceiver_config: ...' in config file for disaggregated serving`; the tester "
-            "expects config-mismatch: one thread's words, no family reads a setting a disaggregated engine needs"
-        ),
-    },
     "tests/data/blind-round159-bundles-3/02-vllm-pd-eagle3-acceptance-pass": {
         "key_line": (
             "first sight and since: healthy (expected) quoting the decode's ready line, not the harness's `=== "
@@ -3706,6 +3699,37 @@ KNOWN: dict[str, dict[str, str]] = {
             "expects scheduler-init-crash (the kernel's `requires gfx950` check fails in the first forward, "
             "start-up's profile run), which the lines do not show: `worker_busy_loop` runs the profile run and "
             "serving alike"
+        ),
+    },
+    "tests/data/blind-round165-bundles-2/02-rocm-mad-181-mori-ep-dp32-niah-corruption": {
+        "verdict": (
+            "first sight and since: inconclusive led by the harness's `=== NIAH VERDICT: FAIL (retrieval below "
+            "NIAH_MIN_SCORE=8.0) ===`; the tester expects output-corruption: a needle-in-a-haystack retrieval "
+            "score below its floor at every length, which no accuracy reader of the library knows as a measure"
+        ),
+    },
+    "tests/data/blind-round165-excerpts-a/03-trtllm-17559-disagg-cachestate-mismatch": {
+        "verdict": (
+            "first sight and since: no-failure-seen; the tester expects config-mismatch: TensorRT-LLM's `Disagg "
+            "server does not currently support these cacheState, please check the cacheState of the context and "
+            "gen executors`, pasted without its exception's type and broken over two lines, has no error word a "
+            "marker reads"
+        ),
+        "key_line": ("first sight and since: no-failure-seen quoting no line"),
+    },
+    "tests/data/blind-round165-excerpts-d/01-prime-rl-pr2841-nixl-decode-assert": {
+        "verdict": (
+            "first sight and since: inconclusive on a bare `AssertionError` under "
+            "`vllm/v1/core/sched/scheduler.py, in _update_from_kv_xfer_finished` (a frame as a paste shortened "
+            'it, no `File "...", line N` shape the traceback reader reads); the tester expects scheduler-runtime-'
+            "crash"
+        ),
+    },
+    "tests/data/blind-round165-excerpts-d/04-pytorch-pr144599-barrier-device-warning": {
+        "key_line": (
+            "first sight and since: no-failure-seen (the tester's verdict) not quoting torch's `using GPU 1 to "
+            "perform barrier as devices used by this process are currently unknown` warnings, whose lines a test "
+            "runner's path prefixes and the warning's length cuts"
         ),
     },
 }

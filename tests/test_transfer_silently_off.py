@@ -63,3 +63,19 @@ def test_a_test_only_fallback_that_says_so_is_no_such_line(tmp_path: Path, libra
     )
     report = analysed_files(tmp_path / "run", library, {"prefill.log": [*served(8010), fallback]})
     assert report.verdict.id == "healthy", report.verdict.summary
+
+
+def test_a_trtllm_engine_without_its_cache_transceiver_is_a_mismatch(tmp_path: Path, library: Library) -> None:
+    """TensorRT-LLM's twin: a disaggregated request on an engine started with no KV cache transceiver
+    (ai-dynamo/aiconfigurator#585: the `cache_transceiver_config` block left out of prefill and decode
+    configs). The block itself, in the engine's options, is no such line."""
+    asserted = (
+        "AssertionError: kv_cache_transceiver is disabled, please set 'cache_transceiver_config: "
+        "backend:<backend_type>` in config file for disaggregated serving"
+    )
+    report = analysed_files(tmp_path / "run", library, {"prefill-worker.log": [asserted]})
+    assert report.verdict.id == "config-mismatch", report.verdict.summary
+    configured = analysed_files(
+        tmp_path / "ok", library, {"prefill-worker.log": ["cache_transceiver_config: {backend: UCX}", *served(8010)]}
+    )
+    assert configured.verdict.id == "healthy", configured.verdict.summary
