@@ -1194,7 +1194,9 @@ def _no_failure_seen(
     """Nothing failed, and nothing shows serving either: a starting server, a short excerpt. Not a
     failure report (no failure title), and not healthy (nothing was shown to work). `unanswered`: the
     requests a ready server received and these lines show no answer to."""
-    refused = evidence.marked(Mark.REQUEST_REFUSED)
+    # A 4xx answer, or a request the server refused for what it asked (longer than the model's context):
+    # the requests failed, the client's way.
+    refused = evidence.marked(Mark.REQUEST_REFUSED, Mark.CLIENT_REJECTED)
     if refused:
         return _all_refused(refused, alternatives, missing, evidence)
     context = sorted({e.pattern for e in evidence.events})

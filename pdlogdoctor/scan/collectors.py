@@ -163,7 +163,7 @@ def _message(record: dict[str, Any]) -> str | None:
 # `status`, `method` and `path`; zap's and logr's errors sit in `error` (kubernetes-sigs/kueue#2226's
 # "Unable to apply VisibilityServerOptions" is about "bind: address already in use"),
 # python-json-logger's traceback in `exc_info`, a supervisor's exit in `exit_code`.
-STATUS_KEYS = ("status", "status_code", "statusCode", "http_status")
+STATUS_KEYS = ("status", "status_code", "statusCode", "http_status", "code")
 REQUEST_KEYS = ("method", "path", "uri")
 ERROR_KEYS = ("error", "err", "exception", "exc_info", "stack_trace")
 EXIT_KEYS = ("exit_code", "exitCode", "returncode")

@@ -29,7 +29,7 @@ from .roles import STREAM, role_from_name, role_from_prefix, role_from_record, s
 from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
 from .timeline import clean_line, dated_by, grep_file, parse_stamp, parse_stamps
-from .traceback import raising_frame, read_block, stack_above, states_exception
+from .traceback import raise_above_its_exception, raising_frame, read_block, stack_above, states_exception
 from .wrapped import Wrapped, message_below, rejoined
 
 if TYPE_CHECKING:
@@ -761,6 +761,8 @@ def _match_error_line(buf: Buffer, line: _Line, errors: ErrorLayer, state: Event
     if _RUNNER_SCRIPT_ECHO.match(line.raw):
         return False
     hit = _classify(errors, line.text, state)
+    if hit is not None and "raise" in line.text and _raise_statement(buf, line, state):
+        return False
     if hit is None:
         whole = _whole_line(buf, line, state)
         if whole is None or _an_error_of_its_own(whole, errors, state):
@@ -779,6 +781,12 @@ def _match_error_line(buf: Buffer, line: _Line, errors: ErrorLayer, state: Event
         return True
     _record(_error_event(buf, line, hit, state), state)
     return True
+
+
+def _raise_statement(buf: Buffer, line: _Line, state: EventSink) -> bool:
+    """A traceback's `raise ...` source line with its exception below: the exception's line is the
+    event (traceback.raise_above_its_exception)."""
+    return raise_above_its_exception(buf, line.start, line.stop, line.end, line.text, state.stamps.formats)
 
 
 def _with_message_below(

@@ -246,12 +246,44 @@ RAISING_FRAME_LINES = 4  # the frame, its source line, and up to two caret lines
 # An exception's own line, as a logger's record may hold it (`ERROR ... [core.py:521] AssertionError`):
 # a type ending in Error or Exception, then its message or nothing; or its repr, which a logger writes
 # above the traceback it then prints (`IndexError('Dimension out of range ...')`: vLLM V0's engine).
-_RAISES = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::\s|:?\s*$|\(['\"])")
+_RAISES = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*(?:Error|Exception)|Exception)(?::\s|:?\s*$|\(['\"])")
 
 
 def states_exception(message: str) -> bool:
     """Whether a line's message (its prefixes read off) is an exception's line."""
     return _RAISES.match(message) is not None
+
+
+# A `raise` statement, as a traceback prints it under the frame that ran it (behind a logger's
+# prefix or not): `    raise RuntimeError("KV transfer failed")`, or its first line alone.
+_RAISE_STATEMENT = LazyRegex(r"^\s*raise\s+[A-Za-z_][\w.]*(?:\(|\s*$)")
+RAISE_BELOW_LINES = 4  # a multi-line call's arguments and Python 3.11's carets before the exception
+
+
+def raise_above_its_exception(
+    buf: bytes | bytearray, line_start: int, line_stop: int, buf_end: int, line: str, formats: Formats
+) -> bool:
+    """Whether `line` is the `raise` statement a traceback prints under its innermost frame, with the
+    exception it raised printed below: the source of the failure, not an event of its own (its words,
+    `raise RuntimeError("... failed")`, are the code's; the exception's line states what happened).
+    A paste cut before the exception keeps the statement as the only word of the failure."""
+    who, inside = formats.tags(line)
+    if _RAISE_STATEMENT.match(formats.message(inside)) is None:
+        return False
+    above = _lines_above(buf, line_start, formats, who, 1)
+    if not above or parse_frame(formats.message(above[0][1])) is None:
+        return False
+    start = line_stop + 1
+    for _ in range(RAISE_BELOW_LINES):
+        if start >= buf_end:
+            return False
+        stop = buf.find(b"\n", start, buf_end)
+        stop = buf_end if stop < 0 else stop
+        text, _ = clean_line(buf[start:stop].decode("utf-8", errors="replace"))
+        if states_exception(formats.message(formats.tags(text)[1]).strip()):
+            return True
+        start = stop + 1
+    return False
 
 
 def stack_above(buf: bytes | bytearray, line_start: int, line: str, formats: Formats) -> dict[str, FieldValue]:
