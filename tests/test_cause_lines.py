@@ -100,11 +100,13 @@ SLIME_TRACEBACK = [
 
 
 def test_a_memory_monitors_advice_outranks_the_job_wrapper_above_it(library: Library) -> None:
-    """TideDra/lmm-r1#71: `ray job submit`'s driver log, the kill line itself cut by the truncation."""
-    summary, advice, lead = _lead(library, RAY_JOB)
-    assert "how to address the out of memory issue" in lead and "failed" not in lead
-    assert summary.startswith("The earliest error no pattern explains that states its cause")
-    assert "host memory" in advice and "add the missing logs" not in advice.lower()
+    """TideDra/lmm-r1#71: `ray job submit`'s driver log, the kill line itself cut by the truncation:
+    the advice Ray writes under every kill roots the verdict, not the job's wrapper above it."""
+    report = run([str(RAY_JOB)], library)
+    assert report.verdict.id == "host-oom"
+    assert [e.pattern for e in report.roots] == ["ray-memory-monitor-advice"]
+    assert "failed" not in " ".join(e.text for e in report.roots)
+    assert "host RAM is the limit" in report.advice
 
 
 def test_a_kill_under_a_task_error_is_the_cause_it_states(library: Library, tmp_path: Path) -> None:

@@ -1532,6 +1532,9 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: kv-transfer-timeout at 0.45 (low); the tester expects config-mismatch: the "
         "decode refusing prompts the prefill served (`This model's maximum context length is 8192`), its "
         "--max-model-len below the prefill's 32768",
+        "key_line": "since session 50: no key line quoted; the decode's `maximum context length` refusals were "
+        "shown only beside the `raise ValueError(` statement above each, which is the traceback's source, no "
+        "longer an error line of its own, and the refusals are the client's 400s",
     },
     # Round 91 (session 31), at first sight on 9a2c8558: excerpts-a 6/8, excerpts-b 7/8, excerpts-c 8/9,
     # excerpts-d 9/9, bundles-1 8/8 (bundles-2 below). Fixed since: a paste of a traceback's frames cut
@@ -2300,10 +2303,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round122-excerpts-d/06-lmcache-amd-buildkite-repro-pass": {
         "verdict": "first sight: inconclusive; the tester expects healthy: two 200s and LMCache's stored and "
         "retrieved tokens, the failure words only inside the repro's grep commands",
-    },
-    "tests/data/blind-round122-excerpts-e/02-vllm-ascend-moe-dispatch-hccl-socket-timeout": {
-        "verdict": "first sight: inconclusive (acceptable), its summary not quoting HCCL's EI0006 `Getting socket "
-        "times out` the tester keys",
     },
     "tests/data/blind-round122-excerpts-e/03-production-stack-gke-lmcache-healthy": {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: pods Ready and a request processed "
@@ -3506,12 +3505,6 @@ KNOWN: dict[str, dict[str, str]] = {
         ),
         "key_line": "first sight and since: no key line quoted (no-failure-seen)",
     },
-    "tests/data/blind-round160-excerpts-c/04-vllm-ascend-hccl-socket-timeout-ei0006": {
-        "verdict": (
-            "first sight and since: inconclusive (acceptable) quoting `Getting socket times out. ...` without the"
-            " `Get_Socket_Timeout(EI0006): ` the CANN format reads as its prefix and the tester's key line holds"
-        ),
-    },
     "tests/data/blind-round161-bundles-3/01-dynamo-vllm-efa-1p1d-prefill-queue-bound": {
         "verdict": (
             "first sight and since: healthy at 0.60 with a note naming prefill-saturated (the prefill's queue up "
@@ -3610,14 +3603,6 @@ KNOWN: dict[str, dict[str, str]] = {
             "strings a multi-LoRA test compared are generated answers (a LoRA's LRU slot reused across TP ranks),"
             " but an equality assertion between two strings says nothing of which is the output nor that it is "
             "wrong rather than different"
-        ),
-    },
-    "tests/data/blind-round163-excerpts-d/01-vllm-17408-random-prompt-over-max-len": {
-        "verdict": (
-            "first sight and since: no-failure-seen quoting vLLM's `This model's maximum context length is 4096 "
-            "tokens. However, you requested 4122 tokens` (a request the client made too long, answered 400); the "
-            "tester expects inconclusive: the benchmark client's random prompts grew past the length asked for, "
-            "which the one line does not say"
         ),
     },
     "tests/data/blind-round163-excerpts-d/02-sglang-12751-pd-router-model-info": {
@@ -3730,6 +3715,87 @@ KNOWN: dict[str, dict[str, str]] = {
             "first sight and since: no-failure-seen (the tester's verdict) not quoting torch's `using GPU 1 to "
             "perform barrier as devices used by this process are currently unknown` warnings, whose lines a test "
             "runner's path prefixes and the warning's length cuts"
+        ),
+    },
+    # Round 166 (session 50), at first sight on 504557af: 35/44 acceptable; round 167 on 6d9b1069: 30/36.
+    "tests/data/blind-round166-bundles-1/02-hicache-l3-prefill-queue-slow-4p2d": {
+        "verdict": (
+            "first sight and since: healthy at 0.85 with a note naming prefill-saturated (the prefill's queue"
+            " up in 95 % of its run, its batches at 16384 tokens); the tester expects prefill-saturated: no "
+            "gate judged the run, and the bench's mean TTFT of 14.2 s is stated without a limit, so the queue"
+            " drained at the load's end reads as load, not as a slow run"
+        ),
+        "key_line": (
+            "first sight and since: healthy quoting the last answered request, not the prefill's `#queue-req:"
+            " 63` batch line"
+        ),
+    },
+    "tests/data/blind-round166-bundles-1/04-mi355x-vllm-nixl-2node-pd-healthy": {
+        "key_line": (
+            "first sight and since: healthy (the tester's verdict) quoting the last answered request, not the"
+            " NIXL `Registering KV_Caches` line or the client's `16/16 requests returned 200 OK`"
+        ),
+    },
+    "tests/data/blind-round166-bundles-2/01-pd-sidecar-wrong-model-404": {
+        "key_line": (
+            "first sight and since: inconclusive (the tester's verdict) quoting the sidecar's JSON record as "
+            'its message, `request failed status=404`, not the record\'s raw `"msg":"request '
+            'failed","code":404` the tester keys'
+        ),
+    },
+    "tests/data/blind-round166-excerpts-c/03-eks-ray-pp-nccl-init-no-error": {
+        "key_line": (
+            "first sight and since: no-failure-seen (the tester's verdict) naming where the paste ends, not "
+            "the last `ncclCommInitRank` line the tester keys"
+        ),
+    },
+    "tests/data/blind-round166-excerpts-f/02-vllm-ascend-dsv2lite-tp4-dots-output": {
+        "verdict": (
+            "first sight and since: healthy at 0.40; the tester expects output-corruption: a completion whose"
+            " text is 101 dots, which the degenerate-output readers count as layout (dots are leaders in "
+            "tables) and no second thread shows as a failure shape"
+        ),
+    },
+    "tests/data/blind-round167-excerpts-b/01-dynamo-trtllm-disagg-startup-only": {
+        "key_line": (
+            "first sight and since: no-failure-seen (the tester's verdict) naming the last step shown, not "
+            "the cache transceiver line the tester keys"
+        ),
+    },
+    "tests/data/blind-round167-bundles-2/01-vllm-mooncake-bootstrap-port-clash": {
+        "key_line": (
+            "first sight and since: bind-failed (the tester's verdict) quoting the first rank's `[Errno 98] "
+            "... ('0.0.0.0', 8998)` (DP3 on node 0), not DP12's identical line the tester keys"
+        ),
+    },
+    "tests/data/blind-round167-excerpts-c/01-epp-lora-metric-extract-noise": {
+        "key_line": (
+            "first sight: inconclusive on the endpoint picker's `extract failed` for vLLM's LoRA metric; "
+            "since (a benign entry): no-failure-seen, naming where the lines end rather than the line the "
+            "tester keys"
+        ),
+    },
+    "tests/data/blind-round167-excerpts-c/04-llmd-sidecar-messages-no-bootstrap-room": {
+        "verdict": (
+            "first sight and since: inconclusive (acceptable) leading with the first row of a JSON error body"
+            ' printed over two lines (`{"type":"error","error":{"type":"BadRequestError",`), not its '
+            "`message` row below (`Disaggregated request received without bootstrap room id.`): a client's "
+            "error body is no log record the multi-line reader joins"
+        ),
+    },
+    "tests/data/blind-round167-excerpts-e/04-akash-vllm-nccl-init-system-error": {
+        "verdict": (
+            "first sight and since: scheduler-crash at 0.35 (acceptable) from the worker's death at exit code"
+            " -15, its summary not naming the other worker's `RuntimeError: NCCL error: unhandled system "
+            "error`; the phase (ncclCommInitRank, start-up) shows only in a call line pasted above the first "
+            "frame"
+        ),
+    },
+    "tests/data/blind-round167-excerpts-f/04-vllm-minimax-awq-garbage": {
+        "verdict": (
+            "first sight and since: healthy at 0.40; the tester expects output-corruption: a chat answer of "
+            "words and fragments repeated out of order (`What isIs 'the's capital the capital of France? "
+            "France's capital?`), no run of one unit and too few words for the vocabulary measure"
         ),
     },
 }

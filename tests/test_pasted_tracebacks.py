@@ -8,6 +8,10 @@
 - The `raise ...` statement printed under the innermost frame is the code that raised, not an event:
   the exception's line below it states what happened and is the line to read first. A paste cut
   before the exception keeps the statement as the failure's only words.
+- asyncio's report of a task whose exception nobody retrieved names that exception (`future: <Task
+  finished ... exception=DataPlaneError(...)>`): the line says what failed.
+- A request refused for its length (`This model's maximum context length is ...`) failed, the client's
+  way: with nothing served, the excerpt is no quiet one; beside requests served, it is no failure.
 - perror()'s shape, `<what it did>: <libc's words for the errno>` ending the line (NIXL's agent dying
   in libnuma: `request to allocate mask for invalid number: Invalid argument`), is an error line with
   no level or error word; the same words inside a sentence, or before more text, are not.
@@ -96,3 +100,41 @@ def test_errno_words_inside_a_sentence_are_no_error(tmp_path: Path, library: Lib
     ]
     report = analysed_lines(tmp_path, library, lines, "excerpt.log")
     assert report.verdict.id == "no-failure-seen"
+
+
+def test_an_unretrieved_task_exception_names_its_exception(tmp_path: Path, library: Library) -> None:
+    # triton-inference-server/triton_distributed#36: asyncio's report, then the chained traceback
+    lines = [
+        "Task exception was never retrieved",
+        "future: <Task finished name='Task-12' coro=<Worker._process_request_task() done, defined at "
+        "/workspace/worker.py:176> exception=DataPlaneError('Error Referencing Tensor')>",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3.12/asyncio/tasks.py", line 520, in wait_for',
+        "    return await fut",
+        "asyncio.exceptions.CancelledError",
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert "exception=DataPlaneError('Error Referencing Tensor')" in report.verdict.summary.split("After it")[0]
+
+
+CONTEXT_REFUSED = (
+    "(APIServer pid=1) ERROR 10-21 14:06:02 [serving_completion.py:153] ValueError: This model's maximum "
+    "context length is 4096 tokens. However, you requested 4122 tokens (4106 in the messages, 16 in the "
+    "completion). Please reduce the length of the messages or completion."
+)
+
+
+def test_requests_refused_for_their_length_are_no_quiet_excerpt(tmp_path: Path, library: Library) -> None:
+    # vllm-project/vllm#17408, #16420: a benchmark's prompts longer than the context, each answered 400
+    report = analysed_lines(tmp_path, library, [CONTEXT_REFUSED], "excerpt.log")
+    assert report.verdict.id == "inconclusive"
+    assert "maximum context length is 4096 tokens" in report.verdict.summary
+
+
+def test_a_request_refused_for_its_length_beside_serving_is_no_failure(tmp_path: Path, library: Library) -> None:
+    served = [
+        "(APIServer pid=1) INFO 10-21 14:00:02 [api_server.py:1991] Starting vLLM API server 0 on http://0.0.0.0:8000",
+        'INFO:     127.0.0.1:48112 - "POST /v1/completions HTTP/1.1" 200 OK',
+    ]
+    report = analysed_lines(tmp_path, library, [*served, CONTEXT_REFUSED, served[1]], "vllm.log")
+    assert report.verdict.id == "healthy"

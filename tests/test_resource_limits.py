@@ -131,13 +131,26 @@ def test_a_terminal_wrapped_raylet_line_is_read_whole_at_its_first_row(tmp_path:
     assert all(alt.id != "gpu-oom" for alt in report.alternatives)
 
 
-def test_rays_advice_lines_alone_are_no_kill(tmp_path: Path, library: Library) -> None:
-    advice = (  # printed under every kill summary (jchengai/planTF#28): the summary is the evidence
+def test_rays_advice_alone_tells_a_kill(tmp_path: Path, library: Library) -> None:
+    # Ray writes this advice only under a kill it reports (the raylet's summary, the task's
+    # OutOfMemoryError); a job's log truncated to its tail may keep nothing else of it
+    # (TideDra/lmm-r1#71, OpenRLHF/OpenRLHF#911).
+    advice = (
         "(raylet) Refer to the documentation on how to address the out of memory issue: "
         "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning "
         "more memory on this node or reducing task parallelism by requesting more CPUs per task."
     )
     report = _analyze(tmp_path, {"driver.log": [advice]}, library)
+    assert report.verdict.id == "host-oom"
+    assert [e.pattern for e in report.roots] == ["ray-memory-monitor-advice"]
+
+
+def test_rays_documentation_in_prose_is_no_kill(tmp_path: Path, library: Library) -> None:
+    prose = (
+        "When the application fails due to OOM, consider reducing the memory usage of the tasks and actors; "
+        "see https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html for the monitor."
+    )
+    report = _analyze(tmp_path, {"notes.txt": [prose]}, library)
     assert report.verdict.id != "host-oom"
 
 

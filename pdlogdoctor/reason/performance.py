@@ -555,7 +555,7 @@ def raised_before_measuring(gate: Event) -> bool:
     return raised is not None and raised["kind"] not in _COMPARING
 
 
-_RAISED = lazy_re(r"\s*(?:[A-Za-z_][\w]*\.)*(?P<kind>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout))\b")
+_RAISED = lazy_re(r"\s*(?:[A-Za-z_][\w]*\.)*(?P<kind>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout)|Exception)\b")
 # The exceptions a comparison raises: the check ran, and its values are the measure.
 _COMPARING = frozenset({"AssertionError", "Failed"})
 

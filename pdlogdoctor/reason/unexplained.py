@@ -96,7 +96,11 @@ NOTHING_FAILED = NO_CAUSE  # verdicts that name no cause
 SERVED_DESPITE_TITLE = "The deployment served; errors no pattern explains did not stop it"
 TRACEBACK_SOURCE = "traceback-source"  # the error layer's marker of a logger-prefixed traceback's source lines
 # A Python exception line: `KeyError: 'UCX'`, `nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND`.
-_EXCEPTION_LINE = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?::|\s*$)")
+_EXCEPTION_LINE = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*(?:Error|Exception)|Exception)(?::|\s*$)")
+# asyncio's report of a task whose exception nobody retrieved names that exception in the task's repr
+# (`future: <Task finished name='Task-12' coro=<...> exception=DataPlaneError('...')>`): the line
+# says what failed, as an exception line does.
+_NAMES_ITS_EXCEPTION = LazyRegex(r"\bexception=(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)\(")
 # An assert() that failed, in the forms no pattern reads as a crash's cause (glibc's is
 # native-assertion-abort's): UCX's own (`proto_select.c:549  Assertion `...' failed`), CUDA's
 # device-side (`... Assertion `srcIndex < srcSelectDimSize` failed.`).
@@ -957,15 +961,22 @@ def _cause_near(first: UnexplainedError, serious: list[UnexplainedError]) -> Une
     return min(near, key=lambda t: _time_key(t.first)) if near else None
 
 
+def _says_its_exception(message: str) -> bool:
+    """An exception's line, or a line that names the exception in what it reports (asyncio's task)."""
+    return _EXCEPTION_LINE.match(message) is not None or _NAMES_ITS_EXCEPTION.search(message) is not None
+
+
 def _exception_of(first: UnexplainedError, early: list[UnexplainedError]) -> UnexplainedError:
     """A logger's exception message (`EngineCore failed to start.`) heads the traceback it prints;
-    the exception line at that traceback's end, in the same moment of the same file, says what failed.
+    the exception line at that traceback's end, in the same moment of the same file, says what failed
+    (so does asyncio's `future: <Task finished ... exception=X(...)>` under its `Task exception was
+    never retrieved`).
     A first line that is an exception line itself already says it: a later one (an error while shutting
     down, vllm#32222's AttributeError after `RuntimeError: NIXL is not available`) is no better lead;
     nor is one with other errors between them (UCX's and NIXL's own errors, then the engine's
     `RuntimeError: Worker ... died during startup`): the first line headed no traceback, it failed first."""
     start = first.first
-    if _EXCEPTION_LINE.match(message_of(start.text)):
+    if _says_its_exception(message_of(start.text)):
         return first
     same = [
         t
@@ -973,7 +984,7 @@ def _exception_of(first: UnexplainedError, early: list[UnexplainedError]) -> Une
         if t.first.source == start.source
         and 0 < t.first.line - start.line <= EXPLAINED_LINES
         and (t.first.time is None or start.time is None or abs(t.first.time - start.time) <= SAME_MOMENT_S)
-        and _EXCEPTION_LINE.match(message_of(t.first.text))
+        and _says_its_exception(message_of(t.first.text))
     ]
     if not same:
         return first
