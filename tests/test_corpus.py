@@ -3798,6 +3798,21 @@ KNOWN: dict[str, dict[str, str]] = {
             "France's capital?`), no run of one unit and too few words for the vocabulary measure"
         ),
     },
+    # Round 168 (session 50), at first sight on 880a6f28: 14/16 acceptable.
+    "tests/data/blind-round168-excerpts-d/01-sglang-tp16-gloo-broadcast-read-timeout": {
+        "verdict": (
+            "first sight and since: scheduler-crash at 0.35 (phase unknown: the paste cut the frames above "
+            "broadcast_pyobj); the tester expects collective-timeout: Gloo's `pair.cc:538] Read error "
+            "[node0-private-ip]:<port>: Connection timed out` under the scheduler's broadcast, a TCP read "
+            "that timed out, which no pattern reads as a collective's timeout (one thread)"
+        ),
+    },
+    "tests/data/blind-round168-excerpts-d/02-sglang-2node-deepep-startup-no-error": {
+        "key_line": (
+            "first sight and since: no-failure-seen (the tester's verdict) naming where the lines end, not "
+            "the DeepGEMM warmup line the tester keys"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

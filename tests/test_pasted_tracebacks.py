@@ -15,6 +15,8 @@
 - perror()'s shape, `<what it did>: <libc's words for the errno>` ending the line (NIXL's agent dying
   in libnuma: `request to allocate mask for invalid number: Invalid argument`), is an error line with
   no level or error word; the same words inside a sentence, or before more text, are not.
+- NCCL's WARN line right above the `NCCL INFO <file>.cc:<line> -> <code>` trail it starts, from the same
+  thread, is the failure that trail returns: an error, the one to read first.
 Each with its look-alike that must still read as before.
 """
 
@@ -138,3 +140,34 @@ def test_a_request_refused_for_its_length_beside_serving_is_no_failure(tmp_path:
     ]
     report = analysed_lines(tmp_path, library, [*served, CONTEXT_REFUSED, served[1]], "vllm.log")
     assert report.verdict.id == "healthy"
+
+
+NCCL_WARN = (
+    "n122-246-085:12251:12400 [5] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+    "fe80::966d:ae03:a2:8cf0%ib1<17943> failed : Software caused connection abort"
+)
+
+
+def test_an_nccl_warn_above_its_return_trail_is_the_error_to_read(tmp_path: Path, library: Library) -> None:
+    # NVIDIA/nccl#975: other ranks' trails first, then one rank's WARN and the trail it starts
+    lines = [
+        "n122-246-085:12250:12403 [4] NCCL INFO init.cc:1350 -> 2",
+        "n122-246-085:12250:12403 [4] NCCL INFO group.cc:65 -> 2 [Async thread]",
+        NCCL_WARN,
+        "n122-246-085:12251:12400 [5] NCCL INFO misc/socket.cc:564 -> 2",
+        "n122-246-085:12251:12400 [5] NCCL INFO bootstrap.cc:270 -> 2",
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert _lead(report) == NCCL_WARN
+
+
+def test_an_nccl_warn_with_no_trail_under_it_stays_a_warning(tmp_path: Path, library: Library) -> None:
+    lines = [
+        "n122-246-085:12250:12403 [4] NCCL INFO init.cc:1350 -> 2",
+        NCCL_WARN,
+        "n122-246-085:12251:12400 [5] NCCL INFO Bootstrap : Using ib1:10.0.0.5<0>",
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    warned = [t for t in report.unrecognised if t.first.text == NCCL_WARN]
+    assert warned and warned[0].severity.value == "warning"
+    assert _lead(report) != NCCL_WARN

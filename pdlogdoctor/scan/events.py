@@ -30,6 +30,7 @@ from .series import SeriesBook
 from .stamps import StampMemory, latest_for, stamp_for
 from .timeline import clean_line, dated_by, grep_file, parse_stamp, parse_stamps
 from .traceback import raise_above_its_exception, raising_frame, read_block, stack_above, states_exception
+from .trails import starts_a_trail
 from .wrapped import Wrapped, message_below, rejoined
 
 if TYPE_CHECKING:
@@ -774,6 +775,8 @@ def _match_error_line(buf: Buffer, line: _Line, errors: ErrorLayer, state: Event
         line = _joined(buf, whole, line)
     else:
         hit, line = _with_message_below(buf, line, hit, errors, state)
+    if hit.severity is Severity.WARNING and starts_a_trail(buf, line.stop, line.end, line.text):
+        hit = replace(hit, severity=Severity.ERROR)  # the failure the trail below returns (trails.py)
     key, template = _template_key(hit.marker, hit.template, state)
     if state.counts.get(key, 0) >= _template_keep(state):
         state.counts[key] += 1  # past the cap: counted; the event is made for the last one only
