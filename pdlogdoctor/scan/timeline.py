@@ -11,6 +11,7 @@ from __future__ import annotations
 import calendar
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 
 from ..library.formats import Formats, LineStamps, Stamp, epoch_of, shipped
@@ -26,6 +27,19 @@ ESCAPED_ANSI = lazy_re(r"#033\[[0-9;?]*[ -/]*[@-~]")
 # The kernel's own stamp without -T: seconds since boot ([ 1234.567890] msg). No wall time can be
 # read from it, and none may be lent to it from the lines around it.
 _SINCE_BOOT = lazy_re(r"^\[ *\d+\.\d{6}\] ")
+
+
+def lines_below(buf: bytes | bytearray, line_stop: int, buf_end: int, count: int) -> Iterator[str]:
+    """Up to `count` lines after the line that ends at `line_stop` (its newline), each cleaned as
+    `clean_line` cleans a line; fewer where `buf_end` comes first."""
+    start = line_stop + 1
+    for _ in range(count):
+        if start >= buf_end:
+            return
+        stop = buf.find(b"\n", start, buf_end)
+        stop = buf_end if stop < 0 else stop
+        yield clean_line(buf[start:stop].decode("utf-8", errors="replace"))[0]
+        start = stop + 1
 
 
 def clean_line(raw: str) -> tuple[str, str | None]:

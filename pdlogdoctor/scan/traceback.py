@@ -18,7 +18,7 @@ from ..library.lazyregex import LazyRegex
 from ..model import FieldValue
 from ..model.textcut import clip
 from . import headings, states, tables, time_limits
-from .timeline import clean_line, parse_stamp
+from .timeline import clean_line, lines_below, parse_stamp
 
 # Characters of an exception's message kept; cut whole tokens only (textcut.clip): the message reaches
 # the summary and the facts, and a token cut short would escape redaction.
@@ -273,17 +273,8 @@ def raise_above_its_exception(
     above = _lines_above(buf, line_start, formats, who, 1)
     if not above or parse_frame(formats.message(above[0][1])) is None:
         return False
-    start = line_stop + 1
-    for _ in range(RAISE_BELOW_LINES):
-        if start >= buf_end:
-            return False
-        stop = buf.find(b"\n", start, buf_end)
-        stop = buf_end if stop < 0 else stop
-        text, _ = clean_line(buf[start:stop].decode("utf-8", errors="replace"))
-        if states_exception(formats.message(formats.tags(text)[1]).strip()):
-            return True
-        start = stop + 1
-    return False
+    below = lines_below(buf, line_stop, buf_end, RAISE_BELOW_LINES)
+    return any(states_exception(formats.message(formats.tags(text)[1]).strip()) for text in below)
 
 
 def stack_above(buf: bytes | bytearray, line_start: int, line: str, formats: Formats) -> dict[str, FieldValue]:

@@ -13,7 +13,7 @@ stays a warning.
 from __future__ import annotations
 
 from ..model.lazyre import lazy_re
-from .timeline import clean_line
+from .timeline import lines_below
 
 # NCCL's thread tag at a line's start: `<host>:<pid>:<tid> [<device>] `.
 _THREAD = lazy_re(r"^(\S+:\d+:\d+ \[\d+\] )")
@@ -24,10 +24,10 @@ def starts_a_trail(buf: bytes | bytearray, line_stop: int, buf_end: int, text: s
     """Whether the line after `text` (which ends at `line_stop`) is the first step of an error's
     return trail from the same NCCL thread."""
     thread = _THREAD.match(text)
-    start = line_stop + 1
-    if thread is None or start >= buf_end:
+    if thread is None:
         return False
-    stop = buf.find(b"\n", start, buf_end)
-    below, _ = clean_line(buf[start : buf_end if stop < 0 else stop].decode("utf-8", errors="replace"))
     tag = thread.group(1)
-    return below.startswith(tag) and _TRAIL.match(below[len(tag) :]) is not None
+    return any(
+        below.startswith(tag) and _TRAIL.match(below[len(tag) :]) is not None
+        for below in lines_below(buf, line_stop, buf_end, 1)
+    )
