@@ -201,7 +201,8 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     effects = library.errors.effects() if library.errors else frozenset()
     known = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
     stopping = library.errors.by_source() - effects if library.errors else frozenset()
-    ranked = _ranked(list(unrecognised.templates), root_time, symptom_time, effects, known, stopping)
+    named = _warnings_naming_a_cause(report, unrecognised.templates, library, symptom_time is not None)
+    ranked = _ranked(list(unrecognised.templates), root_time, symptom_time, effects, known, stopping, named)
     ranked, answered = _answers_split(report, ranked, library)
     if answered:
         report = _noted(report, _answers_note(answered))
@@ -213,8 +214,7 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     wrapped = _cause_of_wrapper(report, ranked, library)
     if wrapped is not None:
         return _crash_died_of(report, wrapped, library)
-    serious = _serious(ranked, effects)
-    serious = _with_warnings_naming_a_cause(report, ranked, serious, library)
+    serious = _serious(ranked, effects, named)
     if not serious:
         if report.verdict.id == HEALTHY:
             return _warned_while_serving(report, ranked, library, events)
@@ -815,17 +815,19 @@ def _ranked(
     effects: frozenset[str],
     known: Sequence[Event] = (),
     stopping: frozenset[str] = frozenset(),
+    named: frozenset[tuple[str, int]] = frozenset(),
 ) -> list[UnexplainedError]:
     """`known`: the library's failing lines; without times to place the errors, one logged below
     one of them in the same file came after it and is not the earliest. `stopping`: the markers
-    of lines that are errors by their source (the job scheduler's cancel, the kernel's OOM kill)."""
+    of lines that are errors by their source (the job scheduler's cancel, the kernel's OOM kill).
+    `named`: the warnings that count as errors here (_warnings_naming_a_cause)."""
     placed = [replace(t, position=_position(t.first, root_time, symptom_time, t.marker in stopping)) for t in templates]
     first_known: dict[str, Event] = {}
     for event in known:  # each file's first failing line the library knows
         if event.source not in first_known or event.line < first_known[event.source].line:
             first_known[event.source] = event
     placed = [_above_the_first_symptom(t, first_known.get(t.first.source), symptom_time) for t in placed]
-    serious = [t for t in _serious(placed, effects) if t.marker not in effects]
+    serious = [t for t in _serious(placed, effects, named) if t.marker not in effects]
     anchor = _failure_moment(root_time, symptom_time, serious)
     ranked = sorted(placed, key=lambda t: _rank_key(t, effects, anchor))
     # A traceback's source line leads only when nothing else failed: its exception line (a cut
@@ -877,13 +879,18 @@ def _above_the_first_symptom(
     return replace(t, position="before-first-symptom") if moment <= symptom_time + SAME_MOMENT_S else t
 
 
-def _serious(templates: Sequence[UnexplainedError], effects: frozenset[str] = frozenset()) -> list[UnexplainedError]:
+def _serious(
+    templates: Sequence[UnexplainedError],
+    effects: frozenset[str] = frozenset(),
+    named: frozenset[tuple[str, int]] = frozenset(),
+) -> list[UnexplainedError]:
     """The errors; and the warnings that state a cause near an error of their process (NCCL prints
     `No space left on device` as NCCL WARN above torch's `unhandled system error`), or that come just
     before an error of their process that only reports an ending (`effects`: NCCL's `-> 6` return
     trail under its WARN that a queue pair failed; an exit code under the warning that says why).
     A cause-stating warning with no error near it (UCX's API-version warning at a start-up that went
-    on) stays one."""
+    on) stays one; so does one a failure family names (`named`, _warnings_naming_a_cause) beside a
+    symptom."""
     errors = [t for t in templates if t.severity.rank >= Severity.ERROR.rank]
     ended = [e for e in errors if e.marker in effects]
     return [
@@ -892,29 +899,30 @@ def _serious(templates: Sequence[UnexplainedError], effects: frozenset[str] = fr
         if t.severity.rank >= Severity.ERROR.rank
         or (t.cause and t.severity.rank >= Severity.WARNING.rank and any(_near(t.first, e.first) for e in errors))
         or (t.severity is Severity.WARNING and any(_just_before(t.first, e.first) for e in ended))
+        or (t.first.source, t.first.line) in named
     ]
 
 
-def _with_warnings_naming_a_cause(
-    report: Report, ranked: Sequence[UnexplainedError], serious: Sequence[UnexplainedError], library: Library
-) -> list[UnexplainedError]:
-    """`serious` and, when the verdict is only a symptom, a server's warnings whose words a failure
-    family names: a step that failed and was logged as a warning (Dynamo's SGLang prefill logs
-    `Prefill warmup failed: ...` and registers anyway; the decode's transfers then time out) is a
-    cause the symptom may yield to, as an error line would be. Beside no symptom it stays a warning."""
-    if _tier(report, library) is not Tier.SYMPTOM or library.errors is None:
-        return list(serious)
+def _warnings_naming_a_cause(
+    report: Report, templates: Sequence[UnexplainedError], library: Library, failed: bool
+) -> frozenset[tuple[str, int]]:
+    """Where the first lines (file, line) of a server's warnings whose words a failure family names, when
+    the verdict is only a symptom: a step that failed and was logged as a warning (Dynamo's SGLang
+    prefill logs `Prefill warmup failed: ...` and registers anyway; the decode's transfers then time
+    out) is a cause the symptom may yield to, as an error line would be. An inconclusive verdict over
+    known failing lines (`failed`: the decode's transfers failed, no pattern says why) is such a
+    symptom too. Beside no symptom it stays a warning."""
+    symptom = _tier(report, library) is Tier.SYMPTOM or (report.verdict.id == INCONCLUSIVE and failed)
+    if not symptom or library.errors is None:
+        return frozenset()
     layer = library.errors
-    return [
-        t
-        for t in ranked
-        if t in serious
-        or (
-            t.severity is Severity.WARNING
-            and bool(set(t.roles) & CAUSE_ROLES)
-            and layer.family_of(t.first.text) is not None
-        )
-    ]
+    return frozenset(
+        (t.first.source, t.first.line)
+        for t in templates
+        if t.severity is Severity.WARNING
+        and bool(set(t.roles) & CAUSE_ROLES)
+        and layer.family_of(t.first.text) is not None
+    )
 
 
 def _tier(report: Report, library: Library) -> Tier:
@@ -1410,9 +1418,12 @@ def _named_by_words(
         return None
     line, family = found
     # A crash the words name (a GPU's memory access fault) happened while serving when its process's
-    # file shows it serving before the line; the words alone say nothing of the phase.
-    serving = _serving_before(line.first, library, context) if family.verdict == SCHEDULER_CRASH else ""
-    named = _crash_phase(serving, None) if serving else family.verdict
+    # file shows it serving before the line, or in the phase its traceback's frames name (an engine's
+    # batch step: verl-project/verl#1611); the words alone say nothing of the phase.
+    crash = family.verdict == SCHEDULER_CRASH
+    serving = _serving_before(line.first, library, context) if crash else ""
+    placed = _placed_in_an_engine(line.first, library) if crash and not serving else None
+    named = _crash_phase(serving, placed) if crash else family.verdict
     spec = library.verdict(named)
     words = family.words(line.first.text)
     beside = "" if line is lead else f" Beside it, the same process logged: {ended(quote(line, words))}"
@@ -1425,6 +1436,8 @@ def _named_by_words(
     )
     if serving:
         summary += f" It was serving: {serving}."
+    elif placed is not None and named != SCHEDULER_CRASH:
+        summary += f" Its traceback runs through {placed.why} ({short_name(placed.frame.func)})."
     old = report.verdict
     facts = (("cause_words", family.id),)
     verdict = Verdict(named, spec.title, 0.0, summary, facts=facts, identity=("cause_words",))

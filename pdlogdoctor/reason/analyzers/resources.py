@@ -286,10 +286,13 @@ def host_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     # the kubelet's `OOMKilled`).
     possible = evidence.library.marked(Mark.POSSIBLE_CAUSE)
     kill = next((root for root in hypothesis.roots if root.pattern not in possible), hypothesis.first_root)
-    if kill.get("constraint") is not None:
-        # The OOM-kill summary (which task, which constraint) comes just before the kernel's `Killed
-        # process` line, which says the most (pid, name, sizes): that one leads when the chain has it.
-        kill = next((root for root in hypothesis.roots if root.get("total_vm") is not None), kill)
+    victim = next((root for root in hypothesis.roots if root.get("total_vm") is not None), None)
+    if kill.get("constraint") is not None or (kill.get("gfp_mask") is not None and _killed_by_sigkill(evidence)):
+        # The OOM killer's report (`... invoked oom-killer: gfp_mask=...`, the OOM-kill summary of which
+        # task and which constraint) comes before the kernel's `Killed process` line, which says the
+        # most (pid, name, sizes): that one leads when the chain has it (and, for the report's first
+        # line, a server's SIGKILL exit says the victim was the server).
+        kill = victim or kill
     if kill.get("total_vm") is None:  # not the kernel's OOM killer: a monitor's kill, or a hint
         return [_host_oom_said_by(hypothesis, kill, evidence)]
     facts: list[tuple[str, FactValue]] = [

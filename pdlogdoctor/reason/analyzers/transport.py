@@ -44,7 +44,7 @@ def rdma_link(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     failures = _failing(evidence, Mark.COMPLETION_ERROR)
     handshakes = _failing(evidence, Mark.HANDSHAKE_FAILED)
     paths = Counter(_path(e) for e in failures)
-    statuses = Counter(_status(e) for e in failures)
+    statuses = Counter(_status(e, evidence) for e in failures)
     marked = _failing(evidence, Mark.NIC_INACTIVE)
     inactive = sorted({str(e.get("nic") or e.get("nic2") or e.get("endpoint")) for e in marked})
     facts: list[tuple[str, FactValue]] = [
@@ -311,8 +311,10 @@ def _plural(count: int, template: str) -> str:
     return template.format(count, "" if count == 1 else "s") if count else ""
 
 
-def _status(event: Event) -> str:
-    """The completion status as logged; a provider's bare code is kept as a code, not translated."""
+def _status(event: Event, evidence: Evidence) -> str:
+    """The completion status as logged; a provider's bare code is kept as a code, not translated. A
+    line that states no status is named by what its pattern says it is (UCX's retry line, NCCL's
+    async event), never given a status it did not log."""
     if event.get("status"):
         return str(event.get("status"))
     if event.get("wc_status") is not None:
@@ -320,7 +322,7 @@ def _status(event: Event) -> str:
         return f"{IBV_WC_STATUS.get(code, 'ibv_wc_status')} ({code})"
     if event.get("status_code") is not None:
         return f"CQE error {event.get('status_code')} ({event.get('func') or 'provider'})"
-    return "transport retry count exceeded"
+    return evidence.says(event) or evidence.library.pattern(event.pattern).title
 
 
 def _path(event: Event) -> str:
