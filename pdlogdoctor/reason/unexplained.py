@@ -202,7 +202,10 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     known = [e for e in events if e.failing and e.kind is not Kind.CONTEXT]
     stopping = library.errors.by_source() - effects if library.errors else frozenset()
     named = _warnings_naming_a_cause(report, unrecognised.templates, library, symptom_time is not None)
-    ranked = _ranked(list(unrecognised.templates), root_time, symptom_time, effects, known, stopping, named)
+    # With no cause named, a warning that states one beside a known failing line is the lead it lacks;
+    # beside a named cause or a run that served, it stays a warning.
+    beside = known if report.verdict.id == INCONCLUSIVE else ()
+    ranked = _ranked(list(unrecognised.templates), root_time, symptom_time, effects, known, stopping, named, beside)
     ranked, answered = _answers_split(report, ranked, library)
     if answered:
         report = _noted(report, _answers_note(answered))
@@ -214,7 +217,7 @@ def weigh(report: Report, unrecognised: Unrecognised, events: Sequence[Event], l
     wrapped = _cause_of_wrapper(report, ranked, library)
     if wrapped is not None:
         return _crash_died_of(report, wrapped, library)
-    serious = _serious(ranked, effects, named)
+    serious = _serious(ranked, effects, named, beside)
     if not serious:
         if report.verdict.id == HEALTHY:
             return _warned_while_serving(report, ranked, library, events)
@@ -816,18 +819,19 @@ def _ranked(
     known: Sequence[Event] = (),
     stopping: frozenset[str] = frozenset(),
     named: frozenset[tuple[str, int]] = frozenset(),
+    beside: Sequence[Event] = (),
 ) -> list[UnexplainedError]:
     """`known`: the library's failing lines; without times to place the errors, one logged below
     one of them in the same file came after it and is not the earliest. `stopping`: the markers
     of lines that are errors by their source (the job scheduler's cancel, the kernel's OOM kill).
-    `named`: the warnings that count as errors here (_warnings_naming_a_cause)."""
+    `named`, `beside`: the warnings that count as errors here (_serious)."""
     placed = [replace(t, position=_position(t.first, root_time, symptom_time, t.marker in stopping)) for t in templates]
     first_known: dict[str, Event] = {}
     for event in known:  # each file's first failing line the library knows
         if event.source not in first_known or event.line < first_known[event.source].line:
             first_known[event.source] = event
     placed = [_above_the_first_symptom(t, first_known.get(t.first.source), symptom_time) for t in placed]
-    serious = [t for t in _serious(placed, effects, named) if t.marker not in effects]
+    serious = [t for t in _serious(placed, effects, named, beside) if t.marker not in effects]
     anchor = _failure_moment(root_time, symptom_time, serious)
     ranked = sorted(placed, key=lambda t: _rank_key(t, effects, anchor))
     # A traceback's source line leads only when nothing else failed: its exception line (a cut
@@ -883,6 +887,7 @@ def _serious(
     templates: Sequence[UnexplainedError],
     effects: frozenset[str] = frozenset(),
     named: frozenset[tuple[str, int]] = frozenset(),
+    known: Sequence[Event] = (),
 ) -> list[UnexplainedError]:
     """The errors; and the warnings that state a cause near an error of their process (NCCL prints
     `No space left on device` as NCCL WARN above torch's `unhandled system error`), or that come just
@@ -890,14 +895,16 @@ def _serious(
     trail under its WARN that a queue pair failed; an exit code under the warning that says why).
     A cause-stating warning with no error near it (UCX's API-version warning at a start-up that went
     on) stays one; so does one a failure family names (`named`, _warnings_naming_a_cause) beside a
-    symptom."""
+    symptom. `known`: known failing lines near which a cause-stating warning counts too (aws-ofi-nccl's
+    `Creating new endpoint ... failed: Invalid argument` above its known `initialization failed`)."""
     errors = [t for t in templates if t.severity.rank >= Severity.ERROR.rank]
     ended = [e for e in errors if e.marker in effects]
+    failing = [*(e.first for e in errors), *known]
     return [
         t
         for t in templates
         if t.severity.rank >= Severity.ERROR.rank
-        or (t.cause and t.severity.rank >= Severity.WARNING.rank and any(_near(t.first, e.first) for e in errors))
+        or (t.cause and t.severity.rank >= Severity.WARNING.rank and any(_near(t.first, e) for e in failing))
         or (t.severity is Severity.WARNING and any(_just_before(t.first, e.first) for e in ended))
         or (t.first.source, t.first.line) in named
     ]

@@ -287,11 +287,14 @@ def host_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
     possible = evidence.library.marked(Mark.POSSIBLE_CAUSE)
     kill = next((root for root in hypothesis.roots if root.pattern not in possible), hypothesis.first_root)
     victim = next((root for root in hypothesis.roots if root.get("total_vm") is not None), None)
-    if kill.get("constraint") is not None or (kill.get("gfp_mask") is not None and _killed_by_sigkill(evidence)):
-        # The OOM killer's report (`... invoked oom-killer: gfp_mask=...`, the OOM-kill summary of which
-        # task and which constraint) comes before the kernel's `Killed process` line, which says the
-        # most (pid, name, sizes): that one leads when the chain has it (and, for the report's first
-        # line, a server's SIGKILL exit says the victim was the server).
+    if kill.get("gfp_mask") is not None:
+        # The report's first line (`<task> invoked oom-killer: gfp_mask=...`) names the task that asked
+        # for memory, not the one killed: its later lines are read as they were without it (the task
+        # table's header, else the victim's line).
+        kill = next((root for root in hypothesis.roots if root.get("header") is not None), victim) or kill
+    if kill.get("constraint") is not None:
+        # The OOM-kill summary (which task, which constraint) comes just before the kernel's `Killed
+        # process` line, which says the most (pid, name, sizes): that one leads when the chain has it.
         kill = victim or kill
     if kill.get("total_vm") is None:  # not the kernel's OOM killer: a monitor's kill, or a hint
         return [_host_oom_said_by(hypothesis, kill, evidence)]
