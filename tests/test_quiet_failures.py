@@ -180,6 +180,18 @@ def test_the_oom_reports_first_line_is_host_memory_running_out(tmp_path: Path, l
     assert "main invoked oom-killer" in report.verdict.summary
 
 
+def test_the_oom_report_read_whole_names_its_victim(tmp_path: Path, library: Library) -> None:
+    report_lines = [
+        "[25375.401100] python invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0, oom_score_adj=0",
+        "[25375.402210] Tasks state (memory values in pages):",
+        "[25375.451210] Out of memory: Killed process 3352 (python) total-vm:23187684kB, anon-rss:15423936kB, "
+        "file-rss:4kB, shmem-rss:0kB, UID:1000 pgtables:36164kB oom_score_adj:0",
+    ]
+    report = analysed_lines(tmp_path, library, report_lines, "dmesg.log")
+    assert report.verdict.id == "host-oom"
+    assert dict(report.verdict.facts)["killed_process"] == "python"
+
+
 def test_the_oom_reaper_alone_is_no_oom_kill(tmp_path: Path, library: Library) -> None:
     reaped = "[20409.627732] oom_reaper: reaped process 32055 (php-fpm), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB"
     report = analysed_lines(tmp_path, library, [reaped], "dmesg.log")

@@ -297,7 +297,7 @@ def host_oom(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
         # process` line, which says the most (pid, name, sizes): that one leads when the chain has it.
         kill = victim or kill
     if kill.get("total_vm") is None:  # not the kernel's OOM killer: a monitor's kill, or a hint
-        return [_host_oom_said_by(hypothesis, kill, evidence)]
+        return [_host_oom_said_by(hypothesis, kill, evidence, victim)]
     facts: list[tuple[str, FactValue]] = [
         ("killed_pid", kill.get("pid")),
         ("killed_process", kill.get("comm")),
@@ -347,15 +347,19 @@ def _monitor_scope(kill: Event) -> str:
     return "the node's host memory"
 
 
-def _host_oom_said_by(hypothesis: Hypothesis, kill: Event, evidence: Evidence) -> Hypothesis:
-    """Host memory ran out by a line that is not the kernel's: a memory monitor that killed workers
-    for it (Ray's raylet), or a message that names the OOM killer among possible causes (Ray's
-    worker-died message), which is a lead until a kill line confirms it. The fix is the line's own
-    pattern's (it names the limit for that component)."""
+def _host_oom_said_by(
+    hypothesis: Hypothesis, kill: Event, evidence: Evidence, victim: Event | None = None
+) -> Hypothesis:
+    """Host memory ran out by a line that is not the kernel's kill: a memory monitor that killed
+    workers for it (Ray's raylet), the kernel's OOM report ahead of its kill, or a message that names
+    the OOM killer among possible causes (Ray's worker-died message), which is a lead until a kill
+    line confirms it. The fix is the line's own pattern's (it names the limit for that component).
+    `victim`: the kernel's `Killed process` line among the roots, whose process the facts name."""
     pattern = evidence.library.pattern(kill.pattern)
     possible = Mark.POSSIBLE_CAUSE in pattern.marks
+    killed = _killed_by_monitor(kill) or (victim.get("comm") if victim is not None else None)
     facts: list[tuple[str, FactValue]] = [
-        ("killed_process", _killed_by_monitor(kill)),
+        ("killed_process", killed),
         ("scope", "one of the possible causes the line names" if possible else _monitor_scope(kill)),
         ("server_exit_code_minus_9", None),
         ("said_by", pattern.title),
