@@ -3813,6 +3813,42 @@ KNOWN: dict[str, dict[str, str]] = {
             "the DeepGEMM warmup line the tester keys"
         ),
     },
+    # Round 170 (session 51), at first sight on 5702c030: 26/32 acceptable (28/32 after its fixes).
+    "tests/data/blind-round170-excerpts-a/02-briton-lookahead-decoder-assert": {
+        "verdict": (
+            "first sight and since: inconclusive led by Briton's Python wrapper (`HTTPException: 500: Briton "
+            "error during inference`, no time) above the C++ executor's glog line that states the assertion "
+            "(`Assertion failed: decoderFinishedEvent must be nullopt`); an assertion is not yet read as a line "
+            "that states its cause"
+        ),
+    },
+    "tests/data/blind-round170-excerpts-a/05-vllm-under-llama-swap-serving": {
+        "verdict": (
+            "first sight and since: no-failure-seen: uvicorn's start, a /health 200 and a chat request begun "
+            "are not read as serving (no request answered); the tester counts the probe as serving"
+        ),
+    },
+    "tests/data/blind-round170-excerpts-b/03-k8s-pod-nvml-library-not-found": {
+        "key_line": (
+            "since round 170's fixes: inconclusive (the tester's verdict) quoting vLLM's `No platform detected` "
+            "line, not the DEBUG line above it that says why (NVML not found); at first sight no-failure-seen"
+        ),
+    },
+    "tests/data/blind-round170-excerpts-b/06-ome-sglang-pod-architectures-traceback": {
+        "verdict": (
+            "first sight and since: inconclusive (acceptable) whose summary quotes the traceback's header: the "
+            "paste stops at the __post_init__ frame the tester keys, before any exception line"
+        ),
+        "key_line": "as the verdict's: the frame the tester keys is not quoted",
+    },
+    "tests/data/blind-round170-excerpts-c/05-llamabox-embeddings-behind-proxy-served": {
+        "verdict": (
+            "first sight and since: no-failure-seen (acceptable) naming where the lines end: llama-box's "
+            "`log_server_response: ... | status 200 | cost 0.04s` lines are no format the catalogue reads, so "
+            "the answered requests are not read as serving"
+        ),
+        "key_line": "as the verdict's: the answered request the tester keys is quoted only as where the lines end",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

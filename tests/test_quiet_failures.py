@@ -17,6 +17,9 @@
   memory ran out even where the paste stops before the victim's `Killed process` line.
 - A harness script's `[FAIL] <check>` (and GoogleTest's `[  FAILED  ]`) is a failed check: a run
   whose servers answered is still not healthy.
+- Round 170: vLLM's INFO line that no platform was detected (every device check failed) is a
+  failure, though one platform's check failing is routine; a Go program refusing its command line
+  (`unknown flag: --x`, pflag's words, no error word) is an error line.
 Each with its look-alike that must still read as before.
 """
 
@@ -226,3 +229,52 @@ def test_a_harness_pass_tag_leaves_the_run_healthy(tmp_path: Path, library: Libr
     files = {"prefill.log": SERVED, "run.log": _harness("[PASS] request_1 answered in 1.2s")}
     report = analysed_files(tmp_path, library, files)
     assert report.verdict.id == "healthy"
+
+
+PLATFORM_CHECKS = [
+    "DEBUG 08-29 04:29:54 [__init__.py:58] Checking if CUDA platform is available.",
+    "DEBUG 08-29 04:29:54 [__init__.py:99] CUDA platform is not available because: NVML Shared Library Not Found",
+    "DEBUG 08-29 04:29:54 [__init__.py:106] Checking if ROCm platform is available.",
+]
+
+
+def test_vllm_finding_no_platform_is_a_failure(tmp_path: Path, library: Library) -> None:
+    # vllm-project/vllm#23935: a pod whose GPU libraries were never injected
+    lines = [
+        *PLATFORM_CHECKS,
+        "INFO 08-29 04:29:54 [__init__.py:245] No platform detected, vLLM is running on UnspecifiedPlatform",
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert report.verdict.id == "inconclusive"
+    assert "No platform detected" in report.verdict.summary
+
+
+def test_one_platform_not_available_is_routine(tmp_path: Path, library: Library) -> None:
+    lines = [*PLATFORM_CHECKS, "INFO 08-29 04:29:54 [__init__.py:239] Automatically detected platform rocm."]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert report.verdict.id == "no-failure-seen"
+
+
+SIM_USAGE = [
+    "Usage of llm-d-inference-sim flags:",
+    "      --lora string                List of LoRA adapters, separated by comma",
+    "      --model string               Currently 'loaded' model",
+    "      --port int                   Port (default 8000)",
+]
+
+
+def test_a_flag_the_program_does_not_know_is_an_error(tmp_path: Path, library: Library) -> None:
+    # llm-d/llm-d-inference-sim#96: a manifest passing a flag the image does not know, then its usage
+    lines = [
+        'I0715 15:49:45.773832       1 cmd.go:36] "Start vllm simulator"',
+        "unknown flag: --lora-modules",
+        *SIM_USAGE,
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert report.verdict.id == "inconclusive"
+    assert "unknown flag: --lora-modules" in report.verdict.summary
+
+
+def test_a_usage_text_alone_is_no_error(tmp_path: Path, library: Library) -> None:
+    report = analysed_lines(tmp_path, library, SIM_USAGE, "excerpt.log")
+    assert report.verdict.id == "no-failure-seen"
