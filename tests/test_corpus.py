@@ -3813,15 +3813,7 @@ KNOWN: dict[str, dict[str, str]] = {
             "the DeepGEMM warmup line the tester keys"
         ),
     },
-    # Round 170 (session 51), at first sight on 5702c030: 26/32 acceptable (28/32 after its fixes).
-    "tests/data/blind-round170-excerpts-a/02-briton-lookahead-decoder-assert": {
-        "verdict": (
-            "first sight and since: inconclusive led by Briton's Python wrapper (`HTTPException: 500: Briton "
-            "error during inference`, no time) above the C++ executor's glog line that states the assertion "
-            "(`Assertion failed: decoderFinishedEvent must be nullopt`); an assertion is not yet read as a line "
-            "that states its cause"
-        ),
-    },
+    # Round 170 (session 51), at first sight on 5702c030: 26/32 acceptable (29/32 after its fixes).
     "tests/data/blind-round170-excerpts-a/05-vllm-under-llama-swap-serving": {
         "verdict": (
             "first sight and since: no-failure-seen: uvicorn's start, a /health 200 and a chat request begun "

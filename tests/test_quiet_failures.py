@@ -19,7 +19,8 @@
   whose servers answered is still not healthy.
 - Round 170: vLLM's INFO line that no platform was detected (every device check failed) is a
   failure, though one platform's check failing is routine; a Go program refusing its command line
-  (`unknown flag: --x`, pflag's words, no error word) is an error line.
+  (`unknown flag: --x`, pflag's words, no error word) is an error line; an assertion's report
+  (`Assertion failed: <condition>`) states its cause and leads the wrapper its caller raised.
 Each with its look-alike that must still read as before.
 """
 
@@ -278,3 +279,28 @@ def test_a_flag_the_program_does_not_know_is_an_error(tmp_path: Path, library: L
 def test_a_usage_text_alone_is_no_error(tmp_path: Path, library: Library) -> None:
     report = analysed_lines(tmp_path, library, SIM_USAGE, "excerpt.log")
     assert report.verdict.id == "no-failure-seen"
+
+
+BRITON_WRAPPER = [
+    "Traceback (most recent call last):",
+    '  File "/usr/local/briton/venv/lib/python3.10/site-packages/briton/error_handling.py", line 32, in '
+    "grpc_error_handling",
+    '    raise HTTPException(status_code=500, detail="Briton error during inference")',
+    "fastapi.exceptions.HTTPException: 500: Briton error during inference",
+    "",
+    "Handled request: POST /v1/chat/completions HTTP/1.1 500 ",
+    "",
+]
+EXECUTOR_ASSERT = (
+    "E0624 21:46:14.504165488     296 briton.cpp:205]                       Executor requestId=235 failed with "
+    "error: Encountered an error in forwardAsync function: [TensorRT-LLM][ERROR] Assertion failed: "
+    "decoderFinishedEvent must be nullopt. (/src/tensorrt_llm/cpp/tensorrt_llm/batch_manager/"
+    "trtGptModelInflightBatching.cpp:1040) "
+)
+
+
+def test_an_assertions_report_leads_the_wrapper_its_caller_raised(tmp_path: Path, library: Library) -> None:
+    # NVIDIA/TensorRT-LLM#5451: Briton's Python wrapper printed above the executor's assertion
+    report = analysed_lines(tmp_path, library, [*BRITON_WRAPPER, EXECUTOR_ASSERT], "excerpt.log")
+    assert report.unrecognised[0].first.text.strip() == EXECUTOR_ASSERT.strip()
+    assert "decoderFinishedEvent must be nullopt" in report.verdict.summary
