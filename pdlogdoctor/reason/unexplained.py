@@ -887,7 +887,7 @@ def _serious(
     templates: Sequence[UnexplainedError],
     effects: frozenset[str] = frozenset(),
     named: frozenset[tuple[str, int]] = frozenset(),
-    known: Sequence[Event] = (),
+    beside: Sequence[Event] = (),
 ) -> list[UnexplainedError]:
     """The errors; and the warnings that state a cause near an error of their process (NCCL prints
     `No space left on device` as NCCL WARN above torch's `unhandled system error`), or that come just
@@ -895,11 +895,11 @@ def _serious(
     trail under its WARN that a queue pair failed; an exit code under the warning that says why).
     A cause-stating warning with no error near it (UCX's API-version warning at a start-up that went
     on) stays one; so does one a failure family names (`named`, _warnings_naming_a_cause) beside a
-    symptom. `known`: known failing lines near which a cause-stating warning counts too (aws-ofi-nccl's
+    symptom. `beside`: known failing lines near which a cause-stating warning counts too (aws-ofi-nccl's
     `Creating new endpoint ... failed: Invalid argument` above its known `initialization failed`)."""
     errors = [t for t in templates if t.severity.rank >= Severity.ERROR.rank]
     ended = [e for e in errors if e.marker in effects]
-    failing = [*(e.first for e in errors), *known]
+    failing = [*(e.first for e in errors), *beside]
     return [
         t
         for t in templates
@@ -913,7 +913,7 @@ def _serious(
 def _warnings_naming_a_cause(
     report: Report, templates: Sequence[UnexplainedError], library: Library, failed: bool
 ) -> frozenset[tuple[str, int]]:
-    """Where the first lines (file, line) of a server's warnings whose words a failure family names, when
+    """The places (file, line) of a server's warnings whose words a failure family names, when
     the verdict is only a symptom: a step that failed and was logged as a warning (Dynamo's SGLang
     prefill logs `Prefill warmup failed: ...` and registers anyway; the decode's transfers then time
     out) is a cause the symptom may yield to, as an error line would be. An inconclusive verdict over
