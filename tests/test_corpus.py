@@ -3841,6 +3841,27 @@ KNOWN: dict[str, dict[str, str]] = {
         ),
         "key_line": "as the verdict's: the answered request the tester keys is quoted only as where the lines end",
     },
+    # Round 171 (session 52), at first sight on d3bdb811: 47/50 acceptable (49/50 after its fixes).
+    "tests/data/blind-round171-excerpts-d/01-trtllm-kv-cache-takes-free-memory": {
+        "key_line": (
+            "first sight and since: no-failure-seen (the tester's verdict) naming where the three lines end, not "
+            "the KV-cache allocation line above it that the tester keys"
+        ),
+    },
+    "tests/data/blind-round171-excerpts-e/01-guidellm-empty-prompt-400": {
+        "key_line": (
+            "since round 171's fixes the summary quotes the client's failure to the line's end, but the markdown "
+            "sets a run of it (`400 Bad`) as code, as it appears in the server's line: read as prose it is there, "
+            "as one piece it is not"
+        ),
+    },
+    "tests/data/blind-round171-excerpts-e/07-vllm-engine-bg-task-failed-mid-bench": {
+        "verdict": (
+            "first sight and since: inconclusive quoting `Engine background task failed` (the tester wants the "
+            "engine's crash while serving): the paste stops inside its traceback; a pattern for that line turned "
+            "the iteration-timeout cases of rounds 100 and 105 (inconclusive by round 105's label) into crashes"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -661,3 +661,60 @@ def test_an_exception_in_the_crashs_moment_above_it_is_what_it_died_of(tmp_path:
     summary = report.verdict.summary
     assert "the likeliest reason it died" in summary and "xgrammar.so: cannot open shared object file" in summary
     assert "orchestrator line reports" not in summary and "status=137" not in summary
+
+
+# A vLLM V0 worker under NVIDIA Dynamo (ai-dynamo/dynamo#419's shape): its start-up lines far above,
+# then its engine running requests, then UCX's fatal-signal handler. The start-up line above does
+# not make the crash a start-up's: the server got past it and served.
+V0_STARTED = [
+    "INFO 03-27 16:02:23 model_runner.py:1110] Starting to load model qwq...",
+    "INFO 03-27 16:03:29 model_runner.py:1115] Loading model weights took 61.0355 GB",
+    "INFO 03-27 16:03:37 executor_base.py:110] # CUDA blocks: 1221, # CPU blocks: 1024",
+]
+V0_SERVING = [
+    "INFO 03-27 16:06:41 metrics.py:455] Avg prompt throughput: 5.9 tokens/s, Avg generation throughput: 0.2 "
+    "tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.1%, CPU KV cache usage: 0.0%.",
+    "INFO 03-27 16:06:46 metrics.py:455] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 22.6 "
+    "tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.2%, CPU KV cache usage: 0.0%.",
+]
+UCX_CAUGHT = [
+    "[gpu-server:59601:0:59888] Caught signal 11 (Segmentation fault: address not mapped to object at address (nil))",
+    "==== backtrace (tid:  59888) ====",
+    " 0  /opt/venv/lib/python3.12/site-packages/nixl.libs/libucs-36b9ef61.so.0.0.0(ucs_handle_error+0x304) "
+    "[0x7ff41b1ad074]",
+    "=================================",
+]
+# llama.cpp's server: a model file fetched at start (huggingface_hub's progress bar), then slots
+# processing requests, then a segfault.
+LLAMA_STARTED = ["model-q4_k_m.gguf: 100%|██████████| 4.92G/4.92G [00:41<00:00, 121MB/s]"]
+LLAMA_SERVING = [
+    "slot launch_slot_: id  0 | task 12 | processing task",
+    "slot update_slots: id  0 | task 12 | new prompt, n_ctx_slot = 8192, n_keep = 0, task.n_tokens = 214",
+]
+
+
+@pytest.mark.parametrize(
+    ("started", "serving", "crash"),
+    [(V0_STARTED, V0_SERVING, UCX_CAUGHT), (LLAMA_STARTED, LLAMA_SERVING, NEUTRAL_SEGFAULT)],
+    ids=["vllm-v0-under-dynamo", "llama-server"],
+)
+def test_a_crash_after_serving_that_followed_start_up_lines_is_a_serving_crash(
+    tmp_path: Path, library: Library, started: list[str], serving: list[str], crash: list[str]
+) -> None:
+    report = _report(tmp_path, library, [*started, *serving, *crash], "serve.log")
+    assert report.verdict.id == RUNTIME, report.verdict.summary
+    evidence = dict(report.verdict.facts)["phase_evidence"]
+    assert f"serve.log:{len(started) + 1}" in str(evidence)  # the first serving line after start-up
+    # Look-alike: the same start-up lines and crash with no serving line between them: a start-up's.
+    (tmp_path / "starting").mkdir()
+    report = _report(tmp_path / "starting", library, [*started, *crash], "serve.log")
+    assert report.verdict.id == INIT, report.verdict.summary
+
+
+def test_a_crash_after_a_restart_that_served_before_is_the_new_life_s_start_up(
+    tmp_path: Path, library: Library
+) -> None:
+    """Served, then started again (a restart appended to the log), then the crash: the crash is the
+    new life's, in its start-up, whatever the earlier life served."""
+    report = _report(tmp_path, library, [*V0_STARTED, *V0_SERVING, *V0_STARTED, *UCX_CAUGHT], "serve.log")
+    assert report.verdict.id == INIT, report.verdict.summary

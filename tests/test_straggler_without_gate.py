@@ -49,3 +49,34 @@ def test_a_performance_gate_that_passed_says_the_run_was_fast_enough(tmp_path: P
     report = _run(tmp_path, library, extra="output throughput 4250.7 tok/s >= gate 4000 tok/s -- PASS\n")
     assert report.verdict.id == "healthy", report.verdict.summary
     assert any("straggler-node" in note for note in report.notes), report.notes
+
+
+def _engine_lines(name: str, running: list[int], prompt: float, generated: float) -> str:
+    """A vLLM V1 server's engine stats lines, one every 10 s (vllm/v1/metrics/loggers.py's format)."""
+    lines = [
+        f"(APIServer pid=4821) INFO 08-27 14:{index // 6:02d}:{index % 6 * 10:02d} [loggers.py:259] Engine 000: "
+        f"Avg prompt throughput: {prompt:.1f} tokens/s, Avg generation throughput: {generated:.1f} tokens/s, "
+        f"Running: {held} reqs, Waiting: 0 reqs, GPU KV cache usage: {held * 0.8:.1f}%, Prefix cache hit rate: 0.0%"
+        for index, held in enumerate(running)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_node_holding_many_more_requests_for_the_same_output_is_a_straggler(tmp_path: Path, library: Library) -> None:
+    (tmp_path / "decode-0.log").write_text(_engine_lines("decode-0", [12] * 12, 0.0, 310.0))
+    for peer in ("decode-1", "decode-2"):
+        (tmp_path / f"{peer}.log").write_text(_engine_lines(peer, [3] * 12, 0.0, 305.0))
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id == "straggler-node", report.verdict.summary
+    assert "it holds 12 running requests against 3 for no more output" in report.verdict.summary
+    assert dict(report.verdict.facts)["shown_by"] == "running requests"
+
+
+def test_prefills_that_each_hold_a_request_for_a_step_are_no_stragglers(tmp_path: Path, library: Library) -> None:
+    """Round 171's 3P1D run that served (vllm-project/vllm#50913's shape): each prefill holds its one
+    request for a step, so their mean running requests (0.5 against 0.2) differ by when each printed."""
+    (tmp_path / "prefill-0.log").write_text(_engine_lines("prefill-0", [1, 0] * 6, 2150.0, 1.6))
+    for peer in ("prefill-1", "prefill-2"):
+        (tmp_path / f"{peer}.log").write_text(_engine_lines(peer, [1, 0, 0, 0, 0] * 2 + [0, 0], 2150.0, 1.6))
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id != "straggler-node", report.verdict.summary

@@ -82,6 +82,10 @@ SLOWER = 0.5  # a node at this share of its peers' throughput, or 1/SLOWER their
 # QUEUED requests and PILED_UP times its peers' (a peer's empty queue counted as half a request).
 QUEUED = 5.0
 PILED_UP = 10.0
+# A node holding more running requests than its peers for no more output lags them only when it holds
+# this many more: a prefill holds its one request for a step, and a mean of 0.5 against 0.2 is the
+# noise of when each node printed, not a slow node.
+MORE_HELD = 2.0
 # Two nodes whose metrics lines lie this far apart in time ran in different runs, not side by side.
 SAME_RUN_SLACK_S = 600.0
 TARGET_USAGE = 0.85  # the pool usage a suggested batch cap aims at: room for the running requests to grow
@@ -1257,6 +1261,7 @@ def _lagging(
             metric
             and peer_running > 0
             and running * SLOWER >= peer_running
+            and running - peer_running >= MORE_HELD
             and node.total(metric) <= SAME_OUTPUT * _median(p.total(metric) for p in others)
         ):
             facts += [("running_node", round(running, 1)), ("running_peers", round(peer_running, 1))]
@@ -1269,7 +1274,8 @@ def _lagging(
         if said:
             if not any(name == "shown_by" for name, _ in facts):
                 piled = any(name == "queue_node" for name, _ in facts)
-                shown = "metrics line interval" if gap else "request queue" if piled else "running requests"
+                spaced = any(name == "interval_s_node" for name, _ in facts)
+                shown = "metrics line interval" if spaced else "request queue" if piled else "running requests"
                 facts.insert(2, ("shown_by", shown))
             return node, tuple(facts), "; ".join(said), tuple(dict.fromkeys(evidence))
     return None

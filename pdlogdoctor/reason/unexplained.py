@@ -63,6 +63,7 @@ from ..scan.traceback import TRACEBACK_HEADER, stack_of, states_exception
 from . import confidence
 from .analyzers.serving_quality import MODEL_PATH_FIRST
 from .incidents import next_lives, wait_began
+from .quotes import failure_words_past_the_cut
 
 SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 START_UP_MARKS = (Mark.SERVER_UP, Mark.WARMUP)  # a server came up: errors above it were its start-up's
@@ -1129,8 +1130,9 @@ def _cause_words(t: UnexplainedError, library: Library) -> str:
     """The words by which the template's line states its cause (causes.toml), to keep in view when
     a long line is cut for a summary: they are often at its end (`... does not support opType [X].`)."""
     cause = library.errors.cause(t.cause) if library.errors is not None and t.cause else None
-    found = cause.regex.search(quote_of(t.first.text)) if cause is not None else None
-    return found.group() if found else ""
+    text = quote_of(t.first.text)
+    found = cause.regex.search(text) if cause is not None else None
+    return found.group() if found else failure_words_past_the_cut(text, QUOTE)
 
 
 def _after_the_lead(lead: UnexplainedError, serious: list[UnexplainedError]) -> str:

@@ -343,6 +343,10 @@ def _phase(
             " which runs once requests are served (the server's own warmup request too)."
         )
         return Phase(RUNTIME, fact, sentence, False)
+    served_since = _serving_since_start_up(crash, evidence)
+    if served_since is not None:
+        sentence = f"No line shows the server ready, but its start-up lines end and it served ({served_since.where})."
+        return Phase(RUNTIME, f"the line says so ({served_since.where})", sentence, True)
     says = [e for e in evidence.marked(Mark.IN_START_UP) if e.source == crash.source]
     if says:
         return Phase(INIT, f"the line says so ({says[0].where})", "", True)
@@ -366,6 +370,19 @@ def _phase(
     return Phase(
         UNKNOWN_PHASE, "unknown (no ready line, served request, server start or telling frame)", sentence, False
     )
+
+
+def _serving_since_start_up(crash: Event, evidence: Evidence) -> Event | None:
+    """The first line of the crash's file before the crash that only a serving server writes (the
+    `in-serving` mark), when it comes after every line of that file that only a starting server
+    writes: the server got past its start-up (vLLM's `Starting to load model` far above, then its
+    engine running requests) and served, whatever start-up line is in the file."""
+    before = [e for e in evidence.marked(Mark.IN_SERVING, Mark.IN_START_UP) if e.source == crash.source]
+    before = sorted((e for e in before if _before(e, crash)), key=lambda e: e.line)
+    starts = [e.line for e in before if Mark.IN_START_UP in evidence.library.pattern(e.pattern).marks]
+    last_start = max(starts, default=-1)
+    serving = [e for e in before if e.line > last_start]
+    return serving[0] if serving else None
 
 
 def _written_while_serving(crash: Event, evidence: Evidence) -> Event | None:
