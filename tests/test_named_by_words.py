@@ -119,6 +119,28 @@ PASTES = [
         ],
         "rdma-link-failure",
     ),
+    # gpu-oom: XLA compiling a program whose buffers did not fit one TPU chip's HBM (erfanzar/EasyDeL#142,
+    # a blind round's excerpt)
+    (
+        "EasyDeL#142",
+        "notebook.log",
+        [
+            "XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory in memory "
+            "space hbm. Used 30.21G of 15.48G hbm. Exceeded hbm capacity by 14.73G."
+        ],
+        "gpu-oom",
+    ),
+    # model-load-failure: TGI's launcher whose download step failed (opea-project/GenAIExamples#1991, a
+    # blind round's excerpt: its exit line printed before the error line it follows)
+    (
+        "GenAIExamples#1991",
+        "tgi.log",
+        [
+            "Error: DownloadError",
+            "2025-05-23T03:12:22.649807Z ERROR download: text_generation_launcher: Download encountered an error:",
+        ],
+        "model-load-failure",
+    ),
     # bootstrap-unreachable: sglang's own wordings are patterns' (bootstrap-connect-failed); the
     # family's words are tested on a wording no pattern knows in the corpus
     # (tests/data/blind-round7-bundles/19-router-wrong-bootstrap-port-pytest)
@@ -264,3 +286,41 @@ def test_an_error_between_answers_is_named_by_its_words_as_a_lead(library: Libra
     (tmp_path / "other" / "api_server.log").write_text(f"{answered}\n[TM][ERROR] bad stop words\n{answered}\n")
     report = run([str(tmp_path / "other")], library)
     assert report.verdict.id == "inconclusive", report.verdict.summary
+
+
+# vLLM V0's engine process logs what it died of as `logger.exception(e)`: the exception's text on the
+# record's line, its traceback below (HabanaAI/vllm-fork#1474, a blind round's excerpt, cut at the
+# traceback's run_mp_engine frame). Cut there, the record's line is the exception's only statement.
+V0_FRAMES = [
+    "ERROR 06-24 15:31:46 engine.py:389] Traceback (most recent call last):",
+    'ERROR 06-24 15:31:46 engine.py:389]   File "/usr/local/lib/python3.10/dist-packages/vllm/engine/multiprocessing/'
+    'engine.py", line 380, in run_mp_engine',
+    "ERROR 06-24 15:31:46 engine.py:389]     engine = MQLLMEngine.from_engine_args(engine_args=engine_args,",
+]
+CACHE_MISSING = (
+    "ERROR 06-24 15:31:46 engine.py:389] Cache directory not found: /data/.cache/huggingface. Please use "
+    "`cache_dir` argument or set `HF_HUB_CACHE` environment variable."
+)
+# huggingface_hub's GatedRepoError, its message as the hub words it, in the same record
+GATED = (
+    "ERROR 06-24 15:31:46 engine.py:389] Access to model meta-llama/Llama-3.1-8B-Instruct is restricted and you "
+    "are not in the authorized list. Visit https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct to ask for access."
+)
+
+
+@pytest.mark.parametrize("message", [CACHE_MISSING, GATED], ids=["cache-missing", "gated"])
+def test_a_record_s_message_over_its_cut_traceback_names_the_crash_s_cause(
+    message: str, library: Library, tmp_path: Path
+) -> None:
+    report = _pasted(tmp_path, library, "engine.log", [message, *V0_FRAMES])
+    assert report.verdict.id == "model-load-failure", report.verdict.summary
+    assert 0 < report.verdict.confidence < 0.5  # words alone: a lead
+    assert message_of(message)[:60] in report.verdict.summary
+    assert any(a.id.startswith("scheduler") for a in report.alternatives)  # the crash stays beside it
+
+
+def test_a_record_s_message_naming_no_cause_leaves_the_crash(library: Library, tmp_path: Path) -> None:
+    """The look-alike: the message over the traceback states no family's words: the crash stands."""
+    message = "ERROR 06-24 15:31:46 engine.py:389] 'NoneType' object has no attribute 'shape'"
+    report = _pasted(tmp_path, library, "engine.log", [message, *V0_FRAMES])
+    assert report.verdict.id.startswith("scheduler"), report.verdict.summary

@@ -54,6 +54,10 @@ def test_nothing_failed_shows_where_the_log_ends_and_its_warnings(tmp_path: Path
     report = run([str(_write(tmp_path / "prefill.log", STARTING))], library)
     assert report.verdict.id == "no-failure-seen" and int(exit_code_for(report)) == 3
     assert [(end.line, end.text) for end in report.log_ends] == [(6, STARTING[-1])]
+    # The four lines above the last are shown with it, in order: what led to where it stops.
+    assert [(line.line, line.text, line.distance) for line in report.log_ends_above] == [
+        (2 + at, text, 4 - at) for at, text in enumerate(STARTING[1:5])
+    ]
     warnings = [(item.first.line, item.severity) for item in report.unrecognised]
     assert warnings == [(2, Severity.WARNING)]  # the tokenizers line states no level: not a warning
     terminal = io.StringIO()
@@ -63,7 +67,9 @@ def test_nothing_failed_shows_where_the_log_ends_and_its_warnings(tmp_path: Path
         assert "Unrecognised warnings" in body and "Where the logs end" in body
         assert "No RDMA devices found, check your device installation" in body
         assert "FakeKVSender init with kv_indices: 4, aux_index: 0" in body
-        assert "got forked" not in body
+        warnings_part, _, ends_part = body.partition("Where the logs end")
+        assert "got forked" not in warnings_part  # not a warning: shown only as a line above the end
+        assert ends_part.index("got forked") < ends_part.index("FakeKVSender init")
     page = html_report(report, RenderOptions(redact=False))
     assert "Where the logs end" in page and "FakeKVSender init with kv_indices: 4, aux_index: 0" in page
     assert "a warning line no pattern of the library names" in page

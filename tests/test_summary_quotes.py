@@ -16,17 +16,9 @@ import pytest
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.library.templates import message_of
 from pdlogdoctor.model import OutputFormat, Report
-from pdlogdoctor.model.textcut import clip_around
 from pdlogdoctor.model.verdicts import META
 from pdlogdoctor.pipeline import run
-from pdlogdoctor.reason.quotes import (
-    QUOTE_CHARS,
-    cited_lines,
-    failure_words_past_the_cut,
-    quote_around,
-    quote_citations,
-    quote_of,
-)
+from pdlogdoctor.reason.quotes import QUOTE_CHARS, cited_lines, quote_around, quote_citations, quote_of
 from pdlogdoctor.render import render
 from pdlogdoctor.render.options import RenderOptions
 
@@ -157,34 +149,3 @@ def test_every_summary_quotes_what_it_cites_once_and_a_cause_its_root(
             if not shown and "It rests on" not in summary:
                 problems.append(f"{case_id(case)}: no root line shown")
     assert not problems, problems[:10]
-
-
-# guidellm's record of a request the server refused (blind round 171, vllm-project/guidellm#408): the
-# failure is stated after the request's payload, two hundred characters in.
-CLIENT_REFUSED = (
-    "25-10-13 21:00:46|ERROR            |guidellm.backend.openai:text_completions:307 - OpenAIHTTPBackend "
-    "request with headers: {'Content-Type': 'application/json'} and params: {} and payload: {'prompt': '', "
-    "'model': 'deepseek-ai/DeepSeek-V3', 'stream': True, 'stream_options': {'include_usage': True}, "
-    "'max_tokens': 100, 'stop': None, 'ignore_eos': True} failed: Client error '400 Bad Request' for url "
-    "'http://127.0.0.1:8192/v1/completions'"
-)
-CLIENT_FAILURE = "failed: Client error '400 Bad Request' for url 'http://127.0.0.1:8192/v1/completions'"
-
-
-def test_a_long_line_s_failure_words_past_the_cut_stay_in_view_to_its_end() -> None:
-    words = failure_words_past_the_cut(CLIENT_REFUSED, QUOTE_CHARS)
-    assert words.startswith("failed: Client error")  # not the level word at its start
-    quoted = clip_around(CLIENT_REFUSED, QUOTE_CHARS, words)
-    assert quoted.endswith(CLIENT_FAILURE) and len(quoted) <= QUOTE_CHARS + 2
-    assert quoted.startswith("25-10-13 21:00:46|ERROR")
-    # Look-alikes: a line within the limit, or whose failure words a plain cut keeps, needs none.
-    assert failure_words_past_the_cut(CLIENT_FAILURE, QUOTE_CHARS) == ""
-    stated_first = "ERROR Request failed: " + "x" * 400
-    assert failure_words_past_the_cut(stated_first, QUOTE_CHARS) == ""
-
-
-def test_a_client_s_refused_request_is_quoted_by_its_failure(tmp_path: Path, library: Library) -> None:
-    (tmp_path / "guidellm.log").write_text(CLIENT_REFUSED + "\n")
-    report = run([str(tmp_path)], library)
-    assert report.verdict.id == "inconclusive"
-    assert CLIENT_FAILURE in report.verdict.summary, report.verdict.summary

@@ -37,6 +37,9 @@ def test_an_error_after_the_last_serving_line_of_its_file_is_not_healthy(tmp_pat
     report = run([str(_paste(tmp_path, PASTE.read_text().splitlines(keepends=True)))], library)
     assert report.verdict.id == "inconclusive", report.verdict.summary
     assert METADATA_404 in report.verdict.summary, report.verdict.summary
+    # The line it came after is quoted where it is cited: the reader sees what served.
+    assert "shows it serving (" in report.verdict.summary
+    assert "The server is fired up and ready to roll!" in report.verdict.summary, report.verdict.summary
 
 
 def test_the_same_error_before_the_server_came_up_does_not_stop_it_being_healthy(

@@ -40,6 +40,9 @@ REREAD_BYTES = 512 << 20  # per input: past this its last line is not looked for
 MAX_WARNINGS = 200  # warning lines kept per input before templating
 LONG_LINE_CARRY = 1 << 20  # the forward read keeps no more of one line: a longer last line is read forwards
 TAIL_BLOCK = 64 << 10  # read backwards from a plain file's end in blocks of this size
+# The lines shown where each input ends: its last one, and the ones above it, which say what led to
+# it (a paste of three start-up lines is shown whole; a hang's last moves are seen, not only its last).
+END_LINES = 5
 
 
 @record
@@ -52,14 +55,15 @@ class _Scan:
 
 @record
 class _End:
-    """Where an input ends, found from its end: (line number, line) of its last written line."""
+    """Where an input ends, found from its end: (line number, line) of its last END_LINES written
+    lines, in order (none: where it ends is not known)."""
 
-    last: tuple[int, bytes] | None
+    lines: tuple[tuple[int, bytes], ...]
 
 
 @record
 class _Read:
-    last: ExcerptLine | None
+    lines: tuple[ExcerptLine, ...]  # its last written lines, the last one last
     warnings: list[Event]
 
 
@@ -74,7 +78,8 @@ def describe_quiet(
     aside = set(set_aside(report.inputs))  # not serving logs: nothing in them is evidence
     scan = _scan_for(layer, named, matcher) if layer is not None and layer.warnings else None
     reads = [_read(source, scan) for source in report.inputs if source.lines and source.name not in aside]
-    ends = tuple(read.last for read in reads if read.last is not None)
+    ends = tuple(read.lines[-1] for read in reads if read.lines)
+    above = tuple(line for read in reads for line in read.lines[:-1])
     shown = {item.template for item in report.unrecognised}
     warnings = [t for t in templates_of([w for read in reads for w in read.warnings]) if t.template not in shown]
     results = tuple(
@@ -83,7 +88,8 @@ def describe_quiet(
         if source.name not in aside
         for number, text in source.results
     )
-    return replace(report, log_ends=ends, unrecognised=(*report.unrecognised, *warnings), results_read=results)
+    unrecognised = (*report.unrecognised, *warnings)
+    return replace(report, log_ends=ends, log_ends_above=above, unrecognised=unrecognised, results_read=results)
 
 
 def _scan_for(layer: ErrorLayer, named: frozenset[tuple[str, int]], matcher: str) -> _Scan:
@@ -92,38 +98,38 @@ def _scan_for(layer: ErrorLayer, named: frozenset[tuple[str, int]], matcher: str
 
 
 def _read(source: Source, scan: _Scan | None) -> _Read:
-    """Warnings in the input's first CLASSIFIED_BYTES, and its last written line: from its end
+    """Warnings in the input's first CLASSIFIED_BYTES, and its last written lines: from its end
     when it is a plain file, else in the same forward pass."""
     stream = reopen(source.name)
     if stream is None:
-        return _Read(None, [])
+        return _Read((), [])
     with stream:
         end = _end_from_the_back(stream, source)
         return _read_forwards(stream, source, scan, end)
 
 
 def _read_forwards(stream: Reader, source: Source, scan: _Scan | None, end: _End | None) -> _Read:
-    """One pass from the start: the warnings, and the last line unless `end` already holds it."""
+    """One pass from the start: the warnings, and the last lines unless `end` already holds them."""
     number, read, carry = 0, 0, b""
-    last: tuple[int, bytes] | None = None
+    last: tuple[tuple[int, bytes], ...] = ()
     warnings: list[Event] = []
     sizes = read_sizes(CHUNK, plain_size(stream))
     while (end is None or _classifying(scan, read, warnings)) and (chunk := stream.read(next(sizes))):
         read += len(chunk)
         if end is None and read > REREAD_BYTES:
-            return _Read(None, warnings)  # where it ends is not known
+            return _Read((), warnings)  # where it ends is not known
         block = carry + chunk
         cut = block.rfind(b"\n") + 1
         complete, carry = block[:cut], block[cut:][-LONG_LINE_CARRY:]  # one absurd line stays bounded
         if scan is not None and _classifying(scan, read - len(chunk), warnings):
             warnings += _warnings(source, number, complete, scan, MAX_WARNINGS - len(warnings))
         if end is None:
-            last = _last_written(number, complete) or last
+            last = (*last, *_last_written(number, complete))[-END_LINES:]
         number += complete.count(b"\n")
     if end is not None:
-        return _Read(_end(source, end.last), warnings)
-    last = (number + 1, carry) if carry.strip() else last
-    return _Read(_end(source, last), warnings)
+        return _Read(_ends(source, end.lines), warnings)
+    last = (*last, (number + 1, carry))[-END_LINES:] if carry.strip() else last
+    return _Read(_ends(source, last), warnings)
 
 
 def _classifying(scan: _Scan | None, read: int, warnings: list[Event]) -> bool:
@@ -132,7 +138,7 @@ def _classifying(scan: _Scan | None, read: int, warnings: list[Event]) -> bool:
 
 
 def _end_from_the_back(stream: Reader, source: Source) -> _End | None:
-    """A plain file's last written line, read backwards from its end in blocks, numbered from the
+    """A plain file's last written lines, read backwards from its end in blocks, numbered from the
     line count the scan made. None: read forwards instead (compressed, an archive member, changed
     or cut short since the scan, or a last line longer than the forward read would keep)."""
     if stream.plain_path is None or source.problems:
@@ -149,8 +155,9 @@ def _end_of(handle: BinaryIO, source: Source) -> _End | None:
     if size != source.bytes:
         return None  # not the file the scan counted
     if size > REREAD_BYTES:
-        return _End(None)  # as when read forwards: where it ends is not looked for
+        return _End(())  # as when read forwards: where it ends is not looked for
     tail, start = b"", size
+    found: list[tuple[int, int]] = []
     while start > 0 and len(tail) <= LONG_LINE_CARRY:
         block_end, start = start, max(0, start - TAIL_BLOCK)
         handle.seek(start)
@@ -158,13 +165,19 @@ def _end_of(handle: BinaryIO, source: Source) -> _End | None:
         if len(block) != block_end - start:
             return None  # cut short since the scan
         tail = block + tail
-        line = _last_in_tail(tail, whole=start == 0)
-        if line is not None:
-            newlines = source.lines - (tail[-1:] != b"\n")  # the scan counts an unended last line
-            return _End((newlines - tail.count(b"\n", line[0]) + 1, tail[line[0] : line[1]]))
+        found = _last_in_tail(tail, whole=start == 0)
+        if len(found) == END_LINES or (start == 0 and found):
+            return _numbered(tail, found, source)
         if start == 0:
-            return _End(None)  # every line is blank
-    return None
+            return _End(())  # every line is blank
+    # The lines above the last are longer than the forward read keeps: the last ones found stand.
+    return _numbered(tail, found, source) if found else None
+
+
+def _numbered(tail: bytes, found: list[tuple[int, int]], source: Source) -> _End:
+    """The lines of `tail` at `found` ((start, stop), in order), numbered from the scan's count."""
+    newlines = source.lines - (tail[-1:] != b"\n")  # the scan counts an unended last line
+    return _End(tuple((newlines - tail.count(b"\n", at) + 1, tail[at:stop]) for at, stop in found))
 
 
 def _read_exactly(handle: BinaryIO, size: int) -> bytes:
@@ -175,29 +188,33 @@ def _read_exactly(handle: BinaryIO, size: int) -> bytes:
     return b"".join(parts)
 
 
-def _last_in_tail(tail: bytes, whole: bool) -> tuple[int, int] | None:
-    """(start, stop) of the last line of `tail` that is not blank, without its newline; None when
-    none starts inside `tail` (`whole`: `tail` starts the file, and so its first line)."""
+def _last_in_tail(tail: bytes, whole: bool) -> list[tuple[int, int]]:
+    """(start, stop) of the last END_LINES lines of `tail` that are not blank, without their
+    newlines, in order; only lines that start inside `tail` (`whole`: `tail` starts the file, and
+    so does its first line)."""
+    found: list[tuple[int, int]] = []
     stop = len(tail)
-    while (newline := tail.rfind(b"\n", 0, stop)) >= 0 or whole:
+    while len(found) < END_LINES and ((newline := tail.rfind(b"\n", 0, stop)) >= 0 or whole):
         if tail[newline + 1 : stop].strip():
-            return newline + 1, stop
+            found.append((newline + 1, stop))
         if newline < 0:
-            return None
+            break
         stop = newline
-    return None
+    return found[::-1]
 
 
-def _last_written(before: int, complete: bytes) -> tuple[int, bytes] | None:
-    """The last line of `complete` (whole lines) that is not blank, with its number."""
+def _last_written(before: int, complete: bytes) -> tuple[tuple[int, bytes], ...]:
+    """The last END_LINES lines of `complete` (whole lines) that are not blank, with their numbers,
+    in order."""
+    found: list[tuple[int, bytes]] = []
     end = len(complete)
-    while end > 0:
+    while end > 0 and len(found) < END_LINES:
         start = complete.rfind(b"\n", 0, end - 1) + 1
         line = complete[start:end]
         if line.strip():
-            return before + complete.count(b"\n", 0, start) + 1, line.rstrip(b"\n")
+            found.append((before + complete.count(b"\n", 0, start) + 1, line.rstrip(b"\n")))
         end = start
-    return None
+    return tuple(found[::-1])
 
 
 def _warnings(source: Source, before: int, complete: bytes, scan: _Scan, room: int) -> list[Event]:
@@ -230,12 +247,14 @@ def _key_hits(data: bytes, scan: _Scan) -> list[int]:
     return sorted(pos for hits in per_key for pos in hits)
 
 
-def _end(source: Source, last: tuple[int, bytes] | None) -> ExcerptLine | None:
-    if last is None:
-        return None
-    number, raw = last
+def _ends(source: Source, lines: tuple[tuple[int, bytes], ...]) -> tuple[ExcerptLine, ...]:
+    """The input's last lines as shown; each one's distance is how many shown lines lie below it."""
+    return tuple(_end(source, number, raw, len(lines) - 1 - at) for at, (number, raw) in enumerate(lines))
+
+
+def _end(source: Source, number: int, raw: bytes, below: int) -> ExcerptLine:
     text, _ = clean_line(raw[: KEPT_LINE_CHARS * 4].decode("utf-8", errors="replace"))
-    return ExcerptLine(source.name, number, clip(text, KEPT_LINE_CHARS), 0)
+    return ExcerptLine(source.name, number, clip(text, KEPT_LINE_CHARS), below)
 
 
 def _warning(source: Source, number: int, text: str, layer: ErrorLayer) -> Event | None:

@@ -279,10 +279,14 @@ def _template_words(variants: list[tuple[str, ...]]) -> list[str]:
     share around it (`rhost=<*>`, `[<*>]`). Lists of other lengths are aligned on the longest."""
     longest = max(variants, key=len)
     same = [v for v in variants if len(v) == len(longest)]
+    shortest = min(len(v) for v in variants)
     words = []
     for position, word in enumerate(longest):
         column = {v[position] for v in same}
-        words.append(word if len(column) == 1 and len(same) == len(variants) else _common(column))
+        if position >= shortest:
+            words.append(WILDCARD)  # a shorter message has no token here: it stands for none too
+        else:
+            words.append(word if len(column) == 1 and len(same) == len(variants) else _common(column))
     return words
 
 

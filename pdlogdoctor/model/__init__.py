@@ -641,6 +641,7 @@ class Report:
     # (reason/quotes.py), in the summary and wherever a renderer recognises the quote.
     quote_words: tuple[tuple[str, str], ...] = ()
     log_ends: tuple[ExcerptLine, ...] = ()  # when nothing failed: each input's last line (quiet.py)
+    log_ends_above: tuple[ExcerptLine, ...] = ()  # and the few lines above each (distance: lines below it)
     results_read: tuple[ExcerptLine, ...] = ()  # when nothing failed: the lines stating results (quiet.py)
     performance: Performance | None = None  # the periodic metrics lines' series, when any was read
     # Added after the diagnosis (reason/known.py), never changing it: the components' versions the

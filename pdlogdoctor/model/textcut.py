@@ -46,9 +46,7 @@ def clip_around(text: str, limit: int, words: str, mark: str = "…") -> str:
         return clip(text, limit, mark)
     head = clip(text, limit // 3, "").rstrip()
     room = limit - len(head) - len(mark) - 2  # the spaces around the mark
-    if at + len(words) + AFTER_WORDS >= len(text) or len(text) - at <= room:
-        # the words end the line, or they and the rest of it fit: show it to its end (a client's
-        # `... failed: Client error '400 Bad Request' for url '...'` keeps its url)
+    if at + len(words) + AFTER_WORDS >= len(text):  # the words end the line: show it to its end
         start = max(len(head), len(text) - room)
         while start < at and _inside_token(text, start):
             start += 1

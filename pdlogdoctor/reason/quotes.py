@@ -21,7 +21,7 @@ from ..library.templates import message_of
 from ..library.templates import quote_of as quoted_text
 from ..model import Event, Report, Series, Verdict
 from ..model.lazyre import lazy_re
-from ..model.textcut import AFTER_WORDS, clip, clip_around
+from ..model.textcut import clip, clip_around
 from ..model.verdicts import META
 
 QUOTE_CHARS = 240  # characters of a quoted message: a failure's message, or a metrics line up to its values
@@ -63,23 +63,6 @@ def _matched_words(report: Report, library: Library) -> dict[str, str]:
         if matched:
             words[event.where] = matched[:MATCH_IN_VIEW].rstrip()
     return words
-
-
-# The words a line says it failed by. A client's record names its failure after the request it
-# logged (`... payload: {...} failed: Client error '400 Bad Request' for url ...`), past where a
-# plain cut of a long line ends.
-FAILURE_WORDS = lazy_re(
-    r"(?i)\b(?:failed|failure|error|exception|refused|denied|timed out|unable to|cannot|could not)\b"
-)
-
-
-def failure_words_past_the_cut(text: str, limit: int) -> str:
-    """The first words of a line longer than `limit` that say it failed, when a plain cut to `limit`
-    would lose them (a level word at its start stays in view anyway); "" when none lie past it."""
-    if len(text) <= limit:
-        return ""
-    past = next((m for m in FAILURE_WORDS.finditer(text) if m.end() + AFTER_WORDS > limit), None)
-    return "" if past is None else text[past.start() : past.end() + AFTER_WORDS]
 
 
 def cited_lines(report: Report) -> dict[str, str]:

@@ -63,7 +63,6 @@ from ..scan.traceback import TRACEBACK_HEADER, stack_of, states_exception
 from . import confidence
 from .analyzers.serving_quality import MODEL_PATH_FIRST
 from .incidents import next_lives, wait_began
-from .quotes import failure_words_past_the_cut
 
 SERVING_MARKS = (Mark.SERVER_UP, Mark.WARMUP, Mark.ANSWERED, Mark.END_TO_END)
 START_UP_MARKS = (Mark.SERVER_UP, Mark.WARMUP)  # a server came up: errors above it were its start-up's
@@ -112,6 +111,7 @@ _RAISED = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*?)?(?:Error|Exception)(
 STOPPED_ROLES = (*SERVER_ROLES, Role.UNKNOWN)
 TRACEBACK_GAP = 8  # lines between two source lines of one traceback (its frame lines, a CI's stamps)
 TRIGGER_LINES = 3  # how far above a crash line an error of the same process is its likely trigger
+TRACEBACK_ABOVE = 2  # a traceback's first frame: its header above it, the message over that
 ROUTINE_LEAD_S = 600.0  # a repeated line that began this long before the failure is routine noise
 ROUTINE_SPAN_S = 300.0  # ... when its repeats span at least this long
 CAUSE_WINDOW_S = 120.0  # a cause-stating line this close to a wrapper of its process is that failure's cause
@@ -1130,9 +1130,8 @@ def _cause_words(t: UnexplainedError, library: Library) -> str:
     """The words by which the template's line states its cause (causes.toml), to keep in view when
     a long line is cut for a summary: they are often at its end (`... does not support opType [X].`)."""
     cause = library.errors.cause(t.cause) if library.errors is not None and t.cause else None
-    text = quote_of(t.first.text)
-    found = cause.regex.search(text) if cause is not None else None
-    return found.group() if found else failure_words_past_the_cut(text, QUOTE)
+    found = cause.regex.search(quote_of(t.first.text)) if cause is not None else None
+    return found.group() if found else ""
 
 
 def _after_the_lead(lead: UnexplainedError, serious: list[UnexplainedError]) -> str:
@@ -1532,6 +1531,19 @@ def _reports_a_death(report: Report, library: Library) -> bool:
     return (Mark.IN_START_UP in marks or Mark.IN_SERVING in marks) and not dict(report.verdict.facts).get("exception")
 
 
+def _announces_its_traceback(cause: UnexplainedError, report: Report, library: Library) -> bool:
+    """The error is the message a record printed just over the crash's traceback (vLLM V0's
+    run_mp_engine: `logger.exception(e)`, the exception's text then `Traceback (most recent call
+    last):`), read as the traceback's first frame (an `unannounced` pattern), and the traceback is
+    cut before the exception it ends in: the message is the exception's only statement."""
+    root = report.roots[0] if report.roots else None
+    if root is None or Mark.UNANNOUNCED not in library.pattern(root.pattern).marks:
+        return False
+    if dict(report.verdict.facts).get("exception"):
+        return False
+    return cause.first.source == root.source and 0 < root.line - cause.first.line <= TRACEBACK_ABOVE
+
+
 def _crash_cause_named_by_words(
     report: Report, text: str, whose: str, library: Library, context: Sequence[Event]
 ) -> Report | None:
@@ -1664,8 +1676,12 @@ def _healthy(
         started = _last_serving_lines(events, library, START_UP_MARKS)
         unvouched = [t for t in serious if _after_serving_in_its_file(t.first, served)]
         if unvouched:
-            why = "after the last line of its file that shows it serving, and no end-to-end result vouches for it"
-            changed = _not_healthy(report, _lead(unvouched), why, library)
+            lead = _lead(unvouched)
+            shown = _serving_line_quoted(events, lead.first.source, served)
+            why = (
+                f"after the last line of its file that shows it serving{shown}, and no end-to-end result vouches for it"
+            )
+            changed = _not_healthy(report, lead, why, library)
             return _named_after_serving(changed, unvouched, library, (*errors, *events), last_words=True) or changed
         unvouched = [t for t in serious if _while_serving_in_its_file(t.first, served, started)]
         if unvouched:
@@ -1793,6 +1809,17 @@ def _warned_while_serving(
 
 
 SERVED_WARNING_LEAD = "The deployment served, but a warning says something failed while it served"
+
+
+def _serving_line_quoted(events: Sequence[Event], source: str, served: Mapping[str, int]) -> str:
+    """` (file:line: the line)`: the last line of `source` that shows it serving, for a sentence
+    that says an error came after it (the reader sees what served: a health check, a request)."""
+    line = served.get(source)
+    found = next((e for e in events if e.source == source and e.line == line), None)
+    if found is None:
+        return ""
+    text = quote_of(found.text)
+    return f" ({found.where}: {text if len(text) <= QUOTE else clip(text, QUOTE)})"
 
 
 def _after_serving_in_its_file(error: Event, served: Mapping[str, int]) -> bool:
@@ -2156,10 +2183,12 @@ def _crash_died_of(report: Report, cause: UnexplainedError, library: Library, by
     missing = (*report.missing, f"no pattern explains the error at {cause.first.where}")
     verdict = confidence.applied(replace(old, summary=summary), score)
     changed = replace(report, verdict=verdict, advice=advice, missing=tuple(dict.fromkeys(missing)))
-    if not by_source and _reports_a_death(report, library):
+    if not by_source and (_reports_a_death(report, library) or _announces_its_traceback(cause, report, library)):
         # A crash line that only reports a death (TGI's `Shard 0 failed to start`, vLLM's `EngineCore
         # failed to start.`), no signal or exception of its own: the error before it may name its
-        # cause in a family's words (a port in use), and that cause leads, the crash beside it.
+        # cause in a family's words (a port in use), and that cause leads, the crash beside it. So
+        # may the message a record printed over its traceback, when the paste stops before the
+        # traceback's last line (the exception's own words are then only there).
         named = _crash_cause_named_by_words(changed, cause.first.text, "the words of the error before it", library, ())
         if named is not None:
             return named

@@ -29,7 +29,7 @@ from ..model.moments import second_text
 from ..reason.fingerprint import fingerprint
 from . import charts
 
-SCHEMA_VERSION = "2.7"  # docs/json.md has the changelog
+SCHEMA_VERSION = "2.8"  # docs/json.md has the changelog
 
 
 def format_time(seconds: float | None) -> str | None:
@@ -176,6 +176,15 @@ def log_end_document(end: ExcerptLine) -> dict[str, Any]:
     return {"file": end.source, "line": end.line, "text": end.text}
 
 
+def end_lines(report: Report) -> list[ExcerptLine]:
+    """Where each log ends, as shown: the few lines above its last line (`log_ends_above`), then it."""
+    return [
+        line
+        for end in report.log_ends
+        for line in (*(above for above in report.log_ends_above if above.source == end.source), end)
+    ]
+
+
 def unrecognised_document(item: UnexplainedError) -> dict[str, Any]:
     return {
         "template": item.template,
@@ -251,6 +260,7 @@ def _document(report: Report) -> dict[str, Any]:
         "excerpt": [excerpt_document(window) for window in report.excerpt],
         "unrecognised": [unrecognised_document(item) for item in report.unrecognised],
         "log_ends": [log_end_document(end) for end in report.log_ends],
+        "log_ends_above": [log_end_document(line) for line in report.log_ends_above],
         "results_read": [log_end_document(line) for line in report.results_read],
         "links": [
             {"cause": location(link.cause.where), "effect": location(link.effect.where), "reason": link.reason}

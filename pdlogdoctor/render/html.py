@@ -34,6 +34,7 @@ from .charts import chart_html, charts
 from .document import (
     RESULTS_READ_NOTE,
     chain_time,
+    end_lines,
     fact_text,
     folded_pattern,
     incomplete_reason,
@@ -429,7 +430,7 @@ def _rivals(report: Report) -> str:
             f"<th>why not</th></tr>{rows}</table></details>"
         )
     if report.log_ends:
-        parts.append(f"<h2>Where the logs end</h2>{_lines_table(report.log_ends, 'last line')}")
+        parts.append(f"<h2>Where the logs end</h2>{_lines_table(end_lines(report), 'last lines')}")
     if report.results_read:
         note = html.escape(RESULTS_READ_NOTE)
         parts.append(f"<h2>Results read</h2><p>{note}</p>{_lines_table(report.results_read, 'line')}")

@@ -23,6 +23,7 @@ from .document import (
     RESULTS_READ_NOTE,
     chain_start,
     chain_time,
+    end_lines,
     fact_text,
     folded_pattern,
     incomplete_reason,
@@ -374,9 +375,10 @@ def _unrecognised(report: Report) -> str:
 
 
 def _log_ends(report: Report) -> str:
-    rows = ["| where | last line |", "| --- | --- |"]
-    rows += [f"| {code_cell(f'{end.source}:{end.line}')} | {code_cell(end.text)} |" for end in report.log_ends]
-    return "### Where the logs end\n\nThe last line of each log; nothing after it was given.\n\n" + "\n".join(rows)
+    rows = ["| where | last lines |", "| --- | --- |"]
+    rows += [f"| {code_cell(f'{line.source}:{line.line}')} | {code_cell(line.text)} |" for line in end_lines(report)]
+    head = "### Where the logs end\n\nThe last lines of each log, its last line last; nothing after it was given."
+    return head + "\n\n" + "\n".join(rows)
 
 
 def _results_read(report: Report) -> str:

@@ -29,6 +29,7 @@ from .document import (
     RESULTS_READ_NOTE,
     chain_start,
     chain_time,
+    end_lines,
     fact_text,
     folded_pattern,
     incomplete_reason,
@@ -529,11 +530,11 @@ def _log_ends(page: Page, report: Report, verbose: bool) -> None:
     """Where each log stops, when nothing in it failed: what the server was doing last."""
     if not report.log_ends:
         return
-    page.heading("Where the logs end (the last line of each; nothing after it was given)")
+    page.heading("Where the logs end (the last lines of each, its last line last; nothing after it was given)")
     names = short_names(source.name for source in report.inputs)
-    for end in report.log_ends:
-        page.add(f"  {names.get(end.source, end.source)}:{end.line}")
-        page.add(" " * 10 + page.clip(log_message(end.text), 10, verbose), "dim")
+    for line in end_lines(report):
+        page.add(f"  {names.get(line.source, line.source)}:{line.line}")
+        page.add(" " * 10 + page.clip(log_message(line.text), 10, verbose), "dim")
 
 
 def _results_read(page: Page, report: Report, verbose: bool) -> None:

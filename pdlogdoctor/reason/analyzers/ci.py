@@ -30,6 +30,13 @@ def analyze(hypothesis: Hypothesis, evidence: Evidence) -> list[Hypothesis]:
             "the cancellation is a consequence, not the cause"
         )
         return [replace(hypothesis, rejected=why, confidence=0.1)]
+    sibling = _another_job_failed_first(hypothesis, cancel_time, evidence)
+    if sibling is not None:
+        why = (
+            f"another job failed first ({evidence.said(sibling)}): a workflow cancels its other jobs when one "
+            "fails (a matrix's fail-fast), so this cancellation is that failure's consequence"
+        )
+        return [replace(hypothesis, rejected=why, confidence=0.1)]
     stalled = _stalled_before_its_time_limit(hypothesis, cancel_time, evidence)
     if stalled is not None:
         return [replace(hypothesis, rejected=stalled, confidence=0.1)]
@@ -185,6 +192,30 @@ def _earlier_failure(cancel: str, cancel_time: float | None, evidence: Evidence)
         if event.time < cancel_time - SKEW_S:
             return event
     return None
+
+
+def _another_job_failed_first(hypothesis: Hypothesis, cancel_time: float | None, evidence: Evidence) -> Event | None:
+    """The first failure of another job's own (its runner's `Process completed with exit code 1`: a
+    CI line that says a step failed), in a file other than the cancel's, stamped by the CI runner
+    before the cancel: one clock (the runners' stamps), so no skew is allowed for. A matrix's
+    fail-fast and a concurrency group cancel the jobs still running when one fails."""
+    if cancel_time is None:
+        return None
+    library = evidence.library
+    cancels, gates = library.rooting(hypothesis.verdict), library.marked(Mark.GATE_FAILED)
+    files = {root.source for root in hypothesis.roots}
+    failed = [
+        e
+        for e in evidence.events
+        if e.failing
+        and e.source not in files
+        and e.pattern in gates
+        and e.pattern not in cancels
+        and e.role is Role.CI
+        and e.time is not None
+        and e.time <= cancel_time
+    ]
+    return min(failed, key=lambda e: e.time or 0.0) if failed else None
 
 
 def _above_the_cancel(hypothesis: Hypothesis, evidence: Evidence) -> Event | None:

@@ -64,6 +64,7 @@ UNKNOWN_PHASE_CONFIDENCE = 0.35
 OPEN_PHASE_CONFIDENCE = 0.2
 # Lines above a crash line read for a symptom the process logged just before it died.
 SYMPTOM_LINES = 10
+WORK_LINES = 3  # batch lines after the start-up lines: more than the server's own warmup request prints
 CALL_CHARS = 120  # of the source line a cut traceback's innermost frame was running
 # The process a crash line's pattern group says died, where it is not sglang's scheduler.
 PROCESS_OF_GROUP = {"vllm": "vLLM's engine (its engine core or a model worker)"}
@@ -343,10 +344,11 @@ def _phase(
             " which runs once requests are served (the server's own warmup request too)."
         )
         return Phase(RUNTIME, fact, sentence, False)
-    served_since = _serving_since_start_up(crash, evidence)
-    if served_since is not None:
-        sentence = f"No line shows the server ready, but its start-up lines end and it served ({served_since.where})."
-        return Phase(RUNTIME, f"the line says so ({served_since.where})", sentence, True)
+    since = _serving_since_start_up(crash, evidence)
+    if since is not None:
+        did = since[1]
+        sentence = f"No line shows the server ready, but its start-up lines end and {did}."
+        return Phase(RUNTIME, f"past its start-up lines, {did}", sentence, True)
     says = [e for e in evidence.marked(Mark.IN_START_UP) if e.source == crash.source]
     if says:
         return Phase(INIT, f"the line says so ({says[0].where})", "", True)
@@ -372,17 +374,25 @@ def _phase(
     )
 
 
-def _serving_since_start_up(crash: Event, evidence: Evidence) -> Event | None:
-    """The first line of the crash's file before the crash that only a serving server writes (the
-    `in-serving` mark), when it comes after every line of that file that only a starting server
-    writes: the server got past its start-up (vLLM's `Starting to load model` far above, then its
-    engine running requests) and served, whatever start-up line is in the file."""
-    before = [e for e in evidence.marked(Mark.IN_SERVING, Mark.IN_START_UP) if e.source == crash.source]
-    before = sorted((e for e in before if _before(e, crash)), key=lambda e: e.line)
-    starts = [e.line for e in before if Mark.IN_START_UP in evidence.library.pattern(e.pattern).marks]
-    last_start = max(starts, default=-1)
-    serving = [e for e in before if e.line > last_start]
-    return serving[0] if serving else None
+def _serving_since_start_up(crash: Event, evidence: Evidence) -> tuple[Event, str] | None:
+    """The first line of the crash's file, before the crash and after every line of that file that
+    only a starting server writes (`in-start-up`), that shows the server past its start-up: a line
+    only a serving server writes (`in-serving`: vLLM's engine running requests), or the first of
+    WORK_LINES batch lines or more (`metrics`: sglang's `Decode batch`, more than the server's own
+    warmup request prints). With it, what it did: whatever start-up line is far above in the file
+    (its `Init torch distributed begin`, hours earlier), the server got past it."""
+    marks = (Mark.IN_SERVING, Mark.IN_START_UP, Mark.METRICS)
+    before = [e for e in evidence.marked(*marks) if e.source == crash.source and _before(e, crash)]
+    pattern_marks = {e.pattern: evidence.library.pattern(e.pattern).marks for e in before}
+    last_start = max((e.line for e in before if Mark.IN_START_UP in pattern_marks[e.pattern]), default=-1)
+    after = sorted((e for e in before if e.line > last_start and not e.failing), key=lambda e: e.line)
+    serving = [e for e in after if Mark.IN_SERVING in pattern_marks[e.pattern]]
+    if serving:
+        return serving[0], f"it served ({serving[0].where})"
+    batches = [e for e in after if Mark.METRICS in pattern_marks[e.pattern]]
+    if len(batches) >= WORK_LINES:
+        return batches[0], f"it ran batches ({len(batches)} batch lines from {batches[0].where})"
+    return None
 
 
 def _written_while_serving(crash: Event, evidence: Evidence) -> Event | None:
