@@ -2400,10 +2400,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: healthy 0.60 (a failed run called healthy): every request 200 with the pool at "
         "100 %; the corruption is in the reporter's A/B table",
     },
-    "tests/data/blind-round128-excerpts-b/04-sglang-ascend-longctx-watchdog": {
-        "verdict": "first sight: scheduler-crash 0.35; the tester expects scheduler-runtime-crash: sglang's "
-        "watchdog firing in NPU graph replay, a serving step its frames do not name",
-    },
     "tests/data/blind-round128-excerpts-c/05-llama-perplexity-falcon-tq1-garbage": {
         "verdict": "first sight: no-failure-seen; the tester expects output-corruption: a perplexity near 1e13 "
         "from llama-perplexity's chunk lines, no final estimate",

@@ -344,9 +344,8 @@ def _phase(
             " which runs once requests are served (the server's own warmup request too)."
         )
         return Phase(RUNTIME, fact, sentence, False)
-    since = _serving_since_start_up(crash, evidence)
-    if since is not None:
-        did = since[1]
+    did = _served_since_start_up(crash, evidence)
+    if did is not None:
         sentence = f"No line shows the server ready, but its start-up lines end and {did}."
         return Phase(RUNTIME, f"past its start-up lines, {did}", sentence, True)
     says = [e for e in evidence.marked(Mark.IN_START_UP) if e.source == crash.source]
@@ -374,13 +373,13 @@ def _phase(
     )
 
 
-def _serving_since_start_up(crash: Event, evidence: Evidence) -> tuple[Event, str] | None:
-    """The first line of the crash's file, before the crash and after every line of that file that
-    only a starting server writes (`in-start-up`), that shows the server past its start-up: a line
-    only a serving server writes (`in-serving`: vLLM's engine running requests), or the first of
-    WORK_LINES batch lines or more (`metrics`: sglang's `Decode batch`, more than the server's own
-    warmup request prints). With it, what it did: whatever start-up line is far above in the file
-    (its `Init torch distributed begin`, hours earlier), the server got past it."""
+def _served_since_start_up(crash: Event, evidence: Evidence) -> str | None:
+    """What the crash's file shows the server doing before the crash and after every line of that
+    file that only a starting server writes (`in-start-up`), citing its first such line: a line only
+    a serving server writes (`in-serving`: vLLM's engine running requests), or WORK_LINES batch lines
+    or more (`metrics`: sglang's `Decode batch`, more than the server's own warmup request prints).
+    Whatever start-up line is far above in the file (its `Init torch distributed begin`, hours
+    earlier), the server got past it. None when nothing shows it."""
     marks = (Mark.IN_SERVING, Mark.IN_START_UP, Mark.METRICS)
     before = [e for e in evidence.marked(*marks) if e.source == crash.source and _before(e, crash)]
     pattern_marks = {e.pattern: evidence.library.pattern(e.pattern).marks for e in before}
@@ -388,10 +387,10 @@ def _serving_since_start_up(crash: Event, evidence: Evidence) -> tuple[Event, st
     after = sorted((e for e in before if e.line > last_start and not e.failing), key=lambda e: e.line)
     serving = [e for e in after if Mark.IN_SERVING in pattern_marks[e.pattern]]
     if serving:
-        return serving[0], f"it served ({serving[0].where})"
+        return f"it served ({serving[0].where})"
     batches = [e for e in after if Mark.METRICS in pattern_marks[e.pattern]]
     if len(batches) >= WORK_LINES:
-        return batches[0], f"it ran batches ({len(batches)} batch lines from {batches[0].where})"
+        return f"it ran batches ({len(batches)} batch lines from {batches[0].where})"
     return None
 
 
