@@ -3747,6 +3747,20 @@ KNOWN: dict[str, dict[str, str]] = {
             "line the tester keys is shown among the last lines, not in the summary (no line shows a request answered)"
         ),
     },
+    # Round 173 (session 52), at first sight on ab20938b: 20/22 acceptable (21/22 after its fix).
+    "tests/data/blind-round173-bundles-1/04-dynamo-serve-served": {
+        "key_line": (
+            "first sight and since: healthy (the tester's verdict) quoting the client's answered request as the "
+            "last line that shows serving, not the frontend's start or the worker's `Added request` the tester keys"
+        ),
+    },
+    "tests/data/blind-round173-excerpts-a/06-lmstudio-invalid-json": {
+        "verdict": (
+            "first sight and since: inconclusive on LM Studio's `[ERROR]` header lines, whose messages (the "
+            "client's invalid JSON, an unknown endpoint answered 200 anyway) are on the next lines: a record "
+            "split over two lines is read as an error with no message; the tester expects healthy"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

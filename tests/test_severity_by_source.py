@@ -48,6 +48,13 @@ PAIRS = [
         "#   Status:                   UPDATING",
         "ray-serve-replica-unschedulable",
     ),
+    (  # ai-dynamo/dynamo PR#3899 (blind round 173): a worker's etcd lease lost at INFO; the reconnect line
+        "decode-1  | 2025-10-27T18:07:32.876104Z  INFO dynamo_runtime::transports::etcd::lease: keep alive task "
+        "failed: Unable to refresh lease - deadline exceeded. Check etcd server status",
+        "2026-06-12T17:29:50.626995Z  INFO dynamo_runtime::transports::etcd::connector: Successfully reconnected to "
+        "ETCD cluster",
+        "dynamo-lease-lost",
+    ),
 ]
 
 
