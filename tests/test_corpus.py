@@ -3761,6 +3761,42 @@ KNOWN: dict[str, dict[str, str]] = {
             "split over two lines is read as an error with no message; the tester expects healthy"
         ),
     },
+    # Round 174 (session 53), at first sight on 4e8601d8: 42/50 acceptable (47/50 after its fixes).
+    "tests/data/blind-round174-bundles-2/05-sglang-deepep-decode-kv-pool-full": {
+        "key_line": (
+            "since its fix: decode-saturated (the tester's verdict) quoting the decode's pool at its peak (0.96) and "
+            "the prefill's bootstrap queue at its peak (310), not the 0.95 and 308 lines the tester keys"
+        ),
+    },
+    "tests/data/blind-round174-bundles-3/03-vllm-mooncake-cross-rail-rnic": {
+        "key_line": (
+            "first sight and since: rdma-link-failure (the tester's verdict) quoting the first failed slice "
+            "(mlx5_17) and the failing paths in its facts, not the mlx5_7 -> mlx5_6 slice line the tester keys"
+        ),
+    },
+    "tests/data/blind-round174-excerpts-a/03-vllm-gptoss-ampere-no-kernel-image": {
+        "verdict": (
+            "first sight and since: inconclusive naming `no kernel image is available` as the earliest error that "
+            "states its cause (the unsupported-feature family's fix); the paste starts at the exception line of "
+            "the engine core's `[core.py:720]` record, its header and traceback cut, so no line shows the engine "
+            "died; the tester expects a crash while serving (the thread's first request)"
+        ),
+    },
+    "tests/data/blind-round174-excerpts-a/04-trtllm-nvfp4-fp4-dtype-size": {
+        "verdict": (
+            "first sight and since: scheduler-crash (acceptable) at 0.30 whose summary states the exception as "
+            "`TllmException: Cannot determine size of FP4 data type (...)`, joined from the terminate line and "
+            "its `what():` line, not the `what():  ...` line the tester keys"
+        ),
+    },
+    "tests/data/blind-round174-excerpts-a/06-vllm-ascend-w4a8-groupsize-256": {
+        "verdict": (
+            "first sight and since: inconclusive naming the engine core's AclNN_Parameter_Error as the earliest "
+            "error; the API server's traceback below its `Waiting for 1 local, 0 remote core engine proc(s) to "
+            "start.` is cut before its exception (`Engine core initialization failed`), so no line shows the "
+            "start-up failing; the tester expects a start-up crash"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

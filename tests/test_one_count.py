@@ -788,11 +788,12 @@ MISPRINTED = {
 
 
 CHECKS = (("formats", MISPRINTED), ("comparison", MISCOUNTED))
-# One in six and one in twelve since session 35 (one in three and six before): the suite had reached
-# its ten minutes on two cores, this test a fifth of them. Multiples of the old steps, so the sample
-# is a subset of the old one: no case comes in that was never read.
-PRINTED_EVERY = 6  # cases: the formats' counts are read back for one in six
-COMPARED_EVERY = 12  # ... and the comparison with the green run is made for one in twelve (of those)
+# One in twelve and one in twenty-four since session 53 (one in six and twelve from session 35, one
+# in three and six before): the corpus grew to 6,800 cases and the suite past its ten minutes on two
+# cores again, this test ~110 CPU s of it. Multiples of the old steps, so the sample is a subset of
+# the old one: no case comes in that was never read.
+PRINTED_EVERY = 12  # cases: the formats' counts are read back for one in twelve
+COMPARED_EVERY = 24  # ... and the comparison with the green run is made for one in twenty-four (of those)
 EVERY = {"formats": PRINTED_EVERY, "comparison": COMPARED_EVERY}
 
 
@@ -803,13 +804,14 @@ def _sampled(name: str) -> int:
 
 def _checks(cases: list[Path]) -> list[Any]:
     """Each case's checks, one after the other (a worker renders the case once for both), a known
-    disagreement a strict xfail. The formats' counts are read back for every sixth case and the
-    comparison with the green run for every twelfth (and each for every case it is known to get wrong):
-    the counts come from one counting step and one comparison step whatever the case, and a sixth of
-    the corpus (every blind round among them) gives them the variety of their kinds of line at a sixth
-    of the time (the suite stays under ten minutes on two cores). A case is in the sample by a hash of
-    its name, not by its place in the list: a round's new cases join the sample or stay out of it, and
-    never move the cases already there. The twelfth cases are among the sixth ones: one rendering serves both."""
+    disagreement a strict xfail. The formats' counts are read back for every twelfth case and the
+    comparison with the green run for every twenty-fourth (and each for every case it is known to get
+    wrong): the counts come from one counting step and one comparison step whatever the case, and a
+    twelfth of the corpus (every blind round among them) gives them the variety of their kinds of line
+    at a twelfth of the time (the suite stays under ten minutes on two cores). A case is in the sample
+    by a hash of its name, not by its place in the list: a round's new cases join the sample or stay out
+    of it, and never move the cases already there. The twenty-fourth cases are among the twelfth ones:
+    one rendering serves both."""
     params = []
     for case in cases:
         name = str(case.relative_to(ROOT))

@@ -454,16 +454,25 @@ def _pd_bundle(tmp_path: Path, steps: int, decode: dict[str, list[int]], prefill
 
 @pytest.mark.parametrize(
     ("usage", "retracted", "expected"),
-    [([97, 99], [0, 12, 30], verdicts.DECODE_SATURATED), ([20, 25], [0], verdicts.KV_TRANSFER_BACKLOG)],
-    ids=["decode-full-and-retracting", "decode-roomy"],
+    [
+        ([97, 99], [0, 12, 30], verdicts.DECODE_SATURATED),
+        ([20, 25], [0], verdicts.KV_TRANSFER_BACKLOG),
+        # sglang#6341 (round 174 bundles-2 05): the pool at its limit all run, nothing retracted
+        ([93, 96, 94, 95], [0], verdicts.DECODE_SATURATED),
+        # ... and its look-alike: the pool at its limit in one stretch only
+        ([20, 30, 93, 30, 25], [0], verdicts.KV_TRANSFER_BACKLOG),
+    ],
+    ids=["decode-full-and-retracting", "decode-roomy", "decode-pinned-not-retracting", "decode-full-once"],
 )
 def test_requests_held_on_the_prefill_for_decode_memory_are_the_decode_s_queue(
     tmp_path: Path, usage: list[int], retracted: list[int], expected: str
 ) -> None:
     """The prefill's bootstrap queue (`#bootstrap-req`, `#prealloc-req` in older lines) holds requests
     the decode has not pre-allocated KV memory for. With the decode's pool full and retracting, they
-    wait for decode memory: decode-saturated (round 5 slow 04 was kv-transfer-backlog at 0.80). The
-    look-alike: the same queue with a roomy decode is a handshake/transfer wait."""
+    wait for decode memory: decode-saturated (round 5 slow 04 was kv-transfer-backlog at 0.80); so
+    with the pool at its limit most of the run and nothing retracted (round 174 bundles-2 05, seen
+    failing before: kv-transfer-backlog). The look-alikes: the same queue with a roomy decode, or one
+    full for a stretch only, is a handshake/transfer wait."""
     bundle = _pd_bundle(
         tmp_path,
         60,

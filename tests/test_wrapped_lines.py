@@ -209,3 +209,58 @@ def test_a_row_that_is_an_error_line_alone_is_never_taken_into_another(library: 
     rows = [row for log in sorted(case.glob("*.log")) for row in log.read_text().splitlines()]
     for error in report.unrecognised:
         assert error.first.text in rows, f"{error.first.text!r} is not one row of the file"
+
+
+# A paste that ends in a line a terminal wrapped: Triton's TensorRT-LLM backend printing its iteration
+# statistics as one JSON line (triton-inference-server/tensorrtllm_backend#217 as a blind round kept it),
+# and a vLLM warning cut at 80 columns (its message's end on the last row).
+TRITON_STATS_ROWS = [
+    'I1218 03:35:37.688135 20559 libtensorrtllm.cc:1205] {"Active Request Count":1,"Context Requests":1,'
+    '"Free KV cache ',
+    'blocks":480,"Generation Requests":0,"Iteration Counter":0,"Max KV cache blocks":513,'
+    '"Max Request Count":64,"MicroBatch ',
+    ' blocks":1}',
+]
+VLLM_WARNING_ROWS = [
+    "INFO 05-01 10:00:00 [__init__.py:239] Automatically detected platform cuda. Loading the model config now.",
+    "WARNING 05-01 10:00:01 [config.py:1200] Default sampling parameters have been overri",
+    "dden by the model's Hugging Face generation config recommended from the model creator.",
+]
+
+
+@pytest.mark.parametrize(
+    ("rows", "first", "said"),
+    [
+        (TRITON_STATS_ROWS, 1, 'libtensorrtllm.cc:1205] {"Active Request Count":1,"Context Requests":1'),
+        (VLLM_WARNING_ROWS, 2, "Default sampling parameters have been overridden by the model's Hugging Face"),
+    ],
+    ids=["triton-stats-json", "vllm-warning-80-columns"],
+)
+def test_a_quiet_paste_ending_in_a_wrapped_line_names_the_whole_line_at_its_first_row(
+    tmp_path: Path, library: Library, rows: list[str], first: int, said: str
+) -> None:
+    """The summary of a report where nothing failed says where the lines end: the last row alone
+    (` blocks":1}`) is a message's tail. Seen failing before the fix: it quoted the last row."""
+    (tmp_path / "excerpt.log").write_text("\n".join(rows) + "\n")
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id == "no-failure-seen"
+    assert f"excerpt.log:{first}: " in report.verdict.summary
+    assert said in report.verdict.summary
+
+
+def test_a_short_last_line_of_its_own_is_named_as_it_is(tmp_path: Path, library: Library) -> None:
+    """Look-alike: a last line that starts like a line (its own time and level) below a long one is
+    a line of its own, quoted at its own number."""
+    rows = [VLLM_WARNING_ROWS[0] + " " * 10, "INFO 05-01 10:00:02 [launcher.py:29] Available routes are:"]
+    (tmp_path / "excerpt.log").write_text("\n".join(rows) + "\n")
+    report = run([str(tmp_path)], library)
+    assert "excerpt.log:2: INFO 05-01 10:00:02 [launcher.py:29] Available routes are:" in report.verdict.summary
+
+
+def test_a_paste_s_elision_below_a_long_line_is_no_row_of_it(tmp_path: Path, library: Library) -> None:
+    """Look-alike: `...` where a paste left lines out ends nothing above it (round 23's llm-d excerpt:
+    read as a wrapped row, its wait below a long DEBUG line was no longer the log's end)."""
+    rows = [VLLM_WARNING_ROWS[0] + " The weights are being read from the local cache.", "..."]
+    (tmp_path / "excerpt.log").write_text("\n".join(rows) + "\n")
+    report = run([str(tmp_path)], library)
+    assert "excerpt.log:2: ..." in report.verdict.summary

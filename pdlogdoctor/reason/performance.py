@@ -268,7 +268,11 @@ def weigh(
         and not _performance_passed(events, library)
     ):
         return _bottleneck_report(report, finding, None, performance, library, counts)
-    waited = _client_waited(events, library, sources) if finding is not None and _stood(finding) else None
+    waited = (
+        _client_waited(events, library, sources, _waited_ms(finding))
+        if finding is not None and _stood(finding)
+        else None
+    )
     if finding is not None and waited is not None and not gates and not _performance_passed(events, library):
         return _bottleneck_report(report, finding, None, performance, library, counts, waited)
     if finding is not None:
@@ -437,13 +441,25 @@ def _passed(events: Sequence[Event], library: Library) -> bool:
 # A client's mean or median time to its first token this long: its requests waited in a queue, not
 # on the model (a prefill of a long prompt takes seconds); no interactive service accepts it.
 WAITED_MS = 30_000.0
+# ... beside a KV-transfer queue that stood: a transfer moves one request's cache in well under a second
+# on any path the engines use (hundreds of MB at GB/s over RDMA, a second or two over TCP), so a first
+# token this late waited in the transfer's queue, not on a long prompt's prefill (sglang PR#20680: a
+# synchronous NIXL transfer held ~30 requests in flight, the client's mean TTFT ~10 s at 24 ms a token).
+WAITED_ON_TRANSFER_MS = 5_000.0
 # A bottleneck whose queue stood this share of the run (or, once it first rose, of the rest of it: a
 # benchmark's load takes a while to fill the queue): the wait is the run's, not a burst's.
 STOOD_SHARE = 0.8
 
 
-def _client_waited(events: Sequence[Event], library: Library, sources: Sequence[Source] = ()) -> Event | None:
-    """The client's line of a mean or median first-token latency of WAITED_MS or more, else the last
+def _waited_ms(finding: Finding) -> float:
+    """The first-token latency at which the client's requests waited on the finding's queue."""
+    return WAITED_ON_TRANSFER_MS if finding.verdict == verdicts.KV_TRANSFER_BACKLOG else WAITED_MS
+
+
+def _client_waited(
+    events: Sequence[Event], library: Library, sources: Sequence[Source] = (), waited_ms: float = WAITED_MS
+) -> Event | None:
+    """The client's line of a mean or median first-token latency of `waited_ms` or more, else the last
     line of a log that ends while it waits (a benchmark's progress bar short of its total: the run
     never finished, its requests outstanding), if any."""
     ended = ended_waiting(events, sources, library) if sources else None
@@ -453,7 +469,7 @@ def _client_waited(events: Sequence[Event], library: Library, sources: Sequence[
         for e in events
         if e.pattern in measured
         and (latency := _latency_ms(e)) is not None
-        and latency >= WAITED_MS
+        and latency >= waited_ms
         and str(e.get("metric", "")).lower() in ("mean", "median")
     ]
     if waits:
@@ -497,9 +513,16 @@ def _held_since_it_rose(queue: Series) -> float:
 
 
 def _performance_passed(events: Sequence[Event], library: Library) -> bool:
-    """A latency or throughput gate that passed (an answered benchmark only says nothing failed)."""
-    gates = library.marked(Mark.GATE_FAILED)
-    return any(not e.failing and e.pattern in gates and gate_metric(e) for e in events)
+    """A latency or throughput gate that passed (an answered benchmark only says nothing failed): a
+    gate line within its limit, or an end-to-end check whose own outcome says PASS beside a metric
+    (`[slo] median_tpot_ms=48.41 limit=60 -- PASS`: patterns/harness/gate-outcome-passed)."""
+    gates, checks = library.marked(Mark.GATE_FAILED), library.marked(Mark.END_TO_END)
+    return any(
+        not e.failing
+        and (e.pattern in gates or (e.pattern in checks and str(e.get("outcome", "")).upper().startswith("PASS")))
+        and gate_metric(e)
+        for e in events
+    )
 
 
 def gate_metric(gate: Event) -> str:
@@ -885,15 +908,17 @@ def _stood_with_room(queue: Series, pool: Series) -> bool:
 
 def _decode_saturated(node: Node, prefill_waiting: Sequence[Backlog] = ()) -> Finding | None:
     """A decode whose queue (or, on a PD decode, its queue for KV memory) stays up while its pool is
-    near full or it retracts or preempts requests. A PD decode whose pool is full AND that retracts
-    has no memory to pre-allocate for new requests: they wait on the prefill's side, in its
-    bootstrap queue (`prefill_waiting`), and that queue is this decode's."""
+    near full or it retracts or preempts requests. A PD decode whose pool is full AND that retracts,
+    or whose pool sat at its limit most of the run (`_pinned`), has no memory to pre-allocate for new
+    requests: they wait on the prefill's side, in its bootstrap queue (`prefill_waiting`), and that
+    queue is this decode's (sglang#6341: ~300 waiting to bootstrap on each prefill rank, the decode's
+    pool at 0.93-0.96 with ~155 running, in a log whose decode line has no queue of its own)."""
     full = _pool_full(node)
     retracted = _retractions(node)
     queues = (
         _backlogs(node, DECODE_QUEUES)
         or _refilled(node, full, retracted)
-        or (list(prefill_waiting) if full is not None and retracted else [])
+        or (list(prefill_waiting) if full is not None and (retracted or _pinned(full)) else [])
     )
     if not queues or (full is None and not retracted):
         return None

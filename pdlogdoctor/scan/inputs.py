@@ -11,7 +11,9 @@ from dataclasses import replace
 from ..ingest import ByteSource, Deadline, LogInput
 from ..ingest.coredump import core_problem
 from ..ingest.streams import disk_position
+from ..library.formats import Formats
 from ..model import Event, InputProblem, Role, Series, Source
+from ..model.lazyre import lazy_re
 from ..model.values import record
 from .collectors import unwrap_head
 from .events import HEAD_BYTES, ScanResult
@@ -24,6 +26,7 @@ from .results import result_lines
 from .roles import detect_role, node_from_name, role_from_name, with_source_role
 from .search import scan_stream
 from .timeline import clean_line
+from .wrapped import rejoined
 
 # Under a time budget, a router's or a harness's log is read as if it were this many times its
 # size: their lines are the symptoms (a 502, an aborted probe); the servers' lines hold the causes.
@@ -117,14 +120,32 @@ def scan_one(
     return scanned(name, _scan(stream, name, index, on_progress, workers), index, problems)
 
 
-def _last_line(head: str) -> tuple[int, str] | None:
-    """The last line with text of a whole file's head, and its number (from 1)."""
+_WORDY = lazy_re(r"[^\W_]")
+
+
+def _last_line(head: str, formats: Formats) -> tuple[int, str] | None:
+    """The last line with text of a whole file's head, and its number (from 1): the whole line, at
+    its first row, when a terminal wrapped it (wrapped.py): its last row alone is the tail of a
+    message (`blocks":1}`), which tells a reader nothing."""
     rows = head.splitlines()
     for at in range(len(rows) - 1, -1, -1):
         text = clean_line(unwrap_head(rows[at]).strip())[0].strip()  # a collector's record: the line it holds
         if text:
-            return at + 1, text
+            return _whole_line(rows, at, formats) or (at + 1, text)
     return None
+
+
+def _whole_line(rows: Sequence[str], at: int, formats: Formats) -> tuple[int, str] | None:
+    """The line rows[at] ends, read whole from the rows above it, when it is a wrapped line's last row.
+    A row with no letter or digit (a paste's `...` where it left lines out) ends nothing."""
+    if not _WORDY.search(rows[at]):
+        return None
+    buf = "\n".join(rows[: at + 1]).encode()
+    start = buf.rfind(b"\n") + 1
+    whole = rejoined(buf, start, len(buf), len(buf), rows[at], formats)
+    if whole is None or not whole.before:
+        return None
+    return at + 1 - whole.before, clean_line(whole.text.strip())[0].strip()
 
 
 # Where a person pastes what a model answered: an excerpt of no component's (a terminal, a script's
@@ -150,7 +171,7 @@ def scanned(name: str, result: ScanResult, index: AnchorIndex, problems: tuple[I
         bytes=result.bytes,
         problems=problems + tuple(result.problems),
         node=node_from_name(name),
-        last_line=_last_line(result.head) if result.bytes <= HEAD_BYTES and kind is None else None,
+        last_line=_last_line(result.head, index.formats) if result.bytes <= HEAD_BYTES and kind is None else None,
         # What a person pasted or a harness printed, not a server's own log (its lines are its patterns').
         results=result_lines(result.head)
         if result.bytes <= HEAD_BYTES and kind is None and role in PASTED_ROLES
