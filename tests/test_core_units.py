@@ -244,6 +244,10 @@ def test_a_condition_may_compute_its_floor() -> None:
         ("|---|---|---|---|---|", 0.0),  # a Markdown table's rule row: layout
         ("\\n\\n\\n\\n\\n\\n", 0.0),  # escaped newlines, as a JSON string shows them
         ("", 0.0),
+        # NVIDIA/TensorRT-LLM#6507 (a round 175 bundle): a ten-character subword token until the limit
+        ("ifications" * 8, 1.0),
+        # ... and a long word said twice in prose: no run of four
+        ("antidisestablishmentarianism and antidisestablishmentarianism again", 0.0),
     ],
 )
 def test_a_generated_text_repeat_fraction_counts_one_unit_repeated_not_layout(text: str, fraction: float) -> None:

@@ -3797,6 +3797,43 @@ KNOWN: dict[str, dict[str, str]] = {
             "start-up failing; the tester expects a start-up crash"
         ),
     },
+    # Round 175 (session 53), at first sight on 89c784f6: 40/50 acceptable (45/50 after its fixes).
+    "tests/data/blind-round175-bundles-2/05-t3k-host-fabric-straggler": {
+        "verdict": (
+            "first sight and since: healthy at 0.40 on three Tenstorrent T3K hosts' pytest demo logs: their "
+            "per-user decode rate lines (51.66 against ~65.5 tokens/s) are a format no metrics pattern reads, so "
+            "no series shows the straggler; the tester expects straggler-node"
+        ),
+    },
+    "tests/data/blind-round175-excerpts-a/03-infinity-cpu-warmed-up-ready": {
+        "verdict": (
+            "first sight and since: no-failure-seen (acceptable) whose summary names the results it read (the "
+            "warm-up timings), not Infinity's `ready to batch requests` line the tester keys: no pattern reads "
+            "Infinity's ready line as a server up"
+        ),
+    },
+    "tests/data/blind-round175-excerpts-a/04-infinity-onnx-warmup-position-overflow": {
+        "verdict": (
+            "since its fix (no-failure-seen at first sight): inconclusive naming ONNX Runtime's E-level Gather "
+            "error and the lifespan's `ERROR:    Traceback` below it; no line names Infinity's warm-up (the "
+            "traceback is cut at `select_model(`), so the tester's warmup-failure is not reached"
+        ),
+    },
+    "tests/data/blind-round175-excerpts-a/06-infinity-batch-cuda-oom-shared-gpu": {
+        "verdict": (
+            "first sight and since: inconclusive; Rich's log handler wrapped the message into padded, indented "
+            "rows (`ERROR: CUDA   batch_handler.py:574`, then `out of memory. Tried to allocate ...` below), "
+            "which are not read back into one line, so the out-of-memory words are on a row of their own"
+        ),
+    },
+    "tests/data/blind-round175-excerpts-e/04-vllm-omni-14h-stall-status-polls": {
+        "verdict": (
+            "first sight and since: no-failure-seen; vLLM's `No available shared memory broadcast block found "
+            "in 60 seconds` is printed by idle workers and slow loads as well as by hangs (rounds 61, 90 and 169 "
+            "label it benign, round 162 a hang), so no pattern reads it, and status polls answered 200 follow "
+            "it; the tester expects inconclusive (the pipeline stalled)"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -212,29 +212,26 @@ def test_a_row_that_is_an_error_line_alone_is_never_taken_into_another(library: 
 
 
 # A paste that ends in a line a terminal wrapped: Triton's TensorRT-LLM backend printing its iteration
-# statistics as one JSON line (triton-inference-server/tensorrtllm_backend#217 as a blind round kept it),
-# and a vLLM warning cut at 80 columns (its message's end on the last row).
-TRITON_STATS_ROWS = [
-    'I1218 03:35:37.688135 20559 libtensorrtllm.cc:1205] {"Active Request Count":1,"Context Requests":1,'
-    '"Free KV cache ',
-    'blocks":480,"Generation Requests":0,"Iteration Counter":0,"Max KV cache blocks":513,'
-    '"Max Request Count":64,"MicroBatch ',
-    ' blocks":1}',
-]
-VLLM_WARNING_ROWS = [
-    "INFO 05-01 10:00:00 [__init__.py:239] Automatically detected platform cuda. Loading the model config now.",
-    "WARNING 05-01 10:00:01 [config.py:1200] Default sampling parameters have been overri",
-    "dden by the model's Hugging Face generation config recommended from the model creator.",
-]
+# statistics as one JSON record (triton-inference-server/tensorrtllm_backend#217 as a blind round kept
+# it, cut near 120 columns at word ends), and the same record cut at 80 columns in the middle of words.
+TRITON_STATS_ROWS = (
+    (Path(__file__).parent / "data" / "blind-round174-excerpts-d" / "03-triton-trtllm-iteration-stats" / "excerpt.log")
+    .read_text()
+    .splitlines()
+)
+TRITON_STATS = "".join(TRITON_STATS_ROWS)
+TRITON_STATS_80 = [TRITON_STATS[at : at + 80] for at in range(0, len(TRITON_STATS), 80)]
+# A vLLM line above the record: the paste is a vLLM log's, and the record its last line.
+PLATFORM = "INFO 05-01 10:00:00 [__init__.py:239] Automatically detected platform cuda. Loading the model config now."
 
 
 @pytest.mark.parametrize(
     ("rows", "first", "said"),
     [
         (TRITON_STATS_ROWS, 1, 'libtensorrtllm.cc:1205] {"Active Request Count":1,"Context Requests":1'),
-        (VLLM_WARNING_ROWS, 2, "Default sampling parameters have been overridden by the model's Hugging Face"),
+        ([PLATFORM, *TRITON_STATS_80], 2, 'libtensorrtllm.cc:1205] {"Active Request Count":1,"Context Requests":1'),
     ],
-    ids=["triton-stats-json", "vllm-warning-80-columns"],
+    ids=["triton-stats-120-columns", "triton-stats-80-columns"],
 )
 def test_a_quiet_paste_ending_in_a_wrapped_line_names_the_whole_line_at_its_first_row(
     tmp_path: Path, library: Library, rows: list[str], first: int, said: str
@@ -251,7 +248,7 @@ def test_a_quiet_paste_ending_in_a_wrapped_line_names_the_whole_line_at_its_firs
 def test_a_short_last_line_of_its_own_is_named_as_it_is(tmp_path: Path, library: Library) -> None:
     """Look-alike: a last line that starts like a line (its own time and level) below a long one is
     a line of its own, quoted at its own number."""
-    rows = [VLLM_WARNING_ROWS[0] + " " * 10, "INFO 05-01 10:00:02 [launcher.py:29] Available routes are:"]
+    rows = [PLATFORM + " " * 10, "INFO 05-01 10:00:02 [launcher.py:29] Available routes are:"]
     (tmp_path / "excerpt.log").write_text("\n".join(rows) + "\n")
     report = run([str(tmp_path)], library)
     assert "excerpt.log:2: INFO 05-01 10:00:02 [launcher.py:29] Available routes are:" in report.verdict.summary
@@ -260,7 +257,7 @@ def test_a_short_last_line_of_its_own_is_named_as_it_is(tmp_path: Path, library:
 def test_a_paste_s_elision_below_a_long_line_is_no_row_of_it(tmp_path: Path, library: Library) -> None:
     """Look-alike: `...` where a paste left lines out ends nothing above it (round 23's llm-d excerpt:
     read as a wrapped row, its wait below a long DEBUG line was no longer the log's end)."""
-    rows = [VLLM_WARNING_ROWS[0] + " The weights are being read from the local cache.", "..."]
+    rows = [PLATFORM + " The weights are being read from the local cache.", "..."]
     (tmp_path / "excerpt.log").write_text("\n".join(rows) + "\n")
     report = run([str(tmp_path)], library)
     assert "excerpt.log:2: ..." in report.verdict.summary

@@ -84,9 +84,11 @@ def typed_fields(fields: Sequence[tuple[str, str]], raw: Mapping[str, str | None
     return values
 
 
-# One unit of one to eight characters written at least four times in a row: `,,,,`, `!!!!`,
-# `locklocklocklock`, `\ufffd\ufffd\ufffd\ufffd`.
-_REPEATED_UNIT = lazy_re(r"(.{1,8}?)\1{3,}", re.DOTALL)
+# One unit of one to sixteen characters written at least four times in a row: `,,,,`, `!!!!`,
+# `locklocklocklock`, `\ufffd\ufffd\ufffd\ufffd`, and a whole subword token a broken generation
+# repeats (`ificationsificationsifications...`: TensorRT-LLM's disaggregated generation reading a KV
+# cache laid out for another parallelism, NVIDIA/TensorRT-LLM#6507).
+_REPEATED_UNIT = lazy_re(r"(.{1,16}?)\1{3,}", re.DOTALL)
 # Runs of these are layout, not generated tokens: a rule of dashes or `=`, a progress bar's blocks,
 # spaces and escaped newlines (box drawing and block elements: U+2500-U+259F).
 _LAYOUT = frozenset(" \t\r\n-=_*#~.+|/" + "".join(map(chr, range(0x2500, 0x25A0))))

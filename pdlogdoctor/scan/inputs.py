@@ -120,7 +120,7 @@ def scan_one(
     return scanned(name, _scan(stream, name, index, on_progress, workers), index, problems)
 
 
-_WORDY = lazy_re(r"[^\W_]")
+_CLOSER = lazy_re(r"[}\]]")
 
 
 def _last_line(head: str, formats: Formats) -> tuple[int, str] | None:
@@ -136,16 +136,31 @@ def _last_line(head: str, formats: Formats) -> tuple[int, str] | None:
 
 
 def _whole_line(rows: Sequence[str], at: int, formats: Formats) -> tuple[int, str] | None:
-    """The line rows[at] ends, read whole from the rows above it, when it is a wrapped line's last row.
-    A row with no letter or digit (a paste's `...` where it left lines out) ends nothing."""
-    if not _WORDY.search(rows[at]):
+    """The line rows[at] ends, read whole from the rows above it, when it is a wrapped line's last row
+    that closes what they opened: a JSON record or a list a terminal cut into rows (Triton's iteration
+    statistics, `... blocks":1}`). Rows that only look like parts of one line (a tool's result lines
+    one under another, a command and the word below it) close nothing above them: each is its own."""
+    if not _CLOSER.search(rows[at]):
         return None
     buf = "\n".join(rows[: at + 1]).encode()
     start = buf.rfind(b"\n") + 1
     whole = rejoined(buf, start, len(buf), len(buf), rows[at], formats)
-    if whole is None or not whole.before:
+    if whole is None or not whole.before or not _closes_what_was_opened(whole.parts[-1], whole.text):
         return None
     return at + 1 - whole.before, clean_line(whole.text.strip())[0].strip()
+
+
+def _depths(text: str) -> tuple[int, int]:
+    """Braces, and brackets, opened in `text` less those closed (strings are not told apart: a rough
+    count is enough to see a row close what the rows above opened). Apart: a log prefix's `file:N]`
+    closes no record's brace."""
+    return text.count("{") - text.count("}"), text.count("[") - text.count("]")
+
+
+def _closes_what_was_opened(last: str, whole: str) -> bool:
+    """The last row closes more braces (or brackets) than it opens, and the rows above opened them."""
+    closed = [kind for kind, depth in enumerate(_depths(last)) if depth < 0]
+    return bool(closed) and all(_depths(whole)[kind] >= 0 for kind in closed)
 
 
 # Where a person pastes what a model answered: an excerpt of no component's (a terminal, a script's
