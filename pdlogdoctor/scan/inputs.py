@@ -125,8 +125,8 @@ _CLOSER = lazy_re(r"[}\]]")
 
 def _last_line(head: str, formats: Formats) -> tuple[int, str] | None:
     """The last line with text of a whole file's head, and its number (from 1): the whole line, at
-    its first row, when a terminal wrapped it (wrapped.py): its last row alone is the tail of a
-    message (`blocks":1}`), which tells a reader nothing."""
+    its first row, when it is the last row of a record a terminal wrapped (`_whole_line`): that row
+    alone is the tail of a message (`blocks":1}`), which tells a reader nothing."""
     rows = head.splitlines()
     for at in range(len(rows) - 1, -1, -1):
         text = clean_line(unwrap_head(rows[at]).strip())[0].strip()  # a collector's record: the line it holds
