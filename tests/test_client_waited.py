@@ -26,16 +26,22 @@ MEAN = "Mean TTFT (ms):                          143390.71"
 MEDIAN = "Median TTFT (ms):                        151872.55"
 
 
-def _run(tmp_path: Path, *changes: tuple[str, str]) -> Report:
-    bundle = tmp_path / "run"
-    shutil.copytree(CASE, bundle, ignore=shutil.ignore_patterns("expected.toml"))
-    bench = bundle / "bench_serving.log"
+def _changed(case: Path, bench_name: str, tmp_path: Path, *changes: tuple[str, str]) -> Report:
+    """`case` copied (its expectation left out) with each (old, new) replaced in its benchmark's log
+    `bench_name`, and analysed."""
+    bundle = tmp_path / case.name
+    shutil.copytree(case, bundle, ignore=shutil.ignore_patterns("expected.toml"))
+    bench = bundle / bench_name
     text = bench.read_text()
     for old, new in changes:
         assert old in text
         text = text.replace(old, new)
     bench.write_text(text)
     return run([str(bundle)], LIBRARY)
+
+
+def _run(tmp_path: Path, *changes: tuple[str, str]) -> Report:
+    return _changed(CASE, "bench_serving.log", tmp_path, *changes)
 
 
 def test_a_standing_prefill_queue_and_a_client_that_waited_minutes_name_the_bottleneck(tmp_path: Path) -> None:
@@ -72,15 +78,7 @@ BACKLOG_MEDIAN = "Median TTFT (ms):                        10211.40"
 
 
 def _backlog(tmp_path: Path, *changes: tuple[str, str]) -> Report:
-    bundle = tmp_path / "backlog"
-    shutil.copytree(BACKLOG, bundle, ignore=shutil.ignore_patterns("expected.toml"))
-    bench = bundle / "bench.log"
-    text = bench.read_text()
-    for old, new in changes:
-        assert old in text
-        text = text.replace(old, new)
-    bench.write_text(text)
-    return run([str(bundle)], LIBRARY)
+    return _changed(BACKLOG, "bench.log", tmp_path, *changes)
 
 
 def test_a_standing_transfer_queue_and_a_first_token_seconds_late_name_the_backlog(tmp_path: Path) -> None:
