@@ -3834,6 +3834,37 @@ KNOWN: dict[str, dict[str, str]] = {
             "it; the tester expects inconclusive (the pipeline stalled)"
         ),
     },
+    # Round 176 (session 54), at first sight on b10971b8: 38/50 acceptable (47/50 after its fixes).
+    "tests/data/blind-round176-bundles-1/05-vllm-nixl-model-revision-skew": {
+        "verdict": (
+            "first sight and since: healthy at 0.60; a rolling update restarted only the decode on another "
+            "`--revision` of the model, its NIXL check passed and every request answered 200: the launch lines' "
+            "revisions are not compared (a difference with no failure after it is no config mismatch), and the "
+            "tester expects config-mismatch"
+        ),
+    },
+    "tests/data/blind-round176-excerpts-a/06-vllm-seedoss-tool-parser-serving": {
+        "verdict": (
+            "first sight and since: no-failure-seen at 0.50; the paste holds uvicorn's `Application startup "
+            "complete.`, a request's chat template and tool parser loading and `EngineCore loop active.`, but no "
+            "request answered, and the tester expects healthy"
+        ),
+    },
+    "tests/data/blind-round176-excerpts-c/05-dynamo-vllm-compile-cache-miss-startup": {
+        "key_line": (
+            "first sight and since: no-failure-seen (right), whose summary quotes no line: no pattern reads vLLM's "
+            "`Using cache directory: .../torch_compile_cache/<hash>/...` lines the tester keys (two runs, two "
+            "hashes: a compile cache not reused)"
+        ),
+    },
+    "tests/data/blind-round176-excerpts-d/04-vllm-modelscope-tp-download": {
+        "verdict": (
+            "first sight and since: inconclusive (acceptable) whose summary names the source lines under the "
+            "frames, not the tester's key frame (`modelscope/hub/snapshot_download.py ... in _snapshot_download`): "
+            "the paste is cut before its exception line, and no rule reads a download's frames as the failure"
+        ),
+        "key_line": "the same: the frame line the tester keys is not quoted",
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdlogdoctor.ingest.streams import FIRST_READ
+from pdlogdoctor.ingest.streams import FIRST_READ, open_regular
 from pdlogdoctor.library.formats import epoch_of
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.model import Role
@@ -345,3 +345,29 @@ def test_a_line_without_a_time_takes_the_time_of_the_line_above_it_in_every_buff
     for event in broke:
         above = (event.line - 2) // 2  # the step line above it, 0-based
         assert event.time == epoch_of("2026-07-02", f"10:{above // 60:02d}:{above % 60:02d}", "")
+
+
+@pytest.mark.parametrize("chunk", [64, 1000, 1 << 20])
+def test_a_traceback_longer_than_the_lookback_keeps_the_time_of_the_line_that_announced_it(
+    tmp_path: Path, index: AnchorIndex, chunk: int
+) -> None:
+    """Its exception line is a hundred frames below the stamped line above it: it takes that line's
+    time (inferred), read as one buffer (a small file, opened by its path: one pass to the end) or in
+    chunks whose ends fall anywhere (the stamp remembered from the buffer before)."""
+    frames = [f'  File "/usr/lib/python3.12/site-packages/pkg/mod{n}.py", line {n}, in call{n}' for n in range(100)]
+    lines = [
+        "[2026-07-02 10:00:00] server starting",
+        "[2026-07-02 10:00:07] loading weights",
+        "Traceback (most recent call last):",
+        *frames,
+        "OSError: [Errno 28] No space left on device",
+    ]
+    path = tmp_path / "decode.log"
+    path.write_text("\n".join(lines) + "\n")
+    with open_regular(path) as whole:
+        read_whole = scan_stream(whole, "decode.log", index)
+    chunked = scan(path.read_bytes(), index, chunk)
+    for result in (read_whole, chunked):
+        [full] = [e for e in result.events if e.pattern == "disk-full"]
+        assert full.time == epoch_of("2026-07-02", "10:00:07", "")
+        assert full.time_inferred

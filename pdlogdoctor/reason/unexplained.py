@@ -105,8 +105,13 @@ _NAMES_ITS_EXCEPTION = LazyRegex(r"\bexception=(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?
 # native-assertion-abort's): UCX's own (`proto_select.c:549  Assertion `...' failed`), CUDA's
 # device-side (`... Assertion `srcIndex < srcSelectDimSize` failed.`).
 _ASSERTED = LazyRegex(r"\bAssertion [`'].{1,400}?[`'] failed\.?\s*$")
-# ... or any exception a traceback ends in, the bare `Exception: ...` too.
-_RAISED = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*?)?(?:Error|Exception)(?::|\s*$)")
+# ... or any exception a traceback ends in, the bare `Exception: ...` too, and one whose class is not
+# named an error but is qualified by its module, as a traceback's last line prints it
+# (`huggingface_hub.errors.OfflineModeIsEnabled: Cannot reach ...`, `requests.exceptions.ReadTimeout: ...`).
+_RAISED = LazyRegex(
+    r"^(?:(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*?)?(?:Error|Exception)(?::|\s*$)"
+    r"|(?:[a-z_][a-z0-9_]*\.)+[A-Z][A-Za-z0-9]*: )"
+)
 # The roles of a file whose lines after a stop are that process's teardown (unexplained.gather).
 STOPPED_ROLES = (*SERVER_ROLES, Role.UNKNOWN)
 TRACEBACK_GAP = 8  # lines between two source lines of one traceback (its frame lines, a CI's stamps)

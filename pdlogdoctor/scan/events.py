@@ -109,6 +109,7 @@ class EventSink:
     # Per count key past its cap: the last line counted, its event not made yet (`settle` makes it).
     pending: dict[str, _Pending] = field(default_factory=dict)
     confirmed: dict[tuple[str, str], dict[str, FieldValue] | None] = field(default_factory=dict)  # `_confirm`
+    inside: tuple[str, str] = ("", "")  # the last line `_confirm` read behind its timed tags, and what it read
     classified: dict[str, ErrorHit | None] = field(default_factory=dict)  # `_classify`
     read_through: int = 0  # the last row a wrapped line (or record) read whole took in: not read again alone
     by_anchor: tuple[tuple[bytes, tuple[Pattern, ...]], ...] = ()  # the anchor index's, for records read whole
@@ -613,10 +614,21 @@ def _confirm(pattern: Pattern, text: str, state: EventSink) -> dict[str, FieldVa
     prog[pid]: `: Formats.inside_tags, timed_only) and a paste's indentation, as it would read without them."""
     found = _confirm_as_written(pattern, text, state)
     if found is None and _reads_from_line_start(pattern.regex.pattern):
-        inside = state.stamps.formats.inside_tags(text, timed_only=True).lstrip(" ")
+        inside = _inside_tags(text, state)
         if inside != text:
             return _confirm_as_written(pattern, inside, state)
     return found
+
+
+def _inside_tags(text: str, state: EventSink) -> str:
+    """`text` behind its timed tags and indentation, read once a line: a line's candidates are
+    confirmed one after another, and on a prefixed log (docker compose's `name  | `) most of them
+    ask for it."""
+    read, inside = state.inside
+    if read is not text:
+        inside = state.stamps.formats.inside_tags(text, timed_only=True).lstrip(" ")
+        state.inside = (text, inside)
+    return inside
 
 
 @functools.lru_cache(maxsize=4096)

@@ -37,6 +37,7 @@ class Window:
 
     def __init__(self, chunk_bytes: int, size: int | None = None) -> None:
         self.chunk_bytes = chunk_bytes
+        self.size = size  # the source's, when known
         self.sizes = read_sizes(chunk_bytes, size)  # `size`: the source's, when known
         self.reading = next(self.sizes)  # the next read's size
         self.data = bytearray(_with_tail_room(self.reading))

@@ -107,6 +107,10 @@ class Search:
             start = window.end - got
             self.head += window.data[start : min(window.end, start + HEAD_BYTES - len(self.head))]
         self.fresh += got
+        if self.total == window.size:
+            # The whole file is in (a small file: its only read): `finish` scans it in one pass. A
+            # file that grows past its size is scanned as it is read, its window bounded as before.
+            return
         # The tail keeps STAMP_LOOKBACK_LINES lines that each scan walks again: scan once the new
         # bytes outweigh it, so small reads (a slow pipe) cost linear time, not tail x reads.
         if self.fresh >= window.end - self.fresh:

@@ -34,12 +34,16 @@ class StampMemory:
     # next lookback stops where this one started, so a log of UTC lines (a router's `...Z` times)
     # walks each line once, not up to STAMP_LOOKBACK_LINES times per hit.
     local_above: tuple[int, Stamp | None, int | None] | None = None
+    # The last lookback of this buffer for a line without a time (`_stamp_above`): where it started and
+    # what it found. The next one stops there: each line above is walked once, however far the stamp.
+    above: tuple[int, Stamp | None] | None = None
 
 
 def forget_nearby(memory: StampMemory) -> None:
     """The buffer is about to change (or has): its lines' readings no longer hold."""
     memory.nearby.clear()
     memory.local_above = None
+    memory.above = None
 
 
 def read_near(buf: Buffer, start: int, stop: int, memory: StampMemory) -> tuple[Stamp | None, str | None]:
@@ -70,28 +74,48 @@ def stamp_for(
     if since_boot(text):
         return None  # the kernel's seconds since boot: no wall time, not even a neighbour's
     # Traceback lines and other continuations inherit the time of the line above them.
+    if actions_time is not None:
+        return _own_stamp_near_above(buf, start, memory) or parse_actions_time(actions_time)
+    found = _stamp_above(buf, start, memory)
+    memory.above = (start, found)
+    return found
+
+
+def _stamp_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp | None:
+    """The time of the nearest line above that tells one (its own, or the Actions runner's it was
+    printed with), however far: a traceback of a hundred frames is as old as the line that announced
+    it. Above the buffer's start, the stamp the buffers before it left: the same answer wherever the
+    reads ended. A walk stops where the last one started (`StampMemory.above`)."""
     pos = start
-    for _ in range(STAMP_LOOKBACK_LINES):
-        if pos <= 0:
-            # The lines above are in an earlier buffer (or range): the stamp remembered
-            # from there is what this lookback would have found, whatever the chunking.
-            # A line with the runner's time only looks above for a line's own time.
-            remembered = memory.last if actions_time is None else memory.last_own
-            if remembered is not None:
-                return remembered
-            break
+    while pos > 0:
+        earlier = memory.above
+        if earlier is not None and earlier[0] == pos:
+            return earlier[1]
         previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
         stamp, above_actions = read_near(buf, previous, pos - 1, memory)
         if stamp is not None:
             return stamp
-        if actions_time is None and above_actions is not None:
+        if above_actions is not None:
             # A line of multi-line output that the Actions runner stored without its
             # prefix: it was printed with the nearest prefixed line above it.
             return parse_actions_time(above_actions)
         pos = previous
-    if actions_time is not None:
-        return parse_actions_time(actions_time)
     return memory.last
+
+
+def _own_stamp_near_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp | None:
+    """For a line with the Actions runner's time only: the time of its own a line within
+    STAMP_LOOKBACK_LINES above states (the buffers before it: `memory.last_own`), else None."""
+    pos = start
+    for _ in range(STAMP_LOOKBACK_LINES):
+        if pos <= 0:
+            return memory.last_own
+        previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
+        stamp = read_near(buf, previous, pos - 1, memory)[0]
+        if stamp is not None:
+            return stamp
+        pos = previous
+    return None
 
 
 def _local_stamp_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp | None:

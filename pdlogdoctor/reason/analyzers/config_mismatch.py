@@ -23,7 +23,11 @@ VERDICT = CONFIG_MISMATCH
 # states by its own speculative setting, so a prefill without MTP/EAGLE and a decode with it
 # register buffers of different shapes, and the transfers of them fail (sglang#33877, whose fix
 # #23958 had not reached main; #23918 gave the PD test's prefill the decode's EAGLE settings).
-SHARED_KEYS = ("page_size", "kv_cache_dtype", "backend", "kv_dtype_used", "speculative_algorithm")
+# `context_len`: the context length each server resolved (sglang's pool line, vLLM's max_seq_len). Both
+# servers take every request: a decode with the shorter one refuses the prompts between the two that
+# its prefill accepted, and the prefill waits for their decode until its bootstrap times out
+# (sglang#23380: a prefill at 131072 beside a decode at 40960).
+SHARED_KEYS = ("page_size", "kv_cache_dtype", "backend", "kv_dtype_used", "speculative_algorithm", "context_len")
 # Keys whose difference fails the servers' own work (the transfers of buffers sized differently),
 # never the answers alone: a harness's accuracy gate that failed while the servers served and
 # transferred is no effect of them (a blind round's MI355X run: prefill without MTP, decode with it,
@@ -66,7 +70,9 @@ def _mismatch(
     evidence: Evidence, prefill: Event, decode: Event, differences: list[tuple[str, FieldValue, FieldValue]]
 ) -> list[Hypothesis]:
     # The failures a mismatch explains are the verdict's `explains` list in verdicts.toml.
-    effects = [e for e in evidence.failing(*evidence.library.verdict(VERDICT).explains) if _after(e, prefill, decode)]
+    explains = evidence.library.verdict(VERDICT).explains
+    effects = [e for e in evidence.failing(*explains) if _after(e, prefill, decode)]
+    effects += _refused_between(evidence, explains, differences)
     if not any(e.role in SERVING_ROLES for e in effects):
         differences = [d for d in differences if d[0] not in FAILS_THE_SERVERS]
     if not effects or not differences:
@@ -79,7 +85,7 @@ def _mismatch(
     summary = (
         f"Prefill and decode were launched with different settings ({said}; from the lines that state "
         f"them, {prefill.where} and {decode.where}); no explicit mismatch error was logged, and "
-        f"{_kinds(len({e.pattern for e in effects}))} follow."
+        f"{_kinds(len({e.pattern for e in effects}))} followed."
     )
     return [
         Hypothesis(
@@ -91,6 +97,32 @@ def _mismatch(
             facts=tuple(facts),
         )
     ]
+
+
+def _refused_between(
+    evidence: Evidence, explains: tuple[str, ...], differences: list[tuple[str, FieldValue, FieldValue]]
+) -> list[Event]:
+    """Prompts refused as longer than the shorter of two different context lengths and no longer than
+    the other: the server with the longer one took them (a refusal is the client's error alone, no
+    failing line; one longer than both contexts is still the client's)."""
+    lengths = [(left, right) for key, left, right in differences if key == "context_len"]
+    if not lengths or not isinstance(lengths[0][0], int) or not isinstance(lengths[0][1], int):
+        return []
+    shorter, longer = sorted((lengths[0][0], lengths[0][1]))
+    return [
+        e
+        for e in evidence.marked(Mark.CLIENT_REJECTED)
+        if e.pattern in explains and e.get("context_len") == shorter and _asked(e) <= longer
+    ]
+
+
+def _asked(refused: Event) -> int:
+    """The tokens a refused request asked for (0 when its line does not say)."""
+    for key in ("requested", "requested_total"):
+        value = refused.get(key)
+        if isinstance(value, int):
+            return value
+    return 0
 
 
 def _kinds(count: int) -> str:
