@@ -164,3 +164,16 @@ def test_a_prompt_longer_than_both_contexts_is_the_clients_alone(tmp_path: Path,
     """41877 tokens: the prefill at 32768 would have refused it too; the difference did not fail it."""
     report = _vllm_contexts(tmp_path, library, 41877)
     assert report.verdict.id != "config-mismatch"
+
+
+def test_different_contexts_explain_no_bootstrap_timeout_without_a_prompt_refused(
+    tmp_path: Path, library: Library
+) -> None:
+    """A blind round's bundle: two prefills on one bootstrap port, one at 32768 beside a decode at 131072;
+    the bootstrap timeouts follow the port clash, and no prompt was refused between the two lengths."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "prefill.log").write_text(SGLANG_POOL.format(32768) + "\n" + BOOTSTRAP_TIMEOUT + "\n")
+    (tmp_path / "decode.log").write_text(SGLANG_POOL.format(131072).replace("09:11:45", "09:11:57") + "\n")
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id != "config-mismatch"
+    assert all(alternative.verdict != "config-mismatch" for alternative in report.alternatives)
