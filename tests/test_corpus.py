@@ -3834,6 +3834,14 @@ KNOWN: dict[str, dict[str, str]] = {
             "it; the tester expects inconclusive (the pipeline stalled)"
         ),
     },
+    "tests/data/blind-round35-bundles-a/05-llmd-pd-llama31-8b-gke": {
+        "key_line": (
+            "since session 54 (quoted before): the traceback's lines take the time of the stamped line above them "
+            "however far it is, so the first of the pod's ten gated-repo lines is huggingface_hub's `Cannot access "
+            "gated repo for url ...` (line 44), not transformers' `OSError: You are trying to access a gated repo.` "
+            "59 lines below it that the tester keys: the same failure, the other line of it quoted"
+        ),
+    },
     # Round 176 (session 54), at first sight on b10971b8: 38/50 acceptable (47/50 after its fixes).
     "tests/data/blind-round176-bundles-1/05-vllm-nixl-model-revision-skew": {
         "verdict": (
@@ -3864,6 +3872,67 @@ KNOWN: dict[str, dict[str, str]] = {
             "the paste is cut before its exception line, and no rule reads a download's frames as the failure"
         ),
         "key_line": "the same: the frame line the tester keys is not quoted",
+    },
+    # Round 177 (session 54), at first sight on 390d437d: 40/50 acceptable (46/50 after its fixes).
+    "tests/data/blind-round177-bundles-1/05-vllm-nixl-proxy-no-kv-params-decode-reprefill": {
+        "verdict": (
+            "first sight and since: healthy at 0.60; a proxy that never forwards kv_transfer_params leaves the "
+            "decode recomputing every prompt while every answer is right: no line says a transfer was skipped, "
+            "and the tester (who calls the case debatable) expects config-mismatch"
+        ),
+        "key_line": "the same: the proxy's and decode's lines the tester keys are not quoted",
+    },
+    "tests/data/blind-round177-bundles-2/03-mooncake-pd-prefill-host-reboot-mid-bench": {
+        "verdict": (
+            "first sight and since: inconclusive (acceptable) whose summary names the benchmark's and the load "
+            "balancer's lines, not the prefill's log stopping nor its journal's new boot the tester keys: no "
+            "pattern reads a journal's boot without a shutdown as a host that went away"
+        ),
+    },
+    "tests/data/blind-round177-bundles-2/04-vllm-dsv4-pp-prefill-mooncake-validation-passed": {
+        "key_line": (
+            "first sight and since: healthy (right), whose report quotes the servers' and the run's last lines, "
+            "not the `RESULT: PASS` and GSM8K lines the tester keys"
+        ),
+    },
+    "tests/data/blind-round177-bundles-2/05-sglang-pd-decode-retraction-health-503-router-ejects": {
+        "verdict": (
+            "first sight and since: inconclusive; the decode's `Health check failed. Server couldn't get a "
+            "response from detokenizer` (benign only when serving follows it) is the unexplained error beside the "
+            "router's `No available decode workers`, so router-no-workers yields to it; the KV pool's retractions "
+            "before it are not read as the decode saturating, which the tester accepts"
+        ),
+    },
+    "tests/data/blind-round177-excerpts-c/07-dsv4-p2p-jit-warnings-only": {
+        "key_line": (
+            "first sight and since: no-failure-seen (right), whose summary quotes the last line, not the PyTorch "
+            "warning about an unbatched P2P op the tester keys (a warning no layer reads)"
+        ),
+    },
+    "tests/data/blind-round177-excerpts-d/02-vllm-hf-hub-name-resolution-offline": {
+        "key_line": (
+            "since its fix (no-failure-seen at first sight): model-load-failure quoting the one pasted line cut "
+            "around the family's first words (`Max retries exceeded`), which leaves out `[Errno -3] Temporary "
+            "failure in name resolution` at its end"
+        ),
+    },
+    "tests/data/blind-round177-excerpts-d/05-sglang-worker-import-proxy-env-keys": {
+        "key_line": (
+            "first sight and since: inconclusive naming the traceback's header; the traceback is cut before its "
+            "exception and the innermost frame's call the tester keys is not quoted"
+        ),
+    },
+    "tests/data/blind-round177-excerpts-d/06-vllm-api-key-routes-startup-no-failure": {
+        "key_line": (
+            "first sight and since: no-failure-seen (right), whose summary quotes the last route line, not "
+            "`Available routes are:` the tester keys"
+        ),
+    },
+    "tests/data/blind-round177-excerpts-e/07-lmcache-yarn-long-context-served": {
+        "verdict": (
+            "first sight and since: no-failure-seen (acceptable) whose summary names LMCache's stored-chunk "
+            "results, not the lines the tester keys; nothing shows a request answered, and the tester expects healthy"
+        ),
     },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.

@@ -154,3 +154,54 @@ def test_a_frame_below_a_colon_is_no_part_of_the_message(tmp_path: Path, library
     report = analysed_lines(tmp_path, library, lines, "excerpt.log")
     assert "the worker failed with:" in report.verdict.summary
     assert 'failed with: File "/app/worker.py"' not in report.verdict.summary
+
+
+# sgl-project/sglang#29008 as pasted: the install's path elided up to SGLang's runtime package.
+SGLANG_ELIDED = [
+    'File ".../srt/layers/attention/flashinfer_mla_backend.py", line 533, in forward_extend',
+    "    return self.mha_chunk_kv_cache.forward(q, k, v, layer, forward_batch)",
+    'File ".../flashinfer/prefill.py", line 3318, in run',
+    "    raise ValueError(",
+    "ValueError: q.shape[0] (8126) does not match qo_indptr[-1] (8125).",
+]
+# The same stack with another project's `srt` package (a subtitle library's), which ends no engine.
+ELSEWHERE = [line.replace(".../srt/layers/attention/", ".../pysrt/layers/") for line in SGLANG_ELIDED]
+
+
+def test_a_forward_whose_path_a_paste_elided_is_still_sglangs(tmp_path: Path, library: Library) -> None:
+    (tmp_path / "sglang").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    report = analysed_lines(tmp_path / "sglang", library, SGLANG_ELIDED, "excerpt.log")
+    assert report.verdict.id == "scheduler-crash", report.verdict.summary
+    assert "does not match qo_indptr[-1] (8125)" in report.verdict.summary
+    elsewhere = analysed_lines(tmp_path / "elsewhere", library, ELSEWHERE, "excerpt.log")
+    assert elsewhere.verdict.id == "inconclusive", elsewhere.verdict.summary
+
+
+def test_an_attention_backend_refusing_its_layer_is_a_crash_at_start_up(tmp_path: Path, library: Library) -> None:
+    """vllm-project/vllm#24358: the attention layer builds its backend's implementation with the model,
+    and FlexAttention refuses gpt-oss's sliding window: a start-up crash, not one of unknown phase."""
+    tag = "(EngineCore_0 pid=62) ERROR 09-05 20:51:21 [core.py:718] "
+    lines = [
+        tag + '  File "/usr/local/lib/python3.12/dist-packages/vllm/attention/layer.py", line 182, in __init__',
+        tag + "    self.impl = impl_cls(num_heads, head_size, scale, num_kv_heads,",
+        tag + '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/attention/backends/flex_attention.py", '
+        "line 644, in __init__",
+        tag + "    raise NotImplementedError(",
+        tag + "NotImplementedError: FlexAttention does not support sliding window yet.",
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert report.verdict.id == "scheduler-init-crash", report.verdict.summary
+
+
+def test_a_bare_assertion_is_quoted_with_the_statement_that_failed(tmp_path: Path, library: Library) -> None:
+    """vllm-project/vllm#5162: a logger printed the traceback line by line; its `AssertionError` says
+    nothing, the assert statement above it says what did not hold."""
+    tag = "ERROR 06-01 09:25:52 async_llm_engine.py:45] "
+    lines = [
+        tag + '  File "/home/vllm/vllm/model_executor/layers/sampler.py", line 760, in _get_logprobs',
+        tag + "    assert len(next_token_ids) == len(query_indices)",
+        tag + "AssertionError",
+    ]
+    report = analysed_lines(tmp_path, library, lines, "excerpt.log")
+    assert "`assert len(next_token_ids) == len(query_indices)`" in report.verdict.summary

@@ -1288,7 +1288,11 @@ def _waiting(stack: Sequence[Frame]) -> bool:
 
 # A serving engine's own code (its package directory in a frame's path): another program may name a
 # function as an engine does (a job runner's own `run_scheduler_process`), and its exception ends no engine.
-_ENGINE_CODE = LazyRegex(r"(?:^|/)(?:sglang|vllm|vllm_ascend|vllm_gaudi|tensorrt_llm|lmdeploy)/")
+# A paste may elide the path up to SGLang's runtime package (`.../srt/layers/...`).
+_ENGINE_CODE = LazyRegex(
+    r"(?:^|/)(?:sglang|vllm|vllm_ascend|vllm_gaudi|tensorrt_llm|lmdeploy)/"
+    r"|(?:^|/)srt/(?:layers|managers|model_executor|mem_cache|disaggregation|models)/"
+)
 
 
 def _the_call(lead: UnexplainedError) -> str:

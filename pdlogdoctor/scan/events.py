@@ -880,11 +880,10 @@ def _error_fields(buf: Buffer | None, line: _Line, hit: ErrorHit, stamp: Stamp |
     if buf is None:
         return tuple(sorted(fields))
     formats = state.stamps.formats
-    if hit.marker == PYTHON_EXCEPTION:
-        frame = raising_frame(buf, line.start, line.text, formats)
-        fields += [("raised_at", frame)] if frame else []
     if hit.marker == PYTHON_EXCEPTION or _names_an_exception(line.text, formats):
         # an exception's line behind a logger's level (`ERROR ... [core.py:521] AssertionError`) too
+        frame = raising_frame(buf, line.start, line.text, formats)
+        fields += [("raised_at", frame)] if frame else []
         fields += list(stack_above(buf, line.start, line.text, formats).items())
     return tuple(sorted(fields))
 

@@ -231,13 +231,30 @@ def raising_frame(buf: bytes | bytearray, line_start: int, line: str, formats: F
     no Python frame is there (a cut paste, a native stack). A message that says little (`KeyError:
     '3f0c...'`) says where it came from with it."""
     who, _ = formats.tags(line)
+    message = formats.message(line)
+    # A traceback a logger printed line by line (`ERROR 06-01 09:25:52 async_llm_engine.py:45] AssertionError`):
+    # the lines above it behind the same prefix are read behind it, their indentation kept.
+    prefix = line[: line.rfind(message)] if message and line.rstrip().endswith(message) else ""
+    statement = ""  # the source line the frame ran, as the traceback prints it under the frame
     for _, text in reversed(_lines_above(buf, line_start, formats, who, RAISING_FRAME_LINES)):
+        text = text[len(prefix) :] if prefix and text.startswith(prefix) else text
         frame = parse_frame(text)
         if frame is not None:
-            return None if frame.native else clip(text.strip(), CALL_CHARS)
+            if frame.native:
+                return None
+            where = clip(text.strip(), CALL_CHARS)
+            # A bare exception (`AssertionError`, nothing after it) says what failed only in the
+            # statement that raised it: `assert len(next_token_ids) == len(query_indices)`.
+            bare = statement and _BARE_EXCEPTION.match(formats.message(line).strip())
+            return f"{where}: `{clip(statement, CALL_CHARS)}`" if bare else where
         if not (text.startswith((" ", "\t")) or _CARETS.match(text)):
             return None  # not the traceback's source or carets: the exception stands alone
+        if not _CARETS.match(text):
+            statement = text.strip()
     return None
+
+
+_BARE_EXCEPTION = LazyRegex(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception):?$")
 
 
 RAISING_FRAME_LINES = 4  # the frame, its source line, and up to two caret lines

@@ -12,6 +12,7 @@ refuses it explicitly where it is not), so it is never flagged here.
 from __future__ import annotations
 
 from ...model import SERVER_ROLES, Event, FieldValue, Mark, Role
+from ...model.textcut import clip
 from ...model.verdicts import CONFIG_MISMATCH
 from ..hypothesis import Evidence, Hypothesis
 from ..link import downstream
@@ -92,6 +93,11 @@ def _mismatch(
         f"them, {prefill.where} and {decode.where}); no explicit mismatch error was logged, and "
         f"{_kinds(len({e.pattern for e in effects}))} followed."
     )
+    if refused and any(key == "context_len" for key, _, _ in differences):
+        first = min(refused, key=_time_key)
+        summary += (
+            f" The first prompt one server refused and the other took: {first.where}: {clip(first.text.strip(), 240)}"
+        )
     return [
         Hypothesis(
             VERDICT,
