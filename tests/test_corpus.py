@@ -126,10 +126,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round15-excerpts-a/03-hicache-spec-ima-nccl-watchdog": {
         "verdict": "first sight: inconclusive 0.00; the tester expects scheduler-crash",
     },
-    "tests/data/blind-round15-excerpts-b/07-hf-repo-not-found-collapsed-lines": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects model-load-failure",
-        "key_line": "first sight: no key line quoted (no-failure-seen 0.50)",
-    },
     "tests/data/blind-round15-excerpts-b/12-lmcache-tp4-cpu-buffer-leaked-shm": {
         "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive",
     },

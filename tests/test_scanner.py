@@ -371,3 +371,17 @@ def test_a_traceback_longer_than_the_lookback_keeps_the_time_of_the_line_that_an
         [full] = [e for e in result.events if e.pattern == "disk-full"]
         assert full.time == epoch_of("2026-07-02", "10:00:07", "")
         assert full.time_inferred
+
+
+@pytest.mark.parametrize("prefix", ["decode-1  | ", "[pod/pd-decode-0/decode] "], ids=["compose", "kubectl"])
+def test_a_collectors_prefix_changes_no_event(library: Library, index: AnchorIndex, prefix: str) -> None:
+    """The library's example lines behind a collector's prefix find the events they find alone: a line
+    is read behind its prefix, and an anchor found in the prefix only (compose's `|`) names no candidate."""
+    # (A line of its own holding ` | ` is left as it is: compose's prefix is not told from a table's cell.)
+    lines = [line for line in example_lines(library) if " | " not in line]
+    plain = scan("\n".join(lines).encode() + b"\n", index)
+    prefixed = scan("\n".join(prefix + line for line in lines).encode() + b"\n", index)
+    # Which lines: a heading's measures read from the rows below it keep their prefixes, a field apart.
+    assert [(pattern, line) for pattern, line, _ in found(prefixed)] == [
+        (pattern, line) for pattern, line, _ in found(plain)
+    ]

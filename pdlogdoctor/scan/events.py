@@ -113,6 +113,7 @@ class EventSink:
     classified: dict[str, ErrorHit | None] = field(default_factory=dict)  # `_classify`
     read_through: int = 0  # the last row a wrapped line (or record) read whole took in: not read again alone
     by_anchor: tuple[tuple[bytes, tuple[Pattern, ...]], ...] = ()  # the anchor index's, for records read whole
+    anchor_texts: tuple[str, ...] = ()  # by_anchor's anchors as text, decoded once (`_anchors_in`)
     last_line: int = 0  # the last line something recognised: a row of a wrapped line is not read twice
     series: SeriesBook = field(default_factory=SeriesBook)  # the metrics patterns' lines, every one
     numeric: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # a metrics pattern's numbers
@@ -174,6 +175,12 @@ class EventSink:
             return  # a row of a wrapped line, read with the whole line
         raw = buf[start:stop].decode("utf-8", errors="replace")
         text, actions_time = clean_line(raw)
+        if text is not raw and raw.endswith(text):
+            # A collector's prefix taken off (`prefill-1  | `, `[pod/x/c] `): an anchor found in it only
+            # is no candidate's (a pattern reads the line behind it), on every line of the file.
+            anchors = self._anchors_in(anchors, text)
+            if not anchors and not generic:
+                return
         line = _Line(start, stop, end, line_no, raw, text, actions_time)
         plan = self.plan(anchors)
         if is_member_line(text):
@@ -192,6 +199,13 @@ class EventSink:
             recognised = _match_error_line(buf, line, self.errors, self)
         if recognised:
             self.last_line = max(self.last_line, line_no)
+
+    def _anchors_in(self, anchors: tuple[int, ...], text: str) -> tuple[int, ...]:
+        """Those of `anchors` (places in `by_anchor`) that `text` holds."""
+        if not self.anchor_texts:
+            self.anchor_texts = tuple(anchor.decode("utf-8", errors="replace") for anchor, _ in self.by_anchor)
+        names = self.anchor_texts
+        return tuple(number for number in anchors if names[number] in text)
 
     def _plan_in(self, text: str) -> _Plan:
         """The candidates of the anchors `text` holds (a record read whole: its lines were handed
