@@ -3930,6 +3930,74 @@ KNOWN: dict[str, dict[str, str]] = {
             "results, not the lines the tester keys; nothing shows a request answered, and the tester expects healthy"
         ),
     },
+    # Round 178 (session 54), at first sight on d58c128b: 40/50 acceptable (42/50 after its fixes).
+    "tests/data/blind-round178-bundles-1/02-vllm-mooncake-rdma-config-served-by-tcp": {
+        "key_line": (
+            "first sight and since: output-corruption (right), quoting the garbled answers, not Mooncake's "
+            "`Found 0 HCAs.` the tester keys: no pattern reads a transport that fell back to TCP"
+        ),
+    },
+    "tests/data/blind-round178-bundles-1/04-sglang-mooncake-tcp-lane-queue-full": {
+        "verdict": (
+            "first sight and since: inconclusive (acceptable) naming Mooncake's failed sessions; its TCP lane's "
+            "queue-full count and throughput metrics, which the tester keys, are lines no pattern reads"
+        ),
+    },
+    "tests/data/blind-round178-bundles-2/01-glm52-eagle-decode-prefill-without-spec": {
+        "verdict": (
+            "first sight and since: inconclusive; the decode with EAGLE beside a prefill without it hangs in its "
+            "warm-up until the scheduler's watchdog fires, which config-mismatch does not explain (its effects are "
+            "failed transfers and answers), and the tester expects config-mismatch"
+        ),
+        "key_line": "the same: the two servers' speculative_algorithm settings are not quoted",
+    },
+    "tests/data/blind-round178-bundles-2/02-dsv3-pd-mtp-accept-len-drop": {
+        "verdict": (
+            "first sight and since: healthy at 0.75; the run serves and passes, and its MTP accept length (1.98 "
+            "against 3.19 without PD, a figure from another run the logs do not hold) is judged against nothing; "
+            "the tester expects inconclusive"
+        ),
+    },
+    "tests/data/blind-round178-excerpts-a/07-sglang-diffusion-scheduler-dies-health-ok": {
+        "verdict": (
+            "first sight and since: scheduler-init-crash at 0.40; SGLang's diffusion scheduler quits after three "
+            "errors while /health answers 200, which shows no request served, so the crash is placed at start-up; "
+            "the tester expects a crash while serving"
+        ),
+    },
+    "tests/data/blind-round178-excerpts-d/06-sglang-dp-attn-gptoss-garbage": {
+        "verdict": (
+            "first sight and since: no-failure-seen; the paste is the issue's prose and a markdown table of "
+            "GSM8K/MMLU with DP attention off and on (124/128 against 0/128), which no pattern reads as two sides "
+            "of a comparison; the tester expects output-corruption"
+        ),
+    },
+    "tests/data/blind-round178-excerpts-e/01-xinference-vllm-health-restart": {
+        "verdict": (
+            "first sight and since: no-failure-seen; Xinference's `Detecting vLLM is not health, prepare to quit "
+            "the process` is an INFO line no pattern reads, and the workers' exits after it are a stop; the tester "
+            "expects inconclusive"
+        ),
+    },
+    "tests/data/blind-round178-excerpts-e/02-vllm-sigterm-drain": {
+        "verdict": (
+            "first sight and since: inconclusive; uvicorn waiting for open connections as the server shuts down "
+            "is read as a server stopped with requests open, and the tester expects no-failure-seen (a graceful "
+            "drain on SIGTERM)"
+        ),
+    },
+    "tests/data/blind-round178-excerpts-e/03-spyre-sigterm-backtrace": {
+        "key_line": (
+            "first sight and since: no-failure-seen (right), whose summary does not quote the runtime's `Signal "
+            "Received: 15 (Terminated)` lines the tester keys"
+        ),
+    },
+    "tests/data/blind-round178-excerpts-e/05-sglang-detok-hf429-half-dead": {
+        "verdict": (
+            "first sight and since: inconclusive (acceptable) naming the health check's 5xx; the Hub's 429 and "
+            "the tokenizer's `Unable to load vocabulary` the tester keys are not its summary's lines"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
