@@ -3998,6 +3998,60 @@ KNOWN: dict[str, dict[str, str]] = {
             "the tokenizer's `Unable to load vocabulary` the tester keys are not its summary's lines"
         ),
     },
+    # Round 179 (session 54), at first sight on bc021a50: 43/50 acceptable (kept as it was scored).
+    "tests/data/blind-round179-bundles-3/04-gpustack-aiohttp-connector-limit": {
+        "key_line": (
+            "first sight: healthy (right), whose report quotes the served requests, not vLLM's `Running: 100 "
+            "reqs, Waiting: 0 reqs` or the benchmark's success rate and concurrency the tester keys"
+        ),
+    },
+    "tests/data/blind-round179-excerpts-a/01-vllm-fa-headdim-not-multiple-of-32": {
+        "verdict": (
+            "first sight: scheduler-crash at 0.35 (acceptable) resting on the worker's multiproc_executor line, "
+            "not the `Worker failed with error 'This flash attention build does not support headdim ...'` "
+            "line the tester keys; its phase (the profile run at start-up) is not read"
+        ),
+    },
+    "tests/data/blind-round179-excerpts-a/05-vllm-flashinfer-trtllm-page-size-544": {
+        "verdict": (
+            "first sight: inconclusive naming FlashInfer's `Expect (32 <= headDim <= 2048) && (numTokensPerPage "
+            "<= 128)` check; no frame or line places it in an engine, and the tester expects scheduler-crash"
+        ),
+    },
+    "tests/data/blind-round179-excerpts-b/04-llmd-vllm-cuda-driver-803-set-device": {
+        "verdict": (
+            "first sight: inconclusive (acceptable) naming the source lines under the frames; the paste is cut "
+            "before CUDA's error 803 and the init_device frame the tester keys is not quoted"
+        ),
+    },
+    "tests/data/blind-round179-excerpts-c/04-sglang-legacy-router-init-traceback": {
+        "verdict": (
+            "first sight: no-failure-seen; SGLang 0.1's `router init state: Traceback (most recent call last):` "
+            "holds the traceback's header after a message, which no layer reads as an error line, and the "
+            "traceback is cut before its exception; the tester expects scheduler-init-crash"
+        ),
+        "key_line": "the same: the header line the tester keys is not quoted",
+    },
+    "tests/data/blind-round179-excerpts-d/02-sglang-gemma3-lora-hidden-dim-init": {
+        "verdict": (
+            "first sight: scheduler-crash at 0.35 (acceptable) whose summary names run_scheduler_process and "
+            "an unexplained line, not the `get_hidden_dim` frame or the `Scheduler hit an exception` line the "
+            "tester keys; Scheduler.__init__ in its stack is not read as start-up"
+        ),
+    },
+    "tests/data/blind-round179-excerpts-d/03-vllm-lora-modules-to-save-lm-head": {
+        "verdict": (
+            "first sight: scheduler-crash at 0.35; the LoRA weight refused while loading an adapter for a "
+            "request is not placed while serving, and the tester expects scheduler-runtime-crash"
+        ),
+    },
+    "tests/data/blind-round179-excerpts-d/07-vllm-gpustack-lora-rank-over-max": {
+        "verdict": (
+            "first sight: scheduler-crash at 0.35 at `peft_helper.validate_legal(...)` (the paste ends before the "
+            "exception); an adapter refused is one request's error, not the engine's death, and the tester "
+            "expects inconclusive"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
