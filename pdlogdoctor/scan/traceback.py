@@ -245,7 +245,7 @@ def raising_frame(buf: bytes | bytearray, line_start: int, line: str, formats: F
             where = clip(text.strip(), CALL_CHARS)
             # A bare exception (`AssertionError`, nothing after it) says what failed only in the
             # statement that raised it: `assert len(next_token_ids) == len(query_indices)`.
-            bare = statement and _BARE_EXCEPTION.match(formats.message(line).strip())
+            bare = statement and _BARE_EXCEPTION.match(message.strip())
             return f"{where}: `{clip(statement, CALL_CHARS)}`" if bare else where
         if not (text.startswith((" ", "\t")) or _CARETS.match(text)):
             return None  # not the traceback's source or carets: the exception stands alone
