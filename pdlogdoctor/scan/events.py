@@ -113,7 +113,7 @@ class EventSink:
     classified: dict[str, ErrorHit | None] = field(default_factory=dict)  # `_classify`
     read_through: int = 0  # the last row a wrapped line (or record) read whole took in: not read again alone
     by_anchor: tuple[tuple[bytes, tuple[Pattern, ...]], ...] = ()  # the anchor index's, for records read whole
-    anchor_texts: tuple[str, ...] = ()  # by_anchor's anchors as text, decoded once (`_anchors_in`)
+    anchor_texts: tuple[str, ...] = ()  # by_anchor's anchors as text (the index's: `_anchors_in`)
     last_line: int = 0  # the last line something recognised: a row of a wrapped line is not read twice
     series: SeriesBook = field(default_factory=SeriesBook)  # the metrics patterns' lines, every one
     numeric: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # a metrics pattern's numbers
@@ -202,7 +202,7 @@ class EventSink:
 
     def _anchors_in(self, anchors: tuple[int, ...], text: str) -> tuple[int, ...]:
         """Those of `anchors` (places in `by_anchor`) that `text` holds."""
-        if not self.anchor_texts:
+        if len(self.anchor_texts) != len(self.by_anchor):  # a sink made without its index's texts
             self.anchor_texts = tuple(anchor.decode("utf-8", errors="replace") for anchor, _ in self.by_anchor)
         names = self.anchor_texts
         return tuple(number for number in anchors if names[number] in text)

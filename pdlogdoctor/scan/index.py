@@ -52,6 +52,9 @@ class AnchorIndex:
     pasted: tuple[Pattern, ...] = ()
     # The patterns of sentences a person writes, read again on a paste's hand-wrapped sentences (scan/prose.py).
     prose: tuple[Pattern, ...] = ()
+    # `by_anchor`'s anchors as text, for the lines read behind a collector's prefix (EventSink._anchors_in):
+    # decoded once per index, not once per source (100,000 small files).
+    anchor_texts: tuple[str, ...] = field(default=(), compare=False)
 
     def limits(self) -> dict[str, int]:
         """Each pattern's `stop_after`, for merging ranges scanned apart."""
@@ -83,7 +86,7 @@ class AnchorIndex:
         return cls(
             plan.by_anchor, plan.blocks, fast, library.errors, plan.generic, plan.launches, library.formats,
             plan.sampled, plan.slots, plan.firsts, plan.stop_afters, plan.block_anchors, plan.numbers, plan.pasted,
-            plan.prose,
+            plan.prose, tuple(anchor.decode("utf-8", errors="replace") for anchor, _ in plan.by_anchor),
         )  # fmt: skip
 
 

@@ -141,7 +141,14 @@ class Search:
 
 
 def _sink(name: str, index: AnchorIndex, stamps: StampMemory) -> EventSink:
-    return EventSink(name, index.errors, stamps, sampled=dict(index.sampled), by_anchor=index.by_anchor)
+    return EventSink(
+        name,
+        index.errors,
+        stamps,
+        sampled=dict(index.sampled),
+        by_anchor=index.by_anchor,
+        anchor_texts=index.anchor_texts,
+    )
 
 
 def _copied(sink: EventSink) -> EventSink:

@@ -46,6 +46,11 @@ def forget_nearby(memory: StampMemory) -> None:
     memory.above = None
 
 
+def _start_above(buf: Buffer, pos: int) -> int:
+    """Where the line above the one starting at `pos` starts (a line is read up to MAX_LINE_BYTES back)."""
+    return buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
+
+
 def read_near(buf: Buffer, start: int, stop: int, memory: StampMemory) -> tuple[Stamp | None, str | None]:
     """The time the line buf[start:stop] states and the time its collector received it (clean_line),
     read once per buffer."""
@@ -91,7 +96,7 @@ def _stamp_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp | None:
         earlier = memory.above
         if earlier is not None and earlier[0] == pos:
             return earlier[1]
-        previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
+        previous = _start_above(buf, pos)
         stamp, above_actions = read_near(buf, previous, pos - 1, memory)
         if stamp is not None:
             return stamp
@@ -110,7 +115,7 @@ def _own_stamp_near_above(buf: Buffer, start: int, memory: StampMemory) -> Stamp
     for _ in range(STAMP_LOOKBACK_LINES):
         if pos <= 0:
             return memory.last_own
-        previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
+        previous = _start_above(buf, pos)
         stamp = read_near(buf, previous, pos - 1, memory)[0]
         if stamp is not None:
             return stamp
@@ -139,7 +144,7 @@ def _walk_for_local_stamp(buf: Buffer, start: int, memory: StampMemory) -> tuple
             if needed is not None and walked + needed <= STAMP_LOOKBACK_LINES:
                 return stamp, walked + needed
             return None, None
-        previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
+        previous = _start_above(buf, pos)
         stamp = read_near(buf, previous, pos - 1, memory)[0]
         if stamp is not None and not stamp.utc:
             return stamp, walked + 1
@@ -185,7 +190,7 @@ def remember_last_stamp(buf: Buffer, end: int, memory: StampMemory) -> None:
     for _ in range(STAMP_LOOKBACK_LINES):
         if pos <= 0:
             return
-        previous = buf.rfind(b"\n", max(0, pos - 1 - MAX_LINE_BYTES), pos - 1) + 1
+        previous = _start_above(buf, pos)
         own, actions_time = read_near(buf, previous, pos - 1, memory)
         if own is not None:
             memory.last_own = own
