@@ -4052,6 +4052,19 @@ KNOWN: dict[str, dict[str, str]] = {
             "expects inconclusive"
         ),
     },
+    "tests/data/blind-round180-bundles-2/03-lmcache-mooncake-master-moved": {
+        "verdict": (
+            "first sight: inconclusive, led by the store client's `Client not available` (the earliest of five "
+            "kinds of error after the master moved); the summary quotes the next two kinds, not the tester's "
+            "`Failed to ping master for 3 times (non-HA); reconnecting to` line, the fourth"
+        ),
+    },
+    "tests/data/blind-round180-excerpts-d/05-vllm-chunked-prefill-ttft": {
+        "verdict": (
+            "first sight: no-failure-seen; two runs pasted one under the other (chunked prefill off, then on) "
+            "are not compared, and a per-request `finished E2E: ..., TTFT: ...` line is read as no served request"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

@@ -637,6 +637,33 @@ def test_a_loop_crash_after_batches_of_work_on_a_node_that_prints_no_ready_line_
     assert report.verdict.id == RUNTIME
 
 
+# An sglang worker thread's traceback with no frame that names a step (sgl-project/sglang#10554's shape:
+# the overlap thread's forward, cut before its exception), below the scheduler's batch lines.
+WORKER_THREAD_CRASH = [
+    "[2025-09-17 06:54:37 TP2] TpModelWorkerClient hit an exception: Traceback (most recent call last):",
+    '  File "/usr/local/lib/python3.11/site-packages/sglang/srt/managers/tp_worker_overlap_thread.py", line 143, '
+    "in forward_thread_func",
+    "    self.forward_thread_func_()",
+]
+
+
+@pytest.mark.parametrize(("new_tokens", "phase"), [(15488, RUNTIME), (900, RUNTIME), (7, UNKNOWN)])
+def test_one_prefill_batch_longer_than_a_warmup_prompt_says_it_served(
+    tmp_path: Path, library: Library, new_tokens: int, phase: str
+) -> None:
+    """No ready line and no start-up line, one batch line before the crash: a batch that prefilled
+    more tokens than the server's own warmup prompt holds was a request's; the look-alike, a batch of
+    a few tokens, may be the warmup's, and the phase stays open."""
+    batch = (
+        f"[2025-09-17 06:54:36 TP0] Prefill batch. #new-seq: 1, #new-token: {new_tokens}, #cached-token: 0, "
+        "token usage: 0.00, #running-req: 1, #queue-req: 0, "
+    )
+    report = _report(tmp_path, library, [batch, *WORKER_THREAD_CRASH])
+    assert report.verdict.id == phase, report.verdict.summary
+    if phase == RUNTIME:
+        assert f"prefilled {new_tokens} tokens in one batch" in report.verdict.summary
+
+
 # vllm-project/vllm#16030 as its journal held it: a worker's exception, vLLM's front end shutting
 # down in the same second, the launcher script's child killed, systemd's unit exiting with 137.
 JOURNAL = "Apr  3 17:38:57 langmodel52 langmodel[140223]: "

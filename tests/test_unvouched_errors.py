@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pdlogdoctor.library.patterns import Library
 from pdlogdoctor.pipeline import run
 
@@ -112,3 +114,35 @@ def test_an_end_to_end_result_that_passed_vouches_for_the_warning(tmp_path: Path
     ready = "(APIServer pid=701) INFO 03-17 02:19:24 [api_server.py:1995] Starting vLLM API server 0 on http://0.0.0.0:8100\n"
     restarted = run([str(_paste(tmp_path, [*lines, ready]))], library)
     assert restarted.verdict.id == "healthy", restarted.verdict.summary
+
+
+# vLLM's custom-op module warns at import when its CUDA kernels are not built for the platform (round 180:
+# vllm-ascend serving Qwen3-Next, vllm-project/vllm-ascend#4357), before the engine serves; its MoE ops'
+# module the same way (vllm/_custom_ops.py logs each import it could not make with the exception).
+IMPORT_WARNINGS = [
+    "WARNING 11-22 08:12:21 [_custom_ops.py:20] Failed to import from vllm._C with "
+    "ModuleNotFoundError(\"No module named 'vllm._C'\")\n",
+    "WARNING 01-07 09:14:02 [_custom_ops.py:28] Failed to import from vllm._moe_C with "
+    "ImportError('libcudart.so.12: cannot open shared object file: No such file or directory')\n",
+]
+ENGINE_STATS = (
+    "(APIServer pid=1) INFO 11-22 08:13:{second} [loggers.py:127] Engine 000: Avg prompt throughput: 2.4 tokens/s, "
+    "Avg generation throughput: 0.1 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.5%, "
+    "Prefix cache hit rate: 0.0%\n"
+)
+
+
+@pytest.mark.parametrize("warning", IMPORT_WARNINGS)
+def test_an_import_that_failed_before_the_server_served_did_not_stop_it(
+    tmp_path: Path, library: Library, warning: str
+) -> None:
+    """An import warning above the first line of its file that shows serving was the process's start:
+    the server served past it. The look-alikes still lead: the same warning between two serving lines
+    (a lazy import a request needed), and a router's retry warning above its first answer."""
+    serving = [ENGINE_STATS.format(second=f"{s:02d}") for s in (9, 19, 39)]
+    report = run([str(_paste(tmp_path, [warning, *serving]))], library)
+    assert report.verdict.id == "healthy", report.verdict.summary
+    (tmp_path / "between").mkdir()
+    report = run([str(_paste(tmp_path / "between", [serving[0], warning, *serving[1:]]))], library)
+    assert report.verdict.id != "healthy", report.verdict.summary
+    assert "a warning says something failed while it served" in report.verdict.summary

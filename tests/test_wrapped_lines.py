@@ -181,6 +181,9 @@ def test_the_rows_of_a_wrapped_line_join_from_any_of_them() -> None:
         "2024-07-03 11:58:42,096 INFO worker.py:1724 -- Started a local Ray instance.",
         # a paste's markdown field in bold (vllm-project/vllm#42526: the CI analyzer's summary)
         "**Failure count:** 1 new failure linked to this PR",
+        # a logger whose time is the clock alone (round 180: vMLX's engine), bracketed or bare
+        "[18:48:56.295] INFO:vmlx_engine.scheduler:Request chatcmpl-1243a761: paged cache reconstruction failed",
+        "09:15:02,118 WARNING  worker  Failed to fetch the adapter list",
     ],
 )
 def test_a_line_that_starts_like_its_own_is_never_taken_in(below: str) -> None:

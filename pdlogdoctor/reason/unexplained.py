@@ -112,6 +112,8 @@ _RAISED = LazyRegex(
     r"^(?:(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*?)?(?:Error|Exception)(?::|\s*$)"
     r"|(?:[a-z_][a-z0-9_]*\.)+[A-Z][A-Za-z0-9]*: )"
 )
+# A line that says an import failed (Python's own exceptions, and the words a fallback logs).
+_IMPORT_FAILED = LazyRegex(r"\b(?:ModuleNotFoundError|ImportError)\b|\b(?i:failed to import|could not import)\b")
 # The roles of a file whose lines after a stop are that process's teardown (unexplained.gather).
 STOPPED_ROLES = (*SERVER_ROLES, Role.UNKNOWN)
 TRACEBACK_GAP = 8  # lines between two source lines of one traceback (its frame lines, a CI's stamps)
@@ -612,6 +614,24 @@ def _last_serving_lines(
     for event in events:
         if event.pattern in serving and not event.failing:
             lines[event.source] = max(lines.get(event.source, 0), event.line)
+    return lines
+
+
+def _imported_before_serving(warning: Event, first_served: Mapping[str, int]) -> bool:
+    """A warning that an import failed, above the first line of its file that shows serving: modules
+    are imported as the process starts (an optional one its platform lacks: vllm-ascend's `Failed to
+    import from vllm._C with ModuleNotFoundError`), and the server went on to serve past it. One
+    below a serving line was a lazy import a request needed, and stays a lead."""
+    return bool(_IMPORT_FAILED.search(warning.text)) and warning.line < first_served.get(warning.source, 0)
+
+
+def _first_serving_lines(events: Sequence[Event], library: Library) -> dict[str, int]:
+    """The first line of each file that shows serving (`_imported_before_serving`)."""
+    serving = library.marked(*SERVING_MARKS)
+    lines: dict[str, int] = {}
+    for event in events:
+        if event.pattern in serving and not event.failing:
+            lines[event.source] = min(lines.get(event.source, event.line), event.line)
     return lines
 
 
@@ -1690,12 +1710,12 @@ def _healthy(
             why = (
                 f"after the last line of its file that shows it serving{shown}, and no end-to-end result vouches for it"
             )
-            changed = _not_healthy(report, lead, why, library)
+            changed = _not_healthy(report, lead, why, library, unvouched)
             return _named_after_serving(changed, unvouched, library, (*errors, *events), last_words=True) or changed
         unvouched = [t for t in serious if _while_serving_in_its_file(t.first, served, started)]
         if unvouched:
             why = "while it served (no start-up follows it), and no end-to-end result vouches for it"
-            changed = _not_healthy(report, _lead(unvouched), why, library)
+            changed = _not_healthy(report, _lead(unvouched), why, library, unvouched)
             # Its words may still name a cause, as a lead (lmdeploy's `CUDA runtime error: out of memory`
             # between two 200s whose answers came back empty: InternLM/lmdeploy#1991).
             return _named_after_serving(changed, unvouched, library, (*errors, *events)) or changed
@@ -1711,7 +1731,7 @@ def _healthy(
         later = [t for t in run if _after(t.last, last_check)]
         if later:
             return _not_healthy(
-                report, later[0], "after the end-to-end checks passed, so they do not vouch for it", library
+                report, later[0], "after the end-to-end checks passed, so they do not vouch for it", library, later
             )
     # A state of the machine the run served on (a GPU that needs a reset) holds whenever it was read:
     # serving beside it says nothing of what it cost, whatever file reported it.
@@ -1719,18 +1739,18 @@ def _healthy(
     held = [t for t in serious if t.marker in standing]
     if not passed and held:
         why = "from a state of the machine that holds until someone acts, and no end-to-end result vouches for the run"
-        return _not_healthy(report, _lead(held), why, library)
+        return _not_healthy(report, _lead(held), why, library, held)
     deployment = [t for t in serious if set(t.roles) & DEPLOYMENT_ROLES]
     if not passed and deployment:
         why = "while no end-to-end result (probe or accuracy gate) shows that it did not matter"
-        return _not_healthy(report, _lead(deployment), why, library)
+        return _not_healthy(report, _lead(deployment), why, library, deployment)
     # The benchmark or test that measures the run failed in its own output (a client's traceback:
     # sglang's bench_sglang.py died on a garbled answer while every request came back 200) and no
     # result of it passed: the servers answering says nothing of what they answered.
     checks = [t for t in serious if set(t.roles) & CHECK_ROLES]
     if not passed and checks:
         why = "in the output of the run's own benchmark or test, and no result of it passed"
-        return _not_healthy(report, _lead(checks), why, library)
+        return _not_healthy(report, _lead(checks), why, library, checks)
     lead = _lead(serious)
     critical = any(t.severity is Severity.CRITICAL for t in serious)
     count = sum(t.count for t in serious)
@@ -1799,8 +1819,13 @@ def _warned_while_serving(
         return report
     served = _last_serving_lines(events, library)
     started = _last_serving_lines(events, library, START_UP_MARKS)
+    first_served = _first_serving_lines(events, library)
     unvouched = [
-        t for t in warnings if t.severity is Severity.WARNING and _while_serving_in_its_file(t.first, served, started)
+        t
+        for t in warnings
+        if t.severity is Severity.WARNING
+        and _while_serving_in_its_file(t.first, served, started)
+        and not _imported_before_serving(t.first, first_served)
     ]
     if not unvouched:
         return report
@@ -1851,8 +1876,13 @@ def _after(event: Event, moment: float | None) -> bool:
     return event.time is not None and moment is not None and event.time > moment
 
 
-def _not_healthy(report: Report, lead: UnexplainedError, why: str, library: Library) -> Report:
-    summary = f"{_lead_words(lead)}: {ended(quote(lead))} The deployment served, but this error comes {why}."
+def _not_healthy(
+    report: Report, lead: UnexplainedError, why: str, library: Library, among: Sequence[UnexplainedError] = ()
+) -> Report:
+    """`among`: the errors the lead was chosen from; the next kinds after it are quoted too (with no
+    pattern to say which states the cause, it is often a line or two below the first)."""
+    after = _after_the_lead(lead, list(among))
+    summary = f"{_lead_words(lead)}: {ended(quote(lead))} The deployment served, but this error comes {why}.{after}"
     missing = (*report.missing, f"no pattern explains the error at {lead.first.where}")
     cause = f"an error no pattern names ({lead.first.where}) comes {why}"
     return as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, cause)

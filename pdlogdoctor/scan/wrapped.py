@@ -35,6 +35,10 @@ BOLD_LEAD = lazy_re(r"\*\*[^*\s][^*\n]{0,80}?\*\*")
 # a cut that leaves a capitalised word or two, a colon and a value at the row's start is rare; a
 # build summary's rows one under another are common, and a long one above must not take the next.
 LABEL_LEAD = lazy_re(r"[A-Z][A-Za-z]{1,20}(?: [A-Za-z]{1,20}){0,2}:[ \t]+\S")
+# A time of day leading a line, bracketed or bare, with no date (`[18:48:56.295] INFO:...`: a Python
+# logger's `%(asctime)s` set to the clock alone, vMLX's engine): a line of its own, though no format
+# dates it. A terminal's cut leaves a clock and a space at a row's start only by chance.
+CLOCK_LEAD = lazy_re(r"\[?\d{1,2}:\d\d:\d\d(?:[.,]\d{1,9})?\]?[ \t]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +105,8 @@ def is_part(text: str, formats: Formats) -> bool:
     if text[:2] == "**" and BOLD_LEAD.match(text):
         return False
     if text[:1].isupper() and LABEL_LEAD.match(text):
+        return False
+    if (text[:1] == "[" or text[:1].isdigit()) and CLOCK_LEAD.match(text):
         return False
     plain = without_colours(text)
     # Each test alone says no; the cheapest first (a stamped line, most of a log, goes at the first).

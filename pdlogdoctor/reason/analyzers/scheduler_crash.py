@@ -65,6 +65,9 @@ OPEN_PHASE_CONFIDENCE = 0.2
 # Lines above a crash line read for a symptom the process logged just before it died.
 SYMPTOM_LINES = 10
 WORK_LINES = 3  # batch lines after the start-up lines: more than the server's own warmup request prints
+# Tokens one prefill batch takes past which it is no warmup's: the request a server sends itself before
+# it reports ready is a short prompt (sglang's `The capital city of France is`, a few tokens).
+WARMUP_TOKENS = 64
 CALL_CHARS = 120  # of the source line a cut traceback's innermost frame was running
 # The process a crash line's pattern group says died, where it is not sglang's scheduler.
 PROCESS_OF_GROUP = {"vllm": "vLLM's engine (its engine core or a model worker)"}
@@ -391,7 +394,16 @@ def _served_since_start_up(crash: Event, evidence: Evidence) -> str | None:
     batches = [e for e in after if Mark.METRICS in pattern_marks[e.pattern]]
     if len(batches) >= WORK_LINES:
         return f"it ran batches ({len(batches)} batch lines from {batches[0].where})"
+    long = next((e for e in batches if _tokens_prefilled(e) > WARMUP_TOKENS), None)
+    if long is not None:
+        return f"it prefilled {_tokens_prefilled(long)} tokens in one batch ({long.where}), no warmup's short prompt"
     return None
+
+
+def _tokens_prefilled(batch: Event) -> int:
+    """The new tokens a batch line says its batch prefilled (sglang's `#new-token`), 0 when it says none."""
+    tokens = batch.get("new_tokens")
+    return tokens if isinstance(tokens, int) else 0
 
 
 def _written_while_serving(crash: Event, evidence: Evidence) -> Event | None:
