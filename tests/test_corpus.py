@@ -4065,6 +4065,46 @@ KNOWN: dict[str, dict[str, str]] = {
             "are not compared, and a per-request `finished E2E: ..., TTFT: ...` line is read as no served request"
         ),
     },
+    "tests/data/blind-round181-bundles-1/01-dynamo-grove-rollout-checksum-reject": {
+        "verdict": (
+            "first sight: inconclusive, led by the client's 503s; since, the summary also quotes the frontend's "
+            "earlier checksum error, but no pattern reads a router refusing a new worker set, and the tester "
+            "expects router-no-workers"
+        ),
+    },
+    "tests/data/blind-round181-bundles-1/02-llmd-router-toplevel-kv-params-old-vllm": {
+        "key_line": (
+            "the decode's first stats line at 0 % the tester keys is not quoted: the series keeps its last line"
+        ),
+        "verdict": (
+            "first sight: performance-regression at 0.45; since, inconclusive on the decode's external prefix "
+            "cache hit rate at 0 %, quoting the decode's last stats line, not the first zero line the tester keys"
+        ),
+    },
+    "tests/data/blind-round181-bundles-3/04-trtllm-disagg-decode-unbound-cpu-contention": {
+        "key_line": ("the same: the step times the tester keys are read by no pattern"),
+        "verdict": (
+            "first sight: healthy at 0.60; a decode whose host step time dwarfs its device step time (ranks "
+            "unbound from their CPUs) with no threshold or baseline in the logs is not read as slow"
+        ),
+    },
+    "tests/data/blind-round181-bundles-1/04-sglang-anthropic-messages-drops-bootstrap": {
+        "key_line": (
+            "first sight: the servers' `Invalid request: Disaggregated request received without bootstrap room id.` "
+            "lines are no error lines (no level, no error word); the client's 400 with the same words leads"
+        ),
+    },
+    "tests/data/blind-round181-bundles-1/05-dynamo-mixed-version-rollout-healthy": {
+        "key_line": (
+            "first sight: the load generator's `summary ... sent=58 ok=58 failed=0` and the frontend's `added model` "
+            "lines are read by no pattern"
+        ),
+    },
+    "tests/data/blind-round181-excerpts-c/07-vllm-hermes-tool-parser-debug": {
+        "key_line": (
+            "first sight: a paste of DEBUG lines with nothing failed quotes where it ends, not the parser's first line"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3

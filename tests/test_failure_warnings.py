@@ -52,3 +52,40 @@ def test_a_warning_that_took_a_fallback_is_not_a_failure(library: Library, tmp_p
     assert hit is None or hit.severity.rank < Severity.WARNING.rank
     (tmp_path / "paste.log").write_text(HANDLED + "\n")
     assert run([str(tmp_path)], library).verdict.id == "no-failure-seen"
+
+
+# A native component's LOG(ERROR) pasted without its level letter, ending by exclaiming the failure
+# (round 181: Mooncake's NVLink transport, kvcache-ai/Mooncake#3031), and messages of the same shape.
+# The look-alikes: the same line behind glog's INFO letter, and a question.
+EXCLAIMED = [
+    "... nvlink_transport.cpp:497] Requested address ... not found!",
+    # the same message unelided, as Mooncake's intra-node NVLink transport prints it too
+    "nvlink_transport.cpp:497] Requested address 0x7f2a80000000 to 0x7f2a80100000 not found!",
+    # a simulation framework's RUNTIME_ERROR stream (SimPla's AttributeBase: a factory never registered)
+    "Attribute.cpp:88] data_block block factory is not registered!",
+]
+NOT_EXCLAIMED = [
+    "I0612 10:00:00.000000 4242 nvlink_transport.cpp:497] Requested address 0x7f2a80000000 to 0x7f2a80100000 "
+    "not found!",
+    "Config file not found? Using the defaults",
+]
+
+
+@pytest.mark.parametrize("line", EXCLAIMED)
+def test_a_line_that_exclaims_its_failure_is_an_error_line_and_quoted(
+    library: Library, tmp_path: Path, line: str
+) -> None:
+    assert library.errors is not None
+    hit = library.errors.classify(clean_line(line)[0])
+    assert hit is not None and hit.severity is Severity.ERROR
+    (tmp_path / "paste.log").write_text(line + "\n")
+    report = run([str(tmp_path)], library)
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    assert line.split("] ", 1)[1] in report.verdict.summary
+
+
+@pytest.mark.parametrize("line", NOT_EXCLAIMED)
+def test_an_exclaimed_line_at_info_level_or_a_question_is_no_error(library: Library, line: str) -> None:
+    assert library.errors is not None
+    hit = library.errors.classify(clean_line(line)[0])
+    assert hit is None or hit.severity.rank < Severity.WARNING.rank

@@ -146,3 +146,22 @@ def test_an_import_that_failed_before_the_server_served_did_not_stop_it(
     report = run([str(_paste(tmp_path / "between", [serving[0], warning, *serving[1:]]))], library)
     assert report.verdict.id != "healthy", report.verdict.summary
     assert "a warning says something failed while it served" in report.verdict.summary
+
+
+# Round 181's bundles-1 01: a Dynamo frontend refuses a rolled-out decode worker (an ERROR no pattern
+# names), then the clients get 503s after the last line that shows the deployment serving.
+ROLLOUT = Path(__file__).parent / "data" / "blind-round181-bundles-1" / "01-dynamo-grove-rollout-checksum-reject"
+CHECKSUM = "Checksum for new worker does not match existing WorkerSet's checksum."
+
+
+def test_the_earliest_error_is_quoted_when_a_later_one_leads(tmp_path: Path, library: Library) -> None:
+    """The clients' 503s lead (they come after the last serving line); the frontend's error logged
+    before them, the earliest no pattern names, is quoted too. The look-alike: a lead that is itself
+    the earliest error says nothing of an earlier one."""
+    report = run([str(ROLLOUT)], library)
+    assert report.verdict.id == "inconclusive", report.verdict.summary
+    summary = report.verdict.summary
+    assert "status=503" in summary and CHECKSUM in summary
+    assert summary.index("status=503") < summary.index("The earliest error no pattern explains came before it")
+    plain = run([str(_paste(tmp_path, PASTE.read_text().splitlines(keepends=True)))], library)
+    assert "came before it" not in plain.verdict.summary

@@ -21,11 +21,15 @@ later pass keeps (pipeline.only_adding). Each number it sets is a named step of 
    inconclusive: it hung; so is one whose engine's waiting queue stood in every stats line, nothing
    admitted, while its cache had room. An inconclusive report names an engine whose last stats line
    shows it full (requests waiting, the KV cache at its limit) when its failure came.
-6. waiting.weigh: a run that would show no failure while a log ends on a wait that went on (a
+6. unused_kv.weigh: a P/D run that would be healthy (or show no failure) while its decode's own counters
+   say it loaded none of the prefill's KV (vLLM's external prefix cache hit rate at 0 while it served,
+   LMCache's lookups hitting nothing) is inconclusive: the decode computed every prompt itself; so is
+   a failed performance gate the series found no bottleneck for.
+7. waiting.weigh: a run that would show no failure while a log ends on a wait that went on (a
    start-up polling for its engine, a router for its workers) is inconclusive: it never came up.
-7. gave_up.weigh: a run that would be healthy (or show no failure) while its clients cancelled
+8. gave_up.weigh: a run that would be healthy (or show no failure) while its clients cancelled
    requests all at once, none answered after, is inconclusive: the clients stopped waiting.
-8. quotes.quoted: each summary quotes the lines it cites (the one place that does, for every format).
+9. quotes.quoted: each summary quotes the lines it cites (the one place that does, for every format).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from ..library.templates import message_of
 from ..model import Event, Link, Mark, Report, Series, Source, Verdict
 from ..model.textcut import clip, ended
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, META
-from . import accuracy, confidence, gave_up, performance, quotes, stall, waiting
+from . import accuracy, confidence, gave_up, performance, quotes, stall, unused_kv, waiting
 from .diagnose import NO_LINE_SHOWS_CAUSE, diagnose
 from .unexplained import Unrecognised, weigh
 
@@ -58,6 +62,7 @@ def decide(
     report = _failed_gate_first(report, events, library)
     report = accuracy.disagreeing(report, events, library) or report
     report = stall.weigh(performance.weigh(report, series, events, library, sources), series, library)
+    report = unused_kv.weigh(report, series, library)
     report = waiting.weigh(report, events, sources, library)
     report = gave_up.weigh(report, events, library)
     return quotes.quoted(report, library)

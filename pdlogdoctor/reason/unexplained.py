@@ -1710,12 +1710,12 @@ def _healthy(
             why = (
                 f"after the last line of its file that shows it serving{shown}, and no end-to-end result vouches for it"
             )
-            changed = _not_healthy(report, lead, why, library, unvouched)
+            changed = _not_healthy(report, lead, why, library, unvouched, serious)
             return _named_after_serving(changed, unvouched, library, (*errors, *events), last_words=True) or changed
         unvouched = [t for t in serious if _while_serving_in_its_file(t.first, served, started)]
         if unvouched:
             why = "while it served (no start-up follows it), and no end-to-end result vouches for it"
-            changed = _not_healthy(report, _lead(unvouched), why, library, unvouched)
+            changed = _not_healthy(report, _lead(unvouched), why, library, unvouched, serious)
             # Its words may still name a cause, as a lead (lmdeploy's `CUDA runtime error: out of memory`
             # between two 200s whose answers came back empty: InternLM/lmdeploy#1991).
             return _named_after_serving(changed, unvouched, library, (*errors, *events)) or changed
@@ -1731,7 +1731,12 @@ def _healthy(
         later = [t for t in run if _after(t.last, last_check)]
         if later:
             return _not_healthy(
-                report, later[0], "after the end-to-end checks passed, so they do not vouch for it", library, later
+                report,
+                later[0],
+                "after the end-to-end checks passed, so they do not vouch for it",
+                library,
+                later,
+                serious,
             )
     # A state of the machine the run served on (a GPU that needs a reset) holds whenever it was read:
     # serving beside it says nothing of what it cost, whatever file reported it.
@@ -1739,18 +1744,18 @@ def _healthy(
     held = [t for t in serious if t.marker in standing]
     if not passed and held:
         why = "from a state of the machine that holds until someone acts, and no end-to-end result vouches for the run"
-        return _not_healthy(report, _lead(held), why, library, held)
+        return _not_healthy(report, _lead(held), why, library, held, serious)
     deployment = [t for t in serious if set(t.roles) & DEPLOYMENT_ROLES]
     if not passed and deployment:
         why = "while no end-to-end result (probe or accuracy gate) shows that it did not matter"
-        return _not_healthy(report, _lead(deployment), why, library, deployment)
+        return _not_healthy(report, _lead(deployment), why, library, deployment, serious)
     # The benchmark or test that measures the run failed in its own output (a client's traceback:
     # sglang's bench_sglang.py died on a garbled answer while every request came back 200) and no
     # result of it passed: the servers answering says nothing of what they answered.
     checks = [t for t in serious if set(t.roles) & CHECK_ROLES]
     if not passed and checks:
         why = "in the output of the run's own benchmark or test, and no result of it passed"
-        return _not_healthy(report, _lead(checks), why, library, checks)
+        return _not_healthy(report, _lead(checks), why, library, checks, serious)
     lead = _lead(serious)
     critical = any(t.severity is Severity.CRITICAL for t in serious)
     count = sum(t.count for t in serious)
@@ -1877,15 +1882,34 @@ def _after(event: Event, moment: float | None) -> bool:
 
 
 def _not_healthy(
-    report: Report, lead: UnexplainedError, why: str, library: Library, among: Sequence[UnexplainedError] = ()
+    report: Report,
+    lead: UnexplainedError,
+    why: str,
+    library: Library,
+    among: Sequence[UnexplainedError] = (),
+    every: Sequence[UnexplainedError] = (),
 ) -> Report:
     """`among`: the errors the lead was chosen from; the next kinds after it are quoted too (with no
-    pattern to say which states the cause, it is often a line or two below the first)."""
+    pattern to say which states the cause, it is often a line or two below the first). `every`: all the
+    errors no pattern explains; the earliest of them is quoted too when it came before the lead (a
+    router's error, then the clients' 503s that come after the last line showing it serve)."""
     after = _after_the_lead(lead, list(among))
-    summary = f"{_lead_words(lead)}: {ended(quote(lead))} The deployment served, but this error comes {why}.{after}"
+    summary = (
+        f"{_lead_words(lead)}: {ended(quote(lead))} The deployment served, but this error comes {why}."
+        f"{_earliest_before(lead, every)}{after}"
+    )
     missing = (*report.missing, f"no pattern explains the error at {lead.first.where}")
     cause = f"an error no pattern names ({lead.first.where}) comes {why}"
     return as_inconclusive(replace(report, missing=tuple(dict.fromkeys(missing))), summary, library, cause)
+
+
+def _earliest_before(lead: UnexplainedError, every: Sequence[UnexplainedError]) -> str:
+    """` The earliest error ... came before it: <quote>.` when the earliest unexplained error is not
+    the lead and was logged before it, else ""."""
+    earliest = next((t for t in every if t.earliest and t is not lead), None)
+    if earliest is None or lead.earliest or _time_key(earliest.first) >= _time_key(lead.first):
+        return ""
+    return f" The earliest error no pattern explains came before it: {ended(quote(earliest))}"
 
 
 def as_inconclusive(report: Report, summary: str, library: Library, why: str) -> Report:
@@ -1976,15 +2000,16 @@ def _what_the_crash_died_of(
     if any(name in CRASH_CAUSE_FACTS for name, _ in report.verdict.facts):
         return None
     crashed = {root.source for root in report.roots}
-    # In the same moment only an exception counts (an advice line printed with it says nothing of
-    # the cause), no wrapper (`WorkerProc initialization failed ... See stack trace for root cause`),
-    # and not the crash's own error said again (`RuntimeError: CUDA error: peer access ...` above
-    # vLLM's `ERROR engine.run_mp_engine: CUDA error: peer access ...`).
+    # In the same moment only an exception or a line that states its cause counts (an advice line
+    # printed with it says nothing of the cause; NCCL's `Cuda failure 'operation not supported'` above a
+    # worker's `WorkerProc failed to start.` does), no wrapper (`WorkerProc initialization failed ...
+    # See stack trace for root cause`), and not the crash's own error said again (`RuntimeError: CUDA
+    # error: peer access ...` above vLLM's `ERROR engine.run_mp_engine: CUDA error: peer access ...`).
     same_moment = [
         t
         for t in causes
         if t.position == "before-first-symptom"
-        and _RAISED.match(message_of(t.first.text).strip())
+        and (t.cause or _RAISED.match(message_of(t.first.text).strip()))
         and not t.wrapper
         and not _said_again(t, report.roots)
     ]
