@@ -3506,8 +3506,7 @@ KNOWN: dict[str, dict[str, str]] = {
             "first sight and since: inconclusive naming `Error while creating shared memory segment "
             "/dev/shm/nccl-vzIpS6 (size 9637888)` and giving /dev/shm's fix; the tester expects scheduler-init-"
             "crash: the paste holds torch's `DistBackendError` alone, no scheduler's line, and earlier testers' "
-            "same four-line pastes expect inconclusive (round 103 excerpts-a/06, round 111 excerpts-e/02, "
-            "fixtures/cause-nccl-shm-full-before-wrapper-vllm)"
+            "same four-line pastes expect inconclusive (round 103 excerpts-a/06, round 111 excerpts-e/02)"
         ),
     },
     "tests/data/blind-round164-bundles-2/02-dynamo-2296-startup-404-500-then-serving": {

@@ -20,11 +20,11 @@ from .conftest import analysed_files
 ANSWERED = 'INFO:     10.0.0.7:{port} - "POST /v1/completions HTTP/1.1" 200 OK'
 
 
-def _vllm_stats(second: int, external: float) -> str:
+def _vllm_stats(second: int, external: float, running: int = 15, prompt: float = 10685.6) -> str:
     """vLLM's V1 stats line with a KV connector (vllm/v1/metrics/loggers.py), as a decode prints it."""
     return (
         f"(APIServer pid=1) INFO 09-23 10:05:{second:02d} [loggers.py:257] Engine 000: Avg prompt throughput: "
-        "10685.6 tokens/s, Avg generation throughput: 579.2 tokens/s, Running: 15 reqs, Waiting: 0 reqs, "
+        f"{prompt:.1f} tokens/s, Avg generation throughput: 579.2 tokens/s, Running: {running} reqs, Waiting: 0 reqs, "
         f"GPU KV cache usage: 8.2%, Prefix cache hit rate: 0.0%, External prefix cache hit rate: {external:.1f}%"
     )
 
@@ -73,8 +73,10 @@ def test_a_decode_that_loaded_no_kv_is_not_healthy(
         [_vllm_stats(s, 99.5) for s in (10, 20, 30, 40)],
         [_lmcache_lookup(n, 3968) for n in range(1, 6)],
         [_vllm_stats(s, 0.0) for s in (10, 20)],  # two lines: too few to be a pattern
+        # the engine's idle lines after its work: a rate over no request reads 0 (round 22's bundles-b 06)
+        [*(_vllm_stats(s, 99.5) for s in (10, 20, 30)), *(_vllm_stats(s, 0.0, 0, 0.0) for s in (40, 50, 59))],
     ],
-    ids=["vllm-hits", "lmcache-hits", "too-few"],
+    ids=["vllm-hits", "lmcache-hits", "too-few", "idle-after-work"],
 )
 def test_a_decode_that_loaded_its_kv_stays_healthy(tmp_path: Path, library: Library, lines: list[str]) -> None:
     assert _report(tmp_path, library, lines).verdict.id == "healthy"

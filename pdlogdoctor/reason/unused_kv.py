@@ -56,12 +56,12 @@ def unused(series: Sequence[Series]) -> tuple[Series, str] | None:
 
 def _no_external_hits(metrics: dict[str, Series]) -> tuple[Series, str] | None:
     """vLLM: the external hit rate at 0 in the decode's last lines (all of them, or since it fell),
-    while requests ran."""
+    while those lines show requests running or prompts prefilled."""
     hits, running, prompt = metrics.get(EXTERNAL_HITS), metrics.get(RUNNING), metrics.get(PROMPT)
     if hits is None or hits.count < UNUSED_LINES or hits.last != 0 or not _ends_at_zero(hits):
         return None
-    if not ((running is not None and running.high > 0) or (prompt is not None and prompt.high > 0)):
-        return None  # an idle engine's lines: no request to load KV for
+    if not any(work is not None and _last_bucket_high(work) > 0 for work in (running, prompt)):
+        return None  # idle lines at the end (a rate over no request reads 0): no request to load KV for
     since = (
         f"in all its {hits.count} stats lines"
         if hits.high == 0
@@ -88,10 +88,13 @@ def _no_lookup_hits(metrics: dict[str, Series]) -> tuple[Series, str] | None:
 
 
 def _ends_at_zero(hits: Series) -> bool:
-    """The series' last time bucket holds no value above 0 (all of it, when it kept no buckets)."""
-    if not hits.points:
-        return hits.high == 0
-    return hits.points[-1][3] == 0
+    """The series' last time bucket holds no value above 0."""
+    return _last_bucket_high(hits) == 0
+
+
+def _last_bucket_high(series: Series) -> float:
+    """The highest value of the series' last time bucket (of all of it, when it kept no buckets)."""
+    return series.points[-1][3] if series.points else series.high
 
 
 def weigh(report: Report, series: Sequence[Series], library: Library) -> Report:
