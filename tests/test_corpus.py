@@ -312,11 +312,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "'No available shared memory broadcast block found in 60 seconds' at INFO, repeated by two engine cores, "
         "then the API server answering a /metrics scrape: a hang no line calls an error",
     },
-    "tests/data/blind-round28-excerpts-b/04-mooncake-pg-mnnvl-warmup-hang": {
-        "verdict": "first sight: no-failure-seen 0.50; the tester expects inconclusive: Mooncake's lines pasted "
-        "without their glog prefix ('Rank 4 got invalid buffer data from 12.', 'Requested address ... not "
-        "found!'), no error word, and a start-up that never finished",
-    },
     "tests/data/blind-round28-excerpts-c/01-lmcache-pd-diverges-at-token0": {
         "verdict": "first sight: inconclusive 0.00 leading with '6/6 LMCache P/D comparisons failed.'; the "
         "tester expects output-corruption: a reproducer's own comparison of P/D against a monolithic server "
@@ -1715,10 +1710,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive: a table of TTFT through an nginx "
         "proxy (287 ms) against direct (22 ms) and the proxy's config, no side a header names the baseline",
     },
-    "tests/data/blind-round100-excerpts-b/07-lmcache-first-request-miss-healthy": {
-        "verdict": "first sight: no-failure-seen (acceptable) naming no key line: LMCache's `hit tokens: 0, need to "
-        "load: 0` on a first request, the cache's expected miss",
-    },
     "tests/data/blind-round100-excerpts-c/08-omni-nightly-perf-success-rate": {
         "verdict": "first sight: no-failure-seen; the tester expects inconclusive: pytest's failure section header "
         "`____ test_performance_benchmark[...] ____` and the test's source, cut before its assertion (a header "
@@ -2613,10 +2604,6 @@ KNOWN: dict[str, dict[str, str]] = {
     # excerpts-b 6/6, excerpts-c 1/5, excerpts-d 6/6, excerpts-e 6/6: 27/32 acceptable, 30/32 quoted, none
     # refused, one failed run called healthy (excerpts-c 05), none confidently wrong. Fixed since: GenAI-Perf's
     # and AIPerf's CSV summary rows are an end-to-end result (excerpts-c 01).
-    "tests/data/blind-round136-bundles-2/01-ascend-store-device-roce-env": {
-        "verdict": "first sight: inconclusive 0.00 (acceptable), quoting the store's later `Failed to get` line, "
-        "not the connect failure before it",
-    },
     "tests/data/blind-round136-excerpts-c/03-aiter-allreduce-rmsnorm-gsm8k-zero": {
         "verdict": "first sight: inconclusive 0.00: the tester expects output-corruption: a PR's pre-fix runs "
         "scoring 0.000 beside its post-fix column",
@@ -2926,10 +2913,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "key_line": "first sight: inconclusive (the tester's verdict) led by another line than Envoy's access line "
         'with `"prefill_header":null`',
     },
-    "tests/data/blind-round148-excerpts-a/06-vllm-b200-nccl-illegal-access-init": {
-        "verdict": "first sight: inconclusive on nccl-tests' `Test NCCL failure common.cu:536 'unhandled cuda "
-        "error'`, not the key line the tester chose; the tester expects scheduler-init-crash",
-    },
     "tests/data/blind-round148-excerpts-b/05-llamacpp-self-extend-served-healthy": {
         "key_line": "first sight: no-failure-seen; since then healthy on `slot 0 released`, not the request "
         'log\'s JSON record with `"status":200` (read since session 44 as `request status=200 method=POST ...`, '
@@ -2971,13 +2954,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     # Round 150 (session 44), scored at first sight on 857a11e4: 24/36 acceptable, quoted 31/36, none refused,
     # one called healthy on a failed run (bundles-2/01), none confidently wrong.
-    "tests/data/blind-round150-bundles-2/01-lmcache-nixl-pd-hash-mismatch": {
-        "verdict": (
-            "first sight: healthy 0.60; the tester expects inconclusive (or config-mismatch): LMCache's two "
-            "sides log different `[HASH_GENERATION]` keys for one chunk, so the decode recomputes every "
-            "prompt, and nothing fails"
-        ),
-    },
     "tests/data/blind-round150-excerpts-c/02-mlc-llm-vulkan-prefill-halved": {
         "verdict": (
             "first sight: no-failure-seen 0.50; the tester expects performance-regression: `prefill ~80 "
@@ -3038,13 +3014,6 @@ KNOWN: dict[str, dict[str, str]] = {
             "all worker types"
         ),
     },
-    "tests/data/blind-round151-excerpts-a/04-vllm-b200-nccl-illegal-access-init": {
-        "verdict": (
-            "first sight: inconclusive on nccl-tests' `Test NCCL failure common.cu:536 'unhandled cuda "
-            "error'`, the same forum thread as round 148's excerpts-a 06 (not a GitHub thread: the used list "
-            "could not hold it)"
-        ),
-    },
     "tests/data/blind-round151-excerpts-a/07-vllm-ray-gloo-connectfullmesh": {
         "verdict": (
             "first sight: inconclusive quoting `RuntimeError: Gloo connectFullMesh failed ...` without the "
@@ -3070,13 +3039,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "tests/data/blind-round151-excerpts-d/01-sglang-amd-ci-vlm-perf-pass-after-timeout-bump": {
         "key_line": ("first sight: healthy (the tester's verdict) quoting another passing line than the tester's"),
-    },
-    "tests/data/blind-round151-excerpts-e/05-vllm-ascend-pp-worker-mq-init": {
-        "verdict": (
-            "first sight: inconclusive quoting `WorkerProc failed to start.` without the "
-            "`(Worker_PP1_TP15_EP15 pid=14470) ` the tester's key line holds; the tester expects "
-            "scheduler-init-crash"
-        ),
     },
     # Round 152 (session 45), scored at first sight on 912ae489: 22/33 acceptable, quoted 31/33, none refused,
     # two called healthy on a failed run (excerpts-b/04, excerpts-c/01), none confidently wrong.
@@ -3736,12 +3698,6 @@ KNOWN: dict[str, dict[str, str]] = {
             "the last request answered; the summary quotes that answer, not the 400 or the health check the tester keys"
         ),
     },
-    "tests/data/blind-round172-excerpts-e/05-lmcache-disk-restart-hit": {
-        "verdict": (
-            "first sight and since: no-failure-seen (acceptable) whose summary names the last line; LMCache's hit "
-            "line the tester keys is shown among the last lines, not in the summary (no line shows a request answered)"
-        ),
-    },
     # Round 173 (session 52), at first sight on ab20938b: 20/22 acceptable (21/22 after its fix).
     "tests/data/blind-round173-bundles-1/04-dynamo-serve-served": {
         "key_line": (
@@ -4102,6 +4058,13 @@ KNOWN: dict[str, dict[str, str]] = {
     "tests/data/blind-round181-excerpts-c/07-vllm-hermes-tool-parser-debug": {
         "key_line": (
             "first sight: a paste of DEBUG lines with nothing failed quotes where it ends, not the parser's first line"
+        ),
+    },
+    "tests/data/blind-round83-excerpts-d/03-vllm-omni-buildkite-hf-hub-502": {
+        "verdict": (
+            "since session 55: scheduler-init-crash (acceptable) on vLLM's `WorkerProc failed to start.`, whose "
+            "summary does not quote the traceback below it: its rows carry a CI web view's `  | ` gutter the "
+            "first line lacks, so the crash reads no frame (first sight: inconclusive quoting the innermost call)"
         ),
     },
 }

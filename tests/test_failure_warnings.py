@@ -59,10 +59,9 @@ def test_a_warning_that_took_a_fallback_is_not_a_failure(library: Library, tmp_p
 # The look-alikes: the same line behind glog's INFO letter, and a question.
 EXCLAIMED = [
     "... nvlink_transport.cpp:497] Requested address ... not found!",
-    # the same message unelided, as Mooncake's intra-node NVLink transport prints it too
-    "nvlink_transport.cpp:497] Requested address 0x7f2a80000000 to 0x7f2a80100000 not found!",
-    # a simulation framework's RUNTIME_ERROR stream (SimPla's AttributeBase: a factory never registered)
-    "Attribute.cpp:88] data_block block factory is not registered!",
+    # the same message unelided with no prefix at all (round 28: kvcache-ai/Mooncake#1639, a process
+    # group's warm-up over MNNVL)
+    "Requested address 0x15ba2184 to 0x15ba2188 not found!",
 ]
 NOT_EXCLAIMED = [
     "I0612 10:00:00.000000 4242 nvlink_transport.cpp:497] Requested address 0x7f2a80000000 to 0x7f2a80100000 "
@@ -81,7 +80,7 @@ def test_a_line_that_exclaims_its_failure_is_an_error_line_and_quoted(
     (tmp_path / "paste.log").write_text(line + "\n")
     report = run([str(tmp_path)], library)
     assert report.verdict.id == "inconclusive", report.verdict.summary
-    assert line.split("] ", 1)[1] in report.verdict.summary
+    assert line.split("] ", 1)[-1] in report.verdict.summary
 
 
 @pytest.mark.parametrize("line", NOT_EXCLAIMED)
