@@ -21,6 +21,7 @@ state their `chain` (written knowing the library); a blind case, written without
 
 from __future__ import annotations
 
+import functools
 import gzip
 import io
 import re
@@ -116,7 +117,10 @@ def expectation_problems(data: dict[str, Any]) -> list[str]:
     return problems
 
 
+@functools.cache
 def load_expected(case: Path) -> dict[str, Any]:
+    """The case's [expected] table, read once per process and shared by every test that reads it
+    (the corpus's ~7,000 cases are read by several tests each, and at collection): never changed."""
     data = tomllib.loads((case / "expected.toml").read_text())
     problems = expectation_problems(data)
     assert not problems, f"{case_id(case)}/expected.toml: {'; '.join(problems)} (keys: {sorted(EXPECTED_KEYS)})"

@@ -4067,6 +4067,54 @@ KNOWN: dict[str, dict[str, str]] = {
             "first line lacks, so the crash reads no frame (first sight: inconclusive quoting the innermost call)"
         ),
     },
+    "tests/data/blind-round182-bundles-1/01-3p2d-decode-rank-kv-full-freeze": {
+        "verdict": (
+            "first sight: inconclusive led by sglang's `Health check failed` on the frozen decode; one DP rank's KV "
+            "pool full with retractions while its peers sit below half is not read as the decode's saturation"
+        ),
+    },
+    "tests/data/blind-round182-bundles-1/03-2p1d-chunked-prefill-mooncake-half-written-kv": {
+        "verdict": (
+            "first sight: healthy at 0.55; a needle test passing 1 of 9 under P/D against 9 of 9 aggregated is two "
+            "results side by side, not compared, and the servers log nothing wrong"
+        ),
+    },
+    "tests/data/blind-round182-bundles-2/01-ascend-pd-181k-prompt-served": {
+        "key_line": ("first sight: healthy, quoting a later serving line, not the decode's KV pull the tester keys"),
+    },
+    "tests/data/blind-round182-bundles-2/02-llmd-sidecar-prefill-reset-fallback": {
+        "verdict": (
+            "first sight: healthy at 0.80; the prefill's queue standing at 120-290 with no failed gate is load, and "
+            "the sidecar's resets that fell back to the decode are read as handled"
+        ),
+    },
+    "tests/data/blind-round182-bundles-2/05-trtllm-disagg-no-retry-dropped-requests": {
+        "key_line": ("first sight: inconclusive on the client's failed responses, not the line the tester keys"),
+    },
+    "tests/data/blind-round182-excerpts-a/07-vllm-rocm-triton-specdec-no-output": {
+        "verdict": (
+            "first sight: inconclusive (acceptable) led by the drafter's zero acceptance, whose summary does not "
+            "quote the pytest line the tester keys"
+        ),
+    },
+    "tests/data/blind-round182-excerpts-c/01-vllm-dsv32-pp-indexer-keyerror": {
+        "verdict": (
+            "first sight: inconclusive on the KeyError; the frames (get_attn_backends_for_group, a KV cache group's "
+            "attention backends) are not placed at start-up, and the tester expects scheduler-init-crash"
+        ),
+    },
+    "tests/data/blind-round182-excerpts-e/06-vllm-engine-ready-timeout-long-load": {
+        "verdict": (
+            "first sight: inconclusive (acceptable) naming the traceback's header, not multiprocessing's `Process "
+            "ApiServer_5:` line the tester keys; the engine-ready timeout itself is past the paste's cut"
+        ),
+    },
+    "tests/data/blind-round182-excerpts-e/07-sgl-router-inline-drain-timeout": {
+        "verdict": (
+            "first sight: no-failure-seen; the router's `Inline drain timeout for` pasted without its level holds no "
+            "failure word a reader of levels sees, and the tester expects inconclusive"
+        ),
+    },
 }
 # Excerpts name the lines their thread pointed at: a few, the ones that matter.
 MAX_EXCERPT_KEY_LINES = 3
