@@ -41,7 +41,7 @@ MISSING = "the lines after the stall: a timeout or a watchdog's stack dump there
 STANDING_LINES = 3
 
 
-def _engines(series: Sequence[Series]) -> list[dict[str, Series]]:
+def engines(series: Sequence[Series]) -> list[dict[str, Series]]:
     """The series of each engine's stats lines (one source, rank and pattern), by metric."""
     by_engine: dict[tuple[str, str, str], dict[str, Series]] = {}
     for item in series:
@@ -53,7 +53,7 @@ def stalled(series: Sequence[Series]) -> Series | None:
     """The series of an engine whose last stats line shows requests in it and no token prefilled or
     generated in its interval: the running requests when some ran, else the waiting ones (none was
     admitted in a whole interval); None when every engine's last line shows progress (or rest)."""
-    for metrics in _engines(series):
+    for metrics in engines(series):
         running, generated, prompt = metrics.get(RUNNING), metrics.get(GENERATED), metrics.get(PROMPT)
         if running is None or generated is None or prompt is None:
             continue  # a stats line that names all three (vLLM's): printed on an interval, not per batch
@@ -72,7 +72,7 @@ def standing(series: Sequence[Series]) -> Series | None:
     """The waiting-queue series of an engine that admitted nothing while it had room: in each of at
     least STANDING_LINES stats lines more requests waited than ran, no prompt token was prefilled,
     and the KV cache stayed below full; None when no engine's queue stood so."""
-    for metrics in _engines(series):
+    for metrics in engines(series):
         queue, running = metrics.get(QUEUE), metrics.get(RUNNING)
         prompt, usage = metrics.get(PROMPT), metrics.get(USAGE)
         if queue is None or running is None or prompt is None or usage is None:
@@ -94,7 +94,7 @@ QUEUED_PER_RUNNING, CRAWL_TPS = 10, 2.0
 def crawling(series: Sequence[Series]) -> Series | None:
     """The waiting-queue series of an engine whose last stats line (of STANDING_LINES or more) shows
     a queue piled far above what runs, next to nothing generated and a cache with room; None otherwise."""
-    for metrics in _engines(series):
+    for metrics in engines(series):
         queue, running = metrics.get(QUEUE), metrics.get(RUNNING)
         generated, usage = metrics.get(GENERATED), metrics.get(USAGE)
         if queue is None or running is None or generated is None or usage is None:
@@ -135,7 +135,7 @@ def weigh(report: Report, series: Sequence[Series], library: Library) -> Report:
 def full(series: Sequence[Series]) -> tuple[Series, Series] | None:
     """The waiting-queue and KV-usage series of an engine whose last stats line shows requests waiting
     and its KV cache full (performance.FULL_POOL): it could admit no more. None when no engine's is so."""
-    for metrics in _engines(series):
+    for metrics in engines(series):
         queue, usage = metrics.get(QUEUE), metrics.get(USAGE)
         if queue is None or usage is None or queue.last_line != usage.last_line:
             continue

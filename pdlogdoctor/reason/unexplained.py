@@ -604,16 +604,17 @@ def _serving_spans(events: Sequence[Event], library: Library) -> dict[str, tuple
 
 
 def _last_serving_lines(
-    events: Sequence[Event], library: Library, marks: Sequence[Mark] = SERVING_MARKS
+    events: Sequence[Event], library: Library, marks: Sequence[Mark] = SERVING_MARKS, first: bool = False
 ) -> dict[str, int]:
     """The last line of each file that shows serving (or, with `marks`, another kind of line): for a
     line without a time (UCX's and glog's stamps may not be read), a serving line below it in its
-    file shows the serving after it."""
+    file shows the serving after it. `first`: each file's first such line instead."""
     serving = library.marked(*marks)
+    pick = min if first else max
     lines: dict[str, int] = {}
     for event in events:
         if event.pattern in serving and not event.failing:
-            lines[event.source] = max(lines.get(event.source, 0), event.line)
+            lines[event.source] = pick(lines.get(event.source, event.line), event.line)
     return lines
 
 
@@ -623,16 +624,6 @@ def _imported_before_serving(warning: Event, first_served: Mapping[str, int]) ->
     import from vllm._C with ModuleNotFoundError`), and the server went on to serve past it. One
     below a serving line was a lazy import a request needed, and stays a lead."""
     return bool(_IMPORT_FAILED.search(warning.text)) and warning.line < first_served.get(warning.source, 0)
-
-
-def _first_serving_lines(events: Sequence[Event], library: Library) -> dict[str, int]:
-    """The first line of each file that shows serving (`_imported_before_serving`)."""
-    serving = library.marked(*SERVING_MARKS)
-    lines: dict[str, int] = {}
-    for event in events:
-        if event.pattern in serving and not event.failing:
-            lines[event.source] = min(lines.get(event.source, event.line), event.line)
-    return lines
 
 
 def _served_after(event: Event, spans: dict[str, tuple[float, float]]) -> bool:
@@ -1824,7 +1815,7 @@ def _warned_while_serving(
         return report
     served = _last_serving_lines(events, library)
     started = _last_serving_lines(events, library, START_UP_MARKS)
-    first_served = _first_serving_lines(events, library)
+    first_served = _last_serving_lines(events, library, first=True)
     unvouched = [
         t
         for t in warnings

@@ -30,6 +30,7 @@ from ..model.textcut import clip
 from ..model.verdicts import HEALTHY, INCONCLUSIVE, NO_FAILURE_SEEN, PERFORMANCE_REGRESSION
 from . import confidence, performance
 from .quotes import series_place
+from .stall import engines
 
 EXTERNAL_HITS = "external_hit_rate"  # vLLM's stats line (patterns/vllm/vllm-engine-stats.toml)
 RUNNING, PROMPT = "running", "input_throughput"
@@ -43,11 +44,7 @@ MISSING = (
 def unused(series: Sequence[Series]) -> tuple[Series, str] | None:
     """The series of a decode whose own lines say it loaded none of its prompts' KV, and what it
     says; None when no decode's do."""
-    by_engine: dict[tuple[str, str, str], dict[str, Series]] = {}
-    for item in series:
-        if item.role is Role.DECODE:
-            by_engine.setdefault((item.source, item.rank, item.pattern), {})[item.metric] = item
-    for metrics in by_engine.values():
+    for metrics in engines([item for item in series if item.role is Role.DECODE]):
         found = _no_external_hits(metrics) or _no_lookup_hits(metrics)
         if found is not None:
             return found
