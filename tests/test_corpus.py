@@ -1833,6 +1833,13 @@ KNOWN: dict[str, dict[str, str]] = {
         "verdict": "first sight: no-failure-seen; the tester expects healthy: `Before BF16: 0.628` and `After NVFP4: "
         "0.616`, sides whose labels name two precisions, which the comparison does not pair",
     },
+    "tests/data/blind-round105-excerpts-d/03-vllm-pp-2node-engine-iteration-timeout": {
+        "verdict": (
+            "since session 56: scheduler-runtime-crash 0.50 on vLLM V0's `Engine background task failed` (the "
+            "engine's loop died while serving); this tester wants inconclusive, as nobody named a cause, while the "
+            "testers of rounds 63, 100, 150, 169, 171 and 183 want that line read as a crash while serving"
+        ),
+    },
     "tests/data/blind-round105-excerpts-d/01-inferencex-slurm-scancel-midload": {
         "verdict": "first sight: inconclusive; the tester expects ci-cancelled: Slurm's `CANCELLED AT` with no "
         "`DUE TO` (a user's scancel), which a run's teardown prints the same way (round 18's healthy bundle)",
@@ -2988,9 +2995,6 @@ KNOWN: dict[str, dict[str, str]] = {
             "'gemma4' VLM model type`"
         ),
     },
-    "tests/data/blind-round150-excerpts-e/05-ipex-llm-xpu-engine-background-failed": {
-        "verdict": ("first sight: inconclusive (acceptable) led by another line than the tester's key lines"),
-    },
     # Round 151 (session 44), scored at first sight on 8b8add87: 25/39 acceptable, quoted 35/39, none refused,
     # none called healthy on a failed run, none confidently wrong.
     "tests/data/blind-round151-bundles-1/01-pd-prefill-crash-overlap-dump": {
@@ -3668,13 +3672,6 @@ KNOWN: dict[str, dict[str, str]] = {
             "first sight and since: inconclusive (the tester's verdict) quoting guidellm's record cut at its start: "
             "the client's failure comes after the request's payload, past the cut (keeping a long line's failure "
             "words in view was tried and withdrawn: it moved other lines' keyed parts out of view)"
-        ),
-    },
-    "tests/data/blind-round171-excerpts-e/07-vllm-engine-bg-task-failed-mid-bench": {
-        "verdict": (
-            "first sight and since: inconclusive quoting `Engine background task failed` (the tester wants the "
-            "engine's crash while serving): the paste stops inside its traceback; a pattern for that line turned "
-            "the iteration-timeout cases of rounds 100 and 105 (inconclusive by round 105's label) into crashes"
         ),
     },
     # Round 172 (session 52), at first sight on f37abe5d: 36/45 acceptable (41/45 after its fixes).

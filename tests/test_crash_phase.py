@@ -745,3 +745,118 @@ def test_a_crash_after_a_restart_that_served_before_is_the_new_life_s_start_up(
     new life's, in its start-up, whatever the earlier life served."""
     report = _report(tmp_path, library, [*V0_STARTED, *V0_SERVING, *V0_STARTED, *UCX_CAUGHT], "serve.log")
     assert report.verdict.id == INIT, report.verdict.summary
+
+
+def _prefill_batch(new_tokens: int, second: int = 37) -> str:
+    return (
+        f"[2025-07-27 14:10:{second} PP0 TP0] Prefill batch. #new-seq: 1, #new-token: {new_tokens}, "
+        "#cached-token: 0, token usage: 0.00, #unbootstrapped-req: 0, #queue-req: 0, #transferring-req: 0, "
+    )
+
+
+def test_a_loop_crash_in_the_only_batch_since_the_start_a_warmups_size_is_before_ready(
+    tmp_path: Path, library: Library
+) -> None:
+    """Round 183's bundles-2 01 (sgl-project/sglang#10059): the server's start, one 4-token prefill batch
+    (the request the server sends itself once it listens) and the loop's crash, no ready line: the
+    warmup crashed, before the server was ready. A guess read from a batch's size: it stays low."""
+    report = _report(tmp_path, library, [LAUNCH, _prefill_batch(4), *LOOP_CRASH])
+    assert report.verdict.id == INIT and report.verdict.confidence < 0.6, report.verdict.summary
+    assert "a batch of 4 new tokens" in report.verdict.summary
+
+
+@pytest.mark.parametrize(
+    "work",
+    [
+        pytest.param([_prefill_batch(4, 35), _prefill_batch(6, 36), _prefill_batch(5, 37)], id="three batches"),
+        pytest.param([_prefill_batch(900)], id="a client's prompt"),
+        pytest.param([_prefill_batch(4), READY_LINE], id="ready after it"),
+    ],
+)
+def test_a_loop_crash_after_more_than_a_warmups_work_stays_while_serving(
+    tmp_path: Path, library: Library, work: list[str]
+) -> None:
+    """The look-alikes: batches enough for the loop to have run requests, a batch longer than any
+    warmup prompt, or the ready line the warmup's success prints."""
+    report = _report(tmp_path, library, [LAUNCH, *work, *LOOP_CRASH])
+    assert report.verdict.id == RUNTIME, report.verdict.summary
+    assert "the size of the warmup request" not in report.verdict.summary
+
+
+# Round 183's bundles-2 03 (ai-dynamo/dynamo#12198) in vLLM's own format: an engine that finished its
+# start-up, then a model worker's exception in execute_model; a worker behind Dynamo prints no API
+# server's ready line.
+VLLM_START = (
+    "(EngineCore_DP0 pid=1944) INFO 09-24 20:50:10 [core.py:77] Initializing a V1 LLM engine (v0.10.2) with "
+    "config: model='/models/Qwen3-8B', speculative_config=None, tokenizer='/models/Qwen3-8B'"
+)
+VLLM_ENGINE_READY = (
+    "(EngineCore_DP0 pid=1944) INFO 09-24 20:54:36 [core.py:218] init engine (profile, create kv cache, "
+    "warmup model) took 216.57 seconds"
+)
+VLLM_WORKER_CRASH = [
+    "(Worker pid=2011) ERROR 09-24 21:03:11 [multiproc_executor.py:671] WorkerProc hit an exception.",
+    "(Worker pid=2011) ERROR 09-24 21:03:11 [multiproc_executor.py:671] Traceback (most recent call last):",
+    '(Worker pid=2011) ERROR 09-24 21:03:11 [multiproc_executor.py:671]   File "/usr/local/lib/python3.12/'
+    'dist-packages/vllm/v1/executor/multiproc_executor.py", line 666, in worker_busy_loop',
+    "(Worker pid=2011) ERROR 09-24 21:03:11 [multiproc_executor.py:671]     output = func(*args, **kwargs)",
+    '(Worker pid=2011) ERROR 09-24 21:03:11 [multiproc_executor.py:671]   File "/usr/local/lib/python3.12/'
+    'dist-packages/vllm/v1/worker/gpu_worker.py", line 447, in execute_model',
+    "(Worker pid=2011) ERROR 09-24 21:03:11 [multiproc_executor.py:671]     output = "
+    "self.model_runner.execute_model(scheduler_output, intermediate_tensors)",
+    "(Worker pid=2011) ERROR 09-24 21:03:11 [multiproc_executor.py:671] AssertionError",
+]
+
+
+@pytest.mark.parametrize(("lines", "phase"), [([VLLM_START, VLLM_ENGINE_READY], RUNTIME), ([VLLM_START], INIT)])
+def test_an_engine_loop_crash_after_the_engine_finished_starting_is_while_serving(
+    tmp_path: Path, library: Library, lines: list[str], phase: str
+) -> None:
+    """vLLM's `init engine (profile, create kv cache, warmup model) took ...` ends the engine's start-up,
+    its warmup included: a crash in its busy loop after it ran a request, whatever ready line is missing.
+    The look-alike: the engine's start and no such line, which keeps the start-up reading."""
+    report = _report(tmp_path, library, [*lines, *VLLM_WORKER_CRASH])
+    assert report.verdict.id == phase, report.verdict.summary
+    assert ("finished its start-up" in report.verdict.summary) == (phase == RUNTIME)
+
+
+def test_a_line_only_a_started_engine_writes_outweighs_a_missing_ready_line(tmp_path: Path, library: Library) -> None:
+    """vLLM's `EngineCore encountered a fatal error.` (written only once the engine was built) under a
+    worker's loop crash, in a log that shows the engine's start and no ready line: serving, not start-up."""
+    fatal = "(EngineCore_DP0 pid=1944) ERROR 09-24 21:03:11 [core.py:710] EngineCore encountered a fatal error."
+    report = _report(tmp_path, library, [VLLM_START, *VLLM_WORKER_CRASH, fatal])
+    assert report.verdict.id == RUNTIME, report.verdict.summary
+
+
+# Round 126's excerpts-a 02 (vllm-ascend): the engine's ready line, then a worker's exception with no
+# frame that names a step (the paste cut them).
+CUT_WORKER_CRASH = [
+    "(VllmWorker rank=0 pid=816419) ERROR 06-24 10:27:08 [multiproc_executor.py:527] WorkerProc hit an exception.",
+    "(VllmWorker rank=0 pid=816419) ERROR 06-24 10:27:08 [multiproc_executor.py:527] UnboundLocalError: local "
+    "variable 'decode_hs_or_q_c' referenced before assignment",
+]
+ENGINE_READY_ASCEND = (
+    "INFO 06-24 10:27:07 [core.py:171] init engine (profile, create kv cache, warmup model) took 27.77 seconds"
+)
+DISTRIBUTED_INIT = (
+    "(VllmWorker rank=0 pid=816419) INFO 06-24 10:27:07 [parallel_state.py:1065] world_size=1 rank=0 local_rank=0 "
+    "distributed_init_method=tcp://127.0.0.1:41755 backend=hccl"
+)
+
+
+@pytest.mark.parametrize(
+    ("lines", "phase"),
+    [
+        pytest.param([ENGINE_READY_ASCEND], UNKNOWN, id="after the engine's ready line"),
+        pytest.param([ENGINE_READY_ASCEND, DISTRIBUTED_INIT], INIT, id="a start-up line after it: a new life"),
+    ],
+)
+def test_the_engines_ready_line_is_no_start_up_line(
+    tmp_path: Path, library: Library, lines: list[str], phase: str
+) -> None:
+    """With no frame to tell, the engine's ready line is neither read as start-up (it once carried the
+    KV pool's sizing mark, which made the crash read "no ready line after sizing": before ready) nor
+    taken alone for serving (what the server set up after the engine may have failed, a LoRA adapter
+    loaded for a request may be missing): the phase stays open. A start-up line after it is a new life."""
+    report = _report(tmp_path, library, [*lines, *CUT_WORKER_CRASH])
+    assert report.verdict.id == phase, report.verdict.summary

@@ -97,6 +97,11 @@ class Mark(StrEnum):
     # so until its own warmup request came back). A crash of its serving loop after it, with no ready
     # line, healthy answer or served request between, was in the only work it ran then: its warmup.
     NOT_READY = "not-ready"
+    # An engine finished its own start-up, its warmup included (vLLM's `init engine (profile, create kv
+    # cache, warmup model) took ...`): a crash its stack puts in the engine's busy loop after it was
+    # while the engine ran requests, though no HTTP server's ready line is shown (a worker behind
+    # Dynamo or llm-d serves none).
+    ENGINE_READY = "engine-ready"
     ANSWERED = "answered"  # a request through the PD path got an answer (whatever its content)
     END_TO_END = "end-to-end"  # an end-to-end check (probe, accuracy gate) ran; it passed unless failing
     REQUEST_FAILED = "request-failed"  # a request through the PD path failed: it is not serving

@@ -297,56 +297,7 @@ def _phase(
     if said is not None:
         return said
     if frame_phase is not None:
-        event, found = frame_phase
-        where = f"{event.source}:{event.line + found.frame.offset}"
-        name = short_name(found.frame.func)
-        fact = f"the stack runs through {found.why}: {name} ({where})"
-        if found.phase == "init":
-            return Phase(INIT, fact, f"The stack runs through {found.why} ({name}).", True)
-        warming = _warming_up(crash, evidence)
-        if warming is not None:
-            fact = (
-                f"{fact}, in the server's own warmup request (begun at {warming.where}, no result or ready line after)"
-            )
-            sentence = (
-                f"The stack runs through {found.why} ({name}), in the warmup request the server sends itself "
-                f"before it reports ready (begun at {warming.where}; no warmup result or ready line follows)."
-            )
-            return Phase(INIT, fact, sentence, True)
-        not_ready = _still_not_ready(crash, launched, evidence)
-        if not_ready is not None:
-            fact = f"{fact}, while the server still answered that it was not ready ({not_ready.where})"
-            sentence = (
-                f"The stack runs through {found.why} ({name}), but the server still answered that it was "
-                f"not ready ({not_ready.where}) and no ready line, healthy answer or served request follows: "
-                "the loop was running the warmup request the server sends itself before it reports ready."
-            )
-            return Phase(INIT, fact, sentence, False)  # the warmup read from a missing ready line: not sure
-        if launched is not None and not _worked_before(crash, launched, evidence):
-            # The log holds the server's start and no ready line, served request or batch of work before
-            # the crash: the loop ran before the server was ready (the loop's own set-up). A node that
-            # serves no HTTP (a pipeline's second node) prints no ready line: its batches say it worked.
-            fact = f"{fact}, before the server was ready (its start is logged at {launched.where}, no ready line)"
-            sentence = (
-                f"The stack runs through {found.why} ({name}), but the server's start is logged "
-                f"({launched.where}) and no ready line or served request comes before the crash: the loop "
-                "crashed before the server was ready, in its set-up, before any batch."
-            )
-            return Phase(INIT, fact, sentence, False)  # read from a line that is not there: not sure
-        serving = _written_while_serving(crash, evidence)
-        if serving is not None:
-            # A line of the same file written only once the server served (the API server's
-            # EngineDeadError) says the loop ran requests: the frames' reading is no longer a guess.
-            sentence = (
-                f"No line shows the server ready, but the stack runs through {found.why} ({name}) and only "
-                f"a serving server writes {serving.where}."
-            )
-            return Phase(RUNTIME, f"{fact}; the line says so ({serving.where})", sentence, True)
-        sentence = (
-            f"No line shows the server ready: the stack runs through {found.why} ({name}),"
-            " which runs once requests are served (the server's own warmup request too)."
-        )
-        return Phase(RUNTIME, fact, sentence, False)
+        return _phase_from_frames(crash, launched, *frame_phase, evidence)
     did = _served_since_start_up(crash, evidence)
     if did is not None:
         sentence = f"No line shows the server ready, but its start-up lines end and {did}."
@@ -374,6 +325,82 @@ def _phase(
     return Phase(
         UNKNOWN_PHASE, "unknown (no ready line, served request, server start or telling frame)", sentence, False
     )
+
+
+def _phase_from_frames(
+    crash: Event, launched: Event | None, event: Event, found: PhaseEvidence, evidence: Evidence
+) -> Phase:
+    """The phase when a frame of the crash's stack names a step: a start-up step decides; the serving
+    loop's (which the server's own warmup request runs through too) is weighed against the lines
+    around the crash, positive evidence before a missing line."""
+    where = f"{event.source}:{event.line + found.frame.offset}"
+    name = short_name(found.frame.func)
+    fact = f"the stack runs through {found.why}: {name} ({where})"
+    if found.phase == "init":
+        return Phase(INIT, fact, f"The stack runs through {found.why} ({name}).", True)
+    warming = _warming_up(crash, evidence)
+    if warming is not None:
+        fact = f"{fact}, in the server's own warmup request (begun at {warming.where}, no result or ready line after)"
+        sentence = (
+            f"The stack runs through {found.why} ({name}), in the warmup request the server sends itself "
+            f"before it reports ready (begun at {warming.where}; no warmup result or ready line follows)."
+        )
+        return Phase(INIT, fact, sentence, True)
+    not_ready = _still_not_ready(crash, launched, evidence)
+    if not_ready is not None:
+        fact = f"{fact}, while the server still answered that it was not ready ({not_ready.where})"
+        sentence = (
+            f"The stack runs through {found.why} ({name}), but the server still answered that it was "
+            f"not ready ({not_ready.where}) and no ready line, healthy answer or served request follows: "
+            "the loop was running the warmup request the server sends itself before it reports ready."
+        )
+        return Phase(INIT, fact, sentence, False)  # the warmup read from a missing ready line: not sure
+    ready = _engine_ready_before(crash, launched, evidence)
+    if ready is not None:
+        sentence = (
+            f"No server's ready line is shown, but the engine finished its start-up, its warmup included "
+            f"({ready.where}), and the stack runs through {found.why} ({name}): it was running requests."
+        )
+        return Phase(RUNTIME, f"{fact}, after the engine finished its start-up ({ready.where})", sentence, True)
+    serving = _written_while_serving(crash, evidence, launched)
+    if serving is not None:
+        # A line of the same file written only once the server served (the API server's
+        # EngineDeadError, vLLM's `EngineCore encountered a fatal error.`) says the loop ran
+        # requests: the frames' reading is no longer a guess, and no missing ready line outweighs it.
+        sentence = (
+            f"No line shows the server ready, but the stack runs through {found.why} ({name}) and only "
+            f"a serving server writes {serving.where}."
+        )
+        return Phase(RUNTIME, f"{fact}; the line says so ({serving.where})", sentence, True)
+    if launched is not None and not _worked_before(crash, launched, evidence):
+        # The log holds the server's start and no ready line, served request or batch of work before
+        # the crash: the loop ran before the server was ready (the loop's own set-up). A node that
+        # serves no HTTP (a pipeline's second node) prints no ready line: its batches say it worked.
+        fact = f"{fact}, before the server was ready (its start is logged at {launched.where}, no ready line)"
+        sentence = (
+            f"The stack runs through {found.why} ({name}), but the server's start is logged "
+            f"({launched.where}) and no ready line or served request comes before the crash: the loop "
+            "crashed before the server was ready, in its set-up, before any batch."
+        )
+        return Phase(INIT, fact, sentence, False)  # read from a line that is not there: not sure
+    warmup_batch = _only_a_warmup_batch(crash, launched, evidence) if launched is not None else None
+    if launched is not None and warmup_batch is not None:
+        tokens = _tokens_prefilled(warmup_batch)
+        fact = (
+            f"{fact}, in the only batch since the server's start ({warmup_batch.where}: {tokens} new tokens, "
+            "a warmup request's size) and no ready line"
+        )
+        sentence = (
+            f"The stack runs through {found.why} ({name}), but the only work since the server's start "
+            f"({launched.where}) is a batch of {tokens} new tokens ({warmup_batch.where}), the size of the "
+            "warmup request the server sends itself before it reports ready, and no ready line follows."
+        )
+        return Phase(INIT, fact, sentence, False)  # read from a batch's size and a missing line: not sure
+    sentence = (
+        f"No line shows the server ready: the stack runs through {found.why} ({name}),"
+        " which runs once requests are served (the server's own warmup request too)."
+    )
+    return Phase(RUNTIME, fact, sentence, False)
 
 
 def _served_since_start_up(crash: Event, evidence: Evidence) -> str | None:
@@ -406,15 +433,48 @@ def _tokens_prefilled(batch: Event) -> int:
     return tokens if isinstance(tokens, int) else 0
 
 
-def _written_while_serving(crash: Event, evidence: Evidence) -> Event | None:
-    """The first line of the crash's file that only a serving server writes (the `in-serving` mark)."""
-    return next((e for e in evidence.marked(Mark.IN_SERVING) if e.source == crash.source), None)
+def _written_while_serving(crash: Event, evidence: Evidence, launched: Event | None = None) -> Event | None:
+    """The first line of the crash's file that only a serving server writes (the `in-serving` mark),
+    after the server's last start before the crash when that is known (an earlier life's says nothing)."""
+    after = launched.line if launched is not None else -1
+    return next((e for e in evidence.marked(Mark.IN_SERVING) if e.source == crash.source and e.line > after), None)
 
 
 def _worked_before(crash: Event, launched: Event, evidence: Evidence) -> bool:
     """A metrics line of a batch (sglang's `Prefill batch`, `Decode batch`) in the crash's file between
     its start and the crash: the loop was doing work, a warmup's or a request's."""
     return any(e.source == crash.source and launched.line < e.line < crash.line for e in evidence.marked(Mark.METRICS))
+
+
+def _engine_ready_before(crash: Event, launched: Event | None, evidence: Evidence) -> Event | None:
+    """The crashed engine's line saying it finished its start-up, warmup included (`engine-ready`),
+    in its life before the crash."""
+    ready = [e for e in evidence.marked(Mark.ENGINE_READY) if _in_the_life_of(e, crash, launched)]
+    return ready[-1] if ready else None
+
+
+def _only_a_warmup_batch(crash: Event, launched: Event, evidence: Evidence) -> Event | None:
+    """The batch line, when the only work the crash's file shows between the server's start and the
+    crash is fewer than WORK_LINES prefill batches of at most WARMUP_TOKENS new tokens each: the
+    server's own warmup request (sglang sends it once it listens, before its ready line), not a
+    client's. None when a batch line says no tokens (a decode batch) or a longer prompt ran."""
+    batches = [
+        e for e in evidence.marked(Mark.METRICS) if e.source == crash.source and launched.line < e.line < crash.line
+    ]
+    if not batches or len(batches) >= WORK_LINES:
+        return None
+    if any(not 0 < _tokens_prefilled(e) <= WARMUP_TOKENS for e in batches):
+        return None
+    return None if _answered_healthy(crash, launched, evidence) else batches[0]
+
+
+def _answered_healthy(crash: Event, launched: Event, evidence: Evidence) -> bool:
+    """The server answered a health check as ready in the crash's life: its `not ready` answer (503)
+    cleared by a healthy one (the pattern's `cleared_by`), or a ready line or warmup result of its own."""
+    life = [
+        e for e in evidence.marked(Mark.NOT_READY, Mark.SERVER_UP, Mark.WARMUP) if _in_the_life_of(e, crash, launched)
+    ]
+    return any(not e.failing for e in life)
 
 
 def _still_not_ready(crash: Event, launched: Event | None, evidence: Evidence) -> Event | None:
